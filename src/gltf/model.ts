@@ -1,0 +1,192 @@
+import type { AccessorData } from './accessors.ts';
+import type { Interpolation, TargetPath } from './constants.ts';
+import type { GltfWarning } from './errors.ts';
+
+/**
+ * The loaded, validated, immutable model. Everything per node is stored in flat
+ * typed arrays indexed by *slot*: nodes sorted so that every parent comes before
+ * its children, which makes local→model one forward loop (as ozz-animation does).
+ */
+export interface Model {
+  /** File name (or given name) of the asset. */
+  readonly name: string;
+  readonly nodes: readonly NodeInfo[];
+  readonly hierarchy: Hierarchy;
+  readonly meshes: readonly Mesh[];
+  readonly skins: readonly Skin[];
+  readonly animations: readonly Clip[];
+  /** Index of the scene used (the `scene` property, else 0); -1 when the file has no scenes. */
+  readonly scene: number;
+  /** Root nodes of that scene (every parentless node when the file has no scenes). */
+  readonly sceneRoots: Int32Array;
+  /** 1 for each node (glTF index) reachable from the scene roots. */
+  readonly inScene: Uint8Array;
+  /** Every node of the scene that has a mesh, in glTF node order. */
+  readonly meshNodes: readonly MeshNode[];
+  readonly materials: readonly Material[];
+  readonly textures: readonly Texture[];
+  readonly samplers: readonly TextureSampler[];
+  readonly images: readonly Image[];
+  /** Problems that were repaired while loading (e.g. weights renormalised). */
+  readonly warnings: readonly GltfWarning[];
+}
+
+export interface NodeInfo {
+  readonly name: string | undefined;
+  /** Parent node (glTF index), -1 for a root. */
+  readonly parent: number;
+  readonly children: readonly number[];
+  readonly mesh: number;
+  readonly skin: number;
+  /** Morph weights of the node (falls back to the mesh's), empty when none. */
+  readonly weights: Float32Array;
+}
+
+export interface Hierarchy {
+  readonly count: number;
+  /** slot → glTF node index, parents before children. */
+  readonly order: Int32Array;
+  /** glTF node index → slot. */
+  readonly slotOf: Int32Array;
+  /** slot → parent's slot, -1 for a root. Always smaller than the slot itself. */
+  readonly parentSlot: Int32Array;
+  /** Rest local transform by slot: T (3), R (4, x y z w), S (3). Matrix nodes hold their decomposition. */
+  readonly restTranslation: Float64Array;
+  readonly restRotation: Float64Array;
+  readonly restScale: Float64Array;
+  /** Nodes given by `matrix` and never animated use this exact matrix (16 per slot, column-major). */
+  readonly restMatrix: Float64Array;
+  /** 1 where `restMatrix` is used instead of T/R/S. */
+  readonly useMatrix: Uint8Array;
+}
+
+export interface MeshNode {
+  readonly node: number;
+  readonly mesh: number;
+  /** -1 for a rigid (unskinned) mesh. */
+  readonly skin: number;
+}
+
+export interface Mesh {
+  readonly name: string | undefined;
+  readonly primitives: readonly Primitive[];
+  /** Default morph target weights. */
+  readonly weights: Float32Array;
+}
+
+export interface MorphTarget {
+  readonly positions: Float32Array | undefined;
+  readonly normals: Float32Array | undefined;
+  readonly tangents: Float32Array | undefined;
+}
+
+export interface Primitive {
+  readonly mode: number;
+  readonly vertexCount: number;
+  readonly positions: Float32Array;
+  readonly normals: Float32Array | undefined;
+  /** xyzw per vertex; w is the bitangent sign. */
+  readonly tangents: Float32Array | undefined;
+  readonly texcoords0: Float32Array | undefined;
+  readonly texcoords1: Float32Array | undefined;
+  /** RGBA per vertex (RGB sources get alpha 1). */
+  readonly colors0: Float32Array | undefined;
+  /** Uint8 indices are widened to Uint16 (WebGPU has no 8-bit index format). */
+  readonly indices: Uint16Array | Uint32Array | undefined;
+  readonly material: number;
+  /** Influences per vertex: 0 (not skinned), 4 (JOINTS_0) or 8 (JOINTS_0 + JOINTS_1). */
+  readonly influences: 0 | 4 | 8;
+  /** `influences` joint indices per vertex (into the skin's `joints`). */
+  readonly joints: Uint16Array | undefined;
+  /** `influences` weights per vertex, dequantised and summing to 1. */
+  readonly weights: Float32Array | undefined;
+  /** Highest joint index any vertex uses (-1 when not skinned), checked against each skin that uses the mesh. */
+  readonly maxJoint: number;
+  /**
+   * The skinning attributes as stored in the file, for GPU upload in native formats.
+   * `weightSets` are replaced by the float weights when the file's had to be renormalised.
+   */
+  readonly jointSets: readonly AccessorData[];
+  readonly weightSets: readonly AccessorData[];
+  readonly targets: readonly MorphTarget[];
+}
+
+export interface Skin {
+  readonly name: string | undefined;
+  /** Joint node indices in the file's order: JOINTS_n values index this array. */
+  readonly joints: Int32Array;
+  /** Slot of each joint. */
+  readonly jointSlots: Int32Array;
+  /** For each joint, the index (in `joints`) of its nearest ancestor that is also a joint, or -1. */
+  readonly jointParents: Int32Array;
+  /** Joint indices sorted parent-first (by slot). */
+  readonly jointsParentFirst: Int32Array;
+  /** 16 per joint, column-major; identity when the file has none. */
+  readonly inverseBindMatrices: Float64Array;
+  readonly skeleton: number;
+}
+
+export interface Sampler {
+  readonly interpolation: Interpolation;
+  /** Key times in seconds, non-decreasing. */
+  readonly times: Float32Array;
+  /** Dequantised values; CUBICSPLINE stores (in-tangent, value, out-tangent) per key. */
+  readonly values: Float32Array;
+  /** Components per key value (3 for T/S, 4 for R, target count for weights). */
+  readonly components: number;
+}
+
+export interface Channel {
+  readonly node: number;
+  readonly slot: number;
+  readonly path: TargetPath;
+  readonly sampler: Sampler;
+}
+
+export interface Clip {
+  readonly name: string | undefined;
+  /** Latest key time over all channels (seconds). */
+  readonly duration: number;
+  readonly channels: readonly Channel[];
+}
+
+export interface TextureInfo {
+  readonly index: number;
+  readonly texCoord: number;
+  /** normalTexture.scale or occlusionTexture.strength; 1 otherwise. */
+  readonly scale: number;
+}
+
+export interface Material {
+  readonly name: string | undefined;
+  readonly baseColorFactor: readonly [number, number, number, number];
+  readonly baseColorTexture: TextureInfo | undefined;
+  readonly metallicFactor: number;
+  readonly roughnessFactor: number;
+  readonly metallicRoughnessTexture: TextureInfo | undefined;
+  readonly normalTexture: TextureInfo | undefined;
+  readonly occlusionTexture: TextureInfo | undefined;
+  readonly emissiveTexture: TextureInfo | undefined;
+  readonly emissiveFactor: readonly [number, number, number];
+  readonly alphaMode: 'OPAQUE' | 'MASK' | 'BLEND';
+  readonly alphaCutoff: number;
+  readonly doubleSided: boolean;
+}
+
+export interface Texture {
+  readonly sampler: number;
+  readonly source: number;
+}
+
+export interface TextureSampler {
+  readonly magFilter: number | undefined;
+  readonly minFilter: number | undefined;
+  readonly wrapS: number;
+  readonly wrapT: number;
+}
+
+export interface Image {
+  readonly name: string | undefined;
+  readonly mimeType: string | undefined;
+  readonly bytes: Uint8Array;
+}

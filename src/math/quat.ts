@@ -1,0 +1,50 @@
+/**
+ * Quaternion interpolation on flat arrays (x y z w). Offsets let callers keep
+ * every joint's rotation in one typed array; `dst` may alias an input.
+ */
+import type { NumArray } from './trs.ts';
+
+/**
+ * Spherical interpolation on the shortest arc: b is negated when a·b < 0, since
+ * q and -q are the same rotation. Falls back to normalised lerp when the angle is tiny.
+ */
+export function slerpQuat<T extends NumArray>(
+  a: NumArray, b: NumArray, t: number, dst: T, ao = 0, bo = 0, dstOffset = 0,
+): T {
+  const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
+  let bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
+  let cos = ax * bx + ay * by + az * bz + aw * bw;
+  if (cos < 0) {
+    cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw;
+  }
+  let ka: number, kb: number;
+  if (cos > 0.9995) {
+    ka = 1 - t;
+    kb = t;
+  } else {
+    const angle = Math.acos(cos);
+    const inv = 1 / Math.sin(angle);
+    ka = Math.sin((1 - t) * angle) * inv;
+    kb = Math.sin(t * angle) * inv;
+  }
+  const x = ka * ax + kb * bx, y = ka * ay + kb * by, z = ka * az + kb * bz, w = ka * aw + kb * bw;
+  // Renormalise: exact slerp stays unit, the lerp fallback and float input may not.
+  const len = Math.sqrt(x * x + y * y + z * z + w * w);
+  const il = len > 0 ? 1 / len : 0;
+  const o = dstOffset;
+  dst[o] = x * il; dst[o + 1] = y * il; dst[o + 2] = z * il; dst[o + 3] = w * il;
+  return dst;
+}
+
+/** Normalises the quaternion at `offset` in place; a zero quaternion becomes identity. */
+export function normalizeQuat<T extends NumArray>(q: T, offset = 0): T {
+  const x = q[offset], y = q[offset + 1], z = q[offset + 2], w = q[offset + 3];
+  const len = Math.sqrt(x * x + y * y + z * z + w * w);
+  if (len === 0 || !Number.isFinite(len)) {
+    q[offset] = 0; q[offset + 1] = 0; q[offset + 2] = 0; q[offset + 3] = 1;
+  } else {
+    const il = 1 / len;
+    q[offset] = x * il; q[offset + 1] = y * il; q[offset + 2] = z * il; q[offset + 3] = w * il;
+  }
+  return q;
+}

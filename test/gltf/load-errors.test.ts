@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { loadGltf } from '../../src/gltf/load.ts';
+import { GltfError } from '../../src/gltf/errors.ts';
+import { assetJson } from '../support/assets.ts';
+
+const bytesOf = (json: unknown) => new TextEncoder().encode(JSON.stringify(json));
+
+/** SimpleSkin (embedded buffers) with one mutation applied. */
+function simpleSkinWith(mutate: (j: Record<string, any>) => void): Uint8Array {
+  const json = assetJson('SimpleSkin');
+  mutate(json);
+  return bytesOf(json);
+}
+
+async function expectGltfError(bytes: Uint8Array, path: string, problem: RegExp): Promise<void> {
+  const error = await loadGltf(bytes).then(() => undefined, (e: unknown) => e);
+  expect(error, 'expected the load to fail').toBeInstanceOf(GltfError);
+  const e = error as GltfError;
+  expect(e.path).toBe(path);
+  expect(e.problem).toMatch(problem);
+  expect(e.message).toContain(path);
+}
+
+/** A raw JSON buffer entry holding `bytes` as a data URI. */
+function dataBuffer(bytes: Uint8Array) {
+  return { byteLength: bytes.byteLength, uri: `data:application/octet-stream;base64,${Buffer.from(bytes).toString('base64')}` };
+}
+
+describe('loadGltf rejects invalid input with the JSON path and the problem', () => {
+  it('bytes that are not JSON or GLB', () => expectGltfError(new Uint8Array([1, 2, 3]), '', /invalid JSON/));
+  it('a truncated GLB', async () => {
+    const header = new Uint8Array(20);
+    new DataView(header.buffer).setUint32(0, 0x46546c67, true);
+    new DataView(header.buffer).setUint32(4, 2, true);
+    new DataView(header.buffer).setUint32(8, 1000, true);
+    await expectGltfError(header, 'glb.length', /truncated/);
+  });
+  it('a GLB chunk whose length runs past the file', async () => {
+    const glb = new Uint8Array(28);
+    const dv = new DataView(glb.buffer);
+    dv.setUint32(0, 0x46546c67, true); dv.setUint32(4, 2, true); dv.setUint32(8, 28, true);
+    dv.setUint32(12, 4000, true); dv.setUint32(16, 0x4e4f534a, true);
+    await expectGltfError(glb, 'glb.chunks[0]', /past the end/);
+  });
+  it('GLB version 1', async () => {
+    const glb = new Uint8Array(20);
+    const dv = new DataView(glb.buffer);
+    dv.setUint32(0, 0x46546c67, true); dv.setUint32(4, 1, true); dv.setUint32(8, 20, true);
+    await expectGltfError(glb, 'glb.version', /not supported/);
+  });
+  it('a glTF 1.0 asset', () => expectGltfError(simpleSkinWith((j) => (j.asset.version = '1.0')), 'asset.version', /not supported/));
+  it('a required extension we do not implement', () =>
+    expectGltfError(simpleSkinWith((j) => (j.extensionsRequired = ['KHR_draco_mesh_compression'])), 'extensionsRequired', /KHR_draco/));
+  it('an accessor index out of range', () =>
+    expectGltfError(simpleSkinWith((j) => (j.meshes[0].primitives[0].attributes.POSITION = 99)), 'meshes[0].primitives[0].attributes.POSITION', /out of range/));
+  it('an accessor whose count overruns its bufferView', () =>
+    expectGltfError(simpleSkinWith((j) => (j.accessors[1].count = 1000)), 'accessors[1]', /needs \d+ bytes/));
+  it('a huge count on an accessor without bufferView (no giant allocation)', () =>
+    expectGltfError(simpleSkinWith((j) => { delete j.accessors[1].bufferView; j.accessors[1].count = 2 ** 31; }), 'accessors[1].count', /exceeds the limit/));
+  it('a negative count', () => expectGltfError(simpleSkinWith((j) => (j.accessors[1].count = -5)), 'accessors[1].count', /non-negative integer/));
+  it('a bufferView beyond its buffer', () =>
+    expectGltfError(simpleSkinWith((j) => (j.bufferViews[1].byteLength = 100000)), 'bufferViews[1]', /exceeds buffers\[0\]/));
+  it('a buffer shorter than its byteLength', () =>
+    expectGltfError(simpleSkinWith((j) => (j.buffers[0].byteLength = 1e6)), 'buffers[0].byteLength', /only \d+ are available/));
+  it('an external buffer without a base location', () =>
+    expectGltfError(simpleSkinWith((j) => (j.buffers[0].uri = 'missing.bin')), 'buffers[0].uri', /cannot be loaded without a base/));
+  it('a joint index at or past the skin joint count', () =>
+    expectGltfError(simpleSkinWith((j) => (j.skins[0].joints = [1])), 'meshes[0].primitives[0].attributes.JOINTS_0', /joint index 1 is out of range for skins\[0\].*1 joints/));
+  it('JOINTS_0 without WEIGHTS_0', () =>
+    expectGltfError(simpleSkinWith((j) => delete j.meshes[0].primitives[0].attributes.WEIGHTS_0), 'meshes[0].primitives[0].attributes.WEIGHTS_0', /required/));
+  it('a node that is its own ancestor', () =>
+    expectGltfError(simpleSkinWith((j) => (j.nodes[2].children = [1])), 'nodes[1]', /cycle/));
+  it('a node with two parents', () =>
+    expectGltfError(simpleSkinWith((j) => (j.nodes[0].children = [2])), 'nodes[1].children[0]', /already has parent nodes\[0\]/));
+  it('a node with both matrix and TRS', () =>
+    expectGltfError(simpleSkinWith((j) => (j.nodes[2].matrix = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])), 'nodes[2].matrix', /either matrix or/));
+  it('NaN-like values in node transforms', () =>
+    expectGltfError(simpleSkinWith((j) => (j.nodes[2].translation = [0, 'x', 0])), 'nodes[2].translation[1]', /finite number/));
+  it('a duplicated joint', () => expectGltfError(simpleSkinWith((j) => (j.skins[0].joints = [1, 1])), 'skins[0].joints[1]', /listed twice/));
+  it('an inverseBindMatrices accessor with too few matrices', () =>
+    expectGltfError(simpleSkinWith((j) => (j.accessors[4].count = 1)), 'skins[0].inverseBindMatrices', /1 matrices for 2 joints/));
+  it('animation key times that decrease', async () => {
+    const json = assetJson('SimpleSkin');
+    // Rewrite the time accessor's buffer with a decreasing key.
+    const times = new Float32Array(12).map((_, i) => i * 0.5);
+    times[5] = 0.1;
+    const values = new Float32Array(48).map((_, i) => (i % 4 === 3 ? 1 : 0));
+    const bytes = new Uint8Array(240);
+    bytes.set(new Uint8Array(times.buffer), 0);
+    bytes.set(new Uint8Array(values.buffer), 48);
+    json.buffers[3] = dataBuffer(bytes);
+    await expectGltfError(bytesOf(json), 'animations[0].samplers[0].input', /decrease at key 5/);
+  });
+  it('an unknown interpolation', () =>
+    expectGltfError(simpleSkinWith((j) => (j.animations[0].samplers[0].interpolation = 'SMOOTH')), 'animations[0].samplers[0].interpolation', /not LINEAR, STEP or CUBICSPLINE/));
+  it('a channel pointing at a sampler that does not exist', () =>
+    expectGltfError(simpleSkinWith((j) => (j.animations[0].channels[0].sampler = 3)), 'animations[0].channels[0].sampler', /out of range/));
+  it('a sampler output of the wrong size for its target', () =>
+    expectGltfError(simpleSkinWith((j) => (j.animations[0].channels[0].target.path = 'translation')), 'animations[0].samplers[0].output', /need 36/));
+  it('two channels animating the same property', () =>
+    expectGltfError(simpleSkinWith((j) => j.animations[0].channels.push(j.animations[0].channels[0])), 'animations[0].channels[1].target', /already animated/));
+  it('a scene naming a non-root node', () =>
+    expectGltfError(simpleSkinWith((j) => (j.scenes[0].nodes = [0, 2])), 'scenes[0].nodes[1]', /not a root node/));
+  it('indices past the vertex count', async () => {
+    const json = assetJson('SimpleSkin');
+    json.accessors[0].componentType = 5121; // read the u16 index bytes as u8: value 3 stays in range, but a count of 48 exposes high bytes
+    json.accessors[0].count = 48;
+    json.accessors[1].count = 3;
+    json.accessors[2].count = 3; json.accessors[3].count = 3;
+    await expectGltfError(bytesOf(json), 'meshes[0].primitives[0].indices', /out of range \(3 vertices\)/);
+  });
+  it('skin weights of a component type glTF does not allow', async () => {
+    const json = assetJson('SimpleSkin');
+    const loaded = await loadGltf(bytesOf(json));
+    expect(loaded.meshes[0].primitives[0].weights![0]).toBe(1); // baseline loads
+    json.accessors[3].componentType = 5122; // reinterpret float weights as normalized shorts: some negative
+    json.accessors[3].normalized = true;
+    await expectGltfError(bytesOf(json), 'meshes[0].primitives[0].attributes.WEIGHTS_0', /must be FLOAT or normalized/);
+  });
+});
