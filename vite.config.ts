@@ -6,5 +6,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
+    hookTimeout: 60_000,
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

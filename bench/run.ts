@@ -1,0 +1,275 @@
+/**
+ * `npm run bench`: per-frame pose evaluation of 1–500 characters, ours vs three.js on the
+ * same glTF data in the same process, after checking both produce the same palettes.
+ * Writes bench/results/latest.json.
+ *
+ * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
+ * `node --expose-gc` with the same loader flags (tsx's).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, platform, arch, totalmem } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { loadGltfFile } from '../src/cli/load-file.ts';
+import { assetPath } from '../test/support/assets.ts';
+import { loadThreeGltf } from '../test/support/three-node.ts';
+import { checkPalettes, FRAME_SECONDS, OurCrowd, ThreeCrowd, type PaletteCheck } from './pose-bench.ts';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
+  const script = fileURLToPath(import.meta.url);
+  const loader = process.execArgv.length > 0 ? process.execArgv : ['--import', 'tsx'];
+  const child = spawnSync(process.execPath, ['--expose-gc', ...loader, script, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, POSE_BENCH_CHILD: '1' },
+  });
+  process.exit(child.status ?? 1);
+}
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CASES = [
+  { asset: 'Fox', clip: 1 }, // "Walk"
+  { asset: 'CesiumMan', clip: 0 },
+];
+/** `--quick`: a smoke run (fewer characters, short batches), not for quoting numbers. */
+const QUICK = process.argv.includes('--quick');
+const COUNTS = QUICK ? [1, 10] : [1, 10, 100, 500];
+const PALETTE_TOLERANCE = 1e-4;
+/** Targets from the issue. */
+const TARGET_NS_PER_JOINT = 60;
+const targetRatio = (characters: number): number => (characters >= 100 ? 30 : 10);
+
+const WARMUP_MS = QUICK ? 50 : 300;
+const BATCH_MS = QUICK ? 20 : 150;
+const ROUNDS = QUICK ? 3 : 9;
+const HEAP_MS = QUICK ? 30 : 150;
+
+// ---------------------------------------------------------------------------- harness
+
+interface Runner {
+  /** Runs `frames` frames, continuing the runner's own playback. */
+  run(frames: number): void;
+}
+
+function oursRunner(crowd: OurCrowd): Runner {
+  let frame = 0;
+  return {
+    run(frames) {
+      const end = frame + frames;
+      for (; frame < end; frame++) crowd.frame(frame);
+    },
+  };
+}
+
+function threeRunner(crowd: ThreeCrowd): Runner {
+  return {
+    run(frames) {
+      for (let f = 0; f < frames; f++) crowd.frame(FRAME_SECONDS);
+    },
+  };
+}
+
+function nsPerFrame(r: Runner, frames: number): number {
+  const t0 = process.hrtime.bigint();
+  r.run(frames);
+  return Number(process.hrtime.bigint() - t0) / frames;
+}
+
+/** Runs for about `ms`, returning the frame count that took about `ms`. */
+function warmUp(r: Runner, ms: number): number {
+  let frames = 1, total = 0, ns = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    ns = nsPerFrame(r, frames);
+    total += frames;
+    frames = Math.min(frames * 2, Math.max(1, Math.ceil((ms * 1e6) / 4 / ns)));
+  }
+  return Math.max(1, Math.round(total > 0 ? (BATCH_MS * 1e6) / ns : 1));
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+const gcTimes: number[] = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcTimes.push(e.startTime);
+});
+gcObserver.observe({ entryTypes: ['gc'] });
+const flushObserver = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
+
+interface HeapResult {
+  frames: number;
+  /** heapUsed change over the frames with no collection in between: allocation per frame. */
+  bytesPerFrame: number;
+  /** After a full collection at both ends: what the frames left alive, per frame. */
+  retainedBytesPerFrame: number;
+  /** A collection ran inside the window, so bytesPerFrame undercounts. */
+  gcInWindow: boolean;
+}
+
+/** heapUsed change caused by reading heapUsed twice (the result objects), to subtract. */
+function measurementOverhead(): number {
+  const collect = gc!;
+  collect();
+  const a = process.memoryUsage().heapUsed;
+  const b = process.memoryUsage().heapUsed;
+  return b - a;
+}
+
+/**
+ * Heap growth over `frames` frames with no collection in between, i.e. bytes allocated
+ * per frame. A scavenge inside the window would hide garbage, so the window shrinks
+ * (allocation is per frame, so fewer frames still measure it) until none runs.
+ */
+async function measureHeap(r: Runner, frames: number): Promise<HeapResult> {
+  const collect = gc!;
+  const overhead = measurementOverhead();
+  let result: HeapResult | undefined;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    collect(); collect();
+    await flushObserver();
+    const w0 = performance.now();
+    const h0 = process.memoryUsage().heapUsed;
+    r.run(frames);
+    const h1 = process.memoryUsage().heapUsed;
+    const w1 = performance.now();
+    collect(); collect();
+    const h2 = process.memoryUsage().heapUsed;
+    await flushObserver();
+    const gcInWindow = gcTimes.some((t) => t >= w0 && t <= w1);
+    result = {
+      frames,
+      bytesPerFrame: (h1 - h0 - overhead) / frames,
+      retainedBytesPerFrame: (h2 - h0 - overhead) / frames,
+      gcInWindow,
+    };
+    if (!gcInWindow || frames === 1) break;
+    frames = Math.max(1, Math.floor(frames / 8));
+  }
+  return result!;
+}
+
+// ---------------------------------------------------------------------------- main
+
+interface Row {
+  asset: string;
+  clip: string;
+  characters: number;
+  jointsPerCharacter: number;
+  framesPerBatch: { ours: number; three: number };
+  rounds: number;
+  ours: { nsPerFrame: number; nsPerJoint: number };
+  three: { nsPerFrame: number; nsPerJoint: number };
+  ratio: number;
+  heap: { ours: HeapResult; three: HeapResult };
+  targets: { nsPerJoint: boolean; ratio: boolean; ratioTarget: number; zeroHeap: boolean };
+}
+
+const cpu = cpus();
+const machine = {
+  cpu: cpu[0]?.model ?? 'unknown',
+  cores: cpu.length,
+  node: process.version,
+  v8: process.versions.v8,
+  platform: `${platform()} ${arch()}`,
+  memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+  exposeGc: typeof gc === 'function',
+};
+console.log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node} (V8 ${machine.v8}), ${machine.platform}`);
+if (!machine.exposeGc) console.log('warning: global.gc unavailable, heap numbers include garbage not yet collected');
+
+const checks: Record<string, PaletteCheck> = {};
+const rows: Row[] = [];
+const started = performance.now();
+
+for (const c of CASES) {
+  const path = assetPath(c.asset);
+  const model = await loadGltfFile(path);
+  const gltf = await loadThreeGltf(path);
+  const clipName = model.animations[c.clip].name ?? String(c.clip);
+
+  const check = checkPalettes(model, c.clip, gltf, PALETTE_TOLERANCE);
+  checks[c.asset] = check;
+  console.log(
+    `palette check ${c.asset} "${clipName}": three boneMatrices vs our world palette at ${check.times.length} times, ` +
+    `max relative error ${check.maxRelativeError.toExponential(2)} (${check.worst}) — ${check.pass ? 'PASS' : 'FAIL'} (≤ ${PALETTE_TOLERANCE})`,
+  );
+  if (!check.pass) process.exitCode = 1;
+
+  for (const n of COUNTS) {
+    const ours = new OurCrowd(model, c.clip, n);
+    const three = new ThreeCrowd(gltf, gltf.animations[c.clip], n);
+    const threeJoints = three.skeletons.reduce((sum, s) => sum + s.bones.length, 0) / n;
+    if (threeJoints !== ours.joints) throw new Error(`${c.asset}: three has ${threeJoints} bones per character, we have ${ours.joints} joints`);
+    const ro = oursRunner(ours), rt = threeRunner(three);
+    const fo = warmUp(ro, WARMUP_MS);
+    const ft = warmUp(rt, WARMUP_MS);
+    const to: number[] = [], tt: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      to.push(nsPerFrame(ro, fo));
+      tt.push(nsPerFrame(rt, ft));
+    }
+    const oursNs = median(to), threeNs = median(tt);
+    const joints = n * ours.joints;
+    const heapOurs = await measureHeap(ro, Math.max(10, Math.round((HEAP_MS * 1e6) / oursNs)));
+    const heapThree = await measureHeap(rt, Math.max(10, Math.round((HEAP_MS * 1e6) / threeNs)));
+    const ratio = threeNs / oursNs;
+    const row: Row = {
+      asset: c.asset, clip: clipName, characters: n, jointsPerCharacter: ours.joints,
+      framesPerBatch: { ours: fo, three: ft }, rounds: ROUNDS,
+      ours: { nsPerFrame: oursNs, nsPerJoint: oursNs / joints },
+      three: { nsPerFrame: threeNs, nsPerJoint: threeNs / joints },
+      ratio,
+      heap: { ours: heapOurs, three: heapThree },
+      targets: {
+        nsPerJoint: oursNs / joints <= TARGET_NS_PER_JOINT,
+        ratio: ratio >= targetRatio(n),
+        ratioTarget: targetRatio(n),
+        // Any real allocation is ≥ 16 bytes (one HeapNumber); below 1 byte/frame is measurement noise.
+        zeroHeap: heapOurs.bytesPerFrame < 1 && !heapOurs.gcInWindow,
+      },
+    };
+    rows.push(row);
+    console.log(`  ${c.asset} ×${n}: ours ${row.ours.nsPerJoint.toFixed(1)} ns/joint, three ${row.three.nsPerJoint.toFixed(1)} ns/joint`);
+  }
+}
+
+const fmtHeap = (h: HeapResult): string => `${h.bytesPerFrame.toFixed(1)}${h.gcInWindow ? ' (GC in window)' : ''}`;
+const mark = (ok: boolean): string => (ok ? 'ok' : 'MISS');
+console.log('');
+console.log(`Pose evaluation per frame (sample + local→model + world palette), median of ${ROUNDS} batches of ~${BATCH_MS} ms each side.`);
+console.log(`Targets: ours ≤ ${TARGET_NS_PER_JOINT} ns/joint; three/ours ≥ 10× (1–10 characters), ≥ 30× (≥ 100); 0 heap bytes per frame.`);
+console.table(rows.map((r) => ({
+  asset: `${r.asset} "${r.clip}"`,
+  characters: r.characters,
+  joints: r.characters * r.jointsPerCharacter,
+  'ours ns/joint': r.ours.nsPerJoint.toFixed(1),
+  'three ns/joint': r.three.nsPerJoint.toFixed(1),
+  'three/ours': `${r.ratio.toFixed(1)}×`,
+  'ours heap B/frame': fmtHeap(r.heap.ours),
+  'three heap B/frame': fmtHeap(r.heap.three),
+  'ns/joint target': mark(r.targets.nsPerJoint),
+  'ratio target': `${mark(r.targets.ratio)} (≥${r.targets.ratioTarget}×)`,
+  'heap target': mark(r.targets.zeroHeap),
+})));
+
+const out = resolve(HERE, QUICK ? 'results/quick.json.tmp' : 'results/latest.json');
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify({
+  date: new Date().toISOString(),
+  machine,
+  notes: [
+    'ns/joint = median frame time / (characters × palette joints per character); a frame also evaluates non-joint nodes.',
+    'ours heap includes 16 B per character per frame for the fresh double (clip time) handed to sampleClip: V8 boxes a double passed to a non-inlined function.',
+  ],
+  settings: { quick: QUICK, frameSeconds: FRAME_SECONDS, warmupMs: WARMUP_MS, batchMs: BATCH_MS, rounds: ROUNDS, heapMs: HEAP_MS, paletteTolerance: PALETTE_TOLERANCE },
+  paletteChecks: checks,
+  rows,
+  seconds: (performance.now() - started) / 1000,
+}, null, 2) + '\n');
+console.log(`wrote ${out} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+gcObserver.disconnect();

@@ -1,0 +1,71 @@
+import type { Model } from '../gltf/model.ts';
+import { localToModel } from './local-to-model.ts';
+import { skinPalette } from './palette.ts';
+import { createPose, setRestPose, type Pose } from './pose.ts';
+import { createClipCursor, sampleClip, type ClipCursor } from './sample.ts';
+
+/**
+ * One posed copy of a model: its pose, a key cursor per clip, world matrices of every
+ * node, and the joint palettes of all its skinned mesh nodes back to back in one
+ * Float32Array (the layout of the GPU palette storage buffer). Everything is sized
+ * here; `update` allocates nothing.
+ */
+export interface ModelInstance {
+  readonly model: Model;
+  readonly pose: Pose;
+  readonly cursors: readonly ClipCursor[];
+  /** World (model-space) matrix of every node by slot, 16 doubles each. */
+  readonly nodeMatrices: Float64Array;
+  /** All palettes, 16 floats per joint; meshNodes[i]'s starts at matrix `paletteOffsets[i]`. */
+  readonly palette: Float32Array;
+  /** Per `model.meshNodes` entry: first palette matrix, or -1 for rigid meshes. */
+  readonly paletteOffsets: Int32Array;
+  /** Total joint matrices in `palette`. */
+  readonly paletteMatrixCount: number;
+}
+
+export function createModelInstance(model: Model): ModelInstance {
+  const paletteOffsets = new Int32Array(model.meshNodes.length).fill(-1);
+  let count = 0;
+  model.meshNodes.forEach((mn, i) => {
+    if (mn.skin < 0) return;
+    paletteOffsets[i] = count;
+    count += model.skins[mn.skin].joints.length;
+  });
+  const instance: ModelInstance = {
+    model,
+    pose: createPose(model),
+    cursors: model.animations.map(createClipCursor),
+    nodeMatrices: new Float64Array(model.hierarchy.count * 16),
+    palette: new Float32Array(count * 16),
+    paletteOffsets,
+    paletteMatrixCount: count,
+  };
+  updateModelInstance(instance, -1, 0);
+  return instance;
+}
+
+/**
+ * Poses the instance at `time` seconds of clip `clip` (-1: rest pose), then computes
+ * node matrices and every palette: inverse(meshNodeWorld) · jointWorld · inverseBind,
+ * so a skinned draw uses its mesh node's world matrix like any other draw.
+ */
+export function updateModelInstance(instance: ModelInstance, clip: number, time: number): void {
+  const { model, pose } = instance;
+  setRestPose(model, pose);
+  if (clip >= 0) sampleClip(instance.cursors[clip], time, pose);
+  updateMatricesAndPalettes(instance);
+}
+
+/** Node matrices and palettes from whatever is in `instance.pose` (e.g. after blending). */
+export function updateMatricesAndPalettes(instance: ModelInstance): void {
+  const { model } = instance;
+  localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
+  const meshNodes = model.meshNodes;
+  for (let i = 0; i < meshNodes.length; i++) {
+    const offset = instance.paletteOffsets[i];
+    if (offset < 0) continue;
+    const mn = meshNodes[i];
+    skinPalette(model.skins[mn.skin], instance.nodeMatrices, model.hierarchy.slotOf[mn.node], instance.palette, offset);
+  }
+}

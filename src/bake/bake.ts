@@ -1,0 +1,87 @@
+import { createClipCursor, sampleClip } from '../anim/sample.ts';
+import { localToModel } from '../anim/local-to-model.ts';
+import { skinPalette } from '../anim/palette.ts';
+import { createPose } from '../anim/pose.ts';
+import type { Model } from '../gltf/model.ts';
+import { createSkinnedVertices, skinPrimitive } from '../skin/cpu-skin.ts';
+
+export interface BakeOptions {
+  /** Clip index, or name; default 0. Ignored (rest pose) when the model has no animations. */
+  readonly animation?: number | string;
+  /** Seconds; default 0. Each channel clamps to its own key range. */
+  readonly time?: number;
+}
+
+export interface BakedPrimitive {
+  readonly node: number;
+  readonly mesh: number;
+  readonly primitive: number;
+  readonly vertexCount: number;
+  /** World-space data, vertex order as in the glTF accessors. */
+  readonly positions: Float64Array;
+  readonly normals: Float64Array | undefined;
+  readonly tangents: Float64Array | undefined;
+}
+
+export interface BakeResult {
+  readonly asset: string;
+  /** null when the model has no animations (rest pose). */
+  readonly animation: { readonly index: number; readonly name: string | null } | null;
+  readonly time: number;
+  readonly primitives: readonly BakedPrimitive[];
+  /** Model-space (world) matrix of every node by slot, for exporting the rest of the posed scene. */
+  readonly nodeMatrices: Float64Array;
+}
+
+/** Resolves `--animation` (an index or a name) to a clip index, or throws naming the choices. */
+export function resolveAnimation(model: Model, animation: number | string | undefined): number {
+  const clips = model.animations;
+  if (clips.length === 0) return -1;
+  if (animation === undefined) return 0;
+  const asIndex = typeof animation === 'number' ? animation : /^\d+$/.test(animation) ? Number(animation) : NaN;
+  if (Number.isInteger(asIndex) && asIndex >= 0 && asIndex < clips.length) return asIndex;
+  const byName = clips.findIndex((c) => c.name === animation);
+  if (byName >= 0) return byName;
+  const names = clips.map((c, i) => (c.name ? `${i} "${c.name}"` : String(i))).join(', ');
+  throw new Error(`animation ${JSON.stringify(animation)} not found; the model has ${clips.length}: ${names}`);
+}
+
+/**
+ * Poses the model at a clip time and skins every skinned primitive of the scene on the
+ * CPU into world space — the glTF definition Σ wᵢ · (jointGlobalᵢ · inverseBindᵢ) · v,
+ * computed in double precision.
+ */
+export function bakeModel(model: Model, options: BakeOptions = {}): BakeResult {
+  const time = options.time ?? 0;
+  if (!Number.isFinite(time)) throw new Error(`time ${time} is not a finite number`);
+  const clipIndex = resolveAnimation(model, options.animation);
+  const pose = createPose(model);
+  if (clipIndex >= 0) sampleClip(createClipCursor(model.animations[clipIndex]), time, pose);
+  const h = model.hierarchy;
+  const nodeMatrices = localToModel(h, pose, new Float64Array(h.count * 16));
+
+  const primitives: BakedPrimitive[] = [];
+  for (const meshNode of model.meshNodes) {
+    if (meshNode.skin < 0) continue;
+    const skin = model.skins[meshNode.skin];
+    const palette = skinPalette(skin, nodeMatrices, -1, new Float64Array(skin.joints.length * 16));
+    model.meshes[meshNode.mesh].primitives.forEach((prim, p) => {
+      if (prim.influences === 0) return;
+      const out = skinPrimitive(prim, palette, createSkinnedVertices(prim, 'float64'));
+      primitives.push({
+        node: meshNode.node, mesh: meshNode.mesh, primitive: p, vertexCount: prim.vertexCount,
+        positions: out.positions as Float64Array,
+        normals: out.normals as Float64Array | undefined,
+        tangents: out.tangents as Float64Array | undefined,
+      });
+    });
+  }
+  const clip = clipIndex >= 0 ? model.animations[clipIndex] : undefined;
+  return {
+    asset: model.name,
+    animation: clip ? { index: clipIndex, name: clip.name ?? null } : null,
+    time,
+    primitives,
+    nodeMatrices,
+  };
+}

@@ -1,0 +1,71 @@
+import { invertMat4 } from '../math/trs.ts';
+import type { Model, Primitive } from '../gltf/model.ts';
+import type { BakeResult } from './bake.ts';
+
+/** One primitive of the posed scene in world space, skinned or rigid. */
+export interface PosedPrimitive {
+  readonly node: number;
+  readonly mesh: number;
+  readonly primitive: number;
+  readonly source: Primitive;
+  readonly positions: Float64Array;
+  readonly normals: Float64Array | undefined;
+  readonly tangents: Float64Array | undefined;
+}
+
+/**
+ * Every mesh primitive of the scene, posed and in world space: the bake's skinned
+ * primitives as they are, rigid ones transformed by their node's world matrix
+ * (normals by its inverse-transpose). Used by the OBJ and GLB writers.
+ */
+export function posedScene(model: Model, result: BakeResult): PosedPrimitive[] {
+  const out: PosedPrimitive[] = [];
+  const baked = new Map(result.primitives.map((p) => [`${p.node}/${p.primitive}`, p]));
+  const inv = new Float64Array(16);
+  for (const mn of model.meshNodes) {
+    const m = result.nodeMatrices.subarray(model.hierarchy.slotOf[mn.node] * 16, model.hierarchy.slotOf[mn.node] * 16 + 16);
+    const haveInverse = invertMat4(m, inv);
+    model.meshes[mn.mesh].primitives.forEach((prim, p) => {
+      const skinned = baked.get(`${mn.node}/${p}`);
+      if (skinned) {
+        out.push({ node: mn.node, mesh: mn.mesh, primitive: p, source: prim, positions: skinned.positions, normals: skinned.normals, tangents: skinned.tangents });
+        return;
+      }
+      const n = prim.vertexCount;
+      const positions = new Float64Array(n * 3);
+      for (let v = 0; v < n; v++) {
+        const x = prim.positions[v * 3], y = prim.positions[v * 3 + 1], z = prim.positions[v * 3 + 2];
+        positions[v * 3] = m[0] * x + m[4] * y + m[8] * z + m[12];
+        positions[v * 3 + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+        positions[v * 3 + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+      }
+      const direction = (src: Float32Array, stride: number, normal: boolean): Float64Array => {
+        const res = new Float64Array(n * stride);
+        for (let v = 0; v < n; v++) {
+          const x = src[v * stride], y = src[v * stride + 1], z = src[v * stride + 2];
+          let rx: number, ry: number, rz: number;
+          if (normal && haveInverse) {
+            // Inverse-transpose: row i of the inverse dotted with n.
+            rx = inv[0] * x + inv[1] * y + inv[2] * z;
+            ry = inv[4] * x + inv[5] * y + inv[6] * z;
+            rz = inv[8] * x + inv[9] * y + inv[10] * z;
+          } else {
+            rx = m[0] * x + m[4] * y + m[8] * z;
+            ry = m[1] * x + m[5] * y + m[9] * z;
+            rz = m[2] * x + m[6] * y + m[10] * z;
+          }
+          const il = 1 / (Math.hypot(rx, ry, rz) || 1);
+          res[v * stride] = rx * il; res[v * stride + 1] = ry * il; res[v * stride + 2] = rz * il;
+          if (stride === 4) res[v * 4 + 3] = src[v * 4 + 3];
+        }
+        return res;
+      };
+      out.push({
+        node: mn.node, mesh: mn.mesh, primitive: p, source: prim, positions,
+        normals: prim.normals ? direction(prim.normals, 3, true) : undefined,
+        tangents: prim.tangents ? direction(prim.tangents, 4, false) : undefined,
+      });
+    });
+  }
+  return out;
+}

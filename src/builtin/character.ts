@@ -1,0 +1,326 @@
+import { GltfBuilder } from '../gltf/builder.ts';
+import { addClip, type ClipSpec } from './clips.ts';
+import {
+  MeshData,
+  addLathe,
+  capsuleRings,
+  chainInfluences,
+  ellipsoidRings,
+  frameAlong,
+  rigid,
+  smoothstep,
+  writePrimitive,
+  type Ring,
+} from './geometry.ts';
+import { Rig, type JointSpec } from './rig.ts';
+import { writeSkinnedScene } from './scene.ts';
+
+/**
+ * The default built-in model: a stylised humanoid, 1.8 m tall, Y up, facing
+ * +Z (so its left is +X), standing in an A-pose with the arms 50° below
+ * horizontal. 20 joints, four primitives (shirt, trousers, skin, shoes+eyes)
+ * sharing one skin, and three clips: Walk (in place), Idle and Wave.
+ */
+
+const ARM_DROP_DEG = 50;
+const UPPER_ARM = 0.28;
+const LOWER_ARM = 0.26;
+const HAND = 0.16;
+const HIP_Y = 0.95;
+const LEG_X = 0.095;
+const UPPER_LEG = 0.42;
+const LOWER_LEG = 0.42;
+const FPS = 30;
+/** Walk and Idle lower the arms from the A-pose towards the body (model Z rotation, signed per side). */
+const ARMS_DOWN_DEG = 25;
+
+const X = [1, 0, 0] as const;
+const Y = [0, 1, 0] as const;
+const Z = [0, 0, 1] as const;
+
+type Side = 'L' | 'R';
+const SIDES: readonly Side[] = ['L', 'R'];
+/** +1 on the character's left (+X), -1 on its right. */
+const sideSign = (s: Side): number => (s === 'L' ? 1 : -1);
+
+function jointSpecs(): JointSpec[] {
+  const specs: JointSpec[] = [
+    { name: 'Root', parent: -1, head: [0, 0, 0], dir: Y },
+    { name: 'Hips', parent: 0, head: [0, HIP_Y, 0], dir: Y },
+    { name: 'Spine', parent: 1, head: [0, 1.07, 0], dir: Y },
+    { name: 'Chest', parent: 2, head: [0, 1.24, 0], dir: Y },
+    { name: 'Neck', parent: 3, head: [0, 1.46, 0], dir: Y },
+    { name: 'Head', parent: 4, head: [0, 1.56, 0], dir: Y },
+  ];
+  const drop = (ARM_DROP_DEG * Math.PI) / 180;
+  for (const side of SIDES) {
+    const s = sideSign(side);
+    const shoulder = specs.length;
+    const dir = [s * Math.cos(drop), -Math.sin(drop), 0] as const;
+    const at = (d: number) => [s * 0.17 + dir[0] * d, 1.4 + dir[1] * d, 0] as const;
+    specs.push(
+      { name: `Shoulder.${side}`, parent: 3, head: [s * 0.03, 1.4, 0], dir: [s, 0, 0] },
+      { name: `UpperArm.${side}`, parent: shoulder, head: at(0), dir },
+      { name: `LowerArm.${side}`, parent: shoulder + 1, head: at(UPPER_ARM), dir },
+      { name: `Hand.${side}`, parent: shoulder + 2, head: at(UPPER_ARM + LOWER_ARM), dir },
+    );
+  }
+  for (const side of SIDES) {
+    const x = sideSign(side) * LEG_X;
+    const upper = specs.length;
+    const top = 0.92;
+    specs.push(
+      { name: `UpperLeg.${side}`, parent: 1, head: [x, top, 0], dir: [0, -1, 0] },
+      { name: `LowerLeg.${side}`, parent: upper, head: [x, top - UPPER_LEG, 0], dir: [0, -1, 0] },
+      // Forward hint -Y keeps the foot's local X along model +X, like the legs' hinge.
+      { name: `Foot.${side}`, parent: upper + 1, head: [x, top - UPPER_LEG - LOWER_LEG, 0], dir: Z, forward: [0, -1, 0] },
+    );
+  }
+  return specs;
+}
+
+const ring = (h: number, rx: number, rz = rx): Ring => ({ h, rx, rz });
+
+function buildMeshes(rig: Rig) {
+  const j = (name: string) => rig.index(name);
+  const shirt = new MeshData();
+  const trousers = new MeshData();
+  const skin = new MeshData();
+  const dark = new MeshData();
+
+  // Torso: one elliptical lathe from crotch to neck base, Hips → Spine → Chest → Neck.
+  addLathe(shirt, {
+    frame: frameAlong([0, 0, 0], Y),
+    segments: 28,
+    rings: [
+      ring(0.8, 0, 0), ring(0.815, 0.1, 0.07), ring(0.84, 0.145, 0.095), ring(0.88, 0.165, 0.105),
+      ring(0.95, 0.17, 0.11), ring(1.02, 0.155, 0.1), ring(1.07, 0.15, 0.1), ring(1.14, 0.16, 0.105),
+      ring(1.22, 0.175, 0.115), ring(1.3, 0.18, 0.115), ring(1.36, 0.175, 0.11), ring(1.41, 0.155, 0.1),
+      ring(1.445, 0.11, 0.08), ring(1.465, 0.05, 0.045), ring(1.47, 0, 0),
+    ],
+    influences: chainInfluences([j('Hips'), j('Spine'), j('Chest'), j('Neck')], [1.07, 1.24, 1.47], [0.07, 0.08, 0.03]),
+  });
+
+  // Neck: an open tube whose ends hide inside the torso and the head.
+  addLathe(skin, {
+    frame: frameAlong([0, 0, 0], Y),
+    segments: 16,
+    rings: [ring(1.4, 0.05), ring(1.46, 0.048), ring(1.52, 0.046), ring(1.58, 0.046), ring(1.64, 0.046)],
+    influences: chainInfluences([j('Chest'), j('Neck'), j('Head')], [1.46, 1.57], [0.03, 0.04]),
+  });
+  addLathe(skin, {
+    frame: frameAlong([0, 1.7, 0.01], Y),
+    segments: 24,
+    rings: ellipsoidRings(0.105, 0.125, 0.115, 13),
+    influences: rigid(j('Head')),
+  });
+  // Nose and eyes make the facing direction obvious in the demo.
+  addLathe(skin, {
+    frame: frameAlong([0, 1.69, 0.115], Z, [0, -1, 0]),
+    segments: 12,
+    rings: ellipsoidRings(0.02, 0.035, 0.02, 7),
+    influences: rigid(j('Head')),
+  });
+  for (const side of SIDES) {
+    addLathe(dark, {
+      frame: frameAlong([sideSign(side) * 0.038, 1.725, 0.1], Z, [0, -1, 0]),
+      segments: 12,
+      rings: ellipsoidRings(0.02, 0.02, 0.02, 9),
+      influences: rigid(j('Head')),
+    });
+  }
+
+  for (const side of SIDES) {
+    // Right-side parts mirror their UVs, as artists do with symmetric
+    // textures, so the model carries both tangent handednesses (w = ±1).
+    const uv = side === 'L' ? ([0, 0, 1, 1] as const) : ([1, 0, 0, 1] as const);
+    const upperArm = j(`UpperArm.${side}`);
+    const wrist = UPPER_ARM + LOWER_ARM;
+    addLathe(shirt, {
+      frame: rig.frame(upperArm),
+      segments: 20,
+      uv,
+      rings: capsuleRings(
+        [
+          ring(0, 0.05), ring(0.07, 0.05), ring(0.14, 0.046), ring(0.21, 0.043), ring(UPPER_ARM, 0.04),
+          ring(0.34, 0.04), ring(0.42, 0.036), ring(0.49, 0.033), ring(wrist, 0.031),
+        ],
+        0.05,
+        0.02,
+      ),
+      influences: chainInfluences(
+        [j(`Shoulder.${side}`), upperArm, j(`LowerArm.${side}`), j(`Hand.${side}`)],
+        [0.02, UPPER_ARM, wrist],
+        [0.05, 0.06, 0.03],
+      ),
+    });
+    // The hand is flat: thin along the bone frame's x (towards the thigh), wide along z.
+    addLathe(skin, {
+      frame: rig.frame(j(`Hand.${side}`)),
+      segments: 16,
+      uv,
+      rings: capsuleRings(
+        [ring(0, 0.017, 0.035), ring(0.04, 0.02, 0.045), ring(0.09, 0.018, 0.045), ring(0.13, 0.016, 0.038)],
+        0.02,
+        HAND - 0.13,
+        3,
+      ),
+      influences: chainInfluences([j(`LowerArm.${side}`), j(`Hand.${side}`)], [0], [0.02]),
+    });
+
+    const upperLeg = j(`UpperLeg.${side}`);
+    const ankle = UPPER_LEG + LOWER_LEG;
+    addLathe(trousers, {
+      frame: rig.frame(upperLeg),
+      segments: 20,
+      uv,
+      rings: capsuleRings(
+        [
+          ring(0, 0.082), ring(0.1, 0.078), ring(0.2, 0.07), ring(0.3, 0.062), ring(UPPER_LEG, 0.055),
+          ring(0.5, 0.055), ring(0.6, 0.052), ring(0.7, 0.046), ring(0.8, 0.042), ring(ankle, 0.042),
+        ],
+        0.06,
+        0.035,
+      ),
+      influences: chainInfluences(
+        [j('Hips'), upperLeg, j(`LowerLeg.${side}`), j(`Foot.${side}`)],
+        [0, UPPER_LEG, ankle],
+        [0.06, 0.06, 0.03],
+      ),
+    });
+    // Shoe: along the foot bone (+Z), x = width, z = height (the foot frame's z points down).
+    addLathe(dark, {
+      frame: rig.frame(j(`Foot.${side}`), [0, -0.035, -0.05]),
+      segments: 20,
+      uv,
+      rings: capsuleRings(
+        [ring(0.03, 0.045, 0.042), ring(0.08, 0.05, 0.045), ring(0.15, 0.052, 0.04), ring(0.2, 0.045, 0.032)],
+        0.03,
+        0.035,
+      ),
+      influences: rigid(j(`Foot.${side}`)),
+    });
+  }
+  return { shirt, trousers, skin, dark };
+}
+
+function clips(rig: Rig): ClipSpec[] {
+  const j = (name: string) => rig.index(name);
+  const hips = j('Hips');
+  const restHips = rig.restT(hips);
+  const rot = (joint: number, ...deltas: [axis: readonly [number, number, number], degrees: number][]) =>
+    rig.pose(joint, ...deltas.map(([axis, deg]) => rig.modelDelta(joint, axis, deg)));
+  const TAU = 2 * Math.PI;
+
+  // Walk: one stride per second, in place. Legs swing about model X (negative
+  // = forward), knees bend during each leg's swing phase, arms counter-swing.
+  const walkT = 1;
+  const phase = (t: number) => (TAU * t) / walkT;
+  // Knee flexion peaks early in the swing phase, while the foot is still behind.
+  const kneeBend = (t: number, side: Side) => {
+    const c = Math.max(0, sideSign(side) * Math.cos(phase(t) + 0.5));
+    return 5 + 40 * c * c;
+  };
+  const legSwing = (t: number, side: Side) => -sideSign(side) * 25 * Math.sin(phase(t));
+  const walk: ClipSpec = {
+    name: 'Walk',
+    duration: walkT,
+    fps: FPS,
+    loop: true,
+    tracks: [
+      {
+        joint: hips,
+        path: 'translation',
+        // Lowest when the legs are spread, a slight sway over the stance leg.
+        at: (t) => [restHips[0] + 0.012 * Math.cos(phase(t)), restHips[1] - 0.01 * (1 - Math.cos(2 * phase(t))), restHips[2]],
+      },
+      { joint: hips, path: 'rotation', at: (t) => rot(hips, [Y, 6 * Math.sin(phase(t))], [Z, 2 * Math.cos(phase(t))]) },
+      { joint: j('Chest'), path: 'rotation', at: (t) => rot(j('Chest'), [Y, -9 * Math.sin(phase(t))]) },
+      { joint: j('Head'), path: 'rotation', at: (t) => rot(j('Head'), [Y, 3 * Math.sin(phase(t))]) },
+      ...SIDES.flatMap((side) => [
+        { joint: j(`UpperLeg.${side}`), path: 'rotation' as const, at: (t: number) => rot(j(`UpperLeg.${side}`), [X, legSwing(t, side)]) },
+        { joint: j(`LowerLeg.${side}`), path: 'rotation' as const, at: (t: number) => rot(j(`LowerLeg.${side}`), [X, kneeBend(t, side)]) },
+        {
+          joint: j(`Foot.${side}`),
+          path: 'rotation' as const,
+          // Roughly cancel the leg's pitch so the sole stays near level.
+          at: (t: number) => rot(j(`Foot.${side}`), [X, -0.8 * (legSwing(t, side) + kneeBend(t, side))]),
+        },
+        {
+          joint: j(`UpperArm.${side}`),
+          path: 'rotation' as const,
+          at: (t: number) => rot(j(`UpperArm.${side}`), [X, sideSign(side) * 20 * Math.sin(phase(t))], [Z, -sideSign(side) * ARMS_DOWN_DEG]),
+        },
+        {
+          joint: j(`LowerArm.${side}`),
+          path: 'rotation' as const,
+          // Elbows flex forward about their own x axis, more on the forward swing.
+          at: (t: number) => rig.pose(j(`LowerArm.${side}`), rig.localDelta(0, 15 + 10 * sideSign(side) * -Math.sin(phase(t)))),
+        },
+      ]),
+    ],
+  };
+
+  // Idle: a two-second breathing loop with a slow look around.
+  const idleT = 2;
+  const breathe = (t: number) => Math.sin((TAU * t) / idleT);
+  const idle: ClipSpec = {
+    name: 'Idle',
+    duration: idleT,
+    fps: FPS,
+    loop: true,
+    tracks: [
+      { joint: hips, path: 'translation', at: (t) => [restHips[0], restHips[1] - 0.004 * (1 - Math.cos((TAU * t) / idleT)), restHips[2]] },
+      { joint: j('Spine'), path: 'rotation', at: (t) => rot(j('Spine'), [X, 1 * breathe(t)]) },
+      { joint: j('Chest'), path: 'rotation', at: (t) => rot(j('Chest'), [X, 1.5 * breathe(t)]) },
+      { joint: j('Head'), path: 'rotation', at: (t) => rot(j('Head'), [Y, 8 * breathe(t)], [X, 3 * Math.cos((TAU * t) / idleT)]) },
+      ...SIDES.flatMap((side) => [
+        { joint: j(`UpperArm.${side}`), path: 'rotation' as const, at: (t: number) => rot(j(`UpperArm.${side}`), [Z, sideSign(side) * (3 * breathe(t) - ARMS_DOWN_DEG)]) },
+        { joint: j(`LowerArm.${side}`), path: 'rotation' as const, at: (t: number) => rig.pose(j(`LowerArm.${side}`), rig.localDelta(0, 10 + 2 * breathe(t))) },
+      ]),
+    ],
+  };
+
+  // Wave: raise the right arm to the side, forearm up, wave three times, lower.
+  const waveT = 2.5;
+  const env = (t: number) => smoothstep(0, 0.5, t) * (1 - smoothstep(2, 2.5, t));
+  const wag = (t: number) => Math.sin(TAU * 1.5 * Math.max(0, t - 0.5)) * env(t);
+  const wave: ClipSpec = {
+    name: 'Wave',
+    duration: waveT,
+    fps: FPS,
+    loop: false,
+    tracks: [
+      // Model Z, negative, turns the right arm (pointing -X) upward.
+      { joint: j('UpperArm.R'), path: 'rotation', at: (t) => rot(j('UpperArm.R'), [Z, -70 * env(t)], [X, -15 * env(t)]) },
+      { joint: j('LowerArm.R'), path: 'rotation', at: (t) => rot(j('LowerArm.R'), [Z, -80 * env(t) + 25 * wag(t)]) },
+      { joint: j('Hand.R'), path: 'rotation', at: (t) => rot(j('Hand.R'), [Z, 15 * wag(t)]) },
+      { joint: j('Head'), path: 'rotation', at: (t) => rot(j('Head'), [Y, -12 * env(t)]) },
+      { joint: j('Chest'), path: 'rotation', at: (t) => rot(j('Chest'), [Z, 3 * env(t)]) },
+    ],
+  };
+  return [walk, idle, wave];
+}
+
+export function buildCharacter(): GltfBuilder {
+  const rig = new Rig(jointSpecs());
+  const b = new GltfBuilder('skinned-mesh-webgpu builtin character');
+  const material = (name: string, color: [number, number, number], roughness: number) =>
+    b.addMaterial({ name, pbrMetallicRoughness: { baseColorFactor: [...color, 1], metallicFactor: 0, roughnessFactor: roughness } });
+  const mats = {
+    shirt: material('Shirt', [0.12, 0.3, 0.62], 0.85),
+    trousers: material('Trousers', [0.16, 0.16, 0.2], 0.9),
+    skin: material('Skin', [0.9, 0.62, 0.47], 0.6),
+    dark: material('Shoes', [0.04, 0.035, 0.03], 0.4),
+  };
+
+  const meshes = buildMeshes(rig);
+  const primitives = (['shirt', 'trousers', 'skin', 'dark'] as const).map((k) =>
+    writePrimitive(b, meshes[k], { material: mats[k], jointComponent: 'u8' }),
+  );
+  const mesh = b.addMesh({ name: 'Character', primitives });
+
+  const jointNodes = writeSkinnedScene(b, rig, { name: 'Character', mesh });
+  for (const clip of clips(rig)) addClip(b, jointNodes, clip);
+  return b;
+}

@@ -1,0 +1,134 @@
+/**
+ * bake — poses a glTF model at a clip time and writes the skinned vertices.
+ *
+ *   npm run --silent bake -- FILE [--animation INDEX|NAME] [--time SECONDS] [--out OUT]
+ *   npm run --silent bake -- --builtin NAME [...]
+ *
+ * OUT ends in .json (world-space vertex data), .glb (static posed scene) or .obj.
+ * Without --out a short summary goes to stdout. Bad input: exit 1, one line on stderr.
+ */
+import { writeFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bakeModel, type BakeResult } from '../bake/bake.ts';
+import { bakeToJson } from '../bake/json.ts';
+import { bakeToObj } from '../bake/obj.ts';
+import { bakeToGlb } from '../bake/glb.ts';
+import { buildBuiltinGlb, builtinModelNames } from '../builtin/index.ts';
+import { loadGltf } from '../gltf/load.ts';
+import type { Model } from '../gltf/model.ts';
+import { loadGltfFile } from './load-file.ts';
+
+const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--verbose]';
+
+export interface BakeArgs {
+  file?: string;
+  builtin?: string;
+  animation?: string;
+  time: number;
+  out?: string;
+  verbose: boolean;
+}
+
+class UsageError extends Error {}
+
+export function parseBakeArgs(argv: readonly string[]): BakeArgs {
+  const args: BakeArgs = { time: 0, verbose: false };
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1];
+    if (v === undefined || (v.startsWith('--') && v.length > 2)) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    switch (a) {
+      case '--animation': args.animation = value(i, a); i++; break;
+      case '--time': {
+        const v = value(i, a);
+        const t = Number(v);
+        if (v.trim() === '' || !Number.isFinite(t)) throw new UsageError(`--time "${v}" is not a number of seconds`);
+        args.time = t;
+        i++;
+        break;
+      }
+      case '--out': args.out = value(i, a); i++; break;
+      case '--builtin': args.builtin = value(i, a); i++; break;
+      case '--verbose': args.verbose = true; break;
+      case '--help': case '-h': throw new UsageError(USAGE);
+      default:
+        if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+        if (args.file !== undefined) throw new UsageError(`only one FILE may be given (got "${args.file}" and "${a}")`);
+        args.file = a;
+    }
+  }
+  if (args.file === undefined && args.builtin === undefined) throw new UsageError(`no FILE given; ${USAGE}`);
+  if (args.file !== undefined && args.builtin !== undefined) throw new UsageError('give either FILE or --builtin NAME, not both');
+  if (args.out !== undefined && !['.json', '.glb', '.obj'].includes(extname(args.out).toLowerCase())) {
+    throw new UsageError(`--out "${args.out}" must end in .json, .glb or .obj`);
+  }
+  return args;
+}
+
+async function loadModel(args: BakeArgs): Promise<Model> {
+  if (args.builtin !== undefined) {
+    if (!builtinModelNames().includes(args.builtin)) {
+      throw new Error(`no built-in model "${args.builtin}"; choose one of: ${builtinModelNames().join(', ')}`);
+    }
+    return loadGltf(buildBuiltinGlb(args.builtin), { name: `builtin:${args.builtin}` });
+  }
+  return loadGltfFile(args.file!);
+}
+
+function summary(model: Model, result: BakeResult): string {
+  const clip = result.animation
+    ? `animation ${result.animation.index}${result.animation.name ? ` "${result.animation.name}"` : ''} at t=${result.time}s`
+    : 'rest pose (no animations)';
+  const lines = [`${result.asset}: ${clip}; ${model.skins.length} skin(s), ${model.animations.length} clip(s), ${result.primitives.length} skinned primitive(s)`];
+  for (const p of result.primitives) {
+    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < p.positions.length; i++) {
+      const c = i % 3;
+      if (p.positions[i] < min[c]) min[c] = p.positions[i];
+      if (p.positions[i] > max[c]) max[c] = p.positions[i];
+    }
+    const f = (v: number[]): string => v.map((x) => x.toFixed(3)).join(', ');
+    lines.push(`  node ${p.node} mesh ${p.mesh} primitive ${p.primitive}: ${p.vertexCount} vertices, world bounds [${f(min)}] .. [${f(max)}]`);
+  }
+  for (const w of model.warnings) lines.push(`  warning: ${w.path}: ${w.message}`);
+  return lines.join('\n') + '\n';
+}
+
+export async function runBake(argv: readonly string[], cwd = process.env.INIT_CWD ?? process.cwd()): Promise<void> {
+  // `npm run` starts us in the package folder; paths are meant relative to where the user typed.
+  const parsed = parseBakeArgs(argv);
+  const args: BakeArgs = {
+    ...parsed,
+    file: parsed.file === undefined ? undefined : resolve(cwd, parsed.file),
+    out: parsed.out === undefined ? undefined : resolve(cwd, parsed.out),
+  };
+  const model = await loadModel(args);
+  const result = bakeModel(model, { animation: args.animation, time: args.time });
+  if (args.out === undefined) {
+    process.stdout.write(summary(model, result));
+    return;
+  }
+  const ext = extname(args.out).toLowerCase();
+  const data = ext === '.json' ? bakeToJson(result) : ext === '.obj' ? bakeToObj(model, result) : bakeToGlb(model, result);
+  await writeFile(args.out, data);
+}
+
+function main(): void {
+  const argv = process.argv.slice(2);
+  runBake(argv).catch((e: unknown) => {
+    const err = e as Error;
+    if (err instanceof UsageError && err.message === USAGE) {
+      process.stdout.write(USAGE + '\n');
+      return;
+    }
+    process.stderr.write(`bake: ${err.message.split('\n')[0]}\n`);
+    if (argv.includes('--verbose') && err.stack) process.stderr.write(err.stack + '\n');
+    process.exitCode = 1;
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -1,0 +1,96 @@
+/**
+ * Constants shared by the TypeScript side and the WGSL: vertex attribute locations,
+ * bind group indices (ordered by update rate), binding numbers, flag bits and buffer
+ * strides. The WGSL sources spell these values as literals; test/gpu/layouts.test.ts
+ * checks that the shader text agrees with this table, so a number is never typed
+ * twice without a test watching both.
+ */
+
+/** `@location(N)` of each glTF vertex attribute. */
+export const VertexLocation = {
+  POSITION: 0,
+  NORMAL: 1,
+  TANGENT: 2,
+  TEXCOORD_0: 3,
+  TEXCOORD_1: 4,
+  COLOR_0: 5,
+  JOINTS_0: 6,
+  WEIGHTS_0: 7,
+  JOINTS_1: 8,
+  WEIGHTS_1: 9,
+} as const;
+
+/** Bind groups by update rate: per frame, per skinned object/draw, per material. */
+export const BindGroup = {
+  FRAME: 0,
+  SKIN: 1,
+  MATERIAL: 2,
+} as const;
+
+/** Bindings of group 0. */
+export const FrameBinding = {
+  UNIFORMS: 0,
+} as const;
+
+/** Bindings of group 1: every palette back to back, and one record per draw. */
+export const SkinBinding = {
+  PALETTE: 0,
+  DRAWS: 1,
+} as const;
+
+/** Bindings of group 2: the material's uniforms, then a texture and its sampler per glTF texture slot. */
+export const MaterialBinding = {
+  UNIFORMS: 0,
+  BASE_COLOR_TEXTURE: 1,
+  BASE_COLOR_SAMPLER: 2,
+  METALLIC_ROUGHNESS_TEXTURE: 3,
+  METALLIC_ROUGHNESS_SAMPLER: 4,
+  NORMAL_TEXTURE: 5,
+  NORMAL_SAMPLER: 6,
+  OCCLUSION_TEXTURE: 7,
+  OCCLUSION_SAMPLER: 8,
+  EMISSIVE_TEXTURE: 9,
+  EMISSIVE_SAMPLER: 10,
+} as const;
+
+/** Bits of `DrawRecord.flags` (shaders/mesh.wgsl `DRAW_*`). */
+export const DrawFlag = {
+  /** Skin normals by the cofactor of the blended matrix (exact) instead of the matrix itself. */
+  EXACT_NORMALS: 1,
+  /** The primitive has no NORMAL: shade with flat face normals from screen-space derivatives (glTF §3.7.2.1). */
+  FLAT_NORMALS: 2,
+  /** The primitive has TANGENT (and NORMAL): normal maps use the skinned tangent frame, else a derivative frame. */
+  HAS_TANGENTS: 4,
+} as const;
+
+/** Bits of `MaterialUniforms.flags` (shaders/mesh.wgsl `MATERIAL_*`). */
+export const MaterialFlag = {
+  HAS_NORMAL_TEXTURE: 1,
+  DOUBLE_SIDED: 2,
+} as const;
+
+/** `MaterialUniforms.alphaMode` values (shaders/mesh.wgsl `ALPHA_*`). */
+export const AlphaModeCode = {
+  OPAQUE: 0,
+  MASK: 1,
+  BLEND: 2,
+} as const;
+
+/** `FrameUniforms.toneMapping` values (shaders/pbr.wgsl `TONE_MAP_*`). */
+export const ToneMapping = {
+  /** Clamp only. */
+  NONE: 0,
+  /** Khronos PBR Neutral: keeps base colours recognisable up to ~0.8, compresses highlights. */
+  PBR_NEUTRAL: 1,
+  /** ACES filmic (Narkowicz's fit of the RRT+ODT). */
+  ACES: 2,
+} as const;
+export type ToneMapping = (typeof ToneMapping)[keyof typeof ToneMapping];
+
+/** One joint matrix in the palette storage buffer: mat4x4f, column-major. */
+export const PALETTE_MATRIX_FLOATS = 16;
+export const PALETTE_MATRIX_BYTES = PALETTE_MATRIX_FLOATS * 4;
+
+/** Every draw is multisampled this many times and resolved into the target. */
+export const MSAA_SAMPLE_COUNT = 4;
+export const DEPTH_FORMAT: GPUTextureFormat = 'depth24plus';

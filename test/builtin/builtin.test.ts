@@ -1,0 +1,508 @@
+import { describe, expect, it } from 'vitest';
+import { mat4, quat, vec3 } from 'wgpu-matrix';
+import { addClip } from '../../src/builtin/clips.ts';
+import { normalizeInfluences } from '../../src/builtin/geometry.ts';
+import { DEFAULT_BUILTIN_MODEL, buildBuiltinGlb, builtinModelNames } from '../../src/builtin/index.ts';
+import { GltfBuilder, type GltfJson, type GltfPrimitiveJson } from '../../src/gltf/builder.ts';
+
+// Reads the GLBs with a small reader written from the spec, not with
+// src/gltf/load.ts: these tests pin down what the models contain, the
+// loader's own tests check that it reads them.
+
+const COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
+type Typed = Float32Array | Uint32Array | Uint16Array | Uint8Array;
+const ARRAYS: Record<number, { BYTES_PER_ELEMENT: number; new (b: ArrayBuffer): Typed }> = {
+  5121: Uint8Array,
+  5123: Uint16Array,
+  5125: Uint32Array,
+  5126: Float32Array,
+};
+
+interface Model {
+  glb: Uint8Array;
+  json: GltfJson;
+  bin: Uint8Array;
+  read(accessor: number): Typed;
+}
+
+function open(name: string): Model {
+  return openGlb(buildBuiltinGlb(name));
+}
+
+function openGlb(glb: Uint8Array): Model {
+  const dv = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLength = dv.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as GltfJson;
+  const bin = glb.subarray(20 + jsonLength + 8, 20 + jsonLength + 8 + dv.getUint32(20 + jsonLength, true));
+  const read = (index: number): Typed => {
+    const a = json.accessors[index];
+    const bv = json.bufferViews[a.bufferView!];
+    const Ctor = ARRAYS[a.componentType];
+    const n = COMPONENTS[a.type];
+    expect(bv.byteStride ?? n * Ctor.BYTES_PER_ELEMENT).toBe(n * Ctor.BYTES_PER_ELEMENT); // the reader assumes packed data
+    const start = (bv.byteOffset ?? 0) + (a.byteOffset ?? 0);
+    return new Ctor(bin.slice(start, start + a.count * n * Ctor.BYTES_PER_ELEMENT).buffer);
+  };
+  return { glb, json, bin, read };
+}
+
+type V3 = [number, number, number];
+const at3 = (a: ArrayLike<number>, i: number): V3 => [a[3 * i], a[3 * i + 1], a[3 * i + 2]];
+const sub = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const dot = (a: V3, b: V3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const len = (a: V3) => Math.hypot(a[0], a[1], a[2]);
+
+function parentsOf(json: GltfJson): number[] {
+  const parent = new Array<number>(json.nodes.length).fill(-1);
+  json.nodes.forEach((n, i) => (n.children ?? []).forEach((c) => (parent[c] = i)));
+  return parent;
+}
+
+/** Rest-pose global matrix of every node, composed with wgpu-matrix from the stored TRS. */
+function restGlobals(json: GltfJson): Float32Array[] {
+  const parent = parentsOf(json);
+  const globals: Float32Array[] = [];
+  const global = (i: number): Float32Array => {
+    if (globals[i]) return globals[i];
+    const n = json.nodes[i];
+    const local = mat4.translation(n.translation ?? [0, 0, 0]);
+    mat4.multiply(local, mat4.fromQuat(n.rotation ?? [0, 0, 0, 1]), local);
+    mat4.scale(local, n.scale ?? [1, 1, 1], local);
+    return (globals[i] = parent[i] >= 0 ? mat4.multiply(global(parent[i]), local) : local);
+  };
+  json.nodes.forEach((_, i) => global(i));
+  return globals;
+}
+
+function skinnedPrimitives(json: GltfJson): GltfPrimitiveJson[] {
+  return json.meshes.flatMap((m) => m.primitives);
+}
+
+const EXPECTED = {
+  character: {
+    joints: 20,
+    clips: { Walk: 1, Idle: 2, Wave: 2.5 },
+    loops: ['Walk', 'Idle'],
+    maxVertices: 5000,
+    /** Largest distance from a vertex to the bone of its most influential joint, in metres. */
+    maxDistanceToBone: 0.2,
+    leafBone: 0.3,
+  },
+  'twist-cylinder': { joints: 2, clips: { Twist: 2 }, loops: [], maxVertices: 5000, maxDistanceToBone: 0.26, leafBone: 1 },
+  limb: { joints: 3, clips: { Bend: 2, Swing: 2 }, loops: ['Bend', 'Swing'], maxVertices: 5000, maxDistanceToBone: 0.21, leafBone: 0.6 },
+} as const;
+
+describe('builtin model registry', () => {
+  it('lists the models, default first', () => {
+    expect(builtinModelNames()).toEqual(['character', 'twist-cylinder', 'limb']);
+    expect(DEFAULT_BUILTIN_MODEL).toBe(builtinModelNames()[0]);
+  });
+
+  it('throws for an unknown name, listing the valid ones', () => {
+    expect(() => buildBuiltinGlb('robot')).toThrow(/"robot".*character, twist-cylinder, limb/);
+    expect(() => buildBuiltinGlb('')).toThrow(/valid names/);
+  });
+
+  it('returns a fresh array each call', () => {
+    const a = buildBuiltinGlb('limb');
+    a[0] = 0;
+    expect(buildBuiltinGlb('limb')[0]).toBe(0x67); // 'g' of "glTF"
+  });
+});
+
+describe.each(builtinModelNames())('builtin model %s', (name) => {
+  const expected = EXPECTED[name as keyof typeof EXPECTED];
+  const model = open(name);
+  const { json, read } = model;
+  const skin = json.skins[0];
+
+  it('is deterministic, byte for byte', () => {
+    expect(buildBuiltinGlb(name)).toEqual(model.glb);
+  });
+
+  it('is a well-formed GLB', () => {
+    const glb = model.glb;
+    const dv = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+    expect(dv.getUint32(0, true)).toBe(0x46546c67);
+    expect(dv.getUint32(4, true)).toBe(2);
+    expect(dv.getUint32(8, true)).toBe(glb.byteLength);
+    const jsonLength = dv.getUint32(12, true);
+    expect(dv.getUint32(16, true)).toBe(0x4e4f534a);
+    expect(jsonLength % 4).toBe(0);
+    expect(dv.getUint32(20 + jsonLength + 4, true)).toBe(0x004e4942);
+    const binLength = dv.getUint32(20 + jsonLength, true);
+    expect(binLength % 4).toBe(0);
+    expect(20 + jsonLength + 8 + binLength).toBe(glb.byteLength);
+    expect(json.buffers).toHaveLength(1);
+    expect(json.buffers![0].byteLength).toBeLessThanOrEqual(binLength);
+    expect(json.buffers![0].byteLength).toBeGreaterThan(binLength - 4);
+    expect(json.asset.version).toBe('2.0');
+    expect(json.scenes[json.scene!].nodes).toHaveLength(1);
+  });
+
+  it('keeps accessors inside their bufferViews and views inside the buffer', () => {
+    for (const bv of json.bufferViews) {
+      expect((bv.byteOffset ?? 0) % 4).toBe(0);
+      expect((bv.byteOffset ?? 0) + bv.byteLength).toBeLessThanOrEqual(json.buffers![0].byteLength);
+    }
+    for (const a of json.accessors) {
+      const bv = json.bufferViews[a.bufferView!];
+      const size = ARRAYS[a.componentType].BYTES_PER_ELEMENT;
+      const element = size * COMPONENTS[a.type];
+      if (bv.target === 34962) expect(element % 4).toBe(0); // vertex elements must be 4-byte aligned
+      expect((a.byteOffset ?? 0) + (bv.byteStride ?? element) * (a.count - 1) + element).toBeLessThanOrEqual(bv.byteLength);
+    }
+  });
+
+  it(`has one skin of ${expected.joints} joints, beside its mesh node under one scene root`, () => {
+    expect(json.skins).toHaveLength(1);
+    expect(skin.joints).toHaveLength(expected.joints);
+    expect(new Set(skin.joints).size).toBe(skin.joints.length);
+    const parent = parentsOf(json);
+    const root = json.scenes[0].nodes![0];
+    const skeleton = skin.skeleton!;
+    expect(skin.joints).toContain(skeleton);
+    expect(parent[skeleton]).toBe(root);
+    for (const j of skin.joints) {
+      let n = j;
+      while (n !== skeleton && n >= 0) n = parent[n];
+      expect(n).toBe(skeleton); // every joint descends from the skeleton root
+    }
+    const meshNodes = json.nodes.map((n, i) => (n.mesh !== undefined ? i : -1)).filter((i) => i >= 0);
+    expect(meshNodes).toHaveLength(1);
+    expect(json.nodes[meshNodes[0]].skin).toBe(0);
+    expect(parent[meshNodes[0]]).toBe(root);
+    expect(skin.joints).not.toContain(meshNodes[0]);
+  });
+
+  it('has inverse bind matrices that invert each joint’s rest global', () => {
+    const globals = restGlobals(json);
+    const ibm = read(skin.inverseBindMatrices!);
+    expect(ibm.length).toBe(16 * skin.joints.length);
+    const identity = mat4.identity();
+    skin.joints.forEach((node, j) => {
+      const product = mat4.multiply(globals[node], Float32Array.from({ length: 16 }, (_, k) => ibm[16 * j + k]));
+      for (let k = 0; k < 16; k++) expect(product[k]).toBeCloseTo(identity[k], 5);
+    });
+  });
+
+  it('has complete, consistent vertex streams', () => {
+    let vertices = 0;
+    for (const p of skinnedPrimitives(json)) {
+      expect(Object.keys(p.attributes).sort()).toEqual(['JOINTS_0', 'NORMAL', 'POSITION', 'TANGENT', 'TEXCOORD_0', 'WEIGHTS_0']);
+      const count = json.accessors[p.attributes.POSITION].count;
+      for (const a of Object.values(p.attributes)) expect(json.accessors[a].count).toBe(count);
+      expect(json.accessors[p.attributes.WEIGHTS_0].componentType).toBe(5126);
+      const indices = read(p.indices!);
+      expect(indices.length % 3).toBe(0);
+      for (let i = 0; i < indices.length; i++) expect(indices[i]).toBeLessThan(count);
+      expect(json.materials[p.material!].pbrMetallicRoughness!.baseColorFactor).toHaveLength(4);
+      vertices += count;
+    }
+    expect(vertices).toBeLessThanOrEqual(expected.maxVertices);
+  });
+
+  it('has exact POSITION min/max', () => {
+    for (const p of skinnedPrimitives(json)) {
+      const a = json.accessors[p.attributes.POSITION];
+      const pos = read(p.attributes.POSITION);
+      const min = [Infinity, Infinity, Infinity];
+      const max = [-Infinity, -Infinity, -Infinity];
+      for (let i = 0; i < pos.length; i++) {
+        min[i % 3] = Math.min(min[i % 3], pos[i]);
+        max[i % 3] = Math.max(max[i % 3], pos[i]);
+      }
+      expect(a.min).toEqual(min);
+      expect(a.max).toEqual(max);
+    }
+  });
+
+  it('has unit normals, and triangles wound counter-clockwise around them', () => {
+    for (const p of skinnedPrimitives(json)) {
+      const pos = read(p.attributes.POSITION);
+      const nrm = read(p.attributes.NORMAL);
+      for (let v = 0; v < nrm.length / 3; v++) expect(Math.abs(len(at3(nrm, v)) - 1)).toBeLessThan(1e-6);
+      const idx = read(p.indices!);
+      for (let t = 0; t < idx.length; t += 3) {
+        const [a, b, c] = [idx[t], idx[t + 1], idx[t + 2]];
+        const face = cross(sub(at3(pos, b), at3(pos, a)), sub(at3(pos, c), at3(pos, a)));
+        expect(len(face)).toBeGreaterThan(0); // no degenerate triangles
+        const smooth: V3 = [0, 1, 2].map((k) => nrm[3 * a + k] + nrm[3 * b + k] + nrm[3 * c + k]) as V3;
+        expect(dot(face, smooth)).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('has unit tangents orthogonal to the normals, with w = ±1 matching the UV handedness', () => {
+    for (const p of skinnedPrimitives(json)) {
+      const pos = read(p.attributes.POSITION);
+      const nrm = read(p.attributes.NORMAL);
+      const tan = read(p.attributes.TANGENT);
+      const uv = read(p.attributes.TEXCOORD_0);
+      const n = nrm.length / 3;
+      for (let v = 0; v < n; v++) {
+        const t: V3 = [tan[4 * v], tan[4 * v + 1], tan[4 * v + 2]];
+        expect(Math.abs(len(t) - 1)).toBeLessThan(1e-6);
+        expect(Math.abs(dot(t, at3(nrm, v)))).toBeLessThan(1e-5);
+        expect(Math.abs(tan[4 * v + 3])).toBe(1);
+      }
+      // glTF: bitangent = cross(normal, tangent) * w points towards decreasing v
+      // (UV origin top-left), and the tangent follows increasing u.
+      const idx = read(p.indices!);
+      let checked = 0;
+      for (let i = 0; i < idx.length; i += 3) {
+        const [a, b, c] = [idx[i], idx[i + 1], idx[i + 2]];
+        const e1 = sub(at3(pos, b), at3(pos, a));
+        const e2 = sub(at3(pos, c), at3(pos, a));
+        const [du1, dv1] = [uv[2 * b] - uv[2 * a], uv[2 * b + 1] - uv[2 * a + 1]];
+        const [du2, dv2] = [uv[2 * c] - uv[2 * a], uv[2 * c + 1] - uv[2 * a + 1]];
+        const det = du1 * dv2 - du2 * dv1;
+        if (Math.abs(det) < 1e-9) continue;
+        const dPdu: V3 = [0, 1, 2].map((k) => (e1[k] * dv2 - e2[k] * dv1) / det) as V3;
+        const dPdv: V3 = [0, 1, 2].map((k) => (e2[k] * du1 - e1[k] * du2) / det) as V3;
+        for (const v of [a, b, c]) {
+          const t: V3 = [tan[4 * v], tan[4 * v + 1], tan[4 * v + 2]];
+          const bitangent = cross(at3(nrm, v), t).map((x) => x * tan[4 * v + 3]) as V3;
+          expect(dot(t, dPdu)).toBeGreaterThan(0);
+          expect(dot(bitangent, dPdv)).toBeLessThan(0);
+        }
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(idx.length / 3 / 2);
+    }
+  });
+
+  it('has normalized weights (≤ 4 influences) on valid, distinct joints', () => {
+    for (const p of skinnedPrimitives(json)) {
+      const joints = read(p.attributes.JOINTS_0);
+      const weights = read(p.attributes.WEIGHTS_0);
+      for (let v = 0; v < weights.length / 4; v++) {
+        let sum = 0;
+        const used = new Set<number>();
+        for (let k = 0; k < 4; k++) {
+          const w = weights[4 * v + k];
+          const j = joints[4 * v + k];
+          expect(w).toBeGreaterThanOrEqual(0);
+          expect(j).toBeLessThan(skin.joints.length);
+          if (w > 0) {
+            expect(used.has(j)).toBe(false);
+            used.add(j);
+          } else {
+            expect(j).toBe(0); // unused slots: joint 0, weight 0
+          }
+          sum += w;
+        }
+        expect(Math.abs(sum - 1)).toBeLessThan(1e-6);
+      }
+    }
+  });
+
+  it('binds each vertex mostly to a bone near it, and blends somewhere', () => {
+    // A joint's bone runs from its head to the mean of its child joints' heads;
+    // a leaf's bone runs `leafBone` metres along its local +Y.
+    const globals = restGlobals(json);
+    const heads = skin.joints.map((node) => Array.from(mat4.getTranslation(globals[node])) as V3);
+    const tails = skin.joints.map((node, j) => {
+      const kids = (json.nodes[node].children ?? []).map((c) => skin.joints.indexOf(c)).filter((c) => c >= 0);
+      if (kids.length === 0) {
+        const y = mat4.getAxis(globals[node], 1);
+        return heads[j].map((h, c) => h + expected.leafBone * y[c]) as V3;
+      }
+      return [0, 1, 2].map((c) => kids.reduce((s, k) => s + heads[k][c], 0) / kids.length) as V3;
+    });
+    const distanceToBone = (p: V3, j: number) => {
+      const d = sub(tails[j], heads[j]);
+      const t = Math.min(1, Math.max(0, dot(sub(p, heads[j]), d) / Math.max(dot(d, d), 1e-12)));
+      return len(sub(p, heads[j].map((h, c) => h + t * d[c]) as V3));
+    };
+    let blended = 0;
+    for (const p of skinnedPrimitives(json)) {
+      const pos = read(p.attributes.POSITION);
+      const joints = read(p.attributes.JOINTS_0);
+      const weights = read(p.attributes.WEIGHTS_0);
+      for (let v = 0; v < pos.length / 3; v++) {
+        let best = 0;
+        for (let k = 1; k < 4; k++) if (weights[4 * v + k] > weights[4 * v + best]) best = k;
+        expect(distanceToBone(at3(pos, v), joints[4 * v + best])).toBeLessThan(expected.maxDistanceToBone);
+        if (weights[4 * v + 1] > 0.1) blended++;
+      }
+    }
+    expect(blended).toBeGreaterThan(20);
+  });
+
+  it(`has the clips ${Object.keys(expected.clips).join(', ')} with valid keyframes`, () => {
+    expect(Object.fromEntries(json.animations.map((a) => [a.name, json.accessors[a.samplers[0].input].max![0]]))).toEqual(expected.clips);
+    for (const anim of json.animations) {
+      const targets = new Set<string>();
+      for (const ch of anim.channels) {
+        expect(skin.joints).toContain(ch.target.node);
+        const key = `${ch.target.node}/${ch.target.path}`;
+        expect(targets.has(key)).toBe(false); // one channel per node and path
+        targets.add(key);
+        const s = anim.samplers[ch.sampler];
+        expect(s.interpolation).toBe('LINEAR');
+        const times = read(s.input);
+        expect(times[0]).toBe(0);
+        expect(json.accessors[s.input].min).toEqual([times[0]]);
+        expect(json.accessors[s.input].max).toEqual([times[times.length - 1]]);
+        for (let k = 1; k < times.length; k++) expect(times[k]).toBeGreaterThan(times[k - 1]);
+        const values = read(s.output);
+        const n = ch.target.path === 'rotation' ? 4 : 3;
+        expect(values.length).toBe(times.length * n);
+        if (ch.target.path === 'rotation') {
+          for (let k = 0; k < times.length; k++) {
+            const q = [0, 1, 2, 3].map((c) => values[4 * k + c]);
+            expect(Math.abs(Math.hypot(...q) - 1)).toBeLessThan(1e-6);
+            // Adjacent keys in one hemisphere: slerp must not take the long way.
+            if (k > 0) expect(quat.dot(q, [0, 1, 2, 3].map((c) => values[4 * k - 4 + c]))).toBeGreaterThan(0);
+          }
+        }
+        if ((expected.loops as readonly string[]).includes(anim.name!)) {
+          const last = values.length - n;
+          for (let c = 0; c < n; c++) expect(values[last + c]).toBe(values[c]);
+        }
+      }
+    }
+  });
+});
+
+describe('builtin character specifics', () => {
+  const { json, read } = open('character');
+  const names = json.skins[0].joints.map((j) => json.nodes[j].name);
+  const globals = restGlobals(json);
+  const head = (name: string) => mat4.getTranslation(globals[json.nodes.findIndex((n) => n.name === name)]);
+
+  it('has a humanoid joint set', () => {
+    for (const side of ['L', 'R']) {
+      for (const part of ['Shoulder', 'UpperArm', 'LowerArm', 'Hand', 'UpperLeg', 'LowerLeg', 'Foot']) {
+        expect(names).toContain(`${part}.${side}`);
+      }
+    }
+    for (const n of ['Root', 'Hips', 'Spine', 'Chest', 'Neck', 'Head']) expect(names).toContain(n);
+  });
+
+  it('stands on the ground, Y up, facing +Z with its left hand at +X', () => {
+    expect(head('Head')[1]).toBeGreaterThan(head('Hips')[1]);
+    expect(head('Hand.L')[0]).toBeGreaterThan(0.3);
+    expect(head('Hand.R')[0]).toBeLessThan(-0.3);
+    const mins = json.meshes[0].primitives.map((p) => json.accessors[p.attributes.POSITION].min!);
+    const maxs = json.meshes[0].primitives.map((p) => json.accessors[p.attributes.POSITION].max!);
+    expect(Math.min(...mins.map((m) => m[1]))).toBeCloseTo(0, 2);
+    expect(Math.max(...maxs.map((m) => m[1]))).toBeGreaterThan(1.7);
+    // The toes reach further forward (+Z) than the heels go back.
+    expect(Math.max(...maxs.map((m) => m[2]))).toBeGreaterThan(-Math.min(...mins.map((m) => m[2])));
+  });
+
+  it('has rotated bones in the rest pose, so most IBMs are more than translations', () => {
+    const ibm = read(json.skins[0].inverseBindMatrices!);
+    const identity = mat4.identity();
+    let rotated = 0;
+    for (let j = 0; j < names.length; j++) {
+      if ([0, 1, 2, 4, 5, 6, 8, 9, 10].some((k) => Math.abs(ibm[16 * j + k] - identity[k]) > 1e-3)) rotated++;
+    }
+    expect(rotated).toBe(14); // 4 arm and 3 leg joints per side
+  });
+
+  it('carries both tangent handednesses (mirrored UVs on the right side)', () => {
+    const ws = new Set<number>();
+    for (const p of json.meshes[0].primitives) {
+      const tan = read(p.attributes.TANGENT);
+      for (let i = 3; i < tan.length; i += 4) ws.add(tan[i]);
+    }
+    expect([...ws].sort()).toEqual([-1, 1]);
+  });
+});
+
+describe('builtin twist-cylinder specifics', () => {
+  const { json, read } = open('twist-cylinder');
+  const anim = json.animations[0];
+  const rotations = read(anim.samplers[anim.channels[0].sampler].output);
+
+  it('twists the middle joint from 0 to 180° about Y', () => {
+    expect(json.nodes[anim.channels[0].target.node!].name).toBe('Middle');
+    expect(Array.from(rotations.slice(0, 4))).toEqual([0, 0, 0, 1]);
+    const last = Array.from(rotations.slice(rotations.length - 4));
+    expect(Math.abs(last[1])).toBeCloseTo(1, 6);
+    expect(last[3]).toBeCloseTo(0, 6);
+  });
+
+  it('collapses the blended middle under linear blend skinning at 180° (candy wrapper)', () => {
+    const globals = restGlobals(json);
+    const [base, middle] = json.skins[0].joints;
+    const ibm = read(json.skins[0].inverseBindMatrices!);
+    const twisted = mat4.multiply(
+      globals[base],
+      mat4.multiply(mat4.translation(json.nodes[middle].translation!), mat4.fromQuat(Array.from(rotations.slice(rotations.length - 4)))),
+    );
+    const palette = [globals[base], twisted].map((g, j) => mat4.multiply(g, Float32Array.from({ length: 16 }, (_, k) => ibm[16 * j + k])));
+    const p = json.meshes[0].primitives[0];
+    const pos = read(p.attributes.POSITION);
+    const joints = read(p.attributes.JOINTS_0);
+    const weights = read(p.attributes.WEIGHTS_0);
+    let atMiddle = 0;
+    for (let v = 0; v < pos.length / 3; v++) {
+      const rest = at3(pos, v);
+      if (Math.abs(rest[1] - 1) > 1e-6 || Math.hypot(rest[0], rest[2]) < 0.2) continue;
+      const skinned = [0, 0, 0];
+      for (let k = 0; k < 4; k++) {
+        const q = vec3.transformMat4(rest, palette[joints[4 * v + k]]);
+        for (let c = 0; c < 3; c++) skinned[c] += weights[4 * v + k] * q[c];
+      }
+      expect(Math.hypot(skinned[0], skinned[2])).toBeLessThan(1e-3);
+      atMiddle++;
+    }
+    expect(atMiddle).toBeGreaterThan(8);
+  });
+});
+
+describe('builtin limb specifics', () => {
+  const { json, read } = open('limb');
+
+  it('has a rotated rest pose, so its IBMs are more than translations', () => {
+    const ibm = read(json.skins[0].inverseBindMatrices!);
+    // Upper-left 3×3 of the first IBM is a 90° rotation, not the identity.
+    expect(Math.abs(ibm[0])).toBeLessThan(1e-6);
+    expect(Math.abs(ibm[1])).toBeCloseTo(1, 6);
+  });
+});
+
+describe('builtin helpers', () => {
+  it('addClip keeps rotation keys in one hemisphere and ends on the duration', () => {
+    const b = new GltfBuilder();
+    const node = b.addNode({});
+    // The same slow turn about Y, but every other key arrives negated (q and -q).
+    addClip(b, [node], {
+      name: 'Flip',
+      duration: 1,
+      fps: 4,
+      loop: false,
+      tracks: [{ joint: 0, path: 'rotation', at: (t) => { const q = quat.fromAxisAngle([0, 1, 0], t); return Math.round(t * 4) % 2 ? quat.scale(q, -1) : q; } }],
+    });
+    const { json, read } = openGlb(b.toGlb());
+    const anim = json.animations[0];
+    expect(Array.from(read(anim.samplers[0].input))).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    const q = read(anim.samplers[0].output);
+    for (let k = 0; k < 5; k++) {
+      expect(q[4 * k + 3]).toBeGreaterThan(0); // w = cos(t/2) > 0 once signs are made continuous
+      expect(q[4 * k + 1]).toBeCloseTo(Math.sin(k / 8), 6);
+    }
+  });
+
+  it('addClip refuses a looping clip that does not return to its start', () => {
+    const b = new GltfBuilder();
+    expect(() =>
+      addClip(b, [b.addNode({})], { name: 'Drift', duration: 1, fps: 10, loop: true, tracks: [{ joint: 0, path: 'translation', at: (t) => [t, 0, 0] }] }),
+    ).toThrow(/Drift.*does not loop/);
+  });
+
+  it('normalizeInfluences keeps the four strongest, merges duplicates and sums to 1', () => {
+    const out = normalizeInfluences([[3, 0.1], [1, 0.2], [7, 0.05], [1, 0.2], [2, 0.3], [5, 0.15]]);
+    expect(out.map(([j]) => j)).toEqual([1, 2, 5, 3]);
+    expect(out.reduce((s, [, w]) => s + w, 0)).toBeCloseTo(1, 12);
+    expect(out[0][1]).toBeCloseTo(0.4 / 0.95, 12);
+    expect(normalizeInfluences([[4, 2]])).toEqual([[4, 1], [0, 0], [0, 0], [0, 0]]);
+    expect(() => normalizeInfluences([[1, 0]])).toThrow(/no influence/);
+    expect(() => normalizeInfluences([[1, -0.5], [2, 1]])).toThrow(/negative/);
+  });
+});

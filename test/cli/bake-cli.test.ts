@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { bakeModel } from '../../src/bake/bake.ts';
+import { loadGltf } from '../../src/gltf/load.ts';
+import { loadGltfFile } from '../../src/cli/load-file.ts';
+import { parseBakeArgs } from '../../src/cli/bake.ts';
+import { assetPath } from '../support/assets.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+/** Runs the documented command line, `npm run --silent bake -- ARGS`, from `cwd`. */
+async function bake(args: string[], cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('npm', ['run', '--prefix', ROOT, '--silent', 'bake', '--', ...args], { cwd, env: { ...process.env, INIT_CWD: cwd } });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+/** stderr without npm's own config warnings, which are the machine's, not ours. */
+const ourLines = (stderr: string) => stderr.split('\n').filter((l) => l && !l.startsWith('npm warn'));
+
+describe('bake command line: errors', () => {
+  it('a missing file: exit 1, one line, no stack', async () => {
+    const r = await bake(['does-not-exist.glb']);
+    expect(r.code).toBe(1);
+    expect(ourLines(r.stderr)).toEqual([expect.stringMatching(/^bake: .*does-not-exist\.glb: no such file$/)]);
+  });
+  it('a truncated GLB names the problem', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bake-'));
+    writeFileSync(join(dir, 'cut.glb'), readFileSync(assetPath('Fox')).subarray(0, 5000));
+    const r = await bake(['cut.glb'], dir);
+    expect(r.code).toBe(1);
+    expect(ourLines(r.stderr)).toEqual([expect.stringMatching(/^bake: glb\.length: header says \d+ bytes but the file has 5000 \(truncated\?\)$/)]);
+  });
+  it('--verbose adds the stack trace', async () => {
+    const r = await bake(['does-not-exist.glb', '--verbose']);
+    expect(r.code).toBe(1);
+    expect(ourLines(r.stderr).length).toBeGreaterThan(1);
+  });
+  it('an unknown animation lists the clips', async () => {
+    const r = await bake([assetPath('Fox'), '--animation', 'Dance']);
+    expect(r.code).toBe(1);
+    expect(ourLines(r.stderr)[0]).toMatch(/0 "Survey", 1 "Walk", 2 "Run"/);
+  });
+  it('usage mistakes', () => {
+    expect(() => parseBakeArgs([])).toThrow(/no FILE given/);
+    expect(() => parseBakeArgs(['a.glb', '--time', 'soon'])).toThrow(/--time "soon" is not a number/);
+    expect(() => parseBakeArgs(['a.glb', '--time'])).toThrow(/--time needs a value/);
+    expect(() => parseBakeArgs(['a.glb', '--out', 'x.txt'])).toThrow(/must end in .json, .glb or .obj/);
+    expect(() => parseBakeArgs(['a.glb', '--frobnicate'])).toThrow(/unknown option --frobnicate/);
+    expect(() => parseBakeArgs(['a.glb', 'b.glb'])).toThrow(/only one FILE/);
+    expect(() => parseBakeArgs(['a.glb', '--builtin', 'character'])).toThrow(/either FILE or --builtin/);
+    expect(parseBakeArgs(['a.glb', '--time', '-0.5', '--animation', '2'])).toMatchObject({ file: 'a.glb', time: -0.5, animation: '2' });
+  });
+  it('an unknown built-in lists the built-ins', async () => {
+    const r = await bake(['--builtin', 'dragon']);
+    expect(r.code).toBe(1);
+    expect(ourLines(r.stderr)[0]).toMatch(/no built-in model "dragon"; choose one of: .*character/);
+  });
+});
+
+describe('bake command line: outputs', () => {
+  it('--out x.json (relative to where it is run) holds the same numbers as bakeModel', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bake-'));
+    const r = await bake([assetPath('Fox'), '--animation', 'Run', '--time', '0.4', '--out', 'fox.json'], dir);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, 'fox.json'), 'utf8'));
+    expect(json).toMatchObject({ asset: 'Fox.glb', animation: { index: 2, name: 'Run' }, time: 0.4 });
+    const expected = bakeModel(await loadGltfFile(assetPath('Fox')), { animation: 'Run', time: 0.4 });
+    const got = json.primitives[0].POSITION as number[];
+    expect(got.length).toBe(expected.primitives[0].positions.length);
+    got.forEach((v, i) => expect(Math.abs(v - expected.primitives[0].positions[i])).toBeLessThan(1e-6));
+  });
+
+  it('--out x.glb writes a static posed scene that loads back to the same world-space vertices', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bake-'));
+    const r = await bake([assetPath('CesiumMan'), '--time', '1.1', '--out', 'posed.glb'], dir);
+    expect(r.code).toBe(0);
+    const posed = await loadGltf(readFileSync(join(dir, 'posed.glb')));
+    expect(posed.skins).toHaveLength(0);
+    expect(posed.animations).toHaveLength(0);
+    expect(posed.images.length).toBe(1); // the embedded JPEG is carried over
+    expect(posed.materials[0].baseColorTexture).toBeDefined();
+    const expected = bakeModel(await loadGltfFile(assetPath('CesiumMan')), { time: 1.1 }).primitives[0].positions;
+    const got = posed.meshes[0].primitives[0].positions;
+    expect(got.length).toBe(expected.length);
+    for (let i = 0; i < got.length; i++) expect(Math.abs(got[i] - expected[i])).toBeLessThan(1e-5);
+  });
+
+  it('--out x.obj writes every vertex and triangle of the posed scene', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bake-'));
+    const r = await bake([assetPath('SimpleSkin'), '--time', '1', '--out', 'skin.obj'], dir);
+    expect(r.code).toBe(0);
+    const lines = readFileSync(join(dir, 'skin.obj'), 'utf8').split('\n');
+    const vertices = lines.filter((l) => l.startsWith('v ')).map((l) => l.split(' ').slice(1).map(Number));
+    expect(vertices).toHaveLength(10);
+    expect(vertices[8][0]).toBeCloseTo(-1, 2);
+    expect(vertices[8][1]).toBeCloseTo(0.5, 2);
+    expect(lines.filter((l) => l.startsWith('f '))).toHaveLength(8);
+  });
+
+  it('without --out prints a short summary of the built-in model', async () => {
+    const r = await bake(['--builtin', 'character']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^builtin:character: animation 0 ".+" at t=0s; 1 skin\(s\)/);
+    expect(r.stdout).toMatch(/vertices, world bounds/);
+  });
+});
