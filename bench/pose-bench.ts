@@ -13,7 +13,7 @@ import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { localToModel } from '../src/anim/local-to-model.ts';
 import { skinPalette } from '../src/anim/palette.ts';
 import { createPose, type Pose } from '../src/anim/pose.ts';
-import { createClipCursor, sampleClip, type ClipCursor } from '../src/anim/sample.ts';
+import { createClipCursor, sampleClip, sampleCursor, type ClipCursor } from '../src/anim/sample.ts';
 import type { Clip, Hierarchy, Model, Skin } from '../src/gltf/model.ts';
 
 /** Frame step of the simulated playback (seconds). */
@@ -75,7 +75,8 @@ export class OurCrowd {
 
   /**
    * Evaluates every character at frame `frameIndex` (an integer, so the call itself boxes
-   * no double). Each character's clip time is a fresh double handed to `sampleClip`.
+   * no double). Each character's clip time goes into its cursor's `time` field, which V8
+   * updates in place, so no double is boxed per character either.
    */
   frame(frameIndex: number): void {
     const time = frameIndex * FRAME_SECONDS;
@@ -87,7 +88,8 @@ export class OurCrowd {
     const palette = this.palette;
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i];
-      sampleClip(c.cursor, (time + c.phase) % duration, c.pose);
+      c.cursor.time = (time + c.phase) % duration;
+      sampleCursor(c.cursor, c.pose);
       localToModel(h, c.pose, c.models);
       for (let s = 0; s < skins.length; s++) skinPalette(skins[s], c.models, -1, palette, c.paletteOffset + offsets[s]);
     }

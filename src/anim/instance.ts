@@ -2,7 +2,7 @@ import type { Model } from '../gltf/model.ts';
 import { localToModel } from './local-to-model.ts';
 import { skinPalette } from './palette.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
-import { createClipCursor, sampleClip, type ClipCursor } from './sample.ts';
+import { createClipCursor, sampleCursor, type ClipCursor } from './sample.ts';
 
 /**
  * One posed copy of a model: its pose, a key cursor per clip, world matrices of every
@@ -53,7 +53,11 @@ export function createModelInstance(model: Model): ModelInstance {
 export function updateModelInstance(instance: ModelInstance, clip: number, time: number): void {
   const { model, pose } = instance;
   setRestPose(model, pose);
-  if (clip >= 0) sampleClip(instance.cursors[clip], time, pose);
+  if (clip >= 0) {
+    const cursor = instance.cursors[clip];
+    cursor.time = time;
+    sampleCursor(cursor, pose);
+  }
   updateMatricesAndPalettes(instance);
 }
 

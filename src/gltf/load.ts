@@ -11,7 +11,7 @@ import type {
   Sampler, Skin, Texture, TextureInfo, TextureSampler,
 } from './model.ts';
 import { composeTRS, decomposeTRS, setIdentity } from '../math/trs.ts';
-import { normalizeQuat } from '../math/quat.ts';
+import { normalizeQuat, prepareSlerpKeys } from '../math/quat.ts';
 
 export interface LoadOptions {
   /** Name recorded in the model (usually the file name). */
@@ -549,6 +549,11 @@ class ModelReader {
       } else {
         for (let j = 0; j < count; j++) setIdentity(inverseBindMatrices, j * 16);
       }
+      let inverseBindAffine = true;
+      for (let j = 0; j < count; j++) {
+        const o = j * 16;
+        if (inverseBindMatrices[o + 3] !== 0 || inverseBindMatrices[o + 7] !== 0 || inverseBindMatrices[o + 11] !== 0 || inverseBindMatrices[o + 15] !== 1) inverseBindAffine = false;
+      }
       const jointSlots = joints.map((j) => h.slotOf[j]);
       const indexOfNode = new Map<number, number>();
       joints.forEach((j, i) => indexOfNode.set(j, i));
@@ -561,7 +566,7 @@ class ModelReader {
       }
       const jointsParentFirst = Int32Array.from([...joints.keys()].sort((a, b) => jointSlots[a] - jointSlots[b]));
       return {
-        name: optString(skin, 'name', path), joints, jointSlots, jointParents, jointsParentFirst, inverseBindMatrices,
+        name: optString(skin, 'name', path), joints, jointSlots, jointParents, jointsParentFirst, inverseBindMatrices, inverseBindAffine,
         skeleton: optIndex(skin, 'skeleton', path, nodes.length, 'nodes'),
       };
     });
@@ -577,6 +582,7 @@ class ModelReader {
       const samplers: (Sampler | undefined)[] = new Array(samplerJson.length);
       const channels: Channel[] = [];
       const targeted = new Set<string>();
+      const timelines: Float32Array[] = [];
       let duration = 0;
       optArray(anim, 'channels', path).forEach((c, ci) => {
         const cpath = `${path}.channels[${ci}]`;
@@ -609,9 +615,11 @@ class ModelReader {
           throw new GltfError(`${cpath}.sampler`, `samplers[${samplerIndex}] is shared by channels with different value sizes`);
         }
         duration = Math.max(duration, sampler.times[sampler.times.length - 1]);
-        channels.push({ node, slot: h.slotOf[node], path: targetPath, sampler });
+        let timeline = timelines.findIndex((t) => sameTimes(t, sampler!.times));
+        if (timeline < 0) timeline = timelines.push(sampler.times) - 1;
+        channels.push({ node, slot: h.slotOf[node], path: targetPath, sampler, timeline });
       });
-      return { name: optString(anim, 'name', path), duration, channels };
+      return { name: optString(anim, 'name', path), duration, channels, timelines };
     });
   }
 
@@ -643,13 +651,16 @@ class ModelReader {
     // Rotation keys are unit quaternions by spec; quantised or sloppy ones are normalised
     // once here so sampling never has to (spline tangents are left as they are).
     let ownValues = values;
+    let slerpAngle: Float64Array | undefined;
+    let slerpInvSin: Float64Array | undefined;
     if (targetPath === TargetPath.ROTATION) {
       ownValues = values === outData.array ? values.slice() : values;
       const stride = perKey;
       const valueOffset = interpolation === Interpolation.CUBICSPLINE ? 4 : 0;
       for (let k = 0; k < keys; k++) normalizeQuat(ownValues, k * stride + valueOffset);
+      if (interpolation === Interpolation.LINEAR) ({ slerpAngle, slerpInvSin } = prepareSlerpKeys(ownValues, keys));
     }
-    return { interpolation, times, values: ownValues, components };
+    return { interpolation, times, values: ownValues, components, slerpAngle, slerpInvSin };
   }
 
   // ---------------------------------------------------------------- materials
@@ -716,6 +727,13 @@ class ModelReader {
       };
     });
   }
+}
+
+function sameTimes(a: Float32Array, b: Float32Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const TARGET_PATHS: Readonly<Record<string, TargetPath>> = {

@@ -123,6 +123,8 @@ export interface Skin {
   readonly jointsParentFirst: Int32Array;
   /** 16 per joint, column-major; identity when the file has none. */
   readonly inverseBindMatrices: Float64Array;
+  /** Every inverse bind matrix has the bottom row 0 0 0 1, so palettes can use affine products. */
+  readonly inverseBindAffine: boolean;
   readonly skeleton: number;
 }
 
@@ -134,6 +136,13 @@ export interface Sampler {
   readonly values: Float32Array;
   /** Components per key value (3 for T/S, 4 for R, target count for weights). */
   readonly components: number;
+  /**
+   * LINEAR rotations only: per key interval, the angle θ between the two keys (already
+   * in one hemisphere) and 1/sin θ (0 when θ is too small to divide by), so sampling
+   * needs no acos or sin call.
+   */
+  readonly slerpAngle: Float64Array | undefined;
+  readonly slerpInvSin: Float64Array | undefined;
 }
 
 export interface Channel {
@@ -141,6 +150,8 @@ export interface Channel {
   readonly slot: number;
   readonly path: TargetPath;
   readonly sampler: Sampler;
+  /** Index into the clip's `timelines` of this channel's key times. */
+  readonly timeline: number;
 }
 
 export interface Clip {
@@ -148,6 +159,11 @@ export interface Clip {
   /** Latest key time over all channels (seconds). */
   readonly duration: number;
   readonly channels: readonly Channel[];
+  /**
+   * The distinct key-time arrays of the channels (equal contents merged). Channels
+   * usually share a few, so sampling finds the key once per timeline, not per channel.
+   */
+  readonly timelines: readonly Float32Array[];
 }
 
 export interface TextureInfo {

@@ -48,3 +48,26 @@ export function normalizeQuat<T extends NumArray>(q: T, offset = 0): T {
   }
   return q;
 }
+
+/**
+ * Puts every LINEAR rotation key in the hemisphere of the previous one (q and -q are the
+ * same rotation, and slerp must take the shortest arc), then records each interval's
+ * angle and 1/sin so per-frame slerp is multiply-adds only.
+ */
+export function prepareSlerpKeys(values: Float32Array, keys: number): { slerpAngle: Float64Array; slerpInvSin: Float64Array } {
+  const slerpAngle = new Float64Array(Math.max(keys - 1, 0));
+  const slerpInvSin = new Float64Array(Math.max(keys - 1, 0));
+  for (let k = 1; k < keys; k++) {
+    const a = (k - 1) * 4, b = k * 4;
+    let dot = values[a] * values[b] + values[a + 1] * values[b + 1] + values[a + 2] * values[b + 2] + values[a + 3] * values[b + 3];
+    if (dot < 0) {
+      values[b] = -values[b]; values[b + 1] = -values[b + 1]; values[b + 2] = -values[b + 2]; values[b + 3] = -values[b + 3];
+      dot = -dot;
+    }
+    const angle = Math.acos(Math.min(dot, 1));
+    slerpAngle[k - 1] = angle;
+    // Below this the keys are equal to float precision and lerp is exact.
+    slerpInvSin[k - 1] = angle > 1e-6 ? 1 / Math.sin(angle) : 0;
+  }
+  return { slerpAngle, slerpInvSin };
+}

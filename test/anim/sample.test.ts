@@ -3,6 +3,7 @@ import { Interpolation, TargetPath } from '../../src/gltf/constants.ts';
 import type { Clip, Sampler } from '../../src/gltf/model.ts';
 import { createClipCursor, findKey, sampleClip } from '../../src/anim/sample.ts';
 import type { Pose } from '../../src/anim/pose.ts';
+import { prepareSlerpKeys } from '../../src/math/quat.ts';
 
 function onePose(weights = 0): Pose {
   return {
@@ -12,11 +13,13 @@ function onePose(weights = 0): Pose {
 }
 
 function clipOf(path: number, sampler: Sampler): Clip {
-  return { name: 'test', duration: sampler.times[sampler.times.length - 1], channels: [{ node: 0, slot: 0, path: path as 0, sampler }] };
+  return { name: 'test', duration: sampler.times[sampler.times.length - 1], channels: [{ node: 0, slot: 0, path: path as 0, sampler, timeline: 0 }], timelines: [sampler.times] };
 }
 
 function sampler(interpolation: number, times: number[], values: number[], components: number): Sampler {
-  return { interpolation: interpolation as 0, times: Float32Array.from(times), values: Float32Array.from(values), components };
+  const v = Float32Array.from(values);
+  const slerp = interpolation === Interpolation.LINEAR && components === 4 ? prepareSlerpKeys(v, times.length) : undefined;
+  return { interpolation: interpolation as 0, times: Float32Array.from(times), values: v, components, slerpAngle: slerp?.slerpAngle, slerpInvSin: slerp?.slerpInvSin };
 }
 
 const at = (clip: Clip, t: number, pose = onePose(), field: 'translation' | 'rotation' | 'scale' = 'translation') => {
