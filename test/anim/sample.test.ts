@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { quat } from 'wgpu-matrix';
 import { Interpolation, TargetPath } from '../../src/gltf/constants.ts';
 import type { Clip, Sampler } from '../../src/gltf/model.ts';
 import { createClipCursor, findKey, sampleClip } from '../../src/anim/sample.ts';
@@ -70,6 +71,27 @@ describe('sampleClip', () => {
     const expected = [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)];
     const sign = Math.sign(q[3]);
     q.forEach((v, i) => expect(v * sign).toBeCloseTo(expected[i], 6));
+  });
+
+  it('LINEAR rotation matches wgpu-matrix slerp for random keys, tiny and near-opposite angles included', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+    const unit = (q: number[]) => { const l = Math.hypot(...q); return q.map((x) => x / l); };
+    const pairs: number[][][] = [];
+    for (let i = 0; i < 200; i++) pairs.push([unit([rand(), rand(), rand(), rand()]), unit([rand(), rand(), rand(), rand()])]);
+    const q = unit([0.3, -0.2, 0.5, 0.7]);
+    pairs.push([q, unit(q.map((x, i) => x + (i === 0 ? 1e-7 : 0)))]); // equal to float precision
+    pairs.push([q, q.map((x) => -x)]); // same rotation, opposite sign
+    pairs.push([[0, 0, 0, 1], unit([0, 0, 1, 1e-3])]); // almost 180°
+    for (const [a, b] of pairs) {
+      const clip = clipOf(TargetPath.ROTATION, sampler(Interpolation.LINEAR, [0, 1], [...a, ...b], 4));
+      for (const u of [0.1, 0.5, 0.93]) {
+        const got = at(clip, u, onePose(), 'rotation');
+        const want = Array.from(quat.slerp(Float32Array.from(a), Float32Array.from(b), u));
+        const sign = got[0] * want[0] + got[1] * want[1] + got[2] * want[2] + got[3] * want[3] < 0 ? -1 : 1;
+        got.forEach((v, i) => expect(Math.abs(v - sign * want[i]), `pair ${a} → ${b} at ${u}`).toBeLessThan(2e-6));
+      }
+    }
   });
 
   it('CUBICSPLINE evaluates the Hermite spline with tangents scaled by the key interval', () => {
