@@ -46,12 +46,16 @@ export function resolveAnimation(model: Model, animation: number | string | unde
   throw new Error(`animation ${JSON.stringify(animation)} not found; the model has ${clips.length}: ${names}`);
 }
 
-/**
- * Poses the model at a clip time and skins every skinned primitive of the scene on the
- * CPU into world space — the glTF definition Σ wᵢ · (jointGlobalᵢ · inverseBindᵢ) · v,
- * computed in double precision.
- */
-export function bakeModel(model: Model, options: BakeOptions = {}): BakeResult {
+/** The posed scene a bake starts from: node world matrices at a clip time, and the result header. */
+export interface BakePose {
+  readonly asset: string;
+  readonly animation: BakeResult['animation'];
+  readonly time: number;
+  readonly nodeMatrices: Float64Array;
+}
+
+/** Samples the chosen clip at the time and computes every node's world matrix (shared by the CPU and GPU bakes). */
+export function poseForBake(model: Model, options: BakeOptions = {}): BakePose {
   const time = options.time ?? 0;
   if (!Number.isFinite(time)) throw new Error(`time ${time} is not a finite number`);
   const clipIndex = resolveAnimation(model, options.animation);
@@ -59,12 +63,27 @@ export function bakeModel(model: Model, options: BakeOptions = {}): BakeResult {
   if (clipIndex >= 0) sampleClip(createClipCursor(model.animations[clipIndex]), time, pose);
   const h = model.hierarchy;
   const nodeMatrices = localToModel(h, pose, new Float64Array(h.count * 16));
+  const clip = clipIndex >= 0 ? model.animations[clipIndex] : undefined;
+  return {
+    asset: model.name,
+    animation: clip ? { index: clipIndex, name: clip.name ?? null } : null,
+    time,
+    nodeMatrices,
+  };
+}
 
+/**
+ * Poses the model at a clip time and skins every skinned primitive of the scene on the
+ * CPU into world space — the glTF definition Σ wᵢ · (jointGlobalᵢ · inverseBindᵢ) · v,
+ * computed in double precision.
+ */
+export function bakeModel(model: Model, options: BakeOptions = {}): BakeResult {
+  const posed = poseForBake(model, options);
   const primitives: BakedPrimitive[] = [];
   for (const meshNode of model.meshNodes) {
     if (meshNode.skin < 0) continue;
     const skin = model.skins[meshNode.skin];
-    const palette = skinPalette(skin, nodeMatrices, -1, new Float64Array(skin.joints.length * 16));
+    const palette = skinPalette(skin, posed.nodeMatrices, -1, new Float64Array(skin.joints.length * 16));
     model.meshes[meshNode.mesh].primitives.forEach((prim, p) => {
       if (prim.influences === 0) return;
       const out = skinPrimitive(prim, palette, createSkinnedVertices(prim, 'float64'));
@@ -76,12 +95,5 @@ export function bakeModel(model: Model, options: BakeOptions = {}): BakeResult {
       });
     });
   }
-  const clip = clipIndex >= 0 ? model.animations[clipIndex] : undefined;
-  return {
-    asset: model.name,
-    animation: clip ? { index: clipIndex, name: clip.name ?? null } : null,
-    time,
-    primitives,
-    nodeMatrices,
-  };
+  return { ...posed, primitives };
 }

@@ -1,16 +1,18 @@
 /**
  * bake — poses a glTF model at a clip time and writes the skinned vertices.
  *
- *   npm run --silent bake -- FILE [--animation INDEX|NAME] [--time SECONDS] [--out OUT]
+ *   npm run --silent bake -- FILE [--animation INDEX|NAME] [--time SECONDS] [--out OUT] [--backend cpu|gpu]
  *   npm run --silent bake -- --builtin NAME [...]
  *
  * OUT ends in .json (world-space vertex data), .glb (static posed scene) or .obj.
  * Without --out a short summary goes to stdout. Bad input: exit 1, one line on stderr.
+ * --backend gpu skins with the shared WGSL through WebGPU in Node (src/gpu/gpu-bake.ts);
+ * the output formats are the same, values in float32 precision.
  */
 import { writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bakeModel, type BakeResult } from '../bake/bake.ts';
+import { bakeModel, type BakeOptions, type BakeResult } from '../bake/bake.ts';
 import { bakeToJson } from '../bake/json.ts';
 import { bakeToObj } from '../bake/obj.ts';
 import { bakeToGlb } from '../bake/glb.ts';
@@ -19,7 +21,7 @@ import { loadGltf } from '../gltf/load.ts';
 import type { Model } from '../gltf/model.ts';
 import { loadGltfFile } from './load-file.ts';
 
-const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--verbose]';
+const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--verbose]';
 
 export interface BakeArgs {
   file?: string;
@@ -28,12 +30,14 @@ export interface BakeArgs {
   time: number;
   out?: string;
   verbose: boolean;
+  /** Where the vertices are skinned; default cpu. */
+  backend: 'cpu' | 'gpu';
 }
 
 class UsageError extends Error {}
 
 export function parseBakeArgs(argv: readonly string[]): BakeArgs {
-  const args: BakeArgs = { time: 0, verbose: false };
+  const args: BakeArgs = { time: 0, verbose: false, backend: 'cpu' };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || (v.startsWith('--') && v.length > 2)) throw new UsageError(`${flag} needs a value`);
@@ -54,6 +58,13 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
       case '--out': args.out = value(i, a); i++; break;
       case '--builtin': args.builtin = value(i, a); i++; break;
       case '--verbose': args.verbose = true; break;
+      case '--backend': {
+        const v = value(i, a);
+        if (v !== 'cpu' && v !== 'gpu') throw new UsageError(`--backend "${v}" must be cpu or gpu`);
+        args.backend = v;
+        i++;
+        break;
+      }
       case '--help': case '-h': throw new UsageError(USAGE);
       default:
         if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
@@ -107,7 +118,8 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
     out: parsed.out === undefined ? undefined : resolve(cwd, parsed.out),
   };
   const model = await loadModel(args);
-  const result = bakeModel(model, { animation: args.animation, time: args.time });
+  const options = { animation: args.animation, time: args.time };
+  const result = args.backend === 'gpu' ? await bakeOnGpu(model, options) : bakeModel(model, options);
   if (args.out === undefined) {
     process.stdout.write(summary(model, result));
     return;
@@ -115,6 +127,12 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
   const ext = extname(args.out).toLowerCase();
   const data = ext === '.json' ? bakeToJson(result) : ext === '.obj' ? bakeToObj(model, result) : bakeToGlb(model, result);
   await writeFile(args.out, data);
+}
+
+/** Loaded only for --backend gpu, so the CPU path never touches WebGPU. Throws one clear line when WebGPU is unavailable. */
+async function bakeOnGpu(model: Model, options: BakeOptions): Promise<BakeResult> {
+  const [{ withNodeDevice }, { bakeModelGpu }] = await Promise.all([import('../gpu/node-device.ts'), import('../gpu/gpu-bake.ts')]);
+  return withNodeDevice((device) => bakeModelGpu(device, model, options), { label: 'bake' });
 }
 
 function main(): void {

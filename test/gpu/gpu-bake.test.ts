@@ -1,0 +1,297 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bakeModel, type BakeOptions, type BakeResult } from '../../src/bake/bake.ts';
+import { loadGltfFile } from '../../src/cli/load-file.ts';
+import { loadGltf } from '../../src/gltf/load.ts';
+import type { Model } from '../../src/gltf/model.ts';
+import { bakeModelGpu } from '../../src/gpu/gpu-bake.ts';
+import { createNodeDevice } from '../../src/gpu/node-device.ts';
+import { assetPath, sharedAssets } from '../support/assets.ts';
+import { buildChain, type ChainOptions } from '../support/fixtures.ts';
+import { useTestDevice } from '../support/webgpu.ts';
+
+const gpu = useTestDevice('gpu-bake tests');
+
+/** Position error relative to the primitive's bounding-box diagonal, and angles in degrees. */
+const POSITION_TOLERANCE = 1e-5;
+const ANGLE_TOLERANCE_DEGREES = 0.05;
+
+interface BakeErrors {
+  position: number;
+  normalDegrees: number;
+  tangentDegrees: number;
+  primitives: number;
+  vertices: number;
+}
+
+const noErrors = (): BakeErrors => ({ position: 0, normalDegrees: 0, tangentDegrees: 0, primitives: 0, vertices: 0 });
+
+function diagonal(positions: Float64Array): number {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < positions.length; i++) {
+    min[i % 3] = Math.min(min[i % 3], positions[i]);
+    max[i % 3] = Math.max(max[i % 3], positions[i]);
+  }
+  return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+}
+
+/** Angle between the xyz of vertex v in a and b (stride 3 or 4); both must be zero, or neither. */
+function angleDegrees(a: Float64Array, b: Float64Array, stride: number, v: number): number {
+  const o = v * stride;
+  const ax = a[o], ay = a[o + 1], az = a[o + 2], bx = b[o], by = b[o + 1], bz = b[o + 2];
+  const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz);
+  if (la < 1e-6 || lb < 1e-6) return la < 1e-6 && lb < 1e-6 ? 0 : 180;
+  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+  return (Math.atan2(Math.hypot(cx, cy, cz), ax * bx + ay * by + az * bz) * 180) / Math.PI;
+}
+
+/** Checks the GPU bake against the CPU one (structure exactly, values within tolerance) and returns the largest errors. */
+function compareBakes(cpu: BakeResult, gpuResult: BakeResult, what: string, errors = noErrors()): BakeErrors {
+  expect(gpuResult.asset).toBe(cpu.asset);
+  expect(gpuResult.animation).toEqual(cpu.animation);
+  expect(gpuResult.time).toBe(cpu.time);
+  expect(gpuResult.nodeMatrices).toEqual(cpu.nodeMatrices);
+  expect(gpuResult.primitives.map((p) => [p.node, p.mesh, p.primitive, p.vertexCount, !!p.normals, !!p.tangents]))
+    .toEqual(cpu.primitives.map((p) => [p.node, p.mesh, p.primitive, p.vertexCount, !!p.normals, !!p.tangents]));
+  cpu.primitives.forEach((c, i) => {
+    const g = gpuResult.primitives[i];
+    const where = `${what}, node ${c.node} mesh ${c.mesh} primitive ${c.primitive}`;
+    expect(g.positions).toBeInstanceOf(Float64Array);
+    expect(g.positions.length).toBe(c.positions.length);
+    const scale = diagonal(c.positions) || 1;
+    let position = 0, normal = 0, tangent = 0;
+    for (let k = 0; k < c.positions.length; k++) position = Math.max(position, Math.abs(g.positions[k] - c.positions[k]) / scale);
+    for (let v = 0; v < c.vertexCount; v++) {
+      if (c.normals) normal = Math.max(normal, angleDegrees(c.normals, g.normals!, 3, v));
+      if (c.tangents) {
+        tangent = Math.max(tangent, angleDegrees(c.tangents, g.tangents!, 4, v));
+        if (g.tangents![v * 4 + 3] !== c.tangents[v * 4 + 3]) expect.fail(`${where}: tangent w of vertex ${v} differs`);
+      }
+    }
+    expect(position, `${where}: position error / bbox diagonal`).toBeLessThan(POSITION_TOLERANCE);
+    expect(normal, `${where}: normal error in degrees`).toBeLessThan(ANGLE_TOLERANCE_DEGREES);
+    expect(tangent, `${where}: tangent error in degrees`).toBeLessThan(ANGLE_TOLERANCE_DEGREES);
+    errors.position = Math.max(errors.position, position);
+    errors.normalDegrees = Math.max(errors.normalDegrees, normal);
+    errors.tangentDegrees = Math.max(errors.tangentDegrees, tangent);
+    errors.primitives++;
+    errors.vertices += c.vertexCount;
+  });
+  return errors;
+}
+
+/** Every clip at its start, a time between keys and its end (rest pose when there are no clips). */
+function poses(model: Model): BakeOptions[] {
+  if (model.animations.length === 0) return [{ time: 0 }];
+  return model.animations.flatMap((clip, c) => [0, clip.duration * 0.37, clip.duration].map((time) => ({ animation: c, time })));
+}
+
+const measured = new Map<string, BakeErrors>();
+afterAll(() => {
+  if (measured.size === 0) return;
+  const rows = [...measured].map(([name, e]) =>
+    `  ${name.padEnd(44)} ${String(e.primitives).padStart(4)} primitive bakes ${String(e.vertices).padStart(6)} vertices  pos ${e.position.toExponential(1)}  nrm ${e.normalDegrees.toExponential(1)}°  tan ${e.tangentDegrees.toExponential(1)}°`);
+  process.stdout.write(`GPU vs CPU bake, largest errors (position relative to the bbox diagonal):\n${rows.join('\n')}\n`);
+});
+
+describe('bakeModelGpu matches bakeModel on every shared asset', () => {
+  for (const asset of sharedAssets()) {
+    it(`${asset.name}: every skinned primitive, every clip at 3 times`, async (ctx) => {
+      const device = gpu.device(ctx);
+      const model = await loadGltfFile(asset.path);
+      const errors = noErrors();
+      for (const options of poses(model)) {
+        const what = `${asset.name} ${JSON.stringify(options)}`;
+        compareBakes(bakeModel(model, options), await bakeModelGpu(device, model, options), what, errors);
+      }
+      measured.set(asset.name, errors);
+    });
+  }
+});
+
+describe('bakeModelGpu matches bakeModel on the code-built chain', () => {
+  const cases: [string, ChainOptions][] = [
+    ['4 influences, float weights', {}],
+    ['8 influences', { eightInfluences: true }],
+    ['u8 joints', { joints: 'u8' }],
+    ['u8 weights', { weights: 'u8' }],
+    ['u16 weights', { weights: 'u16' }],
+    ['tangents', { tangents: true }],
+    ['non-uniform scale', { nonUniformScale: true, tangents: true }],
+    ['CUBICSPLINE', { interpolation: 'CUBICSPLINE', nonUniformScale: true }],
+    ['STEP', { interpolation: 'STEP' }],
+    ['children-first joints', { childrenFirst: true }],
+    ['transformed mesh node', { transformedMeshNode: true }],
+    ['interleaved', { interleaved: true }],
+    ['sparse positions', { sparsePositions: true }],
+    ['everything at once', {
+      eightInfluences: true, joints: 'u8', weights: 'u16', tangents: true, nonUniformScale: true,
+      interpolation: 'CUBICSPLINE', childrenFirst: true, transformedMeshNode: true,
+    }],
+  ];
+  for (const [name, options] of cases) {
+    it(name, async (ctx) => {
+      const device = gpu.device(ctx);
+      const model = await loadGltf(buildChain(options), { name: `chain: ${name}` });
+      expect(model.meshes[0].primitives[0].influences).toBe(options.eightInfluences ? 8 : 4);
+      const errors = noErrors();
+      for (const time of [0, 0.4, 1.3, 2]) {
+        compareBakes(bakeModel(model, { time }), await bakeModelGpu(device, model, { time }), `${name} t=${time}`, errors);
+      }
+      measured.set(`chain: ${name}`, errors);
+    });
+  }
+});
+
+describe('bakeModelGpu: submissions, batching, errors', () => {
+  /**
+   * The device with its queue's submit and writeBuffer counted and, optionally, a smaller
+   * storage-buffer binding limit (to force several batches). Methods stay bound to the
+   * real objects, so Dawn sees its own `this`.
+   */
+  function instrumented(device: GPUDevice, maxStorageBufferBindingSize?: number) {
+    const calls = { submit: 0, writeBuffer: [] as number[], bindGroups: 0 };
+    const queue = new Proxy(device.queue, {
+      get(target, key) {
+        if (key === 'submit') return (buffers: GPUCommandBuffer[]) => { calls.submit++; target.submit(buffers); };
+        if (key === 'writeBuffer') {
+          return (buffer: GPUBuffer, offset: number, data: BufferSource, ...rest: number[]) => {
+            calls.writeBuffer.push(data.byteLength);
+            target.writeBuffer(buffer, offset, data as GPUAllowSharedBufferSource, ...rest);
+          };
+        }
+        const v = Reflect.get(target, key, target);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const limits = maxStorageBufferBindingSize === undefined ? device.limits : new Proxy(device.limits, {
+      get: (target, key) => (key === 'maxStorageBufferBindingSize' ? maxStorageBufferBindingSize : Reflect.get(target, key, target)),
+    });
+    const proxy = new Proxy(device, {
+      get(target, key) {
+        if (key === 'queue') return queue;
+        if (key === 'limits') return limits;
+        if (key === 'createBindGroup') return (d: GPUBindGroupDescriptor) => { calls.bindGroups++; return target.createBindGroup(d); };
+        const v = Reflect.get(target, key, target);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    return { device: proxy, calls };
+  }
+
+  it('RecursiveSkeletons (84 skinned nodes): one submission, all palettes in one writeBuffer', async (ctx) => {
+    const device = gpu.device(ctx);
+    const model = await loadGltfFile(assetPath('RecursiveSkeletons'));
+    const { device: counted, calls } = instrumented(device);
+    const result = await bakeModelGpu(counted, model, { time: 1 });
+    expect(result.primitives).toHaveLength(84);
+    expect(calls.submit).toBe(1);
+    const jointMatrices = model.skins.reduce((n, s) => n + s.joints.length, 0);
+    // Two writes in all: the palettes (every skin's matrices) and the per-dispatch params.
+    expect(calls.writeBuffer).toHaveLength(2);
+    expect(calls.writeBuffer).toContain(jointMatrices * 64);
+    expect(calls.bindGroups).toBe(1); // one batch: the shared mesh's vertices uploaded once
+    compareBakes(bakeModel(model, { time: 1 }), result, 'RecursiveSkeletons t=1');
+  });
+
+  it('splits into several batches when a buffer would exceed the binding limit, still one submission', async (ctx) => {
+    const device = gpu.device(ctx);
+    const model = await loadGltfFile(assetPath('RobotExpressive'));
+    // Each of its 4 skinned primitives needs ≤ 7.2 KB of output; 8 KB forces one batch each.
+    const { device: small, calls } = instrumented(device, 8192);
+    const result = await bakeModelGpu(small, model, { animation: 2, time: 0.5 });
+    expect(calls.submit).toBe(1);
+    expect(calls.bindGroups).toBe(4);
+    compareBakes(bakeModel(model, { animation: 2, time: 0.5 }), result, 'RobotExpressive in small batches');
+
+    // 6000 bytes hold the palettes (86 matrices, 5504 bytes) but no primitive's output.
+    const { device: tiny } = instrumented(device, 6000);
+    await expect(bakeModelGpu(tiny, model, { animation: 2, time: 0.5 })).rejects.toThrow(/vertices\) exceeds the device's 6000-byte storage buffer limit/);
+    const { device: tinier } = instrumented(device, 1024);
+    await expect(bakeModelGpu(tinier, model, { animation: 2, time: 0.5 })).rejects.toThrow(/86 joint matrices exceed the device's 1024-byte/);
+  });
+
+  it('a model without skins bakes to no primitives; bad options fail like bakeModel', async (ctx) => {
+    const device = gpu.device(ctx);
+    const model = await loadGltfFile(assetPath('InterpolationTest'));
+    const result = await bakeModelGpu(device, model, { animation: 3, time: 1 });
+    expect(result.primitives).toEqual([]);
+    expect(result.nodeMatrices).toEqual(bakeModel(model, { animation: 3, time: 1 }).nodeMatrices);
+    await expect(bakeModelGpu(device, model, { animation: 'nope' })).rejects.toThrow(/animation "nope" not found/);
+    await expect(bakeModelGpu(device, model, { time: NaN })).rejects.toThrow(/not a finite number/);
+  });
+
+  it('a destroyed device reports lost with reason "destroyed", so nothing keeps the process alive', async (ctx) => {
+    gpu.device(ctx);
+    const device = await createNodeDevice({ label: 'short-lived' });
+    const model = await loadGltfFile(assetPath('SimpleSkin'));
+    await bakeModelGpu(device, model, { time: 0.5 });
+    device.destroy();
+    const info = await device.lost;
+    expect(info.reason).toBe('destroyed');
+    await expect(bakeModelGpu(device, model, { time: 0.5 })).rejects.toThrow();
+  });
+});
+
+describe('bake CLI --backend', () => {
+  const root = resolve(import.meta.dirname, '../..');
+  const tmp = mkdtempSync(join(tmpdir(), 'gpu-bake-cli-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  function bake(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((done, fail) => {
+      const child = spawn('npm', ['run', '--silent', 'bake', '--', ...args], { cwd: root, env: { ...process.env, ...env }, timeout: 30_000 });
+      let stdout = '', stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+  }
+  /** The CLI's own lines on stderr (Dawn and the Vulkan loader print theirs too). */
+  const bakeLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('bake:'));
+
+  it('--backend gpu writes the same JSON as --backend cpu (within tolerance); bad backend and no GPU exit 1 with one line', async (ctx) => {
+    gpu.device(ctx);
+    const input = assetPath('SimpleSkin');
+    const cpuOut = join(tmp, 'cpu.json'), gpuOut = join(tmp, 'gpu.json');
+    const [cpuRun, gpuRun, badBackend, noGpu] = await Promise.all([
+      bake([input, '--time', '0.7', '--out', cpuOut, '--backend', 'cpu']),
+      bake([input, '--time', '0.7', '--out', gpuOut, '--backend', 'gpu']),
+      bake([input, '--backend', 'tpu']),
+      // Pointing the Vulkan loader at no driver is how a machine without one looks.
+      bake([input, '--backend', 'gpu', '--out', join(tmp, 'never.json')], { VK_ICD_FILENAMES: join(tmp, 'no-such-icd.json'), VK_DRIVER_FILES: '' }),
+    ]);
+    expect(cpuRun.code, cpuRun.stderr).toBe(0);
+    expect(gpuRun.code, gpuRun.stderr).toBe(0);
+    const cpu = JSON.parse(readFileSync(cpuOut, 'utf8'));
+    const gpuJson = JSON.parse(readFileSync(gpuOut, 'utf8'));
+    const { primitives: cpuPrims, ...cpuHeader } = cpu;
+    const { primitives: gpuPrims, ...gpuHeader } = gpuJson;
+    expect(gpuHeader).toEqual(cpuHeader);
+    expect(gpuPrims).toHaveLength(cpuPrims.length);
+    const toResult = (json: typeof cpu): BakeResult => ({
+      ...json,
+      nodeMatrices: new Float64Array(0),
+      primitives: json.primitives.map((p: Record<string, number[] | number>) => ({
+        node: p.node, mesh: p.mesh, primitive: p.primitive, vertexCount: p.vertexCount,
+        positions: Float64Array.from(p.POSITION as number[]),
+        normals: p.NORMAL ? Float64Array.from(p.NORMAL as number[]) : undefined,
+        tangents: p.TANGENT ? Float64Array.from(p.TANGENT as number[]) : undefined,
+      })),
+    });
+    compareBakes(toResult(cpu), toResult(gpuJson), 'CLI SimpleSkin t=0.7');
+
+    expect(badBackend.code).toBe(1);
+    expect(bakeLines(badBackend.stderr)).toEqual(['bake: --backend "tpu" must be cpu or gpu']);
+
+    expect(noGpu.code).toBe(1);
+    const lines = bakeLines(noGpu.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^bake: WebGPU unavailable: .*no-such-icd\.json, which does not exist$/);
+    expect(noGpu.stderr, "no JavaScript stack trace").not.toMatch(/\.ts:\d+:\d+/);
+  });
+});
