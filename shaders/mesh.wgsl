@@ -1,0 +1,258 @@
+// The mesh pipeline. Built as skinning.wgsl + pbr.wgsl + this file (src/gpu/pipelines.ts).
+// Vertex stage: skins position, normal and tangent with the shared skinning functions
+// (vsSkin4 / vsSkin8; vsRigid for unskinned meshes), then applies the mesh node's world
+// matrix from the draw's record. Fragment stage: glTF metallic-roughness with one
+// directional key light and a hemispherical ambient term, exposure, tone mapping, sRGB.
+//
+// Every binding number, location, flag bit and struct offset here is a copy of
+// src/gpu/layouts.ts or a layout module there; test/gpu/layouts.test.ts compares them.
+
+// DrawFlag in src/gpu/layouts.ts.
+const DRAW_EXACT_NORMALS: u32 = 1u;
+const DRAW_FLAT_NORMALS: u32 = 2u;
+const DRAW_HAS_TANGENTS: u32 = 4u;
+// MaterialFlag.
+const MATERIAL_HAS_NORMAL_TEXTURE: u32 = 1u;
+const MATERIAL_DOUBLE_SIDED: u32 = 2u;
+// AlphaModeCode.
+const ALPHA_OPAQUE: u32 = 0u;
+const ALPHA_MASK: u32 = 1u;
+const ALPHA_BLEND: u32 = 2u;
+
+// True when the colour target stores raw values (a …unorm format): the shader then
+// applies the sRGB transfer function itself. …-srgb targets encode in hardware.
+override ENCODE_SRGB: bool = false;
+
+struct FrameUniforms {
+  viewProjection: mat4x4f,
+  view: mat4x4f,
+  projection: mat4x4f,
+  cameraPosition: vec3f,
+  exposure: f32,
+  lightDirection: vec3f,
+  toneMapping: u32,
+  lightColor: vec3f,
+  skyColor: vec3f,
+  groundColor: vec3f,
+}
+
+struct DrawRecord {
+  model: mat4x4f,
+  normalMatrix: mat3x3f,
+  paletteOffset: u32,
+  flags: u32,
+}
+
+struct MaterialUniforms {
+  baseColorFactor: vec4f,
+  emissiveFactor: vec3f,
+  metallicFactor: f32,
+  roughnessFactor: f32,
+  normalScale: f32,
+  occlusionStrength: f32,
+  alphaCutoff: f32,
+  alphaMode: u32,
+  flags: u32,
+  baseColorTexCoord: u32,
+  metallicRoughnessTexCoord: u32,
+  normalTexCoord: u32,
+  occlusionTexCoord: u32,
+  emissiveTexCoord: u32,
+}
+
+@group(0) @binding(0) var<uniform> frame: FrameUniforms;
+
+@group(1) @binding(0) var<storage, read> jointPalette: array<mat4x4f>;
+@group(1) @binding(1) var<storage, read> draws: array<DrawRecord>;
+
+@group(2) @binding(0) var<uniform> material: MaterialUniforms;
+@group(2) @binding(1) var baseColorTexture: texture_2d<f32>;
+@group(2) @binding(2) var baseColorSampler: sampler;
+@group(2) @binding(3) var metallicRoughnessTexture: texture_2d<f32>;
+@group(2) @binding(4) var metallicRoughnessSampler: sampler;
+@group(2) @binding(5) var normalTexture: texture_2d<f32>;
+@group(2) @binding(6) var normalSampler: sampler;
+@group(2) @binding(7) var occlusionTexture: texture_2d<f32>;
+@group(2) @binding(8) var occlusionSampler: sampler;
+@group(2) @binding(9) var emissiveTexture: texture_2d<f32>;
+@group(2) @binding(10) var emissiveSampler: sampler;
+
+// Attributes every primitive supplies (missing ones come from a constant default buffer).
+struct SurfaceInput {
+  @location(0) position: vec3f,
+  @location(1) normal: vec3f,
+  @location(2) tangent: vec4f,
+  @location(3) texcoord0: vec2f,
+  @location(4) texcoord1: vec2f,
+  @location(5) color0: vec4f,
+}
+
+struct Influences4 {
+  @location(6) joints0: vec4u,
+  @location(7) weights0: vec4f,
+}
+
+struct Influences8 {
+  @location(6) joints0: vec4u,
+  @location(7) weights0: vec4f,
+  @location(8) joints1: vec4u,
+  @location(9) weights1: vec4f,
+}
+
+struct VertexOutput {
+  @builtin(position) clipPosition: vec4f,
+  @location(0) worldPosition: vec3f,
+  @location(1) normal: vec3f,
+  @location(2) tangent: vec4f,
+  @location(3) texcoord0: vec2f,
+  @location(4) texcoord1: vec2f,
+  @location(5) color0: vec4f,
+  @location(6) @interpolate(flat) drawFlags: u32,
+}
+
+// Mesh-node space → world → clip. Normals go through the record's normal matrix (the
+// model matrix's cofactor), tangents through the model matrix, as surface directions.
+fn toWorld(local: SkinnedFrame, surface: SurfaceInput, record: DrawRecord) -> VertexOutput {
+  let world = record.model * vec4f(local.position, 1.0);
+  let linear = mat3x3f(record.model[0].xyz, record.model[1].xyz, record.model[2].xyz);
+  var out: VertexOutput;
+  out.clipPosition = frame.viewProjection * world;
+  out.worldPosition = world.xyz;
+  out.normal = record.normalMatrix * local.normal;
+  out.tangent = vec4f(linear * local.tangent.xyz, local.tangent.w);
+  out.texcoord0 = surface.texcoord0;
+  out.texcoord1 = surface.texcoord1;
+  out.color0 = surface.color0;
+  out.drawFlags = record.flags;
+  return out;
+}
+
+@vertex
+fn vsRigid(surface: SurfaceInput, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
+  let record = draws[drawIndex];
+  let local = SkinnedFrame(surface.position, surface.normal, surface.tangent);
+  return toWorld(local, surface, record);
+}
+
+@vertex
+fn vsSkin4(surface: SurfaceInput, skin: Influences4, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
+  let record = draws[drawIndex];
+  let m = blendJointMatrices(record.paletteOffset, skin.joints0, skin.weights0);
+  let exact = (record.flags & DRAW_EXACT_NORMALS) != 0u;
+  return toWorld(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), surface, record);
+}
+
+@vertex
+fn vsSkin8(surface: SurfaceInput, skin: Influences8, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
+  let record = draws[drawIndex];
+  let m = blendJointMatrices8(record.paletteOffset, skin.joints0, skin.weights0, skin.joints1, skin.weights1);
+  let exact = (record.flags & DRAW_EXACT_NORMALS) != 0u;
+  return toWorld(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), surface, record);
+}
+
+fn pickUv(in: VertexOutput, uvSet: u32) -> vec2f {
+  return select(in.texcoord0, in.texcoord1, uvSet == 1u);
+}
+
+@fragment
+fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @location(0) vec4f {
+  // Every texture sample and derivative first, in uniform control flow.
+  let baseUv = pickUv(in, material.baseColorTexCoord);
+  let normalUv = pickUv(in, material.normalTexCoord);
+  let baseSample = textureSample(baseColorTexture, baseColorSampler, baseUv);
+  let mrSample = textureSample(metallicRoughnessTexture, metallicRoughnessSampler, pickUv(in, material.metallicRoughnessTexCoord));
+  let normalSample = textureSample(normalTexture, normalSampler, normalUv).xyz;
+  let occlusionSample = textureSample(occlusionTexture, occlusionSampler, pickUv(in, material.occlusionTexCoord)).r;
+  let emissiveSample = textureSample(emissiveTexture, emissiveSampler, pickUv(in, material.emissiveTexCoord)).rgb;
+  let dpx = dpdx(in.worldPosition);
+  let dpy = dpdy(in.worldPosition);
+  let duvx = dpdx(normalUv);
+  let duvy = dpdy(normalUv);
+
+  var base = material.baseColorFactor * baseSample * in.color0;
+  if (material.alphaMode == ALPHA_MASK) {
+    if (base.a < material.alphaCutoff) {
+      discard;
+    }
+    base.a = 1.0;
+  } else if (material.alphaMode == ALPHA_OPAQUE) {
+    base.a = 1.0;
+  }
+
+  let toEye = normalize(frame.cameraPosition - in.worldPosition);
+  // Geometric normal: interpolated, or flat from the skinned surface itself.
+  var n: vec3f;
+  if ((in.drawFlags & DRAW_FLAT_NORMALS) != 0u) {
+    n = normalize(cross(dpx, dpy));
+    // Derivative normals have no winding; the visible side is the front.
+    if (dot(n, toEye) < 0.0) {
+      n = -n;
+    }
+  } else {
+    n = normalize(in.normal);
+    // Back faces (only drawn for double-sided materials) light their own side.
+    if (!frontFacing) {
+      n = -n;
+    }
+  }
+
+  if ((material.flags & MATERIAL_HAS_NORMAL_TEXTURE) != 0u) {
+    var t: vec3f;
+    var b: vec3f;
+    if ((in.drawFlags & DRAW_HAS_TANGENTS) != 0u) {
+      let tangentSign = select(-in.tangent.w, in.tangent.w, frontFacing);
+      let tRaw = select(-in.tangent.xyz, in.tangent.xyz, frontFacing);
+      t = normalize(tRaw - n * dot(n, tRaw));
+      b = cross(n, t) * tangentSign;
+    } else {
+      // No TANGENT: the tangent is ∂position/∂u from screen-space derivatives (as the
+      // Khronos sample viewer does), made orthogonal to n.
+      let det = duvx.x * duvy.y - duvy.x * duvx.y;
+      var tDeriv = (duvy.y * dpx - duvx.y * dpy) * select(0.0, 1.0 / det, abs(det) > 1e-12);
+      tDeriv = tDeriv - n * dot(n, tDeriv);
+      let tLen2 = dot(tDeriv, tDeriv);
+      // Degenerate UVs: any vector perpendicular to n.
+      let fallback = select(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), abs(n.x) > 0.9);
+      t = select(normalize(fallback - n * dot(n, fallback)), tDeriv * inverseSqrt(tLen2), tLen2 > 1e-20);
+      b = cross(n, t);
+    }
+    let scaled = (normalSample * 2.0 - 1.0) * vec3f(material.normalScale, material.normalScale, 1.0);
+    n = normalize(mat3x3f(t, b, n) * scaled);
+  }
+
+  let metallic = clamp(material.metallicFactor * mrSample.b, 0.0, 1.0);
+  let roughness = clamp(material.roughnessFactor * mrSample.g, MIN_ROUGHNESS, 1.0);
+  let alpha = roughness * roughness;
+  let diffuseColor = base.rgb * (1.0 - metallic);
+  let f0 = mix(vec3f(DIELECTRIC_F0), base.rgb, metallic);
+  let nDotV = clamp(abs(dot(n, toEye)), 1e-4, 1.0);
+
+  // Key light.
+  let l = frame.lightDirection;
+  let h = normalize(l + toEye);
+  let nDotL = clamp(dot(n, l), 0.0, 1.0);
+  let nDotH = clamp(dot(n, h), 0.0, 1.0);
+  let vDotH = clamp(dot(toEye, h), 0.0, 1.0);
+  let fresnel = fresnelSchlick(f0, vDotH);
+  let specular = fresnel * distributionGgx(nDotH, alpha) * visibilitySmithGgx(nDotL, nDotV, alpha);
+  let diffuse = (vec3f(1.0) - fresnel) * diffuseColor / PI;
+  var color = frame.lightColor * nDotL * (diffuse + specular);
+
+  // Hemispherical ambient: sky above, ground below, for diffuse and (by the reflected
+  // direction) specular, both darkened by occlusion.
+  let occlusion = 1.0 + material.occlusionStrength * (occlusionSample - 1.0);
+  let skyDiffuse = mix(frame.groundColor, frame.skyColor, n.y * 0.5 + 0.5);
+  let r = reflect(-toEye, n);
+  let skySpecular = mix(frame.groundColor, frame.skyColor, r.y * 0.5 + 0.5);
+  color += occlusion * (skyDiffuse * diffuseColor + skySpecular * environmentBrdf(f0, roughness, nDotV));
+
+  color += material.emissiveFactor * emissiveSample;
+
+  var display = toneMap(color * frame.exposure, frame.toneMapping);
+  if (ENCODE_SRGB) {
+    display = linearToSrgb(display);
+  }
+  // Premultiplied alpha: what the blend state ("one", "one-minus-src-alpha") and a
+  // premultiplied canvas expect.
+  return vec4f(display * base.a, base.a);
+}

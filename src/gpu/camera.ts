@@ -1,0 +1,90 @@
+import { mat4 } from 'wgpu-matrix';
+import type { Bounds } from './bounds.ts';
+
+/** What the Renderer needs from a camera each frame. `update` must allocate nothing. */
+export interface Camera {
+  /** Recomputes `view`, `projection` and `position` for a viewport of this aspect (width / height). */
+  update(aspect: number): void;
+  /** World → view, column-major. */
+  readonly view: Float32Array;
+  /** View → clip, WebGPU depth range 0..1, column-major. */
+  readonly projection: Float32Array;
+  /** Eye position in world units. */
+  readonly position: Float32Array;
+}
+
+const UP = Float32Array.of(0, 1, 0);
+/** Stops short of the poles, where lookAt's up vector becomes degenerate. */
+export const MAX_PITCH = (89 * Math.PI) / 180;
+/** Extra room around the framed bounding sphere. */
+export const FRAME_MARGIN = 1.1;
+/** near = distance / NEAR_RATIO keeps depth precision near the model. */
+const NEAR_RATIO = 100;
+
+/**
+ * A camera orbiting `target`: yaw about +Y (0 looks from +Z towards −Z, glTF's "front"),
+ * pitch above the horizon, distance in world units. Angles in radians.
+ */
+export class OrbitCamera implements Camera {
+  yaw = 0;
+  pitch = 0;
+  distance = 3;
+  readonly target = new Float32Array(3);
+  /** Vertical field of view, radians. */
+  fovY = (40 * Math.PI) / 180;
+  near = 0.03;
+  far = 100;
+  readonly view = mat4.identity();
+  readonly projection = mat4.identity();
+  readonly position = new Float32Array(3);
+
+  /** Rotates around the target; pitch is clamped short of straight up/down. */
+  orbit(deltaYaw: number, deltaPitch: number): void {
+    this.yaw += deltaYaw;
+    this.pitch = Math.max(-MAX_PITCH, Math.min(MAX_PITCH, this.pitch + deltaPitch));
+  }
+
+  /** Multiplies the distance (factor < 1 moves closer). */
+  zoom(factor: number): void {
+    this.distance = Math.max(this.near * 2, this.distance * factor);
+  }
+
+  /**
+   * Aims at the centre of `bounds` from the current yaw/pitch and backs off until all
+   * eight corners of the box are inside both fields of view at `aspect` (with
+   * FRAME_MARGIN); sets near and far around the box's bounding sphere.
+   */
+  frame(bounds: Bounds, aspect = 1): void {
+    this.target.set(bounds.center);
+    const tanY = Math.tan(this.fovY / 2);
+    const tanX = tanY * aspect;
+    // Camera basis for the current angles: towards the eye (f), right (r), up (u).
+    const cp = Math.cos(this.pitch), sp = Math.sin(this.pitch), cy = Math.cos(this.yaw), sy = Math.sin(this.yaw);
+    const fx = cp * sy, fy = sp, fz = cp * cy;
+    const rx = cy, rz = -sy;
+    const ux = -sp * sy, uy = cp, uz = -sp * cy;
+    let distance = 0;
+    for (let corner = 0; corner < 8; corner++) {
+      const x = (corner & 1 ? bounds.max[0] : bounds.min[0]) - bounds.center[0];
+      const y = (corner & 2 ? bounds.max[1] : bounds.min[1]) - bounds.center[1];
+      const z = (corner & 4 ? bounds.max[2] : bounds.min[2]) - bounds.center[2];
+      const towards = x * fx + y * fy + z * fz;
+      const right = Math.abs(x * rx + z * rz);
+      const up = Math.abs(x * ux + y * uy + z * uz);
+      distance = Math.max(distance, towards + (right * FRAME_MARGIN) / tanX, towards + (up * FRAME_MARGIN) / tanY);
+    }
+    this.distance = Math.max(distance, bounds.radius * 1e-3);
+    this.near = Math.max(this.distance - bounds.radius * 2, this.distance / NEAR_RATIO);
+    this.far = this.distance + bounds.radius * 4;
+  }
+
+  update(aspect: number): void {
+    const cp = Math.cos(this.pitch);
+    const p = this.position;
+    p[0] = this.target[0] + this.distance * cp * Math.sin(this.yaw);
+    p[1] = this.target[1] + this.distance * Math.sin(this.pitch);
+    p[2] = this.target[2] + this.distance * cp * Math.cos(this.yaw);
+    mat4.lookAt(p, this.target, UP, this.view);
+    mat4.perspective(this.fovY, aspect, this.near, this.far, this.projection);
+  }
+}

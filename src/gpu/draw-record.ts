@@ -1,0 +1,41 @@
+/**
+ * Byte layout of `struct DrawRecord` (shaders/mesh.wgsl): one per draw (mesh node ×
+ * primitive), all in one storage array at group 1 binding 1. A draw finds its record
+ * through `@builtin(instance_index)`, which is the `firstInstance` it was issued with,
+ * so every draw shares one bind group and the records go up in one `writeBuffer`.
+ * test/gpu/layouts.test.ts checks the offsets against the WGSL declaration.
+ */
+export const DrawRecordOffset = {
+  /** mat4x4f: the mesh node's world matrix (skinned vertices are in mesh-node space too). */
+  MODEL: 0,
+  /** mat3x3f: cofactor of the model matrix's 3×3 (inverse-transpose up to scale); columns padded to 16 bytes. */
+  NORMAL_MATRIX: 64,
+  /** u32: first palette matrix of this draw's skin (0 for rigid draws, which do not read it). */
+  PALETTE_OFFSET: 112,
+  /** u32: `DrawFlag` bits. */
+  FLAGS: 116,
+} as const;
+
+export const DRAW_RECORD_SIZE = 128;
+/** Records are written through one Float32Array/Uint32Array pair: strides and offsets in 4-byte words. */
+export const DRAW_RECORD_WORDS = DRAW_RECORD_SIZE / 4;
+export const DrawRecordWord = {
+  MODEL: DrawRecordOffset.MODEL / 4,
+  NORMAL_MATRIX: DrawRecordOffset.NORMAL_MATRIX / 4,
+  PALETTE_OFFSET: DrawRecordOffset.PALETTE_OFFSET / 4,
+  FLAGS: DrawRecordOffset.FLAGS / 4,
+} as const;
+/** Floats between mat3x3f columns (a vec3f column is padded to a vec4f). */
+export const MAT3_COLUMN_WORDS = 4;
+
+/** The CPU copy of every draw record, sized once per model. */
+export class DrawRecordArray {
+  readonly buffer: ArrayBuffer;
+  readonly f32: Float32Array;
+  readonly u32: Uint32Array;
+  constructor(readonly count: number) {
+    this.buffer = new ArrayBuffer(Math.max(1, count) * DRAW_RECORD_SIZE);
+    this.f32 = new Float32Array(this.buffer);
+    this.u32 = new Uint32Array(this.buffer);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Byte layout of `struct FrameUniforms` (shaders/mesh.wgsl), group 0 binding 0: what
+ * changes once per frame. One ArrayBuffer, typed-array views at the offsets WGSL
+ * dictates (a vec3f aligns to 16), written to the GPU with one `writeBuffer`.
+ * test/gpu/layouts.test.ts checks every offset against the WGSL declaration.
+ */
+export const FrameUniformsOffset = {
+  /** mat4x4f: projection · view. */
+  VIEW_PROJECTION: 0,
+  /** mat4x4f: world → view. */
+  VIEW: 64,
+  /** mat4x4f: view → clip (WebGPU depth range 0..1). */
+  PROJECTION: 128,
+  /** vec3f: eye position in world units. */
+  CAMERA_POSITION: 192,
+  /** f32: linear multiplier applied before tone mapping. */
+  EXPOSURE: 204,
+  /** vec3f: unit vector from the surface towards the key light (world space). */
+  LIGHT_DIRECTION: 208,
+  /** u32: a `ToneMapping` value. */
+  TONE_MAPPING: 220,
+  /** vec3f: key light colour × intensity, linear RGB. */
+  LIGHT_COLOR: 224,
+  /** vec3f: hemispherical ambient from above, linear RGB. */
+  SKY_COLOR: 240,
+  /** vec3f: hemispherical ambient from below, linear RGB. */
+  GROUND_COLOR: 256,
+} as const;
+
+export const FRAME_UNIFORMS_SIZE = 272;
+
+/** The CPU copy of the frame uniforms. Allocate once; fill the views each frame. */
+export class FrameUniformsData {
+  readonly buffer = new ArrayBuffer(FRAME_UNIFORMS_SIZE);
+  readonly viewProjection = new Float32Array(this.buffer, FrameUniformsOffset.VIEW_PROJECTION, 16);
+  readonly view = new Float32Array(this.buffer, FrameUniformsOffset.VIEW, 16);
+  readonly projection = new Float32Array(this.buffer, FrameUniformsOffset.PROJECTION, 16);
+  readonly cameraPosition = new Float32Array(this.buffer, FrameUniformsOffset.CAMERA_POSITION, 3);
+  readonly exposure = new Float32Array(this.buffer, FrameUniformsOffset.EXPOSURE, 1);
+  readonly lightDirection = new Float32Array(this.buffer, FrameUniformsOffset.LIGHT_DIRECTION, 3);
+  readonly toneMapping = new Uint32Array(this.buffer, FrameUniformsOffset.TONE_MAPPING, 1);
+  readonly lightColor = new Float32Array(this.buffer, FrameUniformsOffset.LIGHT_COLOR, 3);
+  readonly skyColor = new Float32Array(this.buffer, FrameUniformsOffset.SKY_COLOR, 3);
+  readonly groundColor = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_COLOR, 3);
+}

@@ -1,0 +1,401 @@
+import type { AccessorData } from '../gltf/accessors.ts';
+import { ComponentType, PrimitiveMode } from '../gltf/constants.ts';
+import type { Material, Model, Primitive, TextureInfo } from '../gltf/model.ts';
+import { MaterialBinding, VertexLocation } from './layouts.ts';
+import { DEFAULT_MATERIAL, packMaterialUniforms } from './material-uniforms.ts';
+import type { MipmapGenerator } from './mipmaps.ts';
+import type { AlphaMode, MeshPipelines } from './pipelines.ts';
+import {
+  createImageTexture, createSolidTexture, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,
+  type ImageDecoder,
+} from './textures.ts';
+
+/**
+ * A Model's meshes, materials and textures on the GPU. Upload is separate from loading
+ * (the Model knows nothing of WebGPU) and from drawing (the Renderer decides what to
+ * draw with which pipeline).
+ *
+ * Vertex buffers per primitive, at most 6 of the device's 8 slots:
+ *   slot 0   the float attributes the primitive has (POSITION, NORMAL, TANGENT,
+ *            TEXCOORD_0/1, COLOR_0), interleaved as the loader delivered them (floats)
+ *   slot 1   the attributes it lacks, from one shared constant buffer with arrayStride 0
+ *   then     JOINTS_0, WEIGHTS_0 (, JOINTS_1, WEIGHTS_1): the file's own arrays in their
+ *            native formats (uint8x4/uint16x4, unorm8x4/unorm16x4/float32x4), unconverted.
+ */
+
+/** Byte offsets of the constant "missing attribute" values inside the defaults buffer. */
+export const DefaultAttributeOffset = {
+  /** vec3f (0, 0, 1): unused for shading (FLAT_NORMALS draws use derivatives) but keeps the frame defined. */
+  NORMAL: 0,
+  /** vec4f (1, 0, 0, 1). */
+  TANGENT: 16,
+  /** vec2f (0, 0), for TEXCOORD_0 and TEXCOORD_1. */
+  TEXCOORD: 32,
+  /** vec4f (1, 1, 1, 1): COLOR_0 multiplies the base colour. */
+  COLOR: 48,
+} as const;
+const DEFAULT_ATTRIBUTES = Float32Array.of(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1);
+
+interface FloatAttribute {
+  readonly location: number;
+  readonly name: string;
+  readonly components: 2 | 3 | 4;
+  readonly defaultOffset: number;
+  readonly data: (p: Primitive) => Float32Array | undefined;
+}
+
+/** The interleaved float attributes, in slot-0 order. */
+const FLOAT_ATTRIBUTES: readonly FloatAttribute[] = [
+  { location: VertexLocation.POSITION, name: 'POSITION', components: 3, defaultOffset: -1, data: (p) => p.positions },
+  // Tangents are ignored without normals (glTF §3.7.2.1), so NORMAL decides for both.
+  { location: VertexLocation.NORMAL, name: 'NORMAL', components: 3, defaultOffset: DefaultAttributeOffset.NORMAL, data: (p) => p.normals },
+  { location: VertexLocation.TANGENT, name: 'TANGENT', components: 4, defaultOffset: DefaultAttributeOffset.TANGENT, data: (p) => (p.normals ? p.tangents : undefined) },
+  { location: VertexLocation.TEXCOORD_0, name: 'TEXCOORD_0', components: 2, defaultOffset: DefaultAttributeOffset.TEXCOORD, data: (p) => p.texcoords0 },
+  { location: VertexLocation.TEXCOORD_1, name: 'TEXCOORD_1', components: 2, defaultOffset: DefaultAttributeOffset.TEXCOORD, data: (p) => p.texcoords1 },
+  { location: VertexLocation.COLOR_0, name: 'COLOR_0', components: 4, defaultOffset: DefaultAttributeOffset.COLOR, data: (p) => p.colors0 },
+];
+const FLOAT_FORMAT: Readonly<Record<2 | 3 | 4, GPUVertexFormat>> = { 2: 'float32x2', 3: 'float32x3', 4: 'float32x4' };
+const FLOAT_BYTES = 4;
+
+/** WebGPU vertex format of a JOINTS_n accessor (spec: UNSIGNED_BYTE or UNSIGNED_SHORT). */
+export function jointsFormat(data: AccessorData): GPUVertexFormat {
+  switch (data.componentType) {
+    case ComponentType.UNSIGNED_BYTE: return 'uint8x4';
+    case ComponentType.UNSIGNED_SHORT: return 'uint16x4';
+    default: throw new Error(`JOINTS accessor componentType ${data.componentType} has no WebGPU vertex format`);
+  }
+}
+
+/** WebGPU vertex format of a WEIGHTS_n accessor (FLOAT, or normalized UNSIGNED_BYTE/SHORT). */
+export function weightsFormat(data: AccessorData): GPUVertexFormat {
+  if (data.componentType === ComponentType.FLOAT) return 'float32x4';
+  if (data.normalized && data.componentType === ComponentType.UNSIGNED_BYTE) return 'unorm8x4';
+  if (data.normalized && data.componentType === ComponentType.UNSIGNED_SHORT) return 'unorm16x4';
+  throw new Error(`WEIGHTS accessor componentType ${data.componentType}${data.normalized ? ' (normalized)' : ''} has no WebGPU vertex format`);
+}
+
+function topologyOf(mode: number): GPUPrimitiveTopology {
+  switch (mode) {
+    case PrimitiveMode.POINTS: return 'point-list';
+    case PrimitiveMode.LINES: return 'line-list';
+    case PrimitiveMode.LINE_STRIP:
+    case PrimitiveMode.LINE_LOOP: return 'line-strip';
+    case PrimitiveMode.TRIANGLE_STRIP: return 'triangle-strip';
+    default: return 'triangle-list'; // TRIANGLES, and TRIANGLE_FAN after conversion
+  }
+}
+
+/**
+ * WebGPU has no fans or loops: fans become lists, loops become strips that return to
+ * their first vertex. Returns the primitive's indices otherwise (undefined: non-indexed).
+ */
+export function drawIndices(p: Primitive): Uint16Array | Uint32Array | undefined {
+  const n = p.indices ? p.indices.length : p.vertexCount;
+  const at = (i: number) => (p.indices ? p.indices[i] : i);
+  const Wide = p.vertexCount > 0xffff ? Uint32Array : Uint16Array;
+  if (p.mode === PrimitiveMode.TRIANGLE_FAN) {
+    const out = new Wide(Math.max(0, n - 2) * 3);
+    for (let i = 0; i + 2 < n; i++) {
+      out[i * 3] = at(0); out[i * 3 + 1] = at(i + 1); out[i * 3 + 2] = at(i + 2);
+    }
+    return out;
+  }
+  if (p.mode === PrimitiveMode.LINE_LOOP) {
+    const out = new Wide(n + 1);
+    for (let i = 0; i < n; i++) out[i] = at(i);
+    out[n] = at(0);
+    return out;
+  }
+  return p.indices;
+}
+
+export interface GpuPrimitive {
+  readonly label: string;
+  /** Vertex buffer per slot (see the module comment), with the range bound from each. */
+  readonly vertexBuffers: readonly GPUBuffer[];
+  readonly vertexOffsets: readonly number[];
+  readonly vertexSizes: readonly number[];
+  /** Slots a rigid draw binds (geometry and defaults); skinned draws bind all of `vertexBuffers`. */
+  readonly surfaceSlotCount: number;
+  /** Buffer layouts for a rigid draw (`surfaceSlotCount` entries) and for a skinned one (all). */
+  readonly rigidLayouts: readonly GPUVertexBufferLayout[];
+  readonly skinnedLayouts: readonly GPUVertexBufferLayout[];
+  readonly rigidLayoutKey: string;
+  readonly skinnedLayoutKey: string;
+  readonly indexBuffer: GPUBuffer | undefined;
+  readonly indexFormat: GPUIndexFormat | undefined;
+  /** Indices (indexed) or vertices (non-indexed) to draw. */
+  readonly drawCount: number;
+  readonly topology: GPUPrimitiveTopology;
+  readonly influences: 0 | 4 | 8;
+  readonly hasNormals: boolean;
+  readonly hasTangents: boolean;
+  /** Index into GpuModel.materials (the default material is the last entry). */
+  readonly material: number;
+  /** Centre of the POSITION bounding box, in mesh space (for back-to-front sorting). */
+  readonly center: Float32Array;
+}
+
+export interface GpuMaterial {
+  readonly label: string;
+  readonly alphaMode: AlphaMode;
+  readonly doubleSided: boolean;
+  readonly uniformBuffer: GPUBuffer;
+  readonly bindGroup: GPUBindGroup;
+}
+
+export interface GpuModel {
+  readonly model: Model;
+  /** By mesh, then primitive. */
+  readonly primitives: readonly (readonly GpuPrimitive[])[];
+  /** One per model material, then the glTF default material. */
+  readonly materials: readonly GpuMaterial[];
+  /** Frees every buffer and texture this upload created (shared resources stay). */
+  destroy(): void;
+}
+
+/** Per-device resources every upload shares: created once by the Renderer. */
+export interface UploadContext {
+  readonly device: GPUDevice;
+  readonly pipelines: MeshPipelines;
+  readonly mipmaps: MipmapGenerator;
+  readonly imageDecoder: ImageDecoder;
+  readonly defaults: DefaultResources;
+}
+
+export interface DefaultResources {
+  /** The constant attribute values (`DefaultAttributeOffset`), read with arrayStride 0. */
+  readonly attributes: GPUBuffer;
+  readonly whiteSrgb: GPUTexture;
+  readonly whiteLinear: GPUTexture;
+  readonly flatNormal: GPUTexture;
+  /** glTF's default sampler: repeat, trilinear. */
+  readonly sampler: GPUSampler;
+  destroy(): void;
+}
+
+export function createDefaultResources(device: GPUDevice): DefaultResources {
+  const attributes = createBufferWithData(device, 'default vertex attributes', DEFAULT_ATTRIBUTES, GPUBufferUsage.VERTEX);
+  const whiteSrgb = createSolidTexture(device, WHITE_RGBA8, true, 'default white (sRGB)');
+  const whiteLinear = createSolidTexture(device, WHITE_RGBA8, false, 'default white (linear)');
+  const flatNormal = createSolidTexture(device, FLAT_NORMAL_RGBA8, false, 'default flat normal');
+  const sampler = device.createSampler(samplerDescriptor(undefined, 'default sampler'));
+  return {
+    attributes, whiteSrgb, whiteLinear, flatNormal, sampler,
+    destroy() {
+      attributes.destroy();
+      whiteSrgb.destroy();
+      whiteLinear.destroy();
+      flatNormal.destroy();
+    },
+  };
+}
+
+function align4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+/** A buffer holding `data` (padded to 4 bytes), written through mappedAtCreation. */
+export function createBufferWithData(device: GPUDevice, label: string, data: ArrayBufferView, usage: GPUBufferUsageFlags): GPUBuffer {
+  const buffer = device.createBuffer({ label, size: Math.max(4, align4(data.byteLength)), usage, mappedAtCreation: true });
+  new Uint8Array(buffer.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  buffer.unmap();
+  return buffer;
+}
+
+/** Uploads every mesh, material and texture of `model`. */
+export async function uploadModel(ctx: UploadContext, model: Model, label = model.name): Promise<GpuModel> {
+  const owned: { destroy(): void }[] = [];
+  try {
+    const materials = await uploadMaterials(ctx, model, label, owned);
+    const primitives = model.meshes.map((mesh, mi) => mesh.primitives.map((p, pi) =>
+      uploadPrimitive(ctx, p, `${label} meshes[${mi}].primitives[${pi}]`, p.material >= 0 ? p.material : materials.length - 1, owned)));
+    return {
+      model, primitives, materials,
+      destroy() {
+        for (const o of owned) o.destroy();
+        owned.length = 0;
+      },
+    };
+  } catch (e) {
+    for (const o of owned) o.destroy();
+    throw e;
+  }
+}
+
+function uploadPrimitive(ctx: UploadContext, p: Primitive, label: string, material: number, owned: { destroy(): void }[]): GpuPrimitive {
+  const { device, defaults } = ctx;
+  const present = FLOAT_ATTRIBUTES.filter((a) => a.data(p) !== undefined);
+  const missing = FLOAT_ATTRIBUTES.filter((a) => a.data(p) === undefined);
+
+  // Slot 0: the present float attributes, interleaved.
+  let stride = 0;
+  const geometryAttributes: GPUVertexAttribute[] = present.map((a) => {
+    const attr = { shaderLocation: a.location, format: FLOAT_FORMAT[a.components], offset: stride };
+    stride += a.components * FLOAT_BYTES;
+    return attr;
+  });
+  const strideFloats = stride / FLOAT_BYTES;
+  const interleaved = new Float32Array(p.vertexCount * strideFloats);
+  let at = 0;
+  for (const a of present) {
+    const src = a.data(p)!;
+    for (let v = 0; v < p.vertexCount; v++) {
+      for (let c = 0; c < a.components; c++) interleaved[v * strideFloats + at + c] = src[v * a.components + c];
+    }
+    at += a.components;
+  }
+  const geometry = createBufferWithData(device, `${label} geometry`, interleaved, GPUBufferUsage.VERTEX);
+  owned.push(geometry);
+
+  const buffers: GPUBuffer[] = [geometry];
+  const offsets: number[] = [0];
+  const sizes: number[] = [interleaved.byteLength];
+  const layouts: GPUVertexBufferLayout[] = [{ arrayStride: stride, stepMode: 'vertex', attributes: geometryAttributes }];
+  const keyParts: string[] = [`g${stride}:${present.map((a) => a.name).join(',')}`];
+  if (missing.length > 0) {
+    // Slot 1: every missing attribute reads the same constant for every vertex.
+    layouts.push({
+      arrayStride: 0,
+      stepMode: 'vertex',
+      attributes: missing.map((a) => ({ shaderLocation: a.location, format: FLOAT_FORMAT[a.components], offset: a.defaultOffset })),
+    });
+    buffers.push(defaults.attributes);
+    offsets.push(0);
+    sizes.push(DEFAULT_ATTRIBUTES.byteLength);
+    keyParts.push(`d:${missing.map((a) => a.name).join(',')}`);
+  }
+  const surfaceSlotCount = buffers.length;
+  const rigidLayoutKey = keyParts.join(' ');
+
+  // Skinning attributes straight from the accessors.
+  for (let set = 0; set < p.jointSets.length && p.influences > 0; set++) {
+    const joints = p.jointSets[set];
+    const weights = p.weightSets[set];
+    const jf = jointsFormat(joints);
+    const wf = weightsFormat(weights);
+    const jb = createBufferWithData(device, `${label} JOINTS_${set}`, joints.array, GPUBufferUsage.VERTEX);
+    const wb = createBufferWithData(device, `${label} WEIGHTS_${set}`, weights.array, GPUBufferUsage.VERTEX);
+    owned.push(jb, wb);
+    buffers.push(jb, wb);
+    offsets.push(0, 0);
+    sizes.push(joints.array.byteLength, weights.array.byteLength);
+    const jointLocation = set === 0 ? VertexLocation.JOINTS_0 : VertexLocation.JOINTS_1;
+    const weightLocation = set === 0 ? VertexLocation.WEIGHTS_0 : VertexLocation.WEIGHTS_1;
+    layouts.push(
+      { arrayStride: joints.array.BYTES_PER_ELEMENT * 4, stepMode: 'vertex', attributes: [{ shaderLocation: jointLocation, format: jf, offset: 0 }] },
+      { arrayStride: weights.array.BYTES_PER_ELEMENT * 4, stepMode: 'vertex', attributes: [{ shaderLocation: weightLocation, format: wf, offset: 0 }] },
+    );
+    keyParts.push(`j${set}:${jf} w${set}:${wf}`);
+  }
+
+  const indices = drawIndices(p);
+  let indexBuffer: GPUBuffer | undefined;
+  let indexFormat: GPUIndexFormat | undefined;
+  if (indices) {
+    indexBuffer = createBufferWithData(device, `${label} indices`, indices, GPUBufferUsage.INDEX);
+    indexFormat = indices instanceof Uint32Array ? 'uint32' : 'uint16';
+    owned.push(indexBuffer);
+  }
+
+  const center = new Float32Array(3);
+  if (p.vertexCount > 0) {
+    for (let c = 0; c < 3; c++) {
+      let lo = Infinity, hi = -Infinity;
+      for (let v = 0; v < p.vertexCount; v++) {
+        const x = p.positions[v * 3 + c];
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+      center[c] = (lo + hi) / 2;
+    }
+  }
+
+  return {
+    label,
+    vertexBuffers: buffers,
+    vertexOffsets: offsets,
+    vertexSizes: sizes,
+    surfaceSlotCount,
+    rigidLayouts: layouts.slice(0, surfaceSlotCount),
+    skinnedLayouts: layouts,
+    rigidLayoutKey,
+    skinnedLayoutKey: keyParts.join(' '),
+    indexBuffer,
+    indexFormat,
+    drawCount: indices ? indices.length : p.vertexCount,
+    topology: topologyOf(p.mode),
+    influences: p.influences,
+    hasNormals: p.normals !== undefined,
+    hasTangents: p.normals !== undefined && p.tangents !== undefined,
+    material,
+    center,
+  };
+}
+
+async function uploadMaterials(ctx: UploadContext, model: Model, label: string, owned: { destroy(): void }[]): Promise<GpuMaterial[]> {
+  const { device, defaults } = ctx;
+  const textures = new Map<string, GPUTexture>();
+  const samplers = new Map<number, GPUSampler>();
+
+  const textureView = async (info: TextureInfo | undefined, srgb: boolean, fallback: GPUTexture, usedAt: string): Promise<GPUTextureView> => {
+    const source = info ? model.textures[info.index].source : -1;
+    if (source < 0) return fallback.createView({ label: `${fallback.label} for ${usedAt}` });
+    const key = `${source}:${srgb ? 'srgb' : 'linear'}`;
+    let texture = textures.get(key);
+    if (!texture) {
+      const image = model.images[source];
+      let decoded;
+      try {
+        decoded = await ctx.imageDecoder(image);
+      } catch (e) {
+        throw new Error(`${label} images[${source}] (${image.mimeType ?? 'unknown type'}, used by ${usedAt}): could not decode: ${(e as Error).message}`);
+      }
+      texture = createImageTexture(device, ctx.mipmaps, decoded, srgb, `${label} images[${source}]${image.name ? ` "${image.name}"` : ''} (${srgb ? 'sRGB' : 'linear'})`);
+      textures.set(key, texture);
+      owned.push(texture);
+    }
+    return texture.createView({ label: `${texture.label} for ${usedAt}` });
+  };
+  const sampler = (info: TextureInfo | undefined): GPUSampler => {
+    const index = info ? model.textures[info.index].sampler : -1;
+    if (index < 0) return defaults.sampler;
+    let s = samplers.get(index);
+    if (!s) {
+      s = device.createSampler(samplerDescriptor(model.samplers[index], `${label} samplers[${index}]`));
+      samplers.set(index, s);
+    }
+    return s;
+  };
+
+  const all: { material: Material; path: string }[] = model.materials.map((material, i) => ({ material, path: `materials[${i}]` }));
+  all.push({ material: DEFAULT_MATERIAL, path: 'default material' });
+  const out: GpuMaterial[] = [];
+  for (const { material, path } of all) {
+    const matLabel = `${label} ${path}${material.name ? ` "${material.name}"` : ''}`;
+    const uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(packMaterialUniforms(material)), GPUBufferUsage.UNIFORM);
+    owned.push(uniformBuffer);
+    const M = MaterialBinding;
+    const entries: GPUBindGroupEntry[] = [
+      { binding: M.UNIFORMS, resource: { buffer: uniformBuffer } },
+      { binding: M.BASE_COLOR_TEXTURE, resource: await textureView(material.baseColorTexture, true, defaults.whiteSrgb, `${path}.baseColorTexture`) },
+      { binding: M.BASE_COLOR_SAMPLER, resource: sampler(material.baseColorTexture) },
+      { binding: M.METALLIC_ROUGHNESS_TEXTURE, resource: await textureView(material.metallicRoughnessTexture, false, defaults.whiteLinear, `${path}.metallicRoughnessTexture`) },
+      { binding: M.METALLIC_ROUGHNESS_SAMPLER, resource: sampler(material.metallicRoughnessTexture) },
+      { binding: M.NORMAL_TEXTURE, resource: await textureView(material.normalTexture, false, defaults.flatNormal, `${path}.normalTexture`) },
+      { binding: M.NORMAL_SAMPLER, resource: sampler(material.normalTexture) },
+      { binding: M.OCCLUSION_TEXTURE, resource: await textureView(material.occlusionTexture, false, defaults.whiteLinear, `${path}.occlusionTexture`) },
+      { binding: M.OCCLUSION_SAMPLER, resource: sampler(material.occlusionTexture) },
+      { binding: M.EMISSIVE_TEXTURE, resource: await textureView(material.emissiveTexture, true, defaults.whiteSrgb, `${path}.emissiveTexture`) },
+      { binding: M.EMISSIVE_SAMPLER, resource: sampler(material.emissiveTexture) },
+    ];
+    out.push({
+      label: matLabel,
+      alphaMode: material.alphaMode,
+      doubleSided: material.doubleSided,
+      uniformBuffer,
+      bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout, entries }),
+    });
+  }
+  return out;
+}

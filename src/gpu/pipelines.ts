@@ -1,0 +1,144 @@
+import meshWgsl from '../../shaders/mesh.wgsl?raw';
+import pbrWgsl from '../../shaders/pbr.wgsl?raw';
+import skinningWgsl from '../../shaders/skinning.wgsl?raw';
+import { DEPTH_FORMAT, FrameBinding, MaterialBinding, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
+import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
+import { DRAW_RECORD_SIZE } from './draw-record.ts';
+import { MATERIAL_UNIFORMS_SIZE } from './material-uniforms.ts';
+
+/** The mesh shader: the shared skinning functions, the PBR pieces, then the pipeline itself. */
+export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${meshWgsl}`;
+
+export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
+
+/** Vertex stage entry point by influences per vertex. */
+export const VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsRigid', 4: 'vsSkin4', 8: 'vsSkin8' };
+
+/**
+ * Everything a mesh pipeline depends on. Two draws with equal keys share one pipeline;
+ * materials, textures, skins and draw records are bind-group data, never pipeline state.
+ */
+export interface MeshPipelineDesc {
+  /** `vertexLayoutKey` of the primitive's buffers (which attributes, formats, strides). */
+  readonly vertexLayoutKey: string;
+  readonly vertexLayouts: readonly GPUVertexBufferLayout[];
+  readonly influences: 0 | 4 | 8;
+  readonly topology: GPUPrimitiveTopology;
+  /** Only for strip topologies of indexed primitives. */
+  readonly stripIndexFormat: GPUIndexFormat | undefined;
+  readonly alphaMode: AlphaMode;
+  readonly doubleSided: boolean;
+  /** 'cw' for draws whose world matrix mirrors (negative determinant), glTF §3.7.4. */
+  readonly frontFace: GPUFrontFace;
+  readonly colorFormat: GPUTextureFormat;
+}
+
+export function meshPipelineKey(d: MeshPipelineDesc): string {
+  return [
+    d.vertexLayoutKey, d.influences, d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
+    d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
+  ].join('|');
+}
+
+/** Target formats whose views encode sRGB in hardware; for the rest the shader encodes. */
+export function isSrgbFormat(format: GPUTextureFormat): boolean {
+  return format.endsWith('-srgb');
+}
+
+/**
+ * The mesh shader module, the three bind group layouts (0 frame, 1 skin, 2 material)
+ * shared by every mesh pipeline, and the pipeline cache. One per device; outlives models.
+ */
+export class MeshPipelines {
+  readonly frameLayout: GPUBindGroupLayout;
+  readonly skinLayout: GPUBindGroupLayout;
+  readonly materialLayout: GPUBindGroupLayout;
+  readonly pipelineLayout: GPUPipelineLayout;
+  private readonly module: GPUShaderModule;
+  private readonly cache = new Map<string, GPURenderPipeline>();
+
+  constructor(private readonly device: GPUDevice) {
+    const VERTEX = GPUShaderStage.VERTEX;
+    const FRAGMENT = GPUShaderStage.FRAGMENT;
+    this.module = device.createShaderModule({ label: 'mesh', code: MESH_SHADER_SOURCE });
+    this.frameLayout = device.createBindGroupLayout({
+      label: 'frame (group 0)',
+      entries: [{ binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } }],
+    });
+    this.skinLayout = device.createBindGroupLayout({
+      label: 'skin and draws (group 1)',
+      entries: [
+        { binding: SkinBinding.PALETTE, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
+        { binding: SkinBinding.DRAWS, visibility: VERTEX, buffer: { type: 'read-only-storage', minBindingSize: DRAW_RECORD_SIZE } },
+      ],
+    });
+    const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });
+    const sampler = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, sampler: { type: 'filtering' } });
+    const M = MaterialBinding;
+    this.materialLayout = device.createBindGroupLayout({
+      label: 'material (group 2)',
+      entries: [
+        { binding: M.UNIFORMS, visibility: FRAGMENT, buffer: { type: 'uniform', minBindingSize: MATERIAL_UNIFORMS_SIZE } },
+        texture(M.BASE_COLOR_TEXTURE), sampler(M.BASE_COLOR_SAMPLER),
+        texture(M.METALLIC_ROUGHNESS_TEXTURE), sampler(M.METALLIC_ROUGHNESS_SAMPLER),
+        texture(M.NORMAL_TEXTURE), sampler(M.NORMAL_SAMPLER),
+        texture(M.OCCLUSION_TEXTURE), sampler(M.OCCLUSION_SAMPLER),
+        texture(M.EMISSIVE_TEXTURE), sampler(M.EMISSIVE_SAMPLER),
+      ],
+    });
+    this.pipelineLayout = device.createPipelineLayout({
+      label: 'mesh',
+      bindGroupLayouts: [this.frameLayout, this.skinLayout, this.materialLayout],
+    });
+  }
+
+  /** Pipelines created so far (for tests and diagnostics). */
+  get size(): number {
+    return this.cache.size;
+  }
+
+  /** The cached pipeline for `desc`, created (asynchronously, so the page stays responsive) on first use. */
+  async pipeline(desc: MeshPipelineDesc): Promise<GPURenderPipeline> {
+    const key = meshPipelineKey(desc);
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const blend = desc.alphaMode === 'BLEND';
+    const pipeline = await this.device.createRenderPipelineAsync({
+      label: `mesh ${key}`,
+      layout: this.pipelineLayout,
+      vertex: {
+        module: this.module,
+        entryPoint: VERTEX_ENTRY_POINT[desc.influences],
+        buffers: desc.vertexLayouts as GPUVertexBufferLayout[],
+      },
+      fragment: {
+        module: this.module,
+        entryPoint: 'fsMain',
+        constants: { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
+        targets: [{
+          format: desc.colorFormat,
+          // Premultiplied "over"; the shader outputs premultiplied colour.
+          blend: blend ? {
+            color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
+            alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
+          } : undefined,
+        }],
+      },
+      primitive: {
+        topology: desc.topology,
+        stripIndexFormat: desc.stripIndexFormat,
+        frontFace: desc.frontFace,
+        cullMode: desc.doubleSided ? 'none' : 'back',
+      },
+      depthStencil: {
+        format: DEPTH_FORMAT,
+        // Blended surfaces are sorted back to front and test against, but do not hide, what is behind them.
+        depthWriteEnabled: !blend,
+        depthCompare: 'less',
+      },
+      multisample: { count: MSAA_SAMPLE_COUNT },
+    });
+    this.cache.set(key, pipeline);
+    return pipeline;
+  }
+}

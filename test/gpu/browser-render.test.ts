@@ -1,0 +1,78 @@
+/**
+ * The renderer in headless Chromium (WebGPU on SwiftShader): the browser-only code paths
+ * (navigator.gpu, canvas configuration and sizing, createImageBitmap decoding) and a
+ * comparison with the same frame rendered in Node with the JS image decoders.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { assetPath } from '../support/assets.ts';
+import { decodeImageBytes, writeArtifactPng } from '../support/png.ts';
+import { coverage, expectNoGpuErrors, loadModel, OffscreenScene, testDevice } from './gpu-test.ts';
+import type { RendererCheckResult } from './browser/renderer-page.ts';
+
+const unavailable = browserUnavailable();
+if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
+const device = await testDevice();
+/** The page's canvas is 256 CSS pixels at devicePixelRatio 1; the offscreen frames match it. */
+const SIZE = 256;
+/** The page background (#282b30) the premultiplied canvas is composited over. */
+const BACKDROP = [0x28, 0x2b, 0x30];
+const YAW = 0.6, PITCH = 0.15, TIME = 0.5;
+
+describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () => {
+  let session: BrowserSession;
+  beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
+  afterAll(async () => { await session?.close(); });
+
+  it('CesiumMan on a canvas: device, canvas and createImageBitmap paths; matches the Node render', async () => {
+    const bytes = new Uint8Array(readFileSync(assetPath('CesiumMan')));
+    const { page, consoleErrors } = await session.newPage();
+    await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
+    await page.waitForFunction(() => typeof window.rendererCheck === 'function');
+    const result: RendererCheckResult = await page.evaluate(
+      ([b64, t, yaw, pitch, size]) => window.rendererCheck(b64, 0, t, yaw, pitch, size),
+      [Buffer.from(bytes).toString('base64'), TIME, YAW, PITCH, SIZE] as const,
+    );
+    const shot = decodeImageBytes(new Uint8Array(await page.screenshot({ clip: { x: 0, y: 0, width: SIZE, height: SIZE } })));
+    writeArtifactPng('browser-CesiumMan-canvas', shot.width, shot.height, new Uint8Array(shot.data));
+    expect(result.errors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    // The canvas's own format: the shader encodes sRGB (see configureCanvas).
+    expect(result.viewFormat).toMatch(/^(bgra|rgba)8unorm$/);
+    // Sized by the ResizeObserver helper.
+    expect(result.canvasSize).toEqual([SIZE, SIZE]);
+    const browser = new Uint8Array(Buffer.from(result.pixels, 'base64'));
+    writeArtifactPng('browser-CesiumMan-offscreen', SIZE, SIZE, browser);
+
+    // What the page shows is the frame, composited as premultiplied alpha over the page.
+    let shotDiff = 0;
+    for (let i = 0; i < browser.length; i += 4) {
+      const a = browser[i + 3] / 255;
+      for (let c = 0; c < 3; c++) shotDiff += Math.abs(shot.data[i + c] - (browser[i + c] + BACKDROP[c] * (1 - a)));
+    }
+    expect(shotDiff / (SIZE * SIZE * 3), 'mean difference, canvas on the page vs offscreen frame').toBeLessThan(2);
+
+    // The same frame in Node (jpeg-js instead of the browser's JPEG decoder).
+    const scene = new OffscreenScene(device!, SIZE, SIZE, result.viewFormat as GPUTextureFormat);
+    try {
+      const node = await expectNoGpuErrors(device!, async () => {
+        scene.camera.yaw = YAW;
+        scene.camera.pitch = PITCH;
+        await scene.setModel(await loadModel(bytes, 'CesiumMan'));
+        return scene.pose(0, TIME).render();
+      });
+      expect(coverage(node)).toBeGreaterThan(0.05);
+      let sum = 0, covered = 0;
+      for (let i = 0; i < browser.length; i += 4) {
+        if (node.rgba[i + 3] === 0 && browser[i + 3] === 0) continue;
+        covered++;
+        for (let c = 0; c < 4; c++) sum += Math.abs(node.rgba[i + c] - browser[i + c]);
+      }
+      // Same geometry and shading; only the two JPEG decoders may round differently.
+      expect(sum / (covered * 4), 'mean channel difference over drawn pixels').toBeLessThan(2);
+    } finally {
+      scene.destroy();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,72 @@
+/**
+ * Test page for test/gpu/browser-render.test.ts: the renderer's browser path — device
+ * from navigator.gpu, a configured canvas sized by the ResizeObserver helper, images
+ * decoded by createImageBitmap — driven by the test through `window.rendererCheck`.
+ */
+import { createModelInstance, updateModelInstance } from '../../../src/anim/instance.ts';
+import { loadGltf } from '../../../src/gltf/load.ts';
+import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
+import { OrbitCamera } from '../../../src/gpu/camera.ts';
+import { configureCanvas, observeCanvasSize, requestWebGpuDevice } from '../../../src/gpu/device.ts';
+import { createOffscreenTarget, readTexturePixels } from '../../../src/gpu/readback.ts';
+import { Renderer } from '../../../src/gpu/renderer.ts';
+
+export interface RendererCheckResult {
+  readonly canvasSize: [number, number];
+  readonly viewFormat: string;
+  /** RGBA8 of an offscreen render with the same camera, base64. */
+  readonly pixels: string;
+  readonly errors: string[];
+}
+
+declare global {
+  interface Window {
+    rendererCheck(glbBase64: string, clip: number, time: number, yaw: number, pitch: number, size: number, srgbView?: boolean): Promise<RendererCheckResult>;
+  }
+}
+
+function fromBase64(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+  return btoa(s);
+}
+
+window.rendererCheck = async (glbBase64, clip, time, yaw, pitch, size, srgbView = false) => {
+  const errors: string[] = [];
+  const device = await requestWebGpuDevice({ label: 'browser test device' });
+  device.addEventListener('uncapturederror', (e) => errors.push((e as GPUUncapturedErrorEvent).error.message));
+  const canvas = document.getElementById('view') as HTMLCanvasElement;
+  const resized = new Promise<void>((resolve) => observeCanvasSize(canvas, device, () => resolve()));
+  const { context, viewFormat } = configureCanvas(canvas, device, { srgbView });
+  await resized;
+
+  const model = await loadGltf(fromBase64(glbBase64), { name: 'browser model' });
+  const renderer = new Renderer(device, { format: viewFormat, label: 'browser renderer' });
+  renderer.settings.clearColor.set([0, 0, 0, 0]);
+  await renderer.setModel(model);
+  const instance = createModelInstance(model);
+  const camera = new OrbitCamera();
+  camera.yaw = yaw;
+  camera.pitch = pitch;
+  camera.frame(computeInstanceBounds(instance), 1);
+  updateModelInstance(instance, clip, time);
+
+  // What the user sees: a few frames on the canvas.
+  for (let f = 0; f < 3; f++) {
+    await new Promise(requestAnimationFrame);
+    renderer.render(context.getCurrentTexture(), camera, instance);
+  }
+  // The same frame offscreen, read back for comparison with the Node render.
+  const target = createOffscreenTarget(device, size, size, viewFormat, 'browser offscreen');
+  renderer.render(target, camera, instance);
+  const pixels = await readTexturePixels(device, target);
+  await device.queue.onSubmittedWorkDone();
+  return { canvasSize: [canvas.width, canvas.height], viewFormat, pixels: toBase64(pixels), errors };
+};

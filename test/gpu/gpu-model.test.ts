@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ComponentType, PrimitiveMode } from '../../src/gltf/constants.ts';
+import type { Primitive } from '../../src/gltf/model.ts';
+import {
+  createDefaultResources, drawIndices, jointsFormat, uploadModel, weightsFormat, type UploadContext,
+} from '../../src/gpu/gpu-model.ts';
+import { VertexLocation } from '../../src/gpu/layouts.ts';
+import { MipmapGenerator } from '../../src/gpu/mipmaps.ts';
+import { MeshPipelines } from '../../src/gpu/pipelines.ts';
+import { assetPath } from '../support/assets.ts';
+import { buildChain } from '../support/fixtures.ts';
+import { nodeImageDecoder } from '../support/png.ts';
+import { buildTwoJointStrip } from './fixtures.ts';
+import { expectNoGpuErrors, loadModel, testDevice } from './gpu-test.ts';
+
+const accessor = (componentType: number, normalized = false) => ({ array: new Uint8Array(4), componentType: componentType as ComponentType, components: 4, count: 1, normalized });
+
+describe('native vertex formats of skinning attributes', () => {
+  it('JOINTS: uint8x4 / uint16x4', () => {
+    expect(jointsFormat(accessor(ComponentType.UNSIGNED_BYTE))).toBe('uint8x4');
+    expect(jointsFormat(accessor(ComponentType.UNSIGNED_SHORT))).toBe('uint16x4');
+    expect(() => jointsFormat(accessor(ComponentType.FLOAT))).toThrow(/no WebGPU vertex format/);
+  });
+
+  it('WEIGHTS: float32x4 / unorm8x4 / unorm16x4', () => {
+    expect(weightsFormat(accessor(ComponentType.FLOAT))).toBe('float32x4');
+    expect(weightsFormat(accessor(ComponentType.UNSIGNED_BYTE, true))).toBe('unorm8x4');
+    expect(weightsFormat(accessor(ComponentType.UNSIGNED_SHORT, true))).toBe('unorm16x4');
+    expect(() => weightsFormat(accessor(ComponentType.UNSIGNED_BYTE))).toThrow(/no WebGPU vertex format/);
+  });
+});
+
+describe('drawIndices', () => {
+  const prim = (mode: number, vertexCount: number, indices?: number[]) =>
+    ({ mode, vertexCount, indices: indices && Uint16Array.from(indices) }) as unknown as Primitive;
+  it('turns fans into lists and loops into closed strips', () => {
+    expect(Array.from(drawIndices(prim(PrimitiveMode.TRIANGLE_FAN, 5))!)).toEqual([0, 1, 2, 0, 2, 3, 0, 3, 4]);
+    expect(Array.from(drawIndices(prim(PrimitiveMode.TRIANGLE_FAN, 9, [8, 7, 6, 5]))!)).toEqual([8, 7, 6, 8, 6, 5]);
+    expect(Array.from(drawIndices(prim(PrimitiveMode.LINE_LOOP, 3))!)).toEqual([0, 1, 2, 0]);
+  });
+  it('leaves other modes alone (non-indexed stays non-indexed)', () => {
+    expect(drawIndices(prim(PrimitiveMode.TRIANGLES, 3))).toBeUndefined();
+    const indexed = prim(PrimitiveMode.TRIANGLES, 3, [2, 1, 0]);
+    expect(drawIndices(indexed)).toBe(indexed.indices);
+  });
+});
+
+const device = await testDevice();
+
+describe.skipIf(!device)('uploadModel (Dawn)', () => {
+  const gpu = device!;
+  const pipelines = device ? new MeshPipelines(gpu) : undefined;
+  const defaults = device ? createDefaultResources(gpu) : undefined;
+  const ctx = () => ({ device: gpu, pipelines: pipelines!, mipmaps: new MipmapGenerator(gpu), imageDecoder: nodeImageDecoder, defaults: defaults! }) satisfies UploadContext;
+  afterAll(() => defaults?.destroy());
+
+  it('binds JOINTS/WEIGHTS in their file formats, without conversion', async () => {
+    for (const [options, jf, wf] of [
+      [{ joints: 'u8', weights: 'u8' }, 'uint8x4', 'unorm8x4'],
+      [{ joints: 'u16', weights: 'u16' }, 'uint16x4', 'unorm16x4'],
+      [{ joints: 'u16', weights: 'float' }, 'uint16x4', 'float32x4'],
+    ] as const) {
+      const model = await loadModel(buildTwoJointStrip(options), 'strip');
+      expect(model.warnings).toEqual([]);
+      const up = await expectNoGpuErrors(gpu, () => uploadModel(ctx(), model));
+      const p = up.primitives[0][0];
+      const byLocation = new Map(p.skinnedLayouts.flatMap((l) => l.attributes).map((a) => [a.shaderLocation, a.format]));
+      expect(byLocation.get(VertexLocation.JOINTS_0)).toBe(jf);
+      expect(byLocation.get(VertexLocation.WEIGHTS_0)).toBe(wf);
+      const prim = model.meshes[0].primitives[0];
+      // The bound ranges are the accessors' own bytes.
+      expect(p.vertexSizes.slice(p.surfaceSlotCount)).toEqual([prim.jointSets[0].array.byteLength, prim.weightSets[0].array.byteLength]);
+      up.destroy();
+    }
+  });
+
+  it('supplies missing attributes from one stride-0 buffer, and stays within 8 vertex buffers with 8 influences', async () => {
+    const model = await loadModel(buildChain({ eightInfluences: true, tangents: true }), 'chain');
+    const up = await expectNoGpuErrors(gpu, () => uploadModel(ctx(), model));
+    const p = up.primitives[0][0];
+    expect(p.skinnedLayouts.length).toBeLessThanOrEqual(8);
+    expect(p.influences).toBe(8);
+    const defaultsLayout = p.skinnedLayouts[1];
+    expect(defaultsLayout.arrayStride).toBe(0);
+    // The chain has POSITION, NORMAL, TANGENT: texcoords and colour are defaults.
+    expect(defaultsLayout.attributes.map((a) => a.shaderLocation).sort()).toEqual([VertexLocation.TEXCOORD_0, VertexLocation.TEXCOORD_1, VertexLocation.COLOR_0].sort());
+    expect(p.skinnedLayouts[0].arrayStride).toBe((3 + 3 + 4) * 4);
+    expect(p.skinnedLayoutKey).not.toBe(p.rigidLayoutKey);
+    up.destroy();
+  });
+
+  it('uploads a textured asset: sRGB base colour, one sampler per glTF sampler, default material last', async () => {
+    const model = await loadModel(new Uint8Array(readFileSync(assetPath('CesiumMan'))), 'CesiumMan');
+    const up = await expectNoGpuErrors(gpu, () => uploadModel(ctx(), model));
+    expect(up.materials.length).toBe(model.materials.length + 1);
+    expect(up.materials[up.materials.length - 1].label).toMatch(/default material/);
+    const p = up.primitives[0][0];
+    expect(p.hasNormals).toBe(true);
+    expect(p.indexFormat).toBe('uint16');
+    expect(p.drawCount).toBe(model.meshes[0].primitives[0].indices!.length);
+    up.destroy();
+  });
+
+  it('Fox: non-indexed and without NORMAL', async () => {
+    const model = await loadModel(new Uint8Array(readFileSync(assetPath('Fox'))), 'Fox');
+    const up = await expectNoGpuErrors(gpu, () => uploadModel(ctx(), model));
+    const p = up.primitives[0][0];
+    expect(p.indexBuffer).toBeUndefined();
+    expect(p.drawCount).toBe(model.meshes[0].primitives[0].vertexCount);
+    expect(p.hasNormals).toBe(false);
+    expect(p.hasTangents).toBe(false);
+    up.destroy();
+  });
+
+  it('names the image when decoding fails', async () => {
+    const model = await loadModel(new Uint8Array(readFileSync(assetPath('Fox'))), 'Fox');
+    const failing = { ...ctx(), imageDecoder: async () => { throw new Error('boom'); } };
+    await expect(uploadModel(failing, model)).rejects.toThrow(/Fox images\[0\] \(image\/png, used by materials\[0\]\.baseColorTexture\): could not decode: boom/);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * One WGSL struct ↔ one TS layout module: every struct the TypeScript writes is laid
+ * out from the shader text with WGSL's rules and compared with its module, and every
+ * location, binding and flag the TS side uses is compared with the WGSL literal.
+ */
+import { describe, expect, it } from 'vitest';
+import meshWgsl from '../../shaders/mesh.wgsl?raw';
+import pbrWgsl from '../../shaders/pbr.wgsl?raw';
+import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordOffset, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../src/gpu/draw-record.ts';
+import { FRAME_UNIFORMS_SIZE, FrameUniformsData, FrameUniformsOffset } from '../../src/gpu/frame-uniforms.ts';
+import {
+  AlphaModeCode, BindGroup, DrawFlag, FrameBinding, MaterialBinding, MaterialFlag, PALETTE_MATRIX_BYTES, SkinBinding,
+  ToneMapping, VertexLocation,
+} from '../../src/gpu/layouts.ts';
+import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../src/gpu/material-uniforms.ts';
+import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines.ts';
+import { expectNoGpuErrors, testDevice } from './gpu-test.ts';
+import { bindings, screamingSnake, structLayout, structLocations, u32Constants } from './wgsl-layout.ts';
+
+function expectStructMatches(struct: string, offsets: Record<string, number>, size: number): void {
+  const layout = structLayout(meshWgsl, struct);
+  const fromWgsl = Object.fromEntries(layout.fields.map((f) => [screamingSnake(f.name), f.offset]));
+  expect(fromWgsl, `${struct} offsets`).toEqual(offsets);
+  expect(layout.size, `${struct} size`).toBe(size);
+}
+
+describe('WGSL struct layouts ↔ TS layout modules', () => {
+  it('the layout rules themselves: vec3f aligns to 16, mat3x3f columns are padded', () => {
+    const src = 'struct S { a: f32, b: vec3f, c: f32, d: mat3x3f, e: vec2f, }';
+    expect(structLayout(src, 'S').fields.map((f) => f.offset)).toEqual([0, 16, 28, 32, 80]);
+    expect(structLayout(src, 'S').size).toBe(96);
+  });
+
+  it('FrameUniforms', () => {
+    expectStructMatches('FrameUniforms', FrameUniformsOffset, FRAME_UNIFORMS_SIZE);
+    const data = new FrameUniformsData();
+    expect(data.buffer.byteLength).toBe(FRAME_UNIFORMS_SIZE);
+    expect(data.lightDirection.byteOffset).toBe(FrameUniformsOffset.LIGHT_DIRECTION);
+    expect(data.toneMapping.byteOffset).toBe(FrameUniformsOffset.TONE_MAPPING);
+    expect(data.groundColor.byteOffset).toBe(FrameUniformsOffset.GROUND_COLOR);
+  });
+
+  it('DrawRecord', () => {
+    expectStructMatches('DrawRecord', DrawRecordOffset, DRAW_RECORD_SIZE);
+    expect(DRAW_RECORD_WORDS * 4).toBe(DRAW_RECORD_SIZE);
+    for (const [k, v] of Object.entries(DrawRecordWord)) expect(v * 4).toBe(DrawRecordOffset[k as keyof typeof DrawRecordOffset]);
+    // A storage array's stride is the struct size rounded to its alignment: already 16-aligned.
+    expect(DRAW_RECORD_SIZE % 16).toBe(0);
+    expect(MAT3_COLUMN_WORDS).toBe(4);
+  });
+
+  it('MaterialUniforms, and packMaterialUniforms writes where WGSL reads', () => {
+    expectStructMatches('MaterialUniforms', MaterialUniformsOffset, MATERIAL_UNIFORMS_SIZE);
+    const packed = packMaterialUniforms({ ...DEFAULT_MATERIAL, baseColorFactor: [0.1, 0.2, 0.3, 0.4], alphaMode: 'MASK', alphaCutoff: 0.25, doubleSided: true });
+    const f32 = new Float32Array(packed), u32 = new Uint32Array(packed);
+    expect(Array.from(f32.subarray(0, 4))).toEqual([0.1, 0.2, 0.3, 0.4].map(Math.fround));
+    expect(f32[MaterialUniformsOffset.ALPHA_CUTOFF / 4]).toBe(0.25);
+    expect(u32[MaterialUniformsOffset.ALPHA_MODE / 4]).toBe(AlphaModeCode.MASK);
+    expect(u32[MaterialUniformsOffset.FLAGS / 4]).toBe(MaterialFlag.DOUBLE_SIDED);
+  });
+
+  it('the palette is an array<mat4x4f>', () => {
+    expect(meshWgsl).toMatch(/var<storage, read> jointPalette: array<mat4x4f>;/);
+    expect(PALETTE_MATRIX_BYTES).toBe(64);
+  });
+});
+
+describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
+  it('vertex @locations', () => {
+    const locations = new Map([...structLocations(meshWgsl, 'SurfaceInput'), ...structLocations(meshWgsl, 'Influences8')]);
+    expect(Object.fromEntries([...locations].map(([name, n]) => [screamingSnake(name), n]))).toEqual(VertexLocation);
+    for (const [name, n] of structLocations(meshWgsl, 'Influences4')) expect(n).toBe(locations.get(name));
+  });
+
+  it('@group/@binding of every resource', () => {
+    const M = MaterialBinding;
+    expect(Object.fromEntries(bindings(meshWgsl))).toEqual({
+      frame: { group: BindGroup.FRAME, binding: FrameBinding.UNIFORMS },
+      jointPalette: { group: BindGroup.SKIN, binding: SkinBinding.PALETTE },
+      draws: { group: BindGroup.SKIN, binding: SkinBinding.DRAWS },
+      material: { group: BindGroup.MATERIAL, binding: M.UNIFORMS },
+      baseColorTexture: { group: BindGroup.MATERIAL, binding: M.BASE_COLOR_TEXTURE },
+      baseColorSampler: { group: BindGroup.MATERIAL, binding: M.BASE_COLOR_SAMPLER },
+      metallicRoughnessTexture: { group: BindGroup.MATERIAL, binding: M.METALLIC_ROUGHNESS_TEXTURE },
+      metallicRoughnessSampler: { group: BindGroup.MATERIAL, binding: M.METALLIC_ROUGHNESS_SAMPLER },
+      normalTexture: { group: BindGroup.MATERIAL, binding: M.NORMAL_TEXTURE },
+      normalSampler: { group: BindGroup.MATERIAL, binding: M.NORMAL_SAMPLER },
+      occlusionTexture: { group: BindGroup.MATERIAL, binding: M.OCCLUSION_TEXTURE },
+      occlusionSampler: { group: BindGroup.MATERIAL, binding: M.OCCLUSION_SAMPLER },
+      emissiveTexture: { group: BindGroup.MATERIAL, binding: M.EMISSIVE_TEXTURE },
+      emissiveSampler: { group: BindGroup.MATERIAL, binding: M.EMISSIVE_SAMPLER },
+    });
+  });
+
+  it('flag bits and enum codes', () => {
+    const c = new Map([...u32Constants(meshWgsl), ...u32Constants(pbrWgsl)]);
+    const prefixed = (prefix: string) => Object.fromEntries([...c].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+    expect(prefixed('DRAW_')).toEqual(DrawFlag);
+    expect(prefixed('MATERIAL_')).toEqual(MaterialFlag);
+    expect(prefixed('ALPHA_')).toEqual(AlphaModeCode);
+    expect(prefixed('TONE_MAP_')).toEqual(ToneMapping);
+  });
+});
+
+const device = await testDevice();
+
+describe.skipIf(!device)('the mesh shader compiles (Dawn)', () => {
+  it('without errors or warnings', async () => {
+    const gpu = device!;
+    const info = await expectNoGpuErrors(gpu, () => gpu.createShaderModule({ label: 'mesh (compile check)', code: MESH_SHADER_SOURCE }).getCompilationInfo());
+    expect(info.messages.map((m) => `${m.type} ${m.lineNum}:${m.linePos} ${m.message}`)).toEqual([]);
+  });
+});

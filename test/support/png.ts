@@ -1,0 +1,52 @@
+/**
+ * Image files in Node tests: PNG encoding of rendered frames for test-artifacts/, and
+ * the PNG/JPEG decoder the GPU upload uses in Node instead of the browser's
+ * createImageBitmap (pure-JS devDependencies: pngjs, jpeg-js).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import type { Image } from '../../src/gltf/model.ts';
+import type { DecodedPixels, ImageDecoder } from '../../src/gpu/textures.ts';
+
+/** Rendered images for people to look at; git-ignored. */
+export const ARTIFACTS_DIR = resolve(import.meta.dirname, '../../test-artifacts');
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
+const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
+
+function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
+  return signature.every((b, i) => bytes[i] === b);
+}
+
+/** RGBA8 (straight alpha, top row first) → PNG file bytes. */
+export function encodePng(width: number, height: number, rgba: Uint8Array): Uint8Array {
+  const png = new PNG({ width, height });
+  png.data = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  return new Uint8Array(PNG.sync.write(png));
+}
+
+/** Writes an RGBA8 image as `test-artifacts/<name>.png`; returns the path. */
+export function writeArtifactPng(name: string, width: number, height: number, rgba: Uint8Array): string {
+  const path = resolve(ARTIFACTS_DIR, `${name}.png`);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, encodePng(width, height, rgba));
+  return path;
+}
+
+/** Decodes PNG or JPEG bytes (by signature, whatever the mimeType says) to RGBA8. */
+export function decodeImageBytes(bytes: Uint8Array): DecodedPixels {
+  if (startsWith(bytes, PNG_SIGNATURE)) {
+    const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
+  }
+  if (startsWith(bytes, JPEG_SIGNATURE)) {
+    const img = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true });
+    return { width: img.width, height: img.height, data: img.data };
+  }
+  throw new Error('not a PNG or JPEG file');
+}
+
+/** The ImageDecoder for Node tests. */
+export const nodeImageDecoder: ImageDecoder = async (image: Image) => decodeImageBytes(image.bytes);
