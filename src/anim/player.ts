@@ -1,0 +1,171 @@
+import type { Model } from '../gltf/model.ts';
+import { BlendingJob } from './blend.ts';
+import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
+import { createPose, setRestPose, type Pose } from './pose.ts';
+import { sampleCursor } from './sample.ts';
+
+/**
+ * Plays a model's clips the way three.js's AnimationMixer and <model-viewer> users
+ * expect: play/pause, speed, looping or clamping at the end, seeking, and crossfades
+ * between clips. `update(dt)` advances time, samples (and blends), then fills the
+ * instance's node matrices and palettes; it allocates nothing.
+ */
+export class AnimationPlayer {
+  readonly instance: ModelInstance;
+  /** Playing clip, -1 for the rest pose. */
+  clip = -1;
+  /** Seconds into `clip`. */
+  time = 0;
+  /** Playback rate; negative plays backwards. */
+  speed = 1;
+  loop = true;
+  playing = false;
+  /** Set by `update` when a non-looping clip reached its end this frame (then `playing` is false). */
+  ended = false;
+
+  private fromClip = -1;
+  private fromTime = 0;
+  private fadeElapsed = 0;
+  private fadeDuration = 0;
+  private readonly fromPose: Pose;
+  private readonly blend: BlendingJob;
+
+  constructor(readonly model: Model) {
+    this.instance = createModelInstance(model);
+    this.fromPose = createPose(model);
+    this.blend = new BlendingJob(this.fromPose, this.instance.pose, this.instance.pose);
+    if (model.animations.length > 0) this.clip = 0;
+    this.evaluate();
+  }
+
+  /** Duration of the playing clip in seconds (0 for the rest pose). */
+  get duration(): number {
+    return this.clip >= 0 ? this.model.animations[this.clip].duration : 0;
+  }
+
+  /** True while a crossfade is blending two clips. */
+  get fading(): boolean {
+    return this.fromClip >= 0 && this.fadeElapsed < this.fadeDuration;
+  }
+
+  /** Index of a clip by name or index, or -1. */
+  findClip(nameOrIndex: string | number): number {
+    const clips = this.model.animations;
+    if (typeof nameOrIndex === 'number') return Number.isInteger(nameOrIndex) && nameOrIndex >= 0 && nameOrIndex < clips.length ? nameOrIndex : -1;
+    const byName = clips.findIndex((c) => c.name === nameOrIndex);
+    if (byName >= 0) return byName;
+    return /^\d+$/.test(nameOrIndex) ? this.findClip(Number(nameOrIndex)) : -1;
+  }
+
+  play(): void {
+    if (this.clip < 0) return;
+    // Replaying a finished clip starts it over, as a media element does.
+    if (!this.loop && this.atEnd()) this.time = this.speed < 0 ? this.duration : 0;
+    this.playing = true;
+    this.ended = false;
+  }
+
+  pause(): void {
+    this.playing = false;
+  }
+
+  /** Cuts to a clip (no blend), at time 0. */
+  setClip(clip: number): void {
+    this.checkClip(clip);
+    this.clip = clip;
+    this.time = 0;
+    this.fromClip = -1;
+    this.ended = false;
+    this.evaluate();
+  }
+
+  /** Moves the playing clip to `time` seconds (clamped, or wrapped when looping) and re-evaluates. */
+  seek(time: number): void {
+    this.time = this.wrap(time, this.duration);
+    this.evaluate();
+  }
+
+  /**
+   * Blends from what is playing now to `clip` over `seconds`: the old clip keeps playing
+   * while its weight falls linearly to 0 (rotations by slerp, the rest by lerp).
+   */
+  crossfadeTo(clip: number, seconds: number): void {
+    this.checkClip(clip);
+    if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new RangeError(`crossfade duration ${seconds} must be a finite number ≥ 0`);
+    if (seconds === 0 || this.clip < 0) {
+      this.setClip(clip);
+      return;
+    }
+    this.fromClip = this.clip;
+    this.fromTime = this.time;
+    this.fadeElapsed = 0;
+    this.fadeDuration = seconds;
+    this.clip = clip;
+    this.time = 0;
+    this.ended = false;
+    this.evaluate();
+  }
+
+  /** Advances by `dt` seconds of wall time (when playing) and evaluates the pose. */
+  update(dt: number): void {
+    this.ended = false;
+    if (this.playing && this.clip >= 0) {
+      const step = dt * this.speed;
+      const duration = this.duration;
+      const next = this.time + step;
+      if (!this.loop && (next >= duration || next <= 0) && step !== 0) {
+        this.time = next >= duration ? duration : 0;
+        this.playing = false;
+        this.ended = true;
+      } else {
+        this.time = this.wrap(next, duration);
+      }
+      if (this.fromClip >= 0) {
+        this.fromTime = this.wrap(this.fromTime + step, this.model.animations[this.fromClip].duration);
+        this.fadeElapsed += dt;
+      }
+    }
+    this.evaluate();
+  }
+
+  /** Samples (and blends) at the current times and fills node matrices and palettes. */
+  evaluate(): void {
+    const { model, instance } = this;
+    setRestPose(model, instance.pose);
+    if (this.clip >= 0) {
+      const cursor = instance.cursors[this.clip];
+      cursor.time = this.time;
+      sampleCursor(cursor, instance.pose);
+    }
+    if (this.fromClip >= 0) {
+      if (this.fadeElapsed >= this.fadeDuration) {
+        this.fromClip = -1;
+      } else {
+        setRestPose(model, this.fromPose);
+        const cursor = instance.cursors[this.fromClip];
+        cursor.time = this.fromTime;
+        sampleCursor(cursor, this.fromPose);
+        this.blend.weight = this.fadeElapsed / this.fadeDuration;
+        this.blend.run();
+      }
+    }
+    updateMatricesAndPalettes(instance);
+  }
+
+  private atEnd(): boolean {
+    return this.speed < 0 ? this.time <= 0 : this.time >= this.duration;
+  }
+
+  private wrap(time: number, duration: number): number {
+    if (duration <= 0) return 0;
+    if (!this.loop) return time < 0 ? 0 : time > duration ? duration : time;
+    const t = time % duration;
+    return t < 0 ? t + duration : t;
+  }
+
+  private checkClip(clip: number): void {
+    if (!Number.isInteger(clip) || clip < 0 || clip >= this.model.animations.length) {
+      throw new RangeError(`clip ${clip} does not exist; the model has ${this.model.animations.length}`);
+    }
+  }
+}
