@@ -13,17 +13,25 @@ struct SkinnedFrame {
   tangent: vec4f,
 }
 
-// M = Σ wᵢ · palette[offset + jointᵢ] over four influences.
-fn blendJointMatrices(paletteOffset: u32, joints: vec4u, weights: vec4f) -> mat4x4f {
+// Σ wᵢ · palette[offset + jointᵢ] over four influences, not yet divided by Σ wᵢ.
+fn weightedJointSum(paletteOffset: u32, joints: vec4u, weights: vec4f) -> mat4x4f {
   return weights.x * jointPalette[paletteOffset + joints.x]
        + weights.y * jointPalette[paletteOffset + joints.y]
        + weights.z * jointPalette[paletteOffset + joints.z]
        + weights.w * jointPalette[paletteOffset + joints.w];
 }
 
+// M = Σ wᵢ · palette[jointᵢ] / Σ wᵢ. Dividing by the sum here lets vertex buffers keep
+// the file's own unorm8/unorm16 weights, whose quantised sums are rarely exactly 1,
+// and blend exactly what the CPU reference does after renormalising at load.
+fn blendJointMatrices(paletteOffset: u32, joints: vec4u, weights: vec4f) -> mat4x4f {
+  return weightedJointSum(paletteOffset, joints, weights) * (1.0 / dot(weights, vec4f(1.0)));
+}
+
 // Eight influences (JOINTS_0/WEIGHTS_0 + JOINTS_1/WEIGHTS_1).
 fn blendJointMatrices8(paletteOffset: u32, joints0: vec4u, weights0: vec4f, joints1: vec4u, weights1: vec4f) -> mat4x4f {
-  return blendJointMatrices(paletteOffset, joints0, weights0) + blendJointMatrices(paletteOffset, joints1, weights1);
+  let sum = weightedJointSum(paletteOffset, joints0, weights0) + weightedJointSum(paletteOffset, joints1, weights1);
+  return sum * (1.0 / (dot(weights0, vec4f(1.0)) + dot(weights1, vec4f(1.0))));
 }
 
 fn normalizeOrZero(v: vec3f) -> vec3f {

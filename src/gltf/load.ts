@@ -505,17 +505,18 @@ class ModelReader {
         if (error > worst) worst = error;
       }
     }
-    if (repaired > 0) {
-      // The GPU must blend exactly what the CPU does, so it gets the repaired floats.
+    if (zero > 0) {
+      // The GPU divides by the weight sum (shaders/skinning.wgsl), so the file's own weights
+      // serve as they are — except all-zero ones, which get the repaired floats.
       weightSets.length = 0;
       for (let set = 0; set < sets; set++) {
         const array = new Float32Array(vertexCount * 4);
         for (let v = 0; v < vertexCount; v++) for (let c = 0; c < 4; c++) array[v * 4 + c] = weights[v * influences + set * 4 + c];
         weightSets.push({ array, componentType: ComponentType.FLOAT, components: 4, count: vertexCount, normalized: false });
       }
-      if (worst > WEIGHT_SUM_WARN || zero > 0) {
-        this.warn(`${apath}.WEIGHTS_0`, `${repaired} vertices had weights not summing to 1 (worst off by ${worst.toFixed(4)}${zero ? `, ${zero} all zero` : ''}); renormalised`);
-      }
+    }
+    if (worst > WEIGHT_SUM_WARN || zero > 0) {
+      this.warn(`${apath}.WEIGHTS_0`, `${repaired} vertices had weights not summing to 1 (worst off by ${worst.toFixed(4)}${zero ? `, ${zero} all zero` : ''}); renormalised`);
     }
     return { influences, joints, weights, maxJoint, jointSets, weightSets };
   }

@@ -104,7 +104,8 @@ export interface Primitive {
   readonly maxJoint: number;
   /**
    * The skinning attributes as stored in the file, for GPU upload in native formats.
-   * `weightSets` are replaced by the float weights when the file's had to be renormalised.
+   * Weights need not sum to 1 here: the GPU divides by their sum. Only vertices with all-zero
+   * weights make `weightSets` the repaired floats.
    */
   readonly jointSets: readonly AccessorData[];
   readonly weightSets: readonly AccessorData[];

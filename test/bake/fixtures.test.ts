@@ -126,13 +126,14 @@ describe('fixture data reaches the loader as encoded', () => {
     const model = await loadGltf(buildChain({ weights: 'u8', joints: 'u8' }));
     const prim = model.meshes[0].primitives[0];
     expect(prim.jointSets[0].array).toBeInstanceOf(Uint8Array);
-    // Quantised u8 weights rarely sum to exactly 1, so the GPU gets the renormalised floats.
-    expect(prim.weightSets[0].array).toBeInstanceOf(Float32Array);
+    // Quantised u8 weights rarely sum to exactly 1; the GPU divides by the sum, so they stay u8.
+    expect(prim.weightSets[0].array).toBeInstanceOf(Uint8Array);
+    expect(prim.weightSets[0].normalized).toBe(true);
     expect(CHAIN_KEY_TIMES.length).toBe(3);
   });
-  it('keeps u16 weights native when every vertex already sums to 1', async () => {
-    const model = await loadGltf(buildChain({ weights: 'float' }));
-    expect(model.meshes[0].primitives[0].weightSets[0].array).toBeInstanceOf(Float32Array);
+  it('keeps normalised u16 weights native too, without a warning for quantisation error', async () => {
+    const model = await loadGltf(buildChain({ weights: 'u16' }));
+    expect(model.meshes[0].primitives[0].weightSets[0].array).toBeInstanceOf(Uint16Array);
     expect(model.warnings).toEqual([]);
   });
 });

@@ -82,10 +82,11 @@ describe('skinning WGSL on the GPU', () => {
     CASES.forEach((c, i) => {
       const r = results[i];
       const name = c.name;
-      // The blended matrix: Σ wᵢ · palette[offset + jointᵢ].
+      // The blended matrix: Σ wᵢ · palette[offset + jointᵢ] / Σ wᵢ.
       const m = new Float64Array(16);
+      const sum = c.weights.reduce((a, b) => a + b, 0);
       for (let k = 0; k < c.joints.length; k++) {
-        for (let e = 0; e < 16; e++) m[e] += c.weights[k] * PALETTE[(c.paletteOffset + c.joints[k]) * 16 + e];
+        for (let e = 0; e < 16; e++) m[e] += (c.weights[k] / sum) * PALETTE[(c.paletteOffset + c.joints[k]) * 16 + e];
       }
       for (let e = 0; e < 16; e++) expect(Math.abs(r.matrix[e] - m[e]), `${name}: matrix[${e}] ${r.matrix[e]} vs ${m[e]}`).toBeLessThan(1e-5);
 
@@ -145,8 +146,10 @@ const CASES: Case[] = [
   { ...base, name: 'mirror with rotation', joints: [3, 0, 0, 0], weights: [1, 0, 0, 0], paletteOffset: 4 },
   { ...base, name: 'non-uniform scale', joints: [2, 0, 0, 0], weights: [1, 0, 0, 0] },
   { ...base, name: 'non-uniform scale blended with a mirror', joints: [2, 1, 3, 0], weights: [0.5, 0.3, 0.2, 0] },
-  // All weights zero: M = 0, so position and directions collapse to 0; w is kept.
-  { ...base, name: 'zero weights', joints: [0, 1, 2, 3], weights: [0, 0, 0, 0] },
+  // Weights that do not sum to 1 (quantised or sloppy files): the shader divides by the sum,
+  // as the loader renormalises for the CPU. (All-zero weights never reach the GPU: the loader repairs them.)
+  { ...base, name: 'weights summing to 0.3', joints: [2, 1, 0, 0], weights: [0.2, 0.1, 0, 0] },
+  { ...base, name: '8 weights summing to 1.6', joints: [0, 1, 2, 3, 3, 2, 1, 0], weights: [0.2, 0.1, 0.4, 0.1, 0.3, 0.1, 0.2, 0.2] },
   { ...base, name: 'zero weight on a wild matrix', joints: [2, 0, 1, 3], weights: [0, 0.5, 0.5, 0], paletteOffset: 4 },
   { ...base, name: 'palette offset', joints: [0, 1, 0, 0], weights: [0.25, 0.75, 0, 0], paletteOffset: 4 },
   { ...base, name: '8 influences', joints: [0, 1, 2, 3, 3, 2, 1, 0], weights: [0.1, 0.05, 0.2, 0.15, 0.1, 0.2, 0.05, 0.15] },
@@ -165,7 +168,8 @@ function cpuFrame(c: Case): { position: Float64Array; normal: Float64Array; tang
     normals: Float32Array.from(c.normal),
     tangents: Float32Array.from(c.tangent),
     joints: Uint16Array.from(c.joints),
-    weights: Float32Array.from(c.weights),
+    // The loader hands the CPU renormalised weights.
+    weights: Float32Array.from(c.weights.map((w) => w / c.weights.reduce((a, b) => a + b, 0))),
     influences: c.joints.length as 4 | 8,
   } as unknown as Primitive;
   const out = skinPrimitive(prim, PALETTE, createSkinnedVertices(prim, 'float64'), c.paletteOffset);
