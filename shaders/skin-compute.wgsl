@@ -13,6 +13,9 @@ const NONE: u32 = 0xffffffffu;
 
 // Set by the pipeline from SKIN_COMPUTE_WORKGROUP_SIZE.
 override workgroupSize: u32 = 64u;
+// Set by the pipeline: jointPalette holds DqJoint entries (blendDualQuats, skinFrameDq)
+// instead of matrices. A pipeline constant, so each pipeline compiles one path only.
+override dualQuaternion: bool = false;
 
 struct SkinParams {
   // Index of the primitive's skin's first matrix in jointPalette.
@@ -66,12 +69,6 @@ fn skinVertices(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
     return;
   }
   let s = params.influenceBase + v * params.influenceSets;
-  var m: mat4x4f;
-  if (params.influenceSets == 2u) {
-    m = blendJointMatrices8(params.paletteOffset, joints[s], weights[s], joints[s + 1u], weights[s + 1u]);
-  } else {
-    m = blendJointMatrices(params.paletteOffset, joints[s], weights[s]);
-  }
 
   let hasNormal = params.normalBase != NONE;
   let hasTangent = params.tangentBase != NONE;
@@ -83,8 +80,26 @@ fn skinVertices(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
   if (hasTangent) {
     tangent = tangents[params.tangentBase + v];
   }
-  // The bake matches the CPU reference, so normals take the exact (cofactor) path.
-  let frame = skinFrame(m, readPosition(params.positionBase + v), normal, tangent, true);
+  let position = readPosition(params.positionBase + v);
+  var frame: SkinnedFrame;
+  if (dualQuaternion) {
+    var blend: DqBlend;
+    if (params.influenceSets == 2u) {
+      blend = blendDualQuats8(params.paletteOffset, joints[s], weights[s], joints[s + 1u], weights[s + 1u]);
+    } else {
+      blend = blendDualQuats(params.paletteOffset, joints[s], weights[s]);
+    }
+    frame = skinFrameDq(blend, position, normal, tangent);
+  } else {
+    var m: mat4x4f;
+    if (params.influenceSets == 2u) {
+      m = blendJointMatrices8(params.paletteOffset, joints[s], weights[s], joints[s + 1u], weights[s + 1u]);
+    } else {
+      m = blendJointMatrices(params.paletteOffset, joints[s], weights[s]);
+    }
+    // The bake matches the CPU reference, so normals take the exact (cofactor) path.
+    frame = skinFrame(m, position, normal, tangent, true);
+  }
 
   writeVec3(params.outPosition, v, frame.position);
   if (hasNormal && params.outNormal != NONE) {

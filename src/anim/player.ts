@@ -1,6 +1,7 @@
 import type { Model } from '../gltf/model.ts';
 import { BlendingJob } from './blend.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
+import { LayerStack } from './layer-stack.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import { sampleCursor } from './sample.ts';
 
@@ -22,6 +23,8 @@ export class AnimationPlayer {
   playing = false;
   /** Set by `update` when a non-looping clip reached its end this frame (then `playing` is false). */
   ended = false;
+  /** Override (masked) and additive clip layers applied over the playing clip; empty by default. */
+  readonly layers: LayerStack;
 
   private fromClip = -1;
   private fromTime = 0;
@@ -34,6 +37,7 @@ export class AnimationPlayer {
     this.instance = createModelInstance(model);
     this.fromPose = createPose(model);
     this.blend = new BlendingJob(this.fromPose, this.instance.pose, this.instance.pose);
+    this.layers = new LayerStack(model, this.instance.pose);
     if (model.animations.length > 0) this.clip = 0;
     this.evaluate();
   }
@@ -125,6 +129,10 @@ export class AnimationPlayer {
         this.fadeElapsed += dt;
       }
     }
+    if (this.playing || this.ended) { // ended: it was playing until this frame's end
+      this.layers.dt = dt;
+      this.layers.advance();
+    }
     this.evaluate();
   }
 
@@ -149,6 +157,7 @@ export class AnimationPlayer {
         this.blend.run();
       }
     }
+    this.layers.apply();
     updateMatricesAndPalettes(instance);
   }
 

@@ -1,15 +1,26 @@
 import { createClipCursor, sampleClip } from '../anim/sample.ts';
+import { LayerBlendingJob } from '../anim/blend-layers.ts';
 import { localToModel } from '../anim/local-to-model.ts';
 import { skinPalette } from '../anim/palette.ts';
-import { createPose } from '../anim/pose.ts';
+import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
+import { createPose, type Pose } from '../anim/pose.ts';
 import type { Model } from '../gltf/model.ts';
 import { createSkinnedVertices, skinPrimitive } from '../skin/cpu-skin.ts';
+import { parseSkinningMethod, skinPrimitiveDq, type SkinningMethod } from '../skin/dqs.ts';
 
 export interface BakeOptions {
   /** Clip index, or name; default 0. Ignored (rest pose) when the model has no animations. */
   readonly animation?: number | string;
   /** Seconds; default 0. Each channel clamps to its own key range. */
   readonly time?: number;
+  /**
+   * A second clip blended over the first: pose = blend(first at `time`, `animation` at
+   * `time` (default: the first's time)) with `weight` in [0, 1] on the second. Weight 0 is
+   * exactly the unblended pose, 1 exactly the second clip's.
+   */
+  readonly blend?: { readonly animation: number | string; readonly weight: number; readonly time?: number };
+  /** How vertices blend their joints; default 'linear'. Any other string throws naming the choices. */
+  readonly skinning?: SkinningMethod;
 }
 
 export interface BakedPrimitive {
@@ -61,6 +72,7 @@ export function poseForBake(model: Model, options: BakeOptions = {}): BakePose {
   const clipIndex = resolveAnimation(model, options.animation);
   const pose = createPose(model);
   if (clipIndex >= 0) sampleClip(createClipCursor(model.animations[clipIndex]), time, pose);
+  if (options.blend) blendForBake(model, options.blend, time, pose);
   const h = model.hierarchy;
   const nodeMatrices = localToModel(h, pose, new Float64Array(h.count * 16));
   const clip = clipIndex >= 0 ? model.animations[clipIndex] : undefined;
@@ -72,21 +84,42 @@ export function poseForBake(model: Model, options: BakeOptions = {}): BakePose {
   };
 }
 
+/** Blends `pose` toward the `blend` clip (see BakeOptions.blend), validating it first. */
+function blendForBake(model: Model, blend: NonNullable<BakeOptions['blend']>, time: number, pose: Pose): void {
+  const { weight } = blend;
+  if (!(weight >= 0 && weight <= 1)) throw new Error(`blend weight ${weight} is not a number in [0, 1]`);
+  const blendTime = blend.time ?? time;
+  if (!Number.isFinite(blendTime)) throw new Error(`blend time ${blendTime} is not a finite number`);
+  if (model.animations.length === 0) throw new Error('the model has no animations to blend');
+  const second = createPose(model);
+  sampleClip(createClipCursor(model.animations[resolveAnimation(model, blend.animation)]), blendTime, second);
+  // Two layers of the N-way job: exactly slerp/lerp between them, and a layer of weight 0
+  // contributes nothing, so the ends reproduce either clip bit for bit.
+  const job = new LayerBlendingJob([{ pose, weight: 1 - weight, mask: null }, { pose: second, weight, mask: null }], createPose(model), pose);
+  job.run();
+}
+
 /**
  * Poses the model at a clip time and skins every skinned primitive of the scene on the
- * CPU into world space — the glTF definition Σ wᵢ · (jointGlobalᵢ · inverseBindᵢ) · v,
+ * CPU into world space — the glTF definition Σ wᵢ · (jointGlobalᵢ · inverseBindᵢ) · v
+ * (or, with `skinning: 'dual-quaternion'`, src/skin/dqs.ts on the same palette),
  * computed in double precision.
  */
 export function bakeModel(model: Model, options: BakeOptions = {}): BakeResult {
+  const skinning = parseSkinningMethod(options.skinning);
   const posed = poseForBake(model, options);
   const primitives: BakedPrimitive[] = [];
   for (const meshNode of model.meshNodes) {
     if (meshNode.skin < 0) continue;
     const skin = model.skins[meshNode.skin];
     const palette = skinPalette(skin, posed.nodeMatrices, -1, new Float64Array(skin.joints.length * 16));
+    // Dual quaternions: each matrix split in place into its DqJoint entry (same 16 floats).
+    if (skinning === 'dual-quaternion') dqPaletteFromMatrices(palette, skin.joints.length, palette);
     model.meshes[meshNode.mesh].primitives.forEach((prim, p) => {
       if (prim.influences === 0) return;
-      const out = skinPrimitive(prim, palette, createSkinnedVertices(prim, 'float64'));
+      const out = skinning === 'dual-quaternion'
+        ? skinPrimitiveDq(prim, palette, createSkinnedVertices(prim, 'float64'))
+        : skinPrimitive(prim, palette, createSkinnedVertices(prim, 'float64'));
       primitives.push({
         node: meshNode.node, mesh: meshNode.mesh, primitive: p, vertexCount: prim.vertexCount,
         positions: out.positions as Float64Array,

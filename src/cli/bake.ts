@@ -8,6 +8,10 @@
  * Without --out a short summary goes to stdout. Bad input: exit 1, one line on stderr.
  * --backend gpu skins with the shared WGSL through WebGPU in Node (src/gpu/gpu-bake.ts);
  * the output formats are the same, values in float32 precision.
+ * --skinning dual-quaternion blends joints by dual quaternions (src/skin/dqs.ts, and the
+ * same WGSL family on --backend gpu) instead of linearly; default linear.
+ * --blend CLIP --weight W [--blend-time SECONDS] poses a blend of the main clip at --time and
+ * CLIP at --blend-time (default: --time), W on CLIP; the output formats are unchanged.
  */
 import { writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
@@ -18,26 +22,33 @@ import { bakeToObj } from '../bake/obj.ts';
 import { bakeToGlb } from '../bake/glb.ts';
 import { buildBuiltinGlb, builtinModelNames } from '../builtin/index.ts';
 import { loadGltf } from '../gltf/load.ts';
+import { SKINNING_METHODS, type SkinningMethod } from '../skin/dqs.ts';
 import type { Model } from '../gltf/model.ts';
 import { loadGltfFile } from './load-file.ts';
 
-const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--verbose]';
+const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--verbose]';
 
 export interface BakeArgs {
   file?: string;
   builtin?: string;
   animation?: string;
   time: number;
+  /** Second clip to blend in (index or name), with `weight` on it at `blendTime` (default `time`). */
+  blend?: string;
+  weight?: number;
+  blendTime?: number;
   out?: string;
   verbose: boolean;
   /** Where the vertices are skinned; default cpu. */
   backend: 'cpu' | 'gpu';
+  /** How vertices blend their joints; default linear. */
+  skinning: SkinningMethod;
 }
 
 class UsageError extends Error {}
 
 export function parseBakeArgs(argv: readonly string[]): BakeArgs {
-  const args: BakeArgs = { time: 0, verbose: false, backend: 'cpu' };
+  const args: BakeArgs = { time: 0, verbose: false, backend: 'cpu', skinning: 'linear' };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || (v.startsWith('--') && v.length > 2)) throw new UsageError(`${flag} needs a value`);
@@ -47,6 +58,23 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
     const a = argv[i];
     switch (a) {
       case '--animation': args.animation = value(i, a); i++; break;
+      case '--blend': args.blend = value(i, a); i++; break;
+      case '--weight': {
+        const v = value(i, a);
+        const w = Number(v);
+        if (v.trim() === '' || !(w >= 0 && w <= 1)) throw new UsageError(`--weight "${v}" must be a number in [0, 1]`);
+        args.weight = w;
+        i++;
+        break;
+      }
+      case '--blend-time': {
+        const v = value(i, a);
+        const t = Number(v);
+        if (v.trim() === '' || !Number.isFinite(t)) throw new UsageError(`--blend-time "${v}" is not a number of seconds`);
+        args.blendTime = t;
+        i++;
+        break;
+      }
       case '--time': {
         const v = value(i, a);
         const t = Number(v);
@@ -65,6 +93,13 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
         i++;
         break;
       }
+      case '--skinning': {
+        const v = value(i, a);
+        if (!(SKINNING_METHODS as readonly string[]).includes(v)) throw new UsageError(`--skinning "${v}" must be ${SKINNING_METHODS.join(' or ')}`);
+        args.skinning = v as SkinningMethod;
+        i++;
+        break;
+      }
       case '--help': case '-h': throw new UsageError(USAGE);
       default:
         if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
@@ -74,10 +109,18 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
   }
   if (args.file === undefined && args.builtin === undefined) throw new UsageError(`no FILE given; ${USAGE}`);
   if (args.file !== undefined && args.builtin !== undefined) throw new UsageError('give either FILE or --builtin NAME, not both');
+  if (args.blend === undefined && (args.weight !== undefined || args.blendTime !== undefined)) {
+    throw new UsageError(`${args.weight !== undefined ? '--weight' : '--blend-time'} needs --blend INDEX|NAME`);
+  }
+  if (args.blend !== undefined && args.weight === undefined) throw new UsageError('--blend needs --weight W (0 = the main clip, 1 = the blended clip)');
   if (args.out !== undefined && !['.json', '.glb', '.obj'].includes(extname(args.out).toLowerCase())) {
     throw new UsageError(`--out "${args.out}" must end in .json, .glb or .obj`);
   }
   return args;
+}
+
+function blendOption(args: BakeArgs): BakeOptions['blend'] {
+  return args.blend === undefined ? undefined : { animation: args.blend, weight: args.weight!, time: args.blendTime };
 }
 
 async function loadModel(args: BakeArgs): Promise<Model> {
@@ -118,7 +161,7 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
     out: parsed.out === undefined ? undefined : resolve(cwd, parsed.out),
   };
   const model = await loadModel(args);
-  const options = { animation: args.animation, time: args.time };
+  const options = { animation: args.animation, time: args.time, skinning: args.skinning, blend: blendOption(args) };
   const result = args.backend === 'gpu' ? await bakeOnGpu(model, options) : bakeModel(model, options);
   if (args.out === undefined) {
     process.stdout.write(summary(model, result));

@@ -6,6 +6,7 @@
  */
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import skinComputeWgsl from '../../shaders/skin-compute.wgsl?raw';
+import type { SkinningMethod } from '../skin/dqs.ts';
 
 /** The module's source: the one skinning implementation, then the compute entry point. */
 export const SKIN_COMPUTE_WGSL = `${skinningWgsl}\n${skinComputeWgsl}`;
@@ -15,7 +16,7 @@ export const SKIN_COMPUTE_WORKGROUP_SIZE = 64;
 
 /** `@binding(N)` of each resource in `@group(0)` of skin-compute.wgsl. */
 export const SkinComputeBinding = {
-  /** array<mat4x4f>, the palettes of every skin in the batch, back to back. */
+  /** array<mat4x4f>, the palettes of every skin in the batch, back to back (DqJoint entries, one per mat4x4f slot, in a dual-quaternion pipeline). */
   PALETTE: 0,
   /** array<f32>, 3 per vertex. */
   POSITIONS: 1,
@@ -65,20 +66,30 @@ export interface SkinComputePipeline {
   readonly bindGroupLayout: GPUBindGroupLayout;
 }
 
-const pipelines = new WeakMap<GPUDevice, Promise<SkinComputePipeline>>();
+const pipelines = new WeakMap<GPUDevice, Map<SkinningMethod, Promise<SkinComputePipeline>>>();
 
-/** The compute skinning pipeline of `device`, created once per device. Rejects with the WGSL errors if the module does not compile. */
-export function skinComputePipeline(device: GPUDevice): Promise<SkinComputePipeline> {
-  let p = pipelines.get(device);
+/**
+ * The compute skinning pipeline of `device` for a skinning method ('dual-quaternion': the
+ * palette buffer holds DqJoint entries, src/anim/dq-palette.ts), created once per device
+ * and method. Rejects with the WGSL errors if the module does not compile.
+ */
+export function skinComputePipeline(device: GPUDevice, skinning: SkinningMethod = 'linear'): Promise<SkinComputePipeline> {
+  let byMethod = pipelines.get(device);
+  if (!byMethod) {
+    byMethod = new Map();
+    pipelines.set(device, byMethod);
+  }
+  let p = byMethod.get(skinning);
   if (!p) {
-    p = createSkinComputePipeline(device);
-    pipelines.set(device, p);
-    p.catch(() => pipelines.delete(device));
+    const created = createSkinComputePipeline(device, skinning);
+    byMethod.set(skinning, created);
+    created.catch(() => byMethod.delete(skinning));
+    p = created;
   }
   return p;
 }
 
-async function createSkinComputePipeline(device: GPUDevice): Promise<SkinComputePipeline> {
+async function createSkinComputePipeline(device: GPUDevice, skinning: SkinningMethod): Promise<SkinComputePipeline> {
   const module = device.createShaderModule({ label: 'skin-compute.wgsl + skinning.wgsl', code: SKIN_COMPUTE_WGSL });
   await throwOnCompilationErrors(module, 'skin-compute.wgsl + skinning.wgsl');
   const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry =>
@@ -101,9 +112,13 @@ async function createSkinComputePipeline(device: GPUDevice): Promise<SkinCompute
     ],
   });
   const pipeline = await device.createComputePipelineAsync({
-    label: 'skin compute: pipeline',
-    layout: device.createPipelineLayout({ label: 'skin compute: pipeline layout', bindGroupLayouts: [bindGroupLayout] }),
-    compute: { module, entryPoint: SKIN_COMPUTE_ENTRY_POINT, constants: { workgroupSize: SKIN_COMPUTE_WORKGROUP_SIZE } },
+    label: `skin compute: ${skinning} pipeline`,
+    layout: device.createPipelineLayout({ label: `skin compute: ${skinning} pipeline layout`, bindGroupLayouts: [bindGroupLayout] }),
+    compute: {
+      module,
+      entryPoint: SKIN_COMPUTE_ENTRY_POINT,
+      constants: { workgroupSize: SKIN_COMPUTE_WORKGROUP_SIZE, dualQuaternion: skinning === 'dual-quaternion' ? 1 : 0 },
+    },
   });
   return { pipeline, bindGroupLayout };
 }

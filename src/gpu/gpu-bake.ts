@@ -10,8 +10,10 @@
  * writeBuffer), one compute pass, one submission, then mapAsync.
  */
 import { skinPalette } from '../anim/palette.ts';
+import { skinDqPalette } from '../anim/dq-palette.ts';
 import { poseForBake, type BakedPrimitive, type BakeOptions, type BakeResult } from '../bake/bake.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
+import { parseSkinningMethod } from '../skin/dqs.ts';
 import {
   SKIN_PARAMS_NONE, createSkinBindGroup, dispatchSkinVertices, skinComputePipeline, skinParamsStride, writeSkinParams,
   type SkinComputeBuffers, type SkinParams,
@@ -101,6 +103,7 @@ function outputFloats(prim: Primitive): number {
  * validation or out-of-memory error raised by the bake.
  */
 export async function bakeModelGpu(device: GPUDevice, model: Model, options: BakeOptions = {}): Promise<BakeResult> {
+  const skinning = parseSkinningMethod(options.skinning);
   const header = poseForBake(model, options);
   const nodeMatrices = header.nodeMatrices;
 
@@ -124,13 +127,19 @@ export async function bakeModelGpu(device: GPUDevice, model: Model, options: Bak
   if (jobs.length === 0) return { ...header, primitives: [] };
 
   const palette = new Float32Array(paletteMatrices * PALETTE_MATRIX_FLOATS);
-  for (const [skin, offset] of paletteOffsetOfSkin) skinPalette(model.skins[skin], nodeMatrices, -1, palette, offset);
+  for (const [skin, offset] of paletteOffsetOfSkin) {
+    const s = model.skins[skin];
+    // A DqJoint entry fills one matrix slot, so offsets and sizes are the same for both methods.
+    // The decomposition runs on the double-precision matrices, as the CPU bake's does.
+    if (skinning === 'dual-quaternion') skinDqPalette(s, nodeMatrices, -1, palette, offset, new Float64Array(s.joints.length * 16));
+    else skinPalette(s, nodeMatrices, -1, palette, offset);
+  }
 
   const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
   if (palette.byteLength > limit) throw new RangeError(`bakeModelGpu: ${paletteMatrices} joint matrices exceed the device's ${limit}-byte storage buffer limit`);
   const { batches, placements } = planBatches(jobs, limit);
 
-  const { pipeline, bindGroupLayout } = await skinComputePipeline(device);
+  const { pipeline, bindGroupLayout } = await skinComputePipeline(device, skinning);
   const paramsStride = skinParamsStride(device);
   const label = `bake ${model.name}`;
 

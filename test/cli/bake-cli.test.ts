@@ -114,3 +114,45 @@ describe('bake command line: outputs', () => {
     expect(r.stdout).toMatch(/vertices, world bounds/);
   });
 });
+
+describe('bake command line: --blend', () => {
+  it('usage mistakes: --weight or --blend-time without --blend, --blend without --weight, weights outside [0, 1]', () => {
+    expect(() => parseBakeArgs(['a.glb', '--weight', '0.5'])).toThrow(/--weight needs --blend INDEX\|NAME/);
+    expect(() => parseBakeArgs(['a.glb', '--blend-time', '1'])).toThrow(/--blend-time needs --blend/);
+    expect(() => parseBakeArgs(['a.glb', '--blend', 'Run'])).toThrow(/--blend needs --weight W/);
+    for (const w of ['1.5', '-0.1', 'NaN', 'Infinity', 'half', '']) {
+      expect(() => parseBakeArgs(['a.glb', '--blend', 'Run', '--weight', w])).toThrow(/--weight ".*" must be a number in \[0, 1\]/);
+    }
+    expect(() => parseBakeArgs(['a.glb', '--blend', 'Run', '--weight', '0.5', '--blend-time', 'later'])).toThrow(/--blend-time "later" is not a number/);
+    expect(() => parseBakeArgs(['a.glb', '--blend'])).toThrow(/--blend needs a value/);
+    expect(parseBakeArgs(['a.glb', '--blend', '2', '--weight', '0.25', '--blend-time', '0.7'])).toMatchObject({ blend: '2', weight: 0.25, blendTime: 0.7 });
+  });
+
+  it('an unknown blend clip lists the clips', async () => {
+    const r = await bake([assetPath('Fox'), '--blend', 'Dance', '--weight', '0.5']);
+    expect(r.code).toBe(1);
+    expect(ourLines(r.stderr)).toEqual([expect.stringMatching(/^bake: animation "Dance" not found; the model has 3: 0 "Survey", 1 "Walk", 2 "Run"$/)]);
+  });
+
+  it('--weight 0 writes exactly the unblended bake, --weight 1 exactly the blend clip\'s, 0.5 the blend of both', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bake-'));
+    const fox = assetPath('Fox');
+    const runs = await Promise.all([
+      bake([fox, '--animation', 'Walk', '--time', '0.3', '--out', 'walk.json'], dir),
+      bake([fox, '--animation', 'Walk', '--time', '0.3', '--blend', 'Run', '--weight', '0', '--blend-time', '0.6', '--out', 'w0.json'], dir),
+      bake([fox, '--animation', 'Run', '--time', '0.6', '--out', 'run.json'], dir),
+      bake([fox, '--animation', 'Walk', '--time', '0.3', '--blend', 'Run', '--weight', '1', '--blend-time', '0.6', '--out', 'w1.json'], dir),
+      bake([fox, '--animation', 'Walk', '--time', '0.3', '--blend', '2', '--weight', '0.5', '--out', 'half.json'], dir),
+    ]);
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const read = (name: string) => readFileSync(join(dir, name), 'utf8');
+    expect(read('w0.json')).toBe(read('walk.json'));
+    const w1 = JSON.parse(read('w1.json')), run = JSON.parse(read('run.json'));
+    expect(w1).toMatchObject({ animation: { index: 1, name: 'Walk' }, time: 0.3 }); // format unchanged: the main clip's header
+    expect(w1.primitives[0].POSITION).toEqual(run.primitives[0].POSITION);
+    const half = JSON.parse(read('half.json')).primitives[0].POSITION as number[];
+    const expected = bakeModel(await loadGltfFile(fox), { animation: 'Walk', time: 0.3, blend: { animation: 2, weight: 0.5 } }).primitives[0].positions;
+    expect(half.length).toBe(expected.length);
+    half.forEach((v, i) => expect(Math.abs(v - expected[i])).toBeLessThan(1e-6 * (1 + Math.abs(expected[i]))));
+  });
+});

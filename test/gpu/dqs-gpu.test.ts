@@ -1,0 +1,361 @@
+/**
+ * Dual-quaternion skinning on the GPU: the WGSL `DqJoint` struct against its TS layout,
+ * and `bakeModelGpu(..., { skinning: 'dual-quaternion' })` against the CPU reference
+ * (src/skin/dqs.ts) on every shared asset and the code-built chain, at the tolerances the
+ * linear bake is held to.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import skinningWgsl from '../../shaders/skinning.wgsl?raw';
+import skinComputeWgsl from '../../shaders/skin-compute.wgsl?raw';
+import { DQ_JOINT_FLOATS, DqJointFloat, dqPaletteFromMatrices } from '../../src/anim/dq-palette.ts';
+import { bakeModel, type BakeOptions, type BakeResult } from '../../src/bake/bake.ts';
+import { buildBuiltinGlb } from '../../src/builtin/index.ts';
+import { loadGltfFile } from '../../src/cli/load-file.ts';
+import { loadGltf } from '../../src/gltf/load.ts';
+import type { Model, Primitive } from '../../src/gltf/model.ts';
+import { skinComputePipeline } from '../../src/gpu/compute-skin.ts';
+import { bakeModelGpu } from '../../src/gpu/gpu-bake.ts';
+import { PALETTE_MATRIX_BYTES } from '../../src/gpu/layouts.ts';
+import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines.ts';
+import { composeTRS } from '../../src/math/trs.ts';
+import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
+import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
+import { sharedAssets } from '../support/assets.ts';
+import { buildChain, type ChainOptions } from '../support/fixtures.ts';
+import { useTestDevice } from '../support/webgpu.ts';
+import { screamingSnake, structLayout } from './wgsl-layout.ts';
+
+const gpu = useTestDevice('dqs gpu tests');
+
+/** The linear GPU bake's tolerances (test/gpu/gpu-bake.test.ts): relative to the bbox diagonal, and degrees. */
+const POSITION_TOLERANCE = 1e-5;
+const ANGLE_TOLERANCE_DEGREES = 0.05;
+const DQS: BakeOptions = { skinning: 'dual-quaternion' };
+
+describe('WGSL DqJoint ↔ src/anim/dq-palette.ts', () => {
+  it('field offsets and size match DqJointFloat; one entry is one palette matrix', () => {
+    const layout = structLayout(skinningWgsl, 'DqJoint');
+    expect(Object.fromEntries(layout.fields.map((f) => [screamingSnake(f.name), f.offset]))).toEqual(
+      Object.fromEntries(Object.entries(DqJointFloat).map(([k, v]) => [k, v * 4])),
+    );
+    expect(layout.size).toBe(DQ_JOINT_FLOATS * 4);
+    expect(layout.size).toBe(PALETTE_MATRIX_BYTES);
+    // The WGSL reads an entry from a jointPalette slot column by column, in field order.
+    expect(skinningWgsl).toMatch(/return DqJoint\(slot\[0\], slot\[1\], slot\[2\], slot\[3\]\);/);
+  });
+
+  it('skin-compute.wgsl selects the DQ path by a pipeline constant and reuses skinning.wgsl for it', () => {
+    expect(skinComputeWgsl).toMatch(/override dualQuaternion: bool = false;/);
+    expect(skinComputeWgsl).not.toMatch(/fn\s+(blendDualQuats|blendDualQuats8|skinFrameDq)\s*\(/);
+    expect(skinComputeWgsl).toMatch(/skinFrameDq\(/);
+  });
+});
+
+describe('the DQ pipeline', () => {
+  it('the mesh shader (which includes skinning.wgsl) still compiles; the DQ compute pipeline is cached per device', async (ctx) => {
+    const device = gpu.device(ctx);
+    device.pushErrorScope('validation');
+    const module = device.createShaderModule({ label: 'mesh (dqs compile check)', code: MESH_SHADER_SOURCE });
+    expect(await device.popErrorScope()).toBeNull();
+    const info = await module.getCompilationInfo();
+    expect(info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`)).toEqual([]);
+    const dq = await skinComputePipeline(device, 'dual-quaternion');
+    expect(await skinComputePipeline(device, 'dual-quaternion')).toBe(dq);
+    expect(await skinComputePipeline(device, 'linear')).not.toBe(dq);
+  });
+
+  it('an unknown skinning method is refused before any GPU work', async (ctx) => {
+    const device = gpu.device(ctx);
+    const model = await loadGltf(buildChain(), { name: 'chain' });
+    await expect(bakeModelGpu(device, model, { skinning: 'spherical' as never })).rejects.toThrow(/skinning "spherical" must be linear or dual-quaternion/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// blendDualQuats / blendDualQuats8 / skinFrameDq on hand-picked vertices, through a compute
+// shader that calls them once per case, against src/skin/dqs.ts.
+
+/** A unit quaternion about `axis` in double precision. */
+const axisAngle = (axis: number[], degrees: number) => {
+  const len = Math.hypot(axis[0], axis[1], axis[2]), half = (degrees * Math.PI) / 360;
+  const k = Math.sin(half) / len;
+  return [axis[0] * k, axis[1] * k, axis[2] * k, Math.cos(half)];
+};
+const HARNESS_MATRICES: [number[], number[], number[]][] = [
+  [[0, 0, 0], [0, 0, 0, 1], [1, 1, 1]],
+  [[0, 0, 0], axisAngle([0, 0, 1], 200), [1, 1, 1]], // 200°: on joint 0's hemisphere that is −160°
+  [[0, 0, 0], axisAngle([1, 0, 0], 180), [1, 1, 1]], // orthogonal to both: a wrong pivot flips nothing
+  [[0.5, -1, 2], axisAngle([1, 2, 3], 50), [2, 1, 0.25]], // non-uniform scale
+  [[1, 2, 3], axisAngle([0, 1, 1], 120), [-1, 1.5, 1]], // a mirror
+  [[0, 1, 0], axisAngle([1, 0, 0], -40), [1, 1, 1]],
+];
+const HARNESS_PALETTE = (() => {
+  const m = new Float64Array(HARNESS_MATRICES.length * 16);
+  HARNESS_MATRICES.forEach(([t, r, sc], i) => composeTRS(t, r, sc, m, 0, 0, 0, i * 16));
+  return dqPaletteFromMatrices(m, HARNESS_MATRICES.length, new Float64Array(m.length)) as Float64Array;
+})();
+
+interface DqCase { name: string; paletteOffset: number; joints: number[]; weights: number[] }
+const DQ_CASES: DqCase[] = [
+  { name: 'one joint', paletteOffset: 0, joints: [3, 0, 0, 0], weights: [1, 0, 0, 0] },
+  { name: 'zero-weight slot first: it must not pick the hemisphere', paletteOffset: 0, joints: [2, 0, 1, 2], weights: [0, 0.5, 0.5, 0] },
+  { name: 'scale, mirror and rotations', paletteOffset: 0, joints: [3, 4, 5, 1], weights: [0.4, 0.3, 0.2, 0.1] },
+  { name: 'weights summing to 0.3', paletteOffset: 0, joints: [3, 5, 0, 0], weights: [0.2, 0.1, 0, 0] },
+  { name: 'palette offset', paletteOffset: 2, joints: [1, 3, 0, 0], weights: [0.25, 0.75, 0, 0] },
+  { name: '8 influences', paletteOffset: 0, joints: [0, 1, 2, 3, 4, 5, 1, 0], weights: [0.1, 0.05, 0.2, 0.15, 0.1, 0.2, 0.05, 0.15] },
+  { name: '8 influences, second set only: the pivot comes from it', paletteOffset: 0, joints: [2, 2, 2, 2, 2, 0, 1, 3], weights: [0, 0, 0, 0, 0, 0.5, 0.4, 0.1] },
+];
+const HARNESS_POSITION = [0.8, -0.3, 0.4], HARNESS_NORMAL = [0.48, 0.6, 0.64], HARNESS_TANGENT = [0.6, -0.8, 0, -1];
+
+const DQ_HARNESS_WGSL = /* wgsl */ `
+struct Case { joints0: vec4u, joints1: vec4u, weights0: vec4f, weights1: vec4f, paletteOffset: u32, eight: u32 }
+struct Result { position: vec4f, normal: vec4f, tangent: vec4f }
+@group(0) @binding(0) var<storage, read> jointPalette: array<mat4x4f>;
+@group(0) @binding(1) var<storage, read> cases: array<Case>;
+@group(0) @binding(2) var<storage, read_write> results: array<Result>;
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let c = cases[id.x];
+  var b: DqBlend;
+  if (c.eight == 1u) {
+    b = blendDualQuats8(c.paletteOffset, c.joints0, c.weights0, c.joints1, c.weights1);
+  } else {
+    b = blendDualQuats(c.paletteOffset, c.joints0, c.weights0);
+  }
+  let f = skinFrameDq(b, vec3f(${HARNESS_POSITION.join(', ')}), vec3f(${HARNESS_NORMAL.join(', ')}), vec4f(${HARNESS_TANGENT.join(', ')}));
+  results[id.x] = Result(vec4f(f.position, 1.0), vec4f(f.normal, 0.0), f.tangent);
+}
+${skinningWgsl}`;
+const DQ_CASE_BYTES = 80, DQ_RESULT_BYTES = 48;
+
+async function runDqHarness(device: GPUDevice): Promise<Float32Array[]> {
+  const module = device.createShaderModule({ label: 'dq harness', code: DQ_HARNESS_WGSL });
+  const pipeline = await device.createComputePipelineAsync({ label: 'dq harness', layout: 'auto', compute: { module, entryPoint: 'main' } });
+  const data = new ArrayBuffer(DQ_CASES.length * DQ_CASE_BYTES);
+  DQ_CASES.forEach((c, i) => {
+    const u = new Uint32Array(data, i * DQ_CASE_BYTES, DQ_CASE_BYTES / 4), f = new Float32Array(data, i * DQ_CASE_BYTES, DQ_CASE_BYTES / 4);
+    for (let k = 0; k < 8; k++) { u[k] = c.joints[k] ?? 0; f[8 + k] = c.weights[k] ?? 0; }
+    u[16] = c.paletteOffset;
+    u[17] = c.joints.length === 8 ? 1 : 0;
+  });
+  const buffer = (label: string, size: number, usage: number) => device.createBuffer({ label: `dq harness ${label}`, size, usage });
+  const palette = buffer('palette', HARNESS_PALETTE.byteLength / 2, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+  device.queue.writeBuffer(palette, 0, Float32Array.from(HARNESS_PALETTE));
+  const input = buffer('cases', data.byteLength, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+  device.queue.writeBuffer(input, 0, data);
+  const output = buffer('results', DQ_CASES.length * DQ_RESULT_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+  const readback = buffer('readback', output.size, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+  const bindGroup = device.createBindGroup({
+    label: 'dq harness bind group', layout: pipeline.getBindGroupLayout(0),
+    entries: [palette, input, output].map((b, binding) => ({ binding, resource: { buffer: b } })),
+  });
+  const encoder = device.createCommandEncoder({ label: 'dq harness' });
+  const pass = encoder.beginComputePass({ label: 'dq harness' });
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, bindGroup);
+  pass.dispatchWorkgroups(DQ_CASES.length);
+  pass.end();
+  encoder.copyBufferToBuffer(output, 0, readback, 0, output.size);
+  device.queue.submit([encoder.finish({ label: 'dq harness' })]);
+  await readback.mapAsync(GPUMapMode.READ);
+  const out = new Float32Array(readback.getMappedRange().slice(0));
+  for (const b of [palette, input, output, readback]) b.destroy();
+  return DQ_CASES.map((_, i) => out.subarray((i * DQ_RESULT_BYTES) / 4, ((i + 1) * DQ_RESULT_BYTES) / 4));
+}
+
+describe('blendDualQuats / blendDualQuats8 / skinFrameDq', () => {
+  it('agree with src/skin/dqs.ts on hand-picked vertices', async (ctx) => {
+    const device = gpu.device(ctx);
+    const results = await runDqHarness(device);
+    DQ_CASES.forEach((c, i) => {
+      const sum = c.weights.reduce((a, b) => a + b, 0);
+      const prim = {
+        vertexCount: 1, influences: c.joints.length, joints: Uint16Array.from(c.joints),
+        // The loader hands the CPU renormalised weights; the shader divides by the sum itself.
+        weights: Float32Array.from(c.weights, (w) => w / sum),
+        positions: Float32Array.from(HARNESS_POSITION), normals: Float32Array.from(HARNESS_NORMAL), tangents: Float32Array.from(HARNESS_TANGENT),
+      } as unknown as Primitive;
+      const cpu = skinPrimitiveDq(prim, HARNESS_PALETTE, createSkinnedVertices(prim, 'float64'), c.paletteOffset);
+      const r = results[i];
+      for (let k = 0; k < 3; k++) {
+        expect(Math.abs(r[k] - cpu.positions[k]), `${c.name}: position[${k}] ${r[k]} vs ${cpu.positions[k]}`).toBeLessThan(1e-5);
+        expect(Math.abs(r[4 + k] - cpu.normals![k]), `${c.name}: normal[${k}]`).toBeLessThan(1e-5);
+        expect(Math.abs(r[8 + k] - cpu.tangents![k]), `${c.name}: tangent[${k}]`).toBeLessThan(1e-5);
+      }
+      expect(r[11], `${c.name}: tangent w`).toBe(HARNESS_TANGENT[3]);
+    });
+    // The padding case, known independently: the half blend of 0° and −160° about z is −80°.
+    const a = (-80 * Math.PI) / 180, p = HARNESS_POSITION;
+    const padded = results[1];
+    expect(Math.abs(padded[0] - (p[0] * Math.cos(a) - p[1] * Math.sin(a)))).toBeLessThan(1e-5);
+    expect(Math.abs(padded[1] - (p[0] * Math.sin(a) + p[1] * Math.cos(a)))).toBeLessThan(1e-5);
+  });
+});
+
+interface BakeErrors { position: number; normalDegrees: number; tangentDegrees: number; primitives: number; vertices: number }
+const noErrors = (): BakeErrors => ({ position: 0, normalDegrees: 0, tangentDegrees: 0, primitives: 0, vertices: 0 });
+
+function diagonal(positions: Float64Array): number {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < positions.length; i++) {
+    min[i % 3] = Math.min(min[i % 3], positions[i]);
+    max[i % 3] = Math.max(max[i % 3], positions[i]);
+  }
+  return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+}
+
+/** Angle in degrees between the xyz of vertex v in a and b (stride 3 or 4); both zero, or neither. */
+function angleDegrees(a: Float64Array, b: Float64Array, stride: number, v: number): number {
+  const o = v * stride;
+  const ax = a[o], ay = a[o + 1], az = a[o + 2], bx = b[o], by = b[o + 1], bz = b[o + 2];
+  const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz);
+  if (la < 1e-6 || lb < 1e-6) return la < 1e-6 && lb < 1e-6 ? 0 : 180;
+  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+  return (Math.atan2(Math.hypot(cx, cy, cz), ax * bx + ay * by + az * bz) * 180) / Math.PI;
+}
+
+/** Checks a GPU bake against the CPU one (structure exactly, values within tolerance); accumulates the largest errors. */
+function compareBakes(cpu: BakeResult, gpuResult: BakeResult, what: string, errors: BakeErrors): void {
+  expect(gpuResult.primitives.map((p) => [p.node, p.mesh, p.primitive, p.vertexCount, !!p.normals, !!p.tangents]))
+    .toEqual(cpu.primitives.map((p) => [p.node, p.mesh, p.primitive, p.vertexCount, !!p.normals, !!p.tangents]));
+  cpu.primitives.forEach((c, i) => {
+    const g = gpuResult.primitives[i];
+    const where = `${what}, node ${c.node} mesh ${c.mesh} primitive ${c.primitive}`;
+    const scale = diagonal(c.positions) || 1;
+    let position = 0, normal = 0, tangent = 0;
+    for (let k = 0; k < c.positions.length; k++) position = Math.max(position, Math.abs(g.positions[k] - c.positions[k]) / scale);
+    for (let v = 0; v < c.vertexCount; v++) {
+      if (c.normals) normal = Math.max(normal, angleDegrees(c.normals, g.normals!, 3, v));
+      if (c.tangents) {
+        tangent = Math.max(tangent, angleDegrees(c.tangents, g.tangents!, 4, v));
+        if (g.tangents![v * 4 + 3] !== c.tangents[v * 4 + 3]) expect.fail(`${where}: tangent w of vertex ${v} differs`);
+      }
+    }
+    expect(position, `${where}: position error / bbox diagonal`).toBeLessThan(POSITION_TOLERANCE);
+    expect(normal, `${where}: normal error in degrees`).toBeLessThan(ANGLE_TOLERANCE_DEGREES);
+    expect(tangent, `${where}: tangent error in degrees`).toBeLessThan(ANGLE_TOLERANCE_DEGREES);
+    errors.position = Math.max(errors.position, position);
+    errors.normalDegrees = Math.max(errors.normalDegrees, normal);
+    errors.tangentDegrees = Math.max(errors.tangentDegrees, tangent);
+    errors.primitives++;
+    errors.vertices += c.vertexCount;
+  });
+}
+
+/** Every clip at its start, a time between keys and its end (rest pose when there are no clips). */
+function poses(model: Model): BakeOptions[] {
+  if (model.animations.length === 0) return [{ ...DQS, time: 0 }];
+  return model.animations.flatMap((clip, c) => [0, clip.duration * 0.37, clip.duration].map((time) => ({ ...DQS, animation: c, time })));
+}
+
+const measured = new Map<string, BakeErrors>();
+afterAll(() => {
+  if (measured.size === 0) return;
+  const rows = [...measured].map(([name, e]) =>
+    `  ${name.padEnd(44)} ${String(e.primitives).padStart(4)} primitive bakes ${String(e.vertices).padStart(6)} vertices  pos ${e.position.toExponential(1)}  nrm ${e.normalDegrees.toExponential(1)}°  tan ${e.tangentDegrees.toExponential(1)}°`);
+  process.stdout.write(`DQS GPU vs CPU bake, largest errors (position relative to the bbox diagonal):\n${rows.join('\n')}\n`);
+});
+
+describe('bakeModelGpu (dual-quaternion) matches bakeModel (dual-quaternion) on every shared asset', () => {
+  for (const asset of sharedAssets()) {
+    it(`${asset.name}: every skinned primitive, every clip at 3 times`, async (ctx) => {
+      const device = gpu.device(ctx);
+      const model = await loadGltfFile(asset.path);
+      const errors = noErrors();
+      for (const options of poses(model)) {
+        compareBakes(bakeModel(model, options), await bakeModelGpu(device, model, options), `${asset.name} ${JSON.stringify(options)}`, errors);
+      }
+      measured.set(asset.name, errors);
+    });
+  }
+});
+
+describe('bakeModelGpu (dual-quaternion) matches bakeModel (dual-quaternion) on the code-built chain', () => {
+  const cases: [string, ChainOptions][] = [
+    ['4 influences, float weights', {}],
+    ['8 influences', { eightInfluences: true }],
+    ['u8 weights', { weights: 'u8' }],
+    ['u16 weights', { weights: 'u16' }],
+    ['tangents', { tangents: true }],
+    ['non-uniform scale', { nonUniformScale: true, tangents: true }],
+    ['CUBICSPLINE', { interpolation: 'CUBICSPLINE', nonUniformScale: true }],
+    ['children-first joints', { childrenFirst: true }],
+    ['transformed mesh node', { transformedMeshNode: true }],
+    ['everything at once', {
+      eightInfluences: true, joints: 'u8', weights: 'u16', tangents: true, nonUniformScale: true,
+      interpolation: 'CUBICSPLINE', childrenFirst: true, transformedMeshNode: true,
+    }],
+  ];
+  for (const [name, options] of cases) {
+    it(name, async (ctx) => {
+      const device = gpu.device(ctx);
+      const model = await loadGltf(buildChain(options), { name: `chain: ${name}` });
+      const errors = noErrors();
+      for (const time of [0, 0.4, 1.3, 2]) {
+        compareBakes(bakeModel(model, { ...DQS, time }), await bakeModelGpu(device, model, { ...DQS, time }), `${name} t=${time}`, errors);
+      }
+      measured.set(`chain: ${name}`, errors);
+    });
+  }
+
+  it('twist-cylinder: GPU = CPU while twisting, and the GPU keeps the mid ring\'s radius at 180°', async (ctx) => {
+    const device = gpu.device(ctx);
+    const model = await loadGltf(buildBuiltinGlb('twist-cylinder'), { name: 'twist-cylinder' });
+    const errors = noErrors();
+    // Not at exactly 180°: there the two joints' quaternions are orthogonal, and the hemisphere
+    // test dot = ±1e-17 may fall either way in float32 and float64 (both ±90° are right).
+    for (const time of [0.3, 1, 1.7]) {
+      compareBakes(bakeModel(model, { ...DQS, time }), await bakeModelGpu(device, model, { ...DQS, time }), `twist-cylinder t=${time}`, errors);
+    }
+    measured.set('builtin: twist-cylinder', errors);
+    const prim = model.meshes[0].primitives[0];
+    const ring: number[] = [];
+    for (let v = 0; v < prim.vertexCount; v++) {
+      if (Math.abs(prim.positions[v * 3 + 1] - 1) < 1e-6 && Math.abs(Math.hypot(prim.positions[v * 3], prim.positions[v * 3 + 2]) - 0.25) < 1e-6) ring.push(v);
+    }
+    const radius = (positions: Float64Array) => ring.reduce((s, v) => s + Math.hypot(positions[v * 3], positions[v * 3 + 2]), 0) / ring.length;
+    expect(radius((await bakeModelGpu(device, model, { ...DQS, time: 2 })).primitives[0].positions) / 0.25).toBeGreaterThanOrEqual(0.9);
+    expect(radius((await bakeModelGpu(device, model, { time: 2 })).primitives[0].positions) / 0.25).toBeLessThan(0.1);
+  });
+});
+
+describe('bake CLI --skinning dual-quaternion --backend gpu', () => {
+  const root = resolve(import.meta.dirname, '../..');
+  const tmp = mkdtempSync(join(tmpdir(), 'dqs-gpu-cli-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  function bake(args: string[]): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((done, fail) => {
+      const child = spawn('npm', ['run', '--silent', 'bake', '--', ...args], { cwd: root, timeout: 30_000 });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stderr }));
+    });
+  }
+
+  it('writes the JSON of the CPU dual-quaternion bake, within the GPU tolerance', async (ctx) => {
+    gpu.device(ctx);
+    const out = join(tmp, 'twist.json');
+    const run = await bake(['--builtin', 'twist-cylinder', '--time', '1.3', '--skinning', 'dual-quaternion', '--backend', 'gpu', '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(out, 'utf8'));
+    const model = await loadGltf(buildBuiltinGlb('twist-cylinder'), { name: 'builtin:twist-cylinder' });
+    const cpu = bakeModel(model, { ...DQS, time: 1.3 });
+    expect(json).toMatchObject({ asset: 'builtin:twist-cylinder', time: 1.3 });
+    const got: BakeResult = {
+      ...cpu,
+      primitives: json.primitives.map((p: Record<string, number[] | number>, i: number) => ({
+        ...cpu.primitives[i],
+        positions: Float64Array.from(p.POSITION as number[]),
+        normals: p.NORMAL ? Float64Array.from(p.NORMAL as number[]) : undefined,
+        tangents: p.TANGENT ? Float64Array.from(p.TANGENT as number[]) : undefined,
+      })),
+    };
+    compareBakes(cpu, got, 'CLI twist-cylinder t=1.3', noErrors());
+  });
+});
