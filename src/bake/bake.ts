@@ -4,9 +4,10 @@ import { localToModel } from '../anim/local-to-model.ts';
 import { skinPalette } from '../anim/palette.ts';
 import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import { createPose, type Pose } from '../anim/pose.ts';
-import type { Model } from '../gltf/model.ts';
+import type { Model, Primitive } from '../gltf/model.ts';
 import { createSkinnedVertices, skinPrimitive } from '../skin/cpu-skin.ts';
 import { parseSkinningMethod, skinPrimitiveDq, type SkinningMethod } from '../skin/dqs.ts';
+import { applyMorphTargets, createMorphedVertices, type MorphedVertices } from '../skin/morph.ts';
 
 export interface BakeOptions {
   /** Clip index, or name; default 0. Ignored (rest pose) when the model has no animations. */
@@ -34,14 +35,8 @@ export interface BakedPrimitive {
   readonly tangents: Float64Array | undefined;
 }
 
-export interface BakeResult {
-  readonly asset: string;
-  /** null when the model has no animations (rest pose). */
-  readonly animation: { readonly index: number; readonly name: string | null } | null;
-  readonly time: number;
+export interface BakeResult extends BakePose {
   readonly primitives: readonly BakedPrimitive[];
-  /** Model-space (world) matrix of every node by slot, for exporting the rest of the posed scene. */
-  readonly nodeMatrices: Float64Array;
 }
 
 /** Resolves `--animation` (an index or a name) to a clip index, or throws naming the choices. */
@@ -60,9 +55,13 @@ export function resolveAnimation(model: Model, animation: number | string | unde
 /** The posed scene a bake starts from: node world matrices at a clip time, and the result header. */
 export interface BakePose {
   readonly asset: string;
-  readonly animation: BakeResult['animation'];
+  /** null when the model has no animations (rest pose). */
+  readonly animation: { readonly index: number; readonly name: string | null } | null;
   readonly time: number;
+  /** Model-space (world) matrix of every node by slot, for exporting the rest of the posed scene. */
   readonly nodeMatrices: Float64Array;
+  /** The sampled local pose; its `weights` hold every node's morph weights. */
+  readonly pose: Pose;
 }
 
 /** Samples the chosen clip at the time and computes every node's world matrix (shared by the CPU and GPU bakes). */
@@ -81,7 +80,16 @@ export function poseForBake(model: Model, options: BakeOptions = {}): BakePose {
     animation: clip ? { index: clipIndex, name: clip.name ?? null } : null,
     time,
     nodeMatrices,
+    pose,
   };
+}
+
+/** A mesh node's primitive with its morph targets applied at the pose's weights (or the primitive itself). */
+export function morphForBake(model: Model, posed: BakePose, node: number, prim: Primitive): MorphedVertices | Primitive {
+  if (prim.targets.length === 0) return prim;
+  const slot = model.hierarchy.slotOf[node];
+  const { weights, weightOffsets } = posed.pose;
+  return applyMorphTargets(prim, weights, weightOffsets[slot], weightOffsets[slot + 1] - weightOffsets[slot], createMorphedVertices(prim));
 }
 
 /** Blends `pose` toward the `blend` clip (see BakeOptions.blend), validating it first. */
@@ -100,8 +108,8 @@ function blendForBake(model: Model, blend: NonNullable<BakeOptions['blend']>, ti
 }
 
 /**
- * Poses the model at a clip time and skins every skinned primitive of the scene on the
- * CPU into world space — the glTF definition Σ wᵢ · (jointGlobalᵢ · inverseBindᵢ) · v
+ * Poses the model at a clip time, applies morph targets at the sampled weights, and skins
+ * every skinned primitive of the scene on the CPU into world space — the glTF definition Σ wᵢ · (jointGlobalᵢ · inverseBindᵢ) · v
  * (or, with `skinning: 'dual-quaternion'`, src/skin/dqs.ts on the same palette),
  * computed in double precision.
  */
@@ -117,9 +125,10 @@ export function bakeModel(model: Model, options: BakeOptions = {}): BakeResult {
     if (skinning === 'dual-quaternion') dqPaletteFromMatrices(palette, skin.joints.length, palette);
     model.meshes[meshNode.mesh].primitives.forEach((prim, p) => {
       if (prim.influences === 0) return;
+      const source = morphForBake(model, posed, meshNode.node, prim);
       const out = skinning === 'dual-quaternion'
-        ? skinPrimitiveDq(prim, palette, createSkinnedVertices(prim, 'float64'))
-        : skinPrimitive(prim, palette, createSkinnedVertices(prim, 'float64'));
+        ? skinPrimitiveDq(prim, palette, createSkinnedVertices(prim, 'float64'), 0, source)
+        : skinPrimitive(prim, palette, createSkinnedVertices(prim, 'float64'), 0, source);
       primitives.push({
         node: meshNode.node, mesh: meshNode.mesh, primitive: p, vertexCount: prim.vertexCount,
         positions: out.positions as Float64Array,

@@ -1,6 +1,6 @@
 import { invertMat4 } from '../math/trs.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
-import type { BakeResult } from './bake.ts';
+import { morphForBake, type BakeResult } from './bake.ts';
 
 /** One primitive of the posed scene in world space, skinned or rigid. */
 export interface PosedPrimitive {
@@ -15,8 +15,8 @@ export interface PosedPrimitive {
 
 /**
  * Every mesh primitive of the scene, posed and in world space: the bake's skinned
- * primitives as they are, rigid ones transformed by their node's world matrix
- * (normals by its inverse-transpose). Used by the OBJ and GLB writers.
+ * primitives as they are, rigid ones morphed at the pose's weights and transformed by
+ * their node's world matrix (normals by its inverse-transpose). Used by the OBJ and GLB writers.
  */
 export function posedScene(model: Model, result: BakeResult): PosedPrimitive[] {
   const out: PosedPrimitive[] = [];
@@ -32,9 +32,10 @@ export function posedScene(model: Model, result: BakeResult): PosedPrimitive[] {
         return;
       }
       const n = prim.vertexCount;
+      const source = morphForBake(model, result, mn.node, prim);
       const positions = new Float64Array(n * 3);
       for (let v = 0; v < n; v++) {
-        const x = prim.positions[v * 3], y = prim.positions[v * 3 + 1], z = prim.positions[v * 3 + 2];
+        const x = source.positions[v * 3], y = source.positions[v * 3 + 1], z = source.positions[v * 3 + 2];
         positions[v * 3] = m[0] * x + m[4] * y + m[8] * z + m[12];
         positions[v * 3 + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
         positions[v * 3 + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
@@ -62,8 +63,8 @@ export function posedScene(model: Model, result: BakeResult): PosedPrimitive[] {
       };
       out.push({
         node: mn.node, mesh: mn.mesh, primitive: p, source: prim, positions,
-        normals: prim.normals ? direction(prim.normals, 3, true) : undefined,
-        tangents: prim.tangents ? direction(prim.tangents, 4, false) : undefined,
+        normals: source.normals ? direction(source.normals, 3, true) : undefined,
+        tangents: source.tangents ? direction(source.tangents, 4, false) : undefined,
       });
     });
   }

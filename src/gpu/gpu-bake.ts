@@ -11,7 +11,7 @@
  */
 import { skinPalette } from '../anim/palette.ts';
 import { skinDqPalette } from '../anim/dq-palette.ts';
-import { poseForBake, type BakedPrimitive, type BakeOptions, type BakeResult } from '../bake/bake.ts';
+import { morphForBake, poseForBake, type BakedPrimitive, type BakeOptions, type BakeResult } from '../bake/bake.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
 import { parseSkinningMethod } from '../skin/dqs.ts';
 import {
@@ -121,7 +121,11 @@ export async function bakeModelGpu(device: GPUDevice, model: Model, options: Bak
         paletteOffsetOfSkin.set(meshNode.skin, paletteOffset);
         paletteMatrices += model.skins[meshNode.skin].joints.length;
       }
-      jobs.push({ node: meshNode.node, mesh: meshNode.mesh, primitive: p, prim, paletteOffset });
+      // Morph targets are applied on the CPU before upload (src/skin/morph.ts): a morphed
+      // primitive is a distinct input, so a mesh shared by nodes with other weights is not reused.
+      const source = morphForBake(model, header, meshNode.node, prim);
+      const input = source === prim ? prim : { ...prim, positions: source.positions, normals: source.normals, tangents: source.tangents };
+      jobs.push({ node: meshNode.node, mesh: meshNode.mesh, primitive: p, prim: input, paletteOffset });
     });
   }
   if (jobs.length === 0) return { ...header, primitives: [] };

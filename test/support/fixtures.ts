@@ -197,3 +197,26 @@ function splineOutput(keys: number[][], interpolation: InterpolationName): Float
   if (interpolation !== 'CUBICSPLINE') return Float32Array.from(keys.flat());
   return Float32Array.from(keys.flatMap((key, k) => [...splineTangent(key, k), ...key, ...splineTangent(key, k + 1)]));
 }
+
+/** One joint at (0, 2, 0) skinning a triangle with two morph targets; a clip keys the weights. */
+export function buildMorphedSkin(): Uint8Array {
+  const b = new GltfBuilder();
+  const joint = b.addNode({ name: 'joint', translation: [0, 2, 0] });
+  const attributes = {
+    POSITION: b.addAccessor(Float32Array.of(1, 0, 0, 0, 1, 0, 0, 0, 0), 'VEC3', { minMax: true }),
+    NORMAL: b.addAccessor(Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1), 'VEC3'),
+    TANGENT: b.addAccessor(Float32Array.of(1, 0, 0, -1, 1, 0, 0, -1, 1, 0, 0, -1), 'VEC4'),
+    JOINTS_0: b.addAccessor(new Uint16Array(12), 'VEC4'),
+    WEIGHTS_0: b.addAccessor(Float32Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0), 'VEC4'),
+  };
+  const targets: Record<string, number>[] = [
+    { POSITION: b.addAccessor(Float32Array.of(0, 0, 1, 0, 0, 0, 0, 0, 0), 'VEC3', { minMax: true }), NORMAL: b.addAccessor(Float32Array.of(1, 0, 0, 0, 0, 0, 0, 0, 0), 'VEC3') },
+    { POSITION: b.addAccessor(Float32Array.of(0, 0, 0, 0, 0, 2, 0, 0, 0), 'VEC3', { minMax: true }), TANGENT: b.addAccessor(Float32Array.of(0, 0, 0, 0, 1, 0, 0, 0, 0), 'VEC3') },
+  ];
+  const mesh = b.addMesh({ primitives: [{ attributes, targets }], weights: [0.5, 0] });
+  // No inverseBindMatrices (identity): the skin moves the vertices up by the joint's 2.
+  const meshNode = b.addNode({ mesh, skin: b.addSkin({ joints: [joint] }) });
+  b.addScene({ nodes: [joint, meshNode] });
+  b.addAnimationTracks('Morph', [{ node: meshNode, path: 'weights', input: Float32Array.of(0, 1), output: Float32Array.of(0, 0, 1, 0.5) }]);
+  return b.toGlb();
+}
