@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: per-frame pose evaluation of 1–500 characters, ours vs three.js on the
  * same glTF data in the same process, after checking both produce the same palettes.
- * Writes bench/results/latest.json.
+ * Writes bench/results/latest.json. Then the GPU section (bench/gpu/gpu-bench.ts): frames
+ * of a Fox crowd, our Renderer vs three.js's WebGPURenderer in headless Chromium, written
+ * to bench/results/gpu-latest.json. `--no-gpu` skips it, `--gpu-only` runs only it.
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -16,6 +18,7 @@ import { loadGltfFile } from '../src/cli/load-file.ts';
 import { assetPath } from '../test/support/assets.ts';
 import { loadThreeGltf } from '../test/support/three-node.ts';
 import { checkPalettes, FRAME_SECONDS, OurCrowd, ThreeCrowd, type PaletteCheck } from './pose-bench.ts';
+import { runGpuBench } from './gpu/gpu-bench.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -35,6 +38,10 @@ const CASES = [
 ];
 /** `--quick`: a smoke run (fewer characters, short batches), not for quoting numbers. */
 const QUICK = process.argv.includes('--quick');
+if (process.argv.includes('--gpu-only')) {
+  await runGpuBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
 const COUNTS = QUICK ? [1, 10] : [1, 10, 100, 500];
 const PALETTE_TOLERANCE = 1e-4;
 /** Targets from the issue. */
@@ -273,3 +280,8 @@ writeFileSync(out, JSON.stringify({
 }, null, 2) + '\n');
 console.log(`wrote ${out} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 gcObserver.disconnect();
+
+if (!process.argv.includes('--no-gpu')) {
+  console.log('');
+  await runGpuBench({ quick: QUICK });
+}

@@ -22,6 +22,13 @@ const ALPHA_BLEND: u32 = 2u;
 // True when the colour target stores raw values (a …unorm format): the shader then
 // applies the sRGB transfer function itself. …-srgb targets encode in hardware.
 override ENCODE_SRGB: bool = false;
+// The WEIGHTS debug variant (MeshVariant 'weights' in src/gpu/pipelines.ts): the vertex
+// stage replaces COLOR_0 by the skin-weight colour, which fsWeights shows.
+override WEIGHT_COLORS: bool = false;
+// The WIREFRAME debug variant (and the debug.wgsl lines): moves every vertex this
+// fraction of the way towards the eye, so lines win the depth test against the triangles
+// they lie on (WebGPU has no depth bias for line topologies). 0 for shaded surfaces.
+override DEPTH_PULL: f32 = 0.0;
 
 struct FrameUniforms {
   viewProjection: mat4x4f,
@@ -34,6 +41,9 @@ struct FrameUniforms {
   lightColor: vec3f,
   skyColor: vec3f,
   groundColor: vec3f,
+  viewportSize: vec2f,
+  debugLineLength: f32,
+  debugLineWidth: f32,
 }
 
 struct DrawRecord {
@@ -117,6 +127,9 @@ fn toWorld(local: SkinnedFrame, surface: SurfaceInput, record: DrawRecord) -> Ve
   let linear = mat3x3f(record.model[0].xyz, record.model[1].xyz, record.model[2].xyz);
   var out: VertexOutput;
   out.clipPosition = frame.viewProjection * world;
+  if (DEPTH_PULL > 0.0) {
+    out.clipPosition = frame.viewProjection * vec4f(mix(world.xyz, frame.cameraPosition, DEPTH_PULL), 1.0);
+  }
   out.worldPosition = world.xyz;
   out.normal = record.normalMatrix * local.normal;
   out.tangent = vec4f(linear * local.tangent.xyz, local.tangent.w);
@@ -131,7 +144,11 @@ fn toWorld(local: SkinnedFrame, surface: SurfaceInput, record: DrawRecord) -> Ve
 fn vsRigid(surface: SurfaceInput, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
   let record = draws[drawIndex];
   let local = SkinnedFrame(surface.position, surface.normal, surface.tangent);
-  return toWorld(local, surface, record);
+  var out = toWorld(local, surface, record);
+  if (WEIGHT_COLORS) {
+    out.color0 = vec4f(RIGID_WEIGHT_COLOR, 1.0);
+  }
+  return out;
 }
 
 @vertex
@@ -139,7 +156,11 @@ fn vsSkin4(surface: SurfaceInput, skin: Influences4, @builtin(instance_index) dr
   let record = draws[drawIndex];
   let m = blendJointMatrices(record.paletteOffset, skin.joints0, skin.weights0);
   let exact = (record.flags & DRAW_EXACT_NORMALS) != 0u;
-  return toWorld(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), surface, record);
+  var out = toWorld(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), surface, record);
+  if (WEIGHT_COLORS) {
+    out.color0 = vec4f(weightColor(skin.joints0, skin.weights0), 1.0);
+  }
+  return out;
 }
 
 @vertex
@@ -147,7 +168,11 @@ fn vsSkin8(surface: SurfaceInput, skin: Influences8, @builtin(instance_index) dr
   let record = draws[drawIndex];
   let m = blendJointMatrices8(record.paletteOffset, skin.joints0, skin.weights0, skin.joints1, skin.weights1);
   let exact = (record.flags & DRAW_EXACT_NORMALS) != 0u;
-  return toWorld(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), surface, record);
+  var out = toWorld(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), surface, record);
+  if (WEIGHT_COLORS) {
+    out.color0 = vec4f(weightColor(skin.joints0, skin.weights0) + weightColor(skin.joints1, skin.weights1), 1.0);
+  }
+  return out;
 }
 
 fn pickUv(in: VertexOutput, uvSet: u32) -> vec2f {
@@ -255,4 +280,58 @@ fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @locati
   // Premultiplied alpha: what the blend state ("one", "one-minus-src-alpha") and a
   // premultiplied canvas expect.
   return vec4f(display * base.a, base.a);
+}
+
+// ---------------------------------------------------------------- debug variants
+
+// WEIGHTS: every joint gets its own hue (golden-ratio steps around the colour wheel, so
+// neighbouring indices differ clearly) and a vertex shows the weighted mix of its joints'.
+const RIGID_WEIGHT_COLOR: vec3f = vec3f(0.35, 0.35, 0.35);
+
+fn jointColor(joint: u32) -> vec3f {
+  let hue = fract(f32(joint) * 0.61803398875 + 0.05);
+  // HSV → RGB at full saturation and value.
+  let k = fract(vec3f(hue) + vec3f(1.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0;
+  return clamp(abs(k) - 1.0, vec3f(0.0), vec3f(1.0));
+}
+
+fn weightColor(joints: vec4u, weights: vec4f) -> vec3f {
+  return weights.x * jointColor(joints.x) + weights.y * jointColor(joints.y)
+       + weights.z * jointColor(joints.z) + weights.w * jointColor(joints.w);
+}
+
+// The weight colour (in COLOR_0, see WEIGHT_COLORS) with a little diffuse shading from
+// the key light so the shape still reads; no material, no tone mapping.
+@fragment
+fn fsWeights(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @location(0) vec4f {
+  // Derivatives first, in uniform control flow.
+  let faceNormal = cross(dpdx(in.worldPosition), dpdy(in.worldPosition));
+  var n = normalize(in.normal);
+  if ((in.drawFlags & DRAW_FLAT_NORMALS) != 0u) {
+    n = normalize(faceNormal);
+    if (dot(n, frame.cameraPosition - in.worldPosition) < 0.0) {
+      n = -n;
+    }
+  } else if (!frontFacing) {
+    n = -n;
+  }
+  let shade = 0.45 + 0.55 * clamp(dot(n, frame.lightDirection), 0.0, 1.0);
+  var display = clamp(in.color0.rgb * shade, vec3f(0.0), vec3f(1.0));
+  if (ENCODE_SRGB) {
+    display = linearToSrgb(display);
+  }
+  return vec4f(display, 1.0);
+}
+
+// WIREFRAME: the edges (a line-list index buffer over the same vertices) in one colour,
+// blended over the shaded surface.
+const WIREFRAME_COLOR: vec4f = vec4f(0.92, 0.96, 1.0, 0.55);
+
+@fragment
+fn fsWireframe() -> @location(0) vec4f {
+  var display = WIREFRAME_COLOR.rgb;
+  if (ENCODE_SRGB) {
+    display = linearToSrgb(display);
+  }
+  return vec4f(display * WIREFRAME_COLOR.a, WIREFRAME_COLOR.a);
 }

@@ -13,6 +13,18 @@ export interface RequestDeviceOptions {
   readonly powerPreference?: GPUPowerPreference;
   /** The GPU entry point; default `navigator.gpu`. */
   readonly gpu?: GPU;
+  /**
+   * Ask for 'timestamp-query' when the adapter has it (GPU frame times in
+   * `Renderer.stats.gpuMs`); default true. Never required: without it the device is the same.
+   */
+  readonly timestampQuery?: boolean;
+}
+
+/** Optional features worth having when the adapter offers them. */
+export function optionalFeatures(adapter: GPUAdapter, options: { readonly timestampQuery?: boolean }): GPUFeatureName[] {
+  const features: GPUFeatureName[] = [];
+  if (options.timestampQuery !== false && adapter.features?.has('timestamp-query')) features.push('timestamp-query');
+  return features;
 }
 
 function navigatorGpu(): GPU | undefined {
@@ -44,7 +56,7 @@ export async function requestWebGpuDevice(options: RequestDeviceOptions = {}): P
     throw new WebGpuUnsupportedError('WebGPU is supported but no GPU adapter is available: the GPU may be blocklisted or hardware acceleration turned off in the browser settings');
   }
   try {
-    return await adapter.requestDevice({ label: options.label ?? 'skinned-mesh renderer' });
+    return await adapter.requestDevice({ label: options.label ?? 'skinned-mesh renderer', requiredFeatures: optionalFeatures(adapter, options) });
   } catch (e) {
     throw new WebGpuUnsupportedError(`WebGPU: the GPU adapter refused to create a device: ${(e as Error).message}`);
   }

@@ -25,9 +25,15 @@ export const FrameUniformsOffset = {
   SKY_COLOR: 240,
   /** vec3f: hemispherical ambient from below, linear RGB. */
   GROUND_COLOR: 256,
+  /** vec2f: size of the render target in pixels (screen-space widths of debug lines). */
+  VIEWPORT_SIZE: 272,
+  /** f32: length of the NORMALS/TANGENTS debug lines, world units. */
+  DEBUG_LINE_LENGTH: 280,
+  /** f32: half width of SKELETON bones in pixels (joint discs are larger). */
+  DEBUG_LINE_WIDTH: 284,
 } as const;
 
-export const FRAME_UNIFORMS_SIZE = 272;
+export const FRAME_UNIFORMS_SIZE = 288;
 
 /** The CPU copy of the frame uniforms. Allocate once; fill the views each frame. */
 export class FrameUniformsData {
@@ -42,4 +48,7 @@ export class FrameUniformsData {
   readonly lightColor = new Float32Array(this.buffer, FrameUniformsOffset.LIGHT_COLOR, 3);
   readonly skyColor = new Float32Array(this.buffer, FrameUniformsOffset.SKY_COLOR, 3);
   readonly groundColor = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_COLOR, 3);
+  readonly viewportSize = new Float32Array(this.buffer, FrameUniformsOffset.VIEWPORT_SIZE, 2);
+  readonly debugLineLength = new Float32Array(this.buffer, FrameUniformsOffset.DEBUG_LINE_LENGTH, 1);
+  readonly debugLineWidth = new Float32Array(this.buffer, FrameUniformsOffset.DEBUG_LINE_WIDTH, 1);
 }

@@ -126,6 +126,8 @@ export interface GpuPrimitive {
   readonly indexFormat: GPUIndexFormat | undefined;
   /** Indices (indexed) or vertices (non-indexed) to draw. */
   readonly drawCount: number;
+  /** Vertices in the vertex buffers. */
+  readonly vertexCount: number;
   readonly topology: GPUPrimitiveTopology;
   readonly influences: 0 | 4 | 8;
   readonly hasNormals: boolean;
@@ -134,6 +136,8 @@ export interface GpuPrimitive {
   readonly material: number;
   /** Centre of the POSITION bounding box, in mesh space (for back-to-front sorting). */
   readonly center: Float32Array;
+  /** Half the diagonal of that box. */
+  readonly radius: number;
 }
 
 export interface GpuMaterial {
@@ -299,6 +303,7 @@ function uploadPrimitive(ctx: UploadContext, p: Primitive, label: string, materi
   }
 
   const center = new Float32Array(3);
+  let radius2 = 0;
   if (p.vertexCount > 0) {
     for (let c = 0; c < 3; c++) {
       let lo = Infinity, hi = -Infinity;
@@ -308,6 +313,7 @@ function uploadPrimitive(ctx: UploadContext, p: Primitive, label: string, materi
         if (x > hi) hi = x;
       }
       center[c] = (lo + hi) / 2;
+      radius2 += ((hi - lo) / 2) ** 2;
     }
   }
 
@@ -324,12 +330,14 @@ function uploadPrimitive(ctx: UploadContext, p: Primitive, label: string, materi
     indexBuffer,
     indexFormat,
     drawCount: indices ? indices.length : p.vertexCount,
+    vertexCount: p.vertexCount,
     topology: topologyOf(p.mode),
     influences: p.influences,
     hasNormals: p.normals !== undefined,
     hasTangents: p.normals !== undefined && p.tangents !== undefined,
     material,
     center,
+    radius: Math.sqrt(radius2),
   };
 }
 

@@ -27,6 +27,8 @@ export interface NodeDeviceOptions {
   readonly onUncapturedError?: (error: GPUError) => void;
   /** Called when the device is lost for any reason but `destroy()`; default: one line on stderr. */
   readonly onLost?: (info: GPUDeviceLostInfo) => void;
+  /** Ask for 'timestamp-query' when the adapter has it (GPU frame times); default false in Node. */
+  readonly timestampQuery?: boolean;
 }
 
 /**
@@ -53,7 +55,8 @@ export async function createNodeDevice(options: NodeDeviceOptions = {}): Promise
 
   let device: GPUDevice;
   try {
-    device = await adapter.requestDevice({ label });
+    const requiredFeatures: GPUFeatureName[] = options.timestampQuery && adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
+    device = await adapter.requestDevice({ label, requiredFeatures });
   } catch (e) {
     throw new WebGpuUnavailableError(`WebGPU: the adapter "${adapter.info.description || adapter.info.vendor}" refused a device: ${firstLine(e)}`);
   }

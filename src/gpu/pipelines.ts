@@ -2,6 +2,7 @@ import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import { DEPTH_FORMAT, FrameBinding, MaterialBinding, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
+import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
 import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
 import { MATERIAL_UNIFORMS_SIZE } from './material-uniforms.ts';
@@ -13,6 +14,16 @@ export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
 
 /** Vertex stage entry point by influences per vertex. */
 export const VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsRigid', 4: 'vsSkin4', 8: 'vsSkin8' };
+
+/**
+ * What a mesh pipeline draws: the shaded surface, or one of two debug views of it —
+ * 'weights' (surface coloured by skin weights, DebugView.WEIGHTS) and 'wireframe' (the
+ * edges as a line list over the surface, DebugView.WIREFRAME). Same vertex stage and
+ * skinning; the variant picks the fragment entry point, overrides and fixed-function state.
+ */
+export type MeshVariant = 'shaded' | 'weights' | 'wireframe';
+
+const FRAGMENT_ENTRY_POINT: Readonly<Record<MeshVariant, string>> = { shaded: 'fsMain', weights: 'fsWeights', wireframe: 'fsWireframe' };
 
 /**
  * Everything a mesh pipeline depends on. Two draws with equal keys share one pipeline;
@@ -31,13 +42,30 @@ export interface MeshPipelineDesc {
   /** 'cw' for draws whose world matrix mirrors (negative determinant), glTF §3.7.4. */
   readonly frontFace: GPUFrontFace;
   readonly colorFormat: GPUTextureFormat;
+  /** Default 'shaded'. */
+  readonly variant?: MeshVariant;
 }
 
 export function meshPipelineKey(d: MeshPipelineDesc): string {
   return [
-    d.vertexLayoutKey, d.influences, d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
+    d.variant ?? 'shaded', d.vertexLayoutKey, d.influences, d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
     d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
   ].join('|');
+}
+
+/**
+ * The description of `variant` of a draw's shaded pipeline, with every field the variant
+ * ignores set to one value, so draws that differ only there share the variant's pipeline:
+ * weights are opaque; wireframe is an unculled line list (its index buffer lists edges).
+ */
+export function meshVariantDesc(shaded: MeshPipelineDesc, variant: MeshVariant): MeshPipelineDesc {
+  switch (variant) {
+    case 'shaded': return { ...shaded, variant };
+    case 'weights': return { ...shaded, variant, alphaMode: 'OPAQUE' };
+    case 'wireframe': return {
+      ...shaded, variant, topology: 'line-list', stripIndexFormat: undefined, alphaMode: 'OPAQUE', doubleSided: true, frontFace: 'ccw',
+    };
+  }
 }
 
 /** Target formats whose views encode sRGB in hardware; for the rest the shader encodes. */
@@ -102,7 +130,13 @@ export class MeshPipelines {
     const key = meshPipelineKey(desc);
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const blend = desc.alphaMode === 'BLEND';
+    const variant = desc.variant ?? 'shaded';
+    const wireframe = variant === 'wireframe';
+    // Wireframe lines blend over the surface they outline (and do not hide each other).
+    const blend = wireframe || desc.alphaMode === 'BLEND';
+    const vertexConstants: Record<string, number> = {};
+    if (variant === 'weights') vertexConstants.WEIGHT_COLORS = 1;
+    if (wireframe) vertexConstants.DEPTH_PULL = OVERLAY_DEPTH_PULL;
     const pipeline = await this.device.createRenderPipelineAsync({
       label: `mesh ${key}`,
       layout: this.pipelineLayout,
@@ -110,10 +144,11 @@ export class MeshPipelines {
         module: this.module,
         entryPoint: VERTEX_ENTRY_POINT[desc.influences],
         buffers: desc.vertexLayouts as GPUVertexBufferLayout[],
+        constants: vertexConstants,
       },
       fragment: {
         module: this.module,
-        entryPoint: 'fsMain',
+        entryPoint: FRAGMENT_ENTRY_POINT[variant],
         constants: { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
         targets: [{
           format: desc.colorFormat,
@@ -134,7 +169,7 @@ export class MeshPipelines {
         format: DEPTH_FORMAT,
         // Blended surfaces are sorted back to front and test against, but do not hide, what is behind them.
         depthWriteEnabled: !blend,
-        depthCompare: 'less',
+        depthCompare: wireframe ? 'less-equal' : 'less',
       },
       multisample: { count: MSAA_SAMPLE_COUNT },
     });

@@ -1,12 +1,17 @@
 import type { ModelInstance } from '../anim/instance.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Camera } from './camera.ts';
-import { DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord, MAT3_COLUMN_WORDS } from './draw-record.ts';
+import { DEBUG_LINE_LENGTH_FRACTION, DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from './debug-layouts.ts';
+import { DebugPipelines } from './debug-pipelines.ts';
+import { ALL_DEBUG_VIEWS, DebugScene } from './debug-scene.ts';
+import { DebugView } from './debug-views.ts';
+import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord, MAT3_COLUMN_WORDS } from './draw-record.ts';
 import { FrameUniformsData } from './frame-uniforms.ts';
 import { createDefaultResources, uploadModel, type DefaultResources, type GpuMaterial, type GpuModel, type GpuPrimitive } from './gpu-model.ts';
-import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PALETTE_MATRIX_BYTES, SkinBinding, ToneMapping } from './layouts.ts';
+import { GpuTimer } from './gpu-timer.ts';
+import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding, ToneMapping } from './layouts.ts';
 import { MipmapGenerator } from './mipmaps.ts';
-import { isSrgbFormat, MeshPipelines } from './pipelines.ts';
+import { isSrgbFormat, MeshPipelines, type MeshPipelineDesc } from './pipelines.ts';
 import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
 import { mat4 } from 'wgpu-matrix';
@@ -22,6 +27,12 @@ export interface RendererOptions {
   /** Decodes glTF images; default `createImageBitmap` (browser). */
   readonly imageDecoder?: ImageDecoder;
   readonly label?: string;
+  /**
+   * Measure the frame pass on the GPU (`stats.gpuMs`) when the device has
+   * 'timestamp-query'; default true. Costs one query pair, a resolve and a small
+   * readback per measured frame.
+   */
+  readonly gpuTiming?: boolean;
 }
 
 /** Lighting and output settings; change them between frames. Colours are linear RGB. */
@@ -41,6 +52,15 @@ export interface RenderSettings {
   readonly clearColor: Float32Array;
   /** See SkinnedNormalMode; 'exact' matches the CPU reference. */
   normals: SkinnedNormalMode;
+  /**
+   * DebugView bits (debug-views.ts; `parseDebugViews` reads the element's attribute): 0
+   * draws the model alone. A view's pipelines and buffers are built the first time it is
+   * asked for, asynchronously: it appears a few frames later, or right away after
+   * `await renderer.prepareDebugViews()`.
+   */
+  debug: number;
+  /** Length of the NORMALS/TANGENTS lines in world units; 0 (default): 5% of the model's rest radius. */
+  debugLineLength: number;
 }
 
 export function defaultRenderSettings(): RenderSettings {
@@ -55,39 +75,86 @@ export function defaultRenderSettings(): RenderSettings {
     groundColor: Float32Array.of(0.16, 0.14, 0.12),
     clearColor: Float32Array.of(0.16, 0.17, 0.19, 1),
     normals: 'exact',
+    debug: 0,
+    debugLineLength: 0,
   };
 }
 
-/** One draw: a primitive of a mesh node. Its index is its draw record and its firstInstance. */
+/**
+ * What the last frame cost, for a stats panel. The Renderer updates the fields of one
+ * object in place every frame (read them, do not keep the object as a snapshot).
+ */
+export interface RenderStats {
+  /** Frames rendered by this renderer. */
+  frames: number;
+  /** Draw calls of the last frame, debug overlays included. */
+  drawCalls: number;
+  /** Model instances drawn. */
+  instances: number;
+  /** Mesh vertices the surface draws transformed (each instance counted). */
+  vertices: number;
+  /** Triangles of the surface draws (each instance counted). */
+  triangles: number;
+  /** Joint matrices uploaded (every instance's palettes). */
+  joints: number;
+  /** CPU milliseconds of the last render call: uniforms, draw records, palette upload, encoding and submit. */
+  encodeMs: number;
+  /**
+   * GPU milliseconds of the frame pass of a recent frame (timestamp queries, read back a
+   * frame or two late); undefined without 'timestamp-query' or before the first result.
+   */
+  gpuMs: number | undefined;
+}
+
+/** One draw: a primitive of a mesh node. Its index i gives its draw records, i × instances + k. */
 interface Draw {
   readonly meshNode: number;
+  /** Index of the primitive in its mesh. */
+  readonly primitiveIndex: number;
   /** Hierarchy slot of the mesh node (its world matrix in instance.nodeMatrices). */
   readonly nodeSlot: number;
   readonly primitive: GpuPrimitive;
   readonly material: GpuMaterial;
+  readonly desc: MeshPipelineDesc;
   readonly pipeline: GPURenderPipeline;
   readonly vertexSlots: number;
   readonly skinned: boolean;
   readonly staticFlags: number;
+  /** Triangles per instance (0 for points and lines). */
+  readonly triangles: number;
 }
 
-/** Everything sized by the current model. */
+/** Everything sized by the current model, and by the most instances drawn so far (`capacity`). */
 interface Scene {
   readonly model: Model;
   readonly gpu: GpuModel;
   readonly draws: readonly Draw[];
   /** Opaque and masked draws, grouped by pipeline then material (fixed order). */
   readonly solidOrder: Int32Array;
-  /** Blended draws; re-sorted back to front every frame. */
-  readonly blendOrder: Int32Array;
-  readonly blendDepth: Float32Array;
-  readonly records: DrawRecordArray;
-  readonly drawBuffer: GPUBuffer;
-  readonly paletteBuffer: GPUBuffer;
-  readonly paletteBytes: number;
-  readonly skinBindGroup: GPUBindGroup;
-  /** Per mesh node: 1 when its palette needs exact normals this frame. */
+  /** Blended draws (draw indices). */
+  readonly blendDraws: Int32Array;
+  /** Joint matrices of one instance (all its skinned mesh nodes). */
+  readonly paletteMatrices: number;
+  /** Per mesh node: 1 when its palette needs exact normals this frame (reused per instance). */
   readonly exactNormals: Uint8Array;
+  /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
+  readonly autoLineLength: number;
+  readonly debug: DebugScene;
+  /** Instances the buffers below hold. */
+  capacity: number;
+  records: DrawRecordArray;
+  drawBuffer: GPUBuffer;
+  paletteBuffer: GPUBuffer;
+  /** Every instance's palettes back to back, for one writeBuffer (unused for one instance). */
+  paletteStaging: Float32Array;
+  skinBindGroup: GPUBindGroup;
+  /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
+  blendOrder: Int32Array;
+  /** Entries of blendOrder in use, and the instance count they were made for. */
+  blendCount: number;
+  blendInstances: number;
+  /** View-space depth by draw record. */
+  blendDepth: Float32Array;
 }
 
 function srgbToLinear(c: number): number {
@@ -97,24 +164,32 @@ function srgbToLinear(c: number): number {
 const NORMAL_DETERMINANT_EPSILON = 1e-30;
 
 /**
- * Draws one model instance per frame: 4× MSAA, depth, resolved into any texture.
+ * Draws model instances per frame: 4× MSAA, depth, resolved into any texture.
  *
  * GPU data by update rate: group 0 the frame uniforms (one writeBuffer per frame),
- * group 1 the palette of every skinned mesh node back to back (one writeBuffer) and one
- * draw record per draw (one writeBuffer), group 2 per material (written once at upload).
+ * group 1 the palettes of every instance's skinned mesh nodes back to back (one
+ * writeBuffer) and one draw record per draw and instance (one writeBuffer), group 2 per
+ * material (written once at upload). Every instance of a draw is one instanced draw call:
+ * draw i's records are i × instances + k, so `firstInstance = i × instances`.
  * `render` allocates nothing of its own: descriptors are preallocated and reused; the
  * command encoder, pass and (for a new target) its view are the only new objects.
  */
 export class Renderer {
   readonly settings: RenderSettings = defaultRenderSettings();
+  /** Updated in place by every frame. */
+  readonly stats: RenderStats = {
+    frames: 0, drawCalls: 0, instances: 0, vertices: 0, triangles: 0, joints: 0, encodeMs: 0, gpuMs: undefined,
+  };
   readonly format: GPUTextureFormat;
   /** Whether `format` encodes sRGB in hardware (else the shader does). */
   private readonly srgbTarget: boolean;
   private readonly label: string;
   private readonly pipelines: MeshPipelines;
+  private readonly debugPipelines: DebugPipelines;
   private readonly mipmaps: MipmapGenerator;
   private readonly defaults: DefaultResources;
   private readonly imageDecoder: ImageDecoder;
+  private readonly timer: GpuTimer | undefined;
   private readonly frameData = new FrameUniformsData();
   private readonly frameBuffer: GPUBuffer;
   private readonly frameBindGroup: GPUBindGroup;
@@ -137,6 +212,13 @@ export class Renderer {
   private readonly commandBuffers: GPUCommandBuffer[] = [];
   private readonly clearValue = { r: 0, g: 0, b: 0, a: 1 };
   private readonly worldLight = new Float32Array(3);
+  /** `render`'s one instance, as the list `renderInstances` takes. */
+  private readonly single: ModelInstance[] = [];
+  /** Debug views being built because a frame asked for them (see `requestDebugViews`). */
+  private debugRequested = 0;
+  private readonly onDebugPrepareFailed = (e: unknown): void => {
+    console.error(`${this.label}: building debug views failed:`, e);
+  };
 
   constructor(private readonly device: GPUDevice, options: RendererOptions) {
     this.format = options.format;
@@ -144,8 +226,12 @@ export class Renderer {
     this.label = options.label ?? 'renderer';
     this.imageDecoder = options.imageDecoder ?? browserImageDecoder;
     this.pipelines = new MeshPipelines(device);
+    this.debugPipelines = new DebugPipelines(device, this.pipelines);
     this.mipmaps = new MipmapGenerator(device);
     this.defaults = createDefaultResources(device);
+    if (options.gpuTiming !== false && device.features.has('timestamp-query')) {
+      this.timer = new GpuTimer(device, { label: `${this.label} frame timer` });
+    }
     this.frameBuffer = device.createBuffer({
       label: `${this.label} frame uniforms`,
       size: this.frameData.buffer.byteLength,
@@ -177,6 +263,7 @@ export class Renderer {
     this.encoderDescriptor = { label: `${this.label} frame` };
     this.targetViewDescriptor = { label: `${this.label} target view`, format: this.format };
     this.commandBuffers.length = 1;
+    this.single.length = 1;
   }
 
   /** The model being drawn, if any. */
@@ -189,38 +276,66 @@ export class Renderer {
     return this.pipelines.size;
   }
 
+  /** Whether frames are timed on the GPU (`stats.gpuMs`). */
+  get gpuTiming(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** DebugView bits of the current model that are ready to draw. */
+  get debugViewsReady(): number {
+    return this.scene?.debug.ready ?? 0;
+  }
+
   /**
    * Uploads `model` (buffers, textures, materials), creates the pipelines its draws need
-   * and makes it the model `render` draws; frees the previous one.
+   * (and those of the debug views `settings.debug` asks for) and makes it the model
+   * `render` draws; frees the previous one.
    */
   async setModel(model: Model): Promise<void> {
     const gpu = await uploadModel({
       device: this.device, pipelines: this.pipelines, mipmaps: this.mipmaps,
       imageDecoder: this.imageDecoder, defaults: this.defaults,
     }, model);
-    let scene: Scene;
+    let scene: Scene | undefined;
     try {
       scene = await this.buildScene(model, gpu);
+      if (this.settings.debug & ALL_DEBUG_VIEWS) await scene.debug.prepare(this.settings.debug);
     } catch (e) {
-      gpu.destroy();
+      if (scene) destroyScene(scene);
+      else gpu.destroy();
       throw e;
     }
-    this.releaseScene();
+    if (this.scene) destroyScene(this.scene);
     this.scene = scene;
+    this.debugRequested = scene.debug.ready;
+  }
+
+  /**
+   * Builds the pipelines and buffers of the debug views in `mask` (default: the ones
+   * `settings.debug` asks for) for the current model; frames draw them once this resolves.
+   */
+  async prepareDebugViews(mask = this.settings.debug): Promise<void> {
+    const scene = this.scene;
+    if (!scene) return;
+    this.debugRequested |= mask & ALL_DEBUG_VIEWS;
+    await scene.debug.prepare(mask);
   }
 
   private async buildScene(model: Model, gpu: GpuModel): Promise<Scene> {
     const draws: Draw[] = [];
     const restWorld = restWorldMatrices(model);
+    let restRadius = 0;
     for (let i = 0; i < model.meshNodes.length; i++) {
       const mn = model.meshNodes[i];
       const nodeSlot = model.hierarchy.slotOf[mn.node];
       // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
       const mirrored = determinant3(restWorld, nodeSlot * 16) < 0;
-      for (const primitive of gpu.primitives[mn.mesh]) {
+      const primitives = gpu.primitives[mn.mesh];
+      for (let p = 0; p < primitives.length; p++) {
+        const primitive = primitives[p];
         const skinned = mn.skin >= 0 && primitive.influences > 0;
         const material = gpu.materials[primitive.material];
-        const pipeline = await this.pipelines.pipeline({
+        const desc: MeshPipelineDesc = {
           vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
           vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
           influences: skinned ? primitive.influences : 0,
@@ -230,17 +345,23 @@ export class Renderer {
           doubleSided: material.doubleSided,
           frontFace: mirrored ? 'cw' : 'ccw',
           colorFormat: this.format,
-        });
+        };
+        const pipeline = await this.pipelines.pipeline(desc);
         draws.push({
           meshNode: i,
+          primitiveIndex: p,
           nodeSlot,
           primitive,
           material,
+          desc,
           pipeline,
           vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
           skinned,
           staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
+          triangles: primitive.topology === 'triangle-list' ? Math.floor(primitive.drawCount / 3)
+            : primitive.topology === 'triangle-strip' ? Math.max(0, primitive.drawCount - 2) : 0,
         });
+        restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(restWorld, nodeSlot * 16));
       }
     }
     const pipelineIds = new Map<GPURenderPipeline, number>();
@@ -258,35 +379,66 @@ export class Renderer {
 
     let paletteMatrices = 0;
     for (const mn of model.meshNodes) if (mn.skin >= 0) paletteMatrices += model.skins[mn.skin].joints.length;
-    const records = new DrawRecordArray(draws.length);
-    const drawBuffer = this.device.createBuffer({
-      label: `${this.label} ${model.name} draw records`,
-      size: records.buffer.byteLength,
+    const debug = new DebugScene({
+      device: this.device, label: this.label, format: this.format,
+      meshPipelines: this.pipelines, debugPipelines: this.debugPipelines,
+    }, model, draws);
+    const scene: Scene = {
+      model, gpu, draws,
+      solidOrder: Int32Array.from(solid),
+      blendDraws: Int32Array.from(blend),
+      paletteMatrices,
+      exactNormals: new Uint8Array(model.meshNodes.length),
+      autoLineLength: Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION,
+      debug,
+      capacity: 0,
+      records: undefined as unknown as DrawRecordArray,
+      drawBuffer: undefined as unknown as GPUBuffer,
+      paletteBuffer: undefined as unknown as GPUBuffer,
+      paletteStaging: undefined as unknown as Float32Array,
+      skinBindGroup: undefined as unknown as GPUBindGroup,
+      blendOrder: undefined as unknown as Int32Array,
+      blendCount: 0,
+      blendInstances: 0,
+      blendDepth: undefined as unknown as Float32Array,
+    };
+    this.ensureCapacity(scene, 1);
+    return scene;
+  }
+
+  /** Grows the per-instance buffers to hold `instances` (doubling); allocates only when it grows. */
+  private ensureCapacity(scene: Scene, instances: number): void {
+    if (instances <= scene.capacity) return;
+    const capacity = Math.max(instances, scene.capacity * 2);
+    const { model, draws } = scene;
+    scene.drawBuffer?.destroy();
+    scene.paletteBuffer?.destroy();
+    scene.records = new DrawRecordArray(draws.length * capacity);
+    scene.drawBuffer = this.device.createBuffer({
+      label: `${this.label} ${model.name} draw records ×${capacity}`,
+      size: scene.records.buffer.byteLength,
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     });
     // A storage binding cannot be empty: a model without skins still gets one matrix.
-    const paletteBytes = paletteMatrices * PALETTE_MATRIX_BYTES;
-    const paletteBuffer = this.device.createBuffer({
-      label: `${this.label} ${model.name} joint palettes`,
-      size: Math.max(PALETTE_MATRIX_BYTES, paletteBytes),
+    scene.paletteBuffer = this.device.createBuffer({
+      label: `${this.label} ${model.name} joint palettes ×${capacity}`,
+      size: Math.max(PALETTE_MATRIX_BYTES, scene.paletteMatrices * PALETTE_MATRIX_BYTES * capacity),
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     });
-    const skinBindGroup = this.device.createBindGroup({
-      label: `${this.label} ${model.name} palettes and draws`,
+    scene.paletteStaging = new Float32Array(capacity > 1 ? scene.paletteMatrices * PALETTE_MATRIX_FLOATS * capacity : 0);
+    scene.skinBindGroup = this.device.createBindGroup({
+      label: `${this.label} ${model.name} palettes and draws ×${capacity}`,
       layout: this.pipelines.skinLayout,
       entries: [
-        { binding: SkinBinding.PALETTE, resource: { buffer: paletteBuffer } },
-        { binding: SkinBinding.DRAWS, resource: { buffer: drawBuffer } },
+        { binding: SkinBinding.PALETTE, resource: { buffer: scene.paletteBuffer } },
+        { binding: SkinBinding.DRAWS, resource: { buffer: scene.drawBuffer } },
       ],
     });
-    return {
-      model, gpu, draws,
-      solidOrder: Int32Array.from(solid),
-      blendOrder: Int32Array.from(blend),
-      blendDepth: new Float32Array(draws.length),
-      records, drawBuffer, paletteBuffer, paletteBytes, skinBindGroup,
-      exactNormals: new Uint8Array(model.meshNodes.length),
-    };
+    scene.blendOrder = new Int32Array(scene.blendDraws.length * capacity);
+    scene.blendDepth = new Float32Array(draws.length * capacity);
+    scene.blendCount = 0;
+    scene.blendInstances = 0;
+    scene.capacity = capacity;
   }
 
   /**
@@ -294,13 +446,33 @@ export class Renderer {
    * must have RENDER_ATTACHMENT usage and `format` (or list it in its viewFormats).
    */
   render(target: GPUTexture, camera: Camera, instance: ModelInstance): void {
+    this.single[0] = instance;
+    this.renderInstances(target, camera, this.single, 1);
+  }
+
+  /**
+   * Draws `count` instances of the current model in one pass, each draw of the model as
+   * one instanced draw call. `placements` (optional): 16 floats per instance, a
+   * column-major world matrix applied on top of the instance's own node matrices (its
+   * position in a crowd). Growing beyond the most instances drawn so far reallocates the
+   * per-instance buffers once; otherwise nothing is allocated.
+   */
+  renderInstances(target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array): void {
+    const started = performance.now();
     const scene = this.scene;
-    if (scene && instance.model !== scene.model) {
-      throw new Error(`Renderer.render: the instance is of model "${instance.model.name}" but the renderer holds "${scene.model.name}"`);
+    if (scene) {
+      for (let k = 0; k < count; k++) {
+        if (instances[k].model !== scene.model) {
+          throw new Error(`Renderer.render: the instance is of model "${instances[k].model.name}" but the renderer holds "${scene.model.name}"`);
+        }
+      }
+      if (placements && placements.length < count * 16) throw new RangeError(`Renderer.renderInstances: ${count} instances need ${count * 16} placement floats, got ${placements.length}`);
+      this.ensureCapacity(scene, count);
+      this.requestDebugViews(scene);
     }
     this.ensureAttachments(target);
     camera.update(target.width / target.height);
-    this.writeFrameUniforms(camera);
+    this.writeFrameUniforms(camera, target, scene);
     const queue = this.device.queue;
     queue.writeBuffer(this.frameBuffer, 0, this.frameData.buffer);
 
@@ -318,45 +490,115 @@ export class Renderer {
     this.colorAttachment.view = this.msaaView!;
     this.colorAttachment.resolveTarget = this.lastTargetView;
     this.depthAttachment.view = this.depthView!;
+    this.passDescriptor.timestampWrites = this.timer?.beginPass();
 
+    const stats = this.stats;
+    stats.drawCalls = 0;
+    stats.vertices = 0;
+    stats.triangles = 0;
+    stats.joints = 0;
+    stats.instances = scene ? count : 0;
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
     const pass = encoder.beginRenderPass(this.passDescriptor);
-    if (scene && scene.draws.length > 0) {
-      this.writeDrawRecords(scene, instance);
-      queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer);
-      if (scene.paletteBytes > 0) queue.writeBuffer(scene.paletteBuffer, 0, instance.palette.buffer, instance.palette.byteOffset, scene.paletteBytes);
-      this.sortBlended(scene, instance, camera);
-      pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
-      pass.setBindGroup(BindGroup.SKIN, scene.skinBindGroup);
-      let pipeline: GPURenderPipeline | undefined;
-      let material: GpuMaterial | undefined;
-      for (let pass2 = 0; pass2 < 2; pass2++) {
-        const order = pass2 === 0 ? scene.solidOrder : scene.blendOrder;
-        for (let k = 0; k < order.length; k++) {
-          const index = order[k];
-          const d = scene.draws[index];
-          if (d.pipeline !== pipeline) {
-            pipeline = d.pipeline;
-            pass.setPipeline(pipeline);
-          }
-          if (d.material !== material) {
-            material = d.material;
-            pass.setBindGroup(BindGroup.MATERIAL, material.bindGroup);
-          }
-          const p = d.primitive;
-          for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
-          if (p.indexBuffer) {
-            pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
-            pass.drawIndexed(p.drawCount, 1, 0, 0, index);
-          } else {
-            pass.draw(p.drawCount, 1, 0, index);
-          }
+    if (scene && scene.draws.length > 0 && count > 0) {
+      this.writeDrawRecords(scene, instances, count, placements);
+      queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer, 0, scene.draws.length * count * DRAW_RECORD_SIZE);
+      const paletteBytes = scene.paletteMatrices * PALETTE_MATRIX_BYTES;
+      if (paletteBytes > 0) {
+        if (count === 1) {
+          const palette = instances[0].palette;
+          queue.writeBuffer(scene.paletteBuffer, 0, palette.buffer, palette.byteOffset, paletteBytes);
+        } else {
+          const staging = scene.paletteStaging;
+          const floats = scene.paletteMatrices * PALETTE_MATRIX_FLOATS;
+          for (let k = 0; k < count; k++) staging.set(instances[k].palette, k * floats);
+          queue.writeBuffer(scene.paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
         }
+        stats.joints = scene.paletteMatrices * count;
       }
+      this.sortBlended(scene, count, camera);
+      this.encodeDraws(pass, scene, count);
     }
     pass.end();
+    this.timer?.endPass(encoder);
     this.commandBuffers[0] = encoder.finish();
     queue.submit(this.commandBuffers);
+    this.timer?.afterSubmit();
+    this.single[0] = undefined as unknown as ModelInstance;
+    stats.frames++;
+    stats.gpuMs = this.timer?.lastMs;
+    stats.encodeMs = performance.now() - started;
+  }
+
+  /** Starts building debug views a frame asks for that are not built or being built (only when the mask changes). */
+  private requestDebugViews(scene: Scene): void {
+    const wanted = this.settings.debug & ALL_DEBUG_VIEWS & ~this.debugRequested;
+    if (wanted === 0) return;
+    this.debugRequested |= wanted;
+    scene.debug.prepare(wanted).catch(this.onDebugPrepareFailed);
+  }
+
+  private encodeDraws(pass: GPURenderPassEncoder, scene: Scene, count: number): void {
+    const stats = this.stats;
+    const debugMask = this.settings.debug & scene.debug.ready;
+    const weights = (debugMask & DebugView.WEIGHTS) !== 0;
+    const weightsPipelines = scene.debug.weightsPipelines;
+    pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
+    pass.setBindGroup(BindGroup.SKIN, scene.skinBindGroup);
+    let pipeline: GPURenderPipeline | undefined;
+    let material: GpuMaterial | undefined;
+    let bound = -1;
+    // Solid draws: every instance in one call.
+    const solid = scene.solidOrder;
+    for (let s = 0; s < solid.length; s++) {
+      const index = solid[s];
+      const d = scene.draws[index];
+      const p = weights ? weightsPipelines[index] : d.pipeline;
+      if (p !== pipeline) {
+        pipeline = p;
+        pass.setPipeline(p);
+      }
+      if (d.material !== material) {
+        material = d.material;
+        pass.setBindGroup(BindGroup.MATERIAL, material.bindGroup);
+      }
+      bound = this.drawPrimitive(pass, d, index, count, index * count, bound);
+    }
+    // Blended draws: one call per (draw, instance), back to front.
+    const order = scene.blendOrder;
+    for (let e = 0; e < scene.blendCount; e++) {
+      const record = order[e];
+      const index = (record / count) | 0;
+      const d = scene.draws[index];
+      const p = weights ? weightsPipelines[index] : d.pipeline;
+      if (p !== pipeline) {
+        pipeline = p;
+        pass.setPipeline(p);
+      }
+      if (d.material !== material) {
+        material = d.material;
+        pass.setBindGroup(BindGroup.MATERIAL, material.bindGroup);
+      }
+      bound = this.drawPrimitive(pass, d, index, 1, record, bound);
+    }
+    for (let i = 0; i < scene.draws.length; i++) {
+      stats.vertices += scene.draws[i].primitive.vertexCount * count;
+      stats.triangles += scene.draws[i].triangles * count;
+    }
+    stats.drawCalls = solid.length + scene.blendCount;
+    if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += scene.debug.encodeOverlays(pass, debugMask, count);
+  }
+
+  /** Binds the draw's buffers (unless `bound` is this draw already) and draws; returns the draw now bound. */
+  private drawPrimitive(pass: GPURenderPassEncoder, d: Draw, index: number, instances: number, firstRecord: number, bound: number): number {
+    const p = d.primitive;
+    if (bound !== index) {
+      for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
+      if (p.indexBuffer) pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
+    }
+    if (p.indexBuffer) pass.drawIndexed(p.drawCount, instances, 0, 0, firstRecord);
+    else pass.draw(p.drawCount, instances, 0, firstRecord);
+    return index;
   }
 
   private ensureAttachments(target: GPUTexture): void {
@@ -382,7 +624,7 @@ export class Renderer {
     this.depthView = this.depthTexture.createView({ label: `${this.label} depth view` });
   }
 
-  private writeFrameUniforms(camera: Camera): void {
+  private writeFrameUniforms(camera: Camera, target: GPUTexture, scene: Scene | undefined): void {
     const f = this.frameData;
     const s = this.settings;
     f.view.set(camera.view);
@@ -409,87 +651,113 @@ export class Renderer {
     for (let c = 0; c < 3; c++) f.lightColor[c] = s.lightColor[c] * s.lightIntensity;
     f.skyColor.set(s.skyColor);
     f.groundColor.set(s.groundColor);
+    f.viewportSize[0] = target.width;
+    f.viewportSize[1] = target.height;
+    f.debugLineLength[0] = s.debugLineLength > 0 ? s.debugLineLength : scene ? scene.autoLineLength : 0;
+    f.debugLineWidth[0] = Math.max(DEBUG_LINE_WIDTH_MIN, Math.min(target.width, target.height) * DEBUG_LINE_WIDTH_FRACTION);
   }
 
-  private writeDrawRecords(scene: Scene, instance: ModelInstance): void {
-    const { model, records, exactNormals } = scene;
-    const m = instance.nodeMatrices;
+  private writeDrawRecords(scene: Scene, instances: readonly ModelInstance[], count: number, placements: Float32Array | undefined): void {
+    const { model, records, exactNormals, draws } = scene;
     const exactAlways = this.settings.normals === 'exact';
-    for (let i = 0; i < model.meshNodes.length; i++) {
-      const offset = instance.paletteOffsets[i];
-      exactNormals[i] = exactAlways || (offset >= 0
-        && paletteHasNonUniformScale(instance.palette, offset, model.skins[model.meshNodes[i].skin].joints.length)) ? 1 : 0;
-    }
     const f32 = records.f32;
     const u32 = records.u32;
-    for (let i = 0; i < scene.draws.length; i++) {
-      const d = scene.draws[i];
-      const base = i * DRAW_RECORD_WORDS;
-      const o = d.nodeSlot * 16;
-      const mo = base + DrawRecordWord.MODEL;
-      for (let k = 0; k < 16; k++) f32[mo + k] = m[o + k];
-      // Normal matrix = M⁻ᵀ = cofactor(M) / det; columns b×c, c×a, a×b of the 3×3 (a, b, c its columns).
-      const a0 = m[o], a1 = m[o + 1], a2 = m[o + 2];
-      const b0 = m[o + 4], b1 = m[o + 5], b2 = m[o + 6];
-      const c0 = m[o + 8], c1 = m[o + 9], c2 = m[o + 10];
-      const x0 = b1 * c2 - b2 * c1, x1 = b2 * c0 - b0 * c2, x2 = b0 * c1 - b1 * c0;
-      const det = a0 * x0 + a1 * x1 + a2 * x2;
-      const inv = Math.abs(det) > NORMAL_DETERMINANT_EPSILON ? 1 / det : 1;
-      const no = base + DrawRecordWord.NORMAL_MATRIX;
-      f32[no] = x0 * inv; f32[no + 1] = x1 * inv; f32[no + 2] = x2 * inv;
-      f32[no + MAT3_COLUMN_WORDS] = (c1 * a2 - c2 * a1) * inv;
-      f32[no + MAT3_COLUMN_WORDS + 1] = (c2 * a0 - c0 * a2) * inv;
-      f32[no + MAT3_COLUMN_WORDS + 2] = (c0 * a1 - c1 * a0) * inv;
-      f32[no + 2 * MAT3_COLUMN_WORDS] = (a1 * b2 - a2 * b1) * inv;
-      f32[no + 2 * MAT3_COLUMN_WORDS + 1] = (a2 * b0 - a0 * b2) * inv;
-      f32[no + 2 * MAT3_COLUMN_WORDS + 2] = (a0 * b1 - a1 * b0) * inv;
-      const paletteOffset = instance.paletteOffsets[d.meshNode];
-      u32[base + DrawRecordWord.PALETTE_OFFSET] = d.skinned && paletteOffset >= 0 ? paletteOffset : 0;
-      u32[base + DrawRecordWord.FLAGS] = d.staticFlags | (d.skinned && exactNormals[d.meshNode] ? DrawFlag.EXACT_NORMALS : 0);
+    for (let k = 0; k < count; k++) {
+      const instance = instances[k];
+      const m = instance.nodeMatrices;
+      const paletteBase = k * scene.paletteMatrices;
+      for (let i = 0; i < model.meshNodes.length; i++) {
+        const offset = instance.paletteOffsets[i];
+        exactNormals[i] = exactAlways || (offset >= 0
+          && paletteHasNonUniformScale(instance.palette, offset, model.skins[model.meshNodes[i].skin].joints.length)) ? 1 : 0;
+      }
+      const po = k * 16;
+      for (let i = 0; i < draws.length; i++) {
+        const d = draws[i];
+        const base = (i * count + k) * DRAW_RECORD_WORDS;
+        const o = d.nodeSlot * 16;
+        const mo = base + DrawRecordWord.MODEL;
+        if (placements) {
+          // model = placement · node world.
+          for (let c = 0; c < 4; c++) {
+            const b0 = m[o + c * 4], b1 = m[o + c * 4 + 1], b2 = m[o + c * 4 + 2], b3 = m[o + c * 4 + 3];
+            for (let r = 0; r < 4; r++) {
+              f32[mo + c * 4 + r] = placements[po + r] * b0 + placements[po + 4 + r] * b1 + placements[po + 8 + r] * b2 + placements[po + 12 + r] * b3;
+            }
+          }
+        } else {
+          for (let c = 0; c < 16; c++) f32[mo + c] = m[o + c];
+        }
+        // Normal matrix = M⁻ᵀ = cofactor(M) / det; columns b×c, c×a, a×b of the 3×3 (a, b, c its columns).
+        const a0 = f32[mo], a1 = f32[mo + 1], a2 = f32[mo + 2];
+        const b0 = f32[mo + 4], b1 = f32[mo + 5], b2 = f32[mo + 6];
+        const c0 = f32[mo + 8], c1 = f32[mo + 9], c2 = f32[mo + 10];
+        const x0 = b1 * c2 - b2 * c1, x1 = b2 * c0 - b0 * c2, x2 = b0 * c1 - b1 * c0;
+        const det = a0 * x0 + a1 * x1 + a2 * x2;
+        const inv = Math.abs(det) > NORMAL_DETERMINANT_EPSILON ? 1 / det : 1;
+        const no = base + DrawRecordWord.NORMAL_MATRIX;
+        f32[no] = x0 * inv; f32[no + 1] = x1 * inv; f32[no + 2] = x2 * inv;
+        f32[no + MAT3_COLUMN_WORDS] = (c1 * a2 - c2 * a1) * inv;
+        f32[no + MAT3_COLUMN_WORDS + 1] = (c2 * a0 - c0 * a2) * inv;
+        f32[no + MAT3_COLUMN_WORDS + 2] = (c0 * a1 - c1 * a0) * inv;
+        f32[no + 2 * MAT3_COLUMN_WORDS] = (a1 * b2 - a2 * b1) * inv;
+        f32[no + 2 * MAT3_COLUMN_WORDS + 1] = (a2 * b0 - a0 * b2) * inv;
+        f32[no + 2 * MAT3_COLUMN_WORDS + 2] = (a0 * b1 - a1 * b0) * inv;
+        // Every draw of a skinned mesh node carries its palette offset: the skeleton overlay poses joints through any of them.
+        const paletteOffset = instance.paletteOffsets[d.meshNode];
+        u32[base + DrawRecordWord.PALETTE_OFFSET] = paletteOffset >= 0 ? paletteBase + paletteOffset : 0;
+        u32[base + DrawRecordWord.FLAGS] = d.staticFlags | (d.skinned && exactNormals[d.meshNode] ? DrawFlag.EXACT_NORMALS : 0);
+      }
     }
   }
 
-  /** Back to front by view-space depth of each draw's bounds centre; insertion sort, nearly sorted from the last frame. */
-  private sortBlended(scene: Scene, instance: ModelInstance, camera: Camera): void {
+  /**
+   * Back to front by view-space depth of each (draw, instance)'s bounds centre; insertion
+   * sort, nearly sorted from the last frame.
+   */
+  private sortBlended(scene: Scene, count: number, camera: Camera): void {
+    const blendDraws = scene.blendDraws;
+    if (blendDraws.length === 0) return;
     const order = scene.blendOrder;
-    if (order.length < 2) return;
-    const depth = scene.blendDepth;
-    const m = instance.nodeMatrices;
-    const v = camera.view;
-    for (let k = 0; k < order.length; k++) {
-      const d = scene.draws[order[k]];
-      const c = d.primitive.center;
-      const o = d.nodeSlot * 16;
-      const x = m[o] * c[0] + m[o + 4] * c[1] + m[o + 8] * c[2] + m[o + 12];
-      const y = m[o + 1] * c[0] + m[o + 5] * c[1] + m[o + 9] * c[2] + m[o + 13];
-      const z = m[o + 2] * c[0] + m[o + 6] * c[1] + m[o + 10] * c[2] + m[o + 14];
-      // View-space z: more negative is farther away.
-      depth[order[k]] = v[2] * x + v[6] * y + v[10] * z + v[14];
+    if (scene.blendInstances !== count) {
+      let e = 0;
+      for (let b = 0; b < blendDraws.length; b++) for (let k = 0; k < count; k++) order[e++] = blendDraws[b] * count + k;
+      scene.blendCount = e;
+      scene.blendInstances = count;
     }
-    for (let k = 1; k < order.length; k++) {
-      const index = order[k];
-      const z = depth[index];
+    const n = scene.blendCount;
+    const depth = scene.blendDepth;
+    const v = camera.view;
+    const f32 = scene.records.f32;
+    for (let e = 0; e < n; e++) {
+      const record = order[e];
+      const d = scene.draws[(record / count) | 0];
+      const c = d.primitive.center;
+      // The record's model matrix (placement included) was written this frame.
+      const mo = record * DRAW_RECORD_WORDS + DrawRecordWord.MODEL;
+      const x = f32[mo] * c[0] + f32[mo + 4] * c[1] + f32[mo + 8] * c[2] + f32[mo + 12];
+      const y = f32[mo + 1] * c[0] + f32[mo + 5] * c[1] + f32[mo + 9] * c[2] + f32[mo + 13];
+      const z = f32[mo + 2] * c[0] + f32[mo + 6] * c[1] + f32[mo + 10] * c[2] + f32[mo + 14];
+      // View-space z: more negative is farther away.
+      depth[record] = v[2] * x + v[6] * y + v[10] * z + v[14];
+    }
+    if (n < 2) return;
+    for (let k = 1; k < n; k++) {
+      const record = order[k];
+      const z = depth[record];
       let j = k - 1;
       while (j >= 0 && depth[order[j]] > z) {
         order[j + 1] = order[j];
         j--;
       }
-      order[j + 1] = index;
+      order[j + 1] = record;
     }
-  }
-
-  private releaseScene(): void {
-    const scene = this.scene;
-    if (!scene) return;
-    scene.gpu.destroy();
-    scene.drawBuffer.destroy();
-    scene.paletteBuffer.destroy();
-    this.scene = undefined;
   }
 
   /** Frees every GPU object this renderer created. The device stays alive. */
   destroy(): void {
-    this.releaseScene();
+    if (this.scene) destroyScene(this.scene);
+    this.scene = undefined;
     this.msaaTexture?.destroy();
     this.depthTexture?.destroy();
     this.msaaTexture = undefined;
@@ -498,7 +766,15 @@ export class Renderer {
     this.lastTargetView = undefined;
     this.frameBuffer.destroy();
     this.defaults.destroy();
+    this.timer?.destroy();
   }
+}
+
+function destroyScene(scene: Scene): void {
+  scene.debug.destroy();
+  scene.gpu.destroy();
+  scene.drawBuffer.destroy();
+  scene.paletteBuffer.destroy();
 }
 
 /** World matrices of the rest pose, by slot (load time). */
@@ -522,3 +798,7 @@ function determinant3(m: Float64Array, o: number): number {
     + m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]);
 }
 
+/** Largest column length of the 3×3 part: how much the matrix can stretch a length. */
+function maxAxisScale(m: Float64Array, o: number): number {
+  return Math.max(Math.hypot(m[o], m[o + 1], m[o + 2]), Math.hypot(m[o + 4], m[o + 5], m[o + 6]), Math.hypot(m[o + 8], m[o + 9], m[o + 10]));
+}

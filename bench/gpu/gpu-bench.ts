@@ -1,0 +1,243 @@
+/**
+ * The GPU section of `npm run bench`: our Renderer against three.js's WebGPURenderer on
+ * the same crowd of Foxes, in one headless Chromium (WebGPU on SwiftShader), one page,
+ * interleaved rounds. SwiftShader is a CPU rasteriser, so only the ratios mean anything.
+ *
+ * Serves bench/gpu/index.html with its own Vite dev server (the Fox from ../shared/assets
+ * read in place through /@fs/), drives the page with playwright-core, prints a table and
+ * writes bench/results/gpu-latest.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { createServer } from 'vite';
+import { assetPath, ASSETS_DIR } from '../../test/support/assets.ts';
+import { browserUnavailable, chromiumArgs, CHROMIUM } from '../../test/support/browser.ts';
+import { decodeImageBytes, writeArtifactPng } from '../../test/support/png.ts';
+import type { SetupResult, SideTimes } from './page.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../..');
+const WIDTH = 640, HEIGHT = 480;
+/** Fox clip 1: "Walk". */
+const CLIP = 1;
+
+export interface GpuBenchOptions {
+  /** Fewer instances and frames: a smoke run, not for quoting. */
+  readonly quick?: boolean;
+}
+
+interface SideSummary {
+  /** Means of the middle 80% over every measured frame of every round, milliseconds. */
+  animMs: number;
+  encodeMs: number;
+  /** anim + encode: the CPU time of a frame on the main thread. */
+  cpuMs: number;
+  frameMs: number;
+  /** Median GPU time of the frame's render passes (timestamp queries), or null without them. */
+  gpuMs: number | null;
+  drawCalls: number;
+  frames: number;
+  /** Share of canvas pixels that differ from the background in a screenshot (both should draw the same crowd). */
+  coverage?: number;
+}
+
+interface GpuBenchRow {
+  instances: number;
+  ours: SideSummary | { error: string };
+  three: SideSummary | { error: string };
+  /** ours / three: below 1 means ours is faster. */
+  ratio: { cpu: number; encode: number; frame: number; gpu: number | null } | null;
+}
+
+/** Mean of the middle 80%: robust to the odd GC pause, finer than a median of sub-tick times. */
+function trimmedMean(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const cut = Math.floor(s.length * 0.1);
+  const kept = s.slice(cut, s.length - cut);
+  return kept.length === 0 ? NaN : kept.reduce((a, b) => a + b, 0) / kept.length;
+}
+
+function summarize(runs: SideTimes[]): SideSummary {
+  const all = (key: 'anim' | 'encode' | 'frame' | 'gpu') => runs.flatMap((r) => r[key]);
+  const cpu = runs.flatMap((r) => r.anim.map((a, i) => a + r.encode[i]));
+  const gpu = all('gpu');
+  return {
+    animMs: trimmedMean(all('anim')),
+    encodeMs: trimmedMean(all('encode')),
+    cpuMs: trimmedMean(cpu),
+    frameMs: trimmedMean(all('frame')),
+    gpuMs: gpu.length > 0 ? trimmedMean(gpu) : null,
+    drawCalls: runs[runs.length - 1].drawCalls,
+    frames: all('frame').length,
+  };
+}
+
+/** Share of pixels of an RGBA screenshot that differ from its background (its top-left pixel). */
+function coverage(png: Buffer): number {
+  const { data, width, height } = decodeImageBytes(new Uint8Array(png));
+  const bg = [data[0], data[1], data[2]];
+  let n = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (Math.abs(data[i] - bg[0]) + Math.abs(data[i + 1] - bg[1]) + Math.abs(data[i + 2] - bg[2]) > 12) n++;
+  }
+  return n / (width * height);
+}
+
+export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> {
+  const started = performance.now();
+  const unavailable = browserUnavailable();
+  if (unavailable) {
+    console.log(`GPU bench skipped: ${unavailable}`);
+    return;
+  }
+  const quick = options.quick ?? false;
+  // SwiftShader rasterises on every core: other load on the machine moves the numbers.
+  const loadBefore = loadavg()[0];
+  const counts = quick ? [1, 10] : [1, 10, 50, 100];
+  const warmup = quick ? 3 : 5;
+  const frames = quick ? 8 : 20;
+  const rounds = 2;
+
+  const server = await createServer({
+    root: ROOT,
+    configFile: false,
+    logLevel: 'error',
+    clearScreen: false,
+    // Its own dependency cache, so it never disturbs a dev server of the project.
+    cacheDir: join(tmpdir(), 'skinned-mesh-gpu-bench-vite'),
+    optimizeDeps: {
+      entries: ['bench/gpu/index.html'],
+      include: ['three/webgpu', 'three/addons/loaders/GLTFLoader.js', 'three/addons/utils/SkeletonUtils.js', 'wgpu-matrix'],
+    },
+    server: {
+      host: '127.0.0.1', port: 0, strictPort: false, hmr: false, fs: { allow: [ROOT, ASSETS_DIR] },
+      // Cross-origin isolation: performance.now() then resolves 5 µs instead of 100 µs.
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+    },
+  });
+  await server.listen();
+  const address = server.httpServer!.address();
+  if (!address || typeof address === 'string') throw new Error('vite did not report a port');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArgs() });
+  const rows: GpuBenchRow[] = [];
+  let setup: SetupResult | undefined;
+  const pageErrors: string[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 2 * WIDTH, height: HEIGHT }, deviceScaleFactor: 1 });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+    await page.goto(`${baseUrl}/bench/gpu/index.html`);
+    await page.waitForFunction(() => typeof window.gpuBench === 'object', undefined, { timeout: 60_000 });
+    const foxUrl = `/@fs${assetPath('Fox')}`;
+    setup = await page.evaluate(([url, clip]) => window.gpuBench.setup(url, clip), [foxUrl, CLIP] as const);
+    console.log(`GPU bench: adapter "${setup.adapter}", ours timestamp-query ${setup.oursFeatures.includes('timestamp-query') ? 'yes' : 'no'}, three.js backend ${setup.threeBackend}, cross-origin isolated ${setup.crossOriginIsolated}`);
+    if (setup.oursError) console.log(`  our renderer failed to start: ${setup.oursError}`);
+    if (setup.threeError) console.log(`  three.js WebGPURenderer failed to start: ${setup.threeError}`);
+
+    for (const n of counts) {
+      await page.evaluate((count) => window.gpuBench.layout(count), n);
+      const ours: SideTimes[] = [], three: SideTimes[] = [];
+      let oursError = setup.oursError, threeError = setup.threeError;
+      for (let round = 0; round < rounds; round++) {
+        // Alternate which side goes first, so neither always runs on a warmer machine.
+        const order = round % 2 === 0 ? ['ours', 'three'] as const : ['three', 'ours'] as const;
+        for (const side of order) {
+          if (side === 'ours' && !oursError) {
+            try {
+              ours.push(await page.evaluate(([w, f]) => window.gpuBench.runOurs(w, f), [warmup, frames] as const));
+            } catch (e) {
+              oursError = (e as Error).message.split('\n')[0];
+            }
+          }
+          if (side === 'three' && !threeError) {
+            try {
+              three.push(await page.evaluate(([w, f]) => window.gpuBench.runThree(w, f), [warmup, frames] as const));
+            } catch (e) {
+              threeError = (e as Error).message.split('\n')[0];
+            }
+          }
+        }
+      }
+      const row: GpuBenchRow = {
+        instances: n,
+        ours: oursError ? { error: oursError } : summarize(ours),
+        three: threeError ? { error: threeError } : summarize(three),
+        ratio: null,
+      };
+      // What each canvas shows after its last frame: both should draw the same crowd.
+      for (const [side, x] of [['ours', 0], ['three', WIDTH]] as const) {
+        const summary = row[side];
+        if ('error' in summary) continue;
+        const shot = await page.screenshot({ clip: { x, y: 0, width: WIDTH, height: HEIGHT } });
+        summary.coverage = coverage(shot);
+        const image = decodeImageBytes(new Uint8Array(shot));
+        writeArtifactPng(`bench-gpu-${side}-${n}`, image.width, image.height, new Uint8Array(image.data));
+      }
+      if (!('error' in row.ours) && !('error' in row.three)) {
+        const o = row.ours, t = row.three;
+        row.ratio = {
+          cpu: o.cpuMs / t.cpuMs,
+          encode: o.encodeMs / t.encodeMs,
+          frame: o.frameMs / t.frameMs,
+          gpu: o.gpuMs !== null && t.gpuMs !== null ? o.gpuMs / t.gpuMs : null,
+        };
+      }
+      rows.push(row);
+      const fmt = (s: SideSummary | { error: string }) => ('error' in s ? `error: ${s.error}` : `cpu ${s.cpuMs.toFixed(2)} ms, frame ${s.frameMs.toFixed(1)} ms`);
+      console.log(`  Fox ×${n}: ours ${fmt(row.ours)}; three ${fmt(row.three)}`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+
+  const num = (s: SideSummary | { error: string }, key: keyof SideSummary, digits = 2): string => {
+    if ('error' in s) return 'error';
+    const v = s[key];
+    return typeof v === 'number' ? v.toFixed(digits) : '–';
+  };
+  const ratio = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${v.toFixed(2)}×`);
+  console.log('');
+  console.log(`GPU frame, Fox "Walk" crowd, ${WIDTH}×${HEIGHT}, 4× MSAA both, SwiftShader (a CPU rasteriser: compare ratios only).`);
+  console.log(`Mean of the middle 80% of ${rounds} interleaved rounds × ${frames} frames (after ${warmup} warm-up frames each). ratio = ours / three (< 1: ours faster).`);
+  console.table(rows.map((r) => ({
+    Foxes: r.instances,
+    'ours anim ms': num(r.ours, 'animMs'),
+    'ours encode ms': num(r.ours, 'encodeMs'),
+    'three anim ms': num(r.three, 'animMs'),
+    'three render() ms': num(r.three, 'encodeMs'),
+    'CPU ratio': ratio(r.ratio?.cpu),
+    'ours frame ms': num(r.ours, 'frameMs', 1),
+    'three frame ms': num(r.three, 'frameMs', 1),
+    'frame ratio': ratio(r.ratio?.frame),
+    'ours GPU ms': num(r.ours, 'gpuMs', 1),
+    'three GPU ms': num(r.three, 'gpuMs', 1),
+    'GPU ratio': ratio(r.ratio?.gpu),
+    'draws ours/three': 'error' in r.ours || 'error' in r.three ? '–' : `${r.ours.drawCalls}/${r.three.drawCalls}`,
+  })));
+  if (pageErrors.length > 0) console.log(`page errors:\n  ${pageErrors.join('\n  ')}`);
+  console.log(`1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} CPUs (SwiftShader uses all of them).`);
+
+  const out = resolve(HERE, '..', 'results', quick ? 'gpu-quick.json.tmp' : 'gpu-latest.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({
+    date: new Date().toISOString(),
+    setup: { canvas: [WIDTH, HEIGHT], msaa: 4, asset: 'Fox', clip: CLIP, ...setup },
+    method: [
+      'One page, two canvases, two WebGPU devices; rounds alternate which side runs first.',
+      'Per frame: advance every animation by 1/60 s (anim), encode and submit one frame (encode: Renderer.renderInstances / WebGPURenderer.render), then await device.queue.onSubmittedWorkDone() (frame = all three).',
+      'Ours draws the crowd with one instanced draw call per primitive (Renderer.renderInstances, one AnimationPlayer per Fox); three.js draws one SkinnedMesh clone per Fox (SkeletonUtils.clone, one AnimationMixer each).',
+      'GPU ms: timestamp queries around the render passes (ours: Renderer stats, a frame or two late; three: trackTimestamp, resolved after each frame outside the timed span).',
+    ],
+    settings: { quick, warmup, frames, rounds, counts },
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, loadAverage1m: { before: loadBefore, after: loadavg()[0] } },
+    rows,
+    pageErrors,
+    seconds: (performance.now() - started) / 1000,
+  }, null, 2) + '\n');
+  console.log(`wrote ${out} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+}

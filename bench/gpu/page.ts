@@ -1,0 +1,261 @@
+/**
+ * The GPU bench page (bench/gpu/run.ts drives it): the same crowd of skinned Foxes drawn
+ * by our Renderer and by three.js's WebGPURenderer, side by side on two 640×480 canvases
+ * with the same camera, clip, phases and placements. Each side runs frames back to back:
+ * advance the animations, encode and submit a frame, wait for the GPU
+ * (`queue.onSubmittedWorkDone()`), and reports per-frame times.
+ */
+import { AnimationPlayer } from '../../src/anim/player.ts';
+import { loadGltf } from '../../src/gltf/load.ts';
+import type { Model } from '../../src/gltf/model.ts';
+import { computeInstanceBounds, type Bounds } from '../../src/gpu/bounds.ts';
+import { OrbitCamera } from '../../src/gpu/camera.ts';
+import { configureCanvas, requestWebGpuDevice } from '../../src/gpu/device.ts';
+import { Renderer } from '../../src/gpu/renderer.ts';
+import * as THREE from 'three/webgpu';
+import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
+import { clone as cloneSkinned } from 'three/addons/utils/SkeletonUtils.js';
+
+export const FRAME_SECONDS = 1 / 60;
+/** Background of both canvases (display-referred sRGB), also the page's. */
+const CLEAR = [0x29 / 255, 0x2b / 255, 0x30 / 255] as const;
+const FOV_Y = (40 * Math.PI) / 180;
+
+export interface SideTimes {
+  /** Per measured frame, milliseconds. */
+  readonly anim: number[];
+  /** Encode and submit (ours: Renderer.renderInstances; three: renderer.render). */
+  readonly encode: number[];
+  /** Whole frame: anim + encode + waiting for the GPU to finish the frame. */
+  readonly frame: number[];
+  /** GPU time of the frame's passes by timestamp queries, when the device has them. */
+  readonly gpu: number[];
+  readonly drawCalls: number;
+}
+
+export interface SetupResult {
+  readonly adapter: string;
+  readonly oursFeatures: string[];
+  readonly threeBackend: string;
+  readonly oursError?: string;
+  readonly threeError?: string;
+  readonly joints: number;
+  readonly vertices: number;
+  /** performance.now() resolves 5 µs when true, 100 µs otherwise (Chromium). */
+  readonly crossOriginIsolated: boolean;
+}
+
+declare global {
+  interface Window {
+    gpuBench: {
+      setup(assetUrl: string, clip: number): Promise<SetupResult>;
+      layout(count: number): void;
+      runOurs(warmup: number, frames: number): Promise<SideTimes>;
+      runThree(warmup: number, frames: number): Promise<SideTimes>;
+    };
+  }
+}
+
+const oursCanvas = document.getElementById('ours') as HTMLCanvasElement;
+const threeCanvas = document.getElementById('three') as HTMLCanvasElement;
+
+let model: Model;
+let clipIndex = 0;
+let foxBounds: Bounds;
+const camera = new OrbitCamera();
+let count = 0;
+let placements = new Float32Array(0);
+
+// Ours.
+let device: GPUDevice;
+let context: GPUCanvasContext;
+let renderer: Renderer;
+let players: AnimationPlayer[] = [];
+let instances: AnimationPlayer['instance'][] = [];
+
+// three.js.
+let gltf: GLTF;
+let three: THREE.WebGPURenderer;
+let threeScene: THREE.Scene;
+let threeCamera: THREE.PerspectiveCamera;
+let threeRoots: THREE.Object3D[] = [];
+let mixers: THREE.AnimationMixer[] = [];
+
+function message(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Golden-ratio phases, so no two characters move in step. */
+function phase(k: number, duration: number): number {
+  return ((k * 0.6180339887498949) % 1) * duration;
+}
+
+async function setupOurs(bytes: Uint8Array): Promise<void> {
+  device = await requestWebGpuDevice({ label: 'bench (ours)' });
+  const configured = configureCanvas(oursCanvas, device);
+  context = configured.context;
+  model = await loadGltf(bytes, { name: 'Fox' });
+  renderer = new Renderer(device, { format: configured.viewFormat, label: 'bench' });
+  renderer.settings.clearColor.set([...CLEAR, 1]);
+  await renderer.setModel(model);
+}
+
+async function setupThree(bytes: Uint8Array): Promise<string> {
+  three = new THREE.WebGPURenderer({ canvas: threeCanvas, antialias: true, trackTimestamp: true });
+  three.setPixelRatio(1);
+  three.setSize(threeCanvas.width, threeCanvas.height, false);
+  await three.init();
+  const backend = (three.backend as { isWebGPUBackend?: boolean }).isWebGPUBackend ? 'WebGPU' : 'WebGL2 (fallback)';
+  three.toneMapping = THREE.NeutralToneMapping;
+  // A clear colour, not scene.background (which three draws as an extra full-screen pass).
+  three.setClearColor(new THREE.Color().setRGB(CLEAR[0], CLEAR[1], CLEAR[2], THREE.SRGBColorSpace), 1);
+  threeScene = new THREE.Scene();
+  // Our defaults: key light 3 from the upper front, hemispherical sky/ground ambient.
+  threeScene.add(new THREE.HemisphereLight(new THREE.Color(0.42, 0.45, 0.5), new THREE.Color(0.16, 0.14, 0.12), Math.PI));
+  const key = new THREE.DirectionalLight(new THREE.Color(1, 0.98, 0.95), 3);
+  key.position.set(0.45, 0.75, 0.5);
+  threeScene.add(key);
+  gltf = await new GLTFLoader().parseAsync(bytes.slice().buffer, '');
+  return backend;
+}
+
+window.gpuBench = {
+  async setup(assetUrl, clip) {
+    clipIndex = clip;
+    const bytes = new Uint8Array(await (await fetch(assetUrl)).arrayBuffer());
+    let oursError: string | undefined, threeError: string | undefined, threeBackend = 'none';
+    try {
+      await setupOurs(bytes);
+    } catch (e) {
+      oursError = message(e);
+    }
+    try {
+      threeBackend = await setupThree(bytes);
+    } catch (e) {
+      threeError = message(e);
+    }
+    const adapter = device ? `${device.adapterInfo?.vendor ?? ''} ${device.adapterInfo?.architecture ?? ''} ${device.adapterInfo?.description ?? ''}`.trim() : 'none';
+    const probe = model ? new AnimationPlayer(model) : undefined;
+    if (probe) foxBounds = computeInstanceBounds(probe.instance);
+    return {
+      adapter,
+      oursFeatures: device ? [...device.features] : [],
+      threeBackend,
+      oursError,
+      threeError,
+      joints: probe ? probe.instance.paletteMatrixCount : 0,
+      vertices: model ? model.meshes.reduce((n, m) => n + m.primitives.reduce((k, p) => k + p.vertexCount, 0), 0) : 0,
+      crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    };
+  },
+
+  /** A square grid of `n` Foxes on the ground, framed by one camera both renderers use. */
+  layout(n) {
+    count = n;
+    const columns = Math.ceil(Math.sqrt(n));
+    const rows = Math.ceil(n / columns);
+    const size = foxBounds.max.map((hi, c) => hi - foxBounds.min[c]);
+    const spacing = 1.15 * Math.max(size[0], size[2]);
+    placements = new Float32Array(16 * n);
+    const offsets: [number, number][] = [];
+    for (let k = 0; k < n; k++) {
+      const x = ((k % columns) - (columns - 1) / 2) * spacing;
+      const z = (Math.floor(k / columns) - (rows - 1) / 2) * spacing;
+      offsets.push([x, z]);
+      placements.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, z, 1], k * 16);
+    }
+    const half = [((columns - 1) / 2) * spacing, ((rows - 1) / 2) * spacing];
+    const min = Float32Array.of(foxBounds.min[0] - half[0], foxBounds.min[1], foxBounds.min[2] - half[1]);
+    const max = Float32Array.of(foxBounds.max[0] + half[0], foxBounds.max[1], foxBounds.max[2] + half[1]);
+    const center = min.map((lo, c) => (lo + max[c]) / 2);
+    camera.yaw = 0.6;
+    camera.pitch = 0.45;
+    camera.fovY = FOV_Y;
+    camera.frame({ min, max, center, radius: Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2 }, oursCanvas.width / oursCanvas.height);
+    camera.update(oursCanvas.width / oursCanvas.height);
+
+    if (renderer) {
+      players = [];
+      for (let k = 0; k < n; k++) {
+        const p = new AnimationPlayer(model);
+        p.setClip(clipIndex);
+        p.seek(phase(k, p.duration));
+        p.play();
+        players.push(p);
+      }
+      instances = players.map((p) => p.instance);
+    }
+    if (gltf) {
+      for (const r of threeRoots) threeScene.remove(r);
+      threeRoots = [];
+      mixers = [];
+      const clip = gltf.animations[clipIndex];
+      for (let k = 0; k < n; k++) {
+        const root = cloneSkinned(gltf.scene);
+        root.position.set(offsets[k][0], 0, offsets[k][1]);
+        threeScene.add(root);
+        threeRoots.push(root);
+        const mixer = new THREE.AnimationMixer(root);
+        mixer.clipAction(clip).play();
+        mixer.setTime(phase(k, clip.duration));
+        mixers.push(mixer);
+      }
+      threeCamera = new THREE.PerspectiveCamera((FOV_Y * 180) / Math.PI, threeCanvas.width / threeCanvas.height, camera.near, camera.far);
+      threeCamera.position.set(camera.position[0], camera.position[1], camera.position[2]);
+      threeCamera.lookAt(camera.target[0], camera.target[1], camera.target[2]);
+      threeCamera.updateMatrixWorld();
+    }
+  },
+
+  async runOurs(warmup, frames) {
+    if (!renderer) throw new Error('our renderer failed to start');
+    const times: SideTimes = { anim: [], encode: [], frame: [], gpu: [], drawCalls: 0 };
+    const queue = device.queue;
+    for (let f = -warmup; f < frames; f++) {
+      const t0 = performance.now();
+      for (let k = 0; k < count; k++) players[k].update(FRAME_SECONDS);
+      const t1 = performance.now();
+      renderer.renderInstances(context.getCurrentTexture(), camera, instances, count, placements);
+      const t2 = performance.now();
+      await queue.onSubmittedWorkDone();
+      const t3 = performance.now();
+      if (f < 0) continue;
+      times.anim.push(t1 - t0);
+      times.encode.push(t2 - t1);
+      times.frame.push(t3 - t0);
+      // A recent frame's pass (read back asynchronously; the same scene every frame).
+      if (renderer.stats.gpuMs !== undefined) times.gpu.push(renderer.stats.gpuMs);
+    }
+    return { ...times, drawCalls: renderer.stats.drawCalls };
+  },
+
+  async runThree(warmup, frames) {
+    if (!three) throw new Error('three.js failed to start');
+    const times: SideTimes = { anim: [], encode: [], frame: [], gpu: [], drawCalls: 0 };
+    const queue = (three.backend as unknown as { device: GPUDevice }).device.queue;
+    // three resets its counters from its own requestAnimationFrame loop; count per frame here.
+    three.info.autoReset = false;
+    let drawCalls = 0;
+    for (let f = -warmup; f < frames; f++) {
+      three.info.reset();
+      const t0 = performance.now();
+      for (let k = 0; k < count; k++) mixers[k].update(FRAME_SECONDS);
+      const t1 = performance.now();
+      three.render(threeScene, threeCamera);
+      const t2 = performance.now();
+      drawCalls = three.info.render.drawCalls;
+      await queue.onSubmittedWorkDone();
+      const t3 = performance.now();
+      if (f < 0) continue;
+      times.anim.push(t1 - t0);
+      times.encode.push(t2 - t1);
+      times.frame.push(t3 - t0);
+      // three sums the passes since the last resolve: one frame's worth here. Outside t0…t3.
+      if (three.hasFeature('timestamp-query')) {
+        const ms = await three.resolveTimestampsAsync(THREE.TimestampQuery.RENDER);
+        if (typeof ms === 'number' && ms > 0) times.gpu.push(ms);
+      }
+    }
+    return { ...times, drawCalls };
+  },
+};

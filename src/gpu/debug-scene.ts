@@ -1,0 +1,335 @@
+/**
+ * What the debug views need for one model, built the first time a view is asked for
+ * (never for models nobody debugs) and drawn by the Renderer inside its frame pass:
+ *
+ *   WEIGHTS    a 'weights' variant of each draw's mesh pipeline
+ *   WIREFRAME  a line-list index buffer of each triangle primitive's unique edges, drawn
+ *              with the 'wireframe' variant over the same vertex buffers
+ *   NORMALS,   one line per vertex, from the primitive's own vertex buffers read
+ *   TANGENTS   per instance, skinned by the shared skinning functions (debug.wgsl)
+ *   SKELETON   one instance per joint from a buffer of bind-time joint positions, posed
+ *              on the GPU by the palette matrices every frame
+ *
+ * Nothing here runs per frame except `encode*`, which allocates nothing.
+ */
+import type { Model, Skin } from '../gltf/model.ts';
+import { invertMat4 } from '../math/trs.ts';
+import { DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_JOINT_STRIDE, SkeletonJointOffset } from './debug-layouts.ts';
+import { instanceStepped, type DebugPipelines } from './debug-pipelines.ts';
+import { DebugView } from './debug-views.ts';
+import { createBufferWithData, drawIndices, type GpuPrimitive } from './gpu-model.ts';
+import { meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from './pipelines.ts';
+
+/** What the debug views need to know about one of the Renderer's draws. */
+export interface DebugDrawSource {
+  readonly meshNode: number;
+  /** Index of the primitive in its mesh. */
+  readonly primitiveIndex: number;
+  readonly primitive: GpuPrimitive;
+  /** The draw's shaded pipeline, whose variants the weights and wireframe views use. */
+  readonly desc: MeshPipelineDesc;
+  /** Vertex buffer slots the draw binds (its pipeline's layouts). */
+  readonly vertexSlots: number;
+}
+
+export interface DebugSceneContext {
+  readonly device: GPUDevice;
+  readonly label: string;
+  readonly format: GPUTextureFormat;
+  readonly meshPipelines: MeshPipelines;
+  readonly debugPipelines: DebugPipelines;
+}
+
+export const ALL_DEBUG_VIEWS = DebugView.SKELETON | DebugView.NORMALS | DebugView.TANGENTS | DebugView.WEIGHTS | DebugView.WIREFRAME;
+
+// ---------------------------------------------------------------------- pure builders
+
+/**
+ * The unique edges of a triangle list or strip as a line list (each edge once, whichever
+ * triangles share it; degenerate edges dropped). `indices` undefined: non-indexed.
+ */
+export function wireframeIndices(
+  indices: ArrayLike<number> | undefined, vertexCount: number, topology: 'triangle-list' | 'triangle-strip',
+): Uint16Array | Uint32Array {
+  const n = indices ? indices.length : vertexCount;
+  const at = (i: number): number => (indices ? indices[i] : i);
+  const seen = new Set<number>();
+  const edges: number[] = [];
+  const add = (a: number, b: number): void => {
+    if (a === b) return;
+    const lo = Math.min(a, b), hi = Math.max(a, b);
+    const key = lo * vertexCount + hi;
+    if (seen.has(key)) return;
+    seen.add(key);
+    edges.push(lo, hi);
+  };
+  const triangles = topology === 'triangle-list' ? Math.floor(n / 3) : Math.max(0, n - 2);
+  for (let t = 0; t < triangles; t++) {
+    const first = topology === 'triangle-list' ? t * 3 : t;
+    const a = at(first), b = at(first + 1), c = at(first + 2);
+    add(a, b);
+    add(b, c);
+    add(c, a);
+  }
+  return vertexCount > 0xffff ? Uint32Array.from(edges) : Uint16Array.from(edges);
+}
+
+/**
+ * The SkeletonJointInput records of `skin` (see debug-layouts.ts): every joint whose
+ * inverse bind matrix can be inverted, with its nearest ancestor joint. Returns the
+ * bytes and the joint count.
+ */
+export function skeletonJointRecords(skin: Skin): { bytes: ArrayBuffer; count: number } {
+  const count = skin.joints.length;
+  const bind = new Float64Array(count * 3);
+  const valid = new Uint8Array(count);
+  const inverse = new Float64Array(16);
+  for (let j = 0; j < count; j++) {
+    if (!invertMat4(skin.inverseBindMatrices, inverse, j * 16)) continue;
+    // inverse(IBM) · (0, 0, 0, 1): the joint's origin at bind time, in the palette's space.
+    const w = inverse[15];
+    if (!(Math.abs(w) > 1e-12)) continue;
+    bind[j * 3] = inverse[12] / w;
+    bind[j * 3 + 1] = inverse[13] / w;
+    bind[j * 3 + 2] = inverse[14] / w;
+    valid[j] = bind.subarray(j * 3, j * 3 + 3).every(Number.isFinite) ? 1 : 0;
+  }
+  const bytes = new ArrayBuffer(count * SKELETON_JOINT_STRIDE);
+  const f32 = new Float32Array(bytes);
+  const u32 = new Uint32Array(bytes);
+  const i32 = new Int32Array(bytes);
+  let n = 0;
+  for (let j = 0; j < count; j++) {
+    if (!valid[j]) continue;
+    const base = (n * SKELETON_JOINT_STRIDE) / 4;
+    const parent = skin.jointParents[j];
+    const hasParent = parent >= 0 && valid[parent] === 1;
+    for (let c = 0; c < 3; c++) {
+      f32[base + SkeletonJointOffset.BIND_POSITION / 4 + c] = bind[j * 3 + c];
+      f32[base + SkeletonJointOffset.PARENT_BIND_POSITION / 4 + c] = hasParent ? bind[parent * 3 + c] : 0;
+    }
+    u32[base + SkeletonJointOffset.JOINT / 4] = j;
+    i32[base + SkeletonJointOffset.PARENT_JOINT / 4] = hasParent ? parent : -1;
+    n++;
+  }
+  return { bytes: bytes.slice(0, n * SKELETON_JOINT_STRIDE), count: n };
+}
+
+// ---------------------------------------------------------------------- the scene part
+
+interface WireDraw {
+  readonly draw: number;
+  readonly pipeline: GPURenderPipeline;
+  readonly indexBuffer: GPUBuffer;
+  readonly indexFormat: GPUIndexFormat;
+  readonly indexCount: number;
+}
+
+interface LineDraw {
+  readonly draw: number;
+  readonly pipeline: GPURenderPipeline;
+}
+
+interface SkeletonDraw {
+  /** A draw of the mesh node whose palette poses this skeleton: its record holds the palette offset and world matrix. */
+  readonly draw: number;
+  readonly firstJoint: number;
+  readonly jointCount: number;
+}
+
+export class DebugScene {
+  /** DebugView bits whose resources and pipelines are ready to draw. */
+  ready = 0;
+  /** Per draw: its 'weights' variant pipeline (once WEIGHTS is ready). */
+  readonly weightsPipelines: GPURenderPipeline[] = [];
+  private readonly wire: WireDraw[] = [];
+  private readonly normals: LineDraw[] = [];
+  private readonly tangents: LineDraw[] = [];
+  private readonly skeletons: SkeletonDraw[] = [];
+  private skeletonBuffer: GPUBuffer | undefined;
+  private bonePipeline: GPURenderPipeline | undefined;
+  private jointPipeline: GPURenderPipeline | undefined;
+  private readonly owned: GPUBuffer[] = [];
+  private building: Promise<void> = Promise.resolve();
+  private destroyed = false;
+
+  constructor(private readonly ctx: DebugSceneContext, private readonly model: Model, private readonly draws: readonly DebugDrawSource[]) {}
+
+  /** Builds what the views in `mask` need and is not built yet; calls queue behind each other. */
+  prepare(mask: number): Promise<void> {
+    const next = this.building.then(() => this.build(mask & ALL_DEBUG_VIEWS & ~this.ready));
+    this.building = next.catch(() => undefined);
+    return next;
+  }
+
+  private async build(missing: number): Promise<void> {
+    if (this.destroyed) return;
+    const { meshPipelines, debugPipelines, format } = this.ctx;
+    if (missing & DebugView.WEIGHTS) {
+      const pipelines: GPURenderPipeline[] = [];
+      // One at a time: draws share variants, and the mesh cache fills as each resolves.
+      for (const d of this.draws) pipelines.push(await meshPipelines.pipeline(meshVariantDesc(d.desc, 'weights')));
+      if (this.destroyed) return;
+      this.weightsPipelines.push(...pipelines);
+      this.ready |= DebugView.WEIGHTS;
+    }
+    if (missing & DebugView.WIREFRAME) {
+      const edges = this.createEdgeBuffers();
+      const wire: WireDraw[] = [];
+      for (const [draw, e] of edges) {
+        const pipeline = await meshPipelines.pipeline(meshVariantDesc(this.draws[draw].desc, 'wireframe'));
+        wire.push({ draw, pipeline, ...e });
+      }
+      if (this.destroyed) return;
+      this.wire.push(...wire);
+      this.ready |= DebugView.WIREFRAME;
+    }
+    for (const [bit, kind, out] of [
+      [DebugView.NORMALS, DebugLineKind.NORMALS, this.normals],
+      [DebugView.TANGENTS, DebugLineKind.TANGENTS, this.tangents],
+    ] as const) {
+      if (!(missing & bit)) continue;
+      const lines: LineDraw[] = [];
+      for (let i = 0; i < this.draws.length; i++) {
+        const d = this.draws[i];
+        const has = kind === DebugLineKind.NORMALS ? d.primitive.hasNormals : d.primitive.hasTangents;
+        if (!has || d.primitive.vertexCount === 0) continue;
+        const pipeline = await debugPipelines.lines({
+          kind,
+          vertexLayoutKey: d.desc.vertexLayoutKey,
+          vertexLayouts: instanceStepped(d.desc.vertexLayouts),
+          influences: d.desc.influences,
+          colorFormat: format,
+        });
+        lines.push({ draw: i, pipeline });
+      }
+      if (this.destroyed) return;
+      out.push(...lines);
+      this.ready |= bit;
+    }
+    if (missing & DebugView.SKELETON) {
+      const [bone, joint] = await Promise.all([debugPipelines.skeleton('bone', format), debugPipelines.skeleton('joint', format)]);
+      if (this.destroyed) return;
+      this.bonePipeline = bone;
+      this.jointPipeline = joint;
+      this.createSkeletons();
+      this.ready |= DebugView.SKELETON;
+    }
+  }
+
+  /** Edge index buffers of every triangle draw (one per primitive, shared by the draws of a mesh), by draw. */
+  private createEdgeBuffers(): Map<number, Pick<WireDraw, 'indexBuffer' | 'indexFormat' | 'indexCount'>> {
+    const byPrimitive = new Map<GpuPrimitive, Pick<WireDraw, 'indexBuffer' | 'indexFormat' | 'indexCount'> | null>();
+    const out = new Map<number, Pick<WireDraw, 'indexBuffer' | 'indexFormat' | 'indexCount'>>();
+    const model = this.model;
+    for (let i = 0; i < this.draws.length; i++) {
+      const d = this.draws[i];
+      const p = d.primitive;
+      let entry = byPrimitive.get(p);
+      if (entry === undefined) {
+        entry = null;
+        if (p.topology === 'triangle-list' || p.topology === 'triangle-strip') {
+          const source = model.meshes[model.meshNodes[d.meshNode].mesh].primitives[d.primitiveIndex];
+          const indices = wireframeIndices(drawIndices(source), p.vertexCount, p.topology);
+          if (indices.length > 0) {
+            const indexBuffer = createBufferWithData(this.ctx.device, `${p.label} wireframe edges`, indices, GPUBufferUsage.INDEX);
+            this.owned.push(indexBuffer);
+            entry = { indexBuffer, indexFormat: indices instanceof Uint32Array ? 'uint32' : 'uint16', indexCount: indices.length };
+          }
+        }
+        byPrimitive.set(p, entry);
+      }
+      if (entry) out.set(i, entry);
+    }
+    return out;
+  }
+
+  /** One skeleton per skin, posed by the palette of the first mesh node that uses it. */
+  private createSkeletons(): void {
+    const model = this.model;
+    const parts: ArrayBuffer[] = [];
+    let joints = 0;
+    const done = new Set<number>();
+    for (let i = 0; i < this.draws.length; i++) {
+      const skinIndex = model.meshNodes[this.draws[i].meshNode].skin;
+      if (skinIndex < 0 || done.has(skinIndex)) continue;
+      done.add(skinIndex);
+      const { bytes, count } = skeletonJointRecords(model.skins[skinIndex]);
+      if (count === 0) continue;
+      this.skeletons.push({ draw: i, firstJoint: joints, jointCount: count });
+      parts.push(bytes);
+      joints += count;
+    }
+    if (joints === 0) return;
+    const all = new Uint8Array(joints * SKELETON_JOINT_STRIDE);
+    let at = 0;
+    for (const p of parts) {
+      all.set(new Uint8Array(p), at);
+      at += p.byteLength;
+    }
+    this.skeletonBuffer = createBufferWithData(this.ctx.device, `${this.ctx.label} ${model.name} skeleton joints`, all, GPUBufferUsage.VERTEX);
+    this.owned.push(this.skeletonBuffer);
+  }
+
+  /**
+   * Records the overlays of `mask` (wireframe, normals, tangents, skeleton — in that order,
+   * the skeleton on top) for `instances` instances into the frame's pass; the draw records
+   * of draw i are i × instances + k. Returns the draw calls issued. Allocates nothing.
+   */
+  encodeOverlays(pass: GPURenderPassEncoder, mask: number, instances: number): number {
+    const views = mask & this.ready;
+    let calls = 0;
+    if (views & DebugView.WIREFRAME) {
+      for (let w = 0; w < this.wire.length; w++) {
+        const e = this.wire[w];
+        pass.setPipeline(e.pipeline);
+        this.bindVertexBuffers(pass, e.draw);
+        pass.setIndexBuffer(e.indexBuffer, e.indexFormat);
+        pass.drawIndexed(e.indexCount, instances, 0, 0, e.draw * instances);
+        calls++;
+      }
+    }
+    for (let kind = 0; kind < 2; kind++) {
+      const lines = kind === 0 ? this.normals : this.tangents;
+      if (!(views & (kind === 0 ? DebugView.NORMALS : DebugView.TANGENTS))) continue;
+      for (let l = 0; l < lines.length; l++) {
+        const e = lines[l];
+        pass.setPipeline(e.pipeline);
+        this.bindVertexBuffers(pass, e.draw);
+        const vertices = this.draws[e.draw].primitive.vertexCount;
+        // One instance per mesh vertex; the record comes from the first vertex.
+        for (let k = 0; k < instances; k++) {
+          pass.draw(LINE_SEGMENT_VERTICES, vertices, (e.draw * instances + k) * LINE_SEGMENT_VERTICES, 0);
+          calls++;
+        }
+      }
+    }
+    if ((views & DebugView.SKELETON) && this.skeletonBuffer) {
+      pass.setVertexBuffer(0, this.skeletonBuffer);
+      for (let shape = 0; shape < 2; shape++) {
+        pass.setPipeline(shape === 0 ? this.bonePipeline! : this.jointPipeline!);
+        for (let s = 0; s < this.skeletons.length; s++) {
+          const e = this.skeletons[s];
+          for (let k = 0; k < instances; k++) {
+            pass.draw(SHAPE_SEGMENT_VERTICES, e.jointCount, (e.draw * instances + k) * SHAPE_SEGMENT_VERTICES, e.firstJoint);
+            calls++;
+          }
+        }
+      }
+    }
+    return calls;
+  }
+
+  private bindVertexBuffers(pass: GPURenderPassEncoder, draw: number): void {
+    const d = this.draws[draw];
+    const p = d.primitive;
+    for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    for (const b of this.owned) b.destroy();
+    this.owned.length = 0;
+    this.ready = 0;
+  }
+}
