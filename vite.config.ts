@@ -1,7 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
-// One config for the demo site (vite dev/build) and the test runner (vitest).
-export default defineConfig({
+/** The library build in `dist/lib/`: readable (package.json `exports`) and minified (for a plain <script>). */
+export const LIBRARY_FILE = 'skinned-mesh-webgpu.js';
+export const LIBRARY_MIN_FILE = 'skinned-mesh-webgpu.min.js';
+
+// One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
+// and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
+// runs them all.
+export default defineConfig(({ mode }) => ({
+  build: mode === 'lib' || mode === 'lib-min'
+    ? {
+      // One ES module a page can load with a single <script type="module">, so wgpu-matrix
+      // is bundled rather than left as a bare import that only a bundler or an import map
+      // resolves. It has no module state a second copy could disagree with.
+      lib: { entry: 'src/index.ts', formats: ['es' as const], fileName: () => (mode === 'lib' ? LIBRARY_FILE : LIBRARY_MIN_FILE) },
+      outDir: 'dist/lib',
+      // The minified build lands beside the readable one.
+      emptyOutDir: mode === 'lib',
+      copyPublicDir: false,
+      sourcemap: true,
+      // Every browser with WebGPU runs ES2022.
+      target: 'es2022',
+      minify: mode === 'lib-min',
+    }
+    : {
+      // The demo site (index.html), beside the library rather than over it.
+      outDir: 'dist/site',
+      emptyOutDir: true,
+    },
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
@@ -9,4 +35,4 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
-});
+}));

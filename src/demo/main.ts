@@ -1,0 +1,197 @@
+/**
+ * The demo page: one large <skinned-mesh-viewer> driven through its public API (the
+ * same one any page gets), a control panel, a stats panel, and three embedded viewers
+ * further down. Everything it shows is made by the project's own code unless the user
+ * opens a file or passes ?src=URL.
+ */
+import '../element/index.ts';
+import type { SkinnedMeshViewerElement } from '../element/viewer.ts';
+import { droppedFile, modelFromFiles } from './files.ts';
+import { RollingAverage } from './stats.ts';
+
+const $ = <T extends HTMLElement>(id: string): T => {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`demo page is missing #${id}`);
+  return element as T;
+};
+
+const viewer = $<SkinnedMeshViewerElement>('viewer');
+const stage = $('stage');
+const clipSelect = $<HTMLSelectElement>('clip');
+const playButton = $<HTMLButtonElement>('play');
+const loopBox = $<HTMLInputElement>('loop');
+const scrub = $<HTMLInputElement>('scrub');
+const timeOut = $<HTMLOutputElement>('time');
+const speed = $<HTMLInputElement>('speed');
+const crossfade = $<HTMLInputElement>('crossfade');
+const exposure = $<HTMLInputElement>('exposure');
+const info = $('model-info');
+const errorBox = $('error');
+const builtinSelect = $<HTMLSelectElement>('builtin');
+
+// ---------------------------------------------------------------- model source
+
+const params = new URLSearchParams(location.search);
+const srcParam = params.get('src');
+if (srcParam) {
+  viewer.removeAttribute('builtin');
+  viewer.src = srcParam;
+}
+
+function showError(message: string | undefined): void {
+  errorBox.hidden = !message;
+  errorBox.textContent = message ?? '';
+}
+
+builtinSelect.addEventListener('change', () => {
+  showError(undefined);
+  viewer.removeAttribute('src');
+  viewer.builtin = builtinSelect.value;
+});
+
+async function openFiles(files: File[]): Promise<void> {
+  showError(undefined);
+  info.textContent = `Reading ${files.map((f) => f.name).join(', ')}…`;
+  try {
+    viewer.showModel(await modelFromFiles(files.map(droppedFile)));
+  } catch (e) {
+    showError((e as Error).message);
+    info.textContent = 'The previous model is still shown.';
+  }
+}
+
+$<HTMLInputElement>('file').addEventListener('change', (e) => {
+  const input = e.target as HTMLInputElement;
+  if (input.files && input.files.length > 0) void openFiles([...input.files]);
+  input.value = '';
+});
+
+stage.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  stage.classList.add('dragging');
+});
+stage.addEventListener('dragleave', () => stage.classList.remove('dragging'));
+stage.addEventListener('drop', (e) => {
+  e.preventDefault();
+  stage.classList.remove('dragging');
+  const files = e.dataTransfer ? [...e.dataTransfer.files] : [];
+  if (files.length > 0) void openFiles(files);
+});
+
+viewer.addEventListener('progress', (e) => {
+  const { loaded, total } = e.detail;
+  info.textContent = total ? `Loading… ${Math.round((100 * loaded) / total)}%` : `Loading… ${(loaded / 1024).toFixed(0)} KiB`;
+});
+
+viewer.addEventListener('error', (e) => {
+  showError(e.detail.message);
+});
+
+viewer.addEventListener('load', () => {
+  showError(undefined);
+  const model = viewer.model!;
+  const joints = model.skins.reduce((n, s) => n + s.joints.length, 0);
+  const vertices = model.meshes.reduce((n, m) => n + m.primitives.reduce((k, p) => k + p.vertexCount, 0), 0);
+  info.textContent = `${model.name}: ${model.skins.length} skin(s), ${joints} joints, ${vertices.toLocaleString()} vertices, ${model.animations.length} clip(s)`;
+  if (model.warnings.length > 0) info.textContent += ` — ${model.warnings.length} repaired problem(s), e.g. ${model.warnings[0].message}`;
+  clipSelect.replaceChildren(...model.animations.map((clip, i) => new Option(clip.name || `clip ${i}`, String(i))));
+  clipSelect.disabled = viewer.animations.length === 0;
+  const current = viewer.animation;
+  const index = current === null ? 0 : Math.max(0, viewer.animations.indexOf(current));
+  clipSelect.value = /^\d+$/.test(current ?? '') ? current! : String(index);
+  syncPlayButton();
+});
+
+// ---------------------------------------------------------------- playback
+
+function syncPlayButton(): void {
+  playButton.textContent = viewer.paused ? 'Play' : 'Pause';
+}
+
+playButton.addEventListener('click', () => {
+  if (viewer.paused) viewer.play();
+  else viewer.pause();
+  syncPlayButton();
+});
+viewer.addEventListener('animationend', syncPlayButton);
+
+clipSelect.addEventListener('change', () => {
+  const clip = Number(clipSelect.value);
+  // While playing, change clips by crossfade; paused, cut (a fade would not be seen).
+  if (!viewer.paused) viewer.crossfadeTo(clip, Number(crossfade.value));
+  else viewer.animation = clip;
+});
+
+loopBox.addEventListener('change', () => { viewer.loop = loopBox.checked; });
+
+let scrubbing = false;
+scrub.addEventListener('pointerdown', () => { scrubbing = true; });
+scrub.addEventListener('pointerup', () => { scrubbing = false; });
+scrub.addEventListener('input', () => {
+  viewer.currentTime = Number(scrub.value) * viewer.duration;
+});
+
+const bindRange = (input: HTMLInputElement, output: string, format: (v: number) => string, apply: (v: number) => void): void => {
+  const out = $<HTMLOutputElement>(output);
+  const update = (): void => {
+    const v = Number(input.value);
+    out.textContent = format(v);
+    apply(v);
+  };
+  input.addEventListener('input', update);
+  update();
+};
+bindRange(speed, 'speed-value', (v) => `${v.toFixed(2)}×`, (v) => { viewer.speed = v; });
+bindRange(crossfade, 'crossfade-value', (v) => `${v.toFixed(2)} s`, (v) => { viewer.crossfadeDuration = v; });
+bindRange(exposure, 'exposure-value', (v) => v.toFixed(2), (v) => { viewer.exposure = v; });
+
+for (const radio of document.querySelectorAll<HTMLInputElement>('input[name=skinning]')) {
+  radio.addEventListener('change', () => { if (radio.checked) viewer.skinning = radio.value; });
+}
+
+const debugBoxes = [...document.querySelectorAll<HTMLInputElement>('input[name=debug]')];
+for (const box of debugBoxes) {
+  box.addEventListener('change', () => {
+    viewer.debug = debugBoxes.filter((b) => b.checked).map((b) => b.value).join(' ') || null;
+  });
+}
+
+// ---------------------------------------------------------------- stats, once per frame
+
+const frameMs = new RollingAverage(60);
+// Browsers quantise performance.now() (0.1 ms in Chromium), so the CPU times are averaged.
+const poseMs = new RollingAverage(60);
+const encodeMs = new RollingAverage(60);
+const statFps = $('stat-fps'), statPose = $('stat-pose'), statEncode = $('stat-encode'), statGpu = $('stat-gpu');
+const statJoints = $('stat-joints'), statVertices = $('stat-vertices'), statDraws = $('stat-draws');
+let lastTime = -1;
+let frames = 0;
+
+function tick(time: number): void {
+  if (lastTime >= 0) frameMs.add(time - lastTime);
+  lastTime = time;
+  const duration = viewer.duration;
+  if (!scrubbing && duration > 0) scrub.value = String(viewer.currentTime / duration);
+  timeOut.textContent = `${viewer.currentTime.toFixed(2)} s`;
+  const live = viewer.stats;
+  if (live) {
+    poseMs.add(live.poseMs);
+    encodeMs.add(live.encodeMs);
+  }
+  // Text updates a few times a second: enough to read, and no layout work every frame.
+  if (++frames % 15 === 0) {
+    const stats = viewer.stats;
+    statFps.textContent = frameMs.average > 0 ? (1000 / frameMs.average).toFixed(0) : '–';
+    if (stats) {
+      statPose.textContent = `${poseMs.average.toFixed(3)} ms`;
+      statEncode.textContent = `${encodeMs.average.toFixed(3)} ms`;
+      statGpu.textContent = stats.gpuMs === undefined ? 'n/a (no timestamp queries)' : `${stats.gpuMs.toFixed(2)} ms`;
+      statJoints.textContent = String(stats.joints);
+      statVertices.textContent = stats.vertices.toLocaleString();
+      statDraws.textContent = String(stats.drawCalls);
+    }
+    syncPlayButton();
+  }
+  requestAnimationFrame(tick);
+}
+requestAnimationFrame(tick);

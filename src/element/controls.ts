@@ -1,0 +1,130 @@
+/**
+ * `camera-controls`: drag to orbit, wheel or pinch to zoom, arrow keys and +/- from the
+ * keyboard. Every listener is on the element itself or on its own canvas, never on
+ * window or document: pointer capture keeps a drag going outside the canvas, so nothing
+ * page-wide has to be added or, on removal, forgotten.
+ */
+
+export interface OrbitTarget {
+  /** Turns the camera about the target: yaw about +Y, pitch towards straight above (radians). */
+  orbit(deltaYaw: number, deltaPitch: number): void;
+  /** Multiplies the camera distance (< 1 moves closer). */
+  zoom(factor: number): void;
+}
+
+/** A drag across the canvas's full height turns the camera by half a turn. */
+const ORBIT_PER_HEIGHT = Math.PI;
+const KEY_ORBIT = (10 * Math.PI) / 180;
+const KEY_ZOOM = 1.15;
+/** exp(deltaY · this): one 100-pixel wheel notch zooms by about 16%. */
+const WHEEL_ZOOM_PER_PIXEL = 0.0015;
+const WHEEL_LINE_PIXELS = 16;
+const WHEEL_PAGE_PIXELS = 400;
+
+export class CameraControls {
+  private enabled = false;
+  /** Active pointers on the canvas: id → last position. At most two matter (pinch). */
+  private readonly pointers = new Map<number, { x: number; y: number }>();
+  private pinchDistance = 0;
+
+  private readonly onPointerDown = (e: PointerEvent) => this.pointerDown(e);
+  private readonly onPointerMove = (e: PointerEvent) => this.pointerMove(e);
+  private readonly onPointerUp = (e: PointerEvent) => this.pointerUp(e);
+  private readonly onWheel = (e: WheelEvent) => this.wheel(e);
+  private readonly onKeyDown = (e: KeyboardEvent) => this.keyDown(e);
+
+  constructor(private readonly host: HTMLElement, private readonly surface: HTMLElement, private readonly target: OrbitTarget) {}
+
+  get active(): boolean {
+    return this.enabled;
+  }
+
+  setEnabled(enabled: boolean): void {
+    if (enabled === this.enabled) return;
+    this.enabled = enabled;
+    const method = enabled ? 'addEventListener' : 'removeEventListener';
+    this.surface[method]('pointerdown', this.onPointerDown as EventListener);
+    this.surface[method]('pointermove', this.onPointerMove as EventListener);
+    this.surface[method]('pointerup', this.onPointerUp as EventListener);
+    this.surface[method]('pointercancel', this.onPointerUp as EventListener);
+    // Not passive: a wheel over an interactive viewer zooms it instead of scrolling the page.
+    this.surface[method]('wheel', this.onWheel as EventListener, { passive: false } as AddEventListenerOptions);
+    this.host[method]('keydown', this.onKeyDown as EventListener);
+    if (!enabled) this.cancelGestures();
+  }
+
+  /** Forgets pointers mid-drag (the element left the page and lost its pointer capture). */
+  cancelGestures(): void {
+    this.pointers.clear();
+    this.pinchDistance = 0;
+  }
+
+  private pointerDown(e: PointerEvent): void {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    try {
+      // Keeps the drag ours outside the canvas, with no window-level listeners.
+      this.surface.setPointerCapture(e.pointerId);
+    } catch {
+      // The pointer is already gone (or the event was synthetic): the gesture still works inside.
+    }
+    this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (this.pointers.size === 2) this.pinchDistance = this.spread();
+    e.preventDefault();
+  }
+
+  private pointerMove(e: PointerEvent): void {
+    const last = this.pointers.get(e.pointerId);
+    if (!last) return;
+    const dx = e.clientX - last.x, dy = e.clientY - last.y;
+    last.x = e.clientX;
+    last.y = e.clientY;
+    if (this.pointers.size === 1) {
+      const perPixel = ORBIT_PER_HEIGHT / Math.max(1, this.surface.clientHeight);
+      // The model follows the pointer: dragging right turns it right (the camera left);
+      // dragging down shows it more from above.
+      this.target.orbit(-dx * perPixel, dy * perPixel);
+    } else if (this.pointers.size === 2) {
+      const spread = this.spread();
+      if (this.pinchDistance > 0 && spread > 0) this.target.zoom(this.pinchDistance / spread);
+      this.pinchDistance = spread;
+    }
+  }
+
+  private pointerUp(e: PointerEvent): void {
+    this.pointers.delete(e.pointerId);
+    this.pinchDistance = this.pointers.size === 2 ? this.spread() : 0;
+  }
+
+  private spread(): number {
+    let x0 = 0, y0 = 0, i = 0, d = 0;
+    for (const p of this.pointers.values()) {
+      if (i === 0) { x0 = p.x; y0 = p.y; } else if (i === 1) d = Math.hypot(p.x - x0, p.y - y0);
+      i++;
+    }
+    return d;
+  }
+
+  private wheel(e: WheelEvent): void {
+    e.preventDefault();
+    const scale = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? WHEEL_LINE_PIXELS : e.deltaMode === WheelEvent.DOM_DELTA_PAGE ? WHEEL_PAGE_PIXELS : 1;
+    // Trackpad pinch arrives as a wheel event with ctrlKey set and small deltas.
+    const gain = e.ctrlKey ? 10 : 1;
+    this.target.zoom(Math.exp(e.deltaY * scale * WHEEL_ZOOM_PER_PIXEL * gain));
+  }
+
+  private keyDown(e: KeyboardEvent): void {
+    // Ctrl/Cmd with +/- is the browser's page zoom; leave modified keys to the page.
+    if (e.altKey || e.metaKey || e.ctrlKey) return;
+    switch (e.key) {
+      case 'ArrowLeft': this.target.orbit(KEY_ORBIT, 0); break;
+      case 'ArrowRight': this.target.orbit(-KEY_ORBIT, 0); break;
+      case 'ArrowUp': this.target.orbit(0, -KEY_ORBIT); break;
+      case 'ArrowDown': this.target.orbit(0, KEY_ORBIT); break;
+      case '+': case '=': case 'PageUp': this.target.zoom(1 / KEY_ZOOM); break;
+      case '-': case '_': case 'PageDown': this.target.zoom(KEY_ZOOM); break;
+      default: return;
+    }
+    // Arrow keys would otherwise scroll the page while the viewer has focus.
+    e.preventDefault();
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The events <skinned-mesh-viewer> dispatches, as CustomEvents with typed details. None
+ * bubbles (like a media element's): listen on the element itself.
+ */
+
+export interface ViewerProgressDetail {
+  /** Bytes received so far, over the model file and its external resources. */
+  readonly loaded: number;
+  /** Announced size in bytes (Content-Length); 0 while unknown. */
+  readonly total: number;
+}
+
+export interface ViewerLoadDetail {
+  /** The source that loaded: the `src` value, or `builtin:NAME`. */
+  readonly src: string;
+}
+
+export type ViewerErrorKind = 'webgpu-unsupported' | 'load' | 'gpu';
+
+export interface ViewerErrorDetail {
+  /**
+   * What went wrong, in the loader's words (a GltfError's message starts with the JSON path
+   * at fault); the element shows the same text.
+   */
+  readonly message: string;
+  /** `webgpu-unsupported`: no WebGPU here; `load`: the source could not be fetched or parsed; `gpu`: upload or rendering failed. */
+  readonly kind: ViewerErrorKind;
+  /** The source being loaded, when the error is about one. */
+  readonly src: string | undefined;
+  /** The thrown value (GltfError, SourceError, WebGpuUnsupportedError, …). */
+  readonly error: unknown;
+}
+
+export interface ViewerAnimationEndDetail {
+  /** Index of the clip that reached its end. */
+  readonly index: number;
+  readonly name: string | undefined;
+}
+
+/** Event types of <skinned-mesh-viewer> whose detail differs from HTMLElementEventMap's. */
+export interface SkinnedMeshViewerCustomEvents {
+  progress: CustomEvent<ViewerProgressDetail>;
+  load: CustomEvent<ViewerLoadDetail>;
+  error: CustomEvent<ViewerErrorDetail>;
+  animationend: CustomEvent<ViewerAnimationEndDetail>;
+}
+
+/** Every event a <skinned-mesh-viewer> can dispatch, for typed addEventListener. */
+export type SkinnedMeshViewerEventMap = Omit<HTMLElementEventMap, keyof SkinnedMeshViewerCustomEvents> & SkinnedMeshViewerCustomEvents;

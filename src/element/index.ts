@@ -1,0 +1,37 @@
+import { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
+
+/**
+ * <skinned-mesh-viewer>, for a page:
+ *
+ *   <script type="module" src="skinned-mesh-webgpu.min.js"></script>
+ *   <skinned-mesh-viewer src="robot.glb" animation="Walk" autoplay loop camera-controls></skinned-mesh-viewer>
+ *   <skinned-mesh-viewer builtin="character" autoplay loop></skinned-mesh-viewer>
+ *
+ * Importing this module registers <skinned-mesh-viewer>. Guarded, because a page can end
+ * up importing the library twice (two bundles, or a script tag plus a bundle): the first
+ * definition wins, and a different class under the same tag is reported, not thrown.
+ */
+if (typeof customElements !== 'undefined') {
+  const existing = customElements.get(TAG_NAME);
+  if (!existing) {
+    customElements.define(TAG_NAME, SkinnedMeshViewerElement);
+  } else if (existing !== SkinnedMeshViewerElement) {
+    console.warn(`<${TAG_NAME}> is already defined by another copy of the library; this copy's element is not registered`);
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'skinned-mesh-viewer': SkinnedMeshViewerElement;
+  }
+}
+
+export {
+  SkinnedMeshViewerElement, TAG_NAME, DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED, type ViewerCameraOrbit, type ViewerStats,
+} from './viewer.ts';
+export type {
+  SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerErrorDetail,
+  ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail,
+} from './events.ts';
+export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
+export { loadModelSource, SourceError, type LoadSourceOptions } from './source.ts';

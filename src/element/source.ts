@@ -1,0 +1,115 @@
+import { buildBuiltinGlb } from '../builtin/index.ts';
+import { loadGltf } from '../gltf/load.ts';
+import type { Model } from '../gltf/model.ts';
+import { builtinNameOf } from './attributes.ts';
+
+/**
+ * Turning an element's `src` into a Model: `builtin:NAME` builds a procedural model in
+ * memory; anything else is a URL fetched with streamed progress, whose `.gltf` external
+ * buffers and images are fetched relative to it. Nothing here touches the GPU or the DOM,
+ * so it runs (and is tested) in Node with an injected `fetch`.
+ */
+
+/** An HTTP failure, reported with the URL and status so a page author can fix the path. */
+export class SourceError extends Error {
+  override readonly name = 'SourceError';
+  constructor(readonly url: string, readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+export interface LoadSourceOptions {
+  /** Resolves relative `src` values (the document's base URL in a page). */
+  readonly baseUrl: string;
+  /** Aborting stops every fetch of this load; the promise then rejects with the abort reason. */
+  readonly signal?: AbortSignal;
+  /**
+   * Bytes received so far over every file of the load, and the sum of the sizes the server
+   * announced (Content-Length); `total` is 0 while no size is known. Never decreases.
+   */
+  readonly onProgress?: (loaded: number, total: number) => void;
+  readonly fetch?: typeof fetch;
+}
+
+/** Percent-encodes each path segment of a decoded glTF URI, keeping its `/` structure. */
+export function encodeUriPath(uri: string): string {
+  return uri.split('/').map(encodeURIComponent).join('/');
+}
+
+/** The last path segment of a URL, decoded: the model's name. */
+export function fileNameOf(url: URL): string {
+  const segment = url.pathname.split('/').filter((s) => s.length > 0).pop() ?? url.hostname;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export async function loadModelSource(source: string, options: LoadSourceOptions): Promise<Model> {
+  const builtin = builtinNameOf(source);
+  if (builtin !== undefined) {
+    const bytes = buildBuiltinGlb(builtin);
+    options.onProgress?.(bytes.byteLength, bytes.byteLength);
+    return loadGltf(bytes, { name: source });
+  }
+  const url = new URL(source, options.baseUrl);
+  const progress = new ProgressSum(options.onProgress);
+  const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const bytes = await fetchBytes(fetchFn, url, options.signal, progress);
+  return loadGltf(bytes, {
+    name: fileNameOf(url),
+    // glTF URIs are relative to the file that names them (glTF 2.0 §3.6.1.1).
+    resolveUri: (uri) => fetchBytes(fetchFn, new URL(encodeUriPath(uri), url), options.signal, progress),
+  });
+}
+
+/** Progress summed over the main file and its external resources. */
+class ProgressSum {
+  private loaded = 0;
+  private total = 0;
+  constructor(private readonly report: ((loaded: number, total: number) => void) | undefined) {}
+
+  announce(bytes: number): void {
+    this.total += bytes;
+  }
+
+  add(bytes: number): void {
+    this.loaded += bytes;
+    // A compressed response announces its compressed size but streams decompressed bytes.
+    if (this.total > 0 && this.loaded > this.total) this.total = this.loaded;
+    this.report?.(this.loaded, this.total);
+  }
+}
+
+async function fetchBytes(fetchFn: typeof fetch, url: URL, signal: AbortSignal | undefined, progress: ProgressSum): Promise<Uint8Array> {
+  const response = await fetchFn(url.href, signal ? { signal } : {});
+  if (!response.ok) {
+    throw new SourceError(url.href, response.status, `${url.href}: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+  }
+  const announced = Number(response.headers.get('content-length'));
+  if (Number.isFinite(announced) && announced > 0) progress.announce(announced);
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    progress.add(bytes.byteLength);
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+    progress.add(value.byteLength);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

@@ -1,0 +1,76 @@
+/**
+ * The element's shadow DOM: a canvas, a progress bar and a message area. Sizes default to
+ * 300×150 like <model-viewer> (and <canvas>); page CSS on the element overrides them.
+ * Colours come from custom properties with fallbacks at the point of use, so values set
+ * on any ancestor inherit into every viewer.
+ */
+
+export const STYLES = `
+:host {
+  display: block;
+  position: relative;
+  width: 300px;
+  height: 150px;
+  contain: layout paint;
+}
+:host([hidden]) { display: none; }
+.container { position: absolute; inset: 0; overflow: hidden; }
+canvas { display: block; width: 100%; height: 100%; }
+/* Hidden while there is nothing to show; visibility (not display) keeps it measurable. */
+canvas.empty { visibility: hidden; }
+:host([camera-controls]) canvas { touch-action: none; cursor: grab; }
+:host([camera-controls]) canvas:active { cursor: grabbing; }
+.progress {
+  position: absolute; top: 0; left: 0; right: 0;
+  height: var(--progress-bar-height, 5px);
+  overflow: hidden; pointer-events: none;
+}
+.progress[hidden], .message[hidden] { display: none; }
+.bar {
+  height: 100%;
+  background: var(--progress-bar-color, rgba(0, 0, 0, 0.4));
+  transform-origin: left;
+  transform: scaleX(0);
+  transition: transform 0.1s linear;
+}
+.progress.indeterminate .bar { width: 30%; transform: none; animation: smv-slide 1.2s ease-in-out infinite; }
+@keyframes smv-slide { from { translate: -100% 0; } to { translate: 340% 0; } }
+@media (prefers-reduced-motion: reduce) {
+  .bar { transition: none; }
+  .progress.indeterminate .bar { animation: none; width: 100%; opacity: 0.5; }
+}
+.message {
+  position: absolute; inset: 0;
+  display: flex; align-items: center; justify-content: center;
+  box-sizing: border-box; padding: 12px;
+  overflow: auto; overflow-wrap: anywhere; text-align: center; white-space: pre-line;
+  font: 13px/1.4 system-ui, sans-serif;
+  color: var(--message-color, #3c4043);
+  background: var(--message-background, #f1f3f4);
+}
+`;
+
+export const MARKUP = `
+<div class="container">
+  <canvas part="canvas" class="empty"></canvas>
+  <div class="progress" part="progress-bar" role="progressbar" aria-label="Loading model" aria-valuemin="0" aria-valuemax="100" hidden><div class="bar"></div></div>
+  <div class="message" part="message" role="alert" hidden></div>
+  <slot></slot>
+</div>
+`;
+
+let sharedSheet: CSSStyleSheet | undefined;
+
+/** Fills a new shadow root; every viewer adopts the one constructed stylesheet where supported. */
+export function renderShadow(root: ShadowRoot): void {
+  if (typeof CSSStyleSheet === 'function' && 'adoptedStyleSheets' in root && 'replaceSync' in CSSStyleSheet.prototype) {
+    if (!sharedSheet) {
+      sharedSheet = new CSSStyleSheet();
+      sharedSheet.replaceSync(STYLES);
+    }
+    root.adoptedStyleSheets = [sharedSheet];
+    root.innerHTML = MARKUP;
+  } else {
+    root.innerHTML = `<style>${STYLES}</style>${MARKUP}`;
+  }
+}

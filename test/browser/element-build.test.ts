@@ -1,0 +1,126 @@
+/**
+ * The library build: `scripts/build.mjs` (what `npm run build` runs) into a scratch
+ * directory, checked as a consumer sees it — the files package.json `exports` names, a
+ * self-contained ES module, declarations a TypeScript project can use through the package
+ * name, and the built module registering a working <skinned-mesh-viewer> in Chromium.
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { decodeBase64Image, foregroundFraction } from './element-support.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Inside the repository so the declarations resolve @webgpu/types from its node_modules. */
+const OUT = join(ROOT, 'node_modules/.cache/element-build-test');
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string; types: string; module: string; exports: Record<string, string | Record<string, string>>; files: string[];
+};
+
+const unavailable = browserUnavailable();
+if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
+
+/** `./dist/lib/x.js` → the same file in the scratch build. */
+function built(packagePath: string): string {
+  return join(OUT, packagePath.replace(/^\.\/dist\//, ''));
+}
+
+describe('library build', () => {
+  beforeAll(() => {
+    rmSync(OUT, { recursive: true, force: true });
+    const run = spawnSync(process.execPath, ['scripts/build.mjs', '--out-dir', OUT, '--no-site'], { cwd: ROOT, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`build failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+  }, 120_000);
+  afterAll(() => { rmSync(OUT, { recursive: true, force: true }); });
+
+  it('writes every file package.json points at', () => {
+    const targets = [PACKAGE.types, PACKAGE.module];
+    for (const entry of Object.values(PACKAGE.exports)) {
+      if (typeof entry === 'string') continue;
+      targets.push(...Object.values(entry));
+    }
+    for (const target of targets) expect(existsSync(built(target)), target).toBe(true);
+    expect(PACKAGE.files).toEqual(['dist/lib', 'dist/types']);
+  });
+
+  it('is one self-contained ES module (wgpu-matrix and the WGSL bundled in)', () => {
+    for (const file of ['lib/skinned-mesh-webgpu.js', 'lib/skinned-mesh-webgpu.min.js']) {
+      const code = readFileSync(join(OUT, file), 'utf8');
+      const imports = [...code.matchAll(/(?:^|[;\s])(?:import|export)\s*(?:[^'"`;]*?\sfrom\s*)?["']([^"']+)["']/g)].map((m) => m[1]);
+      expect(imports, file).toEqual([]);
+      expect(code).toContain('skinned-mesh-viewer');
+      expect(code).toMatch(/@vertex/);
+    }
+  });
+
+  it('has declarations a TypeScript project can use through the package name', () => {
+    expect(readFileSync(join(OUT, 'types/index.d.ts'), 'utf8')).toContain('/// <reference types="@webgpu/types"');
+    expect(readFileSync(join(OUT, 'types/element/index.d.ts'), 'utf8')).toContain('HTMLElementTagNameMap');
+    // A consumer with the package installed: node_modules/<name> holding package.json and dist.
+    const consumer = join(OUT, 'consumer');
+    const installed = join(consumer, 'node_modules', PACKAGE.name);
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(join(installed, 'package.json'), JSON.stringify(PACKAGE));
+    symlinkSync(OUT, join(installed, 'dist'), 'dir');
+    writeFileSync(join(consumer, 'use.ts'), `
+import { loadGltf, SkinnedMeshViewerElement, type ViewerErrorDetail } from '${PACKAGE.name}';
+const viewer = document.createElement('skinned-mesh-viewer');
+const typed: SkinnedMeshViewerElement = viewer;
+viewer.addEventListener('error', (event) => { const detail: ViewerErrorDetail = event.detail; console.log(detail.message, detail.kind); });
+viewer.addEventListener('progress', (event) => console.log(event.detail.loaded / event.detail.total));
+viewer.addEventListener('click', (event) => console.log(event.clientX));
+viewer.cameraOrbit = '30deg 75deg 2.5m';
+// @ts-expect-error src is string | null: proves the declarations resolved (not any)
+const wrong: number = viewer.src;
+// @ts-expect-error a load event's detail has no byte counts
+viewer.addEventListener('load', (event) => event.detail.loaded);
+const device: GPUDevice | undefined = undefined;
+void [typed, wrong, device, loadGltf];
+`);
+    for (const moduleResolution of ['Bundler', 'NodeNext']) {
+      writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022', module: moduleResolution === 'Bundler' ? 'ESNext' : 'NodeNext', moduleResolution, strict: true,
+          noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [],
+        },
+        files: ['use.ts'],
+      }));
+      const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+      const check = spawnSync(process.execPath, [tsc, '-p', consumer], { cwd: consumer, encoding: 'utf8' });
+      expect(`${check.stdout}${check.stderr}`.trim(), moduleResolution).toBe('');
+      expect(check.status).toBe(0);
+    }
+  }, 60_000);
+
+  describe.skipIf(!!unavailable)('in Chromium', () => {
+    let session: BrowserSession;
+    beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
+    afterAll(async () => { await session?.close(); });
+
+    it('one <script type="module"> of the built file registers a working element; a second copy is ignored', async () => {
+      const { page, consoleErrors } = await session.newPage();
+      const warnings: string[] = [];
+      page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
+      await page.route('**/built/**', async (route) => {
+        const path = join(OUT, new URL(route.request().url()).pathname.replace(/^\/built\//, ''));
+        await route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(path) });
+      });
+      try {
+        await page.goto(`${session.baseUrl}/test/browser/pages/element-dist.html`);
+        await page.waitForFunction(() => customElements.get('skinned-mesh-viewer') !== undefined && window.helpers !== undefined);
+        await page.evaluate(() => window.helpers.whenLoaded(window.helpers.viewer('viewer'), 45_000));
+        const { base64 } = await page.evaluate(() => window.helpers.captureBase64(window.helpers.viewer('viewer')));
+        expect(foregroundFraction(decodeBase64Image(base64))).toBeGreaterThan(0.03);
+        const names = await page.evaluate(() => window.helpers.viewer('viewer').animations);
+        expect(names).toEqual(['Walk', 'Idle', 'Wave']);
+        await page.evaluate("import('/built/lib/skinned-mesh-webgpu.min.js')");
+        expect(warnings.some((w) => w.includes('already defined by another copy'))).toBe(true);
+        expect(consoleErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }, 60_000);
+  });
+});

@@ -1,0 +1,582 @@
+/**
+ * <skinned-mesh-viewer> in real Chromium (WebGPU on SwiftShader): three viewers on one
+ * page, frame capture against a readback of the canvas, events, the src race, broken
+ * sources, removal without leaks, visibility, a browser without WebGPU, device loss,
+ * camera controls and attribute reflection. Models are served by Playwright routes
+ * (element-support.ts) so tests can make them missing, broken or slow.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { writeArtifactPng } from '../support/png.ts';
+import {
+  changedFraction, decodeBase64Image, foregroundFraction, maxDifference, rawRgba, serveAssets, SLOW_MS, type Rgba8Image,
+} from './element-support.ts';
+
+const unavailable = browserUnavailable();
+if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
+
+/** First loads compile pipelines on a CPU rasteriser; leave room on a busy machine. */
+const LOAD_TIMEOUT = 45_000;
+
+interface Opened {
+  page: Page;
+  consoleErrors: string[];
+  warnings: string[];
+  requested: string[];
+}
+
+describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () => {
+  let session: BrowserSession;
+  beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
+  afterAll(async () => { await session?.close(); });
+
+  async function open(pageName: string): Promise<Opened> {
+    const { page, consoleErrors } = await session.newPage();
+    const warnings: string[] = [];
+    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
+    const requested = await serveAssets(page);
+    await page.goto(`${session.baseUrl}/test/browser/pages/${pageName}`);
+    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    return { page, consoleErrors, warnings, requested };
+  }
+
+  /** Adds a viewer with these attributes to the basic page's stage and watches its events. */
+  async function addViewer(page: Page, id: string, attributes: Record<string, string>): Promise<void> {
+    await page.evaluate(([i, attrs]) => {
+      const el = document.createElement('skinned-mesh-viewer');
+      el.id = i;
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      window.helpers.watch(el);
+      document.getElementById('stage')!.append(el);
+    }, [id, attributes] as const);
+  }
+
+  async function capture(page: Page, id: string): Promise<Rgba8Image> {
+    const { base64 } = await page.evaluate((i) => window.helpers.captureBase64(window.helpers.viewer(i)), id);
+    return decodeBase64Image(base64);
+  }
+
+  async function whenLoaded(page: Page, id: string): Promise<void> {
+    await page.evaluate(([i, t]) => window.helpers.whenLoaded(window.helpers.viewer(i), t), [id, LOAD_TIMEOUT] as const);
+  }
+
+  async function waitForFrames(page: Page, id: string, count = 1): Promise<void> {
+    await page.evaluate(([i, n]) => window.helpers.waitForFrames(window.helpers.viewer(i), n), [id, count] as const);
+  }
+
+  /** For viewers that are not animating: the one frame drawn after loading. */
+  async function firstFrame(page: Page, id: string): Promise<void> {
+    await page.evaluate((i) => window.helpers.waitForTotalFrames(window.helpers.viewer(i), 1), id);
+  }
+
+  async function frames(page: Page, id: string): Promise<number> {
+    return page.evaluate((i) => window.instrument.frames(window.helpers.canvasOf(window.helpers.viewer(i))), id);
+  }
+
+  describe('three viewers on one page', () => {
+    let opened: Opened;
+    let page: Page;
+    const IDS = ['character', 'cesium', 'fox'];
+    beforeAll(async () => {
+      opened = await open('element-three.html');
+      page = opened.page;
+      for (const id of IDS) await whenLoaded(page, id);
+      for (const id of IDS) await waitForFrames(page, id, 3);
+    }, 120_000);
+    afterAll(async () => { await page?.close(); });
+
+    it('all draw non-blank frames from one shared GPUDevice; screenshot saved', async () => {
+      await page.screenshot({ path: 'test-artifacts/element-three.png' });
+      for (const id of IDS) {
+        const image = await capture(page, id);
+        writeArtifactPng(`element-three-${id}`, image.width, image.height, image.data);
+        expect(foregroundFraction(image), `${id}: share of pixels that are not background`).toBeGreaterThan(0.03);
+      }
+      expect((await page.evaluate(() => window.instrument.live())).devices).toBe(1);
+      expect(opened.consoleErrors).toEqual([]);
+    });
+
+    it('pixels change over time while the animations play', async () => {
+      const before = await Promise.all(IDS.map((id) => capture(page, id)));
+      // Counted in frames, not milliseconds: a busy CPU rasteriser draws fewer per second.
+      await page.evaluate(() => window.helpers.sleep(250));
+      for (const id of IDS) await waitForFrames(page, id, 10);
+      const after = await Promise.all(IDS.map((id) => capture(page, id)));
+      IDS.forEach((id, i) => expect(changedFraction(before[i], after[i]), `${id}: pixels changed over 10+ frames`).toBeGreaterThan(0.003));
+      expect(await page.evaluate(() => [...document.querySelectorAll('skinned-mesh-viewer')].map((el) => el.paused))).toEqual([false, false, false]);
+    });
+
+    it('capture() equals a readback of the frame drawn on the canvas, and what the page shows', async () => {
+      await page.evaluate(() => window.helpers.viewer('cesium').pause());
+      await waitForFrames(page, 'cesium', 1);
+      const grabbed = await page.evaluate(() => window.helpers.grabBase64(window.helpers.viewer('cesium')));
+      const frame = rawRgba(grabbed.width, grabbed.height, grabbed.base64);
+      const captured = await capture(page, 'cesium');
+      expect([captured.width, captured.height]).toEqual([frame.width, frame.height]);
+      // The canvas is 248×320 CSS pixels at devicePixelRatio 1, sized by the ResizeObserver.
+      expect([frame.width, frame.height]).toEqual([248, 320]);
+      expect(maxDifference(captured, frame), 'largest channel difference, capture vs canvas readback').toBe(0);
+
+      // The composited page (opaque background, so no blending) shows the same pixels.
+      const box = (await page.locator('#cesium').boundingBox())!;
+      const shot = decodeBase64Image((await page.screenshot({ clip: box })).toString('base64'));
+      let sum = 0, n = 0;
+      const inset = 8; // skip the rounded corners
+      for (let y = inset; y < shot.height - inset; y++) {
+        for (let x = inset; x < shot.width - inset; x++) {
+          const i = (y * shot.width + x) * 4;
+          for (let c = 0; c < 3; c++) sum += Math.abs(shot.data[i + c] - captured.data[i + c]);
+          n += 3;
+        }
+      }
+      expect(sum / n, 'mean channel difference, screenshot vs capture').toBeLessThan(2);
+      await page.evaluate(() => window.helpers.viewer('cesium').play());
+    });
+
+    it('camera-controls: focusable, arrow keys orbit, +/-, the wheel and a pinch zoom, a drag orbits', async () => {
+      const orbit = () => page.evaluate(() => {
+        const o = window.helpers.viewer('character').getCameraOrbit();
+        return { theta: o.theta, phi: o.phi, radius: o.radius, text: String(o) };
+      });
+      expect(await page.getAttribute('#character', 'tabindex')).toBe('0');
+      await page.focus('#character');
+      const start = await orbit();
+      expect(start.text).toMatch(/^0deg 75deg [\d.]+m$/);
+      await page.keyboard.press('ArrowLeft');
+      const left = await orbit();
+      expect(left.theta - start.theta).toBeCloseTo((10 * Math.PI) / 180, 6);
+      await page.keyboard.press('+');
+      expect((await orbit()).radius).toBeLessThan(left.radius);
+      const box = (await page.locator('#character').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      const beforeWheel = await orbit();
+      await page.mouse.wheel(0, 300);
+      await expect.poll(async () => (await orbit()).radius).toBeGreaterThan(beforeWheel.radius);
+      const beforeDrag = await orbit();
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 20, { steps: 4 });
+      await page.mouse.up();
+      const dragged = await orbit();
+      expect(dragged.theta).toBeLessThan(beforeDrag.theta);
+      expect(dragged.phi).toBeLessThan(beforeDrag.phi);
+      // Two touch pointers spreading apart to twice their distance: half the distance.
+      const beforePinch = await orbit();
+      await page.evaluate(() => {
+        const canvas = window.helpers.canvasOf(window.helpers.viewer('character'));
+        const r = canvas.getBoundingClientRect();
+        const touch = (type: string, pointerId: number, x: number) => canvas.dispatchEvent(new PointerEvent(type, {
+          pointerId, pointerType: 'touch', clientX: r.left + x, clientY: r.top + 150, bubbles: true, cancelable: true,
+        }));
+        touch('pointerdown', 11, 100);
+        touch('pointerdown', 12, 140);
+        touch('pointermove', 12, 180);
+        touch('pointerup', 12, 180);
+        touch('pointerup', 11, 100);
+      });
+      expect((await orbit()).radius / beforePinch.radius).toBeCloseTo(0.5, 6);
+      // Without camera-controls keys do nothing, and the tab stop the element added goes.
+      await page.evaluate(() => { window.helpers.viewer('character').cameraControls = false; });
+      expect(await page.getAttribute('#character', 'tabindex')).toBeNull();
+      const off = await orbit();
+      await page.focus('#character');
+      await page.keyboard.press('ArrowLeft');
+      expect((await orbit()).theta).toBe(off.theta);
+    });
+  });
+
+  describe('on a plain page', () => {
+    let opened: Opened;
+    let page: Page;
+    beforeAll(async () => {
+      opened = await open('element-basic.html');
+      page = opened.page;
+    }, 60_000);
+    afterAll(async () => { await page?.close(); });
+    // Each test starts on an empty stage, so its viewers are on screen (and so draw).
+    beforeEach(async () => { await page.evaluate(() => document.getElementById('stage')!.replaceChildren()); });
+
+    it('reflects attributes as properties and back', async () => {
+      const result = await page.evaluate(() => {
+        const el = document.createElement('skinned-mesh-viewer');
+        const out: Record<string, unknown> = {};
+        el.src = 'a.glb'; out.srcAttr = el.getAttribute('src');
+        el.setAttribute('src', 'b.glb'); out.srcProp = el.src;
+        el.src = null; out.srcRemoved = el.hasAttribute('src');
+        el.builtin = 'limb'; out.builtin = el.getAttribute('builtin');
+        el.animation = 2; out.animation = el.getAttribute('animation');
+        el.autoplay = true; out.autoplay = el.hasAttribute('autoplay');
+        el.removeAttribute('autoplay'); out.autoplayOff = el.autoplay;
+        el.loop = true; out.loop = el.getAttribute('loop');
+        el.cameraControls = true; out.cameraControls = el.hasAttribute('camera-controls');
+        out.speedDefault = el.speed;
+        el.speed = 1.5; out.speedAttr = el.getAttribute('speed');
+        el.setAttribute('speed', 'fast'); out.speedBad = el.speed;
+        out.crossfadeDefault = el.crossfadeDuration;
+        el.setAttribute('crossfade-duration', '250ms'); out.crossfadeMs = el.crossfadeDuration;
+        el.crossfadeDuration = 0.5; out.crossfadeAttr = el.getAttribute('crossfade-duration');
+        el.cameraOrbit = '45deg 60deg 2m'; out.cameraOrbit = el.getAttribute('camera-orbit');
+        out.exposureDefault = el.exposure;
+        el.setAttribute('exposure', '2.5'); out.exposure = el.exposure;
+        el.background = 'transparent'; out.background = el.getAttribute('background');
+        out.skinningDefault = el.skinning;
+        el.skinning = 'dual-quaternion'; out.skinning = el.getAttribute('skinning');
+        el.debug = 'skeleton weights'; out.debug = el.getAttribute('debug');
+        el.alt = 'A robot'; out.alt = el.getAttribute('alt');
+        out.paused = el.paused;
+        out.loaded = el.loaded;
+        out.duration = el.duration;
+        out.animations = el.animations;
+        out.isElement = el instanceof customElements.get('skinned-mesh-viewer')!;
+        return out;
+      });
+      expect(result).toEqual({
+        srcAttr: 'a.glb', srcProp: 'b.glb', srcRemoved: false, builtin: 'limb', animation: '2', autoplay: true,
+        autoplayOff: false, loop: '', cameraControls: true, speedDefault: 1, speedAttr: '1.5', speedBad: 1,
+        crossfadeDefault: 0.3, crossfadeMs: 0.25, crossfadeAttr: '0.5', cameraOrbit: '45deg 60deg 2m', exposureDefault: 1,
+        exposure: 2.5, background: 'transparent', skinningDefault: 'linear', skinning: 'dual-quaternion',
+        debug: 'skeleton weights', alt: 'A robot', paused: true, loaded: false, duration: 0, animations: [], isElement: true,
+      });
+    });
+
+    it('fires progress and load; plays, seeks and ends a clip with animationend', async () => {
+      await addViewer(page, 'events', { src: '/assets/CesiumMan.glb' });
+      await whenLoaded(page, 'events');
+      const state = await page.evaluate(() => {
+        const el = window.helpers.viewer('events');
+        return { events: window.helpers.events(el), animations: el.animations, duration: el.duration, name: el.model!.name, progress: window.helpers.progressVisible(el) };
+      });
+      const progress = state.events.filter((e) => e.type === 'progress');
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress.at(-1)!.detail).toEqual({ loaded: 490956, total: 490956 });
+      expect(state.events.filter((e) => e.type === 'load')).toEqual([{ type: 'load', detail: { src: '/assets/CesiumMan.glb' } }]);
+      expect(state.events.findIndex((e) => e.type === 'load')).toBeGreaterThan(state.events.findIndex((e) => e.type === 'progress'));
+      expect(state.name).toBe('CesiumMan.glb');
+      expect(state.animations).toHaveLength(1);
+      expect(state.duration).toBeGreaterThan(1);
+      expect(state.progress).toBe(false);
+
+      // A non-looping clip at double speed ends and says so.
+      await addViewer(page, 'ending', { builtin: 'character', animation: 'Walk', speed: '2' });
+      await whenLoaded(page, 'ending');
+      const ended = await page.evaluate(async () => {
+        const el = window.helpers.viewer('ending');
+        const seekTo = 0.25;
+        el.currentTime = seekTo;
+        const seeked = el.currentTime;
+        const end = new Promise<number>((resolve) => el.addEventListener('animationend', () => resolve(el.currentTime), { once: true }));
+        el.play();
+        const playing = !el.paused;
+        const at = await end;
+        return { seeked, playing, at, duration: el.duration, paused: el.paused, names: el.animations, events: window.helpers.events(el).filter((e) => e.type === 'animationend') };
+      });
+      expect(ended.seeked).toBeCloseTo(0.25, 6);
+      expect(ended.playing).toBe(true);
+      expect(ended.at).toBe(ended.duration);
+      expect(ended.paused).toBe(true);
+      expect(ended.names).toEqual(['Walk', 'Idle', 'Wave']);
+      expect(ended.events).toEqual([{ type: 'animationend', detail: { index: 0, name: 'Walk' } }]);
+
+      // Changing `animation` while playing crossfades (and the attribute follows crossfadeTo).
+      const switched = await page.evaluate(async () => {
+        const el = window.helpers.viewer('ending');
+        el.loop = true;
+        el.play();
+        el.animation = 'Idle';
+        await window.helpers.nextFrames(2);
+        el.crossfadeTo(2, 0.1);
+        return { attr: el.getAttribute('animation'), duration: el.duration };
+      });
+      expect(switched).toEqual({ attr: 'Wave', duration: 2.5 });
+      expect(opened.consoleErrors).toEqual([]);
+    }, 60_000);
+
+    it('the last src set wins a race, whichever load finishes first', async () => {
+      // Slow A, then fast B: A arrives after B and must be ignored.
+      await page.evaluate(() => {
+        const el = document.createElement('skinned-mesh-viewer');
+        el.id = 'race1';
+        window.helpers.watch(el);
+        el.src = '/assets/slow/CesiumMan.glb';
+        document.getElementById('stage')!.append(el);
+        setTimeout(() => { el.src = '/assets/Fox.glb'; }, 50);
+      });
+      await whenLoaded(page, 'race1');
+      await page.evaluate((ms) => window.helpers.sleep(ms), SLOW_MS + 300);
+      const first = await page.evaluate(() => {
+        const el = window.helpers.viewer('race1');
+        return { name: el.model?.name, loads: window.helpers.events(el).filter((e) => e.type === 'load') };
+      });
+      expect(first).toEqual({ name: 'Fox.glb', loads: [{ type: 'load', detail: { src: '/assets/Fox.glb' } }] });
+
+      // Fast A, then slow B in the same task: only B loads.
+      await page.evaluate(() => {
+        const el = document.createElement('skinned-mesh-viewer');
+        el.id = 'race2';
+        window.helpers.watch(el);
+        el.src = '/assets/RiggedSimple.glb';
+        document.getElementById('stage')!.append(el);
+        el.src = '/assets/slow/RiggedFigure.glb';
+      });
+      await whenLoaded(page, 'race2');
+      const second = await page.evaluate(() => {
+        const el = window.helpers.viewer('race2');
+        return { name: el.model?.name, loads: window.helpers.events(el).filter((e) => e.type === 'load') };
+      });
+      expect(second).toEqual({ name: 'RiggedFigure.glb', loads: [{ type: 'load', detail: { src: '/assets/slow/RiggedFigure.glb' } }] });
+    }, 60_000);
+
+    it('removed while fetching, it drops that load and loads again when re-inserted', async () => {
+      const result = await page.evaluate(async () => {
+        const el = document.createElement('skinned-mesh-viewer');
+        el.id = 'interrupted';
+        window.helpers.watch(el);
+        el.src = '/assets/slow/RiggedSimple.glb';
+        const stage = document.getElementById('stage')!;
+        stage.append(el);
+        await window.helpers.sleep(100);
+        el.remove();
+        await window.helpers.sleep(200);
+        const progressWhileDetached = window.helpers.progressVisible(el);
+        stage.append(el);
+        await window.helpers.whenLoaded(el);
+        return { loads: window.helpers.events(el).filter((e) => e.type === 'load').length, progressWhileDetached, name: el.model?.name };
+      });
+      expect(result).toEqual({ loads: 1, progressWhileDetached: false, name: 'RiggedSimple.glb' });
+      expect(opened.requested.filter((r) => r === 'slow/RiggedSimple.glb')).toHaveLength(2);
+    });
+
+    it('a bad src fires error and shows the message; the page and the other viewers keep working', async () => {
+      await addViewer(page, 'witness', { builtin: 'character', autoplay: '', loop: '' });
+      await addViewer(page, 'bad', {});
+      const cases: [string, RegExp][] = [
+        ['/assets/missing.glb', /HTTP 404/],
+        ['/assets/not-gltf.glb', /JSON|glTF/i],
+        ['/assets/truncated.glb', /GLB|length|bytes/i],
+      ];
+      for (const [src, pattern] of cases) {
+        const error = await page.evaluate((s) => {
+          const el = window.helpers.viewer('bad');
+          const failed = window.helpers.whenError(el);
+          el.src = s;
+          return failed;
+        }, src);
+        expect(error.detail.kind, src).toBe('load');
+        expect(error.detail.src).toBe(src);
+        expect(String(error.detail.message)).toMatch(pattern);
+        // The same words are in the element, visibly, after the file's name.
+        const shown = await page.evaluate(() => window.helpers.messageOf(window.helpers.viewer('bad')));
+        const file = src.slice(src.lastIndexOf('/') + 1);
+        expect(shown).toEqual({ text: `Could not show ${file}\n${error.detail.message}`, visible: true });
+        expect(error.message).toBe(shown.text);
+      }
+      const loadedAfter = await page.evaluate(() => window.helpers.viewer('bad').loaded);
+      expect(loadedAfter).toBe(false);
+
+      // The page still works: the witness keeps animating, and the bad viewer recovers.
+      await whenLoaded(page, 'witness');
+      const before = await frames(page, 'witness');
+      await waitForFrames(page, 'witness', 5);
+      expect(await frames(page, 'witness')).toBeGreaterThan(before);
+      expect(foregroundFraction(await capture(page, 'witness'))).toBeGreaterThan(0.03);
+      await page.evaluate(() => { window.helpers.viewer('bad').src = '/assets/RiggedSimple.glb'; });
+      await whenLoaded(page, 'bad');
+      expect(await page.evaluate(() => window.helpers.messageOf(window.helpers.viewer('bad')).visible)).toBe(false);
+      // Only the browser's own network log mentions the 404.
+      expect(opened.consoleErrors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+    }, 60_000);
+
+    it('loads a .gltf whose buffer is a separate file, relative to the .gltf', async () => {
+      await addViewer(page, 'split', { src: '/assets/split/character.gltf' });
+      await whenLoaded(page, 'split');
+      expect(opened.requested).toContain('split/data/character buffer.bin');
+      expect(foregroundFraction(await capture(page, 'split'))).toBeGreaterThan(0.03);
+    });
+
+    it('draws only while visible and only while something changes; follows resizes', async () => {
+      await addViewer(page, 'lazy', { builtin: 'character' });
+      await whenLoaded(page, 'lazy');
+      await firstFrame(page, 'lazy');
+      // Paused and unchanged: no frames.
+      const idle = await frames(page, 'lazy');
+      await page.evaluate(() => window.helpers.sleep(300));
+      expect(await frames(page, 'lazy')).toBe(idle);
+      // One change, one frame.
+      await page.evaluate(() => { window.helpers.viewer('lazy').exposure = 1.5; });
+      await page.evaluate(() => window.helpers.sleep(200));
+      expect(await frames(page, 'lazy')).toBe(idle + 1);
+      // Playing but scrolled out of view: no frames.
+      await page.evaluate(() => {
+        const el = window.helpers.viewer('lazy');
+        el.style.cssText = 'position: absolute; top: 5000px';
+        el.loop = true;
+        el.play();
+      });
+      await page.evaluate(() => window.helpers.sleep(300));
+      const hidden = await frames(page, 'lazy');
+      await page.evaluate(() => window.helpers.sleep(300));
+      expect(await frames(page, 'lazy')).toBe(hidden);
+      // Back in view: the animation loop runs again.
+      await page.evaluate(() => { window.helpers.viewer('lazy').style.cssText = ''; });
+      await waitForFrames(page, 'lazy', 5);
+      // Resized: the canvas follows its device-pixel box and the frame is drawn at that size.
+      await page.evaluate(() => {
+        const el = window.helpers.viewer('lazy');
+        el.pause();
+        el.style.cssText = 'width: 120px; height: 90px';
+      });
+      await page.waitForFunction(() => window.helpers.canvasOf(window.helpers.viewer('lazy')).width === 120);
+      const resized = await capture(page, 'lazy');
+      expect([resized.width, resized.height]).toEqual([120, 90]);
+      expect(foregroundFraction(resized)).toBeGreaterThan(0.03);
+    });
+
+    it('does not autoplay when the user prefers reduced motion; play() still works', async () => {
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      try {
+        await addViewer(page, 'calm', { builtin: 'character', autoplay: '', loop: '' });
+        await whenLoaded(page, 'calm');
+        expect(await page.evaluate(() => window.helpers.viewer('calm').paused)).toBe(true);
+        await page.evaluate(() => window.helpers.viewer('calm').play());
+        expect(await page.evaluate(() => window.helpers.viewer('calm').paused)).toBe(false);
+      } finally {
+        await page.emulateMedia({ reducedMotion: 'no-preference' });
+      }
+    });
+
+    it('applies camera-orbit, background, exposure and debug views; warns (only) about unsupported skinning', async () => {
+      await addViewer(page, 'look', { builtin: 'character', background: '#ff0000', 'camera-orbit': '90deg 60deg 3m' });
+      await whenLoaded(page, 'look');
+      const orbit = await page.evaluate(() => String(window.helpers.viewer('look').getCameraOrbit()));
+      expect(orbit).toBe('90deg 60deg 3m');
+      const red = await capture(page, 'look');
+      expect([...red.data.subarray(0, 4)]).toEqual([255, 0, 0, 255]);
+      await page.evaluate(() => { window.helpers.viewer('look').background = 'rebeccapurple'; });
+      expect([...(await capture(page, 'look')).data.subarray(0, 4)]).toEqual([102, 51, 153, 255]);
+      await page.evaluate(() => { window.helpers.viewer('look').background = 'transparent'; });
+      const clear = await capture(page, 'look');
+      expect(clear.data[3]).toBe(0);
+      const brightness = (image: Rgba8Image) => {
+        let sum = 0;
+        for (let i = 0; i < image.data.length; i += 4) if (image.data[i + 3] === 255) sum += image.data[i] + image.data[i + 1] + image.data[i + 2];
+        return sum;
+      };
+      await page.evaluate(() => { window.helpers.viewer('look').exposure = 3; });
+      expect(brightness(await capture(page, 'look'))).toBeGreaterThan(brightness(clear) * 1.2);
+
+      // Debug views are drawn over the model once built (asynchronously), and go away again.
+      await page.evaluate(() => { window.helpers.viewer('look').exposure = 1; });
+      const plain = await capture(page, 'look');
+      await page.evaluate(() => { window.helpers.viewer('look').debug = 'skeleton wireframe'; });
+      await expect.poll(async () => changedFraction(plain, await capture(page, 'look'), 16), { timeout: 15_000 }).toBeGreaterThan(0.005);
+      const debugged = await capture(page, 'look');
+      writeArtifactPng('element-debug-skeleton-wireframe', debugged.width, debugged.height, debugged.data);
+      await page.evaluate(() => { window.helpers.viewer('look').debug = null; });
+      expect(maxDifference(plain, await capture(page, 'look'))).toBe(0);
+
+      const errorsBefore = await page.evaluate(() => window.helpers.events(window.helpers.viewer('look')).filter((e) => e.type === 'error').length);
+      await page.evaluate(() => { window.helpers.viewer('look').skinning = 'dual-quaternion'; });
+      expect(opened.warnings.some((w) => w.includes('skinning="dual-quaternion"'))).toBe(true);
+      expect(await page.evaluate(() => window.helpers.events(window.helpers.viewer('look')).filter((e) => e.type === 'error').length)).toBe(errorsBefore);
+      expect(foregroundFraction(await capture(page, 'look'))).toBeGreaterThan(0.03);
+    });
+  });
+
+  it('removing and re-adding a viewer 100 times leaks no GPU objects, listeners, observers or frames', async () => {
+    const { page, consoleErrors } = await open('element-basic.html');
+    try {
+      const empty = await page.evaluate(() => window.instrument.live());
+      await addViewer(page, 'churn', { builtin: 'character', autoplay: '', loop: '', 'camera-controls': '' });
+      await whenLoaded(page, 'churn');
+      await waitForFrames(page, 'churn', 2);
+      const attached = await page.evaluate(() => window.instrument.live());
+      expect(attached.buffers).toBeGreaterThan(0);
+      expect(attached.observed).toBe(2);
+      const result = await page.evaluate(async () => {
+        const el = window.helpers.viewer('churn');
+        const stage = document.getElementById('stage')!;
+        const detached: ReturnType<typeof window.instrument.live>[] = [];
+        const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+        for (let i = 0; i < 100; i++) {
+          el.remove();
+          await settle();
+          detached.push(window.instrument.live());
+          stage.append(el);
+          // Every tenth time, let it come all the way back (device, renderer, upload, a
+          // frame); otherwise remove it again mid-set-up, the racy case.
+          if (i % 10 === 9) await window.helpers.waitForFrames(el, 1);
+          else if (i % 3 === 0) await window.helpers.nextFrames(1);
+        }
+        await window.helpers.waitForFrames(el, 2);
+        const reattached = window.instrument.live();
+        el.remove();
+        await settle();
+        // Renderer.destroy runs after any upload still in flight.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return { detached, reattached, final: window.instrument.live(), leftLabels: window.instrument.liveLabels() };
+      });
+      // The library's own module (the page loaded it from src/): no element still listens for device loss.
+      const subscribers = await page.evaluate("import('/src/element/shared-device.ts').then((m) => m.sharedDeviceListenerCount())");
+      const gpuFree = { buffers: 0, textures: 0 };
+      expect(result.leftLabels).toEqual([]);
+      expect(result.final).toEqual({ ...empty, ...gpuFree, observed: 0, pendingAnimationFrames: 0, devices: 1 });
+      expect(subscribers).toBe(0);
+      // Back in the page it is whole again: the same GPU objects as the first time.
+      expect({ buffers: result.reattached.buffers, textures: result.reattached.textures, observed: result.reattached.observed })
+        .toEqual({ buffers: attached.buffers, textures: attached.textures, observed: 2 });
+      // While detached, nothing page-wide is held, however far set-up had got.
+      for (const d of result.detached) {
+        expect(d.observed).toBe(0);
+        expect(d.pendingAnimationFrames).toBe(0);
+        expect(d.pageListeners).toBe(empty.pageListeners);
+      }
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it('recovers from a lost device: the next frame comes from a new shared device', async () => {
+    const { page, consoleErrors } = await open('element-basic.html');
+    try {
+      await addViewer(page, 'phoenix', { builtin: 'character', autoplay: '', loop: '' });
+      await whenLoaded(page, 'phoenix');
+      await waitForFrames(page, 'phoenix', 2);
+      await page.evaluate(() => window.instrument.devices[0].destroy());
+      await page.waitForFunction(() => window.instrument.live().devices === 2);
+      await waitForFrames(page, 'phoenix', 3);
+      expect(foregroundFraction(await capture(page, 'phoenix'))).toBeGreaterThan(0.03);
+      // The old device's objects were released along with it.
+      const live = await page.evaluate(() => window.instrument.live());
+      await addViewer(page, 'second', { builtin: 'character' });
+      await whenLoaded(page, 'second');
+      const after = await page.evaluate(() => window.instrument.live());
+      expect(after.devices).toBe(2);
+      expect(after.buffers).toBe(live.buffers * 2);
+      expect(consoleErrors.filter((e) => !/device (was )?(lost|destroyed)/i.test(e))).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('without WebGPU, shows a message instead of a blank box and fires error', async () => {
+    const { page } = await open('element-nogpu.html');
+    try {
+      await page.waitForFunction(() => window.helpers.events(window.helpers.viewer('viewer')).some((e) => e.type === 'error'));
+      const state = await page.evaluate(() => {
+        const el = window.helpers.viewer('viewer');
+        return { events: window.helpers.events(el), message: window.helpers.messageOf(el), upgraded: el.cameraControls && el.hasAttribute('camera-controls') };
+      });
+      expect(state.events.map((e) => e.type)).toEqual(['error']);
+      expect(state.events[0].detail.kind).toBe('webgpu-unsupported');
+      expect(state.message.visible).toBe(true);
+      expect(state.message.text).toMatch(/WebGPU/);
+      expect(state.message.text).toBe(state.events[0].detail.message);
+      // A property set before the element was defined went through the setter.
+      expect(state.upgraded).toBe(true);
+      await page.screenshot({ path: 'test-artifacts/element-no-webgpu.png', clip: { x: 0, y: 0, width: 320, height: 170 } });
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Helpers the element tests call through `page.evaluate`: waiting for loads and frames,
+ * recording events, and capturing/reading back frames as base64 for Node to decode.
+ * Loaded before the library (types only from it), so elements written in the HTML can be
+ * watched before they upgrade.
+ */
+import type { SkinnedMeshViewerElement } from '../../../src/element/viewer.ts';
+
+export interface RecordedEvent {
+  type: string;
+  detail: Record<string, unknown>;
+  /** For error events: the element's visible message text when the event fired. */
+  message?: string;
+}
+
+export interface Helpers {
+  viewer(id: string): SkinnedMeshViewerElement;
+  watch(el: Element): void;
+  events(el: Element): RecordedEvent[];
+  canvasOf(el: Element): HTMLCanvasElement;
+  messageOf(el: Element): { text: string; visible: boolean };
+  progressVisible(el: Element): boolean;
+  whenLoaded(el: Element, timeoutMs?: number): Promise<void>;
+  whenError(el: Element, timeoutMs?: number): Promise<RecordedEvent>;
+  /** Waits for `count` more frames drawn into the element's canvas. */
+  waitForFrames(el: Element, count?: number, timeoutMs?: number): Promise<number>;
+  /** Waits until the element's canvas has had at least `total` frames in all. */
+  waitForTotalFrames(el: Element, total: number, timeoutMs?: number): Promise<number>;
+  captureBase64(el: Element, type?: string): Promise<{ base64: string; type: string }>;
+  grabBase64(el: Element): Promise<{ width: number; height: number; base64: string }>;
+  sleep(ms: number): Promise<void>;
+  nextFrames(count: number): Promise<void>;
+}
+
+declare global {
+  interface Window {
+    helpers: Helpers;
+  }
+}
+
+const recorded = new WeakMap<Element, RecordedEvent[]>();
+const EVENT_TYPES = ['progress', 'load', 'error', 'animationend'];
+
+function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) s += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  return btoa(s);
+}
+
+function safeDetail(detail: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (detail && typeof detail === 'object') {
+    for (const [k, v] of Object.entries(detail)) {
+      if (v === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof v)) out[k] = v;
+      else if (v instanceof Error) out[k] = `${v.name}: ${v.message}`;
+    }
+  }
+  return out;
+}
+
+function messageOf(el: Element): { text: string; visible: boolean } {
+  const message = el.shadowRoot!.querySelector<HTMLElement>('[part="message"]')!;
+  return { text: message.textContent ?? '', visible: !message.hidden && message.getBoundingClientRect().height > 0 };
+}
+
+function viewer(el: Element): SkinnedMeshViewerElement {
+  return el as SkinnedMeshViewerElement;
+}
+
+function timeout<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms))]);
+}
+
+window.helpers = {
+  viewer(id) {
+    const el = document.getElementById(id);
+    if (!(el instanceof HTMLElement) || el.localName !== 'skinned-mesh-viewer') throw new Error(`no <skinned-mesh-viewer id="${id}">`);
+    return el as SkinnedMeshViewerElement;
+  },
+  watch(el) {
+    if (recorded.has(el)) return;
+    const list: RecordedEvent[] = [];
+    recorded.set(el, list);
+    for (const type of EVENT_TYPES) {
+      el.addEventListener(type, (event) => {
+        const entry: RecordedEvent = { type, detail: safeDetail((event as CustomEvent).detail) };
+        if (type === 'error') entry.message = messageOf(el).text;
+        list.push(entry);
+      });
+    }
+  },
+  events: (el) => recorded.get(el) ?? [],
+  canvasOf: (el) => el.shadowRoot!.querySelector('canvas')!,
+  messageOf,
+  progressVisible(el) {
+    const bar = el.shadowRoot!.querySelector<HTMLElement>('[part="progress-bar"]')!;
+    return !bar.hidden;
+  },
+  whenLoaded(el, timeoutMs = 20_000) {
+    if (viewer(el).loaded) return Promise.resolve();
+    return timeout(timeoutMs, `load of ${el.id || el.getAttribute('src')}`, new Promise<void>((resolve, reject) => {
+      el.addEventListener('load', () => resolve(), { once: true });
+      el.addEventListener('error', (e) => reject(new Error((e as CustomEvent).detail.message)), { once: true });
+    }));
+  },
+  whenError(el, timeoutMs = 20_000) {
+    return timeout(timeoutMs, `error of ${el.id}`, new Promise<RecordedEvent>((resolve, reject) => {
+      el.addEventListener('error', (e) => resolve({ type: 'error', detail: safeDetail((e as CustomEvent).detail), message: messageOf(el).text }), { once: true });
+      el.addEventListener('load', () => reject(new Error('loaded instead of failing')), { once: true });
+    }));
+  },
+  waitForFrames(el, count = 1, timeoutMs = 20_000) {
+    return window.helpers.waitForTotalFrames(el, window.instrument.frames(window.helpers.canvasOf(el)) + count, timeoutMs);
+  },
+  async waitForTotalFrames(el, total, timeoutMs = 20_000) {
+    const canvas = window.helpers.canvasOf(el);
+    const deadline = performance.now() + timeoutMs;
+    while (window.instrument.frames(canvas) < total) {
+      if (performance.now() > deadline) throw new Error(`timed out waiting for frame ${total} of ${el.id} (${window.instrument.frames(canvas)} drawn)`);
+      await new Promise(requestAnimationFrame);
+    }
+    return window.instrument.frames(canvas);
+  },
+  async captureBase64(el, type = 'image/png') {
+    const blob = await viewer(el).capture(type);
+    return { base64: toBase64(new Uint8Array(await blob.arrayBuffer())), type: blob.type };
+  },
+  async grabBase64(el) {
+    const canvas = window.helpers.canvasOf(el);
+    const grabbed = window.instrument.grabNextFrame(canvas);
+    // A seek to where it is changes nothing but asks for a frame.
+    viewer(el).currentTime = viewer(el).currentTime;
+    const frame = await timeout(10_000, `a frame of ${el.id}`, grabbed);
+    return { width: frame.width, height: frame.height, base64: toBase64(frame.rgba) };
+  },
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  async nextFrames(count) {
+    for (let i = 0; i < count; i++) await new Promise(requestAnimationFrame);
+  },
+};

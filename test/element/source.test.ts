@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { buildBuiltinGlb } from '../../src/builtin/index.ts';
+import { parseGlb } from '../../src/gltf/glb.ts';
+import { GltfError } from '../../src/gltf/errors.ts';
+import { encodeUriPath, fileNameOf, loadModelSource, SourceError } from '../../src/element/source.ts';
+
+/** A fetch serving `files` (by absolute URL), streaming each body in `chunk`-byte pieces. */
+function fakeFetch(files: Record<string, Uint8Array>, chunk = 64 * 1024, withLength = true) {
+  const requested: string[] = [];
+  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = String(input);
+    requested.push(url);
+    if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+    const body = files[url];
+    if (!body) return new Response('nope', { status: 404, statusText: 'Not Found' });
+    let offset = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (offset >= body.length) {
+          controller.close();
+          return;
+        }
+        controller.enqueue(body.slice(offset, offset + chunk));
+        offset += chunk;
+      },
+    });
+    return new Response(stream, { status: 200, headers: withLength ? { 'content-length': String(body.length) } : {} });
+  }) as typeof globalThis.fetch;
+  return { fetch, requested };
+}
+
+const CHARACTER = buildBuiltinGlb('character');
+
+describe('loadModelSource', () => {
+  it('fails with the URL and HTTP status, or the loader’s GltfError, for bad sources', async () => {
+    const { fetch } = fakeFetch({ 'https://example.test/m/not.glb': new TextEncoder().encode('<html>') });
+    await expect(loadModelSource('missing.glb', { baseUrl: 'https://example.test/m/', fetch }))
+      .rejects.toThrow(new SourceError('https://example.test/m/missing.glb', 404, 'https://example.test/m/missing.glb: HTTP 404 Not Found'));
+    await expect(loadModelSource('not.glb', { baseUrl: 'https://example.test/m/', fetch })).rejects.toBeInstanceOf(GltfError);
+    await expect(loadModelSource('builtin:teapot', { baseUrl: 'https://example.test/' })).rejects.toThrow(/unknown built-in model "teapot"/);
+  });
+
+  it('builds builtin: models without fetching, reporting their size once', async () => {
+    const progress: [number, number][] = [];
+    const { fetch, requested } = fakeFetch({});
+    const model = await loadModelSource('builtin:character', { baseUrl: 'https://example.test/', fetch, onProgress: (l, t) => progress.push([l, t]) });
+    expect(model.name).toBe('builtin:character');
+    expect(model.animations.map((c) => c.name)).toEqual(['Walk', 'Idle', 'Wave']);
+    expect(requested).toEqual([]);
+    expect(progress).toEqual([[CHARACTER.length, CHARACTER.length]]);
+  });
+
+  it('streams with progress that only grows and ends at the announced size', async () => {
+    const { fetch } = fakeFetch({ 'https://example.test/a/Character%20One.glb': CHARACTER }, 50_000);
+    const progress: [number, number][] = [];
+    const model = await loadModelSource('Character%20One.glb', { baseUrl: 'https://example.test/a/page.html', fetch, onProgress: (l, t) => progress.push([l, t]) });
+    expect(model.name).toBe('Character One.glb');
+    expect(progress.length).toBe(Math.ceil(CHARACTER.length / 50_000));
+    expect(progress.at(-1)).toEqual([CHARACTER.length, CHARACTER.length]);
+    for (let i = 1; i < progress.length; i++) expect(progress[i][0]).toBeGreaterThan(progress[i - 1][0]);
+    expect(progress.every(([, total]) => total === CHARACTER.length)).toBe(true);
+  });
+
+  it('reports total 0 while the server announces no size', async () => {
+    const { fetch } = fakeFetch({ 'https://example.test/c.glb': CHARACTER }, 100_000, false);
+    const progress: [number, number][] = [];
+    await loadModelSource('/c.glb', { baseUrl: 'https://example.test/x/', fetch, onProgress: (l, t) => progress.push([l, t]) });
+    expect(progress.at(-1)).toEqual([CHARACTER.length, 0]);
+  });
+
+  it('fetches a .gltf’s external buffer relative to the .gltf, not the page, and counts it in the progress', async () => {
+    const { json, bin } = parseGlb(CHARACTER);
+    const root = json as { buffers: { uri?: string }[] };
+    root.buffers[0].uri = 'data/my%20buffer.bin';
+    const gltf = new TextEncoder().encode(JSON.stringify(root));
+    const { fetch, requested } = fakeFetch({
+      'https://cdn.test/models/character.gltf': gltf,
+      'https://cdn.test/models/data/my%20buffer.bin': bin!,
+    });
+    const progress: [number, number][] = [];
+    const model = await loadModelSource('https://cdn.test/models/character.gltf', { baseUrl: 'https://page.test/', fetch, onProgress: (l, t) => progress.push([l, t]) });
+    expect(model.meshNodes.length).toBeGreaterThan(0);
+    expect(requested).toEqual(['https://cdn.test/models/character.gltf', 'https://cdn.test/models/data/my%20buffer.bin']);
+    expect(progress.at(-1)).toEqual([gltf.length + bin!.length, gltf.length + bin!.length]);
+  });
+
+  it('stops when aborted', async () => {
+    const { fetch } = fakeFetch({ 'https://example.test/c.glb': CHARACTER });
+    const abort = new AbortController();
+    abort.abort();
+    await expect(loadModelSource('c.glb', { baseUrl: 'https://example.test/', fetch, signal: abort.signal })).rejects.toThrow(/abort/i);
+  });
+});
+
+describe('URI helpers', () => {
+  it('encode each path segment of a decoded glTF URI', () => {
+    expect(encodeUriPath('data/my buffer#1.bin')).toBe('data/my%20buffer%231.bin');
+    expect(encodeUriPath('../tex/ä.png')).toBe('../tex/%C3%A4.png');
+  });
+  it('name a model by its decoded file name', () => {
+    expect(fileNameOf(new URL('https://x.test/a/b%20c.glb?v=2'))).toBe('b c.glb');
+    expect(fileNameOf(new URL('https://x.test/'))).toBe('x.test');
+  });
+});
