@@ -1,12 +1,13 @@
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadGltf } from '../gltf/load.ts';
 import type { Model } from '../gltf/model.ts';
 
 /**
  * Loads a .glb/.gltf from disk. External buffers and images resolve against the
- * file's folder; a URI that leaves that folder (`../x`, an absolute path, another
- * scheme) is refused, so a model cannot make the tool read arbitrary files.
+ * file's folder; a URI that leaves that folder (`../x`, `..%2Fx`, `..\x`, an absolute
+ * path, a drive letter, another scheme, a symlink pointing out) is refused, so a model
+ * cannot make the tool read arbitrary files.
  */
 export async function loadGltfFile(path: string): Promise<Model> {
   let bytes: Uint8Array;
@@ -17,16 +18,32 @@ export async function loadGltfFile(path: string): Promise<Model> {
     throw new Error(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${(e as Error).message})`);
   }
   const folder = resolve(dirname(path));
-  return loadGltf(bytes, {
-    name: basename(path),
-    resolveUri: async (uri) => {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || isAbsolute(uri)) {
-        throw new Error('not a relative path; only files beside the model are read');
-      }
-      const target = resolve(folder, uri);
-      const rel = relative(folder, target);
-      if (rel.startsWith('..') || isAbsolute(rel)) throw new Error("it points outside the model's folder");
-      return readFile(target);
-    },
-  });
+  return loadGltf(bytes, { name: basename(path), resolveUri: (uri) => readBeside(folder, uri) });
+}
+
+/** Reads `uri` (percent-decoded) as a file inside `folder`, or throws why it may not. */
+export async function readBeside(folder: string, uri: string): Promise<Uint8Array> {
+  // URIs separate with '/', but a Windows-made file may use '\': both count, on every OS.
+  const path = uri.replace(/\\/g, '/');
+  if (path.includes('\0')) throw new Error('it contains a NUL character');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('/') || isAbsolute(path)) {
+    throw new Error('it is not a relative path; only files beside the model are read');
+  }
+  const target = resolve(folder, path);
+  if (!inside(folder, target)) throw new Error("it points outside the model's folder");
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? 'no such file beside the model' : (e as Error).message);
+  }
+  // A symlink inside the folder may still lead out of it.
+  if (!inside(await realpath(folder), real)) throw new Error("it is a link to a file outside the model's folder");
+  return readFile(real);
+}
+
+function inside(folder: string, target: string): boolean {
+  const rel = relative(folder, target);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }

@@ -1,3 +1,4 @@
+import type { LoadBudget } from './budget.ts';
 import { COMPONENT_BYTE_SIZE, ComponentType, TYPE_COMPONENTS } from './constants.ts';
 import { GltfError } from './errors.ts';
 import {
@@ -27,6 +28,8 @@ export interface AccessorSource {
   readonly accessors: readonly unknown[];
   readonly bufferViews: readonly unknown[];
   readonly buffers: readonly Uint8Array[];
+  /** Charged before every array is allocated. */
+  readonly budget: LoadBudget;
 }
 
 function arrayConstructor(componentType: number) {
@@ -119,7 +122,8 @@ export function readAccessor(src: AccessorSource, index: number, usedAt: string)
   const Ctor = arrayConstructor(componentType);
   if (!Ctor) throw new GltfError(`${path}.componentType`, `${componentType} is not a glTF component type`);
   const type = reqString(acc, 'type', path);
-  const components = TYPE_COMPONENTS[type];
+  // Own properties only: "constructor" must not find Object's.
+  const components = Object.hasOwn(TYPE_COMPONENTS, type) ? TYPE_COMPONENTS[type] : undefined;
   if (components === undefined) throw new GltfError(`${path}.type`, `"${type}" is not a glTF accessor type`);
   const count = reqInteger(acc, 'count', path);
   if (count < 1) throw new GltfError(`${path}.count`, 'must be at least 1');
@@ -146,12 +150,14 @@ export function readAccessor(src: AccessorSource, index: number, usedAt: string)
     if (needed > view.bytes.byteLength) {
       throw new GltfError(path, `count ${count} × stride ${stride} from byteOffset ${byteOffset} needs ${needed} bytes but bufferViews[${viewIndex}] has ${view.bytes.byteLength}`);
     }
+    src.budget.charge(count * components * size, path);
     array = new Ctor(count * components);
     copyElements(view.bytes, byteOffset, stride, count, components, componentType, array);
   } else {
     if (count * components > MAX_UNBACKED_COMPONENTS) {
       throw new GltfError(`${path}.count`, `${count} elements without a bufferView exceeds the limit of ${MAX_UNBACKED_COMPONENTS / components}`);
     }
+    src.budget.charge(count * components * size, `${path}.count`);
     array = new Ctor(count * components);
   }
   if (sparse) applySparse(src, sparse, `${path}.sparse`, count, components, componentType, array);
@@ -194,6 +200,7 @@ function readSparsePart(
   if (byteOffset + size * count > view.bytes.byteLength) {
     throw new GltfError(path, `${count} elements from byteOffset ${byteOffset} overrun bufferViews[${viewIndex}] (${view.bytes.byteLength} bytes)`);
   }
+  src.budget.charge(size * count, path);
   const out = new (arrayConstructor(componentType)!)(count * components);
   copyElements(view.bytes, byteOffset, size, count, components, componentType, out);
   return out;

@@ -54,8 +54,9 @@ export function parseGlb(bytes: Uint8Array): GlbContents {
       if (chunkIndex !== 1) throw new GltfError(`glb.chunks[${chunkIndex}]`, 'BIN chunk must be the second chunk');
       bin = data;
     } // Unknown chunk types must be ignored (spec §4.4.3.3).
-    // Chunks are 4-byte aligned; the padding is not part of chunkLength.
-    offset = start + ((chunkLength + 3) & ~3);
+    // Chunks are 4-byte aligned; the padding is not part of chunkLength. Arithmetic, not
+    // `& ~3`, which would turn lengths of 2 GiB and more negative and loop back.
+    offset = start + chunkLength + ((4 - (chunkLength % 4)) % 4);
     chunkIndex++;
   }
   if (json === undefined) throw new GltfError('glb.chunks[0]', 'no JSON chunk');

@@ -1,4 +1,5 @@
 import { readAccessor, toFloat32, type AccessorData, type AccessorSource } from './accessors.ts';
+import { LoadBudget } from './budget.ts';
 import { ComponentType, Interpolation, PrimitiveMode, SamplerWrap, TargetPath } from './constants.ts';
 import { GltfError, type GltfWarning } from './errors.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
@@ -10,6 +11,7 @@ import type {
   Channel, Clip, Hierarchy, Image, Material, Mesh, MeshNode, Model, MorphTarget, NodeInfo, Primitive,
   Sampler, Skin, Texture, TextureInfo, TextureSampler,
 } from './model.ts';
+import { hashFloats, NodeTree, skinJointTree } from './validate.ts';
 import { composeTRS, decomposeTRS, setIdentity } from '../math/trs.ts';
 import { normalizeQuat, prepareSlerpKeys } from '../math/quat.ts';
 
@@ -17,17 +19,27 @@ export interface LoadOptions {
   /** Name recorded in the model (usually the file name). */
   readonly name?: string;
   /**
-   * Fetches an external resource named by a relative `uri` of a buffer or image
-   * (already percent-decoded), resolved against the asset's location by the caller.
-   * Without it, external URIs are an error.
+   * Fetches an external resource named by a relative `uri` of a buffer or image, resolved
+   * against the asset's location by the caller. `uri` is percent-decoded (a file path);
+   * `rawUri` is the URI as written in the file (for URL resolution: see `resolveGltfUri`
+   * in uri.ts). Without it, external URIs are an error.
    */
-  readonly resolveUri?: (uri: string) => Promise<Uint8Array>;
+  readonly resolveUri?: (uri: string, rawUri: string) => Promise<Uint8Array>;
+  /**
+   * Most bytes the load may allocate; the default is 16 MiB plus 64 bytes per byte of
+   * file and external buffers (see budget.ts).
+   */
+  readonly maxBytes?: number;
 }
 
 /** A weight sum further than this from 1 is repaired and reported as a warning. */
 const WEIGHT_SUM_WARN = 1e-3;
 /** Sums closer than this to 1 are left as stored (quantisation noise). */
 const WEIGHT_SUM_EXACT = 1e-6;
+/** A quaternion whose length is further than this from 1 is reported when normalised. */
+const QUAT_LENGTH_WARN = 1e-3;
+/** A `matrix` whose last row is further than this from 0 0 0 1 is not an affine transform. */
+const MATRIX_AFFINE_EPSILON = 1e-6;
 
 /** Loads a .glb or .gltf (JSON) file's bytes into a validated, immutable model. */
 export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Promise<Model> {
@@ -46,20 +58,25 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   }
   const required = optArray(root, 'extensionsRequired', '');
   if (required.length > 0) {
-    throw new GltfError('extensionsRequired', `unsupported required extension(s): ${required.map(String).join(', ')}`);
+    const names = required.slice(0, 8).map((e) => (typeof e === 'string' ? e : describe(e)));
+    throw new GltfError('extensionsRequired', `unsupported required extension(s): ${names.join(', ')}${required.length > 8 ? ', …' : ''}`);
   }
-  const buffers = await loadBuffers(root, glbBin, options);
+  const { buffers, externalBytes } = await loadBuffers(root, glbBin, options);
   const src: AccessorSource = {
     accessors: optArray(root, 'accessors', ''),
     bufferViews: optArray(root, 'bufferViews', ''),
     buffers,
+    budget: LoadBudget.forInput(bytes.byteLength + externalBytes, options.maxBytes),
   };
   return new ModelReader(root, src, options).read(await loadImages(root, src, options));
 }
 
-async function loadBuffers(root: JsonObject, glbBin: Uint8Array | undefined, options: LoadOptions): Promise<Uint8Array[]> {
+async function loadBuffers(
+  root: JsonObject, glbBin: Uint8Array | undefined, options: LoadOptions,
+): Promise<{ buffers: Uint8Array[]; externalBytes: number }> {
   const list = optArray(root, 'buffers', '');
-  const out: Uint8Array[] = [];
+  const buffers: Uint8Array[] = [];
+  let externalBytes = 0;
   for (let i = 0; i < list.length; i++) {
     const path = `buffers[${i}]`;
     const buf = asObject(list[i], path);
@@ -71,30 +88,34 @@ async function loadBuffers(root: JsonObject, glbBin: Uint8Array | undefined, opt
       bytes = glbBin;
     } else {
       bytes = await fetchUri(uri, `${path}.uri`, options);
+      if (!uri.startsWith('data:')) externalBytes += bytes.byteLength;
     }
     if (bytes.byteLength < byteLength) {
       throw new GltfError(`${path}.byteLength`, `says ${byteLength} bytes but only ${bytes.byteLength} are available`);
     }
-    out.push(bytes.subarray(0, byteLength));
+    buffers.push(bytes.subarray(0, byteLength));
   }
-  return out;
+  return { buffers, externalBytes };
 }
 
 async function fetchUri(uri: string, path: string, options: LoadOptions): Promise<Uint8Array> {
   if (uri.startsWith('data:')) return decodeDataUri(uri, path);
-  if (!options.resolveUri) throw new GltfError(path, `external resource "${uri}" cannot be loaded without a base location`);
+  if (!options.resolveUri) throw new GltfError(path, `external resource ${describe(uri)} cannot be loaded without a base location`);
   let decoded: string;
   try {
     decoded = decodeURIComponent(uri);
   } catch {
-    throw new GltfError(path, `"${uri}" is not a valid URI`);
+    throw new GltfError(path, `${describe(uri)} is not a valid URI (bad percent-encoding)`);
   }
+  let bytes: unknown;
   try {
-    return await options.resolveUri(decoded);
+    bytes = await options.resolveUri(decoded, uri);
   } catch (e) {
-    const reason = e instanceof GltfError ? e.problem : (e as Error).message;
-    throw new GltfError(path, `could not load "${uri}": ${reason}`);
+    const reason = e instanceof GltfError ? e.problem : e instanceof Error ? e.message : String(e);
+    throw new GltfError(path, `could not load ${describe(uri)}: ${reason}`);
   }
+  if (!(bytes instanceof Uint8Array)) throw new GltfError(path, `could not load ${describe(uri)}: the resolver returned ${describe(bytes)}, not bytes`);
+  return bytes;
 }
 
 export function decodeDataUri(uri: string, path: string): Uint8Array {
@@ -103,7 +124,11 @@ export function decodeDataUri(uri: string, path: string): Uint8Array {
   const header = uri.slice(5, comma);
   const payload = uri.slice(comma + 1);
   if (!header.endsWith(';base64')) {
-    return new TextEncoder().encode(decodeURIComponent(payload));
+    try {
+      return new TextEncoder().encode(decodeURIComponent(payload));
+    } catch {
+      throw new GltfError(path, 'data URI has bad percent-encoding');
+    }
   }
   let binary: string;
   try {
@@ -127,11 +152,12 @@ async function loadImages(root: JsonObject, src: AccessorSource, options: LoadOp
     let bytes: Uint8Array;
     const viewIndex = optIndex(img, 'bufferView', path, src.bufferViews.length, 'bufferViews');
     if (viewIndex >= 0) {
-      const view = asObject(src.bufferViews[viewIndex], `bufferViews[${viewIndex}]`);
-      const buffer = src.buffers[checkIndex(view.buffer, `bufferViews[${viewIndex}].buffer`, src.buffers.length, 'buffers')];
-      const offset = optInteger(view, 'byteOffset', `bufferViews[${viewIndex}]`, 0);
-      const length = reqInteger(view, 'byteLength', `bufferViews[${viewIndex}]`);
-      if (offset + length > buffer.byteLength) throw new GltfError(`bufferViews[${viewIndex}]`, 'runs past the end of its buffer');
+      const vpath = `bufferViews[${viewIndex}]`;
+      const view = asObject(src.bufferViews[viewIndex], vpath);
+      const buffer = src.buffers[checkIndex(view.buffer, `${vpath}.buffer`, src.buffers.length, 'buffers')];
+      const offset = optInteger(view, 'byteOffset', vpath, 0);
+      const length = reqInteger(view, 'byteLength', vpath);
+      if (offset + length > buffer.byteLength) throw new GltfError(vpath, `runs past the end of its buffer (referenced from ${path})`);
       bytes = buffer.subarray(offset, offset + length);
     } else if (uri !== undefined) {
       bytes = await fetchUri(uri, `${path}.uri`, options);
@@ -143,11 +169,29 @@ async function loadImages(root: JsonObject, src: AccessorSource, options: LoadOp
   return out;
 }
 
+/** What `readSkinAttributes` derives from one set of JOINTS_n/WEIGHTS_n accessors. */
+type SkinAttributes = Pick<Primitive, 'influences' | 'joints' | 'weights' | 'maxJoint' | 'jointSets' | 'weightSets'>;
+
 /** Reads everything but buffers and images; one instance per load. */
 class ModelReader {
   private readonly warnings: GltfWarning[] = [];
   private readonly nodesJson: unknown[];
+  private readonly budget: LoadBudget;
+  /**
+   * Everything derived from an accessor is computed once and shared by every use, so a
+   * file that references one big accessor from thousands of places costs no more than
+   * one reference (the budget covers what is not shared).
+   */
   private readonly accessorCache = new Map<number, AccessorData>();
+  private readonly floatCache = new Map<number, Float32Array>();
+  private readonly indexCache = new Map<number, { indices: Uint16Array | Uint32Array; max: number }>();
+  private readonly skinAttributeCache = new Map<string, SkinAttributes>();
+  private readonly samplerCache = new Map<string, Sampler>();
+  private readonly checkedTimes = new Set<number>();
+  /** Key-time arrays by content: equal timelines of different accessors become one. */
+  private readonly canonicalTimes = new Map<Float32Array, Float32Array>();
+  private readonly timesByHash = new Map<number, Float32Array[]>();
+  private readonly usedAccessors: Uint8Array;
 
   constructor(
     private readonly root: JsonObject,
@@ -155,46 +199,26 @@ class ModelReader {
     private readonly options: LoadOptions,
   ) {
     this.nodesJson = optArray(root, 'nodes', '');
+    this.budget = src.budget;
+    this.usedAccessors = new Uint8Array(src.accessors.length);
   }
 
   read(images: Image[]): Model {
     const root = this.root;
-    const meshCount = optArray(root, 'meshes', '').length;
     const skinCount = optArray(root, 'skins', '').length;
     const meshes = this.readMeshes();
-    const nodes = this.readNodes(meshCount, skinCount, meshes);
+    const nodes = this.readNodes(skinCount, meshes);
     const hierarchy = this.buildHierarchy(nodes);
-    const skins = this.readSkins(nodes, hierarchy);
+    const tree = new NodeTree(hierarchy);
+    const skins = this.readSkins(nodes, hierarchy, tree);
     const animations = this.readAnimations(hierarchy, meshes, nodes);
     const markAnimatedMatrices = hierarchy.useMatrix;
     for (const clip of animations) {
       for (const ch of clip.channels) if (ch.path !== TargetPath.WEIGHTS) markAnimatedMatrices[ch.slot] = 0;
     }
     const { scene, sceneRoots, inScene } = this.readScene(nodes);
-    const meshNodes: MeshNode[] = [];
-    for (let n = 0; n < nodes.length; n++) {
-      const node = nodes[n];
-      if (!inScene[n] || node.mesh < 0) continue;
-      let skin = node.skin;
-      if (skin >= 0) {
-        const mesh = meshes[node.mesh];
-        if (!mesh.primitives.some((p) => p.influences > 0)) {
-          this.warn(`nodes[${n}].skin`, 'node has a skin but its mesh has no JOINTS_0/WEIGHTS_0; drawn rigid');
-          skin = -1;
-        } else {
-          const jointCount = skins[skin].joints.length;
-          mesh.primitives.forEach((p, pi) => {
-            if (p.maxJoint >= jointCount) {
-              throw new GltfError(
-                `meshes[${node.mesh}].primitives[${pi}].attributes.JOINTS_0`,
-                `joint index ${p.maxJoint} is out of range for skins[${skin}] (used by nodes[${n}]) with ${jointCount} joints`,
-              );
-            }
-          });
-        }
-      }
-      meshNodes.push({ node: n, mesh: node.mesh, skin });
-    }
+    const meshNodes = this.readMeshNodes(nodes, meshes, skins, scene, inScene);
+    this.warnUnused(nodes, skins.length);
     return Object.freeze({
       name: this.options.name ?? 'model',
       nodes, hierarchy, meshes, skins, animations, scene, sceneRoots, inScene, meshNodes,
@@ -212,6 +236,7 @@ class ModelReader {
 
   private accessor(index: unknown, usedAt: string): AccessorData {
     const i = checkIndex(index, usedAt, this.src.accessors.length, 'accessors');
+    this.usedAccessors[i] = 1;
     let data = this.accessorCache.get(i);
     if (!data) {
       data = readAccessor(this.src, i, usedAt);
@@ -220,31 +245,58 @@ class ModelReader {
     return data;
   }
 
+  /** The accessor's values as floats (normalisation applied), all checked finite. */
+  private floatValues(index: unknown, usedAt: string): Float32Array {
+    const data = this.accessor(index, usedAt);
+    const i = index as number;
+    let out = this.floatCache.get(i);
+    if (!out) {
+      if (data.componentType !== ComponentType.FLOAT) this.budget.charge(data.array.length * 4, usedAt);
+      out = toFloat32(data);
+      for (let k = 0; k < out.length; k++) {
+        if (!Number.isFinite(out[k])) {
+          throw new GltfError(usedAt, `accessors[${i}] has a non-finite value (${out[k]}) at element ${Math.floor(k / data.components)}`);
+        }
+      }
+      this.floatCache.set(i, out);
+    }
+    return out;
+  }
+
   private floatAccessor(index: unknown, usedAt: string, components: readonly number[]): Float32Array {
     const data = this.accessor(index, usedAt);
     if (!components.includes(data.components)) {
       throw new GltfError(usedAt, `accessors[${index}] has ${data.components} components, expected ${components.join(' or ')}`);
     }
-    const out = toFloat32(data);
-    for (let i = 0; i < out.length; i++) {
-      if (!Number.isFinite(out[i])) throw new GltfError(usedAt, `accessors[${index}] has a non-finite value at component ${i}`);
-    }
-    return out;
+    return this.floatValues(index, usedAt);
+  }
+
+  /** An accessor's `count` from its JSON alone (for attributes the loader does not read). */
+  private accessorCount(index: unknown, usedAt: string): number {
+    const i = checkIndex(index, usedAt, this.src.accessors.length, 'accessors');
+    this.usedAccessors[i] = 1;
+    const cached = this.accessorCache.get(i);
+    if (cached) return cached.count;
+    return reqInteger(asObject(this.src.accessors[i], `accessors[${i}]`), 'count', `accessors[${i}]`);
   }
 
   // ---------------------------------------------------------------- nodes
 
-  private readNodes(meshCount: number, skinCount: number, meshes: Mesh[]): NodeInfo[] {
+  private readNodes(skinCount: number, meshes: Mesh[]): NodeInfo[] {
     const count = this.nodesJson.length;
+    this.budget.charge(count * 64, 'nodes');
     const parent = new Int32Array(count).fill(-1);
     const childLists: number[][] = [];
     for (let n = 0; n < count; n++) {
       const path = `nodes[${n}]`;
       const node = asObject(this.nodesJson[n], path);
-      const children = optArray(node, 'children', path).map((c, i) => checkIndex(c, `${path}.children[${i}]`, count, 'nodes'));
+      const children = optArray(node, 'children', path) as number[];
       for (let i = 0; i < children.length; i++) {
         const c = children[i];
+        // The common case without building a path string (a file may have 100,000 nodes).
+        if (!(Number.isInteger(c) && c >= 0 && c < count)) checkIndex(c, `${path}.children[${i}]`, count, 'nodes');
         if (c === n) throw new GltfError(`${path}.children[${i}]`, 'a node cannot be its own child');
+        if (parent[c] === n) throw new GltfError(`${path}.children[${i}]`, `nodes[${c}] is listed twice`);
         if (parent[c] >= 0) {
           throw new GltfError(`${path}.children[${i}]`, `nodes[${c}] already has parent nodes[${parent[c]}] (a node may have only one parent)`);
         }
@@ -256,14 +308,18 @@ class ModelReader {
     for (let n = 0; n < count; n++) {
       const path = `nodes[${n}]`;
       const node = this.nodesJson[n] as JsonObject;
-      const mesh = optIndex(node, 'mesh', path, meshCount, 'meshes');
+      const mesh = optIndex(node, 'mesh', path, meshes.length, 'meshes');
       const skin = optIndex(node, 'skin', path, skinCount, 'skins');
       if (skin >= 0 && mesh < 0) this.warn(`${path}.skin`, 'skin on a node without a mesh is ignored');
       const w = node.weights;
       let weights: Float32Array = mesh >= 0 ? meshes[mesh].weights : new Float32Array(0);
       if (w !== undefined) {
         const list = optNumbers(node, 'weights', path, Array.isArray(w) ? w.length : -1)!;
-        weights = Float32Array.from(list);
+        // glTF-Validator NODE_WEIGHTS_INVALID (an error): one weight per morph target.
+        if (mesh >= 0 && list.length !== meshes[mesh].weights.length) {
+          throw new GltfError(`${path}.weights`, `has ${list.length} weights but meshes[${mesh}] has ${meshes[mesh].weights.length} morph targets`);
+        }
+        weights = float32Array(list, `${path}.weights`);
       }
       out.push({ name: optString(node, 'name', path), parent: parent[n], children: childLists[n], mesh, skin: mesh >= 0 ? skin : -1, weights });
     }
@@ -272,6 +328,7 @@ class ModelReader {
 
   private buildHierarchy(nodes: NodeInfo[]): Hierarchy {
     const count = nodes.length;
+    this.budget.charge(count * 256, 'nodes');
     const order = new Int32Array(count);
     const slotOf = new Int32Array(count).fill(-1);
     const parentSlot = new Int32Array(count);
@@ -312,9 +369,15 @@ class ModelReader {
         if (node.translation !== undefined || node.rotation !== undefined || node.scale !== undefined) {
           throw new GltfError(`${path}.matrix`, 'a node may have either matrix or translation/rotation/scale, not both');
         }
+        // glTF-Validator NODE_MATRIX_NON_TRS (an error): local→model treats every node as affine.
+        if (Math.abs(matrix[3]) > MATRIX_AFFINE_EPSILON || Math.abs(matrix[7]) > MATRIX_AFFINE_EPSILON ||
+            Math.abs(matrix[11]) > MATRIX_AFFINE_EPSILON || Math.abs(matrix[15] - 1) > MATRIX_AFFINE_EPSILON) {
+          throw new GltfError(`${path}.matrix`, `last row is ${matrix[3]} ${matrix[7]} ${matrix[11]} ${matrix[15]}, not 0 0 0 1: not decomposable into translation/rotation/scale`);
+        }
         restMatrix.set(matrix, slot * 16);
         useMatrix[slot] = 1;
         decomposeTRS(matrix, t, r, s);
+        if (!s.every(Number.isFinite)) throw new GltfError(`${path}.matrix`, 'is too large to decompose into translation/rotation/scale');
       } else {
         const tv = optNumbers(node, 'translation', path, 3) ?? [0, 0, 0];
         const rv = optNumbers(node, 'rotation', path, 4) ?? [0, 0, 0, 1];
@@ -323,7 +386,7 @@ class ModelReader {
         r[0] = rv[0]; r[1] = rv[1]; r[2] = rv[2]; r[3] = rv[3];
         const len = Math.hypot(r[0], r[1], r[2], r[3]);
         if (len === 0) throw new GltfError(`${path}.rotation`, 'is a zero quaternion');
-        if (Math.abs(len - 1) > 1e-3) this.warn(`${path}.rotation`, `quaternion length ${len.toFixed(4)} renormalised`);
+        if (Math.abs(len - 1) > QUAT_LENGTH_WARN) this.warn(`${path}.rotation`, `quaternion length ${len.toFixed(4)} renormalised`);
         normalizeQuat(r);
         s[0] = sv[0]; s[1] = sv[1]; s[2] = sv[2];
         composeTRS(t, r, s, restMatrix, 0, 0, 0, slot * 16);
@@ -351,6 +414,8 @@ class ModelReader {
       roots = optArray(obj, 'nodes', path).map((v, i) => checkIndex(v, `${path}.nodes[${i}]`, nodes.length, 'nodes'));
       roots.forEach((r, i) => {
         if (nodes[r].parent >= 0) throw new GltfError(`${path}.nodes[${i}]`, `nodes[${r}] is not a root node (its parent is nodes[${nodes[r].parent}])`);
+        if (inScene[r]) throw new GltfError(`${path}.nodes[${i}]`, `nodes[${r}] is listed twice`);
+        inScene[r] = 1;
       });
     }
     const stack = [...roots];
@@ -362,6 +427,59 @@ class ModelReader {
     return { scene, sceneRoots: Int32Array.from(roots), inScene };
   }
 
+  /** Every node of the scene that has a mesh, with the skin rules that need the scene. */
+  private readMeshNodes(nodes: NodeInfo[], meshes: Mesh[], skins: Skin[], scene: number, inScene: Uint8Array): MeshNode[] {
+    // Per mesh, computed once: node count × primitive count could be large.
+    const maxJoint = meshes.map((m) => m.primitives.reduce((best, p, pi) => (p.maxJoint > best.value ? { value: p.maxJoint, primitive: pi } : best), { value: -1, primitive: -1 }));
+    const jointOutsideScene = new Int32Array(skins.length).fill(-2);
+    const meshNodes: MeshNode[] = [];
+    for (let n = 0; n < nodes.length; n++) {
+      const node = nodes[n];
+      if (!inScene[n] || node.mesh < 0) continue;
+      let skin = node.skin;
+      const worst = maxJoint[node.mesh];
+      if (skin >= 0) {
+        if (worst.value < 0) {
+          this.warn(`nodes[${n}].skin`, 'node has a skin but its mesh has no JOINTS_0/WEIGHTS_0; drawn rigid');
+          skin = -1;
+        } else {
+          const joints = skins[skin].joints;
+          if (worst.value >= joints.length) {
+            throw new GltfError(
+              `meshes[${node.mesh}].primitives[${worst.primitive}].attributes.JOINTS_0`,
+              `joint index ${worst.value} is out of range for skins[${skin}] (used by nodes[${n}]) with ${joints.length} joints`,
+            );
+          }
+          if (jointOutsideScene[skin] === -2) jointOutsideScene[skin] = joints.findIndex((j) => !inScene[j]);
+          const outside = jointOutsideScene[skin];
+          // glTF-Validator NODE_SKIN_NO_SCENE (an error): the skeleton must be in the scene it deforms.
+          if (outside >= 0) {
+            throw new GltfError(
+              `nodes[${n}].skin`,
+              `skins[${skin}].joints[${outside}] (nodes[${joints[outside]}]) is not in ${scene >= 0 ? `scenes[${scene}]` : 'the scene'}, which shows this skinned mesh`,
+            );
+          }
+        }
+      } else if (worst.value >= 0) {
+        this.warn(`nodes[${n}].mesh`, `meshes[${node.mesh}] has JOINTS_0/WEIGHTS_0 but the node has no skin; drawn rigid`);
+      }
+      meshNodes.push({ node: n, mesh: node.mesh, skin });
+    }
+    return meshNodes;
+  }
+
+  /** Like glTF-Validator's UNUSED_OBJECT hints: data the file carries but nothing uses. */
+  private warnUnused(nodes: NodeInfo[], skinCount: number): void {
+    const unusedAccessors: number[] = [];
+    for (let i = 0; i < this.usedAccessors.length; i++) if (!this.usedAccessors[i]) unusedAccessors.push(i);
+    if (unusedAccessors.length > 0) this.warn('accessors', `${listOf(unusedAccessors, 'accessors')} never used; ignored`);
+    const skinUsed = new Uint8Array(skinCount);
+    for (const node of nodes) if (node.skin >= 0) skinUsed[node.skin] = 1;
+    const unusedSkins: number[] = [];
+    for (let i = 0; i < skinCount; i++) if (!skinUsed[i]) unusedSkins.push(i);
+    if (unusedSkins.length > 0) this.warn('skins', `${listOf(unusedSkins, 'skins')} not used by any mesh node; ignored`);
+  }
+
   // ---------------------------------------------------------------- meshes
 
   private readMeshes(): Mesh[] {
@@ -370,9 +488,27 @@ class ModelReader {
       const mesh = asObject(m, path);
       const prims = optArray(mesh, 'primitives', path);
       if (prims.length === 0) throw new GltfError(`${path}.primitives`, 'a mesh needs at least one primitive');
-      const weightsList = mesh.weights === undefined ? [] : optNumbers(mesh, 'weights', path, Array.isArray(mesh.weights) ? mesh.weights.length : -1)!;
       const primitives = prims.map((p, pi) => this.readPrimitive(asObject(p, `${path}.primitives[${pi}]`), `${path}.primitives[${pi}]`));
-      return { name: optString(mesh, 'name', path), primitives, weights: Float32Array.from(weightsList) };
+      // glTF-Validator MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT and MESH_INVALID_WEIGHTS_COUNT (errors):
+      // one morph weight drives the same target of every primitive.
+      const targetCount = primitives[0].targets.length;
+      primitives.forEach((p, pi) => {
+        if (p.targets.length !== targetCount) {
+          throw new GltfError(`${path}.primitives[${pi}].targets`, `has ${p.targets.length} morph targets but primitives[0] has ${targetCount}; all primitives need the same number`);
+        }
+      });
+      let weights: Float32Array = new Float32Array(targetCount);
+      if (mesh.weights !== undefined) {
+        const list = optNumbers(mesh, 'weights', path, Array.isArray(mesh.weights) ? mesh.weights.length : -1)!;
+        if (list.length !== targetCount) throw new GltfError(`${path}.weights`, `has ${list.length} weights but the primitives have ${targetCount} morph targets`);
+        weights = float32Array(list, `${path}.weights`);
+      }
+      const triangles = primitives.filter((p) => p.mode >= PrimitiveMode.TRIANGLES);
+      const withoutNormals = triangles.filter((p) => !p.normals).length;
+      if (withoutNormals > 0) {
+        this.warn(`${path}.primitives`, `${withoutNormals} of ${primitives.length} primitive(s) have no NORMAL; flat normals are derived per face when drawn`);
+      }
+      return { name: optString(mesh, 'name', path), primitives, weights };
     });
   }
 
@@ -382,12 +518,14 @@ class ModelReader {
     if (attrs.POSITION === undefined) throw new GltfError(`${apath}.POSITION`, 'is required');
     const positions = this.floatAccessor(attrs.POSITION, `${apath}.POSITION`, [3]);
     const vertexCount = positions.length / 3;
+    // glTF-Validator MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT (an error), also for attributes we do not read.
+    for (const name of Object.keys(attrs)) {
+      const n = this.accessorCount(attrs[name], `${apath}.${name}`);
+      if (n !== vertexCount) throw new GltfError(`${apath}.${name}`, `has ${n} elements but POSITION has ${vertexCount}`);
+    }
     const attribute = (name: string, components: readonly number[]): Float32Array | undefined => {
       if (attrs[name] === undefined) return undefined;
-      const data = this.floatAccessor(attrs[name], `${apath}.${name}`, components);
-      const n = data.length / this.accessor(attrs[name], `${apath}.${name}`).components;
-      if (n !== vertexCount) throw new GltfError(`${apath}.${name}`, `has ${n} elements but POSITION has ${vertexCount}`);
-      return data;
+      return this.floatAccessor(attrs[name], `${apath}.${name}`, components);
     };
     const normals = attribute('NORMAL', [3]);
     const tangents = attribute('TANGENT', [4]);
@@ -395,6 +533,7 @@ class ModelReader {
     const texcoords1 = attribute('TEXCOORD_1', [2]);
     let colors0 = attribute('COLOR_0', [3, 4]);
     if (colors0 && colors0.length === vertexCount * 3) {
+      this.budget.charge(vertexCount * 16, `${apath}.COLOR_0`);
       const rgba = new Float32Array(vertexCount * 4);
       for (let v = 0; v < vertexCount; v++) {
         rgba[v * 4] = colors0[v * 3]; rgba[v * 4 + 1] = colors0[v * 3 + 1]; rgba[v * 4 + 2] = colors0[v * 3 + 2]; rgba[v * 4 + 3] = 1;
@@ -405,15 +544,15 @@ class ModelReader {
     const mode = optInteger(prim, 'mode', path, PrimitiveMode.TRIANGLES, 6);
     let indices: Uint16Array | Uint32Array | undefined;
     if (prim.indices !== undefined) {
-      const data = this.accessor(prim.indices, `${path}.indices`);
-      if (data.components !== 1) throw new GltfError(`${path}.indices`, 'must be a SCALAR accessor');
-      const ct = data.componentType;
-      if (ct !== ComponentType.UNSIGNED_BYTE && ct !== ComponentType.UNSIGNED_SHORT && ct !== ComponentType.UNSIGNED_INT) {
-        throw new GltfError(`${path}.indices`, `componentType ${ct} is not an unsigned integer type`);
+      const ipath = `${path}.indices`;
+      const read = this.indexAccessor(prim.indices, ipath);
+      indices = read.indices;
+      if (read.max >= vertexCount) {
+        const at = indices.findIndex((i) => i >= vertexCount);
+        throw new GltfError(ipath, `index ${indices[at]} at position ${at} is out of range (${vertexCount} vertices)`);
       }
-      indices = ct === ComponentType.UNSIGNED_BYTE ? Uint16Array.from(data.array) : (data.array as Uint16Array | Uint32Array);
-      for (let i = 0; i < indices.length; i++) {
-        if (indices[i] >= vertexCount) throw new GltfError(`${path}.indices`, `index ${indices[i]} at position ${i} is out of range (${vertexCount} vertices)`);
+      if (mode === PrimitiveMode.TRIANGLES && indices.length % 3 !== 0) {
+        this.warn(ipath, `${indices.length} indices is not a whole number of triangles; the last ${indices.length % 3} are ignored`);
       }
     }
 
@@ -438,7 +577,27 @@ class ModelReader {
     };
   }
 
-  private readSkinAttributes(attrs: JsonObject, apath: string, vertexCount: number) {
+  /** An index accessor, widened to at least 16 bits, and its largest index (once per accessor). */
+  private indexAccessor(index: unknown, ipath: string): { indices: Uint16Array | Uint32Array; max: number } {
+    const data = this.accessor(index, ipath);
+    if (data.components !== 1) throw new GltfError(ipath, 'must be a SCALAR accessor');
+    const ct = data.componentType;
+    if (ct !== ComponentType.UNSIGNED_BYTE && ct !== ComponentType.UNSIGNED_SHORT && ct !== ComponentType.UNSIGNED_INT) {
+      throw new GltfError(ipath, `componentType ${ct} is not an unsigned integer type`);
+    }
+    let read = this.indexCache.get(index as number);
+    if (!read) {
+      if (ct === ComponentType.UNSIGNED_BYTE) this.budget.charge(data.count * 2, ipath);
+      const indices = ct === ComponentType.UNSIGNED_BYTE ? Uint16Array.from(data.array) : (data.array as Uint16Array | Uint32Array);
+      let max = -1;
+      for (let i = 0; i < indices.length; i++) if (indices[i] > max) max = indices[i];
+      read = { indices, max };
+      this.indexCache.set(index as number, read);
+    }
+    return read;
+  }
+
+  private readSkinAttributes(attrs: JsonObject, apath: string, vertexCount: number): SkinAttributes {
     const none = { influences: 0 as const, joints: undefined, weights: undefined, maxJoint: -1, jointSets: [], weightSets: [] };
     if (attrs.JOINTS_0 === undefined && attrs.WEIGHTS_0 === undefined) return none;
     if (attrs.JOINTS_0 === undefined || attrs.WEIGHTS_0 === undefined) {
@@ -449,12 +608,10 @@ class ModelReader {
     if ((attrs.JOINTS_1 === undefined) !== (attrs.WEIGHTS_1 === undefined)) {
       this.warn(apath, 'JOINTS_1 and WEIGHTS_1 must come together; the lone one is ignored');
     }
-    const influences = (sets * 4) as 4 | 8;
-    const joints = new Uint16Array(vertexCount * influences);
-    const weights = new Float32Array(vertexCount * influences);
+    // Checks that depend on this primitive come first; the per-vertex work is shared by
+    // every primitive using the same accessors.
     const jointSets: AccessorData[] = [];
     const weightSets: AccessorData[] = [];
-    let maxJoint = -1;
     for (let set = 0; set < sets; set++) {
       const jpath = `${apath}.JOINTS_${set}`;
       const wpath = `${apath}.WEIGHTS_${set}`;
@@ -470,19 +627,32 @@ class ModelReader {
       const validWeightType = wct === ComponentType.FLOAT || (w.normalized && (wct === ComponentType.UNSIGNED_BYTE || wct === ComponentType.UNSIGNED_SHORT));
       if (!validWeightType) throw new GltfError(wpath, `must be FLOAT or normalized UNSIGNED_BYTE/UNSIGNED_SHORT (got componentType ${wct}${w.normalized ? ', normalized' : ''})`);
       if (w.count !== vertexCount) throw new GltfError(wpath, `has ${w.count} elements but POSITION has ${vertexCount}`);
-      const wf = toFloat32(w);
+      jointSets.push(j);
+      weightSets.push(w);
+    }
+    const key = sets === 2 ? `${attrs.JOINTS_0}/${attrs.WEIGHTS_0}/${attrs.JOINTS_1}/${attrs.WEIGHTS_1}` : `${attrs.JOINTS_0}/${attrs.WEIGHTS_0}`;
+    const cached = this.skinAttributeCache.get(key);
+    if (cached) return cached;
+
+    const influences = (sets * 4) as 4 | 8;
+    this.budget.charge(vertexCount * influences * 6, apath);
+    const joints = new Uint16Array(vertexCount * influences);
+    const weights = new Float32Array(vertexCount * influences);
+    let maxJoint = -1;
+    for (let set = 0; set < sets; set++) {
+      const wpath = `${apath}.WEIGHTS_${set}`;
+      const j = jointSets[set];
+      const wf = this.floatValues(attrs[`WEIGHTS_${set}`], wpath);
       for (let v = 0; v < vertexCount; v++) {
         for (let c = 0; c < 4; c++) {
           const wv = wf[v * 4 + c];
-          if (!Number.isFinite(wv) || wv < 0) throw new GltfError(wpath, `vertex ${v} has weight ${wv}; weights must be finite and non-negative`);
+          if (wv < 0) throw new GltfError(wpath, `vertex ${v} has weight ${wv}; weights must be finite and non-negative`);
           joints[v * influences + set * 4 + c] = j.array[v * 4 + c];
           weights[v * influences + set * 4 + c] = wv;
           // Checked even at zero weight: the GPU reads every listed joint's matrix.
           if (j.array[v * 4 + c] > maxJoint) maxJoint = j.array[v * 4 + c];
         }
       }
-      jointSets.push(j);
-      weightSets.push(w);
     }
     let repaired = 0;
     let worst = 0;
@@ -508,6 +678,7 @@ class ModelReader {
     if (zero > 0) {
       // The GPU divides by the weight sum (shaders/skinning.wgsl), so the file's own weights
       // serve as they are — except all-zero ones, which get the repaired floats.
+      this.budget.charge(vertexCount * sets * 16, apath);
       weightSets.length = 0;
       for (let set = 0; set < sets; set++) {
         const array = new Float32Array(vertexCount * 4);
@@ -518,24 +689,28 @@ class ModelReader {
     if (worst > WEIGHT_SUM_WARN || zero > 0) {
       this.warn(`${apath}.WEIGHTS_0`, `${repaired} vertices had weights not summing to 1 (worst off by ${worst.toFixed(4)}${zero ? `, ${zero} all zero` : ''}); renormalised`);
     }
-    return { influences, joints, weights, maxJoint, jointSets, weightSets };
+    const result: SkinAttributes = { influences, joints, weights, maxJoint, jointSets, weightSets };
+    this.skinAttributeCache.set(key, result);
+    return result;
   }
 
   // ---------------------------------------------------------------- skins
 
-  private readSkins(nodes: NodeInfo[], h: Hierarchy): Skin[] {
+  private readSkins(nodes: NodeInfo[], h: Hierarchy, tree: NodeTree): Skin[] {
+    // Which skin last listed each node: one array for all skins, not one per skin.
+    const listedBy = new Int32Array(nodes.length).fill(-1);
     return optArray(this.root, 'skins', '').map((s, si) => {
       const path = `skins[${si}]`;
       const skin = asObject(s, path);
       const jointList = optArray(skin, 'joints', path);
       if (jointList.length === 0) throw new GltfError(`${path}.joints`, 'a skin needs at least one joint');
-      const joints = Int32Array.from(jointList.map((j, i) => checkIndex(j, `${path}.joints[${i}]`, nodes.length, 'nodes')));
-      const seen = new Set<number>();
+      const count = jointList.length;
+      this.budget.charge(count * 160, `${path}.joints`);
+      const joints = Int32Array.from(jointList, (j, i) => checkIndex(j, `${path}.joints[${i}]`, nodes.length, 'nodes'));
       joints.forEach((j, i) => {
-        if (seen.has(j)) throw new GltfError(`${path}.joints[${i}]`, `nodes[${j}] is listed twice`);
-        seen.add(j);
+        if (listedBy[j] === si) throw new GltfError(`${path}.joints[${i}]`, `nodes[${j}] is listed twice`);
+        listedBy[j] = si;
       });
-      const count = joints.length;
       const inverseBindMatrices = new Float64Array(count * 16);
       if (skin.inverseBindMatrices !== undefined) {
         const ipath = `${path}.inverseBindMatrices`;
@@ -544,7 +719,7 @@ class ModelReader {
         if (data.count < count) throw new GltfError(ipath, `has ${data.count} matrices for ${count} joints`);
         for (let i = 0; i < count * 16; i++) {
           const v = data.array[i];
-          if (!Number.isFinite(v)) throw new GltfError(ipath, `matrix ${Math.floor(i / 16)} has a non-finite element`);
+          if (!Number.isFinite(v)) throw new GltfError(ipath, `matrix ${Math.floor(i / 16)} has a non-finite element (${v})`);
           inverseBindMatrices[i] = v;
         }
       } else {
@@ -555,20 +730,13 @@ class ModelReader {
         const o = j * 16;
         if (inverseBindMatrices[o + 3] !== 0 || inverseBindMatrices[o + 7] !== 0 || inverseBindMatrices[o + 11] !== 0 || inverseBindMatrices[o + 15] !== 1) inverseBindAffine = false;
       }
-      const jointSlots = joints.map((j) => h.slotOf[j]);
-      const indexOfNode = new Map<number, number>();
-      joints.forEach((j, i) => indexOfNode.set(j, i));
-      const jointParents = new Int32Array(count).fill(-1);
-      for (let i = 0; i < count; i++) {
-        for (let p = nodes[joints[i]].parent; p >= 0; p = nodes[p].parent) {
-          const idx = indexOfNode.get(p);
-          if (idx !== undefined) { jointParents[i] = idx; break; }
-        }
-      }
-      const jointsParentFirst = Int32Array.from([...joints.keys()].sort((a, b) => jointSlots[a] - jointSlots[b]));
+      const skeleton = optIndex(skin, 'skeleton', path, nodes.length, 'nodes');
+      const { jointParents, jointsParentFirst } = skinJointTree(tree, joints, skeleton, path);
       return {
-        name: optString(skin, 'name', path), joints, jointSlots, jointParents, jointsParentFirst, inverseBindMatrices, inverseBindAffine,
-        skeleton: optIndex(skin, 'skeleton', path, nodes.length, 'nodes'),
+        name: optString(skin, 'name', path),
+        joints,
+        jointSlots: joints.map((j) => h.slotOf[j]),
+        jointParents, jointsParentFirst, inverseBindMatrices, inverseBindAffine, skeleton,
       };
     });
   }
@@ -580,10 +748,11 @@ class ModelReader {
       const path = `animations[${ai}]`;
       const anim = asObject(a, path);
       const samplerJson = optArray(anim, 'samplers', path);
-      const samplers: (Sampler | undefined)[] = new Array(samplerJson.length);
+      const samplerComponents: number[] = [];
       const channels: Channel[] = [];
-      const targeted = new Set<string>();
+      const targeted = new Set<number>();
       const timelines: Float32Array[] = [];
+      const timelineOf = new Map<Float32Array, number>();
       let duration = 0;
       optArray(anim, 'channels', path).forEach((c, ci) => {
         const cpath = `${path}.channels[${ci}]`;
@@ -593,12 +762,13 @@ class ModelReader {
         if (target.node === undefined) return; // Allowed by the spec: the target lives in an extension.
         const node = reqIndex(target, 'node', `${cpath}.target`, nodes.length, 'nodes');
         const pathName = optString(target, 'path', `${cpath}.target`);
-        const targetPath = TARGET_PATHS[pathName ?? ''];
+        // Own properties only: "constructor" or "__proto__" must not find Object's.
+        const targetPath = pathName !== undefined && Object.hasOwn(TARGET_PATHS, pathName) ? TARGET_PATHS[pathName] : undefined;
         if (targetPath === undefined) {
           if (pathName === 'pointer') return; // KHR_animation_pointer, not supported: ignore.
           throw new GltfError(`${cpath}.target.path`, `${describe(pathName)} is not translation, rotation, scale or weights`);
         }
-        const key = `${node}/${targetPath}`;
+        const key = node * 4 + targetPath;
         if (targeted.has(key)) throw new GltfError(`${cpath}.target`, `nodes[${node}].${pathName} is already animated by another channel of this animation`);
         targeted.add(key);
         let components = targetPath === TargetPath.ROTATION ? 4 : 3;
@@ -608,74 +778,125 @@ class ModelReader {
           components = meshes[mesh].primitives[0].targets.length;
           if (components === 0) throw new GltfError(`${cpath}.target.node`, `weights channel targets nodes[${node}], whose mesh has no morph targets`);
         }
-        let sampler = samplers[samplerIndex];
-        if (!sampler) {
-          sampler = this.readSampler(asObject(samplerJson[samplerIndex], `${path}.samplers[${samplerIndex}]`), `${path}.samplers[${samplerIndex}]`, components, targetPath);
-          samplers[samplerIndex] = sampler;
-        } else if (sampler.components !== components) {
+        if (samplerComponents[samplerIndex] !== undefined && samplerComponents[samplerIndex] !== components) {
           throw new GltfError(`${cpath}.sampler`, `samplers[${samplerIndex}] is shared by channels with different value sizes`);
         }
+        samplerComponents[samplerIndex] = components;
+        const spath = `${path}.samplers[${samplerIndex}]`;
+        const sampler = this.readSampler(asObject(samplerJson[samplerIndex], spath), spath, components, targetPath);
+        // What sampling this clip will lay out per channel (sample.ts clipTracks).
+        this.budget.charge(sampler.values.length * 4, cpath);
         duration = Math.max(duration, sampler.times[sampler.times.length - 1]);
-        let timeline = timelines.findIndex((t) => sameTimes(t, sampler!.times));
-        if (timeline < 0) timeline = timelines.push(sampler.times) - 1;
+        const times = this.canonical(sampler.times);
+        let timeline = timelineOf.get(times);
+        if (timeline === undefined) {
+          timeline = timelines.push(times) - 1;
+          timelineOf.set(times, timeline);
+        }
         channels.push({ node, slot: h.slotOf[node], path: targetPath, sampler, timeline });
       });
       return { name: optString(anim, 'name', path), duration, channels, timelines };
     });
   }
 
+  /** The first key-time array seen with these contents (hashed, so equal timelines cost one pass each). */
+  private canonical(times: Float32Array): Float32Array {
+    let found = this.canonicalTimes.get(times);
+    if (found) return found;
+    const hash = hashFloats(times);
+    const candidates = this.timesByHash.get(hash) ?? [];
+    found = candidates.find((c) => sameTimes(c, times)) ?? times;
+    if (found === times) {
+      candidates.push(times);
+      this.timesByHash.set(hash, candidates);
+    }
+    this.canonicalTimes.set(times, found);
+    return found;
+  }
+
+  /** One sampler, shared by every channel (of any animation) that reads it the same way. */
   private readSampler(s: JsonObject, path: string, components: number, targetPath: TargetPath): Sampler {
     const interpName = optString(s, 'interpolation', path) ?? 'LINEAR';
-    const interpolation = INTERPOLATIONS[interpName];
-    if (interpolation === undefined) throw new GltfError(`${path}.interpolation`, `"${interpName}" is not LINEAR, STEP or CUBICSPLINE`);
+    const interpolation = Object.hasOwn(INTERPOLATIONS, interpName) ? INTERPOLATIONS[interpName] : undefined;
+    if (interpolation === undefined) throw new GltfError(`${path}.interpolation`, `${describe(interpName)} is not LINEAR, STEP or CUBICSPLINE`);
     const inputData = this.accessor(s.input, `${path}.input`);
+    const outData = this.accessor(s.output, `${path}.output`);
+    const cacheKey = `${s.input}/${s.output}/${interpolation}/${targetPath}/${components}`;
+    const cached = this.samplerCache.get(cacheKey);
+    if (cached) return cached;
+
     if (inputData.components !== 1 || inputData.componentType !== ComponentType.FLOAT) {
       throw new GltfError(`${path}.input`, 'must be a FLOAT SCALAR accessor');
     }
     const times = inputData.array as Float32Array;
-    for (let i = 0; i < times.length; i++) {
-      if (!Number.isFinite(times[i]) || times[i] < 0) throw new GltfError(`${path}.input`, `key time ${times[i]} at key ${i} is not a finite non-negative number`);
-      if (i > 0 && times[i] < times[i - 1]) throw new GltfError(`${path}.input`, `key times decrease at key ${i} (${times[i - 1]} → ${times[i]})`);
+    if (!this.checkedTimes.has(s.input as number)) {
+      for (let i = 0; i < times.length; i++) {
+        if (!Number.isFinite(times[i]) || times[i] < 0) throw new GltfError(`${path}.input`, `key time ${times[i]} at key ${i} is not a finite non-negative number`);
+        if (i > 0 && times[i] < times[i - 1]) throw new GltfError(`${path}.input`, `key times decrease at key ${i} (${times[i - 1]} → ${times[i]})`);
+      }
+      this.checkedTimes.add(s.input as number);
     }
     const keys = times.length;
     if (interpolation === Interpolation.CUBICSPLINE && keys < 2) throw new GltfError(`${path}.input`, 'CUBICSPLINE needs at least two keys');
-    const outData = this.accessor(s.output, `${path}.output`);
-    const values = toFloat32(outData);
     const perKey = interpolation === Interpolation.CUBICSPLINE ? 3 * components : components;
     const expected = keys * perKey;
-    if (values.length !== expected) {
-      throw new GltfError(`${path}.output`, `has ${values.length} values; ${keys} keys of ${interpName} ${TARGET_NAMES[targetPath]} need ${expected}`);
+    if (outData.array.length !== expected) {
+      throw new GltfError(`${path}.output`, `has ${outData.array.length} values; ${keys} keys of ${interpName} ${TARGET_NAMES[targetPath]} need ${expected}`);
     }
-    for (let i = 0; i < values.length; i++) {
-      if (!Number.isFinite(values[i])) throw new GltfError(`${path}.output`, `value ${i} is not finite`);
-    }
+    const values = this.floatValues(s.output, `${path}.output`);
     // Rotation keys are unit quaternions by spec; quantised or sloppy ones are normalised
     // once here so sampling never has to (spline tangents are left as they are).
     let ownValues = values;
     let slerpAngle: Float64Array | undefined;
     let slerpInvSin: Float64Array | undefined;
     if (targetPath === TargetPath.ROTATION) {
-      ownValues = values === outData.array ? values.slice() : values;
-      const stride = perKey;
+      this.budget.charge(values.length * 4 + keys * 16, `${path}.output`);
+      ownValues = values.slice();
       const valueOffset = interpolation === Interpolation.CUBICSPLINE ? 4 : 0;
-      for (let k = 0; k < keys; k++) normalizeQuat(ownValues, k * stride + valueOffset);
+      const tolerance = outData.componentType === ComponentType.BYTE ? 0.02 : QUAT_LENGTH_WARN;
+      let worst = 1;
+      for (let k = 0; k < keys; k++) {
+        const o = k * perKey + valueOffset;
+        const len = Math.hypot(ownValues[o], ownValues[o + 1], ownValues[o + 2], ownValues[o + 3]);
+        if (len === 0) throw new GltfError(`${path}.output`, `rotation key ${k} is a zero quaternion`);
+        if (Math.abs(len - 1) > Math.abs(worst - 1)) worst = len;
+        normalizeQuat(ownValues, o);
+      }
+      if (Math.abs(worst - 1) > tolerance) this.warn(`${path}.output`, `rotation keys are not unit quaternions (worst length ${worst.toFixed(4)}); renormalised`);
       if (interpolation === Interpolation.LINEAR) ({ slerpAngle, slerpInvSin } = prepareSlerpKeys(ownValues, keys));
     }
-    return { interpolation, times, values: ownValues, components, slerpAngle, slerpInvSin };
+    const sampler: Sampler = { interpolation, times, values: ownValues, components, slerpAngle, slerpInvSin };
+    this.samplerCache.set(cacheKey, sampler);
+    return sampler;
   }
 
   // ---------------------------------------------------------------- materials
 
   private readMaterials(): Material[] {
     const textureCount = optArray(this.root, 'textures', '').length;
-    const info = (obj: JsonObject, key: string, path: string, scaleKey?: string): TextureInfo | undefined => {
+    // The schema's ranges (glTF-Validator VALUE_NOT_IN_RANGE): out-of-range factors are
+    // clamped with a warning, since the shader would only clamp them later or go wrong;
+    // numbers beyond a 32-bit float (the GPU's) are refused.
+    const inRange = (v: number, path: string, min: number, max: number): number => {
+      if (!Number.isFinite(Math.fround(v))) throw new GltfError(path, `${v} does not fit a 32-bit float`);
+      if (v >= min && v <= max) return v;
+      const clamped = Math.min(Math.max(v, min), max);
+      this.warn(path, `${v} is outside [${min}, ${max}]; clamped to ${clamped}`);
+      return clamped;
+    };
+    const factors = (obj: JsonObject, key: string, path: string, fallback: readonly number[]): number[] => {
+      const v = optNumbers(obj, key, path, fallback.length);
+      return v ? v.map((x, i) => inRange(x, `${path}.${key}[${i}]`, 0, 1)) : [...fallback];
+    };
+    const info = (obj: JsonObject, key: string, path: string, scaleKey?: 'scale' | 'strength'): TextureInfo | undefined => {
       const t = optObject(obj, key, path);
       if (!t) return undefined;
       const p = `${path}.${key}`;
+      const scale = scaleKey ? optNumber(t, scaleKey, p, 1) : 1;
       return {
         index: reqIndex(t, 'index', p, textureCount, 'textures'),
         texCoord: optInteger(t, 'texCoord', p, 0, 1),
-        scale: scaleKey ? optNumber(t, scaleKey, p, 1) : 1,
+        scale: scaleKey === 'strength' ? inRange(scale, `${p}.strength`, 0, 1) : inRange(scale, `${p}.scale`, -Infinity, Infinity),
       };
     };
     return optArray(this.root, 'materials', '').map((m, mi) => {
@@ -685,23 +906,23 @@ class ModelReader {
       const ppath = `${path}.pbrMetallicRoughness`;
       const alphaMode = optString(mat, 'alphaMode', path) ?? 'OPAQUE';
       if (alphaMode !== 'OPAQUE' && alphaMode !== 'MASK' && alphaMode !== 'BLEND') {
-        throw new GltfError(`${path}.alphaMode`, `"${alphaMode}" is not OPAQUE, MASK or BLEND`);
+        throw new GltfError(`${path}.alphaMode`, `${describe(alphaMode)} is not OPAQUE, MASK or BLEND`);
       }
-      const bc = optNumbers(pbr, 'baseColorFactor', ppath, 4) ?? [1, 1, 1, 1];
-      const em = optNumbers(mat, 'emissiveFactor', path, 3) ?? [0, 0, 0];
+      const bc = factors(pbr, 'baseColorFactor', ppath, [1, 1, 1, 1]);
+      const em = factors(mat, 'emissiveFactor', path, [0, 0, 0]);
       return {
         name: optString(mat, 'name', path),
         baseColorFactor: [bc[0], bc[1], bc[2], bc[3]] as const,
         baseColorTexture: info(pbr, 'baseColorTexture', ppath),
-        metallicFactor: optNumber(pbr, 'metallicFactor', ppath, 1),
-        roughnessFactor: optNumber(pbr, 'roughnessFactor', ppath, 1),
+        metallicFactor: inRange(optNumber(pbr, 'metallicFactor', ppath, 1), `${ppath}.metallicFactor`, 0, 1),
+        roughnessFactor: inRange(optNumber(pbr, 'roughnessFactor', ppath, 1), `${ppath}.roughnessFactor`, 0, 1),
         metallicRoughnessTexture: info(pbr, 'metallicRoughnessTexture', ppath),
         normalTexture: info(mat, 'normalTexture', path, 'scale'),
         occlusionTexture: info(mat, 'occlusionTexture', path, 'strength'),
         emissiveTexture: info(mat, 'emissiveTexture', path),
         emissiveFactor: [em[0], em[1], em[2]] as const,
         alphaMode,
-        alphaCutoff: optNumber(mat, 'alphaCutoff', path, 0.5),
+        alphaCutoff: inRange(optNumber(mat, 'alphaCutoff', path, 0.5), `${path}.alphaCutoff`, 0, Infinity),
         doubleSided: optBoolean(mat, 'doubleSided', path, false),
       };
     });
@@ -730,11 +951,27 @@ class ModelReader {
   }
 }
 
+/** JSON numbers into 32-bit floats, refusing those that only a double can hold (1e308 would become Infinity). */
+function float32Array(values: readonly number[], path: string): Float32Array {
+  const out = Float32Array.from(values);
+  for (let i = 0; i < out.length; i++) {
+    if (!Number.isFinite(out[i])) throw new GltfError(`${path}[${i}]`, `${values[i]} does not fit a 32-bit float`);
+  }
+  return out;
+}
+
 function sameTimes(a: Float32Array, b: Float32Array): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** "accessors[3], accessors[7] and 2 more are" — a short list for a warning. */
+function listOf(indices: number[], what: string): string {
+  const shown = indices.slice(0, 5).map((i) => `${what}[${i}]`).join(', ');
+  const more = indices.length > 5 ? ` and ${indices.length - 5} more` : '';
+  return `${shown}${more} ${indices.length === 1 ? 'is' : 'are'}`;
 }
 
 const TARGET_PATHS: Readonly<Record<string, TargetPath>> = {

@@ -109,6 +109,46 @@ describe('loadGltf rejects invalid input with the JSON path and the problem', ()
     json.accessors[2].count = 3; json.accessors[3].count = 3;
     await expectGltfError(bytesOf(json), 'meshes[0].primitives[0].indices', /out of range \(3 vertices\)/);
   });
+  // Found by the fuzzer (test/gltf/fuzz.test.ts) or by reviewing what it exercises;
+  // each escaped as a non-GltfError or loaded a model nothing could use.
+  it('a data: URI with bad percent-encoding (was a URIError)', () =>
+    expectGltfError(simpleSkinWith((j) => (j.buffers[0].uri = 'data:,%E0%A4%A')), 'buffers[0].uri', /bad percent-encoding/));
+  it('extensionsRequired nested 200,000 deep (was a RangeError: call stack exceeded)', async () => {
+    const text = JSON.stringify(assetJson('SimpleSkin')).replace(/^\{/, `{"extensionsRequired":[${'['.repeat(200_000)}1${']'.repeat(200_000)}],`);
+    await expectGltfError(new TextEncoder().encode(text), 'extensionsRequired', /unsupported required extension\(s\): an array of 1/);
+  });
+  it('"constructor" as an interpolation (loaded with Object as its interpolation)', () =>
+    expectGltfError(simpleSkinWith((j) => (j.animations[0].samplers[0].interpolation = 'constructor')), 'animations[0].samplers[0].interpolation', /"constructor" is not LINEAR/));
+  it('"__proto__" and "constructor" as a channel path or accessor type', async () => {
+    await expectGltfError(simpleSkinWith((j) => (j.animations[0].channels[0].target.path = '__proto__')), 'animations[0].channels[0].target.path', /"__proto__" is not translation/);
+    await expectGltfError(simpleSkinWith((j) => (j.accessors[1].type = 'constructor')), 'accessors[1].type', /"constructor" is not a glTF accessor type/);
+  });
+  it('a resolveUri that returns something other than bytes (was a TypeError)', async () => {
+    const bytes = simpleSkinWith((j) => (j.buffers[0].uri = 'x.bin'));
+    const error = await loadGltf(bytes, { resolveUri: async () => 'oops' as unknown as Uint8Array }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(GltfError);
+    expect((error as GltfError).message).toBe('buffers[0].uri: could not load "x.bin": the resolver returned "oops", not bytes');
+  });
+  it('mesh weights that do not match the morph targets (loaded; weight channels then sampled nothing)', async () => {
+    const json = assetJson('SimpleMorph');
+    json.meshes[0].weights = [1];
+    await expectGltfError(bytesOf(json), 'meshes[0].weights', /has 1 weights but the primitives have 2 morph targets/);
+  });
+  it('morph weights too large for a 32-bit float (loaded with Infinity; fuzz case 43365)', async () => {
+    const json = assetJson('SimpleMorph');
+    json.meshes[0].weights = [0.5, 1e308];
+    await expectGltfError(bytesOf(json), 'meshes[0].weights[1]', /1e\+308 does not fit a 32-bit float/);
+    const node = assetJson('SimpleMorph');
+    node.nodes[0].weights = [-1e39, 0];
+    await expectGltfError(bytesOf(node), 'nodes[0].weights[0]', /-1e\+39 does not fit a 32-bit float/);
+  });
+  it('a skin joint that is an unparented node outside the scene (loaded)', () =>
+    expectGltfError(simpleSkinWith((j) => {
+      j.nodes.push({});
+      j.skins[0].joints = [1, 3];
+    }), 'skins[0].joints[1]', /no common root/));
+  it('a huge view-less accessor over the file\'s memory budget', () =>
+    expectGltfError(simpleSkinWith((j) => { delete j.accessors[1].bufferView; j.accessors[1].count = 5_000_000; }), 'accessors[1].count', /loading needs more than [\d.]+ MiB/));
   it('skin weights of a component type glTF does not allow', async () => {
     const json = assetJson('SimpleSkin');
     const loaded = await loadGltf(bytesOf(json));

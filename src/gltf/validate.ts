@@ -1,0 +1,100 @@
+import { GltfError } from './errors.ts';
+import type { Hierarchy } from './model.ts';
+
+/**
+ * Ancestry queries on the parent-first node order in O(1): the hierarchy is laid out
+ * depth-first, so every subtree is one contiguous run of slots, `[slot, end[slot])`.
+ * Nothing here walks parent chains, so a deep chain of nodes costs nothing per query.
+ */
+export class NodeTree {
+  /** Slot → one past the last slot of its subtree. */
+  readonly end: Int32Array;
+  /** Slot → slot of the root of its tree. */
+  readonly root: Int32Array;
+
+  constructor(readonly h: Hierarchy) {
+    const n = h.count;
+    const end = new Int32Array(n);
+    const root = new Int32Array(n);
+    for (let s = 0; s < n; s++) {
+      end[s] = s + 1;
+      root[s] = h.parentSlot[s] < 0 ? s : root[h.parentSlot[s]];
+    }
+    for (let s = n - 1; s >= 0; s--) {
+      const p = h.parentSlot[s];
+      if (p >= 0 && end[s] > end[p]) end[p] = end[s];
+    }
+    this.end = end;
+    this.root = root;
+  }
+
+  /** Whether node `a` is `b` or one of its ancestors (glTF node indices). */
+  isAncestorOrSelf(a: number, b: number): boolean {
+    const sa = this.h.slotOf[a], sb = this.h.slotOf[b];
+    return sa <= sb && sb < this.end[sa];
+  }
+}
+
+export interface SkinJointTree {
+  /** Per joint, the index (in `joints`) of its nearest ancestor that is also a joint, or -1. */
+  readonly jointParents: Int32Array;
+  /** Joint indices sorted parent-first (by slot). */
+  readonly jointsParentFirst: Int32Array;
+}
+
+/**
+ * The rules a renderer needs of a skin's joints (glTF 2.0 §5.28 `skin.skeleton`;
+ * glTF-Validator SKIN_NO_COMMON_ROOT and SKIN_SKELETON_INVALID, both errors):
+ * all joints hang under one root node, and `skeleton`, when given, is that common root
+ * or one of its ancestors. Returns the joints' own parent links, found with one sweep
+ * over the joints in slot order (a joint's nearest joint ancestor is the innermost open
+ * subtree on the stack), so the cost is O(J log J) whatever the depth of the hierarchy.
+ */
+export function skinJointTree(tree: NodeTree, joints: Int32Array, skeleton: number, path: string): SkinJointTree {
+  const h = tree.h;
+  const count = joints.length;
+  const jointsParentFirst = new Int32Array(count);
+  for (let i = 0; i < count; i++) jointsParentFirst[i] = i;
+  jointsParentFirst.sort((a, b) => h.slotOf[joints[a]] - h.slotOf[joints[b]]);
+
+  const first = jointsParentFirst[0];
+  const treeRoot = tree.root[h.slotOf[joints[first]]];
+  for (let i = 0; i < count; i++) {
+    if (tree.root[h.slotOf[joints[i]]] !== treeRoot) {
+      throw new GltfError(
+        `${path}.joints[${i}]`,
+        `nodes[${joints[i]}] has no common root with nodes[${joints[first]}] (they are in different node trees); a skin's joints must share one root`,
+      );
+    }
+  }
+  if (skeleton >= 0) {
+    for (let i = 0; i < count; i++) {
+      if (!tree.isAncestorOrSelf(skeleton, joints[i])) {
+        throw new GltfError(
+          `${path}.skeleton`,
+          `nodes[${skeleton}] is not the common root of the joints or an ancestor of it (joints[${i}], nodes[${joints[i]}], is outside its subtree)`,
+        );
+      }
+    }
+  }
+
+  const jointParents = new Int32Array(count).fill(-1);
+  const open = new Int32Array(count);
+  let depth = 0;
+  for (let k = 0; k < count; k++) {
+    const i = jointsParentFirst[k];
+    const slot = h.slotOf[joints[i]];
+    while (depth > 0 && slot >= tree.end[h.slotOf[joints[open[depth - 1]]]]) depth--;
+    if (depth > 0) jointParents[i] = open[depth - 1];
+    open[depth++] = i;
+  }
+  return { jointParents, jointsParentFirst };
+}
+
+/** FNV-1a over a float array's bits: a cheap key for finding equal key-time arrays. */
+export function hashFloats(values: Float32Array): number {
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  let h = 0x811c9dc5 ^ values.length;
+  for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i], 0x01000193);
+  return h >>> 0;
+}

@@ -1,0 +1,75 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { glbOf } from '../support/fuzz.ts';
+import { assetJson, assetPath } from '../support/assets.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+/** `npm run --silent bake -- FILE` from the file's folder: exit code and our stderr lines. */
+async function bakeFile(name: string, bytes: Uint8Array): Promise<{ code: number; lines: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bake-broken-'));
+  writeFileSync(join(dir, name), bytes);
+  try {
+    await run('npm', ['run', '--prefix', ROOT, '--silent', 'bake', '--', name], { cwd: dir, env: { ...process.env, INIT_CWD: dir } });
+    return { code: 0, lines: [] };
+  } catch (e) {
+    const err = e as { code: number; stderr: string };
+    return { code: err.code, lines: err.stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')) };
+  }
+}
+
+const gltf = (json: unknown) => new TextEncoder().encode(JSON.stringify(json));
+
+describe('bake on a broken file: exit 1 and one line naming the JSON path and the problem', () => {
+  it('a structural error (joint index past the skin)', async () => {
+    const json = assetJson('SimpleSkin');
+    json.skins[0].joints = [1];
+    const r = await bakeFile('broken.gltf', gltf(json));
+    expect(r.code).toBe(1);
+    expect(r.lines).toEqual(['bake: meshes[0].primitives[0].attributes.JOINTS_0: joint index 1 is out of range for skins[0] (used by nodes[0]) with 1 joints']);
+  });
+
+  it('a semantic error (joints without a common root)', async () => {
+    const json = assetJson('SimpleSkin');
+    json.nodes.push({});
+    json.scenes[0].nodes.push(3);
+    json.skins[0].joints = [1, 3];
+    const r = await bakeFile('roots.gltf', gltf(json));
+    expect(r.code).toBe(1);
+    expect(r.lines).toEqual([expect.stringMatching(/^bake: skins\[0\]\.joints\[1\]: nodes\[3\] has no common root with nodes\[1\]/)]);
+  });
+
+  it('NaN in the binary data of a GLB (inverse bind matrices)', async () => {
+    const bytes = new Uint8Array(readFileSync(assetPath('RiggedSimple')));
+    const dv = new DataView(bytes.buffer);
+    const jsonLength = dv.getUint32(12, true);
+    const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength)));
+    const bin = bytes.slice(28 + jsonLength, 28 + jsonLength + dv.getUint32(20 + jsonLength, true));
+    const ibm = json.accessors[json.skins[0].inverseBindMatrices];
+    const at = (json.bufferViews[ibm.bufferView].byteOffset ?? 0) + (ibm.byteOffset ?? 0);
+    new DataView(bin.buffer).setFloat32(at + 5 * 4, NaN, true);
+    const r = await bakeFile('nan.glb', glbOf(new TextEncoder().encode(JSON.stringify(json)), bin));
+    expect(r.code).toBe(1);
+    expect(r.lines).toEqual([`bake: skins[0].inverseBindMatrices: matrix 0 has a non-finite element (NaN)`]);
+  });
+
+  it('a hostile count (no giant allocation, no stack trace)', async () => {
+    const json = assetJson('SimpleSkin');
+    delete json.accessors[1].bufferView;
+    json.accessors[1].count = 5_000_000;
+    const r = await bakeFile('huge.gltf', gltf(json));
+    expect(r.code).toBe(1);
+    expect(r.lines).toEqual([expect.stringMatching(/^bake: accessors\[1\]\.count: loading needs more than [\d.]+ MiB of memory/)]);
+  });
+
+  it('bytes that are not glTF at all', async () => {
+    const r = await bakeFile('noise.glb', new Uint8Array([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0]));
+    expect(r.code).toBe(1);
+    expect(r.lines).toEqual(['bake: glb: file is 8 bytes, shorter than the 12-byte GLB header']);
+  });
+});
