@@ -1,8 +1,8 @@
-// Debug overlays: NORMALS and TANGENTS lines and the SKELETON. Built as skinning.wgsl +
-// pbr.wgsl + mesh.wgsl + this file (src/gpu/debug-pipelines.ts), so every skinned
-// position, normal, tangent and joint here comes from the same functions, the same
-// draw records and the same palette buffer as the shaded surface: nothing is skinned on
-// the CPU. (WEIGHTS and WIREFRAME are variants of the mesh pipeline: see mesh.wgsl.)
+// Debug overlays: NORMALS and TANGENTS lines and the SKELETON. Built as the mesh shader
+// (skinning.wgsl + pbr.wgsl + morph.wgsl + mesh.wgsl) + this file
+// (src/gpu/debug-pipelines.ts), so every morphed and skinned position, normal, tangent and
+// joint here comes from the same functions (DUAL_QUATERNION included), the same draw
+// records and the same palette buffer as the shaded surface: nothing is skinned on the CPU. (WEIGHTS and WIREFRAME are variants of the mesh pipeline: see mesh.wgsl.)
 //
 // Every overlay is an instanced segment whose data is read as instance-stepped vertex
 // attributes — the primitive's own vertex buffers for lines, a per-model joint buffer
@@ -70,27 +70,25 @@ fn debugLine(local: SkinnedFrame, record: DrawRecord, tip: bool) -> DebugLineOut
   return out;
 }
 
+// Lines read the mesh's vertex buffers instance-stepped: instance_index is the mesh vertex.
 @vertex
-fn vsLinesRigid(surface: SurfaceInput, @builtin(vertex_index) vertex: u32) -> DebugLineOutput {
+fn vsLinesRigid(surface: SurfaceInput, @builtin(vertex_index) vertex: u32, @builtin(instance_index) meshVertex: u32) -> DebugLineOutput {
   let record = draws[vertex / LINE_SEGMENT_VERTICES];
-  let local = SkinnedFrame(surface.position, surface.normal, surface.tangent);
+  return debugLine(localFrame(surface, record, meshVertex), record, vertex % LINE_SEGMENT_VERTICES == 1u);
+}
+
+@vertex
+fn vsLines4(surface: SurfaceInput, skin: Influences4, @builtin(vertex_index) vertex: u32, @builtin(instance_index) meshVertex: u32) -> DebugLineOutput {
+  let record = draws[vertex / LINE_SEGMENT_VERTICES];
+  let local = skinVertex4(record, localFrame(surface, record, meshVertex), skin);
   return debugLine(local, record, vertex % LINE_SEGMENT_VERTICES == 1u);
 }
 
 @vertex
-fn vsLines4(surface: SurfaceInput, skin: Influences4, @builtin(vertex_index) vertex: u32) -> DebugLineOutput {
+fn vsLines8(surface: SurfaceInput, skin: Influences8, @builtin(vertex_index) vertex: u32, @builtin(instance_index) meshVertex: u32) -> DebugLineOutput {
   let record = draws[vertex / LINE_SEGMENT_VERTICES];
-  let m = blendJointMatrices(record.paletteOffset, skin.joints0, skin.weights0);
-  let exact = (record.flags & DRAW_EXACT_NORMALS) != 0u;
-  return debugLine(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), record, vertex % LINE_SEGMENT_VERTICES == 1u);
-}
-
-@vertex
-fn vsLines8(surface: SurfaceInput, skin: Influences8, @builtin(vertex_index) vertex: u32) -> DebugLineOutput {
-  let record = draws[vertex / LINE_SEGMENT_VERTICES];
-  let m = blendJointMatrices8(record.paletteOffset, skin.joints0, skin.weights0, skin.joints1, skin.weights1);
-  let exact = (record.flags & DRAW_EXACT_NORMALS) != 0u;
-  return debugLine(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), record, vertex % LINE_SEGMENT_VERTICES == 1u);
+  let local = skinVertex8(record, localFrame(surface, record, meshVertex), skin);
+  return debugLine(local, record, vertex % LINE_SEGMENT_VERTICES == 1u);
 }
 
 @fragment
@@ -121,9 +119,15 @@ const QUAD_CORNERS = array<vec2f, 6>(
   vec2f(0.0, -1.0), vec2f(1.0, 1.0), vec2f(0.0, 1.0),
 );
 
-// The posed joint in world space: palette matrix × bind position, then the mesh node.
+// The posed joint in world space: palette entry applied to the bind position (a matrix, or
+// with DUAL_QUATERNION a DqJoint through the surface's own skinFrameDq), then the mesh node.
 fn jointClip(record: DrawRecord, joint: u32, bindPosition: vec3f) -> vec4f {
-  let skinned = jointPalette[record.paletteOffset + joint] * vec4f(bindPosition, 1.0);
+  var skinned = jointPalette[record.paletteOffset + joint] * vec4f(bindPosition, 1.0);
+  if (DUAL_QUATERNION) {
+    let j = dqJoint(record.paletteOffset + joint);
+    let posed = skinFrameDq(DqBlend(j.real, j.dual, dqStretch(j)), bindPosition, vec3f(0.0, 0.0, 1.0), vec4f(1.0, 0.0, 0.0, 1.0));
+    skinned = vec4f(posed.position, 1.0);
+  }
   return frame.viewProjection * (record.model * skinned);
 }
 

@@ -1,7 +1,8 @@
-// The mesh pipeline. Built as skinning.wgsl + pbr.wgsl + this file (src/gpu/pipelines.ts).
-// Vertex stage: skins position, normal and tangent with the shared skinning functions
-// (vsSkin4 / vsSkin8; vsRigid for unskinned meshes), then applies the mesh node's world
-// matrix from the draw's record. Fragment stage: glTF metallic-roughness with one
+// The mesh pipeline. Built as skinning.wgsl + pbr.wgsl + morph.wgsl + this file
+// (src/gpu/pipelines.ts). Vertex stage: applies the draw's morph targets (morph.wgsl), skins
+// position, normal and tangent with the shared skinning functions — linear blend or, with
+// DUAL_QUATERNION, dual quaternions (vsSkin4 / vsSkin8; vsRigid for unskinned meshes) —
+// then applies the mesh node's world matrix from the draw's record. Fragment stage: glTF metallic-roughness with one
 // directional key light and a hemispherical ambient term, exposure, tone mapping, sRGB.
 //
 // Every binding number, location, flag bit and struct offset here is a copy of
@@ -11,6 +12,9 @@
 const DRAW_EXACT_NORMALS: u32 = 1u;
 const DRAW_FLAT_NORMALS: u32 = 2u;
 const DRAW_HAS_TANGENTS: u32 = 4u;
+const DRAW_MORPH_POSITIONS: u32 = 8u;
+const DRAW_MORPH_NORMALS: u32 = 16u;
+const DRAW_MORPH_TANGENTS: u32 = 32u;
 // MaterialFlag.
 const MATERIAL_HAS_NORMAL_TEXTURE: u32 = 1u;
 const MATERIAL_DOUBLE_SIDED: u32 = 2u;
@@ -29,6 +33,10 @@ override WEIGHT_COLORS: bool = false;
 // fraction of the way towards the eye, so lines win the depth test against the triangles
 // they lie on (WebGPU has no depth bias for line topologies). 0 for shaded surfaces.
 override DEPTH_PULL: f32 = 0.0;
+// Skinned pipelines of RenderSettings.skinning 'dual-quaternion': the palette holds DqJoint
+// entries (src/anim/dq-palette.ts) in the same slots, blended by blendDualQuats and applied
+// by skinFrameDq instead of blendJointMatrices and skinFrame. Part of the pipeline key.
+override DUAL_QUATERNION: bool = false;
 
 struct FrameUniforms {
   viewProjection: mat4x4f,
@@ -51,6 +59,11 @@ struct DrawRecord {
   normalMatrix: mat3x3f,
   paletteOffset: u32,
   flags: u32,
+  morphBase: u32,
+  morphTargetCount: u32,
+  morphWeights0: vec4f,
+  morphWeights1: vec4f,
+  morphTargets: vec4u,
 }
 
 struct MaterialUniforms {
@@ -74,6 +87,7 @@ struct MaterialUniforms {
 
 @group(1) @binding(0) var<storage, read> jointPalette: array<mat4x4f>;
 @group(1) @binding(1) var<storage, read> draws: array<DrawRecord>;
+@group(1) @binding(2) var<storage, read> morphDeltas: array<f32>;
 
 @group(2) @binding(0) var<uniform> material: MaterialUniforms;
 @group(2) @binding(1) var baseColorTexture: texture_2d<f32>;
@@ -140,11 +154,34 @@ fn toWorld(local: SkinnedFrame, surface: SurfaceInput, record: DrawRecord) -> Ve
   return out;
 }
 
+// The vertex's own frame with its draw's morph targets applied: the input to skinning.
+fn localFrame(surface: SurfaceInput, record: DrawRecord, vertex: u32) -> SkinnedFrame {
+  return morphFrame(record, vertex, SkinnedFrame(surface.position, surface.normal, surface.tangent));
+}
+
+// Four influences by the pipeline's skinning method.
+fn skinVertex4(record: DrawRecord, local: SkinnedFrame, skin: Influences4) -> SkinnedFrame {
+  if (DUAL_QUATERNION) {
+    return skinFrameDq(blendDualQuats(record.paletteOffset, skin.joints0, skin.weights0), local.position, local.normal, local.tangent);
+  }
+  let m = blendJointMatrices(record.paletteOffset, skin.joints0, skin.weights0);
+  return skinFrame(m, local.position, local.normal, local.tangent, (record.flags & DRAW_EXACT_NORMALS) != 0u);
+}
+
+// Eight influences by the pipeline's skinning method.
+fn skinVertex8(record: DrawRecord, local: SkinnedFrame, skin: Influences8) -> SkinnedFrame {
+  if (DUAL_QUATERNION) {
+    let blend = blendDualQuats8(record.paletteOffset, skin.joints0, skin.weights0, skin.joints1, skin.weights1);
+    return skinFrameDq(blend, local.position, local.normal, local.tangent);
+  }
+  let m = blendJointMatrices8(record.paletteOffset, skin.joints0, skin.weights0, skin.joints1, skin.weights1);
+  return skinFrame(m, local.position, local.normal, local.tangent, (record.flags & DRAW_EXACT_NORMALS) != 0u);
+}
+
 @vertex
-fn vsRigid(surface: SurfaceInput, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
+fn vsRigid(surface: SurfaceInput, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
   let record = draws[drawIndex];
-  let local = SkinnedFrame(surface.position, surface.normal, surface.tangent);
-  var out = toWorld(local, surface, record);
+  var out = toWorld(localFrame(surface, record, vertex), surface, record);
   if (WEIGHT_COLORS) {
     out.color0 = vec4f(RIGID_WEIGHT_COLOR, 1.0);
   }
@@ -152,11 +189,9 @@ fn vsRigid(surface: SurfaceInput, @builtin(instance_index) drawIndex: u32) -> Ve
 }
 
 @vertex
-fn vsSkin4(surface: SurfaceInput, skin: Influences4, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
+fn vsSkin4(surface: SurfaceInput, skin: Influences4, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
   let record = draws[drawIndex];
-  let m = blendJointMatrices(record.paletteOffset, skin.joints0, skin.weights0);
-  let exact = (record.flags & DRAW_EXACT_NORMALS) != 0u;
-  var out = toWorld(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), surface, record);
+  var out = toWorld(skinVertex4(record, localFrame(surface, record, vertex), skin), surface, record);
   if (WEIGHT_COLORS) {
     out.color0 = vec4f(weightColor(skin.joints0, skin.weights0), 1.0);
   }
@@ -164,11 +199,9 @@ fn vsSkin4(surface: SurfaceInput, skin: Influences4, @builtin(instance_index) dr
 }
 
 @vertex
-fn vsSkin8(surface: SurfaceInput, skin: Influences8, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
+fn vsSkin8(surface: SurfaceInput, skin: Influences8, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
   let record = draws[drawIndex];
-  let m = blendJointMatrices8(record.paletteOffset, skin.joints0, skin.weights0, skin.joints1, skin.weights1);
-  let exact = (record.flags & DRAW_EXACT_NORMALS) != 0u;
-  var out = toWorld(skinFrame(m, surface.position, surface.normal, surface.tangent, exact), surface, record);
+  var out = toWorld(skinVertex8(record, localFrame(surface, record, vertex), skin), surface, record);
   if (WEIGHT_COLORS) {
     out.color0 = vec4f(weightColor(skin.joints0, skin.weights0) + weightColor(skin.joints1, skin.weights1), 1.0);
   }

@@ -151,8 +151,8 @@ export function parseSimpleColor(text: string): Rgba | undefined {
   return undefined;
 }
 
-/** Skinning methods the renderer implements today; `dual-quaternion` is planned. */
-export const SUPPORTED_SKINNING = ['linear'] as const;
+/** Skinning methods the renderer implements (RenderSettings.skinning). */
+export const SUPPORTED_SKINNING = ['linear', 'dual-quaternion'] as const;
 export type SkinningMethod = (typeof SUPPORTED_SKINNING)[number];
 export const DEFAULT_SKINNING: SkinningMethod = 'linear';
 

@@ -1,4 +1,5 @@
 import { buildBuiltinGlb } from '../builtin/index.ts';
+import { resolveGltfUri } from '../gltf/uri.ts';
 import { loadGltf } from '../gltf/load.ts';
 import type { Model } from '../gltf/model.ts';
 import { builtinNameOf } from './attributes.ts';
@@ -31,11 +32,6 @@ export interface LoadSourceOptions {
   readonly fetch?: typeof fetch;
 }
 
-/** Percent-encodes each path segment of a decoded glTF URI, keeping its `/` structure. */
-export function encodeUriPath(uri: string): string {
-  return uri.split('/').map(encodeURIComponent).join('/');
-}
-
 /** The last path segment of a URL, decoded: the model's name. */
 export function fileNameOf(url: URL): string {
   const segment = url.pathname.split('/').filter((s) => s.length > 0).pop() ?? url.hostname;
@@ -59,8 +55,9 @@ export async function loadModelSource(source: string, options: LoadSourceOptions
   const bytes = await fetchBytes(fetchFn, url, options.signal, progress);
   return loadGltf(bytes, {
     name: fileNameOf(url),
-    // glTF URIs are relative to the file that names them (glTF 2.0 §3.6.1.1).
-    resolveUri: (uri) => fetchBytes(fetchFn, new URL(encodeUriPath(uri), url), options.signal, progress),
+    // glTF URIs are relative to the file that names them (glTF 2.0 §3.6.1.1); the policy
+    // refuses other origins (`//evil.example/x.bin`), other schemes and credentials.
+    resolveUri: (_decoded, raw) => fetchBytes(fetchFn, resolveGltfUri(url, raw), options.signal, progress),
   });
 }
 

@@ -433,7 +433,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.applySettings();
         break;
       case 'skinning':
-        if (parseSkinning(newValue) === undefined) warnOnce(`skinning="${newValue}" is not supported yet; using ${DEFAULT_SKINNING}`);
+        if (parseSkinning(newValue) === undefined) warnOnce(`skinning="${newValue}" is not supported; using ${DEFAULT_SKINNING}`);
+        this.applySettings();
         break;
       case 'alt':
         this.canvas.setAttribute('aria-label', newValue ?? '3D model');
@@ -736,8 +737,24 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       settings.clearColor.set(this.clearColor);
       settings.debug = this.debugMask;
       if (this.debugMask !== 0) this.prepareDebugViews(gpu, this.debugMask);
+      const skinning = parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING;
+      if (settings.skinning !== skinning) {
+        settings.skinning = skinning;
+        this.prepareSkinning(gpu);
+      }
     }
     this.invalidate();
+  }
+
+  /** A skinning method's pipelines are built on first use; until then frames keep the old method. */
+  private prepareSkinning(gpu: GpuState): void {
+    this.enqueueRendererWork(async () => {
+      if (gpu.released || !gpu.uploaded) return;
+      await gpu.renderer.prepareSkinning();
+    }).then(
+      () => this.invalidate(),
+      (error: unknown) => warnOnce(`skinning="${this.getAttribute('skinning')}" could not be drawn: ${(error as Error).message}`),
+    );
   }
 
   /**

@@ -7,7 +7,8 @@
 import debugWgsl from '../../shaders/debug.wgsl?raw';
 import { DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from './debug-layouts.ts';
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from './layouts.ts';
-import { isSrgbFormat, MESH_SHADER_SOURCE, type MeshPipelines } from './pipelines.ts';
+import type { SkinningMethod } from '../skin/dqs.ts';
+import { isSrgbFormat, MESH_SHADER_SOURCE, skinningConstants, skinningKey, type MeshPipelines } from './pipelines.ts';
 
 /** The mesh shader (structs, bindings, vertex inputs, skinning) followed by the overlays. */
 export const DEBUG_SHADER_SOURCE = `${MESH_SHADER_SOURCE}\n${debugWgsl}`;
@@ -21,6 +22,8 @@ export interface DebugLinePipelineDesc {
   /** The primitive's vertex buffer layouts with `stepMode: 'instance'` (see `instanceStepped`). */
   readonly vertexLayouts: readonly GPUVertexBufferLayout[];
   readonly influences: 0 | 4 | 8;
+  /** As the surface's (MeshPipelineDesc.skinning); default 'linear'. */
+  readonly skinning?: SkinningMethod;
   readonly colorFormat: GPUTextureFormat;
 }
 
@@ -55,7 +58,7 @@ export class DebugPipelines {
 
   /** NORMALS or TANGENTS lines of one primitive layout: depth-tested, not written. */
   lines(desc: DebugLinePipelineDesc): Promise<GPURenderPipeline> {
-    const key = ['lines', desc.kind, desc.vertexLayoutKey, desc.influences, desc.colorFormat].join('|');
+    const key = ['lines', desc.kind, desc.vertexLayoutKey, desc.influences, skinningKey(desc.influences > 0, desc.skinning), desc.colorFormat].join('|');
     return this.cached(key, () => ({
       label: `debug ${key}`,
       layout: this.layout,
@@ -63,7 +66,7 @@ export class DebugPipelines {
         module: this.module,
         entryPoint: LINE_VERTEX_ENTRY_POINT[desc.influences],
         buffers: desc.vertexLayouts as GPUVertexBufferLayout[],
-        constants: { LINE_KIND: desc.kind, DEPTH_PULL: OVERLAY_DEPTH_PULL },
+        constants: skinningConstants(desc.influences > 0, desc.skinning, { LINE_KIND: desc.kind, DEPTH_PULL: OVERLAY_DEPTH_PULL }),
       },
       fragment: {
         module: this.module,
@@ -77,9 +80,12 @@ export class DebugPipelines {
     }));
   }
 
-  /** SKELETON bones ('bone') or joint discs ('joint'): drawn over everything, no depth test. */
-  skeleton(shape: 'bone' | 'joint', colorFormat: GPUTextureFormat): Promise<GPURenderPipeline> {
-    const key = ['skeleton', shape, colorFormat].join('|');
+  /**
+   * SKELETON bones ('bone') or joint discs ('joint'): drawn over everything, no depth test.
+   * Joints are posed from the palette, so its format (`skinning`) is part of the key.
+   */
+  skeleton(shape: 'bone' | 'joint', colorFormat: GPUTextureFormat, skinning: SkinningMethod = 'linear'): Promise<GPURenderPipeline> {
+    const key = ['skeleton', shape, skinning, colorFormat].join('|');
     return this.cached(key, () => ({
       label: `debug ${key}`,
       layout: this.layout,
@@ -87,6 +93,7 @@ export class DebugPipelines {
         module: this.module,
         entryPoint: shape === 'bone' ? 'vsBone' : 'vsJoint',
         buffers: [SKELETON_JOINT_LAYOUT],
+        constants: skinningConstants(true, skinning, {}),
       },
       fragment: {
         module: this.module,

@@ -8,7 +8,10 @@
  *   NORMALS,   one line per vertex, from the primitive's own vertex buffers read
  *   TANGENTS   per instance, skinned by the shared skinning functions (debug.wgsl)
  *   SKELETON   one instance per joint from a buffer of bind-time joint positions, posed
- *              on the GPU by the palette matrices every frame
+ *              on the GPU by the palette entries every frame
+ *
+ * The views read the palette, whose entries are matrices or DqJoints by the skinning
+ * method, so pipelines are built per method (`prepare(mask, method)`); buffers are shared.
  *
  * Nothing here runs per frame except `encode*`, which allocates nothing.
  */
@@ -18,7 +21,8 @@ import { DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_
 import { instanceStepped, type DebugPipelines } from './debug-pipelines.ts';
 import { DebugView } from './debug-views.ts';
 import { createBufferWithData, drawIndices, type GpuPrimitive } from './gpu-model.ts';
-import { meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from './pipelines.ts';
+import type { SkinningMethod } from '../skin/dqs.ts';
+import { meshVariantDesc, skinningSlot, type MeshPipelineDesc, type MeshPipelines, type SkinningSlot } from './pipelines.ts';
 
 /** What the debug views need to know about one of the Renderer's draws. */
 export interface DebugDrawSource {
@@ -26,7 +30,7 @@ export interface DebugDrawSource {
   /** Index of the primitive in its mesh. */
   readonly primitiveIndex: number;
   readonly primitive: GpuPrimitive;
-  /** The draw's shaded pipeline, whose variants the weights and wireframe views use. */
+  /** The draw's shaded pipeline, whose variants the weights and wireframe views use (with each method's `skinning`). */
   readonly desc: MeshPipelineDesc;
   /** Vertex buffer slots the draw binds (its pipeline's layouts). */
   readonly vertexSlots: number;
@@ -117,12 +121,15 @@ export function skeletonJointRecords(skin: Skin): { bytes: ArrayBuffer; count: n
 
 // ---------------------------------------------------------------------- the scene part
 
-interface WireDraw {
-  readonly draw: number;
-  readonly pipeline: GPURenderPipeline;
+interface EdgeBuffer {
   readonly indexBuffer: GPUBuffer;
   readonly indexFormat: GPUIndexFormat;
   readonly indexCount: number;
+}
+
+interface WireDraw extends EdgeBuffer {
+  readonly draw: number;
+  readonly pipeline: GPURenderPipeline;
 }
 
 interface LineDraw {
@@ -137,56 +144,81 @@ interface SkeletonDraw {
   readonly jointCount: number;
 }
 
-export class DebugScene {
-  /** DebugView bits whose resources and pipelines are ready to draw. */
+/**
+ * The pipelines of every view for one skinning method. The palette holds matrices or
+ * DqJoints depending on the method, so every view that reads it has a pipeline per method
+ * (rigid draws resolve to the same cached pipeline for both).
+ */
+class MethodViews {
+  /** DebugView bits ready to draw with this method. */
   ready = 0;
   /** Per draw: its 'weights' variant pipeline (once WEIGHTS is ready). */
-  readonly weightsPipelines: GPURenderPipeline[] = [];
-  private readonly wire: WireDraw[] = [];
-  private readonly normals: LineDraw[] = [];
-  private readonly tangents: LineDraw[] = [];
+  readonly weights: GPURenderPipeline[] = [];
+  readonly wire: WireDraw[] = [];
+  readonly normals: LineDraw[] = [];
+  readonly tangents: LineDraw[] = [];
+  bone: GPURenderPipeline | undefined;
+  joint: GPURenderPipeline | undefined;
+}
+
+export class DebugScene {
+  /** Per SkinningSlot. */
+  private readonly methods: readonly MethodViews[] = [new MethodViews(), new MethodViews()];
+  /** Edge index buffers by draw, built with the first WIREFRAME (shared by every method). */
+  private edges: Map<number, EdgeBuffer> | undefined;
+  /** Skeletons and their joint buffer, built with the first SKELETON. */
   private readonly skeletons: SkeletonDraw[] = [];
+  private skeletonsBuilt = false;
   private skeletonBuffer: GPUBuffer | undefined;
-  private bonePipeline: GPURenderPipeline | undefined;
-  private jointPipeline: GPURenderPipeline | undefined;
   private readonly owned: GPUBuffer[] = [];
   private building: Promise<void> = Promise.resolve();
   private destroyed = false;
 
   constructor(private readonly ctx: DebugSceneContext, private readonly model: Model, private readonly draws: readonly DebugDrawSource[]) {}
 
-  /** Builds what the views in `mask` need and is not built yet; calls queue behind each other. */
-  prepare(mask: number): Promise<void> {
-    const next = this.building.then(() => this.build(mask & ALL_DEBUG_VIEWS & ~this.ready));
+  /** DebugView bits whose resources and pipelines are ready to draw with `method`. */
+  readyFor(method: SkinningMethod): number {
+    return this.methods[skinningSlot(method)].ready;
+  }
+
+  /** Per draw, the 'weights' variant pipelines of a slot (complete once WEIGHTS is ready for it). */
+  weightsPipelines(slot: SkinningSlot): readonly GPURenderPipeline[] {
+    return this.methods[slot].weights;
+  }
+
+  /** Builds what the views in `mask` need with `method` and is not built yet; calls queue behind each other. */
+  prepare(mask: number, method: SkinningMethod = 'linear'): Promise<void> {
+    const views = this.methods[skinningSlot(method)];
+    const next = this.building.then(() => this.build(mask & ALL_DEBUG_VIEWS & ~views.ready, method, views));
     this.building = next.catch(() => undefined);
     return next;
   }
 
-  private async build(missing: number): Promise<void> {
+  private async build(missing: number, skinning: SkinningMethod, views: MethodViews): Promise<void> {
     if (this.destroyed) return;
     const { meshPipelines, debugPipelines, format } = this.ctx;
     if (missing & DebugView.WEIGHTS) {
       const pipelines: GPURenderPipeline[] = [];
       // One at a time: draws share variants, and the mesh cache fills as each resolves.
-      for (const d of this.draws) pipelines.push(await meshPipelines.pipeline(meshVariantDesc(d.desc, 'weights')));
+      for (const d of this.draws) pipelines.push(await meshPipelines.pipeline({ ...meshVariantDesc(d.desc, 'weights'), skinning }));
       if (this.destroyed) return;
-      this.weightsPipelines.push(...pipelines);
-      this.ready |= DebugView.WEIGHTS;
+      views.weights.push(...pipelines);
+      views.ready |= DebugView.WEIGHTS;
     }
     if (missing & DebugView.WIREFRAME) {
-      const edges = this.createEdgeBuffers();
+      this.edges ??= this.createEdgeBuffers();
       const wire: WireDraw[] = [];
-      for (const [draw, e] of edges) {
-        const pipeline = await meshPipelines.pipeline(meshVariantDesc(this.draws[draw].desc, 'wireframe'));
+      for (const [draw, e] of this.edges) {
+        const pipeline = await meshPipelines.pipeline({ ...meshVariantDesc(this.draws[draw].desc, 'wireframe'), skinning });
         wire.push({ draw, pipeline, ...e });
       }
       if (this.destroyed) return;
-      this.wire.push(...wire);
-      this.ready |= DebugView.WIREFRAME;
+      views.wire.push(...wire);
+      views.ready |= DebugView.WIREFRAME;
     }
     for (const [bit, kind, out] of [
-      [DebugView.NORMALS, DebugLineKind.NORMALS, this.normals],
-      [DebugView.TANGENTS, DebugLineKind.TANGENTS, this.tangents],
+      [DebugView.NORMALS, DebugLineKind.NORMALS, views.normals],
+      [DebugView.TANGENTS, DebugLineKind.TANGENTS, views.tangents],
     ] as const) {
       if (!(missing & bit)) continue;
       const lines: LineDraw[] = [];
@@ -199,28 +231,29 @@ export class DebugScene {
           vertexLayoutKey: d.desc.vertexLayoutKey,
           vertexLayouts: instanceStepped(d.desc.vertexLayouts),
           influences: d.desc.influences,
+          skinning,
           colorFormat: format,
         });
         lines.push({ draw: i, pipeline });
       }
       if (this.destroyed) return;
       out.push(...lines);
-      this.ready |= bit;
+      views.ready |= bit;
     }
     if (missing & DebugView.SKELETON) {
-      const [bone, joint] = await Promise.all([debugPipelines.skeleton('bone', format), debugPipelines.skeleton('joint', format)]);
+      const [bone, joint] = await Promise.all([debugPipelines.skeleton('bone', format, skinning), debugPipelines.skeleton('joint', format, skinning)]);
       if (this.destroyed) return;
-      this.bonePipeline = bone;
-      this.jointPipeline = joint;
-      this.createSkeletons();
-      this.ready |= DebugView.SKELETON;
+      views.bone = bone;
+      views.joint = joint;
+      if (!this.skeletonsBuilt) this.createSkeletons();
+      views.ready |= DebugView.SKELETON;
     }
   }
 
   /** Edge index buffers of every triangle draw (one per primitive, shared by the draws of a mesh), by draw. */
-  private createEdgeBuffers(): Map<number, Pick<WireDraw, 'indexBuffer' | 'indexFormat' | 'indexCount'>> {
-    const byPrimitive = new Map<GpuPrimitive, Pick<WireDraw, 'indexBuffer' | 'indexFormat' | 'indexCount'> | null>();
-    const out = new Map<number, Pick<WireDraw, 'indexBuffer' | 'indexFormat' | 'indexCount'>>();
+  private createEdgeBuffers(): Map<number, EdgeBuffer> {
+    const byPrimitive = new Map<GpuPrimitive, EdgeBuffer | null>();
+    const out = new Map<number, EdgeBuffer>();
     const model = this.model;
     for (let i = 0; i < this.draws.length; i++) {
       const d = this.draws[i];
@@ -246,6 +279,7 @@ export class DebugScene {
 
   /** One skeleton per skin, posed by the palette of the first mesh node that uses it. */
   private createSkeletons(): void {
+    this.skeletonsBuilt = true;
     const model = this.model;
     const parts: ArrayBuffer[] = [];
     let joints = 0;
@@ -273,15 +307,17 @@ export class DebugScene {
 
   /**
    * Records the overlays of `mask` (wireframe, normals, tangents, skeleton — in that order,
-   * the skeleton on top) for `instances` instances into the frame's pass; the draw records
-   * of draw i are i × instances + k. Returns the draw calls issued. Allocates nothing.
+   * the skeleton on top) for `instances` instances into the frame's pass, with the pipelines
+   * of skinning slot `slot` (the palette's format this frame); the draw records of draw i
+   * are i × instances + k. Returns the draw calls issued. Allocates nothing.
    */
-  encodeOverlays(pass: GPURenderPassEncoder, mask: number, instances: number): number {
-    const views = mask & this.ready;
+  encodeOverlays(pass: GPURenderPassEncoder, mask: number, instances: number, slot: SkinningSlot = 0): number {
+    const m = this.methods[slot];
+    const views = mask & m.ready;
     let calls = 0;
     if (views & DebugView.WIREFRAME) {
-      for (let w = 0; w < this.wire.length; w++) {
-        const e = this.wire[w];
+      for (let w = 0; w < m.wire.length; w++) {
+        const e = m.wire[w];
         pass.setPipeline(e.pipeline);
         this.bindVertexBuffers(pass, e.draw);
         pass.setIndexBuffer(e.indexBuffer, e.indexFormat);
@@ -290,7 +326,7 @@ export class DebugScene {
       }
     }
     for (let kind = 0; kind < 2; kind++) {
-      const lines = kind === 0 ? this.normals : this.tangents;
+      const lines = kind === 0 ? m.normals : m.tangents;
       if (!(views & (kind === 0 ? DebugView.NORMALS : DebugView.TANGENTS))) continue;
       for (let l = 0; l < lines.length; l++) {
         const e = lines[l];
@@ -307,7 +343,7 @@ export class DebugScene {
     if ((views & DebugView.SKELETON) && this.skeletonBuffer) {
       pass.setVertexBuffer(0, this.skeletonBuffer);
       for (let shape = 0; shape < 2; shape++) {
-        pass.setPipeline(shape === 0 ? this.bonePipeline! : this.jointPipeline!);
+        pass.setPipeline(shape === 0 ? m.bone! : m.joint!);
         for (let s = 0; s < this.skeletons.length; s++) {
           const e = this.skeletons[s];
           for (let k = 0; k < instances; k++) {
@@ -330,6 +366,6 @@ export class DebugScene {
     this.destroyed = true;
     for (const b of this.owned) b.destroy();
     this.owned.length = 0;
-    this.ready = 0;
+    for (const m of this.methods) m.ready = 0;
   }
 }

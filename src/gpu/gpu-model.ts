@@ -4,6 +4,7 @@ import type { Material, Model, Primitive, TextureInfo } from '../gltf/model.ts';
 import { MaterialBinding, VertexLocation } from './layouts.ts';
 import { DEFAULT_MATERIAL, packMaterialUniforms } from './material-uniforms.ts';
 import type { MipmapGenerator } from './mipmaps.ts';
+import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
 import type { AlphaMode, MeshPipelines } from './pipelines.ts';
 import {
   createImageTexture, createSolidTexture, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,
@@ -21,6 +22,9 @@ import {
  *   slot 1   the attributes it lacks, from one shared constant buffer with arrayStride 0
  *   then     JOINTS_0, WEIGHTS_0 (, JOINTS_1, WEIGHTS_1): the file's own arrays in their
  *            native formats (uint8x4/uint16x4, unorm8x4/unorm16x4/float32x4), unconverted.
+ *
+ * Morph target deltas are not vertex attributes: every morphed primitive's block sits in
+ * one storage buffer per model (`GpuModel.morphDeltas`, laid out by morph-targets.ts).
  */
 
 /** Byte offsets of the constant "missing attribute" values inside the defaults buffer. */
@@ -138,6 +142,12 @@ export interface GpuPrimitive {
   readonly center: Float32Array;
   /** Half the diagonal of that box. */
   readonly radius: number;
+  /** Morph targets in `GpuModel.morphDeltas` (0: none the GPU applies). */
+  readonly morphTargets: number;
+  /** DrawFlag.MORPH_* bits of the attributes its deltas hold (0 without morph targets). */
+  readonly morphFlags: number;
+  /** First float of its delta block in `GpuModel.morphDeltas`. */
+  readonly morphBase: number;
 }
 
 export interface GpuMaterial {
@@ -154,6 +164,11 @@ export interface GpuModel {
   readonly primitives: readonly (readonly GpuPrimitive[])[];
   /** One per model material, then the glTF default material. */
   readonly materials: readonly GpuMaterial[];
+  /**
+   * Every morphed primitive's delta block (morph-targets.ts), read-only storage; a few
+   * zero bytes when the model has none (a storage binding cannot be empty).
+   */
+  readonly morphDeltas: GPUBuffer;
   /** Frees every buffer and texture this upload created (shared resources stay). */
   destroy(): void;
 }
@@ -212,10 +227,15 @@ export async function uploadModel(ctx: UploadContext, model: Model, label = mode
   const owned: { destroy(): void }[] = [];
   try {
     const materials = await uploadMaterials(ctx, model, label, owned);
-    const primitives = model.meshes.map((mesh, mi) => mesh.primitives.map((p, pi) =>
-      uploadPrimitive(ctx, p, `${label} meshes[${mi}].primitives[${pi}]`, p.material >= 0 ? p.material : materials.length - 1, owned)));
+    const morphs = new MorphDeltaPacker();
+    const primitives = model.meshes.map((mesh, mi) => mesh.primitives.map((p, pi) => {
+      const path = `meshes[${mi}].primitives[${pi}]`;
+      return uploadPrimitive(ctx, p, `${label} ${path}`, p.material >= 0 ? p.material : materials.length - 1, owned, morphs.add(p, path));
+    }));
+    const morphDeltas = morphs.upload(ctx.device, `${label} morph deltas`);
+    owned.push(morphDeltas);
     return {
-      model, primitives, materials,
+      model, primitives, materials, morphDeltas,
       destroy() {
         for (const o of owned) o.destroy();
         owned.length = 0;
@@ -227,7 +247,46 @@ export async function uploadModel(ctx: UploadContext, model: Model, label = mode
   }
 }
 
-function uploadPrimitive(ctx: UploadContext, p: Primitive, label: string, material: number, owned: { destroy(): void }[]): GpuPrimitive {
+/** Where a primitive's morph deltas went: its block and the float it starts at. */
+interface PlacedMorphBlock {
+  readonly block: MorphDeltaBlock;
+  readonly base: number;
+}
+
+/** Collects the delta blocks of a model's primitives for one storage buffer. */
+class MorphDeltaPacker {
+  private readonly blocks: MorphDeltaBlock[] = [];
+  private floats = 0;
+
+  add(p: Primitive, path: string): PlacedMorphBlock | undefined {
+    const block = packMorphDeltas(p, path);
+    if (!block) return undefined;
+    const placed = { block, base: this.floats };
+    this.blocks.push(block);
+    this.floats += block.floats.length;
+    return placed;
+  }
+
+  upload(device: GPUDevice, label: string): GPUBuffer {
+    const bytes = this.floats * FLOAT_BYTES;
+    const limit = device.limits.maxStorageBufferBindingSize;
+    if (bytes > limit) {
+      throw new Error(`${label}: ${bytes} bytes of morph target deltas exceed the device's maxStorageBufferBindingSize (${limit})`);
+    }
+    // Never empty: the bind group needs a buffer either way (16 bytes, one vec4 of zeros).
+    const all = new Float32Array(Math.max(4, this.floats));
+    let at = 0;
+    for (const b of this.blocks) {
+      all.set(b.floats, at);
+      at += b.floats.length;
+    }
+    return createBufferWithData(device, label, all, GPUBufferUsage.STORAGE);
+  }
+}
+
+function uploadPrimitive(
+  ctx: UploadContext, p: Primitive, label: string, material: number, owned: { destroy(): void }[], morph: PlacedMorphBlock | undefined,
+): GpuPrimitive {
   const { device, defaults } = ctx;
   const present = FLOAT_ATTRIBUTES.filter((a) => a.data(p) !== undefined);
   const missing = FLOAT_ATTRIBUTES.filter((a) => a.data(p) === undefined);
@@ -338,6 +397,9 @@ function uploadPrimitive(ctx: UploadContext, p: Primitive, label: string, materi
     material,
     center,
     radius: Math.sqrt(radius2),
+    morphTargets: morph ? morph.block.targets : 0,
+    morphFlags: morph ? morph.block.flags : 0,
+    morphBase: morph ? morph.base : 0,
   };
 }
 

@@ -32,10 +32,14 @@ export const FrameBinding = {
   UNIFORMS: 0,
 } as const;
 
-/** Bindings of group 1: every palette back to back, and one record per draw. */
+/**
+ * Bindings of group 1: every palette back to back, one record per draw, and the morph
+ * target deltas of every morphed primitive of the model (src/gpu/morph-targets.ts).
+ */
 export const SkinBinding = {
   PALETTE: 0,
   DRAWS: 1,
+  MORPH_DELTAS: 2,
 } as const;
 
 /** Bindings of group 2: the material's uniforms, then a texture and its sampler per glTF texture slot. */
@@ -61,7 +65,17 @@ export const DrawFlag = {
   FLAT_NORMALS: 2,
   /** The primitive has TANGENT (and NORMAL): normal maps use the skinned tangent frame, else a derivative frame. */
   HAS_TANGENTS: 4,
+  /**
+   * Morph targets are active this frame and their deltas hold POSITION / NORMAL / TANGENT
+   * (shaders/morph.wgsl); set per frame, only while some target's weight is non-zero.
+   */
+  MORPH_POSITIONS: 8,
+  MORPH_NORMALS: 16,
+  MORPH_TANGENTS: 32,
 } as const;
+
+/** The three MORPH_* bits of DrawFlag. */
+export const DRAW_MORPH_MASK = DrawFlag.MORPH_POSITIONS | DrawFlag.MORPH_NORMALS | DrawFlag.MORPH_TANGENTS;
 
 /** Bits of `MaterialUniforms.flags` (shaders/mesh.wgsl `MATERIAL_*`). */
 export const MaterialFlag = {

@@ -1,19 +1,46 @@
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
+import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
+import type { SkinningMethod } from '../skin/dqs.ts';
 import { DEPTH_FORMAT, FrameBinding, MaterialBinding, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
 import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
 import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
 import { MATERIAL_UNIFORMS_SIZE } from './material-uniforms.ts';
 
-/** The mesh shader: the shared skinning functions, the PBR pieces, then the pipeline itself. */
-export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${meshWgsl}`;
+/** The mesh shader: the shared skinning functions, the PBR pieces, morph targets, then the pipeline itself. */
+export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${morphWgsl}\n${meshWgsl}`;
 
 export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
 
 /** Vertex stage entry point by influences per vertex. */
 export const VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsRigid', 4: 'vsSkin4', 8: 'vsSkin8' };
+
+/** Per-method tables (pipelines, debug views) are indexed by this: 0 linear, 1 dual-quaternion. */
+export type SkinningSlot = 0 | 1;
+export const SKINNING_SLOTS = 2;
+/** The slot of a method; anything but 'dual-quaternion' is linear (settings are read per frame, never thrown on). */
+export function skinningSlot(method: SkinningMethod | undefined): SkinningSlot {
+  return method === 'dual-quaternion' ? 1 : 0;
+}
+export const SKINNING_OF_SLOT: readonly [SkinningMethod, SkinningMethod] = ['linear', 'dual-quaternion'];
+
+/**
+ * Adds the vertex-stage override constant of a skinning method to `into`: `DUAL_QUATERNION`
+ * (mesh.wgsl) for dual-quaternion pipelines that read the palette (`readsPalette`: skinned
+ * layouts, the skeleton). Rigid layouts never read it, so they take no constant and share
+ * one pipeline across methods.
+ */
+export function skinningConstants(readsPalette: boolean, method: SkinningMethod | undefined, into: Record<string, number>): Record<string, number> {
+  if (readsPalette && method === 'dual-quaternion') into.DUAL_QUATERNION = 1;
+  return into;
+}
+
+/** The method part of a pipeline key: '-' where the method changes nothing (rigid layouts). */
+export function skinningKey(readsPalette: boolean, method: SkinningMethod | undefined): string {
+  return readsPalette ? (method ?? 'linear') : '-';
+}
 
 /**
  * What a mesh pipeline draws: the shaded surface, or one of two debug views of it —
@@ -44,11 +71,13 @@ export interface MeshPipelineDesc {
   readonly colorFormat: GPUTextureFormat;
   /** Default 'shaded'. */
   readonly variant?: MeshVariant;
+  /** How skinned layouts blend their joints; default 'linear'. Ignored (and not keyed) when `influences` is 0. */
+  readonly skinning?: SkinningMethod;
 }
 
 export function meshPipelineKey(d: MeshPipelineDesc): string {
   return [
-    d.variant ?? 'shaded', d.vertexLayoutKey, d.influences, d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
+    d.variant ?? 'shaded', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
     d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
   ].join('|');
 }
@@ -94,10 +123,11 @@ export class MeshPipelines {
       entries: [{ binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } }],
     });
     this.skinLayout = device.createBindGroupLayout({
-      label: 'skin and draws (group 1)',
+      label: 'skin, draws and morph deltas (group 1)',
       entries: [
         { binding: SkinBinding.PALETTE, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
         { binding: SkinBinding.DRAWS, visibility: VERTEX, buffer: { type: 'read-only-storage', minBindingSize: DRAW_RECORD_SIZE } },
+        { binding: SkinBinding.MORPH_DELTAS, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
       ],
     });
     const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });
@@ -134,7 +164,7 @@ export class MeshPipelines {
     const wireframe = variant === 'wireframe';
     // Wireframe lines blend over the surface they outline (and do not hide each other).
     const blend = wireframe || desc.alphaMode === 'BLEND';
-    const vertexConstants: Record<string, number> = {};
+    const vertexConstants = skinningConstants(desc.influences > 0, desc.skinning, {});
     if (variant === 'weights') vertexConstants.WEIGHT_COLORS = 1;
     if (wireframe) vertexConstants.DEPTH_PULL = OVERLAY_DEPTH_PULL;
     const pipeline = await this.device.createRenderPipelineAsync({

@@ -1,5 +1,7 @@
+import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import type { ModelInstance } from '../anim/instance.ts';
 import type { Model } from '../gltf/model.ts';
+import type { SkinningMethod } from '../skin/dqs.ts';
 import type { Camera } from './camera.ts';
 import { DEBUG_LINE_LENGTH_FRACTION, DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from './debug-layouts.ts';
 import { DebugPipelines } from './debug-pipelines.ts';
@@ -11,7 +13,10 @@ import { createDefaultResources, uploadModel, type DefaultResources, type GpuMat
 import { GpuTimer } from './gpu-timer.ts';
 import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding, ToneMapping } from './layouts.ts';
 import { MipmapGenerator } from './mipmaps.ts';
-import { isSrgbFormat, MeshPipelines, type MeshPipelineDesc } from './pipelines.ts';
+import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from './morph-targets.ts';
+import {
+  isSrgbFormat, MeshPipelines, SKINNING_OF_SLOT, SKINNING_SLOTS, skinningSlot, type MeshPipelineDesc, type SkinningSlot,
+} from './pipelines.ts';
 import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
 import { mat4 } from 'wgpu-matrix';
@@ -61,6 +66,15 @@ export interface RenderSettings {
   debug: number;
   /** Length of the NORMALS/TANGENTS lines in world units; 0 (default): 5% of the model's rest radius. */
   debugLineLength: number;
+  /**
+   * How skinned vertices blend their joints: 'linear' (default, LBS) or 'dual-quaternion'
+   * (DQS: no candy-wrapper collapse under twist). The instance palettes stay matrices; for
+   * DQS the renderer converts them into DqJoint entries as it uploads them. Pipelines of a
+   * method are built the first time a frame asks for it, asynchronously: until they are
+   * ready frames keep the previous method (`renderer.skinning` says which ran), or await
+   * `renderer.prepareSkinning()`. Anything but 'dual-quaternion' counts as linear.
+   */
+  skinning: SkinningMethod;
 }
 
 export function defaultRenderSettings(): RenderSettings {
@@ -77,6 +91,7 @@ export function defaultRenderSettings(): RenderSettings {
     normals: 'exact',
     debug: 0,
     debugLineLength: 0,
+    skinning: 'linear',
   };
 }
 
@@ -115,8 +130,10 @@ interface Draw {
   readonly nodeSlot: number;
   readonly primitive: GpuPrimitive;
   readonly material: GpuMaterial;
+  /** The shaded pipeline's description (its `skinning` is the method it was first built for). */
   readonly desc: MeshPipelineDesc;
-  readonly pipeline: GPURenderPipeline;
+  /** By SkinningSlot; set once that method's pipelines are built (see Scene.skinningReady). */
+  readonly pipelines: (GPURenderPipeline | undefined)[];
   readonly vertexSlots: number;
   readonly skinned: boolean;
   readonly staticFlags: number;
@@ -135,6 +152,13 @@ interface Scene {
   readonly blendDraws: Int32Array;
   /** Joint matrices of one instance (all its skinned mesh nodes). */
   readonly paletteMatrices: number;
+  /** The skinning method frames use (its pipelines are built): the setting once it is ready. */
+  skinning: SkinningSlot;
+  /** SkinningSlot bits whose surface pipelines are built, and the builds under way. */
+  skinningReady: number;
+  readonly skinningBuilds: (Promise<void> | undefined)[];
+  /** Per SkinningSlot: debug views being built because a frame asked for them (see `requestDebugViews`). */
+  readonly debugRequested: number[];
   /** Per mesh node: 1 when its palette needs exact normals this frame (reused per instance). */
   readonly exactNormals: Uint8Array;
   /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
@@ -145,7 +169,11 @@ interface Scene {
   records: DrawRecordArray;
   drawBuffer: GPUBuffer;
   paletteBuffer: GPUBuffer;
-  /** Every instance's palettes back to back, for one writeBuffer (unused for one instance). */
+  /**
+   * Every instance's palettes back to back, for one writeBuffer: copied for several
+   * instances, converted to DqJoint entries for dual-quaternion skinning (unused for one
+   * linear instance, whose palette is written as it is).
+   */
   paletteStaging: Float32Array;
   skinBindGroup: GPUBindGroup;
   /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
@@ -168,7 +196,9 @@ const NORMAL_DETERMINANT_EPSILON = 1e-30;
  *
  * GPU data by update rate: group 0 the frame uniforms (one writeBuffer per frame),
  * group 1 the palettes of every instance's skinned mesh nodes back to back (one
- * writeBuffer) and one draw record per draw and instance (one writeBuffer), group 2 per
+ * writeBuffer; matrices, or DqJoint entries converted here for dual-quaternion skinning),
+ * one draw record per draw and instance (one writeBuffer; it carries the draw's morph
+ * weights) and the model's morph target deltas (written once at upload), group 2 per
  * material (written once at upload). Every instance of a draw is one instanced draw call:
  * draw i's records are i × instances + k, so `firstInstance = i × instances`.
  * `render` allocates nothing of its own: descriptors are preallocated and reused; the
@@ -214,10 +244,14 @@ export class Renderer {
   private readonly worldLight = new Float32Array(3);
   /** `render`'s one instance, as the list `renderInstances` takes. */
   private readonly single: ModelInstance[] = [];
-  /** Debug views being built because a frame asked for them (see `requestDebugViews`). */
-  private debugRequested = 0;
+  /** A draw's active morph targets this frame (selectMorphTargets' output). */
+  private readonly morphTargets = new Uint32Array(MAX_ACTIVE_MORPH_TARGETS);
+  private readonly morphWeights = new Float32Array(MAX_ACTIVE_MORPH_TARGETS);
   private readonly onDebugPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building debug views failed:`, e);
+  };
+  private readonly onSkinningPrepareFailed = (e: unknown): void => {
+    console.error(`${this.label}: building skinning pipelines failed:`, e);
   };
 
   constructor(private readonly device: GPUDevice, options: RendererOptions) {
@@ -281,9 +315,21 @@ export class Renderer {
     return this.timer !== undefined;
   }
 
-  /** DebugView bits of the current model that are ready to draw. */
+  /** DebugView bits of the current model that are ready to draw (with the skinning method frames use now). */
   get debugViewsReady(): number {
-    return this.scene?.debug.ready ?? 0;
+    const scene = this.scene;
+    return scene ? scene.debug.readyFor(SKINNING_OF_SLOT[scene.skinning]) : 0;
+  }
+
+  /**
+   * The skinning method the next frame of the current model uses: `settings.skinning` once
+   * its pipelines are built, the one frames used so far until then (the setting when no
+   * model is set).
+   */
+  get skinning(): SkinningMethod {
+    const scene = this.scene;
+    const wanted = skinningSlot(this.settings.skinning);
+    return SKINNING_OF_SLOT[!scene || (scene.skinningReady & (1 << wanted)) ? wanted : scene.skinning];
   }
 
   /**
@@ -297,9 +343,10 @@ export class Renderer {
       imageDecoder: this.imageDecoder, defaults: this.defaults,
     }, model);
     let scene: Scene | undefined;
+    const skinning = SKINNING_OF_SLOT[skinningSlot(this.settings.skinning)];
     try {
-      scene = await this.buildScene(model, gpu);
-      if (this.settings.debug & ALL_DEBUG_VIEWS) await scene.debug.prepare(this.settings.debug);
+      scene = await this.buildScene(model, gpu, skinning);
+      if (this.settings.debug & ALL_DEBUG_VIEWS) await scene.debug.prepare(this.settings.debug, skinning);
     } catch (e) {
       if (scene) destroyScene(scene);
       else gpu.destroy();
@@ -307,7 +354,35 @@ export class Renderer {
     }
     if (this.scene) destroyScene(this.scene);
     this.scene = scene;
-    this.debugRequested = scene.debug.ready;
+    scene.debugRequested[scene.skinning] = scene.debug.readyFor(skinning);
+  }
+
+  /**
+   * Builds the current model's pipelines for skinning `method` (default: the one
+   * `settings.skinning` asks for); frames use it once this resolves (if it is still the setting).
+   */
+  async prepareSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
+    const scene = this.scene;
+    if (!scene) return;
+    await this.buildSkinning(scene, skinningSlot(method));
+  }
+
+  /** The surface pipelines of skinning slot `slot` for every draw (once; concurrent calls share the build). */
+  private buildSkinning(scene: Scene, slot: SkinningSlot): Promise<void> {
+    if (scene.skinningReady & (1 << slot)) return Promise.resolve();
+    let build = scene.skinningBuilds[slot];
+    if (!build) {
+      const skinning = SKINNING_OF_SLOT[slot];
+      build = (async () => {
+        const pipelines: GPURenderPipeline[] = [];
+        for (const d of scene.draws) pipelines.push(await this.pipelines.pipeline({ ...d.desc, skinning }));
+        scene.draws.forEach((d, i) => { d.pipelines[slot] = pipelines[i]; });
+        scene.skinningReady |= 1 << slot;
+      })();
+      // Kept even if it fails: frames do not retry (and report) every frame; awaiting it reports again.
+      scene.skinningBuilds[slot] = build;
+    }
+    return build;
   }
 
   /**
@@ -317,11 +392,13 @@ export class Renderer {
   async prepareDebugViews(mask = this.settings.debug): Promise<void> {
     const scene = this.scene;
     if (!scene) return;
-    this.debugRequested |= mask & ALL_DEBUG_VIEWS;
-    await scene.debug.prepare(mask);
+    // For the method the settings ask for, whose surface pipelines come first.
+    const slot = skinningSlot(this.settings.skinning);
+    scene.debugRequested[slot] |= mask & ALL_DEBUG_VIEWS;
+    await Promise.all([this.buildSkinning(scene, slot), scene.debug.prepare(mask, SKINNING_OF_SLOT[slot])]);
   }
 
-  private async buildScene(model: Model, gpu: GpuModel): Promise<Scene> {
+  private async buildScene(model: Model, gpu: GpuModel, skinning: SkinningMethod): Promise<Scene> {
     const draws: Draw[] = [];
     const restWorld = restWorldMatrices(model);
     let restRadius = 0;
@@ -345,8 +422,11 @@ export class Renderer {
           doubleSided: material.doubleSided,
           frontFace: mirrored ? 'cw' : 'ccw',
           colorFormat: this.format,
+          skinning,
         };
         const pipeline = await this.pipelines.pipeline(desc);
+        const pipelines: (GPURenderPipeline | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);
+        pipelines[skinningSlot(skinning)] = pipeline;
         draws.push({
           meshNode: i,
           primitiveIndex: p,
@@ -354,7 +434,7 @@ export class Renderer {
           primitive,
           material,
           desc,
-          pipeline,
+          pipelines,
           vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
           skinned,
           staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
@@ -364,17 +444,19 @@ export class Renderer {
         restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(restWorld, nodeSlot * 16));
       }
     }
+    // Draws that share a pipeline for one method share it for the other (the keys differ in the method alone).
+    const slot = skinningSlot(skinning);
     const pipelineIds = new Map<GPURenderPipeline, number>();
     const materialIds = new Map<GpuMaterial, number>();
     for (const d of draws) {
-      if (!pipelineIds.has(d.pipeline)) pipelineIds.set(d.pipeline, pipelineIds.size);
+      if (!pipelineIds.has(d.pipelines[slot]!)) pipelineIds.set(d.pipelines[slot]!, pipelineIds.size);
       if (!materialIds.has(d.material)) materialIds.set(d.material, materialIds.size);
     }
     const solid: number[] = [];
     const blend: number[] = [];
     draws.forEach((d, i) => (d.material.alphaMode === 'BLEND' ? blend : solid).push(i));
     // Fewest state changes: group by pipeline, then by material.
-    solid.sort((a, b) => (pipelineIds.get(draws[a].pipeline)! - pipelineIds.get(draws[b].pipeline)!)
+    solid.sort((a, b) => (pipelineIds.get(draws[a].pipelines[slot]!)! - pipelineIds.get(draws[b].pipelines[slot]!)!)
       || (materialIds.get(draws[a].material)! - materialIds.get(draws[b].material)!) || a - b);
 
     let paletteMatrices = 0;
@@ -388,6 +470,10 @@ export class Renderer {
       solidOrder: Int32Array.from(solid),
       blendDraws: Int32Array.from(blend),
       paletteMatrices,
+      skinning: slot,
+      skinningReady: 1 << slot,
+      skinningBuilds: new Array(SKINNING_SLOTS).fill(undefined),
+      debugRequested: new Array(SKINNING_SLOTS).fill(0),
       exactNormals: new Uint8Array(model.meshNodes.length),
       autoLineLength: Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION,
       debug,
@@ -425,13 +511,14 @@ export class Renderer {
       size: Math.max(PALETTE_MATRIX_BYTES, scene.paletteMatrices * PALETTE_MATRIX_BYTES * capacity),
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     });
-    scene.paletteStaging = new Float32Array(capacity > 1 ? scene.paletteMatrices * PALETTE_MATRIX_FLOATS * capacity : 0);
+    scene.paletteStaging = new Float32Array(scene.paletteMatrices * PALETTE_MATRIX_FLOATS * capacity);
     scene.skinBindGroup = this.device.createBindGroup({
-      label: `${this.label} ${model.name} palettes and draws ×${capacity}`,
+      label: `${this.label} ${model.name} palettes, draws and morph deltas ×${capacity}`,
       layout: this.pipelines.skinLayout,
       entries: [
         { binding: SkinBinding.PALETTE, resource: { buffer: scene.paletteBuffer } },
         { binding: SkinBinding.DRAWS, resource: { buffer: scene.drawBuffer } },
+        { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: scene.gpu.morphDeltas } },
       ],
     });
     scene.blendOrder = new Int32Array(scene.blendDraws.length * capacity);
@@ -468,6 +555,7 @@ export class Renderer {
       }
       if (placements && placements.length < count * 16) throw new RangeError(`Renderer.renderInstances: ${count} instances need ${count * 16} placement floats, got ${placements.length}`);
       this.ensureCapacity(scene, count);
+      this.selectSkinning(scene);
       this.requestDebugViews(scene);
     }
     this.ensureAttachments(target);
@@ -505,11 +593,17 @@ export class Renderer {
       queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer, 0, scene.draws.length * count * DRAW_RECORD_SIZE);
       const paletteBytes = scene.paletteMatrices * PALETTE_MATRIX_BYTES;
       if (paletteBytes > 0) {
-        if (count === 1) {
+        const staging = scene.paletteStaging;
+        if (SKINNING_OF_SLOT[scene.skinning] === 'dual-quaternion') {
+          // DqJoint entries fill the matrices' slots one for one: same offsets, same bytes.
+          for (let k = 0; k < count; k++) {
+            dqPaletteFromMatrices(instances[k].palette, scene.paletteMatrices, staging, 0, k * scene.paletteMatrices);
+          }
+          queue.writeBuffer(scene.paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
+        } else if (count === 1) {
           const palette = instances[0].palette;
           queue.writeBuffer(scene.paletteBuffer, 0, palette.buffer, palette.byteOffset, paletteBytes);
         } else {
-          const staging = scene.paletteStaging;
           const floats = scene.paletteMatrices * PALETTE_MATRIX_FLOATS;
           for (let k = 0; k < count; k++) staging.set(instances[k].palette, k * floats);
           queue.writeBuffer(scene.paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
@@ -530,19 +624,34 @@ export class Renderer {
     stats.encodeMs = performance.now() - started;
   }
 
-  /** Starts building debug views a frame asks for that are not built or being built (only when the mask changes). */
+  /**
+   * The frame's skinning method: the setting when its pipelines are built; otherwise the
+   * previous method, and the build starts (once; the frame path allocates only then).
+   */
+  private selectSkinning(scene: Scene): void {
+    const wanted = skinningSlot(this.settings.skinning);
+    if (scene.skinningReady & (1 << wanted)) {
+      scene.skinning = wanted;
+    } else if (!scene.skinningBuilds[wanted]) {
+      this.buildSkinning(scene, wanted).catch(this.onSkinningPrepareFailed);
+    }
+  }
+
+  /** Starts building debug views a frame asks for that are not built or being built (only when the mask or method changes). */
   private requestDebugViews(scene: Scene): void {
-    const wanted = this.settings.debug & ALL_DEBUG_VIEWS & ~this.debugRequested;
+    const slot = scene.skinning;
+    const wanted = this.settings.debug & ALL_DEBUG_VIEWS & ~scene.debugRequested[slot];
     if (wanted === 0) return;
-    this.debugRequested |= wanted;
-    scene.debug.prepare(wanted).catch(this.onDebugPrepareFailed);
+    scene.debugRequested[slot] |= wanted;
+    scene.debug.prepare(wanted, SKINNING_OF_SLOT[slot]).catch(this.onDebugPrepareFailed);
   }
 
   private encodeDraws(pass: GPURenderPassEncoder, scene: Scene, count: number): void {
     const stats = this.stats;
-    const debugMask = this.settings.debug & scene.debug.ready;
+    const slot = scene.skinning;
+    const debugMask = this.settings.debug & scene.debug.readyFor(SKINNING_OF_SLOT[slot]);
     const weights = (debugMask & DebugView.WEIGHTS) !== 0;
-    const weightsPipelines = scene.debug.weightsPipelines;
+    const weightsPipelines = scene.debug.weightsPipelines(slot);
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
     pass.setBindGroup(BindGroup.SKIN, scene.skinBindGroup);
     let pipeline: GPURenderPipeline | undefined;
@@ -553,7 +662,7 @@ export class Renderer {
     for (let s = 0; s < solid.length; s++) {
       const index = solid[s];
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : d.pipeline;
+      const p = weights ? weightsPipelines[index] : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -570,7 +679,7 @@ export class Renderer {
       const record = order[e];
       const index = (record / count) | 0;
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : d.pipeline;
+      const p = weights ? weightsPipelines[index] : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -586,7 +695,7 @@ export class Renderer {
       stats.triangles += scene.draws[i].triangles * count;
     }
     stats.drawCalls = solid.length + scene.blendCount;
-    if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += scene.debug.encodeOverlays(pass, debugMask, count);
+    if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += scene.debug.encodeOverlays(pass, debugMask, count, slot);
   }
 
   /** Binds the draw's buffers (unless `bound` is this draw already) and draws; returns the draw now bound. */
@@ -660,15 +769,20 @@ export class Renderer {
   private writeDrawRecords(scene: Scene, instances: readonly ModelInstance[], count: number, placements: Float32Array | undefined): void {
     const { model, records, exactNormals, draws } = scene;
     const exactAlways = this.settings.normals === 'exact';
+    // DQS normals always take the exact cofactor of the blended stretch (skinFrameDq): no palette scan.
+    const dualQuaternion = SKINNING_OF_SLOT[scene.skinning] === 'dual-quaternion';
     const f32 = records.f32;
     const u32 = records.u32;
+    const morphTargets = this.morphTargets;
+    const morphWeights = this.morphWeights;
     for (let k = 0; k < count; k++) {
       const instance = instances[k];
       const m = instance.nodeMatrices;
+      const { weights, weightOffsets } = instance.pose;
       const paletteBase = k * scene.paletteMatrices;
       for (let i = 0; i < model.meshNodes.length; i++) {
         const offset = instance.paletteOffsets[i];
-        exactNormals[i] = exactAlways || (offset >= 0
+        exactNormals[i] = exactAlways || (!dualQuaternion && offset >= 0
           && paletteHasNonUniformScale(instance.palette, offset, model.skins[model.meshNodes[i].skin].joints.length)) ? 1 : 0;
       }
       const po = k * 16;
@@ -706,7 +820,27 @@ export class Renderer {
         // Every draw of a skinned mesh node carries its palette offset: the skeleton overlay poses joints through any of them.
         const paletteOffset = instance.paletteOffsets[d.meshNode];
         u32[base + DrawRecordWord.PALETTE_OFFSET] = paletteOffset >= 0 ? paletteBase + paletteOffset : 0;
-        u32[base + DrawRecordWord.FLAGS] = d.staticFlags | (d.skinned && exactNormals[d.meshNode] ? DrawFlag.EXACT_NORMALS : 0);
+        let flags = d.staticFlags | (d.skinned && exactNormals[d.meshNode] ? DrawFlag.EXACT_NORMALS : 0);
+        const p = d.primitive;
+        if (p.morphFlags !== 0) {
+          // The mesh node's weights (animated by `weights` channels); targets beyond them weigh 0.
+          const wo = weightOffsets[d.nodeSlot];
+          const active = selectMorphTargets(weights, wo, Math.min(weightOffsets[d.nodeSlot + 1] - wo, p.morphTargets), morphTargets, morphWeights);
+          if (active > 0) {
+            flags |= p.morphFlags;
+            u32[base + DrawRecordWord.MORPH_BASE] = p.morphBase;
+            u32[base + DrawRecordWord.MORPH_TARGET_COUNT] = p.morphTargets;
+            const wo0 = base + DrawRecordWord.MORPH_WEIGHTS_0, wo1 = base + DrawRecordWord.MORPH_WEIGHTS_1;
+            const to = base + DrawRecordWord.MORPH_TARGETS;
+            for (let t = 0; t < MAX_ACTIVE_MORPH_TARGETS; t++) {
+              const on = t < active;
+              f32[t < 4 ? wo0 + t : wo1 + t - 4] = on ? morphWeights[t] : 0;
+              if ((t & 1) === 0) u32[to + (t >> 1)] = on ? morphTargets[t] : 0;
+              else if (on) u32[to + (t >> 1)] |= morphTargets[t] << 16;
+            }
+          }
+        }
+        u32[base + DrawRecordWord.FLAGS] = flags;
       }
     }
   }

@@ -76,11 +76,12 @@ describe('colours without a browser', () => {
 });
 
 describe('skinning and sources', () => {
-  it('support linear (the default) and nothing else yet', () => {
+  it('support linear (the default) and dual-quaternion, nothing else', () => {
     expect(parseSkinning(null)).toBe('linear');
     expect(parseSkinning('')).toBe('linear');
     expect(parseSkinning(' Linear ')).toBe('linear');
-    expect(parseSkinning('dual-quaternion')).toBeUndefined();
+    expect(parseSkinning('dual-quaternion')).toBe('dual-quaternion');
+    expect(parseSkinning('spherical')).toBeUndefined();
   });
 
   it('recognise builtin: sources', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { parseGlb } from '../../src/gltf/glb.ts';
 import { GltfError } from '../../src/gltf/errors.ts';
-import { encodeUriPath, fileNameOf, loadModelSource, SourceError } from '../../src/element/source.ts';
+import { fileNameOf, loadModelSource, SourceError } from '../../src/element/source.ts';
 
 /** A fetch serving `files` (by absolute URL), streaming each body in `chunk`-byte pieces. */
 function fakeFetch(files: Record<string, Uint8Array>, chunk = 64 * 1024, withLength = true) {
@@ -84,6 +84,17 @@ describe('loadModelSource', () => {
     expect(progress.at(-1)).toEqual([gltf.length + bin!.length, gltf.length + bin!.length]);
   });
 
+  it('refuses a .gltf resource on another origin or scheme, naming the buffer', async () => {
+    const { json } = parseGlb(CHARACTER);
+    const root = json as { buffers: { uri?: string }[] };
+    for (const uri of ['//evil.test/x.bin', 'https://evil.test/x.bin', 'javascript:alert(1)', 'file:///etc/passwd']) {
+      root.buffers[0].uri = uri;
+      const { fetch, requested } = fakeFetch({ 'https://cdn.test/m.gltf': new TextEncoder().encode(JSON.stringify(root)) });
+      await expect(loadModelSource('https://cdn.test/m.gltf', { baseUrl: 'https://page.test/', fetch })).rejects.toThrow(/buffers\[0\]\.uri: could not load/);
+      expect(requested).toEqual(['https://cdn.test/m.gltf']);
+    }
+  });
+
   it('stops when aborted', async () => {
     const { fetch } = fakeFetch({ 'https://example.test/c.glb': CHARACTER });
     const abort = new AbortController();
@@ -93,10 +104,6 @@ describe('loadModelSource', () => {
 });
 
 describe('URI helpers', () => {
-  it('encode each path segment of a decoded glTF URI', () => {
-    expect(encodeUriPath('data/my buffer#1.bin')).toBe('data/my%20buffer%231.bin');
-    expect(encodeUriPath('../tex/ä.png')).toBe('../tex/%C3%A4.png');
-  });
   it('name a model by its decoded file name', () => {
     expect(fileNameOf(new URL('https://x.test/a/b%20c.glb?v=2'))).toBe('b c.glb');
     expect(fileNameOf(new URL('https://x.test/'))).toBe('x.test');

@@ -205,3 +205,26 @@ export function buildTwoJointStrip(o: StripOptions): Uint8Array {
   b.addAnimationTracks('Bend', [{ node: j1, path: 'rotation', input: Float32Array.of(0, 1), output: Float32Array.of(0, 0, 0, 1, 0, 0, s, s) }]);
   return b.toGlb();
 }
+
+/**
+ * `count` small separate triangles in a row along x (triangle t spans x t…t+0.7, y 0…0.9,
+ * facing +z; no edge at a 2:1 slope, which would run through two of the 4× MSAA sample
+ * positions of every pixel and make the coverage comparison a coin toss), one POSITION morph target per triangle that lifts it by 1 in y, and node
+ * weights `weights` (unlit grey, single-sided). For choosing the largest weights when more
+ * than MAX_ACTIVE_MORPH_TARGETS are non-zero.
+ */
+export function buildMorphRow(weights: readonly number[]): Uint8Array {
+  const b = new GltfBuilder('test fixture');
+  const count = weights.length;
+  const positions = new Float32Array(count * 9);
+  for (let t = 0; t < count; t++) positions.set([t, 0, 0, t + 0.7, 0.1, 0, t + 0.3, 0.9, 0], t * 9);
+  const targets = [];
+  for (let t = 0; t < count; t++) {
+    const delta = new Float32Array(count * 9);
+    for (let v = 0; v < 3; v++) delta[t * 9 + v * 3 + 1] = 1;
+    targets.push({ POSITION: b.addAccessor(delta, 'VEC3', { minMax: true }) });
+  }
+  const material = b.addMaterial({ pbrMetallicRoughness: { baseColorFactor: [0.6, 0.6, 0.6, 1], metallicFactor: 0 } });
+  const mesh = b.addMesh({ primitives: [{ attributes: { POSITION: b.addAccessor(positions, 'VEC3', { minMax: true }) }, targets, material }], weights: [...weights] });
+  return finish(b, [{ mesh, weights: [...weights] }]);
+}

@@ -5,8 +5,9 @@ import type { Primitive } from '../../src/gltf/model.ts';
 import {
   createDefaultResources, drawIndices, jointsFormat, uploadModel, weightsFormat, type UploadContext,
 } from '../../src/gpu/gpu-model.ts';
-import { VertexLocation } from '../../src/gpu/layouts.ts';
+import { DrawFlag, VertexLocation } from '../../src/gpu/layouts.ts';
 import { MipmapGenerator } from '../../src/gpu/mipmaps.ts';
+import { packMorphDeltas } from '../../src/gpu/morph-targets.ts';
 import { MeshPipelines } from '../../src/gpu/pipelines.ts';
 import { assetPath } from '../support/assets.ts';
 import { buildChain } from '../support/fixtures.ts';
@@ -111,6 +112,33 @@ describe.skipIf(!device)('uploadModel (Dawn)', () => {
     expect(p.hasNormals).toBe(false);
     expect(p.hasTangents).toBe(false);
     up.destroy();
+  });
+
+  it('morph targets: every morphed primitive\'s deltas back to back in one storage buffer; none, a 16-byte placeholder', async () => {
+    const robot = await loadModel(new Uint8Array(readFileSync(assetPath('RobotExpressive'))), 'RobotExpressive');
+    const up = await expectNoGpuErrors(gpu, () => uploadModel(ctx(), robot));
+    let floats = 0;
+    robot.meshes.forEach((mesh, m) => mesh.primitives.forEach((prim, i) => {
+      const p = up.primitives[m][i];
+      if (prim.targets.length === 0) {
+        expect(p.morphTargets).toBe(0);
+        expect(p.morphFlags).toBe(0);
+        return;
+      }
+      const block = packMorphDeltas(prim)!;
+      expect(p.morphTargets).toBe(3);
+      expect(p.morphFlags).toBe(DrawFlag.MORPH_POSITIONS);
+      expect(p.morphBase, `meshes[${m}].primitives[${i}]`).toBe(floats);
+      floats += block.floats.length;
+    }));
+    expect(floats).toBe((302 + 876 + 564) * 3 * 3);
+    expect(up.morphDeltas.size).toBe(floats * 4);
+    expect(up.morphDeltas.label).toMatch(/RobotExpressive morph deltas/);
+    expect(up.morphDeltas.usage & GPUBufferUsage.STORAGE).toBeTruthy();
+    up.destroy();
+    const fox = await expectNoGpuErrors(gpu, async () => uploadModel(ctx(), await loadModel(new Uint8Array(readFileSync(assetPath('Fox'))), 'Fox')));
+    expect(fox.morphDeltas.size).toBe(16);
+    fox.destroy();
   });
 
   it('names the image when decoding fails', async () => {

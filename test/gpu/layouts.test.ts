@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
+import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordOffset, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../src/gpu/draw-record.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData, FrameUniformsOffset } from '../../src/gpu/frame-uniforms.ts';
@@ -13,6 +14,7 @@ import {
   ToneMapping, VertexLocation,
 } from '../../src/gpu/layouts.ts';
 import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../src/gpu/material-uniforms.ts';
+import { MAX_ACTIVE_MORPH_TARGETS, MORPH_DELTA_COMPONENTS } from '../../src/gpu/morph-targets.ts';
 import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines.ts';
 import { expectNoGpuErrors, testDevice } from './gpu-test.ts';
 import { bindings, screamingSnake, structLayout, structLocations, u32Constants } from './wgsl-layout.ts';
@@ -78,6 +80,7 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
       frame: { group: BindGroup.FRAME, binding: FrameBinding.UNIFORMS },
       jointPalette: { group: BindGroup.SKIN, binding: SkinBinding.PALETTE },
       draws: { group: BindGroup.SKIN, binding: SkinBinding.DRAWS },
+      morphDeltas: { group: BindGroup.SKIN, binding: SkinBinding.MORPH_DELTAS },
       material: { group: BindGroup.MATERIAL, binding: M.UNIFORMS },
       baseColorTexture: { group: BindGroup.MATERIAL, binding: M.BASE_COLOR_TEXTURE },
       baseColorSampler: { group: BindGroup.MATERIAL, binding: M.BASE_COLOR_SAMPLER },
@@ -99,6 +102,21 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
     expect(prefixed('MATERIAL_')).toEqual(MaterialFlag);
     expect(prefixed('ALPHA_')).toEqual(AlphaModeCode);
     expect(prefixed('TONE_MAP_')).toEqual(ToneMapping);
+  });
+
+  it('morph.wgsl: the active-target maximum and delta width of src/gpu/morph-targets.ts; it declares no bindings of its own', () => {
+    const c = u32Constants(morphWgsl);
+    expect(c.get('MAX_ACTIVE_MORPH_TARGETS')).toBe(MAX_ACTIVE_MORPH_TARGETS);
+    expect(c.get('MORPH_DELTA_COMPONENTS')).toBe(MORPH_DELTA_COMPONENTS);
+    // Two vec4f of weights and one vec4u of 16-bit target indices hold exactly the maximum.
+    expect(MAX_ACTIVE_MORPH_TARGETS).toBe(8);
+    expect(bindings(morphWgsl).size).toBe(0);
+    expect(meshWgsl).toMatch(/var<storage, read> morphDeltas: array<f32>;/);
+  });
+
+  it('the skinning method is one vertex-stage override, DUAL_QUATERNION', () => {
+    expect(meshWgsl).toMatch(/override DUAL_QUATERNION: bool = false;/);
+    expect(MESH_SHADER_SOURCE.match(/override\s+DUAL_QUATERNION\b/g)).toHaveLength(1);
   });
 });
 
