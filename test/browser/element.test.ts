@@ -109,7 +109,15 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
 
     it('capture() equals a readback of the frame drawn on the canvas, and what the page shows', async () => {
       await page.evaluate(() => window.helpers.viewer('cesium').pause());
-      await waitForFrames(page, 'cesium', 1);
+      // A paused viewer draws at most the frame already requested, then stops: wait until
+      // the frame count holds still, so the capture and the readback see the same frame.
+      let count = await frames(page, 'cesium');
+      for (;;) {
+        await page.evaluate(() => window.helpers.sleep(400));
+        const now = await frames(page, 'cesium');
+        if (now === count) break;
+        count = now;
+      }
       const grabbed = await page.evaluate(() => window.helpers.grabBase64(window.helpers.viewer('cesium')));
       const frame = rawRgba(grabbed.width, grabbed.height, grabbed.base64);
       const captured = await capture(page, 'cesium');
