@@ -88,7 +88,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     await page.locator('#embedded').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => [...document.querySelectorAll('#embedded skinned-mesh-viewer')].every((v) => (v as HTMLElement & { loaded: boolean }).loaded), undefined, { timeout: 60_000 });
     await page.waitForTimeout(500);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-embedded.png') });
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-embedded.png'), fullPage: true });
     expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
   });
 
