@@ -7,6 +7,9 @@
  * handed loose numbers to helpers would allocate. Inputs are read into locals before
  * anything is written, so `dst` may alias an input.
  */
+import { quatFromRotationMatrix3 } from '../math/quat.ts';
+
+const rotationScratch = new Float64Array(9);
 
 /** dst = a · b (apply b, then a). */
 export function mulQuat(a: Float64Array, ao: number, b: Float64Array, bo: number, dst: Float64Array, o: number): void {
@@ -56,24 +59,9 @@ export function rotationOfMatrix(m: Float64Array, mo: number, dst: Float64Array,
   const r00 = m[mo] * ix, r01 = m[mo + 1] * ix, r02 = m[mo + 2] * ix;
   const r10 = m[mo + 4] * iy, r11 = m[mo + 5] * iy, r12 = m[mo + 6] * iy;
   const r20 = m[mo + 8] * iz, r21 = m[mo + 9] * iz, r22 = m[mo + 10] * iz;
-  // Shepperd's method: take the largest of w, x, y, z first for a well-conditioned sqrt.
-  const trace = r00 + r11 + r22;
-  let x: number, y: number, z: number, w: number;
-  if (trace > 0) {
-    const k = Math.sqrt(trace + 1) * 2;
-    w = 0.25 * k; x = (r12 - r21) / k; y = (r20 - r02) / k; z = (r01 - r10) / k;
-  } else if (r00 > r11 && r00 > r22) {
-    const k = Math.sqrt(1 + r00 - r11 - r22) * 2;
-    w = (r12 - r21) / k; x = 0.25 * k; y = (r10 + r01) / k; z = (r20 + r02) / k;
-  } else if (r11 > r22) {
-    const k = Math.sqrt(1 + r11 - r00 - r22) * 2;
-    w = (r20 - r02) / k; x = (r10 + r01) / k; y = 0.25 * k; z = (r21 + r12) / k;
-  } else {
-    const k = Math.sqrt(1 + r22 - r00 - r11) * 2;
-    w = (r01 - r10) / k; x = (r20 + r02) / k; y = (r21 + r12) / k; z = 0.25 * k;
-  }
-  const il = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  dst[o] = x * il; dst[o + 1] = y * il; dst[o + 2] = z * il; dst[o + 3] = w * il;
+  const rot = rotationScratch;
+  rot[0] = r00; rot[1] = r01; rot[2] = r02; rot[3] = r10; rot[4] = r11; rot[5] = r12; rot[6] = r20; rot[7] = r21; rot[8] = r22;
+  quatFromRotationMatrix3(rot, 0, dst, o);
 }
 
 /**

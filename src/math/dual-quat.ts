@@ -9,6 +9,7 @@
  * into locals before anything is written, so `dst` may alias an input. Nothing allocates:
  * the polar decomposition's scratch lives at module level.
  */
+import { quatFromRotationMatrix3 } from './quat.ts';
 import type { NumArray } from './trs.ts';
 
 /** Numbers per dual quaternion: real (x y z w), then dual (x y z w). */
@@ -44,9 +45,11 @@ export function dualQuatFromRotationTranslation<T extends NumArray>(
  * or mirror: use `rigidStretchFromMat4` for those). The bottom row is ignored.
  */
 export function dualQuatFromMat4<T extends NumArray>(m: NumArray, dst: T, mo = 0, dstOffset = 0): T {
-  quatFromRotation3(
-    m[mo], m[mo + 1], m[mo + 2], m[mo + 4], m[mo + 5], m[mo + 6], m[mo + 8], m[mo + 9], m[mo + 10], quatScratch,
-  );
+  const rot = rotationScratch;
+  rot[0] = m[mo]; rot[1] = m[mo + 1]; rot[2] = m[mo + 2];
+  rot[3] = m[mo + 4]; rot[4] = m[mo + 5]; rot[5] = m[mo + 6];
+  rot[6] = m[mo + 8]; rot[7] = m[mo + 9]; rot[8] = m[mo + 10];
+  quatFromRotationMatrix3(rot, 0, quatScratch);
   translationScratch[0] = m[mo + 12]; translationScratch[1] = m[mo + 13]; translationScratch[2] = m[mo + 14];
   return dualQuatFromRotationTranslation(quatScratch, translationScratch, dst, 0, 0, dstOffset);
 }
@@ -242,7 +245,9 @@ export function rigidStretchFromMat4(
   stretch[so] = s00; stretch[so + 1] = s11; stretch[so + 2] = s22;
   stretch[so + 3] = s01; stretch[so + 4] = s02; stretch[so + 5] = s12;
 
-  quatFromRotation3(r00, r10, r20, r01, r11, r21, r02, r12, r22, quatScratch);
+  const rot = rotationScratch;
+  rot[0] = r00; rot[1] = r10; rot[2] = r20; rot[3] = r01; rot[4] = r11; rot[5] = r21; rot[6] = r02; rot[7] = r12; rot[8] = r22;
+  quatFromRotationMatrix3(rot, 0, quatScratch);
   translationScratch[0] = tx; translationScratch[1] = ty; translationScratch[2] = tz;
   dualQuatFromRotationTranslation(quatScratch, translationScratch, dq, 0, 0, dqOffset);
 }
@@ -257,6 +262,7 @@ const JACOBI_CONVERGED = 1e-32;
 const symScratch = new Float64Array(9);
 const eigenScratch = new Float64Array(9);
 const quatScratch = new Float64Array(4);
+const rotationScratch = new Float64Array(9);
 const translationScratch = new Float64Array(3);
 
 /**
@@ -294,31 +300,3 @@ function jacobiEigen3(b: Float64Array, v: Float64Array): void {
   }
 }
 
-/**
- * Unit quaternion (x y z w) of a rotation matrix given by columns (c0, c1, c2), by
- * Shepperd's method: divide by the largest of the four candidate pivots, so no branch
- * loses precision. Renormalised, so a matrix that is a rotation only to rounding still
- * gives a unit quaternion.
- */
-function quatFromRotation3(
-  c0x: number, c0y: number, c0z: number, c1x: number, c1y: number, c1z: number, c2x: number, c2y: number, c2z: number,
-  dst: Float64Array,
-): void {
-  const trace = c0x + c1y + c2z;
-  let x: number, y: number, z: number, w: number;
-  if (trace > 0) {
-    const k = Math.sqrt(trace + 1) * 2;
-    w = 0.25 * k; x = (c1z - c2y) / k; y = (c2x - c0z) / k; z = (c0y - c1x) / k;
-  } else if (c0x > c1y && c0x > c2z) {
-    const k = Math.sqrt(1 + c0x - c1y - c2z) * 2;
-    w = (c1z - c2y) / k; x = 0.25 * k; y = (c1x + c0y) / k; z = (c2x + c0z) / k;
-  } else if (c1y > c2z) {
-    const k = Math.sqrt(1 + c1y - c0x - c2z) * 2;
-    w = (c2x - c0z) / k; x = (c1x + c0y) / k; y = 0.25 * k; z = (c2y + c1z) / k;
-  } else {
-    const k = Math.sqrt(1 + c2z - c0x - c1y) * 2;
-    w = (c0y - c1x) / k; x = (c2x + c0z) / k; y = (c2y + c1z) / k; z = 0.25 * k;
-  }
-  const len = Math.sqrt(x * x + y * y + z * z + w * w);
-  dst[0] = x / len; dst[1] = y / len; dst[2] = z / len; dst[3] = w / len;
-}

@@ -71,3 +71,34 @@ export function prepareSlerpKeys(values: Float32Array, keys: number): { slerpAng
   }
   return { slerpAngle, slerpInvSin };
 }
+
+/**
+ * Unit quaternion (x y z w) of a 3×3 rotation matrix, 9 values column-major at `r[ro]`,
+ * by Shepperd's method: divide by the largest of the four candidate pivots, so no branch
+ * loses precision. Renormalised, so a matrix that is a rotation only to rounding still
+ * gives a unit quaternion. Writes `dst[o..o+3]`. The matrix comes in an array rather than
+ * as nine arguments: V8 boxes doubles passed to a function it does not inline, and this
+ * runs per joint per frame in IK and aim.
+ */
+export function quatFromRotationMatrix3(r: NumArray, ro: number, dst: NumArray, o = 0): void {
+  const c0x = r[ro], c0y = r[ro + 1], c0z = r[ro + 2];
+  const c1x = r[ro + 3], c1y = r[ro + 4], c1z = r[ro + 5];
+  const c2x = r[ro + 6], c2y = r[ro + 7], c2z = r[ro + 8];
+  const trace = c0x + c1y + c2z;
+  let x: number, y: number, z: number, w: number;
+  if (trace > 0) {
+    const k = Math.sqrt(trace + 1) * 2;
+    w = 0.25 * k; x = (c1z - c2y) / k; y = (c2x - c0z) / k; z = (c0y - c1x) / k;
+  } else if (c0x > c1y && c0x > c2z) {
+    const k = Math.sqrt(1 + c0x - c1y - c2z) * 2;
+    w = (c1z - c2y) / k; x = 0.25 * k; y = (c1x + c0y) / k; z = (c2x + c0z) / k;
+  } else if (c1y > c2z) {
+    const k = Math.sqrt(1 + c1y - c0x - c2z) * 2;
+    w = (c2x - c0z) / k; x = (c1x + c0y) / k; y = 0.25 * k; z = (c2y + c1z) / k;
+  } else {
+    const k = Math.sqrt(1 + c2z - c0x - c1y) * 2;
+    w = (c0y - c1x) / k; x = (c2x + c0z) / k; y = (c2y + c1z) / k; z = 0.25 * k;
+  }
+  const il = 1 / (Math.sqrt(x * x + y * y + z * z + w * w) || 1);
+  dst[o] = x * il; dst[o + 1] = y * il; dst[o + 2] = z * il; dst[o + 3] = w * il;
+}

@@ -6,7 +6,11 @@
  * typed array, writes into `dst` and returns it. Inputs are read into locals before
  * anything is written, so `dst` may alias an input.
  */
+import { quatFromRotationMatrix3 } from './quat.ts';
+
 export type NumArray = Float32Array | Float64Array | number[];
+
+const rotationScratch = new Float64Array(9);
 
 /** dst = T · R · S, from translation (x y z), unit quaternion (x y z w) and scale (x y z). */
 export function composeTRS<T extends NumArray>(
@@ -121,22 +125,8 @@ export function decomposeTRS(m: NumArray, t: NumArray, r: NumArray, s: NumArray,
   const r00 = m[mo] * ix, r01 = m[mo + 1] * ix, r02 = m[mo + 2] * ix;
   const r10 = m[mo + 4] * iy, r11 = m[mo + 5] * iy, r12 = m[mo + 6] * iy;
   const r20 = m[mo + 8] * iz, r21 = m[mo + 9] * iz, r22 = m[mo + 10] * iz;
-  // Shepperd's method on the rotation part (column-major: rCR is column C, row R).
-  const trace = r00 + r11 + r22;
-  let x: number, y: number, z: number, w: number;
-  if (trace > 0) {
-    const k = Math.sqrt(trace + 1) * 2;
-    w = 0.25 * k; x = (r12 - r21) / k; y = (r20 - r02) / k; z = (r01 - r10) / k;
-  } else if (r00 > r11 && r00 > r22) {
-    const k = Math.sqrt(1 + r00 - r11 - r22) * 2;
-    w = (r12 - r21) / k; x = 0.25 * k; y = (r10 + r01) / k; z = (r20 + r02) / k;
-  } else if (r11 > r22) {
-    const k = Math.sqrt(1 + r11 - r00 - r22) * 2;
-    w = (r20 - r02) / k; x = (r10 + r01) / k; y = 0.25 * k; z = (r21 + r12) / k;
-  } else {
-    const k = Math.sqrt(1 + r22 - r00 - r11) * 2;
-    w = (r01 - r10) / k; x = (r20 + r02) / k; y = (r21 + r12) / k; z = 0.25 * k;
-  }
-  const len = Math.hypot(x, y, z, w) || 1;
-  r[0] = x / len; r[1] = y / len; r[2] = z / len; r[3] = w / len;
+  // Column-major: rCR is column C, row R.
+  const rot = rotationScratch;
+  rot[0] = r00; rot[1] = r01; rot[2] = r02; rot[3] = r10; rot[4] = r11; rot[5] = r12; rot[6] = r20; rot[7] = r21; rot[8] = r22;
+  quatFromRotationMatrix3(rot, 0, r);
 }
