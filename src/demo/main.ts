@@ -7,6 +7,7 @@
 import '../element/index.ts';
 import type { SkinnedMeshViewerElement } from '../element/viewer.ts';
 import { droppedFile, modelFromFiles } from './files.ts';
+import { setupLab } from './lab.ts';
 import { RollingAverage } from './stats.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => {
@@ -155,6 +156,19 @@ for (const box of debugBoxes) {
     viewer.debug = debugBoxes.filter((b) => b.checked).map((b) => b.value).join(' ') || null;
   });
 }
+
+// ---------------------------------------------------------------- animation lab
+
+setupLab(viewer, {
+  fieldset: $<HTMLFieldSetElement>('lab'),
+  note: $('lab-note'),
+  wave: $<HTMLInputElement>('lab-wave'),
+  waveWeight: $<HTMLInputElement>('lab-wave-weight'),
+  look: $<HTMLInputElement>('lab-look'),
+  reach: $<HTMLInputElement>('lab-reach'),
+  headScale: $<HTMLInputElement>('lab-head-scale'),
+  armLength: $<HTMLInputElement>('lab-arm-length'),
+});
 
 // ---------------------------------------------------------------- stats, once per frame
 

@@ -180,7 +180,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // The model.
   private currentModel: Model | undefined;
-  private player: AnimationPlayer | undefined;
+  private animPlayer: AnimationPlayer | undefined;
   private bounds: Bounds | undefined;
   private loadedSource: string | undefined;
   private loadingSource: string | undefined;
@@ -302,22 +302,22 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   get paused(): boolean {
-    return !(this.player ? this.player.playing : this.playRequested);
+    return !(this.animPlayer ? this.animPlayer.playing : this.playRequested);
   }
 
   /** Seconds of the current clip (0 for none). */
-  get duration(): number { return this.player?.duration ?? 0; }
+  get duration(): number { return this.animPlayer?.duration ?? 0; }
 
   /** Seconds into the current clip; setting seeks (wrapped when looping, else clamped). */
-  get currentTime(): number { return this.player?.time ?? 0; }
+  get currentTime(): number { return this.animPlayer?.time ?? 0; }
   set currentTime(value: number) {
-    if (!this.player || !Number.isFinite(value)) return;
-    this.player.seek(value);
+    if (!this.animPlayer || !Number.isFinite(value)) return;
+    this.animPlayer.seek(value);
     this.invalidate();
   }
 
   play(): void {
-    const player = this.player;
+    const player = this.animPlayer;
     if (!player) {
       this.playRequested = true;
       return;
@@ -328,7 +328,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   pause(): void {
     this.playRequested = false;
-    this.player?.pause();
+    this.animPlayer?.pause();
   }
 
   /**
@@ -336,7 +336,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * when paused, cuts to it. The `animation` attribute follows.
    */
   crossfadeTo(nameOrIndex: string | number, seconds: number = this.crossfadeDuration): void {
-    const player = this.player;
+    const player = this.animPlayer;
     if (!player) throw new Error(`<${TAG_NAME}>.crossfadeTo: no model is loaded yet`);
     const clip = player.findClip(nameOrIndex);
     if (clip < 0) throw new RangeError(`<${TAG_NAME}>.crossfadeTo: no animation ${JSON.stringify(nameOrIndex)}; available: ${this.animations.join(', ') || 'none'}`);
@@ -362,7 +362,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * offscreen texture and read back, so it works whatever the canvas compositing does.
    */
   async capture(type = 'image/png', quality?: number): Promise<Blob> {
-    const gpu = this.gpu, player = this.player;
+    const gpu = this.gpu, player = this.animPlayer;
     if (!gpu || !player || gpu.uploaded !== player.model) {
       throw new Error(`<${TAG_NAME}>.capture: nothing is shown yet (wait for "load" while the element is in the page)`);
     }
@@ -403,16 +403,16 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         if (this.attached) this.sourceChanged();
         break;
       case 'animation':
-        if (!this.reflectingAnimation && this.player) this.applyAnimation(this.player);
+        if (!this.reflectingAnimation && this.animPlayer) this.applyAnimation(this.animPlayer);
         break;
       case 'autoplay':
-        if (this.autoplay && this.player && !this.player.playing && !prefersReducedMotion()) this.play();
+        if (this.autoplay && this.animPlayer && !this.animPlayer.playing && !prefersReducedMotion()) this.play();
         break;
       case 'loop':
-        if (this.player) this.player.loop = this.loop;
+        if (this.animPlayer) this.animPlayer.loop = this.loop;
         break;
       case 'speed':
-        if (this.player) this.player.speed = this.speed;
+        if (this.animPlayer) this.animPlayer.speed = this.speed;
         break;
       case 'camera-controls':
         this.controls.setEnabled(this.cameraControls);
@@ -638,7 +638,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const player = new AnimationPlayer(model);
     player.loop = this.loop;
     player.speed = this.speed;
-    this.player = player;
+    this.animPlayer = player;
     const clip = this.resolveClip(player);
     if (clip >= 0 && clip !== player.clip) player.setClip(clip);
     this.bounds = animatedBounds(player);
@@ -655,7 +655,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private clearModel(): void {
     this.currentModel = undefined;
-    this.player = undefined;
+    this.animPlayer = undefined;
     this.bounds = undefined;
     this.loadedSource = undefined;
     this.isLoaded = false;
@@ -791,7 +791,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private scheduleFrame(): void {
-    if (this.rafId !== 0 || !this.visible || !this.gpu || !this.player) return;
+    if (this.rafId !== 0 || !this.visible || !this.gpu || !this.animPlayer) return;
     this.rafId = requestAnimationFrame(this.frame);
   }
 
@@ -804,19 +804,25 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** The per-frame path: advance, draw, and ask for another frame only while playing. Allocates nothing. */
   private renderFrame(time: number): void {
     this.rafId = 0;
-    const gpu = this.gpu, player = this.player;
+    const gpu = this.gpu, player = this.animPlayer;
     if (!gpu || !player || gpu.uploaded !== player.model || !this.visible) {
       this.lastFrameTime = -1;
       return;
     }
     let ended = false;
+    const hook = this.beforeRender;
+    let dt = 0;
     if (player.playing) {
-      const dt = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
+      dt = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
       const started = performance.now();
       player.update(dt);
       this.poseMs = performance.now() - started;
       ended = player.ended;
+    } else if (hook !== null) {
+      // The hook edits the pose in place; start it from the clip again, not from its last edit.
+      player.evaluate();
     }
+    if (hook !== null) hook(player, dt);
     gpu.renderer.render(gpu.context.getCurrentTexture(), this.view.camera, player.instance);
     if (player.playing) {
       this.lastFrameTime = time;
@@ -830,6 +836,28 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   // ---------------------------------------------------------------- advanced use
 
   /**
+   * The animation player of the shown model (undefined until one is loaded, and replaced
+   * by every load): its `layers` take override and additive clip layers, its `instance`
+   * holds the pose that is drawn. Changing it while paused needs `requestRender()`.
+   */
+  get player(): AnimationPlayer | undefined { return this.animPlayer; }
+
+  /**
+   * Called every frame after the player has evaluated the pose (sampled, blended, layered;
+   * `dt` seconds, 0 while paused) and before palettes go to the GPU. It may change
+   * `player.instance.pose` — run `AimJob`, `TwoBoneIKJob` on `player.instance.nodeMatrices` —
+   * and must then call `updateMatricesAndPalettes(player.instance)`. While it is set, a paused
+   * viewer re-evaluates the clip before each frame, so the hook always starts from the clip's
+   * pose. It should allocate nothing; null (the default) costs nothing.
+   */
+  beforeRender: ((player: AnimationPlayer, dt: number) => void) | null = null;
+
+  /** Draws one more frame (if on screen): for pages that changed the pose or hook state while paused. */
+  requestRender(): void {
+    this.invalidate();
+  }
+
+  /**
    * What the last frame cost, for a stats panel: the renderer's counters (draw calls,
    * vertices, joints, CPU encode ms, GPU ms when timestamp queries exist) plus the CPU
    * time of pose evaluation. One object, updated in place every frame; undefined
@@ -837,7 +865,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    */
   get stats(): ViewerStats | undefined {
     const gpu = this.gpu;
-    if (!gpu || !this.player) return undefined;
+    if (!gpu || !this.animPlayer) return undefined;
     const s = gpu.renderer.stats;
     const out = this.liveStats;
     out.poseMs = this.poseMs;
