@@ -16,7 +16,7 @@ import { bakeModel, type BakeOptions, type BakeResult } from '../../src/bake/bak
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import type { Model, Primitive } from '../../src/gltf/model.ts';
+import type { Primitive } from '../../src/gltf/model.ts';
 import { skinComputePipeline } from '../../src/gpu/compute-skin.ts';
 import { bakeModelGpu } from '../../src/gpu/gpu-bake.ts';
 import { PALETTE_MATRIX_BYTES } from '../../src/gpu/layouts.ts';
@@ -27,13 +27,11 @@ import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
 import { sharedAssets } from '../support/assets.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
 import { useTestDevice } from '../support/webgpu.ts';
+import { compareBakes, noErrors, poses as posesOf, type BakeErrors } from '../support/compare-bakes.ts';
 import { screamingSnake, structLayout } from './wgsl-layout.ts';
 
 const gpu = useTestDevice('dqs gpu tests');
 
-/** The linear GPU bake's tolerances (test/gpu/gpu-bake.test.ts): relative to the bbox diagonal, and degrees. */
-const POSITION_TOLERANCE = 1e-5;
-const ANGLE_TOLERANCE_DEGREES = 0.05;
 const DQS: BakeOptions = { skinning: 'dual-quaternion' };
 
 describe('WGSL DqJoint ↔ src/anim/dq-palette.ts', () => {
@@ -196,61 +194,6 @@ describe('blendDualQuats / blendDualQuats8 / skinFrameDq', () => {
   });
 });
 
-interface BakeErrors { position: number; normalDegrees: number; tangentDegrees: number; primitives: number; vertices: number }
-const noErrors = (): BakeErrors => ({ position: 0, normalDegrees: 0, tangentDegrees: 0, primitives: 0, vertices: 0 });
-
-function diagonal(positions: Float64Array): number {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i++) {
-    min[i % 3] = Math.min(min[i % 3], positions[i]);
-    max[i % 3] = Math.max(max[i % 3], positions[i]);
-  }
-  return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
-}
-
-/** Angle in degrees between the xyz of vertex v in a and b (stride 3 or 4); both zero, or neither. */
-function angleDegrees(a: Float64Array, b: Float64Array, stride: number, v: number): number {
-  const o = v * stride;
-  const ax = a[o], ay = a[o + 1], az = a[o + 2], bx = b[o], by = b[o + 1], bz = b[o + 2];
-  const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz);
-  if (la < 1e-6 || lb < 1e-6) return la < 1e-6 && lb < 1e-6 ? 0 : 180;
-  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
-  return (Math.atan2(Math.hypot(cx, cy, cz), ax * bx + ay * by + az * bz) * 180) / Math.PI;
-}
-
-/** Checks a GPU bake against the CPU one (structure exactly, values within tolerance); accumulates the largest errors. */
-function compareBakes(cpu: BakeResult, gpuResult: BakeResult, what: string, errors: BakeErrors): void {
-  expect(gpuResult.primitives.map((p) => [p.node, p.mesh, p.primitive, p.vertexCount, !!p.normals, !!p.tangents]))
-    .toEqual(cpu.primitives.map((p) => [p.node, p.mesh, p.primitive, p.vertexCount, !!p.normals, !!p.tangents]));
-  cpu.primitives.forEach((c, i) => {
-    const g = gpuResult.primitives[i];
-    const where = `${what}, node ${c.node} mesh ${c.mesh} primitive ${c.primitive}`;
-    const scale = diagonal(c.positions) || 1;
-    let position = 0, normal = 0, tangent = 0;
-    for (let k = 0; k < c.positions.length; k++) position = Math.max(position, Math.abs(g.positions[k] - c.positions[k]) / scale);
-    for (let v = 0; v < c.vertexCount; v++) {
-      if (c.normals) normal = Math.max(normal, angleDegrees(c.normals, g.normals!, 3, v));
-      if (c.tangents) {
-        tangent = Math.max(tangent, angleDegrees(c.tangents, g.tangents!, 4, v));
-        if (g.tangents![v * 4 + 3] !== c.tangents[v * 4 + 3]) expect.fail(`${where}: tangent w of vertex ${v} differs`);
-      }
-    }
-    expect(position, `${where}: position error / bbox diagonal`).toBeLessThan(POSITION_TOLERANCE);
-    expect(normal, `${where}: normal error in degrees`).toBeLessThan(ANGLE_TOLERANCE_DEGREES);
-    expect(tangent, `${where}: tangent error in degrees`).toBeLessThan(ANGLE_TOLERANCE_DEGREES);
-    errors.position = Math.max(errors.position, position);
-    errors.normalDegrees = Math.max(errors.normalDegrees, normal);
-    errors.tangentDegrees = Math.max(errors.tangentDegrees, tangent);
-    errors.primitives++;
-    errors.vertices += c.vertexCount;
-  });
-}
-
-/** Every clip at its start, a time between keys and its end (rest pose when there are no clips). */
-function poses(model: Model): BakeOptions[] {
-  if (model.animations.length === 0) return [{ ...DQS, time: 0 }];
-  return model.animations.flatMap((clip, c) => [0, clip.duration * 0.37, clip.duration].map((time) => ({ ...DQS, animation: c, time })));
-}
 
 const measured = new Map<string, BakeErrors>();
 afterAll(() => {
@@ -266,7 +209,7 @@ describe('bakeModelGpu (dual-quaternion) matches bakeModel (dual-quaternion) on 
       const device = gpu.device(ctx);
       const model = await loadGltfFile(asset.path);
       const errors = noErrors();
-      for (const options of poses(model)) {
+      for (const options of posesOf(model, DQS)) {
         compareBakes(bakeModel(model, options), await bakeModelGpu(device, model, options), `${asset.name} ${JSON.stringify(options)}`, errors);
       }
       measured.set(asset.name, errors);
