@@ -1,6 +1,3 @@
-import { PerformanceObserver } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { AdditiveJob, makeAdditiveClip, setIdentityPose } from '../../src/anim/additive.ts';
 import { AimJob } from '../../src/anim/aim.ts';
@@ -12,16 +9,8 @@ import { createPose } from '../../src/anim/pose.ts';
 import { accumulateRootMotion, createRootMotionTrack, lockRootInPlace, RootMotionJob } from '../../src/anim/root-motion.ts';
 import { createClipCursor, sampleCursor } from '../../src/anim/sample.ts';
 import { loadCharacter } from './fixtures.ts';
+import { measureAllocation } from '../support/allocation.ts';
 
-/** `gc()` when V8 lets us expose it at run time, else a no-op. */
-function findGc(): () => void {
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return () => {};
-  }
-}
 
 describe('per-frame jobs allocate nothing', () => {
   it('a whole frame — sample, masked blend, additive, IK, aim, root motion — runs without garbage', async () => {
@@ -69,27 +58,7 @@ describe('per-frame jobs allocate nothing', () => {
       lockRootInPlace(track, out);
     };
 
-    // Until V8 optimises them, functions box every double they compute; warm up first.
-    for (let i = 0; i < 20_000; i++) frame();
-    const gc = findGc();
-    let collections = 0;
-    const observer = new PerformanceObserver((list) => { collections += list.getEntries().length; });
-    observer.observe({ entryTypes: ['gc'] });
-    // A frame that allocated even one 16-byte number would leave ≥ 320 kB per round, or trigger
-    // scavenges; a round is clean with neither. Several rounds ride out a late (re)optimisation.
-    const rounds: Array<{ growth: number; collections: number }> = [];
-    for (let round = 0; round < 5; round++) {
-      gc();
-      await new Promise((r) => setTimeout(r, 0)); // deliver the gc() entry before counting
-      const before = collections;
-      const heap = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 20_000; i++) frame();
-      const growth = process.memoryUsage().heapUsed - heap;
-      await new Promise((r) => setTimeout(r, 0));
-      rounds.push({ growth, collections: collections - before });
-    }
-    observer.disconnect();
-    const clean = rounds.filter((r) => r.collections === 0 && r.growth < 64 * 1024);
+    const { rounds, clean } = await measureAllocation(frame, 20_000, 64 * 1024);
     expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
     expect(Number.isFinite(world[0]) && Number.isFinite(out.rotation[0])).toBe(true);
   });

@@ -1,6 +1,3 @@
-import { PerformanceObserver } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { quat } from 'wgpu-matrix';
 import { describe, expect, it } from 'vitest';
 import { dqPaletteFromMatrices } from '../../src/anim/dq-palette.ts';
@@ -16,6 +13,7 @@ import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
 import { applyMorphTargets, createMorphedVertices } from '../../src/skin/morph.ts';
 import { sharedAssets } from '../support/assets.ts';
 import { buildChain, buildMorphedSkin } from '../support/fixtures.ts';
+import { measureAllocation } from '../support/allocation.ts';
 
 /** Plain numbers of a typed array range, for toEqual. */
 const values = (a: ArrayLike<number>, from = 0, to = a.length) => Array.from(a).slice(from, to);
@@ -345,15 +343,6 @@ describe('skinned bounds on every clip of every asset and built-in model', () =>
   });
 });
 
-/** `gc()` when V8 lets us expose it at run time, else a no-op. */
-function findGc(): () => void {
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return () => {};
-  }
-}
 
 /** Models for the per-frame tests: the two biggest skinned shared assets and the built-in character. */
 const perFrameCases = sweepCases.filter((c) => ['CesiumMan', 'RobotExpressive', 'builtin:character'].includes(c.name));
@@ -374,26 +363,7 @@ describe('SkinnedBoundsJob per frame', () => {
     const frame = (): void => {
       for (let j = 0; j < jobs.length; j++) jobs[j].run();
     };
-    // Until V8 optimises them, functions box every double they compute; warm up first.
-    for (let i = 0; i < 5_000; i++) frame();
-    const gc = findGc();
-    let collections = 0;
-    const observer = new PerformanceObserver((list) => { collections += list.getEntries().length; });
-    observer.observe({ entryTypes: ['gc'] });
-    // One 16-byte number per frame would leave ≥ 80 kB per round or trigger scavenges.
-    const rounds: Array<{ growth: number; collections: number }> = [];
-    for (let round = 0; round < 5; round++) {
-      gc();
-      await new Promise((r) => setTimeout(r, 0)); // deliver the gc() entry before counting
-      const before = collections;
-      const heap = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 5_000; i++) frame();
-      const growth = process.memoryUsage().heapUsed - heap;
-      await new Promise((r) => setTimeout(r, 0));
-      rounds.push({ growth, collections: collections - before });
-    }
-    observer.disconnect();
-    const clean = rounds.filter((r) => r.collections === 0 && r.growth < 32 * 1024);
+    const { rounds, clean } = await measureAllocation(frame, 5_000, 32 * 1024);
     expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
     expect(Number.isFinite(jobs[0].outMin[0])).toBe(true);
   });
