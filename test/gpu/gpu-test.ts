@@ -143,3 +143,37 @@ export class OffscreenScene {
     this.target.destroy();
   }
 }
+
+/** Device methods that create GPU objects, and queue methods that move data or work. */
+const COUNTED_DEVICE_CALLS = [
+  'createBuffer', 'createTexture', 'createBindGroup', 'createRenderPipeline', 'createRenderPipelineAsync',
+  'createSampler', 'createShaderModule', 'createQuerySet', 'createCommandEncoder',
+] as const;
+const COUNTED_QUEUE_CALLS = ['writeBuffer', 'submit', 'writeTexture'] as const;
+
+/**
+ * Runs `frames` (synchronously) with every object-creating device call and every queue
+ * write/submit counted, and returns the counts of the calls that happened. The frame-path
+ * tests use it to show a frame makes exactly its writeBuffers, one encoder and one submit.
+ */
+export function countGpuCalls(device: GPUDevice, frames: () => void): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const restore: (() => void)[] = [];
+  const spy = (target: object, name: string) => {
+    const obj = target as Record<string, unknown>;
+    const original = obj[name] as (...a: unknown[]) => unknown;
+    obj[name] = (...args: unknown[]) => {
+      counts[name] = (counts[name] ?? 0) + 1;
+      return original.apply(obj, args);
+    };
+    restore.push(() => { obj[name] = original; });
+  };
+  for (const name of COUNTED_DEVICE_CALLS) spy(device, name);
+  for (const name of COUNTED_QUEUE_CALLS) spy(device.queue, name);
+  try {
+    frames();
+  } finally {
+    for (const undo of restore) undo();
+  }
+  return counts;
+}

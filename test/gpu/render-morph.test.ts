@@ -23,7 +23,7 @@ import { assetPath } from '../support/assets.ts';
 import { buildMorphedSkin } from '../support/fixtures.ts';
 import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';
 import { buildMorphRow } from './fixtures.ts';
-import { expectNoGpuErrors, loadModel, luma, OffscreenScene, pixel, projectToPixel, testDevice, type Frame } from './gpu-test.ts';
+import { expectNoGpuErrors, loadModel, luma, OffscreenScene, pixel, projectToPixel, testDevice, countGpuCalls, type Frame } from './gpu-test.ts';
 import { compareCoverage, overBackdrop, sampleMask, samplesCovered, transformPositions, type CoverageComparison } from './silhouette.ts';
 
 const device = await testDevice();
@@ -305,18 +305,6 @@ describe.skipIf(!device)('morph targets in the Renderer (Dawn on SwiftShader)', 
     const clip = model.animations.findIndex((a) => a.name === 'Yes');
     const renderer = new Renderer(gpu, { format: 'rgba8unorm-srgb', imageDecoder: nodeImageDecoder, label: 'morph frame renderer' });
     renderer.settings.skinning = 'dual-quaternion';
-    const counts: Record<string, number> = {};
-    const queue = gpu.queue as unknown as Record<string, unknown>;
-    const dev = gpu as unknown as Record<string, unknown>;
-    const spied: [Record<string, unknown>, string, unknown][] = [];
-    const spy = (obj: Record<string, unknown>, name: string) => {
-      const original = obj[name] as (...a: unknown[]) => unknown;
-      spied.push([obj, name, original]);
-      obj[name] = (...args: unknown[]) => {
-        counts[name] = (counts[name] ?? 0) + 1;
-        return original.apply(obj, args);
-      };
-    };
     try {
       await expectNoGpuErrors(gpu, async () => {
         await renderer.setModel(model);
@@ -324,19 +312,17 @@ describe.skipIf(!device)('morph targets in the Renderer (Dawn on SwiftShader)', 
         scene.camera.frame(computeInstanceBounds(instance), 1);
         renderer.render(scene.target, scene.camera, instance);
         expect(renderer.skinning).toBe('dual-quaternion');
-        for (const name of ['createBuffer', 'createTexture', 'createBindGroup', 'createRenderPipeline', 'createRenderPipelineAsync', 'createSampler', 'createShaderModule', 'createCommandEncoder']) spy(dev, name);
-        for (const name of ['writeBuffer', 'submit', 'writeTexture']) spy(queue, name);
         const frames = 6;
-        for (let f = 0; f < frames; f++) {
-          updateModelInstance(instance, clip, f * 0.25);
-          renderer.render(scene.target, scene.camera, instance);
-        }
-        for (const [obj, name, original] of spied.splice(0)) obj[name] = original;
+        const counts = countGpuCalls(gpu, () => {
+          for (let f = 0; f < frames; f++) {
+            updateModelInstance(instance, clip, f * 0.25);
+            renderer.render(scene.target, scene.camera, instance);
+          }
+        });
         expect(counts).toEqual({ writeBuffer: 3 * frames, submit: frames, createCommandEncoder: frames });
         await gpu.queue.onSubmittedWorkDone();
       });
     } finally {
-      for (const [obj, name, original] of spied) obj[name] = original;
       renderer.destroy();
     }
   });

@@ -10,7 +10,7 @@ import { OrbitCamera } from '../../src/gpu/camera.ts';
 import { assetPath } from '../support/assets.ts';
 import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';
 import { buildBlendedPair, buildEmissiveQuad, buildNormalMappedQuads, buildSphere, buildTwoJointStrip } from './fixtures.ts';
-import { coverage, expectNoGpuErrors, loadModel, luma, OffscreenScene, pixel, projectToPixel, testDevice, type Frame } from './gpu-test.ts';
+import { coverage, expectNoGpuErrors, loadModel, luma, OffscreenScene, pixel, projectToPixel, testDevice, countGpuCalls, type Frame } from './gpu-test.ts';
 
 const device = await testDevice();
 const SIZE = 96;
@@ -264,32 +264,16 @@ describe.skipIf(!device)('Renderer (Dawn on SwiftShader)', () => {
   it('the frame path: 3 writeBuffers and 1 submit per frame, no GPU objects created after the first frame', async () => {
     const model = await loadModel(readFileSync(assetPath('RobotExpressive')), 'RobotExpressive');
     await scene.setModel(model);
-    const counts: Record<string, number> = {};
-    const queue = gpu.queue as unknown as Record<string, unknown>;
-    const dev = gpu as unknown as Record<string, unknown>;
-    const spied: [Record<string, unknown>, string, unknown][] = [];
-    const spy = (obj: Record<string, unknown>, name: string) => {
-      const original = obj[name] as (...a: unknown[]) => unknown;
-      spied.push([obj, name, original]);
-      obj[name] = (...args: unknown[]) => {
-        counts[name] = (counts[name] ?? 0) + 1;
-        return original.apply(obj, args);
-      };
-    };
     await expectNoGpuErrors(gpu, async () => {
       scene.renderer.render(scene.target, scene.camera, scene.instance.model === model ? scene.instance : createModelInstance(model));
-      for (const name of ['createBuffer', 'createTexture', 'createBindGroup', 'createRenderPipeline', 'createRenderPipelineAsync', 'createSampler', 'createShaderModule', 'createCommandEncoder']) spy(dev, name);
-      for (const name of ['writeBuffer', 'submit', 'writeTexture']) spy(queue, name);
-      try {
-        const frames = 5;
+      const frames = 5;
+      const counts = countGpuCalls(gpu, () => {
         for (let f = 0; f < frames; f++) {
           scene.pose(0, f * 0.1);
           scene.renderer.render(scene.target, scene.camera, scene.instance);
         }
-        expect(counts).toEqual({ writeBuffer: 3 * frames, submit: frames, createCommandEncoder: frames });
-      } finally {
-        for (const [obj, name, original] of spied) obj[name] = original;
-      }
+      });
+      expect(counts).toEqual({ writeBuffer: 3 * frames, submit: frames, createCommandEncoder: frames });
       await gpu.queue.onSubmittedWorkDone();
     });
   });
