@@ -5,7 +5,7 @@
  * Outside CI a machine without a WebGPU adapter skips the GPU tests (with a note on
  * stderr); in CI (CI=true) the missing adapter fails the run loudly.
  */
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { createModelInstance, updateModelInstance, type ModelInstance } from '../../src/anim/instance.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
@@ -14,33 +14,30 @@ import { OrbitCamera } from '../../src/gpu/camera.ts';
 import { createNodeDevice, WebGpuUnavailableError } from '../../src/gpu/node-device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../../src/gpu/readback.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
+import { GpuErrorWatch } from '../support/gpu-errors.ts';
 import { nodeImageDecoder } from '../support/png.ts';
 
 export const IN_CI = process.env.CI === 'true';
 
 /**
  * The file's device; call once, at the top level of a test file. Registers hooks that
- * fail the running test on any uncaptured WebGPU error and destroy the device after the
- * file. Resolves to undefined (tests skip) when WebGPU is unavailable outside CI.
+ * fail the running test on any WebGPU error it caused (error scopes around every test,
+ * plus uncaptured errors and device loss: test/support/gpu-errors.ts) and destroy the
+ * device after the file. Resolves to undefined (tests skip) when WebGPU is unavailable outside CI.
  */
 export async function testDevice(label = 'gpu test device'): Promise<GPUDevice | undefined> {
-  const uncaptured: string[] = [];
+  const watch = new GpuErrorWatch();
   let device: GPUDevice;
   try {
-    device = await createNodeDevice({
-      label,
-      onUncapturedError: (error) => uncaptured.push(`uncaptured WebGPU error: ${error.message}`),
-      onLost: (info) => uncaptured.push(`device lost (${info.reason}): ${info.message}`),
-    });
+    device = await createNodeDevice({ label, onUncapturedError: watch.onUncapturedError, onLost: watch.onLost });
   } catch (e) {
     if (IN_CI) throw new Error(`CI=true and WebGPU is unavailable, so the GPU tests cannot run: ${(e as Error).message}`);
     if (!(e instanceof WebGpuUnavailableError)) throw e;
     process.stderr.write(`skipping GPU tests: ${e.message}\n`);
     return undefined;
   }
-  afterEach(() => {
-    if (uncaptured.length > 0) throw new Error(uncaptured.splice(0).join('\n'));
-  });
+  beforeEach(() => watch.begin(device));
+  afterEach(() => watch.check());
   afterAll(async () => {
     device.destroy();
     await device.lost;

@@ -5,18 +5,25 @@
  * stats and the device request asking for the feature.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import { requestWebGpuDevice } from '../../src/gpu/device.ts';
 import { GpuTimer } from '../../src/gpu/gpu-timer.ts';
 import { createNodeDevice } from '../../src/gpu/node-device.ts';
 import { assetPath } from '../support/assets.ts';
+import { GpuErrorWatch } from '../support/gpu-errors.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, testDevice } from './gpu-test.ts';
 
 /** The usual test device: requested without optional features. */
 const plain = await testDevice('gpu timer test device (no timestamp-query)');
 /** A second device that asks for 'timestamp-query' when the adapter has it. */
-const timed = plain ? await createNodeDevice({ label: 'gpu timer test device (timestamp-query)', timestampQuery: true }) : undefined;
+const timedWatch = new GpuErrorWatch();
+const timed = plain ? await createNodeDevice({
+  label: 'gpu timer test device (timestamp-query)', timestampQuery: true,
+  onUncapturedError: timedWatch.onUncapturedError, onLost: timedWatch.onLost,
+}) : undefined;
+beforeEach(() => { if (timed) timedWatch.begin(timed); });
+afterEach(() => timedWatch.check());
 afterAll(() => timed?.destroy());
 const adapterHasTimestamps = timed?.features.has('timestamp-query') ?? false;
 if (timed && !adapterHasTimestamps) process.stderr.write('gpu-timer: this adapter has no timestamp-query; only the unsupported path is tested\n');

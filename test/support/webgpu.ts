@@ -6,12 +6,14 @@
  *   const gpu = useTestDevice('gpu-bake tests');
  *   it('…', async (ctx) => { const device = gpu.device(ctx); … });
  *
- * Uncaptured WebGPU errors and device loss fail the test during which they arrive.
+ * Any WebGPU error a test causes fails it: error scopes around every test, plus
+ * uncaptured errors and device loss (test/support/gpu-errors.ts).
  * The device is destroyed after the file's tests, and its `lost` promise must settle
  * (reason "destroyed"), so no Dawn work keeps the worker alive.
  */
-import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, type TestContext } from 'vitest';
 import { createNodeDevice, WebGpuUnavailableError } from '../../src/gpu/node-device.ts';
+import { GpuErrorWatch } from './gpu-errors.ts';
 
 export const IN_CI = process.env.CI === 'true';
 
@@ -26,15 +28,11 @@ export interface TestDevice {
 export function useTestDevice(label: string): TestDevice {
   let device: GPUDevice | undefined;
   let unavailable: string | undefined;
-  const problems: string[] = [];
+  const watch = new GpuErrorWatch();
 
   beforeAll(async () => {
     try {
-      device = await createNodeDevice({
-        label,
-        onUncapturedError: (error) => problems.push(`uncaptured WebGPU error: ${error.message}`),
-        onLost: (info) => problems.push(`device lost (${info.reason}): ${info.message}`),
-      });
+      device = await createNodeDevice({ label, onUncapturedError: watch.onUncapturedError, onLost: watch.onLost });
     } catch (e) {
       const message = (e as Error).message;
       if (IN_CI) throw new Error(`CI=true and WebGPU is unavailable, so the GPU tests cannot run: ${message}`);
@@ -43,9 +41,11 @@ export function useTestDevice(label: string): TestDevice {
     }
   });
 
-  afterEach(() => {
-    if (problems.length > 0) throw new Error(problems.splice(0).join('\n'));
+  beforeEach(() => {
+    if (device) watch.begin(device);
   });
+
+  afterEach(() => watch.check());
 
   afterAll(async () => {
     if (!device) return;
