@@ -65,6 +65,8 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
   }, 90_000);
   afterAll(async () => { await session?.close(); });
+  // Any WebGPU error in a page fails the test that caused it.
+  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   it('starts on the built-in character with no console errors, and its frames move', async () => {
     const { page, consoleErrors } = await openPage();

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { decodeBase64Image, foregroundFraction } from './element-support.ts';
 
@@ -98,6 +98,8 @@ void [typed, wrong, device, loadGltf];
     let session: BrowserSession;
     beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
     afterAll(async () => { await session?.close(); });
+    // Any WebGPU error in a page fails the test that caused it.
+    afterEach(async () => { await session?.checkWebGpuErrors(); });
 
     it('one <script type="module"> of the built file registers a working element; a second copy is ignored', async () => {
       const { page, consoleErrors } = await session.newPage();

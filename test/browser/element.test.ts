@@ -5,7 +5,7 @@
  * camera controls and attribute reflection. Models are served by Playwright routes
  * (element-support.ts) so tests can make them missing, broken or slow.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { writeArtifactPng } from '../support/png.ts';
@@ -30,6 +30,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
   let session: BrowserSession;
   beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
   afterAll(async () => { await session?.close(); });
+  // Any WebGPU error in a page fails the test that caused it.
+  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   async function open(pageName: string): Promise<Opened> {
     const { page, consoleErrors } = await session.newPage();

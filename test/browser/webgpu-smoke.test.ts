@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 
 const unavailable = browserUnavailable();
@@ -8,6 +8,8 @@ describe.skipIf(!!unavailable)('headless Chromium with WebGPU', () => {
   let session: BrowserSession;
   beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
   afterAll(async () => { await session?.close(); });
+  // Any WebGPU error in a page fails the test that caused it.
+  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   it('gives a SwiftShader WebGPU adapter and device on a localhost page', async () => {
     const { page } = await session.newPage();
@@ -21,5 +23,22 @@ describe.skipIf(!!unavailable)('headless Chromium with WebGPU', () => {
       return `${adapter.info.vendor} ${adapter.info.architecture} ${ok}`;
     });
     expect(info).toMatch(/swiftshader.* true$/i);
+  });
+
+  it('a WebGPU validation error in a page fails the test (self-test of checkWebGpuErrors)', async () => {
+    const { page } = await session.newPage();
+    try {
+      await page.goto(`${session.baseUrl}/test/browser/blank.html`);
+      await page.evaluate(async () => {
+        const device = await (await navigator.gpu.requestAdapter())!.requestDevice({ label: 'self-test' });
+        // MAP_READ may only be combined with COPY_DST.
+        device.createBuffer({ label: 'deliberately invalid', size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.STORAGE });
+      });
+      await expect(session.checkWebGpuErrors()).rejects.toThrow(/uncaptured WebGPU GPUValidationError on device "self-test".*deliberately invalid/s);
+      // Reported once: the afterEach of this test finds nothing left.
+      await expect(session.checkWebGpuErrors()).resolves.toBeUndefined();
+    } finally {
+      await page.close();
+    }
   });
 });

@@ -4,7 +4,7 @@
  * comparison with the same frame rendered in Node with the JS image decoders.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { assetPath } from '../support/assets.ts';
 import { decodeImageBytes, writeArtifactPng } from '../support/png.ts';
@@ -24,6 +24,8 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
   let session: BrowserSession;
   beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
   afterAll(async () => { await session?.close(); });
+  // Any WebGPU error in a page fails the test that caused it.
+  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   it('CesiumMan on a canvas: device, canvas and createImageBitmap paths; matches the Node render', async () => {
     const bytes = new Uint8Array(readFileSync(assetPath('CesiumMan')));

@@ -31,8 +31,49 @@ export interface BrowserSession {
   readonly server: ViteDevServer;
   readonly baseUrl: string;
   newPage(): Promise<{ page: Page; consoleErrors: string[] }>;
+  /**
+   * Waits for the GPU work of every open page to finish, then throws if any page of the
+   * session reported a WebGPU error since the last call (see `recordWebGpuErrors`); call it
+   * in afterEach so the test that caused the error fails.
+   */
+  checkWebGpuErrors(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The page-side name of the binding that reports WebGPU errors to the test. */
+const REPORT_BINDING = '__reportWebGpuError';
+
+/**
+ * Runs in every page before its own scripts: every device any code of the page requests
+ * reports its uncaptured errors (validation, out-of-memory, internal) and any loss other
+ * than destroy() to the test, and is listed in `__webgpuDevices` so the test can wait for
+ * its queue before judging. Works for the library, the element, the demo and test pages
+ * alike, without their knowing.
+ */
+function recordWebGpuErrors(binding: string): void {
+  if (typeof GPUAdapter === 'undefined') return;
+  // Looked up when used: the binding is installed alongside this script.
+  const report = (message: string) => (globalThis as unknown as Record<string, (m: string) => void>)[binding](message);
+  const devices: GPUDevice[] = [];
+  (globalThis as unknown as { __webgpuDevices: GPUDevice[] }).__webgpuDevices = devices;
+  const requestDevice = GPUAdapter.prototype.requestDevice;
+  GPUAdapter.prototype.requestDevice = async function (this: GPUAdapter, descriptor?: GPUDeviceDescriptor) {
+    const device = await requestDevice.call(this, descriptor);
+    devices.push(device);
+    device.addEventListener('uncapturederror', (event) => {
+      const error = (event as GPUUncapturedErrorEvent).error;
+      report(`uncaptured WebGPU ${error.constructor.name} on device "${device.label}": ${error.message}`);
+    });
+    void device.lost.then((info) => {
+      devices.splice(devices.indexOf(device), 1);
+      if (info.reason !== 'destroyed') report(`WebGPU device "${device.label}" lost (${info.reason}): ${info.message}`);
+    });
+    return device;
+  };
+}
+
+/** Console text of a WebGPU error that reached the console some other way (Chromium logs uncaptured ones too). */
+const WEBGPU_CONSOLE_ERROR = /GPUValidationError|GPUOutOfMemoryError|GPUInternalError|WebGPU (validation )?error/i;
 
 /** Starts the project's Vite dev server on 127.0.0.1 (WebGPU needs a secure context) and Chromium. */
 export async function startBrowserSession(): Promise<BrowserSession> {
@@ -54,14 +95,39 @@ export async function startBrowserSession(): Promise<BrowserSession> {
     // Playwright gives every launch a fresh, empty profile of its own.
     args: chromiumArgs(),
   });
+  const webgpuErrors: string[] = [];
+  const openPages = new Set<Page>();
   return {
     browser, server, baseUrl,
     async newPage() {
       const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
       const consoleErrors: string[] = [];
-      page.on('console', (msg) => { if (msg.type() === 'error') consoleErrors.push(msg.text()); });
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') consoleErrors.push(msg.text());
+        if ((msg.type() === 'error' || msg.type() === 'warning') && WEBGPU_CONSOLE_ERROR.test(msg.text())) {
+          webgpuErrors.push(`console ${msg.type()}: ${msg.text()}`);
+        }
+      });
       page.on('pageerror', (err) => consoleErrors.push(err.message));
+      openPages.add(page);
+      page.on('close', () => openPages.delete(page));
+      await page.exposeFunction(REPORT_BINDING, (message: string) => { webgpuErrors.push(message); });
+      await page.addInitScript(recordWebGpuErrors, REPORT_BINDING);
       return { page, consoleErrors };
+    },
+    async checkWebGpuErrors() {
+      for (const page of openPages) {
+        try {
+          await page.evaluate(async () => {
+            const devices = (globalThis as unknown as { __webgpuDevices?: GPUDevice[] }).__webgpuDevices ?? [];
+            await Promise.all(devices.map((d) => d.queue.onSubmittedWorkDone()));
+            await new Promise((resolve) => setTimeout(resolve, 0));
+          });
+        } catch {
+          // Closed or navigating meanwhile: what it reported has arrived already.
+        }
+      }
+      if (webgpuErrors.length > 0) throw new Error(`WebGPU errors in the page:\n${webgpuErrors.splice(0).join('\n')}`);
     },
     async close() {
       await browser.close();
