@@ -1,13 +1,15 @@
 import type { AccessorData } from '../gltf/accessors.ts';
 import { ComponentType, PrimitiveMode } from '../gltf/constants.ts';
+import type { GltfWarning } from '../gltf/errors.ts';
 import type { Material, Model, Primitive, TextureInfo } from '../gltf/model.ts';
 import { MaterialBinding, VertexLocation } from './layouts.ts';
+import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from './limits.ts';
 import { DEFAULT_MATERIAL, packMaterialUniforms } from './material-uniforms.ts';
 import type { MipmapGenerator } from './mipmaps.ts';
 import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
 import type { AlphaMode, MeshPipelines } from './pipelines.ts';
 import {
-  createImageTexture, createSolidTexture, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,
+  createImageTexture, createSolidTexture, fitImage, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,
   type ImageDecoder,
 } from './textures.ts';
 
@@ -22,6 +24,8 @@ import {
  *   slot 1   the attributes it lacks, from one shared constant buffer with arrayStride 0
  *   then     JOINTS_0, WEIGHTS_0 (, JOINTS_1, WEIGHTS_1): the file's own arrays in their
  *            native formats (uint8x4/uint16x4, unorm8x4/unorm16x4/float32x4), unconverted.
+ *            On a device with fewer vertex buffers than that (limits.ts) they share one
+ *            buffer instead, interleaved per vertex in the same formats.
  *
  * Morph target deltas are not vertex attributes: every morphed primitive's block sits in
  * one storage buffer per model (`GpuModel.morphDeltas`, laid out by morph-targets.ts).
@@ -169,6 +173,8 @@ export interface GpuModel {
    * zero bytes when the model has none (a storage binding cannot be empty).
    */
   readonly morphDeltas: GPUBuffer;
+  /** What the upload had to change to fit the device (e.g. a texture downscaled), by glTF path. */
+  readonly warnings: readonly GltfWarning[];
   /** Frees every buffer and texture this upload created (shared resources stay). */
   destroy(): void;
 }
@@ -180,6 +186,8 @@ export interface UploadContext {
   readonly mipmaps: MipmapGenerator;
   readonly imageDecoder: ImageDecoder;
   readonly defaults: DefaultResources;
+  /** What to allocate against; default the device's own limits. */
+  readonly limits?: AllocationLimits;
 }
 
 export interface DefaultResources {
@@ -225,17 +233,19 @@ export function createBufferWithData(device: GPUDevice, label: string, data: Arr
 /** Uploads every mesh, material and texture of `model`. */
 export async function uploadModel(ctx: UploadContext, model: Model, label = model.name): Promise<GpuModel> {
   const owned: { destroy(): void }[] = [];
+  const limits = ctx.limits ?? allocationLimits(ctx.device);
+  const warnings: GltfWarning[] = [];
   try {
-    const materials = await uploadMaterials(ctx, model, label, owned);
+    const materials = await uploadMaterials(ctx, model, label, owned, limits, warnings);
     const morphs = new MorphDeltaPacker();
     const primitives = model.meshes.map((mesh, mi) => mesh.primitives.map((p, pi) => {
       const path = `meshes[${mi}].primitives[${pi}]`;
-      return uploadPrimitive(ctx, p, `${label} ${path}`, p.material >= 0 ? p.material : materials.length - 1, owned, morphs.add(p, path));
+      return uploadPrimitive(ctx, limits, p, `${label} ${path}`, p.material >= 0 ? p.material : materials.length - 1, owned, morphs.add(p, path));
     }));
-    const morphDeltas = morphs.upload(ctx.device, `${label} morph deltas`);
+    const morphDeltas = morphs.upload(ctx.device, limits, `${label} morph deltas`);
     owned.push(morphDeltas);
     return {
-      model, primitives, materials, morphDeltas,
+      model, primitives, materials, morphDeltas, warnings,
       destroy() {
         for (const o of owned) o.destroy();
         owned.length = 0;
@@ -267,11 +277,11 @@ class MorphDeltaPacker {
     return placed;
   }
 
-  upload(device: GPUDevice, label: string): GPUBuffer {
+  upload(device: GPUDevice, limits: AllocationLimits, label: string): GPUBuffer {
     const bytes = this.floats * FLOAT_BYTES;
-    const limit = device.limits.maxStorageBufferBindingSize;
+    const limit = maxStorageBytes(limits);
     if (bytes > limit) {
-      throw new Error(`${label}: ${bytes} bytes of morph target deltas exceed the device's maxStorageBufferBindingSize (${limit})`);
+      throw new GpuLimitError(`${label}: ${bytes} bytes of morph target deltas exceed the device's maxStorageBufferBindingSize (${limit})`);
     }
     // Never empty: the bind group needs a buffer either way (16 bytes, one vec4 of zeros).
     const all = new Float32Array(Math.max(4, this.floats));
@@ -285,7 +295,7 @@ class MorphDeltaPacker {
 }
 
 function uploadPrimitive(
-  ctx: UploadContext, p: Primitive, label: string, material: number, owned: { destroy(): void }[], morph: PlacedMorphBlock | undefined,
+  ctx: UploadContext, limits: AllocationLimits, p: Primitive, label: string, material: number, owned: { destroy(): void }[], morph: PlacedMorphBlock | undefined,
 ): GpuPrimitive {
   const { device, defaults } = ctx;
   const present = FLOAT_ATTRIBUTES.filter((a) => a.data(p) !== undefined);
@@ -308,6 +318,7 @@ function uploadPrimitive(
     }
     at += a.components;
   }
+  checkBufferSize(limits, interleaved.byteLength, `${label} geometry`);
   const geometry = createBufferWithData(device, `${label} geometry`, interleaved, GPUBufferUsage.VERTEX);
   owned.push(geometry);
 
@@ -331,12 +342,31 @@ function uploadPrimitive(
   const surfaceSlotCount = buffers.length;
   const rigidLayoutKey = keyParts.join(' ');
 
+  const sets = p.influences > 0 ? p.jointSets.length : 0;
+  if (surfaceSlotCount > limits.maxVertexBuffers || (sets > 0 && surfaceSlotCount + 1 > limits.maxVertexBuffers)) {
+    throw new GpuLimitError(`${label}: needs ${surfaceSlotCount + (sets > 0 ? 1 : 0)} vertex buffers, the device allows ${limits.maxVertexBuffers} (maxVertexBuffers)`);
+  }
+  const packSkin = surfaceSlotCount + 2 * sets > limits.maxVertexBuffers;
+  if (packSkin) {
+    // Too few slots for one buffer per array: all skinning attributes in one.
+    const packed = packSkinAttributes(p, sets);
+    checkBufferSize(limits, packed.bytes.byteLength, `${label} skinning attributes`);
+    const buffer = createBufferWithData(device, `${label} skinning attributes (packed)`, packed.bytes, GPUBufferUsage.VERTEX);
+    owned.push(buffer);
+    buffers.push(buffer);
+    offsets.push(0);
+    sizes.push(packed.bytes.byteLength);
+    layouts.push(packed.layout);
+    keyParts.push(packed.key);
+  }
   // Skinning attributes straight from the accessors.
-  for (let set = 0; set < p.jointSets.length && p.influences > 0; set++) {
+  for (let set = 0; set < (packSkin ? 0 : sets); set++) {
     const joints = p.jointSets[set];
     const weights = p.weightSets[set];
     const jf = jointsFormat(joints);
     const wf = weightsFormat(weights);
+    checkBufferSize(limits, joints.array.byteLength, `${label} JOINTS_${set}`);
+    checkBufferSize(limits, weights.array.byteLength, `${label} WEIGHTS_${set}`);
     const jb = createBufferWithData(device, `${label} JOINTS_${set}`, joints.array, GPUBufferUsage.VERTEX);
     const wb = createBufferWithData(device, `${label} WEIGHTS_${set}`, weights.array, GPUBufferUsage.VERTEX);
     owned.push(jb, wb);
@@ -356,6 +386,7 @@ function uploadPrimitive(
   let indexBuffer: GPUBuffer | undefined;
   let indexFormat: GPUIndexFormat | undefined;
   if (indices) {
+    checkBufferSize(limits, indices.byteLength, `${label} indices`);
     indexBuffer = createBufferWithData(device, `${label} indices`, indices, GPUBufferUsage.INDEX);
     indexFormat = indices instanceof Uint32Array ? 'uint32' : 'uint16';
     owned.push(indexBuffer);
@@ -403,7 +434,43 @@ function uploadPrimitive(
   };
 }
 
-async function uploadMaterials(ctx: UploadContext, model: Model, label: string, owned: { destroy(): void }[]): Promise<GpuMaterial[]> {
+/**
+ * Every skinning attribute of a primitive in one vertex buffer, interleaved per vertex
+ * (JOINTS_0, WEIGHTS_0, JOINTS_1, WEIGHTS_1) in the accessors' own formats: for devices
+ * with too few vertex buffer slots for one buffer per array. Every element is 4, 8 or 16
+ * bytes, so every offset and the stride stay multiples of 4 as WebGPU requires.
+ */
+function packSkinAttributes(p: Primitive, sets: number): { bytes: Uint8Array; layout: GPUVertexBufferLayout; key: string } {
+  const arrays: { bytes: Uint8Array; size: number; location: number; format: GPUVertexFormat }[] = [];
+  for (let set = 0; set < sets; set++) {
+    const j = p.jointSets[set], w = p.weightSets[set];
+    arrays.push(
+      { bytes: bytesOf(j.array), size: j.array.BYTES_PER_ELEMENT * 4, location: set === 0 ? VertexLocation.JOINTS_0 : VertexLocation.JOINTS_1, format: jointsFormat(j) },
+      { bytes: bytesOf(w.array), size: w.array.BYTES_PER_ELEMENT * 4, location: set === 0 ? VertexLocation.WEIGHTS_0 : VertexLocation.WEIGHTS_1, format: weightsFormat(w) },
+    );
+  }
+  const attributes: GPUVertexAttribute[] = [];
+  let stride = 0;
+  for (const a of arrays) {
+    attributes.push({ shaderLocation: a.location, format: a.format, offset: stride });
+    stride += a.size;
+  }
+  const bytes = new Uint8Array(p.vertexCount * stride);
+  let offset = 0;
+  for (const a of arrays) {
+    for (let v = 0; v < p.vertexCount; v++) bytes.set(a.bytes.subarray(v * a.size, (v + 1) * a.size), v * stride + offset);
+    offset += a.size;
+  }
+  return { bytes, layout: { arrayStride: stride, stepMode: 'vertex', attributes }, key: `s${stride}:${attributes.map((a) => a.format).join(',')}` };
+}
+
+function bytesOf(a: ArrayBufferView): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+async function uploadMaterials(
+  ctx: UploadContext, model: Model, label: string, owned: { destroy(): void }[], limits: AllocationLimits, warnings: GltfWarning[],
+): Promise<GpuMaterial[]> {
   const { device, defaults } = ctx;
   const textures = new Map<string, GPUTexture>();
   const samplers = new Map<number, GPUSampler>();
@@ -421,7 +488,14 @@ async function uploadMaterials(ctx: UploadContext, model: Model, label: string, 
       } catch (e) {
         throw new Error(`${label} images[${source}] (${image.mimeType ?? 'unknown type'}, used by ${usedAt}): could not decode: ${(e as Error).message}`);
       }
-      texture = createImageTexture(device, ctx.mipmaps, decoded, srgb, `${label} images[${source}]${image.name ? ` "${image.name}"` : ''} (${srgb ? 'sRGB' : 'linear'})`);
+      const fitted = await fitImage(decoded, limits.maxTextureDimension2D, srgb);
+      if (fitted !== decoded && !warnings.some((w) => w.path === `images[${source}]`)) {
+        warnings.push({
+          path: `images[${source}]`,
+          message: `${decoded.width}×${decoded.height} exceeds the device's maxTextureDimension2D (${limits.maxTextureDimension2D}); downscaled to ${fitted.width}×${fitted.height}`,
+        });
+      }
+      texture = createImageTexture(device, ctx.mipmaps, fitted, srgb, `${label} images[${source}]${image.name ? ` "${image.name}"` : ''} (${srgb ? 'sRGB' : 'linear'})`);
       textures.set(key, texture);
       owned.push(texture);
     }

@@ -1,5 +1,6 @@
 import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import type { ModelInstance } from '../anim/instance.ts';
+import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
 import type { SkinningMethod } from '../skin/dqs.ts';
 import type { Camera } from './camera.ts';
@@ -12,6 +13,7 @@ import { FrameUniformsData } from './frame-uniforms.ts';
 import { createDefaultResources, uploadModel, type DefaultResources, type GpuMaterial, type GpuModel, type GpuPrimitive } from './gpu-model.ts';
 import { GpuTimer } from './gpu-timer.ts';
 import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding, ToneMapping } from './layouts.ts';
+import { allocationLimits, instancesPerBinding, type AllocationLimits } from './limits.ts';
 import { MipmapGenerator } from './mipmaps.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from './morph-targets.ts';
 import {
@@ -38,6 +40,14 @@ export interface RendererOptions {
    * readback per measured frame.
    */
   readonly gpuTiming?: boolean;
+  /**
+   * Allocate as if the device's limits were no higher than these (src/gpu/limits.ts): a
+   * memory budget, and how tests drive the fallbacks (instances drawn in chunks, packed
+   * vertex buffers, downscaled textures) on any device. Default: the device's limits.
+   */
+  readonly limits?: Partial<AllocationLimits>;
+  /** What `setModel` had to change to fit the device (a texture downscaled); default console.warn. */
+  readonly onWarning?: (warning: GltfWarning) => void;
 }
 
 /** Lighting and output settings; change them between frames. Colours are linear RGB. */
@@ -164,6 +174,8 @@ interface Scene {
   /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
   readonly autoLineLength: number;
   readonly debug: DebugScene;
+  /** Most instances whose palettes and draw records fit one storage binding: more are drawn in chunks. */
+  readonly maxInstances: number;
   /** Instances the buffers below hold. */
   capacity: number;
   records: DrawRecordArray;
@@ -223,7 +235,13 @@ export class Renderer {
   private readonly frameData = new FrameUniformsData();
   private readonly frameBuffer: GPUBuffer;
   private readonly frameBindGroup: GPUBindGroup;
+  private readonly limits: AllocationLimits;
+  private readonly onWarning: (warning: GltfWarning) => void;
   private scene: Scene | undefined;
+  /** Set by renderInChunks: this pass continues the previous chunk's / another chunk follows. */
+  private chunkContinues = false;
+  private chunkFollows = false;
+  private readonly chunkInstances: ModelInstance[] = [];
 
   // Render targets, recreated only when the output size changes.
   private msaaTexture: GPUTexture | undefined;
@@ -259,6 +277,8 @@ export class Renderer {
     this.srgbTarget = isSrgbFormat(options.format);
     this.label = options.label ?? 'renderer';
     this.imageDecoder = options.imageDecoder ?? browserImageDecoder;
+    this.limits = allocationLimits(device, options.limits);
+    this.onWarning = options.onWarning ?? ((w) => console.warn(`${this.label}: ${w.path}: ${w.message}`));
     this.pipelines = new MeshPipelines(device);
     this.debugPipelines = new DebugPipelines(device, this.pipelines);
     this.mipmaps = new MipmapGenerator(device);
@@ -340,8 +360,9 @@ export class Renderer {
   async setModel(model: Model): Promise<void> {
     const gpu = await uploadModel({
       device: this.device, pipelines: this.pipelines, mipmaps: this.mipmaps,
-      imageDecoder: this.imageDecoder, defaults: this.defaults,
+      imageDecoder: this.imageDecoder, defaults: this.defaults, limits: this.limits,
     }, model);
+    for (const w of gpu.warnings) this.onWarning(w);
     let scene: Scene | undefined;
     const skinning = SKINNING_OF_SLOT[skinningSlot(this.settings.skinning)];
     try {
@@ -461,6 +482,7 @@ export class Renderer {
 
     let paletteMatrices = 0;
     for (const mn of model.meshNodes) if (mn.skin >= 0) paletteMatrices += model.skins[mn.skin].joints.length;
+    const maxInstances = instancesPerBinding(this.limits, [paletteMatrices * PALETTE_MATRIX_BYTES, draws.length * DRAW_RECORD_SIZE], `${this.label} ${model.name}`);
     const debug = new DebugScene({
       device: this.device, label: this.label, format: this.format,
       meshPipelines: this.pipelines, debugPipelines: this.debugPipelines,
@@ -477,6 +499,7 @@ export class Renderer {
       exactNormals: new Uint8Array(model.meshNodes.length),
       autoLineLength: Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION,
       debug,
+      maxInstances,
       capacity: 0,
       records: undefined as unknown as DrawRecordArray,
       drawBuffer: undefined as unknown as GPUBuffer,
@@ -495,7 +518,7 @@ export class Renderer {
   /** Grows the per-instance buffers to hold `instances` (doubling); allocates only when it grows. */
   private ensureCapacity(scene: Scene, instances: number): void {
     if (instances <= scene.capacity) return;
-    const capacity = Math.max(instances, scene.capacity * 2);
+    const capacity = Math.min(scene.maxInstances, Math.max(instances, scene.capacity * 2));
     const { model, draws } = scene;
     scene.drawBuffer?.destroy();
     scene.paletteBuffer?.destroy();
@@ -542,11 +565,16 @@ export class Renderer {
    * one instanced draw call. `placements` (optional): 16 floats per instance, a
    * column-major world matrix applied on top of the instance's own node matrices (its
    * position in a crowd). Growing beyond the most instances drawn so far reallocates the
-   * per-instance buffers once; otherwise nothing is allocated.
+   * per-instance buffers once; otherwise nothing is allocated. More instances than one
+   * storage binding holds (`maxInstances`, from the device limits) are drawn in chunks.
    */
   renderInstances(target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array): void {
     const started = performance.now();
     const scene = this.scene;
+    if (scene && count > scene.maxInstances) {
+      this.renderInChunks(target, camera, instances, count, placements, scene.maxInstances);
+      return;
+    }
     if (scene) {
       for (let k = 0; k < count; k++) {
         if (instances[k].model !== scene.model) {
@@ -578,6 +606,9 @@ export class Renderer {
     this.colorAttachment.view = this.msaaView!;
     this.colorAttachment.resolveTarget = this.lastTargetView;
     this.depthAttachment.view = this.depthView!;
+    // A chunk after the first draws over the previous ones: keep colour and depth between passes.
+    this.colorAttachment.loadOp = this.depthAttachment.depthLoadOp = this.chunkContinues ? 'load' : 'clear';
+    this.colorAttachment.storeOp = this.depthAttachment.depthStoreOp = this.chunkFollows ? 'store' : 'discard';
     this.passDescriptor.timestampWrites = this.timer?.beginPass();
 
     const stats = this.stats;
@@ -621,6 +652,38 @@ export class Renderer {
     this.single[0] = undefined as unknown as ModelInstance;
     stats.frames++;
     stats.gpuMs = this.timer?.lastMs;
+    stats.encodeMs = performance.now() - started;
+  }
+
+  /**
+   * Draws `count` instances as passes of at most `chunk` instances, each submitted before
+   * the next chunk's palettes and draw records overwrite the buffers (queue order keeps
+   * them apart). Blended surfaces are sorted back to front within a chunk only.
+   */
+  private renderInChunks(
+    target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count: number, placements: Float32Array | undefined, chunk: number,
+  ): void {
+    const started = performance.now();
+    const stats = this.stats;
+    const part = this.chunkInstances;
+    let drawCalls = 0, vertices = 0, triangles = 0, joints = 0;
+    try {
+      for (let first = 0; first < count; first += chunk) {
+        const n = Math.min(chunk, count - first);
+        part.length = n;
+        for (let k = 0; k < n; k++) part[k] = instances[first + k];
+        this.chunkContinues = first > 0;
+        this.chunkFollows = first + n < count;
+        this.renderInstances(target, camera, part, n, placements?.subarray(first * 16, (first + n) * 16));
+        drawCalls += stats.drawCalls; vertices += stats.vertices; triangles += stats.triangles; joints += stats.joints;
+        if (this.chunkContinues) stats.frames--;
+      }
+    } finally {
+      this.chunkContinues = this.chunkFollows = false;
+      part.length = 0;
+    }
+    stats.drawCalls = drawCalls; stats.vertices = vertices; stats.triangles = triangles; stats.joints = joints;
+    stats.instances = count;
     stats.encodeMs = performance.now() - started;
   }
 

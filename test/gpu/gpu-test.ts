@@ -13,7 +13,7 @@ import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/camera.ts';
 import { createNodeDevice, WebGpuUnavailableError } from '../../src/gpu/node-device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../../src/gpu/readback.ts';
-import { Renderer } from '../../src/gpu/renderer.ts';
+import { Renderer, type RendererOptions } from '../../src/gpu/renderer.ts';
 import { GpuErrorWatch } from '../support/gpu-errors.ts';
 import { nodeImageDecoder } from '../support/png.ts';
 
@@ -113,8 +113,11 @@ export class OffscreenScene {
   readonly camera = new OrbitCamera();
   instance!: ModelInstance;
 
-  constructor(readonly device: GPUDevice, readonly width: number, readonly height: number, format: GPUTextureFormat = 'rgba8unorm-srgb') {
-    this.renderer = new Renderer(device, { format, imageDecoder: nodeImageDecoder, label: 'test renderer' });
+  constructor(
+    readonly device: GPUDevice, readonly width: number, readonly height: number, format: GPUTextureFormat = 'rgba8unorm-srgb',
+    options: Partial<RendererOptions> = {},
+  ) {
+    this.renderer = new Renderer(device, { format, imageDecoder: nodeImageDecoder, label: 'test renderer', ...options });
     this.renderer.settings.clearColor.set([0, 0, 0, 0]);
     this.target = createOffscreenTarget(device, width, height, format, 'test target');
   }
