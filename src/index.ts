@@ -27,6 +27,7 @@ export {
   type ConfigureCanvasOptions, type ConfiguredCanvas, type PixelSize, type RequestDeviceOptions,
 } from './gpu/device.ts';
 export { defaultRenderSettings, Renderer, type RendererOptions, type RenderSettings } from './gpu/renderer.ts';
+export { GpuLimitError, type AllocationLimits } from './gpu/limits.ts';
 export { OrbitCamera, type Camera } from './gpu/camera.ts';
 export { computeInstanceBounds, type Bounds } from './gpu/bounds.ts';
 export { createOffscreenTarget, readTexturePixels } from './gpu/readback.ts';

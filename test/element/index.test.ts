@@ -11,7 +11,7 @@ describe('the library entry (src/index.ts)', () => {
     const names = Object.keys(api).sort();
     expect(names).toEqual([
       'AnimationPlayer', 'BlendingJob', 'DEBUG_VIEW_NAMES', 'DEFAULT_BUILTIN_MODEL', 'DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE',
-      'DEFAULT_SPEED', 'DebugView', 'GltfError', 'OrbitCamera', 'Renderer', 'SkinnedMeshViewerElement', 'SourceError',
+      'DEFAULT_SPEED', 'DebugView', 'GltfError', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'SkinnedMeshViewerElement', 'SourceError',
       'TAG_NAME', 'ToneMapping', 'WebGpuUnsupportedError', 'bakeModel', 'bakeToGlb', 'bakeToJson', 'bakeToObj',
       'browserImageDecoder', 'buildBuiltinGlb', 'builtinModelNames', 'canvasPixelSize', 'computeInstanceBounds',
       'configureCanvas', 'createModelInstance', 'createOffscreenTarget', 'createSkinnedVertices', 'debugViewNames',
