@@ -658,7 +658,8 @@ export class Renderer {
   /**
    * Draws `count` instances as passes of at most `chunk` instances, each submitted before
    * the next chunk's palettes and draw records overwrite the buffers (queue order keeps
-   * them apart). Blended surfaces are sorted back to front within a chunk only.
+   * them apart). Blended surfaces are sorted back to front within a chunk only. Allocates
+   * only the chunks' views of `placements`.
    */
   private renderInChunks(
     target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count: number, placements: Float32Array | undefined, chunk: number,
@@ -670,7 +671,7 @@ export class Renderer {
     try {
       for (let first = 0; first < count; first += chunk) {
         const n = Math.min(chunk, count - first);
-        part.length = n;
+        if (part.length < n) part.length = n;
         for (let k = 0; k < n; k++) part[k] = instances[first + k];
         this.chunkContinues = first > 0;
         this.chunkFollows = first + n < count;
@@ -680,7 +681,8 @@ export class Renderer {
       }
     } finally {
       this.chunkContinues = this.chunkFollows = false;
-      part.length = 0;
+      // Keep the array (no reallocation next frame), not the instances.
+      part.fill(undefined as unknown as ModelInstance);
     }
     stats.drawCalls = drawCalls; stats.vertices = vertices; stats.triangles = triangles; stats.joints = joints;
     stats.instances = count;
