@@ -77,4 +77,20 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
       scene.destroy();
     }
   }, 60_000);
+
+  it('an image beyond maxTextureDimension2D is resized by createImageBitmap to fit, aspect kept, and uploads cleanly', async () => {
+    const { page, consoleErrors } = await session.newPage();
+    try {
+      await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
+      await page.waitForFunction(() => typeof window.fitImageCheck === 'function');
+      const result = await page.evaluate(() => window.fitImageCheck(60));
+      expect(result.size).toEqual([60, 20, 60, 20]);
+      expect(result.same).toBe(false);
+      expect(result.left).toEqual([255, 0, 0, 255]);
+      expect(result.right).toEqual([0, 0, 255, 255]);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });

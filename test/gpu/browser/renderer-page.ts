@@ -9,7 +9,9 @@ import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
 import { OrbitCamera } from '../../../src/gpu/camera.ts';
 import { configureCanvas, observeCanvasSize, requestWebGpuDevice } from '../../../src/gpu/device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../../../src/gpu/readback.ts';
+import { MipmapGenerator } from '../../../src/gpu/mipmaps.ts';
 import { Renderer } from '../../../src/gpu/renderer.ts';
+import { createImageTexture, fitImage } from '../../../src/gpu/textures.ts';
 
 export interface RendererCheckResult {
   readonly canvasSize: [number, number];
@@ -19,8 +21,19 @@ export interface RendererCheckResult {
   readonly errors: string[];
 }
 
+export interface FitImageCheckResult {
+  /** Fitted width and height, then the texture's. */
+  readonly size: number[];
+  readonly left: number[];
+  readonly right: number[];
+  /** Whether fitImage returned the bitmap it was given. */
+  readonly same: boolean;
+}
+
 declare global {
   interface Window {
+    /** A 300×100 bitmap, left half red, right half blue, fitted to `maxDimension` and uploaded; texels read back. */
+    fitImageCheck(maxDimension: number): Promise<FitImageCheckResult>;
     rendererCheck(glbBase64: string, clip: number, time: number, yaw: number, pitch: number, size: number, srgbView?: boolean): Promise<RendererCheckResult>;
   }
 }
@@ -69,4 +82,25 @@ window.rendererCheck = async (glbBase64, clip, time, yaw, pitch, size, srgbView 
   const pixels = await readTexturePixels(device, target);
   await device.queue.onSubmittedWorkDone();
   return { canvasSize: [canvas.width, canvas.height], viewFormat, pixels: toBase64(pixels), errors };
+};
+
+window.fitImageCheck = async (maxDimension) => {
+  const device = await requestWebGpuDevice({ label: 'fitImage test device' });
+  const canvas = new OffscreenCanvas(300, 100);
+  const g = canvas.getContext('2d')!;
+  g.fillStyle = '#ff0000';
+  g.fillRect(0, 0, 150, 100);
+  g.fillStyle = '#0000ff';
+  g.fillRect(150, 0, 150, 100);
+  const bitmap = await createImageBitmap(canvas);
+  const fitted = await fitImage({ width: 300, height: 100, source: bitmap }, maxDimension, true);
+  const texture = createImageTexture(device, new MipmapGenerator(device), fitted, true, 'fitted image');
+  const pixels = await readTexturePixels(device, texture);
+  const at = (x: number, y: number) => Array.from(pixels.subarray((y * texture.width + x) * 4, (y * texture.width + x) * 4 + 4));
+  const result = {
+    size: [fitted.width, fitted.height, texture.width, texture.height],
+    left: at(2, Math.floor(texture.height / 2)), right: at(texture.width - 3, Math.floor(texture.height / 2)), same: 'source' in fitted && fitted.source === bitmap,
+  };
+  device.destroy();
+  return result;
 };
