@@ -826,7 +826,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     gpu.renderer.render(gpu.context.getCurrentTexture(), this.view.camera, player.instance);
     if (player.playing) {
       this.lastFrameTime = time;
-      this.rafId = requestAnimationFrame(this.frame);
+      // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.
+      if (this.rafId === 0) this.rafId = requestAnimationFrame(this.frame);
     } else {
       this.lastFrameTime = -1;
     }

@@ -102,6 +102,43 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
     }
   }, 180_000);
 
+  it('a beforeRender hook that asks for another frame (requestRender, crossfadeTo) keeps one frame loop', async () => {
+    const { page, consoleErrors } = await open();
+    try {
+      const result = await page.evaluate(async (timeout) => {
+        const el = document.createElement('skinned-mesh-viewer');
+        el.id = 'hooked';
+        el.setAttribute('builtin', 'character');
+        el.setAttribute('autoplay', '');
+        el.setAttribute('loop', '');
+        document.getElementById('stage')!.append(el);
+        await window.helpers.whenLoaded(el, timeout);
+        await window.helpers.waitForFrames(el, 2);
+        const viewer = window.helpers.viewer('hooked');
+        let calls = 0;
+        viewer.beforeRender = () => {
+          calls++;
+          if (calls % 2 === 0) viewer.requestRender();
+          else viewer.crossfadeTo(calls % 4 === 1 ? 0 : 1, 0.2);
+        };
+        const canvas = window.helpers.canvasOf(el);
+        const before = window.instrument.frames(canvas);
+        await window.helpers.nextFrames(20);
+        const drawn = window.instrument.frames(canvas) - before;
+        el.remove();
+        await window.helpers.sleep(50);
+        return { drawn, pending: window.instrument.live().pendingAnimationFrames };
+      }, LOAD_TIMEOUT);
+      // At most one frame per animation frame (a second loop would double it every frame).
+      expect(result.drawn).toBeGreaterThan(10);
+      expect(result.drawn).toBeLessThanOrEqual(21);
+      expect(result.pending).toBe(0);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it('10 minutes of simulated playback with a crossfade every simulated second: flat heap, no errors', async () => {
     const { page, consoleErrors, cdp } = await open();
     /**
