@@ -100,7 +100,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
     } finally {
       await page.close();
     }
-  }, 180_000);
+  }, 300_000);
 
   it('a beforeRender hook that asks for another frame (requestRender, crossfadeTo) keeps one frame loop', async () => {
     const { page, consoleErrors } = await open();
