@@ -362,7 +362,7 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
         if ((expected.loops as readonly string[]).includes(anim.name!)) {
           const last = values.length - n;
           // The root-motion track ends a loop one stride further along +Z; everything else ends where it began.
-          const travel = name === 'character' && anim.name === 'Walk' && json.nodes[ch.target.node].name === 'Root' && ch.target.path === 'translation'
+          const travel = name === 'character' && anim.name === 'Walk' && json.nodes[ch.target.node!].name === 'Root' && ch.target.path === 'translation'
             ? [0, 0, WALK_STRIDE] : undefined;
           for (let c = 0; c < n; c++) {
             if (travel) expect(values[last + c]).toBeCloseTo(values[c] + travel[c], 6);
