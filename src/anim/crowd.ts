@@ -206,6 +206,22 @@ export class Crowd {
   }
 
   /**
+   * Places the first `count` instances on a square grid `spacing` apart, centred on the
+   * origin, all facing +Z (row by row, first row at −Z). Returns the ground area the grid
+   * covers, minX minZ maxX maxZ (each cell's full width, so wrapping keeps the spacing), in `area`.
+   */
+  placeOnGrid(spacing: number, area = new Float64Array(4)): Float64Array {
+    const n = Math.max(1, this.count);
+    const columns = Math.ceil(Math.sqrt(n)), rows = Math.ceil(n / columns);
+    for (let k = 0; k < this.count; k++) {
+      this.setPlacement(k, ((k % columns) - (columns - 1) / 2) * spacing, 0, (Math.floor(k / columns) - (rows - 1) / 2) * spacing, 0);
+    }
+    area[0] = (-columns / 2) * spacing; area[1] = (-rows / 2) * spacing;
+    area[2] = (columns / 2) * spacing; area[3] = (rows / 2) * spacing;
+    return area;
+  }
+
+  /**
    * Turns instance k by `yaw` radians about its own up axis, through its model origin
    * (steering). `yaw` is read from `turns[k]` so the per-frame call passes no double.
    */

@@ -163,3 +163,16 @@ describe('Crowd', () => {
     expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
   });
 });
+
+describe('Crowd.placeOnGrid', () => {
+  it('lays the instances out on a centred square grid, facing +Z, and returns the area it covers', async () => {
+    const crowd = new Crowd(await loadCharacter(), 5);
+    const area = crowd.placeOnGrid(2);
+    // 5 instances: 3 columns, 2 rows.
+    expect(Array.from(area)).toEqual([-3, -2, 3, 2]);
+    const at = (k: number) => [crowd.placements[k * 16 + 12], crowd.placements[k * 16 + 14]];
+    expect([0, 1, 2, 3, 4].map(at)).toEqual([[-2, -1], [0, -1], [2, -1], [-2, 1], [0, 1]]);
+    expect(crowd.placements[10]).toBe(1); // +Z stays +Z
+    expect(Array.from(crowd.placementsF32.subarray(16, 32))).toEqual(Array.from(crowd.placements.subarray(16, 32)));
+  });
+});
