@@ -342,14 +342,8 @@ export class Crowd {
     }
   }
 
-  /** placement ← placement · P · D · P⁻¹: the delta, taken in the root's parent space, in model space. */
   private applyDelta(k: number, m: CrowdRootMotion): void {
-    rootMotionMatrix(m.track, delta, motion);
-    multiplyMat4(m.parentWorld, motion, conjugated);
-    multiplyMat4(conjugated, m.parentWorldInverse, conjugated);
-    const x = conjugated[12], y = conjugated[13], z = conjugated[14];
-    this.moved[k] = Math.sqrt(x * x + y * y + z * z); // Math.hypot boxes its arguments
-    multiplyMat4(this.placements, conjugated, this.placements, k * 16, 0, k * 16);
+    applyRootMotion(m, delta, this.placements, k, this.moved);
     this.copyPlacement(k);
   }
 
@@ -367,6 +361,21 @@ export class Crowd {
       throw new RangeError(`Crowd: clip ${clip} does not exist; the model has ${this.model.animations.length}`);
     }
   }
+}
+
+/**
+ * placements[k] ← placements[k] · P · D · P⁻¹: a root-motion delta D (x y z yaw, as
+ * `RootMotionJob` gives it), taken in the root's parent space, applied in model space.
+ * Writes the ground distance moved to `moved[k]` (an array, not a return value, so the
+ * per-frame call passes no double). Allocates nothing.
+ */
+export function applyRootMotion(m: CrowdRootMotion, delta: Float64Array, placements: Float64Array, k: number, moved: Float64Array): void {
+  rootMotionMatrix(m.track, delta, motion);
+  multiplyMat4(m.parentWorld, motion, conjugated);
+  multiplyMat4(conjugated, m.parentWorldInverse, conjugated);
+  const x = conjugated[12], y = conjugated[13], z = conjugated[14];
+  moved[k] = Math.sqrt(x * x + y * y + z * z); // Math.hypot boxes its arguments
+  multiplyMat4(placements, conjugated, placements, k * 16, 0, k * 16);
 }
 
 /** A looping clip's time, exactly as AnimationPlayer wraps it. */
