@@ -134,10 +134,12 @@ export class ViewerStage {
     this.instanceCount = count;
     if (count === 1) return;
     if (!this.crowd || this.crowd.capacity < count) {
-      const crowd = new Crowd(this.model, count);
-      const next = random(count * 7919 + 17);
-      this.phases = Float64Array.from({ length: count }, next);
-      this.speedFactors = Float64Array.from({ length: count }, () => 1 - SPEED_SPREAD + 2 * SPEED_SPREAD * next());
+      // Grown by doubling, so a slider dragged up rebuilds the crowd a few times, not at every step.
+      const capacity = Math.min(MAX_INSTANCES, Math.max(count, 2 * (this.crowd?.capacity ?? 0)));
+      const crowd = new Crowd(this.model, capacity);
+      const next = random(17);
+      this.phases = Float64Array.from({ length: capacity }, next);
+      this.speedFactors = Float64Array.from({ length: capacity }, () => 1 - SPEED_SPREAD + 2 * SPEED_SPREAD * next());
       this.crowd = crowd;
     }
     const crowd = this.crowd;
