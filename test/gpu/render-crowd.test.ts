@@ -54,6 +54,29 @@ describe.skipIf(!device)('renderCrowd (Dawn on SwiftShader)', () => {
       const columns = [-2, 0, 2].map((x) => projectToPixel(scene.camera, W, H, [x, 0.9, 0])[0]);
       const gaps = [-1, 1].map((x) => projectToPixel(scene.camera, W, H, [x, 0.9, 0])[0]);
       for (const x of columns) expect(covered(first, x, 4)).toBeGreaterThan(60);
+
+      // The crowd's palettes go up in one write straight from crowd.palettes; copies of the
+      // same instances with palettes of their own (staged by the renderer) draw the same pixels.
+      const writes: { source: unknown; size: number }[] = [];
+      const queue = gpu.queue as unknown as Record<string, unknown>;
+      const original = queue.writeBuffer as (...a: unknown[]) => unknown;
+      queue.writeBuffer = (...args: unknown[]) => {
+        writes.push({ source: args[2], size: args[4] as number });
+        return original.apply(gpu.queue, args);
+      };
+      try {
+        renderCrowd(scene.renderer, scene.target, scene.camera, crowd);
+      } finally {
+        queue.writeBuffer = original;
+      }
+      const paletteBytes = crowd.paletteMatrices * 64;
+      expect(writes.filter((w) => w.source === crowd.palettes.buffer)).toEqual([{ source: crowd.palettes.buffer, size: 3 * paletteBytes }]);
+      const copies = crowd.instances.map((instance) => ({ ...instance, palette: instance.palette.slice() }));
+      scene.renderer.renderInstances(scene.target, scene.camera, copies, 3, crowd.placementsF32);
+      const staged = await frame();
+      let differing = 0;
+      for (let i = 0; i < staged.rgba.length; i++) if (staged.rgba[i] !== first.rgba[i]) differing++;
+      expect(differing).toBe(0);
       for (const x of gaps) expect(covered(first, x, 1)).toBe(0);
 
       // Turn the outer two to walk towards +X for a second: they move by one stride, the Idle one does not.
