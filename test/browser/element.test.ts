@@ -492,6 +492,18 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       expect(foregroundFraction(walked)).toBeGreaterThan(0.002);
     });
 
+    it('instances works for any loaded model: a crowd of Foxes, each running from its own phase', async () => {
+      await addViewer(page, 'foxes', { src: '/assets/Fox.glb', animation: 'Run', instances: '6', 'root-motion': '' });
+      await whenLoaded(page, 'foxes');
+      await firstFrame(page, 'foxes');
+      const s = await page.evaluate(() => { const st = window.helpers.viewer('foxes').stats!; return [st.instances, st.joints]; });
+      expect(s).toEqual([6, 6 * 24]);
+      const image = await capture(page, 'foxes');
+      writeArtifactPng('element-crowd-fox', image.width, image.height, image.data);
+      // Six small foxes on a grid framed whole (a fox is long, so the grid is wide).
+      expect(foregroundFraction(image)).toBeGreaterThan(0.005);
+    });
+
     it('does not autoplay when the user prefers reduced motion; play() still works', async () => {
       await page.emulateMedia({ reducedMotion: 'reduce' });
       try {
