@@ -196,8 +196,10 @@ export class ViewerStage {
       this.crowdClip = clip;
       const duration = clip >= 0 ? player.model.animations[clip].duration : 0;
       for (let k = 0; k < crowd.count; k++) {
+        // Paused, a crossfade would never advance: cut, as the player does.
         if (clip < 0) crowd.play(k, -1);
-        else crowd.crossfade(k, clip, this.fadeSeconds, this.phases[k] * duration);
+        else if (player.playing) crowd.crossfade(k, clip, this.fadeSeconds, this.phases[k] * duration);
+        else crowd.play(k, clip, this.phases[k] * duration);
       }
     }
     const speed = player.speed;

@@ -83,6 +83,11 @@ describe('ViewerStage (what <skinned-mesh-viewer> draws around its player)', () 
     const times = Array.from(crowd.time);
     stage.update(player, 0); // paused: nothing advances
     expect(Array.from(crowd.time)).toEqual(times);
+    player.pause();
+    player.setClip(2);
+    stage.update(player, 0);
+    expect(Array.from(crowd.clip)).toEqual(new Array(9).fill(2));
+    expect(crowd.fading(0)).toBe(false); // paused: cut, not a fade that would never advance
     stage.setInstances(1e9, player);
     expect(stage.instances).toBe(MAX_INSTANCES);
     stage.setInstances(0, player);
