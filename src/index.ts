@@ -20,6 +20,7 @@ export type {
 export { AnimationPlayer } from './anim/player.ts';
 export { createModelInstance, updateMatricesAndPalettes, updateModelInstance, type ModelInstance } from './anim/instance.ts';
 export { BlendingJob } from './anim/blend.ts';
+export { Crowd, findRootMotion, type CrowdRootMotion } from './anim/crowd.ts';
 
 // WebGPU: device, renderer, camera.
 export {
@@ -29,6 +30,7 @@ export {
 export { defaultRenderSettings, Renderer, type RendererOptions, type RenderSettings } from './gpu/renderer.ts';
 export { GpuLimitError, type AllocationLimits } from './gpu/limits.ts';
 export { OrbitCamera, type Camera } from './gpu/camera.ts';
+export { renderCrowd } from './gpu/render-crowd.ts';
 export { computeInstanceBounds, type Bounds } from './gpu/bounds.ts';
 export { createOffscreenTarget, readTexturePixels } from './gpu/readback.ts';
 export { ToneMapping } from './gpu/layouts.ts';

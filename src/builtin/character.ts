@@ -19,7 +19,8 @@ import { writeSkinnedScene } from './scene.ts';
  * The default built-in model: a stylised humanoid, 1.8 m tall, Y up, facing
  * +Z (so its left is +X), standing in an A-pose with the arms 50° below
  * horizontal. 20 joints, four primitives (shirt, trousers, skin, shoes+eyes)
- * sharing one skin, and three clips: Walk (in place), Idle and Wave.
+ * sharing one skin, and three clips: Walk (the Root travels forward along +Z,
+ * WALK_STRIDE per loop, for root motion to extract), Idle and Wave.
  */
 
 const ARM_DROP_DEG = 50;
@@ -31,6 +32,12 @@ const LEG_X = 0.095;
 const UPPER_LEG = 0.42;
 const LOWER_LEG = 0.42;
 const FPS = 30;
+/**
+ * Metres the Walk's Root travels along +Z per one-second loop (two steps). The legs swing
+ * ±25° on 0.84 m: each foot sweeps 2 · 0.84 · sin 25° ≈ 0.71 m under the body per step, so
+ * a planted foot keeps roughly still on the ground; 1.4 m/s is an ordinary walking pace.
+ */
+export const WALK_STRIDE = 1.4;
 /** Walk and Idle lower the arms from the A-pose towards the body (model Z rotation, signed per side). */
 const ARMS_DOWN_DEG = 25;
 
@@ -206,13 +213,15 @@ function buildMeshes(rig: Rig) {
 
 function clips(rig: Rig): ClipSpec[] {
   const j = (name: string) => rig.index(name);
+  const root = j('Root');
+  const restRoot = rig.restT(root);
   const hips = j('Hips');
   const restHips = rig.restT(hips);
   const rot = (joint: number, ...deltas: [axis: readonly [number, number, number], degrees: number][]) =>
     rig.pose(joint, ...deltas.map(([axis, deg]) => rig.modelDelta(joint, axis, deg)));
   const TAU = 2 * Math.PI;
 
-  // Walk: one stride per second, in place. Legs swing about model X (negative
+  // Walk: one stride per second, travelling forward. Legs swing about model X (negative
   // = forward), knees bend during each leg's swing phase, arms counter-swing.
   const walkT = 1;
   const phase = (t: number) => (TAU * t) / walkT;
@@ -228,6 +237,9 @@ function clips(rig: Rig): ClipSpec[] {
     fps: FPS,
     loop: true,
     tracks: [
+      // The Root carries the body forward at a constant pace; root motion extraction takes it
+      // out again when the character should walk through a scene instead of in place.
+      { joint: root, path: 'translation', at: (t) => [restRoot[0], restRoot[1], restRoot[2] + (WALK_STRIDE * t) / walkT], travels: true },
       {
         joint: hips,
         path: 'translation',

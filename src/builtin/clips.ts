@@ -10,6 +10,11 @@ export interface TrackSpec {
   path: 'rotation' | 'translation';
   /** Value at time `t` seconds: a quaternion [x, y, z, w] or a translation [x, y, z]. */
   at: (t: number) => ArrayLike<number>;
+  /**
+   * A root-motion track: it ends a loop somewhere else (the distance travelled per loop),
+   * so the looping clip's "last key equals first key" rule does not apply to it.
+   */
+  travels?: boolean;
 }
 
 export interface ClipSpec {
@@ -40,7 +45,7 @@ export function addClip(builder: GltfBuilder, jointNodes: readonly number[], cli
       for (let c = 0; c < n; c++) values[k * n + c] = v[c];
       if (isRotation) prepareQuaternion(values, k);
     }
-    if (clip.loop) {
+    if (clip.loop && !track.travels) {
       const last = (keys - 1) * n;
       for (let c = 0; c < n; c++) {
         if (Math.abs(values[last + c] - values[c]) > LOOP_TOLERANCE) {

@@ -14,9 +14,10 @@ export const AUTO_ORBIT: CameraOrbit = { theta: undefined, phi: undefined, radiu
 /**
  * The box the player's current clip sweeps, sampled at FRAMING_SAMPLES times, so the
  * camera frames the whole motion (a walking character's feet, a raised arm) and not just
- * its first pose. Leaves the player at the time it was at. Load-time only (skins on the CPU).
+ * its first pose. `settle` runs after each seek (e.g. to lock a travelling root in place).
+ * Leaves the player at the time it was at. Load-time only (skins on the CPU).
  */
-export function animatedBounds(player: AnimationPlayer): Bounds {
+export function animatedBounds(player: AnimationPlayer, settle?: (player: AnimationPlayer) => void): Bounds {
   const time = player.time;
   const duration = player.duration;
   const samples = player.clip >= 0 && duration > 0 ? FRAMING_SAMPLES : 1;
@@ -24,6 +25,7 @@ export function animatedBounds(player: AnimationPlayer): Bounds {
   const max = Float32Array.of(-Infinity, -Infinity, -Infinity);
   for (let k = 0; k < samples; k++) {
     if (samples > 1) player.seek((duration * k) / (samples - 1));
+    settle?.(player);
     const b = computeInstanceBounds(player.instance);
     for (let c = 0; c < 3; c++) {
       min[c] = Math.min(min[c], b.min[c]);
@@ -31,6 +33,7 @@ export function animatedBounds(player: AnimationPlayer): Bounds {
     }
   }
   if (samples > 1) player.seek(time);
+  settle?.(player);
   const center = Float32Array.of((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
   const radius = Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
   return { min, max, center, radius };

@@ -17,6 +17,7 @@ import type {
 } from './events.ts';
 import { acquireSharedDevice, onSharedDeviceLost } from './shared-device.ts';
 import { loadModelSource } from './source.ts';
+import { MAX_INSTANCES, ViewerStage } from './stage.ts';
 import { renderShadow } from './template.ts';
 
 export const TAG_NAME = 'skinned-mesh-viewer';
@@ -43,6 +44,8 @@ export interface ViewerStats {
   vertices: number;
   triangles: number;
   joints: number;
+  /** Model instances drawn (the `instances` attribute once a crowd is shown). */
+  instances: number;
 }
 
 export interface ViewerCameraOrbit {
@@ -73,11 +76,11 @@ const HTMLElementBase: typeof HTMLElement = typeof HTMLElement === 'undefined'
   ? (class {} as unknown as typeof HTMLElement)
   : HTMLElement;
 
-const BOOLEAN_PROPERTIES = ['autoplay', 'loop', 'cameraControls'] as const;
+const BOOLEAN_PROPERTIES = ['autoplay', 'loop', 'cameraControls', 'rootMotion'] as const;
 /** Properties a page may set on an element before the class is defined (lazy loading). */
 const UPGRADED_PROPERTIES = [
   'src', 'builtin', 'animation', 'speed', 'crossfadeDuration', 'cameraOrbit', 'exposure', 'background',
-  'skinning', 'debug', 'alt', ...BOOLEAN_PROPERTIES,
+  'skinning', 'debug', 'alt', 'instances', ...BOOLEAN_PROPERTIES,
 ] as const;
 
 let nextViewerId = 1;
@@ -147,7 +150,7 @@ function parseCssColor(text: string): Rgba | undefined {
 export class SkinnedMeshViewerElement extends HTMLElementBase {
   static readonly observedAttributes = [
     'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
-    'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt',
+    'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion',
   ];
 
   private readonly viewerId = nextViewerId++;
@@ -199,7 +202,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // What the last frame cost (see `stats`).
   private poseMs = 0;
-  private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0 };
+  private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0 };
+  /** Root motion and crowds around the player (see ViewerStage); one per loaded model. */
+  private stage: ViewerStage | undefined;
 
   // Settings, parsed once per attribute change.
   private clearColor: Rgba = TRANSPARENT;
@@ -279,6 +284,25 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** `linear` (default). `dual-quaternion` is planned; unsupported values warn and fall back to linear. */
   get skinning(): string { return this.getAttribute('skinning') ?? DEFAULT_SKINNING; }
   set skinning(value: string | null) { this.setOrRemove('skinning', value); }
+
+  /**
+   * `root-motion`: clips whose root travels (the built-in Walk) move the character through
+   * the scene — one character walks a circle around the origin, a crowd walks and wraps
+   * around its grid. Without it they play in place.
+   */
+  get rootMotion(): boolean { return this.hasAttribute('root-motion'); }
+  set rootMotion(value: boolean) { this.toggleAttribute('root-motion', Boolean(value)); }
+
+  /**
+   * `instances="N"`: draws a crowd of N copies of the model (1…4096) on a grid, all playing
+   * the current clip, each from its own phase at a slightly different speed; one instanced
+   * draw per primitive. Default 1.
+   */
+  get instances(): number {
+    const n = parseNumber(this.getAttribute('instances'));
+    return n === undefined ? 1 : Math.max(1, Math.min(MAX_INSTANCES, Math.floor(n) || 1));
+  }
+  set instances(value: number) { this.setAttribute('instances', String(value)); }
 
   /** Space-separated debug views: `skeleton normals tangents weights wireframe`. */
   get debug(): string | null { return this.getAttribute('debug'); }
@@ -370,7 +394,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const target = createOffscreenTarget(gpu.device, width, height, gpu.renderer.format, `<${TAG_NAME}> #${this.viewerId} capture`);
     let pixels: Uint8Array;
     try {
-      gpu.renderer.render(target, this.view.camera, player.instance);
+      if (this.stage) this.stage.render(gpu.renderer, target, this.view.camera, player);
+      else gpu.renderer.render(target, this.view.camera, player.instance);
       pixels = await readTexturePixels(gpu.device, target);
     } finally {
       target.destroy();
@@ -440,6 +465,19 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.canvas.setAttribute('aria-label', newValue ?? '3D model');
         break;
       case 'crossfade-duration':
+        break;
+      case 'instances':
+        if (parseNumber(newValue) === undefined && newValue !== null) warnOnce(`instances="${newValue}" is not a number; drawing 1`);
+        if (this.stage && this.animPlayer) {
+          this.stage.setInstances(this.instances, this.animPlayer);
+          this.reframe();
+        }
+        break;
+      case 'root-motion':
+        if (this.stage && this.animPlayer) {
+          this.stage.setRootMotion(this.rootMotion, this.animPlayer);
+          this.reframe();
+        }
         break;
     }
   }
@@ -641,7 +679,13 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.animPlayer = player;
     const clip = this.resolveClip(player);
     if (clip >= 0 && clip !== player.clip) player.setClip(clip);
-    this.bounds = animatedBounds(player);
+    const stage = new ViewerStage(model);
+    this.stage = stage;
+    stage.fadeSeconds = this.crossfadeDuration;
+    stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
+    stage.setRootMotion(this.rootMotion, player);
+    stage.setInstances(this.instances, player);
+    this.bounds = stage.framingBounds();
     this.frameModel();
     this.isLoaded = true;
     this.showProgress(false);
@@ -656,6 +700,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private clearModel(): void {
     this.currentModel = undefined;
     this.animPlayer = undefined;
+    this.stage = undefined;
     this.bounds = undefined;
     this.loadedSource = undefined;
     this.isLoaded = false;
@@ -689,6 +734,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private switchClip(player: AnimationPlayer, clip: number, seconds: number): void {
+    if (this.stage) this.stage.fadeSeconds = seconds;
     // A crossfade advances with playback; a paused player would stay on the old pose.
     if (player.playing && seconds > 0) player.crossfadeTo(clip, seconds);
     else player.setClip(clip);
@@ -696,6 +742,13 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   // ---------------------------------------------------------------- camera
+
+  /** The crowd or the walking area changed: frame what is drawn now. */
+  private reframe(): void {
+    if (!this.stage) return;
+    this.bounds = this.stage.framingBounds();
+    this.frameModel();
+  }
 
   /** Puts the camera where `camera-orbit` says and frames the model; forgets user orbit and zoom. */
   private frameModel(): void {
@@ -812,18 +865,23 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     let ended = false;
     const hook = this.beforeRender;
     let dt = 0;
-    if (player.playing) {
+    // Pose time: the player and the stage (root motion, the crowd).
+    const started = performance.now();
+    const advancing = player.playing;
+    if (advancing) {
       dt = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
-      const started = performance.now();
       player.update(dt);
-      this.poseMs = performance.now() - started;
       ended = player.ended;
     } else if (hook !== null) {
       // The hook edits the pose in place; start it from the clip again, not from its last edit.
       player.evaluate();
     }
+    const stage = this.stage;
+    stage?.update(player, dt);
+    if (advancing) this.poseMs = performance.now() - started;
     if (hook !== null) hook(player, dt);
-    gpu.renderer.render(gpu.context.getCurrentTexture(), this.view.camera, player.instance);
+    if (stage) stage.render(gpu.renderer, gpu.context.getCurrentTexture(), this.view.camera, player);
+    else gpu.renderer.render(gpu.context.getCurrentTexture(), this.view.camera, player.instance);
     if (player.playing) {
       this.lastFrameTime = time;
       // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.
@@ -876,6 +934,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     out.vertices = s.vertices;
     out.triangles = s.triangles;
     out.joints = s.joints;
+    out.instances = s.instances;
     return out;
   }
 

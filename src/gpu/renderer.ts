@@ -631,9 +631,10 @@ export class Renderer {
             dqPaletteFromMatrices(instances[k].palette, scene.paletteMatrices, staging, 0, k * scene.paletteMatrices);
           }
           queue.writeBuffer(scene.paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
-        } else if (count === 1) {
+        } else if (count === 1 || palettesContiguous(instances, count, paletteBytes)) {
+          // One instance, or a Crowd's palettes already back to back: upload them where they are.
           const palette = instances[0].palette;
-          queue.writeBuffer(scene.paletteBuffer, 0, palette.buffer, palette.byteOffset, paletteBytes);
+          queue.writeBuffer(scene.paletteBuffer, 0, palette.buffer, palette.byteOffset, paletteBytes * count);
         } else {
           const floats = scene.paletteMatrices * PALETTE_MATRIX_FLOATS;
           for (let k = 0; k < count; k++) staging.set(instances[k].palette, k * floats);
@@ -967,6 +968,16 @@ export class Renderer {
     this.defaults.destroy();
     this.timer?.destroy();
   }
+}
+
+/** Whether the instances' palettes follow each other in one ArrayBuffer (as a Crowd lays them out). */
+function palettesContiguous(instances: readonly ModelInstance[], count: number, paletteBytes: number): boolean {
+  const first = instances[0].palette;
+  for (let k = 1; k < count; k++) {
+    const p = instances[k].palette;
+    if (p.buffer !== first.buffer || p.byteOffset !== first.byteOffset + k * paletteBytes) return false;
+  }
+  return true;
 }
 
 function destroyScene(scene: Scene): void {

@@ -217,4 +217,56 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-lab.png') });
     expect(consoleErrors).toEqual([]);
   });
+
+  it('crowd slider: N instances drawn in one draw per primitive, the frame changes; root motion moves the character between frames', async () => {
+    const { page, consoleErrors } = await openPage();
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await page.goto(`${session.baseUrl}/`);
+    await whenLoaded(page);
+    type Viewer = HTMLElement & { stats: { instances: number; drawCalls: number; joints: number } | undefined; instances: number };
+    const stats = () => page.evaluate(() => {
+      const s = (document.getElementById('viewer') as Viewer).stats!;
+      return { instances: s.instances, drawCalls: s.drawCalls, joints: s.joints };
+    });
+    // Set like a user drag would, without scrolling the panel (and the viewer out of view: it stops drawing).
+    const slide = (n: number) => page.evaluate((v) => {
+      const input = document.getElementById('instances') as HTMLInputElement;
+      input.value = String(v);
+      input.dispatchEvent(new Event('input'));
+    }, n);
+    const one = await frame(page);
+    await slide(25);
+    expect(await page.textContent('#instances-value')).toBe('25');
+    await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 25, drawCalls: 4, joints: 25 * 20 });
+    await expect.poll(() => page.textContent('#stat-instances'), { timeout: 20_000 }).toBe('25');
+    const crowd = await frame(page);
+    expect(changedFraction(one, crowd)).toBeGreaterThan(0.02);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-crowd.png') });
+    await slide(1);
+    await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 1, drawCalls: 4, joints: 20 });
+
+    // Where the character is: the centroid of the pixels that are not background.
+    const centroid = (image: { width: number; data: Uint8Array | Uint8ClampedArray }): [number, number] => {
+      const d = image.data;
+      let n = 0, sx = 0, sy = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) {
+          const p = i / 4;
+          n++; sx += p % image.width; sy += Math.floor(p / image.width);
+        }
+      }
+      return [sx / n, sy / n];
+    };
+    const shift = (a: [number, number], b: [number, number]) => Math.hypot(b[0] - a[0], b[1] - a[1]);
+    // Walking in place, the silhouette's centre stays put (only the limbs swing).
+    const inPlace = centroid(await frame(page));
+    await page.waitForTimeout(400);
+    const stillInPlace = shift(inPlace, centroid(await frame(page)));
+    await page.evaluate(() => document.getElementById('root-motion')!.click());
+    expect(await page.getAttribute('#viewer', 'root-motion')).toBe('');
+    const start = centroid(await frame(page));
+    await expect.poll(async () => shift(start, centroid(await frame(page))), { timeout: 20_000 }).toBeGreaterThan(Math.max(20, 3 * stillInPlace));
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-root-motion.png') });
+    expect(consoleErrors).toEqual([]);
+  });
 });

@@ -441,6 +441,71 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       expect(foregroundFraction(resized)).toBeGreaterThan(0.03);
     });
 
+    it('instances="N" draws a crowd of N in one draw per primitive; root-motion walks the character through the frame', async () => {
+      await addViewer(page, 'crowd', { builtin: 'character', animation: 'Walk', instances: '9' });
+      await whenLoaded(page, 'crowd');
+      await firstFrame(page, 'crowd');
+      const stats = () => page.evaluate(() => {
+        const el = window.helpers.viewer('crowd');
+        return { instances: el.stats!.instances, drawCalls: el.stats!.drawCalls, joints: el.stats!.joints, property: el.instances };
+      });
+      // The built-in character: 4 primitives, 20 joints.
+      expect(await stats()).toEqual({ instances: 9, drawCalls: 4, joints: 9 * 20, property: 9 });
+      const nine = await capture(page, 'crowd');
+      writeArtifactPng('element-crowd-9', nine.width, nine.height, nine.data);
+      expect(foregroundFraction(nine)).toBeGreaterThan(0.03);
+      await page.evaluate(() => { window.helpers.viewer('crowd').instances = 1; });
+      await page.evaluate(() => window.helpers.sleep(100));
+      expect((await stats()).instances).toBe(1);
+      const one = await capture(page, 'crowd');
+      expect(changedFraction(nine, one)).toBeGreaterThan(0.01);
+      // Clamped (checked on a detached element: 4096 characters on a CPU rasteriser take a while).
+      expect(await page.evaluate(() => {
+        const el = document.createElement('skinned-mesh-viewer');
+        el.setAttribute('instances', '99999');
+        const big = el.instances;
+        el.setAttribute('instances', '0');
+        return [big, el.instances];
+      })).toEqual([4096, 1]);
+      await page.evaluate(() => { window.helpers.viewer('crowd').instances = 1; });
+
+      // Paused Walk with root motion: the character stands on the circle's edge; playing moves it across the canvas.
+      await page.evaluate(() => { window.helpers.viewer('crowd').rootMotion = true; });
+      expect(await page.evaluate(() => window.helpers.viewer('crowd').getAttribute('root-motion'))).toBe('');
+      await page.evaluate(() => window.helpers.sleep(100));
+      const start = await capture(page, 'crowd');
+      await page.evaluate(() => window.helpers.viewer('crowd').play());
+      await waitForFrames(page, 'crowd', 20);
+      await page.evaluate(() => window.helpers.viewer('crowd').pause());
+      await page.evaluate(() => window.helpers.sleep(100));
+      const walked = await capture(page, 'crowd');
+      writeArtifactPng('element-root-motion-start', start.width, start.height, start.data);
+      writeArtifactPng('element-root-motion-walked', walked.width, walked.height, walked.data);
+      const centroid = (image: typeof start): number[] => {
+        let n = 0, sx = 0, sy = 0;
+        for (let y = 0; y < image.height; y++) for (let x = 0; x < image.width; x++) {
+          if (image.data[(y * image.width + x) * 4 + 3] > 8) { n++; sx += x; sy += y; }
+        }
+        return [sx / n, sy / n];
+      };
+      const [a, b] = [centroid(start), centroid(walked)];
+      // The character's silhouette moved across the canvas (not just its limbs).
+      expect(Math.hypot(b[0] - a[0], b[1] - a[1]), `centroid ${a} → ${b}`).toBeGreaterThan(3);
+      expect(foregroundFraction(walked)).toBeGreaterThan(0.002);
+    });
+
+    it('instances works for any loaded model: a crowd of Foxes, each running from its own phase', async () => {
+      await addViewer(page, 'foxes', { src: '/assets/Fox.glb', animation: 'Run', instances: '6', 'root-motion': '' });
+      await whenLoaded(page, 'foxes');
+      await firstFrame(page, 'foxes');
+      const s = await page.evaluate(() => { const st = window.helpers.viewer('foxes').stats!; return [st.instances, st.joints]; });
+      expect(s).toEqual([6, 6 * 24]);
+      const image = await capture(page, 'foxes');
+      writeArtifactPng('element-crowd-fox', image.width, image.height, image.data);
+      // Six small foxes on a grid framed whole (a fox is long, so the grid is wide).
+      expect(foregroundFraction(image)).toBeGreaterThan(0.005);
+    });
+
     it('does not autoplay when the user prefers reduced motion; play() still works', async () => {
       await page.emulateMedia({ reducedMotion: 'reduce' });
       try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mat4, quat, vec3 } from 'wgpu-matrix';
+import { WALK_STRIDE } from '../../src/builtin/character.ts';
 import { addClip } from '../../src/builtin/clips.ts';
 import { normalizeInfluences } from '../../src/builtin/geometry.ts';
 import { DEFAULT_BUILTIN_MODEL, buildBuiltinGlb, builtinModelNames } from '../../src/builtin/index.ts';
@@ -360,7 +361,13 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
         }
         if ((expected.loops as readonly string[]).includes(anim.name!)) {
           const last = values.length - n;
-          for (let c = 0; c < n; c++) expect(values[last + c]).toBe(values[c]);
+          // The root-motion track ends a loop one stride further along +Z; everything else ends where it began.
+          const travel = name === 'character' && anim.name === 'Walk' && json.nodes[ch.target.node!].name === 'Root' && ch.target.path === 'translation'
+            ? [0, 0, WALK_STRIDE] : undefined;
+          for (let c = 0; c < n; c++) {
+            if (travel) expect(values[last + c]).toBeCloseTo(values[c] + travel[c], 6);
+            else expect(values[last + c]).toBe(values[c]);
+          }
         }
       }
     }
@@ -392,6 +399,24 @@ describe('builtin character specifics', () => {
     expect(Math.max(...maxs.map((m) => m[1]))).toBeGreaterThan(1.7);
     // The toes reach further forward (+Z) than the heels go back.
     expect(Math.max(...maxs.map((m) => m[2]))).toBeGreaterThan(-Math.min(...mins.map((m) => m[2])));
+  });
+
+  it('walks forward: the Walk moves its Root along +Z, steadily, one stride per loop, and nothing else sideways', () => {
+    const walk = json.animations.find((a) => a.name === 'Walk')!;
+    const root = json.nodes.findIndex((n) => n.name === 'Root');
+    const rootTracks = walk.channels.filter((ch) => ch.target.node === root);
+    expect(rootTracks.map((ch) => ch.target.path)).toEqual(['translation']);
+    const s = walk.samplers[rootTracks[0].sampler];
+    const times = read(s.input), values = read(s.output);
+    const duration = times[times.length - 1];
+    for (let k = 0; k < times.length; k++) {
+      expect(values[3 * k]).toBe(0);
+      expect(values[3 * k + 1]).toBe(0);
+      expect(values[3 * k + 2]).toBeCloseTo((WALK_STRIDE * times[k]) / duration, 6);
+    }
+    // An ordinary walking pace: 1–2 m/s.
+    expect(WALK_STRIDE / duration).toBeGreaterThan(1);
+    expect(WALK_STRIDE / duration).toBeLessThan(2);
   });
 
   it('has rotated bones in the rest pose, so most IBMs are more than translations', () => {

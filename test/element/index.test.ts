@@ -10,19 +10,19 @@ describe('the library entry (src/index.ts)', () => {
     const api = await import('../../src/index.ts');
     const names = Object.keys(api).sort();
     expect(names).toEqual([
-      'AnimationPlayer', 'BlendingJob', 'DEBUG_VIEW_NAMES', 'DEFAULT_BUILTIN_MODEL', 'DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE',
+      'AnimationPlayer', 'BlendingJob', 'Crowd', 'DEBUG_VIEW_NAMES', 'DEFAULT_BUILTIN_MODEL', 'DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE',
       'DEFAULT_SPEED', 'DebugView', 'GltfError', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'SkinnedMeshViewerElement', 'SourceError',
       'TAG_NAME', 'ToneMapping', 'WebGpuUnsupportedError', 'bakeModel', 'bakeToGlb', 'bakeToJson', 'bakeToObj',
       'browserImageDecoder', 'buildBuiltinGlb', 'builtinModelNames', 'canvasPixelSize', 'computeInstanceBounds',
       'configureCanvas', 'createModelInstance', 'createOffscreenTarget', 'createSkinnedVertices', 'debugViewNames',
-      'defaultRenderSettings', 'loadGltf', 'loadModelSource', 'observeCanvasSize', 'parseCameraOrbit', 'parseDebugViews',
-      'readTexturePixels', 'requestWebGpuDevice', 'resolveAnimation', 'skinPrimitive', 'srgbViewFormat',
+      'defaultRenderSettings', 'findRootMotion', 'loadGltf', 'loadModelSource', 'observeCanvasSize', 'parseCameraOrbit', 'parseDebugViews',
+      'readTexturePixels', 'renderCrowd', 'requestWebGpuDevice', 'resolveAnimation', 'skinPrimitive', 'srgbViewFormat',
       'updateMatricesAndPalettes', 'updateModelInstance',
     ].sort());
     expect(api.TAG_NAME).toBe('skinned-mesh-viewer');
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
       'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
-      'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt',
+      'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion',
     ]);
   });
 

@@ -1,0 +1,403 @@
+import { TargetPath } from '../gltf/constants.ts';
+import type { Model } from '../gltf/model.ts';
+import { invertMat4, multiplyMat4, setIdentity } from '../math/trs.ts';
+import { BlendingJob } from './blend.ts';
+import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
+import { createPose, setRestPose, type Pose } from './pose.ts';
+import {
+  createRootMotionTrack, lockRootInPlace, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
+} from './root-motion.ts';
+import { createClipCursor, sampleCursor } from './sample.ts';
+
+/**
+ * A clip's root moves less than this (model units, across the ground) and turns less than
+ * ROOT_MOTION_MIN_YAW over one loop: it plays in place, and has no root motion to extract.
+ */
+const ROOT_MOTION_MIN_DISTANCE = 1e-5;
+const ROOT_MOTION_MIN_YAW = 1e-5;
+
+/**
+ * Root motion of one clip, in model space: the track (in the root's parent space) plus
+ * the parent's rest world matrix P and its inverse, so a delta D taken in the parent's
+ * space moves the model by P · D · P⁻¹.
+ */
+export interface CrowdRootMotion {
+  readonly track: RootMotionTrack;
+  readonly job: RootMotionJob;
+  readonly parentWorld: Float64Array;
+  readonly parentWorldInverse: Float64Array;
+}
+
+/**
+ * Finds the root motion of `model.animations[clip]`: the highest joint whose translation
+ * the clip animates is taken as the root, and it has root motion when it ends the loop
+ * somewhere else on the ground, or turned. Undefined for clips that play in place.
+ * Load-time only (allocates).
+ */
+export function findRootMotion(model: Model, clip: number, parentWorlds: Float64Array): CrowdRootMotion | undefined {
+  const c = model.animations[clip];
+  const h = model.hierarchy;
+  let root = -1;
+  for (const ch of c.channels) {
+    if (ch.path !== TargetPath.TRANSLATION || h.useMatrix[ch.slot]) continue;
+    if (root < 0 || ch.slot < root) root = ch.slot;
+  }
+  if (root < 0) return undefined;
+  // Up (+Y in model space) seen from the root's parent: the parent's 3×3 transposed applied to +Y, normalised.
+  const parentWorld = new Float64Array(16);
+  const parent = h.parentSlot[root];
+  if (parent >= 0) parentWorld.set(parentWorlds.subarray(parent * 16, parent * 16 + 16));
+  else setIdentity(parentWorld);
+  const parentWorldInverse = new Float64Array(16);
+  if (!invertMat4(parentWorld, parentWorldInverse)) return undefined;
+  const up = [parentWorld[1], parentWorld[5], parentWorld[9]];
+  const track = createRootMotionTrack(model, c, root, up);
+  const e = track.ends;
+  const distance = Math.hypot(e[4] - e[0], e[5] - e[1], e[6] - e[2]);
+  let yaw = e[7] - e[3];
+  yaw -= 2 * Math.PI * Math.round(yaw / (2 * Math.PI));
+  if (distance < ROOT_MOTION_MIN_DISTANCE && Math.abs(yaw) < ROOT_MOTION_MIN_YAW) return undefined;
+  const job = new RootMotionJob(track, createClipCursor(track.clip), createPose(model), new Float64Array(4));
+  return { track, job, parentWorld, parentWorldInverse };
+}
+
+// Per-frame scratch: a root-motion delta (x y z yaw) and three 4×4 matrices.
+const delta = new Float64Array(4);
+const motion = new Float64Array(16);
+const conjugated = new Float64Array(16);
+const turned = new Float64Array(16);
+/** Times handed to `takeDelta`. */
+const clock = new Float64Array(4);
+const PREVIOUS = 0, TIME = 1, STEP = 2, DURATION = 3;
+
+/**
+ * Many instances of one model, each playing its own clip at its own time and speed, with
+ * its own crossfade and its own world transform (its placement) — a crowd drawn with one
+ * instanced draw per primitive by `Renderer.renderInstances` (see `renderCrowd`).
+ *
+ * `update(dt)` evaluates every instance in one pass, allocating nothing: advance the
+ * clock, sample (and blend a crossfade), then node matrices and palettes. The palettes of
+ * all instances live back to back in `palettes` (each instance's `palette` is a view into
+ * it), the layout of the renderer's palette storage buffer; placements go to
+ * `placementsF32` in the layout `renderInstances` takes.
+ *
+ * Root motion: for clips whose root travels (see `findRootMotion`), the root joint is kept
+ * in place and the instance's placement moves instead, by the root's motion since the last
+ * frame — so a crowd walks through the scene. Set `rootMotion = false` to play such clips
+ * in place (the root joint stays at its first frame's ground position).
+ * Playback always loops; override/additive layers are `AnimationPlayer`'s, not the crowd's.
+ */
+export class Crowd {
+  /** Instances evaluated and drawn; at most `capacity`. */
+  count: number;
+  /** Move placements by the root motion of clips that have one (else play them in place). */
+  rootMotion = true;
+  readonly instances: readonly ModelInstance[];
+  /** Joint matrices of one instance (all its skinned mesh nodes). */
+  readonly paletteMatrices: number;
+  /** Every instance's palettes, instance k's from float k × paletteMatrices × 16. */
+  readonly palettes: Float32Array;
+  /** Playing clip per instance (-1: rest pose). */
+  readonly clip: Int32Array;
+  /** Seconds into the playing clip, in [0, duration). */
+  readonly time: Float64Array;
+  /** Playback rate per instance; negative plays backwards. */
+  readonly speed: Float64Array;
+  /** Model → world, 16 doubles per instance, column-major; root motion accumulates here. */
+  readonly placements: Float64Array;
+  /** `placements` in single precision, written by `update` (what `renderInstances` takes). */
+  readonly placementsF32: Float32Array;
+  /** Ground distance each instance's root motion carried it in the last `update`. */
+  readonly moved: Float64Array;
+  /** Root motion by clip, undefined for clips that play in place. */
+  readonly rootMotions: readonly (CrowdRootMotion | undefined)[];
+
+  private readonly durations: Float64Array;
+  private readonly fromClip: Int32Array;
+  private readonly fromTime: Float64Array;
+  private readonly fadeElapsed: Float64Array;
+  private readonly fadeDuration: Float64Array;
+  /** Shared by every instance: the faded-out clip's pose, sampled just before blending. */
+  private readonly fromPose: Pose;
+  /** Per instance: fromPose → its pose. */
+  private readonly blends: readonly BlendingJob[];
+
+  constructor(readonly model: Model, readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Crowd: capacity ${capacity} must be an integer ≥ 1`);
+    const first = createModelInstance(model);
+    this.paletteMatrices = first.paletteMatrixCount;
+    const floats = first.paletteMatrixCount * 16;
+    this.palettes = new Float32Array(floats * capacity);
+    const instances: ModelInstance[] = [];
+    for (let k = 0; k < capacity; k++) {
+      const own = k === 0 ? first : createModelInstance(model);
+      // Same instance, its palette moved into the crowd's shared array.
+      const instance: ModelInstance = { ...own, palette: this.palettes.subarray(k * floats, (k + 1) * floats) };
+      updateMatricesAndPalettes(instance);
+      instances.push(instance);
+    }
+    this.instances = instances;
+    this.fromPose = createPose(model);
+    this.blends = instances.map((instance) => new BlendingJob(this.fromPose, instance.pose, instance.pose));
+    this.count = capacity;
+    this.clip = new Int32Array(capacity).fill(model.animations.length > 0 ? 0 : -1);
+    this.time = new Float64Array(capacity);
+    this.speed = new Float64Array(capacity).fill(1);
+    this.placements = new Float64Array(capacity * 16);
+    this.placementsF32 = new Float32Array(capacity * 16);
+    for (let k = 0; k < capacity; k++) {
+      setIdentity(this.placements, k * 16);
+      setIdentity(this.placementsF32, k * 16);
+    }
+    this.moved = new Float64Array(capacity);
+    this.durations = Float64Array.from(model.animations, (c) => c.duration);
+    this.fromClip = new Int32Array(capacity).fill(-1);
+    this.fromTime = new Float64Array(capacity);
+    this.fadeElapsed = new Float64Array(capacity);
+    this.fadeDuration = new Float64Array(capacity);
+    // The rest pose's node matrices give each root's parent placement.
+    this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, first.nodeMatrices));
+  }
+
+  /** Cuts instance k to `clip` (-1: rest pose) at `time` seconds (wrapped into the clip). */
+  play(k: number, clip: number, time = 0): void {
+    this.checkInstance(k);
+    if (clip !== -1) this.checkClip(clip);
+    this.clip[k] = clip;
+    this.time[k] = clip < 0 ? 0 : wrap(time, this.durations[clip]);
+    this.fromClip[k] = -1;
+  }
+
+  /**
+   * Blends instance k from what it plays now to `clip` over `seconds`, as
+   * `AnimationPlayer.crossfadeTo` does: the old clip keeps playing while its weight falls
+   * linearly to 0; the new one starts at `time`.
+   */
+  crossfade(k: number, clip: number, seconds: number, time = 0): void {
+    this.checkInstance(k);
+    this.checkClip(clip);
+    if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new RangeError(`Crowd.crossfade: duration ${seconds} must be a finite number ≥ 0`);
+    if (seconds === 0 || this.clip[k] < 0) {
+      this.play(k, clip, time);
+      return;
+    }
+    this.fromClip[k] = this.clip[k];
+    this.fromTime[k] = this.time[k];
+    this.fadeElapsed[k] = 0;
+    this.fadeDuration[k] = seconds;
+    this.clip[k] = clip;
+    this.time[k] = wrap(time, this.durations[clip]);
+  }
+
+  /** True while instance k blends two clips. */
+  fading(k: number): boolean {
+    return this.fromClip[k] >= 0 && this.fadeElapsed[k] < this.fadeDuration[k];
+  }
+
+  /** Places instance k at (x, y, z), turned `yaw` radians about +Y (0: as modelled). */
+  setPlacement(k: number, x: number, y: number, z: number, yaw: number): void {
+    this.checkInstance(k);
+    const p = this.placements, o = k * 16;
+    const c = Math.cos(yaw), s = Math.sin(yaw);
+    setIdentity(p, o);
+    p[o] = c; p[o + 2] = -s; p[o + 8] = s; p[o + 10] = c;
+    p[o + 12] = x; p[o + 13] = y; p[o + 14] = z;
+    this.copyPlacement(k);
+  }
+
+  /**
+   * Places the first `count` instances on a square grid `spacing` apart, centred on the
+   * origin, all facing +Z (row by row, first row at −Z). Returns the ground area the grid
+   * covers, minX minZ maxX maxZ (each cell's full width, so wrapping keeps the spacing), in `area`.
+   */
+  placeOnGrid(spacing: number, area = new Float64Array(4)): Float64Array {
+    const n = Math.max(1, this.count);
+    const columns = Math.ceil(Math.sqrt(n)), rows = Math.ceil(n / columns);
+    for (let k = 0; k < this.count; k++) {
+      this.setPlacement(k, ((k % columns) - (columns - 1) / 2) * spacing, 0, (Math.floor(k / columns) - (rows - 1) / 2) * spacing, 0);
+    }
+    area[0] = (-columns / 2) * spacing; area[1] = (-rows / 2) * spacing;
+    area[2] = (columns / 2) * spacing; area[3] = (rows / 2) * spacing;
+    return area;
+  }
+
+  /**
+   * Turns instance k by `yaw` radians about its own up axis, through its model origin
+   * (steering). `yaw` is read from `turns[k]` so the per-frame call passes no double.
+   */
+  turn(k: number, turns: Float64Array): void {
+    const yaw = turns[k];
+    if (yaw === 0) return;
+    const c = Math.cos(yaw), s = Math.sin(yaw);
+    setIdentity(turned);
+    turned[0] = c; turned[2] = -s; turned[8] = s; turned[10] = c;
+    multiplyMat4(this.placements, turned, this.placements, k * 16, 0, k * 16);
+    this.copyPlacement(k);
+  }
+
+  /**
+   * Keeps every placement's ground position (x, z) inside [minX, maxX) × [minZ, maxZ) by
+   * wrapping around, like a treadmill: a crowd walking off one edge comes back at the other.
+   * The bounds are fields of `area` (minX minZ maxX maxZ) so the per-frame call passes no double.
+   */
+  wrapPlacements(area: Float64Array): void {
+    const minX = area[0], minZ = area[1], w = area[2] - area[0], d = area[3] - area[1];
+    if (!(w > 0) || !(d > 0)) return;
+    const p = this.placements;
+    for (let k = 0; k < this.count; k++) {
+      const o = k * 16;
+      const x = p[o + 12], z = p[o + 14];
+      const wx = x - w * Math.floor((x - minX) / w), wz = z - d * Math.floor((z - minZ) / d);
+      if (wx !== x || wz !== z) {
+        p[o + 12] = wx;
+        p[o + 14] = wz;
+        this.copyPlacement(k);
+      }
+    }
+  }
+
+  /** Advances every instance by `dt` seconds of wall time (times its speed) and evaluates it. Allocates nothing. */
+  update(dt: number): void {
+    const n = this.count;
+    if (!Number.isInteger(n) || n < 0 || n > this.capacity) throw new RangeError(`Crowd: count ${n} is not in [0, ${this.capacity}]`);
+    const model = this.model, durations = this.durations, rootMotions = this.rootMotions;
+    const rootMotion = this.rootMotion;
+    for (let k = 0; k < n; k++) {
+      const instance = this.instances[k];
+      const pose = instance.pose;
+      const clip = this.clip[k];
+      this.moved[k] = 0;
+      setRestPose(model, pose);
+      if (clip < 0) {
+        updateMatricesAndPalettes(instance);
+        continue;
+      }
+      // The clock, as AnimationPlayer advances a looping clip (same operations, same doubles).
+      // Helpers take their doubles through `clock`: V8 boxes doubles passed to calls it does not inline.
+      const step = dt * this.speed[k];
+      const duration = durations[clip];
+      const previous = this.time[k];
+      let time = 0;
+      if (duration > 0) {
+        time = (previous + step) % duration;
+        if (time < 0) time += duration;
+      }
+      this.time[k] = time;
+      const motionTo = rootMotions[clip];
+      const cursor = instance.cursors[clip];
+      cursor.time = time;
+      sampleCursor(cursor, pose);
+      let moving = false;
+      if (motionTo !== undefined) {
+        if (rootMotion) {
+          clock[PREVIOUS] = previous; clock[TIME] = time; clock[STEP] = step; clock[DURATION] = duration;
+          takeDelta(motionTo);
+          moving = true;
+        }
+        lockRootInPlace(motionTo.track, pose);
+      }
+      const fromClip = this.fromClip[k];
+      if (fromClip >= 0) {
+        const fromDuration = durations[fromClip];
+        const fromPrevious = this.fromTime[k];
+        let fromTime = 0;
+        if (fromDuration > 0) {
+          fromTime = (fromPrevious + step) % fromDuration;
+          if (fromTime < 0) fromTime += fromDuration;
+        }
+        this.fromTime[k] = fromTime;
+        this.fadeElapsed[k] += dt;
+        if (this.fadeElapsed[k] >= this.fadeDuration[k]) {
+          this.fromClip[k] = -1;
+        } else {
+          const weight = this.fadeElapsed[k] / this.fadeDuration[k];
+          const fromPose = this.fromPose;
+          setRestPose(model, fromPose);
+          const fromCursor = instance.cursors[fromClip];
+          fromCursor.time = fromTime;
+          sampleCursor(fromCursor, fromPose);
+          const motionFrom = rootMotions[fromClip];
+          // The blended motion: each clip's delta by its weight (a clip in place moves 0).
+          if (moving) {
+            delta[0] *= weight; delta[1] *= weight; delta[2] *= weight; delta[3] *= weight;
+          }
+          if (motionFrom !== undefined) {
+            if (rootMotion) {
+              const d0 = moving ? delta[0] : 0, d1 = moving ? delta[1] : 0, d2 = moving ? delta[2] : 0, d3 = moving ? delta[3] : 0;
+              clock[PREVIOUS] = fromPrevious; clock[TIME] = fromTime; clock[STEP] = step; clock[DURATION] = fromDuration;
+              takeDelta(motionFrom);
+              const iw = 1 - weight;
+              delta[0] = d0 + iw * delta[0]; delta[1] = d1 + iw * delta[1]; delta[2] = d2 + iw * delta[2]; delta[3] = d3 + iw * delta[3];
+              moving = true;
+            }
+            lockRootInPlace(motionFrom.track, fromPose);
+          }
+          const blend = this.blends[k];
+          blend.weight = weight;
+          blend.run();
+        }
+      }
+      updateMatricesAndPalettes(instance);
+      if (moving) this.applyDelta(k, motionTo ?? rootMotions[fromClip]!);
+    }
+  }
+
+  private applyDelta(k: number, m: CrowdRootMotion): void {
+    applyRootMotion(m, delta, this.placements, k, this.moved);
+    this.copyPlacement(k);
+  }
+
+  private copyPlacement(k: number): void {
+    const o = k * 16;
+    for (let i = 0; i < 16; i++) this.placementsF32[o + i] = this.placements[o + i];
+  }
+
+  private checkInstance(k: number): void {
+    if (!Number.isInteger(k) || k < 0 || k >= this.capacity) throw new RangeError(`Crowd: instance ${k} is not in [0, ${this.capacity})`);
+  }
+
+  private checkClip(clip: number): void {
+    if (!Number.isInteger(clip) || clip < 0 || clip >= this.model.animations.length) {
+      throw new RangeError(`Crowd: clip ${clip} does not exist; the model has ${this.model.animations.length}`);
+    }
+  }
+}
+
+/**
+ * placements[k] ← placements[k] · P · D · P⁻¹: a root-motion delta D (x y z yaw, as
+ * `RootMotionJob` gives it), taken in the root's parent space, applied in model space.
+ * Writes the ground distance moved to `moved[k]` (an array, not a return value, so the
+ * per-frame call passes no double). Allocates nothing.
+ */
+export function applyRootMotion(m: CrowdRootMotion, delta: Float64Array, placements: Float64Array, k: number, moved: Float64Array): void {
+  rootMotionMatrix(m.track, delta, motion);
+  multiplyMat4(m.parentWorld, motion, conjugated);
+  multiplyMat4(conjugated, m.parentWorldInverse, conjugated);
+  const x = conjugated[12], y = conjugated[13], z = conjugated[14];
+  moved[k] = Math.sqrt(x * x + y * y + z * z); // Math.hypot boxes its arguments
+  multiplyMat4(placements, conjugated, placements, k * 16, 0, k * 16);
+}
+
+/** A looping clip's time, exactly as AnimationPlayer wraps it. */
+function wrap(time: number, duration: number): number {
+  if (duration <= 0) return 0;
+  const t = time % duration;
+  return t < 0 ? t + duration : t;
+}
+
+/**
+ * The root's motion from clock[PREVIOUS] to clock[TIME] (clock[STEP] seconds of clip time,
+ * which may cross loop boundaries of a clip clock[DURATION] long) into `delta`. The loop
+ * count is what lies between the unwrapped and the wrapped time, rounded, so it agrees
+ * with the wrap at the boundaries.
+ */
+function takeDelta(m: CrowdRootMotion): void {
+  const job = m.job;
+  const previous = clock[PREVIOUS], time = clock[TIME], duration = clock[DURATION];
+  job.fromTime = previous;
+  job.toTime = time;
+  job.loops = duration > 0 ? Math.round((previous + clock[STEP] - time) / duration) : 0;
+  job.run();
+  const d = job.delta;
+  delta[0] = d[0]; delta[1] = d[1]; delta[2] = d[2]; delta[3] = d[3];
+}

@@ -1,0 +1,235 @@
+import { applyRootMotion, Crowd, findRootMotion, type CrowdRootMotion } from '../anim/crowd.ts';
+import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.ts';
+import type { AnimationPlayer } from '../anim/player.ts';
+import { lockRootInPlace } from '../anim/root-motion.ts';
+import type { Model } from '../gltf/model.ts';
+import type { Bounds } from '../gpu/bounds.ts';
+import type { Camera } from '../gpu/camera.ts';
+import type { Renderer } from '../gpu/renderer.ts';
+import { setIdentity } from '../math/trs.ts';
+
+/** The most instances `instances="N"` draws. */
+export const MAX_INSTANCES = 4096;
+/** With root motion, one character walks a circle this many framing radii wide around the origin. */
+const CIRCLE_RADIUS_SCALE = 1.5;
+/** Crowd grid spacing, in widths of the character's in-place footprint. */
+const GRID_SPACING_SCALE = 1.25;
+/** Crowd members play at the viewer's speed times a factor in [1 − SPREAD, 1 + SPREAD]. */
+const SPEED_SPREAD = 0.15;
+
+/** A small deterministic generator (mulberry32): the same crowd on every load and in tests. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * What the viewer draws around its player: root motion and crowds.
+ *  - Clips whose root travels (the built-in Walk) play in place by default: the root is
+ *    locked where the clip starts, so the framed character does not slide off and snap back.
+ *  - With `rootMotion`, the one character walks instead, steering on a circle around the
+ *    origin (so it never leaves the framed area).
+ *  - With `instances` > 1 a `Crowd` is drawn: a grid of copies playing the player's clip,
+ *    each from its own random phase at a slightly different speed; with root motion they
+ *    walk and wrap around the grid's area.
+ * The per-frame calls allocate nothing; changing `instances` may grow the crowd once.
+ */
+export class ViewerStage {
+  /** Root motion of each clip, for the player (undefined: the clip plays in place). */
+  readonly rootMotions: readonly (CrowdRootMotion | undefined)[];
+  private instanceCount = 1;
+  private walking = false;
+  private crowd: Crowd | undefined;
+  /** Per crowd member: clip phase (0…1) and speed factor. */
+  private phases = new Float64Array(0);
+  private speedFactors = new Float64Array(0);
+  /** The clip the crowd was last told to play. */
+  private crowdClip = -1;
+  /** Seconds a clip change crossfades the crowd (the viewer's crossfade). */
+  fadeSeconds = 0.3;
+  private readonly area = new Float64Array(4);
+  private spacing = 1;
+  /** The one character's placement (root motion), its single-precision copy, and its steering. */
+  private readonly placement = new Float64Array(16);
+  private readonly placementF32 = new Float32Array(16);
+  private readonly moved = new Float64Array(1);
+  private readonly turns = new Float64Array(1);
+  private readonly delta = new Float64Array(4);
+  private readonly singleList: ModelInstance[] = [];
+  private radius = 1;
+  /** The player's clip and time after the last frame (for its root motion since then). */
+  private lastClip = -1;
+  private lastTime = 0;
+  private readonly clock = new Float64Array(2);
+  /** The player's clip sweep with the root in place. */
+  private base: Bounds | undefined;
+
+  constructor(readonly model: Model) {
+    const rest = createModelInstance(model);
+    this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, rest.nodeMatrices));
+    setIdentity(this.placement);
+    setIdentity(this.placementF32);
+    this.singleList.length = 1;
+  }
+
+  get instances(): number { return this.instanceCount; }
+  get rootMotion(): boolean { return this.walking; }
+
+  /** Whether the player's clip has root motion to show. */
+  hasRootMotion(player: AnimationPlayer): boolean {
+    return player.clip >= 0 && this.rootMotions[player.clip] !== undefined;
+  }
+
+  /** Locks the player's root in place if its clip travels, and recomputes its matrices. Allocates nothing. */
+  lockRoot(player: AnimationPlayer): void {
+    const m = player.clip >= 0 ? this.rootMotions[player.clip] : undefined;
+    if (m === undefined) return;
+    lockRootInPlace(m.track, player.instance.pose);
+    updateMatricesAndPalettes(player.instance);
+  }
+
+  /** The framing box of the in-place clip sweep; call before `framingBounds`. */
+  setBaseBounds(bounds: Bounds): void {
+    this.base = bounds;
+    const width = Math.max(bounds.max[0] - bounds.min[0], bounds.max[2] - bounds.min[2], 0.5 * (bounds.max[1] - bounds.min[1]));
+    this.spacing = GRID_SPACING_SCALE * width;
+    this.radius = CIRCLE_RADIUS_SCALE * bounds.radius;
+  }
+
+  /** The box the camera frames: the clip's sweep, spread over the crowd's area or the walking circle. Allocates. */
+  framingBounds(): Bounds {
+    const b = this.base!;
+    const min = Float32Array.from(b.min), max = Float32Array.from(b.max);
+    if (this.crowd && this.instanceCount > 1) {
+      min[0] += this.area[0]; min[2] += this.area[1];
+      max[0] += this.area[2]; max[2] += this.area[3];
+    } else if (this.walking) {
+      min[0] -= this.radius; min[2] -= this.radius;
+      max[0] += this.radius; max[2] += this.radius;
+    }
+    const center = Float32Array.of((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
+    const radius = Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
+    return { min, max, center, radius };
+  }
+
+  /** Turns root motion on or off: the character(s) start over from their home places. */
+  setRootMotion(on: boolean, player: AnimationPlayer): void {
+    this.walking = on;
+    this.resetSingle(player);
+    if (this.crowd) {
+      this.crowd.rootMotion = on;
+      this.crowd.placeOnGrid(this.spacing, this.area);
+    }
+  }
+
+  /** Draws `n` instances (clamped to 1…MAX_INSTANCES); more than the crowd holds builds a bigger one. */
+  setInstances(n: number, player: AnimationPlayer): void {
+    const count = Math.max(1, Math.min(MAX_INSTANCES, Math.floor(n) || 1));
+    this.instanceCount = count;
+    if (count === 1) return;
+    if (!this.crowd || this.crowd.capacity < count) {
+      // Grown by doubling, so a slider dragged up rebuilds the crowd a few times, not at every step.
+      const capacity = Math.min(MAX_INSTANCES, Math.max(count, 2 * (this.crowd?.capacity ?? 0)));
+      const crowd = new Crowd(this.model, capacity);
+      const next = random(17);
+      this.phases = Float64Array.from({ length: capacity }, next);
+      this.speedFactors = Float64Array.from({ length: capacity }, () => 1 - SPEED_SPREAD + 2 * SPEED_SPREAD * next());
+      this.crowd = crowd;
+    }
+    const crowd = this.crowd;
+    crowd.count = count;
+    crowd.rootMotion = this.walking;
+    crowd.placeOnGrid(this.spacing, this.area);
+    this.crowdClip = player.clip;
+    const duration = player.duration;
+    for (let k = 0; k < crowd.capacity; k++) crowd.play(k, player.clip, this.phases[k] * duration);
+  }
+
+  private resetSingle(player: AnimationPlayer): void {
+    setIdentity(this.placement);
+    // On the circle's left edge, facing +Z: turning right (towards +X) circles the origin.
+    if (this.walking) this.placement[12] = -this.radius;
+    for (let i = 0; i < 16; i++) this.placementF32[i] = this.placement[i];
+    this.lastClip = player.clip;
+    this.lastTime = player.time;
+  }
+
+  /**
+   * After the player evaluated this frame (`dt` seconds, 0 when paused): locks its root in
+   * place and, with root motion, moves and steers the one character by what the root
+   * travelled since the last frame; advances the crowd. Allocates nothing.
+   */
+  update(player: AnimationPlayer, dt: number): void {
+    const clip = player.clip;
+    const m = clip >= 0 ? this.rootMotions[clip] : undefined;
+    if (m !== undefined) {
+      if (this.walking && this.instanceCount === 1 && dt > 0 && clip === this.lastClip) {
+        const job = m.job, clock = this.clock;
+        clock[0] = this.lastTime;
+        clock[1] = player.time;
+        const duration = player.duration;
+        job.fromTime = clock[0];
+        job.toTime = clock[1];
+        job.loops = duration > 0 ? Math.round((clock[0] + dt * player.speed - clock[1]) / duration) : 0;
+        job.run();
+        const d = job.delta, delta = this.delta;
+        delta[0] = d[0]; delta[1] = d[1]; delta[2] = d[2]; delta[3] = d[3];
+        applyRootMotion(m, delta, this.placement, 0, this.moved);
+        // Steer: turning by distance / radius walks a circle of that radius.
+        this.turns[0] = this.moved[0] / this.radius;
+        turnPlacement(this.placement, this.turns);
+        for (let i = 0; i < 16; i++) this.placementF32[i] = this.placement[i];
+      }
+      this.lockRoot(player);
+    }
+    this.lastClip = clip;
+    this.lastTime = player.time;
+    const crowd = this.crowd;
+    if (!crowd || this.instanceCount === 1) return;
+    if (clip !== this.crowdClip) {
+      this.crowdClip = clip;
+      const duration = clip >= 0 ? player.model.animations[clip].duration : 0;
+      for (let k = 0; k < crowd.count; k++) {
+        // Paused, a crossfade would never advance: cut, as the player does.
+        if (clip < 0) crowd.play(k, -1);
+        else if (player.playing) crowd.crossfade(k, clip, this.fadeSeconds, this.phases[k] * duration);
+        else crowd.play(k, clip, this.phases[k] * duration);
+      }
+    }
+    const speed = player.speed;
+    for (let k = 0; k < crowd.count; k++) crowd.speed[k] = speed * this.speedFactors[k];
+    crowd.update(dt);
+    if (this.walking) crowd.wrapPlacements(this.area);
+  }
+
+  /** Draws the crowd, or the player's instance at its placement. */
+  render(renderer: Renderer, target: GPUTexture, camera: Camera, player: AnimationPlayer): void {
+    const crowd = this.crowd;
+    if (crowd && this.instanceCount > 1) {
+      renderer.renderInstances(target, camera, crowd.instances, crowd.count, crowd.placementsF32);
+    } else if (this.walking) {
+      this.singleList[0] = player.instance;
+      renderer.renderInstances(target, camera, this.singleList, 1, this.placementF32);
+    } else {
+      renderer.render(target, camera, player.instance);
+    }
+  }
+}
+
+/** placement ← placement · RotY(turns[0]). */
+function turnPlacement(placement: Float64Array, turns: Float64Array): void {
+  const yaw = turns[0];
+  const c = Math.cos(yaw), s = Math.sin(yaw);
+  // Columns 0 and 2 of the product mix; the others stay.
+  for (let r = 0; r < 4; r++) {
+    const a = placement[r], b = placement[8 + r];
+    placement[r] = a * c + b * -s;
+    placement[8 + r] = a * s + b * c;
+  }
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { findSlot } from '../../src/anim/mask.ts';
+import { AnimationPlayer } from '../../src/anim/player.ts';
+import { WALK_STRIDE } from '../../src/builtin/character.ts';
+import { animatedBounds } from '../../src/element/framing.ts';
+import { MAX_INSTANCES, ViewerStage } from '../../src/element/stage.ts';
+import { loadCharacter } from '../anim/fixtures.ts';
+import { measureAllocation } from '../support/allocation.ts';
+
+const DT = 1 / 60;
+
+async function setup() {
+  const model = await loadCharacter();
+  const player = new AnimationPlayer(model);
+  const stage = new ViewerStage(model);
+  stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
+  return { model, player, stage };
+}
+
+/** The private single-character placement, read through the render path's view of it. */
+const placementOf = (stage: ViewerStage): Float64Array => (stage as unknown as { placement: Float64Array }).placement;
+
+describe('ViewerStage (what <skinned-mesh-viewer> draws around its player)', () => {
+  it('plays a travelling clip in place by default: the root stays where the clip starts, framing excludes the travel', async () => {
+    const { model, player, stage } = await setup();
+    expect(stage.hasRootMotion(player)).toBe(true); // Walk
+    const root = findSlot(model, 'Root');
+    player.play();
+    for (let i = 0; i < 100; i++) {
+      player.update(DT);
+      stage.update(player, DT);
+      expect(Math.abs(player.instance.nodeMatrices[root * 16 + 14])).toBeLessThan(1e-9);
+    }
+    const b = stage.framingBounds();
+    const travelling = animatedBounds(new AnimationPlayer(model));
+    // A stride's legs and arms, without the 1.4 m the root travels per loop.
+    expect(b.max[2] - b.min[2]).toBeLessThan(1.2);
+    expect(b.max[2] - b.min[2]).toBeLessThan(travelling.max[2] - travelling.min[2] - 0.5);
+    expect(Array.from(placementOf(stage))).toEqual([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  });
+
+  it('with root motion, one character walks a circle around the origin inside the framed area', async () => {
+    const { player, stage } = await setup();
+    stage.setRootMotion(true, player);
+    const b = stage.framingBounds();
+    const p = placementOf(stage);
+    const start = [p[12], p[14]];
+    const radius = Math.hypot(start[0], start[1]);
+    player.play();
+    let travelled = 0, maxFromOrigin = 0;
+    for (let i = 0; i < 600; i++) {
+      const x = p[12], z = p[14];
+      player.update(DT);
+      stage.update(player, DT);
+      travelled += Math.hypot(p[12] - x, p[14] - z);
+      maxFromOrigin = Math.max(maxFromOrigin, Math.hypot(p[12], p[14]));
+      expect(p[12]).toBeGreaterThan(b.min[0]);
+      expect(p[12]).toBeLessThan(b.max[0]);
+      expect(p[14]).toBeGreaterThan(b.min[2]);
+      expect(p[14]).toBeLessThan(b.max[2]);
+    }
+    expect(travelled).toBeCloseTo(10 * WALK_STRIDE, 1); // 10 s of walking
+    expect(maxFromOrigin).toBeLessThan(radius * 1.01);
+    expect(maxFromOrigin).toBeGreaterThan(radius * 0.99);
+    stage.setRootMotion(false, player);
+    expect(p[12]).toBe(0);
+  });
+
+  it('a crowd follows the player: its clip (crossfading), its speed, its pause; instances are clamped', async () => {
+    const { player, stage } = await setup();
+    stage.setInstances(9, player);
+    expect(stage.instances).toBe(9);
+    const crowd = (stage as unknown as { crowd: { count: number; clip: Int32Array; time: Float64Array; fading(k: number): boolean } }).crowd;
+    expect(crowd.count).toBe(9);
+    expect(new Set(crowd.time).size).toBe(9); // each from its own phase
+    player.play();
+    stage.update(player, DT);
+    player.crossfadeTo(1, 0.5);
+    stage.fadeSeconds = 0.5;
+    stage.update(player, DT);
+    expect(Array.from(crowd.clip)).toEqual(new Array(9).fill(1));
+    expect(crowd.fading(0)).toBe(true);
+    const times = Array.from(crowd.time);
+    stage.update(player, 0); // paused: nothing advances
+    expect(Array.from(crowd.time)).toEqual(times);
+    player.pause();
+    player.setClip(2);
+    stage.update(player, 0);
+    expect(Array.from(crowd.clip)).toEqual(new Array(9).fill(2));
+    expect(crowd.fading(0)).toBe(false); // paused: cut, not a fade that would never advance
+    stage.setInstances(1e9, player);
+    expect(stage.instances).toBe(MAX_INSTANCES);
+    stage.setInstances(0, player);
+    expect(stage.instances).toBe(1);
+  });
+
+  it('frames the whole crowd grid', async () => {
+    const { player, stage } = await setup();
+    const one = stage.framingBounds();
+    stage.setInstances(100, player);
+    const many = stage.framingBounds();
+    expect(many.max[0] - many.min[0]).toBeGreaterThan(5 * (one.max[0] - one.min[0]));
+    expect(many.max[1]).toBe(one.max[1]);
+  });
+
+  it('updates a walking crowd and a walking character without allocating', async () => {
+    const { player, stage } = await setup();
+    stage.setRootMotion(true, player);
+    player.play();
+    const single = (): void => { player.update(DT); stage.update(player, DT); };
+    const alone = await measureAllocation(single, 5_000, 64 * 1024);
+    expect(alone.clean.length, JSON.stringify(alone.rounds)).toBeGreaterThan(0);
+    stage.setInstances(16, player);
+    const crowd = await measureAllocation(single, 1_000, 64 * 1024);
+    expect(crowd.clean.length, JSON.stringify(crowd.rounds)).toBeGreaterThan(0);
+  });
+});
