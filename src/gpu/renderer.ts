@@ -11,6 +11,7 @@ import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord, M
 import { FrameUniformsData } from './frame-uniforms.ts';
 import { createDefaultResources, uploadModel, type DefaultResources, type GpuMaterial, type GpuModel, type GpuPrimitive } from './gpu-model.ts';
 import { GpuTimer } from './gpu-timer.ts';
+import { cameraRelativeModel, viewRotation } from './camera-relative.ts';
 import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding, ToneMapping } from './layouts.ts';
 import { MipmapGenerator } from './mipmaps.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from './morph-targets.ts';
@@ -541,10 +542,13 @@ export class Renderer {
    * Draws `count` instances of the current model in one pass, each draw of the model as
    * one instanced draw call. `placements` (optional): 16 floats per instance, a
    * column-major world matrix applied on top of the instance's own node matrices (its
-   * position in a crowd). Growing beyond the most instances drawn so far reallocates the
+   * position in a crowd; pass a Float64Array far from the origin: it is combined with the
+   * node matrices and made camera-relative in float64). Growing beyond the most instances drawn so far reallocates the
    * per-instance buffers once; otherwise nothing is allocated.
    */
-  renderInstances(target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array): void {
+  renderInstances(
+    target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array | Float64Array,
+  ): void {
     const started = performance.now();
     const scene = this.scene;
     if (scene) {
@@ -589,7 +593,7 @@ export class Renderer {
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
     const pass = encoder.beginRenderPass(this.passDescriptor);
     if (scene && scene.draws.length > 0 && count > 0) {
-      this.writeDrawRecords(scene, instances, count, placements);
+      this.writeDrawRecords(scene, instances, count, placements, camera.eye ?? camera.position);
       queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer, 0, scene.draws.length * count * DRAW_RECORD_SIZE);
       const paletteBytes = scene.paletteMatrices * PALETTE_MATRIX_BYTES;
       if (paletteBytes > 0) {
@@ -610,7 +614,7 @@ export class Renderer {
         }
         stats.joints = scene.paletteMatrices * count;
       }
-      this.sortBlended(scene, count, camera);
+      this.sortBlended(scene, count);
       this.encodeDraws(pass, scene, count);
     }
     pass.end();
@@ -736,10 +740,11 @@ export class Renderer {
   private writeFrameUniforms(camera: Camera, target: GPUTexture, scene: Scene | undefined): void {
     const f = this.frameData;
     const s = this.settings;
-    f.view.set(camera.view);
+    // Camera-relative (camera-relative.ts): the eye is the origin of what the shaders see.
+    viewRotation(camera.view, f.view);
     f.projection.set(camera.projection);
-    mat4.multiply(camera.projection, camera.view, f.viewProjection);
-    f.cameraPosition.set(camera.position);
+    mat4.multiply(camera.projection, f.view, f.viewProjection);
+    f.cameraPosition.fill(0);
     f.exposure[0] = s.exposure;
     f.toneMapping[0] = s.toneMapping;
     const l = s.lightDirection;
@@ -766,7 +771,9 @@ export class Renderer {
     f.debugLineWidth[0] = Math.max(DEBUG_LINE_WIDTH_MIN, Math.min(target.width, target.height) * DEBUG_LINE_WIDTH_FRACTION);
   }
 
-  private writeDrawRecords(scene: Scene, instances: readonly ModelInstance[], count: number, placements: Float32Array | undefined): void {
+  private writeDrawRecords(
+    scene: Scene, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined, eye: ArrayLike<number>,
+  ): void {
     const { model, records, exactNormals, draws } = scene;
     const exactAlways = this.settings.normals === 'exact';
     // DQS normals always take the exact cofactor of the blended stretch (skinFrameDq): no palette scan.
@@ -791,17 +798,8 @@ export class Renderer {
         const base = (i * count + k) * DRAW_RECORD_WORDS;
         const o = d.nodeSlot * 16;
         const mo = base + DrawRecordWord.MODEL;
-        if (placements) {
-          // model = placement · node world.
-          for (let c = 0; c < 4; c++) {
-            const b0 = m[o + c * 4], b1 = m[o + c * 4 + 1], b2 = m[o + c * 4 + 2], b3 = m[o + c * 4 + 3];
-            for (let r = 0; r < 4; r++) {
-              f32[mo + c * 4 + r] = placements[po + r] * b0 + placements[po + 4 + r] * b1 + placements[po + 8 + r] * b2 + placements[po + 12 + r] * b3;
-            }
-          }
-        } else {
-          for (let c = 0; c < 16; c++) f32[mo + c] = m[o + c];
-        }
+        // model = placement · node world − eye, in float64, then rounded (camera-relative.ts).
+        cameraRelativeModel(m, o, placements, po, eye, f32, mo);
         // Normal matrix = M⁻ᵀ = cofactor(M) / det; columns b×c, c×a, a×b of the 3×3 (a, b, c its columns).
         const a0 = f32[mo], a1 = f32[mo + 1], a2 = f32[mo + 2];
         const b0 = f32[mo + 4], b1 = f32[mo + 5], b2 = f32[mo + 6];
@@ -849,7 +847,7 @@ export class Renderer {
    * Back to front by view-space depth of each (draw, instance)'s bounds centre; insertion
    * sort, nearly sorted from the last frame.
    */
-  private sortBlended(scene: Scene, count: number, camera: Camera): void {
+  private sortBlended(scene: Scene, count: number): void {
     const blendDraws = scene.blendDraws;
     if (blendDraws.length === 0) return;
     const order = scene.blendOrder;
@@ -861,7 +859,8 @@ export class Renderer {
     }
     const n = scene.blendCount;
     const depth = scene.blendDepth;
-    const v = camera.view;
+    // Records are camera-relative: depth by the view rotation alone.
+    const v = this.frameData.view;
     const f32 = scene.records.f32;
     for (let e = 0; e < n; e++) {
       const record = order[e];
