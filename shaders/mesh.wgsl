@@ -52,6 +52,16 @@ struct FrameUniforms {
   viewportSize: vec2f,
   debugLineLength: f32,
   debugLineWidth: f32,
+  // Camera-relative world → the shadow map's clip space (shaders/shadow.wgsl, src/gpu/shadow-map.ts).
+  lightViewProjection: mat4x4f,
+  // 0: no shadow (shadows off, or the map is not ready); 1: the key light is fully blocked in shadow.
+  shadowStrength: f32,
+  // World units the receiver moves along its normal before the lookup (against acne).
+  shadowNormalOffset: f32,
+  // Shadow-map depth units subtracted from the receiver's depth.
+  shadowDepthBias: f32,
+  // 1 / the shadow map's size: one texel in uv.
+  shadowTexelSize: f32,
 }
 
 struct DrawRecord {
@@ -84,6 +94,8 @@ struct MaterialUniforms {
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
+@group(0) @binding(1) var shadowMap: texture_depth_2d;
+@group(0) @binding(2) var shadowSampler: sampler_comparison;
 
 @group(1) @binding(0) var<storage, read> jointPalette: array<mat4x4f>;
 @group(1) @binding(1) var<storage, read> draws: array<DrawRecord>;
@@ -208,6 +220,33 @@ fn vsSkin8(surface: SurfaceInput, skin: Influences8, @builtin(vertex_index) vert
   return out;
 }
 
+// How much of the key light reaches a point (1 lit … 1 − shadowStrength in shadow): 3×3
+// percentage-closer taps of the shadow map, each a 2×2 bilinear comparison (a linear
+// comparison sampler), so the edge is soft over about four texels. Level-0 sampling has no
+// uniformity requirement, so it may run after the fragment's discards.
+fn keyLightVisibility(worldPosition: vec3f, vertexNormal: vec3f) -> f32 {
+  if (frame.shadowStrength <= 0.0) {
+    return 1.0;
+  }
+  let n = normalizeOrZero(vertexNormal);
+  // Offset towards the light side of the surface, whichever way the normal faces.
+  let towardsLight = select(-n, n, dot(n, frame.lightDirection) >= 0.0);
+  let clip = frame.lightViewProjection * vec4f(worldPosition + towardsLight * frame.shadowNormalOffset, 1.0);
+  let ndc = clip.xyz / clip.w;
+  let uv = vec2f(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+  if (any(uv < vec2f(0.0)) || any(uv > vec2f(1.0)) || ndc.z > 1.0) {
+    return 1.0;
+  }
+  let depth = ndc.z - frame.shadowDepthBias;
+  var lit = 0.0;
+  for (var y = -1; y <= 1; y++) {
+    for (var x = -1; x <= 1; x++) {
+      lit += textureSampleCompareLevel(shadowMap, shadowSampler, uv + vec2f(f32(x), f32(y)) * frame.shadowTexelSize, depth);
+    }
+  }
+  return 1.0 - frame.shadowStrength * (1.0 - lit / 9.0);
+}
+
 fn pickUv(in: VertexOutput, uvSet: u32) -> vec2f {
   return select(in.texcoord0, in.texcoord1, uvSet == 1u);
 }
@@ -294,7 +333,7 @@ fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @locati
   let fresnel = fresnelSchlick(f0, vDotH);
   let specular = fresnel * distributionGgx(nDotH, alpha) * visibilitySmithGgx(nDotL, nDotV, alpha);
   let diffuse = (vec3f(1.0) - fresnel) * diffuseColor / PI;
-  var color = frame.lightColor * nDotL * (diffuse + specular);
+  var color = frame.lightColor * nDotL * (diffuse + specular) * keyLightVisibility(in.worldPosition, in.normal);
 
   // Hemispherical ambient: sky above, ground below, for diffuse and (by the reflected
   // direction) specular, both darkened by occlusion.

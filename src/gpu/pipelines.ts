@@ -111,7 +111,8 @@ export class MeshPipelines {
   readonly skinLayout: GPUBindGroupLayout;
   readonly materialLayout: GPUBindGroupLayout;
   readonly pipelineLayout: GPUPipelineLayout;
-  private readonly module: GPUShaderModule;
+  /** The compiled MESH_SHADER_SOURCE; the shadow pass (shadow-map.ts) draws with its vertex stages. */
+  readonly module: GPUShaderModule;
   private readonly cache = new Map<string, GPURenderPipeline>();
 
   constructor(private readonly device: GPUDevice) {
@@ -120,7 +121,11 @@ export class MeshPipelines {
     this.module = device.createShaderModule({ label: 'mesh', code: MESH_SHADER_SOURCE });
     this.frameLayout = device.createBindGroupLayout({
       label: 'frame (group 0)',
-      entries: [{ binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } }],
+      entries: [
+        { binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } },
+        { binding: FrameBinding.SHADOW_MAP, visibility: FRAGMENT, texture: { sampleType: 'depth' } },
+        { binding: FrameBinding.SHADOW_SAMPLER, visibility: FRAGMENT, sampler: { type: 'comparison' } },
+      ],
     });
     this.skinLayout = device.createBindGroupLayout({
       label: 'skin, draws and morph deltas (group 1)',

@@ -20,6 +20,7 @@ import {
 } from './pipelines.ts';
 import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
+import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, ShadowMap, type ShadowCasterBounds } from './shadow-map.ts';
 import { mat4 } from 'wgpu-matrix';
 import { multiplyMat4 } from '../math/trs.ts';
 
@@ -76,6 +77,16 @@ export interface RenderSettings {
    * `renderer.prepareSkinning()`. Anything but 'dual-quaternion' counts as linear.
    */
   skinning: SkinningMethod;
+  /**
+   * The key light casts shadows (shadow-map.ts): a depth pass from the light before the
+   * lit pass, 3×3 PCF in the lit shader. Off by default, as in three.js; the light is
+   * `lightDirection` (best in 'world' space: a 'view' light turns with the camera, and its
+   * shadows with it). Pipelines are built the first time a frame asks: frames draw without
+   * shadows until then (`renderer.shadowsReady`), or await `renderer.prepareShadows()`.
+   */
+  shadows: boolean;
+  /** Shadow map width and height in texels; default 2048. */
+  shadowMapSize: number;
 }
 
 export function defaultRenderSettings(): RenderSettings {
@@ -93,6 +104,8 @@ export function defaultRenderSettings(): RenderSettings {
     debug: 0,
     debugLineLength: 0,
     skinning: 'linear',
+    shadows: false,
+    shadowMapSize: DEFAULT_SHADOW_MAP_SIZE,
   };
 }
 
@@ -177,6 +190,13 @@ interface Scene {
    */
   paletteStaging: Float32Array;
   skinBindGroup: GPUBindGroup;
+  /** Load-time reach of the shadow casters (shadow-map.ts). */
+  readonly shadowCasters: ShadowCasterBounds;
+  /** Per SkinningSlot, per draw: its shadow pipeline (null: casts none; undefined: not built). */
+  readonly shadowPipelines: (GPURenderPipeline | null | undefined)[][];
+  /** SkinningSlot bits whose shadow pipelines are built, and the builds under way. */
+  shadowReady: number;
+  readonly shadowBuilds: (Promise<void> | undefined)[];
   /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
   blendOrder: Int32Array;
   /** Entries of blendOrder in use, and the instance count they were made for. */
@@ -223,7 +243,10 @@ export class Renderer {
   private readonly timer: GpuTimer | undefined;
   private readonly frameData = new FrameUniformsData();
   private readonly frameBuffer: GPUBuffer;
-  private readonly frameBindGroup: GPUBindGroup;
+  private frameBindGroup: GPUBindGroup;
+  private readonly shadow: ShadowMap;
+  /** The shadow map view `frameBindGroup` binds. */
+  private boundShadowView: GPUTextureView;
   private scene: Scene | undefined;
 
   // Render targets, recreated only when the output size changes.
@@ -251,6 +274,9 @@ export class Renderer {
   private readonly onDebugPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building debug views failed:`, e);
   };
+  private readonly onShadowPrepareFailed = (e: unknown): void => {
+    console.error(`${this.label}: building shadow pipelines failed:`, e);
+  };
   private readonly onSkinningPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building skinning pipelines failed:`, e);
   };
@@ -272,11 +298,9 @@ export class Renderer {
       size: this.frameData.buffer.byteLength,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    this.frameBindGroup = device.createBindGroup({
-      label: `${this.label} frame`,
-      layout: this.pipelines.frameLayout,
-      entries: [{ binding: FrameBinding.UNIFORMS, resource: { buffer: this.frameBuffer } }],
-    });
+    this.shadow = new ShadowMap(device, this.pipelines, this.label);
+    this.boundShadowView = this.shadow.view;
+    this.frameBindGroup = this.createFrameBindGroup();
     this.colorAttachment = {
       view: undefined as unknown as GPUTextureView, // set every frame
       resolveTarget: undefined,
@@ -299,6 +323,48 @@ export class Renderer {
     this.targetViewDescriptor = { label: `${this.label} target view`, format: this.format };
     this.commandBuffers.length = 1;
     this.single.length = 1;
+  }
+
+  /** The frame bind group: uniforms and the shadow map (made again when the map is). */
+  private createFrameBindGroup(): GPUBindGroup {
+    this.boundShadowView = this.shadow.view;
+    return this.device.createBindGroup({
+      label: `${this.label} frame`,
+      layout: this.pipelines.frameLayout,
+      entries: [
+        { binding: FrameBinding.UNIFORMS, resource: { buffer: this.frameBuffer } },
+        { binding: FrameBinding.SHADOW_MAP, resource: this.boundShadowView },
+        { binding: FrameBinding.SHADOW_SAMPLER, resource: this.shadow.sampler },
+      ],
+    });
+  }
+
+  /** Whether the current model's shadow pipelines (for the skinning method frames use) are built. */
+  get shadowsReady(): boolean {
+    const scene = this.scene;
+    return scene !== undefined && (scene.shadowReady & (1 << scene.skinning)) !== 0;
+  }
+
+  /** Builds the current model's shadow pipelines for `method` (default: the setting's); frames with shadows on use them once this resolves. */
+  async prepareShadows(method: SkinningMethod = this.settings.skinning): Promise<void> {
+    const scene = this.scene;
+    if (!scene) return;
+    await this.buildShadows(scene, skinningSlot(method));
+  }
+
+  private buildShadows(scene: Scene, slot: SkinningSlot): Promise<void> {
+    if (scene.shadowReady & (1 << slot)) return Promise.resolve();
+    let build = scene.shadowBuilds[slot];
+    if (!build) {
+      const skinning = SKINNING_OF_SLOT[slot];
+      build = (async () => {
+        const pipelines = await Promise.all(scene.draws.map((d) => this.shadow.pipeline(d.desc, skinning)));
+        scene.shadowPipelines[slot] = pipelines;
+        scene.shadowReady |= 1 << slot;
+      })();
+      scene.shadowBuilds[slot] = build;
+    }
+    return build;
   }
 
   /** The model being drawn, if any. */
@@ -471,6 +537,10 @@ export class Renderer {
       solidOrder: Int32Array.from(solid),
       blendDraws: Int32Array.from(blend),
       paletteMatrices,
+      shadowCasters: createShadowCasterBounds(model),
+      shadowPipelines: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
+      shadowReady: 0,
+      shadowBuilds: new Array(SKINNING_SLOTS).fill(undefined),
       skinning: slot,
       skinningReady: 1 << slot,
       skinningBuilds: new Array(SKINNING_SLOTS).fill(undefined),
@@ -565,6 +635,8 @@ export class Renderer {
     this.ensureAttachments(target);
     camera.update(target.width / target.height);
     this.writeFrameUniforms(camera, target, scene);
+    const eye = camera.eye ?? camera.position;
+    const shadowed = scene !== undefined && count > 0 && this.shadowFrame(scene, instances, count, placements, eye);
     const queue = this.device.queue;
     queue.writeBuffer(this.frameBuffer, 0, this.frameData.buffer);
 
@@ -591,9 +663,12 @@ export class Renderer {
     stats.joints = 0;
     stats.instances = scene ? count : 0;
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
+    if (shadowed) {
+      stats.drawCalls += this.shadow.encode(encoder, scene.draws, scene.solidOrder, scene.shadowPipelines[scene.skinning], scene.skinBindGroup, count);
+    }
     const pass = encoder.beginRenderPass(this.passDescriptor);
     if (scene && scene.draws.length > 0 && count > 0) {
-      this.writeDrawRecords(scene, instances, count, placements, camera.eye ?? camera.position);
+      this.writeDrawRecords(scene, instances, count, placements, eye);
       queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer, 0, scene.draws.length * count * DRAW_RECORD_SIZE);
       const paletteBytes = scene.paletteMatrices * PALETTE_MATRIX_BYTES;
       if (paletteBytes > 0) {
@@ -626,6 +701,25 @@ export class Renderer {
     stats.frames++;
     stats.gpuMs = this.timer?.lastMs;
     stats.encodeMs = performance.now() - started;
+  }
+
+  /**
+   * Shadows of this frame: when the setting is on and the pipelines are built, fits the
+   * light and fills the frame uniforms' shadow fields (else shadowStrength 0; the first
+   * such frame starts the build). Rebinds the frame group when the map was (re)created.
+   */
+  private shadowFrame(scene: Scene, instances: readonly ModelInstance[], count: number, placements: ArrayLike<number> | undefined, eye: ArrayLike<number>): boolean {
+    const s = this.settings;
+    this.frameData.shadowStrength[0] = 0;
+    if (!s.shadows) return false;
+    if (!(scene.shadowReady & (1 << scene.skinning))) {
+      if (!scene.shadowBuilds[scene.skinning]) this.buildShadows(scene, scene.skinning).catch(this.onShadowPrepareFailed);
+      return false;
+    }
+    const size = Math.max(1, Math.min(this.device.limits.maxTextureDimension2D, Math.round(s.shadowMapSize) || DEFAULT_SHADOW_MAP_SIZE));
+    const shadowed = this.shadow.fit(scene.shadowCasters, instances, count, placements, eye, size, this.frameData);
+    if (this.shadow.view !== this.boundShadowView) this.frameBindGroup = this.createFrameBindGroup();
+    return shadowed;
   }
 
   /**
@@ -698,7 +792,7 @@ export class Renderer {
       stats.vertices += scene.draws[i].primitive.vertexCount * count;
       stats.triangles += scene.draws[i].triangles * count;
     }
-    stats.drawCalls = solid.length + scene.blendCount;
+    stats.drawCalls += solid.length + scene.blendCount;
     if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += scene.debug.encodeOverlays(pass, debugMask, count, slot);
   }
 
@@ -898,6 +992,7 @@ export class Renderer {
     this.lastTarget = undefined;
     this.lastTargetView = undefined;
     this.frameBuffer.destroy();
+    this.shadow.destroy();
     this.defaults.destroy();
     this.timer?.destroy();
   }
