@@ -74,6 +74,8 @@ struct DrawRecord {
   morphWeights0: vec4f,
   morphWeights1: vec4f,
   morphTargets: vec4u,
+  // First vertex of this draw and instance in skinnedVertices (compute path, src/gpu/preskin.ts); 0 for rigid draws.
+  skinnedBase: u32,
 }
 
 struct MaterialUniforms {
@@ -100,6 +102,10 @@ struct MaterialUniforms {
 @group(1) @binding(0) var<storage, read> jointPalette: array<mat4x4f>;
 @group(1) @binding(1) var<storage, read> draws: array<DrawRecord>;
 @group(1) @binding(2) var<storage, read> morphDeltas: array<f32>;
+// The compute path's output (shaders/preskin.wgsl): per vertex the morphed, skinned
+// position (xyz, 1), normal (xyz, 0) and tangent (xyzw) in mesh-node space. A placeholder
+// on the vertex path.
+@group(1) @binding(3) var<storage, read> skinnedVertices: array<vec4f>;
 
 @group(2) @binding(0) var<uniform> material: MaterialUniforms;
 @group(2) @binding(1) var baseColorTexture: texture_2d<f32>;
@@ -245,6 +251,16 @@ fn keyLightVisibility(worldPosition: vec3f, vertexNormal: vec3f) -> f32 {
     }
   }
   return 1.0 - frame.shadowStrength * (1.0 - lit / 9.0);
+}
+
+// The compute path (RenderSettings.skinningPath): the vertex was morphed and skinned by
+// shaders/preskin.wgsl this frame with the same functions; only the model matrix is left.
+@vertex
+fn vsPreskinned(surface: SurfaceInput, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
+  let record = draws[drawIndex];
+  let at = (record.skinnedBase + vertex) * 3u;
+  let local = SkinnedFrame(skinnedVertices[at].xyz, skinnedVertices[at + 1u].xyz, skinnedVertices[at + 2u]);
+  return toWorld(local, surface, record);
 }
 
 fn pickUv(in: VertexOutput, uvSet: u32) -> vec2f {

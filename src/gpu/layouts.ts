@@ -44,6 +44,8 @@ export const SkinBinding = {
   PALETTE: 0,
   DRAWS: 1,
   MORPH_DELTAS: 2,
+  /** The compute path's skinned vertices (src/gpu/preskin.ts), read by vsPreskinned. */
+  SKINNED_VERTICES: 3,
 } as const;
 
 /** Bindings of group 2: the material's uniforms, then a texture and its sampler per glTF texture slot. */

@@ -16,10 +16,11 @@ import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PAL
 import { MipmapGenerator } from './mipmaps.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from './morph-targets.ts';
 import {
-  isSrgbFormat, MeshPipelines, SKINNING_OF_SLOT, SKINNING_SLOTS, skinningSlot, type MeshPipelineDesc, type SkinningSlot,
+  isSrgbFormat, MeshPipelines, PRESKINNED_ENTRY_POINT, SKINNING_OF_SLOT, SKINNING_SLOTS, skinningSlot, type MeshPipelineDesc, type SkinningSlot,
 } from './pipelines.ts';
 import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
+import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinScene, type SkinningPath } from './preskin.ts';
 import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, ShadowMap, type ShadowCasterBounds } from './shadow-map.ts';
 import { mat4 } from 'wgpu-matrix';
 import { multiplyMat4 } from '../math/trs.ts';
@@ -87,6 +88,18 @@ export interface RenderSettings {
   shadows: boolean;
   /** Shadow map width and height in texels; default 2048. */
   shadowMapSize: number;
+  /**
+   * Where skinned vertices are computed (preskin.ts). 'vertex': in the vertex stage of
+   * every pass that draws them (the lit pass, and the shadow pass when shadows are on).
+   * 'compute': once per frame by a compute pass into a storage buffer both passes read;
+   * it also keeps the previous frame's skinned vertices (`renderer.skinnedVertices`).
+   * 'auto' (default): compute when two passes need the vertices and there are enough of
+   * them (`chooseSkinningPath`, measured in bench/gpu/skin-paths.ts). Same image either way.
+   * The compute path's pipelines are built when a frame first wants it: until then frames
+   * take the vertex path (`renderer.skinningPath` says which ran), or await
+   * `renderer.prepareComputeSkinning()`.
+   */
+  skinningPath: 'auto' | SkinningPath;
 }
 
 export function defaultRenderSettings(): RenderSettings {
@@ -106,6 +119,7 @@ export function defaultRenderSettings(): RenderSettings {
     skinning: 'linear',
     shadows: false,
     shadowMapSize: DEFAULT_SHADOW_MAP_SIZE,
+    skinningPath: 'auto',
   };
 }
 
@@ -197,6 +211,18 @@ interface Scene {
   /** SkinningSlot bits whose shadow pipelines are built, and the builds under way. */
   shadowReady: number;
   readonly shadowBuilds: (Promise<void> | undefined)[];
+  /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
+  readonly preskinBase: Int32Array;
+  readonly preskinVertices: number;
+  /** The compute path's buffers, once a frame took it. */
+  preskin: PreskinScene | undefined;
+  /** Per SkinningSlot: the compute pipeline, and per draw the lit and shadow pipelines reading skinned vertices. */
+  readonly preskinCompute: (GPUComputePipeline | undefined)[];
+  readonly preskinSurface: GPURenderPipeline[][];
+  readonly preskinShadow: (GPURenderPipeline | null)[][];
+  /** SkinningSlot bits whose compute path is built, and the builds under way. */
+  preskinReady: number;
+  readonly preskinBuilds: (Promise<void> | undefined)[];
   /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
   blendOrder: Int32Array;
   /** Entries of blendOrder in use, and the instance count they were made for. */
@@ -245,6 +271,9 @@ export class Renderer {
   private readonly frameBuffer: GPUBuffer;
   private frameBindGroup: GPUBindGroup;
   private readonly shadow: ShadowMap;
+  /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
+  private readonly skinnedPlaceholder: GPUBuffer;
+  private lastPath: SkinningPath = 'vertex';
   /** The shadow map view `frameBindGroup` binds. */
   private boundShadowView: GPUTextureView;
   private scene: Scene | undefined;
@@ -274,6 +303,9 @@ export class Renderer {
   private readonly onDebugPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building debug views failed:`, e);
   };
+  private readonly onPreskinPrepareFailed = (e: unknown): void => {
+    console.error(`${this.label}: building the compute skinning path failed:`, e);
+  };
   private readonly onShadowPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building shadow pipelines failed:`, e);
   };
@@ -299,6 +331,7 @@ export class Renderer {
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     this.shadow = new ShadowMap(device, this.pipelines, this.label);
+    this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
     this.boundShadowView = this.shadow.view;
     this.frameBindGroup = this.createFrameBindGroup();
     this.colorAttachment = {
@@ -363,6 +396,62 @@ export class Renderer {
         scene.shadowReady |= 1 << slot;
       })();
       scene.shadowBuilds[slot] = build;
+    }
+    return build;
+  }
+
+  /** The skinning path the last frame took ('vertex' before any). */
+  get skinningPath(): SkinningPath {
+    return this.lastPath;
+  }
+
+  /** Builds the current model's compute skinning path for `method` (default: the setting's). */
+  async prepareComputeSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
+    const scene = this.scene;
+    if (!scene) return;
+    await this.buildPreskin(scene, skinningSlot(method));
+  }
+
+  /**
+   * The compute path's skinned vertices of the last frame (`current`) or the one before
+   * (`previous`): mesh-node-space position, normal, tangent (3 vec4f per vertex); vertex v
+   * of draw i and instance k at k × `verticesPerInstance` + `drawBase[i]` + v (draws in the
+   * Renderer's order: mesh nodes, then primitives). Undefined on the vertex path or before
+   * two compute frames. See README "Motion vectors".
+   */
+  skinnedVertices(which: 'current' | 'previous'): {
+    readonly buffer: GPUBuffer; readonly instances: number; readonly verticesPerInstance: number; readonly drawBase: Int32Array;
+  } | undefined {
+    const scene = this.scene;
+    const out = scene?.preskin?.output(which);
+    if (!scene || !out) return undefined;
+    return { ...out, verticesPerInstance: scene.preskinVertices, drawBase: scene.preskinBase };
+  }
+
+  private buildPreskin(scene: Scene, slot: SkinningSlot): Promise<void> {
+    if (scene.preskinReady & (1 << slot)) return Promise.resolve();
+    let build = scene.preskinBuilds[slot];
+    if (!build) {
+      const skinning = SKINNING_OF_SLOT[slot];
+      build = (async () => {
+        await this.buildSkinning(scene, slot);
+        const compute = await preskinPipeline(this.device, skinning);
+        const surface = await Promise.all(scene.draws.map((d) => (d.skinned ? this.pipelines.pipeline({
+          ...d.desc, skinning, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
+        }) : d.pipelines[slot]!)));
+        const shadow = await Promise.all(scene.draws.map((d) => (d.skinned
+          ? this.shadow.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
+          : this.shadow.pipeline(d.desc, skinning))));
+        if (!scene.preskin) {
+          scene.preskin = new PreskinScene(this.device, scene.model, scene.draws, this.label);
+          scene.preskin.resize(scene.capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
+        }
+        scene.preskinCompute[slot] = compute;
+        scene.preskinSurface[slot] = surface;
+        scene.preskinShadow[slot] = shadow;
+        scene.preskinReady |= 1 << slot;
+      })();
+      scene.preskinBuilds[slot] = build;
     }
     return build;
   }
@@ -532,6 +621,7 @@ export class Renderer {
       device: this.device, label: this.label, format: this.format,
       meshPipelines: this.pipelines, debugPipelines: this.debugPipelines,
     }, model, draws);
+    const layout = preskinLayout(draws);
     const scene: Scene = {
       model, gpu, draws,
       solidOrder: Int32Array.from(solid),
@@ -541,6 +631,14 @@ export class Renderer {
       shadowPipelines: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
       shadowReady: 0,
       shadowBuilds: new Array(SKINNING_SLOTS).fill(undefined),
+      preskinBase: layout.drawBase,
+      preskinVertices: layout.verticesPerInstance,
+      preskin: undefined,
+      preskinCompute: new Array(SKINNING_SLOTS).fill(undefined),
+      preskinSurface: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
+      preskinShadow: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
+      preskinReady: 0,
+      preskinBuilds: new Array(SKINNING_SLOTS).fill(undefined),
       skinning: slot,
       skinningReady: 1 << slot,
       skinningBuilds: new Array(SKINNING_SLOTS).fill(undefined),
@@ -590,8 +688,10 @@ export class Renderer {
         { binding: SkinBinding.PALETTE, resource: { buffer: scene.paletteBuffer } },
         { binding: SkinBinding.DRAWS, resource: { buffer: scene.drawBuffer } },
         { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: scene.gpu.morphDeltas } },
+        { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: this.skinnedPlaceholder } },
       ],
     });
+    scene.preskin?.resize(capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
     scene.blendOrder = new Int32Array(scene.blendDraws.length * capacity);
     scene.blendDepth = new Float32Array(draws.length * capacity);
     scene.blendCount = 0;
@@ -663,8 +763,13 @@ export class Renderer {
     stats.joints = 0;
     stats.instances = scene ? count : 0;
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
+    // Skin once for every pass (compute path), or in each pass's vertex stage.
+    const compute = scene !== undefined && count > 0 && this.selectPath(scene, shadowed ? 2 : 1, count);
+    let skinGroup = scene?.skinBindGroup;
+    if (compute) skinGroup = scene.preskin!.encode(encoder, scene.preskinCompute[scene.skinning]!, count);
     if (shadowed) {
-      stats.drawCalls += this.shadow.encode(encoder, scene.draws, scene.solidOrder, scene.shadowPipelines[scene.skinning], scene.skinBindGroup, count);
+      const casters = compute ? scene.preskinShadow[scene.skinning] : scene.shadowPipelines[scene.skinning];
+      stats.drawCalls += this.shadow.encode(encoder, scene.draws, scene.solidOrder, casters, skinGroup!, count);
     }
     const pass = encoder.beginRenderPass(this.passDescriptor);
     if (scene && scene.draws.length > 0 && count > 0) {
@@ -690,7 +795,7 @@ export class Renderer {
         stats.joints = scene.paletteMatrices * count;
       }
       this.sortBlended(scene, count);
-      this.encodeDraws(pass, scene, count);
+      this.encodeDraws(pass, scene, count, skinGroup!, compute);
     }
     pass.end();
     this.timer?.endPass(encoder);
@@ -701,6 +806,21 @@ export class Renderer {
     stats.frames++;
     stats.gpuMs = this.timer?.lastMs;
     stats.encodeMs = performance.now() - started;
+  }
+
+  /**
+   * Whether this frame skins by compute: the setting (or the 'auto' rule for `passes`
+   * passes) once that path is built for the frame's method; the first frame that wants it
+   * starts the build and takes the vertex path.
+   */
+  private selectPath(scene: Scene, passes: number, count: number): boolean {
+    let compute = scene.preskinVertices > 0 && chooseSkinningPath(this.settings.skinningPath, passes, scene.preskinVertices * count) === 'compute';
+    if (compute && !(scene.preskinReady & (1 << scene.skinning))) {
+      if (!scene.preskinBuilds[scene.skinning]) this.buildPreskin(scene, scene.skinning).catch(this.onPreskinPrepareFailed);
+      compute = false;
+    }
+    this.lastPath = compute ? 'compute' : 'vertex';
+    return compute;
   }
 
   /**
@@ -744,14 +864,15 @@ export class Renderer {
     scene.debug.prepare(wanted, SKINNING_OF_SLOT[slot]).catch(this.onDebugPrepareFailed);
   }
 
-  private encodeDraws(pass: GPURenderPassEncoder, scene: Scene, count: number): void {
+  private encodeDraws(pass: GPURenderPassEncoder, scene: Scene, count: number, skinGroup: GPUBindGroup, compute: boolean): void {
     const stats = this.stats;
     const slot = scene.skinning;
     const debugMask = this.settings.debug & scene.debug.readyFor(SKINNING_OF_SLOT[slot]);
     const weights = (debugMask & DebugView.WEIGHTS) !== 0;
     const weightsPipelines = scene.debug.weightsPipelines(slot);
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
-    pass.setBindGroup(BindGroup.SKIN, scene.skinBindGroup);
+    pass.setBindGroup(BindGroup.SKIN, skinGroup);
+    const surface = compute ? scene.preskinSurface[slot] : undefined;
     let pipeline: GPURenderPipeline | undefined;
     let material: GpuMaterial | undefined;
     let bound = -1;
@@ -760,7 +881,7 @@ export class Renderer {
     for (let s = 0; s < solid.length; s++) {
       const index = solid[s];
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : d.pipelines[slot]!;
+      const p = weights ? weightsPipelines[index] : surface ? surface[index] : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -777,7 +898,7 @@ export class Renderer {
       const record = order[e];
       const index = (record / count) | 0;
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : d.pipelines[slot]!;
+      const p = weights ? weightsPipelines[index] : surface ? surface[index] : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -933,6 +1054,8 @@ export class Renderer {
           }
         }
         u32[base + DrawRecordWord.FLAGS] = flags;
+        const skinnedBase = scene.preskinBase[i];
+        u32[base + DrawRecordWord.SKINNED_BASE] = skinnedBase >= 0 ? k * scene.preskinVertices + skinnedBase : 0;
       }
     }
   }
@@ -993,6 +1116,7 @@ export class Renderer {
     this.lastTargetView = undefined;
     this.frameBuffer.destroy();
     this.shadow.destroy();
+    this.skinnedPlaceholder.destroy();
     this.defaults.destroy();
     this.timer?.destroy();
   }
@@ -1003,6 +1127,7 @@ function destroyScene(scene: Scene): void {
   scene.gpu.destroy();
   scene.drawBuffer.destroy();
   scene.paletteBuffer.destroy();
+  scene.preskin?.destroy();
 }
 
 /** World matrices of the rest pose, by slot (load time). */
