@@ -26,7 +26,8 @@ import { assetPath } from '../../test/support/assets.ts';
 import { nodeImageDecoder } from '../../test/support/png.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const WIDTH = 640, HEIGHT = 480;
+/** A full view, and a small one where rasterising costs little and vertex work shows. */
+const TARGETS: readonly (readonly [number, number])[] = [[640, 480], [160, 120]];
 /** Fox clip 1: "Walk". */
 const CLIP = 1;
 
@@ -35,6 +36,7 @@ export interface SkinPathsOptions {
 }
 
 interface Row {
+  target: string;
   instances: number;
   skinnedVertices: number;
   shadows: boolean;
@@ -52,12 +54,11 @@ function median(xs: number[]): number {
 export async function runSkinPathsBench(options: SkinPathsOptions = {}): Promise<Row[]> {
   const quick = options.quick === true;
   const counts = quick ? [1, 8] : [1, 4, 16, 48];
-  const rounds = quick ? 2 : 4;
+  const rounds = quick ? 2 : 6;
   const framesPerRound = quick ? 3 : 6;
   const device = await createNodeDevice({ label: 'skin-paths bench' });
   const model = await loadGltfFile(assetPath('Fox'));
   const renderer = new Renderer(device, { format: 'rgba8unorm', label: 'skin-paths', gpuTiming: false, imageDecoder: nodeImageDecoder });
-  const target = createOffscreenTarget(device, WIDTH, HEIGHT, 'rgba8unorm', 'skin-paths target');
   const s = renderer.settings;
   s.lightSpace = 'world';
   s.lightDirection.set([0.4, 0.8, 0.45]);
@@ -67,55 +68,58 @@ export async function runSkinPathsBench(options: SkinPathsOptions = {}): Promise
   await renderer.prepareComputeSkinning();
   const verticesPerFox = model.meshes.flatMap((m) => m.primitives).reduce((n, p) => n + (p.influences > 0 ? p.vertexCount : 0), 0);
   const rows: Row[] = [];
-  for (const count of counts) {
-    // A square grid of Foxes, each a little further along its walk.
-    const instances: ModelInstance[] = [];
-    const side = Math.ceil(Math.sqrt(count));
-    const placements = new Float64Array(count * 16);
-    for (let k = 0; k < count; k++) {
-      const instance = createModelInstance(model);
-      updateModelInstance(instance, CLIP, k * 0.07);
-      instances.push(instance);
-      placements.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (k % side) * 150, 0, Math.floor(k / side) * 150, 1], k * 16);
-    }
-    const camera = new OrbitCamera();
-    camera.pitch = 0.5;
-    const bounds = computeInstanceBounds(instances[0]);
-    camera.frame(bounds, WIDTH / HEIGHT);
-    camera.target[0] += ((side - 1) * 150) / 2;
-    camera.target[2] += ((side - 1) * 150) / 2;
-    camera.distance += side * 150;
-    camera.far = camera.distance * 4;
-    for (const shadows of [false, true]) {
-      s.shadows = shadows;
-      const times: Record<SkinningPath, number[]> = { vertex: [], compute: [] };
-      let time = 0;
-      for (let round = 0; round < rounds; round++) {
-        for (const path of ['vertex', 'compute'] as SkinningPath[]) {
-          s.skinningPath = path;
-          // Warm-up frame (path switch, buffers sized), not measured.
-          renderer.renderInstances(target, camera, instances, count, placements);
-          await device.queue.onSubmittedWorkDone();
-          for (let f = 0; f < framesPerRound; f++) {
-            time += 1 / 60;
-            for (const instance of instances) updateModelInstance(instance, CLIP, time);
-            const started = performance.now();
+  for (const [width, height] of TARGETS) {
+    const target = createOffscreenTarget(device, width, height, 'rgba8unorm', `skin-paths target ${width}×${height}`);
+    for (const count of counts) {
+      // A square grid of Foxes, each a little further along its walk.
+      const instances: ModelInstance[] = [];
+      const side = Math.ceil(Math.sqrt(count));
+      const placements = new Float64Array(count * 16);
+      for (let k = 0; k < count; k++) {
+        const instance = createModelInstance(model);
+        updateModelInstance(instance, CLIP, k * 0.07);
+        instances.push(instance);
+        placements.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (k % side) * 150, 0, Math.floor(k / side) * 150, 1], k * 16);
+      }
+      const camera = new OrbitCamera();
+      camera.pitch = 0.5;
+      const bounds = computeInstanceBounds(instances[0]);
+      camera.frame(bounds, width / height);
+      camera.target[0] += ((side - 1) * 150) / 2;
+      camera.target[2] += ((side - 1) * 150) / 2;
+      camera.distance += side * 150;
+      camera.far = camera.distance * 4;
+      for (const shadows of [false, true]) {
+        s.shadows = shadows;
+        const times: Record<SkinningPath, number[]> = { vertex: [], compute: [] };
+        let time = 0;
+        for (let round = 0; round < rounds; round++) {
+          for (const path of ['vertex', 'compute'] as SkinningPath[]) {
+            s.skinningPath = path;
+            // Warm-up frame (path switch, buffers sized), not measured.
             renderer.renderInstances(target, camera, instances, count, placements);
             await device.queue.onSubmittedWorkDone();
-            times[path].push(performance.now() - started);
-            if (renderer.skinningPath !== path) throw new Error(`skin-paths: asked for ${path}, the frame took ${renderer.skinningPath}`);
+            for (let f = 0; f < framesPerRound; f++) {
+              time += 1 / 60;
+              for (const instance of instances) updateModelInstance(instance, CLIP, time);
+              const started = performance.now();
+              renderer.renderInstances(target, camera, instances, count, placements);
+              await device.queue.onSubmittedWorkDone();
+              times[path].push(performance.now() - started);
+              if (renderer.skinningPath !== path) throw new Error(`skin-paths: asked for ${path}, the frame took ${renderer.skinningPath}`);
+            }
           }
         }
+        const vertexMs = median(times.vertex), computeMs = median(times.compute);
+        rows.push({ target: `${width}×${height}`, instances: count, skinnedVertices: verticesPerFox * count, shadows, vertexMs, computeMs, ratio: computeMs / vertexMs });
+        const last = rows[rows.length - 1];
+        console.log(`${width}×${height} ${String(count).padStart(4)} Fox (${String(last.skinnedVertices).padStart(6)} skinned vertices), shadows ${shadows ? 'on ' : 'off'}: `
+          + `vertex ${vertexMs.toFixed(2)} ms, compute ${computeMs.toFixed(2)} ms, compute/vertex ${last.ratio.toFixed(2)}`);
       }
-      const vertexMs = median(times.vertex), computeMs = median(times.compute);
-      rows.push({ instances: count, skinnedVertices: verticesPerFox * count, shadows, vertexMs, computeMs, ratio: computeMs / vertexMs });
-      const last = rows[rows.length - 1];
-      console.log(`${String(count).padStart(4)} Fox (${String(last.skinnedVertices).padStart(6)} skinned vertices), shadows ${shadows ? 'on ' : 'off'}: `
-        + `vertex ${vertexMs.toFixed(2)} ms, compute ${computeMs.toFixed(2)} ms, compute/vertex ${last.ratio.toFixed(2)}`);
     }
+    target.destroy();
   }
   renderer.destroy();
-  target.destroy();
   device.destroy();
   const out = resolve(HERE, '../results/skin-paths-latest.json');
   mkdirSync(dirname(out), { recursive: true });
@@ -123,7 +127,7 @@ export async function runSkinPathsBench(options: SkinPathsOptions = {}): Promise
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, loadavg: loadavg() },
     device: 'Dawn (webgpu package) on SwiftShader',
-    target: `${WIDTH}×${HEIGHT}, 4× MSAA, shadow map 1024²`,
+    target: '4× MSAA, shadow map 1024²',
     quick,
     rows,
   }, null, 2) + '\n');

@@ -41,9 +41,13 @@ export const FrameUniformsOffset = {
   SHADOW_DEPTH_BIAS: 360,
   /** f32: 1 / shadow map size (one texel in uv). */
   SHADOW_TEXEL_SIZE: 364,
+  /** vec3f: centre of the ground disc, camera-relative (src/gpu/ground.ts). */
+  GROUND_CENTER: 368,
+  /** f32: its radius in world units; 0 draws none. */
+  GROUND_RADIUS: 380,
 } as const;
 
-export const FRAME_UNIFORMS_SIZE = 368;
+export const FRAME_UNIFORMS_SIZE = 384;
 
 /** The CPU copy of the frame uniforms. Allocate once; fill the views each frame. */
 export class FrameUniformsData {
@@ -66,4 +70,6 @@ export class FrameUniformsData {
   readonly shadowNormalOffset = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_NORMAL_OFFSET, 1);
   readonly shadowDepthBias = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_DEPTH_BIAS, 1);
   readonly shadowTexelSize = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_TEXEL_SIZE, 1);
+  readonly groundCenter = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_CENTER, 3);
+  readonly groundRadius = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_RADIUS, 1);
 }

@@ -20,6 +20,7 @@ import {
 } from './pipelines.ts';
 import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
+import { GroundDisc, groundFootprint, placeGround, type GroundFootprint } from './ground.ts';
 import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinScene, type SkinningPath } from './preskin.ts';
 import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, ShadowMap, type ShadowCasterBounds } from './shadow-map.ts';
 import { mat4 } from 'wgpu-matrix';
@@ -89,6 +90,11 @@ export interface RenderSettings {
   /** Shadow map width and height in texels; default 2048. */
   shadowMapSize: number;
   /**
+   * A matte ground disc under the model at its rest pose's lowest point (ground.ts), which
+   * receives the shadow. Off by default; built on first use (or `await renderer.prepareGround()`).
+   */
+  ground: boolean;
+  /**
    * Where skinned vertices are computed (preskin.ts). 'vertex': in the vertex stage of
    * every pass that draws them (the lit pass, and the shadow pass when shadows are on).
    * 'compute': once per frame by a compute pass into a storage buffer both passes read;
@@ -119,6 +125,7 @@ export function defaultRenderSettings(): RenderSettings {
     skinning: 'linear',
     shadows: false,
     shadowMapSize: DEFAULT_SHADOW_MAP_SIZE,
+    ground: false,
     skinningPath: 'auto',
   };
 }
@@ -204,6 +211,8 @@ interface Scene {
    */
   paletteStaging: Float32Array;
   skinBindGroup: GPUBindGroup;
+  /** Where the ground disc goes (ground.ts). */
+  readonly groundFootprint: GroundFootprint;
   /** Load-time reach of the shadow casters (shadow-map.ts). */
   readonly shadowCasters: ShadowCasterBounds;
   /** Per SkinningSlot, per draw: its shadow pipeline (null: casts none; undefined: not built). */
@@ -271,6 +280,7 @@ export class Renderer {
   private readonly frameBuffer: GPUBuffer;
   private frameBindGroup: GPUBindGroup;
   private readonly shadow: ShadowMap;
+  private readonly ground: GroundDisc;
   /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
   private readonly skinnedPlaceholder: GPUBuffer;
   private lastPath: SkinningPath = 'vertex';
@@ -303,6 +313,9 @@ export class Renderer {
   private readonly onDebugPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building debug views failed:`, e);
   };
+  private readonly onGroundPrepareFailed = (e: unknown): void => {
+    console.error(`${this.label}: building the ground disc failed:`, e);
+  };
   private readonly onPreskinPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building the compute skinning path failed:`, e);
   };
@@ -331,6 +344,7 @@ export class Renderer {
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     this.shadow = new ShadowMap(device, this.pipelines, this.label);
+    this.ground = new GroundDisc(device, this.pipelines, this.format, this.label);
     this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
     this.boundShadowView = this.shadow.view;
     this.frameBindGroup = this.createFrameBindGroup();
@@ -398,6 +412,11 @@ export class Renderer {
       scene.shadowBuilds[slot] = build;
     }
     return build;
+  }
+
+  /** Builds the ground disc's pipeline; frames with `settings.ground` draw it once this resolves. */
+  prepareGround(): Promise<void> {
+    return this.ground.prepare();
   }
 
   /** The skinning path the last frame took ('vertex' before any). */
@@ -628,6 +647,7 @@ export class Renderer {
       blendDraws: Int32Array.from(blend),
       paletteMatrices,
       shadowCasters: createShadowCasterBounds(model),
+      groundFootprint: groundFootprint(model),
       shadowPipelines: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
       shadowReady: 0,
       shadowBuilds: new Array(SKINNING_SLOTS).fill(undefined),
@@ -737,6 +757,11 @@ export class Renderer {
     this.writeFrameUniforms(camera, target, scene);
     const eye = camera.eye ?? camera.position;
     const shadowed = scene !== undefined && count > 0 && this.shadowFrame(scene, instances, count, placements, eye);
+    this.frameData.groundRadius[0] = 0;
+    if (scene !== undefined && count > 0 && this.settings.ground) {
+      if (this.ground.ready) placeGround(scene.groundFootprint, count, placements, eye, this.frameData);
+      else this.ground.prepare().catch(this.onGroundPrepareFailed);
+    }
     const queue = this.device.queue;
     queue.writeBuffer(this.frameBuffer, 0, this.frameData.buffer);
 
@@ -891,6 +916,11 @@ export class Renderer {
         pass.setBindGroup(BindGroup.MATERIAL, material.bindGroup);
       }
       bound = this.drawPrimitive(pass, d, index, count, index * count, bound);
+    }
+    // The ground disc: after the opaque draws (it blends at its rim), before the blended ones.
+    if (this.frameData.groundRadius[0] > 0) {
+      stats.drawCalls += this.ground.encode(pass);
+      pipeline = undefined;
     }
     // Blended draws: one call per (draw, instance), back to front.
     const order = scene.blendOrder;

@@ -157,6 +157,46 @@ describe.skipIf(!device)('shadows in the Renderer (Dawn on SwiftShader)', () => 
     });
   });
 
+  it('the ground disc sits under the character at its lowest rest point and receives its shadow', async () => {
+    const model = await loadModel(buildBuiltinGlb('character'), 'character');
+    const s = scene.renderer.settings;
+    await expectNoGpuErrors(gpu, async () => {
+      await scene.setModel(model);
+      const cam = scene.camera;
+      cam.pitch = 0.5;
+      cam.yaw = 0;
+      const rest = computeInstanceBounds(scene.instance);
+      cam.frame(rest, 1);
+      cam.distance *= 1.3;
+      cam.far *= 2;
+      await scene.renderer.prepareGround();
+      await scene.renderer.prepareShadows();
+      scene.pose(0, 0.3);
+      const none = await scene.render();
+      s.ground = true;
+      const ground = await scene.render();
+      const groundCalls = scene.renderer.stats.drawCalls;
+      s.shadows = true;
+      const shadowed = await scene.render();
+      expect(scene.renderer.stats.drawCalls).toBeGreaterThan(groundCalls);
+      writeArtifactPng('shadow-ground-off', SIZE, SIZE, ground.rgba);
+      writeArtifactPng('shadow-ground-on', SIZE, SIZE, shadowed.rgba);
+      const alpha = (f: Frame) => { let n = 0; for (let i = 3; i < f.rgba.length; i += 4) if (f.rgba[i] > 0) n++; return n; };
+      expect(alpha(ground)).toBeGreaterThan(alpha(none) * 1.5);
+      // The light comes from +x and above: the body's shadow falls towards −x on the ground.
+      const height = rest.max[1] - rest.min[1];
+      const spot = projectToPixel(cam, SIZE, SIZE, [rest.center[0] - 0.75 * height * 0.4, rest.min[1], rest.center[2]]);
+      const far = projectToPixel(cam, SIZE, SIZE, [rest.center[0] + height * 0.6, rest.min[1], rest.center[2] + height * 0.3]);
+      const detail = `shadow spot ${meanLuma(ground, spot).toFixed(1)} → ${meanLuma(shadowed, spot).toFixed(1)}, lit ground ${meanLuma(ground, far).toFixed(1)} → ${meanLuma(shadowed, far).toFixed(1)}`;
+      expect(meanLuma(ground, spot), detail).toBeGreaterThan(20);
+      expect(meanLuma(shadowed, spot), detail).toBeLessThan(meanLuma(ground, spot) * 0.8);
+      expect(Math.abs(meanLuma(shadowed, far) - meanLuma(ground, far)), detail).toBeLessThan(1);
+    }).finally(() => {
+      s.shadows = false;
+      s.ground = false;
+    });
+  });
+
   it('a skinned character casts through the skinning vertex stages; the shadowed frame path makes one more writeBuffer and nothing else', async () => {
     const model = await loadModel(readFileSync(assetPath('RobotExpressive')), 'RobotExpressive');
     const s = scene.renderer.settings;
