@@ -57,16 +57,23 @@ export const PRESKIN_PARAMS_BYTES = PRESKIN_PARAMS_FIELDS.length * 4;
 export type SkinningPath = 'vertex' | 'compute';
 
 /**
- * The 'auto' rule, from the measurement in bench/gpu/skin-paths.ts (README "Skinning
- * paths"): compute when at least two passes draw the skinned vertices (shadows on) and
- * the frame skins at least `AUTO_COMPUTE_MIN_VERTICES` of them (every instance counted);
- * below that the extra dispatch and buffer traffic cost more than the second skinning saves.
+ * The 'auto' rule, from bench/gpu/skin-paths.ts (README "Skinning paths"). Measured on Dawn
+ * over SwiftShader with Fox crowds, the compute path's frame cost 0.84–2.35× the vertex
+ * path's with one pass (median 1.6) and 0.73–1.65× with two (median 1.2): the compute pass,
+ * its writes and the passes' storage reads cost about one more vertex-stage skinning, or
+ * more. So with the one or two passes the Renderer draws, 'auto' is the vertex path. Each
+ * further pass (a depth prepass, a velocity pass, shadow cascades) would add a whole
+ * skinning to the vertex path and only a read to the compute path, so from
+ * AUTO_COMPUTE_MIN_PASSES passes 'auto' takes compute — an extrapolation of that cost
+ * model, not a measurement — when the frame skins at least AUTO_COMPUTE_MIN_VERTICES
+ * vertices (one Fox, 1 728, paid the dispatch's fixed cost: 1.14–1.23× with two passes).
  */
-export const AUTO_COMPUTE_MIN_VERTICES = 20_000;
+export const AUTO_COMPUTE_MIN_PASSES = 3;
+export const AUTO_COMPUTE_MIN_VERTICES = 5_000;
 
 export function chooseSkinningPath(setting: 'auto' | SkinningPath, passes: number, skinnedVertices: number): SkinningPath {
   if (setting === 'vertex' || setting === 'compute') return setting;
-  return passes >= 2 && skinnedVertices >= AUTO_COMPUTE_MIN_VERTICES ? 'compute' : 'vertex';
+  return passes >= AUTO_COMPUTE_MIN_PASSES && skinnedVertices >= AUTO_COMPUTE_MIN_VERTICES ? 'compute' : 'vertex';
 }
 
 /** What the compute path needs of one of the Renderer's draws. */

@@ -99,8 +99,9 @@ export interface RenderSettings {
    * every pass that draws them (the lit pass, and the shadow pass when shadows are on).
    * 'compute': once per frame by a compute pass into a storage buffer both passes read;
    * it also keeps the previous frame's skinned vertices (`renderer.skinnedVertices`).
-   * 'auto' (default): compute when two passes need the vertices and there are enough of
-   * them (`chooseSkinningPath`, measured in bench/gpu/skin-paths.ts). Same image either way.
+   * 'auto' (default): the rule measured in bench/gpu/skin-paths.ts (`chooseSkinningPath`:
+   * compute from three passes; with the one or two passes drawn today, vertex). Same image
+   * either way.
    * The compute path's pipelines are built when a frame first wants it: until then frames
    * take the vertex path (`renderer.skinningPath` says which ran), or await
    * `renderer.prepareComputeSkinning()`.

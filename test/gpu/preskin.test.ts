@@ -16,7 +16,7 @@ import type { Model } from '../../src/gltf/model.ts';
 import { DRAW_RECORD_SIZE, DrawRecordOffset } from '../../src/gpu/draw-record.ts';
 import { DrawFlag } from '../../src/gpu/layouts.ts';
 import {
-  AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, PRESKIN_PARAMS_FIELDS, PRESKIN_WGSL, PreskinBinding, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS,
+  AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, PRESKIN_PARAMS_FIELDS, PRESKIN_WGSL, PreskinBinding, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS,
 } from '../../src/gpu/preskin.ts';
 import { readTexturePixels } from '../../src/gpu/readback.ts';
 import type { SkinningMethod } from '../../src/skin/dqs.ts';
@@ -49,12 +49,13 @@ describe('preskin.wgsl ↔ the TS layouts', () => {
     expect(SKINNED_VERTEX_VEC4S).toBe(3);
   });
 
-  it("'auto': compute only with two passes and enough skinned vertices; explicit settings win", () => {
+  it("'auto': compute only from three passes and enough skinned vertices (two passes measured break-even); explicit settings win", () => {
     expect(chooseSkinningPath('auto', 1, 1e7)).toBe('vertex');
-    expect(chooseSkinningPath('auto', 2, AUTO_COMPUTE_MIN_VERTICES - 1)).toBe('vertex');
-    expect(chooseSkinningPath('auto', 2, AUTO_COMPUTE_MIN_VERTICES)).toBe('compute');
+    expect(chooseSkinningPath('auto', 2, 1e7)).toBe('vertex');
+    expect(chooseSkinningPath('auto', AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES - 1)).toBe('vertex');
+    expect(chooseSkinningPath('auto', AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES)).toBe('compute');
     expect(chooseSkinningPath('compute', 1, 1)).toBe('compute');
-    expect(chooseSkinningPath('vertex', 2, 1e7)).toBe('vertex');
+    expect(chooseSkinningPath('vertex', 3, 1e7)).toBe('vertex');
   });
 });
 
