@@ -537,8 +537,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     return this.enqueueRendererWork(async () => {
       if (gpu.released || gpu.uploaded === model) return;
       await gpu.renderer.setModel(model);
-      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
       gpu.uploaded = model;
+      // Frames draw unshadowed until these are built; the caller invalidates once they are.
+      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
     });
   }
 
