@@ -19,6 +19,7 @@ import { assetPath } from '../test/support/assets.ts';
 import { loadThreeGltf } from '../test/support/three-node.ts';
 import { checkPalettes, FRAME_SECONDS, OurCrowd, ThreeCrowd, type PaletteCheck } from './pose-bench.ts';
 import { runGpuBench } from './gpu/gpu-bench.ts';
+import { runSkinPathsBench } from './gpu/skin-paths.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -38,6 +39,10 @@ const CASES = [
 ];
 /** `--quick`: a smoke run (fewer characters, short batches), not for quoting numbers. */
 const QUICK = process.argv.includes('--quick');
+if (process.argv.includes('--skin-paths')) {
+  await runSkinPathsBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
 if (process.argv.includes('--gpu-only')) {
   await runGpuBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);

@@ -52,6 +52,19 @@ struct FrameUniforms {
   viewportSize: vec2f,
   debugLineLength: f32,
   debugLineWidth: f32,
+  // Camera-relative world → the shadow map's clip space (shaders/shadow.wgsl, src/gpu/shadow-map.ts).
+  lightViewProjection: mat4x4f,
+  // 0: no shadow (shadows off, or the map is not ready); 1: the key light is fully blocked in shadow.
+  shadowStrength: f32,
+  // World units the receiver moves along its normal before the lookup (against acne).
+  shadowNormalOffset: f32,
+  // Shadow-map depth units subtracted from the receiver's depth.
+  shadowDepthBias: f32,
+  // 1 / the shadow map's size: one texel in uv.
+  shadowTexelSize: f32,
+  // The ground disc (RenderSettings.ground): centre (camera-relative) and radius; radius 0: none.
+  groundCenter: vec3f,
+  groundRadius: f32,
 }
 
 struct DrawRecord {
@@ -64,6 +77,8 @@ struct DrawRecord {
   morphWeights0: vec4f,
   morphWeights1: vec4f,
   morphTargets: vec4u,
+  // First vertex of this draw and instance in skinnedVertices (compute path, src/gpu/preskin.ts); 0 for rigid draws.
+  skinnedBase: u32,
 }
 
 struct MaterialUniforms {
@@ -84,10 +99,16 @@ struct MaterialUniforms {
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
+@group(0) @binding(1) var shadowMap: texture_depth_2d;
+@group(0) @binding(2) var shadowSampler: sampler_comparison;
 
 @group(1) @binding(0) var<storage, read> jointPalette: array<mat4x4f>;
 @group(1) @binding(1) var<storage, read> draws: array<DrawRecord>;
 @group(1) @binding(2) var<storage, read> morphDeltas: array<f32>;
+// The compute path's output (shaders/preskin.wgsl): per vertex the morphed, skinned
+// position (xyz, 1), normal (xyz, 0) and tangent (xyzw) in mesh-node space. A placeholder
+// on the vertex path.
+@group(1) @binding(3) var<storage, read> skinnedVertices: array<vec4f>;
 
 @group(2) @binding(0) var<uniform> material: MaterialUniforms;
 @group(2) @binding(1) var baseColorTexture: texture_2d<f32>;
@@ -208,6 +229,86 @@ fn vsSkin8(surface: SurfaceInput, skin: Influences8, @builtin(vertex_index) vert
   return out;
 }
 
+// How much of the key light reaches a point (1 lit … 1 − shadowStrength in shadow): 3×3
+// percentage-closer taps of the shadow map, each a 2×2 bilinear comparison (a linear
+// comparison sampler), so the edge is soft over about four texels. Level-0 sampling has no
+// uniformity requirement, so it may run after the fragment's discards.
+fn keyLightVisibility(worldPosition: vec3f, vertexNormal: vec3f) -> f32 {
+  if (frame.shadowStrength <= 0.0) {
+    return 1.0;
+  }
+  let n = normalizeOrZero(vertexNormal);
+  // Offset towards the light side of the surface, whichever way the normal faces.
+  let towardsLight = select(-n, n, dot(n, frame.lightDirection) >= 0.0);
+  let clip = frame.lightViewProjection * vec4f(worldPosition + towardsLight * frame.shadowNormalOffset, 1.0);
+  let ndc = clip.xyz / clip.w;
+  let uv = vec2f(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+  if (any(uv < vec2f(0.0)) || any(uv > vec2f(1.0)) || ndc.z > 1.0) {
+    return 1.0;
+  }
+  let depth = ndc.z - frame.shadowDepthBias;
+  var lit = 0.0;
+  for (var y = -1; y <= 1; y++) {
+    for (var x = -1; x <= 1; x++) {
+      lit += textureSampleCompareLevel(shadowMap, shadowSampler, uv + vec2f(f32(x), f32(y)) * frame.shadowTexelSize, depth);
+    }
+  }
+  return 1.0 - frame.shadowStrength * (1.0 - lit / 9.0);
+}
+
+// The compute path (RenderSettings.skinningPath): the vertex was morphed and skinned by
+// shaders/preskin.wgsl this frame with the same functions; only the model matrix is left.
+@vertex
+fn vsPreskinned(surface: SurfaceInput, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
+  let record = draws[drawIndex];
+  let at = (record.skinnedBase + vertex) * 3u;
+  let local = SkinnedFrame(skinnedVertices[at].xyz, skinnedVertices[at + 1u].xyz, skinnedVertices[at + 2u]);
+  return toWorld(local, surface, record);
+}
+
+// ---------------------------------------------------------------- ground
+
+// The ground disc (RenderSettings.ground): a horizontal disc under the model that receives
+// its shadow; a matte grey, lit like the surfaces' diffuse term, fading out towards its rim.
+const GROUND_ALBEDO: vec3f = vec3f(0.42, 0.42, 0.42);
+// The fade starts at this fraction of the radius.
+const GROUND_FADE_START: f32 = 0.45;
+
+struct GroundOutput {
+  @builtin(position) clipPosition: vec4f,
+  @location(0) worldPosition: vec3f,
+  // −1…1 across the disc's bounding square.
+  @location(1) disc: vec2f,
+}
+
+// Two triangles of the disc's square, from the vertex index alone (no vertex buffer).
+@vertex
+fn vsGround(@builtin(vertex_index) vertex: u32) -> GroundOutput {
+  let corners = array<vec2f, 6>(vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(1.0, -1.0), vec2f(-1.0, -1.0), vec2f(-1.0, 1.0), vec2f(1.0, 1.0));
+  let c = corners[vertex];
+  let world = frame.groundCenter + vec3f(c.x, 0.0, c.y) * frame.groundRadius;
+  var out: GroundOutput;
+  out.clipPosition = frame.viewProjection * vec4f(world, 1.0);
+  out.worldPosition = world;
+  out.disc = c;
+  return out;
+}
+
+@fragment
+fn fsGround(in: GroundOutput) -> @location(0) vec4f {
+  let r = length(in.disc);
+  let alpha = 1.0 - smoothstep(GROUND_FADE_START, 1.0, r);
+  let n = vec3f(0.0, 1.0, 0.0);
+  let nDotL = clamp(dot(n, frame.lightDirection), 0.0, 1.0);
+  let visibility = keyLightVisibility(in.worldPosition, n);
+  let color = GROUND_ALBEDO / PI * frame.lightColor * nDotL * visibility + GROUND_ALBEDO * frame.skyColor;
+  var display = toneMap(color * frame.exposure, frame.toneMapping);
+  if (ENCODE_SRGB) {
+    display = linearToSrgb(display);
+  }
+  return vec4f(display * alpha, alpha);
+}
+
 fn pickUv(in: VertexOutput, uvSet: u32) -> vec2f {
   return select(in.texcoord0, in.texcoord1, uvSet == 1u);
 }
@@ -294,7 +395,7 @@ fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @locati
   let fresnel = fresnelSchlick(f0, vDotH);
   let specular = fresnel * distributionGgx(nDotH, alpha) * visibilitySmithGgx(nDotL, nDotV, alpha);
   let diffuse = (vec3f(1.0) - fresnel) * diffuseColor / PI;
-  var color = frame.lightColor * nDotL * (diffuse + specular);
+  var color = frame.lightColor * nDotL * (diffuse + specular) * keyLightVisibility(in.worldPosition, in.normal);
 
   // Hemispherical ambient: sky above, ground below, for diffuse and (by the reflected
   // direction) specular, both darkened by occlusion.

@@ -76,7 +76,7 @@ const HTMLElementBase: typeof HTMLElement = typeof HTMLElement === 'undefined'
   ? (class {} as unknown as typeof HTMLElement)
   : HTMLElement;
 
-const BOOLEAN_PROPERTIES = ['autoplay', 'loop', 'cameraControls', 'rootMotion'] as const;
+const BOOLEAN_PROPERTIES = ['autoplay', 'loop', 'cameraControls', 'rootMotion', 'shadows'] as const;
 /** Properties a page may set on an element before the class is defined (lazy loading). */
 const UPGRADED_PROPERTIES = [
   'src', 'builtin', 'animation', 'speed', 'crossfadeDuration', 'cameraOrbit', 'exposure', 'background',
@@ -150,7 +150,7 @@ function parseCssColor(text: string): Rgba | undefined {
 export class SkinnedMeshViewerElement extends HTMLElementBase {
   static readonly observedAttributes = [
     'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
-    'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion',
+    'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
   ];
 
   private readonly viewerId = nextViewerId++;
@@ -257,6 +257,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   get loop(): boolean { return this.hasAttribute('loop'); }
   set loop(value: boolean) { this.toggleAttribute('loop', Boolean(value)); }
+
+  /** The key light casts shadows, on the model and a ground disc under it (RenderSettings.shadows and .ground; off unless present). */
+  get shadows(): boolean { return this.hasAttribute('shadows'); }
+  set shadows(value: boolean) { this.toggleAttribute('shadows', Boolean(value)); }
 
   get cameraControls(): boolean { return this.hasAttribute('camera-controls'); }
   set cameraControls(value: boolean) { this.toggleAttribute('camera-controls', Boolean(value)); }
@@ -447,6 +451,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.frameModel();
         break;
       case 'exposure':
+      case 'shadows':
         this.applySettings();
         break;
       case 'background':
@@ -571,6 +576,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       if (gpu.released || gpu.uploaded === model) return;
       await gpu.renderer.setModel(model);
       gpu.uploaded = model;
+      // Frames draw unshadowed until these are built; the caller invalidates once they are.
+      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
     });
   }
 
@@ -795,6 +802,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         settings.skinning = skinning;
         this.prepareSkinning(gpu);
       }
+      if (settings.shadows !== this.shadows) {
+        settings.shadows = this.shadows;
+        settings.ground = this.shadows;
+        if (this.shadows) this.prepareSkinning(gpu);
+      }
     }
     this.invalidate();
   }
@@ -804,6 +816,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.enqueueRendererWork(async () => {
       if (gpu.released || !gpu.uploaded) return;
       await gpu.renderer.prepareSkinning();
+      // Shadow pipelines follow the skinning method.
+      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
     }).then(
       () => this.invalidate(),
       (error: unknown) => warnOnce(`skinning="${this.getAttribute('skinning')}" could not be drawn: ${(error as Error).message}`),

@@ -11,9 +11,17 @@ export interface Camera {
   readonly projection: Float32Array;
   /** Eye position in world units. */
   readonly position: Float32Array;
+  /**
+   * The eye position in double precision, if the camera has it: the Renderer subtracts it
+   * from every model matrix in float64 before rounding to float32 (camera-relative
+   * rendering, src/gpu/camera-relative.ts), so it should be exact far from the origin.
+   * Without it `position` is used.
+   */
+  readonly eye?: Float64Array;
 }
 
 const UP = Float32Array.of(0, 1, 0);
+const ZERO = new Float32Array(3);
 /** Stops short of the poles, where lookAt's up vector becomes degenerate. */
 export const MAX_PITCH = (89 * Math.PI) / 180;
 /** Extra room around the framed bounding sphere. */
@@ -29,7 +37,8 @@ export class OrbitCamera implements Camera {
   yaw = 0;
   pitch = 0;
   distance = 3;
-  readonly target = new Float32Array(3);
+  /** What the camera looks at, in double precision (see `eye`). */
+  readonly target = new Float64Array(3);
   /** Vertical field of view, radians. */
   fovY = (40 * Math.PI) / 180;
   near = 0.03;
@@ -37,6 +46,9 @@ export class OrbitCamera implements Camera {
   readonly view = mat4.identity();
   readonly projection = mat4.identity();
   readonly position = new Float32Array(3);
+  readonly eye = new Float64Array(3);
+  /** The eye relative to the target (float32, small): lookAt's input, so the rotation does not depend on where the target is. */
+  private readonly relativeEye = new Float32Array(3);
 
   /** Rotates around the target; pitch is clamped short of straight up/down. */
   orbit(deltaYaw: number, deltaPitch: number): void {
@@ -80,11 +92,18 @@ export class OrbitCamera implements Camera {
 
   update(aspect: number): void {
     const cp = Math.cos(this.pitch);
-    const p = this.position;
-    p[0] = this.target[0] + this.distance * cp * Math.sin(this.yaw);
-    p[1] = this.target[1] + this.distance * Math.sin(this.pitch);
-    p[2] = this.target[2] + this.distance * cp * Math.cos(this.yaw);
-    mat4.lookAt(p, this.target, UP, this.view);
+    const rel = this.relativeEye;
+    rel[0] = this.distance * cp * Math.sin(this.yaw);
+    rel[1] = this.distance * Math.sin(this.pitch);
+    rel[2] = this.distance * cp * Math.cos(this.yaw);
+    const e = this.eye;
+    for (let c = 0; c < 3; c++) e[c] = this.target[c] + rel[c];
+    this.position.set(e);
+    // The rotation from the small relative offset (identical at any distance from the
+    // origin), then the translation −R·eye in float64.
+    mat4.lookAt(rel, ZERO, UP, this.view);
+    const v = this.view;
+    for (let r = 0; r < 3; r++) v[12 + r] = -(v[r] * e[0] + v[4 + r] * e[1] + v[8 + r] * e[2]);
     mat4.perspective(this.fovY, aspect, this.near, this.far, this.projection);
   }
 }

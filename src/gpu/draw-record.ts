@@ -28,9 +28,11 @@ export const DrawRecordOffset = {
   MORPH_WEIGHTS_1: 144,
   /** vec4u: the active targets' indices, two 16-bit halves per word, low half first. */
   MORPH_TARGETS: 160,
+  /** u32: first vertex of this draw and instance in the compute path's skinned vertices (src/gpu/preskin.ts); 0 for rigid draws. */
+  SKINNED_BASE: 176,
 } as const;
 
-export const DRAW_RECORD_SIZE = 176;
+export const DRAW_RECORD_SIZE = 192;
 /** Records are written through one Float32Array/Uint32Array pair: strides and offsets in 4-byte words. */
 export const DRAW_RECORD_WORDS = DRAW_RECORD_SIZE / 4;
 export const DrawRecordWord = {
@@ -43,6 +45,7 @@ export const DrawRecordWord = {
   MORPH_WEIGHTS_0: DrawRecordOffset.MORPH_WEIGHTS_0 / 4,
   MORPH_WEIGHTS_1: DrawRecordOffset.MORPH_WEIGHTS_1 / 4,
   MORPH_TARGETS: DrawRecordOffset.MORPH_TARGETS / 4,
+  SKINNED_BASE: DrawRecordOffset.SKINNED_BASE / 4,
 } as const;
 /** Floats between mat3x3f columns (a vec3f column is padded to a vec4f). */
 export const MAT3_COLUMN_WORDS = 4;

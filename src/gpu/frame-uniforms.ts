@@ -31,9 +31,23 @@ export const FrameUniformsOffset = {
   DEBUG_LINE_LENGTH: 280,
   /** f32: half width of SKELETON bones in pixels (joint discs are larger). */
   DEBUG_LINE_WIDTH: 284,
+  /** mat4x4f: camera-relative world → shadow-map clip space (src/gpu/shadow-map.ts). */
+  LIGHT_VIEW_PROJECTION: 288,
+  /** f32: 0 no shadow (off, or not ready), 1 the key light fully blocked in shadow. */
+  SHADOW_STRENGTH: 352,
+  /** f32: world units a receiver moves along its normal before the lookup. */
+  SHADOW_NORMAL_OFFSET: 356,
+  /** f32: shadow-map depth units subtracted from the receiver's depth. */
+  SHADOW_DEPTH_BIAS: 360,
+  /** f32: 1 / shadow map size (one texel in uv). */
+  SHADOW_TEXEL_SIZE: 364,
+  /** vec3f: centre of the ground disc, camera-relative (src/gpu/ground.ts). */
+  GROUND_CENTER: 368,
+  /** f32: its radius in world units; 0 draws none. */
+  GROUND_RADIUS: 380,
 } as const;
 
-export const FRAME_UNIFORMS_SIZE = 288;
+export const FRAME_UNIFORMS_SIZE = 384;
 
 /** The CPU copy of the frame uniforms. Allocate once; fill the views each frame. */
 export class FrameUniformsData {
@@ -51,4 +65,11 @@ export class FrameUniformsData {
   readonly viewportSize = new Float32Array(this.buffer, FrameUniformsOffset.VIEWPORT_SIZE, 2);
   readonly debugLineLength = new Float32Array(this.buffer, FrameUniformsOffset.DEBUG_LINE_LENGTH, 1);
   readonly debugLineWidth = new Float32Array(this.buffer, FrameUniformsOffset.DEBUG_LINE_WIDTH, 1);
+  readonly lightViewProjection = new Float32Array(this.buffer, FrameUniformsOffset.LIGHT_VIEW_PROJECTION, 16);
+  readonly shadowStrength = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_STRENGTH, 1);
+  readonly shadowNormalOffset = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_NORMAL_OFFSET, 1);
+  readonly shadowDepthBias = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_DEPTH_BIAS, 1);
+  readonly shadowTexelSize = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_TEXEL_SIZE, 1);
+  readonly groundCenter = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_CENTER, 3);
+  readonly groundRadius = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_RADIUS, 1);
 }

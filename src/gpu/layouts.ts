@@ -30,6 +30,10 @@ export const BindGroup = {
 /** Bindings of group 0. */
 export const FrameBinding = {
   UNIFORMS: 0,
+  /** texture_depth_2d: the directional light's shadow map (a 1×1 texture while shadows are off). */
+  SHADOW_MAP: 1,
+  /** sampler_comparison (linear: 2×2 PCF per tap). */
+  SHADOW_SAMPLER: 2,
 } as const;
 
 /**
@@ -40,6 +44,8 @@ export const SkinBinding = {
   PALETTE: 0,
   DRAWS: 1,
   MORPH_DELTAS: 2,
+  /** The compute path's skinned vertices (src/gpu/preskin.ts), read by vsPreskinned. */
+  SKINNED_VERTICES: 3,
 } as const;
 
 /** Bindings of group 2: the material's uniforms, then a texture and its sampler per glTF texture slot. */

@@ -17,6 +17,9 @@ export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
 /** Vertex stage entry point by influences per vertex. */
 export const VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsRigid', 4: 'vsSkin4', 8: 'vsSkin8' };
 
+/** The compute path's vertex stage: no skinning, this frame's skinned vertices. */
+export const PRESKINNED_ENTRY_POINT = 'vsPreskinned';
+
 /** Per-method tables (pipelines, debug views) are indexed by this: 0 linear, 1 dual-quaternion. */
 export type SkinningSlot = 0 | 1;
 export const SKINNING_SLOTS = 2;
@@ -73,11 +76,16 @@ export interface MeshPipelineDesc {
   readonly variant?: MeshVariant;
   /** How skinned layouts blend their joints; default 'linear'. Ignored (and not keyed) when `influences` is 0. */
   readonly skinning?: SkinningMethod;
+  /**
+   * The compute path (src/gpu/preskin.ts): the vertex stage reads this frame's skinned
+   * vertices (vsPreskinned) instead of skinning; give the rigid layouts and influences 0.
+   */
+  readonly preskinned?: boolean;
 }
 
 export function meshPipelineKey(d: MeshPipelineDesc): string {
   return [
-    d.variant ?? 'shaded', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
+    d.variant ?? 'shaded', d.preskinned ? 'preskinned' : 'vertex-skinned', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
     d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
   ].join('|');
 }
@@ -111,7 +119,8 @@ export class MeshPipelines {
   readonly skinLayout: GPUBindGroupLayout;
   readonly materialLayout: GPUBindGroupLayout;
   readonly pipelineLayout: GPUPipelineLayout;
-  private readonly module: GPUShaderModule;
+  /** The compiled MESH_SHADER_SOURCE; the shadow pass (shadow-map.ts) draws with its vertex stages. */
+  readonly module: GPUShaderModule;
   private readonly cache = new Map<string, GPURenderPipeline>();
 
   constructor(private readonly device: GPUDevice) {
@@ -120,7 +129,11 @@ export class MeshPipelines {
     this.module = device.createShaderModule({ label: 'mesh', code: MESH_SHADER_SOURCE });
     this.frameLayout = device.createBindGroupLayout({
       label: 'frame (group 0)',
-      entries: [{ binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } }],
+      entries: [
+        { binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } },
+        { binding: FrameBinding.SHADOW_MAP, visibility: FRAGMENT, texture: { sampleType: 'depth' } },
+        { binding: FrameBinding.SHADOW_SAMPLER, visibility: FRAGMENT, sampler: { type: 'comparison' } },
+      ],
     });
     this.skinLayout = device.createBindGroupLayout({
       label: 'skin, draws and morph deltas (group 1)',
@@ -128,6 +141,7 @@ export class MeshPipelines {
         { binding: SkinBinding.PALETTE, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
         { binding: SkinBinding.DRAWS, visibility: VERTEX, buffer: { type: 'read-only-storage', minBindingSize: DRAW_RECORD_SIZE } },
         { binding: SkinBinding.MORPH_DELTAS, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
+        { binding: SkinBinding.SKINNED_VERTICES, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
       ],
     });
     const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });
@@ -172,7 +186,7 @@ export class MeshPipelines {
       layout: this.pipelineLayout,
       vertex: {
         module: this.module,
-        entryPoint: VERTEX_ENTRY_POINT[desc.influences],
+        entryPoint: desc.preskinned ? PRESKINNED_ENTRY_POINT : VERTEX_ENTRY_POINT[desc.influences],
         buffers: desc.vertexLayouts as GPUVertexBufferLayout[],
         constants: vertexConstants,
       },

@@ -12,15 +12,19 @@ import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord, M
 import { FrameUniformsData } from './frame-uniforms.ts';
 import { createDefaultResources, uploadModel, type DefaultResources, type GpuMaterial, type GpuModel, type GpuPrimitive } from './gpu-model.ts';
 import { GpuTimer } from './gpu-timer.ts';
+import { cameraRelativeModel, viewRotation } from './camera-relative.ts';
 import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding, ToneMapping } from './layouts.ts';
 import { allocationLimits, instancesPerBinding, type AllocationLimits } from './limits.ts';
 import { MipmapGenerator } from './mipmaps.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from './morph-targets.ts';
 import {
-  isSrgbFormat, MeshPipelines, SKINNING_OF_SLOT, SKINNING_SLOTS, skinningSlot, type MeshPipelineDesc, type SkinningSlot,
+  isSrgbFormat, MeshPipelines, PRESKINNED_ENTRY_POINT, SKINNING_OF_SLOT, SKINNING_SLOTS, skinningSlot, type MeshPipelineDesc, type SkinningSlot,
 } from './pipelines.ts';
 import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
+import { GroundDisc, groundFootprint, placeGround, type GroundFootprint } from './ground.ts';
+import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinScene, type SkinningPath } from './preskin.ts';
+import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, ShadowMap, type ShadowCasterBounds } from './shadow-map.ts';
 import { mat4 } from 'wgpu-matrix';
 import { multiplyMat4 } from '../math/trs.ts';
 
@@ -85,6 +89,34 @@ export interface RenderSettings {
    * `renderer.prepareSkinning()`. Anything but 'dual-quaternion' counts as linear.
    */
   skinning: SkinningMethod;
+  /**
+   * The key light casts shadows (shadow-map.ts): a depth pass from the light before the
+   * lit pass, 3×3 PCF in the lit shader. Off by default, as in three.js; the light is
+   * `lightDirection` (best in 'world' space: a 'view' light turns with the camera, and its
+   * shadows with it). Pipelines are built the first time a frame asks: frames draw without
+   * shadows until then (`renderer.shadowsReady`), or await `renderer.prepareShadows()`.
+   */
+  shadows: boolean;
+  /** Shadow map width and height in texels; default 2048. */
+  shadowMapSize: number;
+  /**
+   * A matte ground disc under the model at its rest pose's lowest point (ground.ts), which
+   * receives the shadow. Off by default; built on first use (or `await renderer.prepareGround()`).
+   */
+  ground: boolean;
+  /**
+   * Where skinned vertices are computed (preskin.ts). 'vertex': in the vertex stage of
+   * every pass that draws them (the lit pass, and the shadow pass when shadows are on).
+   * 'compute': once per frame by a compute pass into a storage buffer both passes read;
+   * it also keeps the previous frame's skinned vertices (`renderer.skinnedVertices`).
+   * 'auto' (default): the rule measured in bench/gpu/skin-paths.ts (`chooseSkinningPath`:
+   * compute from three passes; with the one or two passes drawn today, vertex). Same image
+   * either way.
+   * The compute path's pipelines are built when a frame first wants it: until then frames
+   * take the vertex path (`renderer.skinningPath` says which ran), or await
+   * `renderer.prepareComputeSkinning()`.
+   */
+  skinningPath: 'auto' | SkinningPath;
 }
 
 export function defaultRenderSettings(): RenderSettings {
@@ -102,6 +134,10 @@ export function defaultRenderSettings(): RenderSettings {
     debug: 0,
     debugLineLength: 0,
     skinning: 'linear',
+    shadows: false,
+    shadowMapSize: DEFAULT_SHADOW_MAP_SIZE,
+    ground: false,
+    skinningPath: 'auto',
   };
 }
 
@@ -188,6 +224,27 @@ interface Scene {
    */
   paletteStaging: Float32Array;
   skinBindGroup: GPUBindGroup;
+  /** Where the ground disc goes (ground.ts). */
+  readonly groundFootprint: GroundFootprint;
+  /** Load-time reach of the shadow casters (shadow-map.ts). */
+  readonly shadowCasters: ShadowCasterBounds;
+  /** Per SkinningSlot, per draw: its shadow pipeline (null: casts none; undefined: not built). */
+  readonly shadowPipelines: (GPURenderPipeline | null | undefined)[][];
+  /** SkinningSlot bits whose shadow pipelines are built, and the builds under way. */
+  shadowReady: number;
+  readonly shadowBuilds: (Promise<void> | undefined)[];
+  /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
+  readonly preskinBase: Int32Array;
+  readonly preskinVertices: number;
+  /** The compute path's buffers, once a frame took it. */
+  preskin: PreskinScene | undefined;
+  /** Per SkinningSlot: the compute pipeline, and per draw the lit and shadow pipelines reading skinned vertices. */
+  readonly preskinCompute: (GPUComputePipeline | undefined)[];
+  readonly preskinSurface: GPURenderPipeline[][];
+  readonly preskinShadow: (GPURenderPipeline | null)[][];
+  /** SkinningSlot bits whose compute path is built, and the builds under way. */
+  preskinReady: number;
+  readonly preskinBuilds: (Promise<void> | undefined)[];
   /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
   blendOrder: Int32Array;
   /** Entries of blendOrder in use, and the instance count they were made for. */
@@ -234,9 +291,16 @@ export class Renderer {
   private readonly timer: GpuTimer | undefined;
   private readonly frameData = new FrameUniformsData();
   private readonly frameBuffer: GPUBuffer;
-  private readonly frameBindGroup: GPUBindGroup;
+  private frameBindGroup: GPUBindGroup;
   private readonly limits: AllocationLimits;
   private readonly onWarning: (warning: GltfWarning) => void;
+  private readonly shadow: ShadowMap;
+  private readonly ground: GroundDisc;
+  /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
+  private readonly skinnedPlaceholder: GPUBuffer;
+  private lastPath: SkinningPath = 'vertex';
+  /** The shadow map view `frameBindGroup` binds. */
+  private boundShadowView: GPUTextureView;
   private scene: Scene | undefined;
   /** Set by renderInChunks: this pass continues the previous chunk's / another chunk follows. */
   private chunkContinues = false;
@@ -268,6 +332,15 @@ export class Renderer {
   private readonly onDebugPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building debug views failed:`, e);
   };
+  private readonly onGroundPrepareFailed = (e: unknown): void => {
+    console.error(`${this.label}: building the ground disc failed:`, e);
+  };
+  private readonly onPreskinPrepareFailed = (e: unknown): void => {
+    console.error(`${this.label}: building the compute skinning path failed:`, e);
+  };
+  private readonly onShadowPrepareFailed = (e: unknown): void => {
+    console.error(`${this.label}: building shadow pipelines failed:`, e);
+  };
   private readonly onSkinningPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building skinning pipelines failed:`, e);
   };
@@ -291,11 +364,11 @@ export class Renderer {
       size: this.frameData.buffer.byteLength,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    this.frameBindGroup = device.createBindGroup({
-      label: `${this.label} frame`,
-      layout: this.pipelines.frameLayout,
-      entries: [{ binding: FrameBinding.UNIFORMS, resource: { buffer: this.frameBuffer } }],
-    });
+    this.shadow = new ShadowMap(device, this.pipelines, this.label);
+    this.ground = new GroundDisc(device, this.pipelines, this.format, this.label);
+    this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
+    this.boundShadowView = this.shadow.view;
+    this.frameBindGroup = this.createFrameBindGroup();
     this.colorAttachment = {
       view: undefined as unknown as GPUTextureView, // set every frame
       resolveTarget: undefined,
@@ -318,6 +391,109 @@ export class Renderer {
     this.targetViewDescriptor = { label: `${this.label} target view`, format: this.format };
     this.commandBuffers.length = 1;
     this.single.length = 1;
+  }
+
+  /** The frame bind group: uniforms and the shadow map (made again when the map is). */
+  private createFrameBindGroup(): GPUBindGroup {
+    this.boundShadowView = this.shadow.view;
+    return this.device.createBindGroup({
+      label: `${this.label} frame`,
+      layout: this.pipelines.frameLayout,
+      entries: [
+        { binding: FrameBinding.UNIFORMS, resource: { buffer: this.frameBuffer } },
+        { binding: FrameBinding.SHADOW_MAP, resource: this.boundShadowView },
+        { binding: FrameBinding.SHADOW_SAMPLER, resource: this.shadow.sampler },
+      ],
+    });
+  }
+
+  /** Whether the current model's shadow pipelines (for the skinning method frames use) are built. */
+  get shadowsReady(): boolean {
+    const scene = this.scene;
+    return scene !== undefined && (scene.shadowReady & (1 << scene.skinning)) !== 0;
+  }
+
+  /** Builds the current model's shadow pipelines for `method` (default: the setting's); frames with shadows on use them once this resolves. */
+  async prepareShadows(method: SkinningMethod = this.settings.skinning): Promise<void> {
+    const scene = this.scene;
+    if (!scene) return;
+    await this.buildShadows(scene, skinningSlot(method));
+  }
+
+  private buildShadows(scene: Scene, slot: SkinningSlot): Promise<void> {
+    if (scene.shadowReady & (1 << slot)) return Promise.resolve();
+    let build = scene.shadowBuilds[slot];
+    if (!build) {
+      const skinning = SKINNING_OF_SLOT[slot];
+      build = (async () => {
+        const pipelines = await Promise.all(scene.draws.map((d) => this.shadow.pipeline(d.desc, skinning)));
+        scene.shadowPipelines[slot] = pipelines;
+        scene.shadowReady |= 1 << slot;
+      })();
+      scene.shadowBuilds[slot] = build;
+    }
+    return build;
+  }
+
+  /** Builds the ground disc's pipeline; frames with `settings.ground` draw it once this resolves. */
+  prepareGround(): Promise<void> {
+    return this.ground.prepare();
+  }
+
+  /** The skinning path the last frame took ('vertex' before any). */
+  get skinningPath(): SkinningPath {
+    return this.lastPath;
+  }
+
+  /** Builds the current model's compute skinning path for `method` (default: the setting's). */
+  async prepareComputeSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
+    const scene = this.scene;
+    if (!scene) return;
+    await this.buildPreskin(scene, skinningSlot(method));
+  }
+
+  /**
+   * The compute path's skinned vertices of the last frame (`current`) or the one before
+   * (`previous`): mesh-node-space position, normal, tangent (3 vec4f per vertex); vertex v
+   * of draw i and instance k at k × `verticesPerInstance` + `drawBase[i]` + v (draws in the
+   * Renderer's order: mesh nodes, then primitives). Undefined on the vertex path or before
+   * two compute frames. See README "Motion vectors".
+   */
+  skinnedVertices(which: 'current' | 'previous'): {
+    readonly buffer: GPUBuffer; readonly instances: number; readonly verticesPerInstance: number; readonly drawBase: Int32Array;
+  } | undefined {
+    const scene = this.scene;
+    const out = scene?.preskin?.output(which);
+    if (!scene || !out) return undefined;
+    return { ...out, verticesPerInstance: scene.preskinVertices, drawBase: scene.preskinBase };
+  }
+
+  private buildPreskin(scene: Scene, slot: SkinningSlot): Promise<void> {
+    if (scene.preskinReady & (1 << slot)) return Promise.resolve();
+    let build = scene.preskinBuilds[slot];
+    if (!build) {
+      const skinning = SKINNING_OF_SLOT[slot];
+      build = (async () => {
+        await this.buildSkinning(scene, slot);
+        const compute = await preskinPipeline(this.device, skinning);
+        const surface = await Promise.all(scene.draws.map((d) => (d.skinned ? this.pipelines.pipeline({
+          ...d.desc, skinning, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
+        }) : d.pipelines[slot]!)));
+        const shadow = await Promise.all(scene.draws.map((d) => (d.skinned
+          ? this.shadow.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
+          : this.shadow.pipeline(d.desc, skinning))));
+        if (!scene.preskin) {
+          scene.preskin = new PreskinScene(this.device, scene.model, scene.draws, this.label);
+          scene.preskin.resize(scene.capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
+        }
+        scene.preskinCompute[slot] = compute;
+        scene.preskinSurface[slot] = surface;
+        scene.preskinShadow[slot] = shadow;
+        scene.preskinReady |= 1 << slot;
+      })();
+      scene.preskinBuilds[slot] = build;
+    }
+    return build;
   }
 
   /** The model being drawn, if any. */
@@ -487,11 +663,25 @@ export class Renderer {
       device: this.device, label: this.label, format: this.format,
       meshPipelines: this.pipelines, debugPipelines: this.debugPipelines,
     }, model, draws);
+    const layout = preskinLayout(draws);
     const scene: Scene = {
       model, gpu, draws,
       solidOrder: Int32Array.from(solid),
       blendDraws: Int32Array.from(blend),
       paletteMatrices,
+      shadowCasters: createShadowCasterBounds(model),
+      groundFootprint: groundFootprint(model),
+      shadowPipelines: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
+      shadowReady: 0,
+      shadowBuilds: new Array(SKINNING_SLOTS).fill(undefined),
+      preskinBase: layout.drawBase,
+      preskinVertices: layout.verticesPerInstance,
+      preskin: undefined,
+      preskinCompute: new Array(SKINNING_SLOTS).fill(undefined),
+      preskinSurface: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
+      preskinShadow: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
+      preskinReady: 0,
+      preskinBuilds: new Array(SKINNING_SLOTS).fill(undefined),
       skinning: slot,
       skinningReady: 1 << slot,
       skinningBuilds: new Array(SKINNING_SLOTS).fill(undefined),
@@ -542,8 +732,10 @@ export class Renderer {
         { binding: SkinBinding.PALETTE, resource: { buffer: scene.paletteBuffer } },
         { binding: SkinBinding.DRAWS, resource: { buffer: scene.drawBuffer } },
         { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: scene.gpu.morphDeltas } },
+        { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: this.skinnedPlaceholder } },
       ],
     });
+    scene.preskin?.resize(capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
     scene.blendOrder = new Int32Array(scene.blendDraws.length * capacity);
     scene.blendDepth = new Float32Array(draws.length * capacity);
     scene.blendCount = 0;
@@ -564,11 +756,15 @@ export class Renderer {
    * Draws `count` instances of the current model in one pass, each draw of the model as
    * one instanced draw call. `placements` (optional): 16 floats per instance, a
    * column-major world matrix applied on top of the instance's own node matrices (its
-   * position in a crowd). Growing beyond the most instances drawn so far reallocates the
-   * per-instance buffers once; otherwise nothing is allocated. More instances than one
-   * storage binding holds (`maxInstances`, from the device limits) are drawn in chunks.
+   * position in a crowd; pass a Float64Array far from the origin: it is combined with the
+   * node matrices and made camera-relative in float64). Growing beyond the most instances
+   * drawn so far reallocates the per-instance buffers once; otherwise nothing is allocated.
+   * More instances than one storage binding holds (`maxInstances`, from the device limits)
+   * are drawn in chunks.
    */
-  renderInstances(target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array): void {
+  renderInstances(
+    target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array | Float64Array,
+  ): void {
     const started = performance.now();
     const scene = this.scene;
     if (scene && count > scene.maxInstances) {
@@ -589,6 +785,13 @@ export class Renderer {
     this.ensureAttachments(target);
     camera.update(target.width / target.height);
     this.writeFrameUniforms(camera, target, scene);
+    const eye = camera.eye ?? camera.position;
+    const shadowed = scene !== undefined && count > 0 && this.shadowFrame(scene, instances, count, placements, eye);
+    this.frameData.groundRadius[0] = 0;
+    if (scene !== undefined && count > 0 && this.settings.ground) {
+      if (this.ground.ready) placeGround(scene.groundFootprint, count, placements, eye, this.frameData);
+      else this.ground.prepare().catch(this.onGroundPrepareFailed);
+    }
     const queue = this.device.queue;
     queue.writeBuffer(this.frameBuffer, 0, this.frameData.buffer);
 
@@ -618,9 +821,17 @@ export class Renderer {
     stats.joints = 0;
     stats.instances = scene ? count : 0;
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
+    // Skin once for every pass (compute path), or in each pass's vertex stage.
+    const compute = scene !== undefined && count > 0 && this.selectPath(scene, shadowed ? 2 : 1, count);
+    let skinGroup = scene?.skinBindGroup;
+    if (compute) skinGroup = scene.preskin!.encode(encoder, scene.preskinCompute[scene.skinning]!, count);
+    if (shadowed) {
+      const casters = compute ? scene.preskinShadow[scene.skinning] : scene.shadowPipelines[scene.skinning];
+      stats.drawCalls += this.shadow.encode(encoder, scene.draws, scene.solidOrder, casters, skinGroup!, count);
+    }
     const pass = encoder.beginRenderPass(this.passDescriptor);
     if (scene && scene.draws.length > 0 && count > 0) {
-      this.writeDrawRecords(scene, instances, count, placements);
+      this.writeDrawRecords(scene, instances, count, placements, eye);
       queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer, 0, scene.draws.length * count * DRAW_RECORD_SIZE);
       const paletteBytes = scene.paletteMatrices * PALETTE_MATRIX_BYTES;
       if (paletteBytes > 0) {
@@ -642,8 +853,8 @@ export class Renderer {
         }
         stats.joints = scene.paletteMatrices * count;
       }
-      this.sortBlended(scene, count, camera);
-      this.encodeDraws(pass, scene, count);
+      this.sortBlended(scene, count);
+      this.encodeDraws(pass, scene, count, skinGroup!, compute);
     }
     pass.end();
     this.timer?.endPass(encoder);
@@ -663,7 +874,7 @@ export class Renderer {
    * only the chunks' views of `placements`.
    */
   private renderInChunks(
-    target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count: number, placements: Float32Array | undefined, chunk: number,
+    target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined, chunk: number,
   ): void {
     const started = performance.now();
     const stats = this.stats;
@@ -691,6 +902,40 @@ export class Renderer {
   }
 
   /**
+   * Whether this frame skins by compute: the setting (or the 'auto' rule for `passes`
+   * passes) once that path is built for the frame's method; the first frame that wants it
+   * starts the build and takes the vertex path.
+   */
+  private selectPath(scene: Scene, passes: number, count: number): boolean {
+    let compute = scene.preskinVertices > 0 && chooseSkinningPath(this.settings.skinningPath, passes, scene.preskinVertices * count) === 'compute';
+    if (compute && !(scene.preskinReady & (1 << scene.skinning))) {
+      if (!scene.preskinBuilds[scene.skinning]) this.buildPreskin(scene, scene.skinning).catch(this.onPreskinPrepareFailed);
+      compute = false;
+    }
+    this.lastPath = compute ? 'compute' : 'vertex';
+    return compute;
+  }
+
+  /**
+   * Shadows of this frame: when the setting is on and the pipelines are built, fits the
+   * light and fills the frame uniforms' shadow fields (else shadowStrength 0; the first
+   * such frame starts the build). Rebinds the frame group when the map was (re)created.
+   */
+  private shadowFrame(scene: Scene, instances: readonly ModelInstance[], count: number, placements: ArrayLike<number> | undefined, eye: ArrayLike<number>): boolean {
+    const s = this.settings;
+    this.frameData.shadowStrength[0] = 0;
+    if (!s.shadows) return false;
+    if (!(scene.shadowReady & (1 << scene.skinning))) {
+      if (!scene.shadowBuilds[scene.skinning]) this.buildShadows(scene, scene.skinning).catch(this.onShadowPrepareFailed);
+      return false;
+    }
+    const size = Math.max(1, Math.min(this.device.limits.maxTextureDimension2D, Math.round(s.shadowMapSize) || DEFAULT_SHADOW_MAP_SIZE));
+    const shadowed = this.shadow.fit(scene.shadowCasters, instances, count, placements, eye, size, this.frameData);
+    if (this.shadow.view !== this.boundShadowView) this.frameBindGroup = this.createFrameBindGroup();
+    return shadowed;
+  }
+
+  /**
    * The frame's skinning method: the setting when its pipelines are built; otherwise the
    * previous method, and the build starts (once; the frame path allocates only then).
    */
@@ -712,14 +957,15 @@ export class Renderer {
     scene.debug.prepare(wanted, SKINNING_OF_SLOT[slot]).catch(this.onDebugPrepareFailed);
   }
 
-  private encodeDraws(pass: GPURenderPassEncoder, scene: Scene, count: number): void {
+  private encodeDraws(pass: GPURenderPassEncoder, scene: Scene, count: number, skinGroup: GPUBindGroup, compute: boolean): void {
     const stats = this.stats;
     const slot = scene.skinning;
     const debugMask = this.settings.debug & scene.debug.readyFor(SKINNING_OF_SLOT[slot]);
     const weights = (debugMask & DebugView.WEIGHTS) !== 0;
     const weightsPipelines = scene.debug.weightsPipelines(slot);
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
-    pass.setBindGroup(BindGroup.SKIN, scene.skinBindGroup);
+    pass.setBindGroup(BindGroup.SKIN, skinGroup);
+    const surface = compute ? scene.preskinSurface[slot] : undefined;
     let pipeline: GPURenderPipeline | undefined;
     let material: GpuMaterial | undefined;
     let bound = -1;
@@ -728,7 +974,7 @@ export class Renderer {
     for (let s = 0; s < solid.length; s++) {
       const index = solid[s];
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : d.pipelines[slot]!;
+      const p = weights ? weightsPipelines[index] : surface ? surface[index] : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -739,13 +985,18 @@ export class Renderer {
       }
       bound = this.drawPrimitive(pass, d, index, count, index * count, bound);
     }
+    // The ground disc: after the opaque draws (it blends at its rim), before the blended ones.
+    if (this.frameData.groundRadius[0] > 0) {
+      stats.drawCalls += this.ground.encode(pass);
+      pipeline = undefined;
+    }
     // Blended draws: one call per (draw, instance), back to front.
     const order = scene.blendOrder;
     for (let e = 0; e < scene.blendCount; e++) {
       const record = order[e];
       const index = (record / count) | 0;
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : d.pipelines[slot]!;
+      const p = weights ? weightsPipelines[index] : surface ? surface[index] : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -760,7 +1011,7 @@ export class Renderer {
       stats.vertices += scene.draws[i].primitive.vertexCount * count;
       stats.triangles += scene.draws[i].triangles * count;
     }
-    stats.drawCalls = solid.length + scene.blendCount;
+    stats.drawCalls += solid.length + scene.blendCount;
     if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += scene.debug.encodeOverlays(pass, debugMask, count, slot);
   }
 
@@ -802,10 +1053,11 @@ export class Renderer {
   private writeFrameUniforms(camera: Camera, target: GPUTexture, scene: Scene | undefined): void {
     const f = this.frameData;
     const s = this.settings;
-    f.view.set(camera.view);
+    // Camera-relative (camera-relative.ts): the eye is the origin of what the shaders see.
+    viewRotation(camera.view, f.view);
     f.projection.set(camera.projection);
-    mat4.multiply(camera.projection, camera.view, f.viewProjection);
-    f.cameraPosition.set(camera.position);
+    mat4.multiply(camera.projection, f.view, f.viewProjection);
+    f.cameraPosition.fill(0);
     f.exposure[0] = s.exposure;
     f.toneMapping[0] = s.toneMapping;
     const l = s.lightDirection;
@@ -832,7 +1084,9 @@ export class Renderer {
     f.debugLineWidth[0] = Math.max(DEBUG_LINE_WIDTH_MIN, Math.min(target.width, target.height) * DEBUG_LINE_WIDTH_FRACTION);
   }
 
-  private writeDrawRecords(scene: Scene, instances: readonly ModelInstance[], count: number, placements: Float32Array | undefined): void {
+  private writeDrawRecords(
+    scene: Scene, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined, eye: ArrayLike<number>,
+  ): void {
     const { model, records, exactNormals, draws } = scene;
     const exactAlways = this.settings.normals === 'exact';
     // DQS normals always take the exact cofactor of the blended stretch (skinFrameDq): no palette scan.
@@ -857,17 +1111,8 @@ export class Renderer {
         const base = (i * count + k) * DRAW_RECORD_WORDS;
         const o = d.nodeSlot * 16;
         const mo = base + DrawRecordWord.MODEL;
-        if (placements) {
-          // model = placement · node world.
-          for (let c = 0; c < 4; c++) {
-            const b0 = m[o + c * 4], b1 = m[o + c * 4 + 1], b2 = m[o + c * 4 + 2], b3 = m[o + c * 4 + 3];
-            for (let r = 0; r < 4; r++) {
-              f32[mo + c * 4 + r] = placements[po + r] * b0 + placements[po + 4 + r] * b1 + placements[po + 8 + r] * b2 + placements[po + 12 + r] * b3;
-            }
-          }
-        } else {
-          for (let c = 0; c < 16; c++) f32[mo + c] = m[o + c];
-        }
+        // model = placement · node world − eye, in float64, then rounded (camera-relative.ts).
+        cameraRelativeModel(m, o, placements, po, eye, f32, mo);
         // Normal matrix = M⁻ᵀ = cofactor(M) / det; columns b×c, c×a, a×b of the 3×3 (a, b, c its columns).
         const a0 = f32[mo], a1 = f32[mo + 1], a2 = f32[mo + 2];
         const b0 = f32[mo + 4], b1 = f32[mo + 5], b2 = f32[mo + 6];
@@ -907,6 +1152,8 @@ export class Renderer {
           }
         }
         u32[base + DrawRecordWord.FLAGS] = flags;
+        const skinnedBase = scene.preskinBase[i];
+        u32[base + DrawRecordWord.SKINNED_BASE] = skinnedBase >= 0 ? k * scene.preskinVertices + skinnedBase : 0;
       }
     }
   }
@@ -915,7 +1162,7 @@ export class Renderer {
    * Back to front by view-space depth of each (draw, instance)'s bounds centre; insertion
    * sort, nearly sorted from the last frame.
    */
-  private sortBlended(scene: Scene, count: number, camera: Camera): void {
+  private sortBlended(scene: Scene, count: number): void {
     const blendDraws = scene.blendDraws;
     if (blendDraws.length === 0) return;
     const order = scene.blendOrder;
@@ -927,7 +1174,8 @@ export class Renderer {
     }
     const n = scene.blendCount;
     const depth = scene.blendDepth;
-    const v = camera.view;
+    // Records are camera-relative: depth by the view rotation alone.
+    const v = this.frameData.view;
     const f32 = scene.records.f32;
     for (let e = 0; e < n; e++) {
       const record = order[e];
@@ -965,6 +1213,8 @@ export class Renderer {
     this.lastTarget = undefined;
     this.lastTargetView = undefined;
     this.frameBuffer.destroy();
+    this.shadow.destroy();
+    this.skinnedPlaceholder.destroy();
     this.defaults.destroy();
     this.timer?.destroy();
   }
@@ -985,6 +1235,7 @@ function destroyScene(scene: Scene): void {
   scene.gpu.destroy();
   scene.drawBuffer.destroy();
   scene.paletteBuffer.destroy();
+  scene.preskin?.destroy();
 }
 
 /** World matrices of the rest pose, by slot (load time). */

@@ -78,9 +78,12 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
     const M = MaterialBinding;
     expect(Object.fromEntries(bindings(meshWgsl))).toEqual({
       frame: { group: BindGroup.FRAME, binding: FrameBinding.UNIFORMS },
+      shadowMap: { group: BindGroup.FRAME, binding: FrameBinding.SHADOW_MAP },
+      shadowSampler: { group: BindGroup.FRAME, binding: FrameBinding.SHADOW_SAMPLER },
       jointPalette: { group: BindGroup.SKIN, binding: SkinBinding.PALETTE },
       draws: { group: BindGroup.SKIN, binding: SkinBinding.DRAWS },
       morphDeltas: { group: BindGroup.SKIN, binding: SkinBinding.MORPH_DELTAS },
+      skinnedVertices: { group: BindGroup.SKIN, binding: SkinBinding.SKINNED_VERTICES },
       material: { group: BindGroup.MATERIAL, binding: M.UNIFORMS },
       baseColorTexture: { group: BindGroup.MATERIAL, binding: M.BASE_COLOR_TEXTURE },
       baseColorSampler: { group: BindGroup.MATERIAL, binding: M.BASE_COLOR_SAMPLER },

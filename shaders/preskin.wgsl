@@ -1,0 +1,101 @@
+// The Renderer's compute skinning path (RenderSettings.skinningPath, src/gpu/preskin.ts):
+// once per frame, every skinned draw's vertices of every instance are morphed (morph.wgsl)
+// and skinned (skinning.wgsl) — the very functions the vertex stage calls — and written
+// in mesh-node space to `skinned`, which the lit and shadow passes then read (mesh.wgsl
+// vsPreskinned) instead of skinning again. Built as skinning.wgsl + morph.wgsl + this file.
+//
+// One dispatch per skinned draw: x covers its vertices, y its instances (y = instance k,
+// `num_workgroups.y` = the frame's instance count, so the draw record of (draw, k) is
+// draw × count + k, as the render passes index it). The record gives the palette offset,
+// the morph weights, the flags and where the output goes (skinnedBase).
+//
+// The DrawRecord struct, the DRAW_* bits and the bindings are mirrored in src/gpu/
+// draw-record.ts, layouts.ts and preskin.ts; test/gpu/preskin.test.ts compares them.
+
+// DrawFlag in src/gpu/layouts.ts (the bits morph.wgsl and skinning read).
+const DRAW_EXACT_NORMALS: u32 = 1u;
+const DRAW_MORPH_POSITIONS: u32 = 8u;
+const DRAW_MORPH_NORMALS: u32 = 16u;
+const DRAW_MORPH_TANGENTS: u32 = 32u;
+
+// Set by the pipeline from PRESKIN_WORKGROUP_SIZE.
+override workgroupSize: u32 = 64u;
+// As mesh.wgsl's: the palette holds DqJoint entries.
+override DUAL_QUATERNION: bool = false;
+
+struct DrawRecord {
+  model: mat4x4f,
+  normalMatrix: mat3x3f,
+  paletteOffset: u32,
+  flags: u32,
+  morphBase: u32,
+  morphTargetCount: u32,
+  morphWeights0: vec4f,
+  morphWeights1: vec4f,
+  morphTargets: vec4u,
+  skinnedBase: u32,
+}
+
+struct PreskinParams {
+  // Index of the draw (its records are draw × instanceCount + k).
+  draw: u32,
+  vertexCount: u32,
+  // 1 (JOINTS_0/WEIGHTS_0) or 2 (also JOINTS_1/WEIGHTS_1).
+  influenceSets: u32,
+  // First vertex of the primitive in `sources` (SOURCE_VERTEX_FLOATS each).
+  sourceBase: u32,
+  // First vec4 of the primitive in `joints` and `weights` (influenceSets per vertex).
+  influenceBase: u32,
+}
+
+// Floats per source vertex: position xyz, normal xyz, tangent xyzw (absent ones hold the
+// vertex path's defaults, so both paths skin the same numbers).
+const SOURCE_VERTEX_FLOATS: u32 = 10u;
+
+@group(0) @binding(0) var<storage, read> jointPalette: array<mat4x4f>;
+@group(0) @binding(1) var<storage, read> draws: array<DrawRecord>;
+@group(0) @binding(2) var<storage, read> morphDeltas: array<f32>;
+@group(0) @binding(3) var<storage, read> sources: array<f32>;
+@group(0) @binding(4) var<storage, read> joints: array<vec4u>;
+@group(0) @binding(5) var<storage, read> weights: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> skinned: array<vec4f>;
+@group(0) @binding(7) var<uniform> params: PreskinParams;
+
+@compute @workgroup_size(workgroupSize)
+fn preskin(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let v = id.x;
+  if (v >= params.vertexCount) {
+    return;
+  }
+  let record = draws[params.draw * groups.y + id.y];
+  let at = (params.sourceBase + v) * SOURCE_VERTEX_FLOATS;
+  let source = SkinnedFrame(
+    vec3f(sources[at], sources[at + 1u], sources[at + 2u]),
+    vec3f(sources[at + 3u], sources[at + 4u], sources[at + 5u]),
+    vec4f(sources[at + 6u], sources[at + 7u], sources[at + 8u], sources[at + 9u]),
+  );
+  let local = morphFrame(record, v, source);
+  let s = params.influenceBase + v * params.influenceSets;
+  var frame: SkinnedFrame;
+  if (DUAL_QUATERNION) {
+    var blend: DqBlend;
+    if (params.influenceSets == 2u) {
+      blend = blendDualQuats8(record.paletteOffset, joints[s], weights[s], joints[s + 1u], weights[s + 1u]);
+    } else {
+      blend = blendDualQuats(record.paletteOffset, joints[s], weights[s]);
+    }
+    frame = skinFrameDq(blend, local.position, local.normal, local.tangent);
+  } else {
+    var m: mat4x4f;
+    if (params.influenceSets == 2u) {
+      m = blendJointMatrices8(record.paletteOffset, joints[s], weights[s], joints[s + 1u], weights[s + 1u]);
+    } else {
+      m = blendJointMatrices(record.paletteOffset, joints[s], weights[s]);
+    }
+    frame = skinFrame(m, local.position, local.normal, local.tangent, (record.flags & DRAW_EXACT_NORMALS) != 0u);
+  }
+  let out = (record.skinnedBase + v) * 3u;
+  skinned[out] = vec4f(frame.position, 1.0);
+  skinned[out + 1u] = vec4f(frame.normal, 0.0);
+  skinned[out + 2u] = frame.tangent;
+}
