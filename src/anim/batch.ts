@@ -1,0 +1,262 @@
+import type { Model } from '../gltf/model.ts';
+import { invertMat4 } from '../math/trs.ts';
+import { updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
+import { localToModel } from './local-to-model.ts';
+import { skinPalette } from './palette.ts';
+import { createPose, type Pose } from './pose.ts';
+import { instantiatePoseKernel, MATRIX_BYTES, MESH_INVERSE_BYTES, POSE_BYTES_PER_NODE, type PoseKernel } from './pose-kernel.ts';
+import { createClipCursor, sampleCursor } from './sample.ts';
+
+/**
+ * Many posed copies of one model, updated together: the fast path for crowds. Each
+ * character is an ordinary `ModelInstance` (`instances[i]`, usable with every job that
+ * takes one) whose pose, node matrices and palettes are views into one memory, so
+ * local→model and the palettes of all characters run as one WebAssembly SIMD loop each
+ * (`pose-kernel.ts`), with the same numbers as the JS jobs. Sampling stays in JS
+ * (`sampleCursor`), writing straight into that memory.
+ *
+ * Per frame: write `clips[i]` and `times[i]`, call `updateInstanceBatch`; allocates nothing.
+ */
+export interface InstanceBatch {
+  readonly model: Model;
+  readonly count: number;
+  /** Character i as a ModelInstance; its arrays are views into the batch's memory. */
+  readonly instances: readonly ModelInstance[];
+  /** Per character: the clip `updateInstanceBatch` samples (-1: rest pose). */
+  readonly clips: Int32Array;
+  /** Per character: seconds into its clip. */
+  readonly times: Float64Array;
+  /** Every character's palettes back to back (character i's from matrix i · paletteMatrixCount), one upload. */
+  readonly palette: Float32Array;
+  /** Palette matrices per character (the length of `instances[i].palette` / 16). */
+  readonly paletteMatrixCount: number;
+  /** Palettes in world space (jointWorld · inverseBind) instead of relative to each mesh node. */
+  readonly worldPalettes: boolean;
+  /** True when the WebAssembly kernel runs; false: the JS jobs do (same results). */
+  readonly accelerated: boolean;
+  /** Where everything lives; for the kernel. */
+  readonly layout: BatchLayout;
+}
+
+/** Byte addresses in the batch memory (see pose-kernel.ts for a character block's layout). */
+export interface BatchLayout {
+  readonly kernel: PoseKernel | null;
+  readonly nodeCount: number;
+  /** i32 per slot: its parent's matrix offset from a block's identity. */
+  readonly parentsPtr: number;
+  readonly useMatrixPtr: number;
+  readonly restMatrixPtr: number;
+  /** The rest T/R/S in a block's own layout, copied over each pose before sampling. */
+  readonly restPosePtr: number;
+  readonly charPtr: number;
+  readonly charStride: number;
+  readonly palettePtr: number;
+  /** One per skinned mesh node. */
+  readonly meshes: readonly BatchMesh[];
+  /** The whole memory as f64 (for the rest-pose copy) and i32 (flags). */
+  readonly f64: Float64Array;
+  readonly i32: Int32Array;
+  /** Default morph weights of all nodes, as `Pose.weights` lays them out (empty: no morphs). */
+  readonly restWeights: Float32Array;
+}
+
+export interface BatchMesh {
+  readonly meshNodeIndex: number;
+  readonly meshSlot: number;
+  readonly skin: number;
+  readonly jointCount: number;
+  /** First palette matrix of this mesh within a character's palettes. */
+  readonly paletteOffset: number;
+  /** Offset of its inverse world matrix within a character block. */
+  readonly meshOffset: number;
+  readonly jointSlotsPtr: number;
+  readonly inverseBindPtr: number;
+  /** Inverse bind matrices all affine: the kernel computes the palette; otherwise `skinPalette`. */
+  readonly affine: boolean;
+}
+
+export interface InstanceBatchOptions {
+  /** Palettes in world space (jointWorld · inverseBind), as three.js's boneMatrices. Default false. */
+  readonly worldPalettes?: boolean;
+  /** Use the WebAssembly kernel when available (default true); false forces the JS jobs. */
+  readonly wasm?: boolean;
+}
+
+const PAGE = 65536;
+const align16 = (n: number): number => (n + 15) & ~15;
+
+export function createInstanceBatch(model: Model, count: number, options: InstanceBatchOptions = {}): InstanceBatch {
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`createInstanceBatch: count must be a positive integer, got ${count}`);
+  const h = model.hierarchy;
+  const n = h.count;
+
+  // Static data, then character blocks, then palettes.
+  let at = 0;
+  const take = (bytes: number): number => { const p = at; at = align16(at + bytes); return p; };
+  const parentsPtr = take(4 * n), useMatrixPtr = take(4 * n), restMatrixPtr = take(MATRIX_BYTES * n);
+  const restPosePtr = take(POSE_BYTES_PER_NODE * n);
+  const skinned = model.meshNodes.flatMap((mn, i) => (mn.skin >= 0 ? [i] : []));
+  let paletteMatrixCount = 0;
+  const meshSpecs = skinned.map((meshNodeIndex, m) => {
+    const mn = model.meshNodes[meshNodeIndex];
+    const skin = model.skins[mn.skin];
+    const jointCount = skin.joints.length;
+    const spec = {
+      meshNodeIndex, meshSlot: h.slotOf[mn.node], skin: mn.skin, jointCount, paletteOffset: paletteMatrixCount,
+      meshOffset: POSE_BYTES_PER_NODE * n + MATRIX_BYTES * (n + 1) + MESH_INVERSE_BYTES * m,
+      jointSlotsPtr: take(4 * jointCount), inverseBindPtr: take(MATRIX_BYTES * jointCount), affine: skin.inverseBindAffine,
+    };
+    paletteMatrixCount += jointCount;
+    return spec;
+  });
+  const charStride = POSE_BYTES_PER_NODE * n + MATRIX_BYTES * (n + 1) + MESH_INVERSE_BYTES * skinned.length;
+  const charPtr = take(charStride * count);
+  const palettePtr = take(64 * paletteMatrixCount * count);
+
+  const pages = Math.max(1, Math.ceil(at / PAGE));
+  // A fixed-size memory: it never grows, so the views below stay attached.
+  const memory = options.wasm !== false && typeof WebAssembly === 'object' ? new WebAssembly.Memory({ initial: pages, maximum: pages }) : null;
+  const kernel = memory ? instantiatePoseKernel(memory) : null;
+  const buffer = kernel ? memory!.buffer : new ArrayBuffer(pages * PAGE);
+  const f64 = new Float64Array(buffer), i32 = new Int32Array(buffer);
+
+  for (let slot = 0; slot < n; slot++) {
+    i32[parentsPtr / 4 + slot] = (h.parentSlot[slot] + 1) * MATRIX_BYTES;
+    i32[useMatrixPtr / 4 + slot] = h.useMatrix[slot];
+  }
+  f64.set(h.restMatrix, restMatrixPtr / 8);
+  f64.set(h.restTranslation, restPosePtr / 8);
+  f64.set(h.restRotation, restPosePtr / 8 + 3 * n);
+  f64.set(h.restScale, restPosePtr / 8 + 7 * n);
+  for (const m of meshSpecs) {
+    const skin = model.skins[m.skin];
+    for (let j = 0; j < m.jointCount; j++) i32[m.jointSlotsPtr / 4 + j] = (skin.jointSlots[j] + 1) * MATRIX_BYTES;
+    f64.set(skin.inverseBindMatrices, m.inverseBindPtr / 8);
+  }
+
+  const template = createPose(model);
+  const instances: ModelInstance[] = [];
+  const paletteOffsets = new Int32Array(model.meshNodes.length).fill(-1);
+  for (const m of meshSpecs) paletteOffsets[m.meshNodeIndex] = m.paletteOffset;
+  for (let i = 0; i < count; i++) {
+    const base = charPtr + i * charStride;
+    f64[(base + POSE_BYTES_PER_NODE * n) / 8] = 1; // the block's identity matrix
+    f64[(base + POSE_BYTES_PER_NODE * n) / 8 + 5] = 1;
+    f64[(base + POSE_BYTES_PER_NODE * n) / 8 + 10] = 1;
+    f64[(base + POSE_BYTES_PER_NODE * n) / 8 + 15] = 1;
+    const pose: Pose = {
+      translation: new Float64Array(buffer, base, 3 * n),
+      rotation: new Float64Array(buffer, base + 24 * n, 4 * n),
+      scale: new Float64Array(buffer, base + 56 * n, 3 * n),
+      weights: template.weights.slice(),
+      weightOffsets: template.weightOffsets,
+    };
+    instances.push({
+      model,
+      pose,
+      cursors: model.animations.map(createClipCursor),
+      nodeMatrices: new Float64Array(buffer, base + POSE_BYTES_PER_NODE * n + MATRIX_BYTES, 16 * n),
+      palette: new Float32Array(buffer, palettePtr + i * paletteMatrixCount * 64, paletteMatrixCount * 16),
+      paletteOffsets,
+      paletteMatrixCount,
+    });
+  }
+
+  const batch: InstanceBatch = {
+    model, count, instances,
+    clips: new Int32Array(count).fill(-1),
+    times: new Float64Array(count),
+    palette: new Float32Array(buffer, palettePtr, paletteMatrixCount * 16 * count),
+    paletteMatrixCount,
+    worldPalettes: options.worldPalettes === true,
+    accelerated: kernel !== null,
+    layout: {
+      kernel, nodeCount: n, parentsPtr, useMatrixPtr, restMatrixPtr, restPosePtr, charPtr, charStride, palettePtr,
+      meshes: meshSpecs, f64, i32, restWeights: template.weights,
+    },
+  };
+  updateInstanceBatch(batch);
+  return batch;
+}
+
+/**
+ * Poses character i at `times[i]` seconds of clip `clips[i]` (-1: rest pose), then
+ * computes every node matrix and palette: per character the same as
+ * `updateModelInstance(instances[i], clips[i], times[i])` (or its world-space palette).
+ */
+export function updateInstanceBatch(batch: InstanceBatch): void {
+  const { instances, clips, times, layout } = batch;
+  const f64 = layout.f64;
+  const restStart = layout.restPosePtr / 8, restEnd = restStart + (POSE_BYTES_PER_NODE / 8) * layout.nodeCount;
+  const restWeights = layout.restWeights;
+  for (let i = 0; i < instances.length; i++) {
+    const instance = instances[i];
+    // The rest pose in one copy: T, R and S are adjacent in the block, as in the rest copy.
+    f64.copyWithin((layout.charPtr + i * layout.charStride) / 8, restStart, restEnd);
+    if (restWeights.length > 0) instance.pose.weights.set(restWeights);
+    const clip = clips[i];
+    if (clip >= 0) {
+      const cursor = instance.cursors[clip];
+      cursor.time = times[i];
+      sampleCursor(cursor, instance.pose);
+    }
+  }
+  updateBatchMatricesAndPalettes(batch);
+}
+
+/** Node matrices and palettes of every character from whatever is in its pose (e.g. after blending). */
+export function updateBatchMatricesAndPalettes(batch: InstanceBatch): void {
+  const { instances, layout } = batch;
+  const kernel = layout.kernel;
+  if (!kernel) {
+    if (batch.worldPalettes) {
+      for (let i = 0; i < instances.length; i++) worldPalettesJs(batch, instances[i]);
+    } else {
+      for (let i = 0; i < instances.length; i++) updateMatricesAndPalettes(instances[i]);
+    }
+    return;
+  }
+  const { charPtr, charStride, nodeCount, f64, i32 } = layout;
+  kernel.localToModel(instances.length, charPtr, charStride, nodeCount, layout.parentsPtr, layout.useMatrixPtr, layout.restMatrixPtr);
+  const matricesOffset = POSE_BYTES_PER_NODE * nodeCount;
+  const meshes = layout.meshes;
+  for (let m = 0; m < meshes.length; m++) {
+    const mesh = meshes[m];
+    // skinPalette's rule: relative to the mesh node unless its inverse is singular or identity.
+    for (let i = 0; i < instances.length; i++) {
+      const inverse = charPtr + i * charStride + mesh.meshOffset;
+      let relative = 0;
+      if (!batch.worldPalettes) {
+        const models = f64, o = (charPtr + i * charStride + matricesOffset + (mesh.meshSlot + 1) * MATRIX_BYTES) / 8;
+        if (invertMat4(models, f64, o, inverse / 8) && !isIdentityAt(f64, inverse / 8)) relative = 1;
+      }
+      i32[(inverse + MATRIX_BYTES) / 4] = relative;
+    }
+    if (mesh.affine) {
+      kernel.palette(
+        instances.length, charPtr, charStride, matricesOffset, mesh.meshOffset, mesh.jointCount,
+        mesh.jointSlotsPtr, mesh.inverseBindPtr, layout.palettePtr + mesh.paletteOffset * 64, batch.paletteMatrixCount * 64,
+      );
+    } else {
+      const skin = batch.model.skins[mesh.skin];
+      const meshSlot = batch.worldPalettes ? -1 : mesh.meshSlot;
+      for (let i = 0; i < instances.length; i++) {
+        skinPalette(skin, instances[i].nodeMatrices, meshSlot, instances[i].palette, mesh.paletteOffset);
+      }
+    }
+  }
+}
+
+function worldPalettesJs(batch: InstanceBatch, instance: ModelInstance): void {
+  const { model } = instance;
+  localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
+  const meshes = batch.layout.meshes;
+  for (let m = 0; m < meshes.length; m++) {
+    skinPalette(model.skins[meshes[m].skin], instance.nodeMatrices, -1, instance.palette, meshes[m].paletteOffset);
+  }
+}
+
+function isIdentityAt(m: Float64Array, o: number): boolean {
+  for (let i = 0; i < 16; i++) if (m[o + i] !== (i % 5 === 0 ? 1 : 0)) return false;
+  return true;
+}
