@@ -1,19 +1,23 @@
+import { TargetPath } from '../gltf/constants.ts';
 import type { Model } from '../gltf/model.ts';
 import { invertMat4 } from '../math/trs.ts';
 import { updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
 import { localToModel } from './local-to-model.ts';
 import { skinPalette } from './palette.ts';
 import { createPose, type Pose } from './pose.ts';
-import { instantiatePoseKernel, MATRIX_BYTES, MESH_INVERSE_BYTES, POSE_BYTES_PER_NODE, type PoseKernel } from './pose-kernel.ts';
-import { createClipCursor, sampleCursor } from './sample.ts';
+import {
+  CHANNEL_RECORD_BYTES, CLIP_DESCRIPTOR_BYTES, instantiatePoseKernel, MATRIX_BYTES, MESH_INVERSE_BYTES, POSE_BYTES_PER_NODE, type PoseKernel,
+} from './pose-kernel.ts';
+import { clipTracks, createClipCursor, findCursorKeys, sampleCursor, sampleOtherChannels, type ClipCursor } from './sample.ts';
 
 /**
  * Many posed copies of one model, updated together: the fast path for crowds. Each
  * character is an ordinary `ModelInstance` (`instances[i]`, usable with every job that
  * takes one) whose pose, node matrices and palettes are views into one memory, so
  * local→model and the palettes of all characters run as one WebAssembly SIMD loop each
- * (`pose-kernel.ts`), with the same numbers as the JS jobs. Sampling stays in JS
- * (`sampleCursor`), writing straight into that memory.
+ * (`pose-kernel.ts`), with the same numbers as the JS jobs. So do the LINEAR channels of
+ * sampling; JS finds the keys (one search per timeline, not per channel) and samples the
+ * rare STEP, CUBICSPLINE and morph weight channels.
  *
  * Per frame: write `clips[i]` and `times[i]`, call `updateInstanceBatch`; allocates nothing.
  */
@@ -50,6 +54,10 @@ export interface BatchLayout {
   readonly restPosePtr: number;
   readonly charPtr: number;
   readonly charStride: number;
+  /** Offset in a block of its three i32: clip descriptor, cursor keys, cursor fractions. */
+  readonly clipFieldOffset: number;
+  /** Per model clip: its descriptor's address (see pose-kernel.ts `sample`). */
+  readonly clipDescriptors: Int32Array;
   readonly palettePtr: number;
   /** One per skinned mesh node. */
   readonly meshes: readonly BatchMesh[];
@@ -109,8 +117,26 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
     paletteMatrixCount += jointCount;
     return spec;
   });
-  const charStride = POSE_BYTES_PER_NODE * n + MATRIX_BYTES * (n + 1) + MESH_INVERSE_BYTES * skinned.length;
+  // Per clip: descriptor, channel records, key values, slerp pairs (see pose-kernel.ts `sample`).
+  const clipSpecs = model.animations.map((clip) => {
+    const tracks = clipTracks(clip);
+    return {
+      tracks,
+      descriptor: take(CLIP_DESCRIPTOR_BYTES),
+      vectorRecords: take(CHANNEL_RECORD_BYTES * tracks.vectorSlot.length),
+      rotationRecords: take(CHANNEL_RECORD_BYTES * tracks.rotationSlot.length),
+      vectorValues: take(4 * tracks.vectorValues.length),
+      rotationValues: take(4 * tracks.rotationValues.length),
+      slerpPairs: take(16 * tracks.rotationAngle.length),
+    };
+  });
+  const clipFieldOffset = POSE_BYTES_PER_NODE * n + MATRIX_BYTES * (n + 1) + MESH_INVERSE_BYTES * skinned.length;
+  const charStride = clipFieldOffset + 16;
   const charPtr = take(charStride * count);
+  // Per character, per clip: the cursor's keys (i32) and fractions (f64), one per timeline.
+  const cursorPtr = take(0);
+  const cursorStride = model.animations.reduce((sum, clip) => sum + align16(4 * clip.timelines.length) + 8 * clip.timelines.length, 0);
+  take(cursorStride * count);
   const palettePtr = take(64 * paletteMatrixCount * count);
 
   const pages = Math.max(1, Math.ceil(at / PAGE));
@@ -128,6 +154,26 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
   f64.set(h.restTranslation, restPosePtr / 8);
   f64.set(h.restRotation, restPosePtr / 8 + 3 * n);
   f64.set(h.restScale, restPosePtr / 8 + 7 * n);
+  const clipDescriptors = Int32Array.from(clipSpecs, (c) => c.descriptor);
+  for (const c of clipSpecs) {
+    const t = c.tracks;
+    i32.set([t.vectorSlot.length, c.vectorRecords, t.rotationSlot.length, c.rotationRecords], c.descriptor / 4);
+    for (let k = 0; k < t.vectorSlot.length; k++) {
+      const target = (t.vectorPath[k] === TargetPath.TRANSLATION ? 0 : 56 * n) + 24 * t.vectorSlot[k];
+      i32.set([target, t.vectorTimeline[k], c.vectorValues + 4 * t.vectorStart[k], 0], (c.vectorRecords + CHANNEL_RECORD_BYTES * k) / 4);
+    }
+    for (let k = 0; k < t.rotationSlot.length; k++) {
+      const first = t.rotationStart[k];
+      i32.set([24 * n + 32 * t.rotationSlot[k], t.rotationTimeline[k], c.rotationValues + 16 * first, c.slerpPairs + 16 * first],
+        (c.rotationRecords + CHANNEL_RECORD_BYTES * k) / 4);
+    }
+    new Float32Array(buffer, c.vectorValues, t.vectorValues.length).set(t.vectorValues);
+    new Float32Array(buffer, c.rotationValues, t.rotationValues.length).set(t.rotationValues);
+    for (let k = 0; k < t.rotationAngle.length; k++) {
+      f64[c.slerpPairs / 8 + 2 * k] = t.rotationAngle[k];
+      f64[c.slerpPairs / 8 + 2 * k + 1] = t.rotationInvSin[k];
+    }
+  }
   for (const m of meshSpecs) {
     const skin = model.skins[m.skin];
     for (let j = 0; j < m.jointCount; j++) i32[m.jointSlotsPtr / 4 + j] = (skin.jointSlots[j] + 1) * MATRIX_BYTES;
@@ -154,7 +200,7 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
     instances.push({
       model,
       pose,
-      cursors: model.animations.map(createClipCursor),
+      cursors: kernel ? cursorsIn(model, buffer, cursorPtr + i * cursorStride) : model.animations.map(createClipCursor),
       nodeMatrices: new Float64Array(buffer, base + POSE_BYTES_PER_NODE * n + MATRIX_BYTES, 16 * n),
       palette: new Float32Array(buffer, palettePtr + i * paletteMatrixCount * 64, paletteMatrixCount * 16),
       paletteOffsets,
@@ -171,7 +217,7 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
     worldPalettes: options.worldPalettes === true,
     accelerated: kernel !== null,
     layout: {
-      kernel, nodeCount: n, parentsPtr, useMatrixPtr, restMatrixPtr, restPosePtr, charPtr, charStride, palettePtr,
+      kernel, nodeCount: n, parentsPtr, useMatrixPtr, restMatrixPtr, restPosePtr, charPtr, charStride, clipFieldOffset, clipDescriptors, palettePtr,
       meshes: meshSpecs, f64, i32, restWeights: template.weights,
     },
   };
@@ -186,22 +232,46 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
  */
 export function updateInstanceBatch(batch: InstanceBatch): void {
   const { instances, clips, times, layout } = batch;
-  const f64 = layout.f64;
+  const { f64, i32, kernel, charPtr, charStride, clipFieldOffset, clipDescriptors } = layout;
   const restStart = layout.restPosePtr / 8, restEnd = restStart + (POSE_BYTES_PER_NODE / 8) * layout.nodeCount;
   const restWeights = layout.restWeights;
   for (let i = 0; i < instances.length; i++) {
     const instance = instances[i];
     // The rest pose in one copy: T, R and S are adjacent in the block, as in the rest copy.
-    f64.copyWithin((layout.charPtr + i * layout.charStride) / 8, restStart, restEnd);
+    f64.copyWithin((charPtr + i * charStride) / 8, restStart, restEnd);
     if (restWeights.length > 0) instance.pose.weights.set(restWeights);
     const clip = clips[i];
-    if (clip >= 0) {
-      const cursor = instance.cursors[clip];
-      cursor.time = times[i];
-      sampleCursor(cursor, instance.pose);
+    const field = (charPtr + i * charStride + clipFieldOffset) >> 2;
+    if (clip < 0) {
+      i32[field] = 0;
+      continue;
     }
+    const cursor = instance.cursors[clip];
+    cursor.time = times[i];
+    if (!kernel) {
+      sampleCursor(cursor, instance.pose);
+      continue;
+    }
+    findCursorKeys(cursor);
+    sampleOtherChannels(cursor, instance.pose);
+    i32[field] = clipDescriptors[clip];
+    i32[field + 1] = cursor.keys.byteOffset;
+    i32[field + 2] = cursor.fractions.byteOffset;
   }
+  if (kernel) kernel.sample(instances.length, charPtr, charStride, clipFieldOffset);
   updateBatchMatricesAndPalettes(batch);
+}
+
+/** Cursors of every clip whose keys and fractions live in the batch memory from `at`, where the kernel reads them. */
+function cursorsIn(model: Model, buffer: ArrayBuffer, at: number): ClipCursor[] {
+  return model.animations.map((clip) => {
+    const timelines = clip.timelines.length;
+    const keys = new Int32Array(buffer, at, timelines);
+    at += align16(4 * timelines);
+    const fractions = new Float64Array(buffer, at, timelines);
+    at += 8 * timelines;
+    return { clip, tracks: clipTracks(clip), keys, fractions, time: 0 };
+  });
 }
 
 /** Node matrices and palettes of every character from whatever is in its pose (e.g. after blending). */

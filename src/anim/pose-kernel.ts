@@ -1,11 +1,12 @@
 /**
- * The WebAssembly SIMD kernel behind `InstanceBatch` (batch.ts): local→model and palettes
- * of many characters of one model in one call each, over flat arrays in one memory.
+ * The WebAssembly SIMD kernel behind `InstanceBatch` (batch.ts): LINEAR channel sampling,
+ * local→model and palettes of many characters of one model, one call each, over flat
+ * arrays in one memory.
  *
- * It does exactly the arithmetic of `localToModel` and `skinPalette`'s affine path, in
- * the same order and in f64 (two lanes per f64x2), so its node matrices and palettes
- * equal the JS ones as numbers: WebAssembly has no fused multiply-add and rounds like
- * JS. What it saves is the JS overhead around that arithmetic: a bounds check per
+ * It does exactly the arithmetic of `sampleLinearChannels`, `localToModel` and
+ * `skinPalette`'s affine path, in the same order and in f64 (two lanes per f64x2), so its
+ * poses, node matrices and palettes equal the JS ones as numbers: WebAssembly has no
+ * fused multiply-add and rounds like JS. What it saves is the JS overhead around that arithmetic: a bounds check per
  * typed-array access, scalar instead of two-lane products, and a call per character.
  *
  * Memory layout per character block (byte offsets, n = node count, all f64):
@@ -15,7 +16,8 @@
  *   +80n    matrices     16 × (n + 1): an identity, then node slot s at +80n + 128(s+1);
  *           the identity is every root's "parent", so the loop has no root branch.
  *   then, per skinned mesh node: its inverse world matrix (16) and an i32 "relative"
- *   flag at +128 (0: the palette stays in world space).
+ *   flag at +128 (0: the palette stays in world space);
+ *   then three i32 for `sample`: clip descriptor, cursor keys, cursor fractions.
  * Palettes are f32, 16 per joint, each character's palettes back to back.
  */
 import { assembleModule, FunctionBody, ValType } from './wasm-assembler.ts';
@@ -204,8 +206,116 @@ function paletteFunction(): FunctionBody {
   return f;
 }
 
+/** Bytes of a clip descriptor: vector channel count and records, rotation channel count and records (i32 each). */
+export const CLIP_DESCRIPTOR_BYTES = 16;
+/** Bytes of one channel record: out offset in a block, timeline, first key's values, (rotations) first key's slerp pair. */
+export const CHANNEL_RECORD_BYTES = 16;
+
+/**
+ * sample(count, charPtr, stride, clipFieldOffset): `sampleLinearChannels` for every
+ * character, from the keys and fractions JS found (`findCursorKeys`). At
+ * `clipFieldOffset` in each block, three i32: the clip descriptor's address (0: sample
+ * nothing), the cursor's keys (i32 per timeline) and fractions (f64 per timeline).
+ * A descriptor holds the vector channel count, their records' address, the rotation
+ * count and theirs. A record: the byte offset of the target in the block, the
+ * timeline, the address of the channel's first key values (f32: 3 per key for vectors,
+ * 4 for rotations) and, for rotations, of its first (angle, 1/sin angle) f64 pair.
+ */
+function sampleFunction(): FunctionBody {
+  const f = new FunctionBody([I32, I32, I32, I32], 'sample');
+  const [count, charPtr, stride, clipFieldOffset] = [0, 1, 2, 3];
+  const c = f.local(I32), base = f.local(I32), desc = f.local(I32), keys = f.local(I32), fractions = f.local(I32);
+  const i = f.local(I32), n = f.local(I32), rec = f.local(I32), timeline = f.local(I32), a = f.local(I32), o = f.local(I32), pair = f.local(I32);
+  const u = f.local(F64), ka = f.local(F64), kb = f.local(F64), angle = f.local(F64), invSin = f.local(F64), x = f.local(F64), x2 = f.local(F64);
+  const va = f.local(V128), vb = f.local(V128);
+
+  /** Loads two f32 at `ptr + offset` as an f64x2. */
+  const pairAt = (ptr: number, offset: number): void => { f.localGet(ptr).v128Load64Zero(offset).f64x2PromoteLowF32x4(); };
+  const f32At = (ptr: number, offset: number): void => { f.localGet(ptr).f32Load(offset).f64PromoteF32(); };
+  /** sample.ts's sinHalfPi of the value in `x`, same Horner order; leaves it on the stack. */
+  const sinHalfPi = (): void => {
+    f.localGet(x).localGet(x).f64Mul().localSet(x2);
+    f.f64Const(1 / 6227020800);
+    for (const k of [-1 / 39916800, 1 / 362880, -1 / 5040, 1 / 120, -1 / 6, 1]) f.localGet(x2).f64Mul().f64Const(k).f64Add();
+    f.localGet(x).f64Mul();
+  };
+  /** Per record: timeline, its fraction into `u`, its key's value address into `a`, the target into `o`. */
+  const openRecord = (valueBytes: number): void => {
+    f.localGet(rec).i32Load(4).localSet(timeline);
+    f.localGet(fractions).localGet(timeline).i32Const(3).i32Shl().i32Add().f64Load().localSet(u);
+    f.localGet(keys).localGet(timeline).i32Const(2).i32Shl().i32Add().i32Load().localSet(pair); // the key, for now
+    f.localGet(rec).i32Load(8).localGet(pair).i32Const(valueBytes).i32Mul().i32Add().localSet(a);
+    f.localGet(rec).i32Load(12).localGet(pair).i32Const(16).i32Mul().i32Add().localSet(pair);
+    f.localGet(base).localGet(rec).i32Load().i32Add().localSet(o);
+  };
+  const forEachRecord = (countOffset: number, body: () => void): void => {
+    f.localGet(desc).i32Load(countOffset).localSet(n);
+    f.localGet(desc).i32Load(countOffset + 4).localSet(rec);
+    f.i32Const(0).localSet(i);
+    f.block().loop();
+    f.localGet(i).localGet(n).i32LtU().i32Eqz().brIf(1);
+    body();
+    f.localGet(rec).i32Const(CHANNEL_RECORD_BYTES).i32Add().localSet(rec);
+    f.localGet(i).i32Const(1).i32Add().localSet(i);
+    f.br(0).end().end();
+  };
+
+  f.localGet(charPtr).localSet(base);
+  f.block().loop(); // characters
+  f.localGet(c).localGet(count).i32LtU().i32Eqz().brIf(1);
+  f.localGet(base).localGet(clipFieldOffset).i32Add().localTee(desc).i32Load(4).localSet(keys);
+  f.localGet(desc).i32Load(8).localSet(fractions);
+  f.localGet(desc).i32Load().localTee(desc).if();
+
+  // Translation and scale: a + (b - a) · u, (x, y) in two lanes and z alone.
+  forEachRecord(0, () => {
+    openRecord(12);
+    f.localGet(u).f64Const(0).f64Lt().if();
+    f.localGet(o); pairAt(a, 0); f.v128Store();
+    f.localGet(o); f32At(a, 8); f.f64Store(16);
+    f.else();
+    pairAt(a, 0); f.localSet(va);
+    f.localGet(o).localGet(va); pairAt(a, 12); f.localGet(va).f64x2Sub().localGet(u).f64x2Splat().f64x2Mul().f64x2Add().v128Store();
+    f.localGet(o); f32At(a, 8); f32At(a, 20); f32At(a, 8); f.f64Sub().localGet(u).f64Mul().f64Add().f64Store(16);
+    f.end();
+  });
+
+  // Rotations: ka · a + kb · b with sample.ts's weights (keys already in one hemisphere).
+  forEachRecord(8, () => {
+    openRecord(16);
+    f.localGet(u).f64Const(0).f64Lt().if();
+    f.localGet(o); pairAt(a, 0); f.v128Store();
+    f.localGet(o); pairAt(a, 8); f.v128Store(16);
+    f.else();
+    f.localGet(pair).f64Load(8).localTee(invSin).f64Const(0).f64Eq().if();
+    f.f64Const(1).localGet(u).f64Sub().localSet(ka);
+    f.localGet(u).localSet(kb);
+    f.else();
+    f.localGet(pair).f64Load().localSet(angle);
+    f.f64Const(1).localGet(u).f64Sub().localGet(angle).f64Mul().localSet(x);
+    sinHalfPi(); f.localGet(invSin).f64Mul().localSet(ka);
+    f.localGet(u).localGet(angle).f64Mul().localSet(x);
+    sinHalfPi(); f.localGet(invSin).f64Mul().localSet(kb);
+    f.end();
+    f.localGet(ka).f64x2Splat().localSet(va);
+    f.localGet(kb).f64x2Splat().localSet(vb);
+    for (const half of [0, 8]) {
+      f.localGet(o).localGet(va); pairAt(a, half); f.f64x2Mul();
+      f.localGet(vb); pairAt(a, 16 + half); f.f64x2Mul().f64x2Add().v128Store(half * 2);
+    }
+    f.end();
+  });
+
+  f.end();
+  f.localGet(base).localGet(stride).i32Add().localSet(base);
+  f.localGet(c).i32Const(1).i32Add().localSet(c);
+  f.br(0).end().end();
+  return f;
+}
+
 /** The kernel's exports, called with byte addresses into the memory it was given. */
 export interface PoseKernel {
+  sample(count: number, charPtr: number, stride: number, clipFieldOffset: number): void;
   localToModel(count: number, charPtr: number, stride: number, nodeCount: number, parentsPtr: number, useMatrixPtr: number, restMatrixPtr: number): void;
   palette(
     count: number, charPtr: number, stride: number, matricesOffset: number, meshOffset: number, jointCount: number,
@@ -217,7 +327,7 @@ let compiled: WebAssembly.Module | null | undefined;
 
 /** The kernel's binary (exported for tests: its size must stay under browsers' 4 KiB sync-compile limit). */
 export function poseKernelBytes(): Uint8Array<ArrayBuffer> {
-  return assembleModule([localToModelFunction(), paletteFunction()], 1);
+  return assembleModule([sampleFunction(), localToModelFunction(), paletteFunction()], 1);
 }
 
 /**

@@ -128,16 +128,30 @@ export function sampleClip(cursor: ClipCursor, time: number, pose: Pose): void {
  * inline, since this loop is most of the per-frame CPU cost of animation.
  */
 export function sampleCursor(cursor: ClipCursor, pose: Pose): void {
-  const { clip, keys, fractions, tracks } = cursor;
+  findCursorKeys(cursor);
+  sampleLinearChannels(cursor, pose);
+  sampleOtherChannels(cursor, pose);
+}
+
+/**
+ * The first step of `sampleCursor`: per timeline, the key at or before `cursor.time` and the
+ * fraction to the next (-1: clamped), into `cursor.keys` and `cursor.fractions`.
+ */
+export function findCursorKeys(cursor: ClipCursor): void {
+  const { keys, fractions } = cursor;
   const time = cursor.time;
-  const timelines = clip.timelines;
+  const timelines = cursor.clip.timelines;
   for (let t = 0; t < timelines.length; t++) {
     const times = timelines[t];
     const k = findKey(times, time, keys[t]);
     keys[t] = k;
     fractions[t] = k === times.length - 1 || time <= times[k] ? -1 : (time - times[k]) / (times[k + 1] - times[k]);
   }
+}
 
+/** The LINEAR translation, scale and rotation channels (`cursor.tracks`), from the keys `findCursorKeys` found. */
+export function sampleLinearChannels(cursor: ClipCursor, pose: Pose): void {
+  const { keys, fractions, tracks } = cursor;
   const vPath = tracks.vectorPath, vSlot = tracks.vectorSlot, vTimeline = tracks.vectorTimeline;
   const vStart = tracks.vectorStart, vValues = tracks.vectorValues;
   const translation = pose.translation, scale = pose.scale;
@@ -184,8 +198,11 @@ export function sampleCursor(cursor: ClipCursor, pose: Pose): void {
     rotation[o + 2] = ka * rValues[a + 2] + kb * rValues[a + 6];
     rotation[o + 3] = ka * rValues[a + 3] + kb * rValues[a + 7];
   }
+}
 
-  const other = tracks.other;
+/** Every channel outside `sampleLinearChannels` (`tracks.other`), from the keys `findCursorKeys` found. */
+export function sampleOtherChannels(cursor: ClipCursor, pose: Pose): void {
+  const other = cursor.tracks.other;
   for (let i = 0; i < other.length; i++) sampleOther(cursor, other[i], pose);
 }
 

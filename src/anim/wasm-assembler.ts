@@ -90,6 +90,7 @@ export class FunctionBody {
 
   // Scalar memory (natural alignment).
   i32Load(offset = 0): this { return this.op(0x28).memarg(2, offset); }
+  f32Load(offset = 0): this { return this.op(0x2a).memarg(2, offset); }
   f64Load(offset = 0): this { return this.op(0x2b).memarg(3, offset); }
   f64Store(offset = 0): this { return this.op(0x39).memarg(3, offset); }
 
@@ -97,6 +98,7 @@ export class FunctionBody {
   i32Const(v: number): this { this.op(0x41); sleb(v, this.code); return this; }
   i32Eqz(): this { return this.op(0x45); }
   i32LtU(): this { return this.op(0x49); }
+  i32Shl(): this { return this.op(0x74); }
   i32Add(): this { return this.op(0x6a); }
   i32Mul(): this { return this.op(0x6c); }
 
@@ -110,12 +112,17 @@ export class FunctionBody {
   f64Add(): this { return this.op(0xa0); }
   f64Sub(): this { return this.op(0xa1); }
   f64Mul(): this { return this.op(0xa2); }
+  f64Eq(): this { return this.op(0x61); }
+  f64Lt(): this { return this.op(0x63); }
+  f64PromoteF32(): this { return this.op(0xbb); }
 
   // SIMD (v128, 16-byte aligned accesses).
   v128Load(offset = 0): this { return this.simd(0x00).memarg(4, offset); }
   /** Loads one f64 into both lanes. */
   v128Load64Splat(offset = 0): this { return this.simd(0x0a).memarg(3, offset); }
   v128Store(offset = 0): this { return this.simd(0x0b).memarg(4, offset); }
+  /** Loads 8 bytes into the low half, zeroing the high half. */
+  v128Load64Zero(offset = 0): this { return this.simd(0x5d).memarg(3, offset); }
   i8x16Shuffle(lanes: readonly number[]): this {
     if (lanes.length !== 16) throw new RangeError('i8x16.shuffle takes 16 lane indices');
     this.simd(0x0d);
@@ -126,7 +133,10 @@ export class FunctionBody {
   f64x2ExtractLane(lane: number): this { this.simd(0x21); this.code.push(lane); return this; }
   /** Two f64 lanes → f32 lanes 0 and 1 (rounded to nearest), lanes 2 and 3 zero. */
   f32x4DemoteF64x2Zero(): this { return this.simd(0x5e); }
+  /** f32 lanes 0 and 1 → two f64 lanes (exact). */
+  f64x2PromoteLowF32x4(): this { return this.simd(0x5f); }
   f64x2Add(): this { return this.simd(0xf0); }
+  f64x2Sub(): this { return this.simd(0xf1); }
   f64x2Mul(): this { return this.simd(0xf2); }
 }
 

@@ -71,6 +71,20 @@ describe('assembleModule', () => {
     expect(Array.from(new Float32Array(memory.buffer, 64, 4))).toEqual([103, 106, 100, Math.fround(0.1)]);
   });
 
+  it('widens f32 keys to f64 as the sampler does: load64_zero + promote, f32.load + promote, f64 compares', () => {
+    // m[0..1] = promote(f32 pair at byte 64); m[2] = f32 at byte 72; m[3] = 1 if m[2] < 0, else 2 if m[2] == 0.5
+    const f = new FunctionBody([ValType.I32], 'widen');
+    const r = f.local(ValType.F64);
+    f.i32Const(0).i32Const(0).v128Load64Zero(64).f64x2PromoteLowF32x4().v128Store();
+    f.i32Const(0).i32Const(0).f32Load(72).f64PromoteF32().f64Store(16);
+    f.i32Const(0).f64Load(16).f64Const(0).f64Lt().if().f64Const(1).localSet(r).end();
+    f.i32Const(0).f64Load(16).f64Const(0.5).f64Eq().if().f64Const(2).localSet(r).end();
+    f.i32Const(0).localGet(r).f64Store(24);
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    new Float32Array(memory.buffer).set([0.1, -3, 0.5], 16);
+    expect(Array.from(run(f, memory).subarray(0, 4))).toEqual([Math.fround(0.1), -3, 0.5, 2]);
+  });
+
   it('encodes f64 constants exactly and groups locals by type', () => {
     const f = new FunctionBody([ValType.I32], 'constants');
     const a = f.local(ValType.F64), b = f.local(ValType.F64);
