@@ -55,7 +55,10 @@ export class OurCrowd {
     const time = frameIndex * FRAME_SECONDS;
     const { times } = this.batch;
     const phases = this.phases, duration = this.duration;
-    for (let i = 0; i < times.length; i++) times[i] = (time + phases[i]) % duration;
+    for (let i = 0; i < times.length; i++) {
+      const t = time + phases[i];
+      times[i] = t - Math.floor(t / duration) * duration; // t mod duration without a call to fmod
+    }
     updateInstanceBatch(this.batch);
   }
 }

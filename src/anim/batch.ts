@@ -58,6 +58,10 @@ export interface BatchLayout {
   readonly clipFieldOffset: number;
   /** Per model clip: its descriptor's address (see pose-kernel.ts `sample`). */
   readonly clipDescriptors: Int32Array;
+  /** Per character, per clip: addresses of its cursor's keys and fractions. */
+  readonly cursorPointers: Int32Array;
+  /** Some clip has STEP/CUBICSPLINE/morph weight channels, or the model has morph weights: JS samples those. */
+  readonly jsChannels: boolean;
   readonly palettePtr: number;
   /** One per skinned mesh node. */
   readonly meshes: readonly BatchMesh[];
@@ -217,7 +221,10 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
     worldPalettes: options.worldPalettes === true,
     accelerated: kernel !== null,
     layout: {
-      kernel, nodeCount: n, parentsPtr, useMatrixPtr, restMatrixPtr, restPosePtr, charPtr, charStride, clipFieldOffset, clipDescriptors, palettePtr,
+      kernel, nodeCount: n, parentsPtr, useMatrixPtr, restMatrixPtr, restPosePtr, charPtr, charStride, clipFieldOffset, clipDescriptors,
+      cursorPointers: Int32Array.from(instances.flatMap((instance) => instance.cursors.flatMap((c) => [c.keys.byteOffset, c.fractions.byteOffset]))),
+      jsChannels: template.weights.length > 0 || clipSpecs.some((c) => c.tracks.other.length > 0),
+      palettePtr,
       meshes: meshSpecs, f64, i32, restWeights: template.weights,
     },
   };
@@ -232,33 +239,51 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
  */
 export function updateInstanceBatch(batch: InstanceBatch): void {
   const { instances, clips, times, layout } = batch;
-  const { f64, i32, kernel, charPtr, charStride, clipFieldOffset, clipDescriptors } = layout;
-  const restStart = layout.restPosePtr / 8, restEnd = restStart + (POSE_BYTES_PER_NODE / 8) * layout.nodeCount;
-  const restWeights = layout.restWeights;
-  for (let i = 0; i < instances.length; i++) {
-    const instance = instances[i];
-    // The rest pose in one copy: T, R and S are adjacent in the block, as in the rest copy.
-    f64.copyWithin((charPtr + i * charStride) / 8, restStart, restEnd);
-    if (restWeights.length > 0) instance.pose.weights.set(restWeights);
+  const { kernel, restWeights } = layout;
+  if (!kernel) {
+    const { f64, charPtr, charStride } = layout;
+    const restStart = layout.restPosePtr / 8, restEnd = restStart + (POSE_BYTES_PER_NODE / 8) * layout.nodeCount;
+    for (let i = 0; i < instances.length; i++) {
+      const instance = instances[i];
+      // setRestPose in one copy: T, R and S are adjacent in a block, as in the rest copy.
+      f64.copyWithin((charPtr + i * charStride) / 8, restStart, restEnd);
+      if (restWeights.length > 0) instance.pose.weights.set(restWeights);
+      const clip = clips[i];
+      if (clip < 0) continue;
+      const cursor = instance.cursors[clip];
+      cursor.time = times[i];
+      sampleCursor(cursor, instance.pose);
+    }
+    updateBatchMatricesAndPalettes(batch);
+    return;
+  }
+  // JS finds the keys; the kernel copies the rest pose and samples the LINEAR channels;
+  // JS then samples the other channels (if any clip has some) over that.
+  const { i32, charStride, clipFieldOffset, clipDescriptors, cursorPointers } = layout;
+  const clipCount = clipDescriptors.length;
+  let field = (layout.charPtr + clipFieldOffset) >> 2;
+  for (let i = 0; i < instances.length; i++, field += charStride >> 2) {
     const clip = clips[i];
-    const field = (charPtr + i * charStride + clipFieldOffset) >> 2;
     if (clip < 0) {
       i32[field] = 0;
       continue;
     }
-    const cursor = instance.cursors[clip];
+    const cursor = instances[i].cursors[clip];
     cursor.time = times[i];
-    if (!kernel) {
-      sampleCursor(cursor, instance.pose);
-      continue;
-    }
     findCursorKeys(cursor);
-    sampleOtherChannels(cursor, instance.pose);
     i32[field] = clipDescriptors[clip];
-    i32[field + 1] = cursor.keys.byteOffset;
-    i32[field + 2] = cursor.fractions.byteOffset;
+    i32[field + 1] = cursorPointers[2 * (i * clipCount + clip)];
+    i32[field + 2] = cursorPointers[2 * (i * clipCount + clip) + 1];
   }
-  if (kernel) kernel.sample(instances.length, charPtr, charStride, clipFieldOffset);
+  kernel.sample(instances.length, layout.charPtr, charStride, clipFieldOffset, layout.restPosePtr, POSE_BYTES_PER_NODE * layout.nodeCount);
+  if (layout.jsChannels) {
+    for (let i = 0; i < instances.length; i++) {
+      const instance = instances[i];
+      if (restWeights.length > 0) instance.pose.weights.set(restWeights);
+      const clip = clips[i];
+      if (clip >= 0) sampleOtherChannels(instance.cursors[clip], instance.pose);
+    }
+  }
   updateBatchMatricesAndPalettes(batch);
 }
 
@@ -292,15 +317,14 @@ export function updateBatchMatricesAndPalettes(batch: InstanceBatch): void {
   const meshes = layout.meshes;
   for (let m = 0; m < meshes.length; m++) {
     const mesh = meshes[m];
-    // skinPalette's rule: relative to the mesh node unless its inverse is singular or identity.
-    for (let i = 0; i < instances.length; i++) {
-      const inverse = charPtr + i * charStride + mesh.meshOffset;
-      let relative = 0;
-      if (!batch.worldPalettes) {
-        const models = f64, o = (charPtr + i * charStride + matricesOffset + (mesh.meshSlot + 1) * MATRIX_BYTES) / 8;
-        if (invertMat4(models, f64, o, inverse / 8) && !isIdentityAt(f64, inverse / 8)) relative = 1;
+    // skinPalette's rule: relative to the mesh node unless its inverse is singular or
+    // identity. World palettes keep the flag at 0, as the batch was created.
+    if (!batch.worldPalettes) {
+      for (let i = 0; i < instances.length; i++) {
+        const inverse = charPtr + i * charStride + mesh.meshOffset;
+        const world = (charPtr + i * charStride + matricesOffset + (mesh.meshSlot + 1) * MATRIX_BYTES) >> 3;
+        i32[(inverse + MATRIX_BYTES) >> 2] = invertMat4(f64, f64, world, inverse >> 3) && !isIdentityAt(f64, inverse >> 3) ? 1 : 0;
       }
-      i32[(inverse + MATRIX_BYTES) / 4] = relative;
     }
     if (mesh.affine) {
       kernel.palette(

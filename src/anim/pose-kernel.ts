@@ -212,8 +212,10 @@ export const CLIP_DESCRIPTOR_BYTES = 16;
 export const CHANNEL_RECORD_BYTES = 16;
 
 /**
- * sample(count, charPtr, stride, clipFieldOffset): `sampleLinearChannels` for every
- * character, from the keys and fractions JS found (`findCursorKeys`). At
+ * sample(count, charPtr, stride, clipFieldOffset, restPosePtr, restPoseBytes): for every
+ * character, copies the rest pose over its pose (T, R, S: the first `restPoseBytes` of
+ * the block), then `sampleLinearChannels` from the keys and fractions JS found
+ * (`findCursorKeys`). At
  * `clipFieldOffset` in each block, three i32: the clip descriptor's address (0: sample
  * nothing), the cursor's keys (i32 per timeline) and fractions (f64 per timeline).
  * A descriptor holds the vector channel count, their records' address, the rotation
@@ -222,8 +224,8 @@ export const CHANNEL_RECORD_BYTES = 16;
  * 4 for rotations) and, for rotations, of its first (angle, 1/sin angle) f64 pair.
  */
 function sampleFunction(): FunctionBody {
-  const f = new FunctionBody([I32, I32, I32, I32], 'sample');
-  const [count, charPtr, stride, clipFieldOffset] = [0, 1, 2, 3];
+  const f = new FunctionBody([I32, I32, I32, I32, I32, I32], 'sample');
+  const [count, charPtr, stride, clipFieldOffset, restPosePtr, restPoseBytes] = [0, 1, 2, 3, 4, 5];
   const c = f.local(I32), base = f.local(I32), desc = f.local(I32), keys = f.local(I32), fractions = f.local(I32);
   const i = f.local(I32), n = f.local(I32), rec = f.local(I32), timeline = f.local(I32), a = f.local(I32), o = f.local(I32), pair = f.local(I32);
   const u = f.local(F64), ka = f.local(F64), kb = f.local(F64), angle = f.local(F64), invSin = f.local(F64), x = f.local(F64), x2 = f.local(F64);
@@ -263,6 +265,7 @@ function sampleFunction(): FunctionBody {
   f.localGet(charPtr).localSet(base);
   f.block().loop(); // characters
   f.localGet(c).localGet(count).i32LtU().i32Eqz().brIf(1);
+  f.localGet(base).localGet(restPosePtr).localGet(restPoseBytes).memoryCopy();
   f.localGet(base).localGet(clipFieldOffset).i32Add().localTee(desc).i32Load(4).localSet(keys);
   f.localGet(desc).i32Load(8).localSet(fractions);
   f.localGet(desc).i32Load().localTee(desc).if();
@@ -315,7 +318,7 @@ function sampleFunction(): FunctionBody {
 
 /** The kernel's exports, called with byte addresses into the memory it was given. */
 export interface PoseKernel {
-  sample(count: number, charPtr: number, stride: number, clipFieldOffset: number): void;
+  sample(count: number, charPtr: number, stride: number, clipFieldOffset: number, restPosePtr: number, restPoseBytes: number): void;
   localToModel(count: number, charPtr: number, stride: number, nodeCount: number, parentsPtr: number, useMatrixPtr: number, restMatrixPtr: number): void;
   palette(
     count: number, charPtr: number, stride: number, matricesOffset: number, meshOffset: number, jointCount: number,

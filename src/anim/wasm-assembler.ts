@@ -94,6 +94,9 @@ export class FunctionBody {
   f64Load(offset = 0): this { return this.op(0x2b).memarg(3, offset); }
   f64Store(offset = 0): this { return this.op(0x39).memarg(3, offset); }
 
+  /** memory.copy(dst, src, bytes) (bulk memory, §5.4.6). */
+  memoryCopy(): this { return this.op(0xfc, 0x0a, 0x00, 0x00); }
+
   // i32.
   i32Const(v: number): this { this.op(0x41); sleb(v, this.code); return this; }
   i32Eqz(): this { return this.op(0x45); }

@@ -85,6 +85,14 @@ describe('assembleModule', () => {
     expect(Array.from(run(f, memory).subarray(0, 4))).toEqual([Math.fround(0.1), -3, 0.5, 2]);
   });
 
+  it('copies bytes with memory.copy', () => {
+    const f = new FunctionBody([ValType.I32], 'copy');
+    f.i32Const(0).i32Const(16).i32Const(24).memoryCopy(); // m[0..2] = m[2..4]
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    new Float64Array(memory.buffer).set([0, 0, 1.5, -2, 3]);
+    expect(Array.from(run(f, memory).subarray(0, 5))).toEqual([1.5, -2, 3, -2, 3]);
+  });
+
   it('encodes f64 constants exactly and groups locals by type', () => {
     const f = new FunctionBody([ValType.I32], 'constants');
     const a = f.local(ValType.F64), b = f.local(ValType.F64);
