@@ -206,6 +206,10 @@ function paletteFunction(): FunctionBody {
   return f;
 }
 
+/** i8x16.shuffle lanes broadcasting f64 lane 0, and lane 1. */
+const LANE_0 = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7];
+const LANE_1 = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+
 /** Bytes of a clip descriptor: vector channel count and records, rotation channel count and records (i32 each). */
 export const CLIP_DESCRIPTOR_BYTES = 16;
 /** Bytes of one channel record: out offset in a block, timeline, first key's values, (rotations) first key's slerp pair. */
@@ -228,18 +232,18 @@ function sampleFunction(): FunctionBody {
   const [count, charPtr, stride, clipFieldOffset, restPosePtr, restPoseBytes] = [0, 1, 2, 3, 4, 5];
   const c = f.local(I32), base = f.local(I32), desc = f.local(I32), keys = f.local(I32), fractions = f.local(I32);
   const i = f.local(I32), n = f.local(I32), rec = f.local(I32), timeline = f.local(I32), a = f.local(I32), o = f.local(I32), pair = f.local(I32);
-  const u = f.local(F64), ka = f.local(F64), kb = f.local(F64), angle = f.local(F64), invSin = f.local(F64), x = f.local(F64), x2 = f.local(F64);
-  const va = f.local(V128), vb = f.local(V128);
+  const u = f.local(F64), invSin = f.local(F64);
+  const va = f.local(V128), vb = f.local(V128), weights = f.local(V128), angles = f.local(V128), squares = f.local(V128);
 
   /** Loads two f32 at `ptr + offset` as an f64x2. */
   const pairAt = (ptr: number, offset: number): void => { f.localGet(ptr).v128Load64Zero(offset).f64x2PromoteLowF32x4(); };
   const f32At = (ptr: number, offset: number): void => { f.localGet(ptr).f32Load(offset).f64PromoteF32(); };
-  /** sample.ts's sinHalfPi of the value in `x`, same Horner order; leaves it on the stack. */
-  const sinHalfPi = (): void => {
-    f.localGet(x).localGet(x).f64Mul().localSet(x2);
-    f.f64Const(1 / 6227020800);
-    for (const k of [-1 / 39916800, 1 / 362880, -1 / 5040, 1 / 120, -1 / 6, 1]) f.localGet(x2).f64Mul().f64Const(k).f64Add();
-    f.localGet(x).f64Mul();
+  /** sample.ts's sinHalfPi of both lanes of `angles`, same Horner order; leaves them on the stack. */
+  const sinHalfPi2 = (): void => {
+    f.localGet(angles).localGet(angles).f64x2Mul().localSet(squares);
+    f.f64x2Const(1 / 6227020800);
+    for (const k of [-1 / 39916800, 1 / 362880, -1 / 5040, 1 / 120, -1 / 6, 1]) f.localGet(squares).f64x2Mul().f64x2Const(k).f64x2Add();
+    f.localGet(angles).f64x2Mul();
   };
   /** Per record: timeline, its fraction into `u`, its key's value address into `a`, the target into `o`. */
   const openRecord = (valueBytes: number): void => {
@@ -290,18 +294,15 @@ function sampleFunction(): FunctionBody {
     f.localGet(o); pairAt(a, 0); f.v128Store();
     f.localGet(o); pairAt(a, 8); f.v128Store(16);
     f.else();
-    f.localGet(pair).f64Load(8).localTee(invSin).f64Const(0).f64Eq().if();
-    f.f64Const(1).localGet(u).f64Sub().localSet(ka);
-    f.localGet(u).localSet(kb);
-    f.else();
-    f.localGet(pair).f64Load().localSet(angle);
-    f.f64Const(1).localGet(u).f64Sub().localGet(angle).f64Mul().localSet(x);
-    sinHalfPi(); f.localGet(invSin).f64Mul().localSet(ka);
-    f.localGet(u).localGet(angle).f64Mul().localSet(x);
-    sinHalfPi(); f.localGet(invSin).f64Mul().localSet(kb);
+    // (ka, kb) in two lanes: (1 - u, u), or sin((1 - u)θ)/sin θ and sin(uθ)/sin θ.
+    f.f64Const(1).localGet(u).f64Sub().f64x2Splat().localGet(u).f64x2ReplaceLane(1).localSet(weights);
+    f.localGet(pair).f64Load(8).localTee(invSin).f64Const(0).f64Eq().i32Eqz().if();
+    f.localGet(weights).localGet(pair).v128Load64Splat().f64x2Mul().localSet(angles);
+    sinHalfPi2();
+    f.localGet(invSin).f64x2Splat().f64x2Mul().localSet(weights);
     f.end();
-    f.localGet(ka).f64x2Splat().localSet(va);
-    f.localGet(kb).f64x2Splat().localSet(vb);
+    f.localGet(weights).localGet(weights).i8x16Shuffle(LANE_0).localSet(va);
+    f.localGet(weights).localGet(weights).i8x16Shuffle(LANE_1).localSet(vb);
     for (const half of [0, 8]) {
       f.localGet(o).localGet(va); pairAt(a, half); f.f64x2Mul();
       f.localGet(vb); pairAt(a, 16 + half); f.f64x2Mul().f64x2Add().v128Store(half * 2);

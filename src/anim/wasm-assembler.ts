@@ -132,7 +132,15 @@ export class FunctionBody {
     this.code.push(...lanes);
     return this;
   }
+  /** Both lanes set to `value`, as a constant. */
+  f64x2Const(value: number): this {
+    this.simd(0x0c);
+    const bytes = new Uint8Array(Float64Array.of(value, value).buffer);
+    for (const b of bytes) this.code.push(b);
+    return this;
+  }
   f64x2Splat(): this { return this.simd(0x14); }
+  f64x2ReplaceLane(lane: number): this { this.simd(0x22); this.code.push(lane); return this; }
   f64x2ExtractLane(lane: number): this { this.simd(0x21); this.code.push(lane); return this; }
   /** Two f64 lanes → f32 lanes 0 and 1 (rounded to nearest), lanes 2 and 3 zero. */
   f32x4DemoteF64x2Zero(): this { return this.simd(0x5e); }
