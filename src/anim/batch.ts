@@ -65,6 +65,8 @@ export interface BatchLayout {
   readonly palettePtr: number;
   /** One per skinned mesh node. */
   readonly meshes: readonly BatchMesh[];
+  /** Characters per kernel call: about 128 KiB of blocks and palettes, so a chunk stays in L2 from step to step. */
+  readonly chunk: number;
   /** The whole memory as f64 (for the rest-pose copy) and i32 (flags). */
   readonly f64: Float64Array;
   readonly i32: Int32Array;
@@ -95,6 +97,7 @@ export interface InstanceBatchOptions {
 }
 
 const PAGE = 65536;
+const CHUNK_BYTES = 128 * 1024;
 const align16 = (n: number): number => (n + 15) & ~15;
 
 export function createInstanceBatch(model: Model, count: number, options: InstanceBatchOptions = {}): InstanceBatch {
@@ -225,6 +228,7 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
       cursorPointers: Int32Array.from(instances.flatMap((instance) => instance.cursors.flatMap((c) => [c.keys.byteOffset, c.fractions.byteOffset]))),
       jsChannels: template.weights.length > 0 || clipSpecs.some((c) => c.tracks.other.length > 0),
       palettePtr,
+      chunk: Math.max(1, Math.floor(CHUNK_BYTES / (charStride + 64 * paletteMatrixCount))),
       meshes: meshSpecs, f64, i32, restWeights: template.weights,
     },
   };
@@ -275,16 +279,20 @@ export function updateInstanceBatch(batch: InstanceBatch): void {
     i32[field + 1] = cursorPointers[2 * (i * clipCount + clip)];
     i32[field + 2] = cursorPointers[2 * (i * clipCount + clip) + 1];
   }
-  kernel.sample(instances.length, layout.charPtr, charStride, clipFieldOffset, layout.restPosePtr, POSE_BYTES_PER_NODE * layout.nodeCount);
-  if (layout.jsChannels) {
-    for (let i = 0; i < instances.length; i++) {
-      const instance = instances[i];
-      if (restWeights.length > 0) instance.pose.weights.set(restWeights);
-      const clip = clips[i];
-      if (clip >= 0) sampleOtherChannels(instance.cursors[clip], instance.pose);
+  // The rest chunk by chunk, so a chunk's poses and matrices stay in cache between steps.
+  for (let first = 0; first < instances.length; first += layout.chunk) {
+    const end = Math.min(first + layout.chunk, instances.length);
+    kernel.sample(end - first, layout.charPtr + first * charStride, charStride, clipFieldOffset, layout.restPosePtr, POSE_BYTES_PER_NODE * layout.nodeCount);
+    if (layout.jsChannels) {
+      for (let i = first; i < end; i++) {
+        const instance = instances[i];
+        if (restWeights.length > 0) instance.pose.weights.set(restWeights);
+        const clip = clips[i];
+        if (clip >= 0) sampleOtherChannels(instance.cursors[clip], instance.pose);
+      }
     }
+    matricesAndPalettes(batch, kernel, first, end);
   }
-  updateBatchMatricesAndPalettes(batch);
 }
 
 /** Cursors of every clip whose keys and fractions live in the batch memory from `at`, where the kernel reads them. */
@@ -311,8 +319,19 @@ export function updateBatchMatricesAndPalettes(batch: InstanceBatch): void {
     }
     return;
   }
-  const { charPtr, charStride, nodeCount, f64, i32 } = layout;
-  kernel.localToModel(instances.length, charPtr, charStride, nodeCount, layout.parentsPtr, layout.useMatrixPtr, layout.restMatrixPtr);
+  for (let first = 0; first < instances.length; first += layout.chunk) {
+    matricesAndPalettes(batch, kernel, first, Math.min(first + layout.chunk, instances.length));
+  }
+}
+
+/** Kernel local→model and palettes of characters first..end-1. */
+function matricesAndPalettes(batch: InstanceBatch, kernel: PoseKernel, first: number, end: number): void {
+  const { instances, layout } = batch;
+  const { charStride, nodeCount, f64, i32 } = layout;
+  const count = end - first;
+  const charPtr = layout.charPtr + first * charStride;
+  const paletteBytes = batch.paletteMatrixCount * 64;
+  kernel.localToModel(count, charPtr, charStride, nodeCount, layout.parentsPtr, layout.useMatrixPtr, layout.restMatrixPtr);
   const matricesOffset = POSE_BYTES_PER_NODE * nodeCount;
   const meshes = layout.meshes;
   for (let m = 0; m < meshes.length; m++) {
@@ -320,7 +339,7 @@ export function updateBatchMatricesAndPalettes(batch: InstanceBatch): void {
     // skinPalette's rule: relative to the mesh node unless its inverse is singular or
     // identity. World palettes keep the flag at 0, as the batch was created.
     if (!batch.worldPalettes) {
-      for (let i = 0; i < instances.length; i++) {
+      for (let i = 0; i < count; i++) {
         const inverse = charPtr + i * charStride + mesh.meshOffset;
         const world = (charPtr + i * charStride + matricesOffset + (mesh.meshSlot + 1) * MATRIX_BYTES) >> 3;
         i32[(inverse + MATRIX_BYTES) >> 2] = invertMat4(f64, f64, world, inverse >> 3) && !isIdentityAt(f64, inverse >> 3) ? 1 : 0;
@@ -328,13 +347,13 @@ export function updateBatchMatricesAndPalettes(batch: InstanceBatch): void {
     }
     if (mesh.affine) {
       kernel.palette(
-        instances.length, charPtr, charStride, matricesOffset, mesh.meshOffset, mesh.jointCount,
-        mesh.jointSlotsPtr, mesh.inverseBindPtr, layout.palettePtr + mesh.paletteOffset * 64, batch.paletteMatrixCount * 64,
+        count, charPtr, charStride, matricesOffset, mesh.meshOffset, mesh.jointCount,
+        mesh.jointSlotsPtr, mesh.inverseBindPtr, layout.palettePtr + first * paletteBytes + mesh.paletteOffset * 64, paletteBytes,
       );
     } else {
       const skin = batch.model.skins[mesh.skin];
       const meshSlot = batch.worldPalettes ? -1 : mesh.meshSlot;
-      for (let i = 0; i < instances.length; i++) {
+      for (let i = first; i < end; i++) {
         skinPalette(skin, instances[i].nodeMatrices, meshSlot, instances[i].palette, mesh.paletteOffset);
       }
     }

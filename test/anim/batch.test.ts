@@ -87,6 +87,19 @@ describe('updateInstanceBatch', () => {
     });
   }
 
+  it('a batch larger than one kernel chunk poses every character as updateModelInstance', async () => {
+    const model = await loadGltfFile(assetPath('Fox'));
+    const batch = createInstanceBatch(model, 50);
+    expect(batch.layout.chunk).toBeLessThan(25); // at least three chunks
+    const reference = createModelInstance(model);
+    for (let i = 0; i < batch.count; i++) { batch.clips[i] = i % 4 - 1; batch.times[i] = 0.037 * i; }
+    updateInstanceBatch(batch);
+    for (let i = 0; i < batch.count; i++) {
+      updateModelInstance(reference, batch.clips[i], batch.times[i]);
+      expect(maxDifference(batch.instances[i].palette, reference.palette), `character ${i}`).toBe(0);
+    }
+  });
+
   it('world palettes equal skinPalette with meshSlot -1, on both paths', async () => {
     const model = await loadGltfFile(assetPath('CesiumMan'));
     for (const wasm of [true, false]) {
