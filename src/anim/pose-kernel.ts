@@ -41,7 +41,9 @@ function localToModelFunction(): FunctionBody {
   const f = new FunctionBody([I32, I32, I32, I32, I32, I32, I32], 'localToModel');
   const [count, charPtr, stride, nodeCount, parentsPtr, useMatrixPtr, restMatrixPtr] = [0, 1, 2, 3, 4, 5, 6];
   const c = f.local(I32), slot = f.local(I32), base = f.local(I32), mBase = f.local(I32);
-  const p = f.local(I32), q = f.local(I32), out = f.local(I32);
+  const p = f.local(I32), out = f.local(I32);
+  // Walking pointers, one step per slot: translation, rotation, scale, parent offset, flag, rest matrix.
+  const tP = f.local(I32), rP = f.local(I32), sP = f.local(I32), parentP = f.local(I32), useP = f.local(I32), restP = f.local(I32);
   const [x, y, z, w, sx, sy, sz] = [0, 1, 2, 3, 4, 5, 6].map(() => f.local(F64));
   const [xx, xy, xz, yy, yz, zz, wx, wy, wz] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(() => f.local(F64));
   // l[col][row] of the local 3×4 matrix: columns 0-2 the scaled rotation, 3 the translation.
@@ -51,27 +53,28 @@ function localToModelFunction(): FunctionBody {
   f.localGet(charPtr).localSet(base);
   f.block().loop(); // characters
   f.localGet(c).localGet(count).i32LtU().i32Eqz().brIf(1);
-  f.localGet(base).localGet(nodeCount).i32Const(POSE_BYTES_PER_NODE).i32Mul().i32Add().localSet(mBase);
+  f.localGet(base).localGet(nodeCount).i32Const(POSE_BYTES_PER_NODE).i32Mul().i32Add().localTee(mBase).localSet(out);
+  f.localGet(base).localSet(tP);
+  f.localGet(base).localGet(nodeCount).i32Const(24).i32Mul().i32Add().localSet(rP);
+  f.localGet(base).localGet(nodeCount).i32Const(56).i32Mul().i32Add().localSet(sP);
+  f.localGet(parentsPtr).localSet(parentP);
+  f.localGet(useMatrixPtr).localSet(useP);
+  f.localGet(restMatrixPtr).localSet(restP);
   f.i32Const(0).localSet(slot);
   f.block().loop(); // slots, parents first
   f.localGet(slot).localGet(nodeCount).i32LtU().i32Eqz().brIf(1);
 
-  f.localGet(useMatrixPtr).localGet(slot).i32Const(4).i32Mul().i32Add().i32Load().if();
+  f.localGet(useP).i32Load().if();
   {
-    f.localGet(restMatrixPtr).localGet(slot).i32Const(MATRIX_BYTES).i32Mul().i32Add().localSet(p);
     for (let col = 0; col < 4; col++) {
-      for (let row = 0; row < 3; row++) f.localGet(p).f64Load((col * 4 + row) * 8).localSet(l[col][row]);
+      for (let row = 0; row < 3; row++) f.localGet(restP).f64Load((col * 4 + row) * 8).localSet(l[col][row]);
     }
   }
   f.else();
   {
-    // p → rotation, q → scale; translation loaded straight into column 3.
-    f.localGet(base).localGet(nodeCount).i32Const(24).i32Mul().i32Add().localGet(slot).i32Const(32).i32Mul().i32Add().localSet(p);
-    f.localGet(base).localGet(nodeCount).i32Const(56).i32Mul().i32Add().localGet(slot).i32Const(24).i32Mul().i32Add().localSet(q);
-    [x, y, z, w].forEach((v, i) => f.localGet(p).f64Load(i * 8).localSet(v));
-    [sx, sy, sz].forEach((v, i) => f.localGet(q).f64Load(i * 8).localSet(v));
-    f.localGet(base).localGet(slot).i32Const(24).i32Mul().i32Add().localSet(p);
-    [0, 1, 2].forEach((i) => f.localGet(p).f64Load(i * 8).localSet(l[3][i]));
+    [x, y, z, w].forEach((v, i) => f.localGet(rP).f64Load(i * 8).localSet(v));
+    [sx, sy, sz].forEach((v, i) => f.localGet(sP).f64Load(i * 8).localSet(v));
+    [0, 1, 2].forEach((i) => f.localGet(tP).f64Load(i * 8).localSet(l[3][i]));
     // As localToModel: x2 = x + x, xx = x · x2, ..., wz = w · z2.
     const times2 = (a: number, b: number, dst: number): void => {
       f.localGet(a).localGet(b).localGet(b).f64Add().f64Mul().localSet(dst);
@@ -93,11 +96,10 @@ function localToModelFunction(): FunctionBody {
   }
   f.end();
 
-  f.localGet(mBase).localGet(parentsPtr).localGet(slot).i32Const(4).i32Mul().i32Add().i32Load().i32Add().localSet(p);
+  f.localGet(mBase).localGet(parentP).i32Load().i32Add().localSet(p);
   for (let col = 0; col < 4; col++) {
     for (let h = 0; h < 2; h++) f.localGet(p).v128Load(col * 32 + h * 16).localSet(parent[col][h]);
   }
-  f.localGet(mBase).localGet(slot).i32Const(MATRIX_BYTES).i32Mul().i32Add().localSet(out);
   // out column k = P0 · l[k][0] + P1 · l[k][1] + P2 · l[k][2] (+ P3 for the translation).
   for (let col = 0; col < 4; col++) {
     for (let h = 0; h < 2; h++) {
@@ -111,7 +113,9 @@ function localToModelFunction(): FunctionBody {
     }
   }
 
-  f.localGet(slot).i32Const(1).i32Add().localSet(slot);
+  for (const [ptr, step] of [[tP, 24], [rP, 32], [sP, 24], [parentP, 4], [useP, 4], [restP, MATRIX_BYTES], [out, MATRIX_BYTES], [slot, 1]]) {
+    f.localGet(ptr).i32Const(step).i32Add().localSet(ptr);
+  }
   f.br(0).end().end();
 
   f.localGet(base).localGet(stride).i32Add().localSet(base);
