@@ -97,6 +97,19 @@ export function createClipCursor(clip: Clip): ClipCursor {
 
 /** Returns k with times[k] ≤ t < times[k+1] (0 when t < times[0], last key when t ≥ the last time). */
 export function findKey(times: Float32Array, t: number, hint: number): number {
+  searchTime[0] = t;
+  return findKeyAtSearchTime(times, hint);
+}
+
+/**
+ * The time `findKeyAtSearchTime` looks for. It is passed through this array rather than as
+ * an argument because V8 boxes (allocates) a double handed to a call it does not inline,
+ * and whether it inlines depends on the caller's budget.
+ */
+const searchTime = new Float64Array(1);
+
+function findKeyAtSearchTime(times: Float32Array, hint: number): number {
+  const t = searchTime[0];
   const last = times.length - 1;
   let k = hint > last ? last : hint;
   if (times[k] <= t) {
@@ -141,9 +154,10 @@ export function findCursorKeys(cursor: ClipCursor): void {
   const { keys, fractions } = cursor;
   const time = cursor.time;
   const timelines = cursor.clip.timelines;
+  searchTime[0] = time;
   for (let t = 0; t < timelines.length; t++) {
     const times = timelines[t];
-    const k = findKey(times, time, keys[t]);
+    const k = findKeyAtSearchTime(times, keys[t]);
     keys[t] = k;
     fractions[t] = k === times.length - 1 || time <= times[k] ? -1 : (time - times[k]) / (times[k + 1] - times[k]);
   }
