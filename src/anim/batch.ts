@@ -13,11 +13,11 @@ import { clipTracks, createClipCursor, findCursorKeys, sampleCursor, sampleOther
 /**
  * Many posed copies of one model, updated together: the fast path for crowds. Each
  * character is an ordinary `ModelInstance` (`instances[i]`, usable with every job that
- * takes one) whose pose, node matrices and palettes are views into one memory, so
- * local→model and the palettes of all characters run as one WebAssembly SIMD loop each
- * (`pose-kernel.ts`), with the same numbers as the JS jobs. So do the LINEAR channels of
- * sampling; JS finds the keys (one search per timeline, not per channel) and samples the
- * rare STEP, CUBICSPLINE and morph weight channels.
+ * takes one) whose pose, node matrices and palettes are views into one memory, so the
+ * rest-pose copy, LINEAR channel sampling, local→model and the palettes of many characters
+ * run as one WebAssembly SIMD loop each (`pose-kernel.ts`), with the same numbers as the JS
+ * jobs. JS finds the keys (one search per timeline, not per channel) and samples the rare
+ * STEP, CUBICSPLINE and morph weight channels.
  *
  * Per frame: write `clips[i]` and `times[i]`, call `updateInstanceBatch`; allocates nothing.
  */
@@ -105,7 +105,7 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
   const h = model.hierarchy;
   const n = h.count;
 
-  // Static data, then character blocks, then palettes.
+  // Static data (hierarchy, skins, clips), then character blocks, cursors and palettes.
   let at = 0;
   const take = (bytes: number): number => { const p = at; at = align16(at + bytes); return p; };
   const parentsPtr = take(4 * n), useMatrixPtr = take(4 * n), restMatrixPtr = take(MATRIX_BYTES * n);
