@@ -1,7 +1,7 @@
 /**
- * Per-frame pose evaluation for a crowd: ours (sample → local→model → world palette for
- * every skinned node) against three.js doing the same job on the same glTF data
- * (AnimationMixer.update → scene.updateMatrixWorld → Skeleton.update).
+ * Per-frame pose evaluation for a crowd: ours (`updateInstanceBatch`: rest pose, sample,
+ * local→model, world palette for every skinned node) against three.js doing the same job
+ * on the same glTF data (AnimationMixer.update → scene.updateMatrixWorld → Skeleton.update).
  *
  * Every character plays the same clip at its own phase. Both sides produce one world
  * palette per skin (jointWorld · inverseBind, 16 floats per joint, Float32 like a GPU
@@ -10,11 +10,8 @@
 import { AnimationMixer, Scene, type AnimationClip, type Object3D, type SkinnedMesh } from 'three';
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { localToModel } from '../src/anim/local-to-model.ts';
-import { skinPalette } from '../src/anim/palette.ts';
-import { createPose, type Pose } from '../src/anim/pose.ts';
-import { createClipCursor, sampleClip, sampleCursor, type ClipCursor } from '../src/anim/sample.ts';
-import type { Clip, Hierarchy, Model, Skin } from '../src/gltf/model.ts';
+import { createInstanceBatch, updateInstanceBatch, type InstanceBatch } from '../src/anim/batch.ts';
+import type { Model } from '../src/gltf/model.ts';
 
 /** Frame step of the simulated playback (seconds). */
 export const FRAME_SECONDS = 1 / 60;
@@ -26,73 +23,43 @@ export function phaseOf(index: number, duration: number): number {
 
 // ---------------------------------------------------------------------------- ours
 
-export interface OurCharacter {
-  readonly pose: Pose;
-  readonly cursor: ClipCursor;
-  /** localToModel output, 16 per slot. */
-  readonly models: Float64Array;
-  readonly phase: number;
-  /** First matrix of this character's palettes in the shared palette buffer. */
-  readonly paletteOffset: number;
-}
-
+/**
+ * Our crowd: one `InstanceBatch` (world palettes, like three's boneMatrices), every
+ * character playing the same clip at its own phase. `wasm: false` runs the JS jobs.
+ */
 export class OurCrowd {
-  readonly hierarchy: Hierarchy;
-  readonly clip: Clip;
-  readonly characters: OurCharacter[] = [];
-  /** Skins of the scene's skinned mesh nodes, one palette each per character. */
-  readonly skins: Skin[] = [];
-  readonly skinOffsets: Int32Array;
+  readonly batch: InstanceBatch;
   /** Joints (palette matrices) per character. */
   readonly joints: number;
-  /** World palettes of all characters, as they would be uploaded. */
-  readonly palette: Float32Array;
+  readonly duration: number;
+  readonly phases: Float64Array;
 
-  constructor(model: Model, clipIndex: number, count: number) {
-    this.hierarchy = model.hierarchy;
-    this.clip = model.animations[clipIndex];
-    let joints = 0;
-    const offsets: number[] = [];
-    for (const node of model.meshNodes) {
-      if (node.skin < 0) continue;
-      offsets.push(joints);
-      this.skins.push(model.skins[node.skin]);
-      joints += model.skins[node.skin].joints.length;
-    }
-    this.skinOffsets = Int32Array.from(offsets);
-    this.joints = joints;
-    this.palette = new Float32Array(count * joints * 16);
-    for (let i = 0; i < count; i++) {
-      this.characters.push({
-        pose: createPose(model),
-        cursor: createClipCursor(this.clip),
-        models: new Float64Array(model.hierarchy.count * 16),
-        phase: phaseOf(i, this.clip.duration),
-        paletteOffset: i * joints,
-      });
-    }
+  constructor(model: Model, clipIndex: number, count: number, options: { wasm?: boolean } = {}) {
+    this.batch = createInstanceBatch(model, count, { worldPalettes: true, wasm: options.wasm });
+    this.batch.clips.fill(clipIndex);
+    this.joints = this.batch.paletteMatrixCount;
+    this.duration = model.animations[clipIndex].duration;
+    this.phases = Float64Array.from({ length: count }, (_, i) => phaseOf(i, this.duration));
+  }
+
+  /** World palettes of all characters, as they would be uploaded. */
+  get palette(): Float32Array {
+    return this.batch.palette;
   }
 
   /**
    * Evaluates every character at frame `frameIndex` (an integer, so the call itself boxes
-   * no double). Each character's clip time goes into its cursor's `time` field, which V8
-   * updates in place, so no double is boxed per character either.
+   * no double). Clip times go into the batch's Float64Array, so none is boxed either.
    */
   frame(frameIndex: number): void {
     const time = frameIndex * FRAME_SECONDS;
-    const chars = this.characters;
-    const skins = this.skins;
-    const offsets = this.skinOffsets;
-    const duration = this.clip.duration;
-    const h = this.hierarchy;
-    const palette = this.palette;
-    for (let i = 0; i < chars.length; i++) {
-      const c = chars[i];
-      c.cursor.time = (time + c.phase) % duration;
-      sampleCursor(c.cursor, c.pose);
-      localToModel(h, c.pose, c.models);
-      for (let s = 0; s < skins.length; s++) skinPalette(skins[s], c.models, -1, palette, c.paletteOffset + offsets[s]);
+    const { times } = this.batch;
+    const phases = this.phases, duration = this.duration;
+    for (let i = 0; i < times.length; i++) {
+      const t = time + phases[i];
+      times[i] = t - Math.floor(t / duration) * duration; // t mod duration without a call to fmod
     }
+    updateInstanceBatch(this.batch);
   }
 }
 
@@ -142,14 +109,15 @@ export interface PaletteCheck {
 
 /**
  * Poses one character on both sides at several clip times and compares three's
- * `skeleton.boneMatrices` (boneWorld · boneInverse) with our world palette (meshSlot -1),
- * joint by joint — three's bones are the glTF skin's joints in order.
+ * `skeleton.boneMatrices` (boneWorld · boneInverse) with our world palette from the
+ * benchmarked path (`OurCrowd`), on the WebAssembly kernel and on the JS jobs, joint by
+ * joint — three's bones are the glTF skin's joints in order.
  */
 export function checkPalettes(model: Model, clipIndex: number, gltf: GLTF, tolerance: number): PaletteCheck {
   const clip = model.animations[clipIndex];
   const times = [0, 0.13, 0.37, 0.5, 0.71, 0.93].map((f) => f * clip.duration);
-  const ours = new OurCrowd(model, clipIndex, 1);
-  const ourPalette = new Float64Array(ours.joints * 16);
+  const crowds = [new OurCrowd(model, clipIndex, 1), new OurCrowd(model, clipIndex, 1, { wasm: false })];
+  const skinOffsets = crowds[0].batch.layout.meshes.map((m) => m.paletteOffset);
   let maxRelativeError = 0;
   let worst = '';
   for (const time of times) {
@@ -157,30 +125,32 @@ export function checkPalettes(model: Model, clipIndex: number, gltf: GLTF, toler
     three.mixers[0].setTime(time);
     three.scene.updateMatrixWorld();
     for (const s of three.skeletons) s.update();
+    if (three.skeletons.length !== skinOffsets.length) throw new Error(`three has ${three.skeletons.length} skeletons, we have ${skinOffsets.length} skins`);
 
-    const c = ours.characters[0];
-    sampleClip(createClipCursor(clip), time, c.pose);
-    localToModel(ours.hierarchy, c.pose, c.models);
-    ours.skins.forEach((skin, s) => skinPalette(skin, c.models, -1, ourPalette, ours.skinOffsets[s]));
-
-    if (three.skeletons.length !== ours.skins.length) throw new Error(`three has ${three.skeletons.length} skeletons, we have ${ours.skins.length} skins`);
-    three.skeletons.forEach((skeleton, s) => {
-      const b = skeleton.boneMatrices!;
-      if (b.length !== ours.skins[s].joints.length * 16) throw new Error(`skin ${s}: three has ${b.length / 16} bones, we have ${ours.skins[s].joints.length} joints`);
-      for (let j = 0; j < b.length / 16; j++) {
-        const o = (ours.skinOffsets[s] + j) * 16;
-        let diff = 0, scale = 0;
-        for (let k = 0; k < 16; k++) {
-          diff = Math.max(diff, Math.abs(b[j * 16 + k] - ourPalette[o + k]));
-          scale = Math.max(scale, Math.abs(ourPalette[o + k]));
+    for (const ours of crowds) {
+      ours.batch.times[0] = time;
+      updateInstanceBatch(ours.batch);
+      const ourPalette = ours.palette;
+      const path = ours.batch.accelerated ? 'wasm' : 'js';
+      three.skeletons.forEach((skeleton, s) => {
+        const b = skeleton.boneMatrices!;
+        const joints = ours.batch.layout.meshes[s].jointCount;
+        if (b.length !== joints * 16) throw new Error(`skin ${s}: three has ${b.length / 16} bones, we have ${joints} joints`);
+        for (let j = 0; j < b.length / 16; j++) {
+          const o = (skinOffsets[s] + j) * 16;
+          let diff = 0, scale = 0;
+          for (let k = 0; k < 16; k++) {
+            diff = Math.max(diff, Math.abs(b[j * 16 + k] - ourPalette[o + k]));
+            scale = Math.max(scale, Math.abs(ourPalette[o + k]));
+          }
+          const rel = diff / scale;
+          if (!(rel <= maxRelativeError)) {
+            maxRelativeError = rel;
+            worst = `t=${time.toFixed(4)} skin ${s} joint ${j} (${path})`;
+          }
         }
-        const rel = diff / scale;
-        if (!(rel <= maxRelativeError)) {
-          maxRelativeError = rel;
-          worst = `t=${time.toFixed(4)} skin ${s} joint ${j}`;
-        }
-      }
-    });
+      });
+    }
   }
   return { times, maxRelativeError, worst, pass: maxRelativeError <= tolerance };
 }

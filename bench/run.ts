@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: per-frame pose evaluation of 1–500 characters, ours vs three.js on the
+ * `npm run bench`: per-frame pose evaluation of 1–1000 characters, ours vs three.js on the
  * same glTF data in the same process, after checking both produce the same palettes.
  * Writes bench/results/latest.json. Then the GPU section (bench/gpu/gpu-bench.ts): frames
  * of a Fox crowd, our Renderer vs three.js's WebGPURenderer in headless Chromium, written
@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, platform, arch, totalmem } from 'node:os';
+import { cpus, loadavg, platform, arch, totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +47,7 @@ if (process.argv.includes('--gpu-only')) {
   await runGpuBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
-const COUNTS = QUICK ? [1, 10] : [1, 10, 100, 500];
+const COUNTS = QUICK ? [1, 10] : [1, 10, 100, 500, 1000];
 const PALETTE_TOLERANCE = 1e-4;
 /** Targets from the issue. */
 const TARGET_NS_PER_JOINT = 60;
@@ -87,6 +87,20 @@ function nsPerFrame(r: Runner, frames: number): number {
   const t0 = process.hrtime.bigint();
   r.run(frames);
   return Number(process.hrtime.bigint() - t0) / frames;
+}
+
+/**
+ * Wall-clock and process CPU time per frame of one batch. On a shared machine the CPU
+ * time is the steadier figure (time slices lost to other processes do not count), but it
+ * also counts V8's helper threads (concurrent GC), which only the allocating side uses.
+ */
+function timesPerFrame(r: Runner, frames: number): { wall: number; cpu: number } {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  r.run(frames);
+  const wall = Number(process.hrtime.bigint() - t0) / frames;
+  const c1 = process.cpuUsage(c0);
+  return { wall, cpu: ((c1.user + c1.system) * 1000) / frames };
 }
 
 /** Runs for about `ms`, returning the frame count that took about `ms`. */
@@ -167,15 +181,30 @@ async function measureHeap(r: Runner, frames: number): Promise<HeapResult> {
 
 // ---------------------------------------------------------------------------- main
 
+interface Timing {
+  nsPerFrame: number;
+  nsPerJoint: number;
+  cpuNsPerJoint: number;
+}
+
 interface Row {
   asset: string;
   clip: string;
   characters: number;
   jointsPerCharacter: number;
+  /** `ours` ran on the WebAssembly kernel. */
+  accelerated: boolean;
   framesPerBatch: { ours: number; three: number };
   rounds: number;
-  ours: { nsPerFrame: number; nsPerJoint: number };
-  three: { nsPerFrame: number; nsPerJoint: number };
+  /** Medians of wall-clock time; `cpuNsPerJoint` the median of process CPU time. */
+  ours: Timing;
+  /** The same batch on the JS jobs (no WebAssembly): the fallback path. */
+  oursJs: Timing;
+  three: Timing;
+  /** three/ours of the CPU-time medians. */
+  cpuRatio: number;
+  /** 1-minute load average (all cores) when the row was measured. */
+  loadAverage: number;
   ratio: number;
   heap: { ours: HeapResult; three: HeapResult };
   targets: { nsPerJoint: boolean; ratio: boolean; ratioTarget: number; zeroHeap: boolean };
@@ -190,8 +219,10 @@ const machine = {
   platform: `${platform()} ${arch()}`,
   memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
   exposeGc: typeof gc === 'function',
+  /** 1, 5 and 15-minute load averages at the start: other processes share these cores. */
+  loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
 };
-console.log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node} (V8 ${machine.v8}), ${machine.platform}`);
+console.log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node} (V8 ${machine.v8}), ${machine.platform}, load average ${machine.loadAverage.join(' ')}`);
 if (!machine.exposeGc) console.log('warning: global.gc unavailable, heap numbers include garbage not yet collected');
 
 const checks: Record<string, PaletteCheck> = {};
@@ -214,28 +245,38 @@ for (const c of CASES) {
 
   for (const n of COUNTS) {
     const ours = new OurCrowd(model, c.clip, n);
+    const oursJs = new OurCrowd(model, c.clip, n, { wasm: false });
     const three = new ThreeCrowd(gltf, gltf.animations[c.clip], n);
     const threeJoints = three.skeletons.reduce((sum, s) => sum + s.bones.length, 0) / n;
     if (threeJoints !== ours.joints) throw new Error(`${c.asset}: three has ${threeJoints} bones per character, we have ${ours.joints} joints`);
-    const ro = oursRunner(ours), rt = threeRunner(three);
+    const ro = oursRunner(ours), rj = oursRunner(oursJs), rt = threeRunner(three);
     const fo = warmUp(ro, WARMUP_MS);
+    const fj = warmUp(rj, WARMUP_MS);
     const ft = warmUp(rt, WARMUP_MS);
-    const to: number[] = [], tt: number[] = [];
+    // Interleaved rounds, so load from other processes hits all sides alike.
+    const to: { wall: number; cpu: number }[] = [], tj: typeof to = [], tt: typeof to = [];
     for (let round = 0; round < ROUNDS; round++) {
-      to.push(nsPerFrame(ro, fo));
-      tt.push(nsPerFrame(rt, ft));
+      to.push(timesPerFrame(ro, fo));
+      tj.push(timesPerFrame(rj, fj));
+      tt.push(timesPerFrame(rt, ft));
     }
-    const oursNs = median(to), threeNs = median(tt);
     const joints = n * ours.joints;
+    const timing = (ts: typeof to): Timing => {
+      const wall = median(ts.map((t) => t.wall));
+      return { nsPerFrame: wall, nsPerJoint: wall / joints, cpuNsPerJoint: median(ts.map((t) => t.cpu)) / joints };
+    };
+    const oursTiming = timing(to), oursJsTiming = timing(tj), threeTiming = timing(tt);
+    const oursNs = oursTiming.nsPerFrame, threeNs = threeTiming.nsPerFrame;
     const heapOurs = await measureHeap(ro, Math.max(10, Math.round((HEAP_MS * 1e6) / oursNs)));
     const heapThree = await measureHeap(rt, Math.max(10, Math.round((HEAP_MS * 1e6) / threeNs)));
     const ratio = threeNs / oursNs;
     const row: Row = {
-      asset: c.asset, clip: clipName, characters: n, jointsPerCharacter: ours.joints,
+      asset: c.asset, clip: clipName, characters: n, jointsPerCharacter: ours.joints, accelerated: ours.batch.accelerated,
       framesPerBatch: { ours: fo, three: ft }, rounds: ROUNDS,
-      ours: { nsPerFrame: oursNs, nsPerJoint: oursNs / joints },
-      three: { nsPerFrame: threeNs, nsPerJoint: threeNs / joints },
+      ours: oursTiming, oursJs: oursJsTiming, three: threeTiming,
       ratio,
+      cpuRatio: threeTiming.cpuNsPerJoint / oursTiming.cpuNsPerJoint,
+      loadAverage: loadavg()[0],
       heap: { ours: heapOurs, three: heapThree },
       targets: {
         nsPerJoint: oursNs / joints <= TARGET_NS_PER_JOINT,
@@ -246,22 +287,31 @@ for (const c of CASES) {
       },
     };
     rows.push(row);
-    console.log(`  ${c.asset} ×${n}: ours ${row.ours.nsPerJoint.toFixed(1)} ns/joint, three ${row.three.nsPerJoint.toFixed(1)} ns/joint`);
+    console.log(
+      `  ${c.asset} ×${n}: ours ${row.ours.nsPerJoint.toFixed(1)} ns/joint (JS path ${row.oursJs.nsPerJoint.toFixed(1)}), three ${row.three.nsPerJoint.toFixed(1)} ns/joint; ` +
+      `CPU time ${row.ours.cpuNsPerJoint.toFixed(1)} / ${row.three.cpuNsPerJoint.toFixed(1)}; load ${row.loadAverage.toFixed(1)}`,
+    );
   }
 }
 
 const fmtHeap = (h: HeapResult): string => `${h.bytesPerFrame.toFixed(1)}${h.gcInWindow ? ' (GC in window)' : ''}`;
 const mark = (ok: boolean): string => (ok ? 'ok' : 'MISS');
 console.log('');
-console.log(`Pose evaluation per frame (sample + local→model + world palette), median of ${ROUNDS} batches of ~${BATCH_MS} ms each side.`);
-console.log(`Targets: ours ≤ ${TARGET_NS_PER_JOINT} ns/joint; three/ours ≥ 10× (1–10 characters), ≥ 30× (≥ 100); 0 heap bytes per frame.`);
+console.log(`Pose evaluation per frame (rest pose + sample + local→model + world palette), median of ${ROUNDS} batches of ~${BATCH_MS} ms each side.`);
+console.log(`ours: updateInstanceBatch on the WebAssembly kernel${rows.every((r) => r.accelerated) ? '' : ' (UNAVAILABLE here: JS jobs)'}; ours JS: the same batch on the JS jobs.`);
+console.log(`Targets (checked on wall-clock medians): ours ≤ ${TARGET_NS_PER_JOINT} ns/joint; three/ours ≥ 10× (1–10 characters), ≥ 30× (≥ 100); 0 heap bytes per frame.`);
+console.log('CPU columns: medians of process CPU time (steadier under load; includes V8 helper threads such as concurrent GC).');
 console.table(rows.map((r) => ({
   asset: `${r.asset} "${r.clip}"`,
   characters: r.characters,
   joints: r.characters * r.jointsPerCharacter,
   'ours ns/joint': r.ours.nsPerJoint.toFixed(1),
+  'ours JS ns/joint': r.oursJs.nsPerJoint.toFixed(1),
   'three ns/joint': r.three.nsPerJoint.toFixed(1),
   'three/ours': `${r.ratio.toFixed(1)}×`,
+  'CPU ours / three ns/joint': `${r.ours.cpuNsPerJoint.toFixed(1)} / ${r.three.cpuNsPerJoint.toFixed(1)}`,
+  'CPU three/ours': `${r.cpuRatio.toFixed(1)}×`,
+  load: r.loadAverage.toFixed(1),
   'ours heap B/frame': fmtHeap(r.heap.ours),
   'three heap B/frame': fmtHeap(r.heap.three),
   'ns/joint target': mark(r.targets.nsPerJoint),
@@ -276,7 +326,8 @@ writeFileSync(out, JSON.stringify({
   machine,
   notes: [
     'ns/joint = median frame time / (characters × palette joints per character); a frame also evaluates non-joint nodes.',
-    'ours heap includes 16 B per character per frame for the fresh double (clip time) handed to sampleClip: V8 boxes a double passed to a non-inlined function.',
+    'ours = updateInstanceBatch with world palettes (rest pose, sampling, local→model, palettes; WebAssembly SIMD kernel); oursJs = the same batch on the JS jobs (wasm: false).',
+    'ours heap = bytes allocated per frame on the WebAssembly path (clip times are written into the batch Float64Array, so no double is boxed).',
   ],
   settings: { quick: QUICK, frameSeconds: FRAME_SECONDS, warmupMs: WARMUP_MS, batchMs: BATCH_MS, rounds: ROUNDS, heapMs: HEAP_MS, paletteTolerance: PALETTE_TOLERANCE },
   paletteChecks: checks,

@@ -19,6 +19,9 @@ export type {
 // Animation: the CPU pose evaluator and its player.
 export { AnimationPlayer } from './anim/player.ts';
 export { createModelInstance, updateMatricesAndPalettes, updateModelInstance, type ModelInstance } from './anim/instance.ts';
+export {
+  createInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
+} from './anim/batch.ts';
 export { BlendingJob } from './anim/blend.ts';
 export { Crowd, findRootMotion, type CrowdRootMotion } from './anim/crowd.ts';
 

@@ -97,6 +97,19 @@ export function createClipCursor(clip: Clip): ClipCursor {
 
 /** Returns k with times[k] ≤ t < times[k+1] (0 when t < times[0], last key when t ≥ the last time). */
 export function findKey(times: Float32Array, t: number, hint: number): number {
+  searchTime[0] = t;
+  return findKeyAtSearchTime(times, hint);
+}
+
+/**
+ * The time `findKeyAtSearchTime` looks for. It is passed through this array rather than as
+ * an argument because V8 boxes (allocates) a double handed to a call it does not inline,
+ * and whether it inlines depends on the caller's budget.
+ */
+const searchTime = new Float64Array(1);
+
+function findKeyAtSearchTime(times: Float32Array, hint: number): number {
+  const t = searchTime[0];
   const last = times.length - 1;
   let k = hint > last ? last : hint;
   if (times[k] <= t) {
@@ -128,16 +141,31 @@ export function sampleClip(cursor: ClipCursor, time: number, pose: Pose): void {
  * inline, since this loop is most of the per-frame CPU cost of animation.
  */
 export function sampleCursor(cursor: ClipCursor, pose: Pose): void {
-  const { clip, keys, fractions, tracks } = cursor;
+  findCursorKeys(cursor);
+  sampleLinearChannels(cursor, pose);
+  sampleOtherChannels(cursor, pose);
+}
+
+/**
+ * The first step of `sampleCursor`: per timeline, the key at or before `cursor.time` and the
+ * fraction to the next (-1: clamped), into `cursor.keys` and `cursor.fractions`.
+ */
+export function findCursorKeys(cursor: ClipCursor): void {
+  const { keys, fractions } = cursor;
   const time = cursor.time;
-  const timelines = clip.timelines;
+  const timelines = cursor.clip.timelines;
+  searchTime[0] = time;
   for (let t = 0; t < timelines.length; t++) {
     const times = timelines[t];
-    const k = findKey(times, time, keys[t]);
+    const k = findKeyAtSearchTime(times, keys[t]);
     keys[t] = k;
     fractions[t] = k === times.length - 1 || time <= times[k] ? -1 : (time - times[k]) / (times[k + 1] - times[k]);
   }
+}
 
+/** The LINEAR translation, scale and rotation channels (`cursor.tracks`), from the keys `findCursorKeys` found. */
+export function sampleLinearChannels(cursor: ClipCursor, pose: Pose): void {
+  const { keys, fractions, tracks } = cursor;
   const vPath = tracks.vectorPath, vSlot = tracks.vectorSlot, vTimeline = tracks.vectorTimeline;
   const vStart = tracks.vectorStart, vValues = tracks.vectorValues;
   const translation = pose.translation, scale = pose.scale;
@@ -184,8 +212,11 @@ export function sampleCursor(cursor: ClipCursor, pose: Pose): void {
     rotation[o + 2] = ka * rValues[a + 2] + kb * rValues[a + 6];
     rotation[o + 3] = ka * rValues[a + 3] + kb * rValues[a + 7];
   }
+}
 
-  const other = tracks.other;
+/** Every channel outside `sampleLinearChannels` (`tracks.other`), from the keys `findCursorKeys` found. */
+export function sampleOtherChannels(cursor: ClipCursor, pose: Pose): void {
+  const other = cursor.tracks.other;
   for (let i = 0; i < other.length; i++) sampleOther(cursor, other[i], pose);
 }
 

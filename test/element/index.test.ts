@@ -14,10 +14,10 @@ describe('the library entry (src/index.ts)', () => {
       'DEFAULT_SPEED', 'DebugView', 'GltfError', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'SkinnedMeshViewerElement', 'SourceError',
       'TAG_NAME', 'ToneMapping', 'WebGpuUnsupportedError', 'bakeModel', 'bakeToGlb', 'bakeToJson', 'bakeToObj',
       'browserImageDecoder', 'buildBuiltinGlb', 'builtinModelNames', 'canvasPixelSize', 'computeInstanceBounds',
-      'configureCanvas', 'createModelInstance', 'createOffscreenTarget', 'createSkinnedVertices', 'debugViewNames',
+      'configureCanvas', 'createInstanceBatch', 'createModelInstance', 'createOffscreenTarget', 'createSkinnedVertices', 'debugViewNames',
       'defaultRenderSettings', 'findRootMotion', 'loadGltf', 'loadModelSource', 'observeCanvasSize', 'parseCameraOrbit', 'parseDebugViews',
       'readTexturePixels', 'renderCrowd', 'requestWebGpuDevice', 'resolveAnimation', 'skinPrimitive', 'srgbViewFormat',
-      'updateMatricesAndPalettes', 'updateModelInstance',
+      'updateBatchMatricesAndPalettes', 'updateInstanceBatch', 'updateMatricesAndPalettes', 'updateModelInstance',
     ].sort());
     expect(api.TAG_NAME).toBe('skinned-mesh-viewer');
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([

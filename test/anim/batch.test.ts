@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { createInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch } from '../../src/anim/batch.ts';
+import { createModelInstance, updateMatricesAndPalettes, updateModelInstance } from '../../src/anim/instance.ts';
+import { localToModel } from '../../src/anim/local-to-model.ts';
+import { skinPalette } from '../../src/anim/palette.ts';
+import { loadGltfFile } from '../../src/cli/load-file.ts';
+import type { Model } from '../../src/gltf/model.ts';
+import { assetPath, sharedAssets } from '../support/assets.ts';
+import { measureAllocation } from '../support/allocation.ts';
+import { loadCharacter } from './fixtures.ts';
+
+const FRACTIONS = [0, 0.1, 0.33, 0.5, 0.77, 1, 1.2];
+
+/** Largest |a - b| over two arrays of equal length (0 for equal numbers, whatever a zero's sign). */
+function maxDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(a.length).toBe(b.length);
+  let max = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = a[i] === b[i] ? 0 : Math.abs(a[i] - b[i]);
+    if (!(d <= max)) max = d;
+  }
+  return max;
+}
+
+function setFrame(batch: InstanceBatch, clip: number, time: number): void {
+  for (let i = 0; i < batch.count; i++) { batch.clips[i] = clip; batch.times[i] = time + 0.01 * i; }
+}
+
+describe('createInstanceBatch', () => {
+  it('refuses a count that is not a positive integer', async () => {
+    const model = await loadCharacter();
+    for (const count of [0, -1, 1.5, Number.NaN]) expect(() => createInstanceBatch(model, count)).toThrow(/count must be a positive integer/);
+  });
+
+  it('uses the WebAssembly kernel where available, and the JS jobs when told not to', async () => {
+    const model = await loadCharacter();
+    expect(createInstanceBatch(model, 2).accelerated).toBe(true);
+    expect(createInstanceBatch(model, 2, { wasm: false }).accelerated).toBe(false);
+  });
+
+  it('lays every character palette back to back in `palette`, as views', async () => {
+    const model = await loadGltfFile(assetPath('Fox'));
+    const batch = createInstanceBatch(model, 3);
+    expect(batch.paletteMatrixCount).toBe(24);
+    expect(batch.palette.length).toBe(3 * 24 * 16);
+    batch.instances.forEach((instance, i) => {
+      expect(instance.palette.buffer).toBe(batch.palette.buffer);
+      expect(instance.palette.byteOffset).toBe(batch.palette.byteOffset + i * 24 * 64);
+      expect(instance.paletteMatrixCount).toBe(24);
+    });
+  });
+
+  it('starts in the rest pose, as createModelInstance', async () => {
+    const model = await loadGltfFile(assetPath('CesiumMan'));
+    const batch = createInstanceBatch(model, 2);
+    const reference = createModelInstance(model);
+    for (const instance of batch.instances) {
+      expect(maxDifference(instance.palette, reference.palette)).toBe(0);
+      expect(maxDifference(instance.nodeMatrices, reference.nodeMatrices)).toBe(0);
+    }
+  });
+});
+
+describe('updateInstanceBatch', () => {
+  // Every clip of every shared asset, at times inside, on and past the keys, plus the rest pose.
+  for (const asset of sharedAssets()) {
+    it(`${asset.name}: WebAssembly and JS batches equal updateModelInstance on every clip`, async () => {
+      const model = await loadGltfFile(asset.path);
+      const wasm = createInstanceBatch(model, 3), js = createInstanceBatch(model, 3, { wasm: false });
+      const reference = createModelInstance(model);
+      for (let clip = -1; clip < model.animations.length; clip++) {
+        const duration = clip >= 0 ? model.animations[clip].duration : 1;
+        for (const f of FRACTIONS) {
+          setFrame(wasm, clip, f * duration); setFrame(js, clip, f * duration);
+          updateInstanceBatch(wasm); updateInstanceBatch(js);
+          for (let i = 0; i < 3; i++) {
+            updateModelInstance(reference, clip, wasm.times[i]);
+            for (const batch of [wasm, js]) {
+              const instance = batch.instances[i];
+              expect(maxDifference(instance.palette, reference.palette), `${batch.accelerated ? 'wasm' : 'js'} clip ${clip} t ${batch.times[i]}`).toBe(0);
+              expect(maxDifference(instance.nodeMatrices, reference.nodeMatrices)).toBe(0);
+              expect(maxDifference(instance.pose.weights, reference.pose.weights)).toBe(0);
+            }
+          }
+        }
+      }
+    });
+  }
+
+  it('a batch larger than one kernel chunk poses every character as updateModelInstance', async () => {
+    const model = await loadGltfFile(assetPath('Fox'));
+    const batch = createInstanceBatch(model, 50);
+    expect(batch.layout.chunk).toBeLessThan(25); // at least three chunks
+    const reference = createModelInstance(model);
+    for (let i = 0; i < batch.count; i++) { batch.clips[i] = i % 4 - 1; batch.times[i] = 0.037 * i; }
+    updateInstanceBatch(batch);
+    for (let i = 0; i < batch.count; i++) {
+      updateModelInstance(reference, batch.clips[i], batch.times[i]);
+      expect(maxDifference(batch.instances[i].palette, reference.palette), `character ${i}`).toBe(0);
+    }
+  });
+
+  it('world palettes equal skinPalette with meshSlot -1, on both paths', async () => {
+    const model = await loadGltfFile(assetPath('CesiumMan'));
+    for (const wasm of [true, false]) {
+      const batch = createInstanceBatch(model, 2, { worldPalettes: true, wasm });
+      setFrame(batch, 0, 0.7);
+      updateInstanceBatch(batch);
+      const skin = model.skins[model.meshNodes.find((mn) => mn.skin >= 0)!.skin];
+      for (const instance of batch.instances) {
+        const expected = new Float32Array(instance.palette.length);
+        skinPalette(skin, localToModel(model.hierarchy, instance.pose, new Float64Array(model.hierarchy.count * 16)), -1, expected);
+        expect(maxDifference(instance.palette, expected)).toBe(0);
+      }
+    }
+  });
+
+  it('updateBatchMatricesAndPalettes follows edits to the poses (e.g. blending)', async () => {
+    const model: Model = await loadGltfFile(assetPath('Fox'));
+    const batch = createInstanceBatch(model, 2);
+    setFrame(batch, 1, 0.3);
+    updateInstanceBatch(batch);
+    batch.instances[1].pose.rotation.set([0, 0.6, 0, 0.8], 4);
+    updateBatchMatricesAndPalettes(batch);
+    const edited = createModelInstance(model);
+    edited.pose.translation.set(batch.instances[1].pose.translation);
+    edited.pose.rotation.set(batch.instances[1].pose.rotation);
+    edited.pose.scale.set(batch.instances[1].pose.scale);
+    updateMatricesAndPalettes(edited);
+    expect(maxDifference(batch.instances[1].palette, edited.palette)).toBe(0);
+    expect(maxDifference(batch.instances[0].palette, edited.palette)).toBeGreaterThan(0);
+  });
+
+  it('its instances work with updateModelInstance too (the JS path on the same views)', async () => {
+    const model = await loadGltfFile(assetPath('Fox'));
+    const batch = createInstanceBatch(model, 2);
+    const reference = createModelInstance(model);
+    updateModelInstance(batch.instances[0], 2, 0.4);
+    updateModelInstance(reference, 2, 0.4);
+    expect(maxDifference(batch.instances[0].palette, reference.palette)).toBe(0);
+  });
+
+  for (const wasm of [true, false]) {
+    it(`allocates nothing per frame (${wasm ? 'WebAssembly' : 'JS'} path)`, async () => {
+      const model = await loadGltfFile(assetPath('CesiumMan'));
+      const batch = createInstanceBatch(model, 20, { wasm });
+      const duration = model.animations[0].duration;
+      // Per-frame numbers in a typed array: a closure variable holding a double would box it.
+      const clock = new Float64Array(1);
+      const frame = (): void => {
+        clock[0] = (clock[0] + 1 / 60) % duration;
+        for (let i = 0; i < batch.count; i++) { batch.clips[i] = 0; batch.times[i] = (clock[0] + 0.1 * i) % duration; }
+        updateInstanceBatch(batch);
+      };
+      const { rounds, clean } = await measureAllocation(frame, 2_000, 64 * 1024);
+      expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
+    });
+  }
+});
