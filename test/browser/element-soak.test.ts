@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession, Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable, heapAfterGc, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { serveAssets } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -18,12 +18,6 @@ const LOAD_TIMEOUT = 45_000;
 /** Heap after GC may end at most this much above the baseline. */
 const HEAP_TOLERANCE = 0.1;
 
-/** Used JS heap bytes after full garbage collections (twice: the first may leave work for finalizers). */
-async function heapAfterGc(cdp: CDPSession): Promise<number> {
-  for (let i = 0; i < 2; i++) await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  return usedSize;
-}
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in headless Chromium', () => {
   let session: BrowserSession;

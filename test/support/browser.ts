@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 
 /** Debian's Chromium: it ships SwiftShader, which gives WebGPU without a GPU. */
@@ -74,6 +74,13 @@ function recordWebGpuErrors(binding: string): void {
 
 /** Console text of a WebGPU error that reached the console some other way (Chromium logs uncaptured ones too). */
 const WEBGPU_CONSOLE_ERROR = /GPUValidationError|GPUOutOfMemoryError|GPUInternalError|WebGPU (validation )?error/i;
+
+/** Used JS heap bytes after full garbage collections (twice: the first may leave work for finalizers). */
+export async function heapAfterGc(cdp: CDPSession): Promise<number> {
+  for (let i = 0; i < 2; i++) await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  return usedSize;
+}
 
 /** Starts the project's Vite dev server on 127.0.0.1 (WebGPU needs a secure context) and Chromium. */
 export async function startBrowserSession(): Promise<BrowserSession> {
