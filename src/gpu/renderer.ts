@@ -3,6 +3,8 @@ import type { ModelInstance } from '../anim/instance.ts';
 import type { Model } from '../gltf/model.ts';
 import type { SkinningMethod } from '../skin/dqs.ts';
 import type { Camera } from './camera.ts';
+import { InstanceCuller } from './culling.ts';
+import { BoundsOverlay } from './debug-bounds.ts';
 import { DEBUG_LINE_LENGTH_FRACTION, DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from './debug-layouts.ts';
 import { DebugPipelines } from './debug-pipelines.ts';
 import { ALL_DEBUG_VIEWS, DebugScene } from './debug-scene.ts';
@@ -75,6 +77,11 @@ export interface RenderSettings {
    * `renderer.prepareSkinning()`. Anything but 'dual-quaternion' counts as linear.
    */
   skinning: SkinningMethod;
+  /**
+   * Frustum-cull instances by their skinned bounds (src/gpu/culling.ts) and draw the rest
+   * nearest first; default true. `stats.culled` counts what was dropped.
+   */
+  culling: boolean;
 }
 
 export function defaultRenderSettings(): RenderSettings {
@@ -92,6 +99,7 @@ export function defaultRenderSettings(): RenderSettings {
     debug: 0,
     debugLineLength: 0,
     skinning: 'linear',
+    culling: true,
   };
 }
 
@@ -104,8 +112,10 @@ export interface RenderStats {
   frames: number;
   /** Draw calls of the last frame, debug overlays included. */
   drawCalls: number;
-  /** Model instances drawn. */
+  /** Model instances drawn (after culling). */
   instances: number;
+  /** Model instances frustum culling dropped in the last frame. */
+  culled: number;
   /** Mesh vertices the surface draws transformed (each instance counted). */
   vertices: number;
   /** Triangles of the surface draws (each instance counted). */
@@ -164,6 +174,8 @@ interface Scene {
   /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
   readonly autoLineLength: number;
   readonly debug: DebugScene;
+  /** World bounds, frustum culling and the front-to-back order of the instances. */
+  readonly culler: InstanceCuller;
   /** Instances the buffers below hold. */
   capacity: number;
   records: DrawRecordArray;
@@ -208,7 +220,7 @@ export class Renderer {
   readonly settings: RenderSettings = defaultRenderSettings();
   /** Updated in place by every frame. */
   readonly stats: RenderStats = {
-    frames: 0, drawCalls: 0, instances: 0, vertices: 0, triangles: 0, joints: 0, encodeMs: 0, gpuMs: undefined,
+    frames: 0, drawCalls: 0, instances: 0, culled: 0, vertices: 0, triangles: 0, joints: 0, encodeMs: 0, gpuMs: undefined,
   };
   readonly format: GPUTextureFormat;
   /** Whether `format` encodes sRGB in hardware (else the shader does). */
@@ -216,6 +228,7 @@ export class Renderer {
   private readonly label: string;
   private readonly pipelines: MeshPipelines;
   private readonly debugPipelines: DebugPipelines;
+  private readonly boundsOverlay: BoundsOverlay;
   private readonly mipmaps: MipmapGenerator;
   private readonly defaults: DefaultResources;
   private readonly imageDecoder: ImageDecoder;
@@ -261,6 +274,7 @@ export class Renderer {
     this.imageDecoder = options.imageDecoder ?? browserImageDecoder;
     this.pipelines = new MeshPipelines(device);
     this.debugPipelines = new DebugPipelines(device, this.pipelines);
+    this.boundsOverlay = new BoundsOverlay(device, this.debugPipelines, options.format, this.label);
     this.mipmaps = new MipmapGenerator(device);
     this.defaults = createDefaultResources(device);
     if (options.gpuTiming !== false && device.features.has('timestamp-query')) {
@@ -318,7 +332,7 @@ export class Renderer {
   /** DebugView bits of the current model that are ready to draw (with the skinning method frames use now). */
   get debugViewsReady(): number {
     const scene = this.scene;
-    return scene ? scene.debug.readyFor(SKINNING_OF_SLOT[scene.skinning]) : 0;
+    return scene ? scene.debug.readyFor(SKINNING_OF_SLOT[scene.skinning]) | (this.boundsOverlay.ready ? DebugView.BOUNDS : 0) : 0;
   }
 
   /**
@@ -395,7 +409,10 @@ export class Renderer {
     // For the method the settings ask for, whose surface pipelines come first.
     const slot = skinningSlot(this.settings.skinning);
     scene.debugRequested[slot] |= mask & ALL_DEBUG_VIEWS;
-    await Promise.all([this.buildSkinning(scene, slot), scene.debug.prepare(mask, SKINNING_OF_SLOT[slot])]);
+    await Promise.all([
+      this.buildSkinning(scene, slot), scene.debug.prepare(mask, SKINNING_OF_SLOT[slot]),
+      mask & DebugView.BOUNDS ? this.boundsOverlay.prepare() : undefined,
+    ]);
   }
 
   private async buildScene(model: Model, gpu: GpuModel, skinning: SkinningMethod): Promise<Scene> {
@@ -477,6 +494,7 @@ export class Renderer {
       exactNormals: new Uint8Array(model.meshNodes.length),
       autoLineLength: Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION,
       debug,
+      culler: new InstanceCuller(model),
       capacity: 0,
       records: undefined as unknown as DrawRecordArray,
       drawBuffer: undefined as unknown as GPUBuffer,
@@ -585,6 +603,18 @@ export class Renderer {
     stats.vertices = 0;
     stats.triangles = 0;
     stats.joints = 0;
+    stats.culled = 0;
+    // Culling compacts the instance list (nearest first): the draws below see only survivors.
+    const showBounds = (this.settings.debug & DebugView.BOUNDS) !== 0;
+    if (showBounds) this.boundsOverlay.request();
+    if (scene && count > 0 && (this.settings.culling || showBounds)) {
+      const culler = scene.culler;
+      culler.run(this.frameData.viewProjection, camera.view, instances, count, placements, SKINNING_OF_SLOT[scene.skinning], this.settings.culling, this.settings.culling);
+      stats.culled = count - culler.visibleCount;
+      instances = culler.instances;
+      count = culler.visibleCount;
+      placements = placements ? culler.placements : undefined;
+    }
     stats.instances = scene ? count : 0;
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
     const pass = encoder.beginRenderPass(this.passDescriptor);
@@ -612,6 +642,7 @@ export class Renderer {
       }
       this.sortBlended(scene, count, camera);
       this.encodeDraws(pass, scene, count);
+      if (showBounds) stats.drawCalls += this.boundsOverlay.encode(pass, scene.culler.boxes, count);
     }
     pass.end();
     this.timer?.endPass(encoder);
@@ -899,6 +930,7 @@ export class Renderer {
     this.lastTarget = undefined;
     this.lastTargetView = undefined;
     this.frameBuffer.destroy();
+    this.boundsOverlay.destroy();
     this.defaults.destroy();
     this.timer?.destroy();
   }

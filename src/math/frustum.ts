@@ -25,24 +25,24 @@ export function frustumPlanes(m: NumArray, dst: Float32Array | Float64Array = ne
   const r10 = m[1], r11 = m[5], r12 = m[9], r13 = m[13];
   const r20 = m[2], r21 = m[6], r22 = m[10], r23 = m[14];
   const r30 = m[3], r31 = m[7], r32 = m[11], r33 = m[15];
-  setPlane(dst, FrustumPlane.LEFT, r30 + r00, r31 + r01, r32 + r02, r33 + r03);
-  setPlane(dst, FrustumPlane.RIGHT, r30 - r00, r31 - r01, r32 - r02, r33 - r03);
-  setPlane(dst, FrustumPlane.BOTTOM, r30 + r10, r31 + r11, r32 + r12, r33 + r13);
-  setPlane(dst, FrustumPlane.TOP, r30 - r10, r31 - r11, r32 - r12, r33 - r13);
+  // Written raw, then normalised in place: no helper taking doubles (V8 would box them).
+  dst[0] = r30 + r00; dst[1] = r31 + r01; dst[2] = r32 + r02; dst[3] = r33 + r03; // left
+  dst[4] = r30 - r00; dst[5] = r31 - r01; dst[6] = r32 - r02; dst[7] = r33 - r03; // right
+  dst[8] = r30 + r10; dst[9] = r31 + r11; dst[10] = r32 + r12; dst[11] = r33 + r13; // bottom
+  dst[12] = r30 - r10; dst[13] = r31 - r11; dst[14] = r32 - r12; dst[15] = r33 - r13; // top
   // WebGPU's depth range starts at 0: z ≥ 0 is the near plane (not z ≥ −w as in OpenGL).
-  setPlane(dst, FrustumPlane.NEAR, r20, r21, r22, r23);
-  setPlane(dst, FrustumPlane.FAR, r30 - r20, r31 - r21, r32 - r22, r33 - r23);
+  dst[16] = r20; dst[17] = r21; dst[18] = r22; dst[19] = r23; // near
+  dst[20] = r30 - r20; dst[21] = r31 - r21; dst[22] = r32 - r22; dst[23] = r33 - r23; // far
+  for (let o = 0; o < FRUSTUM_FLOATS; o += 4) {
+    const a = dst[o], b = dst[o + 1], c = dst[o + 2];
+    const len = Math.sqrt(a * a + b * b + c * c);
+    const inv = len > 0 ? 1 / len : 0;
+    dst[o] = a * inv;
+    dst[o + 1] = b * inv;
+    dst[o + 2] = c * inv;
+    dst[o + 3] = len > 0 ? dst[o + 3] * inv : 0;
+  }
   return dst;
-}
-
-function setPlane(dst: Float32Array | Float64Array, plane: number, a: number, b: number, c: number, d: number): void {
-  const len = Math.hypot(a, b, c);
-  const inv = len > 0 ? 1 / len : 0;
-  const o = plane * 4;
-  dst[o] = a * inv;
-  dst[o + 1] = b * inv;
-  dst[o + 2] = c * inv;
-  dst[o + 3] = len > 0 ? d * inv : 0;
 }
 
 /**
