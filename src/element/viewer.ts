@@ -280,7 +280,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   get skinning(): string { return this.getAttribute('skinning') ?? DEFAULT_SKINNING; }
   set skinning(value: string | null) { this.setOrRemove('skinning', value); }
 
-  /** Space-separated debug views: `skeleton normals tangents weights wireframe`. */
+  /** Space-separated debug views: `skeleton normals tangents weights wireframe bounds`. */
   get debug(): string | null { return this.getAttribute('debug'); }
   set debug(value: string | null) { this.setOrRemove('debug', value); }
 
@@ -725,7 +725,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private parseDebug(): void {
     const { mask, unknown } = parseDebugViews(this.getAttribute('debug'));
-    if (unknown.length > 0) warnOnce(`debug="${this.getAttribute('debug')}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe)`);
+    if (unknown.length > 0) warnOnce(`debug="${this.getAttribute('debug')}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe bounds)`);
     this.debugMask = mask;
   }
 
