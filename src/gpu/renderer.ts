@@ -440,6 +440,7 @@ export class Renderer {
           frontFace: mirrored ? 'cw' : 'ccw',
           colorFormat: this.format,
           skinning,
+          morphed: primitive.morphFlags !== 0,
         };
         const pipeline = await this.pipelines.pipeline(desc);
         const pipelines: (GPURenderPipeline | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);
