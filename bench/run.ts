@@ -39,7 +39,7 @@ const CASES = [
 /** `--quick`: a smoke run (fewer characters, short batches), not for quoting numbers. */
 const QUICK = process.argv.includes('--quick');
 if (process.argv.includes('--gpu-only')) {
-  await runGpuBench({ quick: QUICK });
+  await runGpuBench({ quick: QUICK, culling: !process.argv.includes('--no-culling') });
   process.exit(process.exitCode ?? 0);
 }
 const COUNTS = QUICK ? [1, 10] : [1, 10, 100, 500];
@@ -283,5 +283,5 @@ gcObserver.disconnect();
 
 if (!process.argv.includes('--no-gpu')) {
   console.log('');
-  await runGpuBench({ quick: QUICK });
+  await runGpuBench({ quick: QUICK, culling: !process.argv.includes('--no-culling') });
 }
