@@ -57,6 +57,8 @@ interface SideSummary {
   /** Median GPU time of the frame's render passes (timestamp queries), or null without them. */
   gpuMs: number | null;
   drawCalls: number;
+  /** Ours: instances culled in the last frame. */
+  culled?: number;
   frames: number;
   /** Share of canvas pixels that differ from the background in a screenshot (both should draw the same crowd). */
   coverage?: number;
@@ -64,6 +66,8 @@ interface SideSummary {
 
 interface GpuBenchRow {
   instances: number;
+  /** The camera at 45% of the framing distance: much of the crowd off screen (culling matters). */
+  closeUp: boolean;
   ours: SideSummary | { error: string };
   three: SideSummary | { error: string };
   /** ours / three: below 1 means ours is faster. */
@@ -89,6 +93,7 @@ function summarize(runs: SideTimes[]): SideSummary {
     frameMs: trimmedMean(all('frame')),
     gpuMs: gpu.length > 0 ? trimmedMean(gpu) : null,
     drawCalls: runs[runs.length - 1].drawCalls,
+    culled: runs[runs.length - 1].culled,
     frames: all('frame').length,
   };
 }
@@ -115,6 +120,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
   // SwiftShader rasterises on every core: other load on the machine moves the numbers.
   const loadBefore = loadavg()[0];
   const counts = quick ? [1, 10] : [1, 10, 50, 100];
+  const cases = [...counts.map((n) => ({ n, closeUp: false })), ...(quick ? [] : [{ n: 100, closeUp: true }])];
   const warmup = quick ? 3 : 5;
   const frames = quick ? 8 : 20;
   const rounds = 2;
@@ -160,8 +166,8 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     if (setup.threeError) console.log(`  three.js WebGPURenderer failed to start: ${setup.threeError}`);
     await page.evaluate((on) => window.gpuBench.setCulling(on), culling);
 
-    for (const n of counts) {
-      await page.evaluate((count) => window.gpuBench.layout(count), n);
+    for (const { n, closeUp } of cases) {
+      await page.evaluate(([count, close]) => window.gpuBench.layout(count, close), [n, closeUp] as const);
       const ours: SideTimes[] = [], three: SideTimes[] = [];
       let oursError = setup.oursError, threeError = setup.threeError;
       for (let round = 0; round < rounds; round++) {
@@ -186,6 +192,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       }
       const row: GpuBenchRow = {
         instances: n,
+        closeUp,
         ours: oursError ? { error: oursError } : summarize(ours),
         three: threeError ? { error: threeError } : summarize(three),
         ratio: null,
@@ -197,7 +204,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
         const shot = await page.screenshot({ clip: { x, y: 0, width: WIDTH, height: HEIGHT } });
         summary.coverage = coverage(shot);
         const image = decodeImageBytes(new Uint8Array(shot));
-        writeArtifactPng(`bench-gpu-${side}-${n}`, image.width, image.height, new Uint8Array(image.data));
+        writeArtifactPng(`bench-gpu-${side}-${n}${closeUp ? '-close' : ''}`, image.width, image.height, new Uint8Array(image.data));
       }
       if (!('error' in row.ours) && !('error' in row.three)) {
         const o = row.ours, t = row.three;
@@ -210,7 +217,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       }
       rows.push(row);
       const fmt = (s: SideSummary | { error: string }) => ('error' in s ? `error: ${s.error}` : `cpu ${s.cpuMs.toFixed(2)} ms, frame ${s.frameMs.toFixed(1)} ms`);
-      console.log(`  Fox ×${n}: ours ${fmt(row.ours)}; three ${fmt(row.three)}`);
+      console.log(`  Fox ×${n}${closeUp ? ' close-up' : ''}: ours ${fmt(row.ours)}; three ${fmt(row.three)}`);
     }
 
     // Load + first frame of every shared asset, last: three's dispose() may unconfigure its canvas.
@@ -258,7 +265,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
   console.log(`GPU frame, Fox "Walk" crowd, ${WIDTH}×${HEIGHT}, 4× MSAA both, SwiftShader (a CPU rasteriser: compare ratios only).`);
   console.log(`Mean of the middle 80% of ${rounds} interleaved rounds × ${frames} frames (after ${warmup} warm-up frames each). ratio = ours / three (< 1: ours faster).`);
   console.table(rows.map((r) => ({
-    Foxes: r.instances,
+    Foxes: `${r.instances}${r.closeUp ? ' close-up' : ''}`,
     'ours anim ms': num(r.ours, 'animMs'),
     'ours encode ms': num(r.ours, 'encodeMs'),
     'three anim ms': num(r.three, 'animMs'),
@@ -271,6 +278,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     'three GPU ms': num(r.three, 'gpuMs', 1),
     'GPU ratio': ratio(r.ratio?.gpu),
     'draws ours/three': 'error' in r.ours || 'error' in r.three ? '–' : `${r.ours.drawCalls}/${r.three.drawCalls}`,
+    'ours culled': 'error' in r.ours ? '–' : String(r.ours.culled ?? 0),
   })));
   console.log('');
   console.log(`Load + first frame (bytes in memory → parse → new renderer → upload → one frame of the rest pose done on the GPU), median of ${loadRounds} interleaved rounds; three.js: GLTFLoader.parseAsync + a new WebGPURenderer on its device.`);
@@ -293,7 +301,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       'Per frame: advance every animation by 1/60 s (anim), encode and submit one frame (encode: Renderer.renderInstances / WebGPURenderer.render), then await device.queue.onSubmittedWorkDone() (frame = all three).',
       'Ours draws the crowd with one instanced draw call per primitive (Renderer.renderInstances, one AnimationPlayer per Fox); three.js draws one SkinnedMesh clone per Fox (SkeletonUtils.clone, one AnimationMixer each).',
       'GPU ms: timestamp queries around the render passes (ours: Renderer stats, a frame or two late; three: trackTimestamp, resolved after each frame outside the timed span).',
-      'Ours culls instances outside the frustum by their skinned bounds and draws the rest nearest first (settings.culling; the bench camera sees every Fox, so nothing is culled); three.js culls by bounding sphere and sorts opaque objects front to back.',
+      'Ours culls instances outside the frustum by their skinned bounds and draws the rest nearest first (settings.culling; the framing camera sees every Fox, so nothing is culled there; the close-up row puts the camera at 45% of the framing distance, so much of the crowd is off screen); three.js culls by bounding sphere and sorts opaque objects front to back.',
       'Load rows: bytes already in memory; ours loadGltf + new Renderer + setModel + one render of the rest pose; three GLTFLoader.parseAsync + new WebGPURenderer (same device) + one render; each until queue.onSubmittedWorkDone(). Median of interleaved rounds.',
     ],
     settings: { quick, warmup, frames, rounds, counts, culling, loadRounds },

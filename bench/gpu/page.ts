@@ -32,6 +32,8 @@ export interface SideTimes {
   /** GPU time of the frame's passes by timestamp queries, when the device has them. */
   readonly gpu: number[];
   readonly drawCalls: number;
+  /** Ours: instances frustum culling dropped in the last frame. */
+  readonly culled?: number;
 }
 
 export interface SetupResult {
@@ -50,7 +52,8 @@ declare global {
   interface Window {
     gpuBench: {
       setup(assetUrl: string, clip: number): Promise<SetupResult>;
-      layout(count: number): void;
+      /** `closeUp`: the camera at 45% of the framing distance, so much of the crowd is off screen. */
+      layout(count: number, closeUp?: boolean): void;
       runOurs(warmup: number, frames: number): Promise<SideTimes>;
       runThree(warmup: number, frames: number): Promise<SideTimes>;
       /** Fetches an asset (untimed) and frames the load camera on its rest pose; resolves to its name. */
@@ -183,7 +186,7 @@ window.gpuBench = {
   },
 
   /** A square grid of `n` Foxes on the ground, framed by one camera both renderers use. */
-  layout(n) {
+  layout(n, closeUp = false) {
     count = n;
     const columns = Math.ceil(Math.sqrt(n));
     const rows = Math.ceil(n / columns);
@@ -205,6 +208,10 @@ window.gpuBench = {
     camera.pitch = 0.45;
     camera.fovY = FOV_Y;
     camera.frame({ min, max, center, radius: Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2 }, oursCanvas.width / oursCanvas.height);
+    if (closeUp) {
+      camera.distance *= 0.45;
+      camera.near = camera.distance / 100;
+    }
     camera.update(oursCanvas.width / oursCanvas.height);
 
     if (renderer) {
@@ -256,7 +263,7 @@ window.gpuBench = {
       // A recent frame's pass (read back asynchronously; the same scene every frame).
       if (renderer.stats.gpuMs !== undefined) times.gpu.push(renderer.stats.gpuMs);
     }
-    return { ...times, drawCalls: renderer.stats.drawCalls };
+    return { ...times, drawCalls: renderer.stats.drawCalls, culled: renderer.stats.culled };
   },
 
   async runThree(warmup, frames) {
