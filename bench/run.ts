@@ -44,7 +44,7 @@ if (process.argv.includes('--skin-paths')) {
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--gpu-only')) {
-  await runGpuBench({ quick: QUICK });
+  await runGpuBench({ quick: QUICK, culling: !process.argv.includes('--no-culling') });
   process.exit(process.exitCode ?? 0);
 }
 const COUNTS = QUICK ? [1, 10] : [1, 10, 100, 500, 1000];
@@ -339,5 +339,5 @@ gcObserver.disconnect();
 
 if (!process.argv.includes('--no-gpu')) {
   console.log('');
-  await runGpuBench({ quick: QUICK });
+  await runGpuBench({ quick: QUICK, culling: !process.argv.includes('--no-culling') });
 }

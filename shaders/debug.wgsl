@@ -214,3 +214,34 @@ fn fsBone(in: DebugShapeOutput) -> @location(0) vec4f {
 fn fsJoint(in: DebugShapeOutput) -> @location(0) vec4f {
   return shade(JOINT_COLOR, length(in.offset), in.size);
 }
+
+// ---------------------------------------------------------------- bounds
+
+// BOUNDS: the 12 edges of each instance's world-space culling box (src/gpu/culling.ts) as
+// a line list, one instance per box from an instance-stepped buffer of min/max corners
+// (BOUNDS_BOX_LAYOUT in src/gpu/debug-layouts.ts). Edge e = vertex_index / 2 runs along
+// axis e / 4; its other two corner bits are e % 4, its end vertex_index % 2.
+const BOUNDS_EDGE_VERTICES: u32 = 24u;
+const BOUNDS_COLOR: vec3f = vec3f(1.0, 0.75, 0.05);
+
+struct BoundsBoxInput {
+  @location(0) boxMin: vec3f,
+  @location(1) boxMax: vec3f,
+}
+
+@vertex
+fn vsBounds(box: BoundsBoxInput, @builtin(vertex_index) vertex: u32) -> @builtin(position) vec4f {
+  let edge = (vertex % BOUNDS_EDGE_VERTICES) / 2u;
+  let axis = edge / 4u;
+  let k = edge % 4u;
+  // Spread k's two bits over the axes other than `axis`, then set `axis`'s bit by the end.
+  var bits = select(select(k, (k & 1u) | ((k & 2u) << 1u), axis == 1u), k << 1u, axis == 0u);
+  bits |= (vertex & 1u) << axis;
+  let corner = select(box.boxMin, box.boxMax, vec3<bool>((bits & 1u) != 0u, (bits & 2u) != 0u, (bits & 4u) != 0u));
+  return frame.viewProjection * vec4f(corner, 1.0);
+}
+
+@fragment
+fn fsBounds() -> @location(0) vec4f {
+  return vec4f(encodeOutput(BOUNDS_COLOR), 1.0);
+}

@@ -37,6 +37,14 @@ override DEPTH_PULL: f32 = 0.0;
 // entries (src/anim/dq-palette.ts) in the same slots, blended by blendDualQuats and applied
 // by skinFrameDq instead of blendJointMatrices and skinFrame. Part of the pipeline key.
 override DUAL_QUATERNION: bool = false;
+// False for pipelines of primitives without morph targets (MeshPipelineDesc.morphed): the
+// morph code is then compiled out. A runtime branch on the record's flags is not enough on
+// SwiftShader, which runs both sides of a branch under a lane mask (it halved the vertex
+// stage of the Fox crowd).
+override MORPH_TARGETS: bool = true;
+// True only for alphaMode MASK pipelines: the others compile without `discard`, which lets
+// rasterisers test depth before shading (SwiftShader shades first in any shader that may discard).
+override ALPHA_TEST: bool = true;
 
 struct FrameUniforms {
   viewProjection: mat4x4f,
@@ -177,7 +185,11 @@ fn toWorld(local: SkinnedFrame, surface: SurfaceInput, record: DrawRecord) -> Ve
 
 // The vertex's own frame with its draw's morph targets applied: the input to skinning.
 fn localFrame(surface: SurfaceInput, record: DrawRecord, vertex: u32) -> SkinnedFrame {
-  return morphFrame(record, vertex, SkinnedFrame(surface.position, surface.normal, surface.tangent));
+  let base = SkinnedFrame(surface.position, surface.normal, surface.tangent);
+  if (!MORPH_TARGETS) {
+    return base;
+  }
+  return morphFrame(record, vertex, base);
 }
 
 // Four influences by the pipeline's skinning method.
@@ -330,7 +342,7 @@ fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @locati
 
   var base = material.baseColorFactor * baseSample * in.color0;
   if (material.alphaMode == ALPHA_MASK) {
-    if (base.a < material.alphaCutoff) {
+    if (ALPHA_TEST && base.a < material.alphaCutoff) {
       discard;
     }
     base.a = 1.0;

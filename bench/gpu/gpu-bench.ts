@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
-import { assetPath, ASSETS_DIR } from '../../test/support/assets.ts';
+import { assetPath, ASSETS_DIR, sharedAssets } from '../../test/support/assets.ts';
 import { browserUnavailable, chromiumArgs, CHROMIUM } from '../../test/support/browser.ts';
 import { decodeImageBytes, writeArtifactPng } from '../../test/support/png.ts';
 import type { SetupResult, SideTimes } from './page.ts';
@@ -27,6 +27,24 @@ const CLIP = 1;
 export interface GpuBenchOptions {
   /** Fewer instances and frames: a smoke run, not for quoting. */
   readonly quick?: boolean;
+  /** Our renderer's frustum culling and front-to-back order (default on; off = the path before them). */
+  readonly culling?: boolean;
+}
+
+interface LoadRow {
+  asset: string;
+  /** Median milliseconds from bytes in memory to the first frame done on the GPU, new renderer each time. */
+  oursMs: number | null;
+  threeMs: number | null;
+  /** ours / three (< 1: ours faster). */
+  ratio: number | null;
+  oursError?: string;
+  threeError?: string;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 interface SideSummary {
@@ -39,6 +57,8 @@ interface SideSummary {
   /** Median GPU time of the frame's render passes (timestamp queries), or null without them. */
   gpuMs: number | null;
   drawCalls: number;
+  /** Ours: instances culled in the last frame. */
+  culled?: number;
   frames: number;
   /** Share of canvas pixels that differ from the background in a screenshot (both should draw the same crowd). */
   coverage?: number;
@@ -46,6 +66,8 @@ interface SideSummary {
 
 interface GpuBenchRow {
   instances: number;
+  /** The camera at 45% of the framing distance: much of the crowd off screen (culling matters). */
+  closeUp: boolean;
   ours: SideSummary | { error: string };
   three: SideSummary | { error: string };
   /** ours / three: below 1 means ours is faster. */
@@ -71,6 +93,7 @@ function summarize(runs: SideTimes[]): SideSummary {
     frameMs: trimmedMean(all('frame')),
     gpuMs: gpu.length > 0 ? trimmedMean(gpu) : null,
     drawCalls: runs[runs.length - 1].drawCalls,
+    culled: runs[runs.length - 1].culled,
     frames: all('frame').length,
   };
 }
@@ -97,6 +120,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
   // SwiftShader rasterises on every core: other load on the machine moves the numbers.
   const loadBefore = loadavg()[0];
   const counts = quick ? [1, 10] : [1, 10, 50, 100];
+  const cases = [...counts.map((n) => ({ n, closeUp: false })), ...(quick ? [] : [{ n: 100, closeUp: true }])];
   const warmup = quick ? 3 : 5;
   const frames = quick ? 8 : 20;
   const rounds = 2;
@@ -124,6 +148,9 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArgs() });
   const rows: GpuBenchRow[] = [];
+  const loadRows: LoadRow[] = [];
+  const culling = options.culling ?? true;
+  const loadRounds = quick ? 1 : 3;
   let setup: SetupResult | undefined;
   const pageErrors: string[] = [];
   try {
@@ -137,9 +164,10 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     console.log(`GPU bench: adapter "${setup.adapter}", ours timestamp-query ${setup.oursFeatures.includes('timestamp-query') ? 'yes' : 'no'}, three.js backend ${setup.threeBackend}, cross-origin isolated ${setup.crossOriginIsolated}`);
     if (setup.oursError) console.log(`  our renderer failed to start: ${setup.oursError}`);
     if (setup.threeError) console.log(`  three.js WebGPURenderer failed to start: ${setup.threeError}`);
+    await page.evaluate((on) => window.gpuBench.setCulling(on), culling);
 
-    for (const n of counts) {
-      await page.evaluate((count) => window.gpuBench.layout(count), n);
+    for (const { n, closeUp } of cases) {
+      await page.evaluate(([count, close]) => window.gpuBench.layout(count, close), [n, closeUp] as const);
       const ours: SideTimes[] = [], three: SideTimes[] = [];
       let oursError = setup.oursError, threeError = setup.threeError;
       for (let round = 0; round < rounds; round++) {
@@ -164,6 +192,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       }
       const row: GpuBenchRow = {
         instances: n,
+        closeUp,
         ours: oursError ? { error: oursError } : summarize(ours),
         three: threeError ? { error: threeError } : summarize(three),
         ratio: null,
@@ -175,7 +204,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
         const shot = await page.screenshot({ clip: { x, y: 0, width: WIDTH, height: HEIGHT } });
         summary.coverage = coverage(shot);
         const image = decodeImageBytes(new Uint8Array(shot));
-        writeArtifactPng(`bench-gpu-${side}-${n}`, image.width, image.height, new Uint8Array(image.data));
+        writeArtifactPng(`bench-gpu-${side}-${n}${closeUp ? '-close' : ''}`, image.width, image.height, new Uint8Array(image.data));
       }
       if (!('error' in row.ours) && !('error' in row.three)) {
         const o = row.ours, t = row.three;
@@ -188,7 +217,38 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       }
       rows.push(row);
       const fmt = (s: SideSummary | { error: string }) => ('error' in s ? `error: ${s.error}` : `cpu ${s.cpuMs.toFixed(2)} ms, frame ${s.frameMs.toFixed(1)} ms`);
-      console.log(`  Fox ×${n}: ours ${fmt(row.ours)}; three ${fmt(row.three)}`);
+      console.log(`  Fox ×${n}${closeUp ? ' close-up' : ''}: ours ${fmt(row.ours)}; three ${fmt(row.three)}`);
+    }
+
+    // Load + first frame of every shared asset, last: three's dispose() may unconfigure its canvas.
+    for (const asset of quick ? sharedAssets().slice(0, 2) : sharedAssets()) {
+      await page.evaluate((url) => window.gpuBench.prepareLoad(url), `/@fs${asset.path}`);
+      const ours: number[] = [], three: number[] = [];
+      const row: LoadRow = { asset: asset.name, oursMs: null, threeMs: null, ratio: null };
+      for (let round = 0; round < loadRounds; round++) {
+        const order = round % 2 === 0 ? ['ours', 'three'] as const : ['three', 'ours'] as const;
+        for (const side of order) {
+          if (side === 'ours' && !row.oursError) {
+            try {
+              ours.push(await page.evaluate(() => window.gpuBench.loadOurs()));
+            } catch (e) {
+              row.oursError = (e as Error).message.split('\n')[0];
+            }
+          }
+          if (side === 'three' && !row.threeError) {
+            try {
+              three.push(await page.evaluate(() => window.gpuBench.loadThree()));
+            } catch (e) {
+              row.threeError = (e as Error).message.split('\n')[0];
+            }
+          }
+        }
+      }
+      if (!row.oursError) row.oursMs = median(ours);
+      if (!row.threeError) row.threeMs = median(three);
+      if (row.oursMs !== null && row.threeMs !== null) row.ratio = row.oursMs / row.threeMs;
+      loadRows.push(row);
+      console.log(`  load ${asset.name}: ours ${row.oursError ?? `${row.oursMs!.toFixed(1)} ms`}; three ${row.threeError ?? `${row.threeMs!.toFixed(1)} ms`}`);
     }
   } finally {
     await browser.close();
@@ -205,7 +265,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
   console.log(`GPU frame, Fox "Walk" crowd, ${WIDTH}×${HEIGHT}, 4× MSAA both, SwiftShader (a CPU rasteriser: compare ratios only).`);
   console.log(`Mean of the middle 80% of ${rounds} interleaved rounds × ${frames} frames (after ${warmup} warm-up frames each). ratio = ours / three (< 1: ours faster).`);
   console.table(rows.map((r) => ({
-    Foxes: r.instances,
+    Foxes: `${r.instances}${r.closeUp ? ' close-up' : ''}`,
     'ours anim ms': num(r.ours, 'animMs'),
     'ours encode ms': num(r.ours, 'encodeMs'),
     'three anim ms': num(r.three, 'animMs'),
@@ -218,11 +278,20 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     'three GPU ms': num(r.three, 'gpuMs', 1),
     'GPU ratio': ratio(r.ratio?.gpu),
     'draws ours/three': 'error' in r.ours || 'error' in r.three ? '–' : `${r.ours.drawCalls}/${r.three.drawCalls}`,
+    'ours culled': 'error' in r.ours ? '–' : String(r.ours.culled ?? 0),
+  })));
+  console.log('');
+  console.log(`Load + first frame (bytes in memory → parse → new renderer → upload → one frame of the rest pose done on the GPU), median of ${loadRounds} interleaved rounds; three.js: GLTFLoader.parseAsync + a new WebGPURenderer on its device.`);
+  console.table(loadRows.map((r) => ({
+    asset: r.asset,
+    'ours ms': r.oursMs === null ? `error: ${r.oursError}` : r.oursMs.toFixed(1),
+    'three ms': r.threeMs === null ? `error: ${r.threeError}` : r.threeMs.toFixed(1),
+    ratio: ratio(r.ratio),
   })));
   if (pageErrors.length > 0) console.log(`page errors:\n  ${pageErrors.join('\n  ')}`);
   console.log(`1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} CPUs (SwiftShader uses all of them).`);
 
-  const out = resolve(HERE, '..', 'results', quick ? 'gpu-quick.json.tmp' : 'gpu-latest.json');
+  const out = resolve(HERE, '..', 'results', quick ? 'gpu-quick.json.tmp' : culling ? 'gpu-latest.json' : 'gpu-no-culling.json.tmp');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({
     date: new Date().toISOString(),
@@ -232,10 +301,13 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       'Per frame: advance every animation by 1/60 s (anim), encode and submit one frame (encode: Renderer.renderInstances / WebGPURenderer.render), then await device.queue.onSubmittedWorkDone() (frame = all three).',
       'Ours draws the crowd with one instanced draw call per primitive (Renderer.renderInstances, one AnimationPlayer per Fox); three.js draws one SkinnedMesh clone per Fox (SkeletonUtils.clone, one AnimationMixer each).',
       'GPU ms: timestamp queries around the render passes (ours: Renderer stats, a frame or two late; three: trackTimestamp, resolved after each frame outside the timed span).',
+      'Ours culls instances outside the frustum by their skinned bounds and draws the rest nearest first (settings.culling; the framing camera sees every Fox, so nothing is culled there; the close-up row puts the camera at 45% of the framing distance, so much of the crowd is off screen); three.js culls by bounding sphere and sorts opaque objects front to back.',
+      'Load rows: bytes already in memory; ours loadGltf + new Renderer + setModel + one render of the rest pose; three GLTFLoader.parseAsync + new WebGPURenderer (same device) + one render; each until queue.onSubmittedWorkDone(). Median of interleaved rounds.',
     ],
-    settings: { quick, warmup, frames, rounds, counts },
+    settings: { quick, warmup, frames, rounds, counts, culling, loadRounds },
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, loadAverage1m: { before: loadBefore, after: loadavg()[0] } },
     rows,
+    loadRows,
     pageErrors,
     seconds: (performance.now() - started) / 1000,
   }, null, 2) + '\n');

@@ -5,6 +5,7 @@
  * advance the animations, encode and submit a frame, wait for the GPU
  * (`queue.onSubmittedWorkDone()`), and reports per-frame times.
  */
+import { createModelInstance } from '../../src/anim/instance.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
@@ -31,6 +32,8 @@ export interface SideTimes {
   /** GPU time of the frame's passes by timestamp queries, when the device has them. */
   readonly gpu: number[];
   readonly drawCalls: number;
+  /** Ours: instances frustum culling dropped in the last frame. */
+  readonly culled?: number;
 }
 
 export interface SetupResult {
@@ -49,9 +52,17 @@ declare global {
   interface Window {
     gpuBench: {
       setup(assetUrl: string, clip: number): Promise<SetupResult>;
-      layout(count: number): void;
+      /** `closeUp`: the camera at 45% of the framing distance, so much of the crowd is off screen. */
+      layout(count: number, closeUp?: boolean): void;
       runOurs(warmup: number, frames: number): Promise<SideTimes>;
       runThree(warmup: number, frames: number): Promise<SideTimes>;
+      /** Fetches an asset (untimed) and frames the load camera on its rest pose; resolves to its name. */
+      prepareLoad(assetUrl: string): Promise<string>;
+      /** Milliseconds from the prepared bytes to the first frame done on the GPU, with a new renderer. */
+      loadOurs(): Promise<number>;
+      loadThree(): Promise<number>;
+      /** Our renderer's `settings.culling` for the crowd (default true). */
+      setCulling(on: boolean): void;
     };
   }
 }
@@ -69,6 +80,7 @@ let placements = new Float32Array(0);
 // Ours.
 let device: GPUDevice;
 let context: GPUCanvasContext;
+let viewFormat: GPUTextureFormat;
 let renderer: Renderer;
 let players: AnimationPlayer[] = [];
 let instances: AnimationPlayer['instance'][] = [];
@@ -94,11 +106,42 @@ async function setupOurs(bytes: Uint8Array): Promise<void> {
   device = await requestWebGpuDevice({ label: 'bench (ours)' });
   const configured = configureCanvas(oursCanvas, device);
   context = configured.context;
+  viewFormat = configured.viewFormat;
   model = await loadGltf(bytes, { name: 'Fox' });
   renderer = new Renderer(device, { format: configured.viewFormat, label: 'bench' });
   renderer.settings.clearColor.set([...CLEAR, 1]);
   await renderer.setModel(model);
 }
+
+/** Output settings matching ours: PBR Neutral tone mapping, the clear colour. */
+function configureThree(r: THREE.WebGPURenderer): void {
+  r.toneMapping = THREE.NeutralToneMapping;
+  // A clear colour, not scene.background (which three draws as an extra full-screen pass).
+  r.setClearColor(new THREE.Color().setRGB(CLEAR[0], CLEAR[1], CLEAR[2], THREE.SRGBColorSpace), 1);
+}
+
+/** Our default lights: key light 3 from the upper front, hemispherical sky/ground ambient. */
+function threeLitScene(): THREE.Scene {
+  const scene = new THREE.Scene();
+  scene.add(new THREE.HemisphereLight(new THREE.Color(0.42, 0.45, 0.5), new THREE.Color(0.16, 0.14, 0.12), Math.PI));
+  const key = new THREE.DirectionalLight(new THREE.Color(1, 0.98, 0.95), 3);
+  key.position.set(0.45, 0.75, 0.5);
+  scene.add(key);
+  return scene;
+}
+
+/** The three.js camera of our OrbitCamera `c` (after `c.update`). */
+function threeCameraOf(c: OrbitCamera): THREE.PerspectiveCamera {
+  const t = new THREE.PerspectiveCamera((c.fovY * 180) / Math.PI, threeCanvas.width / threeCanvas.height, c.near, c.far);
+  t.position.set(c.position[0], c.position[1], c.position[2]);
+  t.lookAt(c.target[0], c.target[1], c.target[2]);
+  t.updateMatrixWorld();
+  return t;
+}
+
+// The load benchmark: one asset's bytes and the camera framing its rest pose.
+let loadBytes = new Uint8Array(0);
+const loadCamera = new OrbitCamera();
 
 async function setupThree(bytes: Uint8Array): Promise<string> {
   three = new THREE.WebGPURenderer({ canvas: threeCanvas, antialias: true, trackTimestamp: true });
@@ -106,15 +149,8 @@ async function setupThree(bytes: Uint8Array): Promise<string> {
   three.setSize(threeCanvas.width, threeCanvas.height, false);
   await three.init();
   const backend = (three.backend as { isWebGPUBackend?: boolean }).isWebGPUBackend ? 'WebGPU' : 'WebGL2 (fallback)';
-  three.toneMapping = THREE.NeutralToneMapping;
-  // A clear colour, not scene.background (which three draws as an extra full-screen pass).
-  three.setClearColor(new THREE.Color().setRGB(CLEAR[0], CLEAR[1], CLEAR[2], THREE.SRGBColorSpace), 1);
-  threeScene = new THREE.Scene();
-  // Our defaults: key light 3 from the upper front, hemispherical sky/ground ambient.
-  threeScene.add(new THREE.HemisphereLight(new THREE.Color(0.42, 0.45, 0.5), new THREE.Color(0.16, 0.14, 0.12), Math.PI));
-  const key = new THREE.DirectionalLight(new THREE.Color(1, 0.98, 0.95), 3);
-  key.position.set(0.45, 0.75, 0.5);
-  threeScene.add(key);
+  configureThree(three);
+  threeScene = threeLitScene();
   gltf = await new GLTFLoader().parseAsync(bytes.slice().buffer, '');
   return backend;
 }
@@ -150,7 +186,7 @@ window.gpuBench = {
   },
 
   /** A square grid of `n` Foxes on the ground, framed by one camera both renderers use. */
-  layout(n) {
+  layout(n, closeUp = false) {
     count = n;
     const columns = Math.ceil(Math.sqrt(n));
     const rows = Math.ceil(n / columns);
@@ -172,6 +208,10 @@ window.gpuBench = {
     camera.pitch = 0.45;
     camera.fovY = FOV_Y;
     camera.frame({ min, max, center, radius: Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2 }, oursCanvas.width / oursCanvas.height);
+    if (closeUp) {
+      camera.distance *= 0.45;
+      camera.near = camera.distance / 100;
+    }
     camera.update(oursCanvas.width / oursCanvas.height);
 
     if (renderer) {
@@ -200,10 +240,7 @@ window.gpuBench = {
         mixer.setTime(phase(k, clip.duration));
         mixers.push(mixer);
       }
-      threeCamera = new THREE.PerspectiveCamera((FOV_Y * 180) / Math.PI, threeCanvas.width / threeCanvas.height, camera.near, camera.far);
-      threeCamera.position.set(camera.position[0], camera.position[1], camera.position[2]);
-      threeCamera.lookAt(camera.target[0], camera.target[1], camera.target[2]);
-      threeCamera.updateMatrixWorld();
+      threeCamera = threeCameraOf(camera);
     }
   },
 
@@ -226,7 +263,7 @@ window.gpuBench = {
       // A recent frame's pass (read back asynchronously; the same scene every frame).
       if (renderer.stats.gpuMs !== undefined) times.gpu.push(renderer.stats.gpuMs);
     }
-    return { ...times, drawCalls: renderer.stats.drawCalls };
+    return { ...times, drawCalls: renderer.stats.drawCalls, culled: renderer.stats.culled };
   },
 
   async runThree(warmup, frames) {
@@ -257,5 +294,60 @@ window.gpuBench = {
       }
     }
     return { ...times, drawCalls };
+  },
+
+  setCulling(on) {
+    if (renderer) renderer.settings.culling = on;
+  },
+
+  async prepareLoad(assetUrl) {
+    loadBytes = new Uint8Array(await (await fetch(assetUrl)).arrayBuffer());
+    const name = assetUrl.split('/').pop() ?? assetUrl;
+    const probe = await loadGltf(loadBytes, { name });
+    loadCamera.yaw = 0.6;
+    loadCamera.pitch = 0.3;
+    loadCamera.fovY = FOV_Y;
+    loadCamera.frame(computeInstanceBounds(createModelInstance(probe)), oursCanvas.width / oursCanvas.height);
+    loadCamera.update(oursCanvas.width / oursCanvas.height);
+    return name;
+  },
+
+  async loadOurs() {
+    if (!device) throw new Error('our renderer failed to start');
+    const bytes = loadBytes.slice();
+    await device.queue.onSubmittedWorkDone();
+    const t0 = performance.now();
+    // Parse + validate, a new renderer, upload (buffers, textures, mipmaps, pipelines), one frame of the rest pose.
+    const m = await loadGltf(bytes, { name: 'load bench' });
+    const r = new Renderer(device, { format: viewFormat, label: 'load bench' });
+    r.settings.clearColor.set([...CLEAR, 1]);
+    await r.setModel(m);
+    r.render(context.getCurrentTexture(), loadCamera, createModelInstance(m));
+    await device.queue.onSubmittedWorkDone();
+    const ms = performance.now() - t0;
+    r.destroy();
+    return ms;
+  },
+
+  async loadThree() {
+    if (!three) throw new Error('three.js failed to start');
+    const bytes = loadBytes.slice();
+    const threeDevice = (three.backend as unknown as { device: GPUDevice }).device;
+    await threeDevice.queue.onSubmittedWorkDone();
+    const t0 = performance.now();
+    // A new WebGPURenderer on the same device, GLTFLoader.parseAsync (images decoded), one frame (pipelines compiled, data uploaded).
+    const r = new THREE.WebGPURenderer({ canvas: threeCanvas, antialias: true, device: threeDevice } as ConstructorParameters<typeof THREE.WebGPURenderer>[0]);
+    r.setPixelRatio(1);
+    r.setSize(threeCanvas.width, threeCanvas.height, false);
+    await r.init();
+    configureThree(r);
+    const g = await new GLTFLoader().parseAsync(bytes.buffer, '');
+    const scene = threeLitScene();
+    scene.add(g.scene);
+    r.render(scene, threeCameraOf(loadCamera));
+    await threeDevice.queue.onSubmittedWorkDone();
+    const ms = performance.now() - t0;
+    r.dispose();
+    return ms;
   },
 };

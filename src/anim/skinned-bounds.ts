@@ -281,7 +281,8 @@ export class SkinnedBoundsJob {
 
   constructor(
     readonly bounds: SkinnedBounds,
-    readonly instance: ModelInstance,
+    /** The instance `run` reads; may be re-pointed between runs (one job serving a crowd). */
+    public instance: ModelInstance,
     /** World-space minimum of the whole instance (3 floats). */
     readonly outMin: Float32Array,
     /** World-space maximum of the whole instance (3 floats). */

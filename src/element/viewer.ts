@@ -308,7 +308,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
   set instances(value: number) { this.setAttribute('instances', String(value)); }
 
-  /** Space-separated debug views: `skeleton normals tangents weights wireframe`. */
+  /** Space-separated debug views: `skeleton normals tangents weights wireframe bounds`. */
   get debug(): string | null { return this.getAttribute('debug'); }
   set debug(value: string | null) { this.setOrRemove('debug', value); }
 
@@ -785,7 +785,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private parseDebug(): void {
     const { mask, unknown } = parseDebugViews(this.getAttribute('debug'));
-    if (unknown.length > 0) warnOnce(`debug="${this.getAttribute('debug')}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe)`);
+    if (unknown.length > 0) warnOnce(`debug="${this.getAttribute('debug')}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe bounds)`);
     this.debugMask = mask;
   }
 

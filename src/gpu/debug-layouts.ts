@@ -71,3 +71,24 @@ export const DEBUG_LINE_LENGTH_FRACTION = 0.05;
 /** Skeleton bone half width in pixels: this fraction of the smaller target side, at least the minimum. */
 export const DEBUG_LINE_WIDTH_FRACTION = 1 / 220;
 export const DEBUG_LINE_WIDTH_MIN = 1.5;
+
+/**
+ * One box of the BOUNDS overlay: `struct BoundsBoxInput` (shaders/debug.wgsl), world min
+ * then max corner as float32x3 each, read per instance (InstanceCuller.boxes as they are).
+ */
+export const BoundsBoxLocation = {
+  BOX_MIN: 0,
+  BOX_MAX: 1,
+} as const;
+export const BOUNDS_BOX_STRIDE = 24;
+/** Line-list vertices per box: 12 edges. */
+export const BOUNDS_EDGE_VERTICES = 24;
+
+export const BOUNDS_BOX_LAYOUT: GPUVertexBufferLayout = {
+  arrayStride: BOUNDS_BOX_STRIDE,
+  stepMode: 'instance',
+  attributes: [
+    { shaderLocation: BoundsBoxLocation.BOX_MIN, format: 'float32x3', offset: 0 },
+    { shaderLocation: BoundsBoxLocation.BOX_MAX, format: 'float32x3', offset: 12 },
+  ],
+};

@@ -1,11 +1,11 @@
 /**
- * The overlay pipelines of the debug views (NORMALS, TANGENTS, SKELETON): one shader
+ * The overlay pipelines of the debug views (NORMALS, TANGENTS, SKELETON, BOUNDS): one shader
  * module built from the mesh shader plus shaders/debug.wgsl, a pipeline layout of the
  * mesh's groups 0 (frame) and 1 (palettes and draw records), and a cache by key. The
  * WEIGHTS and WIREFRAME views are mesh pipeline variants (pipelines.ts).
  */
 import debugWgsl from '../../shaders/debug.wgsl?raw';
-import { DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from './debug-layouts.ts';
+import { BOUNDS_BOX_LAYOUT, DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from './debug-layouts.ts';
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from './layouts.ts';
 import type { SkinningMethod } from '../skin/dqs.ts';
 import { isSrgbFormat, MESH_SHADER_SOURCE, skinningConstants, skinningKey, type MeshPipelines } from './pipelines.ts';
@@ -102,6 +102,25 @@ export class DebugPipelines {
         targets: [{ format: colorFormat, blend: PREMULTIPLIED_OVER }],
       },
       primitive: { topology: 'triangle-list', cullMode: 'none' },
+      depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: false, depthCompare: 'always' },
+      multisample: { count: MSAA_SAMPLE_COUNT },
+    }));
+  }
+
+  /** BOUNDS: each instance's world box as 12 lines, drawn over everything (no depth test). */
+  bounds(colorFormat: GPUTextureFormat): Promise<GPURenderPipeline> {
+    const key = ['bounds', colorFormat].join('|');
+    return this.cached(key, () => ({
+      label: `debug ${key}`,
+      layout: this.layout,
+      vertex: { module: this.module, entryPoint: 'vsBounds', buffers: [BOUNDS_BOX_LAYOUT] },
+      fragment: {
+        module: this.module,
+        entryPoint: 'fsBounds',
+        constants: { ENCODE_SRGB: isSrgbFormat(colorFormat) ? 0 : 1 },
+        targets: [{ format: colorFormat }],
+      },
+      primitive: { topology: 'line-list' },
       depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: false, depthCompare: 'always' },
       multisample: { count: MSAA_SAMPLE_COUNT },
     }));

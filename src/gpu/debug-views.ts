@@ -14,9 +14,11 @@ export const DebugView = {
   WEIGHTS: 8,
   /** Triangle edges over the shaded surface. */
   WIREFRAME: 16,
+  /** Each drawn instance's world-space culling box (skinned bounds) as lines. */
+  BOUNDS: 32,
 } as const;
 
-export const DEBUG_VIEW_NAMES = ['skeleton', 'normals', 'tangents', 'weights', 'wireframe'] as const;
+export const DEBUG_VIEW_NAMES = ['skeleton', 'normals', 'tangents', 'weights', 'wireframe', 'bounds'] as const;
 export type DebugViewName = (typeof DEBUG_VIEW_NAMES)[number];
 
 const BIT_OF: Readonly<Record<DebugViewName, number>> = {
@@ -25,6 +27,7 @@ const BIT_OF: Readonly<Record<DebugViewName, number>> = {
   tangents: DebugView.TANGENTS,
   weights: DebugView.WEIGHTS,
   wireframe: DebugView.WIREFRAME,
+  bounds: DebugView.BOUNDS,
 };
 
 /** Parses a space-separated list of view names; unknown names are returned separately, not thrown. */

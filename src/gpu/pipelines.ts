@@ -81,12 +81,18 @@ export interface MeshPipelineDesc {
    * vertices (vsPreskinned) instead of skinning; give the rigid layouts and influences 0.
    */
   readonly preskinned?: boolean;
+  /**
+   * Whether the primitive has morph targets; default true. False compiles the vertex stage
+   * without the morph code (mesh.wgsl `MORPH_TARGETS`).
+   */
+  readonly morphed?: boolean;
 }
 
 export function meshPipelineKey(d: MeshPipelineDesc): string {
   return [
     d.variant ?? 'shaded', d.preskinned ? 'preskinned' : 'vertex-skinned', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
     d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
+    d.morphed === false ? 'static' : 'morph',
   ].join('|');
 }
 
@@ -181,6 +187,7 @@ export class MeshPipelines {
     const vertexConstants = skinningConstants(desc.influences > 0, desc.skinning, {});
     if (variant === 'weights') vertexConstants.WEIGHT_COLORS = 1;
     if (wireframe) vertexConstants.DEPTH_PULL = OVERLAY_DEPTH_PULL;
+    if (desc.morphed === false) vertexConstants.MORPH_TARGETS = 0;
     const pipeline = await this.device.createRenderPipelineAsync({
       label: `mesh ${key}`,
       layout: this.pipelineLayout,
@@ -193,7 +200,9 @@ export class MeshPipelines {
       fragment: {
         module: this.module,
         entryPoint: FRAGMENT_ENTRY_POINT[variant],
-        constants: { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
+        constants: variant === 'shaded'
+          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0 }
+          : { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
         targets: [{
           format: desc.colorFormat,
           // Premultiplied "over"; the shader outputs premultiplied colour.

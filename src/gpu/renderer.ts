@@ -4,6 +4,8 @@ import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
 import type { SkinningMethod } from '../skin/dqs.ts';
 import type { Camera } from './camera.ts';
+import { InstanceCuller } from './culling.ts';
+import { BoundsOverlay } from './debug-bounds.ts';
 import { DEBUG_LINE_LENGTH_FRACTION, DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from './debug-layouts.ts';
 import { DebugPipelines } from './debug-pipelines.ts';
 import { ALL_DEBUG_VIEWS, DebugScene } from './debug-scene.ts';
@@ -117,6 +119,11 @@ export interface RenderSettings {
    * `renderer.prepareComputeSkinning()`.
    */
   skinningPath: 'auto' | SkinningPath;
+  /**
+   * Frustum-cull instances by their skinned bounds (src/gpu/culling.ts) and draw the rest
+   * nearest first; default true. `stats.culled` counts what was dropped.
+   */
+  culling: boolean;
 }
 
 export function defaultRenderSettings(): RenderSettings {
@@ -138,6 +145,7 @@ export function defaultRenderSettings(): RenderSettings {
     shadowMapSize: DEFAULT_SHADOW_MAP_SIZE,
     ground: false,
     skinningPath: 'auto',
+    culling: true,
   };
 }
 
@@ -150,8 +158,10 @@ export interface RenderStats {
   frames: number;
   /** Draw calls of the last frame, debug overlays included. */
   drawCalls: number;
-  /** Model instances drawn. */
+  /** Model instances drawn (after culling). */
   instances: number;
+  /** Model instances frustum culling dropped in the last frame. */
+  culled: number;
   /** Mesh vertices the surface draws transformed (each instance counted). */
   vertices: number;
   /** Triangles of the surface draws (each instance counted). */
@@ -212,6 +222,8 @@ interface Scene {
   readonly debug: DebugScene;
   /** Most instances whose palettes and draw records fit one storage binding: more are drawn in chunks. */
   readonly maxInstances: number;
+  /** World bounds, frustum culling and the front-to-back order of the instances. */
+  readonly culler: InstanceCuller;
   /** Instances the buffers below hold. */
   capacity: number;
   records: DrawRecordArray;
@@ -277,7 +289,7 @@ export class Renderer {
   readonly settings: RenderSettings = defaultRenderSettings();
   /** Updated in place by every frame. */
   readonly stats: RenderStats = {
-    frames: 0, drawCalls: 0, instances: 0, vertices: 0, triangles: 0, joints: 0, encodeMs: 0, gpuMs: undefined,
+    frames: 0, drawCalls: 0, instances: 0, culled: 0, vertices: 0, triangles: 0, joints: 0, encodeMs: 0, gpuMs: undefined,
   };
   readonly format: GPUTextureFormat;
   /** Whether `format` encodes sRGB in hardware (else the shader does). */
@@ -285,11 +297,14 @@ export class Renderer {
   private readonly label: string;
   private readonly pipelines: MeshPipelines;
   private readonly debugPipelines: DebugPipelines;
+  private readonly boundsOverlay: BoundsOverlay;
   private readonly mipmaps: MipmapGenerator;
   private readonly defaults: DefaultResources;
   private readonly imageDecoder: ImageDecoder;
   private readonly timer: GpuTimer | undefined;
   private readonly frameData = new FrameUniformsData();
+  /** World → clip of the frame (the uniforms hold it camera-relative): what culling tests against. */
+  private readonly worldViewProjection = new Float32Array(16);
   private readonly frameBuffer: GPUBuffer;
   private frameBindGroup: GPUBindGroup;
   private readonly limits: AllocationLimits;
@@ -354,6 +369,7 @@ export class Renderer {
     this.onWarning = options.onWarning ?? ((w) => console.warn(`${this.label}: ${w.path}: ${w.message}`));
     this.pipelines = new MeshPipelines(device);
     this.debugPipelines = new DebugPipelines(device, this.pipelines);
+    this.boundsOverlay = new BoundsOverlay(device, this.debugPipelines, options.format, this.label);
     this.mipmaps = new MipmapGenerator(device);
     this.defaults = createDefaultResources(device);
     if (options.gpuTiming !== false && device.features.has('timestamp-query')) {
@@ -514,7 +530,7 @@ export class Renderer {
   /** DebugView bits of the current model that are ready to draw (with the skinning method frames use now). */
   get debugViewsReady(): number {
     const scene = this.scene;
-    return scene ? scene.debug.readyFor(SKINNING_OF_SLOT[scene.skinning]) : 0;
+    return scene ? scene.debug.readyFor(SKINNING_OF_SLOT[scene.skinning]) | (this.boundsOverlay.ready ? DebugView.BOUNDS : 0) : 0;
   }
 
   /**
@@ -592,7 +608,10 @@ export class Renderer {
     // For the method the settings ask for, whose surface pipelines come first.
     const slot = skinningSlot(this.settings.skinning);
     scene.debugRequested[slot] |= mask & ALL_DEBUG_VIEWS;
-    await Promise.all([this.buildSkinning(scene, slot), scene.debug.prepare(mask, SKINNING_OF_SLOT[slot])]);
+    await Promise.all([
+      this.buildSkinning(scene, slot), scene.debug.prepare(mask, SKINNING_OF_SLOT[slot]),
+      mask & DebugView.BOUNDS ? this.boundsOverlay.prepare() : undefined,
+    ]);
   }
 
   private async buildScene(model: Model, gpu: GpuModel, skinning: SkinningMethod): Promise<Scene> {
@@ -620,6 +639,7 @@ export class Renderer {
           frontFace: mirrored ? 'cw' : 'ccw',
           colorFormat: this.format,
           skinning,
+          morphed: primitive.morphFlags !== 0,
         };
         const pipeline = await this.pipelines.pipeline(desc);
         const pipelines: (GPURenderPipeline | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);
@@ -690,6 +710,7 @@ export class Renderer {
       autoLineLength: Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION,
       debug,
       maxInstances,
+      culler: new InstanceCuller(model),
       capacity: 0,
       records: undefined as unknown as DrawRecordArray,
       drawBuffer: undefined as unknown as GPUBuffer,
@@ -819,6 +840,20 @@ export class Renderer {
     stats.vertices = 0;
     stats.triangles = 0;
     stats.joints = 0;
+    stats.culled = 0;
+    // Culling compacts the instance list (nearest first): the draws below see only survivors.
+    const showBounds = (this.settings.debug & DebugView.BOUNDS) !== 0;
+    if (showBounds) this.boundsOverlay.request();
+    if (scene && count > 0 && (this.settings.culling || showBounds)) {
+      const culler = scene.culler;
+      // The frame uniforms are camera-relative; the culler's boxes are in world space.
+      mat4.multiply(camera.projection, camera.view, this.worldViewProjection);
+      culler.run(this.worldViewProjection, camera.view, instances, count, placements, SKINNING_OF_SLOT[scene.skinning], this.settings.culling, this.settings.culling, eye);
+      stats.culled = count - culler.visibleCount;
+      instances = culler.instances;
+      count = culler.visibleCount;
+      placements = placements ? culler.placements : undefined;
+    }
     stats.instances = scene ? count : 0;
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
     // Skin once for every pass (compute path), or in each pass's vertex stage.
@@ -855,6 +890,7 @@ export class Renderer {
       }
       this.sortBlended(scene, count);
       this.encodeDraws(pass, scene, count, skinGroup!, compute);
+      if (showBounds) stats.drawCalls += this.boundsOverlay.encode(pass, scene.culler.boxes, count);
     }
     pass.end();
     this.timer?.endPass(encoder);
@@ -1215,6 +1251,7 @@ export class Renderer {
     this.frameBuffer.destroy();
     this.shadow.destroy();
     this.skinnedPlaceholder.destroy();
+    this.boundsOverlay.destroy();
     this.defaults.destroy();
     this.timer?.destroy();
   }

@@ -8,9 +8,10 @@ import debugWgsl from '../../shaders/debug.wgsl?raw';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import { loadGltf } from '../../src/gltf/load.ts';
 import {
-  DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_JOINT_LAYOUT, SKELETON_JOINT_STRIDE,
+  BOUNDS_BOX_LAYOUT, BOUNDS_BOX_STRIDE, BOUNDS_EDGE_VERTICES, BoundsBoxLocation, DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_JOINT_LAYOUT, SKELETON_JOINT_STRIDE,
   SkeletonJointLocation, SkeletonJointOffset,
 } from '../../src/gpu/debug-layouts.ts';
+import { WORLD_BOX_FLOATS } from '../../src/gpu/culling.ts';
 import { DEBUG_SHADER_SOURCE } from '../../src/gpu/debug-pipelines.ts';
 import { skeletonJointRecords, wireframeIndices } from '../../src/gpu/debug-scene.ts';
 import { buildChain } from '../support/fixtures.ts';
@@ -39,6 +40,20 @@ describe('debug overlay layouts ↔ shaders/debug.wgsl', () => {
       end = a.offset + FORMAT_BYTES[a.format];
     }
     expect(end).toBeLessThanOrEqual(SKELETON_JOINT_STRIDE);
+  });
+
+  it('BoundsBoxInput: min then max corner, float32x3 each, one box per instance; 24 line vertices per box', () => {
+    const locations = structLocations(debugWgsl, 'BoundsBoxInput');
+    expect(Object.fromEntries([...locations].map(([name, n]) => [screamingSnake(name), n]))).toEqual(BoundsBoxLocation);
+    expect(BOUNDS_BOX_LAYOUT.stepMode).toBe('instance');
+    expect(BOUNDS_BOX_LAYOUT.arrayStride).toBe(BOUNDS_BOX_STRIDE);
+    expect([...BOUNDS_BOX_LAYOUT.attributes]).toEqual([
+      { shaderLocation: BoundsBoxLocation.BOX_MIN, format: 'float32x3', offset: 0 },
+      { shaderLocation: BoundsBoxLocation.BOX_MAX, format: 'float32x3', offset: 12 },
+    ]);
+    // InstanceCuller.boxes as they are: WORLD_BOX_FLOATS floats per box.
+    expect(BOUNDS_BOX_STRIDE).toBe(WORLD_BOX_FLOATS * 4);
+    expect(u32Constants(debugWgsl).get('BOUNDS_EDGE_VERTICES')).toBe(BOUNDS_EDGE_VERTICES);
   });
 
   it('line kinds and vertices per segment', () => {
