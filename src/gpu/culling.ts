@@ -33,6 +33,8 @@ export class InstanceCuller {
   /** Their world boxes relative to `run`'s `origin` (the eye: what the debug overlay draws), WORLD_BOX_FLOATS each in the same order. */
   boxes = new Float32Array(0);
   visibleCount = 0;
+  /** Per kept instance, its index in the list `run` was given. */
+  kept = new Int32Array(0);
   /** Instances the last `run` dropped. */
   culledCount = 0;
 
@@ -106,6 +108,7 @@ export class InstanceCuller {
     const out = this.instances, outPlacements = this.placements, boxes = this.boxes;
     for (let i = 0; i < visible; i++) {
       const k = order[i];
+      this.kept[i] = k;
       out[i] = instances[k];
       if (placements) for (let c = 0; c < 16; c++) outPlacements[i * 16 + c] = placements[k * 16 + c];
       for (let c = 0; c < WORLD_BOX_FLOATS; c++) boxes[i * WORLD_BOX_FLOATS + c] = allBoxes[k * WORLD_BOX_FLOATS + c] - origin[c % 3];
@@ -122,6 +125,7 @@ export class InstanceCuller {
     this.boxes = new Float32Array(capacity * WORLD_BOX_FLOATS);
     this.allBoxes = new Float32Array(capacity * WORLD_BOX_FLOATS);
     this.order = new Int32Array(capacity);
+    this.kept = new Int32Array(capacity);
     this.keys = new Float64Array(capacity);
     this.capacity = capacity;
   }

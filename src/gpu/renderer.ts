@@ -844,12 +844,17 @@ export class Renderer {
     // Culling compacts the instance list (nearest first): the draws below see only survivors.
     const showBounds = (this.settings.debug & DebugView.BOUNDS) !== 0;
     if (showBounds) this.boundsOverlay.request();
+    // Before culling: palettes already back to back (a Crowd's) go up as they are, and the
+    // records of the instances kept point at their slot there (`paletteSlots`).
+    const sourceInstances = instances, sourceCount = count;
+    let paletteSlots: Int32Array | undefined;
     if (scene && count > 0 && (this.settings.culling || showBounds)) {
       const culler = scene.culler;
       // The frame uniforms are camera-relative; the culler's boxes are in world space.
       mat4.multiply(camera.projection, camera.view, this.worldViewProjection);
       culler.run(this.worldViewProjection, camera.view, instances, count, placements, SKINNING_OF_SLOT[scene.skinning], this.settings.culling, this.settings.culling, eye);
       stats.culled = count - culler.visibleCount;
+      paletteSlots = culler.kept;
       instances = culler.instances;
       count = culler.visibleCount;
       placements = placements ? culler.placements : undefined;
@@ -866,9 +871,11 @@ export class Renderer {
     }
     const pass = encoder.beginRenderPass(this.passDescriptor);
     if (scene && scene.draws.length > 0 && count > 0) {
-      this.writeDrawRecords(scene, instances, count, placements, eye);
-      queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer, 0, scene.draws.length * count * DRAW_RECORD_SIZE);
       const paletteBytes = scene.paletteMatrices * PALETTE_MATRIX_BYTES;
+      const uploadInPlace = paletteBytes > 0 && SKINNING_OF_SLOT[scene.skinning] !== 'dual-quaternion'
+        && palettesContiguous(sourceInstances, sourceCount, paletteBytes);
+      this.writeDrawRecords(scene, instances, count, placements, eye, uploadInPlace ? paletteSlots : undefined);
+      queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer, 0, scene.draws.length * count * DRAW_RECORD_SIZE);
       if (paletteBytes > 0) {
         const staging = scene.paletteStaging;
         if (SKINNING_OF_SLOT[scene.skinning] === 'dual-quaternion') {
@@ -877,10 +884,11 @@ export class Renderer {
             dqPaletteFromMatrices(instances[k].palette, scene.paletteMatrices, staging, 0, k * scene.paletteMatrices);
           }
           queue.writeBuffer(scene.paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
-        } else if (count === 1 || palettesContiguous(instances, count, paletteBytes)) {
-          // One instance, or a Crowd's palettes already back to back: upload them where they are.
-          const palette = instances[0].palette;
-          queue.writeBuffer(scene.paletteBuffer, 0, palette.buffer, palette.byteOffset, paletteBytes * count);
+        } else if (uploadInPlace) {
+          // One instance, or a Crowd's palettes already back to back: upload them where they
+          // are, culled ones too (one write, no copy).
+          const palette = sourceInstances[0].palette;
+          queue.writeBuffer(scene.paletteBuffer, 0, palette.buffer, palette.byteOffset, paletteBytes * sourceCount);
         } else {
           const floats = scene.paletteMatrices * PALETTE_MATRIX_FLOATS;
           for (let k = 0; k < count; k++) staging.set(instances[k].palette, k * floats);
@@ -1122,6 +1130,7 @@ export class Renderer {
 
   private writeDrawRecords(
     scene: Scene, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined, eye: ArrayLike<number>,
+    paletteSlots: Int32Array | undefined,
   ): void {
     const { model, records, exactNormals, draws } = scene;
     const exactAlways = this.settings.normals === 'exact';
@@ -1135,7 +1144,8 @@ export class Renderer {
       const instance = instances[k];
       const m = instance.nodeMatrices;
       const { weights, weightOffsets } = instance.pose;
-      const paletteBase = k * scene.paletteMatrices;
+      // Instance k's palettes: slot k of the upload, or where the uploaded (uncompacted) list had it.
+      const paletteBase = (paletteSlots ? paletteSlots[k] : k) * scene.paletteMatrices;
       for (let i = 0; i < model.meshNodes.length; i++) {
         const offset = instance.paletteOffsets[i];
         exactNormals[i] = exactAlways || (!dualQuaternion && offset >= 0
@@ -1259,6 +1269,7 @@ export class Renderer {
 
 /** Whether the instances' palettes follow each other in one ArrayBuffer (as a Crowd lays them out). */
 function palettesContiguous(instances: readonly ModelInstance[], count: number, paletteBytes: number): boolean {
+  if (count === 1) return true;
   const first = instances[0].palette;
   for (let k = 1; k < count; k++) {
     const p = instances[k].palette;
