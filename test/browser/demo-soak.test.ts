@@ -14,8 +14,8 @@ if (unavailable && process.env.CI === 'true') throw new Error(`browser tests can
 const LOAD_TIMEOUT = 60_000;
 /** Heap after GC may end at most this much above the baseline. */
 const HEAP_TOLERANCE = 0.1;
-/** The element never advances more than this per frame; eight such steps make a real frame two simulated seconds. */
-const STEP = 0.25, SUBSTEPS = 8;
+/** The element never advances more than this per frame; sixteen such steps make a real frame four simulated seconds. */
+const STEP = 0.25, SUBSTEPS = 16;
 const SIMULATED_SECONDS = 600, SAMPLE_EVERY = 100, WARM_UP_SECONDS = 60;
 
 interface SoakState { seconds: number; crossfades: number; errors: string[] }
