@@ -89,6 +89,21 @@ describe('updateInstanceBatch', () => {
     });
   }
 
+  it('matrices and palettes keep the sign of zero too (bottom row 0 0 0 1, never −0), as Object.is-based toEqual sees', async () => {
+    for (const name of ['Fox', 'CesiumMan']) {
+      const model = await loadGltfFile(assetPath(name));
+      const batch = createInstanceBatch(model, 1);
+      const reference = createModelInstance(model);
+      for (let clip = -1; clip < model.animations.length; clip++) {
+        batch.clips[0] = clip; batch.times[0] = 0.4;
+        updateInstanceBatch(batch);
+        updateModelInstance(reference, clip, 0.4);
+        expect(batch.instances[0].palette, `${name} clip ${clip}`).toEqual(reference.palette);
+        expect(batch.instances[0].nodeMatrices, `${name} clip ${clip}`).toEqual(reference.nodeMatrices);
+      }
+    }
+  });
+
   it('a batch larger than one kernel chunk poses every character as updateModelInstance', async () => {
     const model = await loadGltfFile(assetPath('Fox'));
     const batch = createInstanceBatch(model, 50);
