@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { loadGltfFile } from '../src/cli/load-file.ts';
 import { assetPath } from '../test/support/assets.ts';
 import { loadThreeGltf } from '../test/support/three-node.ts';
-import { checkPalettes, FRAME_SECONDS, OurCrowd, ThreeCrowd, type PaletteCheck } from './pose-bench.ts';
+import { Crowd } from '../src/anim/crowd.ts';
+import { checkPalettes, FRAME_SECONDS, OurCrowd, phaseOf, ThreeCrowd, type PaletteCheck } from './pose-bench.ts';
 import { runGpuBench } from './gpu/gpu-bench.ts';
 import { runSkinPathsBench } from './gpu/skin-paths.ts';
 
@@ -71,6 +72,15 @@ function oursRunner(crowd: OurCrowd): Runner {
     run(frames) {
       const end = frame + frames;
       for (; frame < end; frame++) crowd.frame(frame);
+    },
+  };
+}
+
+/** The `Crowd` API on the same characters: its clocks and root motion on top of the batch (mesh-relative palettes). */
+function crowdRunner(crowd: Crowd): Runner {
+  return {
+    run(frames) {
+      for (let f = 0; f < frames; f++) crowd.update(FRAME_SECONDS);
     },
   };
 }
@@ -200,6 +210,8 @@ interface Row {
   ours: Timing;
   /** The same batch on the JS jobs (no WebAssembly): the fallback path. */
   oursJs: Timing;
+  /** `Crowd.update` of the same characters (the crowd API on the same batch path). */
+  crowd: Timing;
   three: Timing;
   /** three/ours of the CPU-time medians. */
   cpuRatio: number;
@@ -246,18 +258,22 @@ for (const c of CASES) {
   for (const n of COUNTS) {
     const ours = new OurCrowd(model, c.clip, n);
     const oursJs = new OurCrowd(model, c.clip, n, { wasm: false });
+    const crowd = new Crowd(model, n);
+    for (let k = 0; k < n; k++) crowd.play(k, c.clip, phaseOf(k, model.animations[c.clip].duration));
     const three = new ThreeCrowd(gltf, gltf.animations[c.clip], n);
     const threeJoints = three.skeletons.reduce((sum, s) => sum + s.bones.length, 0) / n;
     if (threeJoints !== ours.joints) throw new Error(`${c.asset}: three has ${threeJoints} bones per character, we have ${ours.joints} joints`);
-    const ro = oursRunner(ours), rj = oursRunner(oursJs), rt = threeRunner(three);
+    const ro = oursRunner(ours), rj = oursRunner(oursJs), rc = crowdRunner(crowd), rt = threeRunner(three);
     const fo = warmUp(ro, WARMUP_MS);
     const fj = warmUp(rj, WARMUP_MS);
+    const fc = warmUp(rc, WARMUP_MS);
     const ft = warmUp(rt, WARMUP_MS);
     // Interleaved rounds, so load from other processes hits all sides alike.
-    const to: { wall: number; cpu: number }[] = [], tj: typeof to = [], tt: typeof to = [];
+    const to: { wall: number; cpu: number }[] = [], tj: typeof to = [], tc: typeof to = [], tt: typeof to = [];
     for (let round = 0; round < ROUNDS; round++) {
       to.push(timesPerFrame(ro, fo));
       tj.push(timesPerFrame(rj, fj));
+      tc.push(timesPerFrame(rc, fc));
       tt.push(timesPerFrame(rt, ft));
     }
     const joints = n * ours.joints;
@@ -273,7 +289,7 @@ for (const c of CASES) {
     const row: Row = {
       asset: c.asset, clip: clipName, characters: n, jointsPerCharacter: ours.joints, accelerated: ours.batch.accelerated,
       framesPerBatch: { ours: fo, three: ft }, rounds: ROUNDS,
-      ours: oursTiming, oursJs: oursJsTiming, three: threeTiming,
+      ours: oursTiming, oursJs: oursJsTiming, crowd: timing(tc), three: threeTiming,
       ratio,
       cpuRatio: threeTiming.cpuNsPerJoint / oursTiming.cpuNsPerJoint,
       loadAverage: loadavg()[0],
@@ -288,7 +304,7 @@ for (const c of CASES) {
     };
     rows.push(row);
     console.log(
-      `  ${c.asset} ×${n}: ours ${row.ours.nsPerJoint.toFixed(1)} ns/joint (JS path ${row.oursJs.nsPerJoint.toFixed(1)}), three ${row.three.nsPerJoint.toFixed(1)} ns/joint; ` +
+      `  ${c.asset} ×${n}: ours ${row.ours.nsPerJoint.toFixed(1)} ns/joint (JS path ${row.oursJs.nsPerJoint.toFixed(1)}, Crowd.update ${row.crowd.nsPerJoint.toFixed(1)}), three ${row.three.nsPerJoint.toFixed(1)} ns/joint; ` +
       `CPU time ${row.ours.cpuNsPerJoint.toFixed(1)} / ${row.three.cpuNsPerJoint.toFixed(1)}; load ${row.loadAverage.toFixed(1)}`,
     );
   }
@@ -298,7 +314,7 @@ const fmtHeap = (h: HeapResult): string => `${h.bytesPerFrame.toFixed(1)}${h.gcI
 const mark = (ok: boolean): string => (ok ? 'ok' : 'MISS');
 console.log('');
 console.log(`Pose evaluation per frame (rest pose + sample + local→model + world palette), median of ${ROUNDS} batches of ~${BATCH_MS} ms each side.`);
-console.log(`ours: updateInstanceBatch on the WebAssembly kernel${rows.every((r) => r.accelerated) ? '' : ' (UNAVAILABLE here: JS jobs)'}; ours JS: the same batch on the JS jobs.`);
+console.log(`ours: updateInstanceBatch on the WebAssembly kernel${rows.every((r) => r.accelerated) ? '' : ' (UNAVAILABLE here: JS jobs)'}; ours JS: the same batch on the JS jobs; Crowd.update: the crowd API (mesh-relative palettes) on the batch.`);
 console.log(`Targets (checked on wall-clock medians): ours ≤ ${TARGET_NS_PER_JOINT} ns/joint; three/ours ≥ 10× (1–10 characters), ≥ 30× (≥ 100); 0 heap bytes per frame.`);
 console.log('CPU columns: medians of process CPU time (steadier under load; includes V8 helper threads such as concurrent GC).');
 console.table(rows.map((r) => ({
@@ -307,6 +323,7 @@ console.table(rows.map((r) => ({
   joints: r.characters * r.jointsPerCharacter,
   'ours ns/joint': r.ours.nsPerJoint.toFixed(1),
   'ours JS ns/joint': r.oursJs.nsPerJoint.toFixed(1),
+  'Crowd.update ns/joint': r.crowd.nsPerJoint.toFixed(1),
   'three ns/joint': r.three.nsPerJoint.toFixed(1),
   'three/ours': `${r.ratio.toFixed(1)}×`,
   'CPU ours / three ns/joint': `${r.ours.cpuNsPerJoint.toFixed(1)} / ${r.three.cpuNsPerJoint.toFixed(1)}`,
@@ -327,6 +344,7 @@ writeFileSync(out, JSON.stringify({
   notes: [
     'ns/joint = median frame time / (characters × palette joints per character); a frame also evaluates non-joint nodes.',
     'ours = updateInstanceBatch with world palettes (rest pose, sampling, local→model, palettes; WebAssembly SIMD kernel); oursJs = the same batch on the JS jobs (wasm: false).',
+    'crowd = Crowd.update (clocks, root motion, batch sampling, mesh-relative palettes) of the same characters playing the same clip.',
     'ours heap = bytes allocated per frame on the WebAssembly path (clip times are written into the batch Float64Array, so no double is boxed).',
   ],
   settings: { quick: QUICK, frameSeconds: FRAME_SECONDS, warmupMs: WARMUP_MS, batchMs: BATCH_MS, rounds: ROUNDS, heapMs: HEAP_MS, paletteTolerance: PALETTE_TOLERANCE },

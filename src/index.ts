@@ -20,7 +20,7 @@ export type {
 export { AnimationPlayer } from './anim/player.ts';
 export { createModelInstance, updateMatricesAndPalettes, updateModelInstance, type ModelInstance } from './anim/instance.ts';
 export {
-  createInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
+  createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
 } from './anim/batch.ts';
 export { BlendingJob } from './anim/blend.ts';
 export { Crowd, findRootMotion, type CrowdRootMotion } from './anim/crowd.ts';

@@ -20,6 +20,8 @@ import { clipTracks, createClipCursor, findCursorKeys, sampleCursor, sampleOther
  * STEP, CUBICSPLINE and morph weight channels.
  *
  * Per frame: write `clips[i]` and `times[i]`, call `updateInstanceBatch`; allocates nothing.
+ * To edit poses between sampling and matrices (root lock, crossfade, as `Crowd` does), call
+ * `sampleInstanceBatch`, edit, then `updateBatchMatricesAndPalettes`.
  */
 export interface InstanceBatch {
   readonly model: Model;
@@ -105,23 +107,26 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
   const h = model.hierarchy;
   const n = h.count;
 
-  // Static data (hierarchy, skins, clips), then character blocks, cursors and palettes.
+  // Palettes at byte 0 (so a palette's byteOffset is just its place among them, as in an
+  // array of their own), then static data (hierarchy, skins, clips), character blocks and cursors.
   let at = 0;
   const take = (bytes: number): number => { const p = at; at = align16(at + bytes); return p; };
+  const skinned = model.meshNodes.flatMap((mn, i) => (mn.skin >= 0 ? [i] : []));
+  const paletteMatrixCount = skinned.reduce((sum, i) => sum + model.skins[model.meshNodes[i].skin].joints.length, 0);
+  const palettePtr = take(64 * paletteMatrixCount * count);
   const parentsPtr = take(4 * n), useMatrixPtr = take(4 * n), restMatrixPtr = take(MATRIX_BYTES * n);
   const restPosePtr = take(POSE_BYTES_PER_NODE * n);
-  const skinned = model.meshNodes.flatMap((mn, i) => (mn.skin >= 0 ? [i] : []));
-  let paletteMatrixCount = 0;
+  let paletteOffset = 0;
   const meshSpecs = skinned.map((meshNodeIndex, m) => {
     const mn = model.meshNodes[meshNodeIndex];
     const skin = model.skins[mn.skin];
     const jointCount = skin.joints.length;
     const spec = {
-      meshNodeIndex, meshSlot: h.slotOf[mn.node], skin: mn.skin, jointCount, paletteOffset: paletteMatrixCount,
+      meshNodeIndex, meshSlot: h.slotOf[mn.node], skin: mn.skin, jointCount, paletteOffset,
       meshOffset: POSE_BYTES_PER_NODE * n + MATRIX_BYTES * (n + 1) + MESH_INVERSE_BYTES * m,
       jointSlotsPtr: take(4 * jointCount), inverseBindPtr: take(MATRIX_BYTES * jointCount), affine: skin.inverseBindAffine,
     };
-    paletteMatrixCount += jointCount;
+    paletteOffset += jointCount;
     return spec;
   });
   // Per clip: descriptor, channel records, key values, slerp pairs (see pose-kernel.ts `sample`).
@@ -144,7 +149,6 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
   const cursorPtr = take(0);
   const cursorStride = model.animations.reduce((sum, clip) => sum + align16(4 * clip.timelines.length) + 8 * clip.timelines.length, 0);
   take(cursorStride * count);
-  const palettePtr = take(64 * paletteMatrixCount * count);
 
   const pages = Math.max(1, Math.ceil(at / PAGE));
   // A fixed-size memory: it never grows, so the views below stay attached.
@@ -240,33 +244,77 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
  * Poses character i at `times[i]` seconds of clip `clips[i]` (-1: rest pose), then
  * computes every node matrix and palette: per character the same as
  * `updateModelInstance(instances[i], clips[i], times[i])` (or its world-space palette).
+ * Only characters 0..count-1 are touched (default: all). Allocates nothing.
+ *
+ * Same result as `sampleInstanceBatch` then `updateBatchMatricesAndPalettes`, but chunk by
+ * chunk, so a chunk's poses and matrices stay in cache from one step to the next.
  */
-export function updateInstanceBatch(batch: InstanceBatch): void {
-  const { instances, clips, times, layout } = batch;
-  const { kernel, restWeights } = layout;
+export function updateInstanceBatch(batch: InstanceBatch, count = batch.count): void {
+  checkCount(batch, count);
+  const layout = batch.layout;
+  const kernel = layout.kernel;
   if (!kernel) {
-    const { f64, charPtr, charStride } = layout;
-    const restStart = layout.restPosePtr / 8, restEnd = restStart + (POSE_BYTES_PER_NODE / 8) * layout.nodeCount;
-    for (let i = 0; i < instances.length; i++) {
-      const instance = instances[i];
-      // setRestPose in one copy: T, R and S are adjacent in a block, as in the rest copy.
-      f64.copyWithin((charPtr + i * charStride) / 8, restStart, restEnd);
-      if (restWeights.length > 0) instance.pose.weights.set(restWeights);
-      const clip = clips[i];
-      if (clip < 0) continue;
-      const cursor = instance.cursors[clip];
-      cursor.time = times[i];
-      sampleCursor(cursor, instance.pose);
-    }
-    updateBatchMatricesAndPalettes(batch);
+    sampleJs(batch, count);
+    updateBatchMatricesAndPalettes(batch, count);
     return;
   }
-  // JS finds the keys; the kernel copies the rest pose and samples the LINEAR channels;
-  // JS then samples the other channels (if any clip has some) over that.
+  findKeys(batch, count);
+  for (let first = 0; first < count; first += layout.chunk) {
+    const end = Math.min(first + layout.chunk, count);
+    sampleChunk(batch, kernel, first, end);
+    matricesAndPalettes(batch, kernel, first, end);
+  }
+}
+
+/**
+ * Only the sampling half of `updateInstanceBatch`: the pose of character i becomes clip
+ * `clips[i]` at `times[i]` (-1: rest pose), for characters 0..count-1 (default: all).
+ * The caller may then edit the poses (lock a root, blend a crossfade) before
+ * `updateBatchMatricesAndPalettes`. Allocates nothing.
+ */
+export function sampleInstanceBatch(batch: InstanceBatch, count = batch.count): void {
+  checkCount(batch, count);
+  const layout = batch.layout;
+  const kernel = layout.kernel;
+  if (!kernel) {
+    sampleJs(batch, count);
+    return;
+  }
+  findKeys(batch, count);
+  for (let first = 0; first < count; first += layout.chunk) sampleChunk(batch, kernel, first, Math.min(first + layout.chunk, count));
+}
+
+function checkCount(batch: InstanceBatch, count: number): void {
+  if (!Number.isInteger(count) || count < 0 || count > batch.count) {
+    throw new RangeError(`InstanceBatch: count ${count} is not in [0, ${batch.count}]`);
+  }
+}
+
+/** Rest pose and sampling of characters 0..count-1 by the JS jobs (no kernel). */
+function sampleJs(batch: InstanceBatch, count: number): void {
+  const { instances, clips, times, layout } = batch;
+  const { f64, charPtr, charStride, restWeights } = layout;
+  const restStart = layout.restPosePtr / 8, restEnd = restStart + (POSE_BYTES_PER_NODE / 8) * layout.nodeCount;
+  for (let i = 0; i < count; i++) {
+    const instance = instances[i];
+    // setRestPose in one copy: T, R and S are adjacent in a block, as in the rest copy.
+    f64.copyWithin((charPtr + i * charStride) / 8, restStart, restEnd);
+    if (restWeights.length > 0) instance.pose.weights.set(restWeights);
+    const clip = clips[i];
+    if (clip < 0) continue;
+    const cursor = instance.cursors[clip];
+    cursor.time = times[i];
+    sampleCursor(cursor, instance.pose);
+  }
+}
+
+/** JS finds the keys of characters 0..count-1 and tells the kernel which clip and cursor each samples. */
+function findKeys(batch: InstanceBatch, count: number): void {
+  const { instances, clips, times, layout } = batch;
   const { i32, charStride, clipFieldOffset, clipDescriptors, cursorPointers } = layout;
   const clipCount = clipDescriptors.length;
   let field = (layout.charPtr + clipFieldOffset) >> 2;
-  for (let i = 0; i < instances.length; i++, field += charStride >> 2) {
+  for (let i = 0; i < count; i++, field += charStride >> 2) {
     const clip = clips[i];
     if (clip < 0) {
       i32[field] = 0;
@@ -279,19 +327,22 @@ export function updateInstanceBatch(batch: InstanceBatch): void {
     i32[field + 1] = cursorPointers[2 * (i * clipCount + clip)];
     i32[field + 2] = cursorPointers[2 * (i * clipCount + clip) + 1];
   }
-  // The rest chunk by chunk, so a chunk's poses and matrices stay in cache between steps.
-  for (let first = 0; first < instances.length; first += layout.chunk) {
-    const end = Math.min(first + layout.chunk, instances.length);
-    kernel.sample(end - first, layout.charPtr + first * charStride, charStride, clipFieldOffset, layout.restPosePtr, POSE_BYTES_PER_NODE * layout.nodeCount);
-    if (layout.jsChannels) {
-      for (let i = first; i < end; i++) {
-        const instance = instances[i];
-        if (restWeights.length > 0) instance.pose.weights.set(restWeights);
-        const clip = clips[i];
-        if (clip >= 0) sampleOtherChannels(instance.cursors[clip], instance.pose);
-      }
-    }
-    matricesAndPalettes(batch, kernel, first, end);
+}
+
+/**
+ * Characters first..end-1, keys found: the kernel copies the rest pose and samples the
+ * LINEAR channels; JS then samples the other channels (if any clip has some) over that.
+ */
+function sampleChunk(batch: InstanceBatch, kernel: PoseKernel, first: number, end: number): void {
+  const { instances, clips, layout } = batch;
+  const { charStride, restWeights } = layout;
+  kernel.sample(end - first, layout.charPtr + first * charStride, charStride, layout.clipFieldOffset, layout.restPosePtr, POSE_BYTES_PER_NODE * layout.nodeCount);
+  if (!layout.jsChannels) return;
+  for (let i = first; i < end; i++) {
+    const instance = instances[i];
+    if (restWeights.length > 0) instance.pose.weights.set(restWeights);
+    const clip = clips[i];
+    if (clip >= 0) sampleOtherChannels(instance.cursors[clip], instance.pose);
   }
 }
 
@@ -307,20 +358,24 @@ function cursorsIn(model: Model, buffer: ArrayBuffer, at: number): ClipCursor[] 
   });
 }
 
-/** Node matrices and palettes of every character from whatever is in its pose (e.g. after blending). */
-export function updateBatchMatricesAndPalettes(batch: InstanceBatch): void {
+/**
+ * Node matrices and palettes of characters 0..count-1 (default: all) from whatever is in
+ * their poses (e.g. after blending). Allocates nothing.
+ */
+export function updateBatchMatricesAndPalettes(batch: InstanceBatch, count = batch.count): void {
+  checkCount(batch, count);
   const { instances, layout } = batch;
   const kernel = layout.kernel;
   if (!kernel) {
     if (batch.worldPalettes) {
-      for (let i = 0; i < instances.length; i++) worldPalettesJs(batch, instances[i]);
+      for (let i = 0; i < count; i++) worldPalettesJs(batch, instances[i]);
     } else {
-      for (let i = 0; i < instances.length; i++) updateMatricesAndPalettes(instances[i]);
+      for (let i = 0; i < count; i++) updateMatricesAndPalettes(instances[i]);
     }
     return;
   }
-  for (let first = 0; first < instances.length; first += layout.chunk) {
-    matricesAndPalettes(batch, kernel, first, Math.min(first + layout.chunk, instances.length));
+  for (let first = 0; first < count; first += layout.chunk) {
+    matricesAndPalettes(batch, kernel, first, Math.min(first + layout.chunk, count));
   }
 }
 

@@ -1,8 +1,9 @@
 import { TargetPath } from '../gltf/constants.ts';
 import type { Model } from '../gltf/model.ts';
 import { invertMat4, multiplyMat4, setIdentity } from '../math/trs.ts';
+import { createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, type InstanceBatch } from './batch.ts';
 import { BlendingJob } from './blend.ts';
-import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
+import type { ModelInstance } from './instance.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import {
   createRootMotionTrack, lockRootInPlace, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
@@ -75,10 +76,12 @@ const PREVIOUS = 0, TIME = 1, STEP = 2, DURATION = 3;
  * its own crossfade and its own world transform (its placement) — a crowd drawn with one
  * instanced draw per primitive by `Renderer.renderInstances` (see `renderCrowd`).
  *
- * `update(dt)` evaluates every instance in one pass, allocating nothing: advance the
- * clock, sample (and blend a crossfade), then node matrices and palettes. The palettes of
- * all instances live back to back in `palettes` (each instance's `palette` is a view into
- * it), the layout of the renderer's palette storage buffer; placements go to
+ * `update(dt)` evaluates the first `count` instances allocating nothing, on an
+ * `InstanceBatch` (the WebAssembly SIMD pose path, batch.ts): advance the clocks, sample
+ * every instance in one batch call, lock roots and blend crossfades in JS (only fading
+ * instances sample a second clip), then node matrices and palettes in one batch call. The
+ * palettes of all instances live back to back in `palettes` (each instance's `palette` is
+ * a view into it), the layout of the renderer's palette storage buffer; placements go to
  * `placementsF32` in the layout `renderInstances` takes.
  *
  * Root motion: for clips whose root travels (see `findRootMotion`), the root joint is kept
@@ -111,12 +114,17 @@ export class Crowd {
   readonly moved: Float64Array;
   /** Root motion by clip, undefined for clips that play in place. */
   readonly rootMotions: readonly (CrowdRootMotion | undefined)[];
+  /** Where the instances live and are evaluated; its `clips` and `times` are written by `update`. */
+  readonly batch: InstanceBatch;
 
   private readonly durations: Float64Array;
   private readonly fromClip: Int32Array;
   private readonly fromTime: Float64Array;
   private readonly fadeElapsed: Float64Array;
   private readonly fadeDuration: Float64Array;
+  /** Per instance, this update's clip time and faded-out clip time before the step (for root motion). */
+  private readonly previousTime: Float64Array;
+  private readonly fromPreviousTime: Float64Array;
   /** Shared by every instance: the faded-out clip's pose, sampled just before blending. */
   private readonly fromPose: Pose;
   /** Per instance: fromPose → its pose. */
@@ -124,18 +132,11 @@ export class Crowd {
 
   constructor(readonly model: Model, readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Crowd: capacity ${capacity} must be an integer ≥ 1`);
-    const first = createModelInstance(model);
-    this.paletteMatrices = first.paletteMatrixCount;
-    const floats = first.paletteMatrixCount * 16;
-    this.palettes = new Float32Array(floats * capacity);
-    const instances: ModelInstance[] = [];
-    for (let k = 0; k < capacity; k++) {
-      const own = k === 0 ? first : createModelInstance(model);
-      // Same instance, its palette moved into the crowd's shared array.
-      const instance: ModelInstance = { ...own, palette: this.palettes.subarray(k * floats, (k + 1) * floats) };
-      updateMatricesAndPalettes(instance);
-      instances.push(instance);
-    }
+    // Created in the rest pose; mesh-relative palettes, as updateMatricesAndPalettes gives.
+    this.batch = createInstanceBatch(model, capacity);
+    const instances = this.batch.instances;
+    this.paletteMatrices = this.batch.paletteMatrixCount;
+    this.palettes = this.batch.palette;
     this.instances = instances;
     this.fromPose = createPose(model);
     this.blends = instances.map((instance) => new BlendingJob(this.fromPose, instance.pose, instance.pose));
@@ -155,8 +156,10 @@ export class Crowd {
     this.fromTime = new Float64Array(capacity);
     this.fadeElapsed = new Float64Array(capacity);
     this.fadeDuration = new Float64Array(capacity);
+    this.previousTime = new Float64Array(capacity);
+    this.fromPreviousTime = new Float64Array(capacity);
     // The rest pose's node matrices give each root's parent placement.
-    this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, first.nodeMatrices));
+    this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, instances[0].nodeMatrices));
   }
 
   /** Cuts instance k to `clip` (-1: rest pose) at `time` seconds (wrapped into the clip). */
@@ -260,20 +263,13 @@ export class Crowd {
   update(dt: number): void {
     const n = this.count;
     if (!Number.isInteger(n) || n < 0 || n > this.capacity) throw new RangeError(`Crowd: count ${n} is not in [0, ${this.capacity}]`);
-    const model = this.model, durations = this.durations, rootMotions = this.rootMotions;
-    const rootMotion = this.rootMotion;
+    const batch = this.batch, durations = this.durations;
+    // The clocks, as AnimationPlayer advances a looping clip (same operations, same doubles).
     for (let k = 0; k < n; k++) {
-      const instance = this.instances[k];
-      const pose = instance.pose;
       const clip = this.clip[k];
+      batch.clips[k] = clip;
       this.moved[k] = 0;
-      setRestPose(model, pose);
-      if (clip < 0) {
-        updateMatricesAndPalettes(instance);
-        continue;
-      }
-      // The clock, as AnimationPlayer advances a looping clip (same operations, same doubles).
-      // Helpers take their doubles through `clock`: V8 boxes doubles passed to calls it does not inline.
+      if (clip < 0) continue;
       const step = dt * this.speed[k];
       const duration = durations[clip];
       const previous = this.time[k];
@@ -282,20 +278,9 @@ export class Crowd {
         time = (previous + step) % duration;
         if (time < 0) time += duration;
       }
+      this.previousTime[k] = previous;
       this.time[k] = time;
-      const motionTo = rootMotions[clip];
-      const cursor = instance.cursors[clip];
-      cursor.time = time;
-      sampleCursor(cursor, pose);
-      let moving = false;
-      if (motionTo !== undefined) {
-        if (rootMotion) {
-          clock[PREVIOUS] = previous; clock[TIME] = time; clock[STEP] = step; clock[DURATION] = duration;
-          takeDelta(motionTo);
-          moving = true;
-        }
-        lockRootInPlace(motionTo.track, pose);
-      }
+      batch.times[k] = time;
       const fromClip = this.fromClip[k];
       if (fromClip >= 0) {
         const fromDuration = durations[fromClip];
@@ -305,41 +290,70 @@ export class Crowd {
           fromTime = (fromPrevious + step) % fromDuration;
           if (fromTime < 0) fromTime += fromDuration;
         }
+        this.fromPreviousTime[k] = fromPrevious;
         this.fromTime[k] = fromTime;
         this.fadeElapsed[k] += dt;
-        if (this.fadeElapsed[k] >= this.fadeDuration[k]) {
-          this.fromClip[k] = -1;
-        } else {
-          const weight = this.fadeElapsed[k] / this.fadeDuration[k];
-          const fromPose = this.fromPose;
-          setRestPose(model, fromPose);
-          const fromCursor = instance.cursors[fromClip];
-          fromCursor.time = fromTime;
-          sampleCursor(fromCursor, fromPose);
-          const motionFrom = rootMotions[fromClip];
-          // The blended motion: each clip's delta by its weight (a clip in place moves 0).
-          if (moving) {
-            delta[0] *= weight; delta[1] *= weight; delta[2] *= weight; delta[3] *= weight;
-          }
-          if (motionFrom !== undefined) {
-            if (rootMotion) {
-              const d0 = moving ? delta[0] : 0, d1 = moving ? delta[1] : 0, d2 = moving ? delta[2] : 0, d3 = moving ? delta[3] : 0;
-              clock[PREVIOUS] = fromPrevious; clock[TIME] = fromTime; clock[STEP] = step; clock[DURATION] = fromDuration;
-              takeDelta(motionFrom);
-              const iw = 1 - weight;
-              delta[0] = d0 + iw * delta[0]; delta[1] = d1 + iw * delta[1]; delta[2] = d2 + iw * delta[2]; delta[3] = d3 + iw * delta[3];
-              moving = true;
-            }
-            lockRootInPlace(motionFrom.track, fromPose);
-          }
-          const blend = this.blends[k];
-          blend.weight = weight;
-          blend.run();
-        }
+        if (this.fadeElapsed[k] >= this.fadeDuration[k]) this.fromClip[k] = -1;
       }
-      updateMatricesAndPalettes(instance);
-      if (moving) this.applyDelta(k, motionTo ?? rootMotions[fromClip]!);
     }
+    sampleInstanceBatch(batch, n);
+    for (let k = 0; k < n; k++) {
+      if (this.clip[k] >= 0) this.finishPose(k, dt);
+    }
+    updateBatchMatricesAndPalettes(batch, n);
+  }
+
+  /**
+   * Instance k, its clip sampled: takes its root motion and locks its root in place, and
+   * blends in the faded-out clip while it fades (sampled here: few instances fade at once).
+   */
+  private finishPose(k: number, dt: number): void {
+    const model = this.model, rootMotions = this.rootMotions, durations = this.durations;
+    const rootMotion = this.rootMotion;
+    const instance = this.instances[k];
+    const clip = this.clip[k];
+    const step = dt * this.speed[k];
+    const motionTo = rootMotions[clip];
+    let moving = false;
+    if (motionTo !== undefined) {
+      if (rootMotion) {
+        // Helpers take their doubles through `clock`: V8 boxes doubles passed to calls it does not inline.
+        clock[PREVIOUS] = this.previousTime[k]; clock[TIME] = this.time[k]; clock[STEP] = step; clock[DURATION] = durations[clip];
+        takeDelta(motionTo);
+        moving = true;
+      }
+      lockRootInPlace(motionTo.track, instance.pose);
+    }
+    const fromClip = this.fromClip[k];
+    if (fromClip >= 0) {
+      const weight = this.fadeElapsed[k] / this.fadeDuration[k];
+      const fromPose = this.fromPose;
+      setRestPose(model, fromPose);
+      const fromCursor = instance.cursors[fromClip];
+      fromCursor.time = this.fromTime[k];
+      sampleCursor(fromCursor, fromPose);
+      const motionFrom = rootMotions[fromClip];
+      // The blended motion: each clip's delta by its weight (a clip in place moves 0).
+      if (moving) {
+        delta[0] *= weight; delta[1] *= weight; delta[2] *= weight; delta[3] *= weight;
+      }
+      if (motionFrom !== undefined) {
+        if (rootMotion) {
+          const d0 = moving ? delta[0] : 0, d1 = moving ? delta[1] : 0, d2 = moving ? delta[2] : 0, d3 = moving ? delta[3] : 0;
+          clock[PREVIOUS] = this.fromPreviousTime[k]; clock[TIME] = this.fromTime[k]; clock[STEP] = step; clock[DURATION] = durations[fromClip];
+          takeDelta(motionFrom);
+          const iw = 1 - weight;
+          delta[0] = d0 + iw * delta[0]; delta[1] = d1 + iw * delta[1]; delta[2] = d2 + iw * delta[2]; delta[3] = d3 + iw * delta[3];
+          moving = true;
+        }
+        lockRootInPlace(motionFrom.track, fromPose);
+      }
+      const blend = this.blends[k];
+      blend.weight = weight;
+      blend.run();
+    }
+    // Placements only: independent of the node matrices, which the batch computes next.
+    if (moving) this.applyDelta(k, motionTo ?? rootMotions[fromClip]!);
   }
 
   private applyDelta(k: number, m: CrowdRootMotion): void {

@@ -109,6 +109,9 @@ function localToModelFunction(): FunctionBody {
         if (i > 0) f.f64x2Add();
       }
       if (col === 3) f.localGet(parent[3][h]).f64x2Add();
+      // The bottom row as localToModel writes it, 0 0 0 1: the products give −0 where a
+      // negative entry meets a parent's 0, and −0 is a different number to Object.is.
+      if (h === 1) f.f64Const(col === 3 ? 1 : 0).f64x2ReplaceLane(1);
       f.v128Store(MATRIX_BYTES + col * 32 + h * 16);
     }
   }
@@ -193,9 +196,10 @@ function paletteFunction(): FunctionBody {
   f.end();
   // Round each column's (x, y) and (z, w) to f32 and join them into one f32x4.
   const F32_PAIRS = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+  // The bottom row as skinPalette writes it, 0 0 0 1 (the products may give −0).
   for (let col = 0; col < 4; col++) {
     f.localGet(a[col][0]).f32x4DemoteF64x2Zero().localSet(lo);
-    f.localGet(a[col][1]).f32x4DemoteF64x2Zero().localSet(hi);
+    f.localGet(a[col][1]).f64Const(col === 3 ? 1 : 0).f64x2ReplaceLane(1).f32x4DemoteF64x2Zero().localSet(hi);
     f.localGet(out).localGet(lo).localGet(hi).i8x16Shuffle(F32_PAIRS).v128Store(col * 16);
   }
   f.localGet(out).i32Const(64).i32Add().localSet(out);

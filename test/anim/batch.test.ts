@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch } from '../../src/anim/batch.ts';
+import {
+  createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch,
+} from '../../src/anim/batch.ts';
 import { createModelInstance, updateMatricesAndPalettes, updateModelInstance } from '../../src/anim/instance.ts';
 import { localToModel } from '../../src/anim/local-to-model.ts';
 import { skinPalette } from '../../src/anim/palette.ts';
@@ -87,6 +89,21 @@ describe('updateInstanceBatch', () => {
     });
   }
 
+  it('matrices and palettes keep the sign of zero too (bottom row 0 0 0 1, never −0), as Object.is-based toEqual sees', async () => {
+    for (const name of ['Fox', 'CesiumMan']) {
+      const model = await loadGltfFile(assetPath(name));
+      const batch = createInstanceBatch(model, 1);
+      const reference = createModelInstance(model);
+      for (let clip = -1; clip < model.animations.length; clip++) {
+        batch.clips[0] = clip; batch.times[0] = 0.4;
+        updateInstanceBatch(batch);
+        updateModelInstance(reference, clip, 0.4);
+        expect(batch.instances[0].palette, `${name} clip ${clip}`).toEqual(reference.palette);
+        expect(batch.instances[0].nodeMatrices, `${name} clip ${clip}`).toEqual(reference.nodeMatrices);
+      }
+    }
+  });
+
   it('a batch larger than one kernel chunk poses every character as updateModelInstance', async () => {
     const model = await loadGltfFile(assetPath('Fox'));
     const batch = createInstanceBatch(model, 50);
@@ -151,6 +168,97 @@ describe('updateInstanceBatch', () => {
         clock[0] = (clock[0] + 1 / 60) % duration;
         for (let i = 0; i < batch.count; i++) { batch.clips[i] = 0; batch.times[i] = (clock[0] + 0.1 * i) % duration; }
         updateInstanceBatch(batch);
+      };
+      const { rounds, clean } = await measureAllocation(frame, 2_000, 64 * 1024);
+      expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('sampleInstanceBatch', () => {
+  for (const wasm of [true, false]) {
+    const path = wasm ? 'WebAssembly' : 'JS';
+    it(`then updateBatchMatricesAndPalettes equals updateInstanceBatch exactly, over several chunks (${path} path)`, async () => {
+      const model = await loadGltfFile(assetPath('Fox'));
+      const fused = createInstanceBatch(model, 50, { wasm }), split = createInstanceBatch(model, 50, { wasm });
+      if (wasm) expect(split.layout.chunk).toBeLessThan(25);
+      for (const batch of [fused, split]) {
+        for (let i = 0; i < batch.count; i++) { batch.clips[i] = i % 4 - 1; batch.times[i] = 0.037 * i; }
+      }
+      updateInstanceBatch(fused);
+      sampleInstanceBatch(split);
+      updateBatchMatricesAndPalettes(split);
+      for (let i = 0; i < fused.count; i++) {
+        const a = fused.instances[i], b = split.instances[i];
+        expect(maxDifference(b.pose.translation, a.pose.translation), `character ${i}`).toBe(0);
+        expect(maxDifference(b.pose.rotation, a.pose.rotation)).toBe(0);
+        expect(maxDifference(b.pose.scale, a.pose.scale)).toBe(0);
+        expect(maxDifference(b.nodeMatrices, a.nodeMatrices)).toBe(0);
+        expect(maxDifference(b.palette, a.palette)).toBe(0);
+      }
+    });
+
+    it(`poses only, leaving matrices and palettes for updateBatchMatricesAndPalettes (${path} path)`, async () => {
+      const model = await loadGltfFile(assetPath('Fox'));
+      const batch = createInstanceBatch(model, 2, { wasm });
+      const reference = createModelInstance(model);
+      const restPalette = batch.instances[0].palette.slice();
+      setFrame(batch, 1, 0.3);
+      sampleInstanceBatch(batch);
+      updateModelInstance(reference, 1, batch.times[0]);
+      expect(maxDifference(batch.instances[0].pose.rotation, reference.pose.rotation)).toBe(0);
+      expect(maxDifference(batch.instances[0].palette, restPalette)).toBe(0);
+    });
+
+    it(`with a count, touches characters 0..count-1 only (${path} path)`, async () => {
+      const model = await loadGltfFile(assetPath('Fox'));
+      const batch = createInstanceBatch(model, 40, { wasm });
+      const restPose = batch.instances[0].pose.rotation.slice(), restPalette = batch.instances[0].palette.slice();
+      const reference = createModelInstance(model);
+      setFrame(batch, 2, 0.2);
+      const count = 25; // more than one chunk, fewer than all
+      sampleInstanceBatch(batch, count);
+      updateBatchMatricesAndPalettes(batch, count);
+      for (let i = 0; i < batch.count; i++) {
+        const instance = batch.instances[i];
+        if (i < count) {
+          updateModelInstance(reference, 2, batch.times[i]);
+          expect(maxDifference(instance.palette, reference.palette), `character ${i}`).toBe(0);
+        } else {
+          expect(maxDifference(instance.pose.rotation, restPose), `character ${i}`).toBe(0);
+          expect(maxDifference(instance.palette, restPalette), `character ${i}`).toBe(0);
+        }
+      }
+      const lastBefore = batch.instances[2].palette.slice(), nextBefore = batch.instances[3].palette.slice();
+      setFrame(batch, 0, 0.5);
+      updateInstanceBatch(batch, 3);
+      expect(maxDifference(batch.instances[2].palette, lastBefore)).toBeGreaterThan(0);
+      expect(maxDifference(batch.instances[3].palette, nextBefore)).toBe(0);
+      updateInstanceBatch(batch, 0); // nothing to do
+    });
+  }
+
+  it('refuses a count outside [0, batch.count]', async () => {
+    const batch = createInstanceBatch(await loadCharacter(), 3);
+    for (const count of [-1, 4, 1.5, Number.NaN]) {
+      expect(() => sampleInstanceBatch(batch, count)).toThrow(/count .* is not in \[0, 3\]/);
+      expect(() => updateBatchMatricesAndPalettes(batch, count)).toThrow(/count .* is not in \[0, 3\]/);
+      expect(() => updateInstanceBatch(batch, count)).toThrow(/count .* is not in \[0, 3\]/);
+    }
+  });
+
+  for (const wasm of [true, false]) {
+    it(`sample, edit, then matrices allocates nothing per frame (${wasm ? 'WebAssembly' : 'JS'} path)`, async () => {
+      const model = await loadGltfFile(assetPath('CesiumMan'));
+      const batch = createInstanceBatch(model, 20, { wasm });
+      const duration = model.animations[0].duration;
+      const clock = new Float64Array(1);
+      const frame = (): void => {
+        clock[0] = (clock[0] + 1 / 60) % duration;
+        for (let i = 0; i < batch.count; i++) { batch.clips[i] = 0; batch.times[i] = (clock[0] + 0.1 * i) % duration; }
+        sampleInstanceBatch(batch, 15);
+        batch.instances[0].pose.translation[0] = 0;
+        updateBatchMatricesAndPalettes(batch, 15);
       };
       const { rounds, clean } = await measureAllocation(frame, 2_000, 64 * 1024);
       expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);

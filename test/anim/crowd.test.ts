@@ -36,6 +36,35 @@ describe('Crowd', () => {
     });
   });
 
+  it('runs on an InstanceBatch (the WebAssembly pose path here) whose palette is the crowd\'s', async () => {
+    const crowd = new Crowd(await loadCharacter(), 3);
+    expect(crowd.batch.accelerated).toBe(true);
+    expect(crowd.batch.count).toBe(crowd.capacity);
+    expect(crowd.palettes).toBe(crowd.batch.palette);
+    expect(crowd.instances).toBe(crowd.batch.instances);
+  });
+
+  it('evaluates only the first `count` instances, leaving the others as they were', async () => {
+    const model = await loadGltfFile(assetPath('Fox'));
+    const crowd = new Crowd(model, 40);
+    crowd.count = 25; // more than one kernel chunk, fewer than the capacity
+    for (let k = 0; k < crowd.capacity; k++) crowd.play(k, k % 3, 0.05 * k);
+    const rest = crowd.instances[30].palette.slice(), times = crowd.time.slice();
+    const player = new AnimationPlayer(model);
+    for (let frame = 0; frame < 5; frame++) crowd.update(DT);
+    for (let k = 0; k < crowd.capacity; k++) {
+      if (k < crowd.count) {
+        player.setClip(k % 3);
+        player.seek(crowd.time[k]);
+        player.update(0);
+        expect(crowd.instances[k].palette, `instance ${k}`).toEqual(player.instance.palette);
+      } else {
+        expect(crowd.time[k]).toBe(times[k]);
+        expect(crowd.instances[k].palette, `instance ${k}`).toEqual(rest);
+      }
+    }
+  });
+
   it('finds root motion in the built-in Walk only (Idle and Wave play in place), and none in the Fox', async () => {
     const crowd = new Crowd(await loadCharacter(), 1);
     expect(crowd.rootMotions.map((m) => m !== undefined)).toEqual([true, false, false]);

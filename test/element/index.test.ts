@@ -16,7 +16,7 @@ describe('the library entry (src/index.ts)', () => {
       'browserImageDecoder', 'buildBuiltinGlb', 'builtinModelNames', 'canvasPixelSize', 'computeInstanceBounds',
       'configureCanvas', 'createInstanceBatch', 'createModelInstance', 'createOffscreenTarget', 'createSkinnedVertices', 'debugViewNames',
       'defaultRenderSettings', 'findRootMotion', 'loadGltf', 'loadModelSource', 'observeCanvasSize', 'parseCameraOrbit', 'parseDebugViews',
-      'readTexturePixels', 'renderCrowd', 'requestWebGpuDevice', 'resolveAnimation', 'skinPrimitive', 'srgbViewFormat',
+      'readTexturePixels', 'renderCrowd', 'requestWebGpuDevice', 'resolveAnimation', 'sampleInstanceBatch', 'skinPrimitive', 'srgbViewFormat',
       'updateBatchMatricesAndPalettes', 'updateInstanceBatch', 'updateMatricesAndPalettes', 'updateModelInstance',
     ].sort());
     expect(api.TAG_NAME).toBe('skinned-mesh-viewer');
