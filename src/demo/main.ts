@@ -182,7 +182,7 @@ const frameMs = new RollingAverage(60);
 // Browsers quantise performance.now() (0.1 ms in Chromium), so the CPU times are averaged.
 const poseMs = new RollingAverage(60);
 const encodeMs = new RollingAverage(60);
-const statFps = $('stat-fps'), statInstances = $('stat-instances'), statPose = $('stat-pose'), statEncode = $('stat-encode'), statGpu = $('stat-gpu');
+const statFps = $('stat-fps'), statInstances = $('stat-instances'), statCulled = $('stat-culled'), statPose = $('stat-pose'), statEncode = $('stat-encode'), statGpu = $('stat-gpu');
 const statJoints = $('stat-joints'), statVertices = $('stat-vertices'), statDraws = $('stat-draws');
 let lastTime = -1;
 let frames = 0;
@@ -207,6 +207,7 @@ function tick(time: number): void {
       statEncode.textContent = `${encodeMs.average.toFixed(3)} ms`;
       statGpu.textContent = stats.gpuMs === undefined ? 'n/a (no timestamp queries)' : `${stats.gpuMs.toFixed(2)} ms`;
       statInstances.textContent = String(stats.instances);
+      statCulled.textContent = String(stats.culled);
       statJoints.textContent = String(stats.joints);
       statVertices.textContent = stats.vertices.toLocaleString();
       statDraws.textContent = String(stats.drawCalls);

@@ -46,6 +46,8 @@ export interface ViewerStats {
   joints: number;
   /** Model instances drawn (the `instances` attribute once a crowd is shown). */
   instances: number;
+  /** Instances left out of the last frame by frustum culling (their skinned bounds were outside the view). */
+  culled: number;
 }
 
 export interface ViewerCameraOrbit {
@@ -202,7 +204,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // What the last frame cost (see `stats`).
   private poseMs = 0;
-  private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0 };
+  private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0, culled: 0 };
   /** Root motion and crowds around the player (see ViewerStage); one per loaded model. */
   private stage: ViewerStage | undefined;
 
@@ -949,6 +951,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     out.triangles = s.triangles;
     out.joints = s.joints;
     out.instances = s.instances;
+    out.culled = s.culled;
     return out;
   }
 

@@ -111,7 +111,8 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     expect(await page.getAttribute('#viewer', 'animation')).toBe('2');
     await page.check('input[name=debug][value=skeleton]');
     await page.check('input[name=debug][value=wireframe]');
-    expect(await page.getAttribute('#viewer', 'debug')).toBe('skeleton wireframe');
+    await page.check('input[name=debug][value=bounds]');
+    expect(await page.getAttribute('#viewer', 'debug')).toBe('skeleton wireframe bounds');
     await page.check('input[name=skinning][value=dual-quaternion]');
     expect(await page.getAttribute('#viewer', 'skinning')).toBe('dual-quaternion');
     await page.waitForTimeout(300);
@@ -242,6 +243,8 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     const draws = 4 * 2 + 1;
     await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 25, drawCalls: draws, joints: 25 * 20 });
     await expect.poll(() => page.textContent('#stat-instances'), { timeout: 20_000 }).toBe('25');
+    // The framed crowd is all in view: nothing culled.
+    expect(await page.textContent('#stat-culled')).toBe('0');
     const crowd = await frame(page);
     expect(changedFraction(one, crowd)).toBeGreaterThan(0.02);
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-crowd.png') });
