@@ -2,7 +2,7 @@ import type { AccessorData } from '../gltf/accessors.ts';
 import { ComponentType, PrimitiveMode } from '../gltf/constants.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Material, Model, Primitive, TextureInfo } from '../gltf/model.ts';
-import { MaterialBinding, VertexLocation } from './layouts.ts';
+import { MaterialBinding, MaterialTexture, VertexLocation } from './layouts.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from './limits.ts';
 import { DEFAULT_MATERIAL, packMaterialUniforms } from './material-uniforms.ts';
 import type { MipmapGenerator } from './mipmaps.ts';
@@ -130,6 +130,13 @@ export interface GpuPrimitive {
   readonly skinnedLayouts: readonly GPUVertexBufferLayout[];
   readonly rigidLayoutKey: string;
   readonly skinnedLayoutKey: string;
+  /**
+   * `rigidLayouts` / `skinnedLayouts` without the default TANGENT, TEXCOORD_1 and COLOR_0
+   * (same slots and buffers), for the lean shaded pipelines (MeshPipelineDesc.leanVertexLayouts);
+   * undefined when the primitive has any of the three.
+   */
+  readonly leanRigidLayouts: readonly GPUVertexBufferLayout[] | undefined;
+  readonly leanSkinnedLayouts: readonly GPUVertexBufferLayout[] | undefined;
   readonly indexBuffer: GPUBuffer | undefined;
   readonly indexFormat: GPUIndexFormat | undefined;
   /** Indices (indexed) or vertices (non-indexed) to draw. */
@@ -158,6 +165,8 @@ export interface GpuMaterial {
   readonly label: string;
   readonly alphaMode: AlphaMode;
   readonly doubleSided: boolean;
+  /** MaterialTexture bits of the slots that hold the material's own texture (the rest hold defaults). */
+  readonly textures: number;
   readonly uniformBuffer: GPUBuffer;
   readonly bindGroup: GPUBindGroup;
 }
@@ -340,6 +349,8 @@ function uploadPrimitive(
     keyParts.push(`d:${missing.map((a) => a.name).join(',')}`);
   }
   const surfaceSlotCount = buffers.length;
+  const LEAN_OMITS: readonly number[] = [VertexLocation.TANGENT, VertexLocation.TEXCOORD_1, VertexLocation.COLOR_0];
+  const lean = LEAN_OMITS.every((location) => missing.some((a) => a.location === location));
   const rigidLayoutKey = keyParts.join(' ');
 
   const sets = p.influences > 0 ? p.jointSets.length : 0;
@@ -417,6 +428,8 @@ function uploadPrimitive(
     skinnedLayouts: layouts,
     rigidLayoutKey,
     skinnedLayoutKey: keyParts.join(' '),
+    leanRigidLayouts: lean ? withoutLocations(layouts.slice(0, surfaceSlotCount), LEAN_OMITS) : undefined,
+    leanSkinnedLayouts: lean ? withoutLocations(layouts, LEAN_OMITS) : undefined,
     indexBuffer,
     indexFormat,
     drawCount: indices ? indices.length : p.vertexCount,
@@ -432,6 +445,11 @@ function uploadPrimitive(
     morphFlags: morph ? morph.block.flags : 0,
     morphBase: morph ? morph.base : 0,
   };
+}
+
+/** `layouts` with the attributes at `locations` removed; slots (and so the bound buffers) stay. */
+function withoutLocations(layouts: readonly GPUVertexBufferLayout[], locations: readonly number[]): GPUVertexBufferLayout[] {
+  return layouts.map((l) => ({ ...l, attributes: [...l.attributes].filter((a) => !locations.includes(a.shaderLocation)) }));
 }
 
 /**
@@ -520,6 +538,7 @@ async function uploadMaterials(
     const uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(packMaterialUniforms(material)), GPUBufferUsage.UNIFORM);
     owned.push(uniformBuffer);
     const M = MaterialBinding;
+    const T = MaterialTexture;
     const entries: GPUBindGroupEntry[] = [
       { binding: M.UNIFORMS, resource: { buffer: uniformBuffer } },
       { binding: M.BASE_COLOR_TEXTURE, resource: await textureView(material.baseColorTexture, true, defaults.whiteSrgb, `${path}.baseColorTexture`) },
@@ -537,6 +556,8 @@ async function uploadMaterials(
       label: matLabel,
       alphaMode: material.alphaMode,
       doubleSided: material.doubleSided,
+      textures: (material.baseColorTexture ? T.BASE_COLOR : 0) | (material.metallicRoughnessTexture ? T.METALLIC_ROUGHNESS : 0)
+        | (material.normalTexture ? T.NORMAL : 0) | (material.occlusionTexture ? T.OCCLUSION : 0) | (material.emissiveTexture ? T.EMISSIVE : 0),
       uniformBuffer,
       bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout, entries }),
     });

@@ -5,7 +5,7 @@ import type { Primitive } from '../../src/gltf/model.ts';
 import {
   createDefaultResources, drawIndices, jointsFormat, uploadModel, weightsFormat, type UploadContext,
 } from '../../src/gpu/gpu-model.ts';
-import { DrawFlag, VertexLocation } from '../../src/gpu/layouts.ts';
+import { DrawFlag, MaterialTexture, VertexLocation } from '../../src/gpu/layouts.ts';
 import { MipmapGenerator } from '../../src/gpu/mipmaps.ts';
 import { packMorphDeltas } from '../../src/gpu/morph-targets.ts';
 import { MeshPipelines } from '../../src/gpu/pipelines.ts';
@@ -111,6 +111,16 @@ describe.skipIf(!device)('uploadModel (Dawn)', () => {
     expect(p.drawCount).toBe(model.meshes[0].primitives[0].vertexCount);
     expect(p.hasNormals).toBe(false);
     expect(p.hasTangents).toBe(false);
+    // No TANGENT, TEXCOORD_1 or COLOR_0: lean layouts, the same slots without those three defaults.
+    const locations = (layouts: readonly GPUVertexBufferLayout[]) => layouts.map((l) => [...l.attributes].map((a) => a.shaderLocation).sort());
+    const V = VertexLocation;
+    expect(locations(p.leanSkinnedLayouts!)).toEqual(locations(p.skinnedLayouts).map((slot) => slot.filter((l) => l !== V.TANGENT && l !== V.TEXCOORD_1 && l !== V.COLOR_0)));
+    expect(locations(p.leanSkinnedLayouts!).flat().sort((a, b) => a - b)).toEqual([V.POSITION, V.NORMAL, V.TEXCOORD_0, V.JOINTS_0, V.WEIGHTS_0]);
+    expect(p.leanRigidLayouts!.length).toBe(p.surfaceSlotCount);
+    expect(p.leanSkinnedLayouts!.map((l) => l.arrayStride)).toEqual(p.skinnedLayouts.map((l) => l.arrayStride));
+    // Its one material has a base colour texture and no other.
+    expect(up.materials[model.meshes[0].primitives[0].material].textures).toBe(MaterialTexture.BASE_COLOR);
+    expect(up.materials[up.materials.length - 1].textures).toBe(0);
     up.destroy();
   });
 
