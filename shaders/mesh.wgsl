@@ -18,6 +18,12 @@ const DRAW_MORPH_TANGENTS: u32 = 32u;
 // MaterialFlag.
 const MATERIAL_HAS_NORMAL_TEXTURE: u32 = 1u;
 const MATERIAL_DOUBLE_SIDED: u32 = 2u;
+// MaterialTexture: which of a material's texture slots hold its own texture (MATERIAL_TEXTURES).
+const TEXTURE_BASE_COLOR: u32 = 1u;
+const TEXTURE_METALLIC_ROUGHNESS: u32 = 2u;
+const TEXTURE_NORMAL: u32 = 4u;
+const TEXTURE_OCCLUSION: u32 = 8u;
+const TEXTURE_EMISSIVE: u32 = 16u;
 // AlphaModeCode.
 const ALPHA_OPAQUE: u32 = 0u;
 const ALPHA_MASK: u32 = 1u;
@@ -45,6 +51,11 @@ override MORPH_TARGETS: bool = true;
 // True only for alphaMode MASK pipelines: the others compile without `discard`, which lets
 // rasterisers test depth before shading (SwiftShader shades first in any shader that may discard).
 override ALPHA_TEST: bool = true;
+// fsMain samples only the texture slots whose TEXTURE_* bit is set (MeshPipelineDesc.materialTextures);
+// the others read the value of the default texture bound there (white; the flat normal,
+// which is never read: MATERIAL_HAS_NORMAL_TEXTURE is then off too). Each sample skipped is
+// a filtered texture fetch per fragment saved on rasterisers like SwiftShader.
+override MATERIAL_TEXTURES: u32 = 31u;
 
 struct FrameUniforms {
   viewProjection: mat4x4f,
@@ -241,6 +252,65 @@ fn vsSkin8(surface: SurfaceInput, skin: Influences8, @builtin(vertex_index) vert
   return out;
 }
 
+// ---------------------------------------------------------------- lean surfaces
+
+// Primitives with none of TANGENT, TEXCOORD_1 and COLOR_0 (most skinned characters), in shaded
+// pipelines (MeshPipelineDesc.leanVertexLayouts): the vertex stage neither fetches those three
+// defaults nor passes them on, and fsMainLean puts the same defaults back, so the shading is
+// fsMain's. Locations as in SurfaceInput / VertexOutput.
+struct LeanSurfaceInput {
+  @location(0) position: vec3f,
+  @location(1) normal: vec3f,
+  @location(3) texcoord0: vec2f,
+}
+
+struct LeanVertexOutput {
+  @builtin(position) clipPosition: vec4f,
+  @location(0) worldPosition: vec3f,
+  @location(1) normal: vec3f,
+  @location(3) texcoord0: vec2f,
+  @location(6) @interpolate(flat) drawFlags: u32,
+}
+
+// The constants of src/gpu/gpu-model.ts DefaultAttributeOffset / DEFAULT_ATTRIBUTES.
+const DEFAULT_TANGENT: vec4f = vec4f(1.0, 0.0, 0.0, 1.0);
+const DEFAULT_TEXCOORD: vec2f = vec2f(0.0, 0.0);
+const DEFAULT_COLOR: vec4f = vec4f(1.0, 1.0, 1.0, 1.0);
+
+fn leanSurface(lean: LeanSurfaceInput) -> SurfaceInput {
+  return SurfaceInput(lean.position, lean.normal, DEFAULT_TANGENT, lean.texcoord0, DEFAULT_TEXCOORD, DEFAULT_COLOR);
+}
+
+fn leanOutput(out: VertexOutput) -> LeanVertexOutput {
+  return LeanVertexOutput(out.clipPosition, out.worldPosition, out.normal, out.texcoord0, out.drawFlags);
+}
+
+@vertex
+fn vsRigidLean(lean: LeanSurfaceInput, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> LeanVertexOutput {
+  let surface = leanSurface(lean);
+  let record = draws[drawIndex];
+  return leanOutput(toWorld(localFrame(surface, record, vertex), surface, record));
+}
+
+@vertex
+fn vsSkin4Lean(lean: LeanSurfaceInput, skin: Influences4, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> LeanVertexOutput {
+  let surface = leanSurface(lean);
+  let record = draws[drawIndex];
+  return leanOutput(toWorld(skinVertex4(record, localFrame(surface, record, vertex), skin), surface, record));
+}
+
+@vertex
+fn vsSkin8Lean(lean: LeanSurfaceInput, skin: Influences8, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> LeanVertexOutput {
+  let surface = leanSurface(lean);
+  let record = draws[drawIndex];
+  return leanOutput(toWorld(skinVertex8(record, localFrame(surface, record, vertex), skin), surface, record));
+}
+
+@fragment
+fn fsMainLean(in: LeanVertexOutput, @builtin(front_facing) frontFacing: bool) -> @location(0) vec4f {
+  return shadeSurface(VertexOutput(in.clipPosition, in.worldPosition, in.normal, DEFAULT_TANGENT, in.texcoord0, DEFAULT_TEXCOORD, DEFAULT_COLOR, in.drawFlags), frontFacing);
+}
+
 // How much of the key light reaches a point (1 lit … 1 − shadowStrength in shadow): 3×3
 // percentage-closer taps of the shadow map, each a 2×2 bilinear comparison (a linear
 // comparison sampler), so the edge is soft over about four texels. Level-0 sampling has no
@@ -327,14 +397,35 @@ fn pickUv(in: VertexOutput, uvSet: u32) -> vec2f {
 
 @fragment
 fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @location(0) vec4f {
+  return shadeSurface(in, frontFacing);
+}
+
+// fsMain's shading, shared with fsMainLean.
+fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   // Every texture sample and derivative first, in uniform control flow.
   let baseUv = pickUv(in, material.baseColorTexCoord);
   let normalUv = pickUv(in, material.normalTexCoord);
-  let baseSample = textureSample(baseColorTexture, baseColorSampler, baseUv);
-  let mrSample = textureSample(metallicRoughnessTexture, metallicRoughnessSampler, pickUv(in, material.metallicRoughnessTexCoord));
-  let normalSample = textureSample(normalTexture, normalSampler, normalUv).xyz;
-  let occlusionSample = textureSample(occlusionTexture, occlusionSampler, pickUv(in, material.occlusionTexCoord)).r;
-  let emissiveSample = textureSample(emissiveTexture, emissiveSampler, pickUv(in, material.emissiveTexCoord)).rgb;
+  // An override condition is uniform, so these samples stay in uniform control flow.
+  var baseSample = vec4f(1.0);
+  if ((MATERIAL_TEXTURES & TEXTURE_BASE_COLOR) != 0u) {
+    baseSample = textureSample(baseColorTexture, baseColorSampler, baseUv);
+  }
+  var mrSample = vec4f(1.0);
+  if ((MATERIAL_TEXTURES & TEXTURE_METALLIC_ROUGHNESS) != 0u) {
+    mrSample = textureSample(metallicRoughnessTexture, metallicRoughnessSampler, pickUv(in, material.metallicRoughnessTexCoord));
+  }
+  var normalSample = vec3f(0.5, 0.5, 1.0);
+  if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u) {
+    normalSample = textureSample(normalTexture, normalSampler, normalUv).xyz;
+  }
+  var occlusionSample = 1.0;
+  if ((MATERIAL_TEXTURES & TEXTURE_OCCLUSION) != 0u) {
+    occlusionSample = textureSample(occlusionTexture, occlusionSampler, pickUv(in, material.occlusionTexCoord)).r;
+  }
+  var emissiveSample = vec3f(1.0);
+  if ((MATERIAL_TEXTURES & TEXTURE_EMISSIVE) != 0u) {
+    emissiveSample = textureSample(emissiveTexture, emissiveSampler, pickUv(in, material.emissiveTexCoord)).rgb;
+  }
   let dpx = dpdx(in.worldPosition);
   let dpy = dpdy(in.worldPosition);
   let duvx = dpdx(normalUv);
@@ -367,7 +458,7 @@ fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @locati
     }
   }
 
-  if ((material.flags & MATERIAL_HAS_NORMAL_TEXTURE) != 0u) {
+  if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u && (material.flags & MATERIAL_HAS_NORMAL_TEXTURE) != 0u) {
     var t: vec3f;
     var b: vec3f;
     if ((in.drawFlags & DRAW_HAS_TANGENTS) != 0u) {

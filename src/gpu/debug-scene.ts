@@ -262,8 +262,14 @@ export class DebugScene {
       if (entry === undefined) {
         entry = null;
         if (p.topology === 'triangle-list' || p.topology === 'triangle-strip') {
-          const source = model.meshes[model.meshNodes[d.meshNode].mesh].primitives[d.primitiveIndex];
-          const indices = wireframeIndices(drawIndices(source), p.vertexCount, p.topology);
+          // The model's own edges (a welded primitive's shared edges stay one line per triangle,
+          // as before welding), renumbered to the vertices the buffers hold.
+          const own = model.meshes[model.meshNodes[d.meshNode].mesh].primitives[d.primitiveIndex];
+          let indices = wireframeIndices(drawIndices(own), own.vertexCount, p.topology);
+          if (p.source !== own) {
+            const welded = p.source.indices!;
+            indices = indices.map((v) => welded[v]);
+          }
           if (indices.length > 0) {
             const indexBuffer = createBufferWithData(this.ctx.device, `${p.label} wireframe edges`, indices, GPUBufferUsage.INDEX);
             this.owned.push(indexBuffer);

@@ -1,8 +1,8 @@
-import type { AccessorData } from '../gltf/accessors.ts';
+import type { AccessorData, ComponentArray } from '../gltf/accessors.ts';
 import { ComponentType, PrimitiveMode } from '../gltf/constants.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Material, Model, Primitive, TextureInfo } from '../gltf/model.ts';
-import { MaterialBinding, VertexLocation } from './layouts.ts';
+import { MaterialBinding, MaterialTexture, VertexLocation } from './layouts.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from './limits.ts';
 import { DEFAULT_MATERIAL, packMaterialUniforms } from './material-uniforms.ts';
 import type { MipmapGenerator } from './mipmaps.ts';
@@ -117,8 +117,74 @@ export function drawIndices(p: Primitive): Uint16Array | Uint32Array | undefined
   return p.indices;
 }
 
+/**
+ * `p` as its vertex buffers hold it: a non-indexed triangle list without morph targets gets its
+ * bit-identical vertices (every attribute, skinning ones included) merged and an index buffer
+ * (glTF exporters often write flat-shaded meshes like the Fox this way: 1728 corners, 434
+ * distinct vertices). Same triangles with the same vertex values, so the same pixels; the
+ * vertex stage runs once per distinct vertex where the rasteriser caches indexed vertices
+ * (SwiftShader does). Any other primitive is returned as is.
+ */
+export function weldPrimitive(p: Primitive): Primitive {
+  if (p.indices || p.mode !== PrimitiveMode.TRIANGLES || p.targets.length > 0 || p.vertexCount === 0) return p;
+  const n = p.vertexCount;
+  // Every per-vertex array, compared by bits (floats through a Uint32 view: -0 ≠ 0, NaN = NaN of the same bits).
+  const arrays: ArrayLike<number>[] = [];
+  const bits = (a: ComponentArray): ArrayLike<number> => (a instanceof Float32Array ? new Uint32Array(a.buffer, a.byteOffset, a.length) : a);
+  for (const a of [p.positions, p.normals, p.tangents, p.texcoords0, p.texcoords1, p.colors0, p.joints, p.weights]) if (a) arrays.push(bits(a));
+  for (const s of [...p.jointSets, ...p.weightSets]) arrays.push(bits(s.array));
+  const widths = arrays.map((a) => a.length / n);
+  const remap = new Uint32Array(n);
+  const first: number[] = [];
+  const seen = new Map<string, number>();
+  const key: number[] = [];
+  for (let v = 0; v < n; v++) {
+    key.length = 0;
+    for (let k = 0; k < arrays.length; k++) for (let c = 0; c < widths[k]; c++) key.push(arrays[k][v * widths[k] + c]);
+    const id = key.join(',');
+    let u = seen.get(id);
+    if (u === undefined) {
+      u = first.length;
+      seen.set(id, u);
+      first.push(v);
+    }
+    remap[v] = u;
+  }
+  const unique = first.length;
+  if (unique === n) return p;
+  function compact<T extends ComponentArray | undefined>(a: T): T {
+    if (!a) return a;
+    const width = a.length / n;
+    const out = new (a.constructor as new (length: number) => ComponentArray)(unique * width);
+    for (let u = 0; u < unique; u++) for (let c = 0; c < width; c++) out[u * width + c] = a[first[u] * width + c];
+    return out as T;
+  }
+  const compactSet = (s: AccessorData): AccessorData => ({ ...s, array: compact(s.array), count: unique });
+  return {
+    ...p,
+    vertexCount: unique,
+    positions: compact(p.positions),
+    normals: compact(p.normals),
+    tangents: compact(p.tangents),
+    texcoords0: compact(p.texcoords0),
+    texcoords1: compact(p.texcoords1),
+    colors0: compact(p.colors0),
+    joints: compact(p.joints),
+    weights: compact(p.weights),
+    jointSets: p.jointSets.map(compactSet),
+    weightSets: p.weightSets.map(compactSet),
+    indices: unique > 0xffff ? remap : Uint16Array.from(remap),
+  };
+}
+
 export interface GpuPrimitive {
   readonly label: string;
+  /**
+   * The primitive its buffers hold (weldPrimitive): the model's own, or its welded copy, whose
+   * `indices[v]` is the vertex that the model's vertex v became. Vertex counts and per-vertex
+   * data of the GPU buffers (preskin.ts, debug views) come from here, not from the model.
+   */
+  readonly source: Primitive;
   /** Vertex buffer per slot (see the module comment), with the range bound from each. */
   readonly vertexBuffers: readonly GPUBuffer[];
   readonly vertexOffsets: readonly number[];
@@ -130,6 +196,13 @@ export interface GpuPrimitive {
   readonly skinnedLayouts: readonly GPUVertexBufferLayout[];
   readonly rigidLayoutKey: string;
   readonly skinnedLayoutKey: string;
+  /**
+   * `rigidLayouts` / `skinnedLayouts` without the default TANGENT, TEXCOORD_1 and COLOR_0
+   * (same slots and buffers), for the lean shaded pipelines (MeshPipelineDesc.leanVertexLayouts);
+   * undefined when the primitive has any of the three.
+   */
+  readonly leanRigidLayouts: readonly GPUVertexBufferLayout[] | undefined;
+  readonly leanSkinnedLayouts: readonly GPUVertexBufferLayout[] | undefined;
   readonly indexBuffer: GPUBuffer | undefined;
   readonly indexFormat: GPUIndexFormat | undefined;
   /** Indices (indexed) or vertices (non-indexed) to draw. */
@@ -158,6 +231,8 @@ export interface GpuMaterial {
   readonly label: string;
   readonly alphaMode: AlphaMode;
   readonly doubleSided: boolean;
+  /** MaterialTexture bits of the slots that hold the material's own texture (the rest hold defaults). */
+  readonly textures: number;
   readonly uniformBuffer: GPUBuffer;
   readonly bindGroup: GPUBindGroup;
 }
@@ -295,9 +370,10 @@ class MorphDeltaPacker {
 }
 
 function uploadPrimitive(
-  ctx: UploadContext, limits: AllocationLimits, p: Primitive, label: string, material: number, owned: { destroy(): void }[], morph: PlacedMorphBlock | undefined,
+  ctx: UploadContext, limits: AllocationLimits, modelPrimitive: Primitive, label: string, material: number, owned: { destroy(): void }[], morph: PlacedMorphBlock | undefined,
 ): GpuPrimitive {
   const { device, defaults } = ctx;
+  const p = weldPrimitive(modelPrimitive);
   const present = FLOAT_ATTRIBUTES.filter((a) => a.data(p) !== undefined);
   const missing = FLOAT_ATTRIBUTES.filter((a) => a.data(p) === undefined);
 
@@ -340,6 +416,8 @@ function uploadPrimitive(
     keyParts.push(`d:${missing.map((a) => a.name).join(',')}`);
   }
   const surfaceSlotCount = buffers.length;
+  const LEAN_OMITS: readonly number[] = [VertexLocation.TANGENT, VertexLocation.TEXCOORD_1, VertexLocation.COLOR_0];
+  const lean = LEAN_OMITS.every((location) => missing.some((a) => a.location === location));
   const rigidLayoutKey = keyParts.join(' ');
 
   const sets = p.influences > 0 ? p.jointSets.length : 0;
@@ -409,6 +487,7 @@ function uploadPrimitive(
 
   return {
     label,
+    source: p,
     vertexBuffers: buffers,
     vertexOffsets: offsets,
     vertexSizes: sizes,
@@ -417,6 +496,8 @@ function uploadPrimitive(
     skinnedLayouts: layouts,
     rigidLayoutKey,
     skinnedLayoutKey: keyParts.join(' '),
+    leanRigidLayouts: lean ? withoutLocations(layouts.slice(0, surfaceSlotCount), LEAN_OMITS) : undefined,
+    leanSkinnedLayouts: lean ? withoutLocations(layouts, LEAN_OMITS) : undefined,
     indexBuffer,
     indexFormat,
     drawCount: indices ? indices.length : p.vertexCount,
@@ -432,6 +513,11 @@ function uploadPrimitive(
     morphFlags: morph ? morph.block.flags : 0,
     morphBase: morph ? morph.base : 0,
   };
+}
+
+/** `layouts` with the attributes at `locations` removed; slots (and so the bound buffers) stay. */
+function withoutLocations(layouts: readonly GPUVertexBufferLayout[], locations: readonly number[]): GPUVertexBufferLayout[] {
+  return layouts.map((l) => ({ ...l, attributes: [...l.attributes].filter((a) => !locations.includes(a.shaderLocation)) }));
 }
 
 /**
@@ -520,6 +606,7 @@ async function uploadMaterials(
     const uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(packMaterialUniforms(material)), GPUBufferUsage.UNIFORM);
     owned.push(uniformBuffer);
     const M = MaterialBinding;
+    const T = MaterialTexture;
     const entries: GPUBindGroupEntry[] = [
       { binding: M.UNIFORMS, resource: { buffer: uniformBuffer } },
       { binding: M.BASE_COLOR_TEXTURE, resource: await textureView(material.baseColorTexture, true, defaults.whiteSrgb, `${path}.baseColorTexture`) },
@@ -537,6 +624,8 @@ async function uploadMaterials(
       label: matLabel,
       alphaMode: material.alphaMode,
       doubleSided: material.doubleSided,
+      textures: (material.baseColorTexture ? T.BASE_COLOR : 0) | (material.metallicRoughnessTexture ? T.METALLIC_ROUGHNESS : 0)
+        | (material.normalTexture ? T.NORMAL : 0) | (material.occlusionTexture ? T.OCCLUSION : 0) | (material.emissiveTexture ? T.EMISSIVE : 0),
       uniformBuffer,
       bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout, entries }),
     });

@@ -89,6 +89,21 @@ export const MaterialFlag = {
   DOUBLE_SIDED: 2,
 } as const;
 
+/**
+ * Bits of a material's own textures (GpuMaterial.textures, the mesh pipeline's
+ * `MATERIAL_TEXTURES` override, shaders/mesh.wgsl `TEXTURE_*`): slots without their bit
+ * are not sampled; the shader uses the value of the default texture bound there instead.
+ */
+export const MaterialTexture = {
+  BASE_COLOR: 1,
+  METALLIC_ROUGHNESS: 2,
+  NORMAL: 4,
+  OCCLUSION: 8,
+  EMISSIVE: 16,
+} as const;
+/** Every MaterialTexture bit: what an unspecialised pipeline samples. */
+export const ALL_MATERIAL_TEXTURES = 31;
+
 /** `MaterialUniforms.alphaMode` values (shaders/mesh.wgsl `ALPHA_*`). */
 export const AlphaModeCode = {
   OPAQUE: 0,

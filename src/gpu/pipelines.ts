@@ -3,7 +3,7 @@ import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import type { SkinningMethod } from '../skin/dqs.ts';
-import { DEPTH_FORMAT, FrameBinding, MaterialBinding, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
+import { ALL_MATERIAL_TEXTURES, DEPTH_FORMAT, FrameBinding, MaterialBinding, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
 import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
 import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
@@ -16,6 +16,13 @@ export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
 
 /** Vertex stage entry point by influences per vertex. */
 export const VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsRigid', 4: 'vsSkin4', 8: 'vsSkin8' };
+
+/**
+ * Entry points of shaded pipelines of lean primitives (MeshPipelineDesc.leanVertexLayouts):
+ * no TANGENT, TEXCOORD_1 or COLOR_0 fetched or passed to the fragment stage.
+ */
+export const LEAN_VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsRigidLean', 4: 'vsSkin4Lean', 8: 'vsSkin8Lean' };
+export const LEAN_FRAGMENT_ENTRY_POINT = 'fsMainLean';
 
 /** The compute path's vertex stage: no skinning, this frame's skinned vertices. */
 export const PRESKINNED_ENTRY_POINT = 'vsPreskinned';
@@ -86,13 +93,35 @@ export interface MeshPipelineDesc {
    * without the morph code (mesh.wgsl `MORPH_TARGETS`).
    */
   readonly morphed?: boolean;
+  /**
+   * The primitive's layouts (`vertexLayouts`' buffers and slots) without TANGENT, TEXCOORD_1
+   * and COLOR_0, when it has none of them (GpuPrimitive.leanRigidLayouts / leanSkinnedLayouts).
+   * Shaded vertex-skinned pipelines then use the lean entry points, which neither fetch nor
+   * interpolate those defaults; other variants and the compute path ignore it.
+   */
+  readonly leanVertexLayouts?: readonly GPUVertexBufferLayout[];
+  /**
+   * MaterialTexture bits of the material's own textures (GpuMaterial.textures); default all.
+   * Shaded pipelines sample only these (mesh.wgsl `MATERIAL_TEXTURES`).
+   */
+  readonly materialTextures?: number;
+}
+
+/** Whether `d` is drawn with the lean entry points (see MeshPipelineDesc.leanVertexLayouts). */
+export function usesLeanSurface(d: MeshPipelineDesc): boolean {
+  return d.leanVertexLayouts !== undefined && (d.variant ?? 'shaded') === 'shaded' && !d.preskinned;
+}
+
+/** The `MATERIAL_TEXTURES` a pipeline compiles with: only shaded pipelines sample material textures. */
+export function materialTexturesOf(d: MeshPipelineDesc): number {
+  return (d.variant ?? 'shaded') === 'shaded' ? (d.materialTextures ?? ALL_MATERIAL_TEXTURES) : ALL_MATERIAL_TEXTURES;
 }
 
 export function meshPipelineKey(d: MeshPipelineDesc): string {
   return [
     d.variant ?? 'shaded', d.preskinned ? 'preskinned' : 'vertex-skinned', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
     d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
-    d.morphed === false ? 'static' : 'morph',
+    d.morphed === false ? 'static' : 'morph', usesLeanSurface(d) ? 'lean' : 'full', `t${materialTexturesOf(d)}`,
   ].join('|');
 }
 
@@ -188,20 +217,21 @@ export class MeshPipelines {
     if (variant === 'weights') vertexConstants.WEIGHT_COLORS = 1;
     if (wireframe) vertexConstants.DEPTH_PULL = OVERLAY_DEPTH_PULL;
     if (desc.morphed === false) vertexConstants.MORPH_TARGETS = 0;
+    const lean = usesLeanSurface(desc);
     const pipeline = await this.device.createRenderPipelineAsync({
       label: `mesh ${key}`,
       layout: this.pipelineLayout,
       vertex: {
         module: this.module,
-        entryPoint: desc.preskinned ? PRESKINNED_ENTRY_POINT : VERTEX_ENTRY_POINT[desc.influences],
-        buffers: desc.vertexLayouts as GPUVertexBufferLayout[],
+        entryPoint: desc.preskinned ? PRESKINNED_ENTRY_POINT : (lean ? LEAN_VERTEX_ENTRY_POINT : VERTEX_ENTRY_POINT)[desc.influences],
+        buffers: (lean ? desc.leanVertexLayouts! : desc.vertexLayouts) as GPUVertexBufferLayout[],
         constants: vertexConstants,
       },
       fragment: {
         module: this.module,
-        entryPoint: FRAGMENT_ENTRY_POINT[variant],
+        entryPoint: lean ? LEAN_FRAGMENT_ENTRY_POINT : FRAGMENT_ENTRY_POINT[variant],
         constants: variant === 'shaded'
-          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0 }
+          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, MATERIAL_TEXTURES: materialTexturesOf(desc) }
           : { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
         targets: [{
           format: desc.colorFormat,

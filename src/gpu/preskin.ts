@@ -211,7 +211,7 @@ export class PreskinScene {
     const prims: Primitive[] = [];
     for (const i of skinned) {
       const d = draws[i];
-      const prim = model.meshes[model.meshNodes[d.meshNode].mesh].primitives[d.primitiveIndex];
+      const prim = d.primitive.source;
       if (bases.has(prim)) continue;
       bases.set(prim, { sourceBase: vertices, influenceBase: influences });
       prims.push(prim);
@@ -266,7 +266,7 @@ export class PreskinScene {
     const p = new Uint32Array(this.params.getMappedRange());
     skinned.forEach((i, n) => {
       const d = draws[i];
-      const prim = model.meshes[model.meshNodes[d.meshNode].mesh].primitives[d.primitiveIndex];
+      const prim = d.primitive.source;
       const { sourceBase, influenceBase } = bases.get(prim)!;
       p.set([i, prim.vertexCount, prim.influences / 4, sourceBase, influenceBase], (n * this.paramsStride) / 4);
     });

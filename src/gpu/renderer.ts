@@ -640,6 +640,8 @@ export class Renderer {
           colorFormat: this.format,
           skinning,
           morphed: primitive.morphFlags !== 0,
+          leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
+          materialTextures: material.textures,
         };
         const pipeline = await this.pipelines.pipeline(desc);
         const pipelines: (GPURenderPipeline | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);

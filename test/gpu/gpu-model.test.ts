@@ -3,9 +3,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ComponentType, PrimitiveMode } from '../../src/gltf/constants.ts';
 import type { Primitive } from '../../src/gltf/model.ts';
 import {
-  createDefaultResources, drawIndices, jointsFormat, uploadModel, weightsFormat, type UploadContext,
+  createDefaultResources, drawIndices, jointsFormat, uploadModel, weightsFormat, weldPrimitive, type UploadContext,
 } from '../../src/gpu/gpu-model.ts';
-import { DrawFlag, VertexLocation } from '../../src/gpu/layouts.ts';
+import { DrawFlag, MaterialTexture, VertexLocation } from '../../src/gpu/layouts.ts';
 import { MipmapGenerator } from '../../src/gpu/mipmaps.ts';
 import { packMorphDeltas } from '../../src/gpu/morph-targets.ts';
 import { MeshPipelines } from '../../src/gpu/pipelines.ts';
@@ -44,6 +44,46 @@ describe('drawIndices', () => {
     expect(drawIndices(prim(PrimitiveMode.TRIANGLES, 3))).toBeUndefined();
     const indexed = prim(PrimitiveMode.TRIANGLES, 3, [2, 1, 0]);
     expect(drawIndices(indexed)).toBe(indexed.indices);
+  });
+});
+
+describe('weldPrimitive', () => {
+  // Two triangles sharing an edge, written as 6 corners; corner 5 differs from corner 0 only by
+  // -0 against 0 in x and corner 4 from corner 2 only by a weight, so neither merges.
+  const positions = Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, -0, 0, 0);
+  const joints = Uint8Array.of(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0);
+  const weights = Float32Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0.5, 0.5, 0, 0, 1, 0, 0, 0);
+  const set = (array: Uint8Array | Float32Array) => ({ array, componentType: 0, components: 4, count: 6, normalized: false });
+  const base = {
+    mode: PrimitiveMode.TRIANGLES, vertexCount: 6, positions, normals: undefined, tangents: undefined, texcoords0: undefined,
+    texcoords1: undefined, colors0: undefined, indices: undefined, material: 0, influences: 4, joints: Uint16Array.from(joints),
+    weights, maxJoint: 2, jointSets: [set(joints)], weightSets: [set(weights)], targets: [],
+  } as unknown as Primitive;
+
+  it('merges bit-identical corners of a non-indexed triangle list and indexes the rest', () => {
+    const w = weldPrimitive(base);
+    expect(w.vertexCount).toBe(5);
+    expect(Array.from(w.indices!)).toEqual([0, 1, 2, 1, 3, 4]);
+    for (let v = 0; v < 6; v++) {
+      const u = w.indices![v];
+      for (let c = 0; c < 3; c++) expect(Object.is(w.positions[u * 3 + c], positions[v * 3 + c])).toBe(true);
+      for (let c = 0; c < 4; c++) {
+        expect(w.jointSets[0].array[u * 4 + c]).toBe(joints[v * 4 + c]);
+        expect(w.weightSets[0].array[u * 4 + c]).toBe(weights[v * 4 + c]);
+        expect(w.weights![u * 4 + c]).toBe(weights[v * 4 + c]);
+      }
+    }
+    expect(w.jointSets[0].array).toBeInstanceOf(Uint8Array);
+    expect(w.jointSets[0].count).toBe(5);
+  });
+
+  it('leaves indexed, morphed, non-list and already distinct primitives alone', () => {
+    for (const p of [
+      { ...base, indices: Uint16Array.of(0, 1, 2, 3, 4, 5) },
+      { ...base, targets: [{}] },
+      { ...base, mode: PrimitiveMode.TRIANGLE_STRIP },
+      { ...base, vertexCount: 3, positions: positions.slice(0, 9), joints: undefined, weights: undefined, influences: 0, jointSets: [], weightSets: [] },
+    ] as unknown as Primitive[]) expect(weldPrimitive(p)).toBe(p);
   });
 });
 
@@ -103,14 +143,39 @@ describe.skipIf(!device)('uploadModel (Dawn)', () => {
     up.destroy();
   });
 
-  it('Fox: non-indexed and without NORMAL', async () => {
+  it('Fox: non-indexed and without NORMAL; uploaded welded (434 distinct of 1728 corners) with an index buffer', async () => {
     const model = await loadModel(new Uint8Array(readFileSync(assetPath('Fox'))), 'Fox');
     const up = await expectNoGpuErrors(gpu, () => uploadModel(ctx(), model));
     const p = up.primitives[0][0];
-    expect(p.indexBuffer).toBeUndefined();
-    expect(p.drawCount).toBe(model.meshes[0].primitives[0].vertexCount);
+    const own = model.meshes[0].primitives[0];
+    expect(own.indices).toBeUndefined();
+    expect(p.indexFormat).toBe('uint16');
+    expect(p.drawCount).toBe(own.vertexCount);
+    expect(p.vertexCount).toBe(434);
+    expect(p.source.vertexCount).toBe(434);
+    // Every corner keeps its exact position and skinning attributes.
+    const welded = p.source;
+    for (let v = 0; v < own.vertexCount; v++) {
+      const u = welded.indices![v];
+      for (let c = 0; c < 3; c++) expect(Object.is(welded.positions[u * 3 + c], own.positions[v * 3 + c])).toBe(true);
+      for (let c = 0; c < 2; c++) expect(welded.texcoords0![u * 2 + c]).toBe(own.texcoords0![v * 2 + c]);
+      for (let c = 0; c < 4; c++) {
+        expect(welded.jointSets[0].array[u * 4 + c]).toBe(own.jointSets[0].array[v * 4 + c]);
+        expect(welded.weightSets[0].array[u * 4 + c]).toBe(own.weightSets[0].array[v * 4 + c]);
+      }
+    }
     expect(p.hasNormals).toBe(false);
     expect(p.hasTangents).toBe(false);
+    // No TANGENT, TEXCOORD_1 or COLOR_0: lean layouts, the same slots without those three defaults.
+    const locations = (layouts: readonly GPUVertexBufferLayout[]) => layouts.map((l) => [...l.attributes].map((a) => a.shaderLocation).sort());
+    const V = VertexLocation;
+    expect(locations(p.leanSkinnedLayouts!)).toEqual(locations(p.skinnedLayouts).map((slot) => slot.filter((l) => l !== V.TANGENT && l !== V.TEXCOORD_1 && l !== V.COLOR_0)));
+    expect(locations(p.leanSkinnedLayouts!).flat().sort((a, b) => a - b)).toEqual([V.POSITION, V.NORMAL, V.TEXCOORD_0, V.JOINTS_0, V.WEIGHTS_0]);
+    expect(p.leanRigidLayouts!.length).toBe(p.surfaceSlotCount);
+    expect(p.leanSkinnedLayouts!.map((l) => l.arrayStride)).toEqual(p.skinnedLayouts.map((l) => l.arrayStride));
+    // Its one material has a base colour texture and no other.
+    expect(up.materials[model.meshes[0].primitives[0].material].textures).toBe(MaterialTexture.BASE_COLOR);
+    expect(up.materials[up.materials.length - 1].textures).toBe(0);
     up.destroy();
   });
 

@@ -10,7 +10,7 @@ import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordOffset, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../src/gpu/draw-record.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData, FrameUniformsOffset } from '../../src/gpu/frame-uniforms.ts';
 import {
-  AlphaModeCode, BindGroup, DrawFlag, FrameBinding, MaterialBinding, MaterialFlag, PALETTE_MATRIX_BYTES, SkinBinding,
+  AlphaModeCode, BindGroup, DrawFlag, FrameBinding, MaterialBinding, MaterialFlag, MaterialTexture, PALETTE_MATRIX_BYTES, SkinBinding,
   ToneMapping, VertexLocation,
 } from '../../src/gpu/layouts.ts';
 import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../src/gpu/material-uniforms.ts';
@@ -72,6 +72,10 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
     const locations = new Map([...structLocations(meshWgsl, 'SurfaceInput'), ...structLocations(meshWgsl, 'Influences8')]);
     expect(Object.fromEntries([...locations].map(([name, n]) => [screamingSnake(name), n]))).toEqual(VertexLocation);
     for (const [name, n] of structLocations(meshWgsl, 'Influences4')) expect(n).toBe(locations.get(name));
+    // The lean entry points' input and output keep the full structs' locations.
+    expect([...structLocations(meshWgsl, 'LeanSurfaceInput')]).toEqual([['position', 0], ['normal', 1], ['texcoord0', 3]].map(([k]) => [k, locations.get(k as string)]));
+    const outputs = structLocations(meshWgsl, 'VertexOutput');
+    for (const [name, n] of structLocations(meshWgsl, 'LeanVertexOutput')) expect(n, name).toBe(outputs.get(name));
   });
 
   it('@group/@binding of every resource', () => {
@@ -103,6 +107,7 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
     const prefixed = (prefix: string) => Object.fromEntries([...c].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
     expect(prefixed('DRAW_')).toEqual(DrawFlag);
     expect(prefixed('MATERIAL_')).toEqual(MaterialFlag);
+    expect(prefixed('TEXTURE_')).toEqual(MaterialTexture);
     expect(prefixed('ALPHA_')).toEqual(AlphaModeCode);
     expect(prefixed('TONE_MAP_')).toEqual(ToneMapping);
   });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
-import { meshPipelineKey, type MeshPipelineDesc } from '../../src/gpu/pipelines.ts';
+import { ALL_MATERIAL_TEXTURES, MaterialTexture } from '../../src/gpu/layouts.ts';
+import { materialTexturesOf, meshPipelineKey, meshVariantDesc, usesLeanSurface, type MeshPipelineDesc } from '../../src/gpu/pipelines.ts';
 
 const desc: MeshPipelineDesc = {
   vertexLayoutKey: 'p', vertexLayouts: [], influences: 4, topology: 'triangle-list', stripIndexFormat: undefined,
@@ -24,6 +25,41 @@ describe('meshPipelineKey', () => {
     for (const m of meshWgsl.matchAll(/discard;/g)) {
       const before = meshWgsl.slice(Math.max(0, m.index! - 120), m.index);
       expect(before).toMatch(/ALPHA_TEST &&/);
+    }
+  });
+
+  it('keys lean surfaces (shaded, vertex-skinned pipelines only); other variants and the compute path use the full layouts', () => {
+    const lean = { ...desc, leanVertexLayouts: [] };
+    expect(usesLeanSurface(desc)).toBe(false);
+    expect(usesLeanSurface(lean)).toBe(true);
+    expect(meshPipelineKey(lean)).not.toBe(meshPipelineKey(desc));
+    expect(usesLeanSurface({ ...lean, preskinned: true })).toBe(false);
+    expect(meshPipelineKey({ ...lean, preskinned: true })).toBe(meshPipelineKey({ ...desc, preskinned: true }));
+    for (const variant of ['weights', 'wireframe'] as const) {
+      expect(usesLeanSurface(meshVariantDesc(lean, variant))).toBe(false);
+      expect(meshPipelineKey(meshVariantDesc(lean, variant))).toBe(meshPipelineKey(meshVariantDesc(desc, variant)));
+    }
+  });
+
+  it('keys the material textures a shaded pipeline samples; unset means all; debug variants sample none of them and share', () => {
+    const baseOnly = { ...desc, materialTextures: MaterialTexture.BASE_COLOR };
+    expect(materialTexturesOf(desc)).toBe(ALL_MATERIAL_TEXTURES);
+    expect(Object.values(MaterialTexture).reduce((a, b) => a | b, 0)).toBe(ALL_MATERIAL_TEXTURES);
+    expect(meshPipelineKey(desc)).toBe(meshPipelineKey({ ...desc, materialTextures: ALL_MATERIAL_TEXTURES }));
+    expect(meshPipelineKey(baseOnly)).not.toBe(meshPipelineKey(desc));
+    expect(meshPipelineKey(baseOnly)).not.toBe(meshPipelineKey({ ...desc, materialTextures: 0 }));
+    for (const variant of ['weights', 'wireframe'] as const) {
+      expect(meshPipelineKey(meshVariantDesc(baseOnly, variant))).toBe(meshPipelineKey(meshVariantDesc(desc, variant)));
+    }
+  });
+
+  it('MATERIAL_TEXTURES defaults to every texture, and each sample in fsMain is under its bit', () => {
+    expect(meshWgsl).toMatch(new RegExp(`override MATERIAL_TEXTURES: u32 = ${ALL_MATERIAL_TEXTURES}u;`));
+    const samples = [...meshWgsl.matchAll(/= textureSample\((\w+)Texture,/g)];
+    expect(samples.map((m) => m[1])).toEqual(['baseColor', 'metallicRoughness', 'normal', 'occlusion', 'emissive']);
+    for (const m of samples) {
+      const before = meshWgsl.slice(Math.max(0, m.index! - 160), m.index);
+      expect(before).toMatch(/if \(\(MATERIAL_TEXTURES & TEXTURE_\w+\) != 0u\) \{\s*\w+\s*$/);
     }
   });
 });
