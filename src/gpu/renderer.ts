@@ -210,9 +210,8 @@ interface Scene {
   readonly paletteMatrices: number;
   /** The skinning method frames use (its pipelines are built): the setting once it is ready. */
   skinning: SkinningSlot;
-  /** SkinningSlot bits whose surface pipelines are built, and the builds under way. */
-  skinningReady: number;
-  readonly skinningBuilds: (Promise<void> | undefined)[];
+  /** Surface pipelines built per SkinningSlot, and the builds under way. */
+  readonly skinningBuilds: SlotBuilds;
   /** Per SkinningSlot: debug views being built because a frame asked for them (see `requestDebugViews`). */
   readonly debugRequested: number[];
   /** Per mesh node: 1 when its palette needs exact normals this frame (reused per instance). */
@@ -242,9 +241,8 @@ interface Scene {
   readonly shadowCasters: ShadowCasterBounds;
   /** Per SkinningSlot, per draw: its shadow pipeline (null: casts none; undefined: not built). */
   readonly shadowPipelines: (GPURenderPipeline | null | undefined)[][];
-  /** SkinningSlot bits whose shadow pipelines are built, and the builds under way. */
-  shadowReady: number;
-  readonly shadowBuilds: (Promise<void> | undefined)[];
+  /** Shadow pipelines built per SkinningSlot, and the builds under way. */
+  readonly shadowBuilds: SlotBuilds;
   /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
   readonly preskinBase: Int32Array;
   readonly preskinVertices: number;
@@ -254,9 +252,8 @@ interface Scene {
   readonly preskinCompute: (GPUComputePipeline | undefined)[];
   readonly preskinSurface: GPURenderPipeline[][];
   readonly preskinShadow: (GPURenderPipeline | null)[][];
-  /** SkinningSlot bits whose compute path is built, and the builds under way. */
-  preskinReady: number;
-  readonly preskinBuilds: (Promise<void> | undefined)[];
+  /** Compute path built per SkinningSlot, and the builds under way. */
+  readonly preskinBuilds: SlotBuilds;
   /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
   blendOrder: Int32Array;
   /** Entries of blendOrder in use, and the instance count they were made for. */
@@ -426,7 +423,7 @@ export class Renderer {
   /** Whether the current model's shadow pipelines (for the skinning method frames use) are built. */
   get shadowsReady(): boolean {
     const scene = this.scene;
-    return scene !== undefined && (scene.shadowReady & (1 << scene.skinning)) !== 0;
+    return scene !== undefined && scene.shadowBuilds.ready(scene.skinning);
   }
 
   /** Builds the current model's shadow pipelines for `method` (default: the setting's); frames with shadows on use them once this resolves. */
@@ -437,18 +434,10 @@ export class Renderer {
   }
 
   private buildShadows(scene: Scene, slot: SkinningSlot): Promise<void> {
-    if (scene.shadowReady & (1 << slot)) return Promise.resolve();
-    let build = scene.shadowBuilds[slot];
-    if (!build) {
+    return scene.shadowBuilds.ensure(slot, async () => {
       const skinning = SKINNING_OF_SLOT[slot];
-      build = (async () => {
-        const pipelines = await Promise.all(scene.draws.map((d) => this.shadow.pipeline(d.desc, skinning)));
-        scene.shadowPipelines[slot] = pipelines;
-        scene.shadowReady |= 1 << slot;
-      })();
-      scene.shadowBuilds[slot] = build;
-    }
-    return build;
+      scene.shadowPipelines[slot] = await Promise.all(scene.draws.map((d) => this.shadow.pipeline(d.desc, skinning)));
+    });
   }
 
   /** Builds the ground disc's pipeline; frames with `settings.ground` draw it once this resolves. */
@@ -485,31 +474,24 @@ export class Renderer {
   }
 
   private buildPreskin(scene: Scene, slot: SkinningSlot): Promise<void> {
-    if (scene.preskinReady & (1 << slot)) return Promise.resolve();
-    let build = scene.preskinBuilds[slot];
-    if (!build) {
+    return scene.preskinBuilds.ensure(slot, async () => {
       const skinning = SKINNING_OF_SLOT[slot];
-      build = (async () => {
-        await this.buildSkinning(scene, slot);
-        const compute = await preskinPipeline(this.device, skinning);
-        const surface = await Promise.all(scene.draws.map((d) => (d.skinned ? this.pipelines.pipeline({
-          ...d.desc, skinning, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
-        }) : d.pipelines[slot]!)));
-        const shadow = await Promise.all(scene.draws.map((d) => (d.skinned
-          ? this.shadow.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
-          : this.shadow.pipeline(d.desc, skinning))));
-        if (!scene.preskin) {
-          scene.preskin = new PreskinScene(this.device, scene.model, scene.draws, this.label);
-          scene.preskin.resize(scene.capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
-        }
-        scene.preskinCompute[slot] = compute;
-        scene.preskinSurface[slot] = surface;
-        scene.preskinShadow[slot] = shadow;
-        scene.preskinReady |= 1 << slot;
-      })();
-      scene.preskinBuilds[slot] = build;
-    }
-    return build;
+      await this.buildSkinning(scene, slot);
+      const compute = await preskinPipeline(this.device, skinning);
+      const surface = await Promise.all(scene.draws.map((d) => (d.skinned ? this.pipelines.pipeline({
+        ...d.desc, skinning, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
+      }) : d.pipelines[slot]!)));
+      const shadow = await Promise.all(scene.draws.map((d) => (d.skinned
+        ? this.shadow.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
+        : this.shadow.pipeline(d.desc, skinning))));
+      if (!scene.preskin) {
+        scene.preskin = new PreskinScene(this.device, scene.model, scene.draws, this.label);
+        scene.preskin.resize(scene.capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
+      }
+      scene.preskinCompute[slot] = compute;
+      scene.preskinSurface[slot] = surface;
+      scene.preskinShadow[slot] = shadow;
+    });
   }
 
   /** The model being drawn, if any. */
@@ -541,7 +523,7 @@ export class Renderer {
   get skinning(): SkinningMethod {
     const scene = this.scene;
     const wanted = skinningSlot(this.settings.skinning);
-    return SKINNING_OF_SLOT[!scene || (scene.skinningReady & (1 << wanted)) ? wanted : scene.skinning];
+    return SKINNING_OF_SLOT[!scene || scene.skinningBuilds.ready(wanted) ? wanted : scene.skinning];
   }
 
   /**
@@ -582,20 +564,12 @@ export class Renderer {
 
   /** The surface pipelines of skinning slot `slot` for every draw (once; concurrent calls share the build). */
   private buildSkinning(scene: Scene, slot: SkinningSlot): Promise<void> {
-    if (scene.skinningReady & (1 << slot)) return Promise.resolve();
-    let build = scene.skinningBuilds[slot];
-    if (!build) {
+    return scene.skinningBuilds.ensure(slot, async () => {
       const skinning = SKINNING_OF_SLOT[slot];
-      build = (async () => {
-        const pipelines: GPURenderPipeline[] = [];
-        for (const d of scene.draws) pipelines.push(await this.pipelines.pipeline({ ...d.desc, skinning }));
-        scene.draws.forEach((d, i) => { d.pipelines[slot] = pipelines[i]; });
-        scene.skinningReady |= 1 << slot;
-      })();
-      // Kept even if it fails: frames do not retry (and report) every frame; awaiting it reports again.
-      scene.skinningBuilds[slot] = build;
-    }
-    return build;
+      const pipelines: GPURenderPipeline[] = [];
+      for (const d of scene.draws) pipelines.push(await this.pipelines.pipeline({ ...d.desc, skinning }));
+      scene.draws.forEach((d, i) => { d.pipelines[slot] = pipelines[i]; });
+    });
   }
 
   /**
@@ -694,19 +668,16 @@ export class Renderer {
       shadowCasters: createShadowCasterBounds(model),
       groundFootprint: groundFootprint(model),
       shadowPipelines: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      shadowReady: 0,
-      shadowBuilds: new Array(SKINNING_SLOTS).fill(undefined),
+      shadowBuilds: new SlotBuilds(),
       preskinBase: layout.drawBase,
       preskinVertices: layout.verticesPerInstance,
       preskin: undefined,
       preskinCompute: new Array(SKINNING_SLOTS).fill(undefined),
       preskinSurface: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
       preskinShadow: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      preskinReady: 0,
-      preskinBuilds: new Array(SKINNING_SLOTS).fill(undefined),
+      preskinBuilds: new SlotBuilds(),
       skinning: slot,
-      skinningReady: 1 << slot,
-      skinningBuilds: new Array(SKINNING_SLOTS).fill(undefined),
+      skinningBuilds: new SlotBuilds(slot),
       debugRequested: new Array(SKINNING_SLOTS).fill(0),
       exactNormals: new Uint8Array(model.meshNodes.length),
       autoLineLength: Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION,
@@ -954,8 +925,8 @@ export class Renderer {
    */
   private selectPath(scene: Scene, passes: number, count: number): boolean {
     let compute = scene.preskinVertices > 0 && chooseSkinningPath(this.settings.skinningPath, passes, scene.preskinVertices * count) === 'compute';
-    if (compute && !(scene.preskinReady & (1 << scene.skinning))) {
-      if (!scene.preskinBuilds[scene.skinning]) this.buildPreskin(scene, scene.skinning).catch(this.onPreskinPrepareFailed);
+    if (compute && !scene.preskinBuilds.ready(scene.skinning)) {
+      if (!scene.preskinBuilds.started(scene.skinning)) this.buildPreskin(scene, scene.skinning).catch(this.onPreskinPrepareFailed);
       compute = false;
     }
     this.lastPath = compute ? 'compute' : 'vertex';
@@ -971,8 +942,8 @@ export class Renderer {
     const s = this.settings;
     this.frameData.shadowStrength[0] = 0;
     if (!s.shadows) return false;
-    if (!(scene.shadowReady & (1 << scene.skinning))) {
-      if (!scene.shadowBuilds[scene.skinning]) this.buildShadows(scene, scene.skinning).catch(this.onShadowPrepareFailed);
+    if (!scene.shadowBuilds.ready(scene.skinning)) {
+      if (!scene.shadowBuilds.started(scene.skinning)) this.buildShadows(scene, scene.skinning).catch(this.onShadowPrepareFailed);
       return false;
     }
     const size = Math.max(1, Math.min(this.device.limits.maxTextureDimension2D, Math.round(s.shadowMapSize) || DEFAULT_SHADOW_MAP_SIZE));
@@ -987,9 +958,9 @@ export class Renderer {
    */
   private selectSkinning(scene: Scene): void {
     const wanted = skinningSlot(this.settings.skinning);
-    if (scene.skinningReady & (1 << wanted)) {
+    if (scene.skinningBuilds.ready(wanted)) {
       scene.skinning = wanted;
-    } else if (!scene.skinningBuilds[wanted]) {
+    } else if (!scene.skinningBuilds.started(wanted)) {
       this.buildSkinning(scene, wanted).catch(this.onSkinningPrepareFailed);
     }
   }
@@ -1270,6 +1241,41 @@ export class Renderer {
 }
 
 /** Whether the instances' palettes follow each other in one ArrayBuffer (as a Crowd lays them out). */
+/**
+ * One kind of per-model pipelines (surface, shadow, compute path) per SkinningSlot: which
+ * slots are built, and each slot's build — started once and shared by concurrent callers.
+ * A failed build is kept: frames that ask again do not retry (and report) every frame, and
+ * awaiting it reports the failure again.
+ */
+class SlotBuilds {
+  private readyBits: number;
+  private readonly builds: (Promise<void> | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);
+
+  /** `built`: a slot whose pipelines exist already (made with the model). */
+  constructor(built?: SkinningSlot) {
+    this.readyBits = built === undefined ? 0 : 1 << built;
+  }
+
+  ready(slot: SkinningSlot): boolean {
+    return (this.readyBits & (1 << slot)) !== 0;
+  }
+
+  started(slot: SkinningSlot): boolean {
+    return this.builds[slot] !== undefined;
+  }
+
+  /** Runs `build` for `slot` unless it ran or runs already; the slot is ready once it resolves. */
+  ensure(slot: SkinningSlot, build: () => Promise<void>): Promise<void> {
+    if (this.ready(slot)) return Promise.resolve();
+    let pending = this.builds[slot];
+    if (!pending) {
+      pending = build().then(() => { this.readyBits |= 1 << slot; });
+      this.builds[slot] = pending;
+    }
+    return pending;
+  }
+}
+
 function palettesContiguous(instances: readonly ModelInstance[], count: number, paletteBytes: number): boolean {
   if (count === 1) return true;
   const first = instances[0].palette;
