@@ -15,8 +15,8 @@ import { clipTracks, createClipCursor, findCursorKeys, sampleCursor, sampleOther
  * character is an ordinary `ModelInstance` (`instances[i]`, usable with every job that
  * takes one) whose pose, node matrices and palettes are views into one memory, so the
  * rest-pose copy, LINEAR channel sampling, local→model and the palettes of many characters
- * run as one WebAssembly SIMD loop each (`pose-kernel.ts`), with the same numbers as the JS
- * jobs. JS finds the keys (one search per timeline, not per channel) and samples the rare
+ * run as one WebAssembly SIMD loop each (`pose-kernel.ts`): poses and node matrices equal
+ * the JS jobs' as numbers, palettes are within a few f32 ulps of them. JS finds the keys (one search per timeline, not per channel) and samples the rare
  * STEP, CUBICSPLINE and morph weight channels.
  *
  * Per frame: write `clips[i]` and `times[i]`, call `updateInstanceBatch`; allocates nothing.
@@ -124,7 +124,7 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
     const spec = {
       meshNodeIndex, meshSlot: h.slotOf[mn.node], skin: mn.skin, jointCount, paletteOffset,
       meshOffset: POSE_BYTES_PER_NODE * n + MATRIX_BYTES * (n + 1) + MESH_INVERSE_BYTES * m,
-      jointSlotsPtr: take(4 * jointCount), inverseBindPtr: take(MATRIX_BYTES * jointCount), affine: skin.inverseBindAffine,
+      jointSlotsPtr: take(4 * jointCount), inverseBindPtr: take(64 * jointCount), affine: skin.inverseBindAffine,
     };
     paletteOffset += jointCount;
     return spec;
@@ -188,7 +188,7 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
   for (const m of meshSpecs) {
     const skin = model.skins[m.skin];
     for (let j = 0; j < m.jointCount; j++) i32[m.jointSlotsPtr / 4 + j] = (skin.jointSlots[j] + 1) * MATRIX_BYTES;
-    f64.set(skin.inverseBindMatrices, m.inverseBindPtr / 8);
+    new Float32Array(buffer, m.inverseBindPtr, 16 * m.jointCount).set(skin.inverseBindMatrices);
   }
 
   const template = createPose(model);
@@ -243,7 +243,8 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
 /**
  * Poses character i at `times[i]` seconds of clip `clips[i]` (-1: rest pose), then
  * computes every node matrix and palette: per character the same as
- * `updateModelInstance(instances[i], clips[i], times[i])` (or its world-space palette).
+ * `updateModelInstance(instances[i], clips[i], times[i])` (or its world-space palette; on the
+ * kernel, palettes to f32 rounding).
  * Only characters 0..count-1 are touched (default: all). Allocates nothing.
  *
  * Same result as `sampleInstanceBatch` then `updateBatchMatricesAndPalettes`, but chunk by

@@ -3,11 +3,13 @@
  * local→model and palettes of many characters of one model, one call each, over flat
  * arrays in one memory.
  *
- * It does exactly the arithmetic of `sampleLinearChannels`, `localToModel` and
- * `skinPalette`'s affine path, in the same order and in f64 (two lanes per f64x2), so its
- * poses, node matrices and palettes equal the JS ones as numbers: WebAssembly has no
- * fused multiply-add and rounds like JS. What it saves is the JS overhead around that arithmetic: a bounds check per
- * typed-array access, scalar instead of two-lane products, and a call per character.
+ * Sampling and local→model do exactly the arithmetic of `sampleLinearChannels` and
+ * `localToModel`, in the same order and in f64 (two lanes per f64x2), so its poses and node
+ * matrices equal the JS ones as numbers: WebAssembly has no fused multiply-add and rounds
+ * like JS. The palette, an f32 result read by an f32 GPU, is formed in f32 four lanes at a
+ * time from those f64 matrices, a few f32 ulps from `skinPalette`'s f64 product rounded
+ * once. What the kernel saves is the JS overhead around the arithmetic: a bounds check per
+ * typed-array access, scalar instead of two- and four-lane products, and a call per character.
  *
  * Memory layout per character block (byte offsets, n = node count, all f64):
  *   +0      translation  3n
@@ -18,7 +20,8 @@
  *   then, per skinned mesh node: its inverse world matrix (16) and an i32 "relative"
  *   flag at +128 (0: the palette stays in world space);
  *   then three i32 for `sample`: clip descriptor, cursor keys, cursor fractions.
- * Palettes are f32, 16 per joint, each character's palettes back to back.
+ * Palettes are f32, 16 per joint, each character's palettes back to back; inverse bind
+ * matrices f32 (64 bytes each).
  */
 import { assembleModule, FunctionBody, ValType } from './wasm-assembler.ts';
 
@@ -131,10 +134,15 @@ function localToModelFunction(): FunctionBody {
  * palette(count, charPtr, stride, matricesOffset, meshOffset, jointCount, jointSlotsPtr,
  *         inverseBindPtr, palettePtr, paletteStride):
  * one skinned mesh node's palette for `count` characters: (meshInverse ·) jointWorld ·
- * inverseBind, rounded to f32. `matricesOffset`/`meshOffset`: where the block's identity
- * and this mesh's inverse world matrix are; `jointSlotsPtr`: i32 per joint, its matrix's
- * byte offset from the identity; `palettePtr`: the first character's first matrix,
+ * inverseBind in f32, four lanes per column. `matricesOffset`/`meshOffset`: where the
+ * block's identity and this mesh's inverse world matrix (f64) are; `jointSlotsPtr`: i32 per
+ * joint, its matrix's byte offset from the identity; `inverseBindPtr`: f32 inverse bind
+ * matrices, 64 bytes each; `palettePtr`: the first character's first matrix,
  * `paletteStride` bytes per character. Affine inverse bind matrices only.
+ *
+ * The node matrices stay f64 (exactly the JS jobs'); only this last product is f32, like
+ * the palette itself and the GPU that reads it: twice the lanes of f64x2, at a few f32
+ * ulps from `skinPalette`'s f64 product rounded once.
  */
 function paletteFunction(): FunctionBody {
   const f = new FunctionBody([I32, I32, I32, I32, I32, I32, I32, I32, I32, I32], 'palette');
@@ -142,10 +150,11 @@ function paletteFunction(): FunctionBody {
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
   const c = f.local(I32), j = f.local(I32), base = f.local(I32), mBase = f.local(I32);
   const g = f.local(I32), b = f.local(I32), out = f.local(I32), relative = f.local(I32), mesh = f.local(I32);
-  const column = () => [0, 1, 2, 3].map(() => [0, 1].map(() => f.local(V128)));
-  const joint = column(), meshInverse = column(), a = column();
-  const splat = [0, 1, 2].map(() => f.local(V128));
-  const lo = f.local(V128), hi = f.local(V128);
+  const joint = [0, 1, 2, 3].map(() => f.local(V128)), meshInverse = [0, 1, 2, 3].map(() => f.local(V128)), a = f.local(V128);
+  /** The f64 column at `ptr + offset` (x y, z w) as one f32x4. */
+  const f32Column = (ptr: number, offset: number): void => {
+    f.localGet(ptr).v128Load(offset).f32x4DemoteF64x2Zero().localGet(ptr).v128Load(offset + 16).f32x4DemoteF64x2Zero().i8x16Shuffle(LOW_HALVES);
+  };
 
   f.localGet(charPtr).localSet(base);
   f.localGet(palettePtr).localSet(out);
@@ -153,57 +162,40 @@ function paletteFunction(): FunctionBody {
   f.localGet(c).localGet(count).i32LtU().i32Eqz().brIf(1);
   f.localGet(base).localGet(matricesOffset).i32Add().localSet(mBase);
   f.localGet(base).localGet(meshOffset).i32Add().localSet(mesh);
-  f.localGet(mesh).i32Load(MATRIX_BYTES).localSet(relative);
-  for (let col = 0; col < 4; col++) {
-    for (let h = 0; h < 2; h++) f.localGet(mesh).v128Load(col * 32 + h * 16).localSet(meshInverse[col][h]);
-  }
+  f.localGet(mesh).i32Load(MATRIX_BYTES).localTee(relative).if();
+  for (let col = 0; col < 4; col++) { f32Column(mesh, col * 32); f.localSet(meshInverse[col]); }
+  f.end();
+  f.localGet(inverseBindPtr).localSet(b);
   f.i32Const(0).localSet(j);
   f.block().loop(); // joints
   f.localGet(j).localGet(jointCount).i32LtU().i32Eqz().brIf(1);
 
   f.localGet(mBase).localGet(jointSlotsPtr).localGet(j).i32Const(4).i32Mul().i32Add().i32Load().i32Add().localSet(g);
+  for (let col = 0; col < 4; col++) { f32Column(g, col * 32); f.localSet(joint[col]); }
   for (let col = 0; col < 4; col++) {
-    for (let h = 0; h < 2; h++) f.localGet(g).v128Load(col * 32 + h * 16).localSet(joint[col][h]);
-  }
-  f.localGet(inverseBindPtr).localGet(j).i32Const(MATRIX_BYTES).i32Mul().i32Add().localSet(b);
-  // A column k = G0 · B[k][0] + G1 · B[k][1] + G2 · B[k][2] (+ G3 for the translation).
-  for (let col = 0; col < 4; col++) {
-    for (let i = 0; i < 3; i++) f.localGet(b).v128Load64Splat((col * 4 + i) * 8).localSet(splat[i]);
-    for (let h = 0; h < 2; h++) {
-      for (let i = 0; i < 3; i++) {
-        f.localGet(joint[i][h]).localGet(splat[i]).f64x2Mul();
-        if (i > 0) f.f64x2Add();
-      }
-      if (col === 3) f.localGet(joint[3][h]).f64x2Add();
-      f.localSet(a[col][h]);
+    // A column k = G0 · B[k][0] + G1 · B[k][1] + G2 · B[k][2] (+ G3 for the translation).
+    for (let i = 0; i < 3; i++) {
+      f.localGet(joint[i]).localGet(b).v128Load32Splat((col * 4 + i) * 4).f32x4Mul();
+      if (i > 0) f.f32x4Add();
     }
-  }
-  f.localGet(relative).if();
-  // A column k ← M0 · A[k][0] + M1 · A[k][1] + M2 · A[k][2] (+ M3).
-  for (let col = 0; col < 4; col++) {
-    f.localGet(a[col][0]).f64x2ExtractLane(0).f64x2Splat().localSet(splat[0]);
-    f.localGet(a[col][0]).f64x2ExtractLane(1).f64x2Splat().localSet(splat[1]);
-    f.localGet(a[col][1]).f64x2ExtractLane(0).f64x2Splat().localSet(splat[2]);
-    for (let h = 0; h < 2; h++) {
-      for (let i = 0; i < 3; i++) {
-        f.localGet(meshInverse[i][h]).localGet(splat[i]).f64x2Mul();
-        if (i > 0) f.f64x2Add();
-      }
-      if (col === 3) f.localGet(meshInverse[3][h]).f64x2Add();
-      f.localSet(a[col][h]);
+    if (col === 3) f.localGet(joint[3]).f32x4Add();
+    f.localSet(a);
+    f.localGet(relative).if();
+    // A column k ← M0 · A[k][0] + M1 · A[k][1] + M2 · A[k][2] (+ M3).
+    for (let i = 0; i < 3; i++) {
+      f.localGet(meshInverse[i]).localGet(a).localGet(a).i8x16Shuffle(BROADCAST_F32[i]).f32x4Mul();
+      if (i > 0) f.f32x4Add();
     }
-  }
-  f.end();
-  // Round each column's (x, y) and (z, w) to f32 and join them into one f32x4.
-  const F32_PAIRS = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
-  // The bottom row as skinPalette writes it, 0 0 0 1 (the products may give −0).
-  for (let col = 0; col < 4; col++) {
-    f.localGet(a[col][0]).f32x4DemoteF64x2Zero().localSet(lo);
-    f.localGet(a[col][1]).f64Const(col === 3 ? 1 : 0).f64x2ReplaceLane(1).f32x4DemoteF64x2Zero().localSet(hi);
-    f.localGet(out).localGet(lo).localGet(hi).i8x16Shuffle(F32_PAIRS).v128Store(col * 16);
+    if (col === 3) f.localGet(meshInverse[3]).f32x4Add();
+    f.localSet(a);
+    f.end();
+    // The bottom row exactly 0 0 0 1, as skinPalette writes it (products of 0 may give −0).
+    f.localGet(out).localGet(a).v128Const(KEEP_XYZ).v128And();
+    if (col === 3) f.v128Const(W_ONE).v128Or();
+    f.v128Store(col * 16);
   }
   f.localGet(out).i32Const(64).i32Add().localSet(out);
-
+  f.localGet(b).i32Const(64).i32Add().localSet(b);
   f.localGet(j).i32Const(1).i32Add().localSet(j);
   f.br(0).end().end();
 
@@ -213,6 +205,14 @@ function paletteFunction(): FunctionBody {
   f.br(0).end().end();
   return f;
 }
+
+/** i8x16.shuffle lanes: the low two f32 of each operand, one f32x4 of two demoted f64x2. */
+const LOW_HALVES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+/** i8x16.shuffle lanes broadcasting f32 lane i. */
+const BROADCAST_F32 = [0, 1, 2].map((i) => Array.from({ length: 16 }, (_, k) => 4 * i + (k % 4)));
+/** Bytes of an f32x4 keeping x, y, z and zeroing w; and an f32x4 (0, 0, 0, 1). */
+const KEEP_XYZ = [...Array(12).fill(0xff), 0, 0, 0, 0];
+const W_ONE = [...new Uint8Array(Float32Array.of(0, 0, 0, 1).buffer)];
 
 /** i8x16.shuffle lanes broadcasting f64 lane 0, and lane 1. */
 const LANE_0 = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7];

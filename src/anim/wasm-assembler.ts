@@ -146,6 +146,19 @@ export class FunctionBody {
   f32x4DemoteF64x2Zero(): this { return this.simd(0x5e); }
   /** f32 lanes 0 and 1 → two f64 lanes (exact). */
   f64x2PromoteLowF32x4(): this { return this.simd(0x5f); }
+  /** Loads one f32 into all four lanes. */
+  v128Load32Splat(offset = 0): this { return this.simd(0x09).memarg(2, offset); }
+  /** A v128 constant of 16 bytes. */
+  v128Const(bytes: readonly number[]): this {
+    if (bytes.length !== 16) throw new RangeError('v128.const takes 16 bytes');
+    this.simd(0x0c);
+    this.code.push(...bytes);
+    return this;
+  }
+  v128And(): this { return this.simd(0x4e); }
+  v128Or(): this { return this.simd(0x50); }
+  f32x4Add(): this { return this.simd(0xe4); }
+  f32x4Mul(): this { return this.simd(0xe6); }
   f64x2Add(): this { return this.simd(0xf0); }
   f64x2Sub(): this { return this.simd(0xf1); }
   f64x2Mul(): this { return this.simd(0xf2); }

@@ -8,7 +8,7 @@ import { WALK_STRIDE } from '../../src/builtin/character.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { measureAllocation } from '../support/allocation.ts';
 import { assetPath } from '../support/assets.ts';
-import { loadCharacter } from './fixtures.ts';
+import { loadCharacter, paletteUlpError } from './fixtures.ts';
 
 const DT = 1 / 60;
 const WALK = 0, IDLE = 1, WAVE = 2;
@@ -57,7 +57,7 @@ describe('Crowd', () => {
         player.setClip(k % 3);
         player.seek(crowd.time[k]);
         player.update(0);
-        expect(crowd.instances[k].palette, `instance ${k}`).toEqual(player.instance.palette);
+        expect(paletteUlpError(crowd.instances[k].palette, player.instance.palette, model, player.instance.nodeMatrices), `instance ${k}`).toBeLessThanOrEqual(1);
       } else {
         expect(crowd.time[k]).toBe(times[k]);
         expect(crowd.instances[k].palette, `instance ${k}`).toEqual(rest);
@@ -73,7 +73,7 @@ describe('Crowd', () => {
     expect(fox.rootMotions.every((m) => m === undefined)).toBe(true);
   });
 
-  it('gives each instance the palette a standalone AnimationPlayer gives for its clip, time, speed and crossfade, bit for bit', async () => {
+  it('gives each instance the pose and node matrices a standalone AnimationPlayer gives for its clip, time, speed and crossfade, bit for bit, and its palette to f32 rounding', async () => {
     const model = await loadGltfFile(assetPath('Fox'));
     const crowd = new Crowd(model, 3);
     const players = [0, 1, 2].map(() => new AnimationPlayer(model));
@@ -100,7 +100,9 @@ describe('Crowd', () => {
         expect(crowd.time[k]).toBe(players[k].time);
         expect(crowd.clip[k]).toBe(players[k].clip);
         expect(crowd.fading(k)).toBe(players[k].fading);
-        expect(crowd.instances[k].palette).toEqual(players[k].instance.palette);
+        expect(crowd.instances[k].pose.rotation).toEqual(players[k].instance.pose.rotation);
+        expect(crowd.instances[k].nodeMatrices).toEqual(players[k].instance.nodeMatrices);
+        expect(paletteUlpError(crowd.instances[k].palette, players[k].instance.palette, model, players[k].instance.nodeMatrices)).toBeLessThanOrEqual(1);
       }
     }
     expect(crowd.fading(2)).toBe(true);
@@ -126,7 +128,8 @@ describe('Crowd', () => {
       player.update(DT);
       lockRootInPlace(track, player.instance.pose);
       updateMatricesAndPalettes(player.instance);
-      expect(crowd.instances[0].palette).toEqual(player.instance.palette);
+      expect(crowd.instances[0].nodeMatrices).toEqual(player.instance.nodeMatrices);
+      expect(paletteUlpError(crowd.instances[0].palette, player.instance.palette, model, player.instance.nodeMatrices)).toBeLessThanOrEqual(1);
     }
   });
 

@@ -57,3 +57,28 @@ export const mulQ = (a: ArrayLike<number>, b: ArrayLike<number>): number[] => [
   a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
 ];
 export const conjQ = (q: ArrayLike<number>): number[] => [-q[0], -q[1], -q[2], q[3]];
+
+/**
+ * How far a batch-kernel palette is from the f64 jobs' one, in units of what f32 arithmetic
+ * allows (≤ 1 passes). The kernel forms (meshInverse ·) jointWorld · inverseBind in f32
+ * (src/anim/pose-kernel.ts `palette`), so an entry may sit a few f32 ulps of the largest
+ * term off the f64 product rounded once; translations cancel (a joint's world translation
+ * against its rotated inverse-bind translation), so the ulps are those of the largest
+ * translation among the node matrices and inverse binds, not of the result.
+ */
+export function paletteUlpError(actual: ArrayLike<number>, expected: ArrayLike<number>, model: Model, nodeMatrices: Float64Array): number {
+  if (actual.length !== expected.length) throw new Error(`palettes of ${actual.length} and ${expected.length} floats`);
+  let largest = 1;
+  for (let o = 0; o < nodeMatrices.length; o += 16) largest = Math.max(largest, Math.abs(nodeMatrices[o + 12]), Math.abs(nodeMatrices[o + 13]), Math.abs(nodeMatrices[o + 14]));
+  for (const skin of model.skins) {
+    const b = skin.inverseBindMatrices;
+    for (let o = 0; o < b.length; o += 16) largest = Math.max(largest, Math.abs(b[o + 12]), Math.abs(b[o + 13]), Math.abs(b[o + 14]));
+  }
+  const tolerance = 8 * 2 ** -24 * largest;
+  let worst = 0;
+  for (let i = 0; i < actual.length; i++) {
+    const d = actual[i] === expected[i] ? 0 : Math.abs(actual[i] - expected[i]);
+    if (!(d / tolerance <= worst)) worst = d / tolerance;
+  }
+  return worst;
+}

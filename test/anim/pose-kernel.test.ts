@@ -38,7 +38,7 @@ describe('pose kernel', () => {
 
     // Palette of joint = node 1 with an inverse bind that translates by (-1, -2, -5), world space.
     i32[32] = 2 * 128; // joint slots at byte 128
-    f64.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -1, -2, -5, 1], 24); // inverse bind at byte 192 (f64 index 24)
+    new Float32Array(memory.buffer, 192, 16).set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -1, -2, -5, 1]); // f32 inverse bind at byte 192
     const meshOffset = 80 * n + 128 * (n + 1);
     i32[(base + meshOffset + 128) / 4] = 0;
     kernel.palette(1, base, stride, 80 * n, meshOffset, 1, 128, 192, 4096, 64);

@@ -71,6 +71,21 @@ describe('assembleModule', () => {
     expect(Array.from(new Float32Array(memory.buffer, 64, 4))).toEqual([103, 106, 100, Math.fround(0.1)]);
   });
 
+  it('runs the f32x4 instructions of the palette: load32_splat, mul, add, v128 const, and, or', () => {
+    // f32 at bytes 32..47 = ((a · splat(s) + a) & keep xyz) | (0, 0, 0, 1), a = f32 at 0..15, s = f32 at 16.
+    const f = new FunctionBody([ValType.I32], 'f32x4');
+    const a = f.local(ValType.V128);
+    f.i32Const(0).v128Load().localSet(a);
+    f.i32Const(32).localGet(a).i32Const(0).v128Load32Splat(16).f32x4Mul().localGet(a).f32x4Add();
+    f.v128Const([...Array(12).fill(0xff), 0, 0, 0, 0]).v128And().v128Const([...new Uint8Array(Float32Array.of(0, 0, 0, 1).buffer)]).v128Or().v128Store();
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const f32 = new Float32Array(memory.buffer);
+    f32.set([1.5, -2, 0.25, 9, 3]);
+    run(f, memory);
+    expect(Array.from(f32.subarray(8, 12))).toEqual([6, -8, 1, 1]);
+    expect(() => new FunctionBody([], 'g').v128Const([1, 2])).toThrow(/16 bytes/);
+  });
+
   it('widens f32 keys to f64 as the sampler does: load64_zero + promote, f32.load + promote, f64 compares', () => {
     // m[0..1] = promote(f32 pair at byte 64); m[2] = f32 at byte 72; m[3] = 1 if m[2] < 0, else 2 if m[2] == 0.5
     const f = new FunctionBody([ValType.I32], 'widen');
