@@ -146,6 +146,39 @@ describe('updateInstanceBatch', () => {
     }
   });
 
+  it('falls back to world palettes when the mesh node matrix is singular, as skinPalette does', async () => {
+    const fox = await loadGltfFile(assetPath('Fox'));
+    const meshSlot = fox.hierarchy.slotOf[fox.meshNodes.find((mn) => mn.skin >= 0)!.node];
+    const restScale = fox.hierarchy.restScale.slice();
+    restScale.fill(0, meshSlot * 3, meshSlot * 3 + 3);
+    const model: Model = { ...fox, hierarchy: { ...fox.hierarchy, restScale } };
+    const batch = createInstanceBatch(model, 2), world = createInstanceBatch(model, 2, { worldPalettes: true });
+    const reference = createModelInstance(model);
+    for (const b of [batch, world]) { setFrame(b, 1, 0.4); updateInstanceBatch(b); }
+    for (let i = 0; i < 2; i++) {
+      updateModelInstance(reference, 1, batch.times[i]);
+      expectPalette(batch, i, reference.palette, `character ${i}`);
+      expect(maxDifference(batch.instances[i].palette, world.instances[i].palette)).toBe(0);
+    }
+  });
+
+  it('leaves skins with a non-affine inverse bind matrix to skinPalette, the others to the kernel', async () => {
+    const fox = await loadGltfFile(assetPath('Fox'));
+    const skin = fox.skins[0];
+    const inverseBindMatrices = skin.inverseBindMatrices.slice();
+    inverseBindMatrices[3] = 0.01; // joint 0's bottom row is no longer 0 0 0 1
+    const model: Model = { ...fox, skins: [{ ...skin, inverseBindMatrices, inverseBindAffine: false }] };
+    const batch = createInstanceBatch(model, 3);
+    expect(batch.layout.meshes[0].affine).toBe(false);
+    const reference = createModelInstance(model);
+    setFrame(batch, 2, 0.25);
+    updateInstanceBatch(batch);
+    for (let i = 0; i < 3; i++) {
+      updateModelInstance(reference, 2, batch.times[i]);
+      expect(maxDifference(batch.instances[i].palette, reference.palette), `character ${i}`).toBe(0);
+    }
+  });
+
   it('updateBatchMatricesAndPalettes follows edits to the poses (e.g. blending)', async () => {
     const model: Model = await loadGltfFile(assetPath('Fox'));
     const batch = createInstanceBatch(model, 2);
