@@ -28,7 +28,7 @@ import { GroundDisc, groundFootprint, placeGround, type GroundFootprint } from '
 import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinScene, type SkinningPath } from './preskin.ts';
 import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, ShadowMap, type ShadowCasterBounds } from './shadow-map.ts';
 import { mat4 } from 'wgpu-matrix';
-import { multiplyMat4 } from '../math/trs.ts';
+import { length3, maxAxisScale, multiplyMat4 } from '../math/trs.ts';
 
 export interface RendererOptions {
   /**
@@ -1088,7 +1088,7 @@ export class Renderer {
     } else {
       w[0] = l[0]; w[1] = l[1]; w[2] = l[2];
     }
-    const len = Math.hypot(w[0], w[1], w[2]) || 1;
+    const len = length3(w[0], w[1], w[2]) || 1;
     f.lightDirection[0] = w[0] / len;
     f.lightDirection[1] = w[1] / len;
     f.lightDirection[2] = w[2] / len;
@@ -1313,9 +1313,4 @@ function determinant3(m: Float64Array, o: number): number {
   return m[o] * (m[o + 5] * m[o + 10] - m[o + 6] * m[o + 9])
     - m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 2] * m[o + 9])
     + m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]);
-}
-
-/** Largest column length of the 3×3 part: how much the matrix can stretch a length. */
-function maxAxisScale(m: Float64Array, o: number): number {
-  return Math.max(Math.hypot(m[o], m[o + 1], m[o + 2]), Math.hypot(m[o + 4], m[o + 5], m[o + 6]), Math.hypot(m[o + 8], m[o + 9], m[o + 10]));
 }

@@ -19,6 +19,7 @@
 import { mat4 } from 'wgpu-matrix';
 import type { ModelInstance } from '../anim/instance.ts';
 import type { Model } from '../gltf/model.ts';
+import { length3, maxAxisScale } from '../math/trs.ts';
 import type { SkinningMethod } from '../skin/dqs.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData } from './frame-uniforms.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
@@ -116,15 +117,6 @@ export function createShadowCasterBounds(model: Model): ShadowCasterBounds {
     jointSlots: Int32Array.from(jointSlots), jointReach: Float32Array.from(jointReach),
     rigidSlots: Int32Array.from(rigidSlots), rigidSpheres: Float32Array.from(rigidSpheres),
   };
-}
-
-/** Largest column length of the 3×3 part of the 4×4 at `o`. */
-function maxAxisScale(m: ArrayLike<number>, o: number): number {
-  return Math.sqrt(Math.max(
-    m[o] * m[o] + m[o + 1] * m[o + 1] + m[o + 2] * m[o + 2],
-    m[o + 4] * m[o + 4] + m[o + 5] * m[o + 5] + m[o + 6] * m[o + 6],
-    m[o + 8] * m[o + 8] + m[o + 9] * m[o + 9] + m[o + 10] * m[o + 10],
-  ));
 }
 
 const point = new Float64Array(3);
@@ -361,7 +353,7 @@ export class ShadowMap {
     this.ensureMap(size);
     const c = this.center;
     for (let i = 0; i < 3; i++) c[i] = (this.boxMin[i] + this.boxMax[i]) / 2;
-    const radius = Math.hypot(this.boxMax[0] - this.boxMin[0], this.boxMax[1] - this.boxMin[1], this.boxMax[2] - this.boxMin[2]) / 2;
+    const radius = length3(this.boxMax[0] - this.boxMin[0], this.boxMax[1] - this.boxMin[1], this.boxMax[2] - this.boxMin[2]) / 2;
     const texel = fitLight(c, radius, frame.lightDirection, size, frame.lightViewProjection, this.scratch);
     frame.shadowStrength[0] = 1;
     frame.shadowNormalOffset[0] = NORMAL_OFFSET_TEXELS * texel;

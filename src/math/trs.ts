@@ -99,6 +99,23 @@ export function invertMat4(m: NumArray, dst: NumArray, mo = 0, dstOffset = 0): b
   return true;
 }
 
+/**
+ * |(x, y, z)|. Per-frame code uses this instead of `Math.hypot`, which allocates in V8 (its
+ * arguments go through a heap array); plain `sqrt` of the sum is enough for scene-sized values.
+ */
+export function length3(x: number, y: number, z: number): number {
+  return Math.sqrt(x * x + y * y + z * z);
+}
+
+/** Largest column length of the 3×3 part of the 4×4 at `o`: how much the matrix can stretch a length. */
+export function maxAxisScale(m: ArrayLike<number>, o = 0): number {
+  return Math.sqrt(Math.max(
+    m[o] * m[o] + m[o + 1] * m[o + 1] + m[o + 2] * m[o + 2],
+    m[o + 4] * m[o + 4] + m[o + 5] * m[o + 5] + m[o + 6] * m[o + 6],
+    m[o + 8] * m[o + 8] + m[o + 9] * m[o + 9] + m[o + 10] * m[o + 10],
+  ));
+}
+
 export function setIdentity<T extends NumArray>(dst: T, dstOffset = 0): T {
   for (let i = 0; i < 16; i++) dst[dstOffset + i] = i % 5 === 0 ? 1 : 0;
   return dst;

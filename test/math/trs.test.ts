@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { mat4, quat } from 'wgpu-matrix';
-import { composeTRS, decomposeTRS, invertMat4, multiplyMat4, setIdentity } from '../../src/math/trs.ts';
+import { composeTRS, decomposeTRS, invertMat4, length3, maxAxisScale, multiplyMat4, setIdentity } from '../../src/math/trs.ts';
 import { normalizeQuat, slerpQuat } from '../../src/math/quat.ts';
+import { measureAllocation } from '../support/allocation.ts';
 
 const close = (a: ArrayLike<number>, b: ArrayLike<number>, eps = 1e-6) => {
   expect(a.length).toBe(b.length);
@@ -23,6 +24,23 @@ describe('composeTRS', () => {
     composeTRS(T, R, S, dst, 3, 1, 0, 16);
     close(dst.subarray(16), expected);
     close(dst.subarray(0, 16), new Float64Array(16));
+  });
+});
+
+describe('length3 and maxAxisScale', () => {
+  it('measure a vector and the largest axis of a matrix (T·R·S stretches by at most max S)', () => {
+    expect(length3(2, -3, 6)).toBe(7);
+    expect(length3(0, 0, 0)).toBe(0);
+    expect(maxAxisScale(expected)).toBeCloseTo(3, 6);
+    const offset = new Float64Array(20);
+    offset.set(expected, 4);
+    expect(maxAxisScale(offset, 4)).toBeCloseTo(3, 6);
+  });
+
+  it('allocate nothing (Math.hypot does, in V8)', async () => {
+    const m = new Float64Array(expected), sum = new Float64Array(1);
+    const { rounds, clean } = await measureAllocation(() => { for (let i = 0; i < 100; i++) sum[0] += length3(m[i % 16], m[1], m[2]) + maxAxisScale(m); }, 2_000, 16 * 1024);
+    expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
   });
 });
 
