@@ -69,7 +69,28 @@ function viewer(el: Element): SkinnedMeshViewerElement {
 }
 
 function timeout<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms))]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms); });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Settles on the first of two events of `el` (`onResolve` → resolve(pick(event)), `onReject` →
+ * reject) or the timeout, then removes both listeners and the timer: a soak that waits
+ * thousands of times leaves nothing behind.
+ */
+function firstEvent<T>(el: Element, ms: number, what: string, onResolve: string, pick: (e: Event) => T, onReject: string, reason: (e: Event) => Error): Promise<T> {
+  let resolveListener: (e: Event) => void = () => {}, rejectListener: (e: Event) => void = () => {};
+  const settled = new Promise<T>((resolve, reject) => {
+    resolveListener = (e) => resolve(pick(e));
+    rejectListener = (e) => reject(reason(e));
+    el.addEventListener(onResolve, resolveListener);
+    el.addEventListener(onReject, rejectListener);
+  });
+  return timeout(ms, what, settled).finally(() => {
+    el.removeEventListener(onResolve, resolveListener);
+    el.removeEventListener(onReject, rejectListener);
+  });
 }
 
 window.helpers = {
@@ -99,16 +120,12 @@ window.helpers = {
   },
   whenLoaded(el, timeoutMs = 20_000) {
     if (viewer(el).loaded) return Promise.resolve();
-    return timeout(timeoutMs, `load of ${el.id || el.getAttribute('src')}`, new Promise<void>((resolve, reject) => {
-      el.addEventListener('load', () => resolve(), { once: true });
-      el.addEventListener('error', (e) => reject(new Error((e as CustomEvent).detail.message)), { once: true });
-    }));
+    return firstEvent(el, timeoutMs, `load of ${el.id || el.getAttribute('src')}`, 'load', () => undefined, 'error', (e) => new Error((e as CustomEvent).detail.message));
   },
   whenError(el, timeoutMs = 20_000) {
-    return timeout(timeoutMs, `error of ${el.id}`, new Promise<RecordedEvent>((resolve, reject) => {
-      el.addEventListener('error', (e) => resolve({ type: 'error', detail: safeDetail((e as CustomEvent).detail), message: messageOf(el).text }), { once: true });
-      el.addEventListener('load', () => reject(new Error('loaded instead of failing')), { once: true });
-    }));
+    return firstEvent(el, timeoutMs, `error of ${el.id}`,
+      'error', (e): RecordedEvent => ({ type: 'error', detail: safeDetail((e as CustomEvent).detail), message: messageOf(el).text }),
+      'load', () => new Error('loaded instead of failing'));
   },
   waitForFrames(el, count = 1, timeoutMs = 20_000) {
     return window.helpers.waitForTotalFrames(el, window.instrument.frames(window.helpers.canvasOf(el)) + count, timeoutMs);
