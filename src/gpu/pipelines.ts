@@ -105,6 +105,11 @@ export interface MeshPipelineDesc {
    * Shaded pipelines sample only these (mesh.wgsl `MATERIAL_TEXTURES`).
    */
   readonly materialTextures?: number;
+  /**
+   * Whether shaded pipelines look the key light's shadow up (mesh.wgsl `SHADOWS`); default
+   * true. The Renderer draws frames without shadows with false, frames with shadows with true.
+   */
+  readonly shadows?: boolean;
 }
 
 /** Whether `d` is drawn with the lean entry points (see MeshPipelineDesc.leanVertexLayouts). */
@@ -117,11 +122,16 @@ export function materialTexturesOf(d: MeshPipelineDesc): number {
   return (d.variant ?? 'shaded') === 'shaded' ? (d.materialTextures ?? ALL_MATERIAL_TEXTURES) : ALL_MATERIAL_TEXTURES;
 }
 
+/** The `SHADOWS` a pipeline compiles with: only shaded pipelines light with shadows. */
+export function shadowsOf(d: MeshPipelineDesc): boolean {
+  return (d.variant ?? 'shaded') === 'shaded' && d.shadows !== false;
+}
+
 export function meshPipelineKey(d: MeshPipelineDesc): string {
   return [
     d.variant ?? 'shaded', d.preskinned ? 'preskinned' : 'vertex-skinned', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
     d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
-    d.morphed === false ? 'static' : 'morph', usesLeanSurface(d) ? 'lean' : 'full', `t${materialTexturesOf(d)}`,
+    d.morphed === false ? 'static' : 'morph', usesLeanSurface(d) ? 'lean' : 'full', `t${materialTexturesOf(d)}`, shadowsOf(d) ? 'shadows' : 'unshadowed',
   ].join('|');
 }
 
@@ -231,7 +241,7 @@ export class MeshPipelines {
         module: this.module,
         entryPoint: lean ? LEAN_FRAGMENT_ENTRY_POINT : FRAGMENT_ENTRY_POINT[variant],
         constants: variant === 'shaded'
-          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, MATERIAL_TEXTURES: materialTexturesOf(desc) }
+          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, MATERIAL_TEXTURES: materialTexturesOf(desc), SHADOWS: shadowsOf(desc) ? 1 : 0 }
           : { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
         targets: [{
           format: desc.colorFormat,

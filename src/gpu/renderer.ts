@@ -188,8 +188,13 @@ interface Draw {
   readonly material: GpuMaterial;
   /** The shaded pipeline's description (its `skinning` is the method it was first built for). */
   readonly desc: MeshPipelineDesc;
-  /** By SkinningSlot; set once that method's pipelines are built (see Scene.skinningReady). */
+  /**
+   * By SkinningSlot; set once that method's pipelines are built (see Scene.skinningReady).
+   * Without the shadow lookup (`desc.shadows` false): frames without shadows draw with these.
+   */
   readonly pipelines: (GPURenderPipeline | undefined)[];
+  /** The same with the shadow lookup, by SkinningSlot; built with the slot's shadow pipelines (buildShadows). */
+  readonly shadowedPipelines: (GPURenderPipeline | undefined)[];
   readonly vertexSlots: number;
   readonly skinned: boolean;
   readonly staticFlags: number;
@@ -426,7 +431,10 @@ export class Renderer {
     return scene !== undefined && scene.shadowBuilds.ready(scene.skinning);
   }
 
-  /** Builds the current model's shadow pipelines for `method` (default: the setting's); frames with shadows on use them once this resolves. */
+  /**
+   * Builds the current model's shadow pipelines for `method` (default: the setting's): the shadow
+   * pass's and the shaded ones with the shadow lookup; frames with shadows on use them once this resolves.
+   */
   async prepareShadows(method: SkinningMethod = this.settings.skinning): Promise<void> {
     const scene = this.scene;
     if (!scene) return;
@@ -436,7 +444,9 @@ export class Renderer {
   private buildShadows(scene: Scene, slot: SkinningSlot): Promise<void> {
     return scene.shadowBuilds.ensure(slot, async () => {
       const skinning = SKINNING_OF_SLOT[slot];
+      const shaded = await Promise.all(scene.draws.map((d) => this.pipelines.pipeline({ ...d.desc, skinning, shadows: true })));
       scene.shadowPipelines[slot] = await Promise.all(scene.draws.map((d) => this.shadow.pipeline(d.desc, skinning)));
+      scene.draws.forEach((d, i) => { d.shadowedPipelines[slot] = shaded[i]; });
     });
   }
 
@@ -478,9 +488,10 @@ export class Renderer {
       const skinning = SKINNING_OF_SLOT[slot];
       await this.buildSkinning(scene, slot);
       const compute = await preskinPipeline(this.device, skinning);
-      const surface = await Promise.all(scene.draws.map((d) => (d.skinned ? this.pipelines.pipeline({
-        ...d.desc, skinning, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
-      }) : d.pipelines[slot]!)));
+      // With the shadow lookup whether or not shadows are on (the compute path is not specialised).
+      const surface = await Promise.all(scene.draws.map((d) => this.pipelines.pipeline(d.skinned ? {
+        ...d.desc, skinning, shadows: true, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
+      } : { ...d.desc, skinning, shadows: true })));
       const shadow = await Promise.all(scene.draws.map((d) => (d.skinned
         ? this.shadow.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
         : this.shadow.pipeline(d.desc, skinning))));
@@ -616,6 +627,7 @@ export class Renderer {
           morphed: primitive.morphFlags !== 0,
           leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
           materialTextures: material.textures,
+          shadows: false,
         };
         const pipeline = await this.pipelines.pipeline(desc);
         const pipelines: (GPURenderPipeline | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);
@@ -628,6 +640,7 @@ export class Renderer {
           material,
           desc,
           pipelines,
+          shadowedPipelines: new Array(SKINNING_SLOTS).fill(undefined),
           vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
           skinned,
           staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
@@ -983,6 +996,8 @@ export class Renderer {
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
     pass.setBindGroup(BindGroup.SKIN, skinGroup);
     const surface = compute ? scene.preskinSurface[slot] : undefined;
+    // With shadows on and built, the shaded pipelines with the shadow lookup.
+    const shadowed = this.settings.shadows && scene.shadowBuilds.ready(slot);
     let pipeline: GPURenderPipeline | undefined;
     let material: GpuMaterial | undefined;
     let bound = -1;
@@ -991,7 +1006,7 @@ export class Renderer {
     for (let s = 0; s < solid.length; s++) {
       const index = solid[s];
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : surface ? surface[index] : d.pipelines[slot]!;
+      const p = weights ? weightsPipelines[index] : surface ? surface[index] : shadowed ? d.shadowedPipelines[slot]! : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -1013,7 +1028,7 @@ export class Renderer {
       const record = order[e];
       const index = (record / count) | 0;
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : surface ? surface[index] : d.pipelines[slot]!;
+      const p = weights ? weightsPipelines[index] : surface ? surface[index] : shadowed ? d.shadowedPipelines[slot]! : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import { ALL_MATERIAL_TEXTURES, MaterialTexture } from '../../src/gpu/layouts.ts';
-import { materialTexturesOf, meshPipelineKey, meshVariantDesc, usesLeanSurface, type MeshPipelineDesc } from '../../src/gpu/pipelines.ts';
+import { materialTexturesOf, meshPipelineKey, meshVariantDesc, shadowsOf, usesLeanSurface, type MeshPipelineDesc } from '../../src/gpu/pipelines.ts';
 
 const desc: MeshPipelineDesc = {
   vertexLayoutKey: 'p', vertexLayouts: [], influences: 4, topology: 'triangle-list', stripIndexFormat: undefined,
@@ -61,5 +61,23 @@ describe('meshPipelineKey', () => {
       const before = meshWgsl.slice(Math.max(0, m.index! - 160), m.index);
       expect(before).toMatch(/if \(\(MATERIAL_TEXTURES & TEXTURE_\w+\) != 0u\) \{\s*\w+\s*$/);
     }
+  });
+
+  it('keys the shadow lookup of shaded pipelines; unset means compiled in; debug variants have none and share', () => {
+    const unshadowed = { ...desc, shadows: false };
+    expect(shadowsOf(desc)).toBe(true);
+    expect(shadowsOf(unshadowed)).toBe(false);
+    expect(meshPipelineKey(desc)).toBe(meshPipelineKey({ ...desc, shadows: true }));
+    expect(meshPipelineKey(unshadowed)).not.toBe(meshPipelineKey(desc));
+    for (const variant of ['weights', 'wireframe'] as const) {
+      expect(shadowsOf(meshVariantDesc(desc, variant))).toBe(false);
+      expect(meshPipelineKey(meshVariantDesc(unshadowed, variant))).toBe(meshPipelineKey(meshVariantDesc(desc, variant)));
+    }
+  });
+
+  it('SHADOWS defaults to the lookup compiled in, and false returns before any of it', () => {
+    expect(meshWgsl).toMatch(/override SHADOWS: bool = true;/);
+    const lookup = meshWgsl.slice(meshWgsl.indexOf('fn keyLightVisibility('));
+    expect(lookup).toMatch(/^fn keyLightVisibility\([^)]*\) -> f32 \{\s*if \(!SHADOWS\) \{\s*return 1\.0;/);
   });
 });
