@@ -1,4 +1,4 @@
-// The mesh pipeline. Built as skinning.wgsl + pbr.wgsl + morph.wgsl + this file
+// The mesh pipeline. Built as skinning.wgsl + pbr.wgsl + draw-record.wgsl + morph.wgsl + this file
 // (src/gpu/pipelines.ts). Vertex stage: applies the draw's morph targets (morph.wgsl), skins
 // position, normal and tangent with the shared skinning functions — linear blend or, with
 // DUAL_QUATERNION, dual quaternions (vsSkin4 / vsSkin8; vsRigid for unskinned meshes) —
@@ -8,13 +8,6 @@
 // Every binding number, location, flag bit and struct offset here is a copy of
 // src/gpu/layouts.ts or a layout module there; test/gpu/layouts.test.ts compares them.
 
-// DrawFlag in src/gpu/layouts.ts.
-const DRAW_EXACT_NORMALS: u32 = 1u;
-const DRAW_FLAT_NORMALS: u32 = 2u;
-const DRAW_HAS_TANGENTS: u32 = 4u;
-const DRAW_MORPH_POSITIONS: u32 = 8u;
-const DRAW_MORPH_NORMALS: u32 = 16u;
-const DRAW_MORPH_TANGENTS: u32 = 32u;
 // MaterialFlag.
 const MATERIAL_HAS_NORMAL_TEXTURE: u32 = 1u;
 const MATERIAL_DOUBLE_SIDED: u32 = 2u;
@@ -89,20 +82,6 @@ struct FrameUniforms {
   // The ground disc (RenderSettings.ground): centre (camera-relative) and radius; radius 0: none.
   groundCenter: vec3f,
   groundRadius: f32,
-}
-
-struct DrawRecord {
-  model: mat4x4f,
-  normalMatrix: mat3x3f,
-  paletteOffset: u32,
-  flags: u32,
-  morphBase: u32,
-  morphTargetCount: u32,
-  morphWeights0: vec4f,
-  morphWeights1: vec4f,
-  morphTargets: vec4u,
-  // First vertex of this draw and instance in skinnedVertices (compute path, src/gpu/preskin.ts); 0 for rigid draws.
-  skinnedBase: u32,
 }
 
 struct MaterialUniforms {

@@ -2,39 +2,21 @@
 // once per frame, every skinned draw's vertices of every instance are morphed (morph.wgsl)
 // and skinned (skinning.wgsl) — the very functions the vertex stage calls — and written
 // in mesh-node space to `skinned`, which the lit and shadow passes then read (mesh.wgsl
-// vsPreskinned) instead of skinning again. Built as skinning.wgsl + morph.wgsl + this file.
+// vsPreskinned) instead of skinning again. Built as skinning.wgsl + draw-record.wgsl +
+// morph.wgsl + this file.
 //
 // One dispatch per skinned draw: x covers its vertices, y its instances (y = instance k,
 // `num_workgroups.y` = the frame's instance count, so the draw record of (draw, k) is
 // draw × count + k, as the render passes index it). The record gives the palette offset,
 // the morph weights, the flags and where the output goes (skinnedBase).
 //
-// The DrawRecord struct, the DRAW_* bits and the bindings are mirrored in src/gpu/
-// draw-record.ts, layouts.ts and preskin.ts; test/gpu/preskin.test.ts compares them.
-
-// DrawFlag in src/gpu/layouts.ts (the bits morph.wgsl and skinning read).
-const DRAW_EXACT_NORMALS: u32 = 1u;
-const DRAW_MORPH_POSITIONS: u32 = 8u;
-const DRAW_MORPH_NORMALS: u32 = 16u;
-const DRAW_MORPH_TANGENTS: u32 = 32u;
+// The bindings and PreskinParams are mirrored in src/gpu/preskin.ts, test/gpu/preskin.test.ts
+// compares them; DrawRecord and its DRAW_* bits come from draw-record.wgsl.
 
 // Set by the pipeline from PRESKIN_WORKGROUP_SIZE.
 override workgroupSize: u32 = 64u;
 // As mesh.wgsl's: the palette holds DqJoint entries.
 override DUAL_QUATERNION: bool = false;
-
-struct DrawRecord {
-  model: mat4x4f,
-  normalMatrix: mat3x3f,
-  paletteOffset: u32,
-  flags: u32,
-  morphBase: u32,
-  morphTargetCount: u32,
-  morphWeights0: vec4f,
-  morphWeights1: vec4f,
-  morphTargets: vec4u,
-  skinnedBase: u32,
-}
 
 struct PreskinParams {
   // Index of the draw (its records are draw × instanceCount + k).

@@ -1,3 +1,4 @@
+import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
@@ -10,7 +11,7 @@ import { DRAW_RECORD_SIZE } from './draw-record.ts';
 import { MATERIAL_UNIFORMS_SIZE } from './material-uniforms.ts';
 
 /** The mesh shader: the shared skinning functions, the PBR pieces, morph targets, then the pipeline itself. */
-export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${morphWgsl}\n${meshWgsl}`;
+export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${meshWgsl}`;
 
 export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
 

@@ -18,6 +18,7 @@
  * renormalised: both paths divide by the weight sum in the same skinning function, so they
  * compute the same numbers.
  */
+import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import preskinWgsl from '../../shaders/preskin.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
@@ -28,7 +29,7 @@ import { throwOnCompilationErrors } from './compute-skin.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { SkinBinding } from './layouts.ts';
 
-export const PRESKIN_WGSL = `${skinningWgsl}\n${morphWgsl}\n${preskinWgsl}`;
+export const PRESKIN_WGSL = `${skinningWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${preskinWgsl}`;
 export const PRESKIN_ENTRY_POINT = 'preskin';
 export const PRESKIN_WORKGROUP_SIZE = 64;
 /** vec4f per skinned vertex: position, normal, tangent. */

@@ -4,6 +4,7 @@
  * location, binding and flag the TS side uses is compared with the WGSL literal.
  */
 import { describe, expect, it } from 'vitest';
+import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
@@ -16,11 +17,12 @@ import {
 import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../src/gpu/material-uniforms.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, MORPH_DELTA_COMPONENTS } from '../../src/gpu/morph-targets.ts';
 import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines.ts';
+import { PRESKIN_WGSL } from '../../src/gpu/preskin.ts';
 import { expectNoGpuErrors, testDevice } from './gpu-test.ts';
 import { bindings, screamingSnake, structLayout, structLocations, u32Constants } from './wgsl-layout.ts';
 
-function expectStructMatches(struct: string, offsets: Record<string, number>, size: number): void {
-  const layout = structLayout(meshWgsl, struct);
+function expectStructMatches(struct: string, offsets: Record<string, number>, size: number, source = meshWgsl): void {
+  const layout = structLayout(source, struct);
   const fromWgsl = Object.fromEntries(layout.fields.map((f) => [screamingSnake(f.name), f.offset]));
   expect(fromWgsl, `${struct} offsets`).toEqual(offsets);
   expect(layout.size, `${struct} size`).toBe(size);
@@ -43,7 +45,9 @@ describe('WGSL struct layouts ↔ TS layout modules', () => {
   });
 
   it('DrawRecord', () => {
-    expectStructMatches('DrawRecord', DrawRecordOffset, DRAW_RECORD_SIZE);
+    expectStructMatches('DrawRecord', DrawRecordOffset, DRAW_RECORD_SIZE, drawRecordWgsl);
+    // One declaration, in draw-record.wgsl, for every pipeline that reads the records.
+    for (const source of [MESH_SHADER_SOURCE, PRESKIN_WGSL]) expect(source.match(/struct\s+DrawRecord\b/g)).toHaveLength(1);
     expect(DRAW_RECORD_WORDS * 4).toBe(DRAW_RECORD_SIZE);
     for (const [k, v] of Object.entries(DrawRecordWord)) expect(v * 4).toBe(DrawRecordOffset[k as keyof typeof DrawRecordOffset]);
     // A storage array's stride is the struct size rounded to its alignment: already 16-aligned.
@@ -103,7 +107,7 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
   });
 
   it('flag bits and enum codes', () => {
-    const c = new Map([...u32Constants(meshWgsl), ...u32Constants(pbrWgsl)]);
+    const c = new Map([...u32Constants(meshWgsl), ...u32Constants(pbrWgsl), ...u32Constants(drawRecordWgsl)]);
     const prefixed = (prefix: string) => Object.fromEntries([...c].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
     expect(prefixed('DRAW_')).toEqual(DrawFlag);
     expect(prefixed('MATERIAL_')).toEqual(MaterialFlag);

@@ -32,11 +32,11 @@ const device = await testDevice();
 const SIZE = 96;
 
 describe('preskin.wgsl ↔ the TS layouts', () => {
-  it('DrawRecord, the DRAW_* bits it reads, bindings, PreskinParams and the source stride', () => {
-    const layout = structLayout(preskinWgsl, 'DrawRecord');
+  it('DrawRecord and the DRAW_* bits as built, bindings, PreskinParams and the source stride', () => {
+    const layout = structLayout(PRESKIN_WGSL, 'DrawRecord');
     expect(Object.fromEntries(layout.fields.map((f) => [screamingSnake(f.name), f.offset]))).toEqual(DrawRecordOffset);
     expect(layout.size).toBe(DRAW_RECORD_SIZE);
-    const c = u32Constants(preskinWgsl);
+    const c = u32Constants(PRESKIN_WGSL);
     for (const [name, value] of c) if (name.startsWith('DRAW_')) expect(value, name).toBe(DrawFlag[name.slice(5) as keyof typeof DrawFlag]);
     expect(c.get('SOURCE_VERTEX_FLOATS')).toBe(SOURCE_VERTEX_FLOATS);
     expect(Object.fromEntries([...bindings(preskinWgsl)].map(([name, b]) => [screamingSnake(name), b.binding]))).toEqual({
