@@ -16,8 +16,9 @@ import { clipTracks, createClipCursor, findCursorKeys, sampleCursor, sampleOther
  * takes one) whose pose, node matrices and palettes are views into one memory, so the
  * rest-pose copy, LINEAR channel sampling, local→model and the palettes of many characters
  * run as one WebAssembly SIMD loop each (`pose-kernel.ts`): poses and node matrices equal
- * the JS jobs' as numbers, palettes are within a few f32 ulps of them. JS finds the keys (one search per timeline, not per channel) and samples the rare
- * STEP, CUBICSPLINE and morph weight channels.
+ * the JS jobs' as numbers, palettes are within a few f32 ulps of them. JS finds the keys
+ * (one search per timeline, not per channel) and samples the rare STEP, CUBICSPLINE and
+ * morph weight channels.
  *
  * Per frame: write `clips[i]` and `times[i]`, call `updateInstanceBatch`; allocates nothing.
  * To edit poses between sampling and matrices (root lock, crossfade, as `Crowd` does), call

@@ -10,7 +10,7 @@ import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
 import { MATERIAL_UNIFORMS_SIZE } from './material-uniforms.ts';
 
-/** The mesh shader: the shared skinning functions, the PBR pieces, morph targets, then the pipeline itself. */
+/** The mesh shader: the shared skinning functions, the PBR pieces, the draw record, morph targets, then the pipeline itself. */
 export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${meshWgsl}`;
 
 export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
