@@ -17,16 +17,21 @@
 override workgroupSize: u32 = 64u;
 // As mesh.wgsl's: the palette holds DqJoint entries.
 override DUAL_QUATERNION: bool = false;
+// Set per draw by the pipeline (src/gpu/preskin.ts preskinVariants): its influence sets (1:
+// JOINTS_0/WEIGHTS_0; 2: also JOINTS_1/WEIGHTS_1) and whether it has morph targets. As
+// constants, not uniforms: SwiftShader runs both sides of a branch it cannot prove uniform,
+// and a loop's body at least once, so a runtime test paid for the 8-influence blend and the
+// morph loop on every vertex.
+override INFLUENCE_SETS: u32 = 1u;
+override MORPH_TARGETS: bool = true;
 
 struct PreskinParams {
   // Index of the draw (its records are draw × instanceCount + k).
   draw: u32,
   vertexCount: u32,
-  // 1 (JOINTS_0/WEIGHTS_0) or 2 (also JOINTS_1/WEIGHTS_1).
-  influenceSets: u32,
   // First vertex of the primitive in `sources` (SOURCE_VERTEX_FLOATS each).
   sourceBase: u32,
-  // First vec4 of the primitive in `joints` and `weights` (influenceSets per vertex).
+  // First vec4 of the primitive in `joints` and `weights` (INFLUENCE_SETS per vertex).
   influenceBase: u32,
 }
 
@@ -56,12 +61,15 @@ fn preskin(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) gr
     vec3f(sources[at + 3u], sources[at + 4u], sources[at + 5u]),
     vec4f(sources[at + 6u], sources[at + 7u], sources[at + 8u], sources[at + 9u]),
   );
-  let local = morphFrame(record, v, source);
-  let s = params.influenceBase + v * params.influenceSets;
+  var local = source;
+  if (MORPH_TARGETS) {
+    local = morphFrame(record, v, source);
+  }
+  let s = params.influenceBase + v * INFLUENCE_SETS;
   var frame: SkinnedFrame;
   if (DUAL_QUATERNION) {
     var blend: DqBlend;
-    if (params.influenceSets == 2u) {
+    if (INFLUENCE_SETS == 2u) {
       blend = blendDualQuats8(record.paletteOffset, joints[s], weights[s], joints[s + 1u], weights[s + 1u]);
     } else {
       blend = blendDualQuats(record.paletteOffset, joints[s], weights[s]);
@@ -69,7 +77,7 @@ fn preskin(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) gr
     frame = skinFrameDq(blend, local.position, local.normal, local.tangent);
   } else {
     var m: mat4x4f;
-    if (params.influenceSets == 2u) {
+    if (INFLUENCE_SETS == 2u) {
       m = blendJointMatrices8(record.paletteOffset, joints[s], weights[s], joints[s + 1u], weights[s + 1u]);
     } else {
       m = blendJointMatrices(record.paletteOffset, joints[s], weights[s]);

@@ -51,7 +51,7 @@ export const PreskinBinding = {
 } as const;
 
 /** The fields of WGSL `struct PreskinParams`, in order; each a u32. */
-export const PRESKIN_PARAMS_FIELDS = ['draw', 'vertexCount', 'influenceSets', 'sourceBase', 'influenceBase'] as const;
+export const PRESKIN_PARAMS_FIELDS = ['draw', 'vertexCount', 'sourceBase', 'influenceBase'] as const;
 export const PRESKIN_PARAMS_BYTES = PRESKIN_PARAMS_FIELDS.length * 4;
 
 /** How skinned vertices reach the passes: skinned in each pass's vertex stage, or once by compute. */
@@ -59,18 +59,16 @@ export type SkinningPath = 'vertex' | 'compute';
 
 /**
  * The 'auto' rule, from bench/gpu/skin-paths.ts (README "Skinning paths"). Measured on Dawn
- * over SwiftShader with Fox crowds, the compute path's frame cost 0.84–2.35× the vertex
- * path's with one pass (median 1.6) and 0.73–1.65× with two (median 1.2): the compute pass,
- * its writes and the passes' storage reads cost about one more vertex-stage skinning, or
- * more. So with the one or two passes the Renderer draws, 'auto' is the vertex path. Each
- * further pass (a depth prepass, a velocity pass, shadow cascades) would add a whole
- * skinning to the vertex path and only a read to the compute path, so from
- * AUTO_COMPUTE_MIN_PASSES passes 'auto' takes compute — an extrapolation of that cost
- * model, not a measurement — when the frame skins at least AUTO_COMPUTE_MIN_VERTICES
- * vertices (one Fox, 1 728, paid the dispatch's fixed cost: 1.14–1.23× with two passes).
+ * over SwiftShader with Fox crowds of 1–48 at two target sizes, with each skinned draw's
+ * compute pipeline specialised (`preskinVariants`): with two passes (shadows on) the compute
+ * path's frame cost 0.80–1.04× the vertex path's (median 0.88, 7 of 8 sizes faster, down to
+ * one Fox); with one pass 0.78–1.16× (median 1.07: the compute pass and its storage round
+ * trip cost about what skinning in a single vertex stage does). So 'auto' takes compute from
+ * AUTO_COMPUTE_MIN_PASSES passes, when the frame skins at least AUTO_COMPUTE_MIN_VERTICES
+ * vertices — one Fox (434 vertices as uploaded) is the smallest size measured.
  */
-export const AUTO_COMPUTE_MIN_PASSES = 3;
-export const AUTO_COMPUTE_MIN_VERTICES = 5_000;
+export const AUTO_COMPUTE_MIN_PASSES = 2;
+export const AUTO_COMPUTE_MIN_VERTICES = 400;
 
 export function chooseSkinningPath(setting: 'auto' | SkinningPath, passes: number, skinnedVertices: number): SkinningPath {
   if (setting === 'vertex' || setting === 'compute') return setting;
@@ -100,6 +98,18 @@ export function preskinLayout(draws: readonly PreskinDraw[]): PreskinLayout {
     n += d.primitive.vertexCount;
   });
   return { drawBase, verticesPerInstance: n };
+}
+
+/** What a skinned draw's compute pipeline is specialised for (preskin.wgsl's per-draw overrides). */
+export interface PreskinVariant {
+  /** 1: JOINTS_0/WEIGHTS_0; 2: also JOINTS_1/WEIGHTS_1. */
+  readonly influenceSets: number;
+  readonly morphed: boolean;
+}
+
+/** The variant of each skinned draw, in draw order (the order `PreskinScene.encode` dispatches them). */
+export function preskinVariants(draws: readonly PreskinDraw[]): PreskinVariant[] {
+  return draws.filter((d) => d.skinned).map((d) => ({ influenceSets: d.primitive.source.influences / 4, morphed: d.primitive.morphFlags !== 0 }));
 }
 
 /** Dequantises a WEIGHTS accessor's component as the vertex fetch does. */
@@ -133,35 +143,54 @@ function preskinBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
   return layout;
 }
 
-const pipelines = new WeakMap<GPUDevice, Map<SkinningMethod, Promise<GPUComputePipeline>>>();
+const pipelines = new WeakMap<GPUDevice, Map<string, Promise<GPUComputePipeline>>>();
+const modules = new WeakMap<GPUDevice, Promise<GPUShaderModule>>();
 
-/** The compute pipeline of a skinning method, once per device. */
-export function preskinPipeline(device: GPUDevice, skinning: SkinningMethod): Promise<GPUComputePipeline> {
-  let byMethod = pipelines.get(device);
-  if (!byMethod) {
-    byMethod = new Map();
-    pipelines.set(device, byMethod);
+/** The compute pipeline of a skinning method and draw variant, once per device. */
+export function preskinPipeline(device: GPUDevice, skinning: SkinningMethod, variant: PreskinVariant): Promise<GPUComputePipeline> {
+  let byKey = pipelines.get(device);
+  if (!byKey) {
+    byKey = new Map();
+    pipelines.set(device, byKey);
   }
-  let p = byMethod.get(skinning);
+  const key = `${skinning} ×${variant.influenceSets}${variant.morphed ? ' morphed' : ''}`;
+  let p = byKey.get(key);
   if (!p) {
-    const methods = byMethod;
+    const keys = byKey;
     p = (async () => {
-      const module = device.createShaderModule({ label: 'preskin.wgsl + morph.wgsl + skinning.wgsl', code: PRESKIN_WGSL });
-      await throwOnCompilationErrors(module, 'preskin.wgsl + morph.wgsl + skinning.wgsl');
+      const module = await preskinModule(device);
       return device.createComputePipelineAsync({
-        label: `preskin ${skinning}`,
-        layout: device.createPipelineLayout({ label: `preskin ${skinning}`, bindGroupLayouts: [preskinBindGroupLayout(device)] }),
+        label: `preskin ${key}`,
+        layout: device.createPipelineLayout({ label: `preskin ${key}`, bindGroupLayouts: [preskinBindGroupLayout(device)] }),
         compute: {
           module,
           entryPoint: PRESKIN_ENTRY_POINT,
-          constants: { workgroupSize: PRESKIN_WORKGROUP_SIZE, DUAL_QUATERNION: skinning === 'dual-quaternion' ? 1 : 0 },
+          constants: {
+            workgroupSize: PRESKIN_WORKGROUP_SIZE, DUAL_QUATERNION: skinning === 'dual-quaternion' ? 1 : 0,
+            INFLUENCE_SETS: variant.influenceSets, MORPH_TARGETS: variant.morphed ? 1 : 0,
+          },
         },
       });
     })();
-    methods.set(skinning, p);
-    p.catch(() => methods.delete(skinning));
+    keys.set(key, p);
+    p.catch(() => keys.delete(key));
   }
   return p;
+}
+
+function preskinModule(device: GPUDevice): Promise<GPUShaderModule> {
+  let m = modules.get(device);
+  if (!m) {
+    m = (async () => {
+      const label = 'preskin.wgsl + draw-record.wgsl + morph.wgsl + skinning.wgsl';
+      const module = device.createShaderModule({ label, code: PRESKIN_WGSL });
+      await throwOnCompilationErrors(module, label);
+      return module;
+    })();
+    modules.set(device, m);
+    m.catch(() => modules.delete(device));
+  }
+  return m;
 }
 
 /** The buffers the Renderer's skin group holds, which the compute pass reads too. */
@@ -269,7 +298,7 @@ export class PreskinScene {
       const d = draws[i];
       const prim = d.primitive.source;
       const { sourceBase, influenceBase } = bases.get(prim)!;
-      p.set([i, prim.vertexCount, prim.influences / 4, sourceBase, influenceBase], (n * this.paramsStride) / 4);
+      p.set([i, prim.vertexCount, sourceBase, influenceBase], (n * this.paramsStride) / 4);
     });
     this.params.unmap();
     this.passDescriptor = { label: `${label} ${model.name} preskin pass` };
@@ -329,19 +358,24 @@ export class PreskinScene {
 
   /**
    * Encodes this frame's compute pass into the other output than last frame's and returns
-   * the render bind group over it. Records and palettes must be written this frame.
+   * the render bind group over it; `pipelines`: one per skinned draw, of its
+   * `preskinVariants` entry. Records and palettes must be written this frame.
    */
-  encode(encoder: GPUCommandEncoder, pipeline: GPUComputePipeline, count: number): GPUBindGroup {
+  encode(encoder: GPUCommandEncoder, pipelines: readonly GPUComputePipeline[], count: number): GPUBindGroup {
     this.parity = this.parity === 0 ? 1 : 0;
     this.instanceCounts[1] = this.instanceCounts[0];
     this.instanceCounts[0] = count;
     const pass = encoder.beginComputePass(this.passDescriptor);
-    pass.setPipeline(pipeline);
     const group = this.computeGroups[this.parity];
+    let bound: GPUComputePipeline | undefined;
     for (let n = 0; n < this.skinnedDraws.length; n++) {
       const groups = Math.ceil(this.vertexCounts[n] / PRESKIN_WORKGROUP_SIZE);
       if (groups === 0) continue;
       if (groups > this.maxWorkgroups) throw new RangeError(`preskin: ${this.vertexCounts[n]} vertices need more than ${this.maxWorkgroups} workgroups`);
+      if (pipelines[n] !== bound) {
+        bound = pipelines[n];
+        pass.setPipeline(bound);
+      }
       pass.setBindGroup(0, group, [n * this.paramsStride]);
       pass.dispatchWorkgroups(groups, count);
     }

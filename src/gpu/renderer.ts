@@ -25,7 +25,7 @@ import {
 import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
 import { GroundDisc, groundFootprint, placeGround, type GroundFootprint } from './ground.ts';
-import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinScene, type SkinningPath } from './preskin.ts';
+import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinScene, preskinVariants, type SkinningPath } from './preskin.ts';
 import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, ShadowMap, type ShadowCasterBounds } from './shadow-map.ts';
 import { mat4 } from 'wgpu-matrix';
 import { length3, maxAxisScale, multiplyMat4 } from '../math/trs.ts';
@@ -112,8 +112,8 @@ export interface RenderSettings {
    * 'compute': once per frame by a compute pass into a storage buffer both passes read;
    * it also keeps the previous frame's skinned vertices (`renderer.skinnedVertices`).
    * 'auto' (default): the rule measured in bench/gpu/skin-paths.ts (`chooseSkinningPath`:
-   * compute from three passes; with the one or two passes drawn today, vertex). Same image
-   * either way.
+   * compute from two passes, i.e. with shadows on; vertex for the lit pass alone). Same
+   * image either way.
    * The compute path's pipelines are built when a frame first wants it: until then frames
    * take the vertex path (`renderer.skinningPath` says which ran), or await
    * `renderer.prepareComputeSkinning()`.
@@ -254,7 +254,8 @@ interface Scene {
   /** The compute path's buffers, once a frame took it. */
   preskin: PreskinScene | undefined;
   /** Per SkinningSlot: the compute pipeline, and per draw the lit and shadow pipelines reading skinned vertices. */
-  readonly preskinCompute: (GPUComputePipeline | undefined)[];
+  /** By SkinningSlot: one compute pipeline per skinned draw (preskinVariants). */
+  readonly preskinCompute: (GPUComputePipeline[] | undefined)[];
   readonly preskinSurface: GPURenderPipeline[][];
   readonly preskinShadow: (GPURenderPipeline | null)[][];
   /** Compute path built per SkinningSlot, and the builds under way. */
@@ -487,7 +488,7 @@ export class Renderer {
     return scene.preskinBuilds.ensure(slot, async () => {
       const skinning = SKINNING_OF_SLOT[slot];
       await this.buildSkinning(scene, slot);
-      const compute = await preskinPipeline(this.device, skinning);
+      const compute = await Promise.all(preskinVariants(scene.draws).map((v) => preskinPipeline(this.device, skinning, v)));
       // With the shadow lookup whether or not shadows are on (the compute path is not specialised).
       const surface = await Promise.all(scene.draws.map((d) => this.pipelines.pipeline(d.skinned ? {
         ...d.desc, skinning, shadows: true, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,

@@ -16,7 +16,8 @@ import type { Model } from '../../src/gltf/model.ts';
 import { DRAW_RECORD_SIZE, DrawRecordOffset } from '../../src/gpu/draw-record.ts';
 import { DrawFlag } from '../../src/gpu/layouts.ts';
 import {
-  AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, PRESKIN_PARAMS_FIELDS, PRESKIN_WGSL, PreskinBinding, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS,
+  AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, PRESKIN_PARAMS_FIELDS, PRESKIN_WGSL, PreskinBinding, preskinVariants, SKINNED_VERTEX_VEC4S,
+  SOURCE_VERTEX_FLOATS, type PreskinDraw,
 } from '../../src/gpu/preskin.ts';
 import { readTexturePixels } from '../../src/gpu/readback.ts';
 import type { SkinningMethod } from '../../src/skin/dqs.ts';
@@ -49,9 +50,20 @@ describe('preskin.wgsl ↔ the TS layouts', () => {
     expect(SKINNED_VERTEX_VEC4S).toBe(3);
   });
 
-  it("'auto': compute only from three passes and enough skinned vertices (two passes measured break-even); explicit settings win", () => {
+  it('specialises each skinned draw by its influence sets and morph targets (overrides, not runtime branches)', () => {
+    const draw = (skinned: boolean, influences: number, morphFlags: number) =>
+      ({ skinned, meshNode: 0, primitiveIndex: 0, primitive: { source: { influences }, morphFlags } }) as unknown as PreskinDraw;
+    expect(preskinVariants([draw(true, 4, 0), draw(false, 0, 0), draw(true, 8, 0), draw(true, 4, 1)])).toEqual([
+      { influenceSets: 1, morphed: false }, { influenceSets: 2, morphed: false }, { influenceSets: 1, morphed: true },
+    ]);
+    for (const name of ['INFLUENCE_SETS', 'MORPH_TARGETS']) expect(preskinWgsl).toMatch(new RegExp(`override\\s+${name}\\b`));
+    expect(preskinWgsl).not.toMatch(/params\.influenceSets/);
+  });
+
+  it("'auto': compute from two passes (shadows on) and enough skinned vertices, vertex for one; explicit settings win", () => {
+    expect(AUTO_COMPUTE_MIN_PASSES).toBe(2);
     expect(chooseSkinningPath('auto', 1, 1e7)).toBe('vertex');
-    expect(chooseSkinningPath('auto', 2, 1e7)).toBe('vertex');
+    expect(chooseSkinningPath('auto', 2, 1e7)).toBe('compute');
     expect(chooseSkinningPath('auto', AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES - 1)).toBe('vertex');
     expect(chooseSkinningPath('auto', AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES)).toBe('compute');
     expect(chooseSkinningPath('compute', 1, 1)).toBe('compute');
