@@ -1,6 +1,6 @@
 import { TargetPath } from '../gltf/constants.ts';
 import type { Model } from '../gltf/model.ts';
-import { invertMat4, multiplyMat4, setIdentity } from '../math/trs.ts';
+import { invertMat4, length3, multiplyMat4, setIdentity } from '../math/trs.ts';
 import { createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, type InstanceBatch } from './batch.ts';
 import { BlendingJob } from './blend.ts';
 import type { ModelInstance } from './instance.ts';
@@ -387,8 +387,7 @@ export function applyRootMotion(m: CrowdRootMotion, delta: Float64Array, placeme
   rootMotionMatrix(m.track, delta, motion);
   multiplyMat4(m.parentWorld, motion, conjugated);
   multiplyMat4(conjugated, m.parentWorldInverse, conjugated);
-  const x = conjugated[12], y = conjugated[13], z = conjugated[14];
-  moved[k] = Math.sqrt(x * x + y * y + z * z); // Math.hypot boxes its arguments
+  moved[k] = length3(conjugated[12], conjugated[13], conjugated[14]);
   multiplyMat4(placements, conjugated, placements, k * 16, 0, k * 16);
 }
 
