@@ -12,8 +12,11 @@ import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds, type Bounds } from '../../src/gpu/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/camera.ts';
 import { configureCanvas, requestWebGpuDevice } from '../../src/gpu/device.ts';
+import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../../src/gpu/layouts.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
+import { createSkinnedVertices, skinPrimitive } from '../../src/skin/cpu-skin.ts';
 import * as THREE from 'three/webgpu';
+import { mat4 } from 'wgpu-matrix';
 import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
 import { clone as cloneSkinned } from 'three/addons/utils/SkeletonUtils.js';
 
@@ -56,6 +59,8 @@ declare global {
       layout(count: number, closeUp?: boolean): void;
       runOurs(warmup: number, frames: number): Promise<SideTimes>;
       runThree(warmup: number, frames: number): Promise<SideTimes>;
+      /** The crowd's triangles as they are now, unskinned and unshaded: the rasteriser's floor (`floorFor`). */
+      runFloor(warmup: number, frames: number): Promise<SideTimes>;
       /** Fetches an asset (untimed) and frames the load camera on its rest pose; resolves to its name. */
       prepareLoad(assetUrl: string): Promise<string>;
       /** Milliseconds from the prepared bytes to the first frame done on the GPU, with a new renderer. */
@@ -100,6 +105,92 @@ function message(e: unknown): string {
 /** Golden-ratio phases, so no two characters move in step. */
 function phase(k: number, duration: number): number {
   return ((k * 0.6180339887498949) % 1) * duration;
+}
+
+interface Floor {
+  readonly count: number;
+  readonly vertexCount: number;
+  readonly pipeline: GPURenderPipeline;
+  readonly bindGroup: GPUBindGroup;
+  readonly vertices: GPUBuffer;
+  readonly viewProjection: GPUBuffer;
+  readonly msaa: GPUTexture;
+  readonly depth: GPUTexture;
+  /** Pass timestamps (begin, end), resolved and read back after each frame; absent without timestamp-query. */
+  readonly timing?: { readonly querySet: GPUQuerySet; readonly resolve: GPUBuffer; readonly readback: GPUBuffer };
+}
+let floor: Floor | undefined;
+
+const FLOOR_WGSL = /* wgsl */ `
+@group(0) @binding(0) var<uniform> viewProjection: mat4x4f;
+@vertex fn vs(@location(0) position: vec3f) -> @builtin(position) vec4f { return viewProjection * vec4f(position, 1.0); }
+@fragment fn fs() -> @location(0) vec4f { return vec4f(0.8, 0.5, 0.3, 1.0); }
+`;
+
+/**
+ * What is left of a crowd frame on this rasteriser when skinning and shading cost nothing:
+ * the crowd's triangles as they are now (skinned once on the CPU, in world space, one
+ * non-indexed draw), projected and filled with one colour, into the same 4× MSAA colour and
+ * depth attachments as ours, back faces culled. No renderer drawing these triangles can be
+ * faster than this, so `floor / three` bounds the frame ratio any renderer could reach here.
+ */
+function floorFor(n: number): Floor {
+  if (floor && floor.count === n) return floor;
+  if (floor) {
+    for (const b of [floor.vertices, floor.viewProjection, floor.timing?.resolve, floor.timing?.readback]) b?.destroy();
+    floor.msaa.destroy();
+    floor.depth.destroy();
+    floor.timing?.querySet.destroy();
+  }
+  const corners: number[] = [];
+  const { slotOf } = model.hierarchy;
+  for (let k = 0; k < n; k++) {
+    const instance = instances[k];
+    model.meshNodes.forEach((meshNode, i) => {
+      if (meshNode.skin < 0) return;
+      // Palettes are relative to the mesh node: its world matrix, then the Fox's placement (a translation).
+      const m = instance.nodeMatrices.subarray(16 * slotOf[meshNode.node], 16 * slotOf[meshNode.node] + 16);
+      for (const prim of model.meshes[meshNode.mesh].primitives) {
+        const p = skinPrimitive(prim, instance.palette, createSkinnedVertices(prim), instance.paletteOffsets[i]).positions;
+        const corner = (v: number): void => {
+          const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
+          for (let r = 0; r < 3; r++) corners.push(m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r] + placements[16 * k + 12 + r]);
+        };
+        if (prim.indices) for (const v of prim.indices) corner(v);
+        else for (let v = 0; v < prim.vertexCount; v++) corner(v);
+      }
+    });
+  }
+  const data = Float32Array.from(corners);
+  const vertices = device.createBuffer({ label: 'floor vertices', size: data.byteLength, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(vertices, 0, data);
+  const viewProjection = device.createBuffer({ label: 'floor view-projection', size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const module = device.createShaderModule({ label: 'floor shader', code: FLOOR_WGSL });
+  const pipeline = device.createRenderPipeline({
+    label: 'floor pipeline',
+    layout: 'auto',
+    vertex: { module, entryPoint: 'vs', buffers: [{ arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: 'float32x3' }] }] },
+    fragment: { module, entryPoint: 'fs', targets: [{ format: viewFormat }] },
+    primitive: { topology: 'triangle-list', cullMode: 'back' },
+    depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: true, depthCompare: 'less' },
+    multisample: { count: MSAA_SAMPLE_COUNT },
+  });
+  const bindGroup = device.createBindGroup({ label: 'floor bind group', layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: viewProjection } }] });
+  const size = [oursCanvas.width, oursCanvas.height];
+  const attachment = (label: string, format: GPUTextureFormat): GPUTexture =>
+    device.createTexture({ label, size, format, sampleCount: MSAA_SAMPLE_COUNT, usage: GPUTextureUsage.RENDER_ATTACHMENT });
+  const timing = device.features.has('timestamp-query')
+    ? {
+      querySet: device.createQuerySet({ label: 'floor timestamps', type: 'timestamp', count: 2 }),
+      resolve: device.createBuffer({ label: 'floor timestamps resolve', size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }),
+      readback: device.createBuffer({ label: 'floor timestamps readback', size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+    }
+    : undefined;
+  floor = {
+    count: n, vertexCount: data.length / 3, pipeline, bindGroup, vertices, viewProjection,
+    msaa: attachment('floor colour (4× MSAA)', viewFormat), depth: attachment('floor depth', DEPTH_FORMAT), timing,
+  };
+  return floor;
 }
 
 async function setupOurs(bytes: Uint8Array): Promise<void> {
@@ -294,6 +385,54 @@ window.gpuBench = {
       }
     }
     return { ...times, drawCalls };
+  },
+
+  async runFloor(warmup, frames) {
+    if (!renderer) throw new Error('our renderer failed to start');
+    const f0 = floorFor(count);
+    const times: SideTimes = { anim: [], encode: [], frame: [], gpu: [], drawCalls: 1 };
+    const queue = device.queue;
+    queue.writeBuffer(f0.viewProjection, 0, mat4.multiply(camera.projection, camera.view, new Float32Array(16)));
+    for (let f = -warmup; f < frames; f++) {
+      const t0 = performance.now();
+      const encoder = device.createCommandEncoder({ label: 'floor frame' });
+      const pass = encoder.beginRenderPass({
+        label: 'floor pass',
+        colorAttachments: [{
+          view: f0.msaa.createView(), resolveTarget: context.getCurrentTexture().createView(),
+          loadOp: 'clear', storeOp: 'discard', clearValue: [CLEAR[0], CLEAR[1], CLEAR[2], 1],
+        }],
+        depthStencilAttachment: { view: f0.depth.createView(), depthLoadOp: 'clear', depthStoreOp: 'discard', depthClearValue: 1 },
+        timestampWrites: f0.timing ? { querySet: f0.timing.querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } : undefined,
+      });
+      pass.setPipeline(f0.pipeline);
+      pass.setBindGroup(0, f0.bindGroup);
+      pass.setVertexBuffer(0, f0.vertices);
+      pass.draw(f0.vertexCount);
+      pass.end();
+      if (f0.timing) {
+        encoder.resolveQuerySet(f0.timing.querySet, 0, 2, f0.timing.resolve, 0);
+        encoder.copyBufferToBuffer(f0.timing.resolve, 0, f0.timing.readback, 0, 16);
+      }
+      queue.submit([encoder.finish()]);
+      const t1 = performance.now();
+      await queue.onSubmittedWorkDone();
+      const t2 = performance.now();
+      // The pass's own timestamps, read back outside t0…t2.
+      let gpuMs: number | undefined;
+      if (f0.timing) {
+        await f0.timing.readback.mapAsync(GPUMapMode.READ);
+        const [begin, end] = new BigUint64Array(f0.timing.readback.getMappedRange());
+        gpuMs = Number(end - begin) / 1e6;
+        f0.timing.readback.unmap();
+      }
+      if (f < 0) continue;
+      times.anim.push(0);
+      times.encode.push(t1 - t0);
+      times.frame.push(t2 - t0);
+      if (gpuMs !== undefined) times.gpu.push(gpuMs);
+    }
+    return times;
   },
 
   setCulling(on) {
