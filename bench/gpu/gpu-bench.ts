@@ -43,9 +43,8 @@ interface LoadRow {
 }
 
 /** The sides of a crowd row, in the order of even rounds (odd rounds run them in reverse). */
-type Side = 'ours' | 'three' | 'floor';
-const SIDES: readonly Side[] = ['ours', 'three', 'floor'];
-const RUN_OF = { ours: 'runOurs', three: 'runThree', floor: 'runFloor' } as const;
+type Side = 'ours' | 'three' | 'floor' | 'floorTextured';
+const SIDES: readonly Side[] = ['ours', 'three', 'floor', 'floorTextured'];
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -77,10 +76,14 @@ interface GpuBenchRow {
   three: SideSummary | { error: string };
   /** The same triangles unskinned and unshaded (page.ts `floorFor`): what rasterising them alone costs here. */
   floor: SideSummary | { error: string };
+  /** The floor plus the base colour texture sampled as the glTF asks (as both renderers do). */
+  floorTextured: SideSummary | { error: string };
   /** ours / three: below 1 means ours is faster. */
   ratio: { cpu: number; encode: number; frame: number; gpu: number | null } | null;
   /** floor / three: the lowest frame and GPU ratios any renderer of these triangles could reach here. */
   floorRatio: { frame: number; gpu: number | null } | null;
+  /** The textured floor / three: the same bound for renderers that show the base colour texture. */
+  floorTexturedRatio: { frame: number; gpu: number | null } | null;
 }
 
 /** Mean of the middle 80%: robust to the odd GC pause, finer than a median of sub-tick times. */
@@ -177,14 +180,17 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
 
     for (const { n, closeUp } of cases) {
       await page.evaluate(([count, close]) => window.gpuBench.layout(count, close), [n, closeUp] as const);
-      const runs: Record<Side, SideTimes[]> = { ours: [], three: [], floor: [] };
-      const errors: Record<Side, string | undefined> = { ours: setup.oursError, three: setup.threeError, floor: setup.oursError };
+      const runs: Record<Side, SideTimes[]> = { ours: [], three: [], floor: [], floorTextured: [] };
+      const errors: Record<Side, string | undefined> = { ours: setup.oursError, three: setup.threeError, floor: setup.oursError, floorTextured: setup.oursError };
       for (let round = 0; round < rounds; round++) {
         // Alternate the order, so no side always runs on a warmer machine.
         for (const side of round % 2 === 0 ? SIDES : [...SIDES].reverse()) {
           if (errors[side]) continue;
           try {
-            runs[side].push(await page.evaluate(([run, w, f]) => window.gpuBench[run](w, f), [RUN_OF[side], warmup, frames] as const));
+            runs[side].push(await page.evaluate(([which, w, f]) => {
+              const bench = window.gpuBench;
+              return which === 'ours' ? bench.runOurs(w, f) : which === 'three' ? bench.runThree(w, f) : bench.runFloor(w, f, which === 'floorTextured');
+            }, [side, warmup, frames] as const));
           } catch (e) {
             errors[side] = (e as Error).message.split('\n')[0];
           }
@@ -192,7 +198,8 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       }
       const summaryOf = (side: Side): SideSummary | { error: string } => (errors[side] ? { error: errors[side]! } : summarize(runs[side]));
       const row: GpuBenchRow = {
-        instances: n, closeUp, ours: summaryOf('ours'), three: summaryOf('three'), floor: summaryOf('floor'), ratio: null, floorRatio: null,
+        instances: n, closeUp, ours: summaryOf('ours'), three: summaryOf('three'), floor: summaryOf('floor'), floorTextured: summaryOf('floorTextured'),
+        ratio: null, floorRatio: null, floorTexturedRatio: null,
       };
       // What each canvas shows: both should draw the same crowd. The floor draws into our
       // canvas, so ours draws one more frame first.
@@ -213,14 +220,13 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
           frame: o.frameMs / t.frameMs,
           gpu: o.gpuMs !== null && t.gpuMs !== null ? o.gpuMs / t.gpuMs : null,
         };
-        if (!('error' in row.floor)) {
-          const fl = row.floor;
-          row.floorRatio = { frame: fl.frameMs / t.frameMs, gpu: fl.gpuMs !== null && t.gpuMs !== null ? fl.gpuMs / t.gpuMs : null };
-        }
+        const over = (fl: SideSummary | { error: string }) => ('error' in fl ? null : { frame: fl.frameMs / t.frameMs, gpu: fl.gpuMs !== null && t.gpuMs !== null ? fl.gpuMs / t.gpuMs : null });
+        row.floorRatio = over(row.floor);
+        row.floorTexturedRatio = over(row.floorTextured);
       }
       rows.push(row);
       const fmt = (s: SideSummary | { error: string }) => ('error' in s ? `error: ${s.error}` : `cpu ${s.cpuMs.toFixed(2)} ms, frame ${s.frameMs.toFixed(1)} ms`);
-      console.log(`  Fox ×${n}${closeUp ? ' close-up' : ''}: ours ${fmt(row.ours)}; three ${fmt(row.three)}; floor ${fmt(row.floor)}`);
+      console.log(`  Fox ×${n}${closeUp ? ' close-up' : ''}: ours ${fmt(row.ours)}; three ${fmt(row.three)}; floor ${fmt(row.floor)}; textured floor ${fmt(row.floorTextured)}`);
     }
 
     // Load + first frame of every shared asset, last: three's dispose() may unconfigure its canvas.
@@ -267,7 +273,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
   console.log('');
   console.log(`GPU frame, Fox "Walk" crowd, ${WIDTH}×${HEIGHT}, 4× MSAA both, SwiftShader (a CPU rasteriser: compare ratios only).`);
   console.log(`Mean of the middle 80% of ${rounds} interleaved rounds × ${frames} frames (after ${warmup} warm-up frames each). ratio = ours / three (< 1: ours faster).`);
-  console.log('floor: the same triangles skinned once on the CPU, drawn unshaded into the same 4× MSAA targets; floor/three bounds any renderer\'s ratio here.');
+  console.log('floor: the same triangles skinned once on the CPU, drawn unshaded into the same 4× MSAA targets; textured floor: also sampling the base colour texture as the glTF asks. floor/three bounds any renderer\'s ratio here.');
   console.table(rows.map((r) => ({
     Foxes: `${r.instances}${r.closeUp ? ' close-up' : ''}`,
     'ours anim ms': num(r.ours, 'animMs'),
@@ -283,6 +289,8 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     'GPU ratio': ratio(r.ratio?.gpu),
     'floor GPU ms': num(r.floor, 'gpuMs', 1),
     'floor/three GPU': ratio(r.floorRatio?.gpu),
+    'textured floor GPU ms': num(r.floorTextured, 'gpuMs', 1),
+    'textured floor/three GPU': ratio(r.floorTexturedRatio?.gpu),
     'draws ours/three': 'error' in r.ours || 'error' in r.three ? '–' : `${r.ours.drawCalls}/${r.three.drawCalls}`,
     'ours culled': 'error' in r.ours ? '–' : String(r.ours.culled ?? 0),
   })));
@@ -308,7 +316,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       'Ours draws the crowd with one instanced draw call per primitive (Renderer.renderInstances, one AnimationPlayer per Fox); three.js draws one SkinnedMesh clone per Fox (SkeletonUtils.clone, one AnimationMixer each).',
       'GPU ms: timestamp queries around the render passes (ours: Renderer stats, a frame or two late; three: trackTimestamp, resolved after each frame outside the timed span).',
       'Ours culls instances outside the frustum by their skinned bounds and draws the rest nearest first (settings.culling; the framing camera sees every Fox, so nothing is culled there; the close-up row puts the camera at 45% of the framing distance, so much of the crowd is off screen); three.js culls by bounding sphere and sorts opaque objects front to back.',
-      'Floor: the crowd\'s triangles as posed when the row starts, skinned once on the CPU into one world-space vertex buffer, one non-indexed draw with a projecting vertex stage and a constant colour, into 4× MSAA colour and depth like ours, on our device and canvas. floor / three is the lowest ratio any renderer drawing these triangles could reach on this rasteriser.',
+      'Floor: the crowd\'s triangles as posed when the row starts, skinned once on the CPU into one world-space vertex buffer, one non-indexed draw with a projecting vertex stage and a constant colour, into 4× MSAA colour and depth like ours, on our device and canvas. floor / three is the lowest ratio any renderer drawing these triangles could reach on this rasteriser. Textured floor: the same plus TEXCOORD_0 and one sample of the base colour texture with the glTF sampler (mipmapped, sRGB), as both renderers take it.',
       'Load rows: bytes already in memory; ours loadGltf + new Renderer + setModel + one render of the rest pose; three GLTFLoader.parseAsync + new WebGPURenderer (same device) + one render; each until queue.onSubmittedWorkDone(). Median of interleaved rounds.',
     ],
     settings: { quick, warmup, frames, rounds, counts, culling, loadRounds },

@@ -8,12 +8,14 @@
 import { createModelInstance } from '../../src/anim/instance.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import type { Model } from '../../src/gltf/model.ts';
+import type { Model, TextureInfo } from '../../src/gltf/model.ts';
 import { computeInstanceBounds, type Bounds } from '../../src/gpu/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/camera.ts';
 import { configureCanvas, requestWebGpuDevice } from '../../src/gpu/device.ts';
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../../src/gpu/layouts.ts';
+import { MipmapGenerator } from '../../src/gpu/mipmaps.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
+import { browserImageDecoder, createImageTexture, samplerDescriptor } from '../../src/gpu/textures.ts';
 import { createSkinnedVertices, skinPrimitive } from '../../src/skin/cpu-skin.ts';
 import * as THREE from 'three/webgpu';
 import { mat4 } from 'wgpu-matrix';
@@ -59,8 +61,8 @@ declare global {
       layout(count: number, closeUp?: boolean): void;
       runOurs(warmup: number, frames: number): Promise<SideTimes>;
       runThree(warmup: number, frames: number): Promise<SideTimes>;
-      /** The crowd's triangles as they are now, unskinned and unshaded: the rasteriser's floor (`floorFor`). */
-      runFloor(warmup: number, frames: number): Promise<SideTimes>;
+      /** The crowd's triangles as they are now, unskinned and unshaded (`textured`: base colour only): the rasteriser's floor (`floorFor`). */
+      runFloor(warmup: number, frames: number, textured?: boolean): Promise<SideTimes>;
       /** Fetches an asset (untimed) and frames the load camera on its rest pose; resolves to its name. */
       prepareLoad(assetUrl: string): Promise<string>;
       /** Milliseconds from the prepared bytes to the first frame done on the GPU, with a new renderer. */
@@ -110,10 +112,12 @@ function phase(k: number, duration: number): number {
 interface Floor {
   readonly count: number;
   readonly vertexCount: number;
-  readonly pipeline: GPURenderPipeline;
-  readonly bindGroup: GPUBindGroup;
+  /** Unshaded, and sampling the base colour texture as ours does (`textured`). */
+  readonly pipelines: { readonly plain: GPURenderPipeline; readonly textured: GPURenderPipeline };
+  readonly bindGroups: { readonly plain: GPUBindGroup; readonly textured: GPUBindGroup };
   readonly vertices: GPUBuffer;
   readonly viewProjection: GPUBuffer;
+  readonly baseColor: GPUTexture;
   readonly msaa: GPUTexture;
   readonly depth: GPUTexture;
   /** Pass timestamps (begin, end), resolved and read back after each frame; absent without timestamp-query. */
@@ -123,8 +127,21 @@ let floor: Floor | undefined;
 
 const FLOOR_WGSL = /* wgsl */ `
 @group(0) @binding(0) var<uniform> viewProjection: mat4x4f;
+@group(0) @binding(1) var baseColor: texture_2d<f32>;
+@group(0) @binding(2) var baseColorSampler: sampler;
+
+struct Textured {
+  @builtin(position) position: vec4f,
+  @location(0) uv: vec2f,
+}
+
 @vertex fn vs(@location(0) position: vec3f) -> @builtin(position) vec4f { return viewProjection * vec4f(position, 1.0); }
 @fragment fn fs() -> @location(0) vec4f { return vec4f(0.8, 0.5, 0.3, 1.0); }
+
+@vertex fn vsTextured(@location(0) position: vec3f, @location(1) uv: vec2f) -> Textured {
+  return Textured(viewProjection * vec4f(position, 1.0), uv);
+}
+@fragment fn fsTextured(in: Textured) -> @location(0) vec4f { return textureSample(baseColor, baseColorSampler, in.uv); }
 `;
 
 /**
@@ -133,17 +150,20 @@ const FLOOR_WGSL = /* wgsl */ `
  * non-indexed draw), projected and filled with one colour, into the same 4× MSAA colour and
  * depth attachments as ours, back faces culled. No renderer drawing these triangles can be
  * faster than this, so `floor / three` bounds the frame ratio any renderer could reach here.
+ * The textured variant also samples the base colour texture as the glTF asks (its sampler,
+ * mipmapped), which three.js does too: a tighter bound for renderers that show the texture.
  */
-function floorFor(n: number): Floor {
+async function floorFor(n: number): Promise<Floor> {
   if (floor && floor.count === n) return floor;
   if (floor) {
     for (const b of [floor.vertices, floor.viewProjection, floor.timing?.resolve, floor.timing?.readback]) b?.destroy();
-    floor.msaa.destroy();
-    floor.depth.destroy();
+    for (const t of [floor.baseColor, floor.msaa, floor.depth]) t.destroy();
     floor.timing?.querySet.destroy();
   }
+  // Per corner: world position (3), TEXCOORD_0 (2).
   const corners: number[] = [];
   const { slotOf } = model.hierarchy;
+  let baseColorInfo: TextureInfo | undefined;
   for (let k = 0; k < n; k++) {
     const instance = instances[k];
     model.meshNodes.forEach((meshNode, i) => {
@@ -151,31 +171,54 @@ function floorFor(n: number): Floor {
       // Palettes are relative to the mesh node: its world matrix, then the Fox's placement (a translation).
       const m = instance.nodeMatrices.subarray(16 * slotOf[meshNode.node], 16 * slotOf[meshNode.node] + 16);
       for (const prim of model.meshes[meshNode.mesh].primitives) {
+        baseColorInfo ??= model.materials[prim.material]?.baseColorTexture;
         const p = skinPrimitive(prim, instance.palette, createSkinnedVertices(prim), instance.paletteOffsets[i]).positions;
+        const uv = prim.texcoords0;
         const corner = (v: number): void => {
           const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
           for (let r = 0; r < 3; r++) corners.push(m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r] + placements[16 * k + 12 + r]);
+          corners.push(uv ? uv[2 * v] : 0, uv ? uv[2 * v + 1] : 0);
         };
         if (prim.indices) for (const v of prim.indices) corner(v);
         else for (let v = 0; v < prim.vertexCount; v++) corner(v);
       }
     });
   }
+  if (!baseColorInfo) throw new Error('the floor needs a model with a base colour texture');
+  const texture = model.textures[baseColorInfo.index];
+  const baseColor = createImageTexture(device, new MipmapGenerator(device), await browserImageDecoder(model.images[texture.source]), true, 'floor base colour');
+  const sampler = device.createSampler(samplerDescriptor(model.samplers[texture.sampler], 'floor base colour sampler'));
+
   const data = Float32Array.from(corners);
   const vertices = device.createBuffer({ label: 'floor vertices', size: data.byteLength, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(vertices, 0, data);
   const viewProjection = device.createBuffer({ label: 'floor view-projection', size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   const module = device.createShaderModule({ label: 'floor shader', code: FLOOR_WGSL });
-  const pipeline = device.createRenderPipeline({
-    label: 'floor pipeline',
+  const pipeline = (textured: boolean): GPURenderPipeline => device.createRenderPipeline({
+    label: textured ? 'floor pipeline (textured)' : 'floor pipeline',
     layout: 'auto',
-    vertex: { module, entryPoint: 'vs', buffers: [{ arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: 'float32x3' }] }] },
-    fragment: { module, entryPoint: 'fs', targets: [{ format: viewFormat }] },
+    vertex: {
+      module,
+      entryPoint: textured ? 'vsTextured' : 'vs',
+      buffers: [{
+        arrayStride: 20,
+        attributes: [{ shaderLocation: 0, offset: 0, format: 'float32x3' }, ...(textured ? [{ shaderLocation: 1, offset: 12, format: 'float32x2' } as const] : [])],
+      }],
+    },
+    fragment: { module, entryPoint: textured ? 'fsTextured' : 'fs', targets: [{ format: viewFormat }] },
     primitive: { topology: 'triangle-list', cullMode: 'back' },
     depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: true, depthCompare: 'less' },
     multisample: { count: MSAA_SAMPLE_COUNT },
   });
-  const bindGroup = device.createBindGroup({ label: 'floor bind group', layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: viewProjection } }] });
+  const pipelines = { plain: pipeline(false), textured: pipeline(true) };
+  const bindGroups = {
+    plain: device.createBindGroup({ label: 'floor bind group', layout: pipelines.plain.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: viewProjection } }] }),
+    textured: device.createBindGroup({
+      label: 'floor bind group (textured)',
+      layout: pipelines.textured.getBindGroupLayout(0),
+      entries: [{ binding: 0, resource: { buffer: viewProjection } }, { binding: 1, resource: baseColor.createView() }, { binding: 2, resource: sampler }],
+    }),
+  };
   const size = [oursCanvas.width, oursCanvas.height];
   const attachment = (label: string, format: GPUTextureFormat): GPUTexture =>
     device.createTexture({ label, size, format, sampleCount: MSAA_SAMPLE_COUNT, usage: GPUTextureUsage.RENDER_ATTACHMENT });
@@ -187,7 +230,7 @@ function floorFor(n: number): Floor {
     }
     : undefined;
   floor = {
-    count: n, vertexCount: data.length / 3, pipeline, bindGroup, vertices, viewProjection,
+    count: n, vertexCount: data.length / 5, pipelines, bindGroups, vertices, viewProjection, baseColor,
     msaa: attachment('floor colour (4× MSAA)', viewFormat), depth: attachment('floor depth', DEPTH_FORMAT), timing,
   };
   return floor;
@@ -387,9 +430,10 @@ window.gpuBench = {
     return { ...times, drawCalls };
   },
 
-  async runFloor(warmup, frames) {
+  async runFloor(warmup, frames, textured = false) {
     if (!renderer) throw new Error('our renderer failed to start');
-    const f0 = floorFor(count);
+    const f0 = await floorFor(count);
+    const kind = textured ? 'textured' : 'plain';
     const times: SideTimes = { anim: [], encode: [], frame: [], gpu: [], drawCalls: 1 };
     const queue = device.queue;
     queue.writeBuffer(f0.viewProjection, 0, mat4.multiply(camera.projection, camera.view, new Float32Array(16)));
@@ -405,8 +449,8 @@ window.gpuBench = {
         depthStencilAttachment: { view: f0.depth.createView(), depthLoadOp: 'clear', depthStoreOp: 'discard', depthClearValue: 1 },
         timestampWrites: f0.timing ? { querySet: f0.timing.querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } : undefined,
       });
-      pass.setPipeline(f0.pipeline);
-      pass.setBindGroup(0, f0.bindGroup);
+      pass.setPipeline(f0.pipelines[kind]);
+      pass.setBindGroup(0, f0.bindGroups[kind]);
       pass.setVertexBuffer(0, f0.vertices);
       pass.draw(f0.vertexCount);
       pass.end();
