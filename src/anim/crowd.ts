@@ -6,7 +6,7 @@ import { BlendingJob } from './blend.ts';
 import type { ModelInstance } from './instance.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import {
-  createRootMotionTrack, lockRootInPlace, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
+  createRootMotionTrack, lockRootInPlace, motionOf, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
 } from './root-motion.ts';
 import { createClipCursor, sampleCursor } from './sample.ts';
 
@@ -125,6 +125,14 @@ export class Crowd {
   /** Per instance, this update's clip time and faded-out clip time before the step (for root motion). */
   private readonly previousTime: Float64Array;
   private readonly fromPreviousTime: Float64Array;
+  /**
+   * Per instance, its root's motion (x y z yaw) at the end of its last root-motion step: of
+   * clip `motionClip[k]` at time `motionTime[k]` (-1: none). The next step starts there, so
+   * the root is not sampled again; a cut to another time simply misses.
+   */
+  private readonly motionAt: Float64Array;
+  private readonly motionClip: Int32Array;
+  private readonly motionTime: Float64Array;
   /** Shared by every instance: the faded-out clip's pose, sampled just before blending. */
   private readonly fromPose: Pose;
   /** Per instance: fromPose → its pose. */
@@ -158,6 +166,9 @@ export class Crowd {
     this.fadeDuration = new Float64Array(capacity);
     this.previousTime = new Float64Array(capacity);
     this.fromPreviousTime = new Float64Array(capacity);
+    this.motionAt = new Float64Array(capacity * 4);
+    this.motionClip = new Int32Array(capacity).fill(-1);
+    this.motionTime = new Float64Array(capacity);
     // The rest pose's node matrices give each root's parent placement.
     this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, instances[0].nodeMatrices));
   }
@@ -317,9 +328,20 @@ export class Crowd {
     let moving = false;
     if (motionTo !== undefined) {
       if (rootMotion) {
+        // The root where this step ends is in the pose the batch just sampled; where it
+        // starts, cached from the last step if that ended at this clip and time.
+        const job = motionTo.job;
+        motionOf(motionTo.track, instance.pose, job.to, 0);
+        job.toKnown = true;
+        job.fromKnown = this.motionClip[k] === clip && this.motionTime[k] === this.previousTime[k];
+        const at = this.motionAt, from = job.from, to = job.to, o = k * 4;
+        if (job.fromKnown) { from[0] = at[o]; from[1] = at[o + 1]; from[2] = at[o + 2]; from[3] = at[o + 3]; }
         // Helpers take their doubles through `clock`: V8 boxes doubles passed to calls it does not inline.
         clock[PREVIOUS] = this.previousTime[k]; clock[TIME] = this.time[k]; clock[STEP] = step; clock[DURATION] = durations[clip];
         takeDelta(motionTo);
+        at[o] = to[0]; at[o + 1] = to[1]; at[o + 2] = to[2]; at[o + 3] = to[3];
+        this.motionClip[k] = clip;
+        this.motionTime[k] = this.time[k];
         moving = true;
       }
       lockRootInPlace(motionTo.track, instance.pose);
@@ -340,6 +362,10 @@ export class Crowd {
       if (motionFrom !== undefined) {
         if (rootMotion) {
           const d0 = moving ? delta[0] : 0, d1 = moving ? delta[1] : 0, d2 = moving ? delta[2] : 0, d3 = moving ? delta[3] : 0;
+          const job = motionFrom.job;
+          motionOf(motionFrom.track, fromPose, job.to, 0);
+          job.toKnown = true;
+          job.fromKnown = false;
           clock[PREVIOUS] = this.fromPreviousTime[k]; clock[TIME] = this.fromTime[k]; clock[STEP] = step; clock[DURATION] = durations[fromClip];
           takeDelta(motionFrom);
           const iw = 1 - weight;

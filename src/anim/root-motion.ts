@@ -32,6 +32,9 @@ export interface RootMotionTrack {
   readonly up: Float64Array;
   /** Motion (ground x y z, yaw) at the clip's start (0..3) and end (4..7). */
   readonly ends: Float64Array;
+  /** The start's motion M₀ inverted (x y z yaw), and cos, sin of its yaw: every delta is conjugated by M₀. */
+  readonly anchorInverse: Float64Array;
+  readonly anchorTurn: Float64Array;
 }
 
 /** Offline: extracts the root's channels of `clip` and its motion at both ends. */
@@ -48,6 +51,8 @@ export function createRootMotionTrack(model: Model, clip: Clip, rootSlot: number
     rootSlot,
     up: Float64Array.of(up[0] / upLen, up[1] / upLen, up[2] / upLen),
     ends: new Float64Array(8),
+    anchorInverse: new Float64Array(4),
+    anchorTurn: new Float64Array(2),
   };
   const pose = createPose(model);
   const cursor = createClipCursor(rootClip);
@@ -55,6 +60,9 @@ export function createRootMotionTrack(model: Model, clip: Clip, rootSlot: number
   motionOf(track, pose, track.ends, 0);
   sampleClip(cursor, clip.duration, pose);
   motionOf(track, pose, track.ends, 4);
+  invert(track.ends, 0, track.anchorInverse, 0, track.up);
+  track.anchorTurn[0] = Math.cos(track.ends[3]);
+  track.anchorTurn[1] = Math.sin(track.ends[3]);
   return track;
 }
 
@@ -91,6 +99,8 @@ export function lockRootInPlace(track: RootMotionTrack, pose: Pose): void {
 
 // Scratch motions (x y z yaw each): 0 a, 4 b, 8 segment, 12 total, 16 whole loop, 20 temp.
 const s = new Float64Array(24);
+/** Scratch: the cosine and sine of the angle a turn about up is by. */
+const cosSin = new Float64Array(2);
 const A = 0, B = 4, SEG = 8, TOTAL = 12, LOOP = 16, TEMP = 20;
 
 /**
@@ -105,6 +115,17 @@ export class RootMotionJob {
   fromTime = 0;
   toTime = 0;
   loops = 0;
+  /**
+   * The root's motion (x y z yaw, as `motionOf` gives it) at `fromTime` and at `toTime`, for a
+   * caller that already has them from poses it sampled at those times: set `fromKnown` /
+   * `toKnown` before `run` and it does not sample the root again. After `run`, `to` holds the
+   * motion at `toTime` either way — the next step's `from`. Same numbers as sampling: a pose
+   * sampled by any of the sampling jobs at a time has the same root there.
+   */
+  readonly from = new Float64Array(4);
+  readonly to = new Float64Array(4);
+  fromKnown = false;
+  toKnown = false;
 
   constructor(
     readonly track: RootMotionTrack,
@@ -133,16 +154,13 @@ export class RootMotionJob {
     const e = this.track.ends, up = this.track.up;
     const loops = this.loops;
     if (loops === 0) {
-      this.cursor.time = this.fromTime;
-      this.sample(A);
-      this.cursor.time = this.toTime;
-      this.sample(B);
+      this.motionAtFrom();
+      this.motionAtTo();
       segment(s, A, B, TOTAL, up);
     } else {
       // First and last partial segments meet the loop boundary at the clip's end or start.
       const forward = loops > 0;
-      this.cursor.time = this.fromTime;
-      this.sample(A);
+      this.motionAtFrom();
       copyMotion(e, forward ? 4 : 0, s, B);
       segment(s, A, B, TOTAL, up);
       copyMotion(e, forward ? 0 : 4, s, A);
@@ -150,18 +168,38 @@ export class RootMotionJob {
       segment(s, A, B, LOOP, up);
       for (let i = 1; i < (forward ? loops : -loops); i++) compose(s, TOTAL, LOOP, TOTAL, up);
       copyMotion(e, forward ? 0 : 4, s, A);
-      this.cursor.time = this.toTime;
-      this.sample(B);
+      this.motionAtTo();
       segment(s, A, B, SEG, up);
       compose(s, TOTAL, SEG, TOTAL, up);
     }
-    // Conjugate by the anchor: D = M₀ · S · M₀⁻¹.
+    // Conjugate by the anchor: D = M₀ · S · M₀⁻¹ (M₀'s turn and inverse made with the track).
     copyMotion(e, 0, s, A);
-    compose(s, A, TOTAL, TOTAL, up);
-    invert(e, 0, s, TEMP, up);
+    composeTurned(s, A, TOTAL, TOTAL, up, this.track.anchorTurn, 0);
+    copyMotion(this.track.anchorInverse, 0, s, TEMP);
     compose(s, TOTAL, TEMP, TOTAL, up);
     const d = this.delta;
     d[0] = s[TOTAL]; d[1] = s[TOTAL + 1]; d[2] = s[TOTAL + 2]; d[3] = s[TOTAL + 3];
+  }
+
+  /** The motion at `fromTime` into s[A]: given, or sampled. */
+  private motionAtFrom(): void {
+    if (this.fromKnown) {
+      copyMotion(this.from, 0, s, A);
+    } else {
+      this.cursor.time = this.fromTime;
+      this.sample(A);
+    }
+  }
+
+  /** The motion at `toTime` into s[B] and `to`: given, or sampled. */
+  private motionAtTo(): void {
+    if (this.toKnown) {
+      copyMotion(this.to, 0, s, B);
+    } else {
+      this.cursor.time = this.toTime;
+      this.sample(B);
+      copyMotion(s, B, this.to, 0);
+    }
   }
 
   /** Motion at `cursor.time` into s[o..] (the time goes through the cursor, not an argument). */
@@ -209,9 +247,17 @@ function segment(m: Float64Array, a: number, b: number, dst: number, up: Float64
 
 /** dst = m[a] ∘ m[b]; dst may be a or b. */
 function compose(m: Float64Array, a: number, b: number, dst: number, up: Float64Array): void {
+  const ayaw = m[a + 3];
+  cosSin[0] = Math.cos(ayaw);
+  cosSin[1] = Math.sin(ayaw);
+  composeTurned(m, a, b, dst, up, cosSin, 0);
+}
+
+/** compose, with m[a]'s yaw also given as its cosine and sine, cs[i] and cs[i + 1]. */
+function composeTurned(m: Float64Array, a: number, b: number, dst: number, up: Float64Array, cs: Float64Array, i: number): void {
   const ax = m[a], ay = m[a + 1], az = m[a + 2], ayaw = m[a + 3], byaw = m[b + 3];
-  m[TEMP] = m[b]; m[TEMP + 1] = m[b + 1]; m[TEMP + 2] = m[b + 2]; m[TEMP + 3] = ayaw;
-  rotateAboutUp(m, TEMP, up, dst);
+  m[TEMP] = m[b]; m[TEMP + 1] = m[b + 1]; m[TEMP + 2] = m[b + 2];
+  turnAboutUp(m, TEMP, up, dst, cs, i);
   m[dst] += ax; m[dst + 1] += ay; m[dst + 2] += az;
   m[dst + 3] = ayaw + byaw;
 }
@@ -224,9 +270,20 @@ function invert(src: Float64Array, o: number, m: Float64Array, dst: number, up: 
 
 /** m[dst..dst+2] = the vector m[o..o+2] turned by the angle m[o+3] about up (Rodrigues); m[dst+3] untouched unless dst = o. */
 function rotateAboutUp(m: Float64Array, o: number, up: Float64Array, dst: number): void {
-  const x = m[o], y = m[o + 1], z = m[o + 2], angle = m[o + 3];
+  const angle = m[o + 3];
+  cosSin[0] = Math.cos(angle);
+  cosSin[1] = Math.sin(angle);
+  turnAboutUp(m, o, up, dst, cosSin, 0);
+}
+
+/**
+ * rotateAboutUp by an angle given as its cosine and sine, cs[i] and cs[i + 1] (in an array:
+ * V8 boxes doubles passed to a call it does not inline).
+ */
+function turnAboutUp(m: Float64Array, o: number, up: Float64Array, dst: number, cs: Float64Array, i: number): void {
+  const c = cs[i], sn = cs[i + 1];
+  const x = m[o], y = m[o + 1], z = m[o + 2];
   const ux = up[0], uy = up[1], uz = up[2];
-  const c = Math.cos(angle), sn = Math.sin(angle);
   const d = (ux * x + uy * y + uz * z) * (1 - c);
   m[dst] = x * c + (uy * z - uz * y) * sn + ux * d;
   m[dst + 1] = y * c + (uz * x - ux * z) * sn + uy * d;

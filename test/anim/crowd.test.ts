@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Crowd } from '../../src/anim/crowd.ts';
+import { applyRootMotion, Crowd } from '../../src/anim/crowd.ts';
 import { updateMatricesAndPalettes } from '../../src/anim/instance.ts';
 import { findSlot } from '../../src/anim/mask.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';
-import { lockRootInPlace } from '../../src/anim/root-motion.ts';
+import { createPose } from '../../src/anim/pose.ts';
+import { lockRootInPlace, RootMotionJob } from '../../src/anim/root-motion.ts';
+import { createClipCursor } from '../../src/anim/sample.ts';
 import { WALK_STRIDE } from '../../src/builtin/character.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { measureAllocation } from '../support/allocation.ts';
@@ -160,6 +162,40 @@ describe('Crowd', () => {
     expect(crowd.moved[2]).toBe(0);
     // The single-precision copy the renderer takes follows.
     expect(crowd.placementsF32[14]).toBeCloseTo(distance, 4);
+  });
+
+  it('moves placements exactly as root motion sampled afresh each step would, across loop ends, speeds, backwards play and cuts', async () => {
+    // The crowd takes each step's root motion from the poses it sampled (the step's start
+    // cached from the step before); a job that samples the root at both ends is the reference.
+    for (const [name, model] of [['built-in', await loadCharacter()], ['CesiumMan', await loadGltfFile(assetPath('CesiumMan'))]] as const) {
+      const crowd = new Crowd(model, 2);
+      const clip = crowd.rootMotions.findIndex((m) => m !== undefined);
+      expect(clip, name).toBeGreaterThanOrEqual(0);
+      const rootMotion = crowd.rootMotions[clip]!;
+      const duration = model.animations[clip].duration;
+      const reference = new RootMotionJob(rootMotion.track, createClipCursor(rootMotion.track.clip), createPose(model), new Float64Array(4));
+      const placements = new Float64Array(16), moved = new Float64Array(1);
+      placements.set(crowd.placements.subarray(0, 16));
+      let time = 0.3 * duration;
+      crowd.play(0, clip, time);
+      crowd.speed[0] = 1.7;
+      for (let frame = 0; frame < 240; frame++) {
+        if (frame === 80) crowd.speed[0] = -0.6; // backwards, across the start
+        if (frame === 150) { time = 0.9 * duration; crowd.play(0, clip, time); crowd.speed[0] = 2.3; } // a cut: the cached start misses
+        crowd.update(DT);
+        const step = DT * crowd.speed[0];
+        const previous = time;
+        time = (previous + step) % duration;
+        if (time < 0) time += duration;
+        reference.fromTime = previous;
+        reference.toTime = time;
+        reference.loops = Math.round((previous + step - time) / duration);
+        reference.run();
+        applyRootMotion(rootMotion, reference.delta, placements, 0, moved);
+        expect(crowd.time[0]).toBe(time);
+        expect(Array.from(crowd.placements.subarray(0, 16)), `${name} frame ${frame}`).toEqual(Array.from(placements));
+      }
+    }
   });
 
   it('plays root-motion clips in place when rootMotion is off, and steers and wraps placements', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findSlot } from '../../src/anim/mask.ts';
 import { createPose } from '../../src/anim/pose.ts';
 import {
-  accumulateRootMotion, createRootMotionTrack, lockRootInPlace, RootMotionJob, rootMotionMatrix,
+  accumulateRootMotion, createRootMotionTrack, lockRootInPlace, motionOf, RootMotionJob, rootMotionMatrix,
 } from '../../src/anim/root-motion.ts';
 import { createClipCursor, sampleClip } from '../../src/anim/sample.ts';
 import { buildCharacter } from '../../src/builtin/character.ts';
@@ -119,6 +119,39 @@ describe('root motion: numbers', () => {
     const L = [0, 0, SPEED];
     const expected = [0, 1, 2].reduce((p, k) => p.map((x, i) => x + [Math.sin(k * TURN) * L[2], 0, Math.cos(k * TURN) * L[2]][i]), [0, 0, 0]);
     closeMotion(step(job, 0, 0, 3), [...expected, 3 * TURN], 1e-5);
+  });
+
+  it('takes the motions at either end from the caller when known: the same delta as sampling, and `to` left for the next step', async () => {
+    const model = await strollingCharacter();
+    const { track, job } = setup(model, 3, findSlot(model, 'Root'));
+    const pose = createPose(model), cursor = createClipCursor(model.animations[3]);
+    /** The root's motion at `time` from a full pose sampled there, as a caller would have it. */
+    const motionAt = (time: number): Float64Array => {
+      sampleClip(cursor, time, pose);
+      const m = new Float64Array(4);
+      motionOf(track, pose, m, 0);
+      return m;
+    };
+    for (const [from, to, loops] of [[0.2, 0.35, 0], [0.9, 0.1, 1], [0.1, 0.8, -1], [0.4, 0.4, 2]] as const) {
+      const sampled = step(job, from, to, loops);
+      expect(Array.from(job.to), `to after sampling ${from} → ${to}`).toEqual(Array.from(motionAt(to)));
+      for (const [fromKnown, toKnown] of [[true, false], [false, true], [true, true]]) {
+        job.from.set(motionAt(from));
+        job.to.set(toKnown ? motionAt(to) : [NaN, NaN, NaN, NaN]);
+        job.fromKnown = fromKnown;
+        job.toKnown = toKnown;
+        expect(step(job, from, to, loops), `${from} → ${to} (${loops} loops), known ${fromKnown}/${toKnown}`).toEqual(sampled);
+        expect(Array.from(job.to)).toEqual(Array.from(motionAt(to)));
+      }
+      job.fromKnown = job.toKnown = false;
+    }
+    // A known motion is used as given: a wrong one moves the delta.
+    job.from.set(motionAt(0.2));
+    job.from[0] += 0.5;
+    job.fromKnown = true;
+    const wrong = step(job, 0.2, 0.35);
+    job.fromKnown = false;
+    expect(wrong).not.toEqual(step(job, 0.2, 0.35));
   });
 
   it('a walking character moves through the scene while its root stays in place', async () => {
