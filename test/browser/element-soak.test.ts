@@ -40,38 +40,20 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
     /** Switches before the baseline: the first ones compile and optimise code (V8's code space counts as heap). */
     const WARM_UP = 20, SWITCHES = 100;
     try {
-      await page.evaluate(async (timeout) => {
-        const el = document.createElement('skinned-mesh-viewer');
-        el.id = 'switch';
-        el.setAttribute('builtin', 'character');
-        el.setAttribute('autoplay', '');
-        el.setAttribute('loop', '');
-        document.getElementById('stage')!.append(el);
-        await window.helpers.whenLoaded(el, timeout);
+      await page.evaluate(async (timeoutMs) => {
+        const el = await window.helpers.addViewer('switch', { builtin: 'character', autoplay: '', loop: '' }, { timeoutMs });
         await window.helpers.waitForFrames(el, 1);
       }, LOAD_TIMEOUT);
       /**
        * Shows the built-in character (no textures) and CesiumMan (a texture) alternately,
-       * `count` times, each loaded and drawn. Its own load wait, because helpers.whenLoaded
-       * leaves its error listener and timer behind, which would count as heap growth.
+       * `count` times, each loaded and drawn. (helpers.nextLoad leaves no listener or timer
+       * behind, which would count as heap growth.)
        */
-      const switchModels = (count: number) => page.evaluate(async (n) => {
+      const switchModels = (count: number) => page.evaluate(async ([n, timeoutMs]) => {
         const el = window.helpers.viewer('switch');
-        const whenLoaded = () => new Promise<void>((resolve, reject) => {
-          const settle = (error?: Error) => {
-            el.removeEventListener('load', onLoad);
-            el.removeEventListener('error', onError);
-            if (error) reject(error);
-            else resolve();
-          };
-          const onLoad = () => settle();
-          const onError = (e: Event) => settle(new Error((e as CustomEvent).detail.message));
-          el.addEventListener('load', onLoad);
-          el.addEventListener('error', onError);
-        });
         let cesium = 0;
         for (let i = 0; i < n; i++) {
-          const loaded = whenLoaded();
+          const loaded = window.helpers.nextLoad(el, timeoutMs);
           if (i % 2 === 0) el.setAttribute('src', '/assets/CesiumMan.glb');
           else el.removeAttribute('src');
           await loaded;
@@ -79,7 +61,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
           if (el.model?.name.includes('Cesium')) cesium++;
         }
         return cesium;
-      }, count);
+      }, [count, LOAD_TIMEOUT] as const);
       await switchModels(WARM_UP);
       const baseline = await page.evaluate(() => window.instrument.live());
       const heapBefore = await heapAfterGc(cdp);
@@ -99,27 +81,20 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
   it('a beforeRender hook that asks for another frame (requestRender, crossfadeTo) keeps one frame loop', async () => {
     const { page, consoleErrors } = await open();
     try {
-      const result = await page.evaluate(async (timeout) => {
-        const el = document.createElement('skinned-mesh-viewer');
-        el.id = 'hooked';
-        el.setAttribute('builtin', 'character');
-        el.setAttribute('autoplay', '');
-        el.setAttribute('loop', '');
-        document.getElementById('stage')!.append(el);
-        await window.helpers.whenLoaded(el, timeout);
-        await window.helpers.waitForFrames(el, 2);
-        const viewer = window.helpers.viewer('hooked');
+      const result = await page.evaluate(async (timeoutMs) => {
+        const viewer = await window.helpers.addViewer('hooked', { builtin: 'character', autoplay: '', loop: '' }, { timeoutMs });
+        await window.helpers.waitForFrames(viewer, 2);
         let calls = 0;
         viewer.beforeRender = () => {
           calls++;
           if (calls % 2 === 0) viewer.requestRender();
           else viewer.crossfadeTo(calls % 4 === 1 ? 0 : 1, 0.2);
         };
-        const canvas = window.helpers.canvasOf(el);
+        const canvas = window.helpers.canvasOf(viewer);
         const before = window.instrument.frames(canvas);
         await window.helpers.nextFrames(20);
         const drawn = window.instrument.frames(canvas) - before;
-        el.remove();
+        viewer.remove();
         await window.helpers.sleep(50);
         return { drawn, pending: window.instrument.live().pendingAnimationFrames };
       }, LOAD_TIMEOUT);
@@ -154,15 +129,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
           }
           callback(virtual);
         });
-        const el = document.createElement('skinned-mesh-viewer');
-        el.id = 'soak';
-        el.setAttribute('builtin', 'character');
-        el.setAttribute('autoplay', '');
-        el.setAttribute('loop', '');
-        window.helpers.watch(el);
-        document.getElementById('stage')!.append(el);
-        await window.helpers.whenLoaded(el, timeout);
-        const viewer = window.helpers.viewer('soak');
+        const viewer = await window.helpers.addViewer('soak', { builtin: 'character', autoplay: '', loop: '' }, { timeoutMs: timeout, watch: true });
         const soak = { seconds: 0, crossfades: 0 };
         (window as unknown as { soak: typeof soak }).soak = soak;
         const clipCount = viewer.animations.length;
@@ -184,7 +151,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
             advance(player, step);
           }
         };
-        await window.helpers.waitForFrames(el, 2);
+        await window.helpers.waitForFrames(viewer, 2);
         return viewer.animations;
       }, [LOAD_TIMEOUT, STEP, SUBSTEPS] as const);
       expect(clips.length).toBeGreaterThan(1);

@@ -11,7 +11,6 @@ import { createSkinnedBounds, SkinnedBoundsJob } from '../../src/anim/skinned-bo
 import type { Model } from '../../src/gltf/model.ts';
 import { InstanceCuller } from '../../src/gpu/culling.ts';
 import { DebugView } from '../../src/gpu/debug-views.ts';
-import { readTexturePixels } from '../../src/gpu/readback.ts';
 import { measureAllocation } from '../support/allocation.ts';
 import { assetPath } from '../support/assets.ts';
 import { writeArtifactPng } from '../support/png.ts';
@@ -48,7 +47,7 @@ describe.skipIf(!device)('frustum culling in the Renderer (Dawn on SwiftShader)'
 
   async function frame(instances: ModelInstance[], placements: number[][]): Promise<Frame> {
     scene.renderer.renderInstances(scene.target, scene.camera, instances, instances.length, Float32Array.from(placements.flat()));
-    return { width: W, height: H, rgba: await readTexturePixels(gpu, scene.target) };
+    return scene.read();
   }
 
   it('an instance far outside the view is culled; one inside is drawn; the picture is the same as without culling', async () => {

@@ -135,6 +135,11 @@ export class OffscreenScene {
 
   async render(): Promise<Frame> {
     this.renderer.render(this.target, this.camera, this.instance);
+    return this.read();
+  }
+
+  /** What the target holds now (after a render of the caller's own, e.g. `renderInstances`). */
+  async read(): Promise<Frame> {
     return { width: this.width, height: this.height, rgba: await readTexturePixels(this.device, this.target) };
   }
 

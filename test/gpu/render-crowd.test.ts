@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crowd } from '../../src/anim/crowd.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
-import { readTexturePixels } from '../../src/gpu/readback.ts';
 import { renderCrowd } from '../../src/gpu/render-crowd.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice, type Frame } from './gpu-test.ts';
@@ -20,10 +19,6 @@ describe.skipIf(!device)('renderCrowd (Dawn on SwiftShader)', () => {
     scene = new OffscreenScene(gpu, W, H);
   });
   afterAll(() => scene?.destroy());
-
-  async function frame(): Promise<Frame> {
-    return { width: W, height: H, rgba: await readTexturePixels(gpu, scene.target) };
-  }
 
   /** Covered pixels in the column band of width `half`·2 around x, over the whole height. */
   function covered(f: Frame, x: number, half: number): number {
@@ -45,7 +40,7 @@ describe.skipIf(!device)('renderCrowd (Dawn on SwiftShader)', () => {
       crowd.play(1, 1); // Idle: stays put
       crowd.update(0);
       renderCrowd(scene.renderer, scene.target, scene.camera, crowd);
-      const first = await frame();
+      const first = await scene.read();
       writeArtifactPng('crowd-three-characters', W, H, first.rgba);
       const stats = scene.renderer.stats;
       expect(stats.instances).toBe(3);
@@ -73,7 +68,7 @@ describe.skipIf(!device)('renderCrowd (Dawn on SwiftShader)', () => {
       expect(writes.filter((w) => w.source === crowd.palettes.buffer)).toEqual([{ source: crowd.palettes.buffer, size: 3 * paletteBytes }]);
       const copies = crowd.instances.map((instance) => ({ ...instance, palette: instance.palette.slice() }));
       scene.renderer.renderInstances(scene.target, scene.camera, copies, 3, crowd.placementsF32);
-      const staged = await frame();
+      const staged = await scene.read();
       let differing = 0;
       for (let i = 0; i < staged.rgba.length; i++) if (staged.rgba[i] !== first.rgba[i]) differing++;
       expect(differing).toBe(0);
@@ -85,7 +80,7 @@ describe.skipIf(!device)('renderCrowd (Dawn on SwiftShader)', () => {
       crowd.turn(2, turns);
       for (let i = 0; i < 60; i++) crowd.update(1 / 60);
       renderCrowd(scene.renderer, scene.target, scene.camera, crowd);
-      const moved = await frame();
+      const moved = await scene.read();
       writeArtifactPng('crowd-three-characters-walked', W, H, moved.rgba);
       const stride = crowd.placements[12] - -2;
       expect(stride).toBeGreaterThan(1.3);

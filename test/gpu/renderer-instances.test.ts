@@ -7,11 +7,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelInstance, updateModelInstance } from '../../src/anim/instance.ts';
 import { ToneMapping } from '../../src/gpu/layouts.ts';
-import { readTexturePixels } from '../../src/gpu/readback.ts';
 import { assetPath } from '../support/assets.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import { buildBlendedPair } from './fixtures.ts';
-import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, testDevice, type Frame } from './gpu-test.ts';
+import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, testDevice } from './gpu-test.ts';
 
 const device = await testDevice();
 const W = 128, H = 64;
@@ -28,10 +27,6 @@ describe.skipIf(!device)('Renderer.renderInstances (Dawn on SwiftShader)', () =>
   });
   afterAll(() => scene?.destroy());
 
-  async function frame(): Promise<Frame> {
-    return { width: W, height: H, rgba: await readTexturePixels(gpu, scene.target) };
-  }
-
   it('two differently posed, placed instances look exactly like each rendered alone', async () => {
     const model = await loadModel(readFileSync(assetPath('SimpleSkin')), 'SimpleSkin');
     await expectNoGpuErrors(gpu, async () => {
@@ -45,13 +40,13 @@ describe.skipIf(!device)('Renderer.renderInstances (Dawn on SwiftShader)', () =>
       const placements = Float32Array.from([...translation(-1.6, 0, 0), ...translation(1.6, 0, 0)]);
       const r = scene.renderer;
       r.renderInstances(scene.target, scene.camera, [a, b], 2, placements);
-      const both = await frame();
+      const both = await scene.read();
       writeArtifactPng('instances-two-simple-skins', W, H, both.rgba);
       expect(r.stats.drawCalls).toBe(1);
       r.renderInstances(scene.target, scene.camera, [a], 1, placements.subarray(0, 16));
-      const alone = [await frame()];
+      const alone = [await scene.read()];
       r.renderInstances(scene.target, scene.camera, [b], 1, placements.subarray(16, 32));
-      alone.push(await frame());
+      alone.push(await scene.read());
       let covered = [0, 0], mismatched = 0;
       for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
         const [pa, pb, p] = [pixel(alone[0], x, y), pixel(alone[1], x, y), pixel(both, x, y)];
@@ -87,7 +82,7 @@ describe.skipIf(!device)('Renderer.renderInstances (Dawn on SwiftShader)', () =>
           for (const order of [[near, far], [far, near]]) {
             const p = order[0] === near ? placements : Float32Array.from([...placements.subarray(16), ...placements.subarray(0, 16)]);
             scene.renderer.renderInstances(scene.target, scene.camera, order, 2, p);
-            const [r, , b, a] = pixel(await frame(), W / 2, H / 2);
+            const [r, , b, a] = pixel(await scene.read(), W / 2, H / 2);
             // Four half-transparent layers: the nearest one dominates (0.5 vs 0.25, 0.125, …).
             if (yaw === 0) expect(r, `front view: rgba ${[r, b, a]}`).toBeGreaterThan(b + 30);
             else expect(b, `back view: rgba ${[r, b, a]}`).toBeGreaterThan(r + 30);

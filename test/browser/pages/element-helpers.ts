@@ -20,7 +20,14 @@ export interface Helpers {
   canvasOf(el: Element): HTMLCanvasElement;
   messageOf(el: Element): { text: string; visible: boolean };
   progressVisible(el: Element): boolean;
+  /**
+   * Appends a `<skinned-mesh-viewer id=…>` with `attributes` to #stage and resolves once it
+   * has loaded; `watch` records its events first (see `events`).
+   */
+  addViewer(id: string, attributes: Record<string, string>, options?: { timeoutMs?: number; watch?: boolean }): Promise<SkinnedMeshViewerElement>;
   whenLoaded(el: Element, timeoutMs?: number): Promise<void>;
+  /** The element's next `load` (rejects on its next `error`), even if it has loaded before. */
+  nextLoad(el: Element, timeoutMs?: number): Promise<void>;
   whenError(el: Element, timeoutMs?: number): Promise<RecordedEvent>;
   /** Waits for `count` more frames drawn into the element's canvas. */
   waitForFrames(el: Element, count?: number, timeoutMs?: number): Promise<number>;
@@ -118,8 +125,20 @@ window.helpers = {
     const bar = el.shadowRoot!.querySelector<HTMLElement>('[part="progress-bar"]')!;
     return !bar.hidden;
   },
+  async addViewer(id, attributes, { timeoutMs = 20_000, watch = false } = {}) {
+    const el = document.createElement('skinned-mesh-viewer');
+    el.id = id;
+    for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+    if (watch) window.helpers.watch(el);
+    document.getElementById('stage')!.append(el);
+    await window.helpers.whenLoaded(el, timeoutMs);
+    return viewer(el);
+  },
   whenLoaded(el, timeoutMs = 20_000) {
     if (viewer(el).loaded) return Promise.resolve();
+    return window.helpers.nextLoad(el, timeoutMs);
+  },
+  nextLoad(el, timeoutMs = 20_000) {
     return firstEvent(el, timeoutMs, `load of ${el.id || el.getAttribute('src')}`, 'load', () => undefined, 'error', (e) => new Error((e as CustomEvent).detail.message));
   },
   whenError(el, timeoutMs = 20_000) {
