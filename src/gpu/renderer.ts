@@ -193,8 +193,6 @@ interface Draw {
    * Without the shadow lookup (`desc.shadows` false): frames without shadows draw with these.
    */
   readonly pipelines: (GPURenderPipeline | undefined)[];
-  /** The same with the shadow lookup, by SkinningSlot; built with the slot's shadow pipelines (buildShadows). */
-  readonly shadowedPipelines: (GPURenderPipeline | undefined)[];
   readonly vertexSlots: number;
   readonly skinned: boolean;
   readonly staticFlags: number;
@@ -246,6 +244,8 @@ interface Scene {
   readonly shadowCasters: ShadowCasterBounds;
   /** Per SkinningSlot, per draw: its shadow pipeline (null: casts none; undefined: not built). */
   readonly shadowPipelines: (GPURenderPipeline | null | undefined)[][];
+  /** Per SkinningSlot, per draw: its shaded pipeline with the shadow lookup, built with the slot's shadow pipelines. */
+  readonly shadowedSurface: GPURenderPipeline[][];
   /** Shadow pipelines built per SkinningSlot, and the builds under way. */
   readonly shadowBuilds: SlotBuilds;
   /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
@@ -253,8 +253,10 @@ interface Scene {
   readonly preskinVertices: number;
   /** The compute path's buffers, once a frame took it. */
   preskin: PreskinScene | undefined;
-  /** Per SkinningSlot: the compute pipeline, and per draw the lit and shadow pipelines reading skinned vertices. */
-  /** By SkinningSlot: one compute pipeline per skinned draw (preskinVariants). */
+  /**
+   * By SkinningSlot: one compute pipeline per skinned draw (preskinVariants), and per draw the
+   * lit and shadow pipelines reading skinned vertices.
+   */
   readonly preskinCompute: (GPUComputePipeline[] | undefined)[];
   readonly preskinSurface: GPURenderPipeline[][];
   readonly preskinShadow: (GPURenderPipeline | null)[][];
@@ -447,7 +449,7 @@ export class Renderer {
       const skinning = SKINNING_OF_SLOT[slot];
       const shaded = await Promise.all(scene.draws.map((d) => this.pipelines.pipeline({ ...d.desc, skinning, shadows: true })));
       scene.shadowPipelines[slot] = await Promise.all(scene.draws.map((d) => this.shadow.pipeline(d.desc, skinning)));
-      scene.draws.forEach((d, i) => { d.shadowedPipelines[slot] = shaded[i]; });
+      scene.shadowedSurface[slot] = shaded;
     });
   }
 
@@ -641,7 +643,6 @@ export class Renderer {
           material,
           desc,
           pipelines,
-          shadowedPipelines: new Array(SKINNING_SLOTS).fill(undefined),
           vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
           skinned,
           staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
@@ -682,6 +683,7 @@ export class Renderer {
       shadowCasters: createShadowCasterBounds(model),
       groundFootprint: groundFootprint(model),
       shadowPipelines: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
+      shadowedSurface: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
       shadowBuilds: new SlotBuilds(),
       preskinBase: layout.drawBase,
       preskinVertices: layout.verticesPerInstance,
@@ -996,9 +998,11 @@ export class Renderer {
     const weightsPipelines = scene.debug.weightsPipelines(slot);
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
     pass.setBindGroup(BindGroup.SKIN, skinGroup);
-    const surface = compute ? scene.preskinSurface[slot] : undefined;
-    // With shadows on and built, the shaded pipelines with the shadow lookup.
-    const shadowed = this.settings.shadows && scene.shadowBuilds.ready(slot);
+    // The pipelines this frame draws with, by draw (undefined: each draw's own for the slot):
+    // with shadows on and built, the shaded ones with the shadow lookup.
+    const table = weights ? weightsPipelines
+      : compute ? scene.preskinSurface[slot]
+        : this.settings.shadows && scene.shadowBuilds.ready(slot) ? scene.shadowedSurface[slot] : undefined;
     let pipeline: GPURenderPipeline | undefined;
     let material: GpuMaterial | undefined;
     let bound = -1;
@@ -1007,7 +1011,7 @@ export class Renderer {
     for (let s = 0; s < solid.length; s++) {
       const index = solid[s];
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : surface ? surface[index] : shadowed ? d.shadowedPipelines[slot]! : d.pipelines[slot]!;
+      const p = table ? table[index] : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -1029,7 +1033,7 @@ export class Renderer {
       const record = order[e];
       const index = (record / count) | 0;
       const d = scene.draws[index];
-      const p = weights ? weightsPipelines[index] : surface ? surface[index] : shadowed ? d.shadowedPipelines[slot]! : d.pipelines[slot]!;
+      const p = table ? table[index] : d.pipelines[slot]!;
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
