@@ -46,7 +46,7 @@
  * about half the part's size).
  */
 import type { Model } from '../gltf/model.ts';
-import type { SkinningMethod } from '../skin/dqs.ts';
+import type { SkinningMethod } from './skinning-method.ts';
 import type { ModelInstance } from './instance.ts';
 
 /** Floats per stored box: bind-space centre x y z, then half extent x y z (negative: empty). */

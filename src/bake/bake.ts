@@ -6,7 +6,8 @@ import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import { createPose, type Pose } from '../anim/pose.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
 import { createSkinnedVertices, skinPrimitive } from '../skin/cpu-skin.ts';
-import { parseSkinningMethod, skinPrimitiveDq, type SkinningMethod } from '../skin/dqs.ts';
+import { parseSkinningMethod, type SkinningMethod } from '../anim/skinning-method.ts';
+import { skinPrimitiveDq } from '../skin/dqs.ts';
 import { applyMorphTargets, createMorphedVertices, type MorphedVertices } from '../skin/morph.ts';
 
 export interface BakeOptions {

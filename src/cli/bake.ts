@@ -22,7 +22,7 @@ import { bakeToObj } from '../bake/obj.ts';
 import { bakeToGlb } from '../bake/glb.ts';
 import { buildBuiltinGlb, builtinModelNames } from '../builtin/index.ts';
 import { loadGltf } from '../gltf/load.ts';
-import { SKINNING_METHODS, type SkinningMethod } from '../skin/dqs.ts';
+import { asSkinningMethod, SKINNING_METHODS, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
 import { loadGltfFile } from './load-file.ts';
 
@@ -95,8 +95,9 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
       }
       case '--skinning': {
         const v = value(i, a);
-        if (!(SKINNING_METHODS as readonly string[]).includes(v)) throw new UsageError(`--skinning "${v}" must be ${SKINNING_METHODS.join(' or ')}`);
-        args.skinning = v as SkinningMethod;
+        const method = asSkinningMethod(v);
+        if (!method) throw new UsageError(`--skinning "${v}" must be ${SKINNING_METHODS.join(' or ')}`);
+        args.skinning = method;
         i++;
         break;
       }

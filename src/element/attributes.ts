@@ -1,3 +1,4 @@
+import { asSkinningMethod, DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 /**
  * Parsing of <skinned-mesh-viewer>'s attribute strings. Pure functions with no DOM, so
  * they are tested in Node; the element calls them only when an attribute changes.
@@ -151,15 +152,9 @@ export function parseSimpleColor(text: string): Rgba | undefined {
   return undefined;
 }
 
-/** Skinning methods the renderer implements (RenderSettings.skinning). */
-export const SUPPORTED_SKINNING = ['linear', 'dual-quaternion'] as const;
-export type SkinningMethod = (typeof SUPPORTED_SKINNING)[number];
-export const DEFAULT_SKINNING: SkinningMethod = 'linear';
-
 /** The method to use for a `skinning` value: itself when supported, else undefined (caller falls back to linear). */
 export function parseSkinning(text: string | null | undefined): SkinningMethod | undefined {
-  const s = (text ?? DEFAULT_SKINNING).trim().toLowerCase() || DEFAULT_SKINNING;
-  return (SUPPORTED_SKINNING as readonly string[]).includes(s) ? (s as SkinningMethod) : undefined;
+  return asSkinningMethod((text ?? DEFAULT_SKINNING).trim().toLowerCase() || DEFAULT_SKINNING);
 }
 
 /** `builtin:character` → `character`; other sources → undefined. */

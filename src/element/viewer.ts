@@ -1,4 +1,5 @@
 import { AnimationPlayer } from '../anim/player.ts';
+import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
@@ -6,7 +7,7 @@ import { canvasPixelSize, configureCanvas, WebGpuUnsupportedError, type PixelSiz
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
 import { Renderer } from '../gpu/renderer.ts';
 import {
-  DEFAULT_SKINNING, formatCameraOrbit, parseCameraOrbit, parseNumber, parseSeconds, parseSimpleColor, parseSkinning,
+  formatCameraOrbit, parseCameraOrbit, parseNumber, parseSeconds, parseSimpleColor, parseSkinning,
   TRANSPARENT, type Rgba,
 } from './attributes.ts';
 import { encodeImage, unpremultiply } from './capture.ts';

@@ -6,7 +6,7 @@
  */
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import skinComputeWgsl from '../../shaders/skin-compute.wgsl?raw';
-import type { SkinningMethod } from '../skin/dqs.ts';
+import type { SkinningMethod } from '../anim/skinning-method.ts';
 
 /** The module's source: the one skinning implementation, then the compute entry point. */
 export const SKIN_COMPUTE_WGSL = `${skinningWgsl}\n${skinComputeWgsl}`;

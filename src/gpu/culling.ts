@@ -15,7 +15,7 @@ import type { ModelInstance } from '../anim/instance.ts';
 import { createSkinnedBounds, SkinnedBoundsJob, type SkinnedBounds } from '../anim/skinned-bounds.ts';
 import type { Model } from '../gltf/model.ts';
 import { FRUSTUM_FLOATS, frustumIntersectsBox, frustumPlanes } from '../math/frustum.ts';
-import type { SkinningMethod } from '../skin/dqs.ts';
+import type { SkinningMethod } from '../anim/skinning-method.ts';
 
 /** Floats per world box in `InstanceCuller.boxes`: min x y z, max x y z. */
 export const WORLD_BOX_FLOATS = 6;

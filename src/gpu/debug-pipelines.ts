@@ -7,7 +7,7 @@
 import debugWgsl from '../../shaders/debug.wgsl?raw';
 import { BOUNDS_BOX_LAYOUT, DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from './debug-layouts.ts';
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from './layouts.ts';
-import type { SkinningMethod } from '../skin/dqs.ts';
+import type { SkinningMethod } from '../anim/skinning-method.ts';
 import { isSrgbFormat, MESH_SHADER_SOURCE, skinningConstants, skinningKey, type MeshPipelines } from './pipelines.ts';
 
 /** The mesh shader (structs, bindings, vertex inputs, skinning) followed by the overlays. */

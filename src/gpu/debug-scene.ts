@@ -21,7 +21,7 @@ import { DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_
 import { instanceStepped, type DebugPipelines } from './debug-pipelines.ts';
 import { DebugView } from './debug-views.ts';
 import { createBufferWithData, drawIndices, type GpuPrimitive } from './gpu-model.ts';
-import type { SkinningMethod } from '../skin/dqs.ts';
+import type { SkinningMethod } from '../anim/skinning-method.ts';
 import { meshVariantDesc, skinningSlot, type MeshPipelineDesc, type MeshPipelines, type SkinningSlot } from './pipelines.ts';
 
 /** What the debug views need to know about one of the Renderer's draws. */

@@ -13,7 +13,7 @@ import { skinPalette } from '../anim/palette.ts';
 import { skinDqPalette } from '../anim/dq-palette.ts';
 import { morphForBake, poseForBake, type BakedPrimitive, type BakeOptions, type BakeResult } from '../bake/bake.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
-import { parseSkinningMethod } from '../skin/dqs.ts';
+import { parseSkinningMethod } from '../anim/skinning-method.ts';
 import {
   SKIN_PARAMS_NONE, createSkinBindGroup, dispatchSkinVertices, skinComputePipeline, skinParamsStride, writeSkinParams,
   type SkinComputeBuffers, type SkinParams,

@@ -3,7 +3,7 @@ import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
-import type { SkinningMethod } from '../skin/dqs.ts';
+import type { SkinningMethod } from '../anim/skinning-method.ts';
 import { ALL_MATERIAL_TEXTURES, DEPTH_FORMAT, FrameBinding, MaterialBinding, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
 import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
 import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';

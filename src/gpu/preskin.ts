@@ -24,7 +24,7 @@ import preskinWgsl from '../../shaders/preskin.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import { ComponentType } from '../gltf/constants.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
-import type { SkinningMethod } from '../skin/dqs.ts';
+import type { SkinningMethod } from '../anim/skinning-method.ts';
 import { throwOnCompilationErrors } from './compute-skin.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { SkinBinding } from './layouts.ts';

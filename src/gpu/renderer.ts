@@ -2,7 +2,7 @@ import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import type { ModelInstance } from '../anim/instance.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
-import type { SkinningMethod } from '../skin/dqs.ts';
+import type { SkinningMethod } from '../anim/skinning-method.ts';
 import type { Camera } from './camera.ts';
 import { InstanceCuller } from './culling.ts';
 import { BoundsOverlay } from './debug-bounds.ts';

@@ -20,7 +20,7 @@ import { mat4 } from 'wgpu-matrix';
 import type { ModelInstance } from '../anim/instance.ts';
 import type { Model } from '../gltf/model.ts';
 import { length3, maxAxisScale } from '../math/trs.ts';
-import type { SkinningMethod } from '../skin/dqs.ts';
+import type { SkinningMethod } from '../anim/skinning-method.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData } from './frame-uniforms.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { BindGroup, FrameBinding } from './layouts.ts';

@@ -20,17 +20,6 @@ import type { Primitive } from '../gltf/model.ts';
 import type { NumArray } from '../math/trs.ts';
 import type { SkinnedVertices } from './cpu-skin.ts';
 
-/** How a skinned vertex blends its joints: linear blend skinning or dual-quaternion skinning. */
-export type SkinningMethod = 'linear' | 'dual-quaternion';
-export const SKINNING_METHODS: readonly SkinningMethod[] = ['linear', 'dual-quaternion'];
-
-/** `value` as a SkinningMethod (undefined: linear), or an error naming the choices. */
-export function parseSkinningMethod(value: string | undefined): SkinningMethod {
-  if (value === undefined) return 'linear';
-  if ((SKINNING_METHODS as readonly string[]).includes(value)) return value as SkinningMethod;
-  throw new Error(`skinning "${value}" must be ${SKINNING_METHODS.join(' or ')}`);
-}
-
 export function skinPrimitiveDq(
   prim: Primitive,
   dqPalette: NumArray,

@@ -20,7 +20,7 @@ import {
   SOURCE_VERTEX_FLOATS, type PreskinDraw,
 } from '../../src/gpu/preskin.ts';
 import { readTexturePixels } from '../../src/gpu/readback.ts';
-import type { SkinningMethod } from '../../src/skin/dqs.ts';
+import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
 import preskinWgsl from '../../shaders/preskin.wgsl?raw';
 import { assetPath } from '../support/assets.ts';
 import { angleDegrees, ANGLE_TOLERANCE_DEGREES, diagonal, POSITION_TOLERANCE } from '../support/compare-bakes.ts';

@@ -16,7 +16,7 @@ import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { DebugView } from '../../src/gpu/debug-views.ts';
 import { drawIndices } from '../../src/gpu/gpu-model.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
-import type { SkinningMethod } from '../../src/skin/dqs.ts';
+import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { assetPath } from '../support/assets.ts';
 import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice, countGpuCalls, type Frame } from './gpu-test.ts';

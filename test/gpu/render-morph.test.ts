@@ -17,7 +17,7 @@ import { DebugView } from '../../src/gpu/debug-views.ts';
 import { drawIndices } from '../../src/gpu/gpu-model.ts';
 import { MAX_ACTIVE_MORPH_TARGETS } from '../../src/gpu/morph-targets.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
-import type { SkinningMethod } from '../../src/skin/dqs.ts';
+import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { applyMorphTargets, createMorphedVertices } from '../../src/skin/morph.ts';
 import { assetPath } from '../support/assets.ts';
 import { buildMorphedSkin } from '../support/fixtures.ts';

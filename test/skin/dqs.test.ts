@@ -7,7 +7,7 @@ import { loadGltf } from '../../src/gltf/load.ts';
 import type { Primitive } from '../../src/gltf/model.ts';
 import { composeTRS } from '../../src/math/trs.ts';
 import { createSkinnedVertices, skinPrimitive } from '../../src/skin/cpu-skin.ts';
-import { parseSkinningMethod, skinPrimitiveDq } from '../../src/skin/dqs.ts';
+import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
 
 /** A primitive of the given vertices, each bound to its own joints/weights (4 or 8 per vertex). */
 function vertices(list: { p: number[]; n?: number[]; t?: number[]; j: number[]; w: number[] }[]): Primitive {
@@ -63,12 +63,6 @@ describe('skinPrimitiveDq: invalid inputs', () => {
   it('throws for a primitive without skinning attributes', () => {
     const p = { ...vertices([{ p: [0, 0, 0], j: [0, 0, 0, 0], w: [1, 0, 0, 0] }]), joints: undefined };
     expect(() => skinPrimitiveDq(p, new Float64Array(DQ_JOINT_FLOATS), createSkinnedVertices(p))).toThrow(/no JOINTS_0/);
-  });
-  it('parseSkinningMethod names the choices; undefined means linear', () => {
-    expect(() => parseSkinningMethod('spherical')).toThrow(/skinning "spherical" must be linear or dual-quaternion/);
-    expect(() => parseSkinningMethod('')).toThrow(/must be linear or dual-quaternion/);
-    expect(parseSkinningMethod(undefined)).toBe('linear');
-    expect(parseSkinningMethod('dual-quaternion')).toBe('dual-quaternion');
   });
 });
 
