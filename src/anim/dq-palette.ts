@@ -11,7 +11,7 @@
  */
 import type { Skin } from '../gltf/model.ts';
 import { rigidStretchFromMat4, DUAL_QUAT_FLOATS, SYMMETRIC3_FLOATS } from '../math/dual-quat.ts';
-import type { NumArray } from '../math/trs.ts';
+import type { NumArray } from '../math/types.ts';
 import { skinPalette } from './palette.ts';
 
 /** Float offsets of each field of one DQ palette entry (WGSL `DqJoint`; bytes = 4 ×). */

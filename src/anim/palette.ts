@@ -1,5 +1,6 @@
 import type { Skin } from '../gltf/model.ts';
-import { invertMat4, multiplyMat4, type NumArray } from '../math/trs.ts';
+import { invertMat4, multiplyMat4 } from '../math/trs.ts';
+import type { NumArray } from '../math/types.ts';
 
 const meshInverse = new Float64Array(16);
 const jointBind = new Float64Array(16);

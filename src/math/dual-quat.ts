@@ -10,7 +10,7 @@
  * the polar decomposition's scratch lives at module level.
  */
 import { quatFromRotationMatrix3 } from './quat.ts';
-import type { NumArray } from './trs.ts';
+import type { NumArray } from './types.ts';
 
 /** Numbers per dual quaternion: real (x y z w), then dual (x y z w). */
 export const DUAL_QUAT_FLOATS = 8;

@@ -6,7 +6,7 @@
  * inside when a·px + b·py + c·pz + d ≥ 0; (a, b, c) is unit length, so that value is the
  * signed distance in world units (Gribb & Hartmann's row combinations, normalised).
  */
-import type { NumArray } from './trs.ts';
+import type { NumArray } from './types.ts';
 
 /** Planes in this order, 4 floats each. */
 export const FrustumPlane = { LEFT: 0, RIGHT: 1, BOTTOM: 2, TOP: 3, NEAR: 4, FAR: 5 } as const;

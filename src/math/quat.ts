@@ -2,7 +2,7 @@
  * Quaternion interpolation on flat arrays (x y z w). Offsets let callers keep
  * every joint's rotation in one typed array; `dst` may alias an input.
  */
-import type { NumArray } from './trs.ts';
+import type { NumArray } from './types.ts';
 
 /**
  * Spherical interpolation on the shortest arc: b is negated when a·b < 0, since

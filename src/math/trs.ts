@@ -7,8 +7,7 @@
  * anything is written, so `dst` may alias an input.
  */
 import { quatFromRotationMatrix3 } from './quat.ts';
-
-export type NumArray = Float32Array | Float64Array | number[];
+import type { NumArray } from './types.ts';
 
 const rotationScratch = new Float64Array(9);
 

@@ -1,5 +1,5 @@
 import type { Primitive } from '../gltf/model.ts';
-import type { NumArray } from '../math/trs.ts';
+import type { NumArray } from '../math/types.ts';
 
 /** Output arrays of `skinPrimitive`, sized by `createSkinnedVertices`. */
 export interface SkinnedVertices {

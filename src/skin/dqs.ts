@@ -17,7 +17,7 @@
  */
 import { DQ_JOINT_FLOATS, DqJointFloat } from '../anim/dq-palette.ts';
 import type { Primitive } from '../gltf/model.ts';
-import type { NumArray } from '../math/trs.ts';
+import type { NumArray } from '../math/types.ts';
 import type { SkinnedVertices } from './cpu-skin.ts';
 
 export function skinPrimitiveDq(
