@@ -1,5 +1,5 @@
 import type { Hierarchy } from '../gltf/model.ts';
-import { mulConjQuat, mulQuat, quatFromTo, rotateVec, rotationAngle, rotationOfMatrix, scaleRotation } from './joint-math.ts';
+import { mulConjQuat, mulQuat, quatFromTo, rotateVec, rotationAngle, rotationOfMatrix, scaleRotation } from '../math/quat.ts';
 import type { Pose } from './pose.ts';
 
 // Scratch for run(): module-level so the per-frame call allocates nothing.

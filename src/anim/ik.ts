@@ -1,5 +1,5 @@
 import type { Hierarchy } from '../gltf/model.ts';
-import { mulConjQuat, mulQuat, quatFromTo, rotateVec, rotationOfMatrix, scaleRotation } from './joint-math.ts';
+import { mulConjQuat, mulQuat, quatFromTo, rotateVec, rotationOfMatrix, scaleRotation } from '../math/quat.ts';
 import { isInSubtree } from './mask.ts';
 import type { Pose } from './pose.ts';
 

@@ -387,7 +387,7 @@ class ModelReader {
         const len = Math.hypot(r[0], r[1], r[2], r[3]);
         if (len === 0) throw new GltfError(`${path}.rotation`, 'is a zero quaternion');
         if (Math.abs(len - 1) > QUAT_LENGTH_WARN) this.warn(`${path}.rotation`, `quaternion length ${len.toFixed(4)} renormalised`);
-        normalizeQuat(r);
+        normalizeQuat(r, 0, r, 0);
         s[0] = sv[0]; s[1] = sv[1]; s[2] = sv[2];
         composeTRS(t, r, s, restMatrix, 0, 0, 0, slot * 16);
       }
@@ -860,7 +860,7 @@ class ModelReader {
         const len = Math.hypot(ownValues[o], ownValues[o + 1], ownValues[o + 2], ownValues[o + 3]);
         if (len === 0) throw new GltfError(`${path}.output`, `rotation key ${k} is a zero quaternion`);
         if (Math.abs(len - 1) > Math.abs(worst - 1)) worst = len;
-        normalizeQuat(ownValues, o);
+        normalizeQuat(ownValues, o, ownValues, o);
       }
       if (Math.abs(worst - 1) > tolerance) this.warn(`${path}.output`, `rotation keys are not unit quaternions (worst length ${worst.toFixed(4)}); renormalised`);
       if (interpolation === Interpolation.LINEAR) ({ slerpAngle, slerpInvSin } = prepareSlerpKeys(ownValues, keys));

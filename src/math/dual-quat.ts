@@ -49,7 +49,7 @@ export function dualQuatFromMat4<T extends NumArray>(m: NumArray, dst: T, mo = 0
   rot[0] = m[mo]; rot[1] = m[mo + 1]; rot[2] = m[mo + 2];
   rot[3] = m[mo + 4]; rot[4] = m[mo + 5]; rot[5] = m[mo + 6];
   rot[6] = m[mo + 8]; rot[7] = m[mo + 9]; rot[8] = m[mo + 10];
-  quatFromRotationMatrix3(rot, 0, quatScratch);
+  quatFromRotationMatrix3(rot, 0, quatScratch, 0);
   translationScratch[0] = m[mo + 12]; translationScratch[1] = m[mo + 13]; translationScratch[2] = m[mo + 14];
   return dualQuatFromRotationTranslation(quatScratch, translationScratch, dst, 0, 0, dstOffset);
 }
@@ -247,7 +247,7 @@ export function rigidStretchFromMat4(
 
   const rot = rotationScratch;
   rot[0] = r00; rot[1] = r10; rot[2] = r20; rot[3] = r01; rot[4] = r11; rot[5] = r21; rot[6] = r02; rot[7] = r12; rot[8] = r22;
-  quatFromRotationMatrix3(rot, 0, quatScratch);
+  quatFromRotationMatrix3(rot, 0, quatScratch, 0);
   translationScratch[0] = tx; translationScratch[1] = ty; translationScratch[2] = tz;
   dualQuatFromRotationTranslation(quatScratch, translationScratch, dq, 0, 0, dqOffset);
 }

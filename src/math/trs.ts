@@ -144,5 +144,5 @@ export function decomposeTRS(m: NumArray, t: NumArray, r: NumArray, s: NumArray,
   // Column-major: rCR is column C, row R.
   const rot = rotationScratch;
   rot[0] = r00; rot[1] = r01; rot[2] = r02; rot[3] = r10; rot[4] = r11; rot[5] = r12; rot[6] = r20; rot[7] = r21; rot[8] = r22;
-  quatFromRotationMatrix3(rot, 0, r);
+  quatFromRotationMatrix3(rot, 0, r, 0);
 }

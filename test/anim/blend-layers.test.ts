@@ -96,8 +96,8 @@ describe('LayerBlendingJob: numbers', () => {
     new LayerBlendingJob(poses.map((p, i) => layer(p, w[i])), rest, out).run();
     const q01 = new Float64Array(4), q = new Float64Array(4);
     for (let s = 0; s < model.hierarchy.count; s++) {
-      slerpQuat(poses[0].rotation, poses[1].rotation, w[1] / (w[0] + w[1]), q01, s * 4, s * 4);
-      slerpQuat(q01, poses[2].rotation, w[2] / (w[0] + w[1] + w[2]), q, 0, s * 4);
+      slerpQuat(poses[0].rotation, s * 4, poses[1].rotation, s * 4, [w[1] / (w[0] + w[1])], 0, q01, 0);
+      slerpQuat(q01, 0, poses[2].rotation, s * 4, [w[2] / (w[0] + w[1] + w[2])], 0, q, 0);
       expect(quatAngle(q, out.rotation.subarray(s * 4))).toBeLessThan(1e-6);
       for (let c = 0; c < 3; c++) {
         const mean = (w[0] * poses[0].translation[s * 3 + c] + w[1] * poses[1].translation[s * 3 + c] + w[2] * poses[2].translation[s * 3 + c]) / (w[0] + w[1] + w[2]);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mat4, quat } from 'wgpu-matrix';
 import { composeTRS, decomposeTRS, invertMat4, length3, maxAxisScale, multiplyMat4, setIdentity } from '../../src/math/trs.ts';
-import { normalizeQuat, slerpQuat } from '../../src/math/quat.ts';
 import { measureAllocation } from '../support/allocation.ts';
 
 const close = (a: ArrayLike<number>, b: ArrayLike<number>, eps = 1e-6) => {
@@ -82,38 +81,5 @@ describe('decomposeTRS', () => {
     const T = [0, 0, 0], R = [0, 0, 0, 0], S = [0, 0, 0];
     decomposeTRS(mirrored, T, R, S);
     close(composeTRS(T, R, S, new Float64Array(16)), mirrored, 1e-6);
-  });
-});
-
-describe('slerpQuat', () => {
-  const a = [0, 0, 0, 1];
-  const b = [0, 0, Math.SQRT1_2, Math.SQRT1_2]; // 90° about z
-  it('halfway is the 45° rotation', () => {
-    close(slerpQuat(a, b, 0.5, [0, 0, 0, 0]), [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)]);
-  });
-  it('a third of the way is 30° (constant angular speed, unlike nlerp)', () => {
-    close(slerpQuat(a, b, 1 / 3, [0, 0, 0, 0]), [0, 0, Math.sin(Math.PI / 12), Math.cos(Math.PI / 12)]);
-  });
-  it('takes the shortest arc when the quaternions are in opposite hemispheres', () => {
-    const negB = b.map((v) => -v);
-    const out = slerpQuat(a, negB, 0.5, [0, 0, 0, 0]);
-    close(out, [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)]);
-  });
-  it('matches wgpu-matrix slerp for a general pair', () => {
-    const q1 = quat.normalize(quat.create(0.1, 0.7, -0.2, 0.6));
-    const q2 = quat.normalize(quat.create(-0.5, 0.1, 0.4, 0.3));
-    close(slerpQuat(q1, q2, 0.3, [0, 0, 0, 0]), quat.slerp(q1, q2, 0.3), 1e-6);
-  });
-  it('may write over its input', () => {
-    const q = [0, 0, 0, 1];
-    slerpQuat(q, b, 1, q);
-    close(q, b);
-  });
-});
-
-describe('normalizeQuat', () => {
-  it('makes a unit quaternion and turns zero into identity', () => {
-    close(normalizeQuat([0, 0, 2, 0]), [0, 0, 1, 0]);
-    close(normalizeQuat([0, 0, 0, 0]), [0, 0, 0, 1]);
   });
 });
