@@ -1,6 +1,6 @@
 import { Interpolation, TargetPath } from '../gltf/constants.ts';
 import type { Channel, Clip, Model, Sampler } from '../gltf/model.ts';
-import { prepareSlerpKeys } from '../math/quat.ts';
+import { mulQuat, prepareSlerpKeys, scaleRotation } from '../math/quat.ts';
 import { createPose, type Pose } from './pose.ts';
 import { createClipCursor, sampleClip } from './sample.ts';
 
@@ -133,6 +133,10 @@ export function poseDelta(pose: Pose, reference: Pose, dst: Pose): Pose {
   return dst;
 }
 
+/** Scratch for AdditiveJob.run(), module-level so it allocates nothing: the scaled delta rotation and its fraction. */
+const scaled = new Float64Array(4);
+const fraction = new Float64Array(1);
+
 /**
  * Adds a delta pose (an additive clip sampled over `setIdentityPose`, or `poseDelta`) on
  * top of `base`, scaled by `weight` and an optional per-slot `mask` (convention above).
@@ -191,28 +195,14 @@ export class AdditiveJob {
       OS[t3 + 2] = BS[t3 + 2] * (1 + (DS[t3 + 2] - 1) * w);
       for (let i = m0; i < m1; i++) OW[i] = BW[i] + DW[i] * w;
 
-      // slerp(identity, ΔR, w) on the shortest arc: scale the rotation's half-angle by w.
-      let dx = DR[r4], dy = DR[r4 + 1], dz = DR[r4 + 2], dw = DR[r4 + 3];
-      if (w !== 1) {
-        if (dw < 0) { dx = -dx; dy = -dy; dz = -dz; dw = -dw; }
-        const sinHalf = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        if (sinHalf > 1e-9) {
-          const half = Math.atan2(sinHalf, dw) * w;
-          const k = Math.sin(half) / sinHalf;
-          dx *= k; dy *= k; dz *= k; dw = Math.cos(half);
-        } else {
-          // Below this the delta is identity to double precision; nlerp is exact enough.
-          dx *= w; dy *= w; dz *= w; dw = 1;
-          const il = 1 / Math.sqrt(dx * dx + dy * dy + dz * dz + 1);
-          dx *= il; dy *= il; dz *= il; dw = il;
-        }
+      // ΔR scaled to slerp(identity, ΔR, w), then ΔR · R_base. At w = 1 ΔR is used as it is,
+      // so a full-weight layer gives back the source clip's rotation exactly.
+      if (w === 1) {
+        mulQuat(DR, r4, BR, r4, OR, r4);
+      } else {
+        fraction[0] = w;
+        mulQuat(scaleRotation(DR, r4, fraction, 0, scaled, 0), 0, BR, r4, OR, r4);
       }
-      // ΔR · R_base
-      const bx = BR[r4], by = BR[r4 + 1], bz = BR[r4 + 2], bw = BR[r4 + 3];
-      OR[r4] = dw * bx + dx * bw + dy * bz - dz * by;
-      OR[r4 + 1] = dw * by - dx * bz + dy * bw + dz * bx;
-      OR[r4 + 2] = dw * bz + dx * by - dy * bx + dz * bw;
-      OR[r4 + 3] = dw * bw - dx * bx - dy * by - dz * bz;
     }
   }
 }

@@ -1,4 +1,12 @@
+import { slerpQuat } from '../math/quat.ts';
 import type { Pose } from './pose.ts';
+
+/**
+ * Scratch for run(), module-level so it allocates nothing: one joint's running rotation
+ * (kept apart from the output, which may be one of the inputs) and the slerp fraction.
+ */
+const running = new Float64Array(4);
+const fraction = new Float64Array(1);
 
 /** One input of a `LayerBlendingJob`. The job reads it; the caller owns and updates it. */
 export interface BlendLayer {
@@ -71,8 +79,10 @@ export class LayerBlendingJob {
     const T = output.translation, R = output.rotation, S = output.scale;
     for (let slot = 0; slot < slots; slot++) {
       const t3 = slot * 3, r4 = slot * 4;
-      let tx = 0, ty = 0, tz = 0, rx = 0, ry = 0, rz = 0, rw = 1, sx = 1, sy = 1, sz = 1;
+      let tx = 0, ty = 0, tz = 0, sx = 1, sy = 1, sz = 1;
       let total = 0;
+      // The joint's rotation so far: the first contributor's, read in place, then `running`.
+      let q = rest.rotation, qo = r4;
       for (let l = 0; l <= n; l++) {
         // Layers in order, then the rest pose as the last candidate.
         let w: number;
@@ -91,32 +101,22 @@ export class LayerBlendingJob {
         const pt = p.translation, pr = p.rotation, ps = p.scale;
         if (total === 0) {
           tx = pt[t3]; ty = pt[t3 + 1]; tz = pt[t3 + 2];
-          rx = pr[r4]; ry = pr[r4 + 1]; rz = pr[r4 + 2]; rw = pr[r4 + 3];
+          q = pr;
           sx = ps[t3]; sy = ps[t3 + 1]; sz = ps[t3 + 2];
           total = w;
           continue;
         }
         total += w;
-        const u = w / total, iu = 1 - u;
+        const u = w / total;
         tx = tx + (pt[t3] - tx) * u; ty = ty + (pt[t3 + 1] - ty) * u; tz = tz + (pt[t3 + 2] - tz) * u;
         sx = sx + (ps[t3] - sx) * u; sy = sy + (ps[t3 + 1] - sy) * u; sz = sz + (ps[t3 + 2] - sz) * u;
-        // Slerp written as BlendingJob writes it, so two layers round identically.
-        let bx = pr[r4], by = pr[r4 + 1], bz = pr[r4 + 2], bw = pr[r4 + 3];
-        let cos = rx * bx + ry * by + rz * bz + rw * bw;
-        if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
-        let ka = iu, kb = u;
-        if (cos < 0.9999) {
-          const angle = Math.acos(cos);
-          const inv = 1 / Math.sin(angle);
-          ka = Math.sin(iu * angle) * inv;
-          kb = Math.sin(u * angle) * inv;
-        }
-        const x = ka * rx + kb * bx, y = ka * ry + kb * by, z = ka * rz + kb * bz, qw = ka * rw + kb * bw;
-        const il = 1 / Math.sqrt(x * x + y * y + z * z + qw * qw);
-        rx = x * il; ry = y * il; rz = z * il; rw = qw * il;
+        // The slerp BlendingJob uses, so two layers round identically.
+        fraction[0] = u;
+        slerpQuat(q, qo, pr, r4, fraction, 0, running, 0);
+        q = running; qo = 0;
       }
       T[t3] = tx; T[t3 + 1] = ty; T[t3 + 2] = tz;
-      R[r4] = rx; R[r4 + 1] = ry; R[r4 + 2] = rz; R[r4 + 3] = rw;
+      R[r4] = q[qo]; R[r4 + 1] = q[qo + 1]; R[r4 + 2] = q[qo + 2]; R[r4 + 3] = q[qo + 3];
       S[t3] = sx; S[t3 + 1] = sy; S[t3 + 2] = sz;
       this.blendMorphWeights(slot);
     }

@@ -1,3 +1,4 @@
+import { slerpQuat } from '../math/quat.ts';
 import type { Pose } from './pose.ts';
 
 /**
@@ -28,30 +29,19 @@ export class BlendingJob {
 
   run(): void {
     this.validate();
-    const w = this.weight, iw = 1 - w;
+    const w = this.weight;
     const a = this.from, b = this.to, out = this.output;
     lerpArray(a.translation, b.translation, w, out.translation);
     lerpArray(a.scale, b.scale, w, out.scale);
     lerpArray(a.weights, b.weights, w, out.weights);
     const ra = a.rotation, rb = b.rotation, ro = out.rotation;
-    for (let o = 0; o < ra.length; o += 4) {
-      const ax = ra[o], ay = ra[o + 1], az = ra[o + 2], aw = ra[o + 3];
-      let bx = rb[o], by = rb[o + 1], bz = rb[o + 2], bw = rb[o + 3];
-      let cos = ax * bx + ay * by + az * bz + aw * bw;
-      if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
-      let ka = iw, kb = w;
-      if (cos < 0.9999) {
-        const angle = Math.acos(cos);
-        const inv = 1 / Math.sin(angle);
-        ka = Math.sin(iw * angle) * inv;
-        kb = Math.sin(w * angle) * inv;
-      }
-      const x = ka * ax + kb * bx, y = ka * ay + kb * by, z = ka * az + kb * bz, qw = ka * aw + kb * bw;
-      const il = 1 / Math.sqrt(x * x + y * y + z * z + qw * qw);
-      ro[o] = x * il; ro[o + 1] = y * il; ro[o + 2] = z * il; ro[o + 3] = qw * il;
-    }
+    fraction[0] = w;
+    for (let o = 0; o < ra.length; o += 4) slerpQuat(ra, o, rb, o, fraction, 0, ro, o);
   }
 }
+
+/** The blend weight as `slerpQuat` reads it (module-level: run() allocates nothing). */
+const fraction = new Float64Array(1);
 
 function lerpArray(a: Float64Array | Float32Array, b: Float64Array | Float32Array, w: number, out: Float64Array | Float32Array): void {
   for (let i = 0; i < a.length; i++) out[i] = a[i] + (b[i] - a[i]) * w;

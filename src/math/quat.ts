@@ -22,16 +22,19 @@ const SLERP_LERP_COS = 0.9999;
 
 /**
  * dst = slerp(a, b, t[to]) on the shortest arc (b is negated when a·b < 0: q and −q are the
- * same rotation), renormalised. a and b are unit quaternions; t is in [0, 1].
+ * same rotation), renormalised. a and b are unit quaternions; t is in [0, 1]. Its bytecode is
+ * just under V8's limit for inlining (460 bytes), and the blending jobs' speed depends on it
+ * being inlined into their per-joint loops: keep additions out of this function.
  */
 export function slerpQuat<T extends NumArray>(
   a: NumArray, ao: number, b: NumArray, bo: number, t: NumArray, to: number, dst: T, o: number,
 ): T {
   const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
-  let bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
+  const bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
   const kt = t[to], it = 1 - kt;
-  let cos = ax * bx + ay * by + az * bz + aw * bw;
-  if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
+  const dot = ax * bx + ay * by + az * bz + aw * bw;
+  // Shortest arc: b's weight takes the sign of a·b, the same bits as negating b.
+  const cos = Math.abs(dot);
   let ka = it, kb = kt;
   if (cos < SLERP_LERP_COS) {
     const angle = Math.acos(cos);
@@ -39,6 +42,7 @@ export function slerpQuat<T extends NumArray>(
     ka = Math.sin(it * angle) * inv;
     kb = Math.sin(kt * angle) * inv;
   }
+  if (dot < 0) kb = -kb;
   const x = ka * ax + kb * bx, y = ka * ay + kb * by, z = ka * az + kb * bz, w = ka * aw + kb * bw;
   // Exact slerp stays unit up to rounding; the lerp branch does not.
   const il = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
@@ -59,9 +63,9 @@ export function scaleRotation<T extends NumArray>(q: NumArray, qo: number, s: Nu
   const sinHalf = Math.sqrt(x * x + y * y + z * z);
   if (sinHalf < 1e-9) {
     // Too small an angle to normalise the axis: the rotation is identity to double precision.
-    dst[o] = x * t; dst[o + 1] = y * t; dst[o + 2] = z * t; dst[o + 3] = 1;
-    const il = 1 / Math.sqrt(dst[o] * dst[o] + dst[o + 1] * dst[o + 1] + dst[o + 2] * dst[o + 2] + 1);
-    dst[o] *= il; dst[o + 1] *= il; dst[o + 2] *= il; dst[o + 3] = il;
+    x *= t; y *= t; z *= t;
+    const il = 1 / Math.sqrt(x * x + y * y + z * z + 1);
+    dst[o] = x * il; dst[o + 1] = y * il; dst[o + 2] = z * il; dst[o + 3] = il;
     return dst;
   }
   const half = Math.atan2(sinHalf, w) * t;
