@@ -1,5 +1,5 @@
 import type { Hierarchy } from '../gltf/model.ts';
-import { mulConjQuat, mulQuat, quatFromTo, rotateVec, rotationOfMatrix, scaleRotation } from '../math/quat.ts';
+import { mulConjQuat, mulQuat, normalizeQuat, quatFromTo, rotateVec, rotationOfMatrix, scaleRotation } from '../math/quat.ts';
 import { isInSubtree } from './mask.ts';
 import type { Pose } from './pose.ts';
 
@@ -190,16 +190,11 @@ function applyCorrection(rotation: Float64Array, r: number, s: Float64Array, g: 
   mulConjQuat(s, g, s, c, s, Q_TEMP);
   mulQuat(s, Q_TEMP, s, g, s, Q_TEMP);
   mulQuat(rotation, r, s, Q_TEMP, rotation, r);
-  normalizeQuatAt(rotation, r);
+  normalizeQuat(rotation, r, rotation, r);
 }
 
 function checkSlot(h: Hierarchy, slot: number, name: string): void {
   if (!Number.isInteger(slot) || slot < 0 || slot >= h.count) throw new RangeError(`TwoBoneIKJob: ${name} ${slot} is not in [0, ${h.count})`);
-}
-
-function normalizeQuatAt(a: Float64Array, o: number): void {
-  const il = 1 / Math.sqrt(a[o] * a[o] + a[o + 1] * a[o + 1] + a[o + 2] * a[o + 2] + a[o + 3] * a[o + 3]);
-  a[o] *= il; a[o + 1] *= il; a[o + 2] *= il; a[o + 3] *= il;
 }
 
 function normalize(a: Float64Array, o: number): void {

@@ -1,5 +1,6 @@
 import { Interpolation, TargetPath } from '../gltf/constants.ts';
 import type { Channel, Clip, Sampler } from '../gltf/model.ts';
+import { normalizeQuat } from '../math/quat.ts';
 import type { Pose } from './pose.ts';
 
 /**
@@ -240,7 +241,8 @@ function sampleOther(cursor: ClipCursor, c: number, pose: Pose): void {
     case TargetPath.ROTATION: {
       const o = ch.slot * 4;
       sampleVector(s, k, cursor, pose.rotation, o);
-      if (s.interpolation === Interpolation.CUBICSPLINE) normalizeInPlace(pose.rotation, o);
+      // A spline of quaternions leaves the unit sphere between keys (glTF §3.11: normalise).
+      if (s.interpolation === Interpolation.CUBICSPLINE) normalizeQuat(pose.rotation, o, pose.rotation, o);
       break;
     }
     case TargetPath.WEIGHTS: {
@@ -283,16 +285,4 @@ function sampleVector(s: Sampler, k: number, cursor: ClipCursor, out: Float64Arr
   const u = (time - times[k]) / (times[k + 1] - times[k]);
   const a = k * n, b = a + n;
   for (let i = 0; i < n; i++) out[o + i] = v[a + i] + (v[b + i] - v[a + i]) * u;
-}
-
-/** A spline of quaternions leaves the unit sphere between keys (glTF §3.11: normalise). */
-function normalizeInPlace(q: Float64Array, o: number): void {
-  const x = q[o], y = q[o + 1], z = q[o + 2], w = q[o + 3];
-  const len = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (len > 0) {
-    const il = 1 / len;
-    q[o] = x * il; q[o + 1] = y * il; q[o + 2] = z * il; q[o + 3] = w * il;
-  } else {
-    q[o] = 0; q[o + 1] = 0; q[o + 2] = 0; q[o + 3] = 1;
-  }
 }
