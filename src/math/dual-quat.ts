@@ -5,9 +5,10 @@
  * A dual quaternion is 8 numbers: the real part (x y z w), then the dual part (x y z w).
  * A unit dual quaternion r + εd is the rigid transform "rotate by r, then translate by t"
  * with d = ½·(t, 0)·r, so t = 2·d·r* (vector part). Matrices are column-major 4×4, as in
- * trs.ts. Every function takes offsets, writes into `dst` and returns it; inputs are read
- * into locals before anything is written, so `dst` may alias an input. Nothing allocates:
- * the polar decomposition's scratch lives at module level.
+ * trs.ts. What skinning needs from here is one split of a joint matrix into a dual
+ * quaternion and a stretch (`rigidStretchFromMat4`); blending and applying dual quaternions
+ * happen per vertex, in skin/dqs.ts and the WGSL. Nothing allocates: the polar
+ * decomposition's scratch lives at module level.
  */
 import { quatFromRotationMatrix3 } from './quat.ts';
 import type { NumArray } from './types.ts';
@@ -17,139 +18,16 @@ export const DUAL_QUAT_FLOATS = 8;
 /** Numbers per symmetric 3×3 in the packed form this module writes: xx yy zz xy xz yz. */
 export const SYMMETRIC3_FLOATS = 6;
 
-export function setIdentityDualQuat<T extends NumArray>(dst: T, dstOffset = 0): T {
-  const o = dstOffset;
-  dst[o] = 0; dst[o + 1] = 0; dst[o + 2] = 0; dst[o + 3] = 1;
-  dst[o + 4] = 0; dst[o + 5] = 0; dst[o + 6] = 0; dst[o + 7] = 0;
-  return dst;
-}
-
-/** The rigid transform "rotate by unit quaternion r (x y z w), then translate by t (x y z)". */
-export function dualQuatFromRotationTranslation<T extends NumArray>(
-  r: NumArray, t: NumArray, dst: T, ro = 0, to = 0, dstOffset = 0,
-): T {
+/** dst = the rigid transform "rotate by unit quaternion r (x y z w), then translate by t (x y z)". */
+function dualQuatFromRotationTranslation(r: NumArray, ro: number, t: NumArray, to: number, dst: NumArray, o: number): void {
   const x = r[ro], y = r[ro + 1], z = r[ro + 2], w = r[ro + 3];
   const tx = t[to], ty = t[to + 1], tz = t[to + 2];
-  const o = dstOffset;
   dst[o] = x; dst[o + 1] = y; dst[o + 2] = z; dst[o + 3] = w;
   // d = ½ (t, 0) · r
   dst[o + 4] = 0.5 * (tx * w + ty * z - tz * y);
   dst[o + 5] = 0.5 * (-tx * z + ty * w + tz * x);
   dst[o + 6] = 0.5 * (tx * y - ty * x + tz * w);
   dst[o + 7] = -0.5 * (tx * x + ty * y + tz * z);
-  return dst;
-}
-
-/**
- * The unit dual quaternion of an affine matrix whose 3×3 is a rotation (no scale, shear
- * or mirror: use `rigidStretchFromMat4` for those). The bottom row is ignored.
- */
-export function dualQuatFromMat4<T extends NumArray>(m: NumArray, dst: T, mo = 0, dstOffset = 0): T {
-  const rot = rotationScratch;
-  rot[0] = m[mo]; rot[1] = m[mo + 1]; rot[2] = m[mo + 2];
-  rot[3] = m[mo + 4]; rot[4] = m[mo + 5]; rot[5] = m[mo + 6];
-  rot[6] = m[mo + 8]; rot[7] = m[mo + 9]; rot[8] = m[mo + 10];
-  quatFromRotationMatrix3(rot, 0, quatScratch, 0);
-  translationScratch[0] = m[mo + 12]; translationScratch[1] = m[mo + 13]; translationScratch[2] = m[mo + 14];
-  return dualQuatFromRotationTranslation(quatScratch, translationScratch, dst, 0, 0, dstOffset);
-}
-
-/** dst = a · b: the transform that applies b first, then a (as the matrix product A·B). */
-export function multiplyDualQuat<T extends NumArray>(
-  a: NumArray, b: NumArray, dst: T, ao = 0, bo = 0, dstOffset = 0,
-): T {
-  const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
-  const adx = a[ao + 4], ady = a[ao + 5], adz = a[ao + 6], adw = a[ao + 7];
-  const bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
-  const bdx = b[bo + 4], bdy = b[bo + 5], bdz = b[bo + 6], bdw = b[bo + 7];
-  const o = dstOffset;
-  // (ar + ε ad)(br + ε bd) = ar·br + ε (ar·bd + ad·br), since ε² = 0.
-  dst[o] = aw * bx + ax * bw + ay * bz - az * by;
-  dst[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
-  dst[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
-  dst[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
-  dst[o + 4] = aw * bdx + ax * bdw + ay * bdz - az * bdy + (adw * bx + adx * bw + ady * bz - adz * by);
-  dst[o + 5] = aw * bdy - ax * bdz + ay * bdw + az * bdx + (adw * by - adx * bz + ady * bw + adz * bx);
-  dst[o + 6] = aw * bdz + ax * bdy - ay * bdx + az * bdw + (adw * bz + adx * by - ady * bx + adz * bw);
-  dst[o + 7] = aw * bdw - ax * bdx - ay * bdy - az * bdz + (adw * bw - adx * bx - ady * by - adz * bz);
-  return dst;
-}
-
-/**
- * Makes a dual quaternion unit: divides by the real part's length, then removes the dual
- * part's component along the real part (a unit dual quaternion has r·d = 0). A zero real
- * part has no rotation to recover and becomes the identity.
- */
-export function normalizeDualQuat<T extends NumArray>(a: NumArray, dst: T, ao = 0, dstOffset = 0): T {
-  const x = a[ao], y = a[ao + 1], z = a[ao + 2], w = a[ao + 3];
-  const dx = a[ao + 4], dy = a[ao + 5], dz = a[ao + 6], dw = a[ao + 7];
-  const len = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (len === 0 || !Number.isFinite(len)) return setIdentityDualQuat(dst, dstOffset);
-  const il = 1 / len;
-  const rx = x * il, ry = y * il, rz = z * il, rw = w * il;
-  let ex = dx * il, ey = dy * il, ez = dz * il, ew = dw * il;
-  const k = rx * ex + ry * ey + rz * ez + rw * ew;
-  ex -= k * rx; ey -= k * ry; ez -= k * rz; ew -= k * rw;
-  const o = dstOffset;
-  dst[o] = rx; dst[o + 1] = ry; dst[o + 2] = rz; dst[o + 3] = rw;
-  dst[o + 4] = ex; dst[o + 5] = ey; dst[o + 6] = ez; dst[o + 7] = ew;
-  return dst;
-}
-
-/** The translation 2·d·r* (vector part) of a unit dual quaternion, as x y z. */
-export function dualQuatTranslation<T extends NumArray>(dq: NumArray, dst: T, dqo = 0, dstOffset = 0): T {
-  const x = dq[dqo], y = dq[dqo + 1], z = dq[dqo + 2], w = dq[dqo + 3];
-  const dx = dq[dqo + 4], dy = dq[dqo + 5], dz = dq[dqo + 6], dw = dq[dqo + 7];
-  const o = dstOffset;
-  dst[o] = 2 * (w * dx - dw * x + y * dz - z * dy);
-  dst[o + 1] = 2 * (w * dy - dw * y + z * dx - x * dz);
-  dst[o + 2] = 2 * (w * dz - dw * z + x * dy - y * dx);
-  return dst;
-}
-
-/** dst = the unit dual quaternion's transform applied to point p (x y z). */
-export function transformPointDualQuat<T extends NumArray>(
-  dq: NumArray, p: NumArray, dst: T, dqo = 0, po = 0, dstOffset = 0,
-): T {
-  const x = dq[dqo], y = dq[dqo + 1], z = dq[dqo + 2], w = dq[dqo + 3];
-  const dx = dq[dqo + 4], dy = dq[dqo + 5], dz = dq[dqo + 6], dw = dq[dqo + 7];
-  const px = p[po], py = p[po + 1], pz = p[po + 2];
-  // Rotation as v + 2 r × (r × v + w v), then the translation 2 (w d − dw r + r × d).
-  const cx = y * pz - z * py + w * px, cy = z * px - x * pz + w * py, cz = x * py - y * px + w * pz;
-  const o = dstOffset;
-  dst[o] = px + 2 * (y * cz - z * cy) + 2 * (w * dx - dw * x + y * dz - z * dy);
-  dst[o + 1] = py + 2 * (z * cx - x * cz) + 2 * (w * dy - dw * y + z * dx - x * dz);
-  dst[o + 2] = pz + 2 * (x * cy - y * cx) + 2 * (w * dz - dw * z + x * dy - y * dx);
-  return dst;
-}
-
-/** dst = the unit dual quaternion's rotation applied to direction v (translation ignored). */
-export function transformVectorDualQuat<T extends NumArray>(
-  dq: NumArray, v: NumArray, dst: T, dqo = 0, vo = 0, dstOffset = 0,
-): T {
-  const x = dq[dqo], y = dq[dqo + 1], z = dq[dqo + 2], w = dq[dqo + 3];
-  const vx = v[vo], vy = v[vo + 1], vz = v[vo + 2];
-  const cx = y * vz - z * vy + w * vx, cy = z * vx - x * vz + w * vy, cz = x * vy - y * vx + w * vz;
-  const o = dstOffset;
-  dst[o] = vx + 2 * (y * cz - z * cy);
-  dst[o + 1] = vy + 2 * (z * cx - x * cz);
-  dst[o + 2] = vz + 2 * (x * cy - y * cx);
-  return dst;
-}
-
-/** The rigid matrix [R|t] of a unit dual quaternion (bottom row 0 0 0 1). */
-export function dualQuatToMat4<T extends NumArray>(dq: NumArray, dst: T, dqo = 0, dstOffset = 0): T {
-  const x = dq[dqo], y = dq[dqo + 1], z = dq[dqo + 2], w = dq[dqo + 3];
-  dualQuatTranslation(dq, translationScratch, dqo, 0);
-  const x2 = x + x, y2 = y + y, z2 = z + z;
-  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
-  const wx = w * x2, wy = w * y2, wz = w * z2;
-  const o = dstOffset;
-  dst[o] = 1 - (yy + zz); dst[o + 1] = xy + wz; dst[o + 2] = xz - wy; dst[o + 3] = 0;
-  dst[o + 4] = xy - wz; dst[o + 5] = 1 - (xx + zz); dst[o + 6] = yz + wx; dst[o + 7] = 0;
-  dst[o + 8] = xz + wy; dst[o + 9] = yz - wx; dst[o + 10] = 1 - (xx + yy); dst[o + 11] = 0;
-  dst[o + 12] = translationScratch[0]; dst[o + 13] = translationScratch[1]; dst[o + 14] = translationScratch[2]; dst[o + 15] = 1;
-  return dst;
 }
 
 /**
@@ -249,7 +127,7 @@ export function rigidStretchFromMat4(
   rot[0] = r00; rot[1] = r10; rot[2] = r20; rot[3] = r01; rot[4] = r11; rot[5] = r21; rot[6] = r02; rot[7] = r12; rot[8] = r22;
   quatFromRotationMatrix3(rot, 0, quatScratch, 0);
   translationScratch[0] = tx; translationScratch[1] = ty; translationScratch[2] = tz;
-  dualQuatFromRotationTranslation(quatScratch, translationScratch, dq, 0, 0, dqOffset);
+  dualQuatFromRotationTranslation(quatScratch, 0, translationScratch, 0, dq, dqOffset);
 }
 
 /** Below this fraction of the largest singular value, A's second axis counts as collapsed. */
