@@ -1,8 +1,9 @@
 import { readAnimations } from './animations.ts';
 import { TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
+import { findExtension } from './extensions/registry.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
-import { asObject, describe, optArray, optString } from './json.ts';
+import { asObject, describe, optArray, optString, type JsonObject } from './json.ts';
 import { readMaterials, readSamplers, readTextures } from './materials.ts';
 import { readMeshes } from './meshes.ts';
 import type { Model } from './model.ts';
@@ -35,11 +36,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   if (version === undefined || !/^2\.\d+$/.test(version)) {
     throw new GltfError('asset.version', `glTF version ${describe(version)} is not supported (only 2.x)`);
   }
-  const required = optArray(root, 'extensionsRequired', '');
-  if (required.length > 0) {
-    const names = required.slice(0, 8).map((e) => (typeof e === 'string' ? e : describe(e)));
-    throw new GltfError('extensionsRequired', `unsupported required extension(s): ${names.join(', ')}${required.length > 8 ? ', …' : ''}`);
-  }
+  checkRequiredExtensions(root);
   const src = await loadBuffers(root, bytes.byteLength, glbBin, options);
   const ctx = new ReadContext(root, src);
   // Checked before the images are fetched, so a file wrong in both reports its nodes.
@@ -71,4 +68,14 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     images,
     warnings: ctx.warnings,
   });
+}
+
+/** Refuses a file that needs an extension the loader does not have (extensions/registry.ts). */
+function checkRequiredExtensions(root: JsonObject): void {
+  const required = optArray(root, 'extensionsRequired', '');
+  const unsupported = required.filter((e) => typeof e !== 'string' || findExtension(e) === undefined);
+  if (unsupported.length > 0) {
+    const names = unsupported.slice(0, 8).map((e) => (typeof e === 'string' ? e : describe(e)));
+    throw new GltfError('extensionsRequired', `unsupported required extension(s): ${names.join(', ')}${unsupported.length > 8 ? ', …' : ''}`);
+  }
 }
