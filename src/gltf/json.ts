@@ -115,6 +115,15 @@ export function optNumbers(obj: JsonObject, key: string, path: string, length: n
   return v as number[];
 }
 
+/** JSON numbers into 32-bit floats, refusing those that only a double can hold (1e308 would become Infinity). */
+export function float32Array(values: readonly number[], path: string): Float32Array {
+  const out = Float32Array.from(values);
+  for (let i = 0; i < out.length; i++) {
+    if (!Number.isFinite(out[i])) throw new GltfError(`${path}[${i}]`, `${values[i]} does not fit a 32-bit float`);
+  }
+  return out;
+}
+
 export function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `an array of ${v.length}`;

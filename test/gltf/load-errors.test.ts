@@ -51,6 +51,11 @@ describe('loadGltf rejects invalid input with the JSON path and the problem', ()
   it('a glTF 1.0 asset', () => expectGltfError(simpleSkinWith((j) => (j.asset.version = '1.0')), 'asset.version', /not supported/));
   it('a required extension we do not implement', () =>
     expectGltfError(simpleSkinWith((j) => (j.extensionsRequired = ['KHR_draco_mesh_compression'])), 'extensionsRequired', /KHR_draco/));
+  it('many required extensions: the first eight named, the rest elided', () => {
+    const names = Array.from({ length: 10 }, (_, i) => `EXT_unknown_${i}`);
+    return expectGltfError(simpleSkinWith((j) => (j.extensionsRequired = names)), 'extensionsRequired',
+      /^unsupported required extension\(s\): EXT_unknown_0, EXT_unknown_1, .*EXT_unknown_7, …$/);
+  });
   it('an accessor index out of range', () =>
     expectGltfError(simpleSkinWith((j) => (j.meshes[0].primitives[0].attributes.POSITION = 99)), 'meshes[0].primitives[0].attributes.POSITION', /out of range/));
   it('an accessor whose count overruns its bufferView', () =>

@@ -1,0 +1,170 @@
+import { ComponentType, Interpolation, TargetPath } from './constants.ts';
+import { GltfError } from './errors.ts';
+import { asObject, describe, optArray, optString, reqIndex, type JsonObject } from './json.ts';
+import type { Channel, Clip, Hierarchy, Mesh, NodeInfo, Sampler } from './model.ts';
+import { QUAT_LENGTH_WARN, type ReadContext } from './read-context.ts';
+import { hashFloats } from './validate.ts';
+import { normalizeQuat, prepareSlerpKeys } from '../math/quat.ts';
+
+/** The `animations` section: channels by node slot, samplers checked and shared, key times made canonical. */
+export function readAnimations(ctx: ReadContext, h: Hierarchy, meshes: readonly Mesh[], nodes: readonly NodeInfo[]): Clip[] {
+  return new AnimationReader(ctx).read(h, meshes, nodes);
+}
+
+/** One instance per load: samplers and key-time arrays are shared across all animations. */
+class AnimationReader {
+  private readonly samplerCache = new Map<string, Sampler>();
+  private readonly checkedTimes = new Set<number>();
+  /** Key-time arrays by content: equal timelines of different accessors become one. */
+  private readonly canonicalTimes = new Map<Float32Array, Float32Array>();
+  private readonly timesByHash = new Map<number, Float32Array[]>();
+
+  constructor(private readonly ctx: ReadContext) {}
+
+  read(h: Hierarchy, meshes: readonly Mesh[], nodes: readonly NodeInfo[]): Clip[] {
+    return optArray(this.ctx.root, 'animations', '').map((a, ai) => {
+      const path = `animations[${ai}]`;
+      const anim = asObject(a, path);
+      const samplerJson = optArray(anim, 'samplers', path);
+      const samplerComponents: number[] = [];
+      const channels: Channel[] = [];
+      const targeted = new Set<number>();
+      const timelines: Float32Array[] = [];
+      const timelineOf = new Map<Float32Array, number>();
+      let duration = 0;
+      optArray(anim, 'channels', path).forEach((c, ci) => {
+        const cpath = `${path}.channels[${ci}]`;
+        const ch = asObject(c, cpath);
+        const samplerIndex = reqIndex(ch, 'sampler', cpath, samplerJson.length, `${path}.samplers`);
+        const target = asObject(ch.target, `${cpath}.target`);
+        if (target.node === undefined) return; // Allowed by the spec: the target lives in an extension.
+        const node = reqIndex(target, 'node', `${cpath}.target`, nodes.length, 'nodes');
+        const pathName = optString(target, 'path', `${cpath}.target`);
+        // Own properties only: "constructor" or "__proto__" must not find Object's.
+        const targetPath = pathName !== undefined && Object.hasOwn(TARGET_PATHS, pathName) ? TARGET_PATHS[pathName] : undefined;
+        if (targetPath === undefined) {
+          if (pathName === 'pointer') return; // KHR_animation_pointer, not supported: ignore.
+          throw new GltfError(`${cpath}.target.path`, `${describe(pathName)} is not translation, rotation, scale or weights`);
+        }
+        const key = node * 4 + targetPath;
+        if (targeted.has(key)) throw new GltfError(`${cpath}.target`, `nodes[${node}].${pathName} is already animated by another channel of this animation`);
+        targeted.add(key);
+        let components = targetPath === TargetPath.ROTATION ? 4 : 3;
+        if (targetPath === TargetPath.WEIGHTS) {
+          const mesh = nodes[node].mesh;
+          if (mesh < 0) throw new GltfError(`${cpath}.target.node`, `weights channel targets nodes[${node}], which has no mesh`);
+          components = meshes[mesh].primitives[0].targets.length;
+          if (components === 0) throw new GltfError(`${cpath}.target.node`, `weights channel targets nodes[${node}], whose mesh has no morph targets`);
+        }
+        if (samplerComponents[samplerIndex] !== undefined && samplerComponents[samplerIndex] !== components) {
+          throw new GltfError(`${cpath}.sampler`, `samplers[${samplerIndex}] is shared by channels with different value sizes`);
+        }
+        samplerComponents[samplerIndex] = components;
+        const spath = `${path}.samplers[${samplerIndex}]`;
+        const sampler = this.readSampler(asObject(samplerJson[samplerIndex], spath), spath, components, targetPath);
+        // What sampling this clip will lay out per channel (sample.ts clipTracks).
+        this.ctx.budget.charge(sampler.values.length * 4, cpath);
+        duration = Math.max(duration, sampler.times[sampler.times.length - 1]);
+        const times = this.canonical(sampler.times);
+        let timeline = timelineOf.get(times);
+        if (timeline === undefined) {
+          timeline = timelines.push(times) - 1;
+          timelineOf.set(times, timeline);
+        }
+        channels.push({ node, slot: h.slotOf[node], path: targetPath, sampler, timeline });
+      });
+      return { name: optString(anim, 'name', path), duration, channels, timelines };
+    });
+  }
+
+  /** The first key-time array seen with these contents (hashed, so equal timelines cost one pass each). */
+  private canonical(times: Float32Array): Float32Array {
+    let found = this.canonicalTimes.get(times);
+    if (found) return found;
+    const hash = hashFloats(times);
+    const candidates = this.timesByHash.get(hash) ?? [];
+    found = candidates.find((c) => sameTimes(c, times)) ?? times;
+    if (found === times) {
+      candidates.push(times);
+      this.timesByHash.set(hash, candidates);
+    }
+    this.canonicalTimes.set(times, found);
+    return found;
+  }
+
+  /** One sampler, shared by every channel (of any animation) that reads it the same way. */
+  private readSampler(s: JsonObject, path: string, components: number, targetPath: TargetPath): Sampler {
+    const interpName = optString(s, 'interpolation', path) ?? 'LINEAR';
+    const interpolation = Object.hasOwn(INTERPOLATIONS, interpName) ? INTERPOLATIONS[interpName] : undefined;
+    if (interpolation === undefined) throw new GltfError(`${path}.interpolation`, `${describe(interpName)} is not LINEAR, STEP or CUBICSPLINE`);
+    const inputData = this.ctx.accessor(s.input, `${path}.input`);
+    const outData = this.ctx.accessor(s.output, `${path}.output`);
+    const cacheKey = `${s.input}/${s.output}/${interpolation}/${targetPath}/${components}`;
+    const cached = this.samplerCache.get(cacheKey);
+    if (cached) return cached;
+
+    if (inputData.components !== 1 || inputData.componentType !== ComponentType.FLOAT) {
+      throw new GltfError(`${path}.input`, 'must be a FLOAT SCALAR accessor');
+    }
+    const times = inputData.array as Float32Array;
+    if (!this.checkedTimes.has(s.input as number)) {
+      for (let i = 0; i < times.length; i++) {
+        if (!Number.isFinite(times[i]) || times[i] < 0) throw new GltfError(`${path}.input`, `key time ${times[i]} at key ${i} is not a finite non-negative number`);
+        if (i > 0 && times[i] < times[i - 1]) throw new GltfError(`${path}.input`, `key times decrease at key ${i} (${times[i - 1]} → ${times[i]})`);
+      }
+      this.checkedTimes.add(s.input as number);
+    }
+    const keys = times.length;
+    if (interpolation === Interpolation.CUBICSPLINE && keys < 2) throw new GltfError(`${path}.input`, 'CUBICSPLINE needs at least two keys');
+    const perKey = interpolation === Interpolation.CUBICSPLINE ? 3 * components : components;
+    const expected = keys * perKey;
+    if (outData.array.length !== expected) {
+      throw new GltfError(`${path}.output`, `has ${outData.array.length} values; ${keys} keys of ${interpName} ${TARGET_NAMES[targetPath]} need ${expected}`);
+    }
+    const values = this.ctx.floatValues(s.output, `${path}.output`);
+    // Rotation keys are unit quaternions by spec; quantised or sloppy ones are normalised
+    // once here so sampling never has to (spline tangents are left as they are).
+    let ownValues = values;
+    let slerpAngle: Float64Array | undefined;
+    let slerpInvSin: Float64Array | undefined;
+    if (targetPath === TargetPath.ROTATION) {
+      this.ctx.budget.charge(values.length * 4 + keys * 16, `${path}.output`);
+      ownValues = values.slice();
+      const valueOffset = interpolation === Interpolation.CUBICSPLINE ? 4 : 0;
+      const tolerance = outData.componentType === ComponentType.BYTE ? 0.02 : QUAT_LENGTH_WARN;
+      let worst = 1;
+      for (let k = 0; k < keys; k++) {
+        const o = k * perKey + valueOffset;
+        const len = Math.hypot(ownValues[o], ownValues[o + 1], ownValues[o + 2], ownValues[o + 3]);
+        if (len === 0) throw new GltfError(`${path}.output`, `rotation key ${k} is a zero quaternion`);
+        if (Math.abs(len - 1) > Math.abs(worst - 1)) worst = len;
+        normalizeQuat(ownValues, o, ownValues, o);
+      }
+      if (Math.abs(worst - 1) > tolerance) this.ctx.warn(`${path}.output`, `rotation keys are not unit quaternions (worst length ${worst.toFixed(4)}); renormalised`);
+      if (interpolation === Interpolation.LINEAR) ({ slerpAngle, slerpInvSin } = prepareSlerpKeys(ownValues, keys));
+    }
+    const sampler: Sampler = { interpolation, times, values: ownValues, components, slerpAngle, slerpInvSin };
+    this.samplerCache.set(cacheKey, sampler);
+    return sampler;
+  }
+}
+
+function sameTimes(a: Float32Array, b: Float32Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const TARGET_PATHS: Readonly<Record<string, TargetPath>> = {
+  translation: TargetPath.TRANSLATION,
+  rotation: TargetPath.ROTATION,
+  scale: TargetPath.SCALE,
+  weights: TargetPath.WEIGHTS,
+};
+const TARGET_NAMES = ['translation', 'rotation', 'scale', 'weights'];
+const INTERPOLATIONS: Readonly<Record<string, Interpolation>> = {
+  LINEAR: Interpolation.LINEAR,
+  STEP: Interpolation.STEP,
+  CUBICSPLINE: Interpolation.CUBICSPLINE,
+};

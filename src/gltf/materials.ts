@@ -1,0 +1,89 @@
+import { SamplerWrap } from './constants.ts';
+import { GltfError } from './errors.ts';
+import {
+  asObject, describe, optArray, optBoolean, optIndex, optInteger, optNumber, optNumbers, optObject, optString, reqIndex,
+  type JsonObject,
+} from './json.ts';
+import type { Material, Texture, TextureInfo, TextureSampler } from './model.ts';
+import type { ReadContext } from './read-context.ts';
+
+/** The `materials` section: PBR factors (range-checked) and texture references. */
+export function readMaterials(ctx: ReadContext): Material[] {
+  const textureCount = optArray(ctx.root, 'textures', '').length;
+  // The schema's ranges (glTF-Validator VALUE_NOT_IN_RANGE): out-of-range factors are
+  // clamped with a warning, since the shader would only clamp them later or go wrong;
+  // numbers beyond a 32-bit float (the GPU's) are refused.
+  const inRange = (v: number, path: string, min: number, max: number): number => {
+    if (!Number.isFinite(Math.fround(v))) throw new GltfError(path, `${v} does not fit a 32-bit float`);
+    if (v >= min && v <= max) return v;
+    const clamped = Math.min(Math.max(v, min), max);
+    ctx.warn(path, `${v} is outside [${min}, ${max}]; clamped to ${clamped}`);
+    return clamped;
+  };
+  const factors = (obj: JsonObject, key: string, path: string, fallback: readonly number[]): number[] => {
+    const v = optNumbers(obj, key, path, fallback.length);
+    return v ? v.map((x, i) => inRange(x, `${path}.${key}[${i}]`, 0, 1)) : [...fallback];
+  };
+  const info = (obj: JsonObject, key: string, path: string, scaleKey?: 'scale' | 'strength'): TextureInfo | undefined => {
+    const t = optObject(obj, key, path);
+    if (!t) return undefined;
+    const p = `${path}.${key}`;
+    const scale = scaleKey ? optNumber(t, scaleKey, p, 1) : 1;
+    return {
+      index: reqIndex(t, 'index', p, textureCount, 'textures'),
+      texCoord: optInteger(t, 'texCoord', p, 0, 1),
+      scale: scaleKey === 'strength' ? inRange(scale, `${p}.strength`, 0, 1) : inRange(scale, `${p}.scale`, -Infinity, Infinity),
+    };
+  };
+  return optArray(ctx.root, 'materials', '').map((m, mi) => {
+    const path = `materials[${mi}]`;
+    const mat = asObject(m, path);
+    const pbr = optObject(mat, 'pbrMetallicRoughness', path) ?? {};
+    const ppath = `${path}.pbrMetallicRoughness`;
+    const alphaMode = optString(mat, 'alphaMode', path) ?? 'OPAQUE';
+    if (alphaMode !== 'OPAQUE' && alphaMode !== 'MASK' && alphaMode !== 'BLEND') {
+      throw new GltfError(`${path}.alphaMode`, `${describe(alphaMode)} is not OPAQUE, MASK or BLEND`);
+    }
+    const bc = factors(pbr, 'baseColorFactor', ppath, [1, 1, 1, 1]);
+    const em = factors(mat, 'emissiveFactor', path, [0, 0, 0]);
+    return {
+      name: optString(mat, 'name', path),
+      baseColorFactor: [bc[0], bc[1], bc[2], bc[3]] as const,
+      baseColorTexture: info(pbr, 'baseColorTexture', ppath),
+      metallicFactor: inRange(optNumber(pbr, 'metallicFactor', ppath, 1), `${ppath}.metallicFactor`, 0, 1),
+      roughnessFactor: inRange(optNumber(pbr, 'roughnessFactor', ppath, 1), `${ppath}.roughnessFactor`, 0, 1),
+      metallicRoughnessTexture: info(pbr, 'metallicRoughnessTexture', ppath),
+      normalTexture: info(mat, 'normalTexture', path, 'scale'),
+      occlusionTexture: info(mat, 'occlusionTexture', path, 'strength'),
+      emissiveTexture: info(mat, 'emissiveTexture', path),
+      emissiveFactor: [em[0], em[1], em[2]] as const,
+      alphaMode,
+      alphaCutoff: inRange(optNumber(mat, 'alphaCutoff', path, 0.5), `${path}.alphaCutoff`, 0, Infinity),
+      doubleSided: optBoolean(mat, 'doubleSided', path, false),
+    };
+  });
+}
+
+/** The `textures` section: which sampler and image each texture pairs. */
+export function readTextures(ctx: ReadContext, imageCount: number): Texture[] {
+  const samplerCount = optArray(ctx.root, 'samplers', '').length;
+  return optArray(ctx.root, 'textures', '').map((t, ti) => {
+    const path = `textures[${ti}]`;
+    const tex = asObject(t, path);
+    return { sampler: optIndex(tex, 'sampler', path, samplerCount, 'samplers'), source: optIndex(tex, 'source', path, imageCount, 'images') };
+  });
+}
+
+/** The `samplers` section: filters as given (undefined when absent), wrap modes defaulting to REPEAT. */
+export function readSamplers(ctx: ReadContext): TextureSampler[] {
+  return optArray(ctx.root, 'samplers', '').map((s, si) => {
+    const path = `samplers[${si}]`;
+    const obj = asObject(s, path);
+    return {
+      magFilter: obj.magFilter === undefined ? undefined : optInteger(obj, 'magFilter', path, 0),
+      minFilter: obj.minFilter === undefined ? undefined : optInteger(obj, 'minFilter', path, 0),
+      wrapS: optInteger(obj, 'wrapS', path, SamplerWrap.REPEAT),
+      wrapT: optInteger(obj, 'wrapT', path, SamplerWrap.REPEAT),
+    };
+  });
+}

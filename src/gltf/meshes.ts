@@ -1,0 +1,133 @@
+import { ComponentType, PrimitiveMode } from './constants.ts';
+import { GltfError } from './errors.ts';
+import { asObject, float32Array, optArray, optIndex, optInteger, optNumbers, optString, type JsonObject } from './json.ts';
+import type { Mesh, MorphTarget, Primitive } from './model.ts';
+import type { ReadContext } from './read-context.ts';
+import { SkinAttributeReader } from './skin-attributes.ts';
+
+/** The `meshes` section: primitives with their attributes, indices, skinning data and morph targets. */
+export function readMeshes(ctx: ReadContext): Mesh[] {
+  const reader = new PrimitiveReader(ctx);
+  return optArray(ctx.root, 'meshes', '').map((m, mi) => {
+    const path = `meshes[${mi}]`;
+    const mesh = asObject(m, path);
+    const prims = optArray(mesh, 'primitives', path);
+    if (prims.length === 0) throw new GltfError(`${path}.primitives`, 'a mesh needs at least one primitive');
+    const primitives = prims.map((p, pi) => reader.read(asObject(p, `${path}.primitives[${pi}]`), `${path}.primitives[${pi}]`));
+    // glTF-Validator MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT and MESH_INVALID_WEIGHTS_COUNT (errors):
+    // one morph weight drives the same target of every primitive.
+    const targetCount = primitives[0].targets.length;
+    primitives.forEach((p, pi) => {
+      if (p.targets.length !== targetCount) {
+        throw new GltfError(`${path}.primitives[${pi}].targets`, `has ${p.targets.length} morph targets but primitives[0] has ${targetCount}; all primitives need the same number`);
+      }
+    });
+    let weights: Float32Array = new Float32Array(targetCount);
+    if (mesh.weights !== undefined) {
+      const list = optNumbers(mesh, 'weights', path, Array.isArray(mesh.weights) ? mesh.weights.length : -1)!;
+      if (list.length !== targetCount) throw new GltfError(`${path}.weights`, `has ${list.length} weights but the primitives have ${targetCount} morph targets`);
+      weights = float32Array(list, `${path}.weights`);
+    }
+    const triangles = primitives.filter((p) => p.mode >= PrimitiveMode.TRIANGLES);
+    const withoutNormals = triangles.filter((p) => !p.normals).length;
+    if (withoutNormals > 0) {
+      ctx.warn(`${path}.primitives`, `${withoutNormals} of ${primitives.length} primitive(s) have no NORMAL; flat normals are derived per face when drawn`);
+    }
+    return { name: optString(mesh, 'name', path), primitives, weights };
+  });
+}
+
+/** Reads primitives; what is derived per accessor is shared by every primitive using it. */
+class PrimitiveReader {
+  private readonly indexCache = new Map<number, { indices: Uint16Array | Uint32Array; max: number }>();
+  private readonly skinAttributes: SkinAttributeReader;
+
+  constructor(private readonly ctx: ReadContext) {
+    this.skinAttributes = new SkinAttributeReader(ctx);
+  }
+
+  read(prim: JsonObject, path: string): Primitive {
+    const attrs = asObject(prim.attributes, `${path}.attributes`);
+    const apath = `${path}.attributes`;
+    if (attrs.POSITION === undefined) throw new GltfError(`${apath}.POSITION`, 'is required');
+    const positions = this.ctx.floatAccessor(attrs.POSITION, `${apath}.POSITION`, [3]);
+    const vertexCount = positions.length / 3;
+    // glTF-Validator MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT (an error), also for attributes we do not read.
+    for (const name of Object.keys(attrs)) {
+      const n = this.ctx.accessorCount(attrs[name], `${apath}.${name}`);
+      if (n !== vertexCount) throw new GltfError(`${apath}.${name}`, `has ${n} elements but POSITION has ${vertexCount}`);
+    }
+    const attribute = (name: string, components: readonly number[]): Float32Array | undefined => {
+      if (attrs[name] === undefined) return undefined;
+      return this.ctx.floatAccessor(attrs[name], `${apath}.${name}`, components);
+    };
+    const normals = attribute('NORMAL', [3]);
+    const tangents = attribute('TANGENT', [4]);
+    const texcoords0 = attribute('TEXCOORD_0', [2]);
+    const texcoords1 = attribute('TEXCOORD_1', [2]);
+    let colors0 = attribute('COLOR_0', [3, 4]);
+    if (colors0 && colors0.length === vertexCount * 3) {
+      this.ctx.budget.charge(vertexCount * 16, `${apath}.COLOR_0`);
+      const rgba = new Float32Array(vertexCount * 4);
+      for (let v = 0; v < vertexCount; v++) {
+        rgba[v * 4] = colors0[v * 3]; rgba[v * 4 + 1] = colors0[v * 3 + 1]; rgba[v * 4 + 2] = colors0[v * 3 + 2]; rgba[v * 4 + 3] = 1;
+      }
+      colors0 = rgba;
+    }
+
+    const mode = optInteger(prim, 'mode', path, PrimitiveMode.TRIANGLES, 6);
+    let indices: Uint16Array | Uint32Array | undefined;
+    if (prim.indices !== undefined) {
+      const ipath = `${path}.indices`;
+      const read = this.indexAccessor(prim.indices, ipath);
+      indices = read.indices;
+      if (read.max >= vertexCount) {
+        const at = indices.findIndex((i) => i >= vertexCount);
+        throw new GltfError(ipath, `index ${indices[at]} at position ${at} is out of range (${vertexCount} vertices)`);
+      }
+      if (mode === PrimitiveMode.TRIANGLES && indices.length % 3 !== 0) {
+        this.ctx.warn(ipath, `${indices.length} indices is not a whole number of triangles; the last ${indices.length % 3} are ignored`);
+      }
+    }
+
+    const skin = this.skinAttributes.read(attrs, apath, vertexCount);
+    const targets = optArray(prim, 'targets', path).map((t, ti) => {
+      const tpath = `${path}.targets[${ti}]`;
+      const target = asObject(t, tpath);
+      const read = (name: string, components: number): Float32Array | undefined => {
+        if (target[name] === undefined) return undefined;
+        const data = this.ctx.floatAccessor(target[name], `${tpath}.${name}`, [components]);
+        if (data.length !== vertexCount * components) throw new GltfError(`${tpath}.${name}`, `count does not match POSITION (${vertexCount})`);
+        return data;
+      };
+      const morph: MorphTarget = { positions: read('POSITION', 3), normals: read('NORMAL', 3), tangents: read('TANGENT', 3) };
+      return morph;
+    });
+    return {
+      mode, vertexCount, positions, normals, tangents, texcoords0, texcoords1, colors0, indices,
+      material: optIndex(prim, 'material', path, optArray(this.ctx.root, 'materials', '').length, 'materials'),
+      ...skin,
+      targets,
+    };
+  }
+
+  /** An index accessor, widened to at least 16 bits, and its largest index (once per accessor). */
+  private indexAccessor(index: unknown, ipath: string): { indices: Uint16Array | Uint32Array; max: number } {
+    const data = this.ctx.accessor(index, ipath);
+    if (data.components !== 1) throw new GltfError(ipath, 'must be a SCALAR accessor');
+    const ct = data.componentType;
+    if (ct !== ComponentType.UNSIGNED_BYTE && ct !== ComponentType.UNSIGNED_SHORT && ct !== ComponentType.UNSIGNED_INT) {
+      throw new GltfError(ipath, `componentType ${ct} is not an unsigned integer type`);
+    }
+    let read = this.indexCache.get(index as number);
+    if (!read) {
+      if (ct === ComponentType.UNSIGNED_BYTE) this.ctx.budget.charge(data.count * 2, ipath);
+      const indices = ct === ComponentType.UNSIGNED_BYTE ? Uint16Array.from(data.array) : (data.array as Uint16Array | Uint32Array);
+      let max = -1;
+      for (let i = 0; i < indices.length; i++) if (indices[i] > max) max = indices[i];
+      read = { indices, max };
+      this.indexCache.set(index as number, read);
+    }
+    return read;
+  }
+}

@@ -1,0 +1,98 @@
+import { readAccessor, toFloat32, type AccessorData, type AccessorSource } from './accessors.ts';
+import type { LoadBudget } from './budget.ts';
+import { ComponentType } from './constants.ts';
+import { GltfError, type GltfWarning } from './errors.ts';
+import { asObject, checkIndex, reqInteger, type JsonObject } from './json.ts';
+
+/** A quaternion whose length is further than this from 1 is reported when normalised. */
+export const QUAT_LENGTH_WARN = 1e-3;
+
+/**
+ * What every section reader (nodes.ts, meshes.ts, skins.ts, animations.ts, materials.ts…)
+ * shares during one load: the JSON root, the accessors with their derived arrays, the
+ * budget and the warnings. One instance per load.
+ */
+export class ReadContext {
+  readonly warnings: GltfWarning[] = [];
+  readonly budget: LoadBudget;
+  /**
+   * Everything derived from an accessor is computed once and shared by every use, so a
+   * file that references one big accessor from thousands of places costs no more than
+   * one reference (the budget covers what is not shared).
+   */
+  private readonly accessorCache = new Map<number, AccessorData>();
+  private readonly floatCache = new Map<number, Float32Array>();
+  private readonly usedAccessors: Uint8Array;
+
+  constructor(
+    readonly root: JsonObject,
+    private readonly src: AccessorSource,
+  ) {
+    this.budget = src.budget;
+    this.usedAccessors = new Uint8Array(src.accessors.length);
+  }
+
+  warn(path: string, message: string): void {
+    this.warnings.push({ path, message });
+  }
+
+  accessor(index: unknown, usedAt: string): AccessorData {
+    const i = checkIndex(index, usedAt, this.src.accessors.length, 'accessors');
+    this.usedAccessors[i] = 1;
+    let data = this.accessorCache.get(i);
+    if (!data) {
+      data = readAccessor(this.src, i, usedAt);
+      this.accessorCache.set(i, data);
+    }
+    return data;
+  }
+
+  /** The accessor's values as floats (normalisation applied), all checked finite. */
+  floatValues(index: unknown, usedAt: string): Float32Array {
+    const data = this.accessor(index, usedAt);
+    const i = index as number;
+    let out = this.floatCache.get(i);
+    if (!out) {
+      if (data.componentType !== ComponentType.FLOAT) this.budget.charge(data.array.length * 4, usedAt);
+      out = toFloat32(data);
+      for (let k = 0; k < out.length; k++) {
+        if (!Number.isFinite(out[k])) {
+          throw new GltfError(usedAt, `accessors[${i}] has a non-finite value (${out[k]}) at element ${Math.floor(k / data.components)}`);
+        }
+      }
+      this.floatCache.set(i, out);
+    }
+    return out;
+  }
+
+  floatAccessor(index: unknown, usedAt: string, components: readonly number[]): Float32Array {
+    const data = this.accessor(index, usedAt);
+    if (!components.includes(data.components)) {
+      throw new GltfError(usedAt, `accessors[${index}] has ${data.components} components, expected ${components.join(' or ')}`);
+    }
+    return this.floatValues(index, usedAt);
+  }
+
+  /** An accessor's `count` from its JSON alone (for attributes the loader does not read). */
+  accessorCount(index: unknown, usedAt: string): number {
+    const i = checkIndex(index, usedAt, this.src.accessors.length, 'accessors');
+    this.usedAccessors[i] = 1;
+    const cached = this.accessorCache.get(i);
+    if (cached) return cached.count;
+    return reqInteger(asObject(this.src.accessors[i], `accessors[${i}]`), 'count', `accessors[${i}]`);
+  }
+
+  /** Like glTF-Validator's UNUSED_OBJECT hint: accessors the file carries but no section read. */
+  warnUnusedAccessors(): void {
+    const unused: number[] = [];
+    for (let i = 0; i < this.usedAccessors.length; i++) if (!this.usedAccessors[i]) unused.push(i);
+    if (unused.length > 0) this.warn('accessors', `${listOf(unused, 'accessors')} never used; ignored`);
+  }
+}
+
+/** "accessors[3], accessors[7] and 2 more are" — a short list for a warning. */
+export function listOf(indices: number[], what: string): string {
+  const shown = indices.slice(0, 5).map((i) => `${what}[${i}]`).join(', ');
+  const more = indices.length > 5 ? ` and ${indices.length - 5} more` : '';
+  return `${shown}${more} ${indices.length === 1 ? 'is' : 'are'}`;
+}
