@@ -7,6 +7,7 @@
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import skinComputeWgsl from '../../shaders/skin-compute.wgsl?raw';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
+import { compileShaderModule } from './shader-module.ts';
 
 /** The module's source: the one skinning implementation, then the compute entry point. */
 export const SKIN_COMPUTE_WGSL = `${skinningWgsl}\n${skinComputeWgsl}`;
@@ -90,8 +91,7 @@ export function skinComputePipeline(device: GPUDevice, skinning: SkinningMethod 
 }
 
 async function createSkinComputePipeline(device: GPUDevice, skinning: SkinningMethod): Promise<SkinComputePipeline> {
-  const module = device.createShaderModule({ label: 'skin-compute.wgsl + skinning.wgsl', code: SKIN_COMPUTE_WGSL });
-  await throwOnCompilationErrors(module, 'skin-compute.wgsl + skinning.wgsl');
+  const module = await compileShaderModule(device, 'skin-compute.wgsl + skinning.wgsl', SKIN_COMPUTE_WGSL);
   const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry =>
     ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
   const B = SkinComputeBinding;
@@ -121,15 +121,6 @@ async function createSkinComputePipeline(device: GPUDevice, skinning: SkinningMe
     },
   });
   return { pipeline, bindGroupLayout };
-}
-
-/** Throws every WGSL error of `module` (with line:column) in one message; warnings pass. */
-export async function throwOnCompilationErrors(module: GPUShaderModule, name: string): Promise<void> {
-  const info = await module.getCompilationInfo();
-  const errors = info.messages.filter((m) => m.type === 'error');
-  if (errors.length > 0) {
-    throw new Error(`${name} does not compile: ${errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; ')}`);
-  }
 }
 
 /** The buffers a skinning bind group reads and writes. */

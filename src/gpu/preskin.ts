@@ -25,9 +25,9 @@ import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import { ComponentType } from '../gltf/constants.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
-import { throwOnCompilationErrors } from './compute-skin.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { SkinBinding } from './layouts.ts';
+import { compileShaderModule } from './shader-module.ts';
 
 export const PRESKIN_WGSL = `${skinningWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${preskinWgsl}`;
 export const PRESKIN_ENTRY_POINT = 'preskin';
@@ -181,12 +181,7 @@ export function preskinPipeline(device: GPUDevice, skinning: SkinningMethod, var
 function preskinModule(device: GPUDevice): Promise<GPUShaderModule> {
   let m = modules.get(device);
   if (!m) {
-    m = (async () => {
-      const label = 'preskin.wgsl + draw-record.wgsl + morph.wgsl + skinning.wgsl';
-      const module = device.createShaderModule({ label, code: PRESKIN_WGSL });
-      await throwOnCompilationErrors(module, label);
-      return module;
-    })();
+    m = compileShaderModule(device, 'preskin.wgsl + draw-record.wgsl + morph.wgsl + skinning.wgsl', PRESKIN_WGSL);
     modules.set(device, m);
     m.catch(() => modules.delete(device));
   }
