@@ -107,7 +107,7 @@ export interface PreskinVariant {
   readonly morphed: boolean;
 }
 
-/** The variant of each skinned draw, in draw order (the order `PreskinScene.encode` dispatches them). */
+/** The variant of each skinned draw, in draw order (the order `PreskinBuffers.encode` dispatches them). */
 export function preskinVariants(draws: readonly PreskinDraw[]): PreskinVariant[] {
   return draws.filter((d) => d.skinned).map((d) => ({ influenceSets: d.primitive.source.influences / 4, morphed: d.primitive.morphFlags !== 0 }));
 }
@@ -200,7 +200,7 @@ export interface PreskinSharedBuffers {
  * their bind groups, and the per-draw dispatch parameters. Created the first time a frame
  * takes the compute path.
  */
-export class PreskinScene {
+export class PreskinBuffers {
   readonly layout: PreskinLayout;
   private readonly sources: GPUBuffer;
   private readonly joints: GPUBuffer;
