@@ -11,7 +11,9 @@
 // more workgroups than x allows (src/gpu/preskin.ts preskinGrid; 1 almost always). The
 // record gives the palette offset, the morph weights, the flags and where the output goes
 // (skinnedBase).
-
+//
+// `bake --backend gpu` (src/bake/gpu-bake.ts) runs this pass too: one instance, world
+// palettes and records of its own, sources morphed on the CPU; its output is in world space.
 //
 // The bindings and PreskinParams are mirrored in src/gpu/preskin.ts, test/gpu/preskin.test.ts
 // compares them; DrawRecord and its DRAW_* bits come from draw-record.wgsl.
