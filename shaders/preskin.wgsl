@@ -7,8 +7,13 @@
 //
 // One dispatch per skinned draw: x covers its vertices, y its instances (y = instance k,
 // `num_workgroups.y` = the frame's instance count, so the draw record of (draw, k) is
-// draw × count + k, as the render passes index it). The record gives the palette offset,
-// the morph weights, the flags and where the output goes (skinnedBase).
+// draw × count + k, as the render passes index it), and z the vertices of a primitive with
+// more workgroups than x allows (src/gpu/preskin.ts preskinGrid; 1 almost always). The
+// record gives the palette offset, the morph weights, the flags and where the output goes
+// (skinnedBase).
+//
+// `bake --backend gpu` (src/bake/gpu-bake.ts) runs this pass too: one instance, world
+// palettes and records of its own, sources morphed on the CPU; its output is in world space.
 //
 // The bindings and PreskinParams are mirrored in src/gpu/preskin.ts, test/gpu/preskin.test.ts
 // compares them; DrawRecord and its DRAW_* bits come from draw-record.wgsl.
@@ -50,7 +55,7 @@ const SOURCE_VERTEX_FLOATS: u32 = 10u;
 
 @compute @workgroup_size(workgroupSize)
 fn preskin(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let v = id.x;
+  let v = id.x + id.z * groups.x * workgroupSize;
   if (v >= params.vertexCount) {
     return;
   }

@@ -2,7 +2,7 @@ import { BufferTarget } from '../gltf/constants.ts';
 import { GltfBuilder, type GltfMaterialJson, type GltfPrimitiveJson, type GltfTextureInfoJson } from '../gltf/builder.ts';
 import type { Material, Model, TextureInfo } from '../gltf/model.ts';
 import type { BakeResult } from './bake.ts';
-import { posedScene } from './scene.ts';
+import { posedPrimitives } from './posed.ts';
 
 /**
  * A static glTF binary of the posed scene: every mesh node's geometry in world space
@@ -28,7 +28,7 @@ export function bakeToGlb(model: Model, result: BakeResult): Uint8Array {
 
   const roots: number[] = [];
   const byNode = new Map<number, GltfPrimitiveJson[]>();
-  for (const p of posedScene(model, result)) {
+  for (const p of posedPrimitives(model, result)) {
     const src = p.source;
     const attributes: Record<string, number> = {
       POSITION: b.addAccessor(Float32Array.from(p.positions), 'VEC3', { minMax: true, target: BufferTarget.ARRAY_BUFFER }),

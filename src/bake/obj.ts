@@ -1,7 +1,7 @@
 import type { Model } from '../gltf/model.ts';
 import { triangleList } from '../gltf/topology.ts';
 import type { BakeResult } from './bake.ts';
-import { posedScene } from './scene.ts';
+import { posedPrimitives } from './posed.ts';
 
 const fmt = (v: number): string => String(Number(v.toPrecision(8)));
 
@@ -13,7 +13,7 @@ export function bakeToObj(model: Model, result: BakeResult): string {
   const lines: string[] = [`# ${result.asset} posed at t=${result.time}s${result.animation ? ` of animation ${result.animation.index}` : ''}`];
   // OBJ indices are 1-based and global, with separate counters for v, vt and vn.
   let vBase = 1, vtBase = 1, vnBase = 1;
-  for (const p of posedScene(model, result)) {
+  for (const p of posedPrimitives(model, result)) {
     const tris = triangleList(p.source);
     if (!tris) continue;
     lines.push(`o node${p.node}_mesh${p.mesh}_primitive${p.primitive}`);

@@ -6,7 +6,7 @@
  *
  * OUT ends in .json (world-space vertex data), .glb (static posed scene) or .obj.
  * Without --out a short summary goes to stdout. Bad input: exit 1, one line on stderr.
- * --backend gpu skins with the shared WGSL through WebGPU in Node (src/gpu/gpu-bake.ts);
+ * --backend gpu skins with the Renderer's compute skinning pass through WebGPU in Node (src/bake/gpu-bake.ts);
  * the output formats are the same, values in float32 precision.
  * --skinning dual-quaternion blends joints by dual quaternions (src/skin/dqs.ts, and the
  * same WGSL family on --backend gpu) instead of linearly; default linear.
@@ -175,7 +175,7 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
 
 /** Loaded only for --backend gpu, so the CPU path never touches WebGPU. Throws one clear line when WebGPU is unavailable. */
 async function bakeOnGpu(model: Model, options: BakeOptions): Promise<BakeResult> {
-  const [{ withNodeDevice }, { bakeModelGpu }] = await Promise.all([import('../gpu/node-device.ts'), import('../gpu/gpu-bake.ts')]);
+  const [{ withNodeDevice }, { bakeModelGpu }] = await Promise.all([import('../gpu/node-device.ts'), import('../bake/gpu-bake.ts')]);
   return withNodeDevice((device) => bakeModelGpu(device, model, options), { label: 'bake' });
 }
 

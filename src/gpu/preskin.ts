@@ -12,11 +12,12 @@
  * frame by frame, so the previous frame's skinned vertices stay available (motion vectors:
  * `previous`); each has its own render and compute bind group, made when the capacity grows.
  *
- * Inputs are written once per model: the source vertices (position, normal, tangent, with
- * the vertex path's defaults where an attribute is absent), joints widened to u32 and the
- * file's weights dequantised as the vertex fetch does (unorm8 c/255, unorm16 c/65535), not
- * renormalised: both paths divide by the weight sum in the same skinning function, so they
- * compute the same numbers.
+ * Inputs are written once per model (PreskinInputs): the source vertices (position, normal,
+ * tangent, with the vertex path's defaults where an attribute is absent), joints widened to
+ * u32 and the file's weights dequantised as the vertex fetch does (unorm8 c/255, unorm16
+ * c/65535), not renormalised: both paths divide by the weight sum in the same skinning
+ * function, so they compute the same numbers. PreskinInputs takes any vertices, records and
+ * output buffer, so the pass is not tied to the Renderer's double-buffered outputs.
  */
 import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
@@ -25,9 +26,9 @@ import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import { ComponentType } from '../gltf/constants.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
-import { throwOnCompilationErrors } from './compute-skin.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { SkinBinding } from './layouts.ts';
+import { compileShaderModule } from './shader-module.ts';
 
 export const PRESKIN_WGSL = `${skinningWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${preskinWgsl}`;
 export const PRESKIN_ENTRY_POINT = 'preskin';
@@ -107,19 +108,10 @@ export interface PreskinVariant {
   readonly morphed: boolean;
 }
 
-/** The variant of each skinned draw, in draw order (the order `PreskinScene.encode` dispatches them). */
+/** The variant of each skinned draw, in draw order (the order `PreskinBuffers.encode` dispatches them). */
 export function preskinVariants(draws: readonly PreskinDraw[]): PreskinVariant[] {
   return draws.filter((d) => d.skinned).map((d) => ({ influenceSets: d.primitive.source.influences / 4, morphed: d.primitive.morphFlags !== 0 }));
 }
-
-/** Dequantises a WEIGHTS accessor's component as the vertex fetch does. */
-function weightValue(componentType: number, value: number): number {
-  if (componentType === ComponentType.UNSIGNED_BYTE) return value / 255;
-  if (componentType === ComponentType.UNSIGNED_SHORT) return value / 65535;
-  return value;
-}
-
-interface Bases { readonly sourceBase: number; readonly influenceBase: number }
 
 const layouts = new WeakMap<GPUDevice, GPUBindGroupLayout>();
 
@@ -181,19 +173,14 @@ export function preskinPipeline(device: GPUDevice, skinning: SkinningMethod, var
 function preskinModule(device: GPUDevice): Promise<GPUShaderModule> {
   let m = modules.get(device);
   if (!m) {
-    m = (async () => {
-      const label = 'preskin.wgsl + draw-record.wgsl + morph.wgsl + skinning.wgsl';
-      const module = device.createShaderModule({ label, code: PRESKIN_WGSL });
-      await throwOnCompilationErrors(module, label);
-      return module;
-    })();
+    m = compileShaderModule(device, 'preskin.wgsl + draw-record.wgsl + morph.wgsl + skinning.wgsl', PRESKIN_WGSL);
     modules.set(device, m);
     m.catch(() => modules.delete(device));
   }
   return m;
 }
 
-/** The buffers the Renderer's skin group holds, which the compute pass reads too. */
+/** The buffers the Renderer's skin group holds, which the compute pass reads too (the bake makes its own). */
 export interface PreskinSharedBuffers {
   readonly palette: GPUBuffer;
   readonly draws: GPUBuffer;
@@ -201,21 +188,208 @@ export interface PreskinSharedBuffers {
 }
 
 /**
- * One model's compute path: inputs (written once), the two alternating output buffers and
- * their bind groups, and the per-draw dispatch parameters. Created the first time a frame
- * takes the compute path.
+ * The vertices one skinned draw skins, as the compute pass reads them. Absent normals read
+ * (0, 0, 1) and absent tangents (1, 0, 0, 1), the vertex path's defaults.
  */
-export class PreskinScene {
-  readonly layout: PreskinLayout;
+export interface PreskinVertices {
+  readonly vertexCount: number;
+  /** 1: JOINTS_0/WEIGHTS_0; 2: also JOINTS_1/WEIGHTS_1. */
+  readonly influenceSets: number;
+  /** xyz per vertex. */
+  readonly positions: ArrayLike<number>;
+  readonly normals: ArrayLike<number> | undefined;
+  /** xyzw per vertex. */
+  readonly tangents: ArrayLike<number> | undefined;
+  /** 4 × influenceSets per vertex, set 0 first: indices into the skin's joints. */
+  readonly joints: ArrayLike<number>;
+  /** Laid out as `joints`. The shader divides by their sum, so they need not sum to 1. */
+  readonly weights: ArrayLike<number>;
+}
+
+/** One dispatch: the index of a skinned draw's record and its vertices. Dispatches given the same object share one upload. */
+export interface PreskinDispatch {
+  readonly draw: number;
+  readonly vertices: PreskinVertices;
+}
+
+/**
+ * Workgroups for one dispatch of `vertexCount` vertices, as [x, z]: x covers the vertices up
+ * to the device's per-dimension limit and z continues past it (preskin.wgsl reads vertex
+ * id.x + id.z × x × workgroupSize); y is the instances'. Throws past x × z = limit².
+ */
+export function preskinGrid(vertexCount: number, maxWorkgroupsPerDimension: number): [number, number] {
+  const groups = Math.ceil(vertexCount / PRESKIN_WORKGROUP_SIZE);
+  if (groups === 0) return [0, 0];
+  const x = Math.min(groups, maxWorkgroupsPerDimension);
+  const z = Math.ceil(groups / x);
+  if (z > maxWorkgroupsPerDimension) throw new RangeError(`preskin: ${vertexCount} vertices need more than ${maxWorkgroupsPerDimension}² workgroups`);
+  return [x, z];
+}
+
+interface Bases { readonly sourceBase: number; readonly influenceBase: number }
+
+/**
+ * The compute pass's inputs for a list of dispatches, written once: the source vertices,
+ * joints and weights of each distinct PreskinVertices, and a PreskinParams slot per dispatch.
+ * The palette, the draw records (which say where each draw's output goes) and the output
+ * buffer are the caller's, joined in `bindGroup`. Used by the Renderer (PreskinBuffers) and
+ * by `bake --backend gpu` (src/bake/gpu-bake.ts).
+ */
+export class PreskinInputs {
   private readonly sources: GPUBuffer;
   private readonly joints: GPUBuffer;
   private readonly weights: GPUBuffer;
   private readonly params: GPUBuffer;
   private readonly paramsStride: number;
-  /** Skinned draw indices, and their vertex counts. */
-  private readonly skinnedDraws: Int32Array;
-  private readonly vertexCounts: Int32Array;
-  private readonly computeLayout: GPUBindGroupLayout;
+  /** Workgroups of each dispatch along x and z (preskinGrid). */
+  private readonly groupsX: Int32Array;
+  private readonly groupsZ: Int32Array;
+
+  constructor(private readonly device: GPUDevice, dispatches: readonly PreskinDispatch[], label: string) {
+    const max = device.limits.maxComputeWorkgroupsPerDimension;
+    this.groupsX = new Int32Array(dispatches.length);
+    this.groupsZ = new Int32Array(dispatches.length);
+    dispatches.forEach((d, n) => [this.groupsX[n], this.groupsZ[n]] = preskinGrid(d.vertices.vertexCount, max));
+    const bases = new Map<PreskinVertices, Bases>();
+    let vertexTotal = 0, influenceTotal = 0;
+    for (const { vertices } of dispatches) {
+      if (bases.has(vertices)) continue;
+      bases.set(vertices, { sourceBase: vertexTotal, influenceBase: influenceTotal });
+      vertexTotal += vertices.vertexCount;
+      influenceTotal += vertices.vertexCount * vertices.influenceSets;
+    }
+    const create = (name: string, bytes: number): GPUBuffer => device.createBuffer({
+      label: `${label} ${name}`, size: Math.max(16, bytes), usage: GPUBufferUsage.STORAGE, mappedAtCreation: true,
+    });
+    this.sources = create('source vertices', vertexTotal * SOURCE_VERTEX_FLOATS * 4);
+    this.joints = create('joints', influenceTotal * 16);
+    this.weights = create('weights', influenceTotal * 16);
+    const src = new Float32Array(this.sources.getMappedRange());
+    const jnt = new Uint32Array(this.joints.getMappedRange());
+    const wgt = new Float32Array(this.weights.getMappedRange());
+    for (const [vertices, { sourceBase, influenceBase }] of bases) writeSources(vertices, src, sourceBase, jnt, wgt, influenceBase);
+    for (const b of [this.sources, this.joints, this.weights]) b.unmap();
+    const align = device.limits.minUniformBufferOffsetAlignment;
+    this.paramsStride = Math.ceil(PRESKIN_PARAMS_BYTES / align) * align;
+    this.params = device.createBuffer({
+      label: `${label} params`, size: Math.max(1, dispatches.length) * this.paramsStride, usage: GPUBufferUsage.UNIFORM, mappedAtCreation: true,
+    });
+    const p = new Uint32Array(this.params.getMappedRange());
+    dispatches.forEach(({ draw, vertices }, n) => {
+      const { sourceBase, influenceBase } = bases.get(vertices)!;
+      p.set([draw, vertices.vertexCount, sourceBase, influenceBase], (n * this.paramsStride) / 4);
+    });
+    this.params.unmap();
+  }
+
+  /** A compute bind group over these inputs that writes `output` (SKINNED_VERTEX_BYTES per vertex, where the records' skinnedBase say). */
+  bindGroup(shared: PreskinSharedBuffers, output: GPUBuffer, label: string): GPUBindGroup {
+    const B = PreskinBinding;
+    return this.device.createBindGroup({
+      label,
+      layout: preskinBindGroupLayout(this.device),
+      entries: [
+        { binding: B.PALETTE, resource: { buffer: shared.palette } },
+        { binding: B.DRAWS, resource: { buffer: shared.draws } },
+        { binding: B.MORPH_DELTAS, resource: { buffer: shared.morphDeltas } },
+        { binding: B.SOURCES, resource: { buffer: this.sources } },
+        { binding: B.JOINTS, resource: { buffer: this.joints } },
+        { binding: B.WEIGHTS, resource: { buffer: this.weights } },
+        { binding: B.SKINNED, resource: { buffer: output } },
+        { binding: B.PARAMS, resource: { buffer: this.params, size: PRESKIN_PARAMS_BYTES } },
+      ],
+    });
+  }
+
+  /**
+   * Records every dispatch, each over `instances` instances, into `pass`. `pipelines`: one per
+   * dispatch, of its variant (preskinPipeline). Per frame on the Renderer: allocates nothing.
+   */
+  dispatch(pass: GPUComputePassEncoder, group: GPUBindGroup, pipelines: readonly GPUComputePipeline[], instances: number): void {
+    let bound: GPUComputePipeline | undefined;
+    for (let n = 0; n < this.groupsX.length; n++) {
+      if (this.groupsX[n] === 0) continue;
+      if (pipelines[n] !== bound) {
+        bound = pipelines[n];
+        pass.setPipeline(bound);
+      }
+      pass.setBindGroup(0, group, [n * this.paramsStride]);
+      pass.dispatchWorkgroups(this.groupsX[n], instances, this.groupsZ[n]);
+    }
+  }
+
+  destroy(): void {
+    this.sources.destroy();
+    this.joints.destroy();
+    this.weights.destroy();
+    this.params.destroy();
+  }
+}
+
+/** Writes one PreskinVertices at vertex `sourceBase` of `src` and vec4 `influenceBase` of `jnt`/`wgt`. */
+function writeSources(
+  vertices: PreskinVertices, src: Float32Array, sourceBase: number, jnt: Uint32Array, wgt: Float32Array, influenceBase: number,
+): void {
+  const { positions, normals, tangents, joints, weights } = vertices;
+  for (let v = 0; v < vertices.vertexCount; v++) {
+    const o = (sourceBase + v) * SOURCE_VERTEX_FLOATS;
+    src[o] = positions[v * 3]; src[o + 1] = positions[v * 3 + 1]; src[o + 2] = positions[v * 3 + 2];
+    if (normals) {
+      src[o + 3] = normals[v * 3]; src[o + 4] = normals[v * 3 + 1]; src[o + 5] = normals[v * 3 + 2];
+    } else {
+      src[o + 5] = 1;
+    }
+    if (tangents) {
+      for (let c = 0; c < 4; c++) src[o + 6 + c] = tangents[v * 4 + c];
+    } else {
+      src[o + 6] = 1; src[o + 9] = 1;
+    }
+  }
+  const influences = vertices.vertexCount * vertices.influenceSets * 4;
+  for (let i = 0; i < influences; i++) {
+    jnt[influenceBase * 4 + i] = joints[i];
+    wgt[influenceBase * 4 + i] = weights[i];
+  }
+}
+
+/** Dequantises a WEIGHTS accessor's component as the vertex fetch does. */
+function weightValue(componentType: number, value: number): number {
+  if (componentType === ComponentType.UNSIGNED_BYTE) return value / 255;
+  if (componentType === ComponentType.UNSIGNED_SHORT) return value / 65535;
+  return value;
+}
+
+/**
+ * A primitive's vertices as the vertex path reads them, so both paths skin the same numbers:
+ * tangents only with normals (gpu-model.ts), the file's joints, and its weights dequantised
+ * (unorm8 c/255, unorm16 c/65535) but not renormalised.
+ */
+function vertexPathVertices(prim: Primitive): PreskinVertices {
+  const sets = prim.influences / 4;
+  const joints = new Uint32Array(prim.vertexCount * sets * 4);
+  const weights = new Float32Array(joints.length);
+  for (let s = 0; s < sets; s++) {
+    const j = prim.jointSets[s].array, w = prim.weightSets[s];
+    for (let v = 0; v < prim.vertexCount; v++) {
+      for (let c = 0; c < 4; c++) {
+        joints[(v * sets + s) * 4 + c] = j[v * 4 + c];
+        weights[(v * sets + s) * 4 + c] = weightValue(w.componentType, w.array[v * 4 + c]);
+      }
+    }
+  }
+  return {
+    vertexCount: prim.vertexCount, influenceSets: sets, positions: prim.positions, normals: prim.normals,
+    tangents: prim.normals ? prim.tangents : undefined, joints, weights,
+  };
+}
+
+/**
+ * One model's compute path on the Renderer: its inputs (written once), the two alternating
+ * output buffers and their bind groups. Created the first time a frame takes the compute path.
+ */
+export class PreskinBuffers {
+  readonly layout: PreskinLayout;
+  private readonly inputs: PreskinInputs;
   private readonly outputs: GPUBuffer[] = [];
   private readonly renderGroups: GPUBindGroup[] = [];
   private readonly computeGroups: GPUBindGroup[] = [];
@@ -225,82 +399,23 @@ export class PreskinScene {
   /** Instances the last two frames skinned: [this, previous]. */
   private readonly instanceCounts = new Int32Array(2);
   private readonly passDescriptor: GPUComputePassDescriptor;
-  private readonly maxWorkgroups: number;
 
   constructor(private readonly device: GPUDevice, model: Model, draws: readonly PreskinDraw[], private readonly label: string) {
     this.layout = preskinLayout(draws);
-    this.computeLayout = preskinBindGroupLayout(device);
-    this.maxWorkgroups = device.limits.maxComputeWorkgroupsPerDimension;
-    const skinned: number[] = [];
-    draws.forEach((d, i) => { if (d.skinned) skinned.push(i); });
-    this.skinnedDraws = Int32Array.from(skinned);
-    this.vertexCounts = Int32Array.from(skinned, (i) => draws[i].primitive.vertexCount);
-    // Inputs once per distinct primitive (a mesh shared by several skinned nodes is written once).
-    const bases = new Map<Primitive, Bases>();
-    let vertices = 0, influences = 0;
-    const prims: Primitive[] = [];
-    for (const i of skinned) {
-      const d = draws[i];
+    // A mesh shared by several skinned nodes is one PreskinVertices, so it is written once.
+    const verticesOf = new Map<Primitive, PreskinVertices>();
+    const dispatches: PreskinDispatch[] = [];
+    draws.forEach((d, draw) => {
+      if (!d.skinned) return;
       const prim = d.primitive.source;
-      if (bases.has(prim)) continue;
-      bases.set(prim, { sourceBase: vertices, influenceBase: influences });
-      prims.push(prim);
-      vertices += prim.vertexCount;
-      influences += prim.vertexCount * (prim.influences / 4);
-    }
-    const create = (name: string, bytes: number): GPUBuffer => device.createBuffer({
-      label: `${label} ${model.name} preskin ${name}`, size: Math.max(16, bytes), usage: GPUBufferUsage.STORAGE, mappedAtCreation: true,
-    });
-    this.sources = create('source vertices', vertices * SOURCE_VERTEX_FLOATS * 4);
-    this.joints = create('joints', influences * 16);
-    this.weights = create('weights', influences * 16);
-    const src = new Float32Array(this.sources.getMappedRange());
-    const jnt = new Uint32Array(this.joints.getMappedRange());
-    const wgt = new Float32Array(this.weights.getMappedRange());
-    for (const prim of prims) {
-      const { sourceBase, influenceBase } = bases.get(prim)!;
-      const sets = prim.influences / 4;
-      // gpu-model.ts: tangents only with normals; missing attributes read (0, 0, 1) and (1, 0, 0, 1).
-      const tangents = prim.normals ? prim.tangents : undefined;
-      for (let v = 0; v < prim.vertexCount; v++) {
-        const o = (sourceBase + v) * SOURCE_VERTEX_FLOATS;
-        src[o] = prim.positions[v * 3]; src[o + 1] = prim.positions[v * 3 + 1]; src[o + 2] = prim.positions[v * 3 + 2];
-        if (prim.normals) {
-          src[o + 3] = prim.normals[v * 3]; src[o + 4] = prim.normals[v * 3 + 1]; src[o + 5] = prim.normals[v * 3 + 2];
-        } else {
-          src[o + 5] = 1;
-        }
-        if (tangents) {
-          for (let c = 0; c < 4; c++) src[o + 6 + c] = tangents[v * 4 + c];
-        } else {
-          src[o + 6] = 1; src[o + 9] = 1;
-        }
-        for (let s = 0; s < sets; s++) {
-          const j = prim.jointSets[s].array, w = prim.weightSets[s];
-          const at = (influenceBase + v * sets + s) * 4;
-          for (let c = 0; c < 4; c++) {
-            jnt[at + c] = j[v * 4 + c];
-            wgt[at + c] = weightValue(w.componentType, w.array[v * 4 + c]);
-          }
-        }
+      let vertices = verticesOf.get(prim);
+      if (!vertices) {
+        vertices = vertexPathVertices(prim);
+        verticesOf.set(prim, vertices);
       }
-    }
-    for (const b of [this.sources, this.joints, this.weights]) b.unmap();
-    // One params slot per skinned draw, static for the model.
-    const align = device.limits.minUniformBufferOffsetAlignment;
-    this.paramsStride = Math.ceil(PRESKIN_PARAMS_BYTES / align) * align;
-    this.params = device.createBuffer({
-      label: `${label} ${model.name} preskin params`, size: Math.max(1, skinned.length) * this.paramsStride,
-      usage: GPUBufferUsage.UNIFORM, mappedAtCreation: true,
+      dispatches.push({ draw, vertices });
     });
-    const p = new Uint32Array(this.params.getMappedRange());
-    skinned.forEach((i, n) => {
-      const d = draws[i];
-      const prim = d.primitive.source;
-      const { sourceBase, influenceBase } = bases.get(prim)!;
-      p.set([i, prim.vertexCount, sourceBase, influenceBase], (n * this.paramsStride) / 4);
-    });
-    this.params.unmap();
+    this.inputs = new PreskinInputs(device, dispatches, `${label} ${model.name} preskin`);
     this.passDescriptor = { label: `${label} ${model.name} preskin pass` };
   }
 
@@ -330,21 +445,7 @@ export class PreskinScene {
           { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: output } },
         ],
       }));
-      const B = PreskinBinding;
-      this.computeGroups.push(this.device.createBindGroup({
-        label: `${this.label} preskin → skinned vertices ${k === 0 ? 'A' : 'B'} ×${capacity}`,
-        layout: this.computeLayout,
-        entries: [
-          { binding: B.PALETTE, resource: { buffer: shared.palette } },
-          { binding: B.DRAWS, resource: { buffer: shared.draws } },
-          { binding: B.MORPH_DELTAS, resource: { buffer: shared.morphDeltas } },
-          { binding: B.SOURCES, resource: { buffer: this.sources } },
-          { binding: B.JOINTS, resource: { buffer: this.joints } },
-          { binding: B.WEIGHTS, resource: { buffer: this.weights } },
-          { binding: B.SKINNED, resource: { buffer: output } },
-          { binding: B.PARAMS, resource: { buffer: this.params, size: PRESKIN_PARAMS_BYTES } },
-        ],
-      }));
+      this.computeGroups.push(this.inputs.bindGroup(shared, output, `${this.label} preskin → skinned vertices ${k === 0 ? 'A' : 'B'} ×${capacity}`));
     }
     this.capacity = capacity;
     this.parity = -1;
@@ -366,19 +467,7 @@ export class PreskinScene {
     this.instanceCounts[1] = this.instanceCounts[0];
     this.instanceCounts[0] = count;
     const pass = encoder.beginComputePass(this.passDescriptor);
-    const group = this.computeGroups[this.parity];
-    let bound: GPUComputePipeline | undefined;
-    for (let n = 0; n < this.skinnedDraws.length; n++) {
-      const groups = Math.ceil(this.vertexCounts[n] / PRESKIN_WORKGROUP_SIZE);
-      if (groups === 0) continue;
-      if (groups > this.maxWorkgroups) throw new RangeError(`preskin: ${this.vertexCounts[n]} vertices need more than ${this.maxWorkgroups} workgroups`);
-      if (pipelines[n] !== bound) {
-        bound = pipelines[n];
-        pass.setPipeline(bound);
-      }
-      pass.setBindGroup(0, group, [n * this.paramsStride]);
-      pass.dispatchWorkgroups(groups, count);
-    }
+    this.inputs.dispatch(pass, this.computeGroups[this.parity], pipelines, count);
     pass.end();
     return this.renderGroups[this.parity];
   }
@@ -398,9 +487,6 @@ export class PreskinScene {
 
   destroy(): void {
     for (const b of this.outputs) b.destroy();
-    this.sources.destroy();
-    this.joints.destroy();
-    this.weights.destroy();
-    this.params.destroy();
+    this.inputs.destroy();
   }
 }

@@ -25,7 +25,7 @@ import {
 import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
 import { GroundDisc, groundFootprint, placeGround, type GroundFootprint } from './ground.ts';
-import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinScene, preskinVariants, type SkinningPath } from './preskin.ts';
+import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinBuffers, preskinVariants, type SkinningPath } from './preskin.ts';
 import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, ShadowMap, type ShadowCasterBounds } from './shadow-map.ts';
 import { mat4 } from 'wgpu-matrix';
 import { length3, maxAxisScale, multiplyMat4 } from '../math/trs.ts';
@@ -252,7 +252,7 @@ interface Scene {
   readonly preskinBase: Int32Array;
   readonly preskinVertices: number;
   /** The compute path's buffers, once a frame took it. */
-  preskin: PreskinScene | undefined;
+  preskin: PreskinBuffers | undefined;
   /**
    * By SkinningSlot: one compute pipeline per skinned draw (preskinVariants), and per draw the
    * lit and shadow pipelines reading skinned vertices.
@@ -499,7 +499,7 @@ export class Renderer {
         ? this.shadow.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
         : this.shadow.pipeline(d.desc, skinning))));
       if (!scene.preskin) {
-        scene.preskin = new PreskinScene(this.device, scene.model, scene.draws, this.label);
+        scene.preskin = new PreskinBuffers(this.device, scene.model, scene.draws, this.label);
         scene.preskin.resize(scene.capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
       }
       scene.preskinCompute[slot] = compute;

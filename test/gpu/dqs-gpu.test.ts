@@ -10,17 +10,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
-import skinComputeWgsl from '../../shaders/skin-compute.wgsl?raw';
+import preskinWgsl from '../../shaders/preskin.wgsl?raw';
 import { DQ_JOINT_FLOATS, DqJointFloat, dqPaletteFromMatrices } from '../../src/anim/dq-palette.ts';
 import { bakeModel, type BakeOptions, type BakeResult } from '../../src/bake/bake.ts';
+import { bakeModelGpu } from '../../src/bake/gpu-bake.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Primitive } from '../../src/gltf/model.ts';
-import { skinComputePipeline } from '../../src/gpu/compute-skin.ts';
-import { bakeModelGpu } from '../../src/gpu/gpu-bake.ts';
 import { PALETTE_MATRIX_BYTES } from '../../src/gpu/layouts.ts';
 import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines.ts';
+import { preskinPipeline, type PreskinVariant } from '../../src/gpu/preskin.ts';
+import { compilationErrors } from '../../src/gpu/shader-module.ts';
 import { composeTRS } from '../../src/math/trs.ts';
 import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
 import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
@@ -46,10 +47,10 @@ describe('WGSL DqJoint ↔ src/anim/dq-palette.ts', () => {
     expect(skinningWgsl).toMatch(/return DqJoint\(slot\[0\], slot\[1\], slot\[2\], slot\[3\]\);/);
   });
 
-  it('skin-compute.wgsl selects the DQ path by a pipeline constant and reuses skinning.wgsl for it', () => {
-    expect(skinComputeWgsl).toMatch(/override dualQuaternion: bool = false;/);
-    expect(skinComputeWgsl).not.toMatch(/fn\s+(blendDualQuats|blendDualQuats8|skinFrameDq)\s*\(/);
-    expect(skinComputeWgsl).toMatch(/skinFrameDq\(/);
+  it('preskin.wgsl (the compute pass of the Renderer and the GPU bake) selects the DQ path by a pipeline constant and reuses skinning.wgsl for it', () => {
+    expect(preskinWgsl).toMatch(/override DUAL_QUATERNION: bool = false;/);
+    expect(preskinWgsl).not.toMatch(/fn\s+(blendDualQuats|blendDualQuats8|skinFrameDq)\s*\(/);
+    expect(preskinWgsl).toMatch(/skinFrameDq\(/);
   });
 });
 
@@ -59,11 +60,11 @@ describe('the DQ pipeline', () => {
     device.pushErrorScope('validation');
     const module = device.createShaderModule({ label: 'mesh (dqs compile check)', code: MESH_SHADER_SOURCE });
     expect(await device.popErrorScope()).toBeNull();
-    const info = await module.getCompilationInfo();
-    expect(info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`)).toEqual([]);
-    const dq = await skinComputePipeline(device, 'dual-quaternion');
-    expect(await skinComputePipeline(device, 'dual-quaternion')).toBe(dq);
-    expect(await skinComputePipeline(device, 'linear')).not.toBe(dq);
+    expect(await compilationErrors(module)).toEqual([]);
+    const variant: PreskinVariant = { influenceSets: 1, morphed: false };
+    const dq = await preskinPipeline(device, 'dual-quaternion', variant);
+    expect(await preskinPipeline(device, 'dual-quaternion', { ...variant })).toBe(dq);
+    expect(await preskinPipeline(device, 'linear', variant)).not.toBe(dq);
   });
 
   it('an unknown skinning method is refused before any GPU work', async (ctx) => {

@@ -16,8 +16,8 @@ import type { Model } from '../../src/gltf/model.ts';
 import { DRAW_RECORD_SIZE, DrawRecordOffset } from '../../src/gpu/draw-record.ts';
 import { DrawFlag } from '../../src/gpu/layouts.ts';
 import {
-  AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, PRESKIN_PARAMS_FIELDS, PRESKIN_WGSL, PreskinBinding, preskinVariants, SKINNED_VERTEX_VEC4S,
-  SOURCE_VERTEX_FLOATS, type PreskinDraw,
+  AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, PRESKIN_PARAMS_FIELDS, PRESKIN_WGSL, PRESKIN_WORKGROUP_SIZE, PreskinBinding,
+  preskinGrid, preskinVariants, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS, type PreskinDraw,
 } from '../../src/gpu/preskin.ts';
 import { readTexturePixels } from '../../src/gpu/readback.ts';
 import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
@@ -58,6 +58,18 @@ describe('preskin.wgsl ↔ the TS layouts', () => {
     ]);
     for (const name of ['INFLUENCE_SETS', 'MORPH_TARGETS']) expect(preskinWgsl).toMatch(new RegExp(`override\\s+${name}\\b`));
     expect(preskinWgsl).not.toMatch(/params\.influenceSets/);
+  });
+
+  it('a primitive with more workgroups than one dimension allows continues along z; past limit² it throws', () => {
+    const W = PRESKIN_WORKGROUP_SIZE;
+    expect(preskinGrid(0, 8)).toEqual([0, 0]);
+    expect(preskinGrid(1, 8)).toEqual([1, 1]);
+    expect(preskinGrid(8 * W, 8)).toEqual([8, 1]);
+    expect(preskinGrid(8 * W + 1, 8)).toEqual([8, 2]);
+    expect(preskinGrid(64 * W, 8)).toEqual([8, 8]);
+    expect(() => preskinGrid(64 * W + 1, 8)).toThrow(/preskin: 4097 vertices need more than 8² workgroups/);
+    // The shader's vertex index covers the grid: id.x + id.z × x × workgroupSize.
+    expect(preskinWgsl).toMatch(/let v = id\.x \+ id\.z \* groups\.x \* workgroupSize;/);
   });
 
   it("'auto': compute from two passes (shadows on) and enough skinned vertices, vertex for one; explicit settings win", () => {

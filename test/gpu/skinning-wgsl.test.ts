@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { mat4 } from 'wgpu-matrix';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
-import skinComputeWgsl from '../../shaders/skin-compute.wgsl?raw';
+import preskinWgsl from '../../shaders/preskin.wgsl?raw';
 import type { Primitive } from '../../src/gltf/model.ts';
-import {
-  SKIN_COMPUTE_ENTRY_POINT, SKIN_COMPUTE_WGSL, SKIN_PARAMS_BYTES, SKIN_PARAMS_FIELDS, SKIN_PARAMS_NONE, SkinComputeBinding,
-  skinComputePipeline, writeSkinParams,
-} from '../../src/gpu/compute-skin.ts';
+import { PRESKIN_ENTRY_POINT, PRESKIN_WGSL, preskinPipeline } from '../../src/gpu/preskin.ts';
+import { compilationErrors as errorsOf } from '../../src/gpu/shader-module.ts';
 import { createSkinnedVertices, skinPrimitive } from '../../src/skin/cpu-skin.ts';
 import { useTestDevice } from '../support/webgpu.ts';
 
@@ -19,50 +17,16 @@ async function compilationErrors(device: GPUDevice, code: string, label: string)
   device.pushErrorScope('validation');
   const module = device.createShaderModule({ label, code });
   await device.popErrorScope();
-  const info = await module.getCompilationInfo();
-  return info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
+  return errorsOf(module);
 }
 
 describe('skinning WGSL sources (text)', () => {
-  it('skin-compute.wgsl reuses skinning.wgsl instead of defining its own skinning', () => {
-    expect(skinComputeWgsl).not.toMatch(/fn\s+(blendJointMatrices|blendJointMatrices8|skinFrame)\s*\(/);
-    expect(skinComputeWgsl).toMatch(/skinFrame\(/);
-    expect(SKIN_COMPUTE_WGSL.split(skinningWgsl)).toHaveLength(2); // included exactly once
-  });
-
-  it('skin-compute.wgsl bindings are the ones in SkinComputeBinding', () => {
-    const wgslName: Record<keyof typeof SkinComputeBinding, string> = {
-      PALETTE: 'jointPalette', POSITIONS: 'positions', NORMALS: 'normals', TANGENTS: 'tangents',
-      JOINTS: 'joints', WEIGHTS: 'weights', SKINNED: 'skinned', PARAMS: 'params',
-    };
-    const declared = new Map<string, number>();
-    for (const m of skinComputeWgsl.matchAll(/@group\((\d+)\)\s*@binding\((\d+)\)\s*var(?:<[^>]*>)?\s+(\w+)/g)) {
-      expect(m[1], `${m[3]} is in group 0`).toBe('0');
-      declared.set(m[3], Number(m[2]));
-    }
-    expect(declared.size).toBe(Object.keys(SkinComputeBinding).length);
-    for (const [key, binding] of Object.entries(SkinComputeBinding)) {
-      expect(declared.get(wgslName[key as keyof typeof SkinComputeBinding]), key).toBe(binding);
-    }
-  });
-
-  it('struct SkinParams has the fields of SKIN_PARAMS_FIELDS, in order, all u32', () => {
-    const body = /struct\s+SkinParams\s*\{([^}]*)\}/.exec(skinComputeWgsl)?.[1];
-    expect(body).toBeDefined();
-    const fields = [...body!.replace(/\/\/.*$/gm, '').matchAll(/(\w+)\s*:\s*(\w+)/g)];
-    expect(fields.map((f) => f[1])).toEqual([...SKIN_PARAMS_FIELDS]);
-    expect(new Set(fields.map((f) => f[2]))).toEqual(new Set(['u32']));
-    expect(SKIN_PARAMS_BYTES).toBe(4 * SKIN_PARAMS_FIELDS.length);
-    expect(skinComputeWgsl).toContain(`const NONE: u32 = 0x${SKIN_PARAMS_NONE.toString(16)}u;`);
-    expect(skinComputeWgsl).toMatch(new RegExp(`fn\\s+${SKIN_COMPUTE_ENTRY_POINT}\\s*\\(`));
-  });
-
-  it('writeSkinParams writes every field at its index, from a byte offset', () => {
-    const dst = new Uint32Array(64 + SKIN_PARAMS_FIELDS.length);
-    const params = Object.fromEntries(SKIN_PARAMS_FIELDS.map((f, i) => [f, 100 + i])) as Record<(typeof SKIN_PARAMS_FIELDS)[number], number>;
-    expect(writeSkinParams(params, dst, 256)).toBe(dst);
-    expect(Array.from(dst.subarray(64))).toEqual(SKIN_PARAMS_FIELDS.map((_, i) => 100 + i));
-    expect(dst.subarray(0, 64).every((v) => v === 0)).toBe(true);
+  // The compute pass's bindings and PreskinParams are checked against src/gpu/preskin.ts in test/gpu/preskin.test.ts.
+  it('preskin.wgsl (the compute pass of the Renderer and the GPU bake) reuses skinning.wgsl instead of defining its own skinning', () => {
+    expect(preskinWgsl).not.toMatch(/fn\s+(blendJointMatrices|blendJointMatrices8|skinFrame)\s*\(/);
+    expect(preskinWgsl).toMatch(/skinFrame\(/);
+    expect(PRESKIN_WGSL.split(skinningWgsl)).toHaveLength(2); // included exactly once
+    expect(preskinWgsl).toMatch(new RegExp(`fn\\s+${PRESKIN_ENTRY_POINT}\\s*\\(`));
   });
 });
 
@@ -70,10 +34,10 @@ describe('skinning WGSL on the GPU', () => {
   it('skinning.wgsl compiles on its own (given the palette) and inside the compute module', async (ctx) => {
     const device = gpu.device(ctx);
     expect(await compilationErrors(device, PALETTE_DECLARATION + skinningWgsl, 'skinning.wgsl')).toEqual([]);
-    expect(await compilationErrors(device, SKIN_COMPUTE_WGSL, 'skin-compute.wgsl')).toEqual([]);
+    expect(await compilationErrors(device, PRESKIN_WGSL, 'preskin.wgsl')).toEqual([]);
     // …and errors are reported, not swallowed: without the palette it must fail.
     expect((await compilationErrors(device, skinningWgsl, 'skinning.wgsl without palette')).join('\n')).toMatch(/jointPalette/);
-    await expect(skinComputePipeline(device)).resolves.toHaveProperty('pipeline');
+    await expect(preskinPipeline(device, 'linear', { influenceSets: 2, morphed: false })).resolves.toHaveProperty('label');
   });
 
   it('blendJointMatrices / blendJointMatrices8 / skinFrame agree with the CPU reference', async (ctx) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadGltf } from '../../src/gltf/load.ts';
 import { applyMorphTargets, createMorphedVertices } from '../../src/skin/morph.ts';
 import { bakeModel } from '../../src/bake/bake.ts';
-import { posedScene } from '../../src/bake/scene.ts';
+import { posedPrimitives } from '../../src/bake/posed.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { assetPath } from '../support/assets.ts';
 import { buildMorphedSkin } from '../support/fixtures.ts';
@@ -45,7 +45,7 @@ describe('bake applies morph targets before skinning', () => {
     const slot = model.hierarchy.slotOf[model.meshNodes[0].node];
     const w = result.pose.weights.subarray(result.pose.weightOffsets[slot], result.pose.weightOffsets[slot + 1]);
     expect(Math.max(...w)).toBeGreaterThan(0);
-    const [posed] = posedScene(model, result);
+    const [posed] = posedPrimitives(model, result);
     const targets = model.meshes[0].primitives[0].targets;
     for (let i = 0; i < base.length; i++) {
       const expected = base[i] + w[0] * targets[0].positions![i] + w[1] * targets[1].positions![i];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bakeModel } from '../../src/bake/bake.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { bakeModelGpu } from '../../src/gpu/gpu-bake.ts';
+import { bakeModelGpu } from '../../src/bake/gpu-bake.ts';
 import { buildMorphedSkin } from '../support/fixtures.ts';
 import { useTestDevice } from '../support/webgpu.ts';
 

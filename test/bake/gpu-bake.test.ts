@@ -4,14 +4,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bakeModel, type BakeResult } from '../../src/bake/bake.ts';
+import { bakeModelGpu } from '../../src/bake/gpu-bake.ts';
+import { skinDqPalette } from '../../src/anim/dq-palette.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { bakeModelGpu } from '../../src/gpu/gpu-bake.ts';
 import { createNodeDevice } from '../../src/gpu/node-device.ts';
+import { PRESKIN_WORKGROUP_SIZE } from '../../src/gpu/preskin.ts';
+import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
+import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
 import { assetPath, sharedAssets } from '../support/assets.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
 import { useTestDevice } from '../support/webgpu.ts';
-import { compareBakes, noErrors, poses, type BakeErrors } from '../support/compare-bakes.ts';
+import { compareBakes, diagonal, noErrors, POSITION_TOLERANCE, poses, type BakeErrors } from '../support/compare-bakes.ts';
 
 const gpu = useTestDevice('gpu-bake tests');
 
@@ -73,13 +77,52 @@ describe('bakeModelGpu matches bakeModel on the code-built chain', () => {
   }
 });
 
+describe('bakeModelGpu (dual-quaternion) under a non-uniformly scaled mesh node', () => {
+  // The bake splits world skinning matrices into dual quaternions, as bakeModel does; the
+  // Renderer splits mesh-relative ones and draws the result with the mesh node's matrix.
+  // Under a non-uniformly scaled mesh node the two blends differ, and the bake keeps bakeModel's.
+  it("equals the CPU bake within tolerance, where the Renderer's mesh-relative split would not", async (ctx) => {
+    const device = gpu.device(ctx);
+    const model = await loadGltf(buildChain({ transformedMeshNode: true, tangents: true }), { name: 'chain: non-uniformly scaled mesh node' });
+    const meshNode = model.meshNodes.find((mn) => mn.skin >= 0)!;
+    const slot = model.hierarchy.slotOf[meshNode.node];
+    const skin = model.skins[meshNode.skin];
+    const prim = model.meshes[meshNode.mesh].primitives[0];
+    const errors = noErrors();
+    for (const time of [0.4, 1.3, 2]) {
+      const options = { skinning: 'dual-quaternion', time } as const;
+      const cpu = bakeModel(model, options);
+      const m = cpu.nodeMatrices.subarray(slot * 16, slot * 16 + 16);
+      const axes = [0, 4, 8].map((c) => Math.hypot(m[c], m[c + 1], m[c + 2]));
+      expect(Math.max(...axes) / Math.min(...axes), 'the mesh node is scaled non-uniformly').toBeGreaterThan(1.5);
+      compareBakes(cpu, await bakeModelGpu(device, model, options), `non-uniformly scaled mesh node t=${time}`, errors);
+
+      // The Renderer's route, on the CPU: a mesh-relative DQ palette, then the mesh node's matrix.
+      const n = skin.joints.length * 16;
+      const relative = skinDqPalette(skin, cpu.nodeMatrices, slot, new Float64Array(n), 0, new Float64Array(n));
+      const local = skinPrimitiveDq(prim, relative, createSkinnedVertices(prim, 'float64')).positions;
+      const scale = diagonal(cpu.primitives[0].positions);
+      let apart = 0;
+      for (let v = 0; v < prim.vertexCount; v++) {
+        const [x, y, z] = [local[v * 3], local[v * 3 + 1], local[v * 3 + 2]];
+        for (let r = 0; r < 3; r++) {
+          const world = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r];
+          apart = Math.max(apart, Math.abs(world - cpu.primitives[0].positions[v * 3 + r]) / scale);
+        }
+      }
+      expect(apart, `t=${time}: the mesh-relative split is far from the world one, so this fixture tells them apart`).toBeGreaterThan(100 * POSITION_TOLERANCE);
+    }
+    measured.set('chain: DQ, non-uniformly scaled mesh node', errors);
+  });
+});
+
 describe('bakeModelGpu: submissions, batching, errors', () => {
   /**
-   * The device with its queue's submit and writeBuffer counted and, optionally, a smaller
-   * storage-buffer binding limit (to force several batches). Methods stay bound to the
-   * real objects, so Dawn sees its own `this`.
+   * The device with its queue's submit and writeBuffer counted and, optionally, smaller
+   * limits (a storage-buffer binding limit forces several batches, a workgroup limit a grid
+   * that continues along z). Methods stay bound to the real objects, so Dawn sees its own `this`.
    */
-  function instrumented(device: GPUDevice, maxStorageBufferBindingSize?: number) {
+  function instrumented(device: GPUDevice, lower: Partial<Record<'maxStorageBufferBindingSize' | 'maxComputeWorkgroupsPerDimension', number>> = {}) {
     const calls = { submit: 0, writeBuffer: [] as number[], bindGroups: 0 };
     const queue = new Proxy(device.queue, {
       get(target, key) {
@@ -94,8 +137,8 @@ describe('bakeModelGpu: submissions, batching, errors', () => {
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });
-    const limits = maxStorageBufferBindingSize === undefined ? device.limits : new Proxy(device.limits, {
-      get: (target, key) => (key === 'maxStorageBufferBindingSize' ? maxStorageBufferBindingSize : Reflect.get(target, key, target)),
+    const limits = new Proxy(device.limits, {
+      get: (target, key) => (typeof key === 'string' && key in lower ? lower[key as keyof typeof lower] : Reflect.get(target, key, target)),
     });
     const proxy = new Proxy(device, {
       get(target, key) {
@@ -117,7 +160,7 @@ describe('bakeModelGpu: submissions, batching, errors', () => {
     expect(result.primitives).toHaveLength(84);
     expect(calls.submit).toBe(1);
     const jointMatrices = model.skins.reduce((n, s) => n + s.joints.length, 0);
-    // Two writes in all: the palettes (every skin's matrices) and the per-dispatch params.
+    // Two writes in all: the palettes (every skin's matrices) and the draw records (one per skinned primitive).
     expect(calls.writeBuffer).toHaveLength(2);
     expect(calls.writeBuffer).toContain(jointMatrices * 64);
     expect(calls.bindGroups).toBe(1); // one batch: the shared mesh's vertices uploaded once
@@ -127,18 +170,27 @@ describe('bakeModelGpu: submissions, batching, errors', () => {
   it('splits into several batches when a buffer would exceed the binding limit, still one submission', async (ctx) => {
     const device = gpu.device(ctx);
     const model = await loadGltfFile(assetPath('RobotExpressive'));
-    // Each of its 4 skinned primitives needs ≤ 7.2 KB of output; 8 KB forces one batch each.
-    const { device: small, calls } = instrumented(device, 8192);
+    // Each of its 4 skinned primitives needs ≤ 14.3 KB of output (298 vertices × 48 bytes); 16 KB forces one batch each.
+    const { device: small, calls } = instrumented(device, { maxStorageBufferBindingSize: 16384 });
     const result = await bakeModelGpu(small, model, { animation: 2, time: 0.5 });
     expect(calls.submit).toBe(1);
     expect(calls.bindGroups).toBe(4);
     compareBakes(bakeModel(model, { animation: 2, time: 0.5 }), result, 'RobotExpressive in small batches');
 
     // 6000 bytes hold the palettes (86 matrices, 5504 bytes) but no primitive's output.
-    const { device: tiny } = instrumented(device, 6000);
+    const { device: tiny } = instrumented(device, { maxStorageBufferBindingSize: 6000 });
     await expect(bakeModelGpu(tiny, model, { animation: 2, time: 0.5 })).rejects.toThrow(/vertices\) exceeds the device's 6000-byte storage buffer limit/);
-    const { device: tinier } = instrumented(device, 1024);
+    const { device: tinier } = instrumented(device, { maxStorageBufferBindingSize: 1024 });
     await expect(bakeModelGpu(tinier, model, { animation: 2, time: 0.5 })).rejects.toThrow(/86 joint matrices exceed the device's 1024-byte/);
+  });
+
+  it('a primitive with more workgroups than one dimension allows is skinned in a grid that continues along z', async (ctx) => {
+    const device = gpu.device(ctx);
+    const model = await loadGltfFile(assetPath('CesiumMan'));
+    const vertices = model.meshes[model.meshNodes.find((mn) => mn.skin >= 0)!.mesh].primitives[0].vertexCount;
+    const { device: narrow } = instrumented(device, { maxComputeWorkgroupsPerDimension: 8 });
+    expect(Math.ceil(vertices / PRESKIN_WORKGROUP_SIZE)).toBeGreaterThan(8 * 2);
+    compareBakes(bakeModel(model, { time: 1 }), await bakeModelGpu(narrow, model, { time: 1 }), 'CesiumMan, 8 workgroups per dimension');
   });
 
   it('a model without skins bakes to no primitives; bad options fail like bakeModel', async (ctx) => {

@@ -18,7 +18,7 @@ export interface PosedPrimitive {
  * primitives as they are, rigid ones morphed at the pose's weights and transformed by
  * their node's world matrix (normals by its inverse-transpose). Used by the OBJ and GLB writers.
  */
-export function posedScene(model: Model, result: BakeResult): PosedPrimitive[] {
+export function posedPrimitives(model: Model, result: BakeResult): PosedPrimitive[] {
   const out: PosedPrimitive[] = [];
   const baked = new Map(result.primitives.map((p) => [`${p.node}/${p.primitive}`, p]));
   const inv = new Float64Array(16);
