@@ -20,7 +20,8 @@ import { invertMat4 } from '../math/trs.ts';
 import { DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_JOINT_STRIDE, SkeletonJointOffset } from './debug-layouts.ts';
 import { instanceStepped, type DebugPipelines } from './debug-pipelines.ts';
 import { DebugView } from './debug-views.ts';
-import { createBufferWithData, drawIndices, type GpuPrimitive } from './gpu-model.ts';
+import { drawIndices } from '../gltf/topology.ts';
+import { createBufferWithData, type GpuPrimitive } from './gpu-model.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
 import { meshVariantDesc, skinningSlot, type MeshPipelineDesc, type MeshPipelines, type SkinningSlot } from './pipelines.ts';
 
