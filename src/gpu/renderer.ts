@@ -8,7 +8,7 @@ import { InstanceCuller } from './culling.ts';
 import { BoundsOverlay } from './debug-bounds.ts';
 import { DEBUG_LINE_LENGTH_FRACTION, DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from './debug-layouts.ts';
 import { DebugPipelines } from './debug-pipelines.ts';
-import { ALL_DEBUG_VIEWS, DebugScene } from './debug-scene.ts';
+import { ALL_DEBUG_VIEWS, DebugViewDraws } from './debug-view-draws.ts';
 import { DebugView } from './debug-views.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord, MAT3_COLUMN_WORDS } from './draw-record.ts';
 import { FrameUniformsData } from './frame-uniforms.ts';
@@ -221,7 +221,7 @@ interface Scene {
   readonly exactNormals: Uint8Array;
   /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
   readonly autoLineLength: number;
-  readonly debug: DebugScene;
+  readonly debug: DebugViewDraws;
   /** Most instances whose palettes and draw records fit one storage binding: more are drawn in chunks. */
   readonly maxInstances: number;
   /** World bounds, frustum culling and the front-to-back order of the instances. */
@@ -670,7 +670,7 @@ export class Renderer {
     let paletteMatrices = 0;
     for (const mn of model.meshNodes) if (mn.skin >= 0) paletteMatrices += model.skins[mn.skin].joints.length;
     const maxInstances = instancesPerBinding(this.limits, [paletteMatrices * PALETTE_MATRIX_BYTES, draws.length * DRAW_RECORD_SIZE], `${this.label} ${model.name}`);
-    const debug = new DebugScene({
+    const debug = new DebugViewDraws({
       device: this.device, label: this.label, format: this.format,
       meshPipelines: this.pipelines, debugPipelines: this.debugPipelines,
     }, model, draws);

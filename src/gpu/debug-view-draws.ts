@@ -37,7 +37,7 @@ export interface DebugDrawSource {
   readonly vertexSlots: number;
 }
 
-export interface DebugSceneContext {
+export interface DebugViewContext {
   readonly device: GPUDevice;
   readonly label: string;
   readonly format: GPUTextureFormat;
@@ -120,7 +120,7 @@ export function skeletonJointRecords(skin: Skin): { bytes: ArrayBuffer; count: n
   return { bytes: bytes.slice(0, n * SKELETON_JOINT_STRIDE), count: n };
 }
 
-// ---------------------------------------------------------------------- the scene part
+// ---------------------------------------------------------------------- per-model draws
 
 interface EdgeBuffer {
   readonly indexBuffer: GPUBuffer;
@@ -162,7 +162,8 @@ class MethodViews {
   joint: GPURenderPipeline | undefined;
 }
 
-export class DebugScene {
+/** The debug views' draws of one model: built on request, drawn over the model in its frame pass. */
+export class DebugViewDraws {
   /** Per SkinningSlot. */
   private readonly methods: readonly MethodViews[] = [new MethodViews(), new MethodViews()];
   /** Edge index buffers by draw, built with the first WIREFRAME (shared by every method). */
@@ -175,7 +176,7 @@ export class DebugScene {
   private building: Promise<void> = Promise.resolve();
   private destroyed = false;
 
-  constructor(private readonly ctx: DebugSceneContext, private readonly model: Model, private readonly draws: readonly DebugDrawSource[]) {}
+  constructor(private readonly ctx: DebugViewContext, private readonly model: Model, private readonly draws: readonly DebugDrawSource[]) {}
 
   /** DebugView bits whose resources and pipelines are ready to draw with `method`. */
   readyFor(method: SkinningMethod): number {
