@@ -75,3 +75,15 @@ export class MipmapGenerator {
     this.device.queue.submit([encoder.finish()]);
   }
 }
+
+const generators = new WeakMap<GPUDevice, MipmapGenerator>();
+
+/** The device's MipmapGenerator (made on first use), so every Renderer on it shares its pipelines. */
+export function mipmapGenerator(device: GPUDevice): MipmapGenerator {
+  let g = generators.get(device);
+  if (!g) {
+    g = new MipmapGenerator(device);
+    generators.set(device, g);
+  }
+  return g;
+}

@@ -156,9 +156,72 @@ export function isSrgbFormat(format: GPUTextureFormat): boolean {
   return format.endsWith('-srgb');
 }
 
+/** What every MeshPipelines of one device shares: made once per device. */
+interface DeviceMeshPipelines {
+  readonly module: GPUShaderModule;
+  readonly frameLayout: GPUBindGroupLayout;
+  readonly skinLayout: GPUBindGroupLayout;
+  readonly materialLayout: GPUBindGroupLayout;
+  readonly pipelineLayout: GPUPipelineLayout;
+  /** By meshPipelineKey; a failed creation is dropped, so the next request tries again. */
+  readonly cache: Map<string, Promise<GPURenderPipeline>>;
+}
+
+const perDevice = new WeakMap<GPUDevice, DeviceMeshPipelines>();
+
+function deviceMeshPipelines(device: GPUDevice): DeviceMeshPipelines {
+  let shared = perDevice.get(device);
+  if (shared) return shared;
+  const VERTEX = GPUShaderStage.VERTEX;
+  const FRAGMENT = GPUShaderStage.FRAGMENT;
+  const frameLayout = device.createBindGroupLayout({
+    label: 'frame (group 0)',
+    entries: [
+      { binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } },
+      { binding: FrameBinding.SHADOW_MAP, visibility: FRAGMENT, texture: { sampleType: 'depth' } },
+      { binding: FrameBinding.SHADOW_SAMPLER, visibility: FRAGMENT, sampler: { type: 'comparison' } },
+    ],
+  });
+  const skinLayout = device.createBindGroupLayout({
+    label: 'skin, draws and morph deltas (group 1)',
+    entries: [
+      { binding: SkinBinding.PALETTE, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
+      { binding: SkinBinding.DRAWS, visibility: VERTEX, buffer: { type: 'read-only-storage', minBindingSize: DRAW_RECORD_SIZE } },
+      { binding: SkinBinding.MORPH_DELTAS, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
+      { binding: SkinBinding.SKINNED_VERTICES, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
+    ],
+  });
+  const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });
+  const sampler = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, sampler: { type: 'filtering' } });
+  const M = MaterialBinding;
+  const materialLayout = device.createBindGroupLayout({
+    label: 'material (group 2)',
+    entries: [
+      { binding: M.UNIFORMS, visibility: FRAGMENT, buffer: { type: 'uniform', minBindingSize: MATERIAL_UNIFORMS_SIZE } },
+      texture(M.BASE_COLOR_TEXTURE), sampler(M.BASE_COLOR_SAMPLER),
+      texture(M.METALLIC_ROUGHNESS_TEXTURE), sampler(M.METALLIC_ROUGHNESS_SAMPLER),
+      texture(M.NORMAL_TEXTURE), sampler(M.NORMAL_SAMPLER),
+      texture(M.OCCLUSION_TEXTURE), sampler(M.OCCLUSION_SAMPLER),
+      texture(M.EMISSIVE_TEXTURE), sampler(M.EMISSIVE_SAMPLER),
+    ],
+  });
+  shared = {
+    module: device.createShaderModule({ label: 'mesh', code: MESH_SHADER_SOURCE }),
+    frameLayout,
+    skinLayout,
+    materialLayout,
+    pipelineLayout: device.createPipelineLayout({ label: 'mesh', bindGroupLayouts: [frameLayout, skinLayout, materialLayout] }),
+    cache: new Map(),
+  };
+  perDevice.set(device, shared);
+  return shared;
+}
+
 /**
  * The mesh shader module, the three bind group layouts (0 frame, 1 skin, 2 material)
- * shared by every mesh pipeline, and the pipeline cache. One per device; outlives models.
+ * shared by every mesh pipeline, and the pipeline cache, as one user (a Renderer) sees
+ * them. All of it is made once per device and shared by every MeshPipelines on it:
+ * several viewers on a page share one device and compile each pipeline once. Outlives models.
  */
 export class MeshPipelines {
   readonly frameLayout: GPUBindGroupLayout;
@@ -167,59 +230,44 @@ export class MeshPipelines {
   readonly pipelineLayout: GPUPipelineLayout;
   /** The compiled MESH_SHADER_SOURCE; the shadow pass (shadow-map.ts) draws with its vertex stages. */
   readonly module: GPUShaderModule;
-  private readonly cache = new Map<string, GPURenderPipeline>();
+  private readonly cache: Map<string, Promise<GPURenderPipeline>>;
+  /** Keys of the pipelines this user asked for. */
+  private readonly used = new Set<string>();
 
   constructor(private readonly device: GPUDevice) {
-    const VERTEX = GPUShaderStage.VERTEX;
-    const FRAGMENT = GPUShaderStage.FRAGMENT;
-    this.module = device.createShaderModule({ label: 'mesh', code: MESH_SHADER_SOURCE });
-    this.frameLayout = device.createBindGroupLayout({
-      label: 'frame (group 0)',
-      entries: [
-        { binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } },
-        { binding: FrameBinding.SHADOW_MAP, visibility: FRAGMENT, texture: { sampleType: 'depth' } },
-        { binding: FrameBinding.SHADOW_SAMPLER, visibility: FRAGMENT, sampler: { type: 'comparison' } },
-      ],
-    });
-    this.skinLayout = device.createBindGroupLayout({
-      label: 'skin, draws and morph deltas (group 1)',
-      entries: [
-        { binding: SkinBinding.PALETTE, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
-        { binding: SkinBinding.DRAWS, visibility: VERTEX, buffer: { type: 'read-only-storage', minBindingSize: DRAW_RECORD_SIZE } },
-        { binding: SkinBinding.MORPH_DELTAS, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
-        { binding: SkinBinding.SKINNED_VERTICES, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
-      ],
-    });
-    const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });
-    const sampler = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, sampler: { type: 'filtering' } });
-    const M = MaterialBinding;
-    this.materialLayout = device.createBindGroupLayout({
-      label: 'material (group 2)',
-      entries: [
-        { binding: M.UNIFORMS, visibility: FRAGMENT, buffer: { type: 'uniform', minBindingSize: MATERIAL_UNIFORMS_SIZE } },
-        texture(M.BASE_COLOR_TEXTURE), sampler(M.BASE_COLOR_SAMPLER),
-        texture(M.METALLIC_ROUGHNESS_TEXTURE), sampler(M.METALLIC_ROUGHNESS_SAMPLER),
-        texture(M.NORMAL_TEXTURE), sampler(M.NORMAL_SAMPLER),
-        texture(M.OCCLUSION_TEXTURE), sampler(M.OCCLUSION_SAMPLER),
-        texture(M.EMISSIVE_TEXTURE), sampler(M.EMISSIVE_SAMPLER),
-      ],
-    });
-    this.pipelineLayout = device.createPipelineLayout({
-      label: 'mesh',
-      bindGroupLayouts: [this.frameLayout, this.skinLayout, this.materialLayout],
-    });
+    const shared = deviceMeshPipelines(device);
+    this.module = shared.module;
+    this.frameLayout = shared.frameLayout;
+    this.skinLayout = shared.skinLayout;
+    this.materialLayout = shared.materialLayout;
+    this.pipelineLayout = shared.pipelineLayout;
+    this.cache = shared.cache;
   }
 
-  /** Pipelines created so far (for tests and diagnostics). */
+  /** Distinct pipelines this user has been given (for tests and diagnostics); the device may hold more. */
   get size(): number {
-    return this.cache.size;
+    return this.used.size;
   }
 
-  /** The cached pipeline for `desc`, created (asynchronously, so the page stays responsive) on first use. */
+  /**
+   * The device's pipeline for `desc`, created (asynchronously, so the page stays responsive)
+   * on first use by any user; concurrent requests share one creation.
+   */
   async pipeline(desc: MeshPipelineDesc): Promise<GPURenderPipeline> {
     const key = meshPipelineKey(desc);
-    const cached = this.cache.get(key);
-    if (cached) return cached;
+    let pending = this.cache.get(key);
+    if (!pending) {
+      pending = this.create(desc, key);
+      this.cache.set(key, pending);
+      const created = pending;
+      created.catch(() => { if (this.cache.get(key) === created) this.cache.delete(key); });
+    }
+    const pipeline = await pending;
+    this.used.add(key);
+    return pipeline;
+  }
+
+  private create(desc: MeshPipelineDesc, key: string): Promise<GPURenderPipeline> {
     const variant = desc.variant ?? 'shaded';
     const wireframe = variant === 'wireframe';
     // Wireframe lines blend over the surface they outline (and do not hide each other).
@@ -229,7 +277,7 @@ export class MeshPipelines {
     if (wireframe) vertexConstants.DEPTH_PULL = OVERLAY_DEPTH_PULL;
     if (desc.morphed === false) vertexConstants.MORPH_TARGETS = 0;
     const lean = usesLeanSurface(desc);
-    const pipeline = await this.device.createRenderPipelineAsync({
+    return this.device.createRenderPipelineAsync({
       label: `mesh ${key}`,
       layout: this.pipelineLayout,
       vertex: {
@@ -267,7 +315,5 @@ export class MeshPipelines {
       },
       multisample: { count: MSAA_SAMPLE_COUNT },
     });
-    this.cache.set(key, pipeline);
-    return pipeline;
   }
 }

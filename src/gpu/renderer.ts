@@ -7,7 +7,7 @@ import type { Camera } from './camera.ts';
 import { InstanceCuller } from './culling.ts';
 import { BoundsOverlay } from './debug-bounds.ts';
 import { DEBUG_LINE_LENGTH_FRACTION, DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from './debug-layouts.ts';
-import { DebugPipelines } from './debug-pipelines.ts';
+import { debugPipelines, type DebugPipelines } from './debug-pipelines.ts';
 import { ALL_DEBUG_VIEWS, DebugViewDraws } from './debug-view-draws.ts';
 import { DebugView } from './debug-views.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord, MAT3_COLUMN_WORDS } from './draw-record.ts';
@@ -17,16 +17,16 @@ import { GpuTimer } from './gpu-timer.ts';
 import { cameraRelativeModel, viewRotation } from './camera-relative.ts';
 import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding, ToneMapping } from './layouts.ts';
 import { allocationLimits, instancesPerBinding, type AllocationLimits } from './limits.ts';
-import { MipmapGenerator } from './mipmaps.ts';
+import { mipmapGenerator, type MipmapGenerator } from './mipmaps.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from './morph-targets.ts';
 import {
   isSrgbFormat, MeshPipelines, PRESKINNED_ENTRY_POINT, SKINNING_OF_SLOT, SKINNING_SLOTS, skinningSlot, type MeshPipelineDesc, type SkinningSlot,
 } from './pipelines.ts';
 import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
-import { GroundDisc, groundFootprint, placeGround, type GroundFootprint } from './ground.ts';
+import { groundDisc, groundFootprint, placeGround, type GroundDisc, type GroundFootprint } from './ground.ts';
 import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinScene, preskinVariants, type SkinningPath } from './preskin.ts';
-import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, ShadowMap, type ShadowCasterBounds } from './shadow-map.ts';
+import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, shadowCasterPipelines, ShadowMap, type ShadowCasterBounds, type ShadowCasterPipelines } from './shadow-map.ts';
 import { mat4 } from 'wgpu-matrix';
 import { length3, maxAxisScale, multiplyMat4 } from '../math/trs.ts';
 
@@ -315,6 +315,7 @@ export class Renderer {
   private readonly limits: AllocationLimits;
   private readonly onWarning: (warning: GltfWarning) => void;
   private readonly shadow: ShadowMap;
+  private readonly casterPipelines: ShadowCasterPipelines;
   private readonly ground: GroundDisc;
   /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
   private readonly skinnedPlaceholder: GPUBuffer;
@@ -373,9 +374,9 @@ export class Renderer {
     this.limits = allocationLimits(device, options.limits);
     this.onWarning = options.onWarning ?? ((w) => console.warn(`${this.label}: ${w.path}: ${w.message}`));
     this.pipelines = new MeshPipelines(device);
-    this.debugPipelines = new DebugPipelines(device, this.pipelines);
+    this.debugPipelines = debugPipelines(device);
     this.boundsOverlay = new BoundsOverlay(device, this.debugPipelines, options.format, this.label);
-    this.mipmaps = new MipmapGenerator(device);
+    this.mipmaps = mipmapGenerator(device);
     this.defaults = createDefaultResources(device);
     if (options.gpuTiming !== false && device.features.has('timestamp-query')) {
       this.timer = new GpuTimer(device, { label: `${this.label} frame timer` });
@@ -385,8 +386,9 @@ export class Renderer {
       size: this.frameData.buffer.byteLength,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    this.shadow = new ShadowMap(device, this.pipelines, this.label);
-    this.ground = new GroundDisc(device, this.pipelines, this.format, this.label);
+    this.shadow = new ShadowMap(device, this.label);
+    this.casterPipelines = shadowCasterPipelines(device);
+    this.ground = groundDisc(device, this.format);
     this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
     this.boundShadowView = this.shadow.view;
     this.frameBindGroup = this.createFrameBindGroup();
@@ -448,7 +450,7 @@ export class Renderer {
     return scene.shadowBuilds.ensure(slot, async () => {
       const skinning = SKINNING_OF_SLOT[slot];
       const shaded = await Promise.all(scene.draws.map((d) => this.pipelines.pipeline({ ...d.desc, skinning, shadows: true })));
-      scene.shadowPipelines[slot] = await Promise.all(scene.draws.map((d) => this.shadow.pipeline(d.desc, skinning)));
+      scene.shadowPipelines[slot] = await Promise.all(scene.draws.map((d) => this.casterPipelines.pipeline(d.desc, skinning)));
       scene.shadowedSurface[slot] = shaded;
     });
   }
@@ -496,8 +498,8 @@ export class Renderer {
         ...d.desc, skinning, shadows: true, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
       } : { ...d.desc, skinning, shadows: true })));
       const shadow = await Promise.all(scene.draws.map((d) => (d.skinned
-        ? this.shadow.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
-        : this.shadow.pipeline(d.desc, skinning))));
+        ? this.casterPipelines.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
+        : this.casterPipelines.pipeline(d.desc, skinning))));
       if (!scene.preskin) {
         scene.preskin = new PreskinScene(this.device, scene.model, scene.draws, this.label);
         scene.preskin.resize(scene.capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
@@ -513,7 +515,10 @@ export class Renderer {
     return this.scene?.model;
   }
 
-  /** Pipelines created so far on this renderer (they are kept across models). */
+  /**
+   * Mesh pipelines this renderer has drawn with or built so far (they are kept across models,
+   * in a cache every renderer on the device shares).
+   */
   get pipelineCount(): number {
     return this.pipelines.size;
   }
