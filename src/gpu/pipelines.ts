@@ -28,15 +28,6 @@ export const LEAN_FRAGMENT_ENTRY_POINT = 'fsMainLean';
 /** The compute path's vertex stage: no skinning, this frame's skinned vertices. */
 export const PRESKINNED_ENTRY_POINT = 'vsPreskinned';
 
-/** Per-method tables (pipelines, debug views) are indexed by this: 0 linear, 1 dual-quaternion. */
-export type SkinningSlot = 0 | 1;
-export const SKINNING_SLOTS = 2;
-/** The slot of a method; anything but 'dual-quaternion' is linear (settings are read per frame, never thrown on). */
-export function skinningSlot(method: SkinningMethod | undefined): SkinningSlot {
-  return method === 'dual-quaternion' ? 1 : 0;
-}
-export const SKINNING_OF_SLOT: readonly [SkinningMethod, SkinningMethod] = ['linear', 'dual-quaternion'];
-
 /**
  * Adds the vertex-stage override constant of a skinning method to `into`: `DUAL_QUATERNION`
  * (mesh.wgsl) for dual-quaternion pipelines that read the palette (`readsPalette`: skinned

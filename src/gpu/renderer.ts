@@ -2,7 +2,7 @@ import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import type { ModelInstance } from '../anim/instance.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
-import type { SkinningMethod } from '../anim/skinning-method.ts';
+import { asSkinningMethod, DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Camera } from './camera.ts';
 import { InstanceCuller } from './culling.ts';
 import { BoundsOverlay } from './debug-bounds.ts';
@@ -20,13 +20,12 @@ import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PAL
 import { allocationLimits, instancesPerBinding, type AllocationLimits } from './limits.ts';
 import { mipmapGenerator, type MipmapGenerator } from './mipmaps.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from './morph-targets.ts';
-import {
-  isSrgbFormat, MeshPipelines, PRESKINNED_ENTRY_POINT, SKINNING_OF_SLOT, SKINNING_SLOTS, skinningSlot, type MeshPipelineDesc, type SkinningSlot,
-} from './pipelines.ts';
+import { DrawPipelineTable, type DrawPipelines } from './draw-pipelines.ts';
+import { isSrgbFormat, MeshPipelines, type MeshPipelineDesc } from './pipelines.ts';
 import { paletteHasNonUniformScale } from './skin-normals.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
 import { groundDisc, groundFootprint, placeGround, type GroundDisc, type GroundFootprint } from './ground.ts';
-import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinScene, preskinVariants, type SkinningPath } from './preskin.ts';
+import { chooseSkinningPath, preskinLayout, PreskinScene, type SkinningPath } from './preskin.ts';
 import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, shadowCasterPipelines, ShadowMap, type ShadowCasterBounds, type ShadowCasterPipelines } from './shadow-map.ts';
 import { mat4 } from 'wgpu-matrix';
 import { length3, maxAxisScale, multiplyMat4 } from '../math/trs.ts';
@@ -40,13 +39,8 @@ interface Draw {
   readonly nodeSlot: number;
   readonly primitive: GpuPrimitive;
   readonly material: GpuMaterial;
-  /** The shaded pipeline's description (its `skinning` is the method it was first built for). */
+  /** Its lit pipeline on the vertex path without shadows; DrawPipelineTable keys set the method and shadows. */
   readonly desc: MeshPipelineDesc;
-  /**
-   * By SkinningSlot; set once that method's pipelines are built (see Scene.skinningReady).
-   * Without the shadow lookup (`desc.shadows` false): frames without shadows draw with these.
-   */
-  readonly pipelines: (GPURenderPipeline | undefined)[];
   readonly vertexSlots: number;
   readonly skinned: boolean;
   readonly staticFlags: number;
@@ -66,11 +60,8 @@ interface Scene {
   /** Joint matrices of one instance (all its skinned mesh nodes). */
   readonly paletteMatrices: number;
   /** The skinning method frames use (its pipelines are built): the setting once it is ready. */
-  skinning: SkinningSlot;
-  /** Surface pipelines built per SkinningSlot, and the builds under way. */
-  readonly skinningBuilds: SlotBuilds;
-  /** Per SkinningSlot: debug views being built because a frame asked for them (see `requestDebugViews`). */
-  readonly debugRequested: number[];
+  skinning: SkinningMethod;
+  readonly pipelines: DrawPipelineTable;
   /** Per mesh node: 1 when its palette needs exact normals this frame (reused per instance). */
   readonly exactNormals: Uint8Array;
   /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
@@ -96,26 +87,11 @@ interface Scene {
   readonly groundFootprint: GroundFootprint;
   /** Load-time reach of the shadow casters (shadow-map.ts). */
   readonly shadowCasters: ShadowCasterBounds;
-  /** Per SkinningSlot, per draw: its shadow pipeline (null: casts none; undefined: not built). */
-  readonly shadowPipelines: (GPURenderPipeline | null | undefined)[][];
-  /** Per SkinningSlot, per draw: its shaded pipeline with the shadow lookup, built with the slot's shadow pipelines. */
-  readonly shadowedSurface: GPURenderPipeline[][];
-  /** Shadow pipelines built per SkinningSlot, and the builds under way. */
-  readonly shadowBuilds: SlotBuilds;
   /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
   readonly preskinBase: Int32Array;
   readonly preskinVertices: number;
-  /** The compute path's buffers, once a frame took it. */
+  /** The compute path's buffers, made when its pipelines are. */
   preskin: PreskinScene | undefined;
-  /**
-   * By SkinningSlot: one compute pipeline per skinned draw (preskinVariants), and per draw the
-   * lit and shadow pipelines reading skinned vertices.
-   */
-  readonly preskinCompute: (GPUComputePipeline[] | undefined)[];
-  readonly preskinSurface: GPURenderPipeline[][];
-  readonly preskinShadow: (GPURenderPipeline | null)[][];
-  /** Compute path built per SkinningSlot, and the builds under way. */
-  readonly preskinBuilds: SlotBuilds;
   /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
   blendOrder: Int32Array;
   /** Entries of blendOrder in use, and the instance count they were made for. */
@@ -123,6 +99,11 @@ interface Scene {
   blendInstances: number;
   /** View-space depth by draw record. */
   blendDepth: Float32Array;
+}
+
+/** The method a setting asks for: anything but a known method is linear (settings are read per frame, never thrown on). */
+function skinningOf(setting: SkinningMethod): SkinningMethod {
+  return asSkinningMethod(setting) ?? DEFAULT_SKINNING;
 }
 
 function srgbToLinear(c: number): number {
@@ -285,7 +266,7 @@ export class Renderer {
   /** Whether the current model's shadow pipelines (for the skinning method frames use) are built. */
   get shadowsReady(): boolean {
     const scene = this.scene;
-    return scene !== undefined && scene.shadowBuilds.ready(scene.skinning);
+    return scene !== undefined && scene.pipelines.get(scene.skinning, 'vertex', true) !== undefined;
   }
 
   /**
@@ -293,18 +274,7 @@ export class Renderer {
    * pass's and the shaded ones with the shadow lookup; frames with shadows on use them once this resolves.
    */
   async prepareShadows(method: SkinningMethod = this.settings.skinning): Promise<void> {
-    const scene = this.scene;
-    if (!scene) return;
-    await this.buildShadows(scene, skinningSlot(method));
-  }
-
-  private buildShadows(scene: Scene, slot: SkinningSlot): Promise<void> {
-    return scene.shadowBuilds.ensure(slot, async () => {
-      const skinning = SKINNING_OF_SLOT[slot];
-      const shaded = await Promise.all(scene.draws.map((d) => this.pipelines.pipeline({ ...d.desc, skinning, shadows: true })));
-      scene.shadowPipelines[slot] = await Promise.all(scene.draws.map((d) => this.casterPipelines.pipeline(d.desc, skinning)));
-      scene.shadowedSurface[slot] = shaded;
-    });
+    await this.scene?.pipelines.ensure(skinningOf(method), 'vertex', true);
   }
 
   /** Builds the ground disc's pipeline; frames with `settings.ground` draw it once this resolves. */
@@ -319,9 +289,7 @@ export class Renderer {
 
   /** Builds the current model's compute skinning path for `method` (default: the setting's). */
   async prepareComputeSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
-    const scene = this.scene;
-    if (!scene) return;
-    await this.buildPreskin(scene, skinningSlot(method));
+    await this.scene?.pipelines.ensure(skinningOf(method), 'compute', true);
   }
 
   /**
@@ -338,28 +306,6 @@ export class Renderer {
     const out = scene?.preskin?.output(which);
     if (!scene || !out) return undefined;
     return { ...out, verticesPerInstance: scene.preskinVertices, drawBase: scene.preskinBase };
-  }
-
-  private buildPreskin(scene: Scene, slot: SkinningSlot): Promise<void> {
-    return scene.preskinBuilds.ensure(slot, async () => {
-      const skinning = SKINNING_OF_SLOT[slot];
-      await this.buildSkinning(scene, slot);
-      const compute = await Promise.all(preskinVariants(scene.draws).map((v) => preskinPipeline(this.device, skinning, v)));
-      // With the shadow lookup whether or not shadows are on (the compute path is not specialised).
-      const surface = await Promise.all(scene.draws.map((d) => this.pipelines.pipeline(d.skinned ? {
-        ...d.desc, skinning, shadows: true, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
-      } : { ...d.desc, skinning, shadows: true })));
-      const shadow = await Promise.all(scene.draws.map((d) => (d.skinned
-        ? this.casterPipelines.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
-        : this.casterPipelines.pipeline(d.desc, skinning))));
-      if (!scene.preskin) {
-        scene.preskin = new PreskinScene(this.device, scene.model, scene.draws, this.label);
-        scene.preskin.resize(scene.capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
-      }
-      scene.preskinCompute[slot] = compute;
-      scene.preskinSurface[slot] = surface;
-      scene.preskinShadow[slot] = shadow;
-    });
   }
 
   /** The model being drawn, if any. */
@@ -383,7 +329,7 @@ export class Renderer {
   /** DebugView bits of the current model that are ready to draw (with the skinning method frames use now). */
   get debugViewsReady(): number {
     const scene = this.scene;
-    return scene ? scene.debug.readyFor(SKINNING_OF_SLOT[scene.skinning]) | (this.boundsOverlay.ready ? DebugView.BOUNDS : 0) : 0;
+    return scene ? scene.debug.readyFor(scene.skinning) | (this.boundsOverlay.ready ? DebugView.BOUNDS : 0) : 0;
   }
 
   /**
@@ -393,8 +339,8 @@ export class Renderer {
    */
   get skinning(): SkinningMethod {
     const scene = this.scene;
-    const wanted = skinningSlot(this.settings.skinning);
-    return SKINNING_OF_SLOT[!scene || scene.skinningBuilds.ready(wanted) ? wanted : scene.skinning];
+    const wanted = skinningOf(this.settings.skinning);
+    return !scene || scene.pipelines.get(wanted, 'vertex', false) ? wanted : scene.skinning;
   }
 
   /**
@@ -409,7 +355,7 @@ export class Renderer {
     }, model);
     for (const w of gpu.warnings) this.onWarning(w);
     let scene: Scene | undefined;
-    const skinning = SKINNING_OF_SLOT[skinningSlot(this.settings.skinning)];
+    const skinning = skinningOf(this.settings.skinning);
     try {
       scene = await this.buildScene(model, gpu, skinning);
       if (this.settings.debug & ALL_DEBUG_VIEWS) await scene.debug.prepare(this.settings.debug, skinning);
@@ -420,7 +366,6 @@ export class Renderer {
     }
     if (this.scene) destroyScene(this.scene);
     this.scene = scene;
-    scene.debugRequested[scene.skinning] = scene.debug.readyFor(skinning);
   }
 
   /**
@@ -428,19 +373,7 @@ export class Renderer {
    * `settings.skinning` asks for); frames use it once this resolves (if it is still the setting).
    */
   async prepareSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
-    const scene = this.scene;
-    if (!scene) return;
-    await this.buildSkinning(scene, skinningSlot(method));
-  }
-
-  /** The surface pipelines of skinning slot `slot` for every draw (once; concurrent calls share the build). */
-  private buildSkinning(scene: Scene, slot: SkinningSlot): Promise<void> {
-    return scene.skinningBuilds.ensure(slot, async () => {
-      const skinning = SKINNING_OF_SLOT[slot];
-      const pipelines: GPURenderPipeline[] = [];
-      for (const d of scene.draws) pipelines.push(await this.pipelines.pipeline({ ...d.desc, skinning }));
-      scene.draws.forEach((d, i) => { d.pipelines[slot] = pipelines[i]; });
-    });
+    await this.scene?.pipelines.ensure(skinningOf(method), 'vertex', false);
   }
 
   /**
@@ -451,10 +384,9 @@ export class Renderer {
     const scene = this.scene;
     if (!scene) return;
     // For the method the settings ask for, whose surface pipelines come first.
-    const slot = skinningSlot(this.settings.skinning);
-    scene.debugRequested[slot] |= mask & ALL_DEBUG_VIEWS;
+    const skinning = skinningOf(this.settings.skinning);
     await Promise.all([
-      this.buildSkinning(scene, slot), scene.debug.prepare(mask, SKINNING_OF_SLOT[slot]),
+      scene.pipelines.ensure(skinning, 'vertex', false), scene.debug.prepare(mask, skinning),
       mask & DebugView.BOUNDS ? this.boundsOverlay.prepare() : undefined,
     ]);
   }
@@ -483,15 +415,11 @@ export class Renderer {
           doubleSided: material.doubleSided,
           frontFace: mirrored ? 'cw' : 'ccw',
           colorFormat: this.format,
-          skinning,
           morphed: primitive.morphFlags !== 0,
           leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
           materialTextures: material.textures,
           shadows: false,
         };
-        const pipeline = await this.pipelines.pipeline(desc);
-        const pipelines: (GPURenderPipeline | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);
-        pipelines[skinningSlot(skinning)] = pipeline;
         draws.push({
           meshNode: i,
           primitiveIndex: p,
@@ -499,7 +427,6 @@ export class Renderer {
           primitive,
           material,
           desc,
-          pipelines,
           vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
           skinned,
           staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
@@ -509,19 +436,26 @@ export class Renderer {
         restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(restWorld, nodeSlot * 16));
       }
     }
+    // Assigned below; the table's compute hook runs only after that (a compute build awaits pipelines).
+    let scene: Scene;
+    const pipelines = new DrawPipelineTable({ device: this.device, meshPipelines: this.pipelines, casterPipelines: this.casterPipelines }, draws, () => {
+      if (scene.preskin) return;
+      scene.preskin = new PreskinScene(this.device, scene.model, scene.draws, this.label);
+      scene.preskin.resize(scene.capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
+    });
+    const { surface } = await pipelines.ensure(skinning, 'vertex', false);
     // Draws that share a pipeline for one method share it for the other (the keys differ in the method alone).
-    const slot = skinningSlot(skinning);
     const pipelineIds = new Map<GPURenderPipeline, number>();
     const materialIds = new Map<GpuMaterial, number>();
-    for (const d of draws) {
-      if (!pipelineIds.has(d.pipelines[slot]!)) pipelineIds.set(d.pipelines[slot]!, pipelineIds.size);
+    draws.forEach((d, i) => {
+      if (!pipelineIds.has(surface[i])) pipelineIds.set(surface[i], pipelineIds.size);
       if (!materialIds.has(d.material)) materialIds.set(d.material, materialIds.size);
-    }
+    });
     const solid: number[] = [];
     const blend: number[] = [];
     draws.forEach((d, i) => (d.material.alphaMode === 'BLEND' ? blend : solid).push(i));
     // Fewest state changes: group by pipeline, then by material.
-    solid.sort((a, b) => (pipelineIds.get(draws[a].pipelines[slot]!)! - pipelineIds.get(draws[b].pipelines[slot]!)!)
+    solid.sort((a, b) => (pipelineIds.get(surface[a])! - pipelineIds.get(surface[b])!)
       || (materialIds.get(draws[a].material)! - materialIds.get(draws[b].material)!) || a - b);
 
     let paletteMatrices = 0;
@@ -532,26 +466,18 @@ export class Renderer {
       meshPipelines: this.pipelines, debugPipelines: this.debugPipelines,
     }, model, draws);
     const layout = preskinLayout(draws);
-    const scene: Scene = {
+    scene = {
       model, gpu, draws,
       solidOrder: Int32Array.from(solid),
       blendDraws: Int32Array.from(blend),
       paletteMatrices,
       shadowCasters: createShadowCasterBounds(model),
       groundFootprint: groundFootprint(model),
-      shadowPipelines: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      shadowedSurface: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      shadowBuilds: new SlotBuilds(),
       preskinBase: layout.drawBase,
       preskinVertices: layout.verticesPerInstance,
       preskin: undefined,
-      preskinCompute: new Array(SKINNING_SLOTS).fill(undefined),
-      preskinSurface: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      preskinShadow: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      preskinBuilds: new SlotBuilds(),
-      skinning: slot,
-      skinningBuilds: new SlotBuilds(slot),
-      debugRequested: new Array(SKINNING_SLOTS).fill(0),
+      skinning,
+      pipelines,
       exactNormals: new Uint8Array(model.meshNodes.length),
       autoLineLength: Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION,
       debug,
@@ -647,7 +573,7 @@ export class Renderer {
       if (placements && placements.length < count * 16) throw new RangeError(`Renderer.renderInstances: ${count} instances need ${count * 16} placement floats, got ${placements.length}`);
       this.ensureCapacity(scene, count);
       this.selectSkinning(scene);
-      this.requestDebugViews(scene);
+      scene.debug.request(this.settings.debug, scene.skinning, this.onDebugPrepareFailed);
     }
     this.ensureAttachments(target);
     camera.update(target.width / target.height);
@@ -698,7 +624,7 @@ export class Renderer {
       const culler = scene.culler;
       // The frame uniforms are camera-relative; the culler's boxes are in world space.
       mat4.multiply(camera.projection, camera.view, this.worldViewProjection);
-      culler.run(this.worldViewProjection, camera.view, instances, count, placements, SKINNING_OF_SLOT[scene.skinning], this.settings.culling, this.settings.culling, eye);
+      culler.run(this.worldViewProjection, camera.view, instances, count, placements, scene.skinning, this.settings.culling, this.settings.culling, eye);
       stats.culled = count - culler.visibleCount;
       paletteSlots = culler.kept;
       instances = culler.instances;
@@ -710,21 +636,19 @@ export class Renderer {
     // Skin once for every pass (compute path), or in each pass's vertex stage.
     const compute = scene !== undefined && count > 0 && this.selectPath(scene, shadowed ? 2 : 1, count);
     let skinGroup = scene?.skinBindGroup;
-    if (compute) skinGroup = scene.preskin!.encode(encoder, scene.preskinCompute[scene.skinning]!, count);
-    if (shadowed) {
-      const casters = compute ? scene.preskinShadow[scene.skinning] : scene.shadowPipelines[scene.skinning];
-      stats.drawCalls += this.shadow.encode(encoder, scene.draws, scene.solidOrder, casters, skinGroup!, count);
-    }
+    const pipelines = scene !== undefined && count > 0 ? this.framePipelines(scene, compute) : undefined;
+    if (compute) skinGroup = scene.preskin!.encode(encoder, pipelines!.compute, count);
+    if (shadowed) stats.drawCalls += this.shadow.encode(encoder, scene.draws, scene.solidOrder, pipelines!.casters, skinGroup!, count);
     const pass = encoder.beginRenderPass(this.passDescriptor);
     if (scene && scene.draws.length > 0 && count > 0) {
       const paletteBytes = scene.paletteMatrices * PALETTE_MATRIX_BYTES;
-      const uploadInPlace = paletteBytes > 0 && SKINNING_OF_SLOT[scene.skinning] !== 'dual-quaternion'
+      const uploadInPlace = paletteBytes > 0 && scene.skinning !== 'dual-quaternion'
         && palettesContiguous(sourceInstances, sourceCount, paletteBytes);
       this.writeDrawRecords(scene, instances, count, placements, eye, uploadInPlace ? paletteSlots : undefined);
       queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer, 0, scene.draws.length * count * DRAW_RECORD_SIZE);
       if (paletteBytes > 0) {
         const staging = scene.paletteStaging;
-        if (SKINNING_OF_SLOT[scene.skinning] === 'dual-quaternion') {
+        if (scene.skinning === 'dual-quaternion') {
           // DqJoint entries fill the matrices' slots one for one: same offsets, same bytes.
           for (let k = 0; k < count; k++) {
             dqPaletteFromMatrices(instances[k].palette, scene.paletteMatrices, staging, 0, k * scene.paletteMatrices);
@@ -743,7 +667,7 @@ export class Renderer {
         stats.joints = scene.paletteMatrices * count;
       }
       this.sortBlended(scene, count);
-      this.encodeDraws(pass, scene, count, skinGroup!, compute);
+      this.encodeDraws(pass, scene, count, skinGroup!, pipelines!.surface);
       if (showBounds) stats.drawCalls += this.boundsOverlay.encode(pass, scene.culler.boxes, count);
     }
     pass.end();
@@ -798,10 +722,7 @@ export class Renderer {
    */
   private selectPath(scene: Scene, passes: number, count: number): boolean {
     let compute = scene.preskinVertices > 0 && chooseSkinningPath(this.settings.skinningPath, passes, scene.preskinVertices * count) === 'compute';
-    if (compute && !scene.preskinBuilds.ready(scene.skinning)) {
-      if (!scene.preskinBuilds.started(scene.skinning)) this.buildPreskin(scene, scene.skinning).catch(this.onPreskinPrepareFailed);
-      compute = false;
-    }
+    if (compute && !scene.pipelines.request(scene.skinning, 'compute', true, this.onPreskinPrepareFailed)) compute = false;
     this.lastPath = compute ? 'compute' : 'vertex';
     return compute;
   }
@@ -815,10 +736,7 @@ export class Renderer {
     const s = this.settings;
     this.frameData.shadowStrength[0] = 0;
     if (!s.shadows) return false;
-    if (!scene.shadowBuilds.ready(scene.skinning)) {
-      if (!scene.shadowBuilds.started(scene.skinning)) this.buildShadows(scene, scene.skinning).catch(this.onShadowPrepareFailed);
-      return false;
-    }
+    if (!scene.pipelines.request(scene.skinning, 'vertex', true, this.onShadowPrepareFailed)) return false;
     const size = Math.max(1, Math.min(this.device.limits.maxTextureDimension2D, Math.round(s.shadowMapSize) || DEFAULT_SHADOW_MAP_SIZE));
     const shadowed = this.shadow.fit(scene.shadowCasters, instances, count, placements, eye, size, this.frameData);
     if (this.shadow.view !== this.boundShadowView) this.frameBindGroup = this.createFrameBindGroup();
@@ -830,36 +748,27 @@ export class Renderer {
    * previous method, and the build starts (once; the frame path allocates only then).
    */
   private selectSkinning(scene: Scene): void {
-    const wanted = skinningSlot(this.settings.skinning);
-    if (scene.skinningBuilds.ready(wanted)) {
-      scene.skinning = wanted;
-    } else if (!scene.skinningBuilds.started(wanted)) {
-      this.buildSkinning(scene, wanted).catch(this.onSkinningPrepareFailed);
-    }
+    const wanted = skinningOf(this.settings.skinning);
+    if (scene.pipelines.request(wanted, 'vertex', false, this.onSkinningPrepareFailed)) scene.skinning = wanted;
   }
 
-  /** Starts building debug views a frame asks for that are not built or being built (only when the mask or method changes). */
-  private requestDebugViews(scene: Scene): void {
-    const slot = scene.skinning;
-    const wanted = this.settings.debug & ALL_DEBUG_VIEWS & ~scene.debugRequested[slot];
-    if (wanted === 0) return;
-    scene.debugRequested[slot] |= wanted;
-    scene.debug.prepare(wanted, SKINNING_OF_SLOT[slot]).catch(this.onDebugPrepareFailed);
+  /**
+   * What this frame draws with: its method's pipelines on its path, with the shadow lookup
+   * once shadows are on and built (the compute path's always have it).
+   */
+  private framePipelines(scene: Scene, compute: boolean): DrawPipelines {
+    const table = scene.pipelines;
+    if (compute) return table.get(scene.skinning, 'compute', true)!;
+    return (this.settings.shadows && table.get(scene.skinning, 'vertex', true)) || table.get(scene.skinning, 'vertex', false)!;
   }
 
-  private encodeDraws(pass: GPURenderPassEncoder, scene: Scene, count: number, skinGroup: GPUBindGroup, compute: boolean): void {
+  private encodeDraws(pass: GPURenderPassEncoder, scene: Scene, count: number, skinGroup: GPUBindGroup, surface: readonly GPURenderPipeline[]): void {
     const stats = this.stats;
-    const slot = scene.skinning;
-    const debugMask = this.settings.debug & scene.debug.readyFor(SKINNING_OF_SLOT[slot]);
-    const weights = (debugMask & DebugView.WEIGHTS) !== 0;
-    const weightsPipelines = scene.debug.weightsPipelines(slot);
+    const method = scene.skinning;
+    const debugMask = this.settings.debug & scene.debug.readyFor(method);
+    const pipelines = (debugMask & DebugView.WEIGHTS) !== 0 ? scene.debug.weightsPipelines(method) : surface;
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
     pass.setBindGroup(BindGroup.SKIN, skinGroup);
-    // The pipelines this frame draws with, by draw (undefined: each draw's own for the slot):
-    // with shadows on and built, the shaded ones with the shadow lookup.
-    const table = weights ? weightsPipelines
-      : compute ? scene.preskinSurface[slot]
-        : this.settings.shadows && scene.shadowBuilds.ready(slot) ? scene.shadowedSurface[slot] : undefined;
     let pipeline: GPURenderPipeline | undefined;
     let material: GpuMaterial | undefined;
     let bound = -1;
@@ -868,7 +777,7 @@ export class Renderer {
     for (let s = 0; s < solid.length; s++) {
       const index = solid[s];
       const d = scene.draws[index];
-      const p = table ? table[index] : d.pipelines[slot]!;
+      const p = pipelines[index];
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -890,7 +799,7 @@ export class Renderer {
       const record = order[e];
       const index = (record / count) | 0;
       const d = scene.draws[index];
-      const p = table ? table[index] : d.pipelines[slot]!;
+      const p = pipelines[index];
       if (p !== pipeline) {
         pipeline = p;
         pass.setPipeline(p);
@@ -906,7 +815,7 @@ export class Renderer {
       stats.triangles += scene.draws[i].triangles * count;
     }
     stats.drawCalls += solid.length + scene.blendCount;
-    if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += scene.debug.encodeOverlays(pass, debugMask, count, slot);
+    if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += scene.debug.encodeOverlays(pass, debugMask, count, method);
   }
 
   /** Binds the draw's buffers (unless `bound` is this draw already) and draws; returns the draw now bound. */
@@ -985,7 +894,7 @@ export class Renderer {
     const { model, records, exactNormals, draws } = scene;
     const exactAlways = this.settings.normals === 'exact';
     // DQS normals always take the exact cofactor of the blended stretch (skinFrameDq): no palette scan.
-    const dualQuaternion = SKINNING_OF_SLOT[scene.skinning] === 'dual-quaternion';
+    const dualQuaternion = scene.skinning === 'dual-quaternion';
     const f32 = records.f32;
     const u32 = records.u32;
     const morphTargets = this.morphTargets;
@@ -1118,41 +1027,6 @@ export class Renderer {
 }
 
 /** Whether the instances' palettes follow each other in one ArrayBuffer (as a Crowd lays them out). */
-/**
- * One kind of per-model pipelines (surface, shadow, compute path) per SkinningSlot: which
- * slots are built, and each slot's build — started once and shared by concurrent callers.
- * A failed build is kept: frames that ask again do not retry (and report) every frame, and
- * awaiting it reports the failure again.
- */
-class SlotBuilds {
-  private readyBits: number;
-  private readonly builds: (Promise<void> | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);
-
-  /** `built`: a slot whose pipelines exist already (made with the model). */
-  constructor(built?: SkinningSlot) {
-    this.readyBits = built === undefined ? 0 : 1 << built;
-  }
-
-  ready(slot: SkinningSlot): boolean {
-    return (this.readyBits & (1 << slot)) !== 0;
-  }
-
-  started(slot: SkinningSlot): boolean {
-    return this.builds[slot] !== undefined;
-  }
-
-  /** Runs `build` for `slot` unless it ran or runs already; the slot is ready once it resolves. */
-  ensure(slot: SkinningSlot, build: () => Promise<void>): Promise<void> {
-    if (this.ready(slot)) return Promise.resolve();
-    let pending = this.builds[slot];
-    if (!pending) {
-      pending = build().then(() => { this.readyBits |= 1 << slot; });
-      this.builds[slot] = pending;
-    }
-    return pending;
-  }
-}
-
 function palettesContiguous(instances: readonly ModelInstance[], count: number, paletteBytes: number): boolean {
   if (count === 1) return true;
   const first = instances[0].palette;
