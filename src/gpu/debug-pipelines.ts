@@ -8,6 +8,7 @@ import debugWgsl from '../../shaders/debug.wgsl?raw';
 import { BOUNDS_BOX_LAYOUT, DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from './debug-layouts.ts';
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from './layouts.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
+import { perDevice } from './per-device.ts';
 import { isSrgbFormat, MESH_SHADER_SOURCE, MeshPipelines, skinningConstants, skinningKey } from './pipelines.ts';
 
 /** The mesh shader (structs, bindings, vertex inputs, skinning) followed by the overlays. */
@@ -138,14 +139,5 @@ export class DebugPipelines {
   }
 }
 
-const perDevice = new WeakMap<GPUDevice, DebugPipelines>();
-
 /** The device's overlay pipelines (made on first use): every Renderer on the device shares them. */
-export function debugPipelines(device: GPUDevice): DebugPipelines {
-  let p = perDevice.get(device);
-  if (!p) {
-    p = new DebugPipelines(device, new MeshPipelines(device));
-    perDevice.set(device, p);
-  }
-  return p;
-}
+export const debugPipelines = perDevice((device) => new DebugPipelines(device, new MeshPipelines(device)));

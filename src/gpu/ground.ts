@@ -14,6 +14,7 @@ import { createModelInstance } from '../anim/instance.ts';
 import { computeInstanceBounds } from './bounds.ts';
 import type { FrameUniformsData } from './frame-uniforms.ts';
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from './layouts.ts';
+import { perDevice } from './per-device.ts';
 import { isSrgbFormat, MeshPipelines } from './pipelines.ts';
 
 /** The disc's radius in rest radii of the model (around the instances' spread). */
@@ -105,15 +106,11 @@ export class GroundDisc {
   }
 }
 
-const discs = new WeakMap<GPUDevice, Map<GPUTextureFormat, GroundDisc>>();
+const discsByFormat = perDevice(() => new Map<GPUTextureFormat, GroundDisc>());
 
 /** The device's ground disc for `format`: one pipeline per device and format, shared by every Renderer. */
 export function groundDisc(device: GPUDevice, format: GPUTextureFormat): GroundDisc {
-  let byFormat = discs.get(device);
-  if (!byFormat) {
-    byFormat = new Map();
-    discs.set(device, byFormat);
-  }
+  const byFormat = discsByFormat(device);
   let disc = byFormat.get(format);
   if (!disc) {
     disc = new GroundDisc(device, new MeshPipelines(device), format, format);

@@ -1,4 +1,5 @@
 import mipmapWgsl from '../../shaders/mipmap.wgsl?raw';
+import { perDevice } from './per-device.ts';
 
 /** Number of levels in a full mip chain down to 1×1. */
 export function mipLevelCount(width: number, height: number): number {
@@ -76,14 +77,5 @@ export class MipmapGenerator {
   }
 }
 
-const generators = new WeakMap<GPUDevice, MipmapGenerator>();
-
 /** The device's MipmapGenerator (made on first use), so every Renderer on it shares its pipelines. */
-export function mipmapGenerator(device: GPUDevice): MipmapGenerator {
-  let g = generators.get(device);
-  if (!g) {
-    g = new MipmapGenerator(device);
-    generators.set(device, g);
-  }
-  return g;
-}
+export const mipmapGenerator = perDevice((device) => new MipmapGenerator(device));

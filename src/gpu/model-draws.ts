@@ -103,6 +103,10 @@ export class ModelDraws {
   private blendInstances = 0;
   /** View-space depth by draw record. */
   private blendDepth!: Float32Array;
+  /** What `encode` has bound in the pass so far. */
+  private boundPipeline: GPURenderPipeline | undefined;
+  private boundMaterial: GpuMaterial | undefined;
+  private boundDraw = -1;
 
   /** The draws of `model` as uploaded in `gpu`, with the lit pipelines of `skinning` built and buffers for one instance. */
   static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod): Promise<ModelDraws> {
@@ -264,46 +268,41 @@ export class ModelDraws {
    * Returns the draw calls made. Allocates nothing.
    */
   encode(pass: GPURenderPassEncoder, count: number, pipelines: readonly GPURenderPipeline[], ground: GroundDisc | undefined): number {
+    this.boundPipeline = undefined;
+    this.boundMaterial = undefined;
+    this.boundDraw = -1;
     let calls = 0;
-    let pipeline: GPURenderPipeline | undefined;
-    let material: GpuMaterial | undefined;
-    let bound = -1;
     const solid = this.solidOrder;
-    for (let s = 0; s < solid.length; s++) {
-      const index = solid[s];
-      const d = this.draws[index];
-      const p = pipelines[index];
-      if (p !== pipeline) {
-        pipeline = p;
-        pass.setPipeline(p);
-      }
-      if (d.material !== material) {
-        material = d.material;
-        pass.setBindGroup(BindGroup.MATERIAL, material.bindGroup);
-      }
-      bound = drawPrimitive(pass, d, index, count, index * count, bound);
-    }
+    for (let s = 0; s < solid.length; s++) this.draw(pass, pipelines, solid[s], count, solid[s] * count);
     if (ground) {
       calls += ground.encode(pass);
-      pipeline = undefined;
+      this.boundPipeline = undefined;
     }
     const order = this.blendOrder;
-    for (let e = 0; e < this.blendCount; e++) {
-      const record = order[e];
-      const index = (record / count) | 0;
-      const d = this.draws[index];
-      const p = pipelines[index];
-      if (p !== pipeline) {
-        pipeline = p;
-        pass.setPipeline(p);
-      }
-      if (d.material !== material) {
-        material = d.material;
-        pass.setBindGroup(BindGroup.MATERIAL, material.bindGroup);
-      }
-      bound = drawPrimitive(pass, d, index, 1, record, bound);
-    }
+    for (let e = 0; e < this.blendCount; e++) this.draw(pass, pipelines, (order[e] / count) | 0, 1, order[e]);
     return calls + solid.length + this.blendCount;
+  }
+
+  /** Draws `instances` instances of draw `index` from record `firstRecord`, setting only the state that changed. */
+  private draw(pass: GPURenderPassEncoder, pipelines: readonly GPURenderPipeline[], index: number, instances: number, firstRecord: number): void {
+    const d = this.draws[index];
+    const pipeline = pipelines[index];
+    if (pipeline !== this.boundPipeline) {
+      this.boundPipeline = pipeline;
+      pass.setPipeline(pipeline);
+    }
+    if (d.material !== this.boundMaterial) {
+      this.boundMaterial = d.material;
+      pass.setBindGroup(BindGroup.MATERIAL, d.material.bindGroup);
+    }
+    const p = d.primitive;
+    if (this.boundDraw !== index) {
+      this.boundDraw = index;
+      for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
+      if (p.indexBuffer) pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
+    }
+    if (p.indexBuffer) pass.drawIndexed(p.drawCount, instances, 0, 0, firstRecord);
+    else pass.draw(p.drawCount, instances, 0, firstRecord);
   }
 
   destroy(): void {
@@ -313,18 +312,6 @@ export class ModelDraws {
     this.paletteBuffer.destroy();
     this.preskin?.destroy();
   }
-}
-
-/** Binds the draw's buffers (unless `bound` is this draw already) and draws; returns the draw now bound. */
-function drawPrimitive(pass: GPURenderPassEncoder, d: Draw, index: number, instances: number, firstRecord: number, bound: number): number {
-  const p = d.primitive;
-  if (bound !== index) {
-    for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
-    if (p.indexBuffer) pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
-  }
-  if (p.indexBuffer) pass.drawIndexed(p.drawCount, instances, 0, 0, firstRecord);
-  else pass.draw(p.drawCount, instances, 0, firstRecord);
-  return index;
 }
 
 /** One draw per primitive of each mesh node, in mesh node order; and the rest pose's radius. */

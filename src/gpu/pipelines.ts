@@ -9,6 +9,7 @@ import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
 import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
 import { MATERIAL_UNIFORMS_SIZE } from './material-uniforms.ts';
+import { perDevice } from './per-device.ts';
 
 /** The mesh shader: the shared skinning functions, the PBR pieces, the draw record, morph targets, then the pipeline itself. */
 export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${meshWgsl}`;
@@ -158,11 +159,7 @@ interface DeviceMeshPipelines {
   readonly cache: Map<string, Promise<GPURenderPipeline>>;
 }
 
-const perDevice = new WeakMap<GPUDevice, DeviceMeshPipelines>();
-
-function deviceMeshPipelines(device: GPUDevice): DeviceMeshPipelines {
-  let shared = perDevice.get(device);
-  if (shared) return shared;
+const deviceMeshPipelines = perDevice((device): DeviceMeshPipelines => {
   const VERTEX = GPUShaderStage.VERTEX;
   const FRAGMENT = GPUShaderStage.FRAGMENT;
   const frameLayout = device.createBindGroupLayout({
@@ -196,7 +193,7 @@ function deviceMeshPipelines(device: GPUDevice): DeviceMeshPipelines {
       texture(M.EMISSIVE_TEXTURE), sampler(M.EMISSIVE_SAMPLER),
     ],
   });
-  shared = {
+  return {
     module: device.createShaderModule({ label: 'mesh', code: MESH_SHADER_SOURCE }),
     frameLayout,
     skinLayout,
@@ -204,9 +201,7 @@ function deviceMeshPipelines(device: GPUDevice): DeviceMeshPipelines {
     pipelineLayout: device.createPipelineLayout({ label: 'mesh', bindGroupLayouts: [frameLayout, skinLayout, materialLayout] }),
     cache: new Map(),
   };
-  perDevice.set(device, shared);
-  return shared;
-}
+});
 
 /**
  * The mesh shader module, the three bind group layouts (0 frame, 1 skin, 2 material)

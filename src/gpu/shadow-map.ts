@@ -24,6 +24,7 @@ import type { SkinningMethod } from '../anim/skinning-method.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData } from './frame-uniforms.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { BindGroup, FrameBinding } from './layouts.ts';
+import { perDevice } from './per-device.ts';
 import { meshPipelineKey, MeshPipelines, skinningConstants, VERTEX_ENTRY_POINT, type MeshPipelineDesc } from './pipelines.ts';
 
 export const SHADOW_MAP_FORMAT: GPUTextureFormat = 'depth32float';
@@ -267,17 +268,8 @@ export class ShadowCasterPipelines {
   }
 }
 
-const casterPipelines = new WeakMap<GPUDevice, ShadowCasterPipelines>();
-
 /** The device's shadow caster pipelines (made on first use). */
-export function shadowCasterPipelines(device: GPUDevice): ShadowCasterPipelines {
-  let p = casterPipelines.get(device);
-  if (!p) {
-    p = new ShadowCasterPipelines(device);
-    casterPipelines.set(device, p);
-  }
-  return p;
-}
+export const shadowCasterPipelines = perDevice((device) => new ShadowCasterPipelines(device));
 
 /**
  * A shadow map: one per Renderer; outlives models. The map texture is created when shadows
