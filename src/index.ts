@@ -30,7 +30,8 @@ export {
   canvasPixelSize, configureCanvas, observeCanvasSize, requestWebGpuDevice, srgbViewFormat, WebGpuUnsupportedError,
   type ConfigureCanvasOptions, type ConfiguredCanvas, type PixelSize, type RequestDeviceOptions,
 } from './gpu/device.ts';
-export { defaultRenderSettings, Renderer, type RendererOptions, type RenderSettings } from './gpu/renderer.ts';
+export { Renderer } from './gpu/renderer.ts';
+export { defaultRenderSettings, type RendererOptions, type RenderSettings } from './gpu/render-settings.ts';
 export { GpuLimitError, type AllocationLimits } from './gpu/limits.ts';
 export { OrbitCamera, type Camera } from './gpu/camera.ts';
 export { renderCrowd } from './gpu/render-crowd.ts';

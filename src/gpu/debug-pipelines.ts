@@ -8,7 +8,8 @@ import debugWgsl from '../../shaders/debug.wgsl?raw';
 import { BOUNDS_BOX_LAYOUT, DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from './debug-layouts.ts';
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from './layouts.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
-import { isSrgbFormat, MESH_SHADER_SOURCE, skinningConstants, skinningKey, type MeshPipelines } from './pipelines.ts';
+import { perDevice } from './per-device.ts';
+import { isSrgbFormat, MESH_SHADER_SOURCE, MeshPipelines, skinningConstants, skinningKey } from './pipelines.ts';
 
 /** The mesh shader (structs, bindings, vertex inputs, skinning) followed by the overlays. */
 export const DEBUG_SHADER_SOURCE = `${MESH_SHADER_SOURCE}\n${debugWgsl}`;
@@ -37,7 +38,7 @@ const PREMULTIPLIED_OVER: GPUBlendState = {
   alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
 };
 
-/** One per device, next to MeshPipelines, whose bind group layouts it shares. */
+/** One per device (`debugPipelines`), next to MeshPipelines, whose bind group layouts it shares. */
 export class DebugPipelines {
   private readonly module: GPUShaderModule;
   private readonly layout: GPUPipelineLayout;
@@ -137,3 +138,6 @@ export class DebugPipelines {
     return pipeline;
   }
 }
+
+/** The device's overlay pipelines (made on first use): every Renderer on the device shares them. */
+export const debugPipelines = perDevice((device) => new DebugPipelines(device, new MeshPipelines(device)));

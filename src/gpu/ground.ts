@@ -14,7 +14,8 @@ import { createModelInstance } from '../anim/instance.ts';
 import { computeInstanceBounds } from './bounds.ts';
 import type { FrameUniformsData } from './frame-uniforms.ts';
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from './layouts.ts';
-import { isSrgbFormat, type MeshPipelines } from './pipelines.ts';
+import { perDevice } from './per-device.ts';
+import { isSrgbFormat, MeshPipelines } from './pipelines.ts';
 
 /** The disc's radius in rest radii of the model (around the instances' spread). */
 const RADIUS_IN_REST_RADII = 3;
@@ -103,4 +104,17 @@ export class GroundDisc {
     pass.draw(6);
     return 1;
   }
+}
+
+const discsByFormat = perDevice(() => new Map<GPUTextureFormat, GroundDisc>());
+
+/** The device's ground disc for `format`: one pipeline per device and format, shared by every Renderer. */
+export function groundDisc(device: GPUDevice, format: GPUTextureFormat): GroundDisc {
+  const byFormat = discsByFormat(device);
+  let disc = byFormat.get(format);
+  if (!disc) {
+    disc = new GroundDisc(device, new MeshPipelines(device), format, format);
+    byFormat.set(format, disc);
+  }
+  return disc;
 }

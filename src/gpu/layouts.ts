@@ -80,9 +80,6 @@ export const DrawFlag = {
   MORPH_TANGENTS: 32,
 } as const;
 
-/** The three MORPH_* bits of DrawFlag. */
-export const DRAW_MORPH_MASK = DrawFlag.MORPH_POSITIONS | DrawFlag.MORPH_NORMALS | DrawFlag.MORPH_TANGENTS;
-
 /** Bits of `MaterialUniforms.flags` (shaders/mesh.wgsl `MATERIAL_*`). */
 export const MaterialFlag = {
   HAS_NORMAL_TEXTURE: 1,

@@ -1,4 +1,5 @@
 import mipmapWgsl from '../../shaders/mipmap.wgsl?raw';
+import { perDevice } from './per-device.ts';
 
 /** Number of levels in a full mip chain down to 1×1. */
 export function mipLevelCount(width: number, height: number): number {
@@ -75,3 +76,6 @@ export class MipmapGenerator {
     this.device.queue.submit([encoder.finish()]);
   }
 }
+
+/** The device's MipmapGenerator (made on first use), so every Renderer on it shares its pipelines. */
+export const mipmapGenerator = perDevice((device) => new MipmapGenerator(device));

@@ -9,6 +9,7 @@ import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
 import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
 import { MATERIAL_UNIFORMS_SIZE } from './material-uniforms.ts';
+import { perDevice } from './per-device.ts';
 
 /** The mesh shader: the shared skinning functions, the PBR pieces, the draw record, morph targets, then the pipeline itself. */
 export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${meshWgsl}`;
@@ -27,15 +28,6 @@ export const LEAN_FRAGMENT_ENTRY_POINT = 'fsMainLean';
 
 /** The compute path's vertex stage: no skinning, this frame's skinned vertices. */
 export const PRESKINNED_ENTRY_POINT = 'vsPreskinned';
-
-/** Per-method tables (pipelines, debug views) are indexed by this: 0 linear, 1 dual-quaternion. */
-export type SkinningSlot = 0 | 1;
-export const SKINNING_SLOTS = 2;
-/** The slot of a method; anything but 'dual-quaternion' is linear (settings are read per frame, never thrown on). */
-export function skinningSlot(method: SkinningMethod | undefined): SkinningSlot {
-  return method === 'dual-quaternion' ? 1 : 0;
-}
-export const SKINNING_OF_SLOT: readonly [SkinningMethod, SkinningMethod] = ['linear', 'dual-quaternion'];
 
 /**
  * Adds the vertex-stage override constant of a skinning method to `into`: `DUAL_QUATERNION`
@@ -156,9 +148,66 @@ export function isSrgbFormat(format: GPUTextureFormat): boolean {
   return format.endsWith('-srgb');
 }
 
+/** What every MeshPipelines of one device shares: made once per device. */
+interface DeviceMeshPipelines {
+  readonly module: GPUShaderModule;
+  readonly frameLayout: GPUBindGroupLayout;
+  readonly skinLayout: GPUBindGroupLayout;
+  readonly materialLayout: GPUBindGroupLayout;
+  readonly pipelineLayout: GPUPipelineLayout;
+  /** By meshPipelineKey; a failed creation is dropped, so the next request tries again. */
+  readonly cache: Map<string, Promise<GPURenderPipeline>>;
+}
+
+const deviceMeshPipelines = perDevice((device): DeviceMeshPipelines => {
+  const VERTEX = GPUShaderStage.VERTEX;
+  const FRAGMENT = GPUShaderStage.FRAGMENT;
+  const frameLayout = device.createBindGroupLayout({
+    label: 'frame (group 0)',
+    entries: [
+      { binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } },
+      { binding: FrameBinding.SHADOW_MAP, visibility: FRAGMENT, texture: { sampleType: 'depth' } },
+      { binding: FrameBinding.SHADOW_SAMPLER, visibility: FRAGMENT, sampler: { type: 'comparison' } },
+    ],
+  });
+  const skinLayout = device.createBindGroupLayout({
+    label: 'skin, draws and morph deltas (group 1)',
+    entries: [
+      { binding: SkinBinding.PALETTE, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
+      { binding: SkinBinding.DRAWS, visibility: VERTEX, buffer: { type: 'read-only-storage', minBindingSize: DRAW_RECORD_SIZE } },
+      { binding: SkinBinding.MORPH_DELTAS, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
+      { binding: SkinBinding.SKINNED_VERTICES, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
+    ],
+  });
+  const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });
+  const sampler = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, sampler: { type: 'filtering' } });
+  const M = MaterialBinding;
+  const materialLayout = device.createBindGroupLayout({
+    label: 'material (group 2)',
+    entries: [
+      { binding: M.UNIFORMS, visibility: FRAGMENT, buffer: { type: 'uniform', minBindingSize: MATERIAL_UNIFORMS_SIZE } },
+      texture(M.BASE_COLOR_TEXTURE), sampler(M.BASE_COLOR_SAMPLER),
+      texture(M.METALLIC_ROUGHNESS_TEXTURE), sampler(M.METALLIC_ROUGHNESS_SAMPLER),
+      texture(M.NORMAL_TEXTURE), sampler(M.NORMAL_SAMPLER),
+      texture(M.OCCLUSION_TEXTURE), sampler(M.OCCLUSION_SAMPLER),
+      texture(M.EMISSIVE_TEXTURE), sampler(M.EMISSIVE_SAMPLER),
+    ],
+  });
+  return {
+    module: device.createShaderModule({ label: 'mesh', code: MESH_SHADER_SOURCE }),
+    frameLayout,
+    skinLayout,
+    materialLayout,
+    pipelineLayout: device.createPipelineLayout({ label: 'mesh', bindGroupLayouts: [frameLayout, skinLayout, materialLayout] }),
+    cache: new Map(),
+  };
+});
+
 /**
  * The mesh shader module, the three bind group layouts (0 frame, 1 skin, 2 material)
- * shared by every mesh pipeline, and the pipeline cache. One per device; outlives models.
+ * shared by every mesh pipeline, and the pipeline cache, as one user (a Renderer) sees
+ * them. All of it is made once per device and shared by every MeshPipelines on it:
+ * several viewers on a page share one device and compile each pipeline once. Outlives models.
  */
 export class MeshPipelines {
   readonly frameLayout: GPUBindGroupLayout;
@@ -167,59 +216,44 @@ export class MeshPipelines {
   readonly pipelineLayout: GPUPipelineLayout;
   /** The compiled MESH_SHADER_SOURCE; the shadow pass (shadow-map.ts) draws with its vertex stages. */
   readonly module: GPUShaderModule;
-  private readonly cache = new Map<string, GPURenderPipeline>();
+  private readonly cache: Map<string, Promise<GPURenderPipeline>>;
+  /** Keys of the pipelines this user asked for. */
+  private readonly used = new Set<string>();
 
   constructor(private readonly device: GPUDevice) {
-    const VERTEX = GPUShaderStage.VERTEX;
-    const FRAGMENT = GPUShaderStage.FRAGMENT;
-    this.module = device.createShaderModule({ label: 'mesh', code: MESH_SHADER_SOURCE });
-    this.frameLayout = device.createBindGroupLayout({
-      label: 'frame (group 0)',
-      entries: [
-        { binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } },
-        { binding: FrameBinding.SHADOW_MAP, visibility: FRAGMENT, texture: { sampleType: 'depth' } },
-        { binding: FrameBinding.SHADOW_SAMPLER, visibility: FRAGMENT, sampler: { type: 'comparison' } },
-      ],
-    });
-    this.skinLayout = device.createBindGroupLayout({
-      label: 'skin, draws and morph deltas (group 1)',
-      entries: [
-        { binding: SkinBinding.PALETTE, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
-        { binding: SkinBinding.DRAWS, visibility: VERTEX, buffer: { type: 'read-only-storage', minBindingSize: DRAW_RECORD_SIZE } },
-        { binding: SkinBinding.MORPH_DELTAS, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
-        { binding: SkinBinding.SKINNED_VERTICES, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
-      ],
-    });
-    const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });
-    const sampler = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, sampler: { type: 'filtering' } });
-    const M = MaterialBinding;
-    this.materialLayout = device.createBindGroupLayout({
-      label: 'material (group 2)',
-      entries: [
-        { binding: M.UNIFORMS, visibility: FRAGMENT, buffer: { type: 'uniform', minBindingSize: MATERIAL_UNIFORMS_SIZE } },
-        texture(M.BASE_COLOR_TEXTURE), sampler(M.BASE_COLOR_SAMPLER),
-        texture(M.METALLIC_ROUGHNESS_TEXTURE), sampler(M.METALLIC_ROUGHNESS_SAMPLER),
-        texture(M.NORMAL_TEXTURE), sampler(M.NORMAL_SAMPLER),
-        texture(M.OCCLUSION_TEXTURE), sampler(M.OCCLUSION_SAMPLER),
-        texture(M.EMISSIVE_TEXTURE), sampler(M.EMISSIVE_SAMPLER),
-      ],
-    });
-    this.pipelineLayout = device.createPipelineLayout({
-      label: 'mesh',
-      bindGroupLayouts: [this.frameLayout, this.skinLayout, this.materialLayout],
-    });
+    const shared = deviceMeshPipelines(device);
+    this.module = shared.module;
+    this.frameLayout = shared.frameLayout;
+    this.skinLayout = shared.skinLayout;
+    this.materialLayout = shared.materialLayout;
+    this.pipelineLayout = shared.pipelineLayout;
+    this.cache = shared.cache;
   }
 
-  /** Pipelines created so far (for tests and diagnostics). */
+  /** Distinct pipelines this user has been given (for tests and diagnostics); the device may hold more. */
   get size(): number {
-    return this.cache.size;
+    return this.used.size;
   }
 
-  /** The cached pipeline for `desc`, created (asynchronously, so the page stays responsive) on first use. */
+  /**
+   * The device's pipeline for `desc`, created (asynchronously, so the page stays responsive)
+   * on first use by any user; concurrent requests share one creation.
+   */
   async pipeline(desc: MeshPipelineDesc): Promise<GPURenderPipeline> {
     const key = meshPipelineKey(desc);
-    const cached = this.cache.get(key);
-    if (cached) return cached;
+    let pending = this.cache.get(key);
+    if (!pending) {
+      pending = this.create(desc, key);
+      this.cache.set(key, pending);
+      const created = pending;
+      created.catch(() => { if (this.cache.get(key) === created) this.cache.delete(key); });
+    }
+    const pipeline = await pending;
+    this.used.add(key);
+    return pipeline;
+  }
+
+  private create(desc: MeshPipelineDesc, key: string): Promise<GPURenderPipeline> {
     const variant = desc.variant ?? 'shaded';
     const wireframe = variant === 'wireframe';
     // Wireframe lines blend over the surface they outline (and do not hide each other).
@@ -229,7 +263,7 @@ export class MeshPipelines {
     if (wireframe) vertexConstants.DEPTH_PULL = OVERLAY_DEPTH_PULL;
     if (desc.morphed === false) vertexConstants.MORPH_TARGETS = 0;
     const lean = usesLeanSurface(desc);
-    const pipeline = await this.device.createRenderPipelineAsync({
+    return this.device.createRenderPipelineAsync({
       label: `mesh ${key}`,
       layout: this.pipelineLayout,
       vertex: {
@@ -267,7 +301,5 @@ export class MeshPipelines {
       },
       multisample: { count: MSAA_SAMPLE_COUNT },
     });
-    this.cache.set(key, pipeline);
-    return pipeline;
   }
 }

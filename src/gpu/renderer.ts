@@ -1,354 +1,95 @@
-import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import type { ModelInstance } from '../anim/instance.ts';
+import { asSkinningMethod, DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
-import type { SkinningMethod } from '../anim/skinning-method.ts';
-import type { Camera } from './camera.ts';
-import { InstanceCuller } from './culling.ts';
-import { BoundsOverlay } from './debug-bounds.ts';
-import { DEBUG_LINE_LENGTH_FRACTION, DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from './debug-layouts.ts';
-import { DebugPipelines } from './debug-pipelines.ts';
-import { ALL_DEBUG_VIEWS, DebugScene } from './debug-scene.ts';
-import { DebugView } from './debug-views.ts';
-import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord, MAT3_COLUMN_WORDS } from './draw-record.ts';
-import { FrameUniformsData } from './frame-uniforms.ts';
-import { createDefaultResources, uploadModel, type DefaultResources, type GpuMaterial, type GpuModel, type GpuPrimitive } from './gpu-model.ts';
-import { GpuTimer } from './gpu-timer.ts';
-import { cameraRelativeModel, viewRotation } from './camera-relative.ts';
-import { BindGroup, DEPTH_FORMAT, DrawFlag, FrameBinding, MSAA_SAMPLE_COUNT, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding, ToneMapping } from './layouts.ts';
-import { allocationLimits, instancesPerBinding, type AllocationLimits } from './limits.ts';
-import { MipmapGenerator } from './mipmaps.ts';
-import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from './morph-targets.ts';
-import {
-  isSrgbFormat, MeshPipelines, PRESKINNED_ENTRY_POINT, SKINNING_OF_SLOT, SKINNING_SLOTS, skinningSlot, type MeshPipelineDesc, type SkinningSlot,
-} from './pipelines.ts';
-import { paletteHasNonUniformScale, type SkinnedNormalMode } from './skin-normals.ts';
-import { browserImageDecoder, type ImageDecoder } from './textures.ts';
-import { GroundDisc, groundFootprint, placeGround, type GroundFootprint } from './ground.ts';
-import { chooseSkinningPath, preskinLayout, preskinPipeline, PreskinBuffers, preskinVariants, type SkinningPath } from './preskin.ts';
-import { createShadowCasterBounds, DEFAULT_SHADOW_MAP_SIZE, ShadowMap, type ShadowCasterBounds } from './shadow-map.ts';
+import { length3 } from '../math/trs.ts';
 import { mat4 } from 'wgpu-matrix';
-import { length3, maxAxisScale, multiplyMat4 } from '../math/trs.ts';
+import { viewRotation } from './camera-relative.ts';
+import type { Camera } from './camera.ts';
+import { BoundsOverlay } from './debug-bounds.ts';
+import { DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from './debug-layouts.ts';
+import { debugPipelines } from './debug-pipelines.ts';
+import { ALL_DEBUG_VIEWS } from './debug-view-draws.ts';
+import { DebugView } from './debug-views.ts';
+import type { DrawPipelines } from './draw-pipelines.ts';
+import { DRAW_RECORD_SIZE } from './draw-record.ts';
+import { writeDrawRecords } from './draw-record-writer.ts';
+import { FrameUniformsData } from './frame-uniforms.ts';
+import { createDefaultResources, uploadModel, type DefaultResources } from './gpu-model.ts';
+import { GpuTimer } from './gpu-timer.ts';
+import { groundDisc, placeGround, type GroundDisc } from './ground.ts';
+import { BindGroup, FrameBinding } from './layouts.ts';
+import { allocationLimits, type AllocationLimits } from './limits.ts';
+import { mipmapGenerator, type MipmapGenerator } from './mipmaps.ts';
+import { ModelDraws, type ModelDrawsContext } from './model-draws.ts';
+import { palettesUploadInPlace, uploadPalettes } from './palette-upload.ts';
+import { MeshPipelines } from './pipelines.ts';
+import { chooseSkinningPath, type SkinningPath } from './preskin.ts';
+import { createRenderStats, defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats } from './render-settings.ts';
+import { RenderTargets } from './render-targets.ts';
+import { DEFAULT_SHADOW_MAP_SIZE, shadowCasterPipelines, ShadowMap } from './shadow-map.ts';
+import { browserImageDecoder, type ImageDecoder } from './textures.ts';
 
-export interface RendererOptions {
-  /**
-   * Format of the views rendered into. An `-srgb` format lets the hardware encode (and
-   * blend and resolve in linear light); for a plain `…unorm` format the shader encodes.
-   * For a canvas use `configureCanvas(...).viewFormat`.
-   */
-  readonly format: GPUTextureFormat;
-  /** Decodes glTF images; default `createImageBitmap` (browser). */
-  readonly imageDecoder?: ImageDecoder;
-  readonly label?: string;
-  /**
-   * Measure the frame pass on the GPU (`stats.gpuMs`) when the device has
-   * 'timestamp-query'; default true. Costs one query pair, a resolve and a small
-   * readback per measured frame.
-   */
-  readonly gpuTiming?: boolean;
-  /**
-   * Allocate as if the device's limits were no higher than these (src/gpu/limits.ts): a
-   * memory budget, and how tests drive the fallbacks (instances drawn in chunks, packed
-   * vertex buffers, downscaled textures) on any device. Default: the device's limits.
-   */
-  readonly limits?: Partial<AllocationLimits>;
-  /** What `setModel` had to change to fit the device (a texture downscaled); default console.warn. */
-  readonly onWarning?: (warning: GltfWarning) => void;
+/** The method a setting asks for: anything but a known method is linear (settings are read per frame, never thrown on). */
+function skinningOf(setting: SkinningMethod): SkinningMethod {
+  return asSkinningMethod(setting) ?? DEFAULT_SKINNING;
 }
-
-/** Lighting and output settings; change them between frames. Colours are linear RGB. */
-export interface RenderSettings {
-  /** Multiplies the scene's linear radiance before tone mapping. */
-  exposure: number;
-  toneMapping: ToneMapping;
-  /** Unit vector towards the key light, in view space (x right, y up, z towards the viewer) or world space. */
-  readonly lightDirection: Float32Array;
-  lightSpace: 'view' | 'world';
-  readonly lightColor: Float32Array;
-  lightIntensity: number;
-  /** Hemispherical ambient: radiance from above (+Y) and below. */
-  readonly skyColor: Float32Array;
-  readonly groundColor: Float32Array;
-  /** Background, display-referred (sRGB-encoded) RGBA with straight alpha. */
-  readonly clearColor: Float32Array;
-  /** See SkinnedNormalMode; 'exact' matches the CPU reference. */
-  normals: SkinnedNormalMode;
-  /**
-   * DebugView bits (debug-views.ts; `parseDebugViews` reads the element's attribute): 0
-   * draws the model alone. A view's pipelines and buffers are built the first time it is
-   * asked for, asynchronously: it appears a few frames later, or right away after
-   * `await renderer.prepareDebugViews()`.
-   */
-  debug: number;
-  /** Length of the NORMALS/TANGENTS lines in world units; 0 (default): 5% of the model's rest radius. */
-  debugLineLength: number;
-  /**
-   * How skinned vertices blend their joints: 'linear' (default, LBS) or 'dual-quaternion'
-   * (DQS: no candy-wrapper collapse under twist). The instance palettes stay matrices; for
-   * DQS the renderer converts them into DqJoint entries as it uploads them. Pipelines of a
-   * method are built the first time a frame asks for it, asynchronously: until they are
-   * ready frames keep the previous method (`renderer.skinning` says which ran), or await
-   * `renderer.prepareSkinning()`. Anything but 'dual-quaternion' counts as linear.
-   */
-  skinning: SkinningMethod;
-  /**
-   * The key light casts shadows (shadow-map.ts): a depth pass from the light before the
-   * lit pass, 3×3 PCF in the lit shader. Off by default, as in three.js; the light is
-   * `lightDirection` (best in 'world' space: a 'view' light turns with the camera, and its
-   * shadows with it). Pipelines are built the first time a frame asks: frames draw without
-   * shadows until then (`renderer.shadowsReady`), or await `renderer.prepareShadows()`.
-   */
-  shadows: boolean;
-  /** Shadow map width and height in texels; default 2048. */
-  shadowMapSize: number;
-  /**
-   * A matte ground disc under the model at its rest pose's lowest point (ground.ts), which
-   * receives the shadow. Off by default; built on first use (or `await renderer.prepareGround()`).
-   */
-  ground: boolean;
-  /**
-   * Where skinned vertices are computed (preskin.ts). 'vertex': in the vertex stage of
-   * every pass that draws them (the lit pass, and the shadow pass when shadows are on).
-   * 'compute': once per frame by a compute pass into a storage buffer both passes read;
-   * it also keeps the previous frame's skinned vertices (`renderer.skinnedVertices`).
-   * 'auto' (default): the rule measured in bench/gpu/skin-paths.ts (`chooseSkinningPath`:
-   * compute from two passes, i.e. with shadows on; vertex for the lit pass alone). Same
-   * image either way.
-   * The compute path's pipelines are built when a frame first wants it: until then frames
-   * take the vertex path (`renderer.skinningPath` says which ran), or await
-   * `renderer.prepareComputeSkinning()`.
-   */
-  skinningPath: 'auto' | SkinningPath;
-  /**
-   * Frustum-cull instances by their skinned bounds (src/gpu/culling.ts) and draw the rest
-   * nearest first; default true. `stats.culled` counts what was dropped.
-   */
-  culling: boolean;
-}
-
-export function defaultRenderSettings(): RenderSettings {
-  return {
-    exposure: 1,
-    toneMapping: ToneMapping.PBR_NEUTRAL,
-    lightDirection: Float32Array.of(0.45, 0.75, 0.5),
-    lightSpace: 'view',
-    lightColor: Float32Array.of(1, 0.98, 0.95),
-    lightIntensity: 3,
-    skyColor: Float32Array.of(0.42, 0.45, 0.5),
-    groundColor: Float32Array.of(0.16, 0.14, 0.12),
-    clearColor: Float32Array.of(0.16, 0.17, 0.19, 1),
-    normals: 'exact',
-    debug: 0,
-    debugLineLength: 0,
-    skinning: 'linear',
-    shadows: false,
-    shadowMapSize: DEFAULT_SHADOW_MAP_SIZE,
-    ground: false,
-    skinningPath: 'auto',
-    culling: true,
-  };
-}
-
-/**
- * What the last frame cost, for a stats panel. The Renderer updates the fields of one
- * object in place every frame (read them, do not keep the object as a snapshot).
- */
-export interface RenderStats {
-  /** Frames rendered by this renderer. */
-  frames: number;
-  /** Draw calls of the last frame, debug overlays included. */
-  drawCalls: number;
-  /** Model instances drawn (after culling). */
-  instances: number;
-  /** Model instances frustum culling dropped in the last frame. */
-  culled: number;
-  /** Mesh vertices the surface draws transformed (each instance counted). */
-  vertices: number;
-  /** Triangles of the surface draws (each instance counted). */
-  triangles: number;
-  /** Joint matrices uploaded (every instance's palettes). */
-  joints: number;
-  /** CPU milliseconds of the last render call: uniforms, draw records, palette upload, encoding and submit. */
-  encodeMs: number;
-  /**
-   * GPU milliseconds of the frame pass of a recent frame (timestamp queries, read back a
-   * frame or two late); undefined without 'timestamp-query' or before the first result.
-   */
-  gpuMs: number | undefined;
-}
-
-/** One draw: a primitive of a mesh node. Its index i gives its draw records, i × instances + k. */
-interface Draw {
-  readonly meshNode: number;
-  /** Index of the primitive in its mesh. */
-  readonly primitiveIndex: number;
-  /** Hierarchy slot of the mesh node (its world matrix in instance.nodeMatrices). */
-  readonly nodeSlot: number;
-  readonly primitive: GpuPrimitive;
-  readonly material: GpuMaterial;
-  /** The shaded pipeline's description (its `skinning` is the method it was first built for). */
-  readonly desc: MeshPipelineDesc;
-  /**
-   * By SkinningSlot; set once that method's pipelines are built (see Scene.skinningReady).
-   * Without the shadow lookup (`desc.shadows` false): frames without shadows draw with these.
-   */
-  readonly pipelines: (GPURenderPipeline | undefined)[];
-  readonly vertexSlots: number;
-  readonly skinned: boolean;
-  readonly staticFlags: number;
-  /** Triangles per instance (0 for points and lines). */
-  readonly triangles: number;
-}
-
-/** Everything sized by the current model, and by the most instances drawn so far (`capacity`). */
-interface Scene {
-  readonly model: Model;
-  readonly gpu: GpuModel;
-  readonly draws: readonly Draw[];
-  /** Opaque and masked draws, grouped by pipeline then material (fixed order). */
-  readonly solidOrder: Int32Array;
-  /** Blended draws (draw indices). */
-  readonly blendDraws: Int32Array;
-  /** Joint matrices of one instance (all its skinned mesh nodes). */
-  readonly paletteMatrices: number;
-  /** The skinning method frames use (its pipelines are built): the setting once it is ready. */
-  skinning: SkinningSlot;
-  /** Surface pipelines built per SkinningSlot, and the builds under way. */
-  readonly skinningBuilds: SlotBuilds;
-  /** Per SkinningSlot: debug views being built because a frame asked for them (see `requestDebugViews`). */
-  readonly debugRequested: number[];
-  /** Per mesh node: 1 when its palette needs exact normals this frame (reused per instance). */
-  readonly exactNormals: Uint8Array;
-  /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
-  readonly autoLineLength: number;
-  readonly debug: DebugScene;
-  /** Most instances whose palettes and draw records fit one storage binding: more are drawn in chunks. */
-  readonly maxInstances: number;
-  /** World bounds, frustum culling and the front-to-back order of the instances. */
-  readonly culler: InstanceCuller;
-  /** Instances the buffers below hold. */
-  capacity: number;
-  records: DrawRecordArray;
-  drawBuffer: GPUBuffer;
-  paletteBuffer: GPUBuffer;
-  /**
-   * Every instance's palettes back to back, for one writeBuffer: copied for several
-   * instances, converted to DqJoint entries for dual-quaternion skinning (unused for one
-   * linear instance, whose palette is written as it is).
-   */
-  paletteStaging: Float32Array;
-  skinBindGroup: GPUBindGroup;
-  /** Where the ground disc goes (ground.ts). */
-  readonly groundFootprint: GroundFootprint;
-  /** Load-time reach of the shadow casters (shadow-map.ts). */
-  readonly shadowCasters: ShadowCasterBounds;
-  /** Per SkinningSlot, per draw: its shadow pipeline (null: casts none; undefined: not built). */
-  readonly shadowPipelines: (GPURenderPipeline | null | undefined)[][];
-  /** Per SkinningSlot, per draw: its shaded pipeline with the shadow lookup, built with the slot's shadow pipelines. */
-  readonly shadowedSurface: GPURenderPipeline[][];
-  /** Shadow pipelines built per SkinningSlot, and the builds under way. */
-  readonly shadowBuilds: SlotBuilds;
-  /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
-  readonly preskinBase: Int32Array;
-  readonly preskinVertices: number;
-  /** The compute path's buffers, once a frame took it. */
-  preskin: PreskinBuffers | undefined;
-  /**
-   * By SkinningSlot: one compute pipeline per skinned draw (preskinVariants), and per draw the
-   * lit and shadow pipelines reading skinned vertices.
-   */
-  readonly preskinCompute: (GPUComputePipeline[] | undefined)[];
-  readonly preskinSurface: GPURenderPipeline[][];
-  readonly preskinShadow: (GPURenderPipeline | null)[][];
-  /** Compute path built per SkinningSlot, and the builds under way. */
-  readonly preskinBuilds: SlotBuilds;
-  /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
-  blendOrder: Int32Array;
-  /** Entries of blendOrder in use, and the instance count they were made for. */
-  blendCount: number;
-  blendInstances: number;
-  /** View-space depth by draw record. */
-  blendDepth: Float32Array;
-}
-
-function srgbToLinear(c: number): number {
-  return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-}
-
-const NORMAL_DETERMINANT_EPSILON = 1e-30;
 
 /**
  * Draws model instances per frame: 4× MSAA, depth, resolved into any texture.
  *
  * GPU data by update rate: group 0 the frame uniforms (one writeBuffer per frame),
  * group 1 the palettes of every instance's skinned mesh nodes back to back (one
- * writeBuffer; matrices, or DqJoint entries converted here for dual-quaternion skinning),
+ * writeBuffer; matrices, or DqJoint entries for dual-quaternion skinning: palette-upload.ts),
  * one draw record per draw and instance (one writeBuffer; it carries the draw's morph
- * weights) and the model's morph target deltas (written once at upload), group 2 per
- * material (written once at upload). Every instance of a draw is one instanced draw call:
- * draw i's records are i × instances + k, so `firstInstance = i × instances`.
+ * weights: draw-record-writer.ts) and the model's morph target deltas (written once at
+ * upload), group 2 per material (written once at upload). Every instance of a draw is one
+ * instanced draw call: draw i's records are i × instances + k, so `firstInstance = i × instances`.
+ * The current model's draws, their order, pipelines and per-instance buffers are its
+ * ModelDraws (model-draws.ts); pipelines come from caches shared by every Renderer on the device.
  * `render` allocates nothing of its own: descriptors are preallocated and reused; the
  * command encoder, pass and (for a new target) its view are the only new objects.
  */
 export class Renderer {
   readonly settings: RenderSettings = defaultRenderSettings();
   /** Updated in place by every frame. */
-  readonly stats: RenderStats = {
-    frames: 0, drawCalls: 0, instances: 0, culled: 0, vertices: 0, triangles: 0, joints: 0, encodeMs: 0, gpuMs: undefined,
-  };
+  readonly stats: RenderStats = createRenderStats();
   readonly format: GPUTextureFormat;
-  /** Whether `format` encodes sRGB in hardware (else the shader does). */
-  private readonly srgbTarget: boolean;
   private readonly label: string;
   private readonly pipelines: MeshPipelines;
-  private readonly debugPipelines: DebugPipelines;
   private readonly boundsOverlay: BoundsOverlay;
   private readonly mipmaps: MipmapGenerator;
   private readonly defaults: DefaultResources;
   private readonly imageDecoder: ImageDecoder;
   private readonly timer: GpuTimer | undefined;
-  private readonly frameData = new FrameUniformsData();
-  /** World → clip of the frame (the uniforms hold it camera-relative): what culling tests against. */
-  private readonly worldViewProjection = new Float32Array(16);
-  private readonly frameBuffer: GPUBuffer;
-  private frameBindGroup: GPUBindGroup;
   private readonly limits: AllocationLimits;
   private readonly onWarning: (warning: GltfWarning) => void;
+  /** What every model's draws are made with. */
+  private readonly drawContext: ModelDrawsContext;
+  private readonly targets: RenderTargets;
   private readonly shadow: ShadowMap;
   private readonly ground: GroundDisc;
   /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
   private readonly skinnedPlaceholder: GPUBuffer;
-  private lastPath: SkinningPath = 'vertex';
+  private readonly frameData = new FrameUniformsData();
+  private readonly frameBuffer: GPUBuffer;
+  private frameBindGroup: GPUBindGroup;
   /** The shadow map view `frameBindGroup` binds. */
   private boundShadowView: GPUTextureView;
-  private scene: Scene | undefined;
+  /** World → clip of the frame (the uniforms hold it camera-relative): what culling tests against. */
+  private readonly worldViewProjection = new Float32Array(16);
+  private readonly worldLight = new Float32Array(3);
+  private lastPath: SkinningPath = 'vertex';
+  /** The current model's draws. */
+  private current: ModelDraws | undefined;
   /** Set by renderInChunks: this pass continues the previous chunk's / another chunk follows. */
   private chunkContinues = false;
   private chunkFollows = false;
   private readonly chunkInstances: ModelInstance[] = [];
-
-  // Render targets, recreated only when the output size changes.
-  private msaaTexture: GPUTexture | undefined;
-  private msaaView: GPUTextureView | undefined;
-  private depthTexture: GPUTexture | undefined;
-  private depthView: GPUTextureView | undefined;
-  private lastTarget: GPUTexture | undefined;
-  private lastTargetView: GPUTextureView | undefined;
-
-  // Preallocated per-frame descriptors.
-  private readonly colorAttachment: GPURenderPassColorAttachment;
-  private readonly depthAttachment: GPURenderPassDepthStencilAttachment;
-  private readonly passDescriptor: GPURenderPassDescriptor;
   private readonly encoderDescriptor: GPUCommandEncoderDescriptor;
-  private readonly targetViewDescriptor: GPUTextureViewDescriptor;
   private readonly commandBuffers: GPUCommandBuffer[] = [];
-  private readonly clearValue = { r: 0, g: 0, b: 0, a: 1 };
-  private readonly worldLight = new Float32Array(3);
   /** `render`'s one instance, as the list `renderInstances` takes. */
   private readonly single: ModelInstance[] = [];
-  /** A draw's active morph targets this frame (selectMorphTargets' output). */
-  private readonly morphTargets = new Uint32Array(MAX_ACTIVE_MORPH_TARGETS);
-  private readonly morphWeights = new Float32Array(MAX_ACTIVE_MORPH_TARGETS);
   private readonly onDebugPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building debug views failed:`, e);
   };
@@ -367,15 +108,13 @@ export class Renderer {
 
   constructor(private readonly device: GPUDevice, options: RendererOptions) {
     this.format = options.format;
-    this.srgbTarget = isSrgbFormat(options.format);
     this.label = options.label ?? 'renderer';
     this.imageDecoder = options.imageDecoder ?? browserImageDecoder;
     this.limits = allocationLimits(device, options.limits);
     this.onWarning = options.onWarning ?? ((w) => console.warn(`${this.label}: ${w.path}: ${w.message}`));
     this.pipelines = new MeshPipelines(device);
-    this.debugPipelines = new DebugPipelines(device, this.pipelines);
-    this.boundsOverlay = new BoundsOverlay(device, this.debugPipelines, options.format, this.label);
-    this.mipmaps = new MipmapGenerator(device);
+    this.boundsOverlay = new BoundsOverlay(device, debugPipelines(device), options.format, this.label);
+    this.mipmaps = mipmapGenerator(device);
     this.defaults = createDefaultResources(device);
     if (options.gpuTiming !== false && device.features.has('timestamp-query')) {
       this.timer = new GpuTimer(device, { label: `${this.label} frame timer` });
@@ -385,31 +124,17 @@ export class Renderer {
       size: this.frameData.buffer.byteLength,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    this.shadow = new ShadowMap(device, this.pipelines, this.label);
-    this.ground = new GroundDisc(device, this.pipelines, this.format, this.label);
+    this.targets = new RenderTargets(device, this.format, this.label);
+    this.shadow = new ShadowMap(device, this.label);
+    this.ground = groundDisc(device, this.format);
     this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
+    this.drawContext = {
+      device, label: this.label, format: this.format, limits: this.limits, meshPipelines: this.pipelines,
+      casterPipelines: shadowCasterPipelines(device), debugPipelines: debugPipelines(device), skinnedPlaceholder: this.skinnedPlaceholder,
+    };
     this.boundShadowView = this.shadow.view;
     this.frameBindGroup = this.createFrameBindGroup();
-    this.colorAttachment = {
-      view: undefined as unknown as GPUTextureView, // set every frame
-      resolveTarget: undefined,
-      clearValue: this.clearValue,
-      loadOp: 'clear',
-      storeOp: 'discard',
-    };
-    this.depthAttachment = {
-      view: undefined as unknown as GPUTextureView,
-      depthClearValue: 1,
-      depthLoadOp: 'clear',
-      depthStoreOp: 'discard',
-    };
-    this.passDescriptor = {
-      label: `${this.label} pass`,
-      colorAttachments: [this.colorAttachment],
-      depthStencilAttachment: this.depthAttachment,
-    };
     this.encoderDescriptor = { label: `${this.label} frame` };
-    this.targetViewDescriptor = { label: `${this.label} target view`, format: this.format };
     this.commandBuffers.length = 1;
     this.single.length = 1;
   }
@@ -428,10 +153,59 @@ export class Renderer {
     });
   }
 
+  /**
+   * Uploads `model` (buffers, textures, materials), creates the pipelines its draws need
+   * (and those of the debug views `settings.debug` asks for) and makes it the model
+   * `render` draws; frees the previous one.
+   */
+  async setModel(model: Model): Promise<void> {
+    const gpu = await uploadModel({
+      device: this.device, pipelines: this.pipelines, mipmaps: this.mipmaps,
+      imageDecoder: this.imageDecoder, defaults: this.defaults, limits: this.limits,
+    }, model);
+    for (const w of gpu.warnings) this.onWarning(w);
+    let draws: ModelDraws | undefined;
+    const skinning = skinningOf(this.settings.skinning);
+    try {
+      draws = await ModelDraws.create(this.drawContext, model, gpu, skinning);
+      if (this.settings.debug & ALL_DEBUG_VIEWS) await draws.debug.prepare(this.settings.debug, skinning);
+    } catch (e) {
+      if (draws) draws.destroy();
+      else gpu.destroy();
+      throw e;
+    }
+    this.current?.destroy();
+    this.current = draws;
+  }
+
+  /** The model being drawn, if any. */
+  get model(): Model | undefined {
+    return this.current?.model;
+  }
+
+  /**
+   * The skinning method the next frame of the current model uses: `settings.skinning` once
+   * its pipelines are built, the one frames used so far until then (the setting when no
+   * model is set).
+   */
+  get skinning(): SkinningMethod {
+    const current = this.current;
+    const wanted = skinningOf(this.settings.skinning);
+    return !current || current.pipelines.get(wanted, 'vertex', false) ? wanted : current.skinning;
+  }
+
+  /**
+   * Builds the current model's pipelines for skinning `method` (default: the one
+   * `settings.skinning` asks for); frames use it once this resolves (if it is still the setting).
+   */
+  async prepareSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
+    await this.current?.pipelines.ensure(skinningOf(method), 'vertex', false);
+  }
+
   /** Whether the current model's shadow pipelines (for the skinning method frames use) are built. */
   get shadowsReady(): boolean {
-    const scene = this.scene;
-    return scene !== undefined && scene.shadowBuilds.ready(scene.skinning);
+    const current = this.current;
+    return current !== undefined && current.pipelines.get(current.skinning, 'vertex', true) !== undefined;
   }
 
   /**
@@ -439,18 +213,7 @@ export class Renderer {
    * pass's and the shaded ones with the shadow lookup; frames with shadows on use them once this resolves.
    */
   async prepareShadows(method: SkinningMethod = this.settings.skinning): Promise<void> {
-    const scene = this.scene;
-    if (!scene) return;
-    await this.buildShadows(scene, skinningSlot(method));
-  }
-
-  private buildShadows(scene: Scene, slot: SkinningSlot): Promise<void> {
-    return scene.shadowBuilds.ensure(slot, async () => {
-      const skinning = SKINNING_OF_SLOT[slot];
-      const shaded = await Promise.all(scene.draws.map((d) => this.pipelines.pipeline({ ...d.desc, skinning, shadows: true })));
-      scene.shadowPipelines[slot] = await Promise.all(scene.draws.map((d) => this.shadow.pipeline(d.desc, skinning)));
-      scene.shadowedSurface[slot] = shaded;
-    });
+    await this.current?.pipelines.ensure(skinningOf(method), 'vertex', true);
   }
 
   /** Builds the ground disc's pipeline; frames with `settings.ground` draw it once this resolves. */
@@ -465,9 +228,7 @@ export class Renderer {
 
   /** Builds the current model's compute skinning path for `method` (default: the setting's). */
   async prepareComputeSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
-    const scene = this.scene;
-    if (!scene) return;
-    await this.buildPreskin(scene, skinningSlot(method));
+    await this.current?.pipelines.ensure(skinningOf(method), 'compute', true);
   }
 
   /**
@@ -480,110 +241,10 @@ export class Renderer {
   skinnedVertices(which: 'current' | 'previous'): {
     readonly buffer: GPUBuffer; readonly instances: number; readonly verticesPerInstance: number; readonly drawBase: Int32Array;
   } | undefined {
-    const scene = this.scene;
-    const out = scene?.preskin?.output(which);
-    if (!scene || !out) return undefined;
-    return { ...out, verticesPerInstance: scene.preskinVertices, drawBase: scene.preskinBase };
-  }
-
-  private buildPreskin(scene: Scene, slot: SkinningSlot): Promise<void> {
-    return scene.preskinBuilds.ensure(slot, async () => {
-      const skinning = SKINNING_OF_SLOT[slot];
-      await this.buildSkinning(scene, slot);
-      const compute = await Promise.all(preskinVariants(scene.draws).map((v) => preskinPipeline(this.device, skinning, v)));
-      // With the shadow lookup whether or not shadows are on (the compute path is not specialised).
-      const surface = await Promise.all(scene.draws.map((d) => this.pipelines.pipeline(d.skinned ? {
-        ...d.desc, skinning, shadows: true, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
-      } : { ...d.desc, skinning, shadows: true })));
-      const shadow = await Promise.all(scene.draws.map((d) => (d.skinned
-        ? this.shadow.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
-        : this.shadow.pipeline(d.desc, skinning))));
-      if (!scene.preskin) {
-        scene.preskin = new PreskinBuffers(this.device, scene.model, scene.draws, this.label);
-        scene.preskin.resize(scene.capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
-      }
-      scene.preskinCompute[slot] = compute;
-      scene.preskinSurface[slot] = surface;
-      scene.preskinShadow[slot] = shadow;
-    });
-  }
-
-  /** The model being drawn, if any. */
-  get model(): Model | undefined {
-    return this.scene?.model;
-  }
-
-  /** Pipelines created so far on this renderer (they are kept across models). */
-  get pipelineCount(): number {
-    return this.pipelines.size;
-  }
-
-  /** Whether frames are timed on the GPU (`stats.gpuMs`). */
-  get gpuTiming(): boolean {
-    return this.timer !== undefined;
-  }
-
-  /** DebugView bits of the current model that are ready to draw (with the skinning method frames use now). */
-  get debugViewsReady(): number {
-    const scene = this.scene;
-    return scene ? scene.debug.readyFor(SKINNING_OF_SLOT[scene.skinning]) | (this.boundsOverlay.ready ? DebugView.BOUNDS : 0) : 0;
-  }
-
-  /**
-   * The skinning method the next frame of the current model uses: `settings.skinning` once
-   * its pipelines are built, the one frames used so far until then (the setting when no
-   * model is set).
-   */
-  get skinning(): SkinningMethod {
-    const scene = this.scene;
-    const wanted = skinningSlot(this.settings.skinning);
-    return SKINNING_OF_SLOT[!scene || scene.skinningBuilds.ready(wanted) ? wanted : scene.skinning];
-  }
-
-  /**
-   * Uploads `model` (buffers, textures, materials), creates the pipelines its draws need
-   * (and those of the debug views `settings.debug` asks for) and makes it the model
-   * `render` draws; frees the previous one.
-   */
-  async setModel(model: Model): Promise<void> {
-    const gpu = await uploadModel({
-      device: this.device, pipelines: this.pipelines, mipmaps: this.mipmaps,
-      imageDecoder: this.imageDecoder, defaults: this.defaults, limits: this.limits,
-    }, model);
-    for (const w of gpu.warnings) this.onWarning(w);
-    let scene: Scene | undefined;
-    const skinning = SKINNING_OF_SLOT[skinningSlot(this.settings.skinning)];
-    try {
-      scene = await this.buildScene(model, gpu, skinning);
-      if (this.settings.debug & ALL_DEBUG_VIEWS) await scene.debug.prepare(this.settings.debug, skinning);
-    } catch (e) {
-      if (scene) destroyScene(scene);
-      else gpu.destroy();
-      throw e;
-    }
-    if (this.scene) destroyScene(this.scene);
-    this.scene = scene;
-    scene.debugRequested[scene.skinning] = scene.debug.readyFor(skinning);
-  }
-
-  /**
-   * Builds the current model's pipelines for skinning `method` (default: the one
-   * `settings.skinning` asks for); frames use it once this resolves (if it is still the setting).
-   */
-  async prepareSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
-    const scene = this.scene;
-    if (!scene) return;
-    await this.buildSkinning(scene, skinningSlot(method));
-  }
-
-  /** The surface pipelines of skinning slot `slot` for every draw (once; concurrent calls share the build). */
-  private buildSkinning(scene: Scene, slot: SkinningSlot): Promise<void> {
-    return scene.skinningBuilds.ensure(slot, async () => {
-      const skinning = SKINNING_OF_SLOT[slot];
-      const pipelines: GPURenderPipeline[] = [];
-      for (const d of scene.draws) pipelines.push(await this.pipelines.pipeline({ ...d.desc, skinning }));
-      scene.draws.forEach((d, i) => { d.pipelines[slot] = pipelines[i]; });
-    });
+    const current = this.current;
+    const out = current?.preskin?.output(which);
+    if (!current || !out) return undefined;
+    return { ...out, verticesPerInstance: current.preskinVertices, drawBase: current.preskinBase };
   }
 
   /**
@@ -591,166 +252,33 @@ export class Renderer {
    * `settings.debug` asks for) for the current model; frames draw them once this resolves.
    */
   async prepareDebugViews(mask = this.settings.debug): Promise<void> {
-    const scene = this.scene;
-    if (!scene) return;
+    const current = this.current;
+    if (!current) return;
     // For the method the settings ask for, whose surface pipelines come first.
-    const slot = skinningSlot(this.settings.skinning);
-    scene.debugRequested[slot] |= mask & ALL_DEBUG_VIEWS;
+    const skinning = skinningOf(this.settings.skinning);
     await Promise.all([
-      this.buildSkinning(scene, slot), scene.debug.prepare(mask, SKINNING_OF_SLOT[slot]),
+      current.pipelines.ensure(skinning, 'vertex', false), current.debug.prepare(mask, skinning),
       mask & DebugView.BOUNDS ? this.boundsOverlay.prepare() : undefined,
     ]);
   }
 
-  private async buildScene(model: Model, gpu: GpuModel, skinning: SkinningMethod): Promise<Scene> {
-    const draws: Draw[] = [];
-    const restWorld = restWorldMatrices(model);
-    let restRadius = 0;
-    for (let i = 0; i < model.meshNodes.length; i++) {
-      const mn = model.meshNodes[i];
-      const nodeSlot = model.hierarchy.slotOf[mn.node];
-      // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
-      const mirrored = determinant3(restWorld, nodeSlot * 16) < 0;
-      const primitives = gpu.primitives[mn.mesh];
-      for (let p = 0; p < primitives.length; p++) {
-        const primitive = primitives[p];
-        const skinned = mn.skin >= 0 && primitive.influences > 0;
-        const material = gpu.materials[primitive.material];
-        const desc: MeshPipelineDesc = {
-          vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
-          vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
-          influences: skinned ? primitive.influences : 0,
-          topology: primitive.topology,
-          stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
-          alphaMode: material.alphaMode,
-          doubleSided: material.doubleSided,
-          frontFace: mirrored ? 'cw' : 'ccw',
-          colorFormat: this.format,
-          skinning,
-          morphed: primitive.morphFlags !== 0,
-          leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
-          materialTextures: material.textures,
-          shadows: false,
-        };
-        const pipeline = await this.pipelines.pipeline(desc);
-        const pipelines: (GPURenderPipeline | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);
-        pipelines[skinningSlot(skinning)] = pipeline;
-        draws.push({
-          meshNode: i,
-          primitiveIndex: p,
-          nodeSlot,
-          primitive,
-          material,
-          desc,
-          pipelines,
-          vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
-          skinned,
-          staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
-          triangles: primitive.topology === 'triangle-list' ? Math.floor(primitive.drawCount / 3)
-            : primitive.topology === 'triangle-strip' ? Math.max(0, primitive.drawCount - 2) : 0,
-        });
-        restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(restWorld, nodeSlot * 16));
-      }
-    }
-    // Draws that share a pipeline for one method share it for the other (the keys differ in the method alone).
-    const slot = skinningSlot(skinning);
-    const pipelineIds = new Map<GPURenderPipeline, number>();
-    const materialIds = new Map<GpuMaterial, number>();
-    for (const d of draws) {
-      if (!pipelineIds.has(d.pipelines[slot]!)) pipelineIds.set(d.pipelines[slot]!, pipelineIds.size);
-      if (!materialIds.has(d.material)) materialIds.set(d.material, materialIds.size);
-    }
-    const solid: number[] = [];
-    const blend: number[] = [];
-    draws.forEach((d, i) => (d.material.alphaMode === 'BLEND' ? blend : solid).push(i));
-    // Fewest state changes: group by pipeline, then by material.
-    solid.sort((a, b) => (pipelineIds.get(draws[a].pipelines[slot]!)! - pipelineIds.get(draws[b].pipelines[slot]!)!)
-      || (materialIds.get(draws[a].material)! - materialIds.get(draws[b].material)!) || a - b);
-
-    let paletteMatrices = 0;
-    for (const mn of model.meshNodes) if (mn.skin >= 0) paletteMatrices += model.skins[mn.skin].joints.length;
-    const maxInstances = instancesPerBinding(this.limits, [paletteMatrices * PALETTE_MATRIX_BYTES, draws.length * DRAW_RECORD_SIZE], `${this.label} ${model.name}`);
-    const debug = new DebugScene({
-      device: this.device, label: this.label, format: this.format,
-      meshPipelines: this.pipelines, debugPipelines: this.debugPipelines,
-    }, model, draws);
-    const layout = preskinLayout(draws);
-    const scene: Scene = {
-      model, gpu, draws,
-      solidOrder: Int32Array.from(solid),
-      blendDraws: Int32Array.from(blend),
-      paletteMatrices,
-      shadowCasters: createShadowCasterBounds(model),
-      groundFootprint: groundFootprint(model),
-      shadowPipelines: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      shadowedSurface: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      shadowBuilds: new SlotBuilds(),
-      preskinBase: layout.drawBase,
-      preskinVertices: layout.verticesPerInstance,
-      preskin: undefined,
-      preskinCompute: new Array(SKINNING_SLOTS).fill(undefined),
-      preskinSurface: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      preskinShadow: new Array(SKINNING_SLOTS).fill(undefined).map(() => []),
-      preskinBuilds: new SlotBuilds(),
-      skinning: slot,
-      skinningBuilds: new SlotBuilds(slot),
-      debugRequested: new Array(SKINNING_SLOTS).fill(0),
-      exactNormals: new Uint8Array(model.meshNodes.length),
-      autoLineLength: Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION,
-      debug,
-      maxInstances,
-      culler: new InstanceCuller(model),
-      capacity: 0,
-      records: undefined as unknown as DrawRecordArray,
-      drawBuffer: undefined as unknown as GPUBuffer,
-      paletteBuffer: undefined as unknown as GPUBuffer,
-      paletteStaging: undefined as unknown as Float32Array,
-      skinBindGroup: undefined as unknown as GPUBindGroup,
-      blendOrder: undefined as unknown as Int32Array,
-      blendCount: 0,
-      blendInstances: 0,
-      blendDepth: undefined as unknown as Float32Array,
-    };
-    this.ensureCapacity(scene, 1);
-    return scene;
+  /** DebugView bits of the current model that are ready to draw (with the skinning method frames use now). */
+  get debugViewsReady(): number {
+    const current = this.current;
+    return current ? current.debug.readyFor(current.skinning) | (this.boundsOverlay.ready ? DebugView.BOUNDS : 0) : 0;
   }
 
-  /** Grows the per-instance buffers to hold `instances` (doubling); allocates only when it grows. */
-  private ensureCapacity(scene: Scene, instances: number): void {
-    if (instances <= scene.capacity) return;
-    const capacity = Math.min(scene.maxInstances, Math.max(instances, scene.capacity * 2));
-    const { model, draws } = scene;
-    scene.drawBuffer?.destroy();
-    scene.paletteBuffer?.destroy();
-    scene.records = new DrawRecordArray(draws.length * capacity);
-    scene.drawBuffer = this.device.createBuffer({
-      label: `${this.label} ${model.name} draw records ×${capacity}`,
-      size: scene.records.buffer.byteLength,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-    });
-    // A storage binding cannot be empty: a model without skins still gets one matrix.
-    scene.paletteBuffer = this.device.createBuffer({
-      label: `${this.label} ${model.name} joint palettes ×${capacity}`,
-      size: Math.max(PALETTE_MATRIX_BYTES, scene.paletteMatrices * PALETTE_MATRIX_BYTES * capacity),
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-    });
-    scene.paletteStaging = new Float32Array(scene.paletteMatrices * PALETTE_MATRIX_FLOATS * capacity);
-    scene.skinBindGroup = this.device.createBindGroup({
-      label: `${this.label} ${model.name} palettes, draws and morph deltas ×${capacity}`,
-      layout: this.pipelines.skinLayout,
-      entries: [
-        { binding: SkinBinding.PALETTE, resource: { buffer: scene.paletteBuffer } },
-        { binding: SkinBinding.DRAWS, resource: { buffer: scene.drawBuffer } },
-        { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: scene.gpu.morphDeltas } },
-        { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: this.skinnedPlaceholder } },
-      ],
-    });
-    scene.preskin?.resize(capacity, { palette: scene.paletteBuffer, draws: scene.drawBuffer, morphDeltas: scene.gpu.morphDeltas }, this.pipelines.skinLayout);
-    scene.blendOrder = new Int32Array(scene.blendDraws.length * capacity);
-    scene.blendDepth = new Float32Array(draws.length * capacity);
-    scene.blendCount = 0;
-    scene.blendInstances = 0;
-    scene.capacity = capacity;
+  /**
+   * Mesh pipelines this renderer has drawn with or built so far (they are kept across models,
+   * in a cache every renderer on the device shares).
+   */
+  get pipelineCount(): number {
+    return this.pipelines.size;
+  }
+
+  /** Whether frames are timed on the GPU (`stats.gpuMs`). */
+  get gpuTiming(): boolean {
+    return this.timer !== undefined;
   }
 
   /**
@@ -776,53 +304,26 @@ export class Renderer {
     target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array | Float64Array,
   ): void {
     const started = performance.now();
-    const scene = this.scene;
-    if (scene && count > scene.maxInstances) {
-      this.renderInChunks(target, camera, instances, count, placements, scene.maxInstances);
+    const current = this.current;
+    if (current && count > current.maxInstances) {
+      this.renderInChunks(target, camera, instances, count, placements, current.maxInstances);
       return;
     }
-    if (scene) {
-      for (let k = 0; k < count; k++) {
-        if (instances[k].model !== scene.model) {
-          throw new Error(`Renderer.render: the instance is of model "${instances[k].model.name}" but the renderer holds "${scene.model.name}"`);
-        }
-      }
-      if (placements && placements.length < count * 16) throw new RangeError(`Renderer.renderInstances: ${count} instances need ${count * 16} placement floats, got ${placements.length}`);
-      this.ensureCapacity(scene, count);
-      this.selectSkinning(scene);
-      this.requestDebugViews(scene);
-    }
-    this.ensureAttachments(target);
+    if (current) this.beginModelFrame(current, instances, count, placements);
     camera.update(target.width / target.height);
-    this.writeFrameUniforms(camera, target, scene);
+    this.writeFrameUniforms(camera, target, current);
     const eye = camera.eye ?? camera.position;
-    const shadowed = scene !== undefined && count > 0 && this.shadowFrame(scene, instances, count, placements, eye);
+    const shadowed = current !== undefined && count > 0 && this.shadowFrame(current, instances, count, placements, eye);
     this.frameData.groundRadius[0] = 0;
-    if (scene !== undefined && count > 0 && this.settings.ground) {
-      if (this.ground.ready) placeGround(scene.groundFootprint, count, placements, eye, this.frameData);
+    if (current !== undefined && count > 0 && this.settings.ground) {
+      if (this.ground.ready) placeGround(current.groundFootprint, count, placements, eye, this.frameData);
       else this.ground.prepare().catch(this.onGroundPrepareFailed);
     }
     const queue = this.device.queue;
     queue.writeBuffer(this.frameBuffer, 0, this.frameData.buffer);
-
-    if (target !== this.lastTarget) {
-      this.lastTarget = target;
-      this.lastTargetView = target.createView(this.targetViewDescriptor);
-    }
-    const clear = this.settings.clearColor;
-    const srgb = this.srgbTarget;
-    // The clear value is stored as is; an sRGB view stores it encoded, so give it linear values.
-    this.clearValue.r = (srgb ? srgbToLinear(clear[0]) : clear[0]) * clear[3];
-    this.clearValue.g = (srgb ? srgbToLinear(clear[1]) : clear[1]) * clear[3];
-    this.clearValue.b = (srgb ? srgbToLinear(clear[2]) : clear[2]) * clear[3];
-    this.clearValue.a = clear[3];
-    this.colorAttachment.view = this.msaaView!;
-    this.colorAttachment.resolveTarget = this.lastTargetView;
-    this.depthAttachment.view = this.depthView!;
     // A chunk after the first draws over the previous ones: keep colour and depth between passes.
-    this.colorAttachment.loadOp = this.depthAttachment.depthLoadOp = this.chunkContinues ? 'load' : 'clear';
-    this.colorAttachment.storeOp = this.depthAttachment.depthStoreOp = this.chunkFollows ? 'store' : 'discard';
-    this.passDescriptor.timestampWrites = this.timer?.beginPass();
+    const passDescriptor = this.targets.pass(target, this.settings.clearColor, this.chunkContinues, this.chunkFollows);
+    passDescriptor.timestampWrites = this.timer?.beginPass();
 
     const stats = this.stats;
     stats.drawCalls = 0;
@@ -837,57 +338,34 @@ export class Renderer {
     // records of the instances kept point at their slot there (`paletteSlots`).
     const sourceInstances = instances, sourceCount = count;
     let paletteSlots: Int32Array | undefined;
-    if (scene && count > 0 && (this.settings.culling || showBounds)) {
-      const culler = scene.culler;
+    if (current && count > 0 && (this.settings.culling || showBounds)) {
+      const culler = current.culler;
       // The frame uniforms are camera-relative; the culler's boxes are in world space.
       mat4.multiply(camera.projection, camera.view, this.worldViewProjection);
-      culler.run(this.worldViewProjection, camera.view, instances, count, placements, SKINNING_OF_SLOT[scene.skinning], this.settings.culling, this.settings.culling, eye);
+      culler.run(this.worldViewProjection, camera.view, instances, count, placements, current.skinning, this.settings.culling, this.settings.culling, eye);
       stats.culled = count - culler.visibleCount;
       paletteSlots = culler.kept;
       instances = culler.instances;
       count = culler.visibleCount;
       placements = placements ? culler.placements : undefined;
     }
-    stats.instances = scene ? count : 0;
+    stats.instances = current ? count : 0;
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
     // Skin once for every pass (compute path), or in each pass's vertex stage.
-    const compute = scene !== undefined && count > 0 && this.selectPath(scene, shadowed ? 2 : 1, count);
-    let skinGroup = scene?.skinBindGroup;
-    if (compute) skinGroup = scene.preskin!.encode(encoder, scene.preskinCompute[scene.skinning]!, count);
-    if (shadowed) {
-      const casters = compute ? scene.preskinShadow[scene.skinning] : scene.shadowPipelines[scene.skinning];
-      stats.drawCalls += this.shadow.encode(encoder, scene.draws, scene.solidOrder, casters, skinGroup!, count);
-    }
-    const pass = encoder.beginRenderPass(this.passDescriptor);
-    if (scene && scene.draws.length > 0 && count > 0) {
-      const paletteBytes = scene.paletteMatrices * PALETTE_MATRIX_BYTES;
-      const uploadInPlace = paletteBytes > 0 && SKINNING_OF_SLOT[scene.skinning] !== 'dual-quaternion'
-        && palettesContiguous(sourceInstances, sourceCount, paletteBytes);
-      this.writeDrawRecords(scene, instances, count, placements, eye, uploadInPlace ? paletteSlots : undefined);
-      queue.writeBuffer(scene.drawBuffer, 0, scene.records.buffer, 0, scene.draws.length * count * DRAW_RECORD_SIZE);
-      if (paletteBytes > 0) {
-        const staging = scene.paletteStaging;
-        if (SKINNING_OF_SLOT[scene.skinning] === 'dual-quaternion') {
-          // DqJoint entries fill the matrices' slots one for one: same offsets, same bytes.
-          for (let k = 0; k < count; k++) {
-            dqPaletteFromMatrices(instances[k].palette, scene.paletteMatrices, staging, 0, k * scene.paletteMatrices);
-          }
-          queue.writeBuffer(scene.paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
-        } else if (uploadInPlace) {
-          // One instance, or a Crowd's palettes already back to back: upload them where they
-          // are, culled ones too (one write, no copy).
-          const palette = sourceInstances[0].palette;
-          queue.writeBuffer(scene.paletteBuffer, 0, palette.buffer, palette.byteOffset, paletteBytes * sourceCount);
-        } else {
-          const floats = scene.paletteMatrices * PALETTE_MATRIX_FLOATS;
-          for (let k = 0; k < count; k++) staging.set(instances[k].palette, k * floats);
-          queue.writeBuffer(scene.paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
-        }
-        stats.joints = scene.paletteMatrices * count;
-      }
-      this.sortBlended(scene, count);
-      this.encodeDraws(pass, scene, count, skinGroup!, compute);
-      if (showBounds) stats.drawCalls += this.boundsOverlay.encode(pass, scene.culler.boxes, count);
+    const compute = current !== undefined && count > 0 && this.selectPath(current, shadowed ? 2 : 1, count);
+    const pipelines = current && this.framePipelines(current, compute);
+    let skinGroup = current?.skinBindGroup;
+    if (compute) skinGroup = current.preskin!.encode(encoder, pipelines!.compute, count);
+    if (shadowed) stats.drawCalls += this.shadow.encode(encoder, current.draws, current.solidOrder, pipelines!.casters, skinGroup!, count);
+    const pass = encoder.beginRenderPass(passDescriptor);
+    if (current && current.draws.length > 0 && count > 0) {
+      const inPlace = palettesUploadInPlace(current, sourceInstances, sourceCount);
+      writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, this.settings.normals === 'exact');
+      queue.writeBuffer(current.drawBuffer, 0, current.records.buffer, 0, current.draws.length * count * DRAW_RECORD_SIZE);
+      stats.joints = uploadPalettes(queue, current, instances, count, inPlace, sourceInstances, sourceCount);
+      current.sortBlended(count, this.frameData.view);
+      this.encodeModel(pass, current, count, skinGroup!, pipelines!.surface);
+      if (showBounds) stats.drawCalls += this.boundsOverlay.encode(pass, current.culler.boxes, count);
     }
     pass.end();
     this.timer?.endPass(encoder);
@@ -935,159 +413,25 @@ export class Renderer {
   }
 
   /**
-   * Whether this frame skins by compute: the setting (or the 'auto' rule for `passes`
-   * passes) once that path is built for the frame's method; the first frame that wants it
-   * starts the build and takes the vertex path.
+   * Checks the frame's instances and placements, grows the per-instance buffers, picks the
+   * skinning method (the setting when its pipelines are built; otherwise the previous one
+   * while they build) and starts building the debug views the settings ask for. Allocates
+   * only when it grows or starts a build.
    */
-  private selectPath(scene: Scene, passes: number, count: number): boolean {
-    let compute = scene.preskinVertices > 0 && chooseSkinningPath(this.settings.skinningPath, passes, scene.preskinVertices * count) === 'compute';
-    if (compute && !scene.preskinBuilds.ready(scene.skinning)) {
-      if (!scene.preskinBuilds.started(scene.skinning)) this.buildPreskin(scene, scene.skinning).catch(this.onPreskinPrepareFailed);
-      compute = false;
-    }
-    this.lastPath = compute ? 'compute' : 'vertex';
-    return compute;
-  }
-
-  /**
-   * Shadows of this frame: when the setting is on and the pipelines are built, fits the
-   * light and fills the frame uniforms' shadow fields (else shadowStrength 0; the first
-   * such frame starts the build). Rebinds the frame group when the map was (re)created.
-   */
-  private shadowFrame(scene: Scene, instances: readonly ModelInstance[], count: number, placements: ArrayLike<number> | undefined, eye: ArrayLike<number>): boolean {
-    const s = this.settings;
-    this.frameData.shadowStrength[0] = 0;
-    if (!s.shadows) return false;
-    if (!scene.shadowBuilds.ready(scene.skinning)) {
-      if (!scene.shadowBuilds.started(scene.skinning)) this.buildShadows(scene, scene.skinning).catch(this.onShadowPrepareFailed);
-      return false;
-    }
-    const size = Math.max(1, Math.min(this.device.limits.maxTextureDimension2D, Math.round(s.shadowMapSize) || DEFAULT_SHADOW_MAP_SIZE));
-    const shadowed = this.shadow.fit(scene.shadowCasters, instances, count, placements, eye, size, this.frameData);
-    if (this.shadow.view !== this.boundShadowView) this.frameBindGroup = this.createFrameBindGroup();
-    return shadowed;
-  }
-
-  /**
-   * The frame's skinning method: the setting when its pipelines are built; otherwise the
-   * previous method, and the build starts (once; the frame path allocates only then).
-   */
-  private selectSkinning(scene: Scene): void {
-    const wanted = skinningSlot(this.settings.skinning);
-    if (scene.skinningBuilds.ready(wanted)) {
-      scene.skinning = wanted;
-    } else if (!scene.skinningBuilds.started(wanted)) {
-      this.buildSkinning(scene, wanted).catch(this.onSkinningPrepareFailed);
-    }
-  }
-
-  /** Starts building debug views a frame asks for that are not built or being built (only when the mask or method changes). */
-  private requestDebugViews(scene: Scene): void {
-    const slot = scene.skinning;
-    const wanted = this.settings.debug & ALL_DEBUG_VIEWS & ~scene.debugRequested[slot];
-    if (wanted === 0) return;
-    scene.debugRequested[slot] |= wanted;
-    scene.debug.prepare(wanted, SKINNING_OF_SLOT[slot]).catch(this.onDebugPrepareFailed);
-  }
-
-  private encodeDraws(pass: GPURenderPassEncoder, scene: Scene, count: number, skinGroup: GPUBindGroup, compute: boolean): void {
-    const stats = this.stats;
-    const slot = scene.skinning;
-    const debugMask = this.settings.debug & scene.debug.readyFor(SKINNING_OF_SLOT[slot]);
-    const weights = (debugMask & DebugView.WEIGHTS) !== 0;
-    const weightsPipelines = scene.debug.weightsPipelines(slot);
-    pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
-    pass.setBindGroup(BindGroup.SKIN, skinGroup);
-    // The pipelines this frame draws with, by draw (undefined: each draw's own for the slot):
-    // with shadows on and built, the shaded ones with the shadow lookup.
-    const table = weights ? weightsPipelines
-      : compute ? scene.preskinSurface[slot]
-        : this.settings.shadows && scene.shadowBuilds.ready(slot) ? scene.shadowedSurface[slot] : undefined;
-    let pipeline: GPURenderPipeline | undefined;
-    let material: GpuMaterial | undefined;
-    let bound = -1;
-    // Solid draws: every instance in one call.
-    const solid = scene.solidOrder;
-    for (let s = 0; s < solid.length; s++) {
-      const index = solid[s];
-      const d = scene.draws[index];
-      const p = table ? table[index] : d.pipelines[slot]!;
-      if (p !== pipeline) {
-        pipeline = p;
-        pass.setPipeline(p);
+  private beginModelFrame(current: ModelDraws, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined): void {
+    for (let k = 0; k < count; k++) {
+      if (instances[k].model !== current.model) {
+        throw new Error(`Renderer.render: the instance is of model "${instances[k].model.name}" but the renderer holds "${current.model.name}"`);
       }
-      if (d.material !== material) {
-        material = d.material;
-        pass.setBindGroup(BindGroup.MATERIAL, material.bindGroup);
-      }
-      bound = this.drawPrimitive(pass, d, index, count, index * count, bound);
     }
-    // The ground disc: after the opaque draws (it blends at its rim), before the blended ones.
-    if (this.frameData.groundRadius[0] > 0) {
-      stats.drawCalls += this.ground.encode(pass);
-      pipeline = undefined;
-    }
-    // Blended draws: one call per (draw, instance), back to front.
-    const order = scene.blendOrder;
-    for (let e = 0; e < scene.blendCount; e++) {
-      const record = order[e];
-      const index = (record / count) | 0;
-      const d = scene.draws[index];
-      const p = table ? table[index] : d.pipelines[slot]!;
-      if (p !== pipeline) {
-        pipeline = p;
-        pass.setPipeline(p);
-      }
-      if (d.material !== material) {
-        material = d.material;
-        pass.setBindGroup(BindGroup.MATERIAL, material.bindGroup);
-      }
-      bound = this.drawPrimitive(pass, d, index, 1, record, bound);
-    }
-    for (let i = 0; i < scene.draws.length; i++) {
-      stats.vertices += scene.draws[i].primitive.vertexCount * count;
-      stats.triangles += scene.draws[i].triangles * count;
-    }
-    stats.drawCalls += solid.length + scene.blendCount;
-    if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += scene.debug.encodeOverlays(pass, debugMask, count, slot);
+    if (placements && placements.length < count * 16) throw new RangeError(`Renderer.renderInstances: ${count} instances need ${count * 16} placement floats, got ${placements.length}`);
+    current.ensureCapacity(count);
+    const wanted = skinningOf(this.settings.skinning);
+    if (current.pipelines.request(wanted, 'vertex', false, this.onSkinningPrepareFailed)) current.skinning = wanted;
+    current.debug.request(this.settings.debug, current.skinning, this.onDebugPrepareFailed);
   }
 
-  /** Binds the draw's buffers (unless `bound` is this draw already) and draws; returns the draw now bound. */
-  private drawPrimitive(pass: GPURenderPassEncoder, d: Draw, index: number, instances: number, firstRecord: number, bound: number): number {
-    const p = d.primitive;
-    if (bound !== index) {
-      for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
-      if (p.indexBuffer) pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
-    }
-    if (p.indexBuffer) pass.drawIndexed(p.drawCount, instances, 0, 0, firstRecord);
-    else pass.draw(p.drawCount, instances, 0, firstRecord);
-    return index;
-  }
-
-  private ensureAttachments(target: GPUTexture): void {
-    const { width, height } = target;
-    if (this.msaaTexture && this.msaaTexture.width === width && this.msaaTexture.height === height) return;
-    this.msaaTexture?.destroy();
-    this.depthTexture?.destroy();
-    this.msaaTexture = this.device.createTexture({
-      label: `${this.label} MSAA colour ${width}×${height}`,
-      size: [width, height],
-      format: this.format,
-      sampleCount: MSAA_SAMPLE_COUNT,
-      usage: GPUTextureUsage.RENDER_ATTACHMENT,
-    });
-    this.depthTexture = this.device.createTexture({
-      label: `${this.label} depth ${width}×${height}`,
-      size: [width, height],
-      format: DEPTH_FORMAT,
-      sampleCount: MSAA_SAMPLE_COUNT,
-      usage: GPUTextureUsage.RENDER_ATTACHMENT,
-    });
-    this.msaaView = this.msaaTexture.createView({ label: `${this.label} MSAA colour view` });
-    this.depthView = this.depthTexture.createView({ label: `${this.label} depth view` });
-  }
-
-  private writeFrameUniforms(camera: Camera, target: GPUTexture, scene: Scene | undefined): void {
+  private writeFrameUniforms(camera: Camera, target: GPUTexture, current: ModelDraws | undefined): void {
     const f = this.frameData;
     const s = this.settings;
     // Camera-relative (camera-relative.ts): the eye is the origin of what the shaders see.
@@ -1117,140 +461,67 @@ export class Renderer {
     f.groundColor.set(s.groundColor);
     f.viewportSize[0] = target.width;
     f.viewportSize[1] = target.height;
-    f.debugLineLength[0] = s.debugLineLength > 0 ? s.debugLineLength : scene ? scene.autoLineLength : 0;
+    f.debugLineLength[0] = s.debugLineLength > 0 ? s.debugLineLength : current ? current.autoLineLength : 0;
     f.debugLineWidth[0] = Math.max(DEBUG_LINE_WIDTH_MIN, Math.min(target.width, target.height) * DEBUG_LINE_WIDTH_FRACTION);
   }
 
-  private writeDrawRecords(
-    scene: Scene, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined, eye: ArrayLike<number>,
-    paletteSlots: Int32Array | undefined,
-  ): void {
-    const { model, records, exactNormals, draws } = scene;
-    const exactAlways = this.settings.normals === 'exact';
-    // DQS normals always take the exact cofactor of the blended stretch (skinFrameDq): no palette scan.
-    const dualQuaternion = SKINNING_OF_SLOT[scene.skinning] === 'dual-quaternion';
-    const f32 = records.f32;
-    const u32 = records.u32;
-    const morphTargets = this.morphTargets;
-    const morphWeights = this.morphWeights;
-    for (let k = 0; k < count; k++) {
-      const instance = instances[k];
-      const m = instance.nodeMatrices;
-      const { weights, weightOffsets } = instance.pose;
-      // Instance k's palettes: slot k of the upload, or where the uploaded (uncompacted) list had it.
-      const paletteBase = (paletteSlots ? paletteSlots[k] : k) * scene.paletteMatrices;
-      for (let i = 0; i < model.meshNodes.length; i++) {
-        const offset = instance.paletteOffsets[i];
-        exactNormals[i] = exactAlways || (!dualQuaternion && offset >= 0
-          && paletteHasNonUniformScale(instance.palette, offset, model.skins[model.meshNodes[i].skin].joints.length)) ? 1 : 0;
-      }
-      const po = k * 16;
-      for (let i = 0; i < draws.length; i++) {
-        const d = draws[i];
-        const base = (i * count + k) * DRAW_RECORD_WORDS;
-        const o = d.nodeSlot * 16;
-        const mo = base + DrawRecordWord.MODEL;
-        // model = placement · node world − eye, in float64, then rounded (camera-relative.ts).
-        cameraRelativeModel(m, o, placements, po, eye, f32, mo);
-        // Normal matrix = M⁻ᵀ = cofactor(M) / det; columns b×c, c×a, a×b of the 3×3 (a, b, c its columns).
-        const a0 = f32[mo], a1 = f32[mo + 1], a2 = f32[mo + 2];
-        const b0 = f32[mo + 4], b1 = f32[mo + 5], b2 = f32[mo + 6];
-        const c0 = f32[mo + 8], c1 = f32[mo + 9], c2 = f32[mo + 10];
-        const x0 = b1 * c2 - b2 * c1, x1 = b2 * c0 - b0 * c2, x2 = b0 * c1 - b1 * c0;
-        const det = a0 * x0 + a1 * x1 + a2 * x2;
-        const inv = Math.abs(det) > NORMAL_DETERMINANT_EPSILON ? 1 / det : 1;
-        const no = base + DrawRecordWord.NORMAL_MATRIX;
-        f32[no] = x0 * inv; f32[no + 1] = x1 * inv; f32[no + 2] = x2 * inv;
-        f32[no + MAT3_COLUMN_WORDS] = (c1 * a2 - c2 * a1) * inv;
-        f32[no + MAT3_COLUMN_WORDS + 1] = (c2 * a0 - c0 * a2) * inv;
-        f32[no + MAT3_COLUMN_WORDS + 2] = (c0 * a1 - c1 * a0) * inv;
-        f32[no + 2 * MAT3_COLUMN_WORDS] = (a1 * b2 - a2 * b1) * inv;
-        f32[no + 2 * MAT3_COLUMN_WORDS + 1] = (a2 * b0 - a0 * b2) * inv;
-        f32[no + 2 * MAT3_COLUMN_WORDS + 2] = (a0 * b1 - a1 * b0) * inv;
-        // Every draw of a skinned mesh node carries its palette offset: the skeleton overlay poses joints through any of them.
-        const paletteOffset = instance.paletteOffsets[d.meshNode];
-        u32[base + DrawRecordWord.PALETTE_OFFSET] = paletteOffset >= 0 ? paletteBase + paletteOffset : 0;
-        let flags = d.staticFlags | (d.skinned && exactNormals[d.meshNode] ? DrawFlag.EXACT_NORMALS : 0);
-        const p = d.primitive;
-        if (p.morphFlags !== 0) {
-          // The mesh node's weights (animated by `weights` channels); targets beyond them weigh 0.
-          const wo = weightOffsets[d.nodeSlot];
-          const active = selectMorphTargets(weights, wo, Math.min(weightOffsets[d.nodeSlot + 1] - wo, p.morphTargets), morphTargets, morphWeights);
-          if (active > 0) {
-            flags |= p.morphFlags;
-            u32[base + DrawRecordWord.MORPH_BASE] = p.morphBase;
-            u32[base + DrawRecordWord.MORPH_TARGET_COUNT] = p.morphTargets;
-            const wo0 = base + DrawRecordWord.MORPH_WEIGHTS_0, wo1 = base + DrawRecordWord.MORPH_WEIGHTS_1;
-            const to = base + DrawRecordWord.MORPH_TARGETS;
-            for (let t = 0; t < MAX_ACTIVE_MORPH_TARGETS; t++) {
-              const on = t < active;
-              f32[t < 4 ? wo0 + t : wo1 + t - 4] = on ? morphWeights[t] : 0;
-              if ((t & 1) === 0) u32[to + (t >> 1)] = on ? morphTargets[t] : 0;
-              else if (on) u32[to + (t >> 1)] |= morphTargets[t] << 16;
-            }
-          }
-        }
-        u32[base + DrawRecordWord.FLAGS] = flags;
-        const skinnedBase = scene.preskinBase[i];
-        u32[base + DrawRecordWord.SKINNED_BASE] = skinnedBase >= 0 ? k * scene.preskinVertices + skinnedBase : 0;
-      }
-    }
+  /**
+   * Shadows of this frame: when the setting is on and the pipelines are built, fits the
+   * light and fills the frame uniforms' shadow fields (else shadowStrength 0; the first
+   * such frame starts the build). Rebinds the frame group when the map was (re)created.
+   */
+  private shadowFrame(current: ModelDraws, instances: readonly ModelInstance[], count: number, placements: ArrayLike<number> | undefined, eye: ArrayLike<number>): boolean {
+    const s = this.settings;
+    this.frameData.shadowStrength[0] = 0;
+    if (!s.shadows) return false;
+    if (!current.pipelines.request(current.skinning, 'vertex', true, this.onShadowPrepareFailed)) return false;
+    const size = Math.max(1, Math.min(this.device.limits.maxTextureDimension2D, Math.round(s.shadowMapSize) || DEFAULT_SHADOW_MAP_SIZE));
+    const shadowed = this.shadow.fit(current.shadowCasters, instances, count, placements, eye, size, this.frameData);
+    if (this.shadow.view !== this.boundShadowView) this.frameBindGroup = this.createFrameBindGroup();
+    return shadowed;
   }
 
   /**
-   * Back to front by view-space depth of each (draw, instance)'s bounds centre; insertion
-   * sort, nearly sorted from the last frame.
+   * Whether this frame skins by compute: the setting (or the 'auto' rule for `passes`
+   * passes) once that path is built for the frame's method; the first frame that wants it
+   * starts the build and takes the vertex path.
    */
-  private sortBlended(scene: Scene, count: number): void {
-    const blendDraws = scene.blendDraws;
-    if (blendDraws.length === 0) return;
-    const order = scene.blendOrder;
-    if (scene.blendInstances !== count) {
-      let e = 0;
-      for (let b = 0; b < blendDraws.length; b++) for (let k = 0; k < count; k++) order[e++] = blendDraws[b] * count + k;
-      scene.blendCount = e;
-      scene.blendInstances = count;
-    }
-    const n = scene.blendCount;
-    const depth = scene.blendDepth;
-    // Records are camera-relative: depth by the view rotation alone.
-    const v = this.frameData.view;
-    const f32 = scene.records.f32;
-    for (let e = 0; e < n; e++) {
-      const record = order[e];
-      const d = scene.draws[(record / count) | 0];
-      const c = d.primitive.center;
-      // The record's model matrix (placement included) was written this frame.
-      const mo = record * DRAW_RECORD_WORDS + DrawRecordWord.MODEL;
-      const x = f32[mo] * c[0] + f32[mo + 4] * c[1] + f32[mo + 8] * c[2] + f32[mo + 12];
-      const y = f32[mo + 1] * c[0] + f32[mo + 5] * c[1] + f32[mo + 9] * c[2] + f32[mo + 13];
-      const z = f32[mo + 2] * c[0] + f32[mo + 6] * c[1] + f32[mo + 10] * c[2] + f32[mo + 14];
-      // View-space z: more negative is farther away.
-      depth[record] = v[2] * x + v[6] * y + v[10] * z + v[14];
-    }
-    if (n < 2) return;
-    for (let k = 1; k < n; k++) {
-      const record = order[k];
-      const z = depth[record];
-      let j = k - 1;
-      while (j >= 0 && depth[order[j]] > z) {
-        order[j + 1] = order[j];
-        j--;
-      }
-      order[j + 1] = record;
-    }
+  private selectPath(current: ModelDraws, passes: number, count: number): boolean {
+    let compute = current.preskinVertices > 0 && chooseSkinningPath(this.settings.skinningPath, passes, current.preskinVertices * count) === 'compute';
+    if (compute && !current.pipelines.request(current.skinning, 'compute', true, this.onPreskinPrepareFailed)) compute = false;
+    this.lastPath = compute ? 'compute' : 'vertex';
+    return compute;
   }
 
-  /** Frees every GPU object this renderer created. The device stays alive. */
+  /**
+   * What this frame draws with: its method's pipelines on its path, with the shadow lookup
+   * once shadows are on and built (the compute path's always have it).
+   */
+  private framePipelines(current: ModelDraws, compute: boolean): DrawPipelines {
+    const table = current.pipelines;
+    if (compute) return table.get(current.skinning, 'compute', true)!;
+    return (this.settings.shadows && table.get(current.skinning, 'vertex', true)) || table.get(current.skinning, 'vertex', false)!;
+  }
+
+  /** The model's draws (WEIGHTS replaces their pipelines), the ground disc between its solid and blended ones, then the overlays. */
+  private encodeModel(pass: GPURenderPassEncoder, current: ModelDraws, count: number, skinGroup: GPUBindGroup, surface: readonly GPURenderPipeline[]): void {
+    const stats = this.stats;
+    const method = current.skinning;
+    const debugMask = this.settings.debug & current.debug.readyFor(method);
+    pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
+    pass.setBindGroup(BindGroup.SKIN, skinGroup);
+    const pipelines = (debugMask & DebugView.WEIGHTS) !== 0 ? current.debug.weightsPipelines(method) : surface;
+    stats.drawCalls += current.encode(pass, count, pipelines, this.frameData.groundRadius[0] > 0 ? this.ground : undefined);
+    stats.vertices += current.surfaceVertices * count;
+    stats.triangles += current.surfaceTriangles * count;
+    if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += current.debug.encodeOverlays(pass, debugMask, count, method);
+  }
+
+  /** Frees every GPU object this renderer created. The device (and its shared pipelines) stays alive. */
   destroy(): void {
-    if (this.scene) destroyScene(this.scene);
-    this.scene = undefined;
-    this.msaaTexture?.destroy();
-    this.depthTexture?.destroy();
-    this.msaaTexture = undefined;
-    this.depthTexture = undefined;
-    this.lastTarget = undefined;
-    this.lastTargetView = undefined;
+    this.current?.destroy();
+    this.current = undefined;
+    this.targets.destroy();
     this.frameBuffer.destroy();
     this.shadow.destroy();
     this.skinnedPlaceholder.destroy();
@@ -1258,79 +529,4 @@ export class Renderer {
     this.defaults.destroy();
     this.timer?.destroy();
   }
-}
-
-/** Whether the instances' palettes follow each other in one ArrayBuffer (as a Crowd lays them out). */
-/**
- * One kind of per-model pipelines (surface, shadow, compute path) per SkinningSlot: which
- * slots are built, and each slot's build — started once and shared by concurrent callers.
- * A failed build is kept: frames that ask again do not retry (and report) every frame, and
- * awaiting it reports the failure again.
- */
-class SlotBuilds {
-  private readyBits: number;
-  private readonly builds: (Promise<void> | undefined)[] = new Array(SKINNING_SLOTS).fill(undefined);
-
-  /** `built`: a slot whose pipelines exist already (made with the model). */
-  constructor(built?: SkinningSlot) {
-    this.readyBits = built === undefined ? 0 : 1 << built;
-  }
-
-  ready(slot: SkinningSlot): boolean {
-    return (this.readyBits & (1 << slot)) !== 0;
-  }
-
-  started(slot: SkinningSlot): boolean {
-    return this.builds[slot] !== undefined;
-  }
-
-  /** Runs `build` for `slot` unless it ran or runs already; the slot is ready once it resolves. */
-  ensure(slot: SkinningSlot, build: () => Promise<void>): Promise<void> {
-    if (this.ready(slot)) return Promise.resolve();
-    let pending = this.builds[slot];
-    if (!pending) {
-      pending = build().then(() => { this.readyBits |= 1 << slot; });
-      this.builds[slot] = pending;
-    }
-    return pending;
-  }
-}
-
-function palettesContiguous(instances: readonly ModelInstance[], count: number, paletteBytes: number): boolean {
-  if (count === 1) return true;
-  const first = instances[0].palette;
-  for (let k = 1; k < count; k++) {
-    const p = instances[k].palette;
-    if (p.buffer !== first.buffer || p.byteOffset !== first.byteOffset + k * paletteBytes) return false;
-  }
-  return true;
-}
-
-function destroyScene(scene: Scene): void {
-  scene.debug.destroy();
-  scene.gpu.destroy();
-  scene.drawBuffer.destroy();
-  scene.paletteBuffer.destroy();
-  scene.preskin?.destroy();
-}
-
-/** World matrices of the rest pose, by slot (load time). */
-function restWorldMatrices(model: Model): Float64Array {
-  const h = model.hierarchy;
-  const out = new Float64Array(h.count * 16);
-  for (let slot = 0; slot < h.count; slot++) {
-    const parent = h.parentSlot[slot];
-    if (parent < 0) {
-      out.set(h.restMatrix.subarray(slot * 16, slot * 16 + 16), slot * 16);
-    } else {
-      multiplyMat4(out, h.restMatrix, out, parent * 16, slot * 16, slot * 16);
-    }
-  }
-  return out;
-}
-
-function determinant3(m: Float64Array, o: number): number {
-  return m[o] * (m[o + 5] * m[o + 10] - m[o + 6] * m[o + 9])
-    - m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 2] * m[o + 9])
-    + m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]);
 }

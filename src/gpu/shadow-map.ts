@@ -24,7 +24,8 @@ import type { SkinningMethod } from '../anim/skinning-method.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData } from './frame-uniforms.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { BindGroup, FrameBinding } from './layouts.ts';
-import { meshPipelineKey, skinningConstants, VERTEX_ENTRY_POINT, type MeshPipelineDesc, type MeshPipelines } from './pipelines.ts';
+import { perDevice } from './per-device.ts';
+import { meshPipelineKey, MeshPipelines, skinningConstants, VERTEX_ENTRY_POINT, type MeshPipelineDesc } from './pipelines.ts';
 
 export const SHADOW_MAP_FORMAT: GPUTextureFormat = 'depth32float';
 export const DEFAULT_SHADOW_MAP_SIZE = 2048;
@@ -207,23 +208,85 @@ export function fitLight(
 }
 
 /**
- * A shadow map and its pipelines: one per Renderer; outlives models. The map texture is
- * created when shadows are first drawn (and again when the size changes).
+ * The shadow pass's pipelines, one cache per device (every Renderer on it shares them, as
+ * they share the mesh pipelines whose vertex stages these reuse).
+ */
+export class ShadowCasterPipelines {
+  /** Group 0 of the shadow pass: its own FrameUniforms, read by the vertex stage alone. */
+  readonly frameLayout: GPUBindGroupLayout;
+  private readonly pipelineLayout: GPUPipelineLayout;
+  private readonly module: GPUShaderModule;
+  private readonly cache = new Map<string, Promise<GPURenderPipeline>>();
+
+  constructor(private readonly device: GPUDevice) {
+    const mesh = new MeshPipelines(device);
+    this.module = mesh.module;
+    this.frameLayout = device.createBindGroupLayout({
+      label: 'shadow frame (group 0)',
+      entries: [{ binding: FrameBinding.UNIFORMS, visibility: GPUShaderStage.VERTEX, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } }],
+    });
+    this.pipelineLayout = device.createPipelineLayout({
+      label: 'shadow casters',
+      bindGroupLayouts: [this.frameLayout, mesh.skinLayout],
+    });
+  }
+
+  /**
+   * The depth-only pipeline of a draw, or null for draws that cast no shadow (blended
+   * materials; points and lines). `vertexEntry` overrides the draw's vertex stage (the
+   * compute path's vsPreskinned with its own buffer layouts).
+   */
+  pipeline(desc: MeshPipelineDesc, skinning: SkinningMethod, vertexEntry?: string, vertexLayouts?: readonly GPUVertexBufferLayout[]): Promise<GPURenderPipeline> | null {
+    if (desc.alphaMode === 'BLEND' || !desc.topology.startsWith('triangle')) return null;
+    const entryPoint = vertexEntry ?? VERTEX_ENTRY_POINT[desc.influences];
+    const readsPalette = desc.influences > 0 && vertexEntry === undefined;
+    const key = `shadow|${entryPoint}|${meshPipelineKey({ ...desc, skinning: readsPalette ? skinning : undefined, alphaMode: 'OPAQUE', doubleSided: true, frontFace: 'ccw', colorFormat: 'r8unorm', variant: 'shaded' })}|${vertexLayouts ? 'own-layouts' : ''}`;
+    let p = this.cache.get(key);
+    if (!p) {
+      p = this.device.createRenderPipelineAsync({
+        label: key,
+        layout: this.pipelineLayout,
+        vertex: {
+          module: this.module,
+          entryPoint,
+          buffers: (vertexLayouts ?? desc.vertexLayouts) as GPUVertexBufferLayout[],
+          constants: skinningConstants(readsPalette, skinning, {}),
+        },
+        primitive: { topology: desc.topology, stripIndexFormat: desc.stripIndexFormat, cullMode: 'none' },
+        depthStencil: {
+          format: SHADOW_MAP_FORMAT,
+          depthWriteEnabled: true,
+          depthCompare: 'less',
+          depthBias: CASTER_DEPTH_BIAS,
+          depthBiasSlopeScale: CASTER_SLOPE_BIAS,
+        },
+      });
+      this.cache.set(key, p);
+      p.catch(() => this.cache.delete(key));
+    }
+    return p;
+  }
+}
+
+/** The device's shadow caster pipelines (made on first use). */
+export const shadowCasterPipelines = perDevice((device) => new ShadowCasterPipelines(device));
+
+/**
+ * A shadow map: one per Renderer; outlives models. The map texture is created when shadows
+ * are first drawn (and again when the size changes); the pipelines are the device's
+ * (ShadowCasterPipelines).
  */
 export class ShadowMap {
   /** The shadow pass's frame uniforms: `viewProjection` is the light's. */
   private readonly frameData = new FrameUniformsData();
   private readonly frameBuffer: GPUBuffer;
-  private readonly frameLayout: GPUBindGroupLayout;
   private readonly frameBindGroup: GPUBindGroup;
-  private readonly pipelineLayout: GPUPipelineLayout;
   readonly sampler: GPUSampler;
   /** Bound while there is no map (shadows off): a 1×1 depth texture. */
   private readonly placeholder: GPUTexture;
   private readonly placeholderView: GPUTextureView;
   private texture: GPUTexture | undefined;
   private mapView: GPUTextureView | undefined;
-  private readonly cache = new Map<string, Promise<GPURenderPipeline>>();
   private readonly depthAttachment: GPURenderPassDepthStencilAttachment;
   private readonly passDescriptor: GPURenderPassDescriptor;
   private readonly boxMin = new Float64Array(3);
@@ -231,15 +294,7 @@ export class ShadowMap {
   private readonly center = new Float64Array(3);
   private readonly scratch = new Float32Array(32);
 
-  constructor(private readonly device: GPUDevice, private readonly meshPipelines: MeshPipelines, private readonly label: string) {
-    this.frameLayout = device.createBindGroupLayout({
-      label: `${label} shadow frame (group 0)`,
-      entries: [{ binding: FrameBinding.UNIFORMS, visibility: GPUShaderStage.VERTEX, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } }],
-    });
-    this.pipelineLayout = device.createPipelineLayout({
-      label: `${label} shadow casters`,
-      bindGroupLayouts: [this.frameLayout, meshPipelines.skinLayout],
-    });
+  constructor(private readonly device: GPUDevice, private readonly label: string) {
     this.frameBuffer = device.createBuffer({
       label: `${label} shadow frame uniforms`,
       size: FRAME_UNIFORMS_SIZE,
@@ -247,7 +302,7 @@ export class ShadowMap {
     });
     this.frameBindGroup = device.createBindGroup({
       label: `${label} shadow frame`,
-      layout: this.frameLayout,
+      layout: shadowCasterPipelines(device).frameLayout,
       entries: [{ binding: FrameBinding.UNIFORMS, resource: { buffer: this.frameBuffer } }],
     });
     this.sampler = device.createSampler({
@@ -301,42 +356,6 @@ export class ShadowMap {
     });
     this.mapView = this.texture.createView({ label: `${this.label} shadow map view` });
     this.depthAttachment.view = this.mapView;
-  }
-
-  /**
-   * The depth-only pipeline of a draw, or null for draws that cast no shadow (blended
-   * materials; points and lines). `vertexEntry` overrides the draw's vertex stage (the
-   * compute path's vsPreskinned with its own buffer layouts).
-   */
-  pipeline(desc: MeshPipelineDesc, skinning: SkinningMethod, vertexEntry?: string, vertexLayouts?: readonly GPUVertexBufferLayout[]): Promise<GPURenderPipeline> | null {
-    if (desc.alphaMode === 'BLEND' || !desc.topology.startsWith('triangle')) return null;
-    const entryPoint = vertexEntry ?? VERTEX_ENTRY_POINT[desc.influences];
-    const readsPalette = desc.influences > 0 && vertexEntry === undefined;
-    const key = `shadow|${entryPoint}|${meshPipelineKey({ ...desc, skinning: readsPalette ? skinning : undefined, alphaMode: 'OPAQUE', doubleSided: true, frontFace: 'ccw', colorFormat: 'r8unorm', variant: 'shaded' })}|${vertexLayouts ? 'own-layouts' : ''}`;
-    let p = this.cache.get(key);
-    if (!p) {
-      p = this.device.createRenderPipelineAsync({
-        label: `${this.label} ${key}`,
-        layout: this.pipelineLayout,
-        vertex: {
-          module: this.meshPipelines.module,
-          entryPoint,
-          buffers: (vertexLayouts ?? desc.vertexLayouts) as GPUVertexBufferLayout[],
-          constants: skinningConstants(readsPalette, skinning, {}),
-        },
-        primitive: { topology: desc.topology, stripIndexFormat: desc.stripIndexFormat, cullMode: 'none' },
-        depthStencil: {
-          format: SHADOW_MAP_FORMAT,
-          depthWriteEnabled: true,
-          depthCompare: 'less',
-          depthBias: CASTER_DEPTH_BIAS,
-          depthBiasSlopeScale: CASTER_SLOPE_BIAS,
-        },
-      });
-      this.cache.set(key, p);
-      p.catch(() => this.cache.delete(key));
-    }
-    return p;
   }
 
   /**

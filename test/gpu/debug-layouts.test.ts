@@ -13,7 +13,7 @@ import {
 } from '../../src/gpu/debug-layouts.ts';
 import { WORLD_BOX_FLOATS } from '../../src/gpu/culling.ts';
 import { DEBUG_SHADER_SOURCE } from '../../src/gpu/debug-pipelines.ts';
-import { skeletonJointRecords, wireframeIndices } from '../../src/gpu/debug-scene.ts';
+import { skeletonJointRecords, wireframeIndices } from '../../src/gpu/debug-view-draws.ts';
 import { buildChain } from '../support/fixtures.ts';
 import { expectNoGpuErrors, testDevice } from './gpu-test.ts';
 import { screamingSnake, structLocations, u32Constants } from './wgsl-layout.ts';

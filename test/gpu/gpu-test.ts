@@ -13,7 +13,8 @@ import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/camera.ts';
 import { createNodeDevice, WebGpuUnavailableError } from '../../src/gpu/node-device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../../src/gpu/readback.ts';
-import { Renderer, type RendererOptions } from '../../src/gpu/renderer.ts';
+import type { RendererOptions } from '../../src/gpu/render-settings.ts';
+import { Renderer } from '../../src/gpu/renderer.ts';
 import { GpuErrorWatch } from '../support/gpu-errors.ts';
 import { nodeImageDecoder } from '../support/png.ts';
 

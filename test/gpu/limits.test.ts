@@ -19,7 +19,7 @@ import {
 } from '../../src/gpu/limits.ts';
 import { MipmapGenerator } from '../../src/gpu/mipmaps.ts';
 import { readTexturePixels } from '../../src/gpu/readback.ts';
-import type { RendererOptions } from '../../src/gpu/renderer.ts';
+import type { RendererOptions } from '../../src/gpu/render-settings.ts';
 import { createImageTexture, downscalePixels, fitImage } from '../../src/gpu/textures.ts';
 import { assetPath } from '../support/assets.ts';
 import { buildChain } from '../support/fixtures.ts';

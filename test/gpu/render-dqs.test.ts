@@ -14,7 +14,7 @@ import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { DebugView } from '../../src/gpu/debug-views.ts';
-import { drawIndices } from '../../src/gpu/gpu-model.ts';
+import { drawIndices } from '../../src/gltf/topology.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { assetPath } from '../support/assets.ts';

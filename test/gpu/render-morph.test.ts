@@ -14,7 +14,7 @@ import { TargetPath } from '../../src/gltf/constants.ts';
 import type { Clip, Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { DebugView } from '../../src/gpu/debug-views.ts';
-import { drawIndices } from '../../src/gpu/gpu-model.ts';
+import { drawIndices } from '../../src/gltf/topology.ts';
 import { MAX_ACTIVE_MORPH_TARGETS } from '../../src/gpu/morph-targets.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import type { SkinningMethod } from '../../src/anim/skinning-method.ts';

@@ -7,6 +7,8 @@ import { ToneMapping } from '../../src/gpu/layouts.ts';
 import { createOffscreenTarget } from '../../src/gpu/readback.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { OrbitCamera } from '../../src/gpu/camera.ts';
+import { DebugView } from '../../src/gpu/debug-views.ts';
+import { createNodeDevice } from '../../src/gpu/node-device.ts';
 import { assetPath } from '../support/assets.ts';
 import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';
 import { buildBlendedPair, buildEmissiveQuad, buildNormalMappedQuads, buildSphere, buildTwoJointStrip } from './fixtures.ts';
@@ -345,6 +347,73 @@ describe.skipIf(!device)('skinned normal modes', () => {
       expect(await differing(true)).toBe(0);
     } finally {
       scene.destroy();
+    }
+  });
+});
+
+describe.skipIf(!device)('pipelines are compiled once per device', () => {
+  const COMPILING_CALLS = ['createShaderModule', 'createRenderPipeline', 'createRenderPipelineAsync', 'createComputePipeline', 'createComputePipelineAsync'];
+  const EVERY_VIEW = DebugView.SKELETON | DebugView.NORMALS | DebugView.TANGENTS | DebugView.WEIGHTS | DebugView.WIREFRAME | DebugView.BOUNDS;
+
+  /** Shader modules and pipelines `gpu` creates while `fn` runs (async: pipelines build between awaits). */
+  async function countCompiles<T>(gpu: GPUDevice, fn: () => Promise<T>): Promise<{ count: number; result: T }> {
+    const dev = gpu as unknown as Record<string, (...a: unknown[]) => unknown>;
+    const originals = COMPILING_CALLS.map((name) => dev[name]);
+    let count = 0;
+    COMPILING_CALLS.forEach((name, i) => { dev[name] = (...args: unknown[]) => { count++; return originals[i].apply(gpu, args); }; });
+    try {
+      const result = await fn();
+      return { count, result };
+    } finally {
+      COMPILING_CALLS.forEach((name, i) => { dev[name] = originals[i]; });
+    }
+  }
+
+  /** A renderer with the model set and every method, path, shadow, ground and debug pipeline built; then one frame of all of it. */
+  async function preparedScene(gpu: GPUDevice, model: Awaited<ReturnType<typeof loadModel>>): Promise<OffscreenScene> {
+    const scene = new OffscreenScene(gpu, SIZE, SIZE);
+    await scene.setModel(model);
+    const r = scene.renderer;
+    for (const method of ['linear', 'dual-quaternion'] as const) {
+      await Promise.all([r.prepareSkinning(method), r.prepareShadows(method), r.prepareComputeSkinning(method)]);
+    }
+    await Promise.all([r.prepareDebugViews(EVERY_VIEW), r.prepareGround()]);
+    return scene;
+  }
+
+  it('a second renderer on a device compiles nothing; a renderer on another device compiles as much as the first', async () => {
+    const model = await loadModel(readFileSync(assetPath('CesiumMan')), 'CesiumMan');
+    const devices = [await createNodeDevice({ label: 'sharing device A' }), await createNodeDevice({ label: 'sharing device B' })];
+    const scenes: OffscreenScene[] = [];
+    try {
+      const [a, b] = devices;
+      const firstOnA = await expectNoGpuErrors(a, () => countCompiles(a, () => preparedScene(a, model)));
+      const secondOnA = await expectNoGpuErrors(a, () => countCompiles(a, () => preparedScene(a, model)));
+      const firstOnB = await expectNoGpuErrors(b, () => countCompiles(b, () => preparedScene(b, model)));
+      scenes.push(firstOnA.result, secondOnA.result, firstOnB.result);
+      expect(firstOnA.count).toBeGreaterThan(10);
+      expect(secondOnA.count).toBe(0);
+      expect(firstOnB.count).toBe(firstOnA.count);
+      // Each renderer still counts the mesh pipelines it uses, whoever compiled them.
+      expect(secondOnA.result.renderer.pipelineCount).toBe(firstOnA.result.renderer.pipelineCount);
+      // The shared pipelines draw the same frame with everything on (shadows, ground, compute path, every view).
+      const frames = [];
+      for (const scene of scenes) {
+        Object.assign(scene.renderer.settings, { shadows: true, ground: true, skinningPath: 'compute', debug: EVERY_VIEW, skinning: 'dual-quaternion' });
+        frames.push(await expectNoGpuErrors(scene.device, async () => {
+          const frame = await scene.pose(0, 0.5).render();
+          await scene.device.queue.onSubmittedWorkDone();
+          return frame;
+        }));
+        expect(scene.renderer.skinningPath).toBe('compute');
+        expect(scene.renderer.skinning).toBe('dual-quaternion');
+      }
+      expect(coverage(frames[0])).toBeGreaterThan(0.05);
+      expect(maxChannelDifference(frames[1], frames[0])).toBe(0);
+      expect(maxChannelDifference(frames[2], frames[0])).toBe(0);
+    } finally {
+      for (const scene of scenes) scene.destroy();
+      for (const d of devices) d.destroy();
     }
   });
 });

@@ -20,9 +20,10 @@ import { invertMat4 } from '../math/trs.ts';
 import { DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_JOINT_STRIDE, SkeletonJointOffset } from './debug-layouts.ts';
 import { instanceStepped, type DebugPipelines } from './debug-pipelines.ts';
 import { DebugView } from './debug-views.ts';
-import { createBufferWithData, drawIndices, type GpuPrimitive } from './gpu-model.ts';
+import { drawIndices } from '../gltf/topology.ts';
+import { createBufferWithData, type GpuPrimitive } from './gpu-model.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
-import { meshVariantDesc, skinningSlot, type MeshPipelineDesc, type MeshPipelines, type SkinningSlot } from './pipelines.ts';
+import { meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from './pipelines.ts';
 
 /** What the debug views need to know about one of the Renderer's draws. */
 export interface DebugDrawSource {
@@ -36,7 +37,7 @@ export interface DebugDrawSource {
   readonly vertexSlots: number;
 }
 
-export interface DebugSceneContext {
+export interface DebugViewContext {
   readonly device: GPUDevice;
   readonly label: string;
   readonly format: GPUTextureFormat;
@@ -119,7 +120,7 @@ export function skeletonJointRecords(skin: Skin): { bytes: ArrayBuffer; count: n
   return { bytes: bytes.slice(0, n * SKELETON_JOINT_STRIDE), count: n };
 }
 
-// ---------------------------------------------------------------------- the scene part
+// ---------------------------------------------------------------------- per-model draws
 
 interface EdgeBuffer {
   readonly indexBuffer: GPUBuffer;
@@ -152,6 +153,8 @@ interface SkeletonDraw {
 class MethodViews {
   /** DebugView bits ready to draw with this method. */
   ready = 0;
+  /** DebugView bits built or being built with this method (so a frame asks for each once). */
+  requested = 0;
   /** Per draw: its 'weights' variant pipeline (once WEIGHTS is ready). */
   readonly weights: GPURenderPipeline[] = [];
   readonly wire: WireDraw[] = [];
@@ -161,9 +164,9 @@ class MethodViews {
   joint: GPURenderPipeline | undefined;
 }
 
-export class DebugScene {
-  /** Per SkinningSlot. */
-  private readonly methods: readonly MethodViews[] = [new MethodViews(), new MethodViews()];
+/** The debug views' draws of one model: built on request, drawn over the model in its frame pass. */
+export class DebugViewDraws {
+  private readonly methods: Readonly<Record<SkinningMethod, MethodViews>> = { 'linear': new MethodViews(), 'dual-quaternion': new MethodViews() };
   /** Edge index buffers by draw, built with the first WIREFRAME (shared by every method). */
   private edges: Map<number, EdgeBuffer> | undefined;
   /** Skeletons and their joint buffer, built with the first SKELETON. */
@@ -174,21 +177,22 @@ export class DebugScene {
   private building: Promise<void> = Promise.resolve();
   private destroyed = false;
 
-  constructor(private readonly ctx: DebugSceneContext, private readonly model: Model, private readonly draws: readonly DebugDrawSource[]) {}
+  constructor(private readonly ctx: DebugViewContext, private readonly model: Model, private readonly draws: readonly DebugDrawSource[]) {}
 
   /** DebugView bits whose resources and pipelines are ready to draw with `method`. */
   readyFor(method: SkinningMethod): number {
-    return this.methods[skinningSlot(method)].ready;
+    return this.methods[method].ready;
   }
 
-  /** Per draw, the 'weights' variant pipelines of a slot (complete once WEIGHTS is ready for it). */
-  weightsPipelines(slot: SkinningSlot): readonly GPURenderPipeline[] {
-    return this.methods[slot].weights;
+  /** Per draw, the 'weights' variant pipelines of `method` (complete once WEIGHTS is ready for it). */
+  weightsPipelines(method: SkinningMethod): readonly GPURenderPipeline[] {
+    return this.methods[method].weights;
   }
 
   /** Builds what the views in `mask` need with `method` and is not built yet; calls queue behind each other. */
   prepare(mask: number, method: SkinningMethod = 'linear'): Promise<void> {
-    const views = this.methods[skinningSlot(method)];
+    const views = this.methods[method];
+    views.requested |= mask & ALL_DEBUG_VIEWS;
     const next = this.building.then(() => this.build(mask & ALL_DEBUG_VIEWS & ~views.ready, method, views));
     this.building = next.catch(() => undefined);
     return next;
@@ -312,13 +316,22 @@ export class DebugScene {
   }
 
   /**
+   * From the frame path: starts building the views of `mask` that were never asked for with
+   * `method` (allocates only then); `onFailed` reports a failed build.
+   */
+  request(mask: number, method: SkinningMethod, onFailed: (e: unknown) => void): void {
+    const wanted = mask & ALL_DEBUG_VIEWS & ~this.methods[method].requested;
+    if (wanted !== 0) this.prepare(wanted, method).catch(onFailed);
+  }
+
+  /**
    * Records the overlays of `mask` (wireframe, normals, tangents, skeleton — in that order,
    * the skeleton on top) for `instances` instances into the frame's pass, with the pipelines
-   * of skinning slot `slot` (the palette's format this frame); the draw records of draw i
+   * of skinning `method` (the palette's format this frame); the draw records of draw i
    * are i × instances + k. Returns the draw calls issued. Allocates nothing.
    */
-  encodeOverlays(pass: GPURenderPassEncoder, mask: number, instances: number, slot: SkinningSlot = 0): number {
-    const m = this.methods[slot];
+  encodeOverlays(pass: GPURenderPassEncoder, mask: number, instances: number, method: SkinningMethod = 'linear'): number {
+    const m = this.methods[method];
     const views = mask & m.ready;
     let calls = 0;
     if (views & DebugView.WIREFRAME) {
@@ -372,6 +385,6 @@ export class DebugScene {
     this.destroyed = true;
     for (const b of this.owned) b.destroy();
     this.owned.length = 0;
-    for (const m of this.methods) m.ready = 0;
+    for (const m of Object.values(this.methods)) m.ready = 0;
   }
 }

@@ -1,0 +1,385 @@
+/**
+ * The Renderer's per-model draw state: one draw per primitive of each mesh node, the
+ * order they are drawn in (solid draws grouped by pipeline then material; blended draws
+ * sorted back to front every frame), their pipeline table, and the per-instance buffers
+ * (palettes, draw records, the skin bind group) sized by the most instances drawn so far.
+ */
+import type { SkinningMethod } from '../anim/skinning-method.ts';
+import type { Model } from '../gltf/model.ts';
+import { maxAxisScale, multiplyMat4 } from '../math/trs.ts';
+import { InstanceCuller } from './culling.ts';
+import { DEBUG_LINE_LENGTH_FRACTION } from './debug-layouts.ts';
+import type { DebugPipelines } from './debug-pipelines.ts';
+import { DebugViewDraws } from './debug-view-draws.ts';
+import { DrawPipelineTable } from './draw-pipelines.ts';
+import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from './draw-record.ts';
+import type { GpuMaterial, GpuModel, GpuPrimitive } from './gpu-model.ts';
+import { groundFootprint, type GroundDisc, type GroundFootprint } from './ground.ts';
+import { BindGroup, DrawFlag, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from './layouts.ts';
+import { instancesPerBinding, type AllocationLimits } from './limits.ts';
+import type { MeshPipelineDesc, MeshPipelines } from './pipelines.ts';
+import { preskinLayout, PreskinBuffers, type PreskinSharedBuffers } from './preskin.ts';
+import { createShadowCasterBounds, type ShadowCasterBounds, type ShadowCasterPipelines } from './shadow-map.ts';
+
+/** One draw: a primitive of a mesh node. Its index i gives its draw records, i × instances + k. */
+export interface Draw {
+  readonly meshNode: number;
+  /** Index of the primitive in its mesh. */
+  readonly primitiveIndex: number;
+  /** Hierarchy slot of the mesh node (its world matrix in instance.nodeMatrices). */
+  readonly nodeSlot: number;
+  readonly primitive: GpuPrimitive;
+  readonly material: GpuMaterial;
+  /** Its lit pipeline on the vertex path without shadows; DrawPipelineTable keys set the method and shadows. */
+  readonly desc: MeshPipelineDesc;
+  readonly vertexSlots: number;
+  readonly skinned: boolean;
+  readonly staticFlags: number;
+  /** Triangles per instance (0 for points and lines). */
+  readonly triangles: number;
+}
+
+/** What the Renderer lends its models. */
+export interface ModelDrawsContext {
+  readonly device: GPUDevice;
+  readonly label: string;
+  readonly format: GPUTextureFormat;
+  readonly limits: AllocationLimits;
+  readonly meshPipelines: MeshPipelines;
+  readonly casterPipelines: ShadowCasterPipelines;
+  readonly debugPipelines: DebugPipelines;
+  /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
+  readonly skinnedPlaceholder: GPUBuffer;
+}
+
+export class ModelDraws {
+  readonly draws: readonly Draw[];
+  /** Opaque and masked draws, grouped by pipeline then material (fixed order). */
+  readonly solidOrder: Int32Array;
+  /** Blended draws (draw indices). */
+  readonly blendDraws: Int32Array;
+  /** Joint matrices of one instance (all its skinned mesh nodes). */
+  readonly paletteMatrices: number;
+  /** Vertices and triangles one instance's draws transform and rasterise (RenderStats). */
+  readonly surfaceVertices: number;
+  readonly surfaceTriangles: number;
+  /** The skinning method frames use (its pipelines are built): the setting once it is ready. */
+  skinning: SkinningMethod;
+  /** Per mesh node: 1 when its palette needs exact normals this frame (reused per instance). */
+  readonly exactNormals: Uint8Array;
+  /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
+  readonly autoLineLength: number;
+  readonly debug: DebugViewDraws;
+  /** Most instances whose palettes and draw records fit one storage binding: more are drawn in chunks. */
+  readonly maxInstances: number;
+  /** World bounds, frustum culling and the front-to-back order of the instances. */
+  readonly culler: InstanceCuller;
+  /** Where the ground disc goes (ground.ts). */
+  readonly groundFootprint: GroundFootprint;
+  /** Load-time reach of the shadow casters (shadow-map.ts). */
+  readonly shadowCasters: ShadowCasterBounds;
+  /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
+  readonly preskinBase: Int32Array;
+  readonly preskinVertices: number;
+  /** The compute path's buffers, made when its pipelines are. */
+  preskin: PreskinBuffers | undefined;
+
+  /** Instances the buffers below hold. */
+  capacity = 0;
+  records!: DrawRecordArray;
+  drawBuffer!: GPUBuffer;
+  paletteBuffer!: GPUBuffer;
+  /**
+   * Every instance's palettes back to back, for one writeBuffer: copied for several
+   * instances, converted to DqJoint entries for dual-quaternion skinning (unused for one
+   * linear instance, whose palette is written as it is).
+   */
+  paletteStaging!: Float32Array;
+  skinBindGroup!: GPUBindGroup;
+  /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
+  blendOrder!: Int32Array;
+  /** Entries of blendOrder in use, and the instance count they were made for. */
+  blendCount = 0;
+  private blendInstances = 0;
+  /** View-space depth by draw record. */
+  private blendDepth!: Float32Array;
+  /** What `encode` has bound in the pass so far. */
+  private boundPipeline: GPURenderPipeline | undefined;
+  private boundMaterial: GpuMaterial | undefined;
+  private boundDraw = -1;
+
+  /** The draws of `model` as uploaded in `gpu`, with the lit pipelines of `skinning` built and buffers for one instance. */
+  static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod): Promise<ModelDraws> {
+    const { draws, restRadius } = createDraws(model, gpu, ctx.format);
+    let created: ModelDraws | undefined;
+    // Nothing can ask for the compute path before `create` returns the table's owner.
+    const pipelines = new DrawPipelineTable(ctx, draws, () => created!.createPreskin());
+    const { surface } = await pipelines.ensure(skinning, 'vertex', false);
+    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning);
+    return created;
+  }
+
+  private constructor(
+    private readonly ctx: ModelDrawsContext,
+    readonly model: Model,
+    readonly gpu: GpuModel,
+    draws: readonly Draw[],
+    restRadius: number,
+    readonly pipelines: DrawPipelineTable,
+    surface: readonly GPURenderPipeline[],
+    skinning: SkinningMethod,
+  ) {
+    this.draws = draws;
+    this.skinning = skinning;
+    // Draws that share a pipeline for one method share it for the other (the keys differ in the method alone).
+    const pipelineIds = new Map<GPURenderPipeline, number>();
+    const materialIds = new Map<GpuMaterial, number>();
+    draws.forEach((d, i) => {
+      if (!pipelineIds.has(surface[i])) pipelineIds.set(surface[i], pipelineIds.size);
+      if (!materialIds.has(d.material)) materialIds.set(d.material, materialIds.size);
+    });
+    const solid: number[] = [];
+    const blend: number[] = [];
+    draws.forEach((d, i) => (d.material.alphaMode === 'BLEND' ? blend : solid).push(i));
+    // Fewest state changes: group by pipeline, then by material.
+    solid.sort((a, b) => (pipelineIds.get(surface[a])! - pipelineIds.get(surface[b])!)
+      || (materialIds.get(draws[a].material)! - materialIds.get(draws[b].material)!) || a - b);
+    this.solidOrder = Int32Array.from(solid);
+    this.blendDraws = Int32Array.from(blend);
+    this.surfaceVertices = draws.reduce((n, d) => n + d.primitive.vertexCount, 0);
+    this.surfaceTriangles = draws.reduce((n, d) => n + d.triangles, 0);
+
+    let paletteMatrices = 0;
+    for (const mn of model.meshNodes) if (mn.skin >= 0) paletteMatrices += model.skins[mn.skin].joints.length;
+    this.paletteMatrices = paletteMatrices;
+    this.maxInstances = instancesPerBinding(ctx.limits, [paletteMatrices * PALETTE_MATRIX_BYTES, draws.length * DRAW_RECORD_SIZE], `${ctx.label} ${model.name}`);
+    this.debug = new DebugViewDraws({
+      device: ctx.device, label: ctx.label, format: ctx.format, meshPipelines: ctx.meshPipelines, debugPipelines: ctx.debugPipelines,
+    }, model, draws);
+    const layout = preskinLayout(draws);
+    this.preskinBase = layout.drawBase;
+    this.preskinVertices = layout.verticesPerInstance;
+    this.preskin = undefined;
+    this.shadowCasters = createShadowCasterBounds(model);
+    this.groundFootprint = groundFootprint(model);
+    this.exactNormals = new Uint8Array(model.meshNodes.length);
+    this.autoLineLength = Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION;
+    this.culler = new InstanceCuller(model);
+    this.ensureCapacity(1);
+  }
+
+  /** Grows the per-instance buffers to hold `instances` (doubling); allocates only when it grows. */
+  ensureCapacity(instances: number): void {
+    if (instances <= this.capacity) return;
+    const capacity = Math.min(this.maxInstances, Math.max(instances, this.capacity * 2));
+    const { device, label } = this.ctx;
+    const { model, draws } = this;
+    this.drawBuffer?.destroy();
+    this.paletteBuffer?.destroy();
+    this.records = new DrawRecordArray(draws.length * capacity);
+    this.drawBuffer = device.createBuffer({
+      label: `${label} ${model.name} draw records ×${capacity}`,
+      size: this.records.buffer.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    // A storage binding cannot be empty: a model without skins still gets one matrix.
+    this.paletteBuffer = device.createBuffer({
+      label: `${label} ${model.name} joint palettes ×${capacity}`,
+      size: Math.max(PALETTE_MATRIX_BYTES, this.paletteMatrices * PALETTE_MATRIX_BYTES * capacity),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    this.paletteStaging = new Float32Array(this.paletteMatrices * PALETTE_MATRIX_FLOATS * capacity);
+    this.skinBindGroup = device.createBindGroup({
+      label: `${label} ${model.name} palettes, draws and morph deltas ×${capacity}`,
+      layout: this.ctx.meshPipelines.skinLayout,
+      entries: [
+        { binding: SkinBinding.PALETTE, resource: { buffer: this.paletteBuffer } },
+        { binding: SkinBinding.DRAWS, resource: { buffer: this.drawBuffer } },
+        { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: this.gpu.morphDeltas } },
+        { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: this.ctx.skinnedPlaceholder } },
+      ],
+    });
+    this.preskin?.resize(capacity, this.preskinInputs(), this.ctx.meshPipelines.skinLayout);
+    this.blendOrder = new Int32Array(this.blendDraws.length * capacity);
+    this.blendDepth = new Float32Array(draws.length * capacity);
+    this.blendCount = 0;
+    this.blendInstances = 0;
+    this.capacity = capacity;
+  }
+
+  /** The compute path's buffers, when its first pipelines are built (then grown with the rest). */
+  private createPreskin(): void {
+    if (this.preskin) return;
+    this.preskin = new PreskinBuffers(this.ctx.device, this.model, this.draws, this.ctx.label);
+    this.preskin.resize(this.capacity, this.preskinInputs(), this.ctx.meshPipelines.skinLayout);
+  }
+
+  private preskinInputs(): PreskinSharedBuffers {
+    return { palette: this.paletteBuffer, draws: this.drawBuffer, morphDeltas: this.gpu.morphDeltas };
+  }
+
+  /**
+   * Back to front by view-space depth of each (draw, instance)'s bounds centre, from this
+   * frame's draw records (camera-relative) and the rotation of the view matrix `v`; insertion sort, nearly
+   * sorted from the last frame.
+   */
+  sortBlended(count: number, v: Float32Array): void {
+    const blendDraws = this.blendDraws;
+    if (blendDraws.length === 0) return;
+    const order = this.blendOrder;
+    if (this.blendInstances !== count) {
+      let e = 0;
+      for (let b = 0; b < blendDraws.length; b++) for (let k = 0; k < count; k++) order[e++] = blendDraws[b] * count + k;
+      this.blendCount = e;
+      this.blendInstances = count;
+    }
+    const n = this.blendCount;
+    const depth = this.blendDepth;
+    const f32 = this.records.f32;
+    for (let e = 0; e < n; e++) {
+      const record = order[e];
+      const d = this.draws[(record / count) | 0];
+      const c = d.primitive.center;
+      // The record's model matrix (placement included) was written this frame.
+      const mo = record * DRAW_RECORD_WORDS + DrawRecordWord.MODEL;
+      const x = f32[mo] * c[0] + f32[mo + 4] * c[1] + f32[mo + 8] * c[2] + f32[mo + 12];
+      const y = f32[mo + 1] * c[0] + f32[mo + 5] * c[1] + f32[mo + 9] * c[2] + f32[mo + 13];
+      const z = f32[mo + 2] * c[0] + f32[mo + 6] * c[1] + f32[mo + 10] * c[2] + f32[mo + 14];
+      // View-space z: more negative is farther away.
+      depth[record] = v[2] * x + v[6] * y + v[10] * z + v[14];
+    }
+    if (n < 2) return;
+    for (let k = 1; k < n; k++) {
+      const record = order[k];
+      const z = depth[record];
+      let j = k - 1;
+      while (j >= 0 && depth[order[j]] > z) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = record;
+    }
+  }
+
+  /**
+   * Encodes the draws of `count` instances into the frame pass (frame and skin groups set):
+   * solid draws one instanced call each, then `ground` (it blends at its rim), then blended
+   * draws one call per (draw, instance) in `blendOrder`. `pipelines[i]` is draw i's.
+   * Returns the draw calls made. Allocates nothing.
+   */
+  encode(pass: GPURenderPassEncoder, count: number, pipelines: readonly GPURenderPipeline[], ground: GroundDisc | undefined): number {
+    this.boundPipeline = undefined;
+    this.boundMaterial = undefined;
+    this.boundDraw = -1;
+    let calls = 0;
+    const solid = this.solidOrder;
+    for (let s = 0; s < solid.length; s++) this.draw(pass, pipelines, solid[s], count, solid[s] * count);
+    if (ground) {
+      calls += ground.encode(pass);
+      this.boundPipeline = undefined;
+    }
+    const order = this.blendOrder;
+    for (let e = 0; e < this.blendCount; e++) this.draw(pass, pipelines, (order[e] / count) | 0, 1, order[e]);
+    return calls + solid.length + this.blendCount;
+  }
+
+  /** Draws `instances` instances of draw `index` from record `firstRecord`, setting only the state that changed. */
+  private draw(pass: GPURenderPassEncoder, pipelines: readonly GPURenderPipeline[], index: number, instances: number, firstRecord: number): void {
+    const d = this.draws[index];
+    const pipeline = pipelines[index];
+    if (pipeline !== this.boundPipeline) {
+      this.boundPipeline = pipeline;
+      pass.setPipeline(pipeline);
+    }
+    if (d.material !== this.boundMaterial) {
+      this.boundMaterial = d.material;
+      pass.setBindGroup(BindGroup.MATERIAL, d.material.bindGroup);
+    }
+    const p = d.primitive;
+    if (this.boundDraw !== index) {
+      this.boundDraw = index;
+      for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
+      if (p.indexBuffer) pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
+    }
+    if (p.indexBuffer) pass.drawIndexed(p.drawCount, instances, 0, 0, firstRecord);
+    else pass.draw(p.drawCount, instances, 0, firstRecord);
+  }
+
+  destroy(): void {
+    this.debug.destroy();
+    this.gpu.destroy();
+    this.drawBuffer.destroy();
+    this.paletteBuffer.destroy();
+    this.preskin?.destroy();
+  }
+}
+
+/** One draw per primitive of each mesh node, in mesh node order; and the rest pose's radius. */
+function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat): { draws: Draw[]; restRadius: number } {
+  const draws: Draw[] = [];
+  const restWorld = restWorldMatrices(model);
+  let restRadius = 0;
+  for (let i = 0; i < model.meshNodes.length; i++) {
+    const mn = model.meshNodes[i];
+    const nodeSlot = model.hierarchy.slotOf[mn.node];
+    // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
+    const mirrored = determinant3(restWorld, nodeSlot * 16) < 0;
+    const primitives = gpu.primitives[mn.mesh];
+    for (let p = 0; p < primitives.length; p++) {
+      const primitive = primitives[p];
+      const skinned = mn.skin >= 0 && primitive.influences > 0;
+      const material = gpu.materials[primitive.material];
+      const desc: MeshPipelineDesc = {
+        vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
+        vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
+        influences: skinned ? primitive.influences : 0,
+        topology: primitive.topology,
+        stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
+        alphaMode: material.alphaMode,
+        doubleSided: material.doubleSided,
+        frontFace: mirrored ? 'cw' : 'ccw',
+        colorFormat: format,
+        morphed: primitive.morphFlags !== 0,
+        leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
+        materialTextures: material.textures,
+        shadows: false,
+      };
+      draws.push({
+        meshNode: i,
+        primitiveIndex: p,
+        nodeSlot,
+        primitive,
+        material,
+        desc,
+        vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
+        skinned,
+        staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
+        triangles: primitive.topology === 'triangle-list' ? Math.floor(primitive.drawCount / 3)
+          : primitive.topology === 'triangle-strip' ? Math.max(0, primitive.drawCount - 2) : 0,
+      });
+      restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(restWorld, nodeSlot * 16));
+    }
+  }
+  return { draws, restRadius };
+}
+
+/** World matrices of the rest pose, by slot (load time). */
+function restWorldMatrices(model: Model): Float64Array {
+  const h = model.hierarchy;
+  const out = new Float64Array(h.count * 16);
+  for (let slot = 0; slot < h.count; slot++) {
+    const parent = h.parentSlot[slot];
+    if (parent < 0) {
+      out.set(h.restMatrix.subarray(slot * 16, slot * 16 + 16), slot * 16);
+    } else {
+      multiplyMat4(out, h.restMatrix, out, parent * 16, slot * 16, slot * 16);
+    }
+  }
+  return out;
+}
+
+function determinant3(m: Float64Array, o: number): number {
+  return m[o] * (m[o + 5] * m[o + 10] - m[o + 6] * m[o + 9])
+    - m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 2] * m[o + 9])
+    + m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]);
+}
