@@ -7,7 +7,7 @@ import { canvasPixelSize, configureCanvas, WebGpuUnsupportedError, type PixelSiz
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
 import { Renderer } from '../gpu/renderer.ts';
 import {
-  formatCameraOrbit, parseCameraOrbit, parseNumber, parseSeconds, parseSimpleColor, parseSkinning,
+  formatCameraOrbit, parseCameraOrbit, parseCssColor, parseNumber, parseSeconds, parseSkinning,
   TRANSPARENT, type Rgba,
 } from './attributes.ts';
 import { encodeImage, unpremultiply } from './capture.ts';
@@ -34,7 +34,6 @@ const MAX_FRAME_SECONDS = 0.25;
 /** Fallback texture limit before a device is known (WebGPU's guaranteed minimum). */
 const DEFAULT_MAX_TEXTURE_DIMENSION = 8192;
 
-/** The current camera orbit, as model-viewer's `getCameraOrbit()` returns it. */
 /** See `SkinnedMeshViewerElement.stats`. Times in milliseconds of the last frame. */
 export interface ViewerStats {
   poseMs: number;
@@ -51,6 +50,7 @@ export interface ViewerStats {
   culled: number;
 }
 
+/** The current camera orbit, as model-viewer's `getCameraOrbit()` returns it. */
 export interface ViewerCameraOrbit {
   /** Azimuth about +Y, radians (0: looking at the model's front). */
   readonly theta: number;
@@ -109,35 +109,6 @@ function displayName(source: string): string {
   } catch {
     return last;
   }
-}
-
-let colorContext: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null | undefined;
-
-/**
- * Any CSS colour the browser understands (names, hsl(), color-mix(), …), through a 1×1
- * 2D canvas: a value the canvas rejects leaves `fillStyle` unchanged, which two different
- * sentinels reveal. Attribute changes only.
- */
-function parseCssColor(text: string): Rgba | undefined {
-  const simple = parseSimpleColor(text);
-  if (simple) return simple;
-  if (colorContext === undefined) {
-    colorContext = typeof OffscreenCanvas !== 'undefined'
-      ? new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })
-      : typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d', { willReadFrequently: true }) : null;
-  }
-  const c = colorContext;
-  if (!c) return undefined;
-  c.fillStyle = '#000000';
-  c.fillStyle = text;
-  const first = c.fillStyle;
-  c.fillStyle = '#ffffff';
-  c.fillStyle = text;
-  if (c.fillStyle !== first) return undefined;
-  c.clearRect(0, 0, 1, 1);
-  c.fillRect(0, 0, 1, 1);
-  const [r, g, b, a] = c.getImageData(0, 0, 1, 1).data;
-  return [r / 255, g / 255, b / 255, a / 255];
 }
 
 /**
