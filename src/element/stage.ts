@@ -5,6 +5,7 @@ import { lockRootInPlace } from '../anim/root-motion.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import type { Camera } from '../gpu/camera.ts';
+import { renderCrowd } from '../gpu/render-crowd.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 import { setIdentity } from '../math/trs.ts';
 
@@ -212,7 +213,7 @@ export class ViewerStage {
   render(renderer: Renderer, target: GPUTexture, camera: Camera, player: AnimationPlayer): void {
     const crowd = this.crowd;
     if (crowd && this.instanceCount > 1) {
-      renderer.renderInstances(target, camera, crowd.instances, crowd.count, crowd.placementsF32);
+      renderCrowd(renderer, target, camera, crowd);
     } else if (this.walking) {
       this.singleList[0] = player.instance;
       renderer.renderInstances(target, camera, this.singleList, 1, this.placementF32);
