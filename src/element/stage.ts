@@ -18,6 +18,11 @@ const GRID_SPACING_SCALE = 1.25;
 /** Crowd members play at the viewer's speed times a factor in [1 − SPREAD, 1 + SPREAD]. */
 const SPEED_SPREAD = 0.15;
 
+/** A requested instance count as drawn: floored and clamped to 1…MAX_INSTANCES (NaN draws 1). */
+export function clampInstances(n: number): number {
+  return Math.max(1, Math.min(MAX_INSTANCES, Math.floor(n) || 1));
+}
+
 /** A small deterministic generator (mulberry32): the same crowd on every load and in tests. */
 function random(seed: number): () => number {
   let a = seed >>> 0;
@@ -131,7 +136,7 @@ export class ViewerStage {
 
   /** Draws `n` instances (clamped to 1…MAX_INSTANCES); more than the crowd holds builds a bigger one. */
   setInstances(n: number, player: AnimationPlayer): void {
-    const count = Math.max(1, Math.min(MAX_INSTANCES, Math.floor(n) || 1));
+    const count = clampInstances(n);
     this.instanceCount = count;
     if (count === 1) return;
     if (!this.crowd || this.crowd.capacity < count) {

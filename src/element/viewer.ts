@@ -7,8 +7,7 @@ import { canvasPixelSize, configureCanvas, WebGpuUnsupportedError, type PixelSiz
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
 import { Renderer } from '../gpu/renderer.ts';
 import {
-  formatCameraOrbit, parseCameraOrbit, parseCssColor, parseNumber, parseSeconds, parseSkinning,
-  TRANSPARENT, type Rgba,
+  formatCameraOrbit, parseCameraOrbit, parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba,
 } from './attributes.ts';
 import { encodeImage, unpremultiply } from './capture.ts';
 import { CameraControls } from './controls.ts';
@@ -16,18 +15,15 @@ import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
 import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
 } from './events.ts';
+import {
+  defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
+} from './reflected-attributes.ts';
 import { acquireSharedDevice, onSharedDeviceLost } from './shared-device.ts';
 import { loadModelSource } from './source.ts';
-import { MAX_INSTANCES, ViewerStage } from './stage.ts';
+import { ViewerStage } from './stage.ts';
 import { renderShadow } from './template.ts';
 
 export const TAG_NAME = 'skinned-mesh-viewer';
-
-/** Defaults of the numeric attributes. */
-export const DEFAULT_SPEED = 1;
-export const DEFAULT_EXPOSURE = 1;
-/** Seconds; model-viewer's `animation-crossfade-duration` default (300 ms). */
-export const DEFAULT_CROSSFADE = 0.3;
 
 /** A long stall (a background tab, a debugger) must not make the animation jump ahead. */
 const MAX_FRAME_SECONDS = 0.25;
@@ -79,13 +75,6 @@ const HTMLElementBase: typeof HTMLElement = typeof HTMLElement === 'undefined'
   ? (class {} as unknown as typeof HTMLElement)
   : HTMLElement;
 
-const BOOLEAN_PROPERTIES = ['autoplay', 'loop', 'cameraControls', 'rootMotion', 'shadows'] as const;
-/** Properties a page may set on an element before the class is defined (lazy loading). */
-const UPGRADED_PROPERTIES = [
-  'src', 'builtin', 'animation', 'speed', 'crossfadeDuration', 'cameraOrbit', 'exposure', 'background',
-  'skinning', 'debug', 'alt', 'instances', ...BOOLEAN_PROPERTIES,
-] as const;
-
 let nextViewerId = 1;
 const warned = new Set<string>();
 
@@ -122,10 +111,12 @@ function displayName(source: string): string {
  * while the element is on screen, and only when something changed or an animation plays.
  */
 export class SkinnedMeshViewerElement extends HTMLElementBase {
-  static readonly observedAttributes = [
-    'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
-    'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
-  ];
+  static readonly observedAttributes = REFLECTED_ATTRIBUTES.map((row) => row.attribute);
+
+  // The properties of ReflectedProperties, declared on the interface below.
+  static {
+    defineReflectedProperties(this.prototype);
+  }
 
   private readonly viewerId = nextViewerId++;
   private readonly canvas: HTMLCanvasElement;
@@ -211,84 +202,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       else this.cancelFrame();
     });
   }
-
-  // ---------------------------------------------------------------- attributes ↔ properties
-
-  /** URL of a .glb or .gltf file, or `builtin:NAME` for a procedural model. */
-  get src(): string | null { return this.getAttribute('src'); }
-  set src(value: string | null) { this.setOrRemove('src', value); }
-
-  /** A built-in procedural model (`character`, `limb`, `twist-cylinder`), shown when `src` is not set. */
-  get builtin(): string | null { return this.getAttribute('builtin'); }
-  set builtin(value: string | null) { this.setOrRemove('builtin', value); }
-
-  /** The clip to play: a name, or an index. Unset: the first clip. */
-  get animation(): string | null { return this.getAttribute('animation'); }
-  set animation(value: string | number | null) { this.setOrRemove('animation', value === null ? null : String(value)); }
-
-  get autoplay(): boolean { return this.hasAttribute('autoplay'); }
-  set autoplay(value: boolean) { this.toggleAttribute('autoplay', Boolean(value)); }
-
-  get loop(): boolean { return this.hasAttribute('loop'); }
-  set loop(value: boolean) { this.toggleAttribute('loop', Boolean(value)); }
-
-  /** The key light casts shadows, on the model and a ground disc under it (RenderSettings.shadows and .ground; off unless present). */
-  get shadows(): boolean { return this.hasAttribute('shadows'); }
-  set shadows(value: boolean) { this.toggleAttribute('shadows', Boolean(value)); }
-
-  get cameraControls(): boolean { return this.hasAttribute('camera-controls'); }
-  set cameraControls(value: boolean) { this.toggleAttribute('camera-controls', Boolean(value)); }
-
-  /** Playback rate (negative plays backwards); default 1. */
-  get speed(): number { return parseNumber(this.getAttribute('speed')) ?? DEFAULT_SPEED; }
-  set speed(value: number) { this.setAttribute('speed', String(value)); }
-
-  /** Seconds over which a change of `animation` blends while playing; default 0.3. Attribute accepts `0.3`, `0.3s`, `300ms`. */
-  get crossfadeDuration(): number { return parseSeconds(this.getAttribute('crossfade-duration')) ?? DEFAULT_CROSSFADE; }
-  set crossfadeDuration(value: number) { this.setAttribute('crossfade-duration', String(value)); }
-
-  /** `$theta $phi $radius` as in model-viewer (`30deg 75deg 2.5m`, radians, `auto`, `%`). */
-  get cameraOrbit(): string | null { return this.getAttribute('camera-orbit'); }
-  set cameraOrbit(value: string | null) { this.setOrRemove('camera-orbit', value); }
-
-  /** Multiplies scene radiance before tone mapping; default 1. */
-  get exposure(): number { return parseNumber(this.getAttribute('exposure')) ?? DEFAULT_EXPOSURE; }
-  set exposure(value: number) { this.setAttribute('exposure', String(value)); }
-
-  /** A CSS colour behind the model, or `transparent` (the default: the page shows through). */
-  get background(): string | null { return this.getAttribute('background'); }
-  set background(value: string | null) { this.setOrRemove('background', value); }
-
-  /** `linear` (default). `dual-quaternion` is planned; unsupported values warn and fall back to linear. */
-  get skinning(): string { return this.getAttribute('skinning') ?? DEFAULT_SKINNING; }
-  set skinning(value: string | null) { this.setOrRemove('skinning', value); }
-
-  /**
-   * `root-motion`: clips whose root travels (the built-in Walk) move the character through
-   * the scene — one character walks a circle around the origin, a crowd walks and wraps
-   * around its grid. Without it they play in place.
-   */
-  get rootMotion(): boolean { return this.hasAttribute('root-motion'); }
-  set rootMotion(value: boolean) { this.toggleAttribute('root-motion', Boolean(value)); }
-
-  /**
-   * `instances="N"`: draws a crowd of N copies of the model (1…4096) on a grid, all playing
-   * the current clip, each from its own phase at a slightly different speed; one instanced
-   * draw per primitive. Default 1.
-   */
-  get instances(): number {
-    const n = parseNumber(this.getAttribute('instances'));
-    return n === undefined ? 1 : Math.max(1, Math.min(MAX_INSTANCES, Math.floor(n) || 1));
-  }
-  set instances(value: number) { this.setAttribute('instances', String(value)); }
-
-  /** Space-separated debug views: `skeleton normals tangents weights wireframe bounds`. */
-  get debug(): string | null { return this.getAttribute('debug'); }
-  set debug(value: string | null) { this.setOrRemove('debug', value); }
-
-  /** Accessible description of the model. */
-  get alt(): string | null { return this.getAttribute('alt'); }
-  set alt(value: string | null) { this.setOrRemove('alt', value); }
 
   // ---------------------------------------------------------------- playback and state
 
@@ -400,12 +313,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
     if (oldValue === newValue) return;
-    switch (name) {
-      case 'src':
-      case 'builtin':
+    const reaction = reflectedAttribute(name)?.reaction;
+    switch (reaction) {
+      case 'reload':
         if (this.attached) this.sourceChanged();
         break;
-      case 'animation':
+      case 'clip':
         if (!this.reflectingAnimation && this.animPlayer) this.applyAnimation(this.animPlayer);
         break;
       case 'autoplay':
@@ -417,15 +330,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       case 'speed':
         if (this.animPlayer) this.animPlayer.speed = this.speed;
         break;
-      case 'camera-controls':
+      case 'controls':
         this.controls.setEnabled(this.cameraControls);
         this.syncTabIndex();
         break;
-      case 'camera-orbit':
+      case 'frame':
         this.frameModel();
         break;
-      case 'exposure':
-      case 'shadows':
+      case 'settings':
         this.applySettings();
         break;
       case 'background':
@@ -440,12 +352,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         if (parseSkinning(newValue) === undefined) warnOnce(`skinning="${newValue}" is not supported; using ${DEFAULT_SKINNING}`);
         this.applySettings();
         break;
-      case 'alt':
+      case 'label':
         this.canvas.setAttribute('aria-label', newValue ?? '3D model');
         break;
-      case 'crossfade-duration':
-        break;
-      case 'instances':
+      case 'crowd':
         if (parseNumber(newValue) === undefined && newValue !== null) warnOnce(`instances="${newValue}" is not a number; drawing 1`);
         if (this.stage && this.animPlayer) {
           this.stage.setInstances(this.instances, this.animPlayer);
@@ -457,6 +367,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
           this.stage.setRootMotion(this.rootMotion, this.animPlayer);
           this.reframe();
         }
+        break;
+      case 'none':
+      case undefined:
         break;
     }
   }
@@ -972,11 +885,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
-  private setOrRemove(name: string, value: string | null | undefined): void {
-    if (value === null || value === undefined) this.removeAttribute(name);
-    else this.setAttribute(name, value);
-  }
-
   /** Keyboard control needs focus: give the element a tab stop unless the page chose one. */
   private syncTabIndex(): void {
     if (!this.isConnected) return;
@@ -991,7 +899,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   /** A property set before the element was upgraded shadows the accessor; move it through the setter. */
   private upgradeProperties(): void {
-    for (const name of UPGRADED_PROPERTIES) {
+    for (const { property: name } of REFLECTED_ATTRIBUTES) {
       if (Object.prototype.hasOwnProperty.call(this, name)) {
         const self = this as unknown as Record<string, unknown>;
         const value = self[name];
@@ -1002,8 +910,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 }
 
-/** Typed listeners for the element's own events. */
-export interface SkinnedMeshViewerElement {
+/** The reflected properties (typed by ReflectedProperties), and typed listeners for the element's own events. */
+export interface SkinnedMeshViewerElement extends ReflectedProperties {
   addEventListener<K extends keyof SkinnedMeshViewerEventMap>(
     type: K, listener: (this: SkinnedMeshViewerElement, event: SkinnedMeshViewerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions,
   ): void;
