@@ -3,9 +3,8 @@ import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
-import { canvasPixelSize, configureCanvas, WebGpuUnsupportedError, type PixelSize } from '../gpu/device.ts';
+import { canvasPixelSize, WebGpuUnsupportedError, type PixelSize } from '../gpu/device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
-import { Renderer } from '../gpu/renderer.ts';
 import {
   formatCameraOrbit, parseCameraOrbit, parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba,
 } from './attributes.ts';
@@ -18,7 +17,7 @@ import type {
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
-import { acquireSharedDevice, onSharedDeviceLost } from './shared-device.ts';
+import { GpuSession } from './gpu-session.ts';
 import { loadModelSource } from './source.ts';
 import { ViewerStage } from './stage.ts';
 import { renderShadow } from './template.ts';
@@ -56,17 +55,6 @@ export interface ViewerCameraOrbit {
   readonly radius: number;
   /** `30deg 75deg 2.5m`: a valid `camera-orbit` value. */
   toString(): string;
-}
-
-/** What one connection to the page holds on the GPU; all freed on removal. */
-interface GpuState {
-  readonly device: GPUDevice;
-  readonly context: GPUCanvasContext;
-  readonly renderer: Renderer;
-  /** The model the renderer holds, once its upload finished. */
-  uploaded: Model | undefined;
-  /** Set when the state is released; queued uploads for it are skipped. */
-  released: boolean;
 }
 
 // In Node (the library's loader and player are usable there) there is no HTMLElement;
@@ -130,20 +118,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // Connection to the page.
   private attached = false;
-  /** Bumped on every set-up and tear-down; async work of an older connection is dropped. */
-  private connection = 0;
   private visible = false;
-  private gpu: GpuState | undefined;
-  private gpuRequest: Promise<GpuState> | undefined;
-  /** Why WebGPU cannot be used, once a device request failed for that reason (this connection). */
-  private unsupportedMessage: string | undefined;
-  private unsubscribeDeviceLost: (() => void) | undefined;
-  /**
-   * Renderer work, one step at a time: Renderer.setModel is async, so two uploads (or an
-   * upload and destroy) must not interleave, or an older model could land last, or a
-   * destroyed renderer receive a new scene.
-   */
-  private rendererQueue: Promise<void> = Promise.resolve();
+  private readonly session: GpuSession;
   private addedTabIndex = false;
 
   // The model.
@@ -193,6 +169,26 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       zoom: (factor) => {
         this.view.zoomBy(factor);
         this.invalidate();
+      },
+    });
+    this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
+      model: () => this.currentModel,
+      settings: () => ({
+        exposure: this.exposure,
+        clearColor: this.clearColor,
+        debugMask: this.debugMask,
+        skinning: parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING,
+        shadows: this.shadows,
+      }),
+      invalidate: () => this.invalidate(),
+      deviceFailed: (error, unsupported) => {
+        // Nothing could be shown: stop fetching.
+        this.cancelLoad();
+        this.fail(unsupported ? 'webgpu-unsupported' : 'gpu', error, undefined);
+      },
+      uploadFailed: (error) => this.fail('gpu', error, this.loadedSource),
+      settingFailed: (attribute, error) => {
+        warnOnce(`${attribute}="${this.getAttribute(attribute)}" could not be drawn: ${(error as Error).message}`);
       },
     });
     this.resizeObserver = new ResizeObserver((entries) => this.resized(entries[entries.length - 1]));
@@ -277,7 +273,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * offscreen texture and read back, so it works whatever the canvas compositing does.
    */
   async capture(type = 'image/png', quality?: number): Promise<Blob> {
-    const gpu = this.gpu, player = this.animPlayer;
+    const gpu = this.session.gpu, player = this.animPlayer;
     if (!gpu || !player || gpu.uploaded !== player.model) {
       throw new Error(`<${TAG_NAME}>.capture: nothing is shown yet (wait for "load" while the element is in the page)`);
     }
@@ -378,7 +374,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private setUp(): void {
     this.attached = true;
-    this.connection++;
     this.syncTabIndex();
     try {
       this.resizeObserver.observe(this.canvas, { box: 'device-pixel-content-box' });
@@ -387,9 +382,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       this.resizeObserver.observe(this.canvas, { box: 'content-box' });
     }
     this.intersectionObserver.observe(this);
-    this.unsubscribeDeviceLost = onSharedDeviceLost(this.deviceLost);
-    this.requestGpu();
-    // Without navigator.gpu nothing can be shown: requestGpu reports it; fetch nothing.
+    this.session.open();
+    // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return;
     const source = this.source;
     if (source !== undefined && (source !== this.loadedSource || !this.currentModel)) this.startLoad(source);
@@ -397,85 +391,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private tearDown(): void {
     this.attached = false;
-    this.connection++;
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
     this.cancelFrame();
     this.visible = false;
-    this.unsubscribeDeviceLost?.();
-    this.unsubscribeDeviceLost = undefined;
     // A load in flight restarts on re-insertion; nothing of it is kept.
     this.cancelLoad();
-    this.releaseGpu();
-    this.gpuRequest = undefined;
-    this.unsupportedMessage = undefined;
+    this.session.close();
     // A drag in progress ends with the element; its pointer capture is already gone.
     this.controls.cancelGestures();
-  }
-
-  private requestGpu(): void {
-    const connection = this.connection;
-    const request = acquireSharedDevice().then((device): GpuState => {
-      if (connection !== this.connection) throw new DOMException('the element left the page', 'AbortError');
-      const { context, viewFormat } = configureCanvas(this.canvas, device);
-      const renderer = new Renderer(device, { format: viewFormat, label: `<${TAG_NAME}> #${this.viewerId}` });
-      const gpu: GpuState = { device, context, renderer, uploaded: undefined, released: false };
-      this.gpu = gpu;
-      this.applySettings();
-      this.ensureUploaded();
-      return gpu;
-    });
-    this.gpuRequest = request;
-    request.catch((error: unknown) => {
-      if (connection !== this.connection || request !== this.gpuRequest) return;
-      const unsupported = error instanceof WebGpuUnsupportedError;
-      if (unsupported) this.unsupportedMessage = error.message;
-      // Nothing could be shown: stop fetching.
-      this.cancelLoad();
-      this.fail(unsupported ? 'webgpu-unsupported' : 'gpu', error, undefined);
-    });
-  }
-
-  private releaseGpu(): void {
-    const gpu = this.gpu;
-    if (!gpu) return;
-    this.gpu = undefined;
-    gpu.released = true;
-    gpu.context.unconfigure();
-    this.enqueueRendererWork(() => gpu.renderer.destroy());
-  }
-
-  private readonly deviceLost = (device: GPUDevice): void => {
-    if (!this.gpu || this.gpu.device !== device) return;
-    this.releaseGpu();
-    // The next acquire requests a new device; the continuation re-uploads the model.
-    if (this.attached) this.requestGpu();
-  };
-
-  private enqueueRendererWork<T>(work: () => T | Promise<T>): Promise<T> {
-    const result = this.rendererQueue.then(work);
-    this.rendererQueue = result.then(() => {}, () => {});
-    return result;
-  }
-
-  private upload(gpu: GpuState, model: Model): Promise<void> {
-    return this.enqueueRendererWork(async () => {
-      if (gpu.released || gpu.uploaded === model) return;
-      await gpu.renderer.setModel(model);
-      gpu.uploaded = model;
-      // Frames draw unshadowed until these are built; the caller invalidates once they are.
-      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
-    });
-  }
-
-  /** After a re-insertion or a device loss: puts the current model on the current renderer. */
-  private ensureUploaded(): void {
-    const gpu = this.gpu, model = this.currentModel;
-    if (!gpu || !model || gpu.uploaded === model) return;
-    this.upload(gpu, model).then(
-      () => this.invalidate(),
-      (error: unknown) => { if (this.gpu === gpu && this.currentModel === model) this.fail('gpu', error, this.loadedSource); },
-    );
   }
 
   // ---------------------------------------------------------------- loading
@@ -517,8 +441,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       this.clearModel();
       return;
     }
-    if (this.unsupportedMessage !== undefined) {
-      this.showMessage(this.unsupportedMessage);
+    const unsupported = this.session.unsupportedMessage;
+    if (unsupported !== undefined) {
+      this.showMessage(unsupported);
       return;
     }
     const generation = this.loadGeneration;
@@ -545,15 +470,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         },
       });
       if (generation !== this.loadGeneration) return;
-      const gpu = await this.gpuRequest!;
+      const gpu = await this.session.ready!;
       if (generation !== this.loadGeneration) return;
       phase = 'gpu';
-      await this.upload(gpu, model);
+      await this.session.upload(gpu, model);
       if (generation !== this.loadGeneration) return;
       this.commitModel(source, model);
     } catch (error) {
       if (generation !== this.loadGeneration || signal.aborted) return;
-      // requestGpu reports a missing WebGPU (or a failed device) once, itself.
+      // The session reports a missing WebGPU (or a failed device) once, itself.
       if (error instanceof WebGpuUnsupportedError || (error instanceof DOMException && error.name === 'AbortError')) return;
       this.loadingSource = undefined;
       this.loadAbort = undefined;
@@ -586,7 +511,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.canvas.classList.remove('empty');
     if (this.playRequested || (this.autoplay && !prefersReducedMotion())) player.play();
     this.playRequested = false;
-    this.ensureUploaded();
+    this.session.ensureUploaded();
     this.emit('load', { src: source });
     this.invalidate();
   }
@@ -677,59 +602,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private applySettings(): void {
-    const gpu = this.gpu;
-    if (gpu) {
-      const settings = gpu.renderer.settings;
-      settings.exposure = this.exposure;
-      settings.clearColor.set(this.clearColor);
-      settings.debug = this.debugMask;
-      if (this.debugMask !== 0) this.prepareDebugViews(gpu, this.debugMask);
-      const skinning = parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING;
-      if (settings.skinning !== skinning) {
-        settings.skinning = skinning;
-        this.prepareSkinning(gpu);
-      }
-      if (settings.shadows !== this.shadows) {
-        settings.shadows = this.shadows;
-        settings.ground = this.shadows;
-        if (this.shadows) this.prepareSkinning(gpu);
-      }
-    }
+    this.session.applySettings();
     this.invalidate();
-  }
-
-  /** A skinning method's pipelines are built on first use; until then frames keep the old method. */
-  private prepareSkinning(gpu: GpuState): void {
-    this.enqueueRendererWork(async () => {
-      if (gpu.released || !gpu.uploaded) return;
-      await gpu.renderer.prepareSkinning();
-      // Shadow pipelines follow the skinning method.
-      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
-    }).then(
-      () => this.invalidate(),
-      (error: unknown) => warnOnce(`skinning="${this.getAttribute('skinning')}" could not be drawn: ${(error as Error).message}`),
-    );
-  }
-
-  /**
-   * Debug views are built on first use, asynchronously; a viewer that is not animating
-   * draws no further frame by itself, so it asks for one when they are ready.
-   */
-  private prepareDebugViews(gpu: GpuState, mask: number): void {
-    this.enqueueRendererWork(async () => {
-      // Before the first upload setModel builds them itself.
-      if (gpu.released || !gpu.uploaded || (gpu.renderer.debugViewsReady & mask) === mask) return;
-      await gpu.renderer.prepareDebugViews(mask);
-    }).then(
-      () => this.invalidate(),
-      (error: unknown) => warnOnce(`debug="${this.getAttribute('debug')}" could not be drawn: ${(error as Error).message}`),
-    );
   }
 
   // ---------------------------------------------------------------- frames
 
   private resized(entry: ResizeObserverEntry): void {
-    const max = this.gpu?.device.limits.maxTextureDimension2D ?? DEFAULT_MAX_TEXTURE_DIMENSION;
+    const max = this.session.gpu?.device.limits.maxTextureDimension2D ?? DEFAULT_MAX_TEXTURE_DIMENSION;
     const size = canvasPixelSize(entry, globalThis.devicePixelRatio || 1, max, this.pixelSize);
     if (this.canvas.width === size.width && this.canvas.height === size.height) return;
     // Resizing clears the canvas, so a frame must follow.
@@ -745,7 +625,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private scheduleFrame(): void {
-    if (this.rafId !== 0 || !this.visible || !this.gpu || !this.animPlayer) return;
+    if (this.rafId !== 0 || !this.visible || !this.session.gpu || !this.animPlayer) return;
     this.rafId = requestAnimationFrame(this.frame);
   }
 
@@ -758,7 +638,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** The per-frame path: advance, draw, and ask for another frame only while playing. Allocates nothing. */
   private renderFrame(time: number): void {
     this.rafId = 0;
-    const gpu = this.gpu, player = this.animPlayer;
+    const gpu = this.session.gpu, player = this.animPlayer;
     if (!gpu || !player || gpu.uploaded !== player.model || !this.visible) {
       this.lastFrameTime = -1;
       return;
@@ -824,7 +704,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * until a model is on the GPU.
    */
   get stats(): ViewerStats | undefined {
-    const gpu = this.gpu;
+    const gpu = this.session.gpu;
     if (!gpu || !this.animPlayer) return undefined;
     const s = gpu.renderer.stats;
     const out = this.liveStats;
