@@ -3,7 +3,7 @@ import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
-import { canvasPixelSize, WebGpuUnsupportedError, type PixelSize } from '../gpu/device.ts';
+import { canvasPixelSize, type PixelSize } from '../gpu/device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
 import {
   formatCameraOrbit, parseCameraOrbit, parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba,
@@ -17,7 +17,8 @@ import type {
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
-import { GpuSession } from './gpu-session.ts';
+import { GpuSession, type GpuState } from './gpu-session.ts';
+import { ModelLoader } from './model-loader.ts';
 import { loadModelSource } from './source.ts';
 import { ViewerStage } from './stage.ts';
 import { renderShadow } from './template.ts';
@@ -123,14 +124,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private addedTabIndex = false;
 
   // The model.
-  private currentModel: Model | undefined;
+  private readonly loader: ModelLoader<GpuState>;
   private animPlayer: AnimationPlayer | undefined;
   private bounds: Bounds | undefined;
-  private loadedSource: string | undefined;
-  private loadingSource: string | undefined;
-  private loadGeneration = 0;
-  private loadAbort: AbortController | undefined;
-  private isLoaded = false;
   private playRequested = false;
   /** Set while crossfadeTo writes the `animation` attribute, which must not start a second transition. */
   private reflectingAnimation = false;
@@ -172,7 +168,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       },
     });
     this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
-      model: () => this.currentModel,
+      model: () => this.loader.model,
       settings: () => ({
         exposure: this.exposure,
         clearColor: this.clearColor,
@@ -183,13 +179,29 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       invalidate: () => this.invalidate(),
       deviceFailed: (error, unsupported) => {
         // Nothing could be shown: stop fetching.
-        this.cancelLoad();
+        this.loader.cancel();
         this.fail(unsupported ? 'webgpu-unsupported' : 'gpu', error, undefined);
       },
-      uploadFailed: (error) => this.fail('gpu', error, this.loadedSource),
+      uploadFailed: (error) => this.fail('gpu', error, this.loader.source),
       settingFailed: (attribute, error) => {
         warnOnce(`${attribute}="${this.getAttribute(attribute)}" could not be drawn: ${(error as Error).message}`);
       },
+    });
+    this.loader = new ModelLoader<GpuState>({
+      fetch: (source, signal, onProgress) => loadModelSource(source, { baseUrl: document.baseURI, signal, onProgress }),
+      gpu: () => this.session.ready!,
+      upload: (gpu, model) => this.session.upload(gpu, model),
+      unsupportedMessage: () => this.session.unsupportedMessage,
+      loadStarted: () => this.setProgress(0, 0),
+      loadProgress: (loaded, total) => {
+        this.setProgress(loaded, total);
+        this.emit('progress', { loaded, total });
+      },
+      loadStopped: () => this.showProgress(false),
+      message: (text) => this.showMessage(text),
+      committed: (source, model) => this.showLoaded(source, model),
+      cleared: () => this.clearModel(),
+      failed: (phase, error, source) => this.fail(phase, error, source),
     });
     this.resizeObserver = new ResizeObserver((entries) => this.resized(entries[entries.length - 1]));
     this.intersectionObserver = new IntersectionObserver((entries) => {
@@ -202,14 +214,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   // ---------------------------------------------------------------- playback and state
 
   /** The loaded model (kept across removal from the page). */
-  get model(): Model | undefined { return this.currentModel; }
+  get model(): Model | undefined { return this.loader.model; }
 
   /** True once the model of the current source is loaded and on the GPU; false while a new source loads. */
-  get loaded(): boolean { return this.isLoaded; }
+  get loaded(): boolean { return this.loader.loaded; }
 
   /** Clip names in file order; an unnamed clip is listed by its index. */
   get animations(): string[] {
-    return this.currentModel ? this.currentModel.animations.map((clip, i) => clip.name ?? String(i)) : [];
+    const model = this.loader.model;
+    return model ? model.animations.map((clip, i) => clip.name ?? String(i)) : [];
   }
 
   get paused(): boolean {
@@ -312,7 +325,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const reaction = reflectedAttribute(name)?.reaction;
     switch (reaction) {
       case 'reload':
-        if (this.attached) this.sourceChanged();
+        if (this.attached) this.loader.sourceChanged(this.source);
         break;
       case 'clip':
         if (!this.reflectingAnimation && this.animPlayer) this.applyAnimation(this.animPlayer);
@@ -385,8 +398,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.session.open();
     // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return;
-    const source = this.source;
-    if (source !== undefined && (source !== this.loadedSource || !this.currentModel)) this.startLoad(source);
+    this.loader.connected(this.source);
   }
 
   private tearDown(): void {
@@ -396,7 +408,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.cancelFrame();
     this.visible = false;
     // A load in flight restarts on re-insertion; nothing of it is kept.
-    this.cancelLoad();
+    this.loader.cancel();
     this.session.close();
     // A drag in progress ends with the element; its pointer capture is already gone.
     this.controls.cancelGestures();
@@ -413,85 +425,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     return undefined;
   }
 
-  private sourceChanged(): void {
-    const source = this.source;
-    if (source !== undefined && source === this.loadedSource && this.currentModel) {
-      // Back to what is shown: drop the newer load, keep the model.
-      this.cancelLoad();
-      this.isLoaded = true;
-      return;
-    }
-    if (source === this.loadingSource) return;
-    this.startLoad(source);
-  }
-
-  private cancelLoad(): void {
-    this.loadGeneration++;
-    this.loadAbort?.abort();
-    this.loadAbort = undefined;
-    this.loadingSource = undefined;
-    this.showProgress(false);
-  }
-
-  private startLoad(source: string | undefined): void {
-    this.cancelLoad();
-    this.isLoaded = false;
-    this.showMessage(undefined);
-    if (source === undefined) {
-      this.clearModel();
-      return;
-    }
-    const unsupported = this.session.unsupportedMessage;
-    if (unsupported !== undefined) {
-      this.showMessage(unsupported);
-      return;
-    }
-    const generation = this.loadGeneration;
-    const abort = new AbortController();
-    this.loadAbort = abort;
-    this.loadingSource = source;
-    this.setProgress(0, 0);
-    void this.load(source, generation, abort.signal);
-  }
-
-  private async load(source: string, generation: number, signal: AbortSignal, preloaded?: Model): Promise<void> {
-    let phase: ViewerErrorKind = 'load';
-    try {
-      // Events go out after the call that set src (or inserted the element) returns.
-      await Promise.resolve();
-      if (generation !== this.loadGeneration) return;
-      const model = preloaded ?? await loadModelSource(source, {
-        baseUrl: document.baseURI,
-        signal,
-        onProgress: (loaded, total) => {
-          if (generation !== this.loadGeneration) return;
-          this.setProgress(loaded, total);
-          this.emit('progress', { loaded, total });
-        },
-      });
-      if (generation !== this.loadGeneration) return;
-      const gpu = await this.session.ready!;
-      if (generation !== this.loadGeneration) return;
-      phase = 'gpu';
-      await this.session.upload(gpu, model);
-      if (generation !== this.loadGeneration) return;
-      this.commitModel(source, model);
-    } catch (error) {
-      if (generation !== this.loadGeneration || signal.aborted) return;
-      // The session reports a missing WebGPU (or a failed device) once, itself.
-      if (error instanceof WebGpuUnsupportedError || (error instanceof DOMException && error.name === 'AbortError')) return;
-      this.loadingSource = undefined;
-      this.loadAbort = undefined;
-      this.clearModel();
-      this.fail(phase, error, source);
-    }
-  }
-
-  private commitModel(source: string, model: Model): void {
-    this.loadAbort = undefined;
-    this.loadingSource = undefined;
-    this.loadedSource = source;
-    this.currentModel = model;
+  /** The loader committed `model`: play it, frame it, draw it. */
+  private showLoaded(source: string, model: Model): void {
     const player = new AnimationPlayer(model);
     player.loop = this.loop;
     player.speed = this.speed;
@@ -506,7 +441,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     stage.setInstances(this.instances, player);
     this.bounds = stage.framingBounds();
     this.frameModel();
-    this.isLoaded = true;
     this.showProgress(false);
     this.canvas.classList.remove('empty');
     if (this.playRequested || (this.autoplay && !prefersReducedMotion())) player.play();
@@ -517,12 +451,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private clearModel(): void {
-    this.currentModel = undefined;
     this.animPlayer = undefined;
     this.stage = undefined;
     this.bounds = undefined;
-    this.loadedSource = undefined;
-    this.isLoaded = false;
     this.canvas.classList.add('empty');
     this.cancelFrame();
   }
@@ -728,14 +659,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     if (!this.attached) throw new Error('showModel: the element must be in the page');
     this.removeAttribute('src');
     this.removeAttribute('builtin');
-    this.cancelLoad();
-    this.isLoaded = false;
-    this.showMessage(undefined);
-    const source = `model:${model.name}`;
-    const abort = new AbortController();
-    this.loadAbort = abort;
-    this.loadingSource = source;
-    void this.load(source, this.loadGeneration, abort.signal, model);
+    this.loader.show(model);
   }
 
   // ---------------------------------------------------------------- DOM helpers
