@@ -3,48 +3,27 @@ import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
-import { canvasPixelSize, type PixelSize } from '../gpu/device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
 import {
   formatCameraOrbit, parseCameraOrbit, parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba,
 } from './attributes.ts';
 import { encodeImage, unpremultiply } from './capture.ts';
 import { CameraControls } from './controls.ts';
-import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
 import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
 } from './events.ts';
+import { FrameLoop, type ViewerStats } from './frame-loop.ts';
+import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
+import { GpuSession, type GpuState } from './gpu-session.ts';
+import { ModelLoader } from './model-loader.ts';
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
-import { GpuSession, type GpuState } from './gpu-session.ts';
-import { ModelLoader } from './model-loader.ts';
 import { loadModelSource } from './source.ts';
 import { ViewerStage } from './stage.ts';
 import { renderShadow } from './template.ts';
 
 export const TAG_NAME = 'skinned-mesh-viewer';
-
-/** A long stall (a background tab, a debugger) must not make the animation jump ahead. */
-const MAX_FRAME_SECONDS = 0.25;
-/** Fallback texture limit before a device is known (WebGPU's guaranteed minimum). */
-const DEFAULT_MAX_TEXTURE_DIMENSION = 8192;
-
-/** See `SkinnedMeshViewerElement.stats`. Times in milliseconds of the last frame. */
-export interface ViewerStats {
-  poseMs: number;
-  encodeMs: number;
-  /** undefined when the adapter has no timestamp queries. */
-  gpuMs: number | undefined;
-  drawCalls: number;
-  vertices: number;
-  triangles: number;
-  joints: number;
-  /** Model instances drawn (the `instances` attribute once a crowd is shown). */
-  instances: number;
-  /** Instances left out of the last frame by frustum culling (their skinned bounds were outside the view). */
-  culled: number;
-}
 
 /** The current camera orbit, as model-viewer's `getCameraOrbit()` returns it. */
 export interface ViewerCameraOrbit {
@@ -98,6 +77,11 @@ function displayName(source: string): string {
  * IntersectionObserver and at most one pending animation frame. Removal frees all of
  * them (the parsed Model stays, so re-insertion only re-uploads). Frames are drawn only
  * while the element is on screen, and only when something changed or an animation plays.
+ *
+ * The class wires attributes, events and its shadow DOM to three parts of one concern each:
+ * GpuSession (device, renderer, uploads), ModelLoader (which model is shown, which load
+ * may still commit) and FrameLoop (when and what a frame draws). Attributes and their
+ * properties are the table in reflected-attributes.ts.
  */
 export class SkinnedMeshViewerElement extends HTMLElementBase {
   static readonly observedAttributes = REFLECTED_ATTRIBUTES.map((row) => row.attribute);
@@ -119,29 +103,19 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // Connection to the page.
   private attached = false;
-  private visible = false;
-  private readonly session: GpuSession;
   private addedTabIndex = false;
+  private readonly session: GpuSession;
+  private readonly frames: FrameLoop;
 
-  // The model.
+  // The model: the loader's, shown by a player and the stage around it.
   private readonly loader: ModelLoader<GpuState>;
   private animPlayer: AnimationPlayer | undefined;
+  /** Root motion and crowds around the player (see ViewerStage); one per loaded model. */
+  private stage: ViewerStage | undefined;
   private bounds: Bounds | undefined;
   private playRequested = false;
   /** Set while crossfadeTo writes the `animation` attribute, which must not start a second transition. */
   private reflectingAnimation = false;
-
-  // Frame loop: `frame` is bound once so scheduling allocates nothing.
-  private rafId = 0;
-  private lastFrameTime = -1;
-  private readonly frame = (time: number): void => this.renderFrame(time);
-  private readonly pixelSize: PixelSize = { width: 0, height: 0 };
-
-  // What the last frame cost (see `stats`).
-  private poseMs = 0;
-  private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0, culled: 0 };
-  /** Root motion and crowds around the player (see ViewerStage); one per loaded model. */
-  private stage: ViewerStage | undefined;
 
   // Settings, parsed once per attribute change.
   private clearColor: Rgba = TRANSPARENT;
@@ -160,11 +134,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.controls = new CameraControls(this, this.canvas, {
       orbit: (deltaYaw, deltaPitch) => {
         this.view.orbitBy(deltaYaw, deltaPitch);
-        this.invalidate();
+        this.frames.invalidate();
       },
       zoom: (factor) => {
         this.view.zoomBy(factor);
-        this.invalidate();
+        this.frames.invalidate();
       },
     });
     this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
@@ -176,7 +150,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         skinning: parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING,
         shadows: this.shadows,
       }),
-      invalidate: () => this.invalidate(),
+      invalidate: () => this.frames.invalidate(),
       deviceFailed: (error, unsupported) => {
         // Nothing could be shown: stop fetching.
         this.loader.cancel();
@@ -203,12 +177,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       cleared: () => this.clearModel(),
       failed: (phase, error, source) => this.fail(phase, error, source),
     });
-    this.resizeObserver = new ResizeObserver((entries) => this.resized(entries[entries.length - 1]));
-    this.intersectionObserver = new IntersectionObserver((entries) => {
-      this.visible = entries[entries.length - 1].isIntersecting;
-      if (this.visible) this.scheduleFrame();
-      else this.cancelFrame();
+    this.frames = new FrameLoop(this.canvas, this.session, this.view, {
+      player: () => this.animPlayer,
+      stage: () => this.stage,
+      beforeRender: () => this.beforeRender,
+      animationEnded: (player) => this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name }),
     });
+    this.resizeObserver = new ResizeObserver((entries) => this.frames.resized(entries[entries.length - 1]));
+    this.intersectionObserver = new IntersectionObserver((entries) => this.frames.setVisible(entries[entries.length - 1].isIntersecting));
   }
 
   // ---------------------------------------------------------------- playback and state
@@ -237,7 +213,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   set currentTime(value: number) {
     if (!this.animPlayer || !Number.isFinite(value)) return;
     this.animPlayer.seek(value);
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   play(): void {
@@ -247,7 +223,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       return;
     }
     player.play();
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   pause(): void {
@@ -294,8 +270,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const target = createOffscreenTarget(gpu.device, width, height, gpu.renderer.format, `<${TAG_NAME}> #${this.viewerId} capture`);
     let pixels: Uint8Array;
     try {
-      if (this.stage) this.stage.render(gpu.renderer, target, this.view.camera, player);
-      else gpu.renderer.render(target, this.view.camera, player.instance);
+      this.frames.draw(gpu, target, player, this.stage);
       pixels = await readTexturePixels(gpu.device, target);
     } finally {
       target.destroy();
@@ -405,8 +380,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.attached = false;
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
-    this.cancelFrame();
-    this.visible = false;
+    this.frames.stop();
     // A load in flight restarts on re-insertion; nothing of it is kept.
     this.loader.cancel();
     this.session.close();
@@ -447,7 +421,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.playRequested = false;
     this.session.ensureUploaded();
     this.emit('load', { src: source });
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   private clearModel(): void {
@@ -455,7 +429,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.stage = undefined;
     this.bounds = undefined;
     this.canvas.classList.add('empty');
-    this.cancelFrame();
+    this.frames.cancel();
   }
 
   private fail(kind: ViewerErrorKind, error: unknown, src: string | undefined): void {
@@ -488,7 +462,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     // A crossfade advances with playback; a paused player would stay on the old pose.
     if (player.playing && seconds > 0) player.crossfadeTo(clip, seconds);
     else player.setClip(clip);
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   // ---------------------------------------------------------------- camera
@@ -505,12 +479,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const text = this.getAttribute('camera-orbit');
     const orbit = parseCameraOrbit(text);
     if (!orbit) warnOnce(`camera-orbit="${text}" is not "$theta $phi $radius" (e.g. "30deg 75deg 2.5m"); using auto`);
-    this.view.reset(orbit ?? AUTO_ORBIT, this.bounds, this.aspect);
-    this.invalidate();
-  }
-
-  private get aspect(): number {
-    return this.canvas.width / Math.max(1, this.canvas.height);
+    this.view.reset(orbit ?? AUTO_ORBIT, this.bounds, this.frames.aspect);
+    this.frames.invalidate();
   }
 
   // ---------------------------------------------------------------- settings
@@ -534,74 +504,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private applySettings(): void {
     this.session.applySettings();
-    this.invalidate();
-  }
-
-  // ---------------------------------------------------------------- frames
-
-  private resized(entry: ResizeObserverEntry): void {
-    const max = this.session.gpu?.device.limits.maxTextureDimension2D ?? DEFAULT_MAX_TEXTURE_DIMENSION;
-    const size = canvasPixelSize(entry, globalThis.devicePixelRatio || 1, max, this.pixelSize);
-    if (this.canvas.width === size.width && this.canvas.height === size.height) return;
-    // Resizing clears the canvas, so a frame must follow.
-    this.canvas.width = size.width;
-    this.canvas.height = size.height;
-    this.view.setAspect(this.aspect);
-    this.invalidate();
-  }
-
-  /** Something visible changed: draw one frame (if on screen). */
-  private invalidate(): void {
-    this.scheduleFrame();
-  }
-
-  private scheduleFrame(): void {
-    if (this.rafId !== 0 || !this.visible || !this.session.gpu || !this.animPlayer) return;
-    this.rafId = requestAnimationFrame(this.frame);
-  }
-
-  private cancelFrame(): void {
-    if (this.rafId !== 0) cancelAnimationFrame(this.rafId);
-    this.rafId = 0;
-    this.lastFrameTime = -1;
-  }
-
-  /** The per-frame path: advance, draw, and ask for another frame only while playing. Allocates nothing. */
-  private renderFrame(time: number): void {
-    this.rafId = 0;
-    const gpu = this.session.gpu, player = this.animPlayer;
-    if (!gpu || !player || gpu.uploaded !== player.model || !this.visible) {
-      this.lastFrameTime = -1;
-      return;
-    }
-    let ended = false;
-    const hook = this.beforeRender;
-    let dt = 0;
-    // Pose time: the player and the stage (root motion, the crowd).
-    const started = performance.now();
-    const advancing = player.playing;
-    if (advancing) {
-      dt = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
-      player.update(dt);
-      ended = player.ended;
-    } else if (hook !== null) {
-      // The hook edits the pose in place; start it from the clip again, not from its last edit.
-      player.evaluate();
-    }
-    const stage = this.stage;
-    stage?.update(player, dt);
-    if (advancing) this.poseMs = performance.now() - started;
-    if (hook !== null) hook(player, dt);
-    if (stage) stage.render(gpu.renderer, gpu.context.getCurrentTexture(), this.view.camera, player);
-    else gpu.renderer.render(gpu.context.getCurrentTexture(), this.view.camera, player.instance);
-    if (player.playing) {
-      this.lastFrameTime = time;
-      // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.
-      if (this.rafId === 0) this.rafId = requestAnimationFrame(this.frame);
-    } else {
-      this.lastFrameTime = -1;
-    }
-    if (ended) this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name });
+    this.frames.invalidate();
   }
 
   // ---------------------------------------------------------------- advanced use
@@ -625,7 +528,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   /** Draws one more frame (if on screen): for pages that changed the pose or hook state while paused. */
   requestRender(): void {
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   /**
@@ -634,22 +537,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * time of pose evaluation. One object, updated in place every frame; undefined
    * until a model is on the GPU.
    */
-  get stats(): ViewerStats | undefined {
-    const gpu = this.session.gpu;
-    if (!gpu || !this.animPlayer) return undefined;
-    const s = gpu.renderer.stats;
-    const out = this.liveStats;
-    out.poseMs = this.poseMs;
-    out.encodeMs = s.encodeMs;
-    out.gpuMs = s.gpuMs;
-    out.drawCalls = s.drawCalls;
-    out.vertices = s.vertices;
-    out.triangles = s.triangles;
-    out.joints = s.joints;
-    out.instances = s.instances;
-    out.culled = s.culled;
-    return out;
-  }
+  get stats(): ViewerStats | undefined { return this.frames.stats(); }
 
   /**
    * Shows a model that is already loaded (e.g. with `loadGltf` from files a user
@@ -701,7 +589,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     }
   }
 
-  /** A property set before the element was upgraded shadows the accessor; move it through the setter. */
+  /**
+   * A property a page set before the element was defined (lazy loading) shadows the
+   * accessor; move it through the setter.
+   */
   private upgradeProperties(): void {
     for (const { property: name } of REFLECTED_ATTRIBUTES) {
       if (Object.prototype.hasOwnProperty.call(this, name)) {
