@@ -21,7 +21,7 @@ import {
 } from './reflected-attributes.ts';
 import { loadModelSource } from './source.ts';
 import { ViewerStage } from './stage.ts';
-import { renderShadow } from './template.ts';
+import { ViewerShadow } from './template.ts';
 
 export const TAG_NAME = 'skinned-mesh-viewer';
 
@@ -92,10 +92,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private readonly viewerId = nextViewerId++;
+  private readonly shadow: ViewerShadow;
   private readonly canvas: HTMLCanvasElement;
-  private readonly progressElement: HTMLElement;
-  private readonly barElement: HTMLElement;
-  private readonly messageElement: HTMLElement;
   private readonly view = new ViewerCamera();
   private readonly controls: CameraControls;
   private readonly resizeObserver: ResizeObserver;
@@ -123,14 +121,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    renderShadow(root);
-    this.canvas = root.querySelector('canvas')!;
-    this.progressElement = root.querySelector('.progress')!;
-    this.barElement = root.querySelector('.bar')!;
-    this.messageElement = root.querySelector('.message')!;
-    this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', '3D model');
+    this.shadow = new ViewerShadow(this.attachShadow({ mode: 'open' }));
+    this.canvas = this.shadow.canvas;
     this.controls = new CameraControls(this, this.canvas, {
       orbit: (deltaYaw, deltaPitch) => {
         this.view.orbitBy(deltaYaw, deltaPitch);
@@ -166,13 +158,13 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       gpu: () => this.session.ready!,
       upload: (gpu, model) => this.session.upload(gpu, model),
       unsupportedMessage: () => this.session.unsupportedMessage,
-      loadStarted: () => this.setProgress(0, 0),
+      loadStarted: () => this.shadow.setProgress(0, 0),
       loadProgress: (loaded, total) => {
-        this.setProgress(loaded, total);
+        this.shadow.setProgress(loaded, total);
         this.emit('progress', { loaded, total });
       },
-      loadStopped: () => this.showProgress(false),
-      message: (text) => this.showMessage(text),
+      loadStopped: () => this.shadow.hideProgress(),
+      message: (text) => this.shadow.showMessage(text),
       committed: (source, model) => this.showLoaded(source, model),
       cleared: () => this.clearModel(),
       failed: (phase, error, source) => this.fail(phase, error, source),
@@ -415,7 +407,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     stage.setInstances(this.instances, player);
     this.bounds = stage.framingBounds();
     this.frameModel();
-    this.showProgress(false);
+    this.shadow.hideProgress();
     this.canvas.classList.remove('empty');
     if (this.playRequested || (this.autoplay && !prefersReducedMotion())) player.play();
     this.playRequested = false;
@@ -434,9 +426,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private fail(kind: ViewerErrorKind, error: unknown, src: string | undefined): void {
     const message = error instanceof Error ? error.message : String(error);
-    this.showProgress(false);
+    this.shadow.hideProgress();
     // Which file, then the loader's words (which name the glTF path at fault).
-    this.showMessage(src === undefined ? message : `Could not show ${displayName(src)}\n${message}`);
+    this.shadow.showMessage(src === undefined ? message : `Could not show ${displayName(src)}\n${message}`);
     this.emit('error', { message, kind, src, error });
   }
 
@@ -551,25 +543,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   // ---------------------------------------------------------------- DOM helpers
-
-  private setProgress(loaded: number, total: number): void {
-    const known = total > 0;
-    const fraction = known ? Math.min(1, loaded / total) : 0;
-    this.progressElement.hidden = false;
-    this.progressElement.classList.toggle('indeterminate', !known);
-    this.barElement.style.transform = known ? `scaleX(${fraction})` : '';
-    if (known) this.progressElement.setAttribute('aria-valuenow', String(Math.round(fraction * 100)));
-    else this.progressElement.removeAttribute('aria-valuenow');
-  }
-
-  private showProgress(shown: boolean): void {
-    this.progressElement.hidden = !shown;
-  }
-
-  private showMessage(text: string | undefined): void {
-    this.messageElement.textContent = text ?? '';
-    this.messageElement.hidden = text === undefined;
-  }
 
   private emit<K extends keyof SkinnedMeshViewerCustomEvents>(
     type: K, detail: SkinnedMeshViewerCustomEvents[K] extends CustomEvent<infer D> ? D : never,
