@@ -80,6 +80,16 @@ async function finish(t: ReturnType<typeof setup>, source: string): Promise<Mode
   return model;
 }
 
+/** A loader whose load of a.glb was superseded by one of b.glb, both fetching. */
+async function supersededLoad(): Promise<ReturnType<typeof setup>> {
+  const t = setup();
+  t.loader.sourceChanged('a.glb');
+  await settle();
+  t.loader.sourceChanged('b.glb');
+  await settle();
+  return t;
+}
+
 describe('ModelLoader', () => {
   it('loads, uploads and commits a source, reporting progress; nothing happens before the setting call returns', async () => {
     const t = setup();
@@ -100,11 +110,7 @@ describe('ModelLoader', () => {
   });
 
   it('a new source during a load wins: the older fetch is aborted, its progress and result ignored', async () => {
-    const t = setup();
-    t.loader.sourceChanged('a.glb');
-    await settle();
-    t.loader.sourceChanged('b.glb');
-    await settle();
+    const t = await supersededLoad();
     const [a, b] = t.fetches;
     expect(a.signal.aborted).toBe(true);
     expect(b.signal.aborted).toBe(false);
@@ -148,11 +154,7 @@ describe('ModelLoader', () => {
   });
 
   it('a superseded load that fails late reports nothing; the current one reports its phase and clears', async () => {
-    const t = setup();
-    t.loader.sourceChanged('a.glb');
-    await settle();
-    t.loader.sourceChanged('b.glb');
-    await settle();
+    const t = await supersededLoad();
     t.taken();
     t.fetches[0].reject(new Error('404'));
     await settle();
