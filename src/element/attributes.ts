@@ -1,9 +1,9 @@
 import { asSkinningMethod, DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 /**
  * Parsing of <skinned-mesh-viewer>'s attribute strings. Pure functions with no DOM, so
- * they are tested in Node; the element calls them only when an attribute changes.
- * Malformed values never throw: they return undefined and the element keeps its default
- * (and warns), as HTML attributes do.
+ * they are tested in Node (parseCssColor asks a 2D canvas, which a test hands it); the
+ * element calls them only when an attribute changes. Malformed values never throw: they
+ * return undefined and the element keeps its default (and warns), as HTML attributes do.
  */
 
 const DEG = Math.PI / 180;
@@ -118,8 +118,8 @@ function alphaChannel(token: string): number | undefined {
 /**
  * The CSS colours that need no browser: `transparent`, `#rgb`, `#rgba`, `#rrggbb`,
  * `#rrggbbaa`, and `rgb()`/`rgba()` in comma or space syntax (what a 2D canvas's
- * `fillStyle` serialises any colour to). Anything else → undefined; the element then asks
- * the browser (parseCssColor in the element) for named colours, hsl() and the rest.
+ * `fillStyle` serialises any colour to). Anything else → undefined; parseCssColor then asks
+ * the browser for named colours, hsl() and the rest.
  */
 export function parseSimpleColor(text: string): Rgba | undefined {
   const s = text.trim().toLowerCase();
@@ -150,6 +150,44 @@ export function parseSimpleColor(text: string): Rgba | undefined {
     return [r, g, b, a];
   }
   return undefined;
+}
+
+/** What parseCssColor needs of a 2D canvas context (a test passes a stand-in). */
+export type ColorCanvas = Pick<CanvasRenderingContext2D, 'fillStyle' | 'clearRect' | 'fillRect' | 'getImageData'>;
+
+let pageColorCanvas: ColorCanvas | null | undefined;
+
+/** A 1×1 canvas of the page, made on first need; null without a DOM (Node). */
+function colorCanvas(): ColorCanvas | null {
+  if (pageColorCanvas === undefined) {
+    pageColorCanvas = typeof OffscreenCanvas !== 'undefined'
+      ? new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })
+      : typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d', { willReadFrequently: true }) : null;
+  }
+  return pageColorCanvas;
+}
+
+/**
+ * Any CSS colour the browser understands (names, hsl(), color-mix(), …). The simple ones
+ * are read here; the rest go through a 1×1 2D canvas (the page's, unless `canvas` is
+ * given): a value the canvas rejects leaves `fillStyle` unchanged, which two different
+ * sentinels reveal. Attribute changes only.
+ */
+export function parseCssColor(text: string, canvas?: ColorCanvas): Rgba | undefined {
+  const simple = parseSimpleColor(text);
+  if (simple) return simple;
+  const c = canvas ?? colorCanvas();
+  if (!c) return undefined;
+  c.fillStyle = '#000000';
+  c.fillStyle = text;
+  const first = c.fillStyle;
+  c.fillStyle = '#ffffff';
+  c.fillStyle = text;
+  if (c.fillStyle !== first) return undefined;
+  c.clearRect(0, 0, 1, 1);
+  c.fillRect(0, 0, 1, 1);
+  const [r, g, b, a] = c.getImageData(0, 0, 1, 1).data;
+  return [r / 255, g / 255, b / 255, a / 255];
 }
 
 /** The method to use for a `skinning` value: itself when supported, else undefined (caller falls back to linear). */

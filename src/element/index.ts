@@ -26,9 +26,9 @@ declare global {
   }
 }
 
-export {
-  SkinnedMeshViewerElement, TAG_NAME, DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED, type ViewerCameraOrbit, type ViewerStats,
-} from './viewer.ts';
+export { SkinnedMeshViewerElement, TAG_NAME, type ViewerCameraOrbit } from './viewer.ts';
+export type { ViewerStats } from './frame-loop.ts';
+export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';
 export type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerErrorDetail,
   ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail,

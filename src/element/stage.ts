@@ -5,6 +5,7 @@ import { lockRootInPlace } from '../anim/root-motion.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import type { Camera } from '../gpu/camera.ts';
+import { renderCrowd } from '../gpu/render-crowd.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 import { setIdentity } from '../math/trs.ts';
 
@@ -16,6 +17,11 @@ const CIRCLE_RADIUS_SCALE = 1.5;
 const GRID_SPACING_SCALE = 1.25;
 /** Crowd members play at the viewer's speed times a factor in [1 − SPREAD, 1 + SPREAD]. */
 const SPEED_SPREAD = 0.15;
+
+/** A requested instance count as drawn: floored and clamped to 1…MAX_INSTANCES (NaN draws 1). */
+export function clampInstances(n: number): number {
+  return Math.max(1, Math.min(MAX_INSTANCES, Math.floor(n) || 1));
+}
 
 /** A small deterministic generator (mulberry32): the same crowd on every load and in tests. */
 function random(seed: number): () => number {
@@ -130,7 +136,7 @@ export class ViewerStage {
 
   /** Draws `n` instances (clamped to 1…MAX_INSTANCES); more than the crowd holds builds a bigger one. */
   setInstances(n: number, player: AnimationPlayer): void {
-    const count = Math.max(1, Math.min(MAX_INSTANCES, Math.floor(n) || 1));
+    const count = clampInstances(n);
     this.instanceCount = count;
     if (count === 1) return;
     if (!this.crowd || this.crowd.capacity < count) {
@@ -212,7 +218,7 @@ export class ViewerStage {
   render(renderer: Renderer, target: GPUTexture, camera: Camera, player: AnimationPlayer): void {
     const crowd = this.crowd;
     if (crowd && this.instanceCount > 1) {
-      renderer.renderInstances(target, camera, crowd.instances, crowd.count, crowd.placementsF32);
+      renderCrowd(renderer, target, camera, crowd);
     } else if (this.walking) {
       this.singleList[0] = player.instance;
       renderer.renderInstances(target, camera, this.singleList, 1, this.placementF32);

@@ -1,5 +1,6 @@
 /**
- * The element's shadow DOM: a canvas, a progress bar and a message area. Sizes default to
+ * The element's shadow DOM: a canvas, a progress bar and a message area, and what the
+ * element does with them (ViewerShadow). Sizes default to
  * 300×150 like <model-viewer> (and <canvas>); page CSS on the element overrides them.
  * Colours come from custom properties with fallbacks at the point of use, so values set
  * on any ancestor inherit into every viewer.
@@ -62,7 +63,7 @@ export const MARKUP = `
 let sharedSheet: CSSStyleSheet | undefined;
 
 /** Fills a new shadow root; every viewer adopts the one constructed stylesheet where supported. */
-export function renderShadow(root: ShadowRoot): void {
+function renderShadow(root: ShadowRoot): void {
   if (typeof CSSStyleSheet === 'function' && 'adoptedStyleSheets' in root && 'replaceSync' in CSSStyleSheet.prototype) {
     if (!sharedSheet) {
       sharedSheet = new CSSStyleSheet();
@@ -72,5 +73,44 @@ export function renderShadow(root: ShadowRoot): void {
     root.innerHTML = MARKUP;
   } else {
     root.innerHTML = `<style>${STYLES}</style>${MARKUP}`;
+  }
+}
+
+/** A viewer's rendered shadow root: the canvas it draws into, its progress bar and message. */
+export class ViewerShadow {
+  readonly canvas: HTMLCanvasElement;
+  private readonly progress: HTMLElement;
+  private readonly bar: HTMLElement;
+  private readonly message: HTMLElement;
+
+  constructor(root: ShadowRoot) {
+    renderShadow(root);
+    this.canvas = root.querySelector('canvas')!;
+    this.progress = root.querySelector('.progress')!;
+    this.bar = root.querySelector('.bar')!;
+    this.message = root.querySelector('.message')!;
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('aria-label', '3D model');
+  }
+
+  /** Shows the bar at `loaded / total`, or sliding while `total` is 0 (unknown). */
+  setProgress(loaded: number, total: number): void {
+    const known = total > 0;
+    const fraction = known ? Math.min(1, loaded / total) : 0;
+    this.progress.hidden = false;
+    this.progress.classList.toggle('indeterminate', !known);
+    this.bar.style.transform = known ? `scaleX(${fraction})` : '';
+    if (known) this.progress.setAttribute('aria-valuenow', String(Math.round(fraction * 100)));
+    else this.progress.removeAttribute('aria-valuenow');
+  }
+
+  hideProgress(): void {
+    this.progress.hidden = true;
+  }
+
+  /** Shows `text` over the canvas; undefined hides the message. */
+  showMessage(text: string | undefined): void {
+    this.message.textContent = text ?? '';
+    this.message.hidden = text === undefined;
   }
 }

@@ -3,54 +3,29 @@ import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
-import { canvasPixelSize, configureCanvas, WebGpuUnsupportedError, type PixelSize } from '../gpu/device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
-import { Renderer } from '../gpu/renderer.ts';
 import {
-  formatCameraOrbit, parseCameraOrbit, parseNumber, parseSeconds, parseSimpleColor, parseSkinning,
-  TRANSPARENT, type Rgba,
+  formatCameraOrbit, parseCameraOrbit, parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba,
 } from './attributes.ts';
 import { encodeImage, unpremultiply } from './capture.ts';
 import { CameraControls } from './controls.ts';
-import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
 import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
 } from './events.ts';
-import { acquireSharedDevice, onSharedDeviceLost } from './shared-device.ts';
+import { FrameLoop, type ViewerStats } from './frame-loop.ts';
+import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
+import { GpuSession, type GpuState } from './gpu-session.ts';
+import { ModelLoader } from './model-loader.ts';
+import {
+  defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
+} from './reflected-attributes.ts';
 import { loadModelSource } from './source.ts';
-import { MAX_INSTANCES, ViewerStage } from './stage.ts';
-import { renderShadow } from './template.ts';
+import { ViewerStage } from './stage.ts';
+import { ViewerShadow } from './template.ts';
 
 export const TAG_NAME = 'skinned-mesh-viewer';
 
-/** Defaults of the numeric attributes. */
-export const DEFAULT_SPEED = 1;
-export const DEFAULT_EXPOSURE = 1;
-/** Seconds; model-viewer's `animation-crossfade-duration` default (300 ms). */
-export const DEFAULT_CROSSFADE = 0.3;
-
-/** A long stall (a background tab, a debugger) must not make the animation jump ahead. */
-const MAX_FRAME_SECONDS = 0.25;
-/** Fallback texture limit before a device is known (WebGPU's guaranteed minimum). */
-const DEFAULT_MAX_TEXTURE_DIMENSION = 8192;
-
 /** The current camera orbit, as model-viewer's `getCameraOrbit()` returns it. */
-/** See `SkinnedMeshViewerElement.stats`. Times in milliseconds of the last frame. */
-export interface ViewerStats {
-  poseMs: number;
-  encodeMs: number;
-  /** undefined when the adapter has no timestamp queries. */
-  gpuMs: number | undefined;
-  drawCalls: number;
-  vertices: number;
-  triangles: number;
-  joints: number;
-  /** Model instances drawn (the `instances` attribute once a crowd is shown). */
-  instances: number;
-  /** Instances left out of the last frame by frustum culling (their skinned bounds were outside the view). */
-  culled: number;
-}
-
 export interface ViewerCameraOrbit {
   /** Azimuth about +Y, radians (0: looking at the model's front). */
   readonly theta: number;
@@ -62,29 +37,11 @@ export interface ViewerCameraOrbit {
   toString(): string;
 }
 
-/** What one connection to the page holds on the GPU; all freed on removal. */
-interface GpuState {
-  readonly device: GPUDevice;
-  readonly context: GPUCanvasContext;
-  readonly renderer: Renderer;
-  /** The model the renderer holds, once its upload finished. */
-  uploaded: Model | undefined;
-  /** Set when the state is released; queued uploads for it are skipped. */
-  released: boolean;
-}
-
 // In Node (the library's loader and player are usable there) there is no HTMLElement;
 // the class must still be definable so importing the library does not throw.
 const HTMLElementBase: typeof HTMLElement = typeof HTMLElement === 'undefined'
   ? (class {} as unknown as typeof HTMLElement)
   : HTMLElement;
-
-const BOOLEAN_PROPERTIES = ['autoplay', 'loop', 'cameraControls', 'rootMotion', 'shadows'] as const;
-/** Properties a page may set on an element before the class is defined (lazy loading). */
-const UPGRADED_PROPERTIES = [
-  'src', 'builtin', 'animation', 'speed', 'crossfadeDuration', 'cameraOrbit', 'exposure', 'background',
-  'skinning', 'debug', 'alt', 'instances', ...BOOLEAN_PROPERTIES,
-] as const;
 
 let nextViewerId = 1;
 const warned = new Set<string>();
@@ -111,35 +68,6 @@ function displayName(source: string): string {
   }
 }
 
-let colorContext: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null | undefined;
-
-/**
- * Any CSS colour the browser understands (names, hsl(), color-mix(), …), through a 1×1
- * 2D canvas: a value the canvas rejects leaves `fillStyle` unchanged, which two different
- * sentinels reveal. Attribute changes only.
- */
-function parseCssColor(text: string): Rgba | undefined {
-  const simple = parseSimpleColor(text);
-  if (simple) return simple;
-  if (colorContext === undefined) {
-    colorContext = typeof OffscreenCanvas !== 'undefined'
-      ? new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })
-      : typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d', { willReadFrequently: true }) : null;
-  }
-  const c = colorContext;
-  if (!c) return undefined;
-  c.fillStyle = '#000000';
-  c.fillStyle = text;
-  const first = c.fillStyle;
-  c.fillStyle = '#ffffff';
-  c.fillStyle = text;
-  if (c.fillStyle !== first) return undefined;
-  c.clearRect(0, 0, 1, 1);
-  c.fillRect(0, 0, 1, 1);
-  const [r, g, b, a] = c.getImageData(0, 0, 1, 1).data;
-  return [r / 255, g / 255, b / 255, a / 255];
-}
-
 /**
  * `<skinned-mesh-viewer>`: shows a skinned glTF model and plays its animations with
  * WebGPU, following <model-viewer>'s conventions for attributes, methods and events.
@@ -149,18 +77,23 @@ function parseCssColor(text: string): Rgba | undefined {
  * IntersectionObserver and at most one pending animation frame. Removal frees all of
  * them (the parsed Model stays, so re-insertion only re-uploads). Frames are drawn only
  * while the element is on screen, and only when something changed or an animation plays.
+ *
+ * The class wires attributes, events and its shadow DOM to three parts of one concern each:
+ * GpuSession (device, renderer, uploads), ModelLoader (which model is shown, which load
+ * may still commit) and FrameLoop (when and what a frame draws). Attributes and their
+ * properties are the table in reflected-attributes.ts.
  */
 export class SkinnedMeshViewerElement extends HTMLElementBase {
-  static readonly observedAttributes = [
-    'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
-    'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
-  ];
+  static readonly observedAttributes = REFLECTED_ATTRIBUTES.map((row) => row.attribute);
+
+  // The properties of ReflectedProperties, declared on the interface below.
+  static {
+    defineReflectedProperties(this.prototype);
+  }
 
   private readonly viewerId = nextViewerId++;
+  private readonly shadow: ViewerShadow;
   private readonly canvas: HTMLCanvasElement;
-  private readonly progressElement: HTMLElement;
-  private readonly barElement: HTMLElement;
-  private readonly messageElement: HTMLElement;
   private readonly view = new ViewerCamera();
   private readonly controls: CameraControls;
   private readonly resizeObserver: ResizeObserver;
@@ -168,46 +101,19 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // Connection to the page.
   private attached = false;
-  /** Bumped on every set-up and tear-down; async work of an older connection is dropped. */
-  private connection = 0;
-  private visible = false;
-  private gpu: GpuState | undefined;
-  private gpuRequest: Promise<GpuState> | undefined;
-  /** Why WebGPU cannot be used, once a device request failed for that reason (this connection). */
-  private unsupportedMessage: string | undefined;
-  private unsubscribeDeviceLost: (() => void) | undefined;
-  /**
-   * Renderer work, one step at a time: Renderer.setModel is async, so two uploads (or an
-   * upload and destroy) must not interleave, or an older model could land last, or a
-   * destroyed renderer receive a new scene.
-   */
-  private rendererQueue: Promise<void> = Promise.resolve();
   private addedTabIndex = false;
+  private readonly session: GpuSession;
+  private readonly frames: FrameLoop;
 
-  // The model.
-  private currentModel: Model | undefined;
+  // The model: the loader's, shown by a player and the stage around it.
+  private readonly loader: ModelLoader<GpuState>;
   private animPlayer: AnimationPlayer | undefined;
+  /** Root motion and crowds around the player (see ViewerStage); one per loaded model. */
+  private stage: ViewerStage | undefined;
   private bounds: Bounds | undefined;
-  private loadedSource: string | undefined;
-  private loadingSource: string | undefined;
-  private loadGeneration = 0;
-  private loadAbort: AbortController | undefined;
-  private isLoaded = false;
   private playRequested = false;
   /** Set while crossfadeTo writes the `animation` attribute, which must not start a second transition. */
   private reflectingAnimation = false;
-
-  // Frame loop: `frame` is bound once so scheduling allocates nothing.
-  private rafId = 0;
-  private lastFrameTime = -1;
-  private readonly frame = (time: number): void => this.renderFrame(time);
-  private readonly pixelSize: PixelSize = { width: 0, height: 0 };
-
-  // What the last frame cost (see `stats`).
-  private poseMs = 0;
-  private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0, culled: 0 };
-  /** Root motion and crowds around the player (see ViewerStage); one per loaded model. */
-  private stage: ViewerStage | undefined;
 
   // Settings, parsed once per attribute change.
   private clearColor: Rgba = TRANSPARENT;
@@ -215,121 +121,76 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    renderShadow(root);
-    this.canvas = root.querySelector('canvas')!;
-    this.progressElement = root.querySelector('.progress')!;
-    this.barElement = root.querySelector('.bar')!;
-    this.messageElement = root.querySelector('.message')!;
-    this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', '3D model');
+    this.shadow = new ViewerShadow(this.attachShadow({ mode: 'open' }));
+    this.canvas = this.shadow.canvas;
     this.controls = new CameraControls(this, this.canvas, {
       orbit: (deltaYaw, deltaPitch) => {
         this.view.orbitBy(deltaYaw, deltaPitch);
-        this.invalidate();
+        this.frames.invalidate();
       },
       zoom: (factor) => {
         this.view.zoomBy(factor);
-        this.invalidate();
+        this.frames.invalidate();
       },
     });
-    this.resizeObserver = new ResizeObserver((entries) => this.resized(entries[entries.length - 1]));
-    this.intersectionObserver = new IntersectionObserver((entries) => {
-      this.visible = entries[entries.length - 1].isIntersecting;
-      if (this.visible) this.scheduleFrame();
-      else this.cancelFrame();
+    this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
+      model: () => this.loader.model,
+      settings: () => ({
+        exposure: this.exposure,
+        clearColor: this.clearColor,
+        debugMask: this.debugMask,
+        skinning: parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING,
+        shadows: this.shadows,
+      }),
+      invalidate: () => this.frames.invalidate(),
+      deviceFailed: (error, unsupported) => {
+        // Nothing could be shown: stop fetching.
+        this.loader.cancel();
+        this.fail(unsupported ? 'webgpu-unsupported' : 'gpu', error, undefined);
+      },
+      uploadFailed: (error) => this.fail('gpu', error, this.loader.source),
+      settingFailed: (attribute, error) => {
+        warnOnce(`${attribute}="${this.getAttribute(attribute)}" could not be drawn: ${(error as Error).message}`);
+      },
     });
+    this.loader = new ModelLoader<GpuState>({
+      fetch: (source, signal, onProgress) => loadModelSource(source, { baseUrl: document.baseURI, signal, onProgress }),
+      gpu: () => this.session.ready!,
+      upload: (gpu, model) => this.session.upload(gpu, model),
+      unsupportedMessage: () => this.session.unsupportedMessage,
+      loadStarted: () => this.shadow.setProgress(0, 0),
+      loadProgress: (loaded, total) => {
+        this.shadow.setProgress(loaded, total);
+        this.emit('progress', { loaded, total });
+      },
+      loadStopped: () => this.shadow.hideProgress(),
+      message: (text) => this.shadow.showMessage(text),
+      committed: (source, model) => this.showLoaded(source, model),
+      cleared: () => this.clearModel(),
+      failed: (phase, error, source) => this.fail(phase, error, source),
+    });
+    this.frames = new FrameLoop(this.canvas, this.session, this.view, {
+      player: () => this.animPlayer,
+      stage: () => this.stage,
+      beforeRender: () => this.beforeRender,
+      animationEnded: (player) => this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name }),
+    });
+    this.resizeObserver = new ResizeObserver((entries) => this.frames.resized(entries[entries.length - 1]));
+    this.intersectionObserver = new IntersectionObserver((entries) => this.frames.setVisible(entries[entries.length - 1].isIntersecting));
   }
-
-  // ---------------------------------------------------------------- attributes ↔ properties
-
-  /** URL of a .glb or .gltf file, or `builtin:NAME` for a procedural model. */
-  get src(): string | null { return this.getAttribute('src'); }
-  set src(value: string | null) { this.setOrRemove('src', value); }
-
-  /** A built-in procedural model (`character`, `limb`, `twist-cylinder`), shown when `src` is not set. */
-  get builtin(): string | null { return this.getAttribute('builtin'); }
-  set builtin(value: string | null) { this.setOrRemove('builtin', value); }
-
-  /** The clip to play: a name, or an index. Unset: the first clip. */
-  get animation(): string | null { return this.getAttribute('animation'); }
-  set animation(value: string | number | null) { this.setOrRemove('animation', value === null ? null : String(value)); }
-
-  get autoplay(): boolean { return this.hasAttribute('autoplay'); }
-  set autoplay(value: boolean) { this.toggleAttribute('autoplay', Boolean(value)); }
-
-  get loop(): boolean { return this.hasAttribute('loop'); }
-  set loop(value: boolean) { this.toggleAttribute('loop', Boolean(value)); }
-
-  /** The key light casts shadows, on the model and a ground disc under it (RenderSettings.shadows and .ground; off unless present). */
-  get shadows(): boolean { return this.hasAttribute('shadows'); }
-  set shadows(value: boolean) { this.toggleAttribute('shadows', Boolean(value)); }
-
-  get cameraControls(): boolean { return this.hasAttribute('camera-controls'); }
-  set cameraControls(value: boolean) { this.toggleAttribute('camera-controls', Boolean(value)); }
-
-  /** Playback rate (negative plays backwards); default 1. */
-  get speed(): number { return parseNumber(this.getAttribute('speed')) ?? DEFAULT_SPEED; }
-  set speed(value: number) { this.setAttribute('speed', String(value)); }
-
-  /** Seconds over which a change of `animation` blends while playing; default 0.3. Attribute accepts `0.3`, `0.3s`, `300ms`. */
-  get crossfadeDuration(): number { return parseSeconds(this.getAttribute('crossfade-duration')) ?? DEFAULT_CROSSFADE; }
-  set crossfadeDuration(value: number) { this.setAttribute('crossfade-duration', String(value)); }
-
-  /** `$theta $phi $radius` as in model-viewer (`30deg 75deg 2.5m`, radians, `auto`, `%`). */
-  get cameraOrbit(): string | null { return this.getAttribute('camera-orbit'); }
-  set cameraOrbit(value: string | null) { this.setOrRemove('camera-orbit', value); }
-
-  /** Multiplies scene radiance before tone mapping; default 1. */
-  get exposure(): number { return parseNumber(this.getAttribute('exposure')) ?? DEFAULT_EXPOSURE; }
-  set exposure(value: number) { this.setAttribute('exposure', String(value)); }
-
-  /** A CSS colour behind the model, or `transparent` (the default: the page shows through). */
-  get background(): string | null { return this.getAttribute('background'); }
-  set background(value: string | null) { this.setOrRemove('background', value); }
-
-  /** `linear` (default). `dual-quaternion` is planned; unsupported values warn and fall back to linear. */
-  get skinning(): string { return this.getAttribute('skinning') ?? DEFAULT_SKINNING; }
-  set skinning(value: string | null) { this.setOrRemove('skinning', value); }
-
-  /**
-   * `root-motion`: clips whose root travels (the built-in Walk) move the character through
-   * the scene — one character walks a circle around the origin, a crowd walks and wraps
-   * around its grid. Without it they play in place.
-   */
-  get rootMotion(): boolean { return this.hasAttribute('root-motion'); }
-  set rootMotion(value: boolean) { this.toggleAttribute('root-motion', Boolean(value)); }
-
-  /**
-   * `instances="N"`: draws a crowd of N copies of the model (1…4096) on a grid, all playing
-   * the current clip, each from its own phase at a slightly different speed; one instanced
-   * draw per primitive. Default 1.
-   */
-  get instances(): number {
-    const n = parseNumber(this.getAttribute('instances'));
-    return n === undefined ? 1 : Math.max(1, Math.min(MAX_INSTANCES, Math.floor(n) || 1));
-  }
-  set instances(value: number) { this.setAttribute('instances', String(value)); }
-
-  /** Space-separated debug views: `skeleton normals tangents weights wireframe bounds`. */
-  get debug(): string | null { return this.getAttribute('debug'); }
-  set debug(value: string | null) { this.setOrRemove('debug', value); }
-
-  /** Accessible description of the model. */
-  get alt(): string | null { return this.getAttribute('alt'); }
-  set alt(value: string | null) { this.setOrRemove('alt', value); }
 
   // ---------------------------------------------------------------- playback and state
 
   /** The loaded model (kept across removal from the page). */
-  get model(): Model | undefined { return this.currentModel; }
+  get model(): Model | undefined { return this.loader.model; }
 
   /** True once the model of the current source is loaded and on the GPU; false while a new source loads. */
-  get loaded(): boolean { return this.isLoaded; }
+  get loaded(): boolean { return this.loader.loaded; }
 
   /** Clip names in file order; an unnamed clip is listed by its index. */
   get animations(): string[] {
-    return this.currentModel ? this.currentModel.animations.map((clip, i) => clip.name ?? String(i)) : [];
+    const model = this.loader.model;
+    return model ? model.animations.map((clip, i) => clip.name ?? String(i)) : [];
   }
 
   get paused(): boolean {
@@ -344,7 +205,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   set currentTime(value: number) {
     if (!this.animPlayer || !Number.isFinite(value)) return;
     this.animPlayer.seek(value);
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   play(): void {
@@ -354,7 +215,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       return;
     }
     player.play();
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   pause(): void {
@@ -393,7 +254,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * offscreen texture and read back, so it works whatever the canvas compositing does.
    */
   async capture(type = 'image/png', quality?: number): Promise<Blob> {
-    const gpu = this.gpu, player = this.animPlayer;
+    const gpu = this.session.gpu, player = this.animPlayer;
     if (!gpu || !player || gpu.uploaded !== player.model) {
       throw new Error(`<${TAG_NAME}>.capture: nothing is shown yet (wait for "load" while the element is in the page)`);
     }
@@ -401,8 +262,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const target = createOffscreenTarget(gpu.device, width, height, gpu.renderer.format, `<${TAG_NAME}> #${this.viewerId} capture`);
     let pixels: Uint8Array;
     try {
-      if (this.stage) this.stage.render(gpu.renderer, target, this.view.camera, player);
-      else gpu.renderer.render(target, this.view.camera, player.instance);
+      this.frames.draw(gpu, target, player, this.stage);
       pixels = await readTexturePixels(gpu.device, target);
     } finally {
       target.destroy();
@@ -429,12 +289,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
     if (oldValue === newValue) return;
-    switch (name) {
-      case 'src':
-      case 'builtin':
-        if (this.attached) this.sourceChanged();
+    const reaction = reflectedAttribute(name)?.reaction;
+    switch (reaction) {
+      case 'reload':
+        if (this.attached) this.loader.sourceChanged(this.source);
         break;
-      case 'animation':
+      case 'clip':
         if (!this.reflectingAnimation && this.animPlayer) this.applyAnimation(this.animPlayer);
         break;
       case 'autoplay':
@@ -446,15 +306,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       case 'speed':
         if (this.animPlayer) this.animPlayer.speed = this.speed;
         break;
-      case 'camera-controls':
+      case 'controls':
         this.controls.setEnabled(this.cameraControls);
         this.syncTabIndex();
         break;
-      case 'camera-orbit':
+      case 'frame':
         this.frameModel();
         break;
-      case 'exposure':
-      case 'shadows':
+      case 'settings':
         this.applySettings();
         break;
       case 'background':
@@ -469,12 +328,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         if (parseSkinning(newValue) === undefined) warnOnce(`skinning="${newValue}" is not supported; using ${DEFAULT_SKINNING}`);
         this.applySettings();
         break;
-      case 'alt':
+      case 'label':
         this.canvas.setAttribute('aria-label', newValue ?? '3D model');
         break;
-      case 'crossfade-duration':
-        break;
-      case 'instances':
+      case 'crowd':
         if (parseNumber(newValue) === undefined && newValue !== null) warnOnce(`instances="${newValue}" is not a number; drawing 1`);
         if (this.stage && this.animPlayer) {
           this.stage.setInstances(this.instances, this.animPlayer);
@@ -487,6 +344,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
           this.reframe();
         }
         break;
+      case 'none':
+      case undefined:
+        break;
     }
   }
 
@@ -494,7 +354,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private setUp(): void {
     this.attached = true;
-    this.connection++;
     this.syncTabIndex();
     try {
       this.resizeObserver.observe(this.canvas, { box: 'device-pixel-content-box' });
@@ -503,95 +362,22 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       this.resizeObserver.observe(this.canvas, { box: 'content-box' });
     }
     this.intersectionObserver.observe(this);
-    this.unsubscribeDeviceLost = onSharedDeviceLost(this.deviceLost);
-    this.requestGpu();
-    // Without navigator.gpu nothing can be shown: requestGpu reports it; fetch nothing.
+    this.session.open();
+    // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return;
-    const source = this.source;
-    if (source !== undefined && (source !== this.loadedSource || !this.currentModel)) this.startLoad(source);
+    this.loader.connected(this.source);
   }
 
   private tearDown(): void {
     this.attached = false;
-    this.connection++;
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
-    this.cancelFrame();
-    this.visible = false;
-    this.unsubscribeDeviceLost?.();
-    this.unsubscribeDeviceLost = undefined;
+    this.frames.stop();
     // A load in flight restarts on re-insertion; nothing of it is kept.
-    this.cancelLoad();
-    this.releaseGpu();
-    this.gpuRequest = undefined;
-    this.unsupportedMessage = undefined;
+    this.loader.cancel();
+    this.session.close();
     // A drag in progress ends with the element; its pointer capture is already gone.
     this.controls.cancelGestures();
-  }
-
-  private requestGpu(): void {
-    const connection = this.connection;
-    const request = acquireSharedDevice().then((device): GpuState => {
-      if (connection !== this.connection) throw new DOMException('the element left the page', 'AbortError');
-      const { context, viewFormat } = configureCanvas(this.canvas, device);
-      const renderer = new Renderer(device, { format: viewFormat, label: `<${TAG_NAME}> #${this.viewerId}` });
-      const gpu: GpuState = { device, context, renderer, uploaded: undefined, released: false };
-      this.gpu = gpu;
-      this.applySettings();
-      this.ensureUploaded();
-      return gpu;
-    });
-    this.gpuRequest = request;
-    request.catch((error: unknown) => {
-      if (connection !== this.connection || request !== this.gpuRequest) return;
-      const unsupported = error instanceof WebGpuUnsupportedError;
-      if (unsupported) this.unsupportedMessage = error.message;
-      // Nothing could be shown: stop fetching.
-      this.cancelLoad();
-      this.fail(unsupported ? 'webgpu-unsupported' : 'gpu', error, undefined);
-    });
-  }
-
-  private releaseGpu(): void {
-    const gpu = this.gpu;
-    if (!gpu) return;
-    this.gpu = undefined;
-    gpu.released = true;
-    gpu.context.unconfigure();
-    this.enqueueRendererWork(() => gpu.renderer.destroy());
-  }
-
-  private readonly deviceLost = (device: GPUDevice): void => {
-    if (!this.gpu || this.gpu.device !== device) return;
-    this.releaseGpu();
-    // The next acquire requests a new device; the continuation re-uploads the model.
-    if (this.attached) this.requestGpu();
-  };
-
-  private enqueueRendererWork<T>(work: () => T | Promise<T>): Promise<T> {
-    const result = this.rendererQueue.then(work);
-    this.rendererQueue = result.then(() => {}, () => {});
-    return result;
-  }
-
-  private upload(gpu: GpuState, model: Model): Promise<void> {
-    return this.enqueueRendererWork(async () => {
-      if (gpu.released || gpu.uploaded === model) return;
-      await gpu.renderer.setModel(model);
-      gpu.uploaded = model;
-      // Frames draw unshadowed until these are built; the caller invalidates once they are.
-      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
-    });
-  }
-
-  /** After a re-insertion or a device loss: puts the current model on the current renderer. */
-  private ensureUploaded(): void {
-    const gpu = this.gpu, model = this.currentModel;
-    if (!gpu || !model || gpu.uploaded === model) return;
-    this.upload(gpu, model).then(
-      () => this.invalidate(),
-      (error: unknown) => { if (this.gpu === gpu && this.currentModel === model) this.fail('gpu', error, this.loadedSource); },
-    );
   }
 
   // ---------------------------------------------------------------- loading
@@ -605,84 +391,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     return undefined;
   }
 
-  private sourceChanged(): void {
-    const source = this.source;
-    if (source !== undefined && source === this.loadedSource && this.currentModel) {
-      // Back to what is shown: drop the newer load, keep the model.
-      this.cancelLoad();
-      this.isLoaded = true;
-      return;
-    }
-    if (source === this.loadingSource) return;
-    this.startLoad(source);
-  }
-
-  private cancelLoad(): void {
-    this.loadGeneration++;
-    this.loadAbort?.abort();
-    this.loadAbort = undefined;
-    this.loadingSource = undefined;
-    this.showProgress(false);
-  }
-
-  private startLoad(source: string | undefined): void {
-    this.cancelLoad();
-    this.isLoaded = false;
-    this.showMessage(undefined);
-    if (source === undefined) {
-      this.clearModel();
-      return;
-    }
-    if (this.unsupportedMessage !== undefined) {
-      this.showMessage(this.unsupportedMessage);
-      return;
-    }
-    const generation = this.loadGeneration;
-    const abort = new AbortController();
-    this.loadAbort = abort;
-    this.loadingSource = source;
-    this.setProgress(0, 0);
-    void this.load(source, generation, abort.signal);
-  }
-
-  private async load(source: string, generation: number, signal: AbortSignal, preloaded?: Model): Promise<void> {
-    let phase: ViewerErrorKind = 'load';
-    try {
-      // Events go out after the call that set src (or inserted the element) returns.
-      await Promise.resolve();
-      if (generation !== this.loadGeneration) return;
-      const model = preloaded ?? await loadModelSource(source, {
-        baseUrl: document.baseURI,
-        signal,
-        onProgress: (loaded, total) => {
-          if (generation !== this.loadGeneration) return;
-          this.setProgress(loaded, total);
-          this.emit('progress', { loaded, total });
-        },
-      });
-      if (generation !== this.loadGeneration) return;
-      const gpu = await this.gpuRequest!;
-      if (generation !== this.loadGeneration) return;
-      phase = 'gpu';
-      await this.upload(gpu, model);
-      if (generation !== this.loadGeneration) return;
-      this.commitModel(source, model);
-    } catch (error) {
-      if (generation !== this.loadGeneration || signal.aborted) return;
-      // requestGpu reports a missing WebGPU (or a failed device) once, itself.
-      if (error instanceof WebGpuUnsupportedError || (error instanceof DOMException && error.name === 'AbortError')) return;
-      this.loadingSource = undefined;
-      this.loadAbort = undefined;
-      this.clearModel();
-      this.fail(phase, error, source);
-    }
-  }
-
-  private commitModel(source: string, model: Model): void {
-    this.loadAbort = undefined;
-    this.loadingSource = undefined;
-    this.loadedSource = source;
-    this.currentModel = model;
+  /** The loader committed `model`: play it, frame it, draw it. */
+  private showLoaded(source: string, model: Model): void {
     const player = new AnimationPlayer(model);
     player.loop = this.loop;
     player.speed = this.speed;
@@ -697,32 +407,28 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     stage.setInstances(this.instances, player);
     this.bounds = stage.framingBounds();
     this.frameModel();
-    this.isLoaded = true;
-    this.showProgress(false);
+    this.shadow.hideProgress();
     this.canvas.classList.remove('empty');
     if (this.playRequested || (this.autoplay && !prefersReducedMotion())) player.play();
     this.playRequested = false;
-    this.ensureUploaded();
+    this.session.ensureUploaded();
     this.emit('load', { src: source });
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   private clearModel(): void {
-    this.currentModel = undefined;
     this.animPlayer = undefined;
     this.stage = undefined;
     this.bounds = undefined;
-    this.loadedSource = undefined;
-    this.isLoaded = false;
     this.canvas.classList.add('empty');
-    this.cancelFrame();
+    this.frames.cancel();
   }
 
   private fail(kind: ViewerErrorKind, error: unknown, src: string | undefined): void {
     const message = error instanceof Error ? error.message : String(error);
-    this.showProgress(false);
+    this.shadow.hideProgress();
     // Which file, then the loader's words (which name the glTF path at fault).
-    this.showMessage(src === undefined ? message : `Could not show ${displayName(src)}\n${message}`);
+    this.shadow.showMessage(src === undefined ? message : `Could not show ${displayName(src)}\n${message}`);
     this.emit('error', { message, kind, src, error });
   }
 
@@ -748,7 +454,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     // A crossfade advances with playback; a paused player would stay on the old pose.
     if (player.playing && seconds > 0) player.crossfadeTo(clip, seconds);
     else player.setClip(clip);
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   // ---------------------------------------------------------------- camera
@@ -765,12 +471,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const text = this.getAttribute('camera-orbit');
     const orbit = parseCameraOrbit(text);
     if (!orbit) warnOnce(`camera-orbit="${text}" is not "$theta $phi $radius" (e.g. "30deg 75deg 2.5m"); using auto`);
-    this.view.reset(orbit ?? AUTO_ORBIT, this.bounds, this.aspect);
-    this.invalidate();
-  }
-
-  private get aspect(): number {
-    return this.canvas.width / Math.max(1, this.canvas.height);
+    this.view.reset(orbit ?? AUTO_ORBIT, this.bounds, this.frames.aspect);
+    this.frames.invalidate();
   }
 
   // ---------------------------------------------------------------- settings
@@ -793,120 +495,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private applySettings(): void {
-    const gpu = this.gpu;
-    if (gpu) {
-      const settings = gpu.renderer.settings;
-      settings.exposure = this.exposure;
-      settings.clearColor.set(this.clearColor);
-      settings.debug = this.debugMask;
-      if (this.debugMask !== 0) this.prepareDebugViews(gpu, this.debugMask);
-      const skinning = parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING;
-      if (settings.skinning !== skinning) {
-        settings.skinning = skinning;
-        this.prepareSkinning(gpu);
-      }
-      if (settings.shadows !== this.shadows) {
-        settings.shadows = this.shadows;
-        settings.ground = this.shadows;
-        if (this.shadows) this.prepareSkinning(gpu);
-      }
-    }
-    this.invalidate();
-  }
-
-  /** A skinning method's pipelines are built on first use; until then frames keep the old method. */
-  private prepareSkinning(gpu: GpuState): void {
-    this.enqueueRendererWork(async () => {
-      if (gpu.released || !gpu.uploaded) return;
-      await gpu.renderer.prepareSkinning();
-      // Shadow pipelines follow the skinning method.
-      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
-    }).then(
-      () => this.invalidate(),
-      (error: unknown) => warnOnce(`skinning="${this.getAttribute('skinning')}" could not be drawn: ${(error as Error).message}`),
-    );
-  }
-
-  /**
-   * Debug views are built on first use, asynchronously; a viewer that is not animating
-   * draws no further frame by itself, so it asks for one when they are ready.
-   */
-  private prepareDebugViews(gpu: GpuState, mask: number): void {
-    this.enqueueRendererWork(async () => {
-      // Before the first upload setModel builds them itself.
-      if (gpu.released || !gpu.uploaded || (gpu.renderer.debugViewsReady & mask) === mask) return;
-      await gpu.renderer.prepareDebugViews(mask);
-    }).then(
-      () => this.invalidate(),
-      (error: unknown) => warnOnce(`debug="${this.getAttribute('debug')}" could not be drawn: ${(error as Error).message}`),
-    );
-  }
-
-  // ---------------------------------------------------------------- frames
-
-  private resized(entry: ResizeObserverEntry): void {
-    const max = this.gpu?.device.limits.maxTextureDimension2D ?? DEFAULT_MAX_TEXTURE_DIMENSION;
-    const size = canvasPixelSize(entry, globalThis.devicePixelRatio || 1, max, this.pixelSize);
-    if (this.canvas.width === size.width && this.canvas.height === size.height) return;
-    // Resizing clears the canvas, so a frame must follow.
-    this.canvas.width = size.width;
-    this.canvas.height = size.height;
-    this.view.setAspect(this.aspect);
-    this.invalidate();
-  }
-
-  /** Something visible changed: draw one frame (if on screen). */
-  private invalidate(): void {
-    this.scheduleFrame();
-  }
-
-  private scheduleFrame(): void {
-    if (this.rafId !== 0 || !this.visible || !this.gpu || !this.animPlayer) return;
-    this.rafId = requestAnimationFrame(this.frame);
-  }
-
-  private cancelFrame(): void {
-    if (this.rafId !== 0) cancelAnimationFrame(this.rafId);
-    this.rafId = 0;
-    this.lastFrameTime = -1;
-  }
-
-  /** The per-frame path: advance, draw, and ask for another frame only while playing. Allocates nothing. */
-  private renderFrame(time: number): void {
-    this.rafId = 0;
-    const gpu = this.gpu, player = this.animPlayer;
-    if (!gpu || !player || gpu.uploaded !== player.model || !this.visible) {
-      this.lastFrameTime = -1;
-      return;
-    }
-    let ended = false;
-    const hook = this.beforeRender;
-    let dt = 0;
-    // Pose time: the player and the stage (root motion, the crowd).
-    const started = performance.now();
-    const advancing = player.playing;
-    if (advancing) {
-      dt = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
-      player.update(dt);
-      ended = player.ended;
-    } else if (hook !== null) {
-      // The hook edits the pose in place; start it from the clip again, not from its last edit.
-      player.evaluate();
-    }
-    const stage = this.stage;
-    stage?.update(player, dt);
-    if (advancing) this.poseMs = performance.now() - started;
-    if (hook !== null) hook(player, dt);
-    if (stage) stage.render(gpu.renderer, gpu.context.getCurrentTexture(), this.view.camera, player);
-    else gpu.renderer.render(gpu.context.getCurrentTexture(), this.view.camera, player.instance);
-    if (player.playing) {
-      this.lastFrameTime = time;
-      // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.
-      if (this.rafId === 0) this.rafId = requestAnimationFrame(this.frame);
-    } else {
-      this.lastFrameTime = -1;
-    }
-    if (ended) this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name });
+    this.session.applySettings();
+    this.frames.invalidate();
   }
 
   // ---------------------------------------------------------------- advanced use
@@ -930,7 +520,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   /** Draws one more frame (if on screen): for pages that changed the pose or hook state while paused. */
   requestRender(): void {
-    this.invalidate();
+    this.frames.invalidate();
   }
 
   /**
@@ -939,22 +529,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * time of pose evaluation. One object, updated in place every frame; undefined
    * until a model is on the GPU.
    */
-  get stats(): ViewerStats | undefined {
-    const gpu = this.gpu;
-    if (!gpu || !this.animPlayer) return undefined;
-    const s = gpu.renderer.stats;
-    const out = this.liveStats;
-    out.poseMs = this.poseMs;
-    out.encodeMs = s.encodeMs;
-    out.gpuMs = s.gpuMs;
-    out.drawCalls = s.drawCalls;
-    out.vertices = s.vertices;
-    out.triangles = s.triangles;
-    out.joints = s.joints;
-    out.instances = s.instances;
-    out.culled = s.culled;
-    return out;
-  }
+  get stats(): ViewerStats | undefined { return this.frames.stats(); }
 
   /**
    * Shows a model that is already loaded (e.g. with `loadGltf` from files a user
@@ -964,46 +539,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     if (!this.attached) throw new Error('showModel: the element must be in the page');
     this.removeAttribute('src');
     this.removeAttribute('builtin');
-    this.cancelLoad();
-    this.isLoaded = false;
-    this.showMessage(undefined);
-    const source = `model:${model.name}`;
-    const abort = new AbortController();
-    this.loadAbort = abort;
-    this.loadingSource = source;
-    void this.load(source, this.loadGeneration, abort.signal, model);
+    this.loader.show(model);
   }
 
   // ---------------------------------------------------------------- DOM helpers
-
-  private setProgress(loaded: number, total: number): void {
-    const known = total > 0;
-    const fraction = known ? Math.min(1, loaded / total) : 0;
-    this.progressElement.hidden = false;
-    this.progressElement.classList.toggle('indeterminate', !known);
-    this.barElement.style.transform = known ? `scaleX(${fraction})` : '';
-    if (known) this.progressElement.setAttribute('aria-valuenow', String(Math.round(fraction * 100)));
-    else this.progressElement.removeAttribute('aria-valuenow');
-  }
-
-  private showProgress(shown: boolean): void {
-    this.progressElement.hidden = !shown;
-  }
-
-  private showMessage(text: string | undefined): void {
-    this.messageElement.textContent = text ?? '';
-    this.messageElement.hidden = text === undefined;
-  }
 
   private emit<K extends keyof SkinnedMeshViewerCustomEvents>(
     type: K, detail: SkinnedMeshViewerCustomEvents[K] extends CustomEvent<infer D> ? D : never,
   ): void {
     this.dispatchEvent(new CustomEvent(type, { detail }));
-  }
-
-  private setOrRemove(name: string, value: string | null | undefined): void {
-    if (value === null || value === undefined) this.removeAttribute(name);
-    else this.setAttribute(name, value);
   }
 
   /** Keyboard control needs focus: give the element a tab stop unless the page chose one. */
@@ -1018,9 +562,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     }
   }
 
-  /** A property set before the element was upgraded shadows the accessor; move it through the setter. */
+  /**
+   * A property a page set before the element was defined (lazy loading) shadows the
+   * accessor; move it through the setter.
+   */
   private upgradeProperties(): void {
-    for (const name of UPGRADED_PROPERTIES) {
+    for (const { property: name } of REFLECTED_ATTRIBUTES) {
       if (Object.prototype.hasOwnProperty.call(this, name)) {
         const self = this as unknown as Record<string, unknown>;
         const value = self[name];
@@ -1031,8 +578,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 }
 
-/** Typed listeners for the element's own events. */
-export interface SkinnedMeshViewerElement {
+/** The reflected properties (typed by ReflectedProperties), and typed listeners for the element's own events. */
+export interface SkinnedMeshViewerElement extends ReflectedProperties {
   addEventListener<K extends keyof SkinnedMeshViewerEventMap>(
     type: K, listener: (this: SkinnedMeshViewerElement, event: SkinnedMeshViewerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions,
   ): void;

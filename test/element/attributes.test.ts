@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  builtinNameOf, DEFAULT_PHI, formatCameraOrbit, parseAngle, parseCameraOrbit, parseLength, parseNumber, parseSeconds,
-  parseSimpleColor, parseSkinning,
+  builtinNameOf, DEFAULT_PHI, formatCameraOrbit, parseAngle, parseCameraOrbit, parseCssColor, parseLength, parseNumber,
+  parseSeconds, parseSimpleColor, parseSkinning, type ColorCanvas,
 } from '../../src/element/attributes.ts';
 
 const DEG = Math.PI / 180;
@@ -72,6 +72,49 @@ describe('colours without a browser', () => {
     for (const other of ['red', 'hsl(0 100% 50%)', 'color-mix(in srgb, red, blue)', '#12', '#1234567', 'rgb(1, 2)', 'rgb(a, b, c)', '']) {
       expect(parseSimpleColor(other), other).toBeUndefined();
     }
+  });
+});
+
+/**
+ * A 2D context as parseCssColor sees one: `fillStyle` keeps its value when given a colour it
+ * does not know and serialises the ones it knows to hex; a fill paints that colour.
+ */
+function stubCanvas(known: Readonly<Record<string, string>>): ColorCanvas & { uses: number } {
+  let style = '#000000';
+  let pixel = [0, 0, 0, 0];
+  const hex = (s: string) => [1, 3, 5].map((i) => parseInt(s.slice(i, i + 2), 16)).concat(255);
+  return {
+    uses: 0,
+    get fillStyle() { return style; },
+    set fillStyle(value: string) {
+      this.uses++;
+      const canonical = /^#[0-9a-f]{6}$/.test(value) ? value : known[value];
+      if (canonical !== undefined) style = canonical;
+    },
+    clearRect() { pixel = [0, 0, 0, 0]; },
+    fillRect() { pixel = hex(style); },
+    getImageData() { return { data: Uint8ClampedArray.from(pixel) } as unknown as ImageData; },
+  } as ColorCanvas & { uses: number };
+}
+
+describe('colours through the browser (parseCssColor)', () => {
+  it('reads the simple ones itself, without the canvas', () => {
+    const canvas = stubCanvas({});
+    expect(parseCssColor('#f00', canvas)).toEqual([1, 0, 0, 1]);
+    expect(parseCssColor('transparent', canvas)).toEqual([0, 0, 0, 0]);
+    expect(canvas.uses).toBe(0);
+  });
+
+  it('asks the canvas for names and functions, and rejects what it rejects (including its sentinels)', () => {
+    const canvas = stubCanvas({ red: '#ff0000', 'hsl(120 100% 50%)': '#00ff00' });
+    expect(parseCssColor('red', canvas)).toEqual([1, 0, 0, 1]);
+    expect(parseCssColor('hsl(120 100% 50%)', canvas)).toEqual([0, 1, 0, 1]);
+    for (const junk of ['reddish', 'hsl(', '']) expect(parseCssColor(junk, canvas), junk).toBeUndefined();
+  });
+
+  it('without a page (Node) reads only the simple ones', () => {
+    expect(parseCssColor('rgb(0, 0, 255)')).toEqual([0, 0, 1, 1]);
+    expect(parseCssColor('red')).toBeUndefined();
   });
 });
 

@@ -1,0 +1,172 @@
+import type { AnimationPlayer } from '../anim/player.ts';
+import { canvasPixelSize, type PixelSize } from '../gpu/device.ts';
+import type { ViewerCamera } from './framing.ts';
+import type { GpuSession, GpuState } from './gpu-session.ts';
+import type { ViewerStage } from './stage.ts';
+
+/** A long stall (a background tab, a debugger) must not make the animation jump ahead. */
+const MAX_FRAME_SECONDS = 0.25;
+/** Fallback texture limit before a device is known (WebGPU's guaranteed minimum). */
+const DEFAULT_MAX_TEXTURE_DIMENSION = 8192;
+
+/** See `SkinnedMeshViewerElement.stats`. Times in milliseconds of the last frame. */
+export interface ViewerStats {
+  poseMs: number;
+  encodeMs: number;
+  /** undefined when the adapter has no timestamp queries. */
+  gpuMs: number | undefined;
+  drawCalls: number;
+  vertices: number;
+  triangles: number;
+  joints: number;
+  /** Model instances drawn (the `instances` attribute once a crowd is shown). */
+  instances: number;
+  /** Instances left out of the last frame by frustum culling (their skinned bounds were outside the view). */
+  culled: number;
+}
+
+/** What a frame draws, asked of the element each frame (the answers allocate nothing). */
+export interface FrameLoopHost {
+  /** The shown model's player; undefined while nothing is shown. */
+  player(): AnimationPlayer | undefined;
+  /** Root motion and the crowd around the player. */
+  stage(): ViewerStage | undefined;
+  /** SkinnedMeshViewerElement.beforeRender. */
+  beforeRender(): ((player: AnimationPlayer, dt: number) => void) | null;
+  /** The player's clip reached its end this frame. */
+  animationEnded(player: AnimationPlayer): void;
+}
+
+/**
+ * When the element draws: at most one animation frame pending, requested only while the
+ * element is on screen with a model on the GPU, and again after a frame only while the
+ * animation plays; otherwise a frame follows each visible change (`invalidate`). Also
+ * keeps the canvas at its device-pixel size.
+ */
+export class FrameLoop {
+  private rafId = 0;
+  private lastFrameTime = -1;
+  private visible = false;
+  /** CPU milliseconds of the last pose evaluation (see `stats`). */
+  private poseMs = 0;
+  /** Bound once so that scheduling allocates nothing. */
+  private readonly frame = (time: number): void => this.render(time);
+  private readonly pixelSize: PixelSize = { width: 0, height: 0 };
+  private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0, culled: 0 };
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private readonly session: GpuSession,
+    private readonly view: ViewerCamera,
+    private readonly host: FrameLoopHost,
+  ) {}
+
+  /** Width over height of the canvas in pixels. */
+  get aspect(): number {
+    return this.canvas.width / Math.max(1, this.canvas.height);
+  }
+
+  /** The element entered or left the viewport. */
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    if (visible) this.schedule();
+    else this.cancel();
+  }
+
+  /** The element left the page: no frame until it is seen again. */
+  stop(): void {
+    this.cancel();
+    this.visible = false;
+  }
+
+  /** Something visible changed: draw one frame (if on screen). */
+  invalidate(): void {
+    this.schedule();
+  }
+
+  cancel(): void {
+    if (this.rafId !== 0) cancelAnimationFrame(this.rafId);
+    this.rafId = 0;
+    this.lastFrameTime = -1;
+  }
+
+  resized(entry: ResizeObserverEntry): void {
+    const max = this.session.gpu?.device.limits.maxTextureDimension2D ?? DEFAULT_MAX_TEXTURE_DIMENSION;
+    const size = canvasPixelSize(entry, globalThis.devicePixelRatio || 1, max, this.pixelSize);
+    if (this.canvas.width === size.width && this.canvas.height === size.height) return;
+    // Resizing clears the canvas, so a frame must follow.
+    this.canvas.width = size.width;
+    this.canvas.height = size.height;
+    this.view.setAspect(this.aspect);
+    this.invalidate();
+  }
+
+  /** Draws the player's pose (or the stage's crowd) into `target` from the current camera. */
+  draw(gpu: GpuState, target: GPUTexture, player: AnimationPlayer, stage: ViewerStage | undefined): void {
+    if (stage) stage.render(gpu.renderer, target, this.view.camera, player);
+    else gpu.renderer.render(target, this.view.camera, player.instance);
+  }
+
+  /**
+   * What the last frame cost: the renderer's counters plus the pose time, in one object
+   * updated in place; undefined until a model is on the GPU.
+   */
+  stats(): ViewerStats | undefined {
+    const gpu = this.session.gpu;
+    if (!gpu || !this.host.player()) return undefined;
+    const s = gpu.renderer.stats;
+    const out = this.liveStats;
+    out.poseMs = this.poseMs;
+    out.encodeMs = s.encodeMs;
+    out.gpuMs = s.gpuMs;
+    out.drawCalls = s.drawCalls;
+    out.vertices = s.vertices;
+    out.triangles = s.triangles;
+    out.joints = s.joints;
+    out.instances = s.instances;
+    out.culled = s.culled;
+    return out;
+  }
+
+  private schedule(): void {
+    if (this.rafId !== 0 || !this.visible || !this.session.gpu || !this.host.player()) return;
+    this.rafId = requestAnimationFrame(this.frame);
+  }
+
+  /** The per-frame path: advance, draw, and ask for another frame only while playing. Allocates nothing. */
+  private render(time: number): void {
+    this.rafId = 0;
+    const gpu = this.session.gpu, player = this.host.player();
+    if (!gpu || !player || gpu.uploaded !== player.model || !this.visible) {
+      this.lastFrameTime = -1;
+      return;
+    }
+    let ended = false;
+    const hook = this.host.beforeRender();
+    let dt = 0;
+    // Pose time: the player and the stage (root motion, the crowd).
+    const started = performance.now();
+    const advancing = player.playing;
+    if (advancing) {
+      dt = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
+      player.update(dt);
+      ended = player.ended;
+    } else if (hook !== null) {
+      // The hook edits the pose in place; start it from the clip again, not from its last edit.
+      player.evaluate();
+    }
+    const stage = this.host.stage();
+    stage?.update(player, dt);
+    if (advancing) this.poseMs = performance.now() - started;
+    if (hook !== null) hook(player, dt);
+    this.draw(gpu, gpu.context.getCurrentTexture(), player, stage);
+    if (player.playing) {
+      this.lastFrameTime = time;
+      // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.
+      if (this.rafId === 0) this.rafId = requestAnimationFrame(this.frame);
+    } else {
+      this.lastFrameTime = -1;
+    }
+    if (ended) this.host.animationEnded(player);
+  }
+}

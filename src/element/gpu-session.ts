@@ -1,0 +1,207 @@
+import type { SkinningMethod } from '../anim/skinning-method.ts';
+import type { Model } from '../gltf/model.ts';
+import { configureCanvas, WebGpuUnsupportedError } from '../gpu/device.ts';
+import { Renderer } from '../gpu/renderer.ts';
+import type { Rgba } from './attributes.ts';
+import { acquireSharedDevice, onSharedDeviceLost } from './shared-device.ts';
+
+/** What one connection to the page holds on the GPU; all freed on removal. */
+export interface GpuState {
+  readonly device: GPUDevice;
+  readonly context: GPUCanvasContext;
+  readonly renderer: Renderer;
+  /** The model the renderer holds, once its upload finished. */
+  uploaded: Model | undefined;
+  /** Set when the state is released; queued uploads for it are skipped. */
+  released: boolean;
+}
+
+/** The element's render settings, parsed from its attributes. */
+export interface ViewerSettings {
+  readonly exposure: number;
+  readonly clearColor: Rgba;
+  /** DebugView bits. */
+  readonly debugMask: number;
+  readonly skinning: SkinningMethod;
+  readonly shadows: boolean;
+}
+
+/** What the session needs from its element. */
+export interface GpuSessionHost {
+  /** The model to keep on the GPU, if one is shown. */
+  model(): Model | undefined;
+  /** The settings as the attributes say now. */
+  settings(): ViewerSettings;
+  /** Something visible changed: draw a frame. */
+  invalidate(): void;
+  /** The device request of the current connection failed: nothing can be shown. */
+  deviceFailed(error: unknown, unsupported: boolean): void;
+  /** Putting the shown model on a new renderer (re-insertion, device loss) failed. */
+  uploadFailed(error: unknown): void;
+  /** The pipelines a setting needs could not be built; frames keep the previous ones. */
+  settingFailed(attribute: 'skinning' | 'debug', error: unknown): void;
+}
+
+/**
+ * The element's hold on the GPU while it is in the page: the shared device, its canvas
+ * configured on it, a Renderer, and the work queued on that renderer (uploads, pipelines
+ * built on first use). `open` on insertion, `close` on removal, which frees everything;
+ * a lost device is replaced and the shown model uploaded again.
+ */
+export class GpuSession {
+  private current: GpuState | undefined;
+  private request: Promise<GpuState> | undefined;
+  private isOpen = false;
+  /** Bumped on every open and close; a device that arrives for an older one is dropped. */
+  private epoch = 0;
+  private unsupported: string | undefined;
+  private unsubscribeDeviceLost: (() => void) | undefined;
+  /**
+   * Renderer work, one step at a time: Renderer.setModel is async, so two uploads (or an
+   * upload and destroy) must not interleave, or an older model could land last, or a
+   * destroyed renderer receive a new scene.
+   */
+  private rendererQueue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly canvas: HTMLCanvasElement, private readonly label: string, private readonly host: GpuSessionHost) {}
+
+  /** The GPU of this connection, once its device arrived. */
+  get gpu(): GpuState | undefined { return this.current; }
+
+  /** Resolves with the GPU of this connection (rejects when there is none); undefined while closed. */
+  get ready(): Promise<GpuState> | undefined { return this.request; }
+
+  /** Why WebGPU cannot be used, once a device request of this connection failed for that reason. */
+  get unsupportedMessage(): string | undefined { return this.unsupported; }
+
+  open(): void {
+    this.isOpen = true;
+    this.epoch++;
+    this.unsubscribeDeviceLost = onSharedDeviceLost(this.deviceLost);
+    this.requestDevice();
+  }
+
+  close(): void {
+    this.isOpen = false;
+    this.epoch++;
+    this.unsubscribeDeviceLost?.();
+    this.unsubscribeDeviceLost = undefined;
+    this.release();
+    this.request = undefined;
+    this.unsupported = undefined;
+  }
+
+  /** Puts `model` on the renderer, after any work queued before (resolves at once if it is there). */
+  upload(gpu: GpuState, model: Model): Promise<void> {
+    return this.enqueue(async () => {
+      if (gpu.released || gpu.uploaded === model) return;
+      await gpu.renderer.setModel(model);
+      gpu.uploaded = model;
+      // Frames draw unshadowed until these are built; the caller invalidates once they are.
+      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
+    });
+  }
+
+  /** After a re-insertion or a device loss: puts the shown model on the current renderer. */
+  ensureUploaded(): void {
+    const gpu = this.current, model = this.host.model();
+    if (!gpu || !model || gpu.uploaded === model) return;
+    this.upload(gpu, model).then(
+      () => this.host.invalidate(),
+      (error: unknown) => { if (this.current === gpu && this.host.model() === model) this.host.uploadFailed(error); },
+    );
+  }
+
+  /** Hands the host's settings to the renderer (if there is one yet), building what they newly need. */
+  applySettings(): void {
+    const gpu = this.current;
+    if (!gpu) return;
+    const wanted = this.host.settings();
+    const settings = gpu.renderer.settings;
+    settings.exposure = wanted.exposure;
+    settings.clearColor.set(wanted.clearColor);
+    settings.debug = wanted.debugMask;
+    if (wanted.debugMask !== 0) this.prepareDebugViews(gpu, wanted.debugMask);
+    if (settings.skinning !== wanted.skinning) {
+      settings.skinning = wanted.skinning;
+      this.prepareSkinning(gpu);
+    }
+    if (settings.shadows !== wanted.shadows) {
+      settings.shadows = wanted.shadows;
+      settings.ground = wanted.shadows;
+      if (wanted.shadows) this.prepareSkinning(gpu);
+    }
+  }
+
+  private requestDevice(): void {
+    const epoch = this.epoch;
+    const request = acquireSharedDevice().then((device): GpuState => {
+      if (epoch !== this.epoch) throw new DOMException('the element left the page', 'AbortError');
+      const { context, viewFormat } = configureCanvas(this.canvas, device);
+      const renderer = new Renderer(device, { format: viewFormat, label: this.label });
+      const gpu: GpuState = { device, context, renderer, uploaded: undefined, released: false };
+      this.current = gpu;
+      this.applySettings();
+      this.host.invalidate();
+      this.ensureUploaded();
+      return gpu;
+    });
+    this.request = request;
+    request.catch((error: unknown) => {
+      if (epoch !== this.epoch || request !== this.request) return;
+      const unsupported = error instanceof WebGpuUnsupportedError;
+      if (unsupported) this.unsupported = error.message;
+      this.host.deviceFailed(error, unsupported);
+    });
+  }
+
+  private release(): void {
+    const gpu = this.current;
+    if (!gpu) return;
+    this.current = undefined;
+    gpu.released = true;
+    gpu.context.unconfigure();
+    this.enqueue(() => gpu.renderer.destroy());
+  }
+
+  private readonly deviceLost = (device: GPUDevice): void => {
+    if (!this.current || this.current.device !== device) return;
+    this.release();
+    // The next acquire requests a new device; its continuation re-uploads the model.
+    if (this.isOpen) this.requestDevice();
+  };
+
+  private enqueue<T>(work: () => T | Promise<T>): Promise<T> {
+    const result = this.rendererQueue.then(work);
+    this.rendererQueue = result.then(() => {}, () => {});
+    return result;
+  }
+
+  /** A skinning method's pipelines are built on first use; until then frames keep the old method. */
+  private prepareSkinning(gpu: GpuState): void {
+    this.enqueue(async () => {
+      if (gpu.released || !gpu.uploaded) return;
+      await gpu.renderer.prepareSkinning();
+      // Shadow pipelines follow the skinning method.
+      if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
+    }).then(
+      () => this.host.invalidate(),
+      (error: unknown) => this.host.settingFailed('skinning', error),
+    );
+  }
+
+  /**
+   * Debug views are built on first use, asynchronously; a viewer that is not animating
+   * draws no further frame by itself, so it asks for one when they are ready.
+   */
+  private prepareDebugViews(gpu: GpuState, mask: number): void {
+    this.enqueue(async () => {
+      // Before the first upload setModel builds them itself.
+      if (gpu.released || !gpu.uploaded || (gpu.renderer.debugViewsReady & mask) === mask) return;
+      await gpu.renderer.prepareDebugViews(mask);
+    }).then(
+      () => this.host.invalidate(),
+      (error: unknown) => this.host.settingFailed('debug', error),
+    );
+  }
+}

@@ -1,0 +1,160 @@
+import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
+import { parseNumber, parseSeconds } from './attributes.ts';
+import { clampInstances } from './stage.ts';
+
+/**
+ * <skinned-mesh-viewer>'s attributes and the properties that reflect them, as one table:
+ * `observedAttributes`, the property accessors, the upgrade of properties set before the
+ * element was defined, and what `attributeChangedCallback` does all come from it. The
+ * attribute is the single source of truth; a property only reads or writes it.
+ */
+
+/** Defaults of the numeric attributes. */
+export const DEFAULT_SPEED = 1;
+export const DEFAULT_EXPOSURE = 1;
+/** Seconds; model-viewer's `animation-crossfade-duration` default (300 ms). */
+export const DEFAULT_CROSSFADE = 0.3;
+
+/**
+ * How a property reads its attribute, and writes it:
+ *  - `string`: the text, or the default when absent; null/undefined removes it, anything else is stringified;
+ *  - `boolean`: whether it is present; setting adds or removes it;
+ *  - `number`: a finite number, else the default;
+ *  - `seconds`: `0.3`, `0.3s` or `300ms`, else the default;
+ *  - `count`: a number floored and clamped to 1…MAX_INSTANCES, else the default.
+ * The last three write `String(value)`.
+ */
+export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count';
+
+/** What the element does when an attribute changes; several attributes may share one. */
+export type AttributeReaction =
+  | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
+  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion'
+  /** Read where it is used (a clip change reads `crossfade-duration`). */
+  | 'none';
+
+export interface ReflectedAttribute {
+  readonly attribute: string;
+  readonly property: keyof ReflectedProperties;
+  readonly kind: AttributeKind;
+  /** What the property reads while the attribute is absent (or, for numbers, malformed). */
+  readonly fallback: string | number | boolean | null;
+  readonly reaction: AttributeReaction;
+}
+
+/** In `observedAttributes` order. */
+export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
+  { attribute: 'src', property: 'src', kind: 'string', fallback: null, reaction: 'reload' },
+  { attribute: 'builtin', property: 'builtin', kind: 'string', fallback: null, reaction: 'reload' },
+  { attribute: 'animation', property: 'animation', kind: 'string', fallback: null, reaction: 'clip' },
+  { attribute: 'autoplay', property: 'autoplay', kind: 'boolean', fallback: false, reaction: 'autoplay' },
+  { attribute: 'loop', property: 'loop', kind: 'boolean', fallback: false, reaction: 'loop' },
+  { attribute: 'speed', property: 'speed', kind: 'number', fallback: DEFAULT_SPEED, reaction: 'speed' },
+  { attribute: 'crossfade-duration', property: 'crossfadeDuration', kind: 'seconds', fallback: DEFAULT_CROSSFADE, reaction: 'none' },
+  { attribute: 'camera-controls', property: 'cameraControls', kind: 'boolean', fallback: false, reaction: 'controls' },
+  { attribute: 'camera-orbit', property: 'cameraOrbit', kind: 'string', fallback: null, reaction: 'frame' },
+  { attribute: 'exposure', property: 'exposure', kind: 'number', fallback: DEFAULT_EXPOSURE, reaction: 'settings' },
+  { attribute: 'background', property: 'background', kind: 'string', fallback: null, reaction: 'background' },
+  { attribute: 'skinning', property: 'skinning', kind: 'string', fallback: DEFAULT_SKINNING, reaction: 'skinning' },
+  { attribute: 'debug', property: 'debug', kind: 'string', fallback: null, reaction: 'debug' },
+  { attribute: 'alt', property: 'alt', kind: 'string', fallback: null, reaction: 'label' },
+  { attribute: 'instances', property: 'instances', kind: 'count', fallback: 1, reaction: 'crowd' },
+  { attribute: 'root-motion', property: 'rootMotion', kind: 'boolean', fallback: false, reaction: 'root-motion' },
+  { attribute: 'shadows', property: 'shadows', kind: 'boolean', fallback: false, reaction: 'settings' },
+];
+
+const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
+
+/** The table's row for an observed attribute. */
+export function reflectedAttribute(name: string): ReflectedAttribute | undefined {
+  return BY_ATTRIBUTE.get(name);
+}
+
+/** The part of an Element the accessors use (a stand-in in Node tests). */
+export type AttributeHost = Pick<Element, 'getAttribute' | 'setAttribute' | 'removeAttribute' | 'hasAttribute' | 'toggleAttribute'>;
+
+/** A property's value, read from its attribute. */
+export function readReflected(host: AttributeHost, row: ReflectedAttribute): unknown {
+  const name = row.attribute;
+  switch (row.kind) {
+    case 'boolean': return host.hasAttribute(name);
+    case 'string': return host.getAttribute(name) ?? row.fallback;
+    case 'number': return parseNumber(host.getAttribute(name)) ?? row.fallback;
+    case 'seconds': return parseSeconds(host.getAttribute(name)) ?? row.fallback;
+    case 'count': {
+      const n = parseNumber(host.getAttribute(name));
+      return n === undefined ? row.fallback : clampInstances(n);
+    }
+  }
+}
+
+/** Sets or removes a property's attribute. */
+export function writeReflected(host: AttributeHost, row: ReflectedAttribute, value: unknown): void {
+  const name = row.attribute;
+  if (row.kind === 'boolean') host.toggleAttribute(name, Boolean(value));
+  else if (row.kind === 'string' && (value === null || value === undefined)) host.removeAttribute(name);
+  else host.setAttribute(name, String(value));
+}
+
+/**
+ * Puts an accessor for every row on `prototype`, shaped as a class's own accessors are
+ * (configurable, not enumerable). Their types are `ReflectedProperties`.
+ */
+export function defineReflectedProperties(prototype: object): void {
+  for (const row of REFLECTED_ATTRIBUTES) {
+    Object.defineProperty(prototype, row.property, {
+      configurable: true,
+      enumerable: false,
+      get(this: AttributeHost): unknown { return readReflected(this, row); },
+      set(this: AttributeHost, value: unknown): void { writeReflected(this, row, value); },
+    });
+  }
+}
+
+/**
+ * The reflected properties as TypeScript users see them on SkinnedMeshViewerElement
+ * (which extends this interface); a test checks it names exactly the table's properties.
+ */
+export interface ReflectedProperties {
+  /** URL of a .glb or .gltf file, or `builtin:NAME` for a procedural model. */
+  src: string | null;
+  /** A built-in procedural model (`character`, `limb`, `twist-cylinder`), shown when `src` is not set. */
+  builtin: string | null;
+  /** The clip to play: a name, or an index. Unset: the first clip. */
+  get animation(): string | null;
+  set animation(value: string | number | null);
+  autoplay: boolean;
+  loop: boolean;
+  /** Playback rate (negative plays backwards); default 1. */
+  speed: number;
+  /** Seconds over which a change of `animation` blends while playing; default 0.3. Attribute accepts `0.3`, `0.3s`, `300ms`. */
+  crossfadeDuration: number;
+  cameraControls: boolean;
+  /** `$theta $phi $radius` as in model-viewer (`30deg 75deg 2.5m`, radians, `auto`, `%`). */
+  cameraOrbit: string | null;
+  /** Multiplies scene radiance before tone mapping; default 1. */
+  exposure: number;
+  /** A CSS colour behind the model, or `transparent` (the default: the page shows through). */
+  background: string | null;
+  /** `linear` (default) or `dual-quaternion`; unsupported values warn and fall back to linear. */
+  get skinning(): string;
+  set skinning(value: string | null);
+  /** Space-separated debug views: `skeleton normals tangents weights wireframe bounds`. */
+  debug: string | null;
+  /** Accessible description of the model. */
+  alt: string | null;
+  /**
+   * `instances="N"`: draws a crowd of N copies of the model (1…4096) on a grid, all playing
+   * the current clip, each from its own phase at a slightly different speed; one instanced
+   * draw per primitive. Default 1.
+   */
+  instances: number;
+  /**
+   * `root-motion`: clips whose root travels (the built-in Walk) move the character through
+   * the scene — one character walks a circle around the origin, a crowd walks and wraps
+   * around its grid. Without it they play in place.
+   */
+  rootMotion: boolean;
+  /** The key light casts shadows, on the model and a ground disc under it (RenderSettings.shadows and .ground; off unless present). */
+  shadows: boolean;
+}
