@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** The library build in `dist/lib/`: readable (package.json `exports`) and minified (for a plain <script>). */
@@ -8,6 +9,13 @@ export const LIBRARY_MIN_FILE = 'skinned-mesh-webgpu.min.js';
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
 export default defineConfig(({ mode }) => ({
+  resolve: {
+    // The demo imports the library by its package name, as a page that installed it would;
+    // served and built from this checkout, that name is the sources (tsconfig.json `paths`
+    // says the same to the type checker). Exact match only: the package has no subpaths
+    // the demo may use.
+    alias: [{ find: /^skinned-mesh-webgpu$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
+  },
   build: mode === 'lib' || mode === 'lib-min'
     ? {
       // One ES module a page can load with a single <script type="module">, so wgpu-matrix

@@ -1,40 +1,26 @@
 /// <reference types="@webgpu/types" preserve="true" />
 /**
- * The library's public API. Importing it registers <skinned-mesh-viewer>; everything
- * else is the pieces the element is built from, for pages that drive the renderer
- * themselves. Re-exports only: each concern lives in its folder.
+ * The library's public API. Importing it registers <skinned-mesh-viewer>. Grouped by tier:
+ * tiers 1–3 go from the least code to the most control, each built on the next, and tier 4
+ * is tier 3 for many characters of one model at once; loading, bake and the built-in models
+ * serve every tier. README.md ("How it works") says when to use which; test/index.test.ts
+ * pins the list. Re-exports only: each concern lives in its folder.
  */
 
-// The embeddable element (registers itself on import).
+// ── Tier 1: the element. One tag per model; registers itself on import. ──
 export * from './element/index.ts';
 
-// glTF bytes → immutable model.
-export { loadGltf, type LoadOptions } from './gltf/load.ts';
-export { GltfError, type GltfWarning } from './gltf/errors.ts';
-export type {
-  Channel, Clip, Hierarchy, Image, Material, Mesh, MeshNode, Model, MorphTarget, NodeInfo, Primitive, Sampler, Skin,
-  Texture, TextureInfo, TextureSampler,
-} from './gltf/model.ts';
-
-// Animation: the CPU pose evaluator and its player.
+// ── Tier 2: renderer + player. One model on a canvas the page owns. ──
 export { AnimationPlayer } from './anim/player.ts';
-export { createModelInstance, updateMatricesAndPalettes, updateModelInstance, type ModelInstance } from './anim/instance.ts';
-export {
-  createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
-} from './anim/batch.ts';
-export { BlendingJob } from './anim/blend.ts';
-export { Crowd, findRootMotion, type CrowdRootMotion } from './anim/crowd.ts';
-
-// WebGPU: device, renderer, camera.
+export type { ClipLayer, LayerStack } from './anim/layer-stack.ts';
 export {
   canvasPixelSize, configureCanvas, observeCanvasSize, requestWebGpuDevice, srgbViewFormat, WebGpuUnsupportedError,
   type ConfigureCanvasOptions, type ConfiguredCanvas, type PixelSize, type RequestDeviceOptions,
 } from './gpu/device.ts';
 export { Renderer } from './gpu/renderer.ts';
-export { defaultRenderSettings, type RendererOptions, type RenderSettings } from './gpu/render-settings.ts';
+export { defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats } from './gpu/render-settings.ts';
 export { GpuLimitError, type AllocationLimits } from './gpu/limits.ts';
 export { OrbitCamera, type Camera } from './gpu/camera.ts';
-export { renderCrowd } from './gpu/render-crowd.ts';
 export { computeInstanceBounds, type Bounds } from './gpu/bounds.ts';
 export { createOffscreenTarget, readTexturePixels } from './gpu/readback.ts';
 export { ToneMapping } from './gpu/layouts.ts';
@@ -42,12 +28,46 @@ export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type Debu
 export type { SkinnedNormalMode } from './gpu/skin-normals.ts';
 export { browserImageDecoder, type DecodedExternalImage, type DecodedImage, type DecodedPixels, type ImageDecoder } from './gpu/textures.ts';
 
-// Posing on the CPU: reference skinning and the bake (posed mesh export).
+// ── Tier 3: instance + jobs. The pose of one character, step by step, editable between steps. ──
+export { createModelInstance, updateMatricesAndPalettes, updateModelInstance, type ModelInstance } from './anim/instance.ts';
+export { createPose, setRestPose, type Pose } from './anim/pose.ts';
+export { createClipCursor, sampleClip, type ClipCursor } from './anim/sample.ts';
+export { localToModel } from './anim/local-to-model.ts';
+export { skinPalette } from './anim/palette.ts';
+export { BlendingJob } from './anim/blend.ts';
+export { LayerBlendingJob, type BlendLayer } from './anim/blend-layers.ts';
+export { findSlot, subtreeMask } from './anim/mask.ts';
+export { AdditiveJob, makeAdditiveClip, setIdentityPose } from './anim/additive.ts';
+export { TwoBoneIKJob } from './anim/ik.ts';
+export { AimJob } from './anim/aim.ts';
+export {
+  accumulateRootMotion, createRootMotionTrack, lockRootInPlace, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
+} from './anim/root-motion.ts';
+export { editBindPose } from './anim/bind-pose.ts';
+export { createSkinnedBounds, SkinnedBoundsJob, type SkinnedBounds } from './anim/skinned-bounds.ts';
+
+// ── Tier 4: batch / crowd. Many characters of one model, one upload and one draw per primitive. ──
+export {
+  createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
+} from './anim/batch.ts';
+export { Crowd, findRootMotion, type CrowdRootMotion } from './anim/crowd.ts';
+export { renderCrowd } from './gpu/render-crowd.ts';
+
+// ── Loading: glTF bytes → immutable model (every tier starts from a Model). ──
+export { loadGltf, type LoadOptions } from './gltf/load.ts';
+export { GltfError, type GltfWarning } from './gltf/errors.ts';
+export { resolveGltfUri, type UriPolicy } from './gltf/uri.ts';
+export type {
+  Channel, Clip, Hierarchy, Image, Material, Mesh, MeshNode, Model, MorphTarget, NodeInfo, Primitive, Sampler, Skin,
+  Texture, TextureInfo, TextureSampler,
+} from './gltf/model.ts';
+
+// ── Bake: the posed mesh on the CPU (reference skinning) and its writers. ──
 export { createSkinnedVertices, skinPrimitive, type SkinnedVertices } from './skin/cpu-skin.ts';
 export { bakeModel, resolveAnimation, type BakedPrimitive, type BakeOptions, type BakeResult } from './bake/bake.ts';
 export { bakeToGlb } from './bake/glb.ts';
 export { bakeToJson } from './bake/json.ts';
 export { bakeToObj } from './bake/obj.ts';
 
-// Procedural models that need no files.
+// ── Built-in models: procedural, rigged and animated, no files needed. ──
 export { buildBuiltinGlb, builtinModelNames, DEFAULT_BUILTIN_MODEL } from './builtin/index.ts';

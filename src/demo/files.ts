@@ -1,6 +1,4 @@
-import { GltfError } from '../gltf/errors.ts';
-import { loadGltf } from '../gltf/load.ts';
-import type { Model } from '../gltf/model.ts';
+import { GltfError, loadGltf, type Model } from 'skinned-mesh-webgpu';
 
 /** What a file picker or a drop hands over: a name (maybe with folders) and the bytes. */
 export interface DroppedFile {

@@ -8,16 +8,10 @@
  *  - bind-pose edits (head scale, arm length) through `editBindPose`, shown as a new model.
  * Other models lack the joints and clips, so the lab is disabled for them with a note.
  */
-import { AimJob } from '../anim/aim.ts';
-import { editBindPose } from '../anim/bind-pose.ts';
-import { TwoBoneIKJob } from '../anim/ik.ts';
-import { updateMatricesAndPalettes } from '../anim/instance.ts';
-import type { ClipLayer } from '../anim/layer-stack.ts';
-import { findSlot, subtreeMask } from '../anim/mask.ts';
-import type { AnimationPlayer } from '../anim/player.ts';
-import { createPose, setRestPose } from '../anim/pose.ts';
-import type { Model } from '../gltf/model.ts';
-import type { SkinnedMeshViewerElement } from '../element/viewer.ts';
+import {
+  AimJob, createPose, editBindPose, findSlot, setRestPose, subtreeMask, TwoBoneIKJob, updateMatricesAndPalettes,
+  type AnimationPlayer, type ClipLayer, type Model, type SkinnedMeshViewerElement,
+} from 'skinned-mesh-webgpu';
 
 const REQUIRED_JOINTS = ['Spine', 'Head', 'UpperArm.L', 'LowerArm.L', 'Hand.L', 'UpperArm.R'] as const;
 /** Seconds into Wave where the arm is up: a layer switched on while paused shows the wave at once. */

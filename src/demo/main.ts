@@ -4,8 +4,11 @@
  * further down. Everything it shows is made by the project's own code unless the user
  * opens a file or passes ?src=URL.
  */
-import '../element/index.ts';
-import type { SkinnedMeshViewerElement } from '../element/viewer.ts';
+// The library's public entry, exactly as a page that installed the package imports it (it
+// registers <skinned-mesh-viewer>); tsconfig.demo.json makes any other way out of src/demo a
+// compile error.
+import 'skinned-mesh-webgpu';
+import type { SkinnedMeshViewerElement } from 'skinned-mesh-webgpu';
 import { droppedFile, modelFromFiles } from './files.ts';
 import { setupLab } from './lab.ts';
 import { RollingAverage } from './stats.ts';

@@ -1,0 +1,159 @@
+/**
+ * The library entry (src/index.ts). It imports in Node without a DOM (the loader, the
+ * player, the jobs and the bake run there); it exports exactly the names below, tier by
+ * tier; and every library name README.md writes as code is one of them, or one of the few
+ * internals the README names to explain how something works — so the README documents
+ * nothing a user cannot import.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** The public API by tier, as src/index.ts groups it: `values` exist at run time, `types` only for the compiler. */
+const TIERS = {
+  element: {
+    values: ['DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE', 'DEFAULT_SPEED', 'SkinnedMeshViewerElement', 'SourceError', 'TAG_NAME', 'loadModelSource', 'parseCameraOrbit'],
+    types: [
+      'CameraOrbit', 'LoadSourceOptions', 'OrbitRadius', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
+      'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats',
+    ],
+  },
+  rendererAndPlayer: {
+    values: [
+      'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
+      'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createOffscreenTarget', 'debugViewNames',
+      'defaultRenderSettings', 'observeCanvasSize', 'parseDebugViews', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
+    ],
+    types: [
+      'AllocationLimits', 'Bounds', 'Camera', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DebugViewName', 'DecodedExternalImage',
+      'DecodedImage', 'DecodedPixels', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
+      'RequestDeviceOptions', 'SkinnedNormalMode',
+    ],
+  },
+  instanceAndJobs: {
+    values: [
+      'AdditiveJob', 'AimJob', 'BlendingJob', 'LayerBlendingJob', 'RootMotionJob', 'SkinnedBoundsJob', 'TwoBoneIKJob', 'accumulateRootMotion',
+      'createClipCursor', 'createModelInstance', 'createPose', 'createRootMotionTrack', 'createSkinnedBounds', 'editBindPose', 'findSlot',
+      'localToModel', 'lockRootInPlace', 'makeAdditiveClip', 'rootMotionMatrix', 'sampleClip', 'setIdentityPose', 'setRestPose', 'skinPalette',
+      'subtreeMask', 'updateMatricesAndPalettes', 'updateModelInstance',
+    ],
+    types: ['BlendLayer', 'ClipCursor', 'ModelInstance', 'Pose', 'RootMotionTrack', 'SkinnedBounds'],
+  },
+  batchAndCrowd: {
+    values: ['Crowd', 'createInstanceBatch', 'findRootMotion', 'renderCrowd', 'sampleInstanceBatch', 'updateBatchMatricesAndPalettes', 'updateInstanceBatch'],
+    types: ['CrowdRootMotion', 'InstanceBatch', 'InstanceBatchOptions'],
+  },
+  loading: {
+    values: ['GltfError', 'loadGltf', 'resolveGltfUri'],
+    types: [
+      'Channel', 'Clip', 'GltfWarning', 'Hierarchy', 'Image', 'LoadOptions', 'Material', 'Mesh', 'MeshNode', 'Model', 'MorphTarget', 'NodeInfo',
+      'Primitive', 'Sampler', 'Skin', 'Texture', 'TextureInfo', 'TextureSampler', 'UriPolicy',
+    ],
+  },
+  bake: {
+    values: ['bakeModel', 'bakeToGlb', 'bakeToJson', 'bakeToObj', 'createSkinnedVertices', 'resolveAnimation', 'skinPrimitive'],
+    types: ['BakeOptions', 'BakeResult', 'BakedPrimitive', 'SkinnedVertices'],
+  },
+  builtin: {
+    values: ['DEFAULT_BUILTIN_MODEL', 'buildBuiltinGlb', 'builtinModelNames'],
+    types: [],
+  },
+};
+
+/**
+ * Library names the README writes although they are not exported: it names them to say
+ * how the renderer or the kernel works, not as API. Keep this short; each must still exist.
+ */
+const INTERNAL_NAMED_IN_README: string[] = [];
+
+const allOf = (kind: 'values' | 'types') => Object.values(TIERS).flatMap((tier) => tier[kind]).sort();
+
+/** Names a module's `export { … } from` / `export type { … } from` / `export * from` statements give, following `export *`. */
+function reexports(file: string): { values: string[]; types: string[] } {
+  const text = readFileSync(file, 'utf8');
+  const values: string[] = [], types: string[] = [];
+  for (const [, typeOnly, list] of text.matchAll(/export\s+(type\s+)?\{([^}]*)\}\s*from/g)) {
+    for (const raw of list.split(',')) {
+      const item = raw.trim();
+      if (!item) continue;
+      const isType = !!typeOnly || item.startsWith('type ');
+      const name = item.replace(/^type\s+/, '').split(/\s+as\s+/).pop()!;
+      (isType ? types : values).push(name);
+    }
+  }
+  for (const [, from] of text.matchAll(/export\s+\*\s+from\s+'([^']+)'/g)) {
+    const inner = reexports(resolve(file, '..', from));
+    values.push(...inner.values);
+    types.push(...inner.types);
+  }
+  return { values: values.sort(), types: types.sort() };
+}
+
+/** Every name any module under src/ declares as an export (what the README could mean by a name in code). */
+function sourceExports(): Set<string> {
+  const names = new Set<string>();
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.name.endsWith('.ts')) {
+        const text = readFileSync(path, 'utf8');
+        const declared = /export\s+(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|class|const|let|interface|type|enum)\s+([A-Za-z_$][\w$]*)/g;
+        for (const [, name] of text.matchAll(declared)) names.add(name);
+      }
+    }
+  };
+  visit(join(ROOT, 'src'));
+  return names;
+}
+
+/** Identifiers inside the README's inline code and code blocks. */
+function readmeCodeNames(): Set<string> {
+  const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const code = [...text.matchAll(/```[^\n]*\n([\s\S]*?)```|`([^`\n]+)`/g)].map((m) => m[1] ?? m[2]).join('\n');
+  return new Set(code.match(/[A-Za-z_$][\w$]*/g) ?? []);
+}
+
+describe('the library entry (src/index.ts)', () => {
+  it('imports in Node without a DOM and exports exactly the public values, tier by tier', async () => {
+    expect(typeof (globalThis as { customElements?: unknown }).customElements).toBe('undefined');
+    const api = await import('../src/index.ts');
+    expect(Object.keys(api).sort()).toEqual(allOf('values'));
+    expect(api.TAG_NAME).toBe('skinned-mesh-viewer');
+    expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
+      'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
+      'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
+    ]);
+  });
+
+  it('re-exports exactly the public values and types, and no name twice', () => {
+    const found = reexports(join(ROOT, 'src/index.ts'));
+    expect(found.values).toEqual(allOf('values'));
+    expect(found.types).toEqual(allOf('types'));
+    const all = [...allOf('values'), ...allOf('types')];
+    expect(all.filter((name, i) => all.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it('exports every library name the README writes as code', () => {
+    const library = sourceExports();
+    const publicNames = new Set([...allOf('values'), ...allOf('types')]);
+    const named = [...readmeCodeNames()].filter((name) => library.has(name));
+    expect(named.filter((name) => !publicNames.has(name) && !INTERNAL_NAMED_IN_README.includes(name)).sort()).toEqual([]);
+    // The exceptions stay true: still in the library, still in the README, still not exported.
+    for (const name of INTERNAL_NAMED_IN_README) {
+      expect(library.has(name), name).toBe(true);
+      expect(named, name).toContain(name);
+      expect(publicNames.has(name), name).toBe(false);
+    }
+  });
+
+  it('loads and plays a built-in model with no browser at all', async () => {
+    const { AnimationPlayer, buildBuiltinGlb, loadGltf } = await import('../src/index.ts');
+    const player = new AnimationPlayer(await loadGltf(buildBuiltinGlb('character'), { name: 'character' }));
+    player.play();
+    player.update(0.25);
+    expect(player.time).toBeCloseTo(0.25, 9);
+  });
+});
