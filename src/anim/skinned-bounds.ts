@@ -239,7 +239,7 @@ function meshSkinBounds(model: Model, meshIndex: number, skin: number): MeshSkin
 const ROUND_OUT = 2 ** -22;
 
 /**
- * The loader leaves weight sums within 1e-6 of 1 (src/gltf/load.ts); a sum s ≠ 1 scales the
+ * The loader leaves weight sums within 1e-6 of 1 (src/gltf/skin-attributes.ts); a sum s ≠ 1 scales the
  * skinned vertex by s about the mesh node's origin. 2⁻¹⁸ ≈ 3.8e-6 of |centre| + extent covers it.
  */
 const WEIGHT_SUM_MARGIN = 2 ** -18;
