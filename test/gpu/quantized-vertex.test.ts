@@ -11,6 +11,7 @@ import { buildGeometryBuffer, quantizedVertexFormat, type GeometryAttribute } fr
 import { sharedAssets } from '../support/assets.ts';
 import { compressFile, type CompressedVariant } from '../support/compressed.ts';
 import { nodeImageDecoder } from '../support/png.ts';
+import { buildQuantizedQuad } from '../support/quantized-fixture.ts';
 import { coverage, expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
 
 const data = (array: ComponentArray, componentType: number, components: number, normalized: boolean): AccessorData => ({
@@ -122,6 +123,30 @@ describe.skipIf(!device)('quantized variants on the GPU (Dawn)', () => {
   afterAll(() => {
     scene?.destroy();
     defaults?.destroy();
+  });
+
+  it('a quad of unnormalized SHORT positions, BYTE normals, SHORT tangents, UNSIGNED_BYTE UVs draws like its float twin', async () => {
+    const [floatQuad, quantizedQuad] = await Promise.all([loadModel(buildQuantizedQuad(true), 'float quad'), loadModel(buildQuantizedQuad(), 'quantized quad')]);
+    await expectNoGpuErrors(gpu, async () => {
+      const up = await uploadModel(ctx(), quantizedQuad);
+      const formats = new Map(up.primitives[0][0].rigidLayouts[0].attributes.map((a) => [a.shaderLocation, a.format]));
+      // Unnormalized integers have no float vertex format: widened to float32 (quantized-vertex.ts).
+      expect(formats.get(VertexLocation.POSITION)).toBe('float32x3');
+      expect(formats.get(VertexLocation.TEXCOORD_0)).toBe('float32x2');
+      expect(formats.get(VertexLocation.NORMAL)).toBe('snorm8x4');
+      expect(formats.get(VertexLocation.TANGENT)).toBe('snorm16x4');
+      up.destroy();
+    });
+    const frames: Frame[] = [];
+    for (const [i, model] of [floatQuad, quantizedQuad].entries()) {
+      await expectNoGpuErrors(gpu, async () => {
+        await scene.setModel(model, i === 0);
+        frames.push(await scene.pose(-1, 0).render());
+      });
+    }
+    expect(coverage(frames[0])).toBeGreaterThan(0.05);
+    // The same values reach the shaders, so the frames are identical.
+    expect(difference(frames[0], frames[1])).toEqual({ coverageOnlyOne: 0, meanRgb: 0 });
   });
 
   for (const asset of ASSETS) {

@@ -7,6 +7,8 @@ import { loadGltf } from '../../../src/gltf/load.ts';
 import type { Model, Primitive } from '../../../src/gltf/model.ts';
 import { sharedAssets, type AssetFile } from '../../support/assets.ts';
 import { diagonal } from '../../support/compare-bakes.ts';
+import { buildQuantizedQuad, QUANTIZED_QUAD } from '../../support/quantized-fixture.ts';
+import { weldPrimitive } from '../../../src/gltf/topology.ts';
 import { compressFile, type CompressedVariant } from '../../support/compressed.ts';
 
 /**
@@ -215,4 +217,39 @@ describe('KHR_mesh_quantization variants of the shared assets', () => {
       });
     }
   }
+});
+
+describe('KHR_mesh_quantization: the types glTF-Transform does not write', () => {
+  it('reads unnormalized integers as plain values and normalized ones by the glTF formulas, and keeps them for the GPU', async () => {
+    const q = QUANTIZED_QUAD;
+    const model = await loadGltf(buildQuantizedQuad());
+    expect(model.warnings).toEqual([]);
+    const p = model.meshes[0].primitives[0];
+    expect(Array.from(p.positions)).toEqual(Array.from(q.positions));
+    expect(Array.from(p.normals!)).toEqual(Array.from(q.normals, (c) => Math.fround(c / 127)));
+    expect(Array.from(p.tangents!)).toEqual(Array.from(q.tangents, (c) => Math.fround(Math.max(c / 32767, -1))));
+    expect(Array.from(p.texcoords0!)).toEqual(Array.from(q.texcoords));
+    expect(Array.from(p.targets[0].positions!)).toEqual(Array.from(q.deltas));
+    expect(Object.keys(p.quantized!).sort()).toEqual(['NORMAL', 'POSITION', 'TANGENT', 'TEXCOORD_0']);
+    expect(p.quantized!.POSITION!.normalized).toBe(false);
+
+    // The rest pose in world space: the node's scale dequantizes, the morph weight 0.5 applies.
+    const [posed] = posedPositions(model, {});
+    const want = Array.from(q.positions, (c, i) => (c + 0.5 * q.deltas[i]) * q.nodeScale);
+    posed.positions.forEach((x, i) => expect(x).toBeCloseTo(want[i], 6));
+  });
+
+  it('welding a non-indexed primitive compacts the kept integer accessors with the floats', async () => {
+    const model = await loadGltf(buildQuantizedQuad());
+    // Morph targets stop welding (their deltas are per file vertex), so weld a copy without them.
+    const p = { ...model.meshes[0].primitives[0], targets: [] };
+    const welded = weldPrimitive(p);
+    expect(welded.vertexCount).toBe(4);
+    for (const [name, floats] of [['POSITION', welded.positions], ['NORMAL', welded.normals], ['TEXCOORD_0', welded.texcoords0]] as const) {
+      const kept = welded.quantized![name]!;
+      expect(kept.count, name).toBe(4);
+      expect(kept.array.length, name).toBe(floats!.length);
+    }
+    expect(Array.from(welded.quantized!.POSITION!.array)).toEqual(Array.from(welded.positions));
+  });
 });
