@@ -135,7 +135,12 @@ describe.skipIf(!device)('quantized variants on the GPU (Dawn)', () => {
       expect(formats.get(VertexLocation.TEXCOORD_0)).toBe('float32x2');
       expect(formats.get(VertexLocation.NORMAL)).toBe('snorm8x4');
       expect(formats.get(VertexLocation.TANGENT)).toBe('snorm16x4');
+      // 12 + 4 + 8 + 8 bytes, where the float twin takes 12 + 12 + 16 + 8.
+      expect(up.bytesPerVertex).toBe(32);
       up.destroy();
+      const twin = await uploadModel(ctx(), floatQuad);
+      expect(twin.bytesPerVertex).toBe(48);
+      twin.destroy();
     });
     const frames: Frame[] = [];
     for (const [i, model] of [floatQuad, quantizedQuad].entries()) {

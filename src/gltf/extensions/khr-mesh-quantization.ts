@@ -13,27 +13,14 @@ import type { ReadContext } from '../read-context.ts';
  * which applies the glTF normalization formulas to normalized data and keeps plain integer
  * values otherwise, so bake, bounds, culling and shadow fitting see the same numbers the
  * GPU does. The section readers never refused integer POSITION/NORMAL/TANGENT/TEXCOORD or
- * morph deltas (three.js does not either), so files without the extension read as before;
- * declaring the extension only lets `extensionsRequired` name it.
+ * morph deltas (the types this extension adds: (U)BYTE and (U)SHORT, normalized or not, as
+ * the spec's table allows per attribute; three.js does not check either), so files without
+ * the extension read as before; declaring it only lets `extensionsRequired` name it.
  *
  * For the GPU, `quantizedAttributes` keeps the integer accessors of a primitive so the
  * upload (gpu/quantized-vertex.ts) can store them as they are.
  */
 export const KHR_MESH_QUANTIZATION = 'KHR_mesh_quantization';
-
-/**
- * The component types the extension adds per attribute (spec table; FLOAT stays allowed
- * everywhere). `n` marks normalized-only. JOINTS/WEIGHTS/COLOR are core glTF and unchanged.
- */
-export const QUANTIZED_ATTRIBUTE_TYPES: Readonly<Record<string, readonly string[]>> = {
-  POSITION: ['BYTE', 'BYTE n', 'UNSIGNED_BYTE', 'UNSIGNED_BYTE n', 'SHORT', 'SHORT n', 'UNSIGNED_SHORT', 'UNSIGNED_SHORT n'],
-  NORMAL: ['BYTE n', 'SHORT n'],
-  TANGENT: ['BYTE n', 'SHORT n'],
-  TEXCOORD_n: ['BYTE', 'BYTE n', 'UNSIGNED_BYTE', 'UNSIGNED_BYTE n', 'SHORT', 'SHORT n', 'UNSIGNED_SHORT', 'UNSIGNED_SHORT n'],
-  'morph POSITION': ['BYTE', 'BYTE n', 'SHORT', 'SHORT n'],
-  'morph NORMAL': ['BYTE n', 'SHORT n'],
-  'morph TANGENT': ['BYTE n', 'SHORT n'],
-};
 
 /** The attributes whose integer storage the GPU upload may keep. */
 const GPU_ATTRIBUTES = ['POSITION', 'NORMAL', 'TANGENT', 'TEXCOORD_0', 'TEXCOORD_1'] as const;
