@@ -30,6 +30,11 @@ export interface AccessorSource {
   readonly buffers: readonly Uint8Array[];
   /** Charged before every array is allocated. */
   readonly budget: LoadBudget;
+  /**
+   * Decoded bytes of compressed bufferViews by view index (EXT/KHR_meshopt_compression),
+   * read in place of the view's own range; its byteStride still applies.
+   */
+  readonly decodedViews?: ReadonlyMap<number, Uint8Array>;
 }
 
 function arrayConstructor(componentType: number) {
@@ -52,18 +57,19 @@ interface ViewSlice {
 function bufferViewSlice(src: AccessorSource, index: number, path: string): ViewSlice {
   const vpath = `bufferViews[${index}]`;
   const view = asObject(src.bufferViews[index], vpath);
+  const decoded = src.decodedViews?.get(index);
   const bufferIndex = checkIndex(view.buffer, `${vpath}.buffer`, src.buffers.length, 'buffers');
   const buffer = src.buffers[bufferIndex];
   const byteOffset = optInteger(view, 'byteOffset', vpath, 0);
   const byteLength = reqInteger(view, 'byteLength', vpath);
-  if (byteOffset + byteLength > buffer.byteLength) {
+  if (!decoded && byteOffset + byteLength > buffer.byteLength) {
     throw new GltfError(vpath, `byteOffset ${byteOffset} + byteLength ${byteLength} exceeds buffers[${bufferIndex}] (${buffer.byteLength} bytes); referenced from ${path}`);
   }
   const byteStride = optInteger(view, 'byteStride', vpath, 0, 252);
   if (byteStride !== 0 && (byteStride < 4 || byteStride % 4 !== 0)) {
     throw new GltfError(`${vpath}.byteStride`, `${byteStride} must be a multiple of 4 between 4 and 252`);
   }
-  return { bytes: buffer.subarray(byteOffset, byteOffset + byteLength), byteStride };
+  return { bytes: decoded ?? buffer.subarray(byteOffset, byteOffset + byteLength), byteStride };
 }
 
 /**

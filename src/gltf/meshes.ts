@@ -1,5 +1,6 @@
 import { ComponentType, PrimitiveMode } from './constants.ts';
 import { GltfError } from './errors.ts';
+import { quantizedAttributes } from './extensions/khr-mesh-quantization.ts';
 import { asObject, float32Array, optArray, optIndex, optInteger, optNumbers, optString, type JsonObject } from './json.ts';
 import type { Mesh, MorphTarget, Primitive } from './model.ts';
 import type { ReadContext } from './read-context.ts';
@@ -35,6 +36,12 @@ export function readMeshes(ctx: ReadContext): Mesh[] {
     }
     return { name: optString(mesh, 'name', path), primitives, weights };
   });
+}
+
+/** `{ quantized }` when the primitive has integer-stored attributes, else nothing (the property stays absent). */
+function quantizedOf(ctx: ReadContext, attrs: JsonObject, apath: string): Pick<Primitive, 'quantized'> {
+  const quantized = quantizedAttributes(ctx, attrs, apath);
+  return quantized ? { quantized } : {};
 }
 
 /** Reads primitives; what is derived per accessor is shared by every primitive using it. */
@@ -108,6 +115,7 @@ class PrimitiveReader {
       material: optIndex(prim, 'material', path, optArray(this.ctx.root, 'materials', '').length, 'materials'),
       ...skin,
       targets,
+      ...quantizedOf(this.ctx, attrs, apath),
     };
   }
 

@@ -110,6 +110,21 @@ export interface Primitive {
   readonly jointSets: readonly AccessorData[];
   readonly weightSets: readonly AccessorData[];
   readonly targets: readonly MorphTarget[];
+  /**
+   * The file's 8/16-bit accessors behind POSITION, NORMAL, TANGENT and TEXCOORD_0/1
+   * (KHR_mesh_quantization), for GPU upload in their own formats; the float arrays above
+   * hold the same values dequantized. Absent when those attributes are all floats.
+   */
+  readonly quantized?: QuantizedAttributes;
+}
+
+/** Integer-stored attribute accessors of a primitive, by glTF attribute name. */
+export interface QuantizedAttributes {
+  readonly POSITION?: AccessorData;
+  readonly NORMAL?: AccessorData;
+  readonly TANGENT?: AccessorData;
+  readonly TEXCOORD_0?: AccessorData;
+  readonly TEXCOORD_1?: AccessorData;
 }
 
 export interface Skin {

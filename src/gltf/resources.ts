@@ -1,6 +1,7 @@
 import type { AccessorSource } from './accessors.ts';
 import { LoadBudget } from './budget.ts';
 import { GltfError } from './errors.ts';
+import { decodeMeshoptViews, isMeshoptFallbackBuffer } from './extensions/meshopt.ts';
 import { asObject, checkIndex, describe, optArray, optIndex, optInteger, optString, reqInteger, type JsonObject } from './json.ts';
 import type { Image } from './model.ts';
 
@@ -22,13 +23,16 @@ export interface ResourceOptions {
 
 /**
  * Every buffer's bytes (the GLB BIN chunk, data URIs, external files), with the load's
- * budget sized by the file and the external buffers it pulled in.
+ * budget sized by the file and the external buffers it pulled in, and every
+ * meshopt-compressed bufferView decoded (extensions/meshopt.ts). A meshopt fallback buffer
+ * is not fetched: it stands as an empty array, so only compressed views may point into it.
  */
 export async function loadBuffers(
   root: JsonObject, fileBytes: number, glbBin: Uint8Array | undefined, options: ResourceOptions,
 ): Promise<AccessorSource> {
   const list = optArray(root, 'buffers', '');
   const buffers: Uint8Array[] = [];
+  const fetched: (Uint8Array | undefined)[] = [];
   let externalBytes = 0;
   for (let i = 0; i < list.length; i++) {
     const path = `buffers[${i}]`;
@@ -36,6 +40,11 @@ export async function loadBuffers(
     const byteLength = reqInteger(buf, 'byteLength', path);
     const uri = optString(buf, 'uri', path);
     let bytes: Uint8Array;
+    if (isMeshoptFallbackBuffer(buf, path)) {
+      buffers.push(new Uint8Array(0));
+      fetched.push(undefined);
+      continue;
+    }
     if (uri === undefined) {
       if (i !== 0 || !glbBin) throw new GltfError(`${path}.uri`, 'is missing and there is no GLB BIN chunk for it');
       bytes = glbBin;
@@ -47,12 +56,16 @@ export async function loadBuffers(
       throw new GltfError(`${path}.byteLength`, `says ${byteLength} bytes but only ${bytes.byteLength} are available`);
     }
     buffers.push(bytes.subarray(0, byteLength));
+    fetched.push(buffers[i]);
   }
+  const bufferViews = optArray(root, 'bufferViews', '');
+  const budget = LoadBudget.forInput(fileBytes + externalBytes, options.maxBytes);
   return {
     accessors: optArray(root, 'accessors', ''),
-    bufferViews: optArray(root, 'bufferViews', ''),
+    bufferViews,
     buffers,
-    budget: LoadBudget.forInput(fileBytes + externalBytes, options.maxBytes),
+    budget,
+    decodedViews: await decodeMeshoptViews(bufferViews, fetched, budget),
   };
 }
 
@@ -70,6 +83,11 @@ export async function loadImages(root: JsonObject, src: AccessorSource, options:
     if (viewIndex >= 0) {
       const vpath = `bufferViews[${viewIndex}]`;
       const view = asObject(src.bufferViews[viewIndex], vpath);
+      const decoded = src.decodedViews?.get(viewIndex);
+      if (decoded) {
+        out.push({ name: optString(img, 'name', path), mimeType, bytes: decoded });
+        continue;
+      }
       const buffer = src.buffers[checkIndex(view.buffer, `${vpath}.buffer`, src.buffers.length, 'buffers')];
       const offset = optInteger(view, 'byteOffset', vpath, 0);
       const length = reqInteger(view, 'byteLength', vpath);

@@ -122,6 +122,7 @@ export function weldPrimitive(p: Primitive): Primitive {
     weights: compact(p.weights),
     jointSets: p.jointSets.map(compactSet),
     weightSets: p.weightSets.map(compactSet),
+    ...(p.quantized && { quantized: Object.fromEntries(Object.entries(p.quantized).map(([k, s]) => [k, compactSet(s)])) }),
     indices: unique > 0xffff ? remap : Uint16Array.from(remap),
   };
 }

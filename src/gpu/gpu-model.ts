@@ -9,6 +9,7 @@ import { DEFAULT_MATERIAL, packMaterialUniforms } from './material-uniforms.ts';
 import type { MipmapGenerator } from './mipmaps.ts';
 import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
 import type { AlphaMode, MeshPipelines } from './pipelines.ts';
+import { buildGeometryBuffer } from './quantized-vertex.ts';
 import {
   createImageTexture, createSolidTexture, fitImage, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,
   type ImageDecoder,
@@ -21,7 +22,9 @@ import {
  *
  * Vertex buffers per primitive, at most 6 of the device's 8 slots:
  *   slot 0   the float attributes the primitive has (POSITION, NORMAL, TANGENT,
- *            TEXCOORD_0/1, COLOR_0), interleaved as the loader delivered them (floats)
+ *            TEXCOORD_0/1, COLOR_0), interleaved as the loader delivered them (floats),
+ *            except normalized 8/16-bit ones (KHR_mesh_quantization), which keep their
+ *            storage in unorm/snorm formats (quantized-vertex.ts)
  *   slot 1   the attributes it lacks, from one shared constant buffer with arrayStride 0
  *   then     JOINTS_0, WEIGHTS_0 (, JOINTS_1, WEIGHTS_1): the file's own arrays in their
  *            native formats (uint8x4/uint16x4, unorm8x4/unorm16x4/float32x4), unconverted.
@@ -126,6 +129,8 @@ export interface GpuPrimitive {
   readonly drawCount: number;
   /** Vertices in the vertex buffers. */
   readonly vertexCount: number;
+  /** Bytes per vertex of the primitive's own vertex buffers (the shared defaults buffer not counted). */
+  readonly bytesPerVertex: number;
   readonly topology: GPUPrimitiveTopology;
   readonly influences: 0 | 4 | 8;
   readonly hasNormals: boolean;
@@ -167,6 +172,8 @@ export interface GpuModel {
   readonly morphDeltas: GPUBuffer;
   /** What the upload had to change to fit the device (e.g. a texture downscaled), by glTF path. */
   readonly warnings: readonly GltfWarning[];
+  /** Vertex buffer bytes per vertex over every primitive (GpuPrimitive.bytesPerVertex weighted by vertices). */
+  readonly bytesPerVertex: number;
   /** Frees every buffer and texture this upload created (shared resources stay). */
   destroy(): void;
 }
@@ -237,7 +244,7 @@ export async function uploadModel(ctx: UploadContext, model: Model, label = mode
     const morphDeltas = morphs.upload(ctx.device, limits, `${label} morph deltas`);
     owned.push(morphDeltas);
     return {
-      model, primitives, materials, morphDeltas, warnings,
+      model, primitives, materials, morphDeltas, warnings, bytesPerVertex: meanBytesPerVertex(primitives),
       destroy() {
         for (const o of owned) o.destroy();
         owned.length = 0;
@@ -247,6 +254,15 @@ export async function uploadModel(ctx: UploadContext, model: Model, label = mode
     for (const o of owned) o.destroy();
     throw e;
   }
+}
+
+function meanBytesPerVertex(primitives: readonly (readonly GpuPrimitive[])[]): number {
+  let bytes = 0, vertices = 0;
+  for (const mesh of primitives) for (const p of mesh) {
+    bytes += p.bytesPerVertex * p.vertexCount;
+    vertices += p.vertexCount;
+  }
+  return vertices > 0 ? bytes / vertices : 0;
 }
 
 /** Where a primitive's morph deltas went: its block and the float it starts at. */
@@ -294,32 +310,18 @@ function uploadPrimitive(
   const present = FLOAT_ATTRIBUTES.filter((a) => a.data(p) !== undefined);
   const missing = FLOAT_ATTRIBUTES.filter((a) => a.data(p) === undefined);
 
-  // Slot 0: the present float attributes, interleaved.
-  let stride = 0;
-  const geometryAttributes: GPUVertexAttribute[] = present.map((a) => {
-    const attr = { shaderLocation: a.location, format: FLOAT_FORMAT[a.components], offset: stride };
-    stride += a.components * FLOAT_BYTES;
-    return attr;
-  });
-  const strideFloats = stride / FLOAT_BYTES;
-  const interleaved = new Float32Array(p.vertexCount * strideFloats);
-  let at = 0;
-  for (const a of present) {
-    const src = a.data(p)!;
-    for (let v = 0; v < p.vertexCount; v++) {
-      for (let c = 0; c < a.components; c++) interleaved[v * strideFloats + at + c] = src[v * a.components + c];
-    }
-    at += a.components;
-  }
-  checkBufferSize(limits, interleaved.byteLength, `${label} geometry`);
-  const geometry = createBufferWithData(device, `${label} geometry`, interleaved, GPUBufferUsage.VERTEX);
+  // Slot 0: the present attributes, interleaved (quantized ones in their own formats: quantized-vertex.ts).
+  const slot0 = buildGeometryBuffer(p, present);
+  const stride = slot0.stride;
+  checkBufferSize(limits, slot0.bytes.byteLength, `${label} geometry`);
+  const geometry = createBufferWithData(device, `${label} geometry`, slot0.bytes, GPUBufferUsage.VERTEX);
   owned.push(geometry);
 
   const buffers: GPUBuffer[] = [geometry];
   const offsets: number[] = [0];
-  const sizes: number[] = [interleaved.byteLength];
-  const layouts: GPUVertexBufferLayout[] = [{ arrayStride: stride, stepMode: 'vertex', attributes: geometryAttributes }];
-  const keyParts: string[] = [`g${stride}:${present.map((a) => a.name).join(',')}`];
+  const sizes: number[] = [slot0.bytes.byteLength];
+  const layouts: GPUVertexBufferLayout[] = [{ arrayStride: stride, stepMode: 'vertex', attributes: slot0.attributes }];
+  const keyParts: string[] = [slot0.key];
   if (missing.length > 0) {
     // Slot 1: every missing attribute reads the same constant for every vertex.
     layouts.push({
@@ -419,6 +421,7 @@ function uploadPrimitive(
     indexFormat,
     drawCount: indices ? indices.length : p.vertexCount,
     vertexCount: p.vertexCount,
+    bytesPerVertex: layouts.reduce((sum, l, slot) => sum + (buffers[slot] === defaults.attributes ? 0 : l.arrayStride), 0),
     topology: topologyOf(p.mode),
     influences: p.influences,
     hasNormals: p.normals !== undefined,

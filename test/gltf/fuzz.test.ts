@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedAssets } from '../support/assets.ts';
+import { assetPath, sharedAssets } from '../support/assets.ts';
+import { compressFile } from '../support/compressed.ts';
 import {
-  bakeProblem, GcPauses, loadFuzzSources, makeCase, modelProblems, Rng, runCase, sourceOf, Watchdog, type FuzzSource,
+  bakeProblem, fuzzSourceOf, GcPauses, loadFuzzSources, makeCase, modelProblems, Rng, runCase, sourceOf, Watchdog, type FuzzSource,
 } from '../support/fuzz.ts';
 
 /**
@@ -104,8 +105,16 @@ async function fuzz(sources: FuzzSource[], source: number) {
   return { failures, tally, slowest };
 }
 
+/**
+ * Besides the assets as they are, one meshopt-compressed and quantized variant (made with
+ * glTF-Transform, as compressed.ts does for every test): its byte mutations land in
+ * compressed streams (ATTRIBUTES with the OCTAHEDRAL, QUATERNION and EXPONENTIAL filters,
+ * TRIANGLES), its JSON mutations in the extension objects and the fallback buffer.
+ */
+const MESHOPT_SOURCE = fuzzSourceOf('RiggedFigure (meshopt)', await compressFile(assetPath('RiggedFigure'), 'meshopt'));
+
 describe('fuzzing the loader with mutated shared assets', () => {
-  const sources = loadFuzzSources(sharedAssets());
+  const sources = [...loadFuzzSources(sharedAssets()), MESHOPT_SOURCE];
 
   if (ONLY !== undefined) {
     it(`case ${ONLY}`, async () => {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { assetPath } from '../support/assets.ts';
+import { compressGlb } from '../support/compressed.ts';
 import { decodeImageBytes, writeArtifactPng } from '../support/png.ts';
 import { coverage, expectNoGpuErrors, loadModel, OffscreenScene, testDevice } from './gpu-test.ts';
 import type { RendererCheckResult } from './browser/renderer-page.ts';
@@ -77,6 +78,42 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
       scene.destroy();
     }
   }, 60_000);
+
+  it('a meshopt + quantized CesiumMan: the meshopt decoder runs in the page, unorm/snorm vertices draw like the original', async () => {
+    const original = new Uint8Array(readFileSync(assetPath('CesiumMan')));
+    const variant = await compressGlb(original, 'meshopt');
+    const frames: Uint8Array[] = [];
+    for (const bytes of [original, variant]) {
+      const { page, consoleErrors } = await session.newPage();
+      try {
+        await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
+        await page.waitForFunction(() => typeof window.rendererCheck === 'function');
+        const result: RendererCheckResult = await page.evaluate(
+          ([b64, t, yaw, pitch, size]) => window.rendererCheck(b64, 0, t, yaw, pitch, size),
+          [Buffer.from(bytes).toString('base64'), TIME, YAW, PITCH, SIZE] as const,
+        );
+        expect(result.errors).toEqual([]);
+        expect(consoleErrors).toEqual([]);
+        frames.push(new Uint8Array(Buffer.from(result.pixels, 'base64')));
+      } finally {
+        await page.close();
+      }
+    }
+    let onlyOne = 0, both = 0, sum = 0, covered = 0;
+    for (let i = 0; i < frames[0].length; i += 4) {
+      const a = frames[0][i + 3] === 255, b = frames[1][i + 3] === 255;
+      if (a) covered++;
+      if (a !== b) onlyOne++;
+      else if (a) {
+        both++;
+        for (let c = 0; c < 3; c++) sum += Math.abs(frames[0][i + c] - frames[1][i + c]);
+      }
+    }
+    expect(covered).toBeGreaterThan(SIZE * SIZE * 0.05);
+    // As in test/gpu/quantized-vertex.test.ts: edge pixels may flip, shading moves under a level.
+    expect(onlyOne, `pixels covered in one frame only (of ${covered})`).toBeLessThanOrEqual(Math.max(8, covered * 0.005));
+    expect(sum / (both * 3), 'mean RGB difference where both are covered').toBeLessThan(1.5);
+  }, 120_000);
 
   it('an image beyond maxTextureDimension2D is resized by createImageBitmap to fit, aspect kept, and uploads cleanly', async () => {
     const { page, consoleErrors } = await session.newPage();

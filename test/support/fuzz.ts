@@ -96,6 +96,11 @@ export function loadFuzzSources(assets: readonly AssetFile[]): FuzzSource[] {
   return assets.map((a) => decodeSource(a.name, new Uint8Array(readFileSync(a.path))));
 }
 
+/** A source from bytes made at test time (a compressed variant of an asset, say); embedded buffers only. */
+export function fuzzSourceOf(name: string, bytes: Uint8Array): FuzzSource {
+  return decodeSource(name, bytes);
+}
+
 function decodeSource(name: string, bytes: Uint8Array): FuzzSource {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const glb = bytes.byteLength >= 20 && dv.getUint32(0, true) === 0x46546c67;

@@ -263,3 +263,46 @@ export async function decodeMeshoptBufferView(
   const view = parseMeshoptView(found.name, found.json, bufferView, viewPath, buffers.map((b) => b?.byteLength));
   return decodeMeshoptView(view, buffers[view.buffer]!, budget);
 }
+
+/**
+ * Whether `buffers[i]` (its JSON) is a meshopt fallback buffer: one that holds only the
+ * uncompressed copy of compressed views (`extensions.EXT_meshopt_compression.fallback`, or
+ * the KHR name). The loader decodes the extension, so such a buffer is never fetched and
+ * may have no `uri` at all (the spec lets a file that requires the extension omit it).
+ */
+export function isMeshoptFallbackBuffer(buffer: JsonObject, path: string): boolean {
+  const extensions = buffer.extensions;
+  if (extensions === undefined) return false;
+  const ext = asObject(extensions, `${path}.extensions`);
+  for (const name of [EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION]) {
+    if (ext[name] === undefined) continue;
+    const fallback = asObject(ext[name], `${path}.extensions.${name}`).fallback;
+    if (fallback !== undefined && typeof fallback !== 'boolean') {
+      throw new GltfError(`${path}.extensions.${name}.fallback`, `expected a boolean, got ${describe(fallback)}`);
+    }
+    if (fallback === true) return true;
+  }
+  return false;
+}
+
+/**
+ * Decodes every meshopt-compressed bufferView of a file (before any accessor reads one),
+ * returning the decoded bytes by view index. `buffers[i]` is undefined for a buffer that
+ * was not fetched (a fallback). Each view's decoded bytes are charged to `budget` first,
+ * so a file whose views claim far more than its size is refused by the budget.
+ */
+export async function decodeMeshoptViews(
+  bufferViews: readonly unknown[], buffers: readonly (Uint8Array | undefined)[], budget: LoadBudget,
+): Promise<Map<number, Uint8Array>> {
+  const decoded = new Map<number, Uint8Array>();
+  const lengths = buffers.map((b) => b?.byteLength);
+  for (let i = 0; i < bufferViews.length; i++) {
+    const viewPath = `bufferViews[${i}]`;
+    const bufferView = asObject(bufferViews[i], viewPath);
+    const found = meshoptExtensionOf(bufferView, viewPath);
+    if (!found) continue;
+    const view = parseMeshoptView(found.name, found.json, bufferView, viewPath, lengths);
+    decoded.set(i, await decodeMeshoptView(view, buffers[view.buffer]!, budget));
+  }
+  return decoded;
+}

@@ -1,9 +1,11 @@
+import { KHR_MESH_QUANTIZATION } from './khr-mesh-quantization.ts';
+import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
+
 /**
  * The glTF extensions the loader understands. Each one gets a module of its own in this
  * folder, named after it (`khr-mesh-quantization.ts` for KHR_mesh_quantization), and an
- * entry in `EXTENSIONS`. The list is empty: every extension a file lists in
- * `extensionsRequired` is refused (load.ts), and the others are ignored, as glTF allows
- * for optional extensions.
+ * entry in `EXTENSIONS`. Every other extension a file lists in `extensionsRequired` is
+ * refused (load.ts), and the others are ignored, as glTF allows for optional extensions.
  */
 export interface GltfExtension {
   /** The name as a file writes it in `extensionsUsed` and `extensionsRequired`. */
@@ -13,7 +15,11 @@ export interface GltfExtension {
   // extension that needs it is added, and that reader calls it through `findExtension`.
 }
 
-const EXTENSIONS: readonly GltfExtension[] = [];
+const EXTENSIONS: readonly GltfExtension[] = [
+  { name: EXT_MESHOPT_COMPRESSION },
+  { name: KHR_MESHOPT_COMPRESSION },
+  { name: KHR_MESH_QUANTIZATION },
+];
 
 const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) => [e.name, e]));
 
