@@ -172,11 +172,16 @@ export interface TextureInfo {
   readonly texCoord: number;
   /** normalTexture.scale or occlusionTexture.strength; 1 otherwise. */
   readonly scale: number;
-  /**
-   * KHR_texture_transform as a column-major 3×2 matrix (T·R·S: uv' = M · (u, v, 1)),
-   * undefined for none. `texCoord` already holds the extension's override.
-   */
-  readonly transform?: UvTransform;
+  /** KHR_texture_transform, undefined for none. `texCoord` already holds its override. */
+  readonly transform?: TextureTransform;
+}
+
+/** KHR_texture_transform's parameters: uv' = T(offset) · R(rotation) · S(scale) · uv. */
+export interface TextureTransform {
+  readonly offset: readonly [number, number];
+  /** Radians, counter-clockwise in UV space. */
+  readonly rotation: number;
+  readonly scale: readonly [number, number];
 }
 
 /** A 2D affine UV matrix, column-major 3×2: [m00, m10, m01, m11, offsetU, offsetV]. */

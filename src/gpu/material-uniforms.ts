@@ -1,4 +1,4 @@
-import { IDENTITY_UV_TRANSFORM } from '../gltf/extensions/khr-texture-transform.ts';
+import { IDENTITY_UV_TRANSFORM, uvTransformMatrix } from '../gltf/extensions/khr-texture-transform.ts';
 import type { Material, TextureInfo } from '../gltf/model.ts';
 import { AlphaModeCode, MaterialFlag } from './layouts.ts';
 
@@ -79,7 +79,10 @@ export function packMaterialUniforms(material: Material): ArrayBuffer {
   u32[O.NORMAL_TEX_COORD / 4] = material.normalTexture?.texCoord ?? 0;
   u32[O.OCCLUSION_TEX_COORD / 4] = material.occlusionTexture?.texCoord ?? 0;
   u32[O.EMISSIVE_TEX_COORD / 4] = material.emissiveTexture?.texCoord ?? 0;
-  const transform = (info: TextureInfo | undefined, offset: number): void => f32.set(info?.transform ?? IDENTITY_UV_TRANSFORM, offset / 4);
+  const transform = (info: TextureInfo | undefined, offset: number): void => {
+    const t = info?.transform;
+    f32.set(t ? uvTransformMatrix(t.offset, t.rotation, t.scale) : IDENTITY_UV_TRANSFORM, offset / 4);
+  };
   transform(material.baseColorTexture, O.BASE_COLOR_UV_TRANSFORM);
   transform(material.metallicRoughnessTexture, O.METALLIC_ROUGHNESS_UV_TRANSFORM);
   transform(material.normalTexture, O.NORMAL_UV_TRANSFORM);

@@ -14,6 +14,7 @@ import {
   AlphaModeCode, BindGroup, DrawFlag, FrameBinding, MaterialBinding, MaterialFlag, MaterialShadingCode, MaterialTexture, PALETTE_MATRIX_BYTES, SkinBinding,
   ToneMapping, VertexLocation,
 } from '../../src/gpu/layouts.ts';
+import { uvTransformMatrix } from '../../src/gltf/extensions/khr-texture-transform.ts';
 import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../src/gpu/material-uniforms.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, MORPH_DELTA_COMPONENTS } from '../../src/gpu/morph-targets.ts';
 import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines.ts';
@@ -77,10 +78,12 @@ describe('WGSL struct layouts ↔ TS layout modules', () => {
       ['normalTexture', O.NORMAL_UV_TRANSFORM], ['occlusionTexture', O.OCCLUSION_UV_TRANSFORM], ['emissiveTexture', O.EMISSIVE_UV_TRANSFORM],
     ] as const;
     const material: Record<string, unknown> = { ...DEFAULT_MATERIAL, emissiveFactor: [0.5, 0.25, 1], emissiveStrength: 4 };
-    slots.forEach(([slot], i) => { material[slot] = { index: 0, texCoord: 1, scale: 1, transform: [i + 1, i + 2, i + 3, i + 4, i + 5, i + 6] }; });
+    const transformOf = (i: number) => ({ offset: [i * 0.25, 1 - i * 0.125], rotation: i * 0.5, scale: [1 + i, 2 - i * 0.25] } as const);
+    slots.forEach(([slot], i) => { material[slot] = { index: 0, texCoord: 1, scale: 1, transform: transformOf(i) }; });
     const f32 = new Float32Array(packMaterialUniforms(material as unknown as typeof DEFAULT_MATERIAL));
     slots.forEach(([slot, offset], i) => {
-      expect(Array.from(f32.subarray(offset / 4, offset / 4 + 6)), slot).toEqual([i + 1, i + 2, i + 3, i + 4, i + 5, i + 6]);
+      const t = transformOf(i);
+      expect(Array.from(f32.subarray(offset / 4, offset / 4 + 6)), slot).toEqual(uvTransformMatrix(t.offset, t.rotation, t.scale).map(Math.fround));
     });
     expect(Array.from(f32.subarray(O.EMISSIVE_FACTOR / 4, O.EMISSIVE_FACTOR / 4 + 3))).toEqual([2, 1, 4]);
   });

@@ -1,12 +1,13 @@
 /**
  * KHR_texture_transform: offset, rotation and scale of a textureInfo's UVs, and a texCoord
- * override. Read into `TextureInfo.transform` as one matrix M = T·R·S (the extension's
- * definition; rotation counter-clockwise in UV space, as three.js and the Khronos sample
- * viewer apply it), which the mesh shader multiplies each slot's UVs by.
+ * override, read into `TextureInfo.transform`. The mesh shader multiplies each slot's UVs
+ * by M = T·R·S (`uvTransformMatrix`: the extension's definition, rotation counter-clockwise
+ * in UV space, as the Khronos sample viewer builds it; three.js applies scale after
+ * rotation, which differs only for a non-uniform scale with a rotation).
  */
 import { GltfError } from '../errors.ts';
 import { optInteger, optNumber, optNumbers, type JsonObject } from '../json.ts';
-import type { UvTransform } from '../model.ts';
+import type { TextureTransform, UvTransform } from '../model.ts';
 import type { GltfExtension, TextureInfoDraft } from './types.ts';
 
 /** The identity: what a textureInfo without the extension uses. */
@@ -31,13 +32,22 @@ function finite(values: readonly number[], path: string): readonly number[] {
   return values;
 }
 
+/** The extension's JSON for `t`, defaults left out (a bake writes it back). */
+export function textureTransformJson(t: TextureTransform): JsonObject {
+  const json: JsonObject = {};
+  if (t.offset[0] !== 0 || t.offset[1] !== 0) json.offset = [...t.offset];
+  if (t.rotation !== 0) json.rotation = t.rotation;
+  if (t.scale[0] !== 1 || t.scale[1] !== 1) json.scale = [...t.scale];
+  return json;
+}
+
 export const KHR_TEXTURE_TRANSFORM: GltfExtension = {
   name: 'KHR_texture_transform',
   readTextureInfo(ext: JsonObject, path: string, info: TextureInfoDraft): void {
     const offset = finite(optNumbers(ext, 'offset', path, 2) ?? [0, 0], `${path}.offset`);
     const rotation = finite([optNumber(ext, 'rotation', path, 0)], `${path}.rotation`)[0];
     const scale = finite(optNumbers(ext, 'scale', path, 2) ?? [1, 1], `${path}.scale`);
-    info.transform = uvTransformMatrix(offset, rotation, scale);
+    info.transform = { offset: [offset[0], offset[1]], rotation, scale: [scale[0], scale[1]] };
     if (ext.texCoord !== undefined) info.texCoord = optInteger(ext, 'texCoord', path, 0, 1);
   },
 };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { GltfError } from '../../../src/gltf/errors.ts';
-import { uvTransformMatrix } from '../../../src/gltf/extensions/khr-texture-transform.ts';
 import { loadMaterialFile } from '../../support/material-files.ts';
 
 const EXT = 'KHR_materials_pbrSpecularGlossiness';
@@ -28,7 +27,7 @@ describe('KHR_materials_pbrSpecularGlossiness', () => {
     expect(m.baseColorTexture).toEqual({ index: 0, texCoord: 1, scale: 1 });
     expect(m.metallicFactor).toBe(0);
     expect(m.roughnessFactor).toBe(0.25);
-    expect(m.metallicRoughnessTexture).toEqual({ index: 1, texCoord: 0, scale: 1, transform: uvTransformMatrix([0.5, 0], 0, [1, 1]) });
+    expect(m.metallicRoughnessTexture).toEqual({ index: 1, texCoord: 0, scale: 1, transform: { offset: [0.5, 0], rotation: 0, scale: [1, 1] } });
     expect(m.shading).toBe('pbr-glossiness');
     expect(m.emissiveFactor).toEqual([0.5, 0, 0]);
     expect(model.warnings).toEqual([]);

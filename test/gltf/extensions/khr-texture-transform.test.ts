@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GltfError } from '../../../src/gltf/errors.ts';
-import { applyUvTransform, IDENTITY_UV_TRANSFORM, uvTransformMatrix } from '../../../src/gltf/extensions/khr-texture-transform.ts';
+import { applyUvTransform, IDENTITY_UV_TRANSFORM, textureTransformJson, uvTransformMatrix } from '../../../src/gltf/extensions/khr-texture-transform.ts';
 import { loadMaterialFile } from '../../support/material-files.ts';
 
 const EXT = 'KHR_texture_transform';
@@ -45,7 +45,7 @@ describe('KHR_texture_transform', () => {
       ],
     });
     const m = model.materials[0];
-    const expected = uvTransformMatrix(transform.offset, transform.rotation, transform.scale);
+    const expected = { offset: [0.5, 0.25], rotation: 0.3, scale: [2, 4] };
     for (const slot of [m.baseColorTexture, m.metallicRoughnessTexture, m.normalTexture, m.occlusionTexture, m.emissiveTexture]) {
       expect(slot?.transform).toEqual(expected);
       expect(slot?.texCoord).toBe(1);
@@ -60,7 +60,7 @@ describe('KHR_texture_transform', () => {
       images: ['image/png'], textures: [{ source: 0 }], extensionsUsed: [EXT], extensionsRequired: [EXT],
       materials: [{ emissiveTexture: { index: 0, texCoord: 1, extensions: { [EXT]: {} } } }],
     });
-    expect(model.materials[0].emissiveTexture).toEqual({ index: 0, texCoord: 1, scale: 1, transform: IDENTITY_UV_TRANSFORM });
+    expect(model.materials[0].emissiveTexture).toEqual({ index: 0, texCoord: 1, scale: 1, transform: { offset: [0, 0], rotation: 0, scale: [1, 1] } });
   });
 
   it.each([
@@ -80,6 +80,11 @@ describe('KHR_texture_transform', () => {
     const error = await loadMaterialFile(file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GltfError);
     expect((error as GltfError).path).toMatch(new RegExp(`^materials\\[0\\]\\.pbrMetallicRoughness\\.baseColorTexture\\.extensions\\.${EXT}(\\.${key}|$)`));
+  });
+
+  it('textureTransformJson writes the parameters back, defaults left out', () => {
+    expect(textureTransformJson({ offset: [0, 0], rotation: 0, scale: [1, 1] })).toEqual({});
+    expect(textureTransformJson({ offset: [0.5, 0], rotation: 1, scale: [1, 2] })).toEqual({ offset: [0.5, 0], rotation: 1, scale: [1, 2] });
   });
 
   it('a required KHR_texture_transform is accepted', async () => {
