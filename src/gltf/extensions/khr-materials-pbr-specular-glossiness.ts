@@ -14,7 +14,28 @@
  * multiply the factors the wrong way round, as `metalRough()` does).
  */
 import { optNumber, optNumbers, optObject, type JsonObject } from '../json.ts';
+import type { Material } from '../model.ts';
 import type { GltfExtension, MaterialDraft, MaterialReader } from './types.ts';
+
+/** The reflectance the converted material draws with: a dielectric's (glTF Appendix B). */
+const CONVERTED_SPECULAR = 0.04;
+
+/**
+ * The extension's JSON for a converted material of shading 'pbr-glossiness' (a bake writes
+ * it back), with the specular colour the conversion draws; `textureInfo` writes a slot.
+ */
+export function specularGlossinessJson(m: Material, textureInfo: (slot: Material['baseColorTexture']) => JsonObject | undefined): JsonObject {
+  const json: JsonObject = {
+    diffuseFactor: [...m.baseColorFactor],
+    specularFactor: [CONVERTED_SPECULAR, CONVERTED_SPECULAR, CONVERTED_SPECULAR],
+    glossinessFactor: 1 - m.roughnessFactor,
+  };
+  const diffuse = textureInfo(m.baseColorTexture);
+  if (diffuse) json.diffuseTexture = diffuse;
+  const specularGlossiness = textureInfo(m.metallicRoughnessTexture);
+  if (specularGlossiness) json.specularGlossinessTexture = specularGlossiness;
+  return json;
+}
 
 export const KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS: GltfExtension = {
   name: 'KHR_materials_pbrSpecularGlossiness',
