@@ -21,6 +21,10 @@ const TEXTURE_EMISSIVE: u32 = 16u;
 const ALPHA_OPAQUE: u32 = 0u;
 const ALPHA_MASK: u32 = 1u;
 const ALPHA_BLEND: u32 = 2u;
+// MaterialShadingCode: the MATERIAL_SHADING specialisations.
+const SHADING_PBR: u32 = 0u;
+const SHADING_PBR_GLOSSINESS: u32 = 1u;
+const SHADING_UNLIT: u32 = 2u;
 
 // True when the colour target stores raw values (a …unorm format): the shader then
 // applies the sRGB transfer function itself. …-srgb targets encode in hardware.
@@ -54,6 +58,12 @@ override MATERIAL_TEXTURES: u32 = 31u;
 // without shadows (MeshPipelineDesc.shadows). SwiftShader runs that lookup's code, a first
 // comparison tap included, under a lane mask even when shadows are off; 3–4% of a 100-Fox frame.
 override SHADOWS: bool = true;
+// How fsMain / fsMainLean shade (MeshPipelineDesc.shading, a MaterialShadingCode): SHADING_PBR,
+// metallic-roughness; SHADING_PBR_GLOSSINESS, the same with roughness read as
+// 1 − (1 − roughnessFactor) · alpha of the metallic-roughness slot (a converted
+// KHR_materials_pbrSpecularGlossiness texture); SHADING_UNLIT, the base colour only
+// (KHR_materials_unlit), no lighting code compiled in.
+override MATERIAL_SHADING: u32 = SHADING_PBR;
 
 struct FrameUniforms {
   viewProjection: mat4x4f,
@@ -99,6 +109,12 @@ struct MaterialUniforms {
   normalTexCoord: u32,
   occlusionTexCoord: u32,
   emissiveTexCoord: u32,
+  // KHR_texture_transform per slot: uv' = M · (u, v, 1); the identity without one.
+  baseColorUvTransform: mat3x2f,
+  metallicRoughnessUvTransform: mat3x2f,
+  normalUvTransform: mat3x2f,
+  occlusionUvTransform: mat3x2f,
+  emissiveUvTransform: mat3x2f,
 }
 
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
@@ -378,8 +394,9 @@ fn fsGround(in: GroundOutput) -> @location(0) vec4f {
   return vec4f(display * alpha, alpha);
 }
 
-fn pickUv(in: VertexOutput, uvSet: u32) -> vec2f {
-  return select(in.texcoord0, in.texcoord1, uvSet == 1u);
+// The UV set a slot reads, moved by its texture transform.
+fn pickUv(in: VertexOutput, uvSet: u32, transform: mat3x2f) -> vec2f {
+  return transform * vec3f(select(in.texcoord0, in.texcoord1, uvSet == 1u), 1.0);
 }
 
 @fragment
@@ -390,8 +407,8 @@ fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @locati
 // fsMain's shading, shared with fsMainLean.
 fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   // Every texture sample and derivative first, in uniform control flow.
-  let baseUv = pickUv(in, material.baseColorTexCoord);
-  let normalUv = pickUv(in, material.normalTexCoord);
+  let baseUv = pickUv(in, material.baseColorTexCoord, material.baseColorUvTransform);
+  let normalUv = pickUv(in, material.normalTexCoord, material.normalUvTransform);
   // An override condition is uniform, so these samples stay in uniform control flow.
   var baseSample = vec4f(1.0);
   if ((MATERIAL_TEXTURES & TEXTURE_BASE_COLOR) != 0u) {
@@ -399,7 +416,7 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   }
   var mrSample = vec4f(1.0);
   if ((MATERIAL_TEXTURES & TEXTURE_METALLIC_ROUGHNESS) != 0u) {
-    mrSample = textureSample(metallicRoughnessTexture, metallicRoughnessSampler, pickUv(in, material.metallicRoughnessTexCoord));
+    mrSample = textureSample(metallicRoughnessTexture, metallicRoughnessSampler, pickUv(in, material.metallicRoughnessTexCoord, material.metallicRoughnessUvTransform));
   }
   var normalSample = vec3f(0.5, 0.5, 1.0);
   if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u) {
@@ -407,11 +424,11 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   }
   var occlusionSample = 1.0;
   if ((MATERIAL_TEXTURES & TEXTURE_OCCLUSION) != 0u) {
-    occlusionSample = textureSample(occlusionTexture, occlusionSampler, pickUv(in, material.occlusionTexCoord)).r;
+    occlusionSample = textureSample(occlusionTexture, occlusionSampler, pickUv(in, material.occlusionTexCoord, material.occlusionUvTransform)).r;
   }
   var emissiveSample = vec3f(1.0);
   if ((MATERIAL_TEXTURES & TEXTURE_EMISSIVE) != 0u) {
-    emissiveSample = textureSample(emissiveTexture, emissiveSampler, pickUv(in, material.emissiveTexCoord)).rgb;
+    emissiveSample = textureSample(emissiveTexture, emissiveSampler, pickUv(in, material.emissiveTexCoord, material.emissiveUvTransform)).rgb;
   }
   let dpx = dpdx(in.worldPosition);
   let dpy = dpdy(in.worldPosition);
@@ -426,6 +443,9 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
     base.a = 1.0;
   } else if (material.alphaMode == ALPHA_OPAQUE) {
     base.a = 1.0;
+  }
+  if (MATERIAL_SHADING == SHADING_UNLIT) {
+    return outputColor(base.rgb, base.a);
   }
 
   let toEye = normalize(frame.cameraPosition - in.worldPosition);
@@ -470,7 +490,10 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   }
 
   let metallic = clamp(material.metallicFactor * mrSample.b, 0.0, 1.0);
-  let roughness = clamp(material.roughnessFactor * mrSample.g, MIN_ROUGHNESS, 1.0);
+  var roughness = clamp(material.roughnessFactor * mrSample.g, MIN_ROUGHNESS, 1.0);
+  if (MATERIAL_SHADING == SHADING_PBR_GLOSSINESS) {
+    roughness = clamp(1.0 - (1.0 - material.roughnessFactor) * mrSample.a, MIN_ROUGHNESS, 1.0);
+  }
   let alpha = roughness * roughness;
   let diffuseColor = base.rgb * (1.0 - metallic);
   let f0 = mix(vec3f(DIELECTRIC_F0), base.rgb, metallic);
@@ -496,14 +519,18 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   color += occlusion * (skyDiffuse * diffuseColor + skySpecular * environmentBrdf(f0, roughness, nDotV));
 
   color += material.emissiveFactor * emissiveSample;
+  return outputColor(color, base.a);
+}
 
+// Linear radiance to the target: exposure, tone mapping, sRGB encoding when the target
+// needs it, and premultiplied alpha, which the blend state ("one", "one-minus-src-alpha")
+// and a premultiplied canvas expect.
+fn outputColor(color: vec3f, alpha: f32) -> vec4f {
   var display = toneMap(color * frame.exposure, frame.toneMapping);
   if (ENCODE_SRGB) {
     display = linearToSrgb(display);
   }
-  // Premultiplied alpha: what the blend state ("one", "one-minus-src-alpha") and a
-  // premultiplied canvas expect.
-  return vec4f(display * base.a, base.a);
+  return vec4f(display * alpha, alpha);
 }
 
 // ---------------------------------------------------------------- debug variants

@@ -1,5 +1,7 @@
 import { BufferTarget } from '../gltf/constants.ts';
 import { GltfBuilder, type GltfMaterialJson, type GltfPrimitiveJson, type GltfTextureInfoJson } from '../gltf/builder.ts';
+import { specularGlossinessJson } from '../gltf/extensions/khr-materials-pbr-specular-glossiness.ts';
+import { textureTransformJson } from '../gltf/extensions/khr-texture-transform.ts';
 import type { Material, Model, TextureInfo } from '../gltf/model.ts';
 import type { BakeResult } from './bake.ts';
 import { posedPrimitives } from './posed.ts';
@@ -22,9 +24,14 @@ export function bakeToGlb(model: Model, result: BakeResult): Uint8Array {
     const json: Record<string, unknown> = {};
     if (t.sampler >= 0) json.sampler = samplerMap[t.sampler];
     if (t.source >= 0) json.source = imageMap[t.source];
+    if (t.extensionSources) {
+      // EXT_texture_webp / EXT_texture_avif: required when there is no plain source to fall back to.
+      json.extensions = Object.fromEntries(t.extensionSources.map((e) => [e.extension, { source: imageMap[e.source] }]));
+      for (const e of t.extensionSources) useExtension(b, e.extension, t.source < 0);
+    }
     return b.addTexture(json);
   });
-  const materialMap = model.materials.map((m) => b.addMaterial(materialJson(m, textureMap)));
+  const materialMap = model.materials.map((m) => b.addMaterial(materialJson(m, textureMap, b)));
 
   const roots: number[] = [];
   const byNode = new Map<number, GltfPrimitiveJson[]>();
@@ -54,15 +61,26 @@ export function bakeToGlb(model: Model, result: BakeResult): Uint8Array {
   return b.toGlb();
 }
 
-function textureInfo(info: TextureInfo | undefined, textureMap: number[], scaleKey?: 'scale' | 'strength'): GltfTextureInfoJson | undefined {
+/** Lists `name` in extensionsUsed (and extensionsRequired), once. */
+function useExtension(b: GltfBuilder, name: string, required = false): void {
+  if (!b.json.extensionsUsed.includes(name)) b.json.extensionsUsed.push(name);
+  if (required && !b.json.extensionsRequired.includes(name)) b.json.extensionsRequired.push(name);
+}
+
+function textureInfo(info: TextureInfo | undefined, textureMap: number[], b: GltfBuilder, scaleKey?: 'scale' | 'strength'): GltfTextureInfoJson | undefined {
   if (!info) return undefined;
   const json: GltfTextureInfoJson = { index: textureMap[info.index] };
   if (info.texCoord !== 0) json.texCoord = info.texCoord;
   if (scaleKey && info.scale !== 1) json[scaleKey] = info.scale;
+  if (info.transform) {
+    json.extensions = { KHR_texture_transform: textureTransformJson(info.transform) };
+    useExtension(b, 'KHR_texture_transform');
+  }
   return json;
 }
 
-function materialJson(m: Material, textureMap: number[]): GltfMaterialJson {
+/** The material as the loader read it: core metal-rough plus the extensions it draws. */
+function materialJson(m: Material, textureMap: number[], b: GltfBuilder): GltfMaterialJson {
   const json: GltfMaterialJson = {
     pbrMetallicRoughness: {
       baseColorFactor: [...m.baseColorFactor],
@@ -76,16 +94,29 @@ function materialJson(m: Material, textureMap: number[]): GltfMaterialJson {
   if (m.name !== undefined) json.name = m.name;
   if (m.alphaMode === 'MASK') json.alphaCutoff = m.alphaCutoff;
   const pbr = json.pbrMetallicRoughness!;
-  const base = textureInfo(m.baseColorTexture, textureMap);
+  const base = textureInfo(m.baseColorTexture, textureMap, b);
   if (base) pbr.baseColorTexture = base;
-  const mr = textureInfo(m.metallicRoughnessTexture, textureMap);
-  if (mr) pbr.metallicRoughnessTexture = mr;
-  const normal = textureInfo(m.normalTexture, textureMap, 'scale');
+  const extensions: Record<string, unknown> = {};
+  if (m.shading === 'pbr-glossiness') {
+    // The metallic-roughness slot holds a specular-glossiness texture: written back as the
+    // extension, with the factors alone as the metal-rough fallback.
+    extensions.KHR_materials_pbrSpecularGlossiness = specularGlossinessJson(m, (slot) => textureInfo(slot, textureMap, b));
+  } else {
+    const mr = textureInfo(m.metallicRoughnessTexture, textureMap, b);
+    if (mr) pbr.metallicRoughnessTexture = mr;
+  }
+  if (m.shading === 'unlit') extensions.KHR_materials_unlit = {};
+  if (m.emissiveStrength !== undefined && m.emissiveStrength !== 1) extensions.KHR_materials_emissive_strength = { emissiveStrength: m.emissiveStrength };
+  const normal = textureInfo(m.normalTexture, textureMap, b, 'scale');
   if (normal) json.normalTexture = normal;
-  const occlusion = textureInfo(m.occlusionTexture, textureMap, 'strength');
+  const occlusion = textureInfo(m.occlusionTexture, textureMap, b, 'strength');
   if (occlusion) json.occlusionTexture = occlusion;
-  const emissive = textureInfo(m.emissiveTexture, textureMap);
+  const emissive = textureInfo(m.emissiveTexture, textureMap, b);
   if (emissive) json.emissiveTexture = emissive;
+  if (Object.keys(extensions).length > 0) {
+    json.extensions = extensions;
+    for (const name of Object.keys(extensions)) useExtension(b, name);
+  }
   return json;
 }
 

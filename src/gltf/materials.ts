@@ -4,8 +4,11 @@ import {
   asObject, describe, optArray, optBoolean, optIndex, optInteger, optNumber, optNumbers, optObject, optString, reqIndex,
   type JsonObject,
 } from './json.ts';
-import type { Material, Texture, TextureInfo, TextureSampler } from './model.ts';
+import type { Material, Texture, TextureInfo, TextureSampler, TextureSource } from './model.ts';
 import type { ReadContext } from './read-context.ts';
+import { findExtension } from './extensions/registry.ts';
+import type { MaterialDraft, MaterialReader, TextureInfoDraft } from './extensions/types.ts';
+import { UnsupportedMaterialExtensions } from './extensions/unsupported-material-extensions.ts';
 
 /** The `materials` section: PBR factors (range-checked) and texture references. */
 export function readMaterials(ctx: ReadContext): Material[] {
@@ -29,13 +32,17 @@ export function readMaterials(ctx: ReadContext): Material[] {
     if (!t) return undefined;
     const p = `${path}.${key}`;
     const scale = scaleKey ? optNumber(t, scaleKey, p, 1) : 1;
-    return {
+    const out: TextureInfoDraft = {
       index: reqIndex(t, 'index', p, textureCount, 'textures'),
       texCoord: optInteger(t, 'texCoord', p, 0, 1),
       scale: scaleKey === 'strength' ? inRange(scale, `${p}.strength`, 0, 1) : inRange(scale, `${p}.scale`, -Infinity, Infinity),
     };
+    forEachExtension(t, p, (name, ext, ep) => findExtension(name)?.readTextureInfo?.(ext, ep, out));
+    return out;
   };
-  return optArray(ctx.root, 'materials', '').map((m, mi) => {
+  const reader: MaterialReader = { textureInfo: (obj, key, path) => info(obj, key, path), inRange, warn: (path, message) => ctx.warn(path, message) };
+  const unsupported = new UnsupportedMaterialExtensions();
+  const materials = optArray(ctx.root, 'materials', '').map((m, mi): Material => {
     const path = `materials[${mi}]`;
     const mat = asObject(m, path);
     const pbr = optObject(mat, 'pbrMetallicRoughness', path) ?? {};
@@ -46,7 +53,7 @@ export function readMaterials(ctx: ReadContext): Material[] {
     }
     const bc = factors(pbr, 'baseColorFactor', ppath, [1, 1, 1, 1]);
     const em = factors(mat, 'emissiveFactor', path, [0, 0, 0]);
-    return {
+    const material: MaterialDraft = {
       name: optString(mat, 'name', path),
       baseColorFactor: [bc[0], bc[1], bc[2], bc[3]] as const,
       baseColorTexture: info(pbr, 'baseColorTexture', ppath),
@@ -61,7 +68,22 @@ export function readMaterials(ctx: ReadContext): Material[] {
       alphaCutoff: inRange(optNumber(mat, 'alphaCutoff', path, 0.5), `${path}.alphaCutoff`, 0, Infinity),
       doubleSided: optBoolean(mat, 'doubleSided', path, false),
     };
+    forEachExtension(mat, path, (name, ext, ep) => {
+      const read = findExtension(name)?.readMaterial;
+      if (read) read(ext, ep, material, reader);
+      else unsupported.note(name, ep);
+    });
+    return material;
   });
+  for (const w of unsupported.warnings()) ctx.warn(w.path, w.message);
+  return materials;
+}
+
+/** Calls `fn` for each entry of `obj.extensions` (each must be an object). */
+function forEachExtension(obj: JsonObject, path: string, fn: (name: string, ext: JsonObject, extPath: string) => void): void {
+  const exts = optObject(obj, 'extensions', path);
+  if (!exts) return;
+  for (const name of Object.keys(exts)) fn(name, asObject(exts[name], `${path}.extensions.${name}`), `${path}.extensions.${name}`);
 }
 
 /** The `textures` section: which sampler and image each texture pairs. */
@@ -70,7 +92,13 @@ export function readTextures(ctx: ReadContext, imageCount: number): Texture[] {
   return optArray(ctx.root, 'textures', '').map((t, ti) => {
     const path = `textures[${ti}]`;
     const tex = asObject(t, path);
-    return { sampler: optIndex(tex, 'sampler', path, samplerCount, 'samplers'), source: optIndex(tex, 'source', path, imageCount, 'images') };
+    const extensionSources: TextureSource[] = [];
+    forEachExtension(tex, path, (extension, ext, ep) => {
+      const read = findExtension(extension)?.readTextureSource;
+      if (read) extensionSources.push({ extension, source: read(ext, ep, imageCount) });
+    });
+    const texture: Texture = { sampler: optIndex(tex, 'sampler', path, samplerCount, 'samplers'), source: optIndex(tex, 'source', path, imageCount, 'images') };
+    return extensionSources.length > 0 ? { ...texture, extensionSources } : texture;
   });
 }
 

@@ -187,7 +187,33 @@ export interface TextureInfo {
   readonly texCoord: number;
   /** normalTexture.scale or occlusionTexture.strength; 1 otherwise. */
   readonly scale: number;
+  /** KHR_texture_transform, undefined for none. `texCoord` already holds its override. */
+  readonly transform?: TextureTransform;
 }
+
+/** KHR_texture_transform's parameters: uv' = T(offset) · R(rotation) · S(scale) · uv. */
+export interface TextureTransform {
+  readonly offset: readonly [number, number];
+  /** Radians, counter-clockwise in UV space. */
+  readonly rotation: number;
+  readonly scale: readonly [number, number];
+}
+
+/** A 2D affine UV matrix, column-major 3×2: [m00, m10, m01, m11, offsetU, offsetV]. */
+export type UvTransform = readonly [number, number, number, number, number, number];
+
+/** How a material is shaded beyond metallic-roughness (each a mesh pipeline specialisation). */
+export type MaterialShading =
+  /** glTF metallic-roughness (the default). */
+  | 'pbr'
+  /**
+   * KHR_materials_pbrSpecularGlossiness converted to metal-rough with a specular-glossiness
+   * texture in `metallicRoughnessTexture`: roughness = 1 − (1 − roughnessFactor) · alpha,
+   * i.e. 1 − glossinessFactor · glossiness.
+   */
+  | 'pbr-glossiness'
+  /** KHR_materials_unlit: the base colour only. */
+  | 'unlit';
 
 export interface Material {
   readonly name: string | undefined;
@@ -203,10 +229,25 @@ export interface Material {
   readonly alphaMode: 'OPAQUE' | 'MASK' | 'BLEND';
   readonly alphaCutoff: number;
   readonly doubleSided: boolean;
+  /** KHR_materials_emissive_strength: multiplies `emissiveFactor`; 1 when absent. */
+  readonly emissiveStrength?: number;
+  /** 'pbr' when absent. */
+  readonly shading?: MaterialShading;
 }
 
 export interface Texture {
   readonly sampler: number;
+  /** The plain `source` (-1 when absent): the fallback of `extensionSources`. */
+  readonly source: number;
+  /**
+   * Images of texture-source extensions (EXT_texture_webp, EXT_texture_avif), in the
+   * order to try; a source the decoder refuses falls back to the next, then to `source`.
+   */
+  readonly extensionSources?: readonly TextureSource[];
+}
+
+export interface TextureSource {
+  readonly extension: string;
   readonly source: number;
 }
 

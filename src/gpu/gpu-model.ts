@@ -1,7 +1,7 @@
 import type { AccessorData } from '../gltf/accessors.ts';
 import { ComponentType, PrimitiveMode } from '../gltf/constants.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
-import type { Material, Model, Primitive, TextureInfo } from '../gltf/model.ts';
+import type { Material, MaterialShading, Model, Primitive, TextureInfo } from '../gltf/model.ts';
 import { drawIndices, weldPrimitive } from '../gltf/topology.ts';
 import { MaterialBinding, MaterialTexture, VertexLocation } from './layouts.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from './limits.ts';
@@ -14,6 +14,7 @@ import {
   createImageTexture, createSolidTexture, fitImage, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,
   type ImageDecoder,
 } from './textures.ts';
+import { decodeTextureSource, textureSourceCandidates } from './texture-sources.ts';
 
 /**
  * A Model's meshes, materials and textures on the GPU. Upload is separate from loading
@@ -155,6 +156,8 @@ export interface GpuMaterial {
   readonly doubleSided: boolean;
   /** MaterialTexture bits of the slots that hold the material's own texture (the rest hold defaults). */
   readonly textures: number;
+  /** Material.shading, 'pbr' when absent (MeshPipelineDesc.shading). */
+  readonly shading: MaterialShading;
   readonly uniformBuffer: GPUBuffer;
   readonly bindGroup: GPUBindGroup;
 }
@@ -482,18 +485,13 @@ async function uploadMaterials(
   const samplers = new Map<number, GPUSampler>();
 
   const textureView = async (info: TextureInfo | undefined, srgb: boolean, fallback: GPUTexture, usedAt: string): Promise<GPUTextureView> => {
-    const source = info ? model.textures[info.index].source : -1;
-    if (source < 0) return fallback.createView({ label: `${fallback.label} for ${usedAt}` });
-    const key = `${source}:${srgb ? 'srgb' : 'linear'}`;
+    const candidates = info ? textureSourceCandidates(model, info.index) : [];
+    if (candidates.length === 0) return fallback.createView({ label: `${fallback.label} for ${usedAt}` });
+    const key = `${candidates.join(',')}:${srgb ? 'srgb' : 'linear'}`;
     let texture = textures.get(key);
     if (!texture) {
+      const { image: decoded, source } = await decodeTextureSource(model, candidates, ctx.imageDecoder, label, usedAt, warnings);
       const image = model.images[source];
-      let decoded;
-      try {
-        decoded = await ctx.imageDecoder(image);
-      } catch (e) {
-        throw new Error(`${label} images[${source}] (${image.mimeType ?? 'unknown type'}, used by ${usedAt}): could not decode: ${(e as Error).message}`);
-      }
       const fitted = await fitImage(decoded, limits.maxTextureDimension2D, srgb);
       if (fitted !== decoded && !warnings.some((w) => w.path === `images[${source}]`)) {
         warnings.push({
@@ -525,27 +523,34 @@ async function uploadMaterials(
     const matLabel = `${label} ${path}${material.name ? ` "${material.name}"` : ''}`;
     const uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(packMaterialUniforms(material)), GPUBufferUsage.UNIFORM);
     owned.push(uniformBuffer);
+    const shading = material.shading ?? 'pbr';
+    // Unlit reads the base colour only: its other textures are neither uploaded nor sampled.
+    const drawn: Material = shading !== 'unlit' ? material : {
+      ...material, metallicRoughnessTexture: undefined, normalTexture: undefined, occlusionTexture: undefined, emissiveTexture: undefined,
+    };
     const M = MaterialBinding;
     const T = MaterialTexture;
     const entries: GPUBindGroupEntry[] = [
       { binding: M.UNIFORMS, resource: { buffer: uniformBuffer } },
-      { binding: M.BASE_COLOR_TEXTURE, resource: await textureView(material.baseColorTexture, true, defaults.whiteSrgb, `${path}.baseColorTexture`) },
-      { binding: M.BASE_COLOR_SAMPLER, resource: sampler(material.baseColorTexture) },
-      { binding: M.METALLIC_ROUGHNESS_TEXTURE, resource: await textureView(material.metallicRoughnessTexture, false, defaults.whiteLinear, `${path}.metallicRoughnessTexture`) },
-      { binding: M.METALLIC_ROUGHNESS_SAMPLER, resource: sampler(material.metallicRoughnessTexture) },
-      { binding: M.NORMAL_TEXTURE, resource: await textureView(material.normalTexture, false, defaults.flatNormal, `${path}.normalTexture`) },
-      { binding: M.NORMAL_SAMPLER, resource: sampler(material.normalTexture) },
-      { binding: M.OCCLUSION_TEXTURE, resource: await textureView(material.occlusionTexture, false, defaults.whiteLinear, `${path}.occlusionTexture`) },
-      { binding: M.OCCLUSION_SAMPLER, resource: sampler(material.occlusionTexture) },
-      { binding: M.EMISSIVE_TEXTURE, resource: await textureView(material.emissiveTexture, true, defaults.whiteSrgb, `${path}.emissiveTexture`) },
-      { binding: M.EMISSIVE_SAMPLER, resource: sampler(material.emissiveTexture) },
+      { binding: M.BASE_COLOR_TEXTURE, resource: await textureView(drawn.baseColorTexture, true, defaults.whiteSrgb, `${path}.baseColorTexture`) },
+      { binding: M.BASE_COLOR_SAMPLER, resource: sampler(drawn.baseColorTexture) },
+      { binding: M.METALLIC_ROUGHNESS_TEXTURE, resource: await textureView(drawn.metallicRoughnessTexture, false, defaults.whiteLinear, `${path}.metallicRoughnessTexture`) },
+      { binding: M.METALLIC_ROUGHNESS_SAMPLER, resource: sampler(drawn.metallicRoughnessTexture) },
+      { binding: M.NORMAL_TEXTURE, resource: await textureView(drawn.normalTexture, false, defaults.flatNormal, `${path}.normalTexture`) },
+      { binding: M.NORMAL_SAMPLER, resource: sampler(drawn.normalTexture) },
+      { binding: M.OCCLUSION_TEXTURE, resource: await textureView(drawn.occlusionTexture, false, defaults.whiteLinear, `${path}.occlusionTexture`) },
+      { binding: M.OCCLUSION_SAMPLER, resource: sampler(drawn.occlusionTexture) },
+      { binding: M.EMISSIVE_TEXTURE, resource: await textureView(drawn.emissiveTexture, true, defaults.whiteSrgb, `${path}.emissiveTexture`) },
+      { binding: M.EMISSIVE_SAMPLER, resource: sampler(drawn.emissiveTexture) },
     ];
+    const own = (drawn.baseColorTexture ? T.BASE_COLOR : 0) | (drawn.metallicRoughnessTexture ? T.METALLIC_ROUGHNESS : 0)
+      | (drawn.normalTexture ? T.NORMAL : 0) | (drawn.occlusionTexture ? T.OCCLUSION : 0) | (drawn.emissiveTexture ? T.EMISSIVE : 0);
     out.push({
       label: matLabel,
       alphaMode: material.alphaMode,
       doubleSided: material.doubleSided,
-      textures: (material.baseColorTexture ? T.BASE_COLOR : 0) | (material.metallicRoughnessTexture ? T.METALLIC_ROUGHNESS : 0)
-        | (material.normalTexture ? T.NORMAL : 0) | (material.occlusionTexture ? T.OCCLUSION : 0) | (material.emissiveTexture ? T.EMISSIVE : 0),
+      textures: own,
+      shading,
       uniformBuffer,
       bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout, entries }),
     });

@@ -101,6 +101,13 @@ export const MaterialTexture = {
 /** Every MaterialTexture bit: what an unspecialised pipeline samples. */
 export const ALL_MATERIAL_TEXTURES = 31;
 
+/** The mesh pipeline's `MATERIAL_SHADING` override by MaterialShading (shaders/mesh.wgsl `SHADING_*`). */
+export const MaterialShadingCode = {
+  PBR: 0,
+  PBR_GLOSSINESS: 1,
+  UNLIT: 2,
+} as const;
+
 /** `MaterialUniforms.alphaMode` values (shaders/mesh.wgsl `ALPHA_*`). */
 export const AlphaModeCode = {
   OPAQUE: 0,

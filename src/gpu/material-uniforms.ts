@@ -1,4 +1,5 @@
-import type { Material } from '../gltf/model.ts';
+import { IDENTITY_UV_TRANSFORM, uvTransformMatrix } from '../gltf/extensions/khr-texture-transform.ts';
+import type { Material, TextureInfo } from '../gltf/model.ts';
 import { AlphaModeCode, MaterialFlag } from './layouts.ts';
 
 /**
@@ -9,7 +10,7 @@ import { AlphaModeCode, MaterialFlag } from './layouts.ts';
 export const MaterialUniformsOffset = {
   /** vec4f, linear RGBA. */
   BASE_COLOR_FACTOR: 0,
-  /** vec3f, linear RGB. */
+  /** vec3f, linear RGB: emissiveFactor × KHR_materials_emissive_strength. */
   EMISSIVE_FACTOR: 16,
   METALLIC_FACTOR: 28,
   ROUGHNESS_FACTOR: 32,
@@ -26,9 +27,18 @@ export const MaterialUniformsOffset = {
   NORMAL_TEX_COORD: 64,
   OCCLUSION_TEX_COORD: 68,
   EMISSIVE_TEX_COORD: 72,
+  /**
+   * mat3x2f each (24 bytes, column-major): the slot's KHR_texture_transform,
+   * uv' = M · (u, v, 1); the identity without one.
+   */
+  BASE_COLOR_UV_TRANSFORM: 80,
+  METALLIC_ROUGHNESS_UV_TRANSFORM: 104,
+  NORMAL_UV_TRANSFORM: 128,
+  OCCLUSION_UV_TRANSFORM: 152,
+  EMISSIVE_UV_TRANSFORM: 176,
 } as const;
 
-export const MATERIAL_UNIFORMS_SIZE = 80;
+export const MATERIAL_UNIFORMS_SIZE = 208;
 
 /** The glTF default material (spec §3.9.6): white, fully metallic and rough, opaque. */
 export const DEFAULT_MATERIAL: Material = Object.freeze({
@@ -54,7 +64,9 @@ export function packMaterialUniforms(material: Material): ArrayBuffer {
   const u32 = new Uint32Array(buffer);
   const O = MaterialUniformsOffset;
   f32.set(material.baseColorFactor, O.BASE_COLOR_FACTOR / 4);
-  f32.set(material.emissiveFactor, O.EMISSIVE_FACTOR / 4);
+  const strength = material.emissiveStrength ?? 1;
+  const em = material.emissiveFactor;
+  f32.set([em[0] * strength, em[1] * strength, em[2] * strength], O.EMISSIVE_FACTOR / 4);
   f32[O.METALLIC_FACTOR / 4] = material.metallicFactor;
   f32[O.ROUGHNESS_FACTOR / 4] = material.roughnessFactor;
   f32[O.NORMAL_SCALE / 4] = material.normalTexture?.scale ?? 1;
@@ -67,5 +79,14 @@ export function packMaterialUniforms(material: Material): ArrayBuffer {
   u32[O.NORMAL_TEX_COORD / 4] = material.normalTexture?.texCoord ?? 0;
   u32[O.OCCLUSION_TEX_COORD / 4] = material.occlusionTexture?.texCoord ?? 0;
   u32[O.EMISSIVE_TEX_COORD / 4] = material.emissiveTexture?.texCoord ?? 0;
+  const transform = (info: TextureInfo | undefined, offset: number): void => {
+    const t = info?.transform;
+    f32.set(t ? uvTransformMatrix(t.offset, t.rotation, t.scale) : IDENTITY_UV_TRANSFORM, offset / 4);
+  };
+  transform(material.baseColorTexture, O.BASE_COLOR_UV_TRANSFORM);
+  transform(material.metallicRoughnessTexture, O.METALLIC_ROUGHNESS_UV_TRANSFORM);
+  transform(material.normalTexture, O.NORMAL_UV_TRANSFORM);
+  transform(material.occlusionTexture, O.OCCLUSION_UV_TRANSFORM);
+  transform(material.emissiveTexture, O.EMISSIVE_UV_TRANSFORM);
   return buffer;
 }

@@ -343,6 +343,7 @@ function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat): { d
         leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
         materialTextures: material.textures,
         shadows: false,
+        shading: material.shading,
       };
       draws.push({
         meshNode: i,

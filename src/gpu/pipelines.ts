@@ -4,7 +4,8 @@ import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
-import { ALL_MATERIAL_TEXTURES, DEPTH_FORMAT, FrameBinding, MaterialBinding, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
+import type { MaterialShading } from '../gltf/model.ts';
+import { ALL_MATERIAL_TEXTURES, DEPTH_FORMAT, FrameBinding, MaterialBinding, MaterialShadingCode, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
 import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
 import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
@@ -15,6 +16,10 @@ import { perDevice } from './per-device.ts';
 export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${meshWgsl}`;
 
 export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
+
+const SHADING_CODE: Readonly<Record<MaterialShading, number>> = {
+  'pbr': MaterialShadingCode.PBR, 'pbr-glossiness': MaterialShadingCode.PBR_GLOSSINESS, 'unlit': MaterialShadingCode.UNLIT,
+};
 
 /** Vertex stage entry point by influences per vertex. */
 export const VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsRigid', 4: 'vsSkin4', 8: 'vsSkin8' };
@@ -103,6 +108,8 @@ export interface MeshPipelineDesc {
    * true. The Renderer draws frames without shadows with false, frames with shadows with true.
    */
   readonly shadows?: boolean;
+  /** The material's shading (GpuMaterial.shading, mesh.wgsl `MATERIAL_SHADING`); default 'pbr'. */
+  readonly shading?: MaterialShading;
 }
 
 /** Whether `d` is drawn with the lean entry points (see MeshPipelineDesc.leanVertexLayouts). */
@@ -115,6 +122,11 @@ export function materialTexturesOf(d: MeshPipelineDesc): number {
   return (d.variant ?? 'shaded') === 'shaded' ? (d.materialTextures ?? ALL_MATERIAL_TEXTURES) : ALL_MATERIAL_TEXTURES;
 }
 
+/** The `MATERIAL_SHADING` a pipeline compiles with: only shaded pipelines shade materials. */
+export function shadingOf(d: MeshPipelineDesc): MaterialShading {
+  return (d.variant ?? 'shaded') === 'shaded' ? (d.shading ?? 'pbr') : 'pbr';
+}
+
 /** The `SHADOWS` a pipeline compiles with: only shaded pipelines light with shadows. */
 export function shadowsOf(d: MeshPipelineDesc): boolean {
   return (d.variant ?? 'shaded') === 'shaded' && d.shadows !== false;
@@ -124,7 +136,7 @@ export function meshPipelineKey(d: MeshPipelineDesc): string {
   return [
     d.variant ?? 'shaded', d.preskinned ? 'preskinned' : 'vertex-skinned', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
     d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
-    d.morphed === false ? 'static' : 'morph', usesLeanSurface(d) ? 'lean' : 'full', `t${materialTexturesOf(d)}`, shadowsOf(d) ? 'shadows' : 'unshadowed',
+    d.morphed === false ? 'static' : 'morph', usesLeanSurface(d) ? 'lean' : 'full', `t${materialTexturesOf(d)}`, shadowsOf(d) ? 'shadows' : 'unshadowed', shadingOf(d),
   ].join('|');
 }
 
@@ -276,7 +288,7 @@ export class MeshPipelines {
         module: this.module,
         entryPoint: lean ? LEAN_FRAGMENT_ENTRY_POINT : FRAGMENT_ENTRY_POINT[variant],
         constants: variant === 'shaded'
-          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, MATERIAL_TEXTURES: materialTexturesOf(desc), SHADOWS: shadowsOf(desc) ? 1 : 0 }
+          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, MATERIAL_TEXTURES: materialTexturesOf(desc), SHADOWS: shadowsOf(desc) ? 1 : 0, MATERIAL_SHADING: SHADING_CODE[shadingOf(desc)] }
           : { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
         targets: [{
           format: desc.colorFormat,

@@ -228,3 +228,24 @@ export function buildMorphRow(weights: readonly number[]): Uint8Array {
   const mesh = b.addMesh({ primitives: [{ attributes: { POSITION: b.addAccessor(positions, 'VEC3', { minMax: true }) }, targets, material }], weights: [...weights] });
   return finish(b, [{ mesh, weights: [...weights] }]);
 }
+
+/** Makes a texture of a PNG (or other bytes with `mimeType`); `nearest` samples texels unfiltered, level 0 only. */
+export type AddTexture = (png: Uint8Array, o?: { nearest?: boolean; clamp?: boolean; mimeType?: string; extensions?: Record<string, unknown> }) => number;
+
+/**
+ * The 2×2 quad of buildEmissiveQuad (UV 0…1 across it, v down) with the material `make`
+ * returns, textures added through `texture`. `tangents` gives it TANGENT (+x, w 1).
+ */
+export function buildMaterialQuad(make: (texture: AddTexture, b: GltfBuilder) => GltfMaterialJson, tangents = false): Uint8Array {
+  const b = new GltfBuilder('test fixture');
+  const texture: AddTexture = (png, o = {}) => {
+    const source = b.addImage(png, o.mimeType ?? 'image/png');
+    const wrap = o.clamp ? 33071 : 10497;
+    const sampler = b.addSampler(o.nearest
+      ? { magFilter: 9728, minFilter: 9728, wrapS: wrap, wrapT: wrap }
+      : { magFilter: 9729, minFilter: 9987, wrapS: wrap, wrapT: wrap });
+    return b.addTexture({ source, sampler, ...(o.extensions ? { extensions: o.extensions } : {}) });
+  };
+  const mesh = addQuad(b, { material: b.addMaterial(make(texture, b)), tangentW: tangents ? 1 : undefined });
+  return finish(b, [{ mesh }]);
+}

@@ -9,7 +9,7 @@ import { MeshPipelines } from '../../src/gpu/pipelines.ts';
 import { assetPath } from '../support/assets.ts';
 import { buildChain } from '../support/fixtures.ts';
 import { nodeImageDecoder } from '../support/png.ts';
-import { buildTwoJointStrip } from './fixtures.ts';
+import { buildMaterialQuad, buildTwoJointStrip, solidPng } from './fixtures.ts';
 import { expectNoGpuErrors, loadModel, testDevice } from './gpu-test.ts';
 
 const accessor = (componentType: number, normalized = false) => ({ array: new Uint8Array(4), componentType: componentType as ComponentType, components: 4, count: 1, normalized });
@@ -83,6 +83,38 @@ describe.skipIf(!device)('uploadModel (Dawn)', () => {
     expect(p.indexFormat).toBe('uint16');
     expect(p.drawCount).toBe(model.meshes[0].primitives[0].indices!.length);
     up.destroy();
+  });
+
+  it('material shading: unlit binds (and uploads) its base colour texture only; spec-gloss reads its texture in the metallic-roughness slot', async () => {
+    const textured = (extensions: Record<string, unknown>) => buildMaterialQuad((texture) => ({
+      pbrMetallicRoughness: { baseColorTexture: { index: texture(solidPng([200, 10, 10, 255])) } },
+      normalTexture: { index: texture(solidPng([128, 128, 255, 255])) },
+      occlusionTexture: { index: texture(solidPng([255, 0, 0, 255])) },
+      emissiveTexture: { index: texture(solidPng([10, 10, 10, 255])) },
+      extensions,
+    }));
+    const T = MaterialTexture;
+    const created = (bytes: Uint8Array) => async () => {
+      const model = await loadModel(bytes, 'quad');
+      let textures = 0;
+      const original = gpu.createTexture.bind(gpu);
+      gpu.createTexture = ((d: GPUTextureDescriptor) => { textures++; return original(d); }) as typeof gpu.createTexture;
+      try {
+        const up = await uploadModel(ctx(), model);
+        up.destroy();
+        return { material: up.materials[0], textures };
+      } finally {
+        gpu.createTexture = original;
+      }
+    };
+    const lit = await expectNoGpuErrors(gpu, created(textured({})));
+    expect([lit.material.shading, lit.material.textures, lit.textures]).toEqual(['pbr', T.BASE_COLOR | T.NORMAL | T.OCCLUSION | T.EMISSIVE, 4]);
+    const unlit = await expectNoGpuErrors(gpu, created(textured({ KHR_materials_unlit: {} })));
+    expect([unlit.material.shading, unlit.material.textures, unlit.textures]).toEqual(['unlit', T.BASE_COLOR, 1]);
+    const sg = await expectNoGpuErrors(gpu, created(buildMaterialQuad((texture) => ({
+      extensions: { KHR_materials_pbrSpecularGlossiness: { specularGlossinessTexture: { index: texture(solidPng([10, 10, 10, 128])) } } },
+    }))));
+    expect([sg.material.shading, sg.material.textures, sg.textures]).toEqual(['pbr-glossiness', T.METALLIC_ROUGHNESS, 1]);
   });
 
   it('Fox: non-indexed and without NORMAL; uploaded welded (434 distinct of 1728 corners) with an index buffer', async () => {

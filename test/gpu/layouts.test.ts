@@ -11,9 +11,10 @@ import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordOffset, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../src/gpu/draw-record.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData, FrameUniformsOffset } from '../../src/gpu/frame-uniforms.ts';
 import {
-  AlphaModeCode, BindGroup, DrawFlag, FrameBinding, MaterialBinding, MaterialFlag, MaterialTexture, PALETTE_MATRIX_BYTES, SkinBinding,
+  AlphaModeCode, BindGroup, DrawFlag, FrameBinding, MaterialBinding, MaterialFlag, MaterialShadingCode, MaterialTexture, PALETTE_MATRIX_BYTES, SkinBinding,
   ToneMapping, VertexLocation,
 } from '../../src/gpu/layouts.ts';
+import { uvTransformMatrix } from '../../src/gltf/extensions/khr-texture-transform.ts';
 import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../src/gpu/material-uniforms.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, MORPH_DELTA_COMPONENTS } from '../../src/gpu/morph-targets.ts';
 import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines.ts';
@@ -63,6 +64,28 @@ describe('WGSL struct layouts ↔ TS layout modules', () => {
     expect(f32[MaterialUniformsOffset.ALPHA_CUTOFF / 4]).toBe(0.25);
     expect(u32[MaterialUniformsOffset.ALPHA_MODE / 4]).toBe(AlphaModeCode.MASK);
     expect(u32[MaterialUniformsOffset.FLAGS / 4]).toBe(MaterialFlag.DOUBLE_SIDED);
+    // Texture slots without KHR_texture_transform get the identity.
+    const O = MaterialUniformsOffset;
+    for (const offset of [O.BASE_COLOR_UV_TRANSFORM, O.METALLIC_ROUGHNESS_UV_TRANSFORM, O.NORMAL_UV_TRANSFORM, O.OCCLUSION_UV_TRANSFORM, O.EMISSIVE_UV_TRANSFORM]) {
+      expect(Array.from(f32.subarray(offset / 4, offset / 4 + 6))).toEqual([1, 0, 0, 1, 0, 0]);
+    }
+  });
+
+  it('packMaterialUniforms: every slot has its own texture transform at its own offset, emissive × emissiveStrength', () => {
+    const O = MaterialUniformsOffset;
+    const slots = [
+      ['baseColorTexture', O.BASE_COLOR_UV_TRANSFORM], ['metallicRoughnessTexture', O.METALLIC_ROUGHNESS_UV_TRANSFORM],
+      ['normalTexture', O.NORMAL_UV_TRANSFORM], ['occlusionTexture', O.OCCLUSION_UV_TRANSFORM], ['emissiveTexture', O.EMISSIVE_UV_TRANSFORM],
+    ] as const;
+    const material: Record<string, unknown> = { ...DEFAULT_MATERIAL, emissiveFactor: [0.5, 0.25, 1], emissiveStrength: 4 };
+    const transformOf = (i: number) => ({ offset: [i * 0.25, 1 - i * 0.125], rotation: i * 0.5, scale: [1 + i, 2 - i * 0.25] } as const);
+    slots.forEach(([slot], i) => { material[slot] = { index: 0, texCoord: 1, scale: 1, transform: transformOf(i) }; });
+    const f32 = new Float32Array(packMaterialUniforms(material as unknown as typeof DEFAULT_MATERIAL));
+    slots.forEach(([slot, offset], i) => {
+      const t = transformOf(i);
+      expect(Array.from(f32.subarray(offset / 4, offset / 4 + 6)), slot).toEqual(uvTransformMatrix(t.offset, t.rotation, t.scale).map(Math.fround));
+    });
+    expect(Array.from(f32.subarray(O.EMISSIVE_FACTOR / 4, O.EMISSIVE_FACTOR / 4 + 3))).toEqual([2, 1, 4]);
   });
 
   it('the palette is an array<mat4x4f>', () => {
@@ -114,6 +137,7 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
     expect(prefixed('TEXTURE_')).toEqual(MaterialTexture);
     expect(prefixed('ALPHA_')).toEqual(AlphaModeCode);
     expect(prefixed('TONE_MAP_')).toEqual(ToneMapping);
+    expect(prefixed('SHADING_')).toEqual(MaterialShadingCode);
   });
 
   it('morph.wgsl: the active-target maximum and delta width of src/gpu/morph-targets.ts; it declares no bindings of its own', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import { ALL_MATERIAL_TEXTURES, MaterialTexture } from '../../src/gpu/layouts.ts';
-import { materialTexturesOf, meshPipelineKey, meshVariantDesc, shadowsOf, usesLeanSurface, type MeshPipelineDesc } from '../../src/gpu/pipelines.ts';
+import { materialTexturesOf, meshPipelineKey, meshVariantDesc, shadingOf, shadowsOf, usesLeanSurface, type MeshPipelineDesc } from '../../src/gpu/pipelines.ts';
 
 const desc: MeshPipelineDesc = {
   vertexLayoutKey: 'p', vertexLayouts: [], influences: 4, topology: 'triangle-list', stripIndexFormat: undefined,
@@ -72,6 +72,27 @@ describe('meshPipelineKey', () => {
     for (const variant of ['weights', 'wireframe'] as const) {
       expect(shadowsOf(meshVariantDesc(desc, variant))).toBe(false);
       expect(meshPipelineKey(meshVariantDesc(unshadowed, variant))).toBe(meshPipelineKey(meshVariantDesc(desc, variant)));
+    }
+  });
+
+  it('keys the material shading of shaded pipelines; unset means pbr; debug variants shade no material and share', () => {
+    expect(shadingOf(desc)).toBe('pbr');
+    expect(meshPipelineKey(desc)).toBe(meshPipelineKey({ ...desc, shading: 'pbr' }));
+    const keys = new Set((['pbr', 'pbr-glossiness', 'unlit'] as const).map((shading) => meshPipelineKey({ ...desc, shading })));
+    expect(keys.size).toBe(3);
+    for (const variant of ['weights', 'wireframe'] as const) {
+      expect(shadingOf(meshVariantDesc({ ...desc, shading: 'unlit' }, variant))).toBe('pbr');
+      expect(meshPipelineKey(meshVariantDesc({ ...desc, shading: 'unlit' }, variant))).toBe(meshPipelineKey(meshVariantDesc(desc, variant)));
+    }
+  });
+
+  it('MATERIAL_SHADING defaults to metallic-roughness; unlit returns before any lighting', () => {
+    expect(meshWgsl).toMatch(/override MATERIAL_SHADING: u32 = SHADING_PBR;/);
+    const shade = meshWgsl.slice(meshWgsl.indexOf('fn shadeSurface('));
+    const unlitReturn = shade.indexOf('if (MATERIAL_SHADING == SHADING_UNLIT) {\n    return outputColor(base.rgb, base.a);');
+    expect(unlitReturn).toBeGreaterThan(0);
+    for (const lighting of ['frame.lightDirection', 'keyLightVisibility(', 'environmentBrdf(', 'material.emissiveFactor']) {
+      expect(shade.indexOf(lighting), lighting).toBeGreaterThan(unlitReturn);
     }
   });
 

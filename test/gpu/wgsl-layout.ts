@@ -13,7 +13,7 @@ const TYPES: Readonly<Record<string, TypeLayout>> = {
   vec3f: { align: 16, size: 12 }, vec3u: { align: 16, size: 12 }, vec3i: { align: 16, size: 12 },
   vec4f: { align: 16, size: 16 }, vec4u: { align: 16, size: 16 }, vec4i: { align: 16, size: 16 },
   // matCxRf: C columns of vecR, each column aligned like vecR.
-  mat2x2f: { align: 8, size: 16 }, mat3x3f: { align: 16, size: 48 }, mat4x4f: { align: 16, size: 64 },
+  mat2x2f: { align: 8, size: 16 }, mat3x2f: { align: 8, size: 24 }, mat3x3f: { align: 16, size: 48 }, mat4x4f: { align: 16, size: 64 },
 };
 
 export interface FieldLayout { name: string; type: string; offset: number; size: number }

@@ -1,24 +1,34 @@
-import { KHR_MESH_QUANTIZATION } from './khr-mesh-quantization.ts';
-import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
-
 /**
  * The glTF extensions the loader understands. Each one gets a module of its own in this
  * folder, named after it (`khr-mesh-quantization.ts` for KHR_mesh_quantization), and an
- * entry in `EXTENSIONS`. Every other extension a file lists in `extensionsRequired` is
- * refused (load.ts), and the others are ignored, as glTF allows for optional extensions.
+ * entry in `EXTENSIONS`. A file that lists any other name in `extensionsRequired` is
+ * refused (load.ts); other extensions are ignored, as glTF allows for optional ones
+ * (material extensions with a warning: unsupported-material-extensions.ts).
  */
-export interface GltfExtension {
-  /** The name as a file writes it in `extensionsUsed` and `extensionsRequired`. */
-  readonly name: string;
-  // What a section reader asks of an extension (a primitive decoder, a texture source,
-  // a material's extra factors…) becomes an optional member here when the first
-  // extension that needs it is added, and that reader calls it through `findExtension`.
-}
+import { EXT_TEXTURE_AVIF } from './ext-texture-avif.ts';
+import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
+import { KHR_MATERIALS_EMISSIVE_STRENGTH } from './khr-materials-emissive-strength.ts';
+import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
+import { KHR_MATERIALS_UNLIT } from './khr-materials-unlit.ts';
+import { KHR_MESH_QUANTIZATION } from './khr-mesh-quantization.ts';
+import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
+import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
+import type { GltfExtension } from './types.ts';
+
+export type { GltfExtension } from './types.ts';
 
 const EXTENSIONS: readonly GltfExtension[] = [
+  // Geometry: decoded by the resource and mesh readers before any accessor is read.
   { name: EXT_MESHOPT_COMPRESSION },
   { name: KHR_MESHOPT_COMPRESSION },
   { name: KHR_MESH_QUANTIZATION },
+  // Textures and materials: read through the hooks in types.ts.
+  KHR_TEXTURE_TRANSFORM,
+  EXT_TEXTURE_WEBP,
+  EXT_TEXTURE_AVIF,
+  KHR_MATERIALS_EMISSIVE_STRENGTH,
+  KHR_MATERIALS_UNLIT,
+  KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS,
 ];
 
 const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) => [e.name, e]));

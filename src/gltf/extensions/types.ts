@@ -1,0 +1,29 @@
+/** What the loader's section readers ask of an extension (registry.ts lists the extensions). */
+import type { JsonObject } from '../json.ts';
+import type { Material, TextureInfo } from '../model.ts';
+
+/** A material while materials.ts builds it: extensions overwrite what they define. */
+export type MaterialDraft = { -readonly [K in keyof Material]: Material[K] };
+export type TextureInfoDraft = { -readonly [K in keyof TextureInfo]: TextureInfo[K] };
+
+/** What materials.ts lends a material extension, so its values get the core ones' checks. */
+export interface MaterialReader {
+  /** A textureInfo at `obj[key]` (undefined when absent), its own extensions applied. */
+  textureInfo(obj: JsonObject, key: string, path: string): TextureInfo | undefined;
+  /** `v` clamped to [min, max] with a warning; refused when it does not fit a 32-bit float. */
+  inRange(v: number, path: string, min: number, max: number): number;
+  warn(path: string, message: string): void;
+}
+
+export interface GltfExtension {
+  /** The name as a file writes it in `extensionsUsed` and `extensionsRequired`. */
+  readonly name: string;
+  // What a section reader asks of an extension becomes an optional member here; the
+  // reader calls it through `findExtension`.
+  /** A material extension: reads `materials[i].extensions[name]` (the JSON at `path`) into `material`. */
+  readonly readMaterial?: (ext: JsonObject, path: string, material: MaterialDraft, reader: MaterialReader) => void;
+  /** A textureInfo extension: reads `….extensions[name]` (at `path`) into `info`. */
+  readonly readTextureInfo?: (ext: JsonObject, path: string, info: TextureInfoDraft) => void;
+  /** A texture-source extension: the image `textures[i].extensions[name]` names (at `path`). */
+  readonly readTextureSource?: (ext: JsonObject, path: string, imageCount: number) => number;
+}

@@ -1,0 +1,60 @@
+/**
+ * bakeToGlb carries the material and texture extensions the loader draws over to the baked
+ * file, so it loads back to the same materials and textures.
+ */
+import { describe, expect, it } from 'vitest';
+import { bakeModel } from '../../src/bake/bake.ts';
+import { bakeToGlb } from '../../src/bake/glb.ts';
+import { loadGltf } from '../../src/gltf/load.ts';
+import { buildMaterialQuad, solidPng } from '../gpu/fixtures.ts';
+
+describe('bakeToGlb and material extensions', () => {
+  it('writes texture transforms, WebP/AVIF sources, unlit, emissive strength and converted spec-gloss back; they load the same', async () => {
+    const transform = { offset: [0.5, 0.25], rotation: 0.75, scale: [2, 3] };
+    const bytes = buildMaterialQuad((texture, b) => {
+      const webp = b.addImage(solidPng([0, 255, 0, 255]), 'image/webp');
+      const avif = b.addImage(solidPng([0, 0, 255, 255]), 'image/avif');
+      const base = texture(solidPng([255, 0, 0, 255]), { extensions: { EXT_texture_avif: { source: avif }, EXT_texture_webp: { source: webp } } });
+      const sg = texture(solidPng([9, 9, 9, 128]));
+      b.addMaterial({ extensions: { KHR_materials_unlit: {} }, pbrMetallicRoughness: { baseColorTexture: { index: base, texCoord: 1 } } });
+      b.addMaterial({ emissiveFactor: [0.5, 0.5, 0.5], extensions: { KHR_materials_emissive_strength: { emissiveStrength: 3 } } });
+      return {
+        normalTexture: { index: base, scale: 0.5, extensions: { KHR_texture_transform: transform } },
+        extensions: {
+          KHR_materials_pbrSpecularGlossiness: {
+            diffuseFactor: [0.5, 0.6, 0.7, 1], glossinessFactor: 0.75,
+            diffuseTexture: { index: base, extensions: { KHR_texture_transform: { rotation: 1 } } },
+            specularGlossinessTexture: { index: sg },
+          },
+        },
+      };
+    });
+    const model = await loadGltf(bytes);
+    const baked = await loadGltf(bakeToGlb(model, bakeModel(model)));
+    expect(baked.warnings).toEqual([]);
+    expect(baked.textures).toEqual(model.textures);
+    expect(baked.images.map((i) => i.mimeType)).toEqual(model.images.map((i) => i.mimeType));
+    // Materials in the builder's order: the callback's two, then the quad's own.
+    expect(model.materials.map((m) => m.shading)).toEqual(['unlit', undefined, 'pbr-glossiness']);
+    expect(baked.materials).toHaveLength(model.materials.length);
+    for (let i = 0; i < model.materials.length; i++) {
+      const { name: _n, ...original } = model.materials[i];
+      const { name: _m, ...reloaded } = baked.materials[i];
+      expect(reloaded, `materials[${i}]`).toEqual({ ...original, roughnessFactor: expect.closeTo(original.roughnessFactor, 12) });
+    }
+  });
+
+  it('a texture with no plain source makes its source extension required', async () => {
+    const bytes = buildMaterialQuad((_texture, b) => {
+      const webp = b.addImage(solidPng([0, 255, 0, 255]), 'image/webp');
+      const index = b.addTexture({ extensions: { EXT_texture_webp: { source: webp } } });
+      return { pbrMetallicRoughness: { baseColorTexture: { index } } };
+    });
+    const model = await loadGltf(bytes);
+    const out = bakeToGlb(model, bakeModel(model));
+    const json = JSON.parse(new TextDecoder().decode(out.subarray(20, 20 + new DataView(out.buffer, out.byteOffset).getUint32(12, true))));
+    expect(json.extensionsUsed).toEqual(['EXT_texture_webp']);
+    expect(json.extensionsRequired).toEqual(['EXT_texture_webp']);
+    expect((await loadGltf(out)).textures).toEqual(model.textures);
+  });
+});

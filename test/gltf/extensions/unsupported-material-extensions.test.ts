@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { GltfError } from '../../../src/gltf/errors.ts';
+import { loadMaterialFile } from '../../support/material-files.ts';
+
+const IGNORED = [
+  'KHR_materials_ior', 'KHR_materials_specular', 'KHR_materials_clearcoat', 'KHR_materials_sheen', 'KHR_materials_transmission',
+  'KHR_materials_volume', 'KHR_materials_iridescence', 'KHR_materials_anisotropy', 'KHR_materials_dispersion',
+];
+
+describe('material extensions the loader does not draw', () => {
+  it('are ignored when only used, each listed once in the warnings (at its first material)', async () => {
+    const ext = Object.fromEntries(IGNORED.map((name) => [name, {}]));
+    const model = await loadMaterialFile({
+      extensionsUsed: IGNORED,
+      materials: [
+        { pbrMetallicRoughness: { baseColorFactor: [0.5, 0.5, 0.5, 1] }, extensions: ext },
+        { extensions: ext },
+        { extensions: { KHR_materials_sheen: {}, KHR_materials_emissive_strength: { emissiveStrength: 2 } } },
+      ],
+    });
+    expect(model.materials[0].baseColorFactor).toEqual([0.5, 0.5, 0.5, 1]);
+    expect(model.materials[2].emissiveStrength).toBe(2);
+    expect(model.warnings).toHaveLength(IGNORED.length);
+    for (const name of IGNORED) {
+      const w = model.warnings.filter((x) => x.message.startsWith(`${name} `));
+      expect(w, name).toHaveLength(1);
+      expect(w[0].path).toBe(`materials[0].extensions.${name}`);
+      expect(w[0].message).toMatch(name === 'KHR_materials_sheen' ? /used by 3 materials/ : /used by 2 materials/);
+    }
+  });
+
+  it.each(IGNORED)('%s is still refused by name when required', async (name) => {
+    const error = await loadMaterialFile({ extensionsUsed: [name], extensionsRequired: [name], materials: [{ extensions: { [name]: {} } }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GltfError);
+    expect((error as GltfError).path).toBe('extensionsRequired');
+    expect((error as GltfError).message).toContain(name);
+  });
+});
