@@ -9,6 +9,12 @@ export const LIBRARY_MIN_FILE = 'skinned-mesh-webgpu.min.js';
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
 export default defineConfig(({ mode }) => ({
+  // The library's files find each other relative to where the page loads them from (the
+  // Draco decoder's worker: `assets/draco-worker-*.js` beside the module, with its WebAssembly).
+  ...(mode === 'lib' || mode === 'lib-min' ? { base: './' } : {}),
+  // Workers are module workers (draco-offthread.ts starts them with type: 'module'), each
+  // one file with what it imports lazily inlined.
+  worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
   resolve: {
     // The demo imports the library by its package name, as a page that installed it would;
     // served and built from this checkout, that name is the sources (tsconfig.json `paths`
@@ -30,6 +36,9 @@ export default defineConfig(({ mode }) => ({
       // Every browser with WebGPU runs ES2022.
       target: 'es2022',
       minify: mode === 'lib-min',
+      // Still one module: a lazily imported dependency (the Draco decoder's JS, for where
+      // there are no Workers) is inlined, not split into chunks the page would import.
+      rolldownOptions: { output: { codeSplitting: false } },
     }
     : {
       // The demo site (index.html), beside the library rather than over it.
