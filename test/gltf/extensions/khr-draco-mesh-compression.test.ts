@@ -3,6 +3,9 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bakeModel } from '../../../src/bake/bake.ts';
 import { toFloat32 } from '../../../src/gltf/accessors.ts';
+import { encodeGlb } from '../../../src/gltf/builder.ts';
+import { GltfError } from '../../../src/gltf/errors.ts';
+import { parseGlb } from '../../../src/gltf/glb.ts';
 import type { Model, Primitive } from '../../../src/gltf/model.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
 import { sharedAssets } from '../../support/assets.ts';
@@ -215,3 +218,90 @@ function boxDiagonal(positions: ArrayLike<number>): number {
   for (let i = 0; i < positions.length; i++) { lo[i % 3] = Math.min(lo[i % 3], positions[i]); hi[i % 3] = Math.max(hi[i % 3], positions[i]); }
   return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
 }
+
+describe('KHR_draco_mesh_compression: damaged, lying and shared data', () => {
+  const PATH = 'meshes[0].primitives[0]';
+  const EXT = `${PATH}.extensions.KHR_draco_mesh_compression`;
+  // The Fox: one skinned primitive, all of it Draco data.
+  const fox = () => compressFile(ASSETS.find((a) => a.name === 'Fox')!.path, 'draco');
+
+  /** The GLB with its JSON (and BIN) edited. */
+  async function edited(edit: (json: any, bin: Uint8Array) => void): Promise<Uint8Array> {
+    const { json, bin } = parseGlb(await fox());
+    const copy = new Uint8Array(bin!);
+    const j = structuredClone(json) as any;
+    edit(j, copy);
+    return encodeGlb(j, copy);
+  }
+
+  const view = (json: any, bin: Uint8Array): Uint8Array => {
+    const v = json.bufferViews[json.meshes[0].primitives[0].extensions.KHR_draco_mesh_compression.bufferView];
+    return bin.subarray(v.byteOffset ?? 0, (v.byteOffset ?? 0) + v.byteLength);
+  };
+
+  async function expectError(bytes: Uint8Array, path: string, message: RegExp): Promise<void> {
+    const error = await loadGltf(bytes).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(GltfError);
+    expect((error as GltfError).path).toBe(path);
+    expect((error as GltfError).problem).toMatch(message);
+  }
+
+  it('a zeroed stream is a GltfError naming the extension', async () => {
+    await expectError(await edited((j, bin) => view(j, bin).fill(0)), EXT, /cannot be decoded/);
+  });
+
+  it('a truncated stream is a GltfError naming the extension', async () => {
+    await expectError(await edited((j) => { j.bufferViews[j.meshes[0].primitives[0].extensions.KHR_draco_mesh_compression.bufferView].byteLength = 40; }), EXT, /Draco/);
+  });
+
+  it('an accessor whose count disagrees with the decoded data is a GltfError naming it', async () => {
+    const { json } = parseGlb(await fox()) as { json: any };
+    const position = json.meshes[0].primitives[0].attributes.POSITION;
+    await expectError(await edited((j) => { j.accessors[position].count += 1; }), `accessors[${position}].count`, /decodes to 434 vertices/);
+    const indices = json.meshes[0].primitives[0].indices;
+    await expectError(await edited((j) => { j.accessors[indices].count -= 3; }), `accessors[${indices}].count`, /triangles/);
+  });
+
+  it('bytes flipped anywhere in the stream load sanely or give a GltfError, never anything else', async () => {
+    // Draco streams carry no checksum: a flip may decode to other valid data (which must
+    // still have the declared counts), but most are caught.
+    const original = await fox();
+    const { json, bin } = parseGlb(original) as { json: any; bin: Uint8Array };
+    const length = view(json, bin).byteLength;
+    let refused = 0;
+    for (let k = 0; k < 48; k++) {
+      const at = Math.floor((k * length) / 48);
+      const bytes = await edited((j, b) => { view(j, b)[at] ^= 1 << (k % 8); });
+      try {
+        const model = await loadGltf(bytes);
+        const p = model.meshes[0].primitives[0];
+        expect(p.positions.length).toBe(434 * 3);
+        expect(p.indices!.every((i) => i < p.vertexCount)).toBe(true);
+      } catch (e) {
+        expect(e, `flip at byte ${at}`).toBeInstanceOf(GltfError);
+        expect((e as GltfError).path).toMatch(/^(meshes\[0\]\.primitives\[0\]|accessors\[\d+\])/);
+        refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(0);
+  });
+
+  it('two meshes sharing one compressed primitive decode it once and share the result', async () => {
+    const model = await loadGltf(await edited((j) => {
+      j.meshes.push(structuredClone(j.meshes[0]));
+      j.nodes.push({ mesh: j.meshes.length - 1 });
+      j.scenes[0].nodes.push(j.nodes.length - 1);
+    }));
+    const [a, b] = [model.meshes[0].primitives[0], model.meshes[1].primitives[0]];
+    expect(b.positions).toBe(a.positions);
+    expect(b.joints).toBe(a.joints);
+    expect(b.indices).toBe(a.indices);
+  });
+
+  it('a TRIANGLE_STRIP primitive comes out as the triangle list Draco decodes to', async () => {
+    const list = (await loadGltf(await fox())).meshes[0].primitives[0];
+    const strip = (await loadGltf(await edited((j) => { j.meshes[0].primitives[0].mode = 5; }))).meshes[0].primitives[0];
+    expect(strip.mode).toBe(4);
+    expect(Array.from(strip.indices!)).toEqual(Array.from(list.indices!));
+  });
+});
