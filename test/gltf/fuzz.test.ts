@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedAssets } from '../support/assets.ts';
+import { assetPath, sharedAssets } from '../support/assets.ts';
+import { compressFile } from '../support/compressed.ts';
 import {
-  bakeProblem, GcPauses, loadFuzzSources, makeCase, modelProblems, Rng, runCase, sourceOf, Watchdog, type FuzzSource,
+  bakeProblem, fuzzSource, GcPauses, loadFuzzSources, makeCase, modelProblems, Rng, runCase, sourceOf, Watchdog, type FuzzSource,
 } from '../support/fuzz.ts';
 
 /**
@@ -104,8 +105,12 @@ async function fuzz(sources: FuzzSource[], source: number) {
   return { failures, tally, slowest };
 }
 
+// Compressed data too: the Fox as glTF-Transform's `draco()` writes it (bit flips also land
+// in its Draco stream).
+const dracoFox = fuzzSource('Fox (Draco)', await compressFile(assetPath('Fox'), 'draco'));
+
 describe('fuzzing the loader with mutated shared assets', () => {
-  const sources = loadFuzzSources(sharedAssets());
+  const sources = [...loadFuzzSources(sharedAssets()), dracoFox];
 
   if (ONLY !== undefined) {
     it(`case ${ONLY}`, async () => {

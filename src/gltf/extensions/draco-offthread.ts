@@ -8,6 +8,9 @@ import { dracoDeclaredBytes, decodeDracoPrimitive, type DracoPrimitive, type Dra
  * (draco-worker.ts, bundled by Vite with its WebAssembly), so a large avatar does not freeze
  * the page; where there are no Workers (Node: bake, tests), on the calling thread. The
  * worker is started on the first Draco primitive and ended when it has been idle a while.
+ * Decoding on a page's own thread (Workers blocked by its content policy) needs the
+ * decoder's WebAssembly beside the page's script, or `configureDracoDecoder` (draco.ts)
+ * pointed at it.
  */
 
 export interface DracoWorkerRequest {
@@ -53,7 +56,7 @@ function workersAvailable(): boolean {
  * are charged to `budget` first (here, before posting); errors are GltfErrors naming the
  * request's path either way.
  */
-export function decodeDraco(request: DracoPrimitiveRequest, budget: LoadBudget): Promise<DracoPrimitive> {
+export async function decodeDraco(request: DracoPrimitiveRequest, budget: LoadBudget): Promise<DracoPrimitive> {
   if (!workersAvailable()) return decodeDracoPrimitive(request, budget);
   budget.charge(dracoDeclaredBytes(request), request.path);
   return new Promise<DracoPrimitive>((resolve, reject) => {
@@ -86,15 +89,28 @@ function startWorker(): Worker | undefined {
     workerFailed = true;
     return undefined;
   }
-  worker.addEventListener('message', (event: MessageEvent<DracoWorkerReply>) => settle(event.data));
-  // The script failed to load or threw at the top level: decode what was sent here instead.
+  let replied = false;
+  worker.addEventListener('message', (event: MessageEvent<DracoWorkerReply>) => {
+    replied = true;
+    settle(event.data);
+  });
   worker.addEventListener('error', (event) => {
     event.preventDefault();
-    workerFailed = true;
     stopWorker();
+    if (!replied) {
+      // The script could not load or run at all (a content policy, say): decode what was
+      // sent here instead, and from now on.
+      workerFailed = true;
+      for (const [id, p] of pending) {
+        pending.delete(id);
+        decodeHere(p.request, p.resolve, p.reject);
+      }
+      return;
+    }
+    // It worked before and died on this data: those decodes fail; the next one starts a fresh worker.
     for (const [id, p] of pending) {
       pending.delete(id);
-      decodeHere(p.request, p.resolve, p.reject);
+      p.reject(new GltfError(p.request.path, `the Draco decoder's worker failed on this data (${event.message || 'no reason given'}); the file is damaged`));
     }
   });
   return worker;
