@@ -72,9 +72,12 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   });
 }
 
-/** Runs the primitive decoders (Draco) of the extensions the file says it uses. */
+/**
+ * Runs the primitive decoders (Draco) of the extensions the file says it uses (as three.js
+ * does; a name only in `extensionsRequired`, which glTF forbids, counts as used too).
+ */
 async function decodeCompressedPrimitives(root: JsonObject, ctx: ReadContext, src: AccessorSource): Promise<void> {
-  for (const name of new Set(optArray(root, 'extensionsUsed', ''))) {
+  for (const name of new Set([...optArray(root, 'extensionsUsed', ''), ...optArray(root, 'extensionsRequired', '')])) {
     const extension = typeof name === 'string' ? findExtension(name) : undefined;
     if (extension?.decodePrimitives) await extension.decodePrimitives(ctx, src);
   }
