@@ -58,6 +58,23 @@ describe('library build', () => {
     }
   });
 
+  it('carries the Draco decoder (its JS and WebAssembly) only in the worker asset each module starts', () => {
+    // A string of the decoder's Emscripten glue, and the inlined WebAssembly.
+    const decoderJs = 'both async and sync fetching of the wasm failed';
+    const wasm = 'data:application/wasm;base64,';
+    for (const file of ['lib/skinned-mesh-webgpu.js', 'lib/skinned-mesh-webgpu.min.js']) {
+      const code = readFileSync(join(OUT, file), 'utf8');
+      expect(code, file).not.toContain(decoderJs);
+      expect(code, file).not.toContain(wasm);
+      expect(code, file).toContain('cannot start a Web Worker, where the library decodes Draco');
+      const worker = /assets\/draco-worker-[\w-]+\.js/.exec(code)?.[0];
+      expect(worker, file).toBeDefined();
+      const workerCode = readFileSync(join(OUT, 'lib', worker!), 'utf8');
+      expect(workerCode).toContain(decoderJs);
+      expect(workerCode).toContain(wasm);
+    }
+  });
+
   it('has declarations a TypeScript project can use through the package name', () => {
     expect(readFileSync(join(OUT, 'types/index.d.ts'), 'utf8')).toContain('/// <reference types="@webgpu/types"');
     expect(readFileSync(join(OUT, 'types/element/index.d.ts'), 'utf8')).toContain('HTMLElementTagNameMap');

@@ -8,9 +8,9 @@ import { dracoDeclaredBytes, decodeDracoPrimitive, type DracoPrimitive, type Dra
  * (draco-worker.ts, bundled by Vite with its WebAssembly), so a large avatar does not freeze
  * the page; where there are no Workers (Node: bake, tests), on the calling thread. The
  * worker is started on the first Draco primitive and ended when it has been idle a while.
- * Decoding on a page's own thread (Workers blocked by its content policy) needs the
- * decoder's WebAssembly beside the page's script, or `configureDracoDecoder` (draco.ts)
- * pointed at it.
+ * A page that cannot start the worker (a content policy forbidding it) falls back to its own
+ * thread, where the library build has no decoder (vite.config.ts): the load then fails with
+ * a GltfError saying so, rather than fetching WebAssembly from a guessed place.
  */
 
 export interface DracoWorkerRequest {
