@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { bakeModel } from '../../../src/bake/bake.ts';
 import { toFloat32 } from '../../../src/gltf/accessors.ts';
 import { encodeGlb } from '../../../src/gltf/builder.ts';
+import { ComponentType, PrimitiveMode } from '../../../src/gltf/constants.ts';
 import { GltfError } from '../../../src/gltf/errors.ts';
 import { parseGlb } from '../../../src/gltf/glb.ts';
 import type { Model, Primitive } from '../../../src/gltf/model.ts';
@@ -75,7 +76,7 @@ function tolerances(o: Primitive): Tolerances {
     position: halfStep(o.positions, 3, BITS.position),
     texcoord: o.texcoords0 ? halfStep(o.texcoords0, 2, BITS.texcoord) : 0,
     // Integer weights are not quantized by Draco.
-    weight: weights && weights.componentType === 5126 ? halfStep(weights.array, 4, BITS.generic) : 0,
+    weight: weights && weights.componentType === ComponentType.FLOAT ? halfStep(weights.array, 4, BITS.generic) : 0,
   };
 }
 
@@ -303,8 +304,8 @@ describe('KHR_draco_mesh_compression: damaged, lying and shared data', () => {
 
   it('a TRIANGLE_STRIP primitive comes out as the triangle list Draco decodes to', async () => {
     const list = (await loadGltf(await fox())).meshes[0].primitives[0];
-    const strip = (await loadGltf(await edited((j) => { j.meshes[0].primitives[0].mode = 5; }))).meshes[0].primitives[0];
-    expect(strip.mode).toBe(4);
+    const strip = (await loadGltf(await edited((j) => { j.meshes[0].primitives[0].mode = PrimitiveMode.TRIANGLE_STRIP; }))).meshes[0].primitives[0];
+    expect(strip.mode).toBe(PrimitiveMode.TRIANGLES);
     expect(Array.from(strip.indices!)).toEqual(Array.from(list.indices!));
   });
 });
