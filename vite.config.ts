@@ -1,14 +1,42 @@
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /** The library build in `dist/lib/`: readable (package.json `exports`) and minified (for a plain <script>). */
 export const LIBRARY_FILE = 'skinned-mesh-webgpu.js';
 export const LIBRARY_MIN_FILE = 'skinned-mesh-webgpu.min.js';
 
+/** The Draco decoder's JS module, which draco.ts imports when a file first needs it. */
+const DRACO_DECODER_MODULE = 'draco3dgltf/draco_decoder_gltf_nodejs.js';
+
+/**
+ * In the library build, the page's own thread gets no Draco decoder: pages decode in the
+ * bundled worker (whose build does not use this plugin and has the real one), so the main
+ * module does not carry the decoder's JS for nothing. Where a page cannot start a worker, a
+ * Draco file fails with this message (a GltfError naming the primitive).
+ */
+function dracoOnlyInWorker(): Plugin {
+  const stub = '\0draco-decoder-needs-a-worker';
+  return {
+    name: 'draco-only-in-worker',
+    enforce: 'pre',
+    resolveId: (id) => (id === DRACO_DECODER_MODULE ? stub : undefined),
+    load: (id) => (id === stub
+      ? 'export default () => Promise.reject(new Error("this page cannot start a Web Worker, where the library decodes Draco"));'
+      : undefined),
+  };
+}
+
 // One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
 export default defineConfig(({ mode }) => ({
+  // The library's files find each other relative to where the page loads them from (the
+  // Draco decoder's worker: `assets/draco-worker-*.js` beside the module, with its WebAssembly).
+  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [dracoOnlyInWorker()] } : {}),
+  // Workers are module workers (draco-offthread.ts starts them with type: 'module'), each
+  // one file with what it imports lazily inlined.
+  worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
   resolve: {
     // The demo imports the library by its package name, as a page that installed it would;
     // served and built from this checkout, that name is the sources (tsconfig.json `paths`
@@ -30,6 +58,9 @@ export default defineConfig(({ mode }) => ({
       // Every browser with WebGPU runs ES2022.
       target: 'es2022',
       minify: mode === 'lib-min',
+      // Still one module: a lazily imported dependency (the Draco decoder's JS, for where
+      // there are no Workers) is inlined, not split into chunks the page would import.
+      rolldownOptions: { output: { codeSplitting: false } },
     }
     : {
       // The demo site (index.html), beside the library rather than over it.

@@ -1,3 +1,4 @@
+import type { AccessorSource } from './accessors.ts';
 import { readAnimations } from './animations.ts';
 import { TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
@@ -46,6 +47,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   // Each section reads only what earlier ones produced; this order is also the order in
   // which a file with several problems reports them.
   const skinCount = optArray(root, 'skins', '').length;
+  await decodeCompressedPrimitives(root, ctx, src);
   const meshes = readMeshes(ctx);
   const nodes = readNodes(ctx, nodesJson, skinCount, meshes);
   const hierarchy = buildHierarchy(ctx, nodesJson, nodes);
@@ -68,6 +70,17 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     images,
     warnings: ctx.warnings,
   });
+}
+
+/**
+ * Runs the primitive decoders (Draco) of the extensions the file says it uses (as three.js
+ * does; a name only in `extensionsRequired`, which glTF forbids, counts as used too).
+ */
+async function decodeCompressedPrimitives(root: JsonObject, ctx: ReadContext, src: AccessorSource): Promise<void> {
+  for (const name of new Set([...optArray(root, 'extensionsUsed', ''), ...optArray(root, 'extensionsRequired', '')])) {
+    const extension = typeof name === 'string' ? findExtension(name) : undefined;
+    if (extension?.decodePrimitives) await extension.decodePrimitives(ctx, src);
+  }
 }
 
 /** Refuses a file that needs an extension the loader does not have (extensions/registry.ts). */

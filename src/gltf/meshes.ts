@@ -1,3 +1,4 @@
+import type { AccessorData } from './accessors.ts';
 import { ComponentType, PrimitiveMode } from './constants.ts';
 import { GltfError } from './errors.ts';
 import { quantizedAttributes } from './extensions/khr-mesh-quantization.ts';
@@ -46,7 +47,7 @@ function quantizedOf(ctx: ReadContext, attrs: JsonObject, apath: string): Pick<P
 
 /** Reads primitives; what is derived per accessor is shared by every primitive using it. */
 class PrimitiveReader {
-  private readonly indexCache = new Map<number, { indices: Uint16Array | Uint32Array; max: number }>();
+  private readonly indexCache = new Map<string, { indices: Uint16Array | Uint32Array; max: number }>();
   private readonly skinAttributes: SkinAttributeReader;
 
   constructor(private readonly ctx: ReadContext) {
@@ -54,6 +55,12 @@ class PrimitiveReader {
   }
 
   read(prim: JsonObject, path: string): Primitive {
+    const substitute = this.ctx.substitutes.get(prim);
+    return this.ctx.withSubstitute(substitute, () => this.readWith(prim, path, substitute?.indices, substitute?.mode));
+  }
+
+  /** Reads a primitive; a decoded one brings its own indices and mode. */
+  private readWith(prim: JsonObject, path: string, decodedIndices: AccessorData | undefined, decodedMode: number | undefined): Primitive {
     const attrs = asObject(prim.attributes, `${path}.attributes`);
     const apath = `${path}.attributes`;
     if (attrs.POSITION === undefined) throw new GltfError(`${apath}.POSITION`, 'is required');
@@ -82,11 +89,11 @@ class PrimitiveReader {
       colors0 = rgba;
     }
 
-    const mode = optInteger(prim, 'mode', path, PrimitiveMode.TRIANGLES, 6);
+    const mode = decodedMode ?? optInteger(prim, 'mode', path, PrimitiveMode.TRIANGLES, 6);
     let indices: Uint16Array | Uint32Array | undefined;
-    if (prim.indices !== undefined) {
+    if (prim.indices !== undefined || decodedIndices) {
       const ipath = `${path}.indices`;
-      const read = this.indexAccessor(prim.indices, ipath);
+      const read = this.indexAccessor(prim.indices, ipath, decodedIndices);
       indices = read.indices;
       if (read.max >= vertexCount) {
         const at = indices.findIndex((i) => i >= vertexCount);
@@ -120,21 +127,24 @@ class PrimitiveReader {
   }
 
   /** An index accessor, widened to at least 16 bits, and its largest index (once per accessor). */
-  private indexAccessor(index: unknown, ipath: string): { indices: Uint16Array | Uint32Array; max: number } {
-    const data = this.ctx.accessor(index, ipath);
+  private indexAccessor(index: unknown, ipath: string, decoded?: AccessorData): { indices: Uint16Array | Uint32Array; max: number } {
+    // The decoded indices replace the accessor's data; it is only marked used.
+    if (decoded && index !== undefined) this.ctx.accessorCount(index, ipath);
+    const data = decoded ?? this.ctx.accessor(index, ipath);
     if (data.components !== 1) throw new GltfError(ipath, 'must be a SCALAR accessor');
     const ct = data.componentType;
     if (ct !== ComponentType.UNSIGNED_BYTE && ct !== ComponentType.UNSIGNED_SHORT && ct !== ComponentType.UNSIGNED_INT) {
       throw new GltfError(ipath, `componentType ${ct} is not an unsigned integer type`);
     }
-    let read = this.indexCache.get(index as number);
+    const key = decoded ? `${this.ctx.cacheTag}indices` : String(index);
+    let read = this.indexCache.get(key);
     if (!read) {
       if (ct === ComponentType.UNSIGNED_BYTE) this.ctx.budget.charge(data.count * 2, ipath);
       const indices = ct === ComponentType.UNSIGNED_BYTE ? Uint16Array.from(data.array) : (data.array as Uint16Array | Uint32Array);
       let max = -1;
       for (let i = 0; i < indices.length; i++) if (indices[i] > max) max = indices[i];
       read = { indices, max };
-      this.indexCache.set(index as number, read);
+      this.indexCache.set(key, read);
     }
     return read;
   }

@@ -4,6 +4,21 @@ import { ComponentType } from './constants.ts';
 import { GltfError, type GltfWarning } from './errors.ts';
 import { asObject, checkIndex, reqInteger, type JsonObject } from './json.ts';
 
+/**
+ * What a compressed primitive (extensions/khr-draco-mesh-compression.ts) decodes to: the data
+ * that replaces some of its accessors while that primitive is read, its triangle-list indices,
+ * and the mode they are in. Primitives that share one decode share one substitute, and with
+ * it everything derived from its data.
+ */
+export interface PrimitiveSubstitute {
+  /** Distinguishes what is derived from this substitute's data in the readers' caches. */
+  readonly key: string;
+  /** Replacement data by accessor index (those accessors may have no bufferView at all). */
+  readonly accessors: ReadonlyMap<number, AccessorData>;
+  readonly indices: AccessorData;
+  readonly mode: number;
+}
+
 /** A quaternion whose length is further than this from 1 is reported when normalised. */
 export const QUAT_LENGTH_WARN = 1e-3;
 
@@ -23,6 +38,10 @@ export class ReadContext {
   private readonly accessorCache = new Map<number, AccessorData>();
   private readonly floatCache = new Map<number, Float32Array>();
   private readonly usedAccessors: Uint8Array;
+  /** Decoded compressed primitives, by their JSON object (filled before the meshes are read). */
+  readonly substitutes = new Map<JsonObject, PrimitiveSubstitute>();
+  private active: PrimitiveSubstitute | undefined;
+  private readonly substituteFloats = new WeakMap<AccessorData, Float32Array>();
 
   constructor(
     readonly root: JsonObject,
@@ -36,9 +55,27 @@ export class ReadContext {
     this.warnings.push({ path, message });
   }
 
+  /** Runs `read` with `substitute`'s data in place of the accessors it replaces. */
+  withSubstitute<T>(substitute: PrimitiveSubstitute | undefined, read: () => T): T {
+    if (!substitute) return read();
+    this.active = substitute;
+    try {
+      return read();
+    } finally {
+      this.active = undefined;
+    }
+  }
+
+  /** Prefix for cache keys derived from accessor indices: empty unless a substitute is active. */
+  get cacheTag(): string {
+    return this.active ? `${this.active.key}:` : '';
+  }
+
   accessor(index: unknown, usedAt: string): AccessorData {
     const i = checkIndex(index, usedAt, this.src.accessors.length, 'accessors');
     this.usedAccessors[i] = 1;
+    const substituted = this.active?.accessors.get(i);
+    if (substituted) return substituted;
     let data = this.accessorCache.get(i);
     if (!data) {
       data = readAccessor(this.src, i, usedAt);
@@ -51,7 +88,8 @@ export class ReadContext {
   floatValues(index: unknown, usedAt: string): Float32Array {
     const data = this.accessor(index, usedAt);
     const i = index as number;
-    let out = this.floatCache.get(i);
+    const substituted = this.active?.accessors.get(i) === data;
+    let out = substituted ? this.substituteFloats.get(data) : this.floatCache.get(i);
     if (!out) {
       if (data.componentType !== ComponentType.FLOAT) this.budget.charge(data.array.length * 4, usedAt);
       out = toFloat32(data);
@@ -60,7 +98,8 @@ export class ReadContext {
           throw new GltfError(usedAt, `accessors[${i}] has a non-finite value (${out[k]}) at element ${Math.floor(k / data.components)}`);
         }
       }
-      this.floatCache.set(i, out);
+      if (substituted) this.substituteFloats.set(data, out);
+      else this.floatCache.set(i, out);
     }
     return out;
   }
@@ -77,7 +116,7 @@ export class ReadContext {
   accessorCount(index: unknown, usedAt: string): number {
     const i = checkIndex(index, usedAt, this.src.accessors.length, 'accessors');
     this.usedAccessors[i] = 1;
-    const cached = this.accessorCache.get(i);
+    const cached = this.active?.accessors.get(i) ?? this.accessorCache.get(i);
     if (cached) return cached.count;
     return reqInteger(asObject(this.src.accessors[i], `accessors[${i}]`), 'count', `accessors[${i}]`);
   }

@@ -55,7 +55,7 @@ export class SkinAttributeReader {
       jointSets.push(j);
       weightSets.push(w);
     }
-    const key = sets === 2 ? `${attrs.JOINTS_0}/${attrs.WEIGHTS_0}/${attrs.JOINTS_1}/${attrs.WEIGHTS_1}` : `${attrs.JOINTS_0}/${attrs.WEIGHTS_0}`;
+    const key = this.ctx.cacheTag + (sets === 2 ? `${attrs.JOINTS_0}/${attrs.WEIGHTS_0}/${attrs.JOINTS_1}/${attrs.WEIGHTS_1}` : `${attrs.JOINTS_0}/${attrs.WEIGHTS_0}`);
     const cached = this.cache.get(key);
     if (cached) return cached;
 

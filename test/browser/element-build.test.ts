@@ -9,7 +9,10 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DRACO_WORKER_MEASURE } from '../../src/gltf/extensions/draco-offthread.ts';
+import { assetPath } from '../support/assets.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { compressFile } from '../support/compressed.ts';
 import { decodeBase64Image, foregroundFraction } from './element-support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -52,6 +55,23 @@ describe('library build', () => {
       expect(imports, file).toEqual([]);
       expect(code).toContain('skinned-mesh-viewer');
       expect(code).toMatch(/@vertex/);
+    }
+  });
+
+  it('carries the Draco decoder (its JS and WebAssembly) only in the worker asset each module starts', () => {
+    // A string of the decoder's Emscripten glue, and the inlined WebAssembly.
+    const decoderJs = 'both async and sync fetching of the wasm failed';
+    const wasm = 'data:application/wasm;base64,';
+    for (const file of ['lib/skinned-mesh-webgpu.js', 'lib/skinned-mesh-webgpu.min.js']) {
+      const code = readFileSync(join(OUT, file), 'utf8');
+      expect(code, file).not.toContain(decoderJs);
+      expect(code, file).not.toContain(wasm);
+      expect(code, file).toContain('cannot start a Web Worker, where the library decodes Draco');
+      const worker = /assets\/draco-worker-[\w-]+\.js/.exec(code)?.[0];
+      expect(worker, file).toBeDefined();
+      const workerCode = readFileSync(join(OUT, 'lib', worker!), 'utf8');
+      expect(workerCode).toContain(decoderJs);
+      expect(workerCode).toContain(wasm);
     }
   });
 
@@ -124,5 +144,42 @@ void [typed, wrong, device, loadGltf];
         await page.close();
       }
     }, 60_000);
+
+    it('a Draco-compressed shared asset loads and renders, decoded in the bundled worker, with no request beyond the page\'s server', async () => {
+      const { page, consoleErrors } = await session.newPage();
+      const requests: string[] = [];
+      page.context().on('request', (request) => requests.push(request.url()));
+      const fox = await compressFile(assetPath('Fox'), 'draco');
+      await page.route('**/built/**', async (route) => {
+        const path = join(OUT, new URL(route.request().url()).pathname.replace(/^\/built\//, ''));
+        await route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(path) });
+      });
+      await page.route('**/models/fox-draco.glb', (route) => route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: Buffer.from(fox) }));
+      try {
+        await page.goto(`${session.baseUrl}/test/browser/pages/element-dist.html`);
+        await page.waitForFunction(() => customElements.get('skinned-mesh-viewer') !== undefined && window.helpers !== undefined);
+        await page.evaluate(() => window.helpers.whenLoaded(window.helpers.viewer('viewer'), 45_000));
+        await page.evaluate(async () => {
+          const viewer = window.helpers.viewer('viewer');
+          const loaded = window.helpers.nextLoad(viewer, 45_000);
+          viewer.setAttribute('src', '/models/fox-draco.glb');
+          await loaded;
+        });
+        // Decoded off the main thread: the library's worker ran (it ends itself when idle, so
+        // it is looked for now) and the page recorded one measure per primitive it decoded.
+        expect(page.workers().map((w) => new URL(w.url()).pathname)).toContainEqual(expect.stringMatching(/^\/built\/lib\/assets\/draco-worker-[\w-]+\.js$/));
+        const measures = await page.evaluate((name) => performance.getEntriesByName(name).map((e) => (e as PerformanceMeasure).detail as string), DRACO_WORKER_MEASURE);
+        expect(measures).toEqual(['meshes[0].primitives[0].extensions.KHR_draco_mesh_compression']);
+        const { base64 } = await page.evaluate(() => window.helpers.captureBase64(window.helpers.viewer('viewer')));
+        expect(foregroundFraction(decodeBase64Image(base64))).toBeGreaterThan(0.03);
+        expect(await page.evaluate(() => window.helpers.viewer('viewer').animations)).toEqual(['Survey', 'Walk', 'Run']);
+        // The decoder's JS and WebAssembly came with the build: nothing but the page's own server (data: URLs are not requests).
+        expect(requests.filter((url) => !url.startsWith(`${session.baseUrl}/`) && !url.startsWith('data:'))).toEqual([]);
+        expect(requests).toContainEqual(expect.stringMatching(/\/built\/lib\/assets\/draco-worker-[\w-]+\.js$/));
+        expect(consoleErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }, 90_000);
   });
 });

@@ -9,6 +9,7 @@ import { loadGltf } from '../../src/gltf/load.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { parseBakeArgs } from '../../src/cli/bake.ts';
 import { assetPath } from '../support/assets.ts';
+import { compressFile } from '../support/compressed.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -77,6 +78,21 @@ describe('bake command line: outputs', () => {
     const expected = bakeModel(await loadGltfFile(assetPath('Fox')), { animation: 'Run', time: 0.4 });
     const got = json.primitives[0].POSITION as number[];
     expect(got.length).toBe(expected.primitives[0].positions.length);
+    got.forEach((v, i) => expect(Math.abs(v - expected.primitives[0].positions[i])).toBeLessThan(1e-6));
+  });
+
+  it('a Draco-compressed file bakes with no extra flags (the decoder loads by itself)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bake-'));
+    writeFileSync(join(dir, 'fox-draco.glb'), await compressFile(assetPath('Fox'), 'draco'));
+    const r = await bake(['fox-draco.glb', '--animation', 'Run', '--time', '0.4', '--out', 'fox.json'], dir);
+    expect(ourLines(r.stderr)).toEqual([]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, 'fox.json'), 'utf8'));
+    const expected = bakeModel(await loadGltfFile(join(dir, 'fox-draco.glb')), { animation: 'Run', time: 0.4 });
+    const got = json.primitives[0].POSITION as number[];
+    // 434 welded vertices, not the original's 1728: these are the decoded ones.
+    expect(got.length).toBe(expected.primitives[0].positions.length);
+    expect(got.length).toBe(434 * 3);
     got.forEach((v, i) => expect(Math.abs(v - expected.primitives[0].positions[i])).toBeLessThan(1e-6));
   });
 

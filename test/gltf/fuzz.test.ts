@@ -113,8 +113,11 @@ async function fuzz(sources: FuzzSource[], source: number) {
  */
 const MESHOPT_SOURCE = fuzzSourceOf('RiggedFigure (meshopt)', await compressFile(assetPath('RiggedFigure'), 'meshopt'));
 
+// And the Fox as glTF-Transform's `draco()` writes it: bit flips land in its Draco stream.
+const DRACO_SOURCE = fuzzSourceOf('Fox (Draco)', await compressFile(assetPath('Fox'), 'draco'));
+
 describe('fuzzing the loader with mutated shared assets', () => {
-  const sources = [...loadFuzzSources(sharedAssets()), MESHOPT_SOURCE];
+  const sources = [...loadFuzzSources(sharedAssets()), MESHOPT_SOURCE, DRACO_SOURCE];
 
   if (ONLY !== undefined) {
     it(`case ${ONLY}`, async () => {

@@ -90,6 +90,8 @@ export interface FuzzSource {
   /** Every value's path in the JSON, except long strings (data URIs). */
   readonly paths: readonly JsonPath[];
   readonly roles: AccessorRoles;
+  /** Byte ranges inside `bytes` of compressed mesh data (Draco bufferViews in the GLB's BIN), where bit flips also land. */
+  readonly compressed: readonly (readonly [number, number])[];
 }
 
 export function loadFuzzSources(assets: readonly AssetFile[]): FuzzSource[] {
@@ -113,6 +115,7 @@ function decodeSource(name: string, bytes: Uint8Array): FuzzSource {
     const binAt = 20 + ((jsonLength + 3) & ~3);
     if (binAt + 8 <= bytes.byteLength) bin = bytes.subarray(binAt + 8, binAt + 8 + dv.getUint32(binAt, true));
   }
+  const binStart = bin ? bin.byteOffset - bytes.byteOffset : 0;
   const json = JSON.parse(new TextDecoder().decode(bytes.subarray(jsonStart, jsonEnd)));
   const buffers = (json.buffers ?? []).map((b: Json, i: number) => {
     if (b.uri === undefined) return i === 0 && bin ? bin : new Uint8Array(0);
@@ -146,7 +149,14 @@ function decodeSource(name: string, bytes: Uint8Array): FuzzSource {
       roles.float.push(s.output);
     }
   }
-  return { name, bytes, glb, jsonStart, jsonEnd, json, buffers, paths, roles };
+  const compressed: [number, number][] = [];
+  for (const m of json.meshes ?? []) {
+    for (const p of m.primitives ?? []) {
+      const view = json.bufferViews?.[p.extensions?.KHR_draco_mesh_compression?.bufferView];
+      if (bin && view && (view.buffer ?? 0) === 0) compressed.push([binStart + (view.byteOffset ?? 0), binStart + (view.byteOffset ?? 0) + view.byteLength]);
+    }
+  }
+  return { name, bytes, glb, jsonStart, jsonEnd, json, buffers, paths, roles, compressed };
 }
 
 // ---------------------------------------------------------------- a mutable copy
@@ -647,8 +657,15 @@ function flipBits(rng: Rng, s: FuzzSource): { bytes: Uint8Array; label: string }
   const flips = 1 + rng.int(8);
   const where: number[] = [];
   for (let i = 0; i < flips; i++) {
-    // Half of the flips land in the JSON, where most of the structure is.
-    const at = rng.chance(0.5) ? s.jsonStart + rng.int(s.jsonEnd - s.jsonStart) : rng.int(bytes.length);
+    // Half of the flips land in the JSON, where most of the structure is; in a file with
+    // compressed meshes, half of them first land in the compressed data.
+    let at: number;
+    if (s.compressed.length > 0 && rng.chance(0.5)) {
+      const [start, end] = rng.pick(s.compressed);
+      at = start + rng.int(end - start);
+    } else {
+      at = rng.chance(0.5) ? s.jsonStart + rng.int(s.jsonEnd - s.jsonStart) : rng.int(bytes.length);
+    }
     bytes[at] ^= 1 << rng.int(8);
     where.push(at);
   }

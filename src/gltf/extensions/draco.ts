@@ -1,3 +1,4 @@
+/// <reference path="./draco3dgltf-decoder.d.ts" />
 import type { AccessorData, ComponentArray } from '../accessors.ts';
 import type { LoadBudget } from '../budget.ts';
 import { COMPONENT_BYTE_SIZE, ComponentType, PrimitiveMode, TYPE_COMPONENTS } from '../constants.ts';
@@ -246,16 +247,21 @@ function retireModule(module: DracoDecoderModule): void {
   current.then((m) => { if (m === module && modulePromise === current) modulePromise = undefined; }, () => {});
 }
 
+/** The bytes a request's outputs take, as its accessors declare them (what a decode charges). */
+export function dracoDeclaredBytes(request: DracoPrimitiveRequest): number {
+  let declared = 0;
+  for (const a of request.attributes) declared += a.accessor.count * a.accessor.components * COMPONENT_BYTE_SIZE[a.accessor.componentType];
+  if (request.indices) declared += request.indices.count * COMPONENT_BYTE_SIZE[request.indices.componentType];
+  return declared;
+}
+
 /**
  * Decodes a checked request. The declared output sizes are charged to `budget` first; the
  * decoded counts must equal the accessors' before anything is copied out. A stream Draco
  * rejects, or one that makes the decoder fail, gives a GltfError naming `request.path`.
  */
 export async function decodeDracoPrimitive(request: DracoPrimitiveRequest, budget: LoadBudget): Promise<DracoPrimitive> {
-  let declared = 0;
-  for (const a of request.attributes) declared += a.accessor.count * a.accessor.components * COMPONENT_BYTE_SIZE[a.accessor.componentType];
-  if (request.indices) declared += request.indices.count * COMPONENT_BYTE_SIZE[request.indices.componentType];
-  budget.charge(declared, request.path);
+  budget.charge(dracoDeclaredBytes(request), request.path);
 
   let draco: DracoDecoderModule;
   try {

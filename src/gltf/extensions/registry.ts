@@ -5,8 +5,10 @@
  * refused (load.ts); other extensions are ignored, as glTF allows for optional ones
  * (material extensions with a warning: unsupported-material-extensions.ts).
  */
+import { KHR_DRACO_MESH_COMPRESSION } from './draco.ts';
 import { EXT_TEXTURE_AVIF } from './ext-texture-avif.ts';
 import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
+import { decodeDracoPrimitives } from './khr-draco-mesh-compression.ts';
 import { KHR_MATERIALS_EMISSIVE_STRENGTH } from './khr-materials-emissive-strength.ts';
 import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_UNLIT } from './khr-materials-unlit.ts';
@@ -22,6 +24,7 @@ const EXTENSIONS: readonly GltfExtension[] = [
   { name: EXT_MESHOPT_COMPRESSION },
   { name: KHR_MESHOPT_COMPRESSION },
   { name: KHR_MESH_QUANTIZATION },
+  { name: KHR_DRACO_MESH_COMPRESSION, decodePrimitives: decodeDracoPrimitives },
   // Textures and materials: read through the hooks in types.ts.
   KHR_TEXTURE_TRANSFORM,
   EXT_TEXTURE_WEBP,

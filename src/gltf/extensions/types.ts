@@ -1,6 +1,8 @@
 /** What the loader's section readers ask of an extension (registry.ts lists the extensions). */
+import type { AccessorSource } from '../accessors.ts';
 import type { JsonObject } from '../json.ts';
 import type { Material, TextureInfo } from '../model.ts';
+import type { ReadContext } from '../read-context.ts';
 
 /** A material while materials.ts builds it: extensions overwrite what they define. */
 export type MaterialDraft = { -readonly [K in keyof Material]: Material[K] };
@@ -20,6 +22,12 @@ export interface GltfExtension {
   readonly name: string;
   // What a section reader asks of an extension becomes an optional member here; the
   // reader calls it through `findExtension`.
+  /**
+   * Decodes the file's compressed primitives before the meshes section is read, recording
+   * what they decode to in `ctx.substitutes` (load.ts; runs when the file lists the extension
+   * in `extensionsUsed`).
+   */
+  readonly decodePrimitives?: (ctx: ReadContext, src: AccessorSource) => Promise<void>;
   /** A material extension: reads `materials[i].extensions[name]` (the JSON at `path`) into `material`. */
   readonly readMaterial?: (ext: JsonObject, path: string, material: MaterialDraft, reader: MaterialReader) => void;
   /** A textureInfo extension: reads `….extensions[name]` (at `path`) into `info`. */

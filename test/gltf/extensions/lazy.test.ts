@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { loadGltf } from '../../../src/gltf/load.ts';
+import { assetPath } from '../../support/assets.ts';
+import { compressGlb } from '../../support/compressed.ts';
 
 /**
  * The decoders' packages must be loaded only when a file needs them: a static import would
@@ -17,4 +20,25 @@ describe('compressed-geometry decoders load their packages lazily', () => {
       expect(text).toMatch(new RegExp(`import\\(['"]${pkg}/`));
     });
   }
+});
+
+// Counts the imports of the Draco decoder's module made through the loader (glTF-Transform's
+// encoder, used to make the fixture, requires the package's own copy and is not counted).
+const dracoImports = vi.hoisted(() => ({ count: 0 }));
+vi.mock('draco3dgltf/draco_decoder_gltf_nodejs.js', async (importOriginal) => {
+  dracoImports.count++;
+  return importOriginal();
+});
+
+describe('the Draco decoder is imported by the first load that needs it', () => {
+  it('a file without Draco does not import it; the first Draco file does, and later ones reuse it', async () => {
+    const fox = new Uint8Array(readFileSync(assetPath('Fox')));
+    const compressed = await compressGlb(fox, 'draco');
+    await loadGltf(fox);
+    expect(dracoImports.count).toBe(0);
+    await loadGltf(compressed);
+    expect(dracoImports.count).toBe(1);
+    await loadGltf(compressed);
+    expect(dracoImports.count).toBe(1);
+  });
 });
