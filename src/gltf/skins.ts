@@ -42,7 +42,7 @@ export function readSkins(ctx: ReadContext, nodes: readonly NodeInfo[], h: Hiera
       if (inverseBindMatrices[o + 3] !== 0 || inverseBindMatrices[o + 7] !== 0 || inverseBindMatrices[o + 11] !== 0 || inverseBindMatrices[o + 15] !== 1) inverseBindAffine = false;
     }
     const skeleton = optIndex(skin, 'skeleton', path, nodes.length, 'nodes');
-    const { jointParents, jointsParentFirst } = skinJointTree(tree, joints, skeleton, path);
+    const { jointParents, jointsParentFirst } = skinJointTree(tree, joints, skeleton, path, (at, message) => ctx.warn(at, message));
     return {
       name: optString(skin, 'name', path),
       joints,
