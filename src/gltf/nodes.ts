@@ -104,12 +104,15 @@ export function buildHierarchy(ctx: ReadContext, nodesJson: readonly unknown[], 
       if (node.translation !== undefined || node.rotation !== undefined || node.scale !== undefined) {
         ctx.warn(`${path}.matrix`, 'a node may have either matrix or translation/rotation/scale, not both; the matrix is used');
       }
-      // glTF-Validator NODE_MATRIX_NON_TRS (an error): local→model treats every node as affine.
+      // glTF-Validator NODE_MATRIX_NON_TRS is an error, but three.js r187 and the Khronos sample
+      // viewer both decompose the matrix, which reads the upper 3×4 only: so do we.
       if (Math.abs(matrix[3]) > MATRIX_AFFINE_EPSILON || Math.abs(matrix[7]) > MATRIX_AFFINE_EPSILON ||
           Math.abs(matrix[11]) > MATRIX_AFFINE_EPSILON || Math.abs(matrix[15] - 1) > MATRIX_AFFINE_EPSILON) {
-        throw new GltfError(`${path}.matrix`, `last row is ${matrix[3]} ${matrix[7]} ${matrix[11]} ${matrix[15]}, not 0 0 0 1: not decomposable into translation/rotation/scale`);
+        ctx.warn(`${path}.matrix`, `last row is ${matrix[3]} ${matrix[7]} ${matrix[11]} ${matrix[15]}, not 0 0 0 1; it is ignored (read as 0 0 0 1)`);
       }
       restMatrix.set(matrix, slot * 16);
+      const o = slot * 16;
+      restMatrix[o + 3] = 0; restMatrix[o + 7] = 0; restMatrix[o + 11] = 0; restMatrix[o + 15] = 1;
       useMatrix[slot] = 1;
       decomposeTRS(matrix, t, r, s);
       if (!s.every(Number.isFinite)) throw new GltfError(`${path}.matrix`, 'is too large to decompose into translation/rotation/scale');

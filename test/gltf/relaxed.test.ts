@@ -73,6 +73,17 @@ describe('drawn with a warning, as three.js r187 draws them', () => {
     expect(Array.from(model.hierarchy.restTranslation.subarray(slot * 3, slot * 3 + 3))).toEqual([7, 8, 9]);
   });
 
+  it('a node matrix whose last row is not 0 0 0 1 (NODE_MATRIX_NON_TRS): the last row is ignored', async () => {
+    const model = await loadWith('SimpleSkin', (j) => {
+      delete j.nodes[2].translation;
+      delete j.nodes[2].rotation;
+      j.nodes[2].matrix = [1, 0, 0, 0.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 2];
+    });
+    expect(warningAt(model, 'nodes[2].matrix')).toMatch(/last row is 0.5 0 0 2, not 0 0 0 1; it is ignored/);
+    const slot = model.hierarchy.slotOf[2];
+    expect(Array.from(model.hierarchy.restMatrix.subarray(slot * 16, slot * 16 + 16))).toEqual([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1]);
+  });
+
   it('a zero quaternion node rotation: no rotation', async () => {
     const model = await loadWith('SimpleSkin', (j) => (j.nodes[2].rotation = [0, 0, 0, 0]));
     expect(warningAt(model, 'nodes[2].rotation')).toMatch(/zero quaternion; no rotation/);
