@@ -65,6 +65,12 @@ export interface MeshNode {
   readonly mesh: number;
   /** -1 for a rigid (unskinned) mesh. */
   readonly skin: number;
+  /**
+   * EXT_mesh_gpu_instancing (extensions/ext-mesh-gpu-instancing.ts): 16 per instance,
+   * column-major, each instance's TRS in the node's space (world = node world · instance).
+   * Absent when the node is drawn once. Instanced mesh nodes are always rigid.
+   */
+  readonly instances?: Float64Array;
 }
 
 export interface Mesh {

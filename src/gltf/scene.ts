@@ -1,4 +1,5 @@
 import { GltfError } from './errors.ts';
+import { readMeshInstances } from './extensions/ext-mesh-gpu-instancing.ts';
 import { asObject, checkIndex, optArray, optIndex } from './json.ts';
 import type { Mesh, MeshNode, NodeInfo, Skin } from './model.ts';
 import type { ReadContext } from './read-context.ts';
@@ -52,7 +53,10 @@ export function readMeshNodes(
     if (!inScene[n] || node.mesh < 0) continue;
     let skin = node.skin;
     const worst = maxJoint[node.mesh];
-    if (skin >= 0) {
+    const instances = readMeshInstances(ctx, n, meshes[node.mesh], skin >= 0 && worst.value >= 0);
+    if (instances?.dropsSkin) {
+      skin = -1;
+    } else if (skin >= 0) {
       if (worst.value < 0) {
         ctx.warn(`nodes[${n}].skin`, 'node has a skin but its mesh has no JOINTS_0/WEIGHTS_0; drawn rigid');
         skin = -1;
@@ -80,7 +84,7 @@ export function readMeshNodes(
     } else if (worst.value >= 0) {
       ctx.warn(`nodes[${n}].mesh`, `meshes[${node.mesh}] has JOINTS_0/WEIGHTS_0 but the node has no skin; drawn rigid`);
     }
-    meshNodes.push({ node: n, mesh: node.mesh, skin });
+    meshNodes.push(instances ? { node: n, mesh: node.mesh, skin, instances: instances.matrices } : { node: n, mesh: node.mesh, skin });
   }
   return meshNodes;
 }
