@@ -162,10 +162,11 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
     out: parsed.out === undefined ? undefined : resolve(cwd, parsed.out),
   };
   const model = await loadModel(args);
-  // What the loader repaired or ignored goes to stderr, whatever the output, so a pipeline's stdout stays the bake's.
-  for (const w of model.warnings) process.stderr.write(`bake: warning: ${w.path}: ${w.message}\n`);
   const options = { animation: args.animation, time: args.time, skinning: args.skinning, blend: blendOption(args) };
   const result = args.backend === 'gpu' ? await bakeOnGpu(model, options) : bakeModel(model, options);
+  // What the loader repaired or ignored goes to stderr whatever the output, so stdout stays the bake's;
+  // after the bake, so that a failed one still prints its one error line alone.
+  for (const w of model.warnings) process.stderr.write(`bake: warning: ${w.path}: ${w.message}\n`);
   if (args.out === undefined) {
     process.stdout.write(summary(model, result));
     return;

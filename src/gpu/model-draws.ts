@@ -5,7 +5,7 @@
  * (palettes, draw records, the skin bind group) sized by the most instances drawn so far.
  */
 import type { SkinningMethod } from '../anim/skinning-method.ts';
-import type { Model } from '../gltf/model.ts';
+import type { MeshNode, Model } from '../gltf/model.ts';
 import { maxAxisScale, multiplyMat4 } from '../math/trs.ts';
 import { InstanceCuller } from './culling.ts';
 import { DEBUG_LINE_LENGTH_FRACTION } from './debug-layouts.ts';
@@ -37,6 +37,13 @@ export interface Draw {
   readonly staticFlags: number;
   /** Triangles per instance (0 for points and lines). */
   readonly triangles: number;
+  /**
+   * EXT_mesh_gpu_instancing: the mesh node's instance matrices (MeshNode.instances), of which
+   * this draw places the one at `instanceOffset` (world = node world · that matrix). A mesh
+   * node with N instances has N draws per primitive. Undefined for a node drawn once.
+   */
+  readonly instanceMatrices: Float64Array | undefined;
+  readonly instanceOffset: number;
 }
 
 /** What the Renderer lends its models. */
@@ -314,53 +321,74 @@ export class ModelDraws {
   }
 }
 
-/** One draw per primitive of each mesh node, in mesh node order; and the rest pose's radius. */
+/**
+ * One draw per primitive of each mesh node (per primitive and instance of an
+ * EXT_mesh_gpu_instancing node), in mesh node order; and the rest pose's radius.
+ */
 function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat): { draws: Draw[]; restRadius: number } {
   const draws: Draw[] = [];
   const restWorld = restWorldMatrices(model);
+  const instanceWorld = new Float64Array(16);
   let restRadius = 0;
   for (let i = 0; i < model.meshNodes.length; i++) {
     const mn = model.meshNodes[i];
     const nodeSlot = model.hierarchy.slotOf[mn.node];
-    // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
-    const mirrored = determinant3(restWorld, nodeSlot * 16) < 0;
-    const primitives = gpu.primitives[mn.mesh];
-    for (let p = 0; p < primitives.length; p++) {
-      const primitive = primitives[p];
-      const skinned = mn.skin >= 0 && primitive.influences > 0;
-      const material = gpu.materials[primitive.material];
-      const desc: MeshPipelineDesc = {
-        vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
-        vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
-        influences: skinned ? primitive.influences : 0,
-        topology: primitive.topology,
-        stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
-        alphaMode: material.alphaMode,
-        doubleSided: material.doubleSided,
-        frontFace: mirrored ? 'cw' : 'ccw',
-        colorFormat: format,
-        morphed: primitive.morphFlags !== 0,
-        leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
-        materialTextures: material.textures,
-        shadows: false,
-      };
-      draws.push({
-        meshNode: i,
-        primitiveIndex: p,
-        nodeSlot,
-        primitive,
-        material,
-        desc,
-        vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
-        skinned,
-        staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
-        triangles: primitive.topology === 'triangle-list' ? Math.floor(primitive.drawCount / 3)
-          : primitive.topology === 'triangle-strip' ? Math.max(0, primitive.drawCount - 2) : 0,
-      });
-      restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(restWorld, nodeSlot * 16));
+    const instanceCount = mn.instances ? mn.instances.length / 16 : 1;
+    for (let k = 0; k < instanceCount; k++) {
+      const world = mn.instances ? multiplyMat4(restWorld, mn.instances, instanceWorld, nodeSlot * 16, k * 16, 0) : restWorld;
+      const wo = mn.instances ? 0 : nodeSlot * 16;
+      // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
+      const mirrored = determinant3(world, wo) < 0;
+      restRadius = Math.max(restRadius, addDraws(draws, gpu, format, i, mn, nodeSlot, mirrored, mn.instances, k * 16) * maxAxisScale(world, wo));
     }
   }
   return { draws, restRadius };
+}
+
+/** The draws of mesh node `i` (one instance of it when instanced); returns the largest primitive radius. */
+function addDraws(
+  draws: Draw[], gpu: GpuModel, format: GPUTextureFormat, i: number, mn: MeshNode, nodeSlot: number, mirrored: boolean,
+  instanceMatrices: Float64Array | undefined, instanceOffset: number,
+): number {
+  let radius = 0;
+  const primitives = gpu.primitives[mn.mesh];
+  for (let p = 0; p < primitives.length; p++) {
+    const primitive = primitives[p];
+    const skinned = mn.skin >= 0 && primitive.influences > 0;
+    const material = gpu.materials[primitive.material];
+    const desc: MeshPipelineDesc = {
+      vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
+      vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
+      influences: skinned ? primitive.influences : 0,
+      topology: primitive.topology,
+      stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
+      alphaMode: material.alphaMode,
+      doubleSided: material.doubleSided,
+      frontFace: mirrored ? 'cw' : 'ccw',
+      colorFormat: format,
+      morphed: primitive.morphFlags !== 0,
+      leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
+      materialTextures: material.textures,
+      shadows: false,
+    };
+    draws.push({
+      meshNode: i,
+      primitiveIndex: p,
+      nodeSlot,
+      primitive,
+      material,
+      desc,
+      vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
+      skinned,
+      staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
+      triangles: primitive.topology === 'triangle-list' ? Math.floor(primitive.drawCount / 3)
+        : primitive.topology === 'triangle-strip' ? Math.max(0, primitive.drawCount - 2) : 0,
+      instanceMatrices,
+      instanceOffset,
+    });
+    radius = Math.max(radius, primitive.radius);
+  }
+  return radius;
 }
 
 /** World matrices of the rest pose, by slot (load time). */

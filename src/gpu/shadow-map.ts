@@ -110,7 +110,8 @@ export function createShadowCasterBounds(model: Model): ShadowCasterBounds {
           }
         }
         rigidSlots.push(slot);
-        rigidSpheres.push((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2 + morph);
+        const sphere = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2 + morph];
+        rigidSpheres.push(...(mn.instances ? instancesSphere(sphere, mn.instances) : sphere));
       }
     }
   }
@@ -118,6 +119,34 @@ export function createShadowCasterBounds(model: Model): ShadowCasterBounds {
     jointSlots: Int32Array.from(jointSlots), jointReach: Float32Array.from(jointReach),
     rigidSlots: Int32Array.from(rigidSlots), rigidSpheres: Float32Array.from(rigidSpheres),
   };
+}
+
+/**
+ * A sphere (centre xyz, radius) through every EXT_mesh_gpu_instancing instance matrix,
+ * enclosed in one sphere in the node's space: around the centre of the instances' boxes,
+ * out to the farthest instance sphere. Load time.
+ */
+function instancesSphere(sphere: readonly number[], instances: Float64Array): number[] {
+  const count = instances.length / 16;
+  const placed = new Float64Array(count * 4);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let k = 0; k < count; k++) {
+    const o = k * 16;
+    for (let r = 0; r < 3; r++) {
+      const c = instances[o + r] * sphere[0] + instances[o + 4 + r] * sphere[1] + instances[o + 8 + r] * sphere[2] + instances[o + 12 + r];
+      placed[k * 4 + r] = c;
+      lo[r] = Math.min(lo[r], c);
+      hi[r] = Math.max(hi[r], c);
+    }
+    placed[k * 4 + 3] = sphere[3] * maxAxisScale(instances, o);
+  }
+  const centre = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
+  let radius = 0;
+  for (let k = 0; k < count; k++) {
+    const q = k * 4;
+    radius = Math.max(radius, Math.hypot(placed[q] - centre[0], placed[q + 1] - centre[1], placed[q + 2] - centre[2]) + placed[q + 3]);
+  }
+  return [centre[0], centre[1], centre[2], radius];
 }
 
 const point = new Float64Array(3);
