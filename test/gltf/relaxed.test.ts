@@ -97,6 +97,20 @@ describe('drawn with a warning, as three.js r187 draws them', () => {
     expect(model.materials[0].alphaMode).toBe('OPAQUE');
   });
 
+  it('an animation channel with an unknown target path: the channel is ignored', async () => {
+    const model = await loadWith('SimpleSkin', (j) => (j.animations[0].channels[0].target.path = 'visibility'));
+    expect(warningAt(model, 'animations[0].channels[0].target.path')).toMatch(/"visibility" is not translation, rotation, scale or weights; the channel is ignored/);
+    expect(model.animations[0].channels).toHaveLength(0);
+  });
+
+  it('a weights channel on a node without a mesh, or whose mesh has no morph targets: the channel is ignored', async () => {
+    const noMesh = await loadWith('SimpleSkin', (j) => (j.animations[0].channels[0].target = { node: 1, path: 'weights' }));
+    expect(warningAt(noMesh, 'animations[0].channels[0].target.node')).toMatch(/nodes\[1\], which has no mesh; the channel is ignored/);
+    expect(noMesh.animations[0].channels).toHaveLength(0);
+    const noTargets = await loadWith('SimpleSkin', (j) => (j.animations[0].channels[0].target = { node: 0, path: 'weights' }));
+    expect(warningAt(noTargets, 'animations[0].channels[0].target.node')).toMatch(/nodes\[0\], whose mesh has no morph targets; the channel is ignored/);
+  });
+
   it('mesh weights of the wrong length (MESH_INVALID_WEIGHTS_COUNT): missing ones are 0, extra ones ignored', async () => {
     const short = await loadWith('SimpleMorph', (j) => (j.meshes[0].weights = [0.5]));
     expect(warningAt(short, 'meshes[0].weights')).toMatch(/has 1 weights but the primitives have 2 morph targets; the missing weights are 0/);
