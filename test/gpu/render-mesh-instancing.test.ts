@@ -8,7 +8,7 @@ import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import { GltfBuilder } from '../../src/gltf/builder.ts';
 import { composeTRS } from '../../src/math/trs.ts';
-import { buildInstancedQuad, translations } from '../support/instancing.ts';
+import { addQuadMesh, buildInstancedQuad, translations } from '../support/instancing.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice } from './gpu-test.ts';
 
@@ -38,16 +38,7 @@ function instanced(): Uint8Array {
 /** The same quads as plain nodes, each with matrix = node TRS · instance TRS. */
 function plainNodes(): Uint8Array {
   const b = new GltfBuilder('reference');
-  const h = HALF;
-  const attributes = {
-    POSITION: b.addAccessor(Float32Array.of(-h, -h, 0, h, -h, 0, h, h, 0, -h, h, 0), 'VEC3', { minMax: true }),
-    NORMAL: b.addAccessor(Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1), 'VEC3'),
-  };
-  const material = b.addMaterial({
-    pbrMetallicRoughness: { baseColorFactor: [0, 0, 0, 1], metallicFactor: 0, roughnessFactor: 1 },
-    emissiveFactor: [1, 1, 1],
-  });
-  const mesh = b.addMesh({ primitives: [{ attributes, indices: b.addAccessor(Uint16Array.of(0, 1, 2, 0, 2, 3), 'SCALAR'), material }] });
+  const mesh = addQuadMesh(b, { halfSize: HALF });
   const nodes: number[] = [];
   for (let k = 0; k < N; k++) {
     const m = composeTRS(T.slice(k * 3, k * 3 + 3), R.slice(k * 4, k * 4 + 4), SC.slice(k * 3, k * 3 + 3), new Array<number>(16));

@@ -30,9 +30,8 @@ export interface InstancedQuadOptions {
 
 export const EXT = 'EXT_mesh_gpu_instancing';
 
-/** The GLB of the fixture. */
-export function buildInstancedQuad(o: InstancedQuadOptions): Uint8Array {
-  const b = new GltfBuilder('instancing fixture');
+/** The fixture's quad mesh (emissive white, facing +z) in `b`; returns the mesh index. */
+export function addQuadMesh(b: GltfBuilder, o: Pick<InstancedQuadOptions, 'halfSize' | 'skinned' | 'lines'> = {}): number {
   const h = o.halfSize ?? 0.25;
   const attributes: Record<string, number> = {
     POSITION: b.addAccessor(Float32Array.of(-h, -h, 0, h, -h, 0, h, h, 0, -h, h, 0), 'VEC3', { minMax: true }),
@@ -47,9 +46,15 @@ export function buildInstancedQuad(o: InstancedQuadOptions): Uint8Array {
     emissiveFactor: [1, 1, 1],
   });
   const indices = o.lines ? Uint16Array.of(0, 1, 2, 3) : Uint16Array.of(0, 1, 2, 0, 2, 3);
-  const mesh = b.addMesh({
+  return b.addMesh({
     primitives: [{ attributes, indices: b.addAccessor(indices, 'SCALAR'), material, ...(o.lines ? { mode: 2 } : {}) }],
   });
+}
+
+/** The GLB of the fixture. */
+export function buildInstancedQuad(o: InstancedQuadOptions): Uint8Array {
+  const b = new GltfBuilder('instancing fixture');
+  const mesh = addQuadMesh(b, o);
   const instanceAttributes: Record<string, number> = {};
   for (const [name, a] of Object.entries(o.attributes)) {
     instanceAttributes[name] = b.addAccessor(a.data, a.type, a.normalized ? { normalized: true } : {});
