@@ -10,7 +10,7 @@ import { GltfBuilder } from '../../src/gltf/builder.ts';
 import { composeTRS } from '../../src/math/trs.ts';
 import { addQuadMesh, buildInstancedQuad, translations } from '../support/instancing.ts';
 import { writeArtifactPng } from '../support/png.ts';
-import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice } from './gpu-test.ts';
+import { expectNoGpuErrors, type Frame, loadModel, OffscreenScene, pixel, projectToPixel, testDevice } from './gpu-test.ts';
 
 const device = await testDevice();
 const W = 160, H = 96;
@@ -99,5 +99,36 @@ describe.skipIf(!device)('EXT_mesh_gpu_instancing rendering (Dawn on SwiftShader
       expect(mismatched).toBe(0);
       await gpu.queue.onSubmittedWorkDone();
     });
+  });
+
+  it('a crowd of such models: every placement draws every glTF instance, as the plain twin does', async () => {
+    const model = await loadModel(instanced(), 'instanced quads');
+    const reference = await loadModel(plainNodes(), 'plain quads');
+    // Two model instances, one above the other.
+    const placements = Float32Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0.6, 0, 1);
+    const frames: Frame[] = [];
+    const calls: number[] = [];
+    await expectNoGpuErrors(gpu, async () => {
+      for (const m of [model, reference]) {
+        await scene.renderer.setModel(m);
+        const instances = [createModelInstance(m), createModelInstance(m)];
+        scene.camera.target.set([0.75, 0, 0]);
+        scene.camera.distance = 9;
+        scene.renderer.renderInstances(scene.target, scene.camera, instances, 2, placements);
+        calls.push(scene.renderer.stats.drawCalls);
+        frames.push(await scene.read());
+      }
+      // One call per winding for both placements' instances; the twin one per node.
+      expect(calls).toEqual([2, N]);
+      await gpu.queue.onSubmittedWorkDone();
+    });
+    writeArtifactPng('mesh-instancing-crowd', W, H, frames[0].rgba);
+    let lit = 0, mismatched = 0;
+    for (let i = 0; i < frames[0].rgba.length; i += 4) {
+      if (frames[0].rgba[i + 3] > 0) lit++;
+      for (let c = 0; c < 4; c++) if (frames[0].rgba[i + c] !== frames[1].rgba[i + c]) { mismatched++; break; }
+    }
+    expect(lit).toBeGreaterThan(200);
+    expect(mismatched).toBe(0);
   });
 });
