@@ -126,7 +126,7 @@ export interface Skin {
   readonly jointSlots: Int32Array;
   /** For each joint, the index (in `joints`) of its nearest ancestor that is also a joint, or -1. */
   readonly jointParents: Int32Array;
-  /** Joint indices sorted parent-first (by slot). */
+  /** Joint indices sorted parent-first (by slot; a node listed twice gives two equal slots). */
   readonly jointsParentFirst: Int32Array;
   /** 16 per joint, column-major; identity when the file has none. */
   readonly inverseBindMatrices: Float64Array;

@@ -37,7 +37,7 @@ export class NodeTree {
 export interface SkinJointTree {
   /** Per joint, the index (in `joints`) of its nearest ancestor that is also a joint, or -1. */
   readonly jointParents: Int32Array;
-  /** Joint indices sorted parent-first (by slot). */
+  /** Joint indices sorted parent-first (by slot; a node listed twice gives two equal slots). */
   readonly jointsParentFirst: Int32Array;
 }
 
@@ -92,6 +92,11 @@ export function skinJointTree(tree: NodeTree, joints: Int32Array, skeleton: numb
     const i = jointsParentFirst[k];
     const slot = h.slotOf[joints[i]];
     while (depth > 0 && slot >= tree.end[h.slotOf[joints[open[depth - 1]]]]) depth--;
+    // A node listed twice (a warning in skins.ts): the second entry gets its twin's parent.
+    if (depth > 0 && h.slotOf[joints[open[depth - 1]]] === slot) {
+      jointParents[i] = jointParents[open[depth - 1]];
+      continue;
+    }
     if (depth > 0) jointParents[i] = open[depth - 1];
     open[depth++] = i;
   }

@@ -45,6 +45,16 @@ describe('drawn with a warning, as three.js r187 draws them', () => {
     expect(model.meshNodes[0].skin).toBe(0);
   });
 
+  it('a node listed twice as a joint: both entries follow it, the second with its twin\'s parent', async () => {
+    const model = await loadWith('SimpleSkin', (j) => {
+      j.skins[0].joints = [1, 2, 2];
+      delete j.skins[0].inverseBindMatrices;
+    });
+    expect(warningAt(model, 'skins[0].joints[2]')).toMatch(/nodes\[2\] is listed twice; both entries follow it/);
+    expect(Array.from(model.skins[0].jointSlots)).toEqual([1, 2, 2].map((n) => model.hierarchy.slotOf[n]));
+    expect(Array.from(model.skins[0].jointParents)).toEqual([-1, 0, 0]);
+  });
+
   it('a skeleton that is not the joints\' common root (SKIN_SKELETON_INVALID): skeleton ignored', async () => {
     const model = await loadWith('SimpleSkin', (j) => (j.skins[0].skeleton = 2));
     expect(warningAt(model, 'skins[0].skeleton')).toMatch(/nodes\[2\] is not the common root.*joints\[0\], nodes\[1\].*ignored/);

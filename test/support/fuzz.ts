@@ -831,7 +831,7 @@ export function modelProblems(model: Model): string[] {
       else if (skin.jointSlots[i] !== h.slotOf[skin.joints[i]]) out.push(`skins[${s}].jointSlots[${i}] wrong`);
       const p = skin.jointParents[i];
       if (p >= j || p === i) out.push(`skins[${s}].jointParents[${i}] = ${p}`);
-      if (i > 0 && skin.jointSlots[skin.jointsParentFirst[i]] <= skin.jointSlots[skin.jointsParentFirst[i - 1]]) out.push(`skins[${s}].jointsParentFirst not parent-first`);
+      if (i > 0 && skin.jointSlots[skin.jointsParentFirst[i]] < skin.jointSlots[skin.jointsParentFirst[i - 1]]) out.push(`skins[${s}].jointsParentFirst not parent-first`);
     }
   });
   for (const mn of model.meshNodes) {
