@@ -416,18 +416,20 @@ export class ShadowMap {
   /**
    * Encodes the shadow pass: every draw with a pipeline, all instances per call, with the
    * lit pass's skin bind group (palettes, records, morph deltas). `order` lists draw
-   * indices; `pipelines[i]` is draw i's (null: casts none).
+   * indices; `pipelines[i]` is draw i's (null: casts none). `runs` (ModelDraws.solidRuns):
+   * per entry of `order` that starts a call, how many consecutive draws it covers.
    */
   encode(
     encoder: GPUCommandEncoder, draws: readonly ShadowDraw[], order: Int32Array, pipelines: readonly (GPURenderPipeline | null | undefined)[],
-    skinBindGroup: GPUBindGroup, count: number, vertexSlots?: readonly number[],
+    skinBindGroup: GPUBindGroup, count: number, vertexSlots?: readonly number[], runs?: Int32Array,
   ): number {
     const pass = encoder.beginRenderPass(this.passDescriptor);
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
     pass.setBindGroup(BindGroup.SKIN, skinBindGroup);
     let bound: GPURenderPipeline | undefined;
     let calls = 0;
-    for (let s = 0; s < order.length; s++) {
+    for (let s = 0, step = 1; s < order.length; s += step) {
+      step = runs ? runs[s] : 1;
       const index = order[s];
       const pipeline = pipelines[index];
       if (!pipeline) continue;
@@ -441,9 +443,9 @@ export class ShadowMap {
       for (let v = 0; v < slots; v++) pass.setVertexBuffer(v, p.vertexBuffers[v], p.vertexOffsets[v], p.vertexSizes[v]);
       if (p.indexBuffer) {
         pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
-        pass.drawIndexed(p.drawCount, count, 0, 0, index * count);
+        pass.drawIndexed(p.drawCount, count * step, 0, 0, index * count);
       } else {
-        pass.draw(p.drawCount, count, 0, index * count);
+        pass.draw(p.drawCount, count * step, 0, index * count);
       }
       calls++;
     }

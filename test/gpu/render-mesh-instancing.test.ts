@@ -101,6 +101,24 @@ describe.skipIf(!device)('EXT_mesh_gpu_instancing rendering (Dawn on SwiftShader
     });
   });
 
+  it('the shadow pass draws the instances in the same calls', async () => {
+    const model = await loadModel(instanced(), 'instanced quads');
+    const settings = scene.renderer.settings;
+    await expectNoGpuErrors(gpu, async () => {
+      await scene.setModel(model);
+      settings.shadows = true;
+      try {
+        await scene.renderer.prepareShadows();
+        await scene.render();
+        // Two lit calls and two shadow calls (one per winding each).
+        expect(scene.renderer.stats.drawCalls).toBe(4);
+      } finally {
+        settings.shadows = false;
+      }
+      await gpu.queue.onSubmittedWorkDone();
+    });
+  });
+
   it('a crowd of such models: every placement draws every glTF instance, as the plain twin does', async () => {
     const model = await loadModel(instanced(), 'instanced quads');
     const reference = await loadModel(plainNodes(), 'plain quads');
