@@ -42,7 +42,6 @@ export function readNodes(ctx: ReadContext, nodesJson: readonly unknown[], skinC
     let weights: Float32Array = mesh >= 0 ? meshes[mesh].weights : new Float32Array(0);
     if (w !== undefined) {
       const list = optNumbers(node, 'weights', path, Array.isArray(w) ? w.length : -1)!;
-      // glTF-Validator NODE_WEIGHTS_INVALID (an error): one weight per morph target.
       // glTF-Validator NODE_WEIGHTS_INVALID is an error; three.js r187 copies the weights it has over the mesh's.
       if (mesh >= 0 && list.length !== meshes[mesh].weights.length) {
         const targets = meshes[mesh].weights.length;
