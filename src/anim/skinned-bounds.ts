@@ -94,11 +94,13 @@ export function createSkinnedBounds(model: Model): SkinnedBounds {
   const byKey = new Map<string, number>();
   const entryOfMeshNode = new Int32Array(model.meshNodes.length);
   model.meshNodes.forEach((mn, i) => {
-    const key = `${mn.mesh}/${mn.skin}`;
+    // An EXT_mesh_gpu_instancing node (always rigid) has its own entry: the union of its instances.
+    const key = mn.instances ? `instanced ${i}` : `${mn.mesh}/${mn.skin}`;
     let entry = byKey.get(key);
     if (entry === undefined) {
       entry = entries.length;
-      entries.push(meshSkinBounds(model, mn.mesh, mn.skin));
+      const bounds = meshSkinBounds(model, mn.mesh, mn.skin);
+      entries.push(mn.instances ? { ...bounds, rigidBox: instancesBox(bounds.rigidBox, mn.instances) } : bounds);
       byKey.set(key, entry);
     }
     entryOfMeshNode[i] = entry;
@@ -143,6 +145,35 @@ class BoxList {
     }
     return true;
   }
+}
+
+/**
+ * A stored box (centre, half extent) through every instance matrix (Arvo), united: an
+ * instanced mesh node's box in the node's own space, stored rounded outwards. Load time.
+ */
+function instancesBox(box: Float32Array, instances: Float64Array): Float32Array {
+  const out = new Float32Array(BOX_FLOATS);
+  if (!(box[3] >= 0)) {
+    out.set(box);
+    return out;
+  }
+  const list = new BoxList();
+  list.add();
+  const lo = new Float64Array(3), hi = new Float64Array(3);
+  for (let k = 0; k < instances.length; k += 16) {
+    for (let r = 0; r < 3; r++) {
+      let c = instances[k + 12 + r], e = 0;
+      for (let a = 0; a < 3; a++) {
+        c += instances[k + a * 4 + r] * box[a];
+        e += Math.abs(instances[k + a * 4 + r]) * box[3 + a];
+      }
+      lo[r] = c - e;
+      hi[r] = c + e;
+    }
+    list.grow(0, lo, hi);
+  }
+  list.store(0, out, 0);
+  return out;
 }
 
 function meshSkinBounds(model: Model, meshIndex: number, skin: number): MeshSkinBounds {

@@ -16,7 +16,7 @@ export function bakeToObj(model: Model, result: BakeResult): string {
   for (const p of posedPrimitives(model, result)) {
     const tris = triangleList(p.source);
     if (!tris) continue;
-    lines.push(`o node${p.node}_mesh${p.mesh}_primitive${p.primitive}`);
+    lines.push(`o node${p.node}_mesh${p.mesh}_primitive${p.primitive}${p.instance >= 0 ? `_instance${p.instance}` : ''}`);
     const n = p.source.vertexCount;
     for (let v = 0; v < n; v++) lines.push(`v ${fmt(p.positions[v * 3])} ${fmt(p.positions[v * 3 + 1])} ${fmt(p.positions[v * 3 + 2])}`);
     const uv = p.source.texcoords0;

@@ -6,6 +6,7 @@
  *
  * OUT ends in .json (world-space vertex data), .glb (static posed scene) or .obj.
  * Without --out a short summary goes to stdout. Bad input: exit 1, one line on stderr.
+ * What the loader repaired or ignored (model.warnings): one `bake: warning: PATH: MESSAGE` line each on stderr.
  * --backend gpu skins with the Renderer's compute skinning pass through WebGPU in Node (src/bake/gpu-bake.ts);
  * the output formats are the same, values in float32 precision.
  * --skinning dual-quaternion blends joints by dual quaternions (src/skin/dqs.ts, and the
@@ -149,7 +150,6 @@ function summary(model: Model, result: BakeResult): string {
     const f = (v: number[]): string => v.map((x) => x.toFixed(3)).join(', ');
     lines.push(`  node ${p.node} mesh ${p.mesh} primitive ${p.primitive}: ${p.vertexCount} vertices, world bounds [${f(min)}] .. [${f(max)}]`);
   }
-  for (const w of model.warnings) lines.push(`  warning: ${w.path}: ${w.message}`);
   return lines.join('\n') + '\n';
 }
 
@@ -164,6 +164,9 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
   const model = await loadModel(args);
   const options = { animation: args.animation, time: args.time, skinning: args.skinning, blend: blendOption(args) };
   const result = args.backend === 'gpu' ? await bakeOnGpu(model, options) : bakeModel(model, options);
+  // What the loader repaired or ignored goes to stderr whatever the output, so stdout stays the bake's;
+  // after the bake, so that a failed one still prints its one error line alone.
+  for (const w of model.warnings) process.stderr.write(`bake: warning: ${w.path}: ${w.message}\n`);
   if (args.out === undefined) {
     process.stdout.write(summary(model, result));
     return;

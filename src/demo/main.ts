@@ -97,7 +97,10 @@ viewer.addEventListener('load', () => {
   const joints = model.skins.reduce((n, s) => n + s.joints.length, 0);
   const vertices = model.meshes.reduce((n, m) => n + m.primitives.reduce((k, p) => k + p.vertexCount, 0), 0);
   info.textContent = `${model.name}: ${model.skins.length} skin(s), ${joints} joints, ${vertices.toLocaleString()} vertices, ${model.animations.length} clip(s)`;
-  if (model.warnings.length > 0) info.textContent += ` — ${model.warnings.length} repaired problem(s), e.g. ${model.warnings[0].message}`;
+  if (model.warnings.length > 0) info.textContent += ` — ${model.warnings.length} repaired problem(s), e.g. ${model.warnings[0].path}: ${model.warnings[0].message}`;
+  // Every warning, on hover and in the console, with its JSON path.
+  info.title = model.warnings.map((w) => `${w.path}: ${w.message}`).join('\n');
+  for (const w of model.warnings) console.warn(`${model.name}: ${w.path}: ${w.message}`);
   clipSelect.replaceChildren(...model.animations.map((clip, i) => new Option(clip.name || `clip ${i}`, String(i))));
   clipSelect.disabled = viewer.animations.length === 0;
   const current = viewer.animation;

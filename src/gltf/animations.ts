@@ -44,7 +44,9 @@ class AnimationReader {
         const targetPath = pathName !== undefined && Object.hasOwn(TARGET_PATHS, pathName) ? TARGET_PATHS[pathName] : undefined;
         if (targetPath === undefined) {
           if (pathName === 'pointer') return; // KHR_animation_pointer, not supported: ignore.
-          throw new GltfError(`${cpath}.target.path`, `${describe(pathName)} is not translation, rotation, scale or weights`);
+          // three.js r187 makes a track that binds to nothing: the channel has no effect.
+          this.ctx.warn(`${cpath}.target.path`, `${describe(pathName)} is not translation, rotation, scale or weights; the channel is ignored`);
+          return;
         }
         const key = node * 4 + targetPath;
         if (targeted.has(key)) throw new GltfError(`${cpath}.target`, `nodes[${node}].${pathName} is already animated by another channel of this animation`);
@@ -52,9 +54,16 @@ class AnimationReader {
         let components = targetPath === TargetPath.ROTATION ? 4 : 3;
         if (targetPath === TargetPath.WEIGHTS) {
           const mesh = nodes[node].mesh;
-          if (mesh < 0) throw new GltfError(`${cpath}.target.node`, `weights channel targets nodes[${node}], which has no mesh`);
+          // three.js r187 makes no track when nothing under the node has morph targets.
+          if (mesh < 0) {
+            this.ctx.warn(`${cpath}.target.node`, `weights channel targets nodes[${node}], which has no mesh; the channel is ignored`);
+            return;
+          }
           components = meshes[mesh].primitives[0].targets.length;
-          if (components === 0) throw new GltfError(`${cpath}.target.node`, `weights channel targets nodes[${node}], whose mesh has no morph targets`);
+          if (components === 0) {
+            this.ctx.warn(`${cpath}.target.node`, `weights channel targets nodes[${node}], whose mesh has no morph targets; the channel is ignored`);
+            return;
+          }
         }
         if (samplerComponents[samplerIndex] !== undefined && samplerComponents[samplerIndex] !== components) {
           throw new GltfError(`${cpath}.sampler`, `samplers[${samplerIndex}] is shared by channels with different value sizes`);

@@ -47,10 +47,10 @@ export function readMaterials(ctx: ReadContext): Material[] {
     const mat = asObject(m, path);
     const pbr = optObject(mat, 'pbrMetallicRoughness', path) ?? {};
     const ppath = `${path}.pbrMetallicRoughness`;
-    const alphaMode = optString(mat, 'alphaMode', path) ?? 'OPAQUE';
-    if (alphaMode !== 'OPAQUE' && alphaMode !== 'MASK' && alphaMode !== 'BLEND') {
-      throw new GltfError(`${path}.alphaMode`, `${describe(alphaMode)} is not OPAQUE, MASK or BLEND`);
-    }
+    const declared = optString(mat, 'alphaMode', path) ?? 'OPAQUE';
+    const alphaMode = declared === 'MASK' || declared === 'BLEND' ? declared : 'OPAQUE';
+    // three.js r187 tests for BLEND and MASK only, so anything else draws opaque.
+    if (declared !== alphaMode) ctx.warn(`${path}.alphaMode`, `${describe(declared)} is not OPAQUE, MASK or BLEND; drawn OPAQUE`);
     const bc = factors(pbr, 'baseColorFactor', ppath, [1, 1, 1, 1]);
     const em = factors(mat, 'emissiveFactor', path, [0, 0, 0]);
     const material: MaterialDraft = {

@@ -27,8 +27,11 @@ export function readMeshes(ctx: ReadContext): Mesh[] {
     let weights: Float32Array = new Float32Array(targetCount);
     if (mesh.weights !== undefined) {
       const list = optNumbers(mesh, 'weights', path, Array.isArray(mesh.weights) ? mesh.weights.length : -1)!;
-      if (list.length !== targetCount) throw new GltfError(`${path}.weights`, `has ${list.length} weights but the primitives have ${targetCount} morph targets`);
-      weights = float32Array(list, `${path}.weights`);
+      // glTF-Validator MESH_INVALID_WEIGHTS_COUNT is an error; three.js r187 copies the weights it has over zeros.
+      if (list.length !== targetCount) {
+        ctx.warn(`${path}.weights`, `has ${list.length} weights but the primitives have ${targetCount} morph targets; ${list.length > targetCount ? 'the extra weights are ignored' : 'the missing weights are 0'}`);
+      }
+      weights.set(float32Array(list.slice(0, targetCount), `${path}.weights`));
     }
     const triangles = primitives.filter((p) => p.mode >= PrimitiveMode.TRIANGLES);
     const withoutNormals = triangles.filter((p) => !p.normals).length;

@@ -65,6 +65,12 @@ export interface MeshNode {
   readonly mesh: number;
   /** -1 for a rigid (unskinned) mesh. */
   readonly skin: number;
+  /**
+   * EXT_mesh_gpu_instancing (extensions/ext-mesh-gpu-instancing.ts): 16 per instance,
+   * column-major, each instance's TRS in the node's space (world = node world · instance).
+   * Absent when the node is drawn once. Instanced mesh nodes are always rigid.
+   */
+  readonly instances?: Float64Array;
 }
 
 export interface Mesh {
@@ -135,7 +141,7 @@ export interface Skin {
   readonly jointSlots: Int32Array;
   /** For each joint, the index (in `joints`) of its nearest ancestor that is also a joint, or -1. */
   readonly jointParents: Int32Array;
-  /** Joint indices sorted parent-first (by slot). */
+  /** Joint indices sorted parent-first (by slot; a node listed twice gives two equal slots). */
   readonly jointsParentFirst: Int32Array;
   /** 16 per joint, column-major; identity when the file has none. */
   readonly inverseBindMatrices: Float64Array;

@@ -42,11 +42,16 @@ export function readNodes(ctx: ReadContext, nodesJson: readonly unknown[], skinC
     let weights: Float32Array = mesh >= 0 ? meshes[mesh].weights : new Float32Array(0);
     if (w !== undefined) {
       const list = optNumbers(node, 'weights', path, Array.isArray(w) ? w.length : -1)!;
-      // glTF-Validator NODE_WEIGHTS_INVALID (an error): one weight per morph target.
+      // glTF-Validator NODE_WEIGHTS_INVALID is an error; three.js r187 copies the weights it has over the mesh's.
       if (mesh >= 0 && list.length !== meshes[mesh].weights.length) {
-        throw new GltfError(`${path}.weights`, `has ${list.length} weights but meshes[${mesh}] has ${meshes[mesh].weights.length} morph targets`);
+        const targets = meshes[mesh].weights.length;
+        ctx.warn(`${path}.weights`, `has ${list.length} weights but meshes[${mesh}] has ${targets} morph targets; ${list.length > targets ? 'the extra weights are ignored' : "the mesh's weights fill the rest"}`);
+        const fitted = float32Array(list.slice(0, targets), `${path}.weights`);
+        weights = Float32Array.from(meshes[mesh].weights);
+        weights.set(fitted);
+      } else {
+        weights = float32Array(list, `${path}.weights`);
       }
-      weights = float32Array(list, `${path}.weights`);
     }
     out.push({ name: optString(node, 'name', path), parent: parent[n], children: childLists[n], mesh, skin: mesh >= 0 ? skin : -1, weights });
   }
@@ -94,15 +99,19 @@ export function buildHierarchy(ctx: ReadContext, nodesJson: readonly unknown[], 
     const node = nodesJson[n] as JsonObject;
     const matrix = optNumbers(node, 'matrix', path, 16);
     if (matrix) {
+      // Not allowed, but three.js r187 and the Khronos sample viewer both take the matrix.
       if (node.translation !== undefined || node.rotation !== undefined || node.scale !== undefined) {
-        throw new GltfError(`${path}.matrix`, 'a node may have either matrix or translation/rotation/scale, not both');
+        ctx.warn(`${path}.matrix`, 'a node may have either matrix or translation/rotation/scale, not both; the matrix is used');
       }
-      // glTF-Validator NODE_MATRIX_NON_TRS (an error): local→model treats every node as affine.
+      // glTF-Validator NODE_MATRIX_NON_TRS is an error, but three.js r187 and the Khronos sample
+      // viewer both decompose the matrix, which reads the upper 3×4 only: so do we.
       if (Math.abs(matrix[3]) > MATRIX_AFFINE_EPSILON || Math.abs(matrix[7]) > MATRIX_AFFINE_EPSILON ||
           Math.abs(matrix[11]) > MATRIX_AFFINE_EPSILON || Math.abs(matrix[15] - 1) > MATRIX_AFFINE_EPSILON) {
-        throw new GltfError(`${path}.matrix`, `last row is ${matrix[3]} ${matrix[7]} ${matrix[11]} ${matrix[15]}, not 0 0 0 1: not decomposable into translation/rotation/scale`);
+        ctx.warn(`${path}.matrix`, `last row is ${matrix[3]} ${matrix[7]} ${matrix[11]} ${matrix[15]}, not 0 0 0 1; it is ignored (read as 0 0 0 1)`);
       }
       restMatrix.set(matrix, slot * 16);
+      const o = slot * 16;
+      restMatrix[o + 3] = 0; restMatrix[o + 7] = 0; restMatrix[o + 11] = 0; restMatrix[o + 15] = 1;
       useMatrix[slot] = 1;
       decomposeTRS(matrix, t, r, s);
       if (!s.every(Number.isFinite)) throw new GltfError(`${path}.matrix`, 'is too large to decompose into translation/rotation/scale');
@@ -113,9 +122,14 @@ export function buildHierarchy(ctx: ReadContext, nodesJson: readonly unknown[], 
       t[0] = tv[0]; t[1] = tv[1]; t[2] = tv[2];
       r[0] = rv[0]; r[1] = rv[1]; r[2] = rv[2]; r[3] = rv[3];
       const len = Math.hypot(r[0], r[1], r[2], r[3]);
-      if (len === 0) throw new GltfError(`${path}.rotation`, 'is a zero quaternion');
-      if (Math.abs(len - 1) > QUAT_LENGTH_WARN) ctx.warn(`${path}.rotation`, `quaternion length ${len.toFixed(4)} renormalised`);
-      normalizeQuat(r, 0, r, 0);
+      if (len === 0) {
+        // three.js r187 composes a zero quaternion into a matrix with no rotation.
+        ctx.warn(`${path}.rotation`, 'is a zero quaternion; no rotation is used');
+        r[0] = 0; r[1] = 0; r[2] = 0; r[3] = 1;
+      } else {
+        if (Math.abs(len - 1) > QUAT_LENGTH_WARN) ctx.warn(`${path}.rotation`, `quaternion length ${len.toFixed(4)} renormalised`);
+        normalizeQuat(r, 0, r, 0);
+      }
       s[0] = sv[0]; s[1] = sv[1]; s[2] = sv[2];
       composeTRS(t, r, s, restMatrix, 0, 0, 0, slot * 16);
     }

@@ -1,4 +1,5 @@
 import { GltfError } from './errors.ts';
+import { readMeshInstances } from './extensions/ext-mesh-gpu-instancing.ts';
 import { asObject, checkIndex, optArray, optIndex } from './json.ts';
 import type { Mesh, MeshNode, NodeInfo, Skin } from './model.ts';
 import type { ReadContext } from './read-context.ts';
@@ -17,11 +18,17 @@ export function readScene(ctx: ReadContext, nodes: readonly NodeInfo[]): { scene
     if (scene < 0) scene = 0;
     const path = `scenes[${scene}]`;
     const obj = asObject(scenes[scene], path);
-    roots = optArray(obj, 'nodes', path).map((v, i) => checkIndex(v, `${path}.nodes[${i}]`, nodes.length, 'nodes'));
-    roots.forEach((r, i) => {
+    roots = [];
+    optArray(obj, 'nodes', path).forEach((v, i) => {
+      const r = checkIndex(v, `${path}.nodes[${i}]`, nodes.length, 'nodes');
       if (nodes[r].parent >= 0) throw new GltfError(`${path}.nodes[${i}]`, `nodes[${r}] is not a root node (its parent is nodes[${nodes[r].parent}])`);
-      if (inScene[r]) throw new GltfError(`${path}.nodes[${i}]`, `nodes[${r}] is listed twice`);
+      // A schema error (uniqueItems), but drawing the node once is what three.js r187 does.
+      if (inScene[r]) {
+        ctx.warn(`${path}.nodes[${i}]`, `nodes[${r}] is listed twice; drawn once`);
+        return;
+      }
       inScene[r] = 1;
+      roots.push(r);
     });
   }
   const stack = [...roots];
@@ -46,7 +53,10 @@ export function readMeshNodes(
     if (!inScene[n] || node.mesh < 0) continue;
     let skin = node.skin;
     const worst = maxJoint[node.mesh];
-    if (skin >= 0) {
+    const instances = readMeshInstances(ctx, n, meshes[node.mesh], skin >= 0 && worst.value >= 0);
+    if (instances?.dropsSkin) {
+      skin = -1;
+    } else if (skin >= 0) {
       if (worst.value < 0) {
         ctx.warn(`nodes[${n}].skin`, 'node has a skin but its mesh has no JOINTS_0/WEIGHTS_0; drawn rigid');
         skin = -1;
@@ -58,20 +68,23 @@ export function readMeshNodes(
             `joint index ${worst.value} is out of range for skins[${skin}] (used by nodes[${n}]) with ${joints.length} joints`,
           );
         }
-        if (jointOutsideScene[skin] === -2) jointOutsideScene[skin] = joints.findIndex((j) => !inScene[j]);
-        const outside = jointOutsideScene[skin];
-        // glTF-Validator NODE_SKIN_NO_SCENE (an error): the skeleton must be in the scene it deforms.
-        if (outside >= 0) {
-          throw new GltfError(
-            `nodes[${n}].skin`,
-            `skins[${skin}].joints[${outside}] (nodes[${joints[outside]}]) is not in ${scene >= 0 ? `scenes[${scene}]` : 'the scene'}, which shows this skinned mesh`,
-          );
+        if (jointOutsideScene[skin] === -2) {
+          jointOutsideScene[skin] = joints.findIndex((j) => !inScene[j]);
+          const outside = jointOutsideScene[skin];
+          // glTF-Validator NODE_SKIN_NO_SCENE is an error, but nothing needs guessing: every
+          // node has a world matrix from its own hierarchy, in the scene or not (three.js draws it too).
+          if (outside >= 0) {
+            ctx.warn(
+              `nodes[${n}].skin`,
+              `skins[${skin}].joints[${outside}] (nodes[${joints[outside]}]) is not in ${scene >= 0 ? `scenes[${scene}]` : 'the scene'}, which shows this skinned mesh; the joint is posed by its own node hierarchy`,
+            );
+          }
         }
       }
     } else if (worst.value >= 0) {
       ctx.warn(`nodes[${n}].mesh`, `meshes[${node.mesh}] has JOINTS_0/WEIGHTS_0 but the node has no skin; drawn rigid`);
     }
-    meshNodes.push({ node: n, mesh: node.mesh, skin });
+    meshNodes.push(instances ? { node: n, mesh: node.mesh, skin, instances: instances.matrices } : { node: n, mesh: node.mesh, skin });
   }
   return meshNodes;
 }

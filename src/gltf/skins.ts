@@ -19,7 +19,9 @@ export function readSkins(ctx: ReadContext, nodes: readonly NodeInfo[], h: Hiera
     ctx.budget.charge(count * 160, `${path}.joints`);
     const joints = Int32Array.from(jointList, (j, i) => checkIndex(j, `${path}.joints[${i}]`, nodes.length, 'nodes'));
     joints.forEach((j, i) => {
-      if (listedBy[j] === si) throw new GltfError(`${path}.joints[${i}]`, `nodes[${j}] is listed twice`);
+      // Joints must be unique (schema uniqueItems), but both entries simply
+      // follow the node, each with its own inverse bind matrix (three.js r187 binds both).
+      if (listedBy[j] === si) ctx.warn(`${path}.joints[${i}]`, `nodes[${j}] is listed twice; both entries follow it`);
       listedBy[j] = si;
     });
     const inverseBindMatrices = new Float64Array(count * 16);
@@ -42,7 +44,7 @@ export function readSkins(ctx: ReadContext, nodes: readonly NodeInfo[], h: Hiera
       if (inverseBindMatrices[o + 3] !== 0 || inverseBindMatrices[o + 7] !== 0 || inverseBindMatrices[o + 11] !== 0 || inverseBindMatrices[o + 15] !== 1) inverseBindAffine = false;
     }
     const skeleton = optIndex(skin, 'skeleton', path, nodes.length, 'nodes');
-    const { jointParents, jointsParentFirst } = skinJointTree(tree, joints, skeleton, path);
+    const { jointParents, jointsParentFirst } = skinJointTree(tree, joints, skeleton, path, (at, message) => ctx.warn(at, message));
     return {
       name: optString(skin, 'name', path),
       joints,

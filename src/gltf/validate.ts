@@ -1,4 +1,3 @@
-import { GltfError } from './errors.ts';
 import type { Hierarchy } from './model.ts';
 
 /**
@@ -38,19 +37,25 @@ export class NodeTree {
 export interface SkinJointTree {
   /** Per joint, the index (in `joints`) of its nearest ancestor that is also a joint, or -1. */
   readonly jointParents: Int32Array;
-  /** Joint indices sorted parent-first (by slot). */
+  /** Joint indices sorted parent-first (by slot; a node listed twice gives two equal slots). */
   readonly jointsParentFirst: Int32Array;
 }
 
+/** Where a skin's soft problems are reported (ReadContext.warn). */
+export type WarnFn = (path: string, message: string) => void;
+
 /**
- * The rules a renderer needs of a skin's joints (glTF 2.0 §5.28 `skin.skeleton`;
- * glTF-Validator SKIN_NO_COMMON_ROOT and SKIN_SKELETON_INVALID, both errors):
- * all joints hang under one root node, and `skeleton`, when given, is that common root
- * or one of its ancestors. Returns the joints' own parent links, found with one sweep
- * over the joints in slot order (a joint's nearest joint ancestor is the innermost open
- * subtree on the stack), so the cost is O(J log J) whatever the depth of the hierarchy.
+ * A skin's joints with their own parent links, found with one sweep over the joints in
+ * slot order (a joint's nearest joint ancestor is the innermost open subtree on the
+ * stack), so the cost is O(J log J) whatever the depth of the hierarchy.
+ *
+ * glTF-Validator calls joints without one common root (SKIN_NO_COMMON_ROOT) and a
+ * `skeleton` that is not that root or an ancestor of it (SKIN_SKELETON_INVALID) errors,
+ * but neither needs guessing to draw: the palette is built from each joint's own world
+ * matrix, and `skeleton` is only a hint (three.js r187 ignores it). Both are reported
+ * through `warn`; the joints of each separate tree then have their own root joint(s).
  */
-export function skinJointTree(tree: NodeTree, joints: Int32Array, skeleton: number, path: string): SkinJointTree {
+export function skinJointTree(tree: NodeTree, joints: Int32Array, skeleton: number, path: string, warn: WarnFn): SkinJointTree {
   const h = tree.h;
   const count = joints.length;
   const jointsParentFirst = new Int32Array(count);
@@ -61,19 +66,21 @@ export function skinJointTree(tree: NodeTree, joints: Int32Array, skeleton: numb
   const treeRoot = tree.root[h.slotOf[joints[first]]];
   for (let i = 0; i < count; i++) {
     if (tree.root[h.slotOf[joints[i]]] !== treeRoot) {
-      throw new GltfError(
+      warn(
         `${path}.joints[${i}]`,
-        `nodes[${joints[i]}] has no common root with nodes[${joints[first]}] (they are in different node trees); a skin's joints must share one root`,
+        `nodes[${joints[i]}] has no common root with nodes[${joints[first]}] (they are in different node trees); each joint is posed by its own node hierarchy`,
       );
+      break;
     }
   }
   if (skeleton >= 0) {
     for (let i = 0; i < count; i++) {
       if (!tree.isAncestorOrSelf(skeleton, joints[i])) {
-        throw new GltfError(
+        warn(
           `${path}.skeleton`,
-          `nodes[${skeleton}] is not the common root of the joints or an ancestor of it (joints[${i}], nodes[${joints[i]}], is outside its subtree)`,
+          `nodes[${skeleton}] is not the common root of the joints or an ancestor of it (joints[${i}], nodes[${joints[i]}], is outside its subtree); skeleton is ignored, as three.js does`,
         );
+        break;
       }
     }
   }
@@ -85,6 +92,11 @@ export function skinJointTree(tree: NodeTree, joints: Int32Array, skeleton: numb
     const i = jointsParentFirst[k];
     const slot = h.slotOf[joints[i]];
     while (depth > 0 && slot >= tree.end[h.slotOf[joints[open[depth - 1]]]]) depth--;
+    // A node listed twice (a warning in skins.ts): the second entry gets its twin's parent.
+    if (depth > 0 && h.slotOf[joints[open[depth - 1]]] === slot) {
+      jointParents[i] = jointParents[open[depth - 1]];
+      continue;
+    }
     if (depth > 0) jointParents[i] = open[depth - 1];
     open[depth++] = i;
   }

@@ -5,6 +5,7 @@
  * weights, and where the compute path put its skinned vertices.
  */
 import type { ModelInstance } from '../anim/instance.ts';
+import { multiplyMat4 } from '../math/trs.ts';
 import { cameraRelativeModel } from './camera-relative.ts';
 import { DRAW_RECORD_WORDS, DrawRecordWord, MAT3_COLUMN_WORDS } from './draw-record.ts';
 import { DrawFlag } from './layouts.ts';
@@ -15,6 +16,8 @@ import { paletteHasNonUniformScale } from './skin-normals.ts';
 /** Below this the model matrix counts as singular: its normal matrix is the unscaled cofactor. */
 const NORMAL_DETERMINANT_EPSILON = 1e-30;
 
+/** An EXT_mesh_gpu_instancing draw's world matrix (node world · instance), reused for every such draw. */
+const instanceWorld = new Float64Array(16);
 /** A draw's active morph targets (selectMorphTargets' output), reused for every draw. */
 const morphTargets = new Uint32Array(MAX_ACTIVE_MORPH_TARGETS);
 const morphWeights = new Float32Array(MAX_ACTIVE_MORPH_TARGETS);
@@ -55,8 +58,13 @@ export function writeDrawRecords(
       const base = (i * count + k) * DRAW_RECORD_WORDS;
       const o = d.nodeSlot * 16;
       const mo = base + DrawRecordWord.MODEL;
-      // model = placement · node world − eye, in float64, then rounded (camera-relative.ts).
-      cameraRelativeModel(m, o, placements, po, eye, f32, mo);
+      // model = placement · node world (· glTF instance) − eye, in float64, then rounded (camera-relative.ts).
+      if (d.instanceMatrices) {
+        multiplyMat4(m, d.instanceMatrices, instanceWorld, o, d.instanceOffset, 0);
+        cameraRelativeModel(instanceWorld, 0, placements, po, eye, f32, mo);
+      } else {
+        cameraRelativeModel(m, o, placements, po, eye, f32, mo);
+      }
       // Normal matrix = M⁻ᵀ = cofactor(M) / det; columns b×c, c×a, a×b of the 3×3 (a, b, c its columns).
       const a0 = f32[mo], a1 = f32[mo + 1], a2 = f32[mo + 2];
       const b0 = f32[mo + 4], b1 = f32[mo + 5], b2 = f32[mo + 6];

@@ -5,7 +5,7 @@
  * (palettes, draw records, the skin bind group) sized by the most instances drawn so far.
  */
 import type { SkinningMethod } from '../anim/skinning-method.ts';
-import type { Model } from '../gltf/model.ts';
+import type { MeshNode, Model } from '../gltf/model.ts';
 import { maxAxisScale, multiplyMat4 } from '../math/trs.ts';
 import { InstanceCuller } from './culling.ts';
 import { DEBUG_LINE_LENGTH_FRACTION } from './debug-layouts.ts';
@@ -37,6 +37,13 @@ export interface Draw {
   readonly staticFlags: number;
   /** Triangles per instance (0 for points and lines). */
   readonly triangles: number;
+  /**
+   * EXT_mesh_gpu_instancing: the mesh node's instance matrices (MeshNode.instances), of which
+   * this draw places the one at `instanceOffset` (world = node world · that matrix). A mesh
+   * node with N instances has N draws per primitive. Undefined for a node drawn once.
+   */
+  readonly instanceMatrices: Float64Array | undefined;
+  readonly instanceOffset: number;
 }
 
 /** What the Renderer lends its models. */
@@ -56,6 +63,12 @@ export class ModelDraws {
   readonly draws: readonly Draw[];
   /** Opaque and masked draws, grouped by pipeline then material (fixed order). */
   readonly solidOrder: Int32Array;
+  /**
+   * Per entry of `solidOrder` that starts a call: how many entries the call draws (1, or the
+   * consecutive instance draws of one EXT_mesh_gpu_instancing primitive, whose records are
+   * contiguous: one call for all of them).
+   */
+  readonly solidRuns: Int32Array;
   /** Blended draws (draw indices). */
   readonly blendDraws: Int32Array;
   /** Joint matrices of one instance (all its skinned mesh nodes). */
@@ -145,6 +158,7 @@ export class ModelDraws {
     solid.sort((a, b) => (pipelineIds.get(surface[a])! - pipelineIds.get(surface[b])!)
       || (materialIds.get(draws[a].material)! - materialIds.get(draws[b].material)!) || a - b);
     this.solidOrder = Int32Array.from(solid);
+    this.solidRuns = instanceRuns(draws, this.solidOrder);
     this.blendDraws = Int32Array.from(blend);
     this.surfaceVertices = draws.reduce((n, d) => n + d.primitive.vertexCount, 0);
     this.surfaceTriangles = draws.reduce((n, d) => n + d.triangles, 0);
@@ -273,14 +287,20 @@ export class ModelDraws {
     this.boundDraw = -1;
     let calls = 0;
     const solid = this.solidOrder;
-    for (let s = 0; s < solid.length; s++) this.draw(pass, pipelines, solid[s], count, solid[s] * count);
+    const runs = this.solidRuns;
+    let solidCalls = 0;
+    for (let s = 0; s < solid.length; s += runs[s]) {
+      // Draws i … i + n − 1 of `count` instances each: records i × count … (i + n) × count − 1.
+      this.draw(pass, pipelines, solid[s], count * runs[s], solid[s] * count);
+      solidCalls++;
+    }
     if (ground) {
       calls += ground.encode(pass);
       this.boundPipeline = undefined;
     }
     const order = this.blendOrder;
     for (let e = 0; e < this.blendCount; e++) this.draw(pass, pipelines, (order[e] / count) | 0, 1, order[e]);
-    return calls + solid.length + this.blendCount;
+    return calls + solidCalls + this.blendCount;
   }
 
   /** Draws `instances` instances of draw `index` from record `firstRecord`, setting only the state that changed. */
@@ -314,54 +334,93 @@ export class ModelDraws {
   }
 }
 
-/** One draw per primitive of each mesh node, in mesh node order; and the rest pose's radius. */
+/**
+ * One draw per primitive of each mesh node, in mesh node order; an EXT_mesh_gpu_instancing
+ * node has one per primitive and instance, the instances of a primitive consecutive (so
+ * that `encode` draws them in one call). Also the rest pose's radius.
+ */
 function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat): { draws: Draw[]; restRadius: number } {
   const draws: Draw[] = [];
   const restWorld = restWorldMatrices(model);
+  const instanceWorld = new Float64Array(16);
   let restRadius = 0;
   for (let i = 0; i < model.meshNodes.length; i++) {
     const mn = model.meshNodes[i];
     const nodeSlot = model.hierarchy.slotOf[mn.node];
-    // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
-    const mirrored = determinant3(restWorld, nodeSlot * 16) < 0;
+    const instances = mn.instances;
     const primitives = gpu.primitives[mn.mesh];
     for (let p = 0; p < primitives.length; p++) {
       const primitive = primitives[p];
-      const skinned = mn.skin >= 0 && primitive.influences > 0;
-      const material = gpu.materials[primitive.material];
-      const desc: MeshPipelineDesc = {
-        vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
-        vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
-        influences: skinned ? primitive.influences : 0,
-        topology: primitive.topology,
-        stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
-        alphaMode: material.alphaMode,
-        doubleSided: material.doubleSided,
-        frontFace: mirrored ? 'cw' : 'ccw',
-        colorFormat: format,
-        morphed: primitive.morphFlags !== 0,
-        leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
-        materialTextures: material.textures,
-        shadows: false,
-        shading: material.shading,
-      };
-      draws.push({
-        meshNode: i,
-        primitiveIndex: p,
-        nodeSlot,
-        primitive,
-        material,
-        desc,
-        vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
-        skinned,
-        staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
-        triangles: primitive.topology === 'triangle-list' ? Math.floor(primitive.drawCount / 3)
-          : primitive.topology === 'triangle-strip' ? Math.max(0, primitive.drawCount - 2) : 0,
-      });
-      restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(restWorld, nodeSlot * 16));
+      for (let k = 0; k < (instances ? instances.length / 16 : 1); k++) {
+        const world = instances ? multiplyMat4(restWorld, instances, instanceWorld, nodeSlot * 16, k * 16, 0) : restWorld;
+        const wo = instances ? 0 : nodeSlot * 16;
+        // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
+        const mirrored = determinant3(world, wo) < 0;
+        draws.push(createDraw(gpu, format, i, mn, p, primitive, nodeSlot, mirrored, instances, k * 16));
+        restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(world, wo));
+      }
     }
   }
   return { draws, restRadius };
+}
+
+function createDraw(
+  gpu: GpuModel, format: GPUTextureFormat, i: number, mn: MeshNode, p: number, primitive: GpuPrimitive, nodeSlot: number, mirrored: boolean,
+  instanceMatrices: Float64Array | undefined, instanceOffset: number,
+): Draw {
+  const skinned = mn.skin >= 0 && primitive.influences > 0;
+  const material = gpu.materials[primitive.material];
+  const desc: MeshPipelineDesc = {
+    vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
+    vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
+    influences: skinned ? primitive.influences : 0,
+    topology: primitive.topology,
+    stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
+    alphaMode: material.alphaMode,
+    doubleSided: material.doubleSided,
+    frontFace: mirrored ? 'cw' : 'ccw',
+    colorFormat: format,
+    morphed: primitive.morphFlags !== 0,
+    leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
+    materialTextures: material.textures,
+    shadows: false,
+    shading: material.shading,
+  };
+  return {
+    meshNode: i,
+    primitiveIndex: p,
+    nodeSlot,
+    primitive,
+    material,
+    desc,
+    vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
+    skinned,
+    staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
+    triangles: primitive.topology === 'triangle-list' ? Math.floor(primitive.drawCount / 3)
+      : primitive.topology === 'triangle-strip' ? Math.max(0, primitive.drawCount - 2) : 0,
+    instanceMatrices,
+    instanceOffset,
+  };
+}
+
+/**
+ * Runs in `order` of draws that one call can draw: the instance draws of one primitive of
+ * an EXT_mesh_gpu_instancing node, consecutive in `order` and by index, with one winding.
+ */
+function instanceRuns(draws: readonly Draw[], order: Int32Array): Int32Array {
+  const runs = new Int32Array(order.length).fill(1);
+  for (let s = 0; s < order.length; s += runs[s]) {
+    const d = draws[order[s]];
+    if (!d.instanceMatrices) continue;
+    let n = 1;
+    while (s + n < order.length && order[s + n] === order[s] + n) {
+      const e = draws[order[s + n]];
+      if (e.instanceMatrices !== d.instanceMatrices || e.primitive !== d.primitive || e.desc.frontFace !== d.desc.frontFace) break;
+      n++;
+    }
+    runs[s] = n;
+  }
+  return runs;
 }
 
 /** World matrices of the rest pose, by slot (load time). */

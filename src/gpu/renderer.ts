@@ -356,7 +356,7 @@ export class Renderer {
     const pipelines = current && this.framePipelines(current, compute);
     let skinGroup = current?.skinBindGroup;
     if (compute) skinGroup = current.preskin!.encode(encoder, pipelines!.compute, count);
-    if (shadowed) stats.drawCalls += this.shadow.encode(encoder, current.draws, current.solidOrder, pipelines!.casters, skinGroup!, count);
+    if (shadowed) stats.drawCalls += this.shadow.encode(encoder, current.draws, current.solidOrder, pipelines!.casters, skinGroup!, count, undefined, current.solidRuns);
     const pass = encoder.beginRenderPass(passDescriptor);
     if (current && current.draws.length > 0 && count > 0) {
       const inPlace = palettesUploadInPlace(current, sourceInstances, sourceCount);

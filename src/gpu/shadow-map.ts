@@ -110,7 +110,8 @@ export function createShadowCasterBounds(model: Model): ShadowCasterBounds {
           }
         }
         rigidSlots.push(slot);
-        rigidSpheres.push((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2 + morph);
+        const sphere = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2 + morph];
+        rigidSpheres.push(...(mn.instances ? instancesSphere(sphere, mn.instances) : sphere));
       }
     }
   }
@@ -118,6 +119,34 @@ export function createShadowCasterBounds(model: Model): ShadowCasterBounds {
     jointSlots: Int32Array.from(jointSlots), jointReach: Float32Array.from(jointReach),
     rigidSlots: Int32Array.from(rigidSlots), rigidSpheres: Float32Array.from(rigidSpheres),
   };
+}
+
+/**
+ * A sphere (centre xyz, radius) through every EXT_mesh_gpu_instancing instance matrix,
+ * enclosed in one sphere in the node's space: around the centre of the instances' boxes,
+ * out to the farthest instance sphere. Load time.
+ */
+function instancesSphere(sphere: readonly number[], instances: Float64Array): number[] {
+  const count = instances.length / 16;
+  const placed = new Float64Array(count * 4);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let k = 0; k < count; k++) {
+    const o = k * 16;
+    for (let r = 0; r < 3; r++) {
+      const c = instances[o + r] * sphere[0] + instances[o + 4 + r] * sphere[1] + instances[o + 8 + r] * sphere[2] + instances[o + 12 + r];
+      placed[k * 4 + r] = c;
+      lo[r] = Math.min(lo[r], c);
+      hi[r] = Math.max(hi[r], c);
+    }
+    placed[k * 4 + 3] = sphere[3] * maxAxisScale(instances, o);
+  }
+  const centre = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
+  let radius = 0;
+  for (let k = 0; k < count; k++) {
+    const q = k * 4;
+    radius = Math.max(radius, Math.hypot(placed[q] - centre[0], placed[q + 1] - centre[1], placed[q + 2] - centre[2]) + placed[q + 3]);
+  }
+  return [centre[0], centre[1], centre[2], radius];
 }
 
 const point = new Float64Array(3);
@@ -387,18 +416,20 @@ export class ShadowMap {
   /**
    * Encodes the shadow pass: every draw with a pipeline, all instances per call, with the
    * lit pass's skin bind group (palettes, records, morph deltas). `order` lists draw
-   * indices; `pipelines[i]` is draw i's (null: casts none).
+   * indices; `pipelines[i]` is draw i's (null: casts none). `runs` (ModelDraws.solidRuns):
+   * per entry of `order` that starts a call, how many consecutive draws it covers.
    */
   encode(
     encoder: GPUCommandEncoder, draws: readonly ShadowDraw[], order: Int32Array, pipelines: readonly (GPURenderPipeline | null | undefined)[],
-    skinBindGroup: GPUBindGroup, count: number, vertexSlots?: readonly number[],
+    skinBindGroup: GPUBindGroup, count: number, vertexSlots?: readonly number[], runs?: Int32Array,
   ): number {
     const pass = encoder.beginRenderPass(this.passDescriptor);
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
     pass.setBindGroup(BindGroup.SKIN, skinBindGroup);
     let bound: GPURenderPipeline | undefined;
     let calls = 0;
-    for (let s = 0; s < order.length; s++) {
+    for (let s = 0, step = 1; s < order.length; s += step) {
+      step = runs ? runs[s] : 1;
       const index = order[s];
       const pipeline = pipelines[index];
       if (!pipeline) continue;
@@ -412,9 +443,9 @@ export class ShadowMap {
       for (let v = 0; v < slots; v++) pass.setVertexBuffer(v, p.vertexBuffers[v], p.vertexOffsets[v], p.vertexSizes[v]);
       if (p.indexBuffer) {
         pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
-        pass.drawIndexed(p.drawCount, count, 0, 0, index * count);
+        pass.drawIndexed(p.drawCount, count * step, 0, 0, index * count);
       } else {
-        pass.draw(p.drawCount, count, 0, index * count);
+        pass.draw(p.drawCount, count * step, 0, index * count);
       }
       calls++;
     }

@@ -853,7 +853,7 @@ export function modelProblems(model: Model): string[] {
       else if (skin.jointSlots[i] !== h.slotOf[skin.joints[i]]) out.push(`skins[${s}].jointSlots[${i}] wrong`);
       const p = skin.jointParents[i];
       if (p >= j || p === i) out.push(`skins[${s}].jointParents[${i}] = ${p}`);
-      if (i > 0 && skin.jointSlots[skin.jointsParentFirst[i]] <= skin.jointSlots[skin.jointsParentFirst[i - 1]]) out.push(`skins[${s}].jointsParentFirst not parent-first`);
+      if (i > 0 && skin.jointSlots[skin.jointsParentFirst[i]] < skin.jointSlots[skin.jointsParentFirst[i - 1]]) out.push(`skins[${s}].jointsParentFirst not parent-first`);
     }
   });
   for (const mn of model.meshNodes) {
@@ -861,7 +861,10 @@ export function modelProblems(model: Model): string[] {
     if (mn.skin < 0) continue;
     const skin = model.skins[mn.skin];
     for (const p of model.meshes[mn.mesh].primitives) if (p.maxJoint >= skin.joints.length) out.push(`nodes[${mn.node}]: joint ${p.maxJoint} ≥ ${skin.joints.length}`);
-    for (const j of skin.joints) if (!model.inScene[j]) { out.push(`nodes[${mn.node}]: joint nodes[${j}] not in the scene`); break; }
+    // A joint outside the scene is allowed with a warning (posed by its own hierarchy, as three.js does).
+    for (const j of skin.joints) {
+      if (!model.inScene[j] && !model.warnings.some((w) => w.message.startsWith(`skins[${mn.skin}].joints[`))) { out.push(`nodes[${mn.node}]: joint nodes[${j}] not in the scene, unreported`); break; }
+    }
   }
   model.animations.forEach((clip, a) => {
     if (!Number.isFinite(clip.duration) || clip.duration < 0) out.push(`animations[${a}].duration ${clip.duration}`);

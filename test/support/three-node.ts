@@ -119,7 +119,11 @@ function embedDataUris(json: Json): Uint8Array | undefined {
 
 /** Parses a glTF/GLB file with three.js's GLTFLoader in Node. */
 export async function loadThreeGltf(path: string): Promise<GLTF> {
-  const bytes = await readFile(path);
+  return loadThreeGltfBytes(await readFile(path));
+}
+
+/** Parses glTF/GLB bytes (e.g. a fixture built in code) with three.js's GLTFLoader in Node. */
+export async function loadThreeGltfBytes(bytes: Uint8Array): Promise<GLTF> {
   const split = splitGltf(bytes);
   const json = split.json;
   const bin = split.bin ?? embedDataUris(json);

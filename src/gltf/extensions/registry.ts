@@ -6,6 +6,7 @@
  * (material extensions with a warning: unsupported-material-extensions.ts).
  */
 import { KHR_DRACO_MESH_COMPRESSION } from './draco.ts';
+import { EXT_MESH_GPU_INSTANCING } from './ext-mesh-gpu-instancing.ts';
 import { EXT_TEXTURE_AVIF } from './ext-texture-avif.ts';
 import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
 import { decodeDracoPrimitives } from './khr-draco-mesh-compression.ts';
@@ -25,6 +26,8 @@ const EXTENSIONS: readonly GltfExtension[] = [
   { name: KHR_MESHOPT_COMPRESSION },
   { name: KHR_MESH_QUANTIZATION },
   { name: KHR_DRACO_MESH_COMPRESSION, decodePrimitives: decodeDracoPrimitives },
+  // Nodes: per-instance transforms on MeshNode.instances (nodes.ts).
+  { name: EXT_MESH_GPU_INSTANCING },
   // Textures and materials: read through the hooks in types.ts.
   KHR_TEXTURE_TRANSFORM,
   EXT_TEXTURE_WEBP,
