@@ -9,6 +9,8 @@ export const LIBRARY_MIN_FILE = 'skinned-mesh-webgpu.min.js';
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
 export default defineConfig(({ mode }) => ({
+  // The Basis transcoder's WebAssembly is bundled as a data URL (src/gpu/basis-transcoder.ts).
+  assetsInclude: ['**/basis_transcoder.wasm'],
   resolve: {
     // The demo imports the library by its package name, as a page that installed it would;
     // served and built from this checkout, that name is the sources (tsconfig.json `paths`

@@ -1,0 +1,135 @@
+/**
+ * KHR_texture_basisu drawn on Dawn/SwiftShader: an unlit quad whose base colour is a KTX2
+ * (ETC1S and UASTC, encoded at test time) draws like the same quad with the PNG original,
+ * in whichever compressed format the device offers and in the RGBA8 fallback; corrupt KTX2
+ * falls back to the plain source with a warning, or fails naming the image.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GltfBuilder } from '../../src/gltf/builder.ts';
+import { GltfError, type GltfWarning } from '../../src/gltf/errors.ts';
+import { FEATURE_ASTC, FEATURE_BC, FEATURE_ETC2, transcodeKtx2 } from '../../src/gpu/ktx2-transcode.ts';
+import { createKtx2Texture, isKtx2Image } from '../../src/gpu/ktx2-texture.ts';
+import { encodeKtx2, gradientImage, type Rgba8Image } from '../support/ktx2.ts';
+import { encodePng } from '../support/png.ts';
+import { buildMaterialQuad } from './fixtures.ts';
+import { expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
+
+const device = await testDevice();
+const SIZE = 64;
+
+/** Pixels whose channels differ by more than `tolerance`, as a fraction of the frame. */
+function differing(a: Frame, b: Frame, tolerance: number): number {
+  let n = 0;
+  for (let i = 0; i < a.rgba.length; i += 4) {
+    for (let c = 0; c < 3; c++) {
+      if (Math.abs(a.rgba[i + c] - b.rgba[i + c]) > tolerance) { n++; break; }
+    }
+  }
+  return n / (a.width * a.height);
+}
+
+const mirrored = (img: Rgba8Image): Rgba8Image => {
+  const data = new Uint8Array(img.data.length);
+  for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) {
+    data.set(img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4), (y * img.width + img.width - 1 - x) * 4);
+  }
+  return { ...img, data };
+};
+
+/** An unlit quad drawing `ktx2` (KHR_texture_basisu) with `png` as the plain source, or none. */
+function ktx2Quad(ktx2: Uint8Array, png: Uint8Array | undefined): Uint8Array {
+  return buildMaterialQuad((texture, b: GltfBuilder) => {
+    const ktxImage = b.addImage(ktx2, 'image/ktx2');
+    const extensions = { KHR_texture_basisu: { source: ktxImage } };
+    const index = png ? texture(png, { extensions }) : b.addTexture({ extensions });
+    b.json.extensionsUsed.push('KHR_texture_basisu');
+    if (!png) b.json.extensionsRequired.push('KHR_texture_basisu');
+    return { pbrMetallicRoughness: { baseColorTexture: { index } }, extensions: { KHR_materials_unlit: {} } };
+  });
+}
+const pngQuad = (png: Uint8Array) => buildMaterialQuad((texture) => ({
+  pbrMetallicRoughness: { baseColorTexture: { index: texture(png) } }, extensions: { KHR_materials_unlit: {} },
+}));
+
+describe.skipIf(!device)('KHR_texture_basisu (Dawn on SwiftShader)', () => {
+  const gpu = device!;
+  const warnings: GltfWarning[] = [];
+  let scene: OffscreenScene;
+  const image = gradientImage(32, 32);
+  const png = encodePng(image.width, image.height, image.data);
+  let etc1s: Uint8Array, uastc: Uint8Array;
+  beforeAll(async () => {
+    scene = new OffscreenScene(gpu, SIZE, SIZE, 'rgba8unorm-srgb', { onWarning: (w) => warnings.push(w) });
+    etc1s = await encodeKtx2(image, { uastc: false });
+    uastc = await encodeKtx2(image, { uastc: true });
+  });
+  afterAll(() => scene?.destroy());
+
+  async function render(bytes: Uint8Array): Promise<Frame> {
+    return expectNoGpuErrors(gpu, async () => {
+      await scene.setModel(await loadModel(bytes, 'quad'), false);
+      scene.camera.target.set([0, 0, 0]);
+      scene.camera.yaw = 0;
+      scene.camera.pitch = 0;
+      scene.camera.distance = 2.6;
+      return scene.pose(-1, 0).render();
+    });
+  }
+
+  it('the device was asked for every compression feature its adapter has', () => {
+    const has = [FEATURE_BC, FEATURE_ETC2, FEATURE_ASTC].filter((f) => gpu.features.has(f));
+    process.stderr.write(`KTX2 test device compression features: ${has.join(', ') || 'none'}\n`);
+    expect(isKtx2Image({ name: undefined, mimeType: undefined, bytes: uastc })).toBe(true);
+  });
+
+  it.each([['UASTC', 6, 0.03], ['ETC1S', 16, 0.05]] as const)('%s base colour draws like the PNG original', async (kind, tolerance, fraction) => {
+    warnings.length = 0;
+    const ktx2 = kind === 'UASTC' ? uastc : etc1s;
+    const reference = await render(pngQuad(png));
+    // The plain source is the mirrored image: drawing it instead of the KTX2 would show.
+    const mirror = mirrored(image);
+    const frame = await render(ktx2Quad(ktx2, encodePng(mirror.width, mirror.height, mirror.data)));
+    expect(warnings).toEqual([]);
+    expect(differing(frame, reference, tolerance), 'KTX2 vs PNG').toBeLessThan(fraction);
+    expect(differing(await render(pngQuad(encodePng(mirror.width, mirror.height, mirror.data))), reference, tolerance), 'the mirror differs').toBeGreaterThan(0.2);
+  });
+
+  it('RGBA8 fallback (a size that is not whole 4×4 blocks) draws like the PNG original', async () => {
+    const odd = gradientImage(30, 30);
+    const oddPng = encodePng(odd.width, odd.height, odd.data);
+    const ktx2 = await encodeKtx2(odd, { uastc: true });
+    expect((await transcodeKtx2(ktx2, 'images[0]', { features: gpu.features, srgb: true, maxDimension: 8192 })).format).toBe('rgba8unorm-srgb');
+    warnings.length = 0;
+    const frame = await render(ktx2Quad(ktx2, undefined));
+    expect(warnings).toEqual([]);
+    expect(differing(frame, await render(pngQuad(oddPng)), 6)).toBeLessThan(0.03);
+  });
+
+  it('uploads the file\'s mip chain in every format the device samples', async () => {
+    const sets: ReadonlySet<string>[] = [new Set()];
+    for (const f of [FEATURE_BC, FEATURE_ETC2, FEATURE_ASTC]) if (gpu.features.has(f)) sets.push(new Set([f]));
+    for (const features of sets) {
+      for (const [bytes, srgb] of [[uastc, true], [etc1s, false]] as const) {
+        const t = await transcodeKtx2(bytes, 'images[0]', { features, srgb, maxDimension: 8192 });
+        const texture = await expectNoGpuErrors(gpu, async () => createKtx2Texture(gpu, t, 'ktx2 test'));
+        expect([texture.format, texture.mipLevelCount, texture.width, texture.height]).toEqual([t.format, 6, 32, 32]);
+        texture.destroy();
+      }
+    }
+  });
+
+  it('a corrupt KTX2 falls back to the plain source with a warning, or fails naming the image', async () => {
+    const corrupt = uastc.slice(0, 200);
+    warnings.length = 0;
+    const reference = await render(pngQuad(png));
+    const frame = await render(ktx2Quad(corrupt, png));
+    expect(differing(frame, reference, 2)).toBeLessThan(0.01);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].path).toBe('materials[0].baseColorTexture');
+    expect(warnings[0].message).toMatch(/^images\[0\]: not a valid KTX2 file: .*; falling back to images\[1\]$/);
+    const error = await render(ktx2Quad(corrupt, undefined)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GltfError);
+    expect((error as GltfError).path).toBe('images[0]');
+    expect((error as Error).message).toMatch(/used by materials\[0\]\.baseColorTexture/);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * KTX2 (Basis Universal) fixtures encoded at test time with the `ktx2-encoder` package
+ * (Binomial's basis_encoder.wasm): ETC1S or UASTC, with a generated mip chain.
+ */
+import { encodeToKTX2 } from 'ktx2-encoder';
+
+export interface Rgba8Image {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array;
+}
+
+export interface Ktx2EncodeOptions {
+  readonly uastc: boolean;
+  /** Encode as colour (sRGB transfer function, perceptual metrics); false for data textures. */
+  readonly srgb?: boolean;
+  readonly mipmaps?: boolean;
+}
+
+/** `image` encoded as a KTX2 file. */
+export async function encodeKtx2(image: Rgba8Image, options: Ktx2EncodeOptions): Promise<Uint8Array> {
+  const srgb = options.srgb ?? true;
+  // The encoder prints progress on stdout; keep test output readable.
+  const log = console.log;
+  console.log = () => {};
+  try {
+    return await encodeToKTX2(image.data, {
+      isUASTC: options.uastc,
+      isKTX2File: true,
+      generateMipmap: options.mipmaps ?? true,
+      isPerceptual: srgb,
+      isSetKTX2SRGBTransferFunc: srgb,
+      qualityLevel: 255,
+      imageDecoder: async () => ({ width: image.width, height: image.height, data: image.data }),
+    });
+  } finally {
+    console.log = log;
+  }
+}
+
+/** A smooth opaque test pattern (block compression keeps smooth gradients close). */
+export function gradientImage(width: number, height: number): Rgba8Image {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      data[i] = Math.round((x / (width - 1)) * 255);
+      data[i + 1] = Math.round((y / (height - 1)) * 255);
+      data[i + 2] = 160;
+      data[i + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
