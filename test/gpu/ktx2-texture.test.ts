@@ -5,13 +5,11 @@
  * falls back to the plain source with a warning, or fails naming the image.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GltfBuilder } from '../../src/gltf/builder.ts';
 import { GltfError, type GltfWarning } from '../../src/gltf/errors.ts';
 import { FEATURE_ASTC, FEATURE_BC, FEATURE_ETC2, transcodeKtx2 } from '../../src/gpu/ktx2-transcode.ts';
 import { createKtx2Texture, isKtx2Image } from '../../src/gpu/ktx2-texture.ts';
-import { encodeKtx2, gradientImage, type Rgba8Image } from '../support/ktx2.ts';
+import { encodeKtx2, gradientImage, ktx2Quad, pngQuad, type Rgba8Image } from '../support/ktx2.ts';
 import { encodePng } from '../support/png.ts';
-import { buildMaterialQuad } from './fixtures.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
 
 const device = await testDevice();
@@ -35,21 +33,6 @@ const mirrored = (img: Rgba8Image): Rgba8Image => {
   }
   return { ...img, data };
 };
-
-/** An unlit quad drawing `ktx2` (KHR_texture_basisu) with `png` as the plain source, or none. */
-function ktx2Quad(ktx2: Uint8Array, png: Uint8Array | undefined): Uint8Array {
-  return buildMaterialQuad((texture, b: GltfBuilder) => {
-    const ktxImage = b.addImage(ktx2, 'image/ktx2');
-    const extensions = { KHR_texture_basisu: { source: ktxImage } };
-    const index = png ? texture(png, { extensions }) : b.addTexture({ extensions });
-    b.json.extensionsUsed.push('KHR_texture_basisu');
-    if (!png) b.json.extensionsRequired.push('KHR_texture_basisu');
-    return { pbrMetallicRoughness: { baseColorTexture: { index } }, extensions: { KHR_materials_unlit: {} } };
-  });
-}
-const pngQuad = (png: Uint8Array) => buildMaterialQuad((texture) => ({
-  pbrMetallicRoughness: { baseColorTexture: { index: texture(png) } }, extensions: { KHR_materials_unlit: {} },
-}));
 
 describe.skipIf(!device)('KHR_texture_basisu (Dawn on SwiftShader)', () => {
   const gpu = device!;

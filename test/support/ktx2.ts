@@ -3,6 +3,8 @@
  * (Binomial's basis_encoder.wasm): ETC1S or UASTC, with a generated mip chain.
  */
 import { encodeToKTX2 } from 'ktx2-encoder';
+import type { GltfBuilder } from '../../src/gltf/builder.ts';
+import { buildMaterialQuad } from '../gpu/fixtures.ts';
 
 export interface Rgba8Image {
   readonly width: number;
@@ -52,3 +54,20 @@ export function gradientImage(width: number, height: number): Rgba8Image {
   }
   return { width, height, data };
 }
+
+/** An unlit quad drawing `ktx2` (KHR_texture_basisu) with `png` as the plain source, or none. */
+export function ktx2Quad(ktx2: Uint8Array, png: Uint8Array | undefined): Uint8Array {
+  return buildMaterialQuad((texture, b: GltfBuilder) => {
+    const ktxImage = b.addImage(ktx2, 'image/ktx2');
+    const extensions = { KHR_texture_basisu: { source: ktxImage } };
+    const index = png ? texture(png, { extensions }) : b.addTexture({ extensions });
+    b.json.extensionsUsed.push('KHR_texture_basisu');
+    if (!png) b.json.extensionsRequired.push('KHR_texture_basisu');
+    return { pbrMetallicRoughness: { baseColorTexture: { index } }, extensions: { KHR_materials_unlit: {} } };
+  });
+}
+/** The same unlit quad drawing `png`. */
+export const pngQuad = (png: Uint8Array) => buildMaterialQuad((texture) => ({
+  pbrMetallicRoughness: { baseColorTexture: { index: texture(png) } }, extensions: { KHR_materials_unlit: {} },
+}));
+
