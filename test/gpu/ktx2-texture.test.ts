@@ -3,8 +3,8 @@
  * (ETC1S and UASTC, encoded at test time) draws like the same quad with the PNG original,
  * in whichever compressed format the device offers and in the RGBA8 fallback; every
  * compressed format the device has decodes on the GPU, level by level, like the RGBA8
- * transcode; corrupt KTX2
- * falls back to the plain source with a warning, or fails naming the image.
+ * transcode; corrupt KTX2 falls back to the plain source with a warning, or fails naming
+ * the image.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GltfError, type GltfWarning } from '../../src/gltf/errors.ts';
