@@ -63,7 +63,6 @@ async function instantiate(): Promise<BasisTranscoderModule> {
     import('three/examples/jsm/libs/basis/basis_transcoder.js?raw'),
     import('three/examples/jsm/libs/basis/basis_transcoder.wasm?inline'),
   ]);
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a classic script, evaluated once
   const factory = new Function('process', 'require', `${script}\nreturn BASIS;`)(undefined, undefined) as
     (options: { wasmBinary: Uint8Array }) => Promise<BasisTranscoderModule>;
   const module = await factory({ wasmBinary: dataUrlBytes(wasmUrl) });
