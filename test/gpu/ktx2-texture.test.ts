@@ -6,14 +6,17 @@
  * transcode; corrupt KTX2 falls back to the plain source with a warning, or fails naming
  * the image.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bakeModel } from '../../src/bake/bake.ts';
 import { GltfError, type GltfWarning } from '../../src/gltf/errors.ts';
 import { FEATURE_ASTC, FEATURE_BC, FEATURE_ETC2, transcodeKtx2 } from '../../src/gpu/ktx2-transcode.ts';
 import { createKtx2Texture, isKtx2Image } from '../../src/gpu/ktx2-texture.ts';
-import { encodeKtx2, gradientImage, ktx2Quad, pngQuad, type Rgba8Image } from '../support/ktx2.ts';
+import { assetPath } from '../support/assets.ts';
+import { encodeKtx2, gradientImage, ktx2Glb, ktx2Quad, pngQuad, type Rgba8Image } from '../support/ktx2.ts';
 import { encodePng } from '../support/png.ts';
 import { createOffscreenTarget, readTexturePixels } from '../../src/gpu/readback.ts';
-import { expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
+import { coverage, expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
 
 const device = await testDevice();
 const SIZE = 64;
@@ -154,6 +157,50 @@ describe.skipIf(!device)('KHR_texture_basisu (Dawn on SwiftShader)', () => {
     process.stderr.write(`KTX2 formats decoded on the GPU: ${formats.join(', ')}\n`);
     expect(formats.length).toBeGreaterThan(0);
   });
+
+  it('CesiumMan with its texture as UASTC KTX2 (the only source) draws and bakes like the original', async () => {
+    const original = new Uint8Array(readFileSync(assetPath('CesiumMan')));
+    const variant = await ktx2Glb(original);
+    const frames: Frame[] = [];
+    const models = [];
+    // Large enough that the 1024² texture is not reduced to its last few mip levels.
+    const big = new OffscreenScene(gpu, 256, 256);
+    try {
+      for (const bytes of [original, variant]) {
+        const model = await loadModel(bytes, 'CesiumMan');
+        models.push(model);
+        frames.push(await expectNoGpuErrors(gpu, async () => {
+          big.camera.yaw = 0.6;
+          big.camera.pitch = 0.15;
+          await big.setModel(model);
+          return big.pose(0, 0.5).render();
+        }));
+      }
+    } finally {
+      big.destroy();
+    }
+    expect(models[1].images.map((i) => i.mimeType)).toEqual(['image/ktx2']);
+    expect(models[1].textures[0].source).toBe(-1);
+    expect(coverage(frames[0])).toBeGreaterThan(0.05);
+    let sum = 0, covered = 0;
+    for (let i = 0; i < frames[0].rgba.length; i += 4) {
+      if (frames[0].rgba[i + 3] === 0 && frames[1].rgba[i + 3] === 0) continue;
+      covered++;
+      for (let c = 0; c < 3; c++) sum += Math.abs(frames[0].rgba[i + c] - frames[1].rgba[i + c]);
+    }
+    // Same geometry; the texture differs by UASTC's error and the encoder's own mip filter.
+    expect(sum / (covered * 3), 'mean RGB difference over drawn pixels').toBeLessThan(3);
+    // The bake reads no texture: the same vertices (glTF-Transform's rewrite of the file may
+    // change the order of float sums, so up to rounding).
+    const [a, b] = models.map((m) => bakeModel(m, { time: 0.5 }));
+    expect(b.primitives.length).toBe(a.primitives.length);
+    a.primitives.forEach((p, i) => {
+      expect(b.primitives[i].positions.length).toBe(p.positions.length);
+      let worst = 0;
+      for (let k = 0; k < p.positions.length; k++) worst = Math.max(worst, Math.abs(p.positions[k] - b.primitives[i].positions[k]));
+      expect(worst).toBeLessThan(1e-9);
+    });
+  }, 120_000);
 
   it('a corrupt KTX2 falls back to the plain source with a warning, or fails naming the image', async () => {
     const corrupt = uastc.slice(0, 200);

@@ -3,8 +3,11 @@
  * (Binomial's basis_encoder.wasm): ETC1S or UASTC, with a generated mip chain.
  */
 import { encodeToKTX2 } from 'ktx2-encoder';
+import { ktx2 } from 'ktx2-encoder/gltf-transform';
 import type { GltfBuilder } from '../../src/gltf/builder.ts';
 import { buildMaterialQuad } from '../gpu/fixtures.ts';
+import { compressionIO } from './compressed.ts';
+import { decodeImageBytes } from './png.ts';
 
 export interface Rgba8Image {
   readonly width: number;
@@ -71,3 +74,27 @@ export const pngQuad = (png: Uint8Array) => buildMaterialQuad((texture) => ({
   pbrMetallicRoughness: { baseColorTexture: { index: texture(png) } }, extensions: { KHR_materials_unlit: {} },
 }));
 
+
+/**
+ * `glb` with every texture re-encoded as UASTC KTX2 (KHR_texture_basisu, required, no plain
+ * source left), as glTF-Transform with ktx2-encoder writes it. Geometry is untouched.
+ */
+export async function ktx2Glb(glb: Uint8Array): Promise<Uint8Array> {
+  const io = await compressionIO();
+  const doc = await io.readBinary(glb);
+  const log = console.log;
+  console.log = () => {};
+  try {
+    await doc.transform(ktx2({
+      isUASTC: true,
+      generateMipmap: true,
+      imageDecoder: async (bytes: Uint8Array) => {
+        const d = decodeImageBytes(bytes);
+        return { width: d.width, height: d.height, data: new Uint8Array(d.data.buffer, d.data.byteOffset, d.data.byteLength) };
+      },
+    }));
+  } finally {
+    console.log = log;
+  }
+  return io.writeBinary(doc);
+}
