@@ -75,6 +75,18 @@ describe('KTX2 transcoding (KHR_texture_basisu)', () => {
     expect(await pick(etc1s, [FEATURE_ASTC])).toEqual(['rgba8unorm-srgb', 0, 32 * 16 * 4, 4]);
   });
 
+  it('alpha: ETC1S with alpha goes to ETC2 RGBA (not ETC1), and the alpha survives the RGBA8 transcode', async () => {
+    const withAlpha = gradientImage(16, 16);
+    for (let i = 0; i < 16 * 16; i++) withAlpha.data[i * 4 + 3] = (i % 16) * 17;
+    const bytes = await encodeKtx2(withAlpha, { uastc: false });
+    const etc = await transcodeKtx2(bytes, PATH, { features: new Set([FEATURE_ETC2]), srgb: true, maxDimension: 8192 });
+    expect([etc.format, etc.blockBytes]).toEqual(['etc2-rgba8unorm-srgb', 16]);
+    const rgba8 = await transcodeKtx2(bytes, PATH, rgba());
+    let worst = 0;
+    for (let i = 3; i < rgba8.levels[0].data.length; i += 4) worst = Math.max(worst, Math.abs(rgba8.levels[0].data[i] - withAlpha.data[i]));
+    expect(worst).toBeLessThan(24);
+  });
+
   it('a base level that is not a multiple of 4 transcodes to RGBA8 even when BC7 is there', async () => {
     const odd = await encodeKtx2(gradientImage(6, 6), { uastc: true, mipmaps: false });
     const t = await transcodeKtx2(odd, PATH, { features: new Set([FEATURE_BC]), srgb: true, maxDimension: 8192 });
