@@ -37,6 +37,8 @@ export default defineConfig(({ mode }) => ({
   // Workers are module workers (draco-offthread.ts starts them with type: 'module'), each
   // one file with what it imports lazily inlined.
   worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
+  // The Basis transcoder's WebAssembly is bundled as a data URL (src/gpu/basis-transcoder.ts).
+  assetsInclude: ['**/basis_transcoder.wasm'],
   resolve: {
     // The demo imports the library by its package name, as a page that installed it would;
     // served and built from this checkout, that name is the sources (tsconfig.json `paths`

@@ -20,10 +20,15 @@ export interface RequestDeviceOptions {
   readonly timestampQuery?: boolean;
 }
 
+/** Compressed texture formats KHR_texture_basisu transcodes to, in WebGPU's names. */
+export const TEXTURE_COMPRESSION_FEATURES: readonly GPUFeatureName[] = ['texture-compression-bc', 'texture-compression-etc2', 'texture-compression-astc'];
+
 /** Optional features worth having when the adapter offers them. */
 export function optionalFeatures(adapter: GPUAdapter, options: { readonly timestampQuery?: boolean }): GPUFeatureName[] {
   const features: GPUFeatureName[] = [];
   if (options.timestampQuery !== false && adapter.features?.has('timestamp-query')) features.push('timestamp-query');
+  // KTX2 textures transcode to these when present (ktx2-transcode.ts), else to RGBA8.
+  for (const f of TEXTURE_COMPRESSION_FEATURES) if (adapter.features?.has(f)) features.push(f);
   return features;
 }
 

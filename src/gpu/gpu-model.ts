@@ -3,6 +3,7 @@ import { ComponentType, PrimitiveMode } from '../gltf/constants.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Material, MaterialShading, Model, Primitive, TextureInfo } from '../gltf/model.ts';
 import { drawIndices, weldPrimitive } from '../gltf/topology.ts';
+import { uploadKtx2Source } from './ktx2-texture.ts';
 import { MaterialBinding, MaterialTexture, VertexLocation } from './layouts.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from './limits.ts';
 import { DEFAULT_MATERIAL, packMaterialUniforms } from './material-uniforms.ts';
@@ -490,7 +491,14 @@ async function uploadMaterials(
     const key = `${candidates.join(',')}:${srgb ? 'srgb' : 'linear'}`;
     let texture = textures.get(key);
     if (!texture) {
-      const { image: decoded, source } = await decodeTextureSource(model, candidates, ctx.imageDecoder, label, usedAt, warnings);
+      // KHR_texture_basisu: KTX2 sources are transcoded, not decoded (ktx2-texture.ts).
+      const ktx2 = await uploadKtx2Source(device, model, candidates, srgb, limits.maxTextureDimension2D, label, usedAt, warnings);
+      if ('texture' in ktx2) {
+        textures.set(key, ktx2.texture);
+        owned.push(ktx2.texture);
+        return ktx2.texture.createView({ label: `${ktx2.texture.label} for ${usedAt}` });
+      }
+      const { image: decoded, source } = await decodeTextureSource(model, ktx2.rest, ctx.imageDecoder, label, usedAt, warnings);
       const image = model.images[source];
       const fitted = await fitImage(decoded, limits.maxTextureDimension2D, srgb);
       if (fitted !== decoded && !warnings.some((w) => w.path === `images[${source}]`)) {

@@ -7,6 +7,8 @@ import { bakeModel } from '../../src/bake/bake.ts';
 import { bakeToGlb } from '../../src/bake/glb.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import { buildMaterialQuad, solidPng } from '../gpu/fixtures.ts';
+import { encodeKtx2, gradientImage, ktx2Quad } from '../support/ktx2.ts';
+import { encodePng } from '../support/png.ts';
 
 describe('bakeToGlb and material extensions', () => {
   it('writes texture transforms, WebP/AVIF sources, unlit, emissive strength and converted spec-gloss back; they load the same', async () => {
@@ -56,5 +58,16 @@ describe('bakeToGlb and material extensions', () => {
     expect(json.extensionsUsed).toEqual(['EXT_texture_webp']);
     expect(json.extensionsRequired).toEqual(['EXT_texture_webp']);
     expect((await loadGltf(out)).textures).toEqual(model.textures);
+  });
+
+  it('KHR_texture_basisu: the KTX2 image and the extension are carried over byte for byte, without transcoding', async () => {
+    const image = gradientImage(8, 8);
+    const ktx2 = await encodeKtx2(image, { uastc: false });
+    const model = await loadGltf(ktx2Quad(ktx2, encodePng(8, 8, image.data)));
+    const baked = await loadGltf(bakeToGlb(model, bakeModel(model)));
+    expect(baked.textures).toEqual(model.textures);
+    expect(baked.textures[0].extensionSources).toEqual([{ extension: 'KHR_texture_basisu', source: 0 }]);
+    expect(baked.images[0].mimeType).toBe('image/ktx2');
+    expect(baked.images[0].bytes).toEqual(ktx2);
   });
 });

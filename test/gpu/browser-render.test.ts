@@ -8,7 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { assetPath } from '../support/assets.ts';
 import { compressGlb } from '../support/compressed.ts';
-import { decodeImageBytes, writeArtifactPng } from '../support/png.ts';
+import { encodeKtx2, gradientImage, ktx2Quad, pngQuad } from '../support/ktx2.ts';
+import { decodeImageBytes, encodePng, writeArtifactPng } from '../support/png.ts';
 import { coverage, expectNoGpuErrors, loadModel, OffscreenScene, testDevice } from './gpu-test.ts';
 import type { RendererCheckResult } from './browser/renderer-page.ts';
 
@@ -113,6 +114,36 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
     // As in test/gpu/quantized-vertex.test.ts: edge pixels may flip, shading moves under a level.
     expect(onlyOne, `pixels covered in one frame only (of ${covered})`).toBeLessThanOrEqual(Math.max(8, covered * 0.005));
     expect(sum / (both * 3), 'mean RGB difference where both are covered').toBeLessThan(1.5);
+  }, 120_000);
+
+  it('a KTX2 (UASTC) base colour: the Basis transcoder loads in the page from the bundle and draws like the PNG original', async () => {
+    const image = gradientImage(32, 32);
+    const png = encodePng(image.width, image.height, image.data);
+    const frames: Uint8Array[] = [];
+    for (const bytes of [pngQuad(png), ktx2Quad(await encodeKtx2(image, { uastc: true }), undefined)]) {
+      const { page, consoleErrors } = await session.newPage();
+      try {
+        await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
+        await page.waitForFunction(() => typeof window.rendererCheck === 'function');
+        const result: RendererCheckResult = await page.evaluate(
+          ([b64, size]) => window.rendererCheck(b64, -1, 0, 0, 0, size),
+          [Buffer.from(bytes).toString('base64'), SIZE] as const,
+        );
+        expect(result.errors).toEqual([]);
+        expect(consoleErrors).toEqual([]);
+        frames.push(new Uint8Array(Buffer.from(result.pixels, 'base64')));
+      } finally {
+        await page.close();
+      }
+    }
+    let covered = 0, off = 0;
+    for (let i = 0; i < frames[0].length; i += 4) {
+      if (frames[0][i + 3] === 0) continue;
+      covered++;
+      for (let c = 0; c < 3; c++) if (Math.abs(frames[0][i + c] - frames[1][i + c]) > 6) { off++; break; }
+    }
+    expect(covered).toBeGreaterThan(SIZE * SIZE * 0.1);
+    expect(off / covered, 'pixels off by more than 6 levels').toBeLessThan(0.03);
   }, 120_000);
 
   it('an image beyond maxTextureDimension2D is resized by createImageBitmap to fit, aspect kept, and uploads cleanly', async () => {

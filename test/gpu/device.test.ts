@@ -39,6 +39,17 @@ describe('requestWebGpuDevice', () => {
     const adapter = { requestDevice: async (d: GPUDeviceDescriptor) => ({ ...device, label: d.label }) };
     expect(await requestWebGpuDevice({ gpu: fakeGpu(adapter), label: 'mine' })).toEqual({ label: 'mine' });
   });
+
+  it('asks for the texture compression features the adapter has (KTX2 transcodes to them), and only those', async () => {
+    const seen: GPUDeviceDescriptor[] = [];
+    const adapter = (features: string[]) => ({ features: new Set(features), requestDevice: async (d: GPUDeviceDescriptor) => { seen.push(d); return { label: d.label }; } });
+    await requestWebGpuDevice({ gpu: fakeGpu(adapter(['texture-compression-astc', 'texture-compression-bc', 'shader-f16'])) });
+    await requestWebGpuDevice({ gpu: fakeGpu(adapter(['texture-compression-etc2'])), timestampQuery: false });
+    await requestWebGpuDevice({ gpu: fakeGpu(adapter([])) });
+    expect(seen.map((d) => [...(d.requiredFeatures ?? [])])).toEqual([
+      ['texture-compression-bc', 'texture-compression-astc'], ['texture-compression-etc2'], [],
+    ]);
+  });
 });
 
 describe('canvasPixelSize', () => {

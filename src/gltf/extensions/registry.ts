@@ -14,6 +14,7 @@ import { KHR_MATERIALS_EMISSIVE_STRENGTH } from './khr-materials-emissive-streng
 import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_UNLIT } from './khr-materials-unlit.ts';
 import { KHR_MESH_QUANTIZATION } from './khr-mesh-quantization.ts';
+import { KHR_TEXTURE_BASISU } from './khr-texture-basisu.ts';
 import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
 import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
 import type { GltfExtension } from './types.ts';
@@ -32,6 +33,7 @@ const EXTENSIONS: readonly GltfExtension[] = [
   KHR_TEXTURE_TRANSFORM,
   EXT_TEXTURE_WEBP,
   EXT_TEXTURE_AVIF,
+  KHR_TEXTURE_BASISU,
   KHR_MATERIALS_EMISSIVE_STRENGTH,
   KHR_MATERIALS_UNLIT,
   KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS,

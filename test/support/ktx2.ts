@@ -1,0 +1,100 @@
+/**
+ * KTX2 (Basis Universal) fixtures encoded at test time with the `ktx2-encoder` package
+ * (Binomial's basis_encoder.wasm): ETC1S or UASTC, with a generated mip chain.
+ */
+import { encodeToKTX2 } from 'ktx2-encoder';
+import { ktx2 } from 'ktx2-encoder/gltf-transform';
+import type { GltfBuilder } from '../../src/gltf/builder.ts';
+import { buildMaterialQuad } from '../gpu/fixtures.ts';
+import { compressionIO } from './compressed.ts';
+import { decodeImageBytes } from './png.ts';
+
+export interface Rgba8Image {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array;
+}
+
+export interface Ktx2EncodeOptions {
+  readonly uastc: boolean;
+  /** Encode as colour (sRGB transfer function, perceptual metrics); false for data textures. */
+  readonly srgb?: boolean;
+  readonly mipmaps?: boolean;
+}
+
+/** `image` encoded as a KTX2 file. */
+export async function encodeKtx2(image: Rgba8Image, options: Ktx2EncodeOptions): Promise<Uint8Array> {
+  const srgb = options.srgb ?? true;
+  // The encoder prints progress on stdout; keep test output readable.
+  const log = console.log;
+  console.log = () => {};
+  try {
+    return await encodeToKTX2(image.data, {
+      isUASTC: options.uastc,
+      isKTX2File: true,
+      generateMipmap: options.mipmaps ?? true,
+      isPerceptual: srgb,
+      isSetKTX2SRGBTransferFunc: srgb,
+      qualityLevel: 255,
+      imageDecoder: async () => ({ width: image.width, height: image.height, data: image.data }),
+    });
+  } finally {
+    console.log = log;
+  }
+}
+
+/** A smooth opaque test pattern (block compression keeps smooth gradients close). */
+export function gradientImage(width: number, height: number): Rgba8Image {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      data[i] = Math.round((x / (width - 1)) * 255);
+      data[i + 1] = Math.round((y / (height - 1)) * 255);
+      data[i + 2] = 160;
+      data[i + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
+
+/** An unlit quad drawing `ktx2` (KHR_texture_basisu) with `png` as the plain source, or none. */
+export function ktx2Quad(ktx2: Uint8Array, png: Uint8Array | undefined): Uint8Array {
+  return buildMaterialQuad((texture, b: GltfBuilder) => {
+    const ktxImage = b.addImage(ktx2, 'image/ktx2');
+    const extensions = { KHR_texture_basisu: { source: ktxImage } };
+    const index = png ? texture(png, { extensions }) : b.addTexture({ extensions });
+    b.json.extensionsUsed.push('KHR_texture_basisu');
+    if (!png) b.json.extensionsRequired.push('KHR_texture_basisu');
+    return { pbrMetallicRoughness: { baseColorTexture: { index } }, extensions: { KHR_materials_unlit: {} } };
+  });
+}
+/** The same unlit quad drawing `png`. */
+export const pngQuad = (png: Uint8Array) => buildMaterialQuad((texture) => ({
+  pbrMetallicRoughness: { baseColorTexture: { index: texture(png) } }, extensions: { KHR_materials_unlit: {} },
+}));
+
+
+/**
+ * `glb` with every texture re-encoded as UASTC KTX2 (KHR_texture_basisu, required, no plain
+ * source left), as glTF-Transform with ktx2-encoder writes it. Geometry is untouched.
+ */
+export async function ktx2Glb(glb: Uint8Array): Promise<Uint8Array> {
+  const io = await compressionIO();
+  const doc = await io.readBinary(glb);
+  const log = console.log;
+  console.log = () => {};
+  try {
+    await doc.transform(ktx2({
+      isUASTC: true,
+      generateMipmap: true,
+      imageDecoder: async (bytes: Uint8Array) => {
+        const d = decodeImageBytes(bytes);
+        return { width: d.width, height: d.height, data: new Uint8Array(d.data.buffer, d.data.byteOffset, d.data.byteLength) };
+      },
+    }));
+  } finally {
+    console.log = log;
+  }
+  return io.writeBinary(doc);
+}
