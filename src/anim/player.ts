@@ -158,6 +158,7 @@ export class AnimationPlayer {
       }
     }
     this.layers.apply();
+    instance.materialAnimation?.evaluate(this.clip, this.time, this.fromClip, this.fromTime, this.fromClip >= 0 ? this.fadeElapsed / this.fadeDuration : 1);
     updateMatricesAndPalettes(instance);
   }
 

@@ -1,7 +1,8 @@
 import { ComponentType, Interpolation, TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
 import { asObject, describe, optArray, optString, reqIndex, type JsonObject } from './json.ts';
-import type { Channel, Clip, Hierarchy, Mesh, NodeInfo, Sampler } from './model.ts';
+import { channelPointer, MATERIAL_ANIM_FLOATS, resolvePointer } from './extensions/khr-animation-pointer.ts';
+import type { Channel, Clip, Hierarchy, MaterialTrack, Mesh, NodeInfo, Sampler } from './model.ts';
 import { QUAT_LENGTH_WARN, type ReadContext } from './read-context.ts';
 import { hashFloats } from './validate.ts';
 import { normalizeQuat, prepareSlerpKeys } from '../math/quat.ts';
@@ -18,11 +19,13 @@ class AnimationReader {
   /** Key-time arrays by content: equal timelines of different accessors become one. */
   private readonly canonicalTimes = new Map<Float32Array, Float32Array>();
   private readonly timesByHash = new Map<number, Float32Array[]>();
+  /** `animations[i].channels[j] (pointer)` of KHR_animation_pointer channels we do not animate. */
+  private readonly ignoredPointers: string[] = [];
 
   constructor(private readonly ctx: ReadContext) {}
 
   read(h: Hierarchy, meshes: readonly Mesh[], nodes: readonly NodeInfo[]): Clip[] {
-    return optArray(this.ctx.root, 'animations', '').map((a, ai) => {
+    const clips = optArray(this.ctx.root, 'animations', '').map((a, ai): Clip => {
       const path = `animations[${ai}]`;
       const anim = asObject(a, path);
       const samplerJson = optArray(anim, 'samplers', path);
@@ -32,49 +35,99 @@ class AnimationReader {
       const timelines: Float32Array[] = [];
       const timelineOf = new Map<Float32Array, number>();
       let duration = 0;
-      optArray(anim, 'channels', path).forEach((c, ci) => {
-        const cpath = `${path}.channels[${ci}]`;
-        const ch = asObject(c, cpath);
+      const materialTracks: MaterialTrack[] = [];
+      const materialTargeted = new Set<number>();
+      /** Reads channel `cpath`'s sampler for values of `components` floats (`what` names them in errors). */
+      const sampler = (ch: JsonObject, cpath: string, components: number, targetPath: TargetPath | undefined, what: string, typeComponents?: number): Sampler => {
         const samplerIndex = reqIndex(ch, 'sampler', cpath, samplerJson.length, `${path}.samplers`);
-        const target = asObject(ch.target, `${cpath}.target`);
-        if (target.node === undefined) return; // Allowed by the spec: the target lives in an extension.
-        const node = reqIndex(target, 'node', `${cpath}.target`, nodes.length, 'nodes');
-        const pathName = optString(target, 'path', `${cpath}.target`);
-        // Own properties only: "constructor" or "__proto__" must not find Object's.
-        const targetPath = pathName !== undefined && Object.hasOwn(TARGET_PATHS, pathName) ? TARGET_PATHS[pathName] : undefined;
-        if (targetPath === undefined) {
-          if (pathName === 'pointer') return; // KHR_animation_pointer, not supported: ignore.
-          throw new GltfError(`${cpath}.target.path`, `${describe(pathName)} is not translation, rotation, scale or weights`);
-        }
-        const key = node * 4 + targetPath;
-        if (targeted.has(key)) throw new GltfError(`${cpath}.target`, `nodes[${node}].${pathName} is already animated by another channel of this animation`);
-        targeted.add(key);
-        let components = targetPath === TargetPath.ROTATION ? 4 : 3;
-        if (targetPath === TargetPath.WEIGHTS) {
-          const mesh = nodes[node].mesh;
-          if (mesh < 0) throw new GltfError(`${cpath}.target.node`, `weights channel targets nodes[${node}], which has no mesh`);
-          components = meshes[mesh].primitives[0].targets.length;
-          if (components === 0) throw new GltfError(`${cpath}.target.node`, `weights channel targets nodes[${node}], whose mesh has no morph targets`);
-        }
         if (samplerComponents[samplerIndex] !== undefined && samplerComponents[samplerIndex] !== components) {
           throw new GltfError(`${cpath}.sampler`, `samplers[${samplerIndex}] is shared by channels with different value sizes`);
         }
         samplerComponents[samplerIndex] = components;
         const spath = `${path}.samplers[${samplerIndex}]`;
-        const sampler = this.readSampler(asObject(samplerJson[samplerIndex], spath), spath, components, targetPath);
+        const s = this.readSampler(asObject(samplerJson[samplerIndex], spath), spath, components, targetPath, what, typeComponents);
         // What sampling this clip will lay out per channel (sample.ts clipTracks).
-        this.ctx.budget.charge(sampler.values.length * 4, cpath);
-        duration = Math.max(duration, sampler.times[sampler.times.length - 1]);
-        const times = this.canonical(sampler.times);
+        this.ctx.budget.charge(s.values.length * 4, cpath);
+        duration = Math.max(duration, s.times[s.times.length - 1]);
+        return s;
+      };
+      /**
+       * A channel on a node's T, R, S or weights; `at` and `meshAt` name the target in errors. Pointer
+       * channels (`pointer`) must also have the output type of the property (weights: SCALAR).
+       */
+      const nodeChannel = (ch: JsonObject, cpath: string, node: number, targetPath: TargetPath, at: string, meshAt: string, pointer: boolean): void => {
+        const pathName = TARGET_NAMES[targetPath];
+        const key = node * 4 + targetPath;
+        if (targeted.has(key)) throw new GltfError(at, `nodes[${node}].${pathName} is already animated by another channel of this animation`);
+        targeted.add(key);
+        let components = targetPath === TargetPath.ROTATION ? 4 : 3;
+        if (targetPath === TargetPath.WEIGHTS) {
+          const mesh = nodes[node].mesh;
+          if (mesh < 0) throw new GltfError(meshAt, `weights channel targets nodes[${node}], which has no mesh`);
+          components = meshes[mesh].primitives[0].targets.length;
+          if (components === 0) throw new GltfError(meshAt, `weights channel targets nodes[${node}], whose mesh has no morph targets`);
+        }
+        const s = sampler(ch, cpath, components, targetPath, pathName, !pointer ? undefined : targetPath === TargetPath.WEIGHTS ? 1 : components);
+        const times = this.canonical(s.times);
         let timeline = timelineOf.get(times);
         if (timeline === undefined) {
           timeline = timelines.push(times) - 1;
           timelineOf.set(times, timeline);
         }
-        channels.push({ node, slot: h.slotOf[node], path: targetPath, sampler, timeline });
+        channels.push({ node, slot: h.slotOf[node], path: targetPath, sampler: s, timeline });
+      };
+      const pointerChannel = (ch: JsonObject, cpath: string, target: JsonObject): void => {
+        const pointer = channelPointer(target, `${cpath}.target`);
+        const at = `${cpath}.target.extensions.KHR_animation_pointer.pointer`;
+        const t = resolvePointer(pointer, this.ctx.root, at);
+        switch (t.kind) {
+          case 'ignored': this.ignoredPointers.push(`${cpath} (${pointer})`); return;
+          case 'node': nodeChannel(ch, cpath, t.node, t.path, at, at, true); return;
+          case 'mesh-weights': {
+            // Every node drawing the mesh without weights of its own (glTF: node weights override the mesh's).
+            const nodesJson = optArray(this.ctx.root, 'nodes', '');
+            nodes.forEach((n, ni) => {
+              if (n.mesh !== t.mesh || asObject(nodesJson[ni], `nodes[${ni}]`).weights !== undefined || targeted.has(ni * 4 + TargetPath.WEIGHTS)) return;
+              nodeChannel(ch, cpath, ni, TargetPath.WEIGHTS, at, at, true);
+            });
+            return;
+          }
+          case 'material': {
+            const key = t.material * MATERIAL_ANIM_FLOATS + t.offset;
+            if (materialTargeted.has(key)) throw new GltfError(at, `${describe(pointer)} is already animated by another channel of this animation`);
+            materialTargeted.add(key);
+            materialTracks.push({ material: t.material, offset: t.offset, sampler: sampler(ch, cpath, t.components, undefined, pointer, t.components) });
+          }
+        }
+      };
+      optArray(anim, 'channels', path).forEach((c, ci) => {
+        const cpath = `${path}.channels[${ci}]`;
+        const ch = asObject(c, cpath);
+        reqIndex(ch, 'sampler', cpath, samplerJson.length, `${path}.samplers`);
+        const target = asObject(ch.target, `${cpath}.target`);
+        const pathName = optString(target, 'path', `${cpath}.target`);
+        if (pathName === 'pointer') {
+          pointerChannel(ch, cpath, target);
+          return;
+        }
+        if (target.node === undefined) return; // Allowed by the spec: the target lives in an extension.
+        const node = reqIndex(target, 'node', `${cpath}.target`, nodes.length, 'nodes');
+        // Own properties only: "constructor" or "__proto__" must not find Object's.
+        const targetPath = pathName !== undefined && Object.hasOwn(TARGET_PATHS, pathName) ? TARGET_PATHS[pathName] : undefined;
+        if (targetPath === undefined) {
+          throw new GltfError(`${cpath}.target.path`, `${describe(pathName)} is not translation, rotation, scale or weights`);
+        }
+        nodeChannel(ch, cpath, node, targetPath, `${cpath}.target`, `${cpath}.target.node`, false);
       });
-      return { name: optString(anim, 'name', path), duration, channels, timelines };
+      const clip: Clip = { name: optString(anim, 'name', path), duration, channels, timelines };
+      return materialTracks.length > 0 ? { ...clip, materialTracks } : clip;
     });
+    if (this.ignoredPointers.length > 0) {
+      const list = this.ignoredPointers;
+      const more = list.length > 8 ? ` and ${list.length - 8} more` : '';
+      this.ctx.warn('animations', `KHR_animation_pointer channels on properties we do not animate are ignored: ${list.slice(0, 8).join(', ')}${more}`);
+    }
+    return clips;
   }
 
   /** The first key-time array seen with these contents (hashed, so equal timelines cost one pass each). */
@@ -93,13 +146,16 @@ class AnimationReader {
   }
 
   /** One sampler, shared by every channel (of any animation) that reads it the same way. */
-  private readSampler(s: JsonObject, path: string, components: number, targetPath: TargetPath): Sampler {
+  private readSampler(s: JsonObject, path: string, components: number, targetPath: TargetPath | undefined, what: string, typeComponents?: number): Sampler {
     const interpName = optString(s, 'interpolation', path) ?? 'LINEAR';
     const interpolation = Object.hasOwn(INTERPOLATIONS, interpName) ? INTERPOLATIONS[interpName] : undefined;
     if (interpolation === undefined) throw new GltfError(`${path}.interpolation`, `${describe(interpName)} is not LINEAR, STEP or CUBICSPLINE`);
     const inputData = this.ctx.accessor(s.input, `${path}.input`);
     const outData = this.ctx.accessor(s.output, `${path}.output`);
-    const cacheKey = `${s.input}/${s.output}/${interpolation}/${targetPath}/${components}`;
+    if (typeComponents !== undefined && outData.components !== typeComponents) {
+      throw new GltfError(`${path}.output`, `has ${outData.components} components per element; ${what} needs ${typeComponents}`);
+    }
+    const cacheKey = `${s.input}/${s.output}/${interpolation}/${targetPath ?? 'm'}/${components}`;
     const cached = this.samplerCache.get(cacheKey);
     if (cached) return cached;
 
@@ -119,7 +175,7 @@ class AnimationReader {
     const perKey = interpolation === Interpolation.CUBICSPLINE ? 3 * components : components;
     const expected = keys * perKey;
     if (outData.array.length !== expected) {
-      throw new GltfError(`${path}.output`, `has ${outData.array.length} values; ${keys} keys of ${interpName} ${TARGET_NAMES[targetPath]} need ${expected}`);
+      throw new GltfError(`${path}.output`, `has ${outData.array.length} values; ${keys} keys of ${interpName} ${what} need ${expected}`);
     }
     const values = this.ctx.floatValues(s.output, `${path}.output`);
     // Rotation keys are unit quaternions by spec; quantised or sloppy ones are normalised

@@ -6,6 +6,7 @@ import { drawIndices, weldPrimitive } from '../gltf/topology.ts';
 import { MaterialBinding, MaterialTexture, VertexLocation } from './layouts.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from './limits.ts';
 import { DEFAULT_MATERIAL, packMaterialUniforms } from './material-uniforms.ts';
+import { animatedMaterials } from '../anim/material-tracks.ts';
 import type { MipmapGenerator } from './mipmaps.ts';
 import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
 import type { AlphaMode, MeshPipelines } from './pipelines.ts';
@@ -519,9 +520,12 @@ async function uploadMaterials(
   const all: { material: Material; path: string }[] = model.materials.map((material, i) => ({ material, path: `materials[${i}]` }));
   all.push({ material: DEFAULT_MATERIAL, path: 'default material' });
   const out: GpuMaterial[] = [];
-  for (const { material, path } of all) {
+  // KHR_animation_pointer: animated materials' uniforms are rewritten per frame (material-animation.ts).
+  const animated = new Set(animatedMaterials(model));
+  for (const [mi, { material, path }] of all.entries()) {
     const matLabel = `${label} ${path}${material.name ? ` "${material.name}"` : ''}`;
-    const uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(packMaterialUniforms(material)), GPUBufferUsage.UNIFORM);
+    const usage = GPUBufferUsage.UNIFORM | (animated.has(mi) ? GPUBufferUsage.COPY_DST : 0);
+    const uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(packMaterialUniforms(material)), usage);
     owned.push(uniformBuffer);
     const shading = material.shading ?? 'pbr';
     // Unlit reads the base colour only: its other textures are neither uploaded nor sampled.

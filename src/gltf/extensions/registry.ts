@@ -7,6 +7,7 @@
  */
 import { EXT_TEXTURE_AVIF } from './ext-texture-avif.ts';
 import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
+import { KHR_ANIMATION_POINTER } from './khr-animation-pointer.ts';
 import { KHR_MATERIALS_EMISSIVE_STRENGTH } from './khr-materials-emissive-strength.ts';
 import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_UNLIT } from './khr-materials-unlit.ts';
@@ -29,6 +30,8 @@ const EXTENSIONS: readonly GltfExtension[] = [
   KHR_MATERIALS_EMISSIVE_STRENGTH,
   KHR_MATERIALS_UNLIT,
   KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS,
+  // Animation: pointer channels read by animations.ts.
+  KHR_ANIMATION_POINTER,
 ];
 
 const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) => [e.name, e]));
