@@ -62,7 +62,13 @@ export function updateModelInstance(instance: ModelInstance, clip: number, time:
     cursor.time = time;
     sampleCursor(cursor, pose);
   }
-  instance.materialAnimation?.evaluate(clip, time);
+  const materials = instance.materialAnimation;
+  if (materials) {
+    materials.clip = clip;
+    materials.time = time;
+    materials.fromClip = -1;
+    materials.evaluate();
+  }
   updateMatricesAndPalettes(instance);
 }
 

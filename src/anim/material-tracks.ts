@@ -30,8 +30,16 @@ export class MaterialAnimation {
   readonly values: Float32Array;
   /** Incremented by `evaluate` whenever `values` changed. */
   version = 0;
-  /** Sampling time, read by `sampleVector` through this object (no boxed double). */
+  /**
+   * What `evaluate` samples, set by the caller first (fields, not arguments: V8 boxes a double
+   * passed to a call it does not inline): `clip` (-1: the materials' own values) at `time`,
+   * blended during a crossfade with `fromClip` (-1: none) at `fromTime`, `clip` weighing `weight`.
+   */
+  clip = -1;
   time = 0;
+  fromClip = -1;
+  fromTime = 0;
+  weight = 1;
 
   private readonly rest: Float32Array;
   private readonly next: Float32Array;
@@ -40,6 +48,8 @@ export class MaterialAnimation {
   private readonly blockOf: Int32Array;
   /** Per clip, the last key of each of its material tracks (search hints). */
   private readonly hints: Int32Array[];
+  /** The time `sampleVector` reads. */
+  private readonly at = { time: 0 };
 
   constructor(readonly model: Model) {
     const materials = animatedMaterials(model);
@@ -56,16 +66,16 @@ export class MaterialAnimation {
     this.hints = model.animations.map((c) => new Int32Array(c.materialTracks?.length ?? 0));
   }
 
-  /**
-   * Values at `time` of `clip` (-1: the materials' own), blended with `fromClip` at `fromTime`
-   * by weight 1 − `weight` when `fromClip` ≥ 0 (a crossfade, as the pose blends).
-   */
-  evaluate(clip: number, time: number, fromClip = -1, fromTime = 0, weight = 1): void {
+  /** Samples what `clip` … `weight` say into `values` (a crossfade lerps, as the pose blends). Allocates nothing. */
+  evaluate(): void {
     const next = this.next;
-    this.sample(clip, time, next);
-    if (fromClip >= 0 && weight < 1) {
+    const weight = this.weight;
+    this.at.time = this.time;
+    this.sample(this.clip, next);
+    if (this.fromClip >= 0 && weight < 1) {
       const from = this.from;
-      this.sample(fromClip, fromTime, from);
+      this.at.time = this.fromTime;
+      this.sample(this.fromClip, from);
       for (let i = 0; i < next.length; i++) next[i] = from[i] + (next[i] - from[i]) * weight;
     }
     const values = this.values;
@@ -85,18 +95,19 @@ export class MaterialAnimation {
     return b < 0 ? undefined : this.values.subarray(b * MATERIAL_ANIM_FLOATS, (b + 1) * MATERIAL_ANIM_FLOATS);
   }
 
-  private sample(clip: number, time: number, out: Float32Array): void {
+  /** Clip `clip` at `this.at.time` into `out`. */
+  private sample(clip: number, out: Float32Array): void {
     out.set(this.rest);
     if (clip < 0) return;
     const tracks = this.model.animations[clip].materialTracks;
     if (tracks === undefined) return;
     const hints = this.hints[clip];
-    this.time = time;
+    const at = this.at;
     for (let i = 0; i < tracks.length; i++) {
       const t = tracks[i];
-      const k = findKey(t.sampler.times, this.time, hints[i]);
+      const k = findKey(t.sampler.times, at.time, hints[i]);
       hints[i] = k;
-      sampleVector(t.sampler, k, this, out, this.blockOf[t.material] * MATERIAL_ANIM_FLOATS + t.offset);
+      sampleVector(t.sampler, k, at, out, this.blockOf[t.material] * MATERIAL_ANIM_FLOATS + t.offset);
     }
   }
 }
