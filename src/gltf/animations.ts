@@ -19,8 +19,9 @@ class AnimationReader {
   /** Key-time arrays by content: equal timelines of different accessors become one. */
   private readonly canonicalTimes = new Map<Float32Array, Float32Array>();
   private readonly timesByHash = new Map<number, Float32Array[]>();
-  /** `animations[i].channels[j] (pointer)` of KHR_animation_pointer channels we do not animate. */
+  /** `animations[i].channels[j] (pointer)` of the first KHR_animation_pointer channels we do not animate, and how many there are. */
   private readonly ignoredPointers: string[] = [];
+  private ignoredCount = 0;
 
   constructor(private readonly ctx: ReadContext) {}
 
@@ -81,7 +82,9 @@ class AnimationReader {
         const at = `${cpath}.target.extensions.KHR_animation_pointer.pointer`;
         const t = resolvePointer(pointer, this.ctx.root, at);
         switch (t.kind) {
-          case 'ignored': this.ignoredPointers.push(`${cpath} (${pointer})`); return;
+          case 'ignored':
+            if (this.ignoredCount++ < MAX_LISTED) this.ignoredPointers.push(`${cpath} (${pointer.length > 120 ? `${pointer.slice(0, 120)}…` : pointer})`);
+            return;
           case 'node': nodeChannel(ch, cpath, t.node, t.path, at, at, true); return;
           case 'mesh-weights': {
             // Every node drawing the mesh without weights of its own (glTF: node weights override the mesh's).
@@ -122,10 +125,9 @@ class AnimationReader {
       const clip: Clip = { name: optString(anim, 'name', path), duration, channels, timelines };
       return materialTracks.length > 0 ? { ...clip, materialTracks } : clip;
     });
-    if (this.ignoredPointers.length > 0) {
-      const list = this.ignoredPointers;
-      const more = list.length > 8 ? ` and ${list.length - 8} more` : '';
-      this.ctx.warn('animations', `KHR_animation_pointer channels on properties we do not animate are ignored: ${list.slice(0, 8).join(', ')}${more}`);
+    if (this.ignoredCount > 0) {
+      const more = this.ignoredCount > MAX_LISTED ? ` and ${this.ignoredCount - MAX_LISTED} more` : '';
+      this.ctx.warn('animations', `KHR_animation_pointer channels on properties we do not animate are ignored: ${this.ignoredPointers.join(', ')}${more}`);
     }
     return clips;
   }
@@ -219,6 +221,8 @@ const TARGET_PATHS: Readonly<Record<string, TargetPath>> = {
   weights: TargetPath.WEIGHTS,
 };
 const TARGET_NAMES = ['translation', 'rotation', 'scale', 'weights'];
+/** Ignored pointer channels named in the warning; the rest are counted. */
+const MAX_LISTED = 8;
 const INTERPOLATIONS: Readonly<Record<string, Interpolation>> = {
   LINEAR: Interpolation.LINEAR,
   STEP: Interpolation.STEP,

@@ -328,7 +328,8 @@ export class Renderer {
     }
     const queue = this.device.queue;
     queue.writeBuffer(this.frameBuffer, 0, this.frameData.buffer);
-    const materialValues = count > 0 ? instances[0].materialAnimation : undefined;
+    // Per model: the frame's first instance's values (a later chunk of the frame keeps them).
+    const materialValues = count > 0 && !this.chunkContinues ? instances[0].materialAnimation : undefined;
     if (materialValues && this.materialAnimator) this.materialAnimator.write(queue, materialValues);
     // A chunk after the first draws over the previous ones: keep colour and depth between passes.
     const passDescriptor = this.targets.pass(target, this.settings.clearColor, this.chunkContinues, this.chunkFollows);

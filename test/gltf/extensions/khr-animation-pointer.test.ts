@@ -142,6 +142,17 @@ describe('KHR_animation_pointer: what is ignored', () => {
   });
 });
 
+describe('KHR_animation_pointer: many ignored channels', () => {
+  it('the warning names the first eight and counts the rest', async () => {
+    const yfov = (i: number): PointerTrack => ({ pointer: `/cameras/${i}/perspective/yfov`, input: TIMES, output: new Float32Array(4), type: 'SCALAR' });
+    const model = await pointerModel(Array.from({ length: 11 }, (_, i) => yfov(i)));
+    const [warning] = model.warnings.filter((w) => w.message.includes('KHR_animation_pointer'));
+    expect(warning.message).toContain('animations[0].channels[7] (/cameras/7/perspective/yfov)');
+    expect(warning.message).not.toContain('channels[8]');
+    expect(warning.message).toMatch(/ and 3 more$/);
+  });
+});
+
 describe('KHR_animation_pointer: bad input is a GltfError naming the path', () => {
   const POINTER_PATH = 'animations[0].channels[0].target.extensions.KHR_animation_pointer.pointer';
   const one = (pointer: string, type: PointerTrack['type'] = 'VEC4', values = 16): (b: GltfBuilder) => void =>
@@ -209,5 +220,29 @@ describe('KHR_animation_pointer: bad input is a GltfError naming the path', () =
     const material = await loadError((b) => addPointerAnimation(b, 'p', [colour, colour]));
     expect(material.path).toBe('animations[0].channels[1].target.extensions.KHR_animation_pointer.pointer');
     expect(material.problem).toMatch(/already animated/);
+  });
+});
+
+describe('KHR_animation_pointer: random pointers', () => {
+  it('load, or are refused with a GltfError, never another exception', async () => {
+    const TOKENS = ['nodes', 'meshes', 'materials', 'cameras', '0', '1', '3', '9', '-1', '01', '1e0', 'rotation', 'weights', 'translation',
+      'pbrMetallicRoughness', 'baseColorFactor', 'baseColorTexture', 'emissiveFactor', 'alphaCutoff', 'extensions', 'KHR_texture_transform',
+      'offset', 'scale', '~', '~0', '~1', '~2', '', '__proto__', 'constructor'];
+    const TYPES = [['SCALAR', 1], ['VEC2', 2], ['VEC3', 3], ['VEC4', 4]] as const;
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    const outcomes = { loaded: 0, refused: 0 };
+    for (let i = 0; i < 400; i++) {
+      const tokens = Array.from({ length: 1 + next(6) }, () => TOKENS[next(TOKENS.length)]);
+      const pointer = (next(8) === 0 ? '' : '/') + tokens.join('/');
+      const [type, n] = TYPES[next(TYPES.length)];
+      const result = await pointerModel([{ pointer, input: TIMES, output: new Float32Array(4 * n), type }]).then(
+        (m) => m, (e: unknown) => e);
+      if (result instanceof GltfError) outcomes.refused++;
+      else if (result instanceof Error || !(result as Model).animations) throw new Error(`${pointer} (${type}): ${String(result)}`);
+      else outcomes.loaded++;
+    }
+    expect(outcomes.loaded).toBeGreaterThan(50);
+    expect(outcomes.refused).toBeGreaterThan(50);
   });
 });
