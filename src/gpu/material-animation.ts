@@ -1,12 +1,10 @@
-import type { MaterialAnimation } from '../anim/material-tracks.ts';
+import { animatedMaterials, type MaterialAnimation } from '../anim/material-tracks.ts';
 import {
   MATERIAL_ANIM_FLOATS, MaterialAnimOffset, TEXTURE_SLOT_COUNT, UV_TRANSFORM_FLOATS, UvTransformOffset,
 } from '../gltf/extensions/khr-animation-pointer.ts';
-import type { Material } from '../gltf/model.ts';
-import type { GpuMaterial } from './gpu-model.ts';
+import type { Material, Model } from '../gltf/model.ts';
 import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms } from './material-uniforms.ts';
 
-const MATERIAL_UNIFORMS_FLOATS = MATERIAL_UNIFORMS_SIZE / 4;
 
 /** UV matrix offsets in the uniforms, in TextureSlot order. */
 const UV_MATRIX_OFFSETS = [
@@ -15,30 +13,54 @@ const UV_MATRIX_OFFSETS = [
 ] as const;
 
 /**
+ * The uniforms of every material a clip animates (KHR_animation_pointer), in one buffer:
+ * `materials[i]`'s at i × `stride` bytes (the device's uniform offset alignment), so a frame
+ * rewrites them all with one writeBuffer. Other materials keep a buffer of their own.
+ */
+export interface AnimatedMaterialUniforms {
+  readonly buffer: GPUBuffer;
+  readonly stride: number;
+  /** Material indices, ascending (`animatedMaterials`: the blocks of MaterialAnimation.values). */
+  readonly materials: Int32Array;
+}
+
+/** The animated materials' uniforms, packed as at upload; undefined when no clip animates a material. */
+export function createAnimatedMaterialUniforms(device: GPUDevice, model: Model, label: string): AnimatedMaterialUniforms | undefined {
+  const materials = animatedMaterials(model);
+  if (materials.length === 0) return undefined;
+  const align = device.limits.minUniformBufferOffsetAlignment;
+  const stride = Math.ceil(MATERIAL_UNIFORMS_SIZE / align) * align;
+  const buffer = device.createBuffer({
+    label: `${label} animated material uniforms`, size: stride * materials.length, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, mappedAtCreation: true,
+  });
+  const bytes = new Uint8Array(buffer.getMappedRange());
+  materials.forEach((m, i) => bytes.set(new Uint8Array(packMaterialUniforms(model.materials[m])), i * stride));
+  buffer.unmap();
+  return { buffer, stride, materials: Int32Array.from(materials) };
+}
+
+/**
  * Writes KHR_animation_pointer material values (src/anim/material-tracks.ts) into the
- * uniform buffers of the animated materials (made with COPY_DST for this by gpu-model.ts).
- * Made per model only when a clip animates a material, so other models' frames keep their
- * writeBuffers; a frame writes only when the values changed since the last write, one
- * writeBuffer per animated material, from uniforms packed once at creation.
- * Material uniforms are per model, not per instance: every instance of a frame draws the
- * first instance's material values (three.js's clones share their materials likewise).
+ * animated materials' uniforms. Made per model only when a clip animates a material, so
+ * other models' frames keep their writeBuffers; a frame writes only when the values changed
+ * since the last write: one writeBuffer for all animated materials, from uniforms packed
+ * once at creation. Material uniforms are per model, not per instance: every instance of a
+ * frame draws the first instance's material values (three.js's clones share their materials likewise).
  */
 export class MaterialUniformAnimator {
   private readonly staging: Float32Array;
-  private readonly buffers: GPUBuffer[];
   private readonly strengths: Float32Array;
   private written = -1;
   private source: MaterialAnimation | undefined;
 
-  constructor(materials: readonly Material[], gpuMaterials: readonly GpuMaterial[], animated: Int32Array) {
-    const floats = MATERIAL_UNIFORMS_FLOATS;
-    this.staging = new Float32Array(animated.length * floats);
+  constructor(private readonly uniforms: AnimatedMaterialUniforms, materials: readonly Material[]) {
+    const { stride } = uniforms;
+    const animated = uniforms.materials;
+    this.staging = new Float32Array(animated.length * stride / 4);
     this.strengths = new Float32Array(animated.length);
-    this.buffers = [];
     animated.forEach((m, i) => {
-      this.staging.set(new Float32Array(packMaterialUniforms(materials[m])), i * floats);
+      this.staging.set(new Float32Array(packMaterialUniforms(materials[m])), i * stride / 4);
       this.strengths[i] = materials[m].emissiveStrength ?? 1;
-      this.buffers.push(gpuMaterials[m].uniformBuffer);
     });
   }
 
@@ -47,14 +69,11 @@ export class MaterialUniformAnimator {
     if (animation === this.source && animation.version === this.written) return;
     this.source = animation;
     this.written = animation.version;
-    const values = animation.values;
-    const staging = this.staging;
-    for (let i = 0; i < this.buffers.length; i++) {
-      const v = i * MATERIAL_ANIM_FLOATS;
-      const u = i * MATERIAL_UNIFORMS_FLOATS;
-      packAnimatedValues(values, v, this.strengths[i], staging, u);
-      queue.writeBuffer(this.buffers[i], 0, staging.buffer, u * 4, MATERIAL_UNIFORMS_FLOATS * 4);
+    const floatStride = this.uniforms.stride / 4;
+    for (let i = 0; i < this.strengths.length; i++) {
+      packAnimatedValues(animation.values, i * MATERIAL_ANIM_FLOATS, this.strengths[i], this.staging, i * floatStride);
     }
+    queue.writeBuffer(this.uniforms.buffer, 0, this.staging.buffer, 0, this.staging.byteLength);
   }
 }
 

@@ -1,5 +1,4 @@
 import type { ModelInstance } from '../anim/instance.ts';
-import { animatedMaterials } from '../anim/material-tracks.ts';
 import { MaterialUniformAnimator } from './material-animation.ts';
 import { asSkinningMethod, DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
@@ -181,8 +180,8 @@ export class Renderer {
     }
     this.current?.destroy();
     this.current = draws;
-    const animated = animatedMaterials(model);
-    this.materialAnimator = animated.length > 0 ? new MaterialUniformAnimator(model.materials, gpu.materials, Int32Array.from(animated)) : undefined;
+    const animated = gpu.animatedMaterialUniforms;
+    this.materialAnimator = animated ? new MaterialUniformAnimator(animated, model.materials) : undefined;
   }
 
   /** The model being drawn, if any. */

@@ -2,7 +2,7 @@
  * KHR_animation_pointer material tracks on the GPU (src/gpu/material-animation.ts): the
  * packed values match upload-time packing, an animated base colour draws the colour of the
  * time (Dawn on SwiftShader), an animated UV offset draws what a static one does, and a frame
- * writes the animated materials' uniforms only when their values change.
+ * writes the animated materials' uniforms (one buffer) only when their values change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MaterialAnimation } from '../../src/anim/material-tracks.ts';
@@ -25,9 +25,13 @@ const COLOUR_TRACK: PointerTrack = { pointer: BASE_COLOR, input: Float32Array.of
 /** A 2×1 texture: red texel left, blue right. */
 const TWO_TEXELS = encodePng(2, 1, Uint8Array.of(255, 0, 0, 255, 0, 0, 255, 255));
 
-/** The unlit quad of fixtures.ts, its material made by `material` and animated by `tracks`. */
-function animatedQuad(tracks: readonly PointerTrack[], material: (texture: AddTexture) => Record<string, unknown> = () => ({})): Uint8Array {
+/**
+ * The unlit quad of fixtures.ts, its material made by `material` and animated by `tracks`.
+ * `others` materials (unlit green) come before the quad's, so the quad's is materials[others].
+ */
+function animatedQuad(tracks: readonly PointerTrack[], material: (texture: AddTexture) => Record<string, unknown> = () => ({}), others = 0): Uint8Array {
   return buildMaterialQuad((texture, b: GltfBuilder) => {
+    for (let i = 0; i < others; i++) b.addMaterial({ pbrMetallicRoughness: { baseColorFactor: [0, 1, 0, 1] }, extensions: { KHR_materials_unlit: {} } });
     if (tracks.length > 0) addPointerAnimation(b, 'animated', tracks);
     b.json.extensionsUsed!.push('KHR_materials_unlit');
     return { extensions: { KHR_materials_unlit: {} }, ...material(texture) };
@@ -87,9 +91,13 @@ describe.skipIf(!device)('animated materials drawn (Dawn on SwiftShader)', () =>
   }
   const centre = (f: Frame) => pixel(f, SIZE / 2, SIZE / 2);
 
-  it('an animated baseColorFactor draws the colour of the time', async () => {
+  it.each([0, 2])('an animated baseColorFactor draws the colour of the time (%i other animated materials before it)', async (others) => {
+    // The other materials' tracks hold them grey: their uniforms share the buffer, the quad's comes after theirs.
+    const grey = (m: number): PointerTrack => ({ pointer: `/materials/${m}/pbrMetallicRoughness/baseColorFactor`, input: Float32Array.of(0), output: Float32Array.of(0.5, 0.5, 0.5, 1), type: 'VEC4' });
+    const tracks = [...Array.from({ length: others }, (_, m) => grey(m)), { ...COLOUR_TRACK, pointer: `/materials/${others}/pbrMetallicRoughness/baseColorFactor` }];
     await expectNoGpuErrors(gpu, async () => {
-      await show(animatedQuad([COLOUR_TRACK]));
+      await show(animatedQuad(tracks, undefined, others));
+      expect(scene.renderer.model!.materials).toHaveLength(others + 1);
       for (const [time, rgb] of [[0, [1, 0, 0]], [0.5, [0.5, 0, 0.5]], [0.75, [0.25, 0, 0.75]], [1, [0, 0, 1]], [1.5, [0, 0.5, 0.5]], [2, [0, 1, 0]], [0.25, [0.75, 0, 0.25]]] as const) {
         const p = centre(await scene.pose(0, time).render());
         rgb.forEach((c, i) => expect(Math.abs(p[i] - linearToSrgb(c)), `t=${time}: ${p} vs linear ${rgb}`).toBeLessThanOrEqual(1));
@@ -123,7 +131,7 @@ describe.skipIf(!device)('animated materials drawn (Dawn on SwiftShader)', () =>
     });
   });
 
-  it('the frame path: one more writeBuffer per animated material, only when its values change', async () => {
+  it('the frame path: one more writeBuffer for all animated materials, only when their values change', async () => {
     const frames = 5;
     await expectNoGpuErrors(gpu, async () => {
       // The same quad without material animation: the frame's own writeBuffers.
@@ -134,7 +142,8 @@ describe.skipIf(!device)('animated materials drawn (Dawn on SwiftShader)', () =>
       });
       expect(plain.submit).toBe(frames);
       const own = plain.writeBuffer;
-      await show(animatedQuad([COLOUR_TRACK]));
+      // Two animated materials: still one writeBuffer.
+      await show(animatedQuad([{ ...COLOUR_TRACK, pointer: BASE_COLOR.replace('/0/', '/1/') }, COLOUR_TRACK], undefined, 1));
       scene.pose(0, 0).renderer.render(scene.target, scene.camera, scene.instance);
       const moving = countGpuCalls(gpu, () => {
         for (let f = 1; f <= frames; f++) scene.pose(0, f * 0.1).renderer.render(scene.target, scene.camera, scene.instance);
