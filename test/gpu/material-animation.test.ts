@@ -9,10 +9,11 @@ import { MaterialAnimation } from '../../src/anim/material-tracks.ts';
 import type { GltfBuilder } from '../../src/gltf/builder.ts';
 import { MATERIAL_ANIM_FLOATS } from '../../src/gltf/extensions/khr-animation-pointer.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { packAnimatedValues } from '../../src/gpu/material-animation.ts';
+import { MaterialUniformAnimator, packAnimatedValues } from '../../src/gpu/material-animation.ts';
 import { MATERIAL_UNIFORMS_SIZE, packMaterialUniforms } from '../../src/gpu/material-uniforms.ts';
 import { ToneMapping } from '../../src/gpu/layouts.ts';
 import { addPointerAnimation, type PointerTrack } from '../support/animation-pointer.ts';
+import { measureAllocation } from '../support/allocation.ts';
 import { encodePng } from '../support/png.ts';
 import { buildMaterialQuad, type AddTexture } from './fixtures.ts';
 import { countGpuCalls, expectNoGpuErrors, loadModel, OffscreenScene, pixel, testDevice, type Frame } from './gpu-test.ts';
@@ -68,6 +69,38 @@ describe('packAnimatedValues', () => {
     // Base colour 4, emissive 3, alpha cutoff 1, five 3×2 UV matrices.
     expect(written).toBe(4 + 3 + 1 + 5 * 6);
     expect(m.values.length).toBe(MATERIAL_ANIM_FLOATS);
+  });
+});
+
+describe('MaterialUniformAnimator', () => {
+  it('writes all animated materials with one writeBuffer when their values changed, allocating nothing', async () => {
+    const model = await loadGltf(animatedQuad([{ ...COLOUR_TRACK, pointer: BASE_COLOR.replace('/0/', '/2/') }, COLOUR_TRACK], undefined, 2));
+    const buffer = {} as GPUBuffer;
+    const animator = new MaterialUniformAnimator({ buffer, stride: 256, materials: Int32Array.of(0, 2) }, model.materials);
+    // Integers only in the stub (a double kept in a closure would be boxed).
+    let writes = 0, bytes = 0, elsewhere = 0;
+    const queue = { writeBuffer: (target: GPUBuffer, at: number, _data: ArrayBuffer, offset: number, size: number) => {
+      if (target !== buffer || at !== 0 || offset !== 0) elsewhere++;
+      writes++;
+      bytes = size;
+    } } as unknown as GPUQueue;
+    const values = new MaterialAnimation(model);
+    values.clip = 0;
+    values.evaluate();
+    animator.write(queue, values);
+    animator.write(queue, values);
+    expect([writes, bytes]).toEqual([1, 2 * 256]);
+    let frames = 0;
+    const frame = (): void => {
+      if (++frames === 120) frames = 0;
+      values.time = frames / 60;
+      values.evaluate();
+      animator.write(queue, values);
+    };
+    const { rounds, clean } = await measureAllocation(frame, 20_000, 64 * 1024);
+    expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
+    expect(writes).toBeGreaterThan(100_000);
+    expect(elsewhere).toBe(0);
   });
 });
 
