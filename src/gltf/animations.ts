@@ -22,6 +22,7 @@ class AnimationReader {
   /** `animations[i].channels[j] (pointer)` of the first KHR_animation_pointer channels we do not animate, and how many there are. */
   private readonly ignoredPointers: string[] = [];
   private ignoredCount = 0;
+  private nodesByMesh: number[][] | undefined;
 
   constructor(private readonly ctx: ReadContext) {}
 
@@ -38,6 +39,7 @@ class AnimationReader {
       let duration = 0;
       const materialTracks: MaterialTrack[] = [];
       const materialTargeted = new Set<number>();
+      const meshesTargeted = new Set<number>();
       /** Reads channel `cpath`'s sampler for values of `components` floats (`what` names them in errors). */
       const sampler = (ch: JsonObject, cpath: string, components: number, targetPath: TargetPath | undefined, what: string, typeComponents?: number): Sampler => {
         const samplerIndex = reqIndex(ch, 'sampler', cpath, samplerJson.length, `${path}.samplers`);
@@ -87,12 +89,14 @@ class AnimationReader {
             return;
           case 'node': nodeChannel(ch, cpath, t.node, t.path, at, at, true); return;
           case 'mesh-weights': {
-            // Every node drawing the mesh without weights of its own (glTF: node weights override the mesh's).
-            const nodesJson = optArray(this.ctx.root, 'nodes', '');
-            nodes.forEach((n, ni) => {
-              if (n.mesh !== t.mesh || asObject(nodesJson[ni], `nodes[${ni}]`).weights !== undefined || targeted.has(ni * 4 + TargetPath.WEIGHTS)) return;
-              nodeChannel(ch, cpath, ni, TargetPath.WEIGHTS, at, at, true);
-            });
+            if (meshesTargeted.has(t.mesh)) throw new GltfError(at, `meshes[${t.mesh}].weights is already animated by another channel of this animation`);
+            meshesTargeted.add(t.mesh);
+            // One channel per node: a file cannot make many from few bytes beyond its budget.
+            const users = this.meshWeightNodes(nodes)[t.mesh] ?? [];
+            this.ctx.budget.charge(users.length * CHANNEL_BYTES, cpath);
+            for (const ni of users) {
+              if (!targeted.has(ni * 4 + TargetPath.WEIGHTS)) nodeChannel(ch, cpath, ni, TargetPath.WEIGHTS, at, at, true);
+            }
             return;
           }
           case 'material': {
@@ -130,6 +134,21 @@ class AnimationReader {
       this.ctx.warn('animations', `KHR_animation_pointer channels on properties we do not animate are ignored: ${this.ignoredPointers.join(', ')}${more}`);
     }
     return clips;
+  }
+
+  /**
+   * By mesh, the nodes drawing it without weights of their own (glTF: a node's weights override
+   * its mesh's), which a `/meshes/M/weights` pointer animates; found once per load.
+   */
+  private meshWeightNodes(nodes: readonly NodeInfo[]): number[][] {
+    if (this.nodesByMesh) return this.nodesByMesh;
+    const byMesh: number[][] = [];
+    const nodesJson = optArray(this.ctx.root, 'nodes', '');
+    nodes.forEach((n, ni) => {
+      if (n.mesh >= 0 && asObject(nodesJson[ni], `nodes[${ni}]`).weights === undefined) (byMesh[n.mesh] ??= []).push(ni);
+    });
+    this.nodesByMesh = byMesh;
+    return byMesh;
   }
 
   /** The first key-time array seen with these contents (hashed, so equal timelines cost one pass each). */
@@ -221,6 +240,8 @@ const TARGET_PATHS: Readonly<Record<string, TargetPath>> = {
   weights: TargetPath.WEIGHTS,
 };
 const TARGET_NAMES = ['translation', 'rotation', 'scale', 'weights'];
+/** What one Channel costs beyond its sampler's values (charged for `/meshes/M/weights` channels, made per node). */
+const CHANNEL_BYTES = 128;
 /** Ignored pointer channels named in the warning; the rest are counted. */
 const MAX_LISTED = 8;
 const INTERPOLATIONS: Readonly<Record<string, Interpolation>> = {

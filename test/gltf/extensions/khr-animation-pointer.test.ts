@@ -71,6 +71,31 @@ describe('KHR_animation_pointer: node properties map onto core channels', () => 
     expect(own.animations[0].channels).toEqual([]);
   });
 
+  it('a node\'s own weights channel wins over its mesh\'s; a mesh\'s weights animated twice in one clip are refused', async () => {
+    const weights = (pointer: string): PointerTrack => ({ pointer, input: TIMES, output: NODE_TRACKS[4].output, type: 'SCALAR' });
+    const both = await pointerModel([weights(`/nodes/${SceneNode.MORPHED}/weights`), weights('/meshes/0/weights')]);
+    expect(both.animations[0].channels.map((c) => [c.node, c.path])).toEqual([[SceneNode.MORPHED, TargetPath.WEIGHTS]]);
+    const twice = await loadError((b) => addPointerAnimation(b, 'p', [weights('/meshes/0/weights'), weights('/meshes/0/weights')]));
+    expect(twice.path).toBe('animations[0].channels[1].target.extensions.KHR_animation_pointer.pointer');
+    expect(twice.problem).toMatch(/meshes\[0\]\.weights is already animated/);
+  });
+
+  it('mesh weight pointers multiplied by thousands of nodes stop at the load budget', async () => {
+    const started = performance.now();
+    const e = await loadError((b) => {
+      addPointerAnimation(b, 'p', [{ pointer: '/meshes/0/weights', input: TIMES, output: NODE_TRACKS[4].output, type: 'SCALAR' }]);
+      const nodes = b.json.nodes!;
+      const first = nodes.length;
+      for (let i = 0; i < 4000; i++) nodes.push({ mesh: 0 });
+      b.json.scenes![0].nodes!.push(...Array.from({ length: 4000 }, (_, i) => first + i));
+      const anim = b.json.animations![0];
+      for (let i = 0; i < 4000; i++) b.json.animations!.push({ samplers: anim.samplers, channels: anim.channels });
+    });
+    expect(e.problem).toMatch(/loading needs more than/);
+    expect(e.path).toMatch(/^animations\[\d+\]\.channels\[0\]$/);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it('the extension is registered: files that require it load', async () => {
     const model = await load((b) => {
       addPointerAnimation(b, 'a', [asPointerTrack(NODE_TRACKS[0])]);
