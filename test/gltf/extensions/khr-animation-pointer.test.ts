@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { Crowd } from '../../../src/anim/crowd.ts';
+import { AnimationPlayer } from '../../../src/anim/player.ts';
 import { createPose, setRestPose } from '../../../src/anim/pose.ts';
 import { createClipCursor, sampleClip } from '../../../src/anim/sample.ts';
 import type { AnimationTrack, GltfBuilder } from '../../../src/gltf/builder.ts';
@@ -59,6 +61,26 @@ describe('KHR_animation_pointer: node properties map onto core channels', () => 
     setRestPose(pointer, pb);
     sampleClip(cb, 1, pb);
     expect(pb.weights[0]).toBeGreaterThan(0);
+  });
+
+  it('crowds (the batch kernel) and crossfades play the pointer clip as they play the core one', async () => {
+    const tracks = NODE_TRACKS.slice(0, 4);
+    const core = await load((b) => { b.addAnimationTracks('core', tracks); b.addAnimationTracks('core', [tracks[0]]); });
+    const pointer = await load((b) => { addPointerAnimation(b, 'p', tracks.map(asPointerTrack)); addPointerAnimation(b, 'q', [asPointerTrack(tracks[0])]); });
+    const [a, b] = [new Crowd(core, 3), new Crowd(pointer, 3)];
+    for (const c of [a, b]) {
+      c.clip.set([0, 1, 0]);
+      c.speed.set([1, 0.5, -1]);
+    }
+    const [pa, pb] = [new AnimationPlayer(core), new AnimationPlayer(pointer)];
+    for (const p of [pa, pb]) p.play();
+    for (let f = 0; f < 40; f++) {
+      if (f === 10) for (const p of [pa, pb]) p.crossfadeTo(1, 0.4);
+      for (const c of [a, b]) c.update(0.07);
+      for (const p of [pa, pb]) p.update(0.07);
+      for (let k = 0; k < 3; k++) expect(b.instances[k].nodeMatrices, `frame ${f}, instance ${k}`).toEqual(a.instances[k].nodeMatrices);
+      expect(pb.instance.nodeMatrices, `player frame ${f}`).toEqual(pa.instance.nodeMatrices);
+    }
   });
 
   it('/meshes/M/weights animates every node drawing the mesh without weights of its own', async () => {
