@@ -10,9 +10,9 @@
  *   of the five texture slots: material tracks (`Clip.materialTracks`), sampled per frame by
  *   src/anim/material-tracks.ts and written into the material uniforms (src/gpu/material-animation.ts).
  *
- * Every other pointer (cameras, lights, other material properties…) is ignored, listed in one
- * warning, as the Khronos sample viewer ignores what it cannot animate. A pointer that is not
- * a JSON pointer, or indexes past the end of `nodes`, `meshes` or `materials`, is refused.
+ * Every other pointer (cameras, lights, other material properties…; the Khronos sample viewer
+ * animates more of them) is ignored and listed in one warning. A pointer that is not a JSON
+ * pointer, or indexes past the end of `nodes`, `meshes` or `materials`, is refused.
  */
 import { TargetPath } from '../constants.ts';
 import { GltfError } from '../errors.ts';
