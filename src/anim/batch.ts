@@ -3,6 +3,7 @@ import type { Model } from '../gltf/model.ts';
 import { invertMat4 } from '../math/trs.ts';
 import { updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
 import { localToModel } from './local-to-model.ts';
+import { MaterialAnimation } from './material-tracks.ts';
 import { skinPalette } from './palette.ts';
 import { createPose, type Pose } from './pose.ts';
 import {
@@ -217,6 +218,8 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
       palette: new Float32Array(buffer, palettePtr + i * paletteMatrixCount * 64, paletteMatrixCount * 16),
       paletteOffsets,
       paletteMatrixCount,
+      // Material uniforms are per model: the renderer draws the first instance's (crowd.ts evaluates them).
+      ...(i === 0 && model.animations.some((c) => c.materialTracks) ? { materialAnimation: new MaterialAnimation(model) } : {}),
     });
   }
 

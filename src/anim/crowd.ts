@@ -312,6 +312,16 @@ export class Crowd {
       if (this.clip[k] >= 0) this.finishPose(k, dt);
     }
     updateBatchMatricesAndPalettes(batch, n);
+    const materials = this.instances[0]?.materialAnimation;
+    if (materials && n > 0) {
+      // KHR_animation_pointer material values: per model, so the first instance's clip.
+      materials.clip = this.clip[0];
+      materials.time = this.time[0];
+      materials.fromClip = this.fromClip[0];
+      materials.fromTime = this.fromTime[0];
+      materials.weight = this.fromClip[0] >= 0 ? this.fadeElapsed[0] / this.fadeDuration[0] : 1;
+      materials.evaluate();
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Model } from '../gltf/model.ts';
 import { localToModel } from './local-to-model.ts';
+import { MaterialAnimation } from './material-tracks.ts';
 import { skinPalette } from './palette.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import { createClipCursor, sampleCursor, type ClipCursor } from './sample.ts';
@@ -22,6 +23,8 @@ export interface ModelInstance {
   readonly paletteOffsets: Int32Array;
   /** Total joint matrices in `palette`. */
   readonly paletteMatrixCount: number;
+  /** KHR_animation_pointer material values, only when a clip animates a material. */
+  readonly materialAnimation?: MaterialAnimation;
 }
 
 export function createModelInstance(model: Model): ModelInstance {
@@ -40,6 +43,7 @@ export function createModelInstance(model: Model): ModelInstance {
     palette: new Float32Array(count * 16),
     paletteOffsets,
     paletteMatrixCount: count,
+    ...(model.animations.some((c) => c.materialTracks) ? { materialAnimation: new MaterialAnimation(model) } : {}),
   };
   updateModelInstance(instance, -1, 0);
   return instance;
@@ -57,6 +61,13 @@ export function updateModelInstance(instance: ModelInstance, clip: number, time:
     const cursor = instance.cursors[clip];
     cursor.time = time;
     sampleCursor(cursor, pose);
+  }
+  const materials = instance.materialAnimation;
+  if (materials) {
+    materials.clip = clip;
+    materials.time = time;
+    materials.fromClip = -1;
+    materials.evaluate();
   }
   updateMatricesAndPalettes(instance);
 }

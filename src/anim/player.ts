@@ -9,7 +9,8 @@ import { sampleCursor } from './sample.ts';
  * Plays a model's clips the way three.js's AnimationMixer and <model-viewer> users
  * expect: play/pause, speed, looping or clamping at the end, seeking, and crossfades
  * between clips. `update(dt)` advances time, samples (and blends), then fills the
- * instance's node matrices and palettes; it allocates nothing.
+ * instance's node matrices and palettes, and its KHR_animation_pointer material values
+ * (the playing clip's and a crossfade's; layers carry none); it allocates nothing.
  */
 export class AnimationPlayer {
   readonly instance: ModelInstance;
@@ -158,6 +159,15 @@ export class AnimationPlayer {
       }
     }
     this.layers.apply();
+    const materials = instance.materialAnimation;
+    if (materials) {
+      materials.clip = this.clip;
+      materials.time = this.time;
+      materials.fromClip = this.fromClip;
+      materials.fromTime = this.fromTime;
+      materials.weight = this.fromClip >= 0 ? this.fadeElapsed / this.fadeDuration : 1;
+      materials.evaluate();
+    }
     updateMatricesAndPalettes(instance);
   }
 

@@ -254,8 +254,12 @@ function sampleOther(cursor: ClipCursor, c: number, pose: Pose): void {
   }
 }
 
-/** Any interpolation of `components` values per key, component-wise (rotations are normalised by the caller). */
-function sampleVector(s: Sampler, k: number, cursor: ClipCursor, out: Float64Array | Float32Array, o: number): void {
+/**
+ * Any interpolation of `components` values per key at `cursor.time`, component-wise (rotations are
+ * normalised by the caller); `k` from `findKey`. The time comes in an object, not as a number, so
+ * no double is boxed when this call is not inlined.
+ */
+export function sampleVector(s: Sampler, k: number, cursor: { readonly time: number }, out: Float64Array | Float32Array, o: number): void {
   const time = cursor.time;
   const n = s.components;
   const v = s.values;

@@ -186,6 +186,15 @@ export interface Clip {
    * usually share a few, so sampling finds the key once per timeline, not per channel.
    */
   readonly timelines: readonly Float32Array[];
+  /** KHR_animation_pointer material tracks (khr-animation-pointer.ts); absent when there are none. */
+  readonly materialTracks?: readonly MaterialTrack[];
+}
+
+/** One animated material value: `sampler.components` floats at `offset` of the material's MaterialAnimOffset block. */
+export interface MaterialTrack {
+  readonly material: number;
+  readonly offset: number;
+  readonly sampler: Sampler;
 }
 
 export interface TextureInfo {

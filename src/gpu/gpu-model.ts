@@ -6,7 +6,8 @@ import { drawIndices, weldPrimitive } from '../gltf/topology.ts';
 import { uploadKtx2Source } from './ktx2-texture.ts';
 import { MaterialBinding, MaterialTexture, VertexLocation } from './layouts.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from './limits.ts';
-import { DEFAULT_MATERIAL, packMaterialUniforms } from './material-uniforms.ts';
+import { createAnimatedMaterialUniforms, type AnimatedMaterialUniforms } from './material-animation.ts';
+import { DEFAULT_MATERIAL, MATERIAL_UNIFORMS_SIZE, packMaterialUniforms } from './material-uniforms.ts';
 import type { MipmapGenerator } from './mipmaps.ts';
 import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
 import type { AlphaMode, MeshPipelines } from './pipelines.ts';
@@ -159,6 +160,7 @@ export interface GpuMaterial {
   readonly textures: number;
   /** Material.shading, 'pbr' when absent (MeshPipelineDesc.shading). */
   readonly shading: MaterialShading;
+  /** Its own, or for an animated material the shared one (GpuModel.animatedMaterialUniforms). */
   readonly uniformBuffer: GPUBuffer;
   readonly bindGroup: GPUBindGroup;
 }
@@ -178,6 +180,8 @@ export interface GpuModel {
   readonly warnings: readonly GltfWarning[];
   /** Vertex buffer bytes per vertex over every primitive (GpuPrimitive.bytesPerVertex weighted by vertices). */
   readonly bytesPerVertex: number;
+  /** The uniforms of the materials KHR_animation_pointer clips animate; absent when none are. */
+  readonly animatedMaterialUniforms?: AnimatedMaterialUniforms;
   /** Frees every buffer and texture this upload created (shared resources stay). */
   destroy(): void;
 }
@@ -239,7 +243,9 @@ export async function uploadModel(ctx: UploadContext, model: Model, label = mode
   const limits = ctx.limits ?? allocationLimits(ctx.device);
   const warnings: GltfWarning[] = [];
   try {
-    const materials = await uploadMaterials(ctx, model, label, owned, limits, warnings);
+    const animatedMaterialUniforms = createAnimatedMaterialUniforms(ctx.device, model, label);
+    if (animatedMaterialUniforms) owned.push(animatedMaterialUniforms.buffer);
+    const materials = await uploadMaterials(ctx, model, label, owned, limits, warnings, animatedMaterialUniforms);
     const morphs = new MorphDeltaPacker();
     const primitives = model.meshes.map((mesh, mi) => mesh.primitives.map((p, pi) => {
       const path = `meshes[${mi}].primitives[${pi}]`;
@@ -249,6 +255,7 @@ export async function uploadModel(ctx: UploadContext, model: Model, label = mode
     owned.push(morphDeltas);
     return {
       model, primitives, materials, morphDeltas, warnings, bytesPerVertex: meanBytesPerVertex(primitives),
+      ...(animatedMaterialUniforms ? { animatedMaterialUniforms } : {}),
       destroy() {
         for (const o of owned) o.destroy();
         owned.length = 0;
@@ -480,6 +487,7 @@ function bytesOf(a: ArrayBufferView): Uint8Array {
 
 async function uploadMaterials(
   ctx: UploadContext, model: Model, label: string, owned: { destroy(): void }[], limits: AllocationLimits, warnings: GltfWarning[],
+  animated: AnimatedMaterialUniforms | undefined,
 ): Promise<GpuMaterial[]> {
   const { device, defaults } = ctx;
   const textures = new Map<string, GPUTexture>();
@@ -527,10 +535,20 @@ async function uploadMaterials(
   const all: { material: Material; path: string }[] = model.materials.map((material, i) => ({ material, path: `materials[${i}]` }));
   all.push({ material: DEFAULT_MATERIAL, path: 'default material' });
   const out: GpuMaterial[] = [];
-  for (const { material, path } of all) {
+  for (const [mi, { material, path }] of all.entries()) {
     const matLabel = `${label} ${path}${material.name ? ` "${material.name}"` : ''}`;
-    const uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(packMaterialUniforms(material)), GPUBufferUsage.UNIFORM);
-    owned.push(uniformBuffer);
+    // KHR_animation_pointer: an animated material's uniforms live in the shared, rewritten buffer.
+    const slot = animated ? animated.materials.indexOf(mi) : -1;
+    let uniformBuffer: GPUBuffer;
+    let uniforms: GPUBufferBinding;
+    if (animated && slot >= 0) {
+      uniformBuffer = animated.buffer;
+      uniforms = { buffer: uniformBuffer, offset: slot * animated.stride, size: MATERIAL_UNIFORMS_SIZE };
+    } else {
+      uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(packMaterialUniforms(material)), GPUBufferUsage.UNIFORM);
+      owned.push(uniformBuffer);
+      uniforms = { buffer: uniformBuffer };
+    }
     const shading = material.shading ?? 'pbr';
     // Unlit reads the base colour only: its other textures are neither uploaded nor sampled.
     const drawn: Material = shading !== 'unlit' ? material : {
@@ -539,7 +557,7 @@ async function uploadMaterials(
     const M = MaterialBinding;
     const T = MaterialTexture;
     const entries: GPUBindGroupEntry[] = [
-      { binding: M.UNIFORMS, resource: { buffer: uniformBuffer } },
+      { binding: M.UNIFORMS, resource: uniforms },
       { binding: M.BASE_COLOR_TEXTURE, resource: await textureView(drawn.baseColorTexture, true, defaults.whiteSrgb, `${path}.baseColorTexture`) },
       { binding: M.BASE_COLOR_SAMPLER, resource: sampler(drawn.baseColorTexture) },
       { binding: M.METALLIC_ROUGHNESS_TEXTURE, resource: await textureView(drawn.metallicRoughnessTexture, false, defaults.whiteLinear, `${path}.metallicRoughnessTexture`) },

@@ -5,7 +5,8 @@ import { AlphaModeCode, MaterialFlag } from './layouts.ts';
 /**
  * Byte layout of `struct MaterialUniforms` (shaders/mesh.wgsl), group 2 binding 0:
  * the glTF metallic-roughness material's factors and which UV set each texture reads.
- * Written once at upload. test/gpu/layouts.test.ts checks the offsets against the WGSL.
+ * Written once at upload (an animated material's factors and UV matrices again per frame:
+ * material-animation.ts). test/gpu/layouts.test.ts checks the offsets against the WGSL.
  */
 export const MaterialUniformsOffset = {
   /** vec4f, linear RGBA. */

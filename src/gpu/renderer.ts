@@ -1,4 +1,5 @@
 import type { ModelInstance } from '../anim/instance.ts';
+import { MaterialUniformAnimator } from './material-animation.ts';
 import { asSkinningMethod, DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
@@ -43,7 +44,8 @@ function skinningOf(setting: SkinningMethod): SkinningMethod {
  * writeBuffer; matrices, or DqJoint entries for dual-quaternion skinning: palette-upload.ts),
  * one draw record per draw and instance (one writeBuffer; it carries the draw's morph
  * weights: draw-record-writer.ts) and the model's morph target deltas (written once at
- * upload), group 2 per material (written once at upload). Every instance of a draw is one
+ * upload), group 2 per material (written once at upload; materials a clip animates through
+ * KHR_animation_pointer are rewritten when their values change: material-animation.ts). Every instance of a draw is one
  * instanced draw call: draw i's records are i × instances + k, so `firstInstance = i × instances`.
  * The current model's draws, their order, pipelines and per-instance buffers are its
  * ModelDraws (model-draws.ts); pipelines come from caches shared by every Renderer on the device.
@@ -82,6 +84,8 @@ export class Renderer {
   private lastPath: SkinningPath = 'vertex';
   /** The current model's draws. */
   private current: ModelDraws | undefined;
+  /** The current model's animated material uniforms (KHR_animation_pointer), when it has any. */
+  private materialAnimator: MaterialUniformAnimator | undefined;
   /** Set by renderInChunks: this pass continues the previous chunk's / another chunk follows. */
   private chunkContinues = false;
   private chunkFollows = false;
@@ -176,6 +180,8 @@ export class Renderer {
     }
     this.current?.destroy();
     this.current = draws;
+    const animated = gpu.animatedMaterialUniforms;
+    this.materialAnimator = animated ? new MaterialUniformAnimator(animated, model.materials) : undefined;
   }
 
   /** The model being drawn, if any. */
@@ -321,6 +327,9 @@ export class Renderer {
     }
     const queue = this.device.queue;
     queue.writeBuffer(this.frameBuffer, 0, this.frameData.buffer);
+    // Per model: the frame's first instance's values (a later chunk of the frame keeps them).
+    const materialValues = count > 0 && !this.chunkContinues ? instances[0].materialAnimation : undefined;
+    if (materialValues && this.materialAnimator) this.materialAnimator.write(queue, materialValues);
     // A chunk after the first draws over the previous ones: keep colour and depth between passes.
     const passDescriptor = this.targets.pass(target, this.settings.clearColor, this.chunkContinues, this.chunkFollows);
     passDescriptor.timestampWrites = this.timer?.beginPass();
@@ -521,6 +530,7 @@ export class Renderer {
   destroy(): void {
     this.current?.destroy();
     this.current = undefined;
+    this.materialAnimator = undefined;
     this.targets.destroy();
     this.frameBuffer.destroy();
     this.shadow.destroy();

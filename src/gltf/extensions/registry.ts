@@ -9,6 +9,7 @@ import { KHR_DRACO_MESH_COMPRESSION } from './draco.ts';
 import { EXT_MESH_GPU_INSTANCING } from './ext-mesh-gpu-instancing.ts';
 import { EXT_TEXTURE_AVIF } from './ext-texture-avif.ts';
 import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
+import { KHR_ANIMATION_POINTER } from './khr-animation-pointer.ts';
 import { decodeDracoPrimitives } from './khr-draco-mesh-compression.ts';
 import { KHR_MATERIALS_EMISSIVE_STRENGTH } from './khr-materials-emissive-strength.ts';
 import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
@@ -37,6 +38,8 @@ const EXTENSIONS: readonly GltfExtension[] = [
   KHR_MATERIALS_EMISSIVE_STRENGTH,
   KHR_MATERIALS_UNLIT,
   KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS,
+  // Animation: pointer channels read by animations.ts.
+  KHR_ANIMATION_POINTER,
 ];
 
 const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) => [e.name, e]));

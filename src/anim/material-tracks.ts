@@ -1,0 +1,128 @@
+import {
+  MATERIAL_ANIM_FLOATS, MaterialAnimOffset, TEXTURE_SLOT_COUNT, UV_TRANSFORM_FLOATS, UvTransformOffset,
+} from '../gltf/extensions/khr-animation-pointer.ts';
+import type { Material, Model, TextureInfo } from '../gltf/model.ts';
+import { findKey, sampleVector } from './sample.ts';
+
+/** The materials any clip of `model` animates (KHR_animation_pointer material tracks), ascending. */
+export function animatedMaterials(model: Model): number[] {
+  const set = new Set<number>();
+  for (const clip of model.animations) for (const t of clip.materialTracks ?? []) set.add(t.material);
+  return [...set].sort((a, b) => a - b);
+}
+
+/** A material's texture slots in TextureSlot order. */
+export function textureSlots(m: Material): readonly (TextureInfo | undefined)[] {
+  return [m.baseColorTexture, m.metallicRoughnessTexture, m.normalTexture, m.occlusionTexture, m.emissiveTexture];
+}
+
+/**
+ * The animated material values of one model instance: per animated material a block of
+ * MATERIAL_ANIM_FLOATS floats (MaterialAnimOffset) holding the material's own values where no
+ * track of the playing clip writes. `evaluate` samples the clip's material tracks (and blends
+ * a crossfade's outgoing clip) without allocating; `version` counts the changes, so the
+ * renderer uploads only then (src/gpu/material-animation.ts).
+ */
+export class MaterialAnimation {
+  /** Animated material indices, ascending; block i of `values` belongs to `materials[i]`. */
+  readonly materials: Int32Array;
+  /** The values of the last `evaluate`. */
+  readonly values: Float32Array;
+  /** Incremented by `evaluate` whenever `values` changed. */
+  version = 0;
+  /**
+   * What `evaluate` samples, set by the caller first (fields, not arguments: V8 boxes a double
+   * passed to a call it does not inline): `clip` (-1: the materials' own values) at `time`,
+   * blended during a crossfade with `fromClip` (-1: none) at `fromTime`, `clip` weighing `weight`.
+   */
+  clip = -1;
+  time = 0;
+  fromClip = -1;
+  fromTime = 0;
+  weight = 1;
+
+  private readonly rest: Float32Array;
+  private readonly next: Float32Array;
+  private readonly from: Float32Array;
+  /** Block index by material index, -1 when not animated. */
+  private readonly blockOf: Int32Array;
+  /** Per clip, the last key of each of its material tracks (search hints). */
+  private readonly hints: Int32Array[];
+  /** The time `sampleVector` reads. */
+  private readonly at = { time: 0 };
+
+  constructor(readonly model: Model) {
+    const materials = animatedMaterials(model);
+    this.materials = Int32Array.from(materials);
+    this.blockOf = new Int32Array(model.materials.length).fill(-1);
+    this.rest = new Float32Array(materials.length * MATERIAL_ANIM_FLOATS);
+    materials.forEach((m, i) => {
+      this.blockOf[m] = i;
+      restValues(model.materials[m], this.rest, i * MATERIAL_ANIM_FLOATS);
+    });
+    this.values = this.rest.slice();
+    this.next = this.rest.slice();
+    this.from = this.rest.slice();
+    this.hints = model.animations.map((c) => new Int32Array(c.materialTracks?.length ?? 0));
+  }
+
+  /** Samples what `clip` … `weight` say into `values` (a crossfade lerps, as the pose blends). Allocates nothing. */
+  evaluate(): void {
+    const next = this.next;
+    const weight = this.weight;
+    this.at.time = this.time;
+    this.sample(this.clip, next);
+    if (this.fromClip >= 0 && weight < 1) {
+      const from = this.from;
+      this.at.time = this.fromTime;
+      this.sample(this.fromClip, from);
+      for (let i = 0; i < next.length; i++) next[i] = from[i] + (next[i] - from[i]) * weight;
+    }
+    const values = this.values;
+    let changed = false;
+    for (let i = 0; i < next.length; i++) {
+      if (values[i] !== next[i]) {
+        values[i] = next[i];
+        changed = true;
+      }
+    }
+    if (changed) this.version++;
+  }
+
+  /** The values of one material (index into `model.materials`), or undefined when no clip animates it. */
+  block(material: number): Float32Array | undefined {
+    const b = material >= 0 && material < this.blockOf.length ? this.blockOf[material] : -1;
+    return b < 0 ? undefined : this.values.subarray(b * MATERIAL_ANIM_FLOATS, (b + 1) * MATERIAL_ANIM_FLOATS);
+  }
+
+  /** Clip `clip` at `this.at.time` into `out`. */
+  private sample(clip: number, out: Float32Array): void {
+    out.set(this.rest);
+    if (clip < 0) return;
+    const tracks = this.model.animations[clip].materialTracks;
+    if (tracks === undefined) return;
+    const hints = this.hints[clip];
+    const at = this.at;
+    for (let i = 0; i < tracks.length; i++) {
+      const t = tracks[i];
+      const k = findKey(t.sampler.times, at.time, hints[i]);
+      hints[i] = k;
+      sampleVector(t.sampler, k, at, out, this.blockOf[t.material] * MATERIAL_ANIM_FLOATS + t.offset);
+    }
+  }
+}
+
+/** A material's own values in the MaterialAnimOffset layout. */
+function restValues(m: Material, out: Float32Array, o: number): void {
+  out.set(m.baseColorFactor, o + MaterialAnimOffset.BASE_COLOR_FACTOR);
+  out.set(m.emissiveFactor, o + MaterialAnimOffset.EMISSIVE_FACTOR);
+  out[o + MaterialAnimOffset.ALPHA_CUTOFF] = m.alphaCutoff;
+  const slots = textureSlots(m);
+  for (let s = 0; s < TEXTURE_SLOT_COUNT; s++) {
+    const t = slots[s]?.transform;
+    const at = o + MaterialAnimOffset.UV_TRANSFORM + s * UV_TRANSFORM_FLOATS;
+    out.set(t ? t.offset : [0, 0], at + UvTransformOffset.OFFSET);
+    out[at + UvTransformOffset.ROTATION] = t ? t.rotation : 0;
+    out.set(t ? t.scale : [1, 1], at + UvTransformOffset.SCALE);
+  }
+}
