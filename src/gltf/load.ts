@@ -1,6 +1,7 @@
 import { readAnimations } from './animations.ts';
 import { TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
+import { readVariantNames } from './extensions/khr-materials-variants.ts';
 import { findExtension } from './extensions/registry.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
 import { asObject, describe, optArray, optString, type JsonObject } from './json.ts';
@@ -46,6 +47,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   // Each section reads only what earlier ones produced; this order is also the order in
   // which a file with several problems reports them.
   const skinCount = optArray(root, 'skins', '').length;
+  const variants = readVariantNames(ctx);
   const meshes = readMeshes(ctx);
   const nodes = readNodes(ctx, nodesJson, skinCount, meshes);
   const hierarchy = buildHierarchy(ctx, nodesJson, nodes);
@@ -67,6 +69,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     samplers: readSamplers(ctx),
     images,
     warnings: ctx.warnings,
+    ...(variants.length > 0 ? { variants } : {}),
   });
 }
 

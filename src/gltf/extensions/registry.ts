@@ -10,6 +10,7 @@ import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
 import { KHR_MATERIALS_EMISSIVE_STRENGTH } from './khr-materials-emissive-strength.ts';
 import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_UNLIT } from './khr-materials-unlit.ts';
+import { KHR_MATERIALS_VARIANTS } from './khr-materials-variants.ts';
 import { KHR_MESH_QUANTIZATION } from './khr-mesh-quantization.ts';
 import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
 import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
@@ -29,6 +30,8 @@ const EXTENSIONS: readonly GltfExtension[] = [
   KHR_MATERIALS_EMISSIVE_STRENGTH,
   KHR_MATERIALS_UNLIT,
   KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS,
+  // Read by meshes.ts and load.ts (khr-materials-variants.ts); switched by the renderer.
+  { name: KHR_MATERIALS_VARIANTS },
 ];
 
 const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) => [e.name, e]));
