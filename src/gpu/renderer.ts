@@ -82,6 +82,8 @@ export class Renderer {
   private lastPath: SkinningPath = 'vertex';
   /** The current model's draws. */
   private current: ModelDraws | undefined;
+  /** Counts setVariant calls, so an older one that finishes later does not undo a newer one. */
+  private variantRequest = 0;
   /** Set by renderInChunks: this pass continues the previous chunk's / another chunk follows. */
   private chunkContinues = false;
   private chunkFollows = false;
@@ -176,6 +178,37 @@ export class Renderer {
     }
     this.current?.destroy();
     this.current = draws;
+  }
+
+  /** The KHR_materials_variants variant the current model is drawn with (index into `model.variants`; -1: the file's own materials). */
+  get variant(): number {
+    return this.current?.variant ?? -1;
+  }
+
+  /**
+   * Draws the current model with the materials of variant `variant` (index into
+   * `model.variants`; -1: the file's own materials), once this resolves. The upload is
+   * shared (nothing is uploaded again); the new draws' pipelines are built first for every
+   * path, shadow and debug view the current ones have, so no frame shows a half switch.
+   * The last call wins; a model set meanwhile drops the switch.
+   */
+  async setVariant(variant: number): Promise<void> {
+    const request = ++this.variantRequest;
+    const current = this.current;
+    if (!current || current.variant === variant) return;
+    const count = current.model.variants?.length ?? 0;
+    if (variant !== -1 && !(Number.isInteger(variant) && variant >= 0 && variant < count)) {
+      throw new RangeError(`variant ${variant} is not -1 or an index into the model's ${count} variant(s)`);
+    }
+    const next = await ModelDraws.switched(this.drawContext, current, variant);
+    if (request !== this.variantRequest || this.current !== current) {
+      next.destroy(true);
+      // Only another switch of the same model came in between: this one is still the last.
+      if (request === this.variantRequest && this.current?.model === current.model) await this.setVariant(variant);
+      return;
+    }
+    current.destroy(true);
+    this.current = next;
   }
 
   /** The model being drawn, if any. */
