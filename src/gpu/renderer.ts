@@ -211,6 +211,11 @@ export class Renderer {
     this.current = next;
   }
 
+  /** Vertex buffer bytes per vertex of the current model as uploaded (GpuModel.bytesPerVertex); 0 without one. */
+  get bytesPerVertex(): number {
+    return this.current?.gpu.bytesPerVertex ?? 0;
+  }
+
   /** The model being drawn, if any. */
   get model(): Model | undefined {
     return this.current?.model;
