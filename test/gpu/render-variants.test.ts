@@ -4,6 +4,7 @@
  * with -1, without uploading anything again; pipelines for shadows are ready before a switch shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DebugView } from '../../src/gpu/debug-views.ts';
 import { ToneMapping } from '../../src/gpu/layouts.ts';
 import { COLOUR_VARIANTS, variantFileBytes } from '../support/variant-files.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice, type Frame } from './gpu-test.ts';
@@ -81,6 +82,32 @@ describe.skipIf(!device)('KHR_materials_variants (Dawn on SwiftShader)', () => {
       r.settings.shadows = false;
       await r.setVariant(-1);
     }
+  });
+
+  it('builds the debug views the current draws have before the switch shows', async () => {
+    const r = scene.renderer;
+    r.settings.debug = DebugView.WIREFRAME;
+    try {
+      await r.prepareDebugViews();
+      expect(r.debugViewsReady & DebugView.WIREFRAME).toBe(DebugView.WIREFRAME);
+      await r.setVariant(1);
+      expect(r.debugViewsReady & DebugView.WIREFRAME).toBe(DebugView.WIREFRAME);
+      await expectNoGpuErrors(gpu, () => scene.render());
+    } finally {
+      r.settings.debug = 0;
+      await r.setVariant(-1);
+    }
+  });
+
+  it('a model set while a switch is built drops the switch (the new model shows its own materials)', async () => {
+    const r = scene.renderer;
+    const other = await loadModel(variantFileBytes(COLOUR_VARIANTS), 'variants again');
+    const pending = r.setVariant(1);
+    await scene.setModel(other, false);
+    await pending;
+    expect(r.model).toBe(other);
+    expect(r.variant).toBe(-1);
+    expect(quads(await scene.render())).toEqual([RED, GREEN]);
   });
 
   it('the last of overlapping calls wins, and a bad index is refused', async () => {
