@@ -79,3 +79,19 @@ export function readVariantMappings(
   });
   return { variantMaterials };
 }
+
+/**
+ * A primitive's `variantMaterials` as the extension's `mappings` (for a writer such as bake):
+ * one mapping per material some variant draws instead of `ownMaterial`, materials renumbered
+ * by `materialMap`. Empty when every variant draws the primitive's own material.
+ */
+export function variantMappingsJson(variantMaterials: Int32Array, ownMaterial: number, materialMap: readonly number[]): { material: number; variants: number[] }[] {
+  const byMaterial = new Map<number, number[]>();
+  variantMaterials.forEach((material, variant) => {
+    if (material === ownMaterial) return;
+    let list = byMaterial.get(material);
+    if (!list) byMaterial.set(material, (list = []));
+    list.push(variant);
+  });
+  return [...byMaterial].map(([material, variants]) => ({ material: materialMap[material], variants }));
+}
