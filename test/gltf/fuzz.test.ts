@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assetPath, sharedAssets } from '../support/assets.ts';
 import { compressFile } from '../support/compressed.ts';
+import { COLOUR_VARIANTS, variantFileBytes } from '../support/variant-files.ts';
 import {
   bakeProblem, fuzzSourceOf, GcPauses, loadFuzzSources, makeCase, modelProblems, Rng, runCase, sourceOf, Watchdog, type FuzzSource,
 } from '../support/fuzz.ts';
@@ -113,8 +114,11 @@ async function fuzz(sources: FuzzSource[], source: number) {
  */
 const MESHOPT_SOURCE = fuzzSourceOf('RiggedFigure (meshopt)', await compressFile(assetPath('RiggedFigure'), 'meshopt'));
 
+/** Two quads with KHR_materials_variants: JSON mutations land in the variant names and mappings. */
+const VARIANTS_SOURCE = fuzzSourceOf('variants quads', variantFileBytes(COLOUR_VARIANTS));
+
 describe('fuzzing the loader with mutated shared assets', () => {
-  const sources = [...loadFuzzSources(sharedAssets()), MESHOPT_SOURCE];
+  const sources = [...loadFuzzSources(sharedAssets()), MESHOPT_SOURCE, VARIANTS_SOURCE];
 
   if (ONLY !== undefined) {
     it(`case ${ONLY}`, async () => {
