@@ -7,16 +7,17 @@
  * read in place through /@fs/), drives the page with playwright-core, prints a table and
  * writes bench/results/gpu-latest.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { assetPath, ASSETS_DIR, sharedAssets } from '../../test/support/assets.ts';
+import { COMPRESSED_VARIANTS, compressFile } from '../../test/support/compressed.ts';
 import { browserUnavailable, chromiumArgs, CHROMIUM } from '../../test/support/browser.ts';
 import { decodeImageBytes, writeArtifactPng } from '../../test/support/png.ts';
-import type { SetupResult, SideTimes } from './page.ts';
+import type { LoadResult, SetupResult, SideTimes } from './page.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -38,8 +39,51 @@ interface LoadRow {
   threeMs: number | null;
   /** ours / three (< 1: ours faster). */
   ratio: number | null;
+  /** GPU vertex buffer bytes per vertex as uploaded (page.ts: GpuModel.bytesPerVertex, threeBytesPerVertex). */
+  oursBytesPerVertex: number | null;
+  threeBytesPerVertex: number | null;
   oursError?: string;
   threeError?: string;
+}
+
+/** A load row's file: a shared asset or one of its variants, and the original that frames it. */
+interface LoadCase {
+  readonly name: string;
+  readonly url: string;
+  readonly frameUrl: string;
+  /** The variant could not be made (both sides then report this). */
+  readonly error?: string;
+}
+
+/** Three.js's Draco decoder files, served to the page at /bench-draco/ (no network). */
+const THREE_DRACO_DIR = join(ROOT, 'node_modules/three/examples/jsm/libs/draco');
+/** Where the compressed variants are written for Vite to serve (made again every run). */
+const VARIANTS_DIR = join(tmpdir(), 'skinned-mesh-bench-variants');
+
+/**
+ * Each shared asset, then its Draco, meshopt (+ quantization) and quantized variants, made
+ * now with glTF-Transform and the packages' encoders (test/support/compressed.ts) as a user
+ * gets them from `gltf-transform draco | meshopt | quantize`.
+ */
+async function loadCases(quick: boolean): Promise<LoadCase[]> {
+  rmSync(VARIANTS_DIR, { recursive: true, force: true });
+  mkdirSync(VARIANTS_DIR, { recursive: true });
+  const cases: LoadCase[] = [];
+  for (const asset of quick ? sharedAssets().slice(0, 2) : sharedAssets()) {
+    const frameUrl = `/@fs${asset.path}`;
+    cases.push({ name: asset.name, url: frameUrl, frameUrl });
+    for (const variant of COMPRESSED_VARIANTS) {
+      const name = `${asset.name} (${variant})`;
+      const file = join(VARIANTS_DIR, `${asset.name}-${variant}.glb`);
+      try {
+        writeFileSync(file, await compressFile(asset.path, variant));
+        cases.push({ name, url: `/@fs${file}`, frameUrl });
+      } catch (e) {
+        cases.push({ name, url: '', frameUrl, error: `variant could not be made: ${(e as Error).message.split('\n')[0]}` });
+      }
+    }
+  }
+  return cases;
 }
 
 /** The sides of a crowd row, in the order of even rounds (odd rounds run them in reverse). */
@@ -146,14 +190,18 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     cacheDir: join(tmpdir(), 'skinned-mesh-gpu-bench-vite'),
     optimizeDeps: {
       entries: ['bench/gpu/index.html'],
-      include: ['three/webgpu', 'three/addons/loaders/GLTFLoader.js', 'three/addons/utils/SkeletonUtils.js', 'wgpu-matrix'],
+      include: [
+        'three/webgpu', 'three/addons/loaders/GLTFLoader.js', 'three/addons/loaders/DRACOLoader.js',
+        'three/addons/libs/meshopt_decoder.module.js', 'three/addons/utils/SkeletonUtils.js', 'wgpu-matrix',
+      ],
     },
     server: {
-      host: '127.0.0.1', port: 0, strictPort: false, hmr: false, fs: { allow: [ROOT, ASSETS_DIR] },
+      host: '127.0.0.1', port: 0, strictPort: false, hmr: false, fs: { allow: [ROOT, ASSETS_DIR, VARIANTS_DIR] },
       // Cross-origin isolation: performance.now() then resolves 5 µs instead of 100 µs.
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
     },
   });
+  const loads = await loadCases(quick);
   await server.listen();
   const address = server.httpServer!.address();
   if (!address || typeof address === 'string') throw new Error('vite did not report a port');
@@ -168,6 +216,11 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
   try {
     const page = await browser.newPage({ viewport: { width: 2 * WIDTH, height: HEIGHT }, deviceScaleFactor: 1 });
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.route('**/bench-draco/**', (route) => {
+      const file = new URL(route.request().url()).pathname.split('/').pop()!;
+      const type = file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript';
+      return route.fulfill({ status: 200, contentType: type, body: readFileSync(join(THREE_DRACO_DIR, file)) });
+    });
     page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
     await page.goto(`${baseUrl}/bench/gpu/index.html`);
     await page.waitForFunction(() => typeof window.gpuBench === 'object', undefined, { timeout: 60_000 });
@@ -230,25 +283,36 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     }
 
     // Load + first frame of every shared asset, last: three's dispose() may unconfigure its canvas.
-    for (const asset of quick ? sharedAssets().slice(0, 2) : sharedAssets()) {
-      await page.evaluate((url) => window.gpuBench.prepareLoad(url), `/@fs${asset.path}`);
+    for (const c of loads) {
+      const row: LoadRow = { asset: c.name, oursMs: null, threeMs: null, ratio: null, oursBytesPerVertex: null, threeBytesPerVertex: null };
+      if (c.error) {
+        row.oursError = row.threeError = c.error;
+        loadRows.push(row);
+        console.log(`  load ${c.name}: ${c.error}`);
+        continue;
+      }
+      await page.evaluate(([url, frameUrl]) => window.gpuBench.prepareLoad(url, frameUrl), [c.url, c.frameUrl] as const);
       const ours: number[] = [], three: number[] = [];
-      const row: LoadRow = { asset: asset.name, oursMs: null, threeMs: null, ratio: null };
+      const keep = (side: 'ours' | 'three', result: LoadResult, into: number[]): void => {
+        into.push(result.ms);
+        if (side === 'ours') row.oursBytesPerVertex = result.bytesPerVertex;
+        else row.threeBytesPerVertex = result.bytesPerVertex;
+      };
       for (let round = 0; round < loadRounds; round++) {
         const order = round % 2 === 0 ? ['ours', 'three'] as const : ['three', 'ours'] as const;
         for (const side of order) {
           if (side === 'ours' && !row.oursError) {
             try {
-              ours.push(await page.evaluate(() => window.gpuBench.loadOurs()));
+              keep('ours', await page.evaluate(() => window.gpuBench.loadOurs()), ours);
             } catch (e) {
-              row.oursError = (e as Error).message.split('\n')[0];
+              row.oursError = (e as Error).message.split('\n')[0].replace(/^page\.evaluate: /, '');
             }
           }
           if (side === 'three' && !row.threeError) {
             try {
-              three.push(await page.evaluate(() => window.gpuBench.loadThree()));
+              keep('three', await page.evaluate(() => window.gpuBench.loadThree()), three);
             } catch (e) {
-              row.threeError = (e as Error).message.split('\n')[0];
+              row.threeError = (e as Error).message.split('\n')[0].replace(/^page\.evaluate: /, '');
             }
           }
         }
@@ -257,7 +321,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       if (!row.threeError) row.threeMs = median(three);
       if (row.oursMs !== null && row.threeMs !== null) row.ratio = row.oursMs / row.threeMs;
       loadRows.push(row);
-      console.log(`  load ${asset.name}: ours ${row.oursError ?? `${row.oursMs!.toFixed(1)} ms`}; three ${row.threeError ?? `${row.threeMs!.toFixed(1)} ms`}`);
+      console.log(`  load ${c.name}: ours ${row.oursError ?? `${row.oursMs!.toFixed(1)} ms`}; three ${row.threeError ?? `${row.threeMs!.toFixed(1)} ms`}`);
     }
   } finally {
     await browser.close();
@@ -295,12 +359,14 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     'ours culled': 'error' in r.ours ? '–' : String(r.ours.culled ?? 0),
   })));
   console.log('');
-  console.log(`Load + first frame (bytes in memory → parse → new renderer → upload → one frame of the rest pose done on the GPU), median of ${loadRounds} interleaved rounds; three.js: GLTFLoader.parseAsync + a new WebGPURenderer on its device.`);
+  console.log(`Load + first frame (bytes in memory → parse → new renderer → upload → one frame of the rest pose done on the GPU), median of ${loadRounds} interleaved rounds; three.js: GLTFLoader.parseAsync (DRACOLoader, MeshoptDecoder) + a new WebGPURenderer on its device. Each asset, then its Draco, meshopt and quantized variants; GPU B/vertex: vertex buffer bytes per vertex as uploaded.`);
   console.table(loadRows.map((r) => ({
     asset: r.asset,
     'ours ms': r.oursMs === null ? `error: ${r.oursError}` : r.oursMs.toFixed(1),
     'three ms': r.threeMs === null ? `error: ${r.threeError}` : r.threeMs.toFixed(1),
     ratio: ratio(r.ratio),
+    'ours GPU B/vertex': r.oursBytesPerVertex === null ? '–' : r.oursBytesPerVertex.toFixed(1),
+    'three GPU B/vertex': r.threeBytesPerVertex === null ? '–' : r.threeBytesPerVertex.toFixed(1),
   })));
   if (pageErrors.length > 0) console.log(`page errors:\n  ${pageErrors.join('\n  ')}`);
   console.log(`1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} CPUs (SwiftShader uses all of them).`);
@@ -318,6 +384,8 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       'Ours culls instances outside the frustum by their skinned bounds and draws the rest nearest first (settings.culling; the framing camera sees every Fox, so nothing is culled there; the close-up row puts the camera at 45% of the framing distance, so much of the crowd is off screen); three.js culls by bounding sphere and sorts opaque objects front to back.',
       'Floor: the crowd\'s triangles as posed when the row starts, skinned once on the CPU into one world-space vertex buffer, one non-indexed draw with a projecting vertex stage and a constant colour, into 4× MSAA colour and depth like ours, on our device and canvas. floor / three is the lowest ratio any renderer drawing these triangles could reach on this rasteriser. Textured floor: the same plus TEXCOORD_0 and one sample of the base colour texture with the glTF sampler (mipmapped, sRGB), as both renderers take it.',
       'Load rows: bytes already in memory; ours loadGltf + new Renderer + setModel + one render of the rest pose; three GLTFLoader.parseAsync + new WebGPURenderer (same device) + one render; each until queue.onSubmittedWorkDone(). Median of interleaved rounds.',
+      'Each shared asset is followed by its Draco, meshopt (+ KHR_mesh_quantization) and quantized variants, made at bench time with glTF-Transform (test/support/compressed.ts); three.js decodes them with DRACOLoader (decoder files from three\'s examples/jsm/libs/draco, served locally) and MeshoptDecoder, one GLTFLoader for the run, as an app sets it up.',
+      'GPU B/vertex: vertex buffer bytes per vertex as uploaded, no indices, no morph targets. Ours: GpuModel.bytesPerVertex. three.js: its BufferAttributes as WebGPUAttributeUtils uploads them (non-normalized 8/16-bit integers widened to 32 bits, elements padded to 4 bytes, interleaved buffers once), over the geometries\' vertices.',
     ],
     settings: { quick, warmup, frames, rounds, counts, culling, loadRounds },
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, loadAverage1m: { before: loadBefore, after: loadavg()[0] } },

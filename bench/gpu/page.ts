@@ -20,6 +20,8 @@ import { createSkinnedVertices, skinPrimitive } from '../../src/skin/cpu-skin.ts
 import * as THREE from 'three/webgpu';
 import { mat4 } from 'wgpu-matrix';
 import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
+import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
+import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { clone as cloneSkinned } from 'three/addons/utils/SkeletonUtils.js';
 
 export const FRAME_SECONDS = 1 / 60;
@@ -39,6 +41,12 @@ export interface SideTimes {
   readonly drawCalls: number;
   /** Ours: instances frustum culling dropped in the last frame. */
   readonly culled?: number;
+}
+
+export interface LoadResult {
+  readonly ms: number;
+  /** Vertex buffer bytes per vertex as uploaded (ours: GpuModel.bytesPerVertex; three: threeBytesPerVertex). */
+  readonly bytesPerVertex: number;
 }
 
 export interface SetupResult {
@@ -63,11 +71,17 @@ declare global {
       runThree(warmup: number, frames: number): Promise<SideTimes>;
       /** The crowd's triangles as they are now, unskinned and unshaded (`textured`: base colour only): the rasteriser's floor (`floorFor`). */
       runFloor(warmup: number, frames: number, textured?: boolean): Promise<SideTimes>;
-      /** Fetches an asset (untimed) and frames the load camera on its rest pose; resolves to its name. */
-      prepareLoad(assetUrl: string): Promise<string>;
-      /** Milliseconds from the prepared bytes to the first frame done on the GPU, with a new renderer. */
-      loadOurs(): Promise<number>;
-      loadThree(): Promise<number>;
+      /**
+       * Fetches an asset (untimed) and frames the load camera on the rest pose of `frameUrl`
+       * (default: the asset itself; a compressed variant is framed by its original); resolves to its name.
+       */
+      prepareLoad(assetUrl: string, frameUrl?: string): Promise<string>;
+      /**
+       * Milliseconds from the prepared bytes to the first frame done on the GPU, with a new
+       * renderer, and the GPU vertex buffer bytes per vertex that frame drew from.
+       */
+      loadOurs(): Promise<LoadResult>;
+      loadThree(): Promise<LoadResult>;
       /** Our renderer's `settings.culling` for the crowd (default true). */
       setCulling(on: boolean): void;
     };
@@ -275,6 +289,50 @@ function threeCameraOf(c: OrbitCamera): THREE.PerspectiveCamera {
 
 // The load benchmark: one asset's bytes and the camera framing its rest pose.
 let loadBytes = new Uint8Array(0);
+/**
+ * three.js's loader as an app sets it up once: Draco (decoder files served from three's
+ * examples/jsm/libs/draco by the bench, no network) and meshopt. The shared assets have no
+ * KTX2 textures, so no KTX2Loader is needed.
+ */
+let threeLoader: GLTFLoader | undefined;
+function gltfLoader(): GLTFLoader {
+  threeLoader ??= new GLTFLoader()
+    .setDRACOLoader(new DRACOLoader().setDecoderPath('/bench-draco/'))
+    .setMeshoptDecoder(MeshoptDecoder);
+  return threeLoader;
+}
+
+/**
+ * Vertex buffer bytes per vertex of a loaded glTF scene as three.js r187's WebGPU backend
+ * uploads them (WebGPUAttributeUtils.createAttribute): each mesh geometry's attributes (no
+ * index, no morph targets — ours keeps morph deltas in a storage buffer), non-normalized
+ * 8/16-bit integers widened to 32 bits, each element padded to a multiple of 4 bytes; an
+ * interleaved buffer counted once as it is. Divided by the geometries' vertex counts.
+ */
+function threeBytesPerVertex(root: THREE.Object3D): number {
+  const geometries = new Set<THREE.BufferGeometry>();
+  root.traverse((o) => { if ((o as THREE.Mesh).isMesh) geometries.add((o as THREE.Mesh).geometry); });
+  const counted = new Set<object>();
+  let bytes = 0, vertices = 0;
+  for (const g of geometries) {
+    vertices += g.getAttribute('position')?.count ?? 0;
+    for (const attribute of Object.values(g.attributes)) {
+      if ((attribute as THREE.InterleavedBufferAttribute).isInterleavedBufferAttribute) {
+        const data = (attribute as THREE.InterleavedBufferAttribute).data;
+        if (!counted.has(data)) bytes += data.array.byteLength;
+        counted.add(data);
+        continue;
+      }
+      const a = attribute as THREE.BufferAttribute;
+      if (counted.has(a)) continue;
+      counted.add(a);
+      const widened = !a.normalized && (a.array instanceof Int8Array || a.array instanceof Uint8Array || a.array instanceof Int16Array || a.array instanceof Uint16Array);
+      const element = a.itemSize * (widened ? 4 : a.array.BYTES_PER_ELEMENT);
+      bytes += a.count * Math.ceil(element / 4) * 4;
+    }
+  }
+  return vertices > 0 ? bytes / vertices : 0;
+}
 const loadCamera = new OrbitCamera();
 
 async function setupThree(bytes: Uint8Array): Promise<string> {
@@ -483,10 +541,11 @@ window.gpuBench = {
     if (renderer) renderer.settings.culling = on;
   },
 
-  async prepareLoad(assetUrl) {
+  async prepareLoad(assetUrl, frameUrl) {
     loadBytes = new Uint8Array(await (await fetch(assetUrl)).arrayBuffer());
     const name = assetUrl.split('/').pop() ?? assetUrl;
-    const probe = await loadGltf(loadBytes, { name });
+    const frameBytes = frameUrl ? new Uint8Array(await (await fetch(frameUrl)).arrayBuffer()) : loadBytes;
+    const probe = await loadGltf(frameBytes, { name });
     loadCamera.yaw = 0.6;
     loadCamera.pitch = 0.3;
     loadCamera.fovY = FOV_Y;
@@ -508,8 +567,9 @@ window.gpuBench = {
     r.render(context.getCurrentTexture(), loadCamera, createModelInstance(m));
     await device.queue.onSubmittedWorkDone();
     const ms = performance.now() - t0;
+    const bytesPerVertex = r.bytesPerVertex;
     r.destroy();
-    return ms;
+    return { ms, bytesPerVertex };
   },
 
   async loadThree() {
@@ -524,13 +584,13 @@ window.gpuBench = {
     r.setSize(threeCanvas.width, threeCanvas.height, false);
     await r.init();
     configureThree(r);
-    const g = await new GLTFLoader().parseAsync(bytes.buffer, '');
+    const g = await gltfLoader().parseAsync(bytes.buffer, '');
     const scene = threeLitScene();
     scene.add(g.scene);
     r.render(scene, threeCameraOf(loadCamera));
     await threeDevice.queue.onSubmittedWorkDone();
     const ms = performance.now() - t0;
     r.dispose();
-    return ms;
+    return { ms, bytesPerVertex: threeBytesPerVertex(g.scene) };
   },
 };

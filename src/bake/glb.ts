@@ -1,6 +1,7 @@
 import { BufferTarget } from '../gltf/constants.ts';
 import { GltfBuilder, type GltfMaterialJson, type GltfPrimitiveJson, type GltfTextureInfoJson } from '../gltf/builder.ts';
 import { specularGlossinessJson } from '../gltf/extensions/khr-materials-pbr-specular-glossiness.ts';
+import { KHR_MATERIALS_VARIANTS, variantMappingsJson } from '../gltf/extensions/khr-materials-variants.ts';
 import { textureTransformJson } from '../gltf/extensions/khr-texture-transform.ts';
 import type { Material, Model, TextureInfo } from '../gltf/model.ts';
 import type { BakeResult } from './bake.ts';
@@ -48,6 +49,8 @@ export function bakeToGlb(model: Model, result: BakeResult): Uint8Array {
     const prim: GltfPrimitiveJson = { attributes, mode: src.mode };
     if (src.indices) prim.indices = b.addAccessor(src.indices, 'SCALAR', { target: BufferTarget.ELEMENT_ARRAY_BUFFER });
     if (src.material >= 0) prim.material = materialMap[src.material];
+    const mappings = src.variantMaterials && variantMappingsJson(src.variantMaterials, src.material, materialMap);
+    if (mappings && mappings.length > 0) prim.extensions = { [KHR_MATERIALS_VARIANTS]: { mappings } };
     let list = byNode.get(p.node);
     if (!list) byNode.set(p.node, (list = []));
     list.push(prim);
@@ -58,6 +61,10 @@ export function bakeToGlb(model: Model, result: BakeResult): Uint8Array {
     roots.push(b.addNode(name === undefined ? { mesh } : { name, mesh }));
   }
   b.json.scene = b.addScene({ nodes: roots });
+  if (model.variants) {
+    b.json.extensions = { [KHR_MATERIALS_VARIANTS]: { variants: model.variants.map((name) => ({ name })) } };
+    useExtension(b, KHR_MATERIALS_VARIANTS);
+  }
   return b.toGlb();
 }
 

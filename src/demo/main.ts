@@ -32,6 +32,7 @@ const exposure = $<HTMLInputElement>('exposure');
 const info = $('model-info');
 const errorBox = $('error');
 const builtinSelect = $<HTMLSelectElement>('builtin');
+const variantSelect = $<HTMLSelectElement>('variant');
 
 // ---------------------------------------------------------------- model source
 
@@ -107,7 +108,15 @@ viewer.addEventListener('load', () => {
   const index = current === null ? 0 : Math.max(0, viewer.animations.indexOf(current));
   clipSelect.value = /^\d+$/.test(current ?? '') ? current! : String(index);
   syncPlayButton();
+  // KHR_materials_variants: the file's own materials, or one of its variants.
+  const variants = viewer.availableVariants;
+  if (viewer.variantName !== null && !variants.includes(viewer.variantName)) viewer.variantName = null;
+  variantSelect.replaceChildren(new Option('the file\'s own materials', ''), ...variants.map((name) => new Option(name, name)));
+  variantSelect.value = viewer.variantName ?? '';
+  $('variant-row').hidden = variants.length === 0;
 });
+
+variantSelect.addEventListener('change', () => { viewer.variantName = variantSelect.value === '' ? null : variantSelect.value; });
 
 // ---------------------------------------------------------------- playback
 

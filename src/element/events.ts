@@ -37,12 +37,19 @@ export interface ViewerAnimationEndDetail {
   readonly name: string | undefined;
 }
 
+export interface ViewerVariantDetail {
+  /** The `variant-name` value the shown materials follow now (null: the file's own). */
+  readonly name: string | null;
+}
+
 /** Event types of <skinned-mesh-viewer> whose detail differs from HTMLElementEventMap's. */
 export interface SkinnedMeshViewerCustomEvents {
   progress: CustomEvent<ViewerProgressDetail>;
   load: CustomEvent<ViewerLoadDetail>;
   error: CustomEvent<ViewerErrorDetail>;
   animationend: CustomEvent<ViewerAnimationEndDetail>;
+  /** After a change of `variant-name` shows (as model-viewer's event of that name). */
+  'variant-applied': CustomEvent<ViewerVariantDetail>;
 }
 
 /** Every event a <skinned-mesh-viewer> can dispatch, for typed addEventListener. */

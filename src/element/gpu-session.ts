@@ -32,6 +32,10 @@ export interface GpuSessionHost {
   model(): Model | undefined;
   /** The settings as the attributes say now. */
   settings(): ViewerSettings;
+  /** The variant `variant-name` selects in `model` (-1: the file's materials; undefined: keep the shown ones). */
+  variant(model: Model): number | undefined;
+  /** A change of `variant-name` shows now. */
+  variantApplied(): void;
   /** Something visible changed: draw a frame. */
   invalidate(): void;
   /** The device request of the current connection failed: nothing can be shown. */
@@ -39,7 +43,7 @@ export interface GpuSessionHost {
   /** Putting the shown model on a new renderer (re-insertion, device loss) failed. */
   uploadFailed(error: unknown): void;
   /** The pipelines a setting needs could not be built; frames keep the previous ones. */
-  settingFailed(attribute: 'skinning' | 'debug', error: unknown): void;
+  settingFailed(attribute: 'skinning' | 'debug' | 'variant-name', error: unknown): void;
 }
 
 /**
@@ -96,6 +100,8 @@ export class GpuSession {
     return this.enqueue(async () => {
       if (gpu.released || gpu.uploaded === model) return;
       await gpu.renderer.setModel(model);
+      // Before the first frame, so the file's own materials never flash.
+      await gpu.renderer.setVariant(this.host.variant(model) ?? -1);
       gpu.uploaded = model;
       // Frames draw unshadowed until these are built; the caller invalidates once they are.
       if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
@@ -131,6 +137,25 @@ export class GpuSession {
       settings.ground = wanted.shadows;
       if (wanted.shadows) this.prepareSkinning(gpu);
     }
+  }
+
+  /** `variant-name` changed: draws the variant it selects (after the work queued before), then reports it. */
+  applyVariant(): void {
+    const gpu = this.current;
+    if (!gpu) return;
+    this.enqueue(async () => {
+      const model = gpu.uploaded;
+      if (gpu.released || !model) return false;
+      const variant = this.host.variant(model);
+      if (variant !== undefined) await gpu.renderer.setVariant(variant);
+      return true;
+    }).then(
+      (shown) => {
+        this.host.invalidate();
+        if (shown) this.host.variantApplied();
+      },
+      (error: unknown) => this.host.settingFailed('variant-name', error),
+    );
   }
 
   private requestDevice(): void {

@@ -31,7 +31,7 @@ export type { ViewerStats } from './frame-loop.ts';
 export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';
 export type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerErrorDetail,
-  ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail,
+  ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail, ViewerVariantDetail,
 } from './events.ts';
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
 export { loadModelSource, SourceError, type LoadSourceOptions } from './source.ts';

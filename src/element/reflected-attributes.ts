@@ -29,7 +29,7 @@ export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count
 /** What the element does when an attribute changes; several attributes may share one. */
 export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
-  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion'
+  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -61,6 +61,7 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'instances', property: 'instances', kind: 'count', fallback: 1, reaction: 'crowd' },
   { attribute: 'root-motion', property: 'rootMotion', kind: 'boolean', fallback: false, reaction: 'root-motion' },
   { attribute: 'shadows', property: 'shadows', kind: 'boolean', fallback: false, reaction: 'settings' },
+  { attribute: 'variant-name', property: 'variantName', kind: 'string', fallback: null, reaction: 'variant' },
 ];
 
 const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
@@ -157,4 +158,10 @@ export interface ReflectedProperties {
   rootMotion: boolean;
   /** The key light casts shadows, on the model and a ground disc under it (RenderSettings.shadows and .ground; off unless present). */
   shadows: boolean;
+  /**
+   * The KHR_materials_variants variant to draw (a name from `availableVariants`), as
+   * model-viewer's `variant-name`: null/absent draws the file's own materials; an unknown
+   * name changes nothing (with a warning). `variant-applied` fires once a change shows.
+   */
+  variantName: string | null;
 }

@@ -20,6 +20,7 @@ import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
 import { loadModelSource } from './source.ts';
+import { variantIndex } from './variants.ts';
 import { ViewerStage } from './stage.ts';
 import { ViewerShadow } from './template.ts';
 
@@ -142,6 +143,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         skinning: parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING,
         shadows: this.shadows,
       }),
+      variant: (model) => variantIndex(model, this.variantName, warnOnce),
+      variantApplied: () => this.emit('variant-applied', { name: this.variantName }),
       invalidate: () => this.frames.invalidate(),
       deviceFailed: (error, unsupported) => {
         // Nothing could be shown: stop fetching.
@@ -192,6 +195,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const model = this.loader.model;
     return model ? model.animations.map((clip, i) => clip.name ?? String(i)) : [];
   }
+
+  /** The model's KHR_materials_variants names, for `variant-name` (empty without a model or variants). */
+  get availableVariants(): string[] { return [...(this.loader.model?.variants ?? [])]; }
 
   get paused(): boolean {
     return !(this.animPlayer ? this.animPlayer.playing : this.playRequested);
@@ -343,6 +349,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
           this.stage.setRootMotion(this.rootMotion, this.animPlayer);
           this.reframe();
         }
+        break;
+      case 'variant':
+        this.session.applyVariant();
         break;
       case 'none':
       case undefined:

@@ -2,6 +2,7 @@ import type { AccessorSource } from './accessors.ts';
 import { readAnimations } from './animations.ts';
 import { TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
+import { readVariantNames } from './extensions/khr-materials-variants.ts';
 import { findExtension } from './extensions/registry.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
 import { asObject, describe, optArray, optString, type JsonObject } from './json.ts';
@@ -48,6 +49,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   // which a file with several problems reports them.
   const skinCount = optArray(root, 'skins', '').length;
   await decodeCompressedPrimitives(root, ctx, src);
+  const variants = readVariantNames(ctx);
   const meshes = readMeshes(ctx);
   const nodes = readNodes(ctx, nodesJson, skinCount, meshes);
   const hierarchy = buildHierarchy(ctx, nodesJson, nodes);
@@ -69,6 +71,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     samplers: readSamplers(ctx),
     images,
     warnings: ctx.warnings,
+    ...(variants.length > 0 ? { variants } : {}),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { AccessorData } from './accessors.ts';
 import { ComponentType, PrimitiveMode } from './constants.ts';
 import { GltfError } from './errors.ts';
+import { readVariantMappings, variantCount } from './extensions/khr-materials-variants.ts';
 import { quantizedAttributes } from './extensions/khr-mesh-quantization.ts';
 import { asObject, float32Array, optArray, optIndex, optInteger, optNumbers, optString, type JsonObject } from './json.ts';
 import type { Mesh, MorphTarget, Primitive } from './model.ts';
@@ -52,9 +53,12 @@ function quantizedOf(ctx: ReadContext, attrs: JsonObject, apath: string): Pick<P
 class PrimitiveReader {
   private readonly indexCache = new Map<string, { indices: Uint16Array | Uint32Array; max: number }>();
   private readonly skinAttributes: SkinAttributeReader;
+  /** KHR_materials_variants: how many variants the file names. */
+  private readonly variantCount: number;
 
   constructor(private readonly ctx: ReadContext) {
     this.skinAttributes = new SkinAttributeReader(ctx);
+    this.variantCount = variantCount(ctx);
   }
 
   read(prim: JsonObject, path: string): Primitive {
@@ -120,12 +124,15 @@ class PrimitiveReader {
       const morph: MorphTarget = { positions: read('POSITION', 3), normals: read('NORMAL', 3), tangents: read('TANGENT', 3) };
       return morph;
     });
+    const materialCount = optArray(this.ctx.root, 'materials', '').length;
+    const material = optIndex(prim, 'material', path, materialCount, 'materials');
     return {
       mode, vertexCount, positions, normals, tangents, texcoords0, texcoords1, colors0, indices,
-      material: optIndex(prim, 'material', path, optArray(this.ctx.root, 'materials', '').length, 'materials'),
+      material,
       ...skin,
       targets,
       ...quantizedOf(this.ctx, attrs, apath),
+      ...readVariantMappings(this.ctx, prim, path, this.variantCount, materialCount, material),
     };
   }
 

@@ -29,6 +29,8 @@ export interface Model {
   readonly images: readonly Image[];
   /** Problems that were repaired while loading (e.g. weights renormalised). */
   readonly warnings: readonly GltfWarning[];
+  /** KHR_materials_variants: the variant names, by index; absent when the file declares none. */
+  readonly variants?: readonly string[];
 }
 
 export interface NodeInfo {
@@ -122,6 +124,11 @@ export interface Primitive {
    * hold the same values dequantized. Absent when those attributes are all floats.
    */
   readonly quantized?: QuantizedAttributes;
+  /**
+   * KHR_materials_variants: per variant (index into `Model.variants`), the material this
+   * primitive draws with (`material` where the file maps none). Absent without mappings.
+   */
+  readonly variantMaterials?: Int32Array;
 }
 
 /** Integer-stored attribute accessors of a primitive, by glTF attribute name. */

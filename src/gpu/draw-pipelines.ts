@@ -38,6 +38,9 @@ export interface DrawPipelineContext {
 /** Entries per method: the vertex path without and with shadows, then the compute path. */
 const ENTRIES_PER_METHOD = 3;
 
+/** The path/shadow keys of one method's entries. */
+const KEYS: readonly (readonly [SkinningPath, boolean])[] = [['vertex', false], ['vertex', true], ['compute', true]];
+
 function entryIndex(method: SkinningMethod, path: SkinningPath, shadows: boolean): number {
   return SKINNING_METHODS.indexOf(method) * ENTRIES_PER_METHOD + (path === 'compute' ? 2 : shadows ? 1 : 0);
 }
@@ -85,6 +88,15 @@ export class DrawPipelineTable {
       this.builds[i] = build;
     }
     return build;
+  }
+
+  /** Builds every entry `other` (a table of the same model's draws) has built; resolves when they are. */
+  async ensureBuiltIn(other: DrawPipelineTable): Promise<void> {
+    const builds: Promise<DrawPipelines>[] = [];
+    for (const method of SKINNING_METHODS) {
+      for (const [path, shadows] of KEYS) if (other.get(method, path, shadows)) builds.push(this.ensure(method, path, shadows));
+    }
+    await Promise.all(builds);
   }
 
   private async build(skinning: SkinningMethod, path: SkinningPath, shadows: boolean): Promise<DrawPipelines> {

@@ -4,7 +4,7 @@
  * sorted back to front every frame), their pipeline table, and the per-instance buffers
  * (palettes, draw records, the skin bind group) sized by the most instances drawn so far.
  */
-import type { SkinningMethod } from '../anim/skinning-method.ts';
+import { SKINNING_METHODS, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { MeshNode, Model } from '../gltf/model.ts';
 import { maxAxisScale, multiplyMat4 } from '../math/trs.ts';
 import { InstanceCuller } from './culling.ts';
@@ -96,6 +96,8 @@ export class ModelDraws {
   readonly preskinVertices: number;
   /** The compute path's buffers, made when its pipelines are. */
   preskin: PreskinBuffers | undefined;
+  /** The KHR_materials_variants variant the draws' materials come from (-1: the file's own). */
+  readonly variant: number;
 
   /** Instances the buffers below hold. */
   capacity = 0;
@@ -122,14 +124,34 @@ export class ModelDraws {
   private boundDraw = -1;
 
   /** The draws of `model` as uploaded in `gpu`, with the lit pipelines of `skinning` built and buffers for one instance. */
-  static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod): Promise<ModelDraws> {
-    const { draws, restRadius } = createDraws(model, gpu, ctx.format);
+  static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod, variant = -1): Promise<ModelDraws> {
+    const { draws, restRadius } = createDraws(model, gpu, ctx.format, variant);
     let created: ModelDraws | undefined;
     // Nothing can ask for the compute path before `create` returns the table's owner.
     const pipelines = new DrawPipelineTable(ctx, draws, () => created!.createPreskin());
     const { surface } = await pipelines.ensure(skinning, 'vertex', false);
-    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning);
+    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant);
     return created;
+  }
+
+  /**
+   * The draws of `from`'s model with the materials of `variant` (KHR_materials_variants;
+   * -1: the file's own), sharing `from`'s upload (buffers, textures, material bind groups).
+   * Resolves once every pipeline `from` has built (paths, shadows, debug views) is built for
+   * the new materials too, so frames can switch without a frame that lacks one.
+   */
+  static async switched(ctx: ModelDrawsContext, from: ModelDraws, variant: number): Promise<ModelDraws> {
+    const next = await ModelDraws.create(ctx, from.model, from.gpu, from.skinning, variant);
+    try {
+      await Promise.all([
+        next.pipelines.ensureBuiltIn(from.pipelines),
+        ...SKINNING_METHODS.map((m) => (from.debug.readyFor(m) ? next.debug.prepare(from.debug.readyFor(m), m) : undefined)),
+      ]);
+    } catch (e) {
+      next.destroy(true);
+      throw e;
+    }
+    return next;
   }
 
   private constructor(
@@ -141,9 +163,11 @@ export class ModelDraws {
     readonly pipelines: DrawPipelineTable,
     surface: readonly GPURenderPipeline[],
     skinning: SkinningMethod,
+    variant: number,
   ) {
     this.draws = draws;
     this.skinning = skinning;
+    this.variant = variant;
     // Draws that share a pipeline for one method share it for the other (the keys differ in the method alone).
     const pipelineIds = new Map<GPURenderPipeline, number>();
     const materialIds = new Map<GpuMaterial, number>();
@@ -325,21 +349,31 @@ export class ModelDraws {
     else pass.draw(p.drawCount, instances, 0, firstRecord);
   }
 
-  destroy(): void {
+  /** Frees what this made; the upload too unless `keepUpload` (another ModelDraws shares it: `switched`). */
+  destroy(keepUpload = false): void {
     this.debug.destroy();
-    this.gpu.destroy();
+    if (!keepUpload) this.gpu.destroy();
     this.drawBuffer.destroy();
     this.paletteBuffer.destroy();
     this.preskin?.destroy();
   }
 }
 
+/** Index into `gpu.materials` of what primitive `p` of mesh `mesh` draws with in `variant` (-1: its own). */
+function variantMaterial(model: Model, gpu: GpuModel, mesh: number, p: number, variant: number): number {
+  const own = gpu.primitives[mesh][p].material;
+  const table = variant >= 0 ? model.meshes[mesh].primitives[p].variantMaterials : undefined;
+  if (!table) return own;
+  // -1: the glTF default material, the last entry.
+  return table[variant] >= 0 ? table[variant] : gpu.materials.length - 1;
+}
+
 /**
  * One draw per primitive of each mesh node, in mesh node order; an EXT_mesh_gpu_instancing
  * node has one per primitive and instance, the instances of a primitive consecutive (so
- * that `encode` draws them in one call). Also the rest pose's radius.
+ * that `encode` draws them in one call), with the materials of `variant`. Also the rest pose's radius.
  */
-function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat): { draws: Draw[]; restRadius: number } {
+function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat, variant: number): { draws: Draw[]; restRadius: number } {
   const draws: Draw[] = [];
   const restWorld = restWorldMatrices(model);
   const instanceWorld = new Float64Array(16);
@@ -356,7 +390,7 @@ function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat): { d
         const wo = instances ? 0 : nodeSlot * 16;
         // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
         const mirrored = determinant3(world, wo) < 0;
-        draws.push(createDraw(gpu, format, i, mn, p, primitive, nodeSlot, mirrored, instances, k * 16));
+        draws.push(createDraw(gpu, format, i, mn, p, primitive, variantMaterial(model, gpu, mn.mesh, p, variant), nodeSlot, mirrored, instances, k * 16));
         restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(world, wo));
       }
     }
@@ -365,11 +399,11 @@ function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat): { d
 }
 
 function createDraw(
-  gpu: GpuModel, format: GPUTextureFormat, i: number, mn: MeshNode, p: number, primitive: GpuPrimitive, nodeSlot: number, mirrored: boolean,
-  instanceMatrices: Float64Array | undefined, instanceOffset: number,
+  gpu: GpuModel, format: GPUTextureFormat, i: number, mn: MeshNode, p: number, primitive: GpuPrimitive, materialIndex: number, nodeSlot: number,
+  mirrored: boolean, instanceMatrices: Float64Array | undefined, instanceOffset: number,
 ): Draw {
   const skinned = mn.skin >= 0 && primitive.influences > 0;
-  const material = gpu.materials[primitive.material];
+  const material = gpu.materials[materialIndex];
   const desc: MeshPipelineDesc = {
     vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
     vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,

@@ -86,6 +86,8 @@ export class Renderer {
   private current: ModelDraws | undefined;
   /** The current model's animated material uniforms (KHR_animation_pointer), when it has any. */
   private materialAnimator: MaterialUniformAnimator | undefined;
+  /** Counts setVariant calls, so an older one that finishes later does not undo a newer one. */
+  private variantRequest = 0;
   /** Set by renderInChunks: this pass continues the previous chunk's / another chunk follows. */
   private chunkContinues = false;
   private chunkFollows = false;
@@ -182,6 +184,42 @@ export class Renderer {
     this.current = draws;
     const animated = gpu.animatedMaterialUniforms;
     this.materialAnimator = animated ? new MaterialUniformAnimator(animated, model.materials) : undefined;
+  }
+
+  /** The KHR_materials_variants variant the current model is drawn with (index into `model.variants`; -1: the file's own materials). */
+  get variant(): number {
+    return this.current?.variant ?? -1;
+  }
+
+  /**
+   * Draws the current model with the materials of variant `variant` (index into
+   * `model.variants`; -1: the file's own materials), once this resolves. The upload is
+   * shared (nothing is uploaded again); the new draws' pipelines are built first for every
+   * path, shadow and debug view the current ones have, so no frame shows a half switch.
+   * The last call wins; a model set meanwhile drops the switch.
+   */
+  async setVariant(variant: number): Promise<void> {
+    const request = ++this.variantRequest;
+    const current = this.current;
+    if (!current || current.variant === variant) return;
+    const count = current.model.variants?.length ?? 0;
+    if (variant !== -1 && !(Number.isInteger(variant) && variant >= 0 && variant < count)) {
+      throw new RangeError(`variant ${variant} is not -1 or an index into the model's ${count} variant(s)`);
+    }
+    const next = await ModelDraws.switched(this.drawContext, current, variant);
+    if (request !== this.variantRequest || this.current !== current) {
+      next.destroy(true);
+      // Only another switch of the same model came in between: this one is still the last.
+      if (request === this.variantRequest && this.current?.model === current.model) await this.setVariant(variant);
+      return;
+    }
+    current.destroy(true);
+    this.current = next;
+  }
+
+  /** Vertex buffer bytes per vertex of the current model as uploaded (GpuModel.bytesPerVertex); 0 without one. */
+  get bytesPerVertex(): number {
+    return this.current?.gpu.bytesPerVertex ?? 0;
   }
 
   /** The model being drawn, if any. */

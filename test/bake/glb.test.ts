@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { bakeModel } from '../../src/bake/bake.ts';
 import { bakeToGlb } from '../../src/bake/glb.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
+import { parseGlb } from '../../src/gltf/glb.ts';
 import { buildMaterialQuad, solidPng } from '../gpu/fixtures.ts';
 import { encodeKtx2, gradientImage, ktx2Quad } from '../support/ktx2.ts';
 import { encodePng } from '../support/png.ts';
+import { COLOUR_VARIANTS, variantFileBytes, VARIANTS_EXT } from '../support/variant-files.ts';
 
 describe('bakeToGlb and material extensions', () => {
   it('writes texture transforms, WebP/AVIF sources, unlit, emissive strength and converted spec-gloss back; they load the same', async () => {
@@ -69,5 +71,29 @@ describe('bakeToGlb and material extensions', () => {
     expect(baked.textures[0].extensionSources).toEqual([{ extension: 'KHR_texture_basisu', source: 0 }]);
     expect(baked.images[0].mimeType).toBe('image/ktx2');
     expect(baked.images[0].bytes).toEqual(ktx2);
+  });
+});
+
+describe('bakeToGlb and KHR_materials_variants', () => {
+  it('writes the variant names and each primitive\'s mappings back; they load the same', async () => {
+    const model = await loadGltf(variantFileBytes({ ...COLOUR_VARIANTS, right: [{ material: 3, variants: [1] }, { material: 1, variants: [0] }] }));
+    const out = bakeToGlb(model, bakeModel(model));
+    const baked = await loadGltf(out);
+    expect(baked.warnings).toEqual([]);
+    expect(baked.variants).toEqual(['blue', 'yellow']);
+    const tables = (m: typeof model) => m.meshes.flatMap((mesh) => mesh.primitives.map((p) => [p.material, Array.from(p.variantMaterials ?? [])]));
+    expect(tables(baked)).toEqual(tables(model));
+    expect(tables(model)).toEqual([[0, [2, 3]], [1, [1, 3]]]);
+    // The right quad's mapping to its own material says nothing and is not written.
+    const json = parseGlb(out).json as { meshes: { primitives: { extensions?: Record<string, { mappings: unknown[] }> }[] }[]; extensionsUsed: string[] };
+    expect(json.meshes[0].primitives[1].extensions?.[VARIANTS_EXT].mappings).toEqual([{ material: 3, variants: [1] }]);
+    expect(json.extensionsUsed).toContain(VARIANTS_EXT);
+  });
+
+  it('a file without variants bakes without the extension', async () => {
+    const model = await loadGltf(variantFileBytes({ names: [], edit: (j) => { delete j.extensions; j.extensionsUsed = ['KHR_materials_unlit']; } }));
+    const json = parseGlb(bakeToGlb(model, bakeModel(model))).json as Record<string, unknown>;
+    expect(json.extensions).toBeUndefined();
+    expect(json.extensionsUsed).not.toContain(VARIANTS_EXT);
   });
 });

@@ -9,6 +9,7 @@ import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { parseGlb } from '../../src/gltf/glb.ts';
 import { assetPath } from '../support/assets.ts';
 import { decodeImageBytes } from '../support/png.ts';
+import { COLOUR_VARIANTS, variantFileBytes } from '../support/variant-files.ts';
 
 /** How long `/assets/slow/…` waits before answering. */
 export const SLOW_MS = 700;
@@ -36,6 +37,8 @@ export function assetBody(name: string): { body: Uint8Array; type: string } | un
     case 'split/character.gltf':
       cachedSplit ??= splitCharacter();
       return { body: cachedSplit.gltf, type: 'model/gltf+json' };
+    case 'variants.glb':
+      return { body: variantFileBytes(COLOUR_VARIANTS), type: glb };
     case 'split/data/character buffer.bin':
       cachedSplit ??= splitCharacter();
       return { body: cachedSplit.bin, type: 'application/octet-stream' };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assetPath, sharedAssets } from '../support/assets.ts';
 import { compressFile } from '../support/compressed.ts';
+import { COLOUR_VARIANTS, variantFileBytes } from '../support/variant-files.ts';
 import {
   bakeProblem, fuzzSourceOf, GcPauses, loadFuzzSources, makeCase, modelProblems, Rng, runCase, sourceOf, Watchdog, type FuzzSource,
 } from '../support/fuzz.ts';
@@ -116,8 +117,11 @@ const MESHOPT_SOURCE = fuzzSourceOf('RiggedFigure (meshopt)', await compressFile
 // And the Fox as glTF-Transform's `draco()` writes it: bit flips land in its Draco stream.
 const DRACO_SOURCE = fuzzSourceOf('Fox (Draco)', await compressFile(assetPath('Fox'), 'draco'));
 
+/** Two quads with KHR_materials_variants: JSON mutations land in the variant names and mappings. */
+const VARIANTS_SOURCE = fuzzSourceOf('variants quads', variantFileBytes(COLOUR_VARIANTS));
+
 describe('fuzzing the loader with mutated shared assets', () => {
-  const sources = [...loadFuzzSources(sharedAssets()), MESHOPT_SOURCE, DRACO_SOURCE];
+  const sources = [...loadFuzzSources(sharedAssets()), MESHOPT_SOURCE, DRACO_SOURCE, VARIANTS_SOURCE];
 
   if (ONLY !== undefined) {
     it(`case ${ONLY}`, async () => {

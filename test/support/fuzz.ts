@@ -839,6 +839,10 @@ export function modelProblems(model: Model): string[] {
         }
       }
       if (p.targets.length !== mesh.primitives[0].targets.length) out.push(`${at}: target count differs from primitive 0`);
+      if (p.variantMaterials) {
+        if (p.variantMaterials.length !== (model.variants?.length ?? 0)) out.push(`${at}: ${p.variantMaterials.length} variant materials for ${model.variants?.length ?? 0} variants`);
+        if (p.variantMaterials.some((m) => m < -1 || m >= model.materials.length)) out.push(`${at}: variant material out of range`);
+      }
       p.targets.forEach((t, ti) => {
         for (const arr of [t.positions, t.normals, t.tangents]) if (arr && (arr.length !== v * 3 || !finite(arr))) out.push(`${at}.targets[${ti}] bad`);
       });

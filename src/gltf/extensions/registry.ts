@@ -14,6 +14,7 @@ import { decodeDracoPrimitives } from './khr-draco-mesh-compression.ts';
 import { KHR_MATERIALS_EMISSIVE_STRENGTH } from './khr-materials-emissive-strength.ts';
 import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_UNLIT } from './khr-materials-unlit.ts';
+import { KHR_MATERIALS_VARIANTS } from './khr-materials-variants.ts';
 import { KHR_MESH_QUANTIZATION } from './khr-mesh-quantization.ts';
 import { KHR_TEXTURE_BASISU } from './khr-texture-basisu.ts';
 import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
@@ -40,6 +41,8 @@ const EXTENSIONS: readonly GltfExtension[] = [
   KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS,
   // Animation: pointer channels read by animations.ts.
   KHR_ANIMATION_POINTER,
+  // Read by meshes.ts and load.ts (khr-materials-variants.ts); switched by the renderer.
+  { name: KHR_MATERIALS_VARIANTS },
 ];
 
 const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) => [e.name, e]));

@@ -46,7 +46,7 @@ declare global {
 }
 
 const recorded = new WeakMap<Element, RecordedEvent[]>();
-const EVENT_TYPES = ['progress', 'load', 'error', 'animationend'];
+const EVENT_TYPES = ['progress', 'load', 'error', 'animationend', 'variant-applied'];
 
 function toBase64(bytes: Uint8Array): string {
   let s = '';
