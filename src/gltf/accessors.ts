@@ -37,7 +37,8 @@ export interface AccessorSource {
   readonly decodedViews?: ReadonlyMap<number, Uint8Array>;
 }
 
-function arrayConstructor(componentType: number) {
+/** The typed array that holds a glTF componentType's values; undefined for an unknown type. */
+export function componentArrayConstructor(componentType: number) {
   switch (componentType) {
     case ComponentType.BYTE: return Int8Array;
     case ComponentType.UNSIGNED_BYTE: return Uint8Array;
@@ -84,7 +85,7 @@ function copyElements(
   const size = COMPONENT_BYTE_SIZE[componentType];
   // Fast path: tightly packed and aligned — one copy.
   if (stride === size * components && (bytes.byteOffset + offset) % size === 0) {
-    const Ctor = arrayConstructor(componentType)!;
+    const Ctor = componentArrayConstructor(componentType)!;
     out.set(new Ctor(bytes.buffer as ArrayBuffer, bytes.byteOffset + offset, count * components), outStart);
     return;
   }
@@ -125,7 +126,7 @@ export function readAccessor(src: AccessorSource, index: number, usedAt: string)
   checkIndex(index, usedAt, src.accessors.length, 'accessors');
   const acc = asObject(src.accessors[index], path);
   const componentType = reqInteger(acc, 'componentType', path);
-  const Ctor = arrayConstructor(componentType);
+  const Ctor = componentArrayConstructor(componentType);
   if (!Ctor) throw new GltfError(`${path}.componentType`, `${componentType} is not a glTF component type`);
   const type = reqString(acc, 'type', path);
   // Own properties only: "constructor" must not find Object's.
@@ -207,7 +208,7 @@ function readSparsePart(
     throw new GltfError(path, `${count} elements from byteOffset ${byteOffset} overrun bufferViews[${viewIndex}] (${view.bytes.byteLength} bytes)`);
   }
   src.budget.charge(size * count, path);
-  const out = new (arrayConstructor(componentType)!)(count * components);
+  const out = new (componentArrayConstructor(componentType)!)(count * components);
   copyElements(view.bytes, byteOffset, size, count, components, componentType, out);
   return out;
 }

@@ -1,5 +1,5 @@
 /// <reference path="./draco3dgltf-decoder.d.ts" />
-import type { AccessorData, ComponentArray } from '../accessors.ts';
+import { componentArrayConstructor, type AccessorData, type ComponentArray } from '../accessors.ts';
 import type { LoadBudget } from '../budget.ts';
 import { COMPONENT_BYTE_SIZE, ComponentType, PrimitiveMode, TYPE_COMPONENTS } from '../constants.ts';
 import { GltfError } from '../errors.ts';
@@ -439,15 +439,9 @@ function readIndices(
   return { array: narrow, componentType, components: 1, count, normalized: false };
 }
 
+/** The declared accessor's array type; the accessor's componentType was checked before decoding. */
 function arrayConstructor(componentType: ComponentType): ComponentArrayConstructor {
-  switch (componentType) {
-    case ComponentType.BYTE: return Int8Array;
-    case ComponentType.UNSIGNED_BYTE: return Uint8Array;
-    case ComponentType.SHORT: return Int16Array;
-    case ComponentType.UNSIGNED_SHORT: return Uint16Array;
-    case ComponentType.UNSIGNED_INT: return Uint32Array;
-    default: return Float32Array;
-  }
+  return componentArrayConstructor(componentType) ?? Float32Array;
 }
 
 function dracoDataType(draco: DracoDecoderModule, componentType: ComponentType): number {
