@@ -219,11 +219,7 @@ describe.skipIf(!device)('debug views (Dawn on SwiftShader)', () => {
     const model = await loadModel(buildSphere(24, 12), 'sphere');
     const s = scene.renderer.settings;
     await expectNoGpuErrors(gpu, async () => {
-      await scene.setModel(model, false);
-      scene.camera.target.set([0, 0, 0]);
-      scene.camera.yaw = 0;
-      scene.camera.pitch = 0;
-      scene.camera.distance = 4;
+      await scene.setModelHeadOn(model, 4);
       s.debugLineLength = 0.25;
       try {
         const { on, off } = await withAndWithout(DebugView.NORMALS);
@@ -256,11 +252,7 @@ describe.skipIf(!device)('debug views (Dawn on SwiftShader)', () => {
     const model = await loadModel(buildTwoJointStrip({ weights: 'u8', joints: 'u8' }), 'strip');
     const s = scene.renderer.settings;
     await expectNoGpuErrors(gpu, async () => {
-      await scene.setModel(model, false);
-      scene.camera.target.set([0, 1, 0]);
-      scene.camera.yaw = 0;
-      scene.camera.pitch = 0;
-      scene.camera.distance = 3;
+      await scene.setModelHeadOn(model, 3, [0, 1, 0]);
       // Light straight from the camera onto +z normals: full diffuse, so the colours are exact.
       s.lightSpace = 'world';
       s.lightDirection.set([0, 0, 1]);
@@ -294,11 +286,7 @@ describe.skipIf(!device)('debug views (Dawn on SwiftShader)', () => {
   it('WIREFRAME: bright lines on the triangle edges, faces untouched, nothing outside the surface', async () => {
     const model = await loadModel(buildTwoJointStrip({ weights: 'float', joints: 'u16' }), 'strip');
     await expectNoGpuErrors(gpu, async () => {
-      await scene.setModel(model, false);
-      scene.camera.target.set([0, 1, 0]);
-      scene.camera.yaw = 0;
-      scene.camera.pitch = 0;
-      scene.camera.distance = 2.6;
+      await scene.setModelHeadOn(model, 2.6, [0, 1, 0]);
       const { on, off } = await withAndWithout(DebugView.WIREFRAME);
       writeArtifactPng('debug-wireframe-strip', SIZE, SIZE, on.rgba);
       const at = (p: number[]) => projectToPixel(scene.camera, SIZE, SIZE, p);

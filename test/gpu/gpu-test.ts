@@ -129,6 +129,15 @@ export class OffscreenScene {
     if (frame) this.camera.frame(computeInstanceBounds(this.instance), this.width / this.height);
   }
 
+  /** Shows `model` from straight ahead (yaw and pitch 0), `distance` from `target`: the fixed view the flat-quad tests read pixels in. */
+  async setModelHeadOn(model: Model, distance: number, target: readonly number[] = [0, 0, 0]): Promise<void> {
+    await this.setModel(model, false);
+    this.camera.target.set(target);
+    this.camera.yaw = 0;
+    this.camera.pitch = 0;
+    this.camera.distance = distance;
+  }
+
   pose(clip: number, time: number): this {
     updateModelInstance(this.instance, clip, time);
     return this;

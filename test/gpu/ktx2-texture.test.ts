@@ -56,11 +56,7 @@ describe.skipIf(!device)('KHR_texture_basisu (Dawn on SwiftShader)', () => {
 
   async function render(bytes: Uint8Array): Promise<Frame> {
     return expectNoGpuErrors(gpu, async () => {
-      await scene.setModel(await loadModel(bytes, 'quad'), false);
-      scene.camera.target.set([0, 0, 0]);
-      scene.camera.yaw = 0;
-      scene.camera.pitch = 0;
-      scene.camera.distance = 2.6;
+      await scene.setModelHeadOn(await loadModel(bytes, 'quad'), 2.6);
       return scene.pose(-1, 0).render();
     });
   }

@@ -116,11 +116,7 @@ describe.skipIf(!device)('animated materials drawn (Dawn on SwiftShader)', () =>
   afterAll(() => scene?.destroy());
 
   async function show(bytes: Uint8Array): Promise<void> {
-    await scene.setModel(await loadModel(bytes, 'quad'), false);
-    scene.camera.target.set([0, 0, 0]);
-    scene.camera.yaw = 0;
-    scene.camera.pitch = 0;
-    scene.camera.distance = 2.6;
+    await scene.setModelHeadOn(await loadModel(bytes, 'quad'), 2.6);
   }
   const centre = (f: Frame) => pixel(f, SIZE / 2, SIZE / 2);
 

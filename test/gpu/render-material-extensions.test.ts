@@ -77,11 +77,7 @@ describe.skipIf(!device)('material and texture extensions (Dawn on SwiftShader)'
 
   async function render(bytes: Uint8Array, target = scene): Promise<Frame> {
     return expectNoGpuErrors(gpu, async () => {
-      await target.setModel(await loadModel(bytes, 'quad'), false);
-      target.camera.target.set([0, 0, 0]);
-      target.camera.yaw = 0;
-      target.camera.pitch = 0;
-      target.camera.distance = 2.6;
+      await target.setModelHeadOn(await loadModel(bytes, 'quad'), 2.6);
       return target.pose(-1, 0).render();
     });
   }

@@ -181,11 +181,7 @@ describe.skipIf(!device)('Renderer (Dawn on SwiftShader)', () => {
         const model = await loadModel(bytes, `emissive ${name}`);
         for (const target of [scene, unorm]) {
           await expectNoGpuErrors(gpu, async () => {
-            await target.setModel(model, false);
-            target.camera.target.set([0, 0, 0]);
-            target.camera.yaw = 0;
-            target.camera.pitch = 0;
-            target.camera.distance = 1.5;
+            await target.setModelHeadOn(model, 1.5);
             const frame = await target.pose(-1, 0).render();
             const [r, g, b, a] = pixel(frame, frame.width / 2, frame.height / 2);
             // Ambient specular of the black dielectric adds a little (F0 = 0.04).
