@@ -5,10 +5,7 @@
  */
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from './layouts.ts';
 import { isSrgbFormat } from './pipelines.ts';
-
-function srgbToLinear(c: number): number {
-  return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-}
+import { srgbToLinear } from './textures.ts';
 
 export class RenderTargets {
   private msaaTexture: GPUTexture | undefined;

@@ -92,10 +92,12 @@ export async function fitImage(image: DecodedImage, maxDimension: number, srgb: 
   return { width, height, source };
 }
 
-const SRGB_TO_LINEAR = Float32Array.from({ length: 256 }, (_, i) => {
-  const c = i / 255;
+/** The sRGB transfer function's inverse: an encoded value in [0, 1] to linear. */
+export function srgbToLinear(c: number): number {
   return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-});
+}
+
+const SRGB_TO_LINEAR = Float32Array.from({ length: 256 }, (_, i) => srgbToLinear(i / 255));
 
 function linearToSrgbByte(l: number): number {
   const c = l <= 0.0031308 ? l * 12.92 : 1.055 * Math.pow(l, 1 / 2.4) - 0.055;
