@@ -105,7 +105,7 @@ export class MaterialAnimation {
     const at = this.at;
     for (let i = 0; i < tracks.length; i++) {
       const t = tracks[i];
-      const k = findKey(t.sampler.times, at.time, hints[i]);
+      const k = findKey(t.sampler.times, at, hints[i]);
       hints[i] = k;
       sampleVector(t.sampler, k, at, out, this.blockOf[t.material] * MATERIAL_ANIM_FLOATS + t.offset);
     }

@@ -31,6 +31,10 @@ export class AnimationPlayer {
   private fromTime = 0;
   private fadeElapsed = 0;
   private fadeDuration = 0;
+  /** Seconds this frame's update moves the clips by (dt × speed). */
+  private step = 0;
+  /** A time `wrap` brings into a clip's range, in place. */
+  private wrapping = 0;
   private readonly fromPose: Pose;
   private readonly blend: BlendingJob;
 
@@ -86,7 +90,9 @@ export class AnimationPlayer {
 
   /** Moves the playing clip to `time` seconds (clamped, or wrapped when looping) and re-evaluates. */
   seek(time: number): void {
-    this.time = this.wrap(time, this.duration);
+    this.wrapping = time;
+    this.wrap(this.clip);
+    this.time = this.wrapping;
     this.evaluate();
   }
 
@@ -115,18 +121,10 @@ export class AnimationPlayer {
   update(dt: number): void {
     this.ended = false;
     if (this.playing && this.clip >= 0) {
-      const step = dt * this.speed;
-      const duration = this.duration;
-      const next = this.time + step;
-      if (!this.loop && (next >= duration || next <= 0) && step !== 0) {
-        this.time = next >= duration ? duration : 0;
-        this.playing = false;
-        this.ended = true;
-      } else {
-        this.time = this.wrap(next, duration);
-      }
+      this.step = dt * this.speed;
+      this.advanceClip();
       if (this.fromClip >= 0) {
-        this.fromTime = this.wrap(this.fromTime + step, this.model.animations[this.fromClip].duration);
+        this.advanceFromClip();
         this.fadeElapsed += dt;
       }
     }
@@ -171,15 +169,48 @@ export class AnimationPlayer {
     updateMatricesAndPalettes(instance);
   }
 
+  // The per-frame steps pass seconds through fields, never as arguments or return values:
+  // a double crossing a call V8 did not inline is boxed (a heap allocation per frame), and
+  // whether it inlines depends on the compile state.
+
+  /** Moves the playing clip on by `step`, stopping a non-looping clip at its end. */
+  private advanceClip(): void {
+    const duration = this.model.animations[this.clip].duration;
+    const next = this.time + this.step;
+    if (!this.loop && (next >= duration || next <= 0) && this.step !== 0) {
+      this.time = next >= duration ? duration : 0;
+      this.playing = false;
+      this.ended = true;
+    } else {
+      this.wrapping = next;
+      this.wrap(this.clip);
+      this.time = this.wrapping;
+    }
+  }
+
+  /** Moves a crossfade's outgoing clip on by `step`. */
+  private advanceFromClip(): void {
+    this.wrapping = this.fromTime + this.step;
+    this.wrap(this.fromClip);
+    this.fromTime = this.wrapping;
+  }
+
   private atEnd(): boolean {
     return this.speed < 0 ? this.time <= 0 : this.time >= this.duration;
   }
 
-  private wrap(time: number, duration: number): number {
-    if (duration <= 0) return 0;
-    if (!this.loop) return time < 0 ? 0 : time > duration ? duration : time;
-    const t = time % duration;
-    return t < 0 ? t + duration : t;
+  /** Wraps `wrapping` into `clip`'s duration when looping, else clamps it there (0 for no clip). */
+  private wrap(clip: number): void {
+    const duration = clip >= 0 ? this.model.animations[clip].duration : 0;
+    const time = this.wrapping;
+    if (duration <= 0) {
+      this.wrapping = 0;
+    } else if (!this.loop) {
+      this.wrapping = time < 0 ? 0 : time > duration ? duration : time;
+    } else {
+      const t = time % duration;
+      this.wrapping = t < 0 ? t + duration : t;
+    }
   }
 
   private checkClip(clip: number): void {

@@ -96,9 +96,12 @@ export function createClipCursor(clip: Clip): ClipCursor {
   return { clip, tracks: clipTracks(clip), keys: new Int32Array(n), fractions: new Float64Array(n), time: 0 };
 }
 
-/** Returns k with times[k] ≤ t < times[k+1] (0 when t < times[0], last key when t ≥ the last time). */
-export function findKey(times: Float32Array, t: number, hint: number): number {
-  searchTime[0] = t;
+/**
+ * Returns k with times[k] ≤ t < times[k+1] for t = `at.time` (0 when t < times[0], the last
+ * key when t ≥ the last time). The time comes in an object, as for `sampleVector`.
+ */
+export function findKey(times: Float32Array, at: { readonly time: number }, hint: number): number {
+  searchTime[0] = at.time;
   return findKeyAtSearchTime(times, hint);
 }
 

@@ -118,10 +118,9 @@ describe('MaterialAnimation: KHR_animation_pointer material tracks sampled on th
   });
 
   it('evaluating a material crossfade allocates nothing', async () => {
-    // The material side of a crossfade, driven through the fields the player sets. The
-    // player's own crossfadeTo path is left out: it allocates in some of V8's compile states,
-    // with or without material tracks and before they existed (an open finding on the
-    // issue). Times live in a typed array: a double in the closure would be boxed.
+    // The material side of a crossfade, driven through the fields the player sets (the
+    // player's crossfade frames are measured in player.test.ts). Times live in a typed array:
+    // a double in the closure would be boxed.
     const m = new AnimationPlayer(await buildPulse()).instance.materialAnimation!;
     const time = new Float64Array(1);
     let frames = 0;

@@ -32,18 +32,18 @@ describe('findKey', () => {
   const times = Float32Array.of(0, 1, 2, 4);
   it('finds the key at or before t from any hint', () => {
     for (const hint of [0, 1, 2, 3, 7]) {
-      expect(findKey(times, -1, hint)).toBe(0);
-      expect(findKey(times, 0, hint)).toBe(0);
-      expect(findKey(times, 0.5, hint)).toBe(0);
-      expect(findKey(times, 1, hint)).toBe(1);
-      expect(findKey(times, 3.9, hint)).toBe(2);
-      expect(findKey(times, 4, hint)).toBe(3);
-      expect(findKey(times, 99, hint)).toBe(3);
+      expect(findKey(times, { time: -1 }, hint)).toBe(0);
+      expect(findKey(times, { time: 0 }, hint)).toBe(0);
+      expect(findKey(times, { time: 0.5 }, hint)).toBe(0);
+      expect(findKey(times, { time: 1 }, hint)).toBe(1);
+      expect(findKey(times, { time: 3.9 }, hint)).toBe(2);
+      expect(findKey(times, { time: 4 }, hint)).toBe(3);
+      expect(findKey(times, { time: 99 }, hint)).toBe(3);
     }
   });
   it('handles a single key', () => {
-    expect(findKey(Float32Array.of(2), 0, 0)).toBe(0);
-    expect(findKey(Float32Array.of(2), 5, 0)).toBe(0);
+    expect(findKey(Float32Array.of(2), { time: 0 }, 0)).toBe(0);
+    expect(findKey(Float32Array.of(2), { time: 5 }, 0)).toBe(0);
   });
 });
 
