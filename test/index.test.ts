@@ -52,6 +52,13 @@ const TIERS = {
       'Primitive', 'Sampler', 'Skin', 'Texture', 'TextureInfo', 'TextureSampler', 'UriPolicy',
     ],
   },
+  animationLibrary: {
+    values: ['RetargetError', 'loadAnimationLibrary', 'mapJoints', 'retargetClips'],
+    types: [
+      'AnimationLibrary', 'AnimationLibraryOptions', 'HumanoidBone', 'HumanoidMap', 'JointMapOptions', 'JointMapping', 'JointPair', 'ReferencePose',
+      'RetargetOptions', 'RetargetResult', 'RetargetSkeleton',
+    ],
+  },
   bake: {
     values: ['bakeModel', 'bakeToGlb', 'bakeToJson', 'bakeToObj', 'createSkinnedVertices', 'resolveAnimation', 'skinPrimitive'],
     types: ['BakeOptions', 'BakeResult', 'BakedPrimitive', 'SkinnedVertices'],

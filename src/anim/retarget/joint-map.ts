@@ -182,8 +182,26 @@ export function mapJoints(source: RetargetSkeleton, target: RetargetSkeleton, op
     const names = (m: Model, slots: Int32Array) => Array.from(slots.subarray(0, 8), (s) => jointLabel(m, s)).join(', ') + (slots.length > 8 ? ', …' : '');
     throw new RetargetError(`no joint in common: target joints (${names(tgt, tgtSlots)}) match no source joint (${names(src, srcSlots)}); give a joint map`);
   }
-  let hipsSlot = -1;
-  for (const [slot, bone] of tgtBones) if (bone === 'hips' && sourceSlotOf[slot] >= 0) hipsSlot = slot;
-  if (hipsSlot < 0) hipsSlot = tgtSlots.find((t) => sourceSlotOf[t] >= 0)!;
-  return { sourceSlotOf, pairs, unmapped, hipsSlot, warnings };
+  return { sourceSlotOf, pairs, unmapped, hipsSlot: findHips(tgt, tgtBones, sourceSlotOf), warnings };
+}
+
+/**
+ * The target's hips: its humanoid `hips` when mapped; else the first mapped joint (parent-first)
+ * with two or more mapped children, where legs and spine part (a quadruped's pelvis too); else
+ * the first mapped joint.
+ */
+function findHips(tgt: Model, bones: ReadonlyMap<number, HumanoidBone>, sourceSlotOf: Int32Array): number {
+  for (const [slot, bone] of bones) if (bone === 'hips' && sourceSlotOf[slot] >= 0) return slot;
+  const h = tgt.hierarchy;
+  const mappedChildren = new Int32Array(h.count);
+  let first = -1;
+  for (let slot = 0; slot < h.count; slot++) {
+    if (sourceSlotOf[slot] < 0) continue;
+    if (first < 0) first = slot;
+    let p = h.parentSlot[slot];
+    while (p >= 0 && sourceSlotOf[p] < 0) p = h.parentSlot[p];
+    if (p >= 0) mappedChildren[p]++;
+  }
+  for (let slot = 0; slot < h.count; slot++) if (sourceSlotOf[slot] >= 0 && mappedChildren[slot] >= 2) return slot;
+  return first;
 }

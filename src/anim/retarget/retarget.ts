@@ -140,7 +140,7 @@ class RetargetSetup {
     } else {
       for (let s = map.hipsSlot; s >= 0; s = th.parentSlot[s]) if (sOf[s] >= 0) this.takesTranslation[s] = 1;
     }
-    this.scale = options.translationScale ?? hipRatio(src, tgt, sRef.world, tRef.world, sOf[map.hipsSlot], map.hipsSlot);
+    this.scale = options.translationScale ?? hipRatio(sOf, sRef.world, tRef.world, map.hipsSlot);
     if (!(this.scale > 0 && Number.isFinite(this.scale))) throw new RetargetError(`translation scale ${this.scale} is not a positive number`);
 
     this.srcRefT = sRef.pose.translation; this.srcRefS = sRef.pose.scale;
@@ -326,15 +326,19 @@ function keyTimes(sets: readonly Float32Array[], duration: number, rate: number)
 const swingDir = new Float64Array(6);
 
 /**
- * Per target slot, the swing A taking the target's reference bone direction onto the source's
- * (identity when the directions agree). A bone points from the joint to its nearest mapped
- * descendants (the mean of their unit directions); a joint with none takes its parent's swing,
- * so a hand keeps its rest relation to the forearm.
+ * Per target slot, the rotation A taking the target's reference bone direction onto the
+ * source's (identity when they agree). A bone points from the joint to its nearest mapped
+ * descendant: one gives the shortest-arc swing. Several (hips: spine and legs; chest: neck and
+ * shoulders) give the rotation that best aligns all their directions at once (Horn's quaternion
+ * method), not a swing of their mean direction: those directions nearly cancel, so the mean's
+ * direction swings wildly with small differences in where the legs attach (70° between
+ * CesiumMan and RiggedFigure). A joint with none takes its parent's A, so a hand keeps its rest
+ * relation to the forearm.
  */
 function swings(tgt: Model, sOf: Int32Array, tWorld: Float64Array, sWorld: Float64Array): Float64Array {
   const th = tgt.hierarchy;
   const out = new Float64Array(th.count * 4);
-  const dirs = new Float64Array(th.count * 6);
+  const pairs: number[][] = Array.from({ length: th.count }, () => []);
   const nearestMapped = (t: number): number => {
     for (let p = th.parentSlot[t]; p >= 0; p = th.parentSlot[p]) if (sOf[p] >= 0) return p;
     return -1;
@@ -343,15 +347,15 @@ function swings(tgt: Model, sOf: Int32Array, tWorld: Float64Array, sWorld: Float
     if (sOf[c] < 0) continue;
     const j = nearestMapped(c);
     if (j < 0) continue;
-    const tv = unitBetween(tWorld, j, c, 0), sv = unitBetween(sWorld, sOf[j], sOf[c], 3);
-    if (!tv || !sv) continue;
-    for (let i = 0; i < 6; i++) dirs[j * 6 + i] += swingDir[i];
+    if (unitBetween(tWorld, j, c, 0) && unitBetween(sWorld, sOf[j], sOf[c], 3)) pairs[j].push(...swingDir);
   }
   for (let t = 0; t < th.count; t++) {
     const o = t * 4;
-    const len = Math.hypot(dirs[t * 6], dirs[t * 6 + 1], dirs[t * 6 + 2]) * Math.hypot(dirs[t * 6 + 3], dirs[t * 6 + 4], dirs[t * 6 + 5]);
-    if (sOf[t] >= 0 && len > 1e-12) {
-      quatFromTo(dirs, t * 6, dirs, t * 6 + 3, out, o);
+    const n = pairs[t].length / 6;
+    if (sOf[t] >= 0 && n === 1) {
+      quatFromTo(pairs[t], 0, pairs[t], 3, out, o);
+    } else if (sOf[t] >= 0 && n > 1) {
+      bestRotation(pairs[t], out, o);
     } else {
       const p = nearestMapped(t);
       if (p >= 0) out.set(out.subarray(p * 4, p * 4 + 4), o);
@@ -359,6 +363,38 @@ function swings(tgt: Model, sOf: Int32Array, tWorld: Float64Array, sWorld: Float
     }
   }
   return out;
+}
+
+/**
+ * The rotation q minimising Σ |q·uᵢ − vᵢ|² over pairs (u, v) of unit vectors, 6 numbers per pair
+ * (Horn 1987: the top eigenvector of a 4×4 symmetric matrix, found by power iteration from the
+ * identity, so an undetermined twist stays as small as it can).
+ */
+function bestRotation(pairs: readonly number[], dst: Float64Array, o: number): void {
+  let sxx = 0, sxy = 0, sxz = 0, syx = 0, syy = 0, syz = 0, szx = 0, szy = 0, szz = 0;
+  for (let i = 0; i < pairs.length; i += 6) {
+    const ux = pairs[i], uy = pairs[i + 1], uz = pairs[i + 2], vx = pairs[i + 3], vy = pairs[i + 4], vz = pairs[i + 5];
+    sxx += ux * vx; sxy += ux * vy; sxz += ux * vz;
+    syx += uy * vx; syy += uy * vy; syz += uy * vz;
+    szx += uz * vx; szy += uz * vy; szz += uz * vz;
+  }
+  // Shifted by the pair count so every eigenvalue is positive and the largest dominates.
+  const c = pairs.length / 6;
+  const n = [
+    [sxx + syy + szz + c, syz - szy, szx - sxz, sxy - syx],
+    [syz - szy, sxx - syy - szz + c, sxy + syx, szx + sxz],
+    [szx - sxz, sxy + syx, -sxx + syy - szz + c, syz + szy],
+    [sxy - syx, szx + sxz, syz + szy, -sxx - syy + szz + c],
+  ];
+  let v = [1, 0, 0, 0]; // (w, x, y, z)
+  for (let it = 0; it < 500; it++) {
+    const next = n.map((row) => row[0] * v[0] + row[1] * v[1] + row[2] * v[2] + row[3] * v[3]);
+    const l = Math.hypot(next[0], next[1], next[2], next[3]);
+    const moved = Math.abs(next[0] / l - v[0]) + Math.abs(next[1] / l - v[1]) + Math.abs(next[2] / l - v[2]) + Math.abs(next[3] / l - v[3]);
+    v = next.map((x) => x / l);
+    if (moved < 1e-15) break;
+  }
+  dst[o] = v[1]; dst[o + 1] = v[2]; dst[o + 2] = v[3]; dst[o + 3] = v[0];
 }
 
 /** The unit vector from slot a's origin to slot b's in `world`, into swingDir at `o`; false when they coincide. */
@@ -371,25 +407,25 @@ function unitBetween(world: Float64Array, a: number, b: number, o: number): bool
 }
 
 /**
- * Target hip height / source hip height above the lowest joint of each skeleton, in the
- * reference poses (world Y, glTF's up). Falls back to the ratio of the skeletons' extents when
- * either height is not positive (e.g. a skeleton lying flat).
+ * Target hip height / source hip height above the lowest mapped joint of each skeleton (the
+ * same joints on both sides: feet or toes), in the reference poses (world Y, glTF's up). Falls
+ * back to the ratio of the mapped joints' extents when either height is not positive (e.g. a
+ * skeleton lying flat).
  */
-function hipRatio(src: Model, tgt: Model, sWorld: Float64Array, tWorld: Float64Array, sHips: number, tHips: number): number {
-  const height = (m: Model, world: Float64Array, hips: number): { height: number; extent: number } => {
+function hipRatio(sOf: Int32Array, sWorld: Float64Array, tWorld: Float64Array, tHips: number): number {
+  const measure = (world: Float64Array, slotOf: (t: number) => number): { height: number; extent: number } => {
     let minY = Infinity;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (const slot of skeletonSlots(m)) {
-      for (let c = 0; c < 3; c++) {
-        const v = world[slot * 16 + 12 + c];
-        lo[c] = Math.min(lo[c], v); hi[c] = Math.max(hi[c], v);
-      }
-      minY = Math.min(minY, world[slot * 16 + 13]);
+    for (let t = 0; t < sOf.length; t++) {
+      if (sOf[t] < 0) continue;
+      const o = slotOf(t) * 16 + 12;
+      for (let c = 0; c < 3; c++) { lo[c] = Math.min(lo[c], world[o + c]); hi[c] = Math.max(hi[c], world[o + c]); }
+      minY = Math.min(minY, world[o + 1]);
     }
-    return { height: world[hips * 16 + 13] - minY, extent: Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) };
+    return { height: world[slotOf(tHips) * 16 + 13] - minY, extent: Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) };
   };
-  const s = height(src, sWorld, sHips), t = height(tgt, tWorld, tHips);
-  const scale = Math.max(s.extent, t.extent) * 1e-3;
-  if (s.height > scale && t.height > scale) return t.height / s.height;
+  const s = measure(sWorld, (t) => sOf[t]), t = measure(tWorld, (x) => x);
+  const small = Math.max(s.extent, t.extent) * 1e-3;
+  if (s.height > small && t.height > small) return t.height / s.height;
   return s.extent > 0 && t.extent > 0 ? t.extent / s.extent : 1;
 }

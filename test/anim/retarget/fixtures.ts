@@ -5,6 +5,8 @@
  * joint frame turned by a rotation (compensated), proportions scaled by k, an A-pose rest.
  */
 import { GltfBuilder, type AnimationTrack } from '../../../src/gltf/builder.ts';
+import { GLB_CHUNK_BIN, GLB_CHUNK_JSON, GLB_MAGIC } from '../../../src/gltf/constants.ts';
+import { parseGlb } from '../../../src/gltf/glb.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
 import type { Clip, Model } from '../../../src/gltf/model.ts';
 import { createPose, setRestPose } from '../../../src/anim/pose.ts';
@@ -95,6 +97,8 @@ export interface RigOptions {
   armature?: { rotation: number[]; scale: number[] };
   /** Leave the mesh and skin out (an animation-only file, as Blender writes one). */
   animationOnly?: boolean;
+  /** Root `extensions` of the file (e.g. a VRM humanoid), listed in extensionsUsed. */
+  extensions?: Record<string, unknown>;
 }
 
 export const ARMATURE = { rotation: axisAngle([0, 1, 0], Math.PI / 6), scale: [2, 2, 2] };
@@ -161,6 +165,10 @@ export function buildRig(joints: RigJoint[], o: RigOptions = {}): Uint8Array {
     roots.push(b.addNode({ name: 'Body', mesh, skin }));
   }
   b.addScene({ nodes: roots });
+  if (o.extensions) {
+    (b.json as Record<string, unknown>).extensions = o.extensions;
+    b.json.extensionsUsed = Object.keys(o.extensions);
+  }
   if (o.keys) {
     const tracks: AnimationTrack[] = o.keys.rotations.map((keys, i) => ({ node: firstJoint + i, path: 'rotation', input: KEY_TIMES, output: Float32Array.from(keys.flat()) }));
     tracks.push({ node: firstJoint, path: 'translation', input: KEY_TIMES, output: Float32Array.from(o.keys.hipsTranslation.flat()) });
@@ -220,4 +228,27 @@ export function relativeError(actual: ArrayLike<number>, reference: ArrayLike<nu
     worst = Math.max(worst, Math.hypot(actual[v] - reference[v], actual[v + 1] - reference[v + 1], actual[v + 2] - reference[v + 2]));
   }
   return worst / diagonal;
+}
+
+/** A GLB with its JSON edited by `edit` (the BIN chunk kept as it is). */
+export function editGlb(glb: Uint8Array, edit: (json: Record<string, any>) => void): Uint8Array {
+  const { json, bin } = parseGlb(glb);
+  const copy = structuredClone(json) as Record<string, any>;
+  edit(copy);
+  const text = new TextEncoder().encode(JSON.stringify(copy));
+  const jsonPad = (4 - (text.length % 4)) % 4;
+  const binPad = bin ? (4 - (bin.length % 4)) % 4 : 0;
+  const total = 12 + 8 + text.length + jsonPad + (bin ? 8 + bin.length + binPad : 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, GLB_MAGIC, true); view.setUint32(4, 2, true); view.setUint32(8, total, true);
+  view.setUint32(12, text.length + jsonPad, true); view.setUint32(16, GLB_CHUNK_JSON, true);
+  out.set(text, 20);
+  out.fill(0x20, 20 + text.length, 20 + text.length + jsonPad);
+  if (bin) {
+    const o = 20 + text.length + jsonPad;
+    view.setUint32(o, bin.length + binPad, true); view.setUint32(o + 4, GLB_CHUNK_BIN, true);
+    out.set(bin, o + 8);
+  }
+  return out;
 }

@@ -105,7 +105,7 @@ describe('retargetClips: the contract', () => {
 });
 
 /** Angles (degrees) between source and target world bone directions, joint → child, for every bone. */
-function boneAngles(src: Model, srcClip: Model['animations'][number], tgt: Model, tgtClip: Model['animations'][number] | undefined, t: number): number[] {
+function boneAngles(src: Model, srcClip: Model["animations"][number] | undefined, tgt: Model, tgtClip: Model['animations'][number] | undefined, t: number): number[] {
   const sw = worldAt(src, srcClip, t), tw = worldAt(tgt, tgtClip, t);
   const dir = (m: Model, w: Float64Array, node: number): number[] => {
     const slot = m.hierarchy.slotOf[node], parent = m.hierarchy.slotOf[m.nodes[node].parent];
