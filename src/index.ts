@@ -65,6 +65,7 @@ export type {
 // ── Animation library: clips from other files, retargeted between skeletons (baked into ordinary clips). ──
 export { loadAnimationLibrary, type AnimationLibrary, type AnimationLibraryOptions } from './gltf/animation-library.ts';
 export { retargetClips, type RetargetOptions, type RetargetResult } from './anim/retarget/retarget.ts';
+export { addClips } from './anim/retarget/add-clips.ts';
 export {
   mapJoints, RetargetError, type HumanoidMap, type JointMapping, type JointMapOptions, type JointPair, type RetargetSkeleton,
 } from './anim/retarget/joint-map.ts';

@@ -53,7 +53,7 @@ const TIERS = {
     ],
   },
   animationLibrary: {
-    values: ['RetargetError', 'loadAnimationLibrary', 'mapJoints', 'retargetClips'],
+    values: ['RetargetError', 'addClips', 'loadAnimationLibrary', 'mapJoints', 'retargetClips'],
     types: [
       'AnimationLibrary', 'AnimationLibraryOptions', 'HumanoidBone', 'HumanoidMap', 'JointMapOptions', 'JointMapping', 'JointPair', 'ReferencePose',
       'RetargetOptions', 'RetargetResult', 'RetargetSkeleton',
