@@ -132,7 +132,7 @@ describe('the library entry (src/index.ts)', () => {
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
       'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
       'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
-      'variant-name',
+      'variant-name', 'animation-src',
     ]);
   });
 
