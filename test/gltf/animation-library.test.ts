@@ -10,17 +10,10 @@ import { GltfError } from '../../src/gltf/errors.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Clip, Model } from '../../src/gltf/model.ts';
 import { assetPath } from '../support/assets.ts';
-import { baseJoints, buildRig, clipKeys, editGlb, KEY_TIMES, relativeError, skinnedAt, worldAt } from '../anim/retarget/fixtures.ts';
+import { baseJoints, buildRig, CESIUM_TO_FIGURE, clipKeys, editGlb, KEY_TIMES, relativeError, skinnedAt, worldAt } from '../anim/retarget/fixtures.ts';
 
 const asset = (name: string): Uint8Array => new Uint8Array(readFileSync(assetPath(name)));
 
-/** The CesiumMan → RiggedFigure user map: the joints whose names differ (legs match by name). */
-export const CESIUM_TO_FIGURE: Record<string, string> = {
-  torso_joint_1: 'Skeleton_torso_joint_1', torso_joint_2: 'Skeleton_torso_joint_2',
-  neck_joint_1: 'Skeleton_neck_joint_1', neck_joint_2: 'Skeleton_neck_joint_2',
-  arm_joint_L_1: 'Skeleton_arm_joint_L__4_', arm_joint_L_2: 'Skeleton_arm_joint_L__3_', arm_joint_L_3: 'Skeleton_arm_joint_L__2_',
-  arm_joint_R_1: 'Skeleton_arm_joint_R', arm_joint_R_2: 'Skeleton_arm_joint_R__2_', arm_joint_R_3: 'Skeleton_arm_joint_R__3_',
-};
 
 describe('loadAnimationLibrary', () => {
   it('loads an animation-only file (nodes and clips, no mesh or skin) whose clips retarget onto a skinned character', async () => {

@@ -252,3 +252,11 @@ export function editGlb(glb: Uint8Array, edit: (json: Record<string, any>) => vo
   }
   return out;
 }
+
+/** The CesiumMan → RiggedFigure user map: the joints whose names differ (legs match by name). */
+export const CESIUM_TO_FIGURE: Record<string, string> = {
+  torso_joint_1: 'Skeleton_torso_joint_1', torso_joint_2: 'Skeleton_torso_joint_2',
+  neck_joint_1: 'Skeleton_neck_joint_1', neck_joint_2: 'Skeleton_neck_joint_2',
+  arm_joint_L_1: 'Skeleton_arm_joint_L__4_', arm_joint_L_2: 'Skeleton_arm_joint_L__3_', arm_joint_L_3: 'Skeleton_arm_joint_L__2_',
+  arm_joint_R_1: 'Skeleton_arm_joint_R', arm_joint_R_2: 'Skeleton_arm_joint_R__2_', arm_joint_R_3: 'Skeleton_arm_joint_R__3_',
+};
