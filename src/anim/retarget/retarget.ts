@@ -179,8 +179,10 @@ class RetargetSetup {
     if (ignored.length > 0) warnings.push(`clip ${label}: channels on ${ignored.length} node(s) outside the mapped skeleton are ignored: ${ignored.slice(0, 12).join(', ')}${ignored.length > 12 ? ', …' : ''}`);
     const allStep = timeSets.length > 0 && clip.channels.every((ch) => ch.path === TargetPath.WEIGHTS || !this.relevant[ch.slot] || ch.sampler.interpolation === Interpolation.STEP);
     const rate = this.sampleRate(nonLinear && !allStep);
-    const times = keyTimes(timeSets, clip.duration, rate);
     const animated = this.animatedSlots;
+    const maxKeys = Math.floor(MAX_OUTPUT_FLOATS / (10 * Math.max(animated.length, 1)));
+    if (rate * clip.duration > maxKeys) throw new RetargetError(`clip ${label}: ${rate} keys per second over ${clip.duration} s is too much to bake for ${animated.length} joints; lower sampleRate`);
+    const times = keyTimes(timeSets, clip.duration, rate);
     const floats = times.length * animated.length * 10;
     if (floats > MAX_OUTPUT_FLOATS) throw new RetargetError(`clip ${label}: ${times.length} keys × ${animated.length} joints is too much to bake (${floats} floats); lower sampleRate`);
 
@@ -314,7 +316,6 @@ function keyTimes(sets: readonly Float32Array[], duration: number, rate: number)
   for (const s of sets) for (const t of s) all.push(t);
   if (rate > 0) {
     const n = Math.ceil(duration * rate);
-    if (n > MAX_OUTPUT_FLOATS) throw new RetargetError(`${n} keys at ${rate} per second is too many to bake`);
     for (let i = 0; i <= n; i++) all.push(Math.min(i / rate, duration));
   }
   const f = Float32Array.from(all).sort();
