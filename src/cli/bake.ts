@@ -30,6 +30,7 @@ import type { Model } from '../gltf/model.ts';
 import { loadGltfFile, readBeside } from './load-file.ts';
 import { loadAnimationLibrary, type AnimationLibrary } from '../gltf/animation-library.ts';
 import { retargetClips } from '../anim/retarget/retarget.ts';
+import { addClips } from '../anim/retarget/add-clips.ts';
 
 const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--verbose]';
 
@@ -216,7 +217,7 @@ async function retargetedModel(model: Model, libraryPath: string, jointMapPath: 
   for (const w of library.model.warnings) if (w.path.startsWith('animations')) warnings.push(`${from}: ${w.path}: ${w.message}`);
   for (const w of result.warnings) warnings.push(`${from}: ${w}`);
   if (result.unmapped.length > 0) warnings.push(`${from}: ${result.unmapped.length} joint(s) have no source joint and keep their rest pose: ${result.unmapped.join(', ')}`);
-  return Object.freeze({ ...model, animations: result.clips });
+  return addClips({ ...model, animations: [] }, result.clips, basename(libraryPath));
 }
 
 async function loadLibraryFile(path: string): Promise<AnimationLibrary> {

@@ -74,9 +74,8 @@ function asSkeleton(s: Model | RetargetSkeleton): RetargetSkeleton {
 /**
  * Retargets `clips` (of `source`'s model) onto `target`'s model. Both may carry a humanoid map
  * (`loadAnimationLibrary` returns one for VRM files). Throws RetargetError for input it cannot
- * use; everything it skips is in `warnings`. Note: a target joint given by a `matrix` that the
- * new clips animate is switched to its T/R/S decomposition (`hierarchy.useMatrix`), as the
- * loader does for nodes its own clips animate.
+ * use; everything it skips is in `warnings`. Play the clips through `addClips`, which also lets
+ * a target joint given by a never-animated `matrix` take them.
  */
 export function retargetClips(
   clips: readonly Clip[], source: Model | RetargetSkeleton, target: Model | RetargetSkeleton, options: RetargetOptions = {},
@@ -86,7 +85,6 @@ export function retargetClips(
   const setup = new RetargetSetup(src.model, tgt.model, mapping, options);
   const warnings = [...mapping.warnings];
   const out = clips.map((clip, i) => setup.bake(clip, i, warnings));
-  for (const slot of setup.animatedSlots) tgt.model.hierarchy.useMatrix[slot] = 0;
   return { clips: out, mapping, unmapped: mapping.unmapped, translationScale: setup.scale, warnings };
 }
 

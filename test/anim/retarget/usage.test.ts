@@ -12,7 +12,8 @@ import { subtreeMask, findSlot } from '../../../src/anim/mask.ts';
 import { createPose } from '../../../src/anim/pose.ts';
 import { createClipCursor, sampleCursor } from '../../../src/anim/sample.ts';
 import { measureAllocation } from '../../support/allocation.ts';
-import { baseJoints, buildRig, clipKeys, loadRig, turnFrames, random, randomRotation } from './fixtures.ts';
+import { baseJoints, buildRig, clipKeys, editGlb, loadRig, relativeError, skinnedAt, turnFrames, random, randomRotation } from './fixtures.ts';
+import { composeTRS } from '../../../src/math/trs.ts';
 
 async function setup() {
   const joints = baseJoints();
@@ -28,7 +29,7 @@ describe('retargeted clips are ordinary clips', () => {
     const { tgt } = await setup();
     expect(tgt.animations.map((c) => c.name)).toEqual(['Walk', 'walk.glb/Walk']);
     const again = addClips(tgt, [{ ...tgt.animations[1], name: 'Walk' }, { ...tgt.animations[1], name: undefined }], 'walk.glb');
-    expect(again.animations.map((c) => c.name)).toEqual(['Walk', 'walk.glb/Walk', 'walk.glb/Walk (2)', 'walk.glb/1']);
+    expect(again.animations.map((c) => c.name)).toEqual(['Walk', 'walk.glb/Walk', 'walk.glb/Walk (2)', undefined]);
     expect(Object.isFrozen(tgt)).toBe(true);
   });
 
@@ -59,6 +60,26 @@ describe('retargeted clips are ordinary clips', () => {
       for (let k = 0; k < p.length; k++) worst = Math.max(worst, Math.abs(got[k] - p[k]));
       expect(worst).toBeLessThan(1e-5);
     }
+  });
+
+  it('a target joint given by a matrix takes the clips through addClips, leaving the model it came from as it was', async () => {
+    const joints = baseJoints();
+    const src = await loadRig(buildRig(joints, { keys: clipKeys(joints) }), 'walk.glb');
+    const glb = editGlb(buildRig(joints), (json) => {
+      for (const node of json.nodes) {
+        if (node.name !== 'LeftForeArm' && node.name !== 'Spine') continue;
+        node.matrix = Array.from(composeTRS(node.translation ?? [0, 0, 0], node.rotation ?? [0, 0, 0, 1], node.scale ?? [1, 1, 1], new Float64Array(16)));
+        delete node.translation; delete node.rotation; delete node.scale;
+      }
+    });
+    const tgt = await loadRig(glb, 'matrix.glb');
+    const slot = findSlot(tgt, 'LeftForeArm');
+    expect(tgt.hierarchy.useMatrix[slot]).toBe(1);
+    const { clips } = retargetClips(src.animations, src, tgt);
+    const withWalk = addClips(tgt, clips, 'walk.glb');
+    expect(tgt.hierarchy.useMatrix[slot]).toBe(1);
+    expect(withWalk.hierarchy.useMatrix[slot]).toBe(0);
+    expect(relativeError(skinnedAt(withWalk, withWalk.animations[0], 0.6), skinnedAt(src, src.animations[0], 0.6))).toBeLessThan(1e-6);
   });
 
   it('sampling a retargeted clip allocates nothing', async () => {
