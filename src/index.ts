@@ -67,7 +67,7 @@ export { loadAnimationLibrary, type AnimationLibrary, type AnimationLibraryOptio
 export { retargetClips, type RetargetOptions, type RetargetResult } from './anim/retarget/retarget.ts';
 export { addClips } from './anim/retarget/add-clips.ts';
 export {
-  mapJoints, RetargetError, type HumanoidMap, type JointMapping, type JointMapOptions, type JointPair, type RetargetSkeleton,
+  mapJoints, RetargetError, type HumanoidMap, type JointMapping, type JointMapOptions, type JointMatch, type JointPair, type RetargetSkeleton,
 } from './anim/retarget/joint-map.ts';
 export type { HumanoidBone } from './anim/retarget/humanoid.ts';
 export type { ReferencePose } from './anim/retarget/reference-pose.ts';

@@ -55,7 +55,7 @@ const TIERS = {
   animationLibrary: {
     values: ['RetargetError', 'addClips', 'loadAnimationLibrary', 'mapJoints', 'retargetClips'],
     types: [
-      'AnimationLibrary', 'AnimationLibraryOptions', 'HumanoidBone', 'HumanoidMap', 'JointMapOptions', 'JointMapping', 'JointPair', 'ReferencePose',
+      'AnimationLibrary', 'AnimationLibraryOptions', 'HumanoidBone', 'HumanoidMap', 'JointMapOptions', 'JointMapping', 'JointMatch', 'JointPair', 'ReferencePose',
       'RetargetOptions', 'RetargetResult', 'RetargetSkeleton',
     ],
   },

@@ -9,7 +9,7 @@ import { mapJoints, RetargetError } from '../../../src/anim/retarget/joint-map.t
 import { retargetClips } from '../../../src/anim/retarget/retarget.ts';
 import { findSlot, subtreeMask } from '../../../src/anim/mask.ts';
 import { createPose } from '../../../src/anim/pose.ts';
-import { TargetPath } from '../../../src/gltf/constants.ts';
+import { Interpolation, TargetPath } from '../../../src/gltf/constants.ts';
 import type { Clip, Model } from '../../../src/gltf/model.ts';
 import { normalizeJointName, humanoidBonesOf } from '../../../src/anim/retarget/humanoid.ts';
 import { baseJoints, buildRig, clipKeys, editGlb, KEY_TIMES, loadRig, relativeError, skinnedAt } from './fixtures.ts';
@@ -139,6 +139,32 @@ describe('retargeting options', () => {
     const dense = retargetClips(src.animations, src, tgt, { sampleRate: 40 }).clips[0];
     expect(dense.timelines[0].length).toBe(41);
     expect(relativeError(skinnedAt(tgt, dense, 0.5), skinnedAt(tgt, rest, 0.5))).toBeLessThan(1e-6);
+  });
+});
+
+describe('source interpolation', () => {
+  it('STEP sources stay STEP (exact at any time); CUBICSPLINE sources are sampled at 30 keys/s', async () => {
+    const tgt = await target();
+    const step = await loadRig(editGlb(buildRig(joints, { keys: clipKeys(joints) }), (json) => {
+      for (const s of json.animations[0].samplers) s.interpolation = 'STEP';
+    }), 'step');
+    const [stepped] = retargetClips(step.animations, step, tgt).clips;
+    expect(stepped.channels.every((c) => c.sampler.interpolation === Interpolation.STEP)).toBe(true);
+    for (const t of [0.1, 0.3, 0.62, 0.99]) expect(relativeError(skinnedAt(tgt, stepped, t), skinnedAt(step, step.animations[0], t))).toBeLessThan(1e-6);
+    // Cubic keys with zero tangents (an ease in and out between keys): LINEAR at 30 keys/s follows them.
+    const src = await loadRig(buildRig(joints, { keys: clipKeys(joints), interpolation: 'CUBICSPLINE' }), 'cubic');
+    const [smooth] = retargetClips(src.animations, src, tgt).clips;
+    expect(smooth.timelines[0].length).toBe(33); // 31 on the 1/30 s grid, plus the keys at 0.25 and 0.75
+    const worst = (clip: Clip): number => {
+      let out = 0;
+      for (let i = 0; i <= 100; i++) out = Math.max(out, relativeError(skinnedAt(tgt, clip, i / 100), skinnedAt(src, src.animations[0], i / 100)));
+      return out;
+    };
+    // Linear keys under a spline of 35° eases: second order in the key step (0.7% of the
+    // diagonal at 30 keys/s here, a sixteenth of that at 120).
+    const at30 = worst(smooth), at120 = worst(retargetClips(src.animations, src, tgt, { sampleRate: 120 }).clips[0]);
+    expect(at30).toBeLessThan(1e-2);
+    expect(at120).toBeLessThan(at30 / 8);
   });
 });
 

@@ -97,6 +97,8 @@ export interface RigOptions {
   armature?: { rotation: number[]; scale: number[] };
   /** Leave the mesh and skin out (an animation-only file, as Blender writes one). */
   animationOnly?: boolean;
+  /** Interpolation of the clip's samplers (CUBICSPLINE gets zero tangents: ease in and out). */
+  interpolation?: 'LINEAR' | 'STEP' | 'CUBICSPLINE';
   /** Root `extensions` of the file (e.g. a VRM humanoid), listed in extensionsUsed. */
   extensions?: Record<string, unknown>;
 }
@@ -170,9 +172,13 @@ export function buildRig(joints: RigJoint[], o: RigOptions = {}): Uint8Array {
     b.json.extensionsUsed = Object.keys(o.extensions);
   }
   if (o.keys) {
-    const tracks: AnimationTrack[] = o.keys.rotations.map((keys, i) => ({ node: firstJoint + i, path: 'rotation', input: KEY_TIMES, output: Float32Array.from(keys.flat()) }));
-    tracks.push({ node: firstJoint, path: 'translation', input: KEY_TIMES, output: Float32Array.from(o.keys.hipsTranslation.flat()) });
-    tracks.push({ node: firstJoint + 3, path: 'scale', input: KEY_TIMES, output: Float32Array.from(o.keys.spine2Scale.flat()) });
+    const interpolation = o.interpolation ?? 'LINEAR';
+    const out = (keys: number[][]): Float32Array => Float32Array.from(interpolation === 'CUBICSPLINE'
+      ? keys.flatMap((k) => [...k.map(() => 0), ...k, ...k.map(() => 0)])
+      : keys.flat());
+    const tracks: AnimationTrack[] = o.keys.rotations.map((keys, i) => ({ node: firstJoint + i, path: 'rotation', input: KEY_TIMES, output: out(keys), interpolation }));
+    tracks.push({ node: firstJoint, path: 'translation', input: KEY_TIMES, output: out(o.keys.hipsTranslation), interpolation });
+    tracks.push({ node: firstJoint + 3, path: 'scale', input: KEY_TIMES, output: out(o.keys.spine2Scale), interpolation });
     b.addAnimationTracks('Walk', tracks);
   }
   return b.toGlb();
