@@ -52,6 +52,13 @@ const TIERS = {
       'Primitive', 'Sampler', 'Skin', 'Texture', 'TextureInfo', 'TextureSampler', 'UriPolicy',
     ],
   },
+  animationLibrary: {
+    values: ['RetargetError', 'addClips', 'loadAnimationLibrary', 'mapJoints', 'retargetClips'],
+    types: [
+      'AnimationLibrary', 'AnimationLibraryOptions', 'HumanoidBone', 'HumanoidMap', 'JointMapOptions', 'JointMapping', 'JointMatch', 'JointPair', 'ReferencePose',
+      'RetargetOptions', 'RetargetResult', 'RetargetSkeleton',
+    ],
+  },
   bake: {
     values: ['bakeModel', 'bakeToGlb', 'bakeToJson', 'bakeToObj', 'createSkinnedVertices', 'resolveAnimation', 'skinPrimitive'],
     types: ['BakeOptions', 'BakeResult', 'BakedPrimitive', 'SkinnedVertices'],
@@ -125,7 +132,7 @@ describe('the library entry (src/index.ts)', () => {
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
       'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
       'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
-      'variant-name',
+      'variant-name', 'animation-src',
     ]);
   });
 

@@ -13,9 +13,11 @@
  * same WGSL family on --backend gpu) instead of linearly; default linear.
  * --blend CLIP --weight W [--blend-time SECONDS] poses a blend of the main clip at --time and
  * CLIP at --blend-time (default: --time), W on CLIP; the output formats are unchanged.
+ * --animations-from LIBRARY makes --animation (and --blend) name LIBRARY's clips, retargeted onto
+ * the model (src/anim/retarget); --joint-map MAP.json gives target → source joint names for it.
  */
-import { writeFile } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bakeModel, type BakeOptions, type BakeResult } from '../bake/bake.ts';
 import { bakeToJson } from '../bake/json.ts';
@@ -25,9 +27,12 @@ import { buildBuiltinGlb, builtinModelNames } from '../builtin/index.ts';
 import { loadGltf } from '../gltf/load.ts';
 import { asSkinningMethod, SKINNING_METHODS, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
-import { loadGltfFile } from './load-file.ts';
+import { loadGltfFile, readBeside } from './load-file.ts';
+import { loadAnimationLibrary, type AnimationLibrary } from '../gltf/animation-library.ts';
+import { retargetClips } from '../anim/retarget/retarget.ts';
+import { addClips } from '../anim/retarget/add-clips.ts';
 
-const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--verbose]';
+const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--verbose]';
 
 export interface BakeArgs {
   file?: string;
@@ -44,6 +49,10 @@ export interface BakeArgs {
   backend: 'cpu' | 'gpu';
   /** How vertices blend their joints; default linear. */
   skinning: SkinningMethod;
+  /** A glTF whose clips `animation`/`blend` name, retargeted onto the model. */
+  animationsFrom?: string;
+  /** JSON file of target joint name → source joint name for `animationsFrom`. */
+  jointMap?: string;
 }
 
 class UsageError extends Error {}
@@ -85,6 +94,8 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
         break;
       }
       case '--out': args.out = value(i, a); i++; break;
+      case '--animations-from': args.animationsFrom = value(i, a); i++; break;
+      case '--joint-map': args.jointMap = value(i, a); i++; break;
       case '--builtin': args.builtin = value(i, a); i++; break;
       case '--verbose': args.verbose = true; break;
       case '--backend': {
@@ -114,6 +125,7 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
   if (args.blend === undefined && (args.weight !== undefined || args.blendTime !== undefined)) {
     throw new UsageError(`${args.weight !== undefined ? '--weight' : '--blend-time'} needs --blend INDEX|NAME`);
   }
+  if (args.jointMap !== undefined && args.animationsFrom === undefined) throw new UsageError('--joint-map needs --animations-from LIBRARY');
   if (args.blend !== undefined && args.weight === undefined) throw new UsageError('--blend needs --weight W (0 = the main clip, 1 = the blended clip)');
   if (args.out !== undefined && !['.json', '.glb', '.obj'].includes(extname(args.out).toLowerCase())) {
     throw new UsageError(`--out "${args.out}" must end in .json, .glb or .obj`);
@@ -160,13 +172,17 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
     ...parsed,
     file: parsed.file === undefined ? undefined : resolve(cwd, parsed.file),
     out: parsed.out === undefined ? undefined : resolve(cwd, parsed.out),
+    animationsFrom: parsed.animationsFrom === undefined ? undefined : resolve(cwd, parsed.animationsFrom),
+    jointMap: parsed.jointMap === undefined ? undefined : resolve(cwd, parsed.jointMap),
   };
-  const model = await loadModel(args);
+  const loaded = await loadModel(args);
+  const warnings: string[] = loaded.warnings.map((w) => `${w.path}: ${w.message}`);
+  const model = args.animationsFrom === undefined ? loaded : await retargetedModel(loaded, args.animationsFrom, args.jointMap, warnings);
   const options = { animation: args.animation, time: args.time, skinning: args.skinning, blend: blendOption(args) };
   const result = args.backend === 'gpu' ? await bakeOnGpu(model, options) : bakeModel(model, options);
   // What the loader repaired or ignored goes to stderr whatever the output, so stdout stays the bake's;
   // after the bake, so that a failed one still prints its one error line alone.
-  for (const w of model.warnings) process.stderr.write(`bake: warning: ${w.path}: ${w.message}\n`);
+  for (const w of warnings) process.stderr.write(`bake: warning: ${w}\n`);
   if (args.out === undefined) {
     process.stdout.write(summary(model, result));
     return;
@@ -174,6 +190,46 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
   const ext = extname(args.out).toLowerCase();
   const data = ext === '.json' ? bakeToJson(result) : ext === '.obj' ? bakeToObj(model, result) : bakeToGlb(model, result);
   await writeFile(args.out, data);
+}
+
+/** `model` with its animations replaced by LIBRARY's clips retargeted onto it; what retargeting skipped goes to `warnings`. */
+async function retargetedModel(model: Model, libraryPath: string, jointMapPath: string | undefined, warnings: string[]): Promise<Model> {
+  const library = await loadLibraryFile(libraryPath);
+  let jointMap: Record<string, string> | undefined;
+  if (jointMapPath !== undefined) {
+    const text = await readFile(jointMapPath, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      throw new Error(e.code === 'ENOENT' ? `${jointMapPath}: no such file` : `${jointMapPath}: cannot read (${e.message})`);
+    });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`${jointMapPath}: not JSON (${(e as Error).message})`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
+      throw new Error(`${jointMapPath}: must be a JSON object of target joint name → source joint name`);
+    }
+    jointMap = parsed as Record<string, string>;
+  }
+  const result = retargetClips(library.clips, library, model, { jointMap });
+  const from = `animations-from ${basename(libraryPath)}`;
+  // Only what the loader said about the clips: the library's meshes are not baked.
+  for (const w of library.model.warnings) if (w.path.startsWith('animations')) warnings.push(`${from}: ${w.path}: ${w.message}`);
+  for (const w of result.warnings) warnings.push(`${from}: ${w}`);
+  if (result.unmapped.length > 0) warnings.push(`${from}: ${result.unmapped.length} joint(s) have no source joint and keep their rest pose: ${result.unmapped.join(', ')}`);
+  return addClips({ ...model, animations: [] }, result.clips, basename(libraryPath));
+}
+
+async function loadLibraryFile(path: string): Promise<AnimationLibrary> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${(e as Error).message})`);
+  }
+  const folder = resolve(dirname(path));
+  return loadAnimationLibrary(bytes, { name: basename(path), resolveUri: (uri) => readBeside(folder, uri) });
 }
 
 /** Loaded only for --backend gpu, so the CPU path never touches WebGPU. Throws one clear line when WebGPU is unavailable. */

@@ -1,4 +1,4 @@
-import { GltfError, loadGltf, type Model } from 'skinned-mesh-webgpu';
+import { addClips, GltfError, loadGltf, retargetClips, type Model } from 'skinned-mesh-webgpu';
 
 /** What a file picker or a drop hands over: a name (maybe with folders) and the bytes. */
 export interface DroppedFile {
@@ -46,4 +46,19 @@ export async function modelFromFiles(files: readonly DroppedFile[]): Promise<Mod
       return file.bytes();
     },
   });
+}
+
+/**
+ * What an opened file does with `shown` (the character on screen): a clip file (animations and no
+ * mesh, as Blender writes a Mixamo clip without its character) adds its clips to `shown`,
+ * retargeted (the clip picker lists them); anything else replaces it. `note` says what happened.
+ */
+export function withOpenedModel(shown: Model | undefined, opened: Model): { model: Model; note?: string } {
+  if (!shown || opened.meshNodes.length > 0 || opened.animations.length === 0) return { model: opened };
+  const result = retargetClips(opened.animations, opened, shown);
+  const unmapped = result.unmapped.length > 0 ? `; ${result.unmapped.length} joint(s) keep their rest pose: ${result.unmapped.slice(0, 6).join(', ')}${result.unmapped.length > 6 ? ', …' : ''}` : '';
+  return {
+    model: addClips(shown, result.clips, opened.name),
+    note: `Added ${result.clips.length} clip(s) from ${opened.name} to ${shown.name}${unmapped}.`,
+  };
 }

@@ -9,7 +9,7 @@
 // compile error.
 import 'skinned-mesh-webgpu';
 import type { SkinnedMeshViewerElement } from 'skinned-mesh-webgpu';
-import { droppedFile, modelFromFiles } from './files.ts';
+import { droppedFile, modelFromFiles, withOpenedModel } from './files.ts';
 import { setupLab } from './lab.ts';
 import { RollingAverage } from './stats.ts';
 
@@ -58,7 +58,9 @@ async function openFiles(files: File[]): Promise<void> {
   showError(undefined);
   info.textContent = `Reading ${files.map((f) => f.name).join(', ')}…`;
   try {
-    viewer.showModel(await modelFromFiles(files.map(droppedFile)));
+    const { model, note } = withOpenedModel(viewer.model, await modelFromFiles(files.map(droppedFile)));
+    viewer.showModel(model);
+    if (note) console.info(note);
   } catch (e) {
     showError((e as Error).message);
     info.textContent = 'The previous model is still shown.';

@@ -29,7 +29,7 @@ export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count
 /** What the element does when an attribute changes; several attributes may share one. */
 export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
-  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant'
+  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'animation-src'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -62,6 +62,7 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'root-motion', property: 'rootMotion', kind: 'boolean', fallback: false, reaction: 'root-motion' },
   { attribute: 'shadows', property: 'shadows', kind: 'boolean', fallback: false, reaction: 'settings' },
   { attribute: 'variant-name', property: 'variantName', kind: 'string', fallback: null, reaction: 'variant' },
+  { attribute: 'animation-src', property: 'animationSrc', kind: 'string', fallback: null, reaction: 'animation-src' },
 ];
 
 const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
@@ -164,4 +165,10 @@ export interface ReflectedProperties {
    * name changes nothing (with a warning). `variant-applied` fires once a change shows.
    */
   variantName: string | null;
+  /**
+   * Space-separated URLs of glTF clip libraries (`walk.glb dance.glb`, resolved like `src`): their
+   * clips are retargeted onto the model when it loads and appended to `animations`; a clashing
+   * name gets its file's name in front (`dance.glb/Idle`). A file that fails is skipped with a warning.
+   */
+  animationSrc: string | null;
 }

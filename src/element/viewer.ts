@@ -20,6 +20,7 @@ import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
 import { loadModelSource } from './source.ts';
+import { addAnimationSources } from './animation-sources.ts';
 import { variantIndex } from './variants.ts';
 import { ViewerStage } from './stage.ts';
 import { ViewerShadow } from './template.ts';
@@ -157,7 +158,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       },
     });
     this.loader = new ModelLoader<GpuState>({
-      fetch: (source, signal, onProgress) => loadModelSource(source, { baseUrl: document.baseURI, signal, onProgress }),
+      fetch: async (source, signal, onProgress) => addAnimationSources(
+        await loadModelSource(source, { baseUrl: document.baseURI, signal, onProgress }),
+        this.getAttribute('animation-src'), { baseUrl: document.baseURI, signal, warn: warnOnce },
+      ),
       gpu: () => this.session.ready!,
       upload: (gpu, model) => this.session.upload(gpu, model),
       unsupportedMessage: () => this.session.unsupportedMessage,
@@ -299,6 +303,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     switch (reaction) {
       case 'reload':
         if (this.attached) this.loader.sourceChanged(this.source);
+        break;
+      case 'animation-src':
+        if (this.attached && this.source !== undefined) this.loader.start(this.source);
         break;
       case 'clip':
         if (!this.reflectingAnimation && this.animPlayer) this.applyAnimation(this.animPlayer);
