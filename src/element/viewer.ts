@@ -15,6 +15,7 @@ import type {
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
 import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
 import { GpuSession, type GpuState } from './gpu-session.ts';
+import { ViewerHotspots, type SurfacePoint } from './hotspots.ts';
 import { ModelLoader } from './model-loader.ts';
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
@@ -105,6 +106,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private addedTabIndex = false;
   private readonly session: GpuSession;
   private readonly frames: FrameLoop;
+  private readonly hotspots: ViewerHotspots;
 
   // The model: the loader's, shown by a player and the stage around it.
   private readonly loader: ModelLoader<GpuState>;
@@ -177,7 +179,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       stage: () => this.stage,
       beforeRender: () => this.beforeRender,
       animationEnded: (player) => this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name }),
+      drawn: () => this.hotspots.drawn(),
     });
+    this.hotspots = new ViewerHotspots(this, this.shadowRoot!.querySelector<HTMLElement>('.container')!, {
+      camera: () => this.view.camera,
+      instance: () => (this.stage && this.stage.instances > 1 ? undefined : this.animPlayer?.instance),
+      placement: () => this.stage?.singlePlacement() ?? null,
+      skinning: () => this.session.gpu?.renderer.skinning ?? DEFAULT_SKINNING,
+    }, warnOnce);
     this.resizeObserver = new ResizeObserver((entries) => this.frames.resized(entries[entries.length - 1]));
     this.intersectionObserver = new IntersectionObserver((entries) => this.frames.setVisible(entries[entries.length - 1].isIntersecting));
   }
@@ -278,6 +287,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     return encodeImage(rgba, width, height, type, quality);
   }
 
+  /**
+   * The point of the model under CSS pixel (x, y) of the element (from its top-left), on the
+   * skinned surface as drawn this frame, in model coordinates (ready for `data-position` /
+   * `data-normal`); null when that pixel shows no model. As model-viewer's.
+   */
+  positionAndNormalFromPoint(x: number, y: number): SurfacePoint | null {
+    return this.hotspots.positionAndNormalFromPoint(x, y);
+  }
+
   // ---------------------------------------------------------------- custom element callbacks
 
   connectedCallback(): void {
@@ -371,6 +389,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       this.resizeObserver.observe(this.canvas, { box: 'content-box' });
     }
     this.intersectionObserver.observe(this);
+    this.hotspots.connect();
     this.session.open();
     // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return;
@@ -381,6 +400,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.attached = false;
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
+    this.hotspots.disconnect();
     this.frames.stop();
     // A load in flight restarts on re-insertion; nothing of it is kept.
     this.loader.cancel();
@@ -411,7 +431,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const stage = new ViewerStage(model);
     this.stage = stage;
     stage.fadeSeconds = this.crossfadeDuration;
-    stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
+    const base = animatedBounds(player, (p) => stage.lockRoot(p));
+    stage.setBaseBounds(base);
+    this.hotspots.modelChanged(model, base.radius);
     stage.setRootMotion(this.rootMotion, player);
     stage.setInstances(this.instances, player);
     this.bounds = stage.framingBounds();
@@ -429,6 +451,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.animPlayer = undefined;
     this.stage = undefined;
     this.bounds = undefined;
+    this.hotspots.modelChanged(undefined, 1);
     this.canvas.classList.add('empty');
     this.frames.cancel();
   }
