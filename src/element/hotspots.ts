@@ -81,6 +81,8 @@ export interface HotspotHost {
   /** Where that character is placed (root motion); null: at the origin. */
   placement(): Float64Array | null;
   skinning(): SkinningMethod;
+  /** Hotspots changed: draw a frame (a paused viewer draws none by itself). */
+  invalidate(): void;
 }
 
 interface Hotspot {
@@ -289,6 +291,7 @@ export class ViewerHotspots {
     this.hotspots = next;
     this.resolveJoints();
     if (next.length === 0) this.layer.hidden = true;
+    this.host.invalidate();
   }
 
   private configure(name: string, elements: Element[], wrapper: HTMLElement | undefined): Hotspot {

@@ -186,6 +186,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       instance: () => (this.stage && this.stage.instances > 1 ? undefined : this.animPlayer?.instance),
       placement: () => this.stage?.singlePlacement() ?? null,
       skinning: () => this.session.gpu?.renderer.skinning ?? DEFAULT_SKINNING,
+      invalidate: () => this.frames.invalidate(),
     }, warnOnce);
     this.resizeObserver = new ResizeObserver((entries) => this.frames.resized(entries[entries.length - 1]));
     this.intersectionObserver = new IntersectionObserver((entries) => this.frames.setVisible(entries[entries.length - 1].isIntersecting));
