@@ -16,8 +16,8 @@ const TIERS = {
   element: {
     values: ['DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE', 'DEFAULT_SPEED', 'SkinnedMeshViewerElement', 'SourceError', 'TAG_NAME', 'loadModelSource', 'parseCameraOrbit'],
     types: [
-      'CameraOrbit', 'LoadSourceOptions', 'OrbitRadius', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
-      'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats', 'ViewerVariantDetail',
+      'CameraOrbit', 'HotspotQuery', 'HotspotVector2', 'HotspotVector3', 'LoadSourceOptions', 'OrbitRadius', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
+      'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats', 'ViewerVariantDetail', 'SurfacePoint',
     ],
   },
   rendererAndPlayer: {

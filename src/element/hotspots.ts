@@ -72,6 +72,14 @@ export interface SurfacePoint {
   readonly uv: HotspotVector2 | null;
 }
 
+/** What `queryHotspot` returns (model-viewer's HotspotData). */
+export interface HotspotQuery {
+  readonly position: HotspotVector3;
+  readonly normal: HotspotVector3;
+  readonly canvasPosition: HotspotVector3;
+  readonly facingCamera: boolean;
+}
+
 /** What the hotspots need from their element, asked each frame (the answers allocate nothing). */
 export interface HotspotHost {
   /** The viewer's camera, updated by the last frame. */
@@ -92,11 +100,10 @@ interface Hotspot {
   readonly elements: Element[];
   readonly position: Float64Array;
   readonly normal: Float64Array;
-  readonly hasNormal: boolean;
+  hasNormal: boolean;
   readonly jointName: string | undefined;
   jointSlot: number;
   readonly offset: Float64Array;
-  readonly visibilityAttribute: string;
   readonly world: Float64Array;
   readonly worldNormal: Float64Array;
   readonly pixel: Float64Array;
@@ -233,6 +240,47 @@ export class ViewerHotspots {
     };
   }
 
+  /**
+   * model-viewer's `updateHotspot({name, position, normal})`: moves the hotspot in slot
+   * `name` (strings as `data-position` / `data-normal` take them; a joint hotspot's position
+   * is its `data-offset`) without touching its attributes; a later change of its attributes
+   * configures it from them again. Unknown names and malformed strings are ignored with a warning.
+   */
+  updateHotspot(config: { name: string; position?: string; normal?: string }): void {
+    const h = this.hotspots.find((x) => x.name === config.name);
+    if (!h) {
+      this.warn(`updateHotspot: no hotspot in slot "${config.name}"`);
+      return;
+    }
+    const apply = (text: string | undefined, what: string, dst: Float64Array): void => {
+      if (text === undefined) return;
+      const value = parseHotspotVector(text);
+      if (value) dst.set(value);
+      else this.warn(`updateHotspot: ${what} "${text}" of "${config.name}" is not "x y z" in m, cm or mm`);
+    };
+    apply(config.position, 'position', h.jointName !== undefined ? h.offset : h.position);
+    apply(config.normal, 'normal', h.normal);
+    if (config.normal !== undefined && parseHotspotVector(config.normal)) h.hasNormal = true;
+    this.host.invalidate();
+  }
+
+  /**
+   * model-viewer's `queryHotspot(name)`: where the hotspot was last drawn — world position
+   * and normal, `canvasPosition` (CSS pixels from the element's top-left, z 0) and whether
+   * it was shown in full (`facingCamera`: facing the camera and not hidden) — or null for an
+   * unknown name or before it was first placed.
+   */
+  queryHotspot(name: string): HotspotQuery | null {
+    const h = this.hotspots.find((x) => x.name === name);
+    if (!h || h.visible === undefined) return null;
+    return {
+      position: vector3(h.world[0], h.world[1], h.world[2]),
+      normal: vector3(h.worldNormal[0], h.worldNormal[1], h.worldNormal[2]),
+      canvasPosition: vector3(h.pixel[0], h.pixel[1], 0),
+      facingCamera: h.visible,
+    };
+  }
+
   private raycaster(): SkinnedRaycaster {
     if (!this.caster) this.caster = new SkinnedRaycaster(this.model!);
     return this.caster;
@@ -263,8 +311,10 @@ export class ViewerHotspots {
     h.visible = visible;
     h.wrapper.classList.toggle('hidden', !visible);
     for (const el of h.elements) {
-      if (visible) el.setAttribute(h.visibilityAttribute, '');
-      else el.removeAttribute(h.visibilityAttribute);
+      // Per element, as model-viewer reads it (only on a change, so the string is not per frame).
+      const name = `data-${el.getAttribute('data-visibility-attribute')?.trim() || 'visible'}`;
+      if (visible) el.setAttribute(name, '');
+      else el.removeAttribute(name);
       el.dispatchEvent(new CustomEvent('hotspot-visibility', { detail: { visible } }));
     }
   }
@@ -318,7 +368,6 @@ export class ViewerHotspots {
       this.layer.append(wrapper);
     }
     const tx = typedOm ? CSS.px(0) : undefined, ty = typedOm ? CSS.px(0) : undefined;
-    const visibility = first.getAttribute('data-visibility-attribute')?.trim() || 'visible';
     return {
       name, wrapper, elements,
       position: Float64Array.from(read('data-position', DEFAULT_HOTSPOT_POSITION)!),
@@ -326,7 +375,6 @@ export class ViewerHotspots {
       hasNormal: normal !== undefined,
       jointName, jointSlot: -1,
       offset: Float64Array.from(read('data-offset', [0, 0, 0])!),
-      visibilityAttribute: `data-${visibility}`,
       world: new Float64Array(3), worldNormal: new Float64Array(3), pixel: new Float64Array(3),
       transform: typedOm ? new CSSTransformValue([new CSSTranslate(tx!, ty!)]) : undefined, tx, ty,
       lastX: NaN, lastY: NaN, visible: undefined, shown: !wrapper.hidden,

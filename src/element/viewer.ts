@@ -15,7 +15,7 @@ import type {
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
 import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
 import { GpuSession, type GpuState } from './gpu-session.ts';
-import { ViewerHotspots, type SurfacePoint } from './hotspots.ts';
+import { ViewerHotspots, type HotspotQuery, type SurfacePoint } from './hotspots.ts';
 import { ModelLoader } from './model-loader.ts';
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
@@ -295,6 +295,16 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    */
   positionAndNormalFromPoint(x: number, y: number): SurfacePoint | null {
     return this.hotspots.positionAndNormalFromPoint(x, y);
+  }
+
+  /** model-viewer's `updateHotspot({name, position, normal})` (hotspots.ts). */
+  updateHotspot(config: { name: string; position?: string; normal?: string }): void {
+    this.hotspots.updateHotspot(config);
+  }
+
+  /** model-viewer's `queryHotspot(name)`: where the hotspot was last drawn, or null. */
+  queryHotspot(name: string): HotspotQuery | null {
+    return this.hotspots.queryHotspot(name);
   }
 
   // ---------------------------------------------------------------- custom element callbacks

@@ -60,7 +60,10 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
         const wrapper = el.shadowRoot!.querySelector<HTMLElement>(`slot[name="${child.slot}"]`)!.closest<HTMLElement>('.hotspot')!;
         out[child.slot] = {
           x: r.left + r.width / 2 - box.left, y: r.top + r.height / 2 - box.top,
-          visible: child.hasAttribute('data-visible') || child.hasAttribute('data-seen'), shown: !wrapper.hidden && !wrapper.classList.contains('hidden'),
+          // data-visibility-attribute="seen" toggles data-seen instead (per element, as model-viewer).
+          visible: child.hasAttribute(child.getAttribute('data-visibility-attribute') ? 'data-seen' : 'data-visible')
+            && !(child.getAttribute('data-visibility-attribute') && child.hasAttribute('data-visible')),
+          shown: !wrapper.hidden && !wrapper.classList.contains('hidden'),
         };
       }
       return out;
@@ -178,6 +181,35 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     // The offset one sits 5 cm up the hand's frame: a different pixel, and it faces the front camera.
     const state = await hotspots();
     expect(Math.hypot(state['hotspot-hand-facing'].x - state['hotspot-hand'].x, state['hotspot-hand-facing'].y - state['hotspot-hand'].y)).toBeGreaterThan(1);
+  });
+
+  it('queryHotspot reports where a hotspot was drawn; updateHotspot moves it without touching its attributes', async () => {
+    await redraw({ orbit: '0deg 60deg auto' });
+    const before = await hotspots();
+    const query = await page.evaluate(() => {
+      const el = window.helpers.viewer('h');
+      const q = el.queryHotspot('hotspot-picked')!;
+      return { canvas: [q.canvasPosition.x, q.canvasPosition.y], facing: q.facingCamera, position: q.position.toString(), unknown: el.queryHotspot('hotspot-nope') };
+    });
+    expect(query.unknown).toBeNull();
+    expect(query.facing).toBe(true);
+    expect(Math.abs(query.canvas[0] - before['hotspot-picked'].x)).toBeLessThan(1);
+    expect(Math.abs(query.canvas[1] - before['hotspot-picked'].y)).toBeLessThan(1);
+    expect(query.position).toMatch(/m$/);
+    expect(before['hotspot-back'].visible).toBe(false);
+    // Move the back hotspot to where the picked one is: now seen from the front, at that pixel.
+    const moved = await page.evaluate(async () => {
+      const el = window.helpers.viewer('h');
+      const picked = el.querySelector<HTMLElement>('[slot="hotspot-picked"]')!;
+      el.updateHotspot({ name: 'hotspot-back', position: picked.dataset.position, normal: picked.dataset.normal });
+      await window.helpers.waitForFrames(el, 1);
+      return el.querySelector('[slot="hotspot-back"]')!.getAttribute('data-position');
+    });
+    expect(moved).toBe('0 1.2m -40cm');
+    const after = await hotspots();
+    expect(after['hotspot-back'].visible).toBe(true);
+    expect(Math.abs(after['hotspot-back'].x - after['hotspot-picked'].x)).toBeLessThan(1.5);
+    expect(Math.abs(after['hotspot-back'].y - after['hotspot-picked'].y)).toBeLessThan(1.5);
   });
 
   it('removing a hotspot child removes its wrapper; an unknown joint warns and hides it', async () => {
