@@ -5,7 +5,8 @@
  * of a Fox crowd, our Renderer vs three.js's WebGPURenderer in headless Chromium, written
  * to bench/results/gpu-latest.json. `--no-gpu` skips it, `--gpu-only` runs only it.
  * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts) and `--skinned-bounds`
- * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost).
+ * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost), and
+ * `--raycast` (bench/raycast.ts: ray casts against the skinned surface vs three.js).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -24,6 +25,7 @@ import { checkPalettes, FRAME_SECONDS, OurCrowd, phaseOf, ThreeCrowd, type Palet
 import { runGpuBench } from './gpu/gpu-bench.ts';
 import { runSkinPathsBench } from './gpu/skin-paths.ts';
 import { runSkinnedBoundsBench } from './skinned-bounds.ts';
+import { runRaycastBench } from './raycast.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -49,6 +51,10 @@ if (process.argv.includes('--skin-paths')) {
 }
 if (process.argv.includes('--skinned-bounds')) {
   await runSkinnedBoundsBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--raycast')) {
+  await runRaycastBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--gpu-only')) {
