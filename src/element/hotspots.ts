@@ -179,7 +179,7 @@ export class ViewerHotspots {
     if (list.length === 0 || this.model === undefined) return;
     // Read layout before writing styles, so the writes do not force a layout per frame.
     const width = this.layer.clientWidth, height = this.layer.clientHeight;
-    this.layer.hidden = false;
+    if (this.layer.hidden) this.layer.hidden = false;
     const camera = this.host.camera();
     const placement = this.host.placement();
     const eye = camera.eye;
