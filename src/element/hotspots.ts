@@ -24,7 +24,7 @@ import type { SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
 import type { OrbitCamera } from '../gpu/camera.ts';
 import { invertMat4 } from '../math/trs.ts';
-import { createRayHit, SkinnedRaycaster } from '../skin/raycast.ts';
+import { createRayHit, SkinnedRaycaster, type RayHit } from '../skin/raycast.ts';
 import {
   DEFAULT_HOTSPOT_NORMAL, DEFAULT_HOTSPOT_POSITION, facesEye, JOINT_OCCLUSION_SLACK, jointHotspot, occluded, parseHotspotVector,
   pixelRay, placeHotspot, projectToPixels, SURFACE_OCCLUSION_SLACK,
@@ -33,7 +33,7 @@ import {
 /** Children whose slot starts with this are hotspots (model-viewer's rule). */
 export const HOTSPOT_SLOT_PREFIX = 'hotspot';
 /** The hotspot attributes a change of which rescans. */
-const HOTSPOT_ATTRIBUTES = ['slot', 'data-position', 'data-normal', 'data-joint', 'data-offset', 'data-visibility-attribute'];
+const HOTSPOT_ATTRIBUTES = ['slot', 'data-position', 'data-normal', 'data-joint', 'data-offset', 'data-surface', 'data-visibility-attribute'];
 /** Below this many CSS pixels of movement the transform is not written again. */
 const MOVE_EPSILON = 0.01;
 
@@ -103,6 +103,10 @@ interface Hotspot {
   hasNormal: boolean;
   readonly jointName: string | undefined;
   jointSlot: number;
+  /** `data-surface`: glTF mesh, primitive, vertices a b c, weights (8 numbers); undefined without it. */
+  readonly surface: Float64Array | undefined;
+  /** The `model.meshNodes` entry drawing that mesh (-1: none in this model). */
+  surfaceMeshNode: number;
   readonly offset: Float64Array;
   readonly world: Float64Array;
   readonly worldNormal: Float64Array;
@@ -188,14 +192,18 @@ export class ViewerHotspots {
     for (let i = 0; i < list.length; i++) {
       const h = list[i];
       let shown = true;
-      if (h.jointName !== undefined) {
+      if (h.surface !== undefined) {
+        const s = h.surface;
+        shown = h.surfaceMeshNode >= 0 && instance !== undefined && caster !== undefined
+          && caster.surfacePoint(instance, h.surfaceMeshNode, s[1], s[2], s[3], s[4], s[5], s[6], s[7], placement, h.world, h.worldNormal);
+      } else if (h.jointName !== undefined) {
         if (h.jointSlot < 0 || !instance) shown = false;
         else jointHotspot(instance, h.jointSlot, h.offset, placement, h.world, h.hasNormal ? h.normal : null, h.worldNormal);
       } else {
         placeHotspot(placement, h.position, h.normal, h.world, h.worldNormal);
       }
       if (shown) shown = projectToPixels(camera, h.world, width, height, h.pixel);
-      let visible = shown && (!h.hasNormal || facesEye(eye, h.world, h.worldNormal));
+      let visible = shown && (!(h.hasNormal || h.surface !== undefined) || facesEye(eye, h.world, h.worldNormal));
       if (visible && caster && instance) {
         const slack = h.jointName !== undefined ? JOINT_OCCLUSION_SLACK * this.radius : 0;
         const distance = Math.sqrt((h.world[0] - eye[0]) ** 2 + (h.world[1] - eye[1]) ** 2 + (h.world[2] - eye[2]) ** 2);
@@ -211,6 +219,32 @@ export class ViewerHotspots {
    * pixel shows no model (or a crowd is shown).
    */
   positionAndNormalFromPoint(x: number, y: number): SurfacePoint | null {
+    const hit = this.castPixel(x, y);
+    if (!hit) return null;
+    const [u, v] = hit.uv;
+    return {
+      position: vector3(hit.position[0], hit.position[1], hit.position[2]),
+      normal: vector3(hit.normal[0], hit.normal[1], hit.normal[2]),
+      uv: hit.hasUv ? { u, v, toString: () => `${u} ${v}` } : null,
+    };
+  }
+
+  /**
+   * model-viewer's `surfaceFromPoint(x, y)`: the point under the pixel as a `data-surface`
+   * value — glTF mesh and primitive index, the hit triangle's three vertex indices and their
+   * barycentric weights (`0 0 12 13 40 0.250 0.500 0.250`) — so a hotspot follows that point
+   * of the skin as it animates; null where the pixel shows no model.
+   */
+  surfaceFromPoint(x: number, y: number): string | null {
+    const hit = this.castPixel(x, y);
+    if (!hit) return null;
+    const mesh = this.model!.meshNodes[hit.meshNode].mesh;
+    const [a, b, c] = hit.vertices, w = hit.barycentric;
+    return `${mesh} ${hit.primitive} ${a} ${b} ${c} ${w[0].toFixed(3)} ${w[1].toFixed(3)} ${w[2].toFixed(3)}`;
+  }
+
+  /** The ray through CSS pixel (x, y), cast in model coordinates at the drawn pose; null on a miss. */
+  private castPixel(x: number, y: number): RayHit | null {
     const instance = this.host.instance();
     if (!instance || !this.model || !Number.isFinite(x) || !Number.isFinite(y)) return null;
     const width = this.layer.clientWidth, height = this.layer.clientHeight;
@@ -231,13 +265,7 @@ export class ViewerHotspots {
     const caster = this.raycaster();
     caster.skinning = this.host.skinning();
     const hit = createRayHit();
-    if (!caster.cast(instance, origin, direction, hit)) return null;
-    const [u, v] = hit.uv;
-    return {
-      position: vector3(hit.position[0], hit.position[1], hit.position[2]),
-      normal: vector3(hit.normal[0], hit.normal[1], hit.normal[2]),
-      uv: hit.hasUv ? { u, v, toString: () => `${u} ${v}` } : null,
-    };
+    return caster.cast(instance, origin, direction, hit) ? hit : null;
   }
 
   /**
@@ -354,6 +382,14 @@ export class ViewerHotspots {
       return value ?? (fallback ? [...fallback] : undefined);
     };
     const jointName = first.getAttribute('data-joint')?.trim() || undefined;
+    const surfaceText = first.getAttribute('data-surface');
+    let surface: Float64Array | undefined;
+    if (surfaceText !== null) {
+      const numbers = surfaceText.trim().split(/\s+/).map(Number);
+      const integral = numbers.slice(0, 5).every((n) => Number.isInteger(n) && n >= 0);
+      if (numbers.length === 8 && integral && numbers.every(Number.isFinite)) surface = Float64Array.from(numbers);
+      else this.warn(`data-surface="${surfaceText}" on slot "${name}" is not 8 numbers (mesh primitive a b c and three weights)`);
+    }
     const normal = read('data-normal', jointName === undefined ? DEFAULT_HOTSPOT_NORMAL : undefined);
     if (!wrapper) {
       wrapper = document.createElement('div');
@@ -373,7 +409,7 @@ export class ViewerHotspots {
       position: Float64Array.from(read('data-position', DEFAULT_HOTSPOT_POSITION)!),
       normal: Float64Array.from(normal ?? DEFAULT_HOTSPOT_NORMAL),
       hasNormal: normal !== undefined,
-      jointName, jointSlot: -1,
+      jointName, jointSlot: -1, surface, surfaceMeshNode: -1,
       offset: Float64Array.from(read('data-offset', [0, 0, 0])!),
       world: new Float64Array(3), worldNormal: new Float64Array(3), pixel: new Float64Array(3),
       transform: typedOm ? new CSSTransformValue([new CSSTranslate(tx!, ty!)]) : undefined, tx, ty,
@@ -384,6 +420,18 @@ export class ViewerHotspots {
   private resolveJoints(): void {
     const model = this.model;
     for (const h of this.hotspots) {
+      h.surfaceMeshNode = -1;
+      if (h.surface !== undefined && model) {
+        // As model-viewer: the first node that draws that mesh.
+        const [mesh, primitive] = h.surface;
+        h.surfaceMeshNode = model.meshNodes.findIndex((mn) => mn.mesh === mesh);
+        const prim = h.surfaceMeshNode >= 0 ? model.meshes[mesh].primitives[primitive] : undefined;
+        const inRange = prim !== undefined && [2, 3, 4].every((k) => h.surface![k] < prim.vertexCount);
+        if (!inRange) {
+          this.warn(`data-surface="${Array.from(h.surface).join(' ')}" on slot "${h.name}" names no vertex of ${model.name}`);
+          h.surfaceMeshNode = -1;
+        }
+      }
       h.jointSlot = -1;
       if (h.jointName === undefined || !model) continue;
       try {

@@ -297,6 +297,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     return this.hotspots.positionAndNormalFromPoint(x, y);
   }
 
+  /** model-viewer's `surfaceFromPoint(x, y)`: a `data-surface` value for the point under the pixel, or null. */
+  surfaceFromPoint(x: number, y: number): string | null {
+    return this.hotspots.surfaceFromPoint(x, y);
+  }
+
   /** model-viewer's `updateHotspot({name, position, normal})` (hotspots.ts). */
   updateHotspot(config: { name: string; position?: string; normal?: string }): void {
     this.hotspots.updateHotspot(config);

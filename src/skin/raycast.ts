@@ -42,12 +42,16 @@ export interface RayHit {
   meshNode: number;
   primitive: number;
   triangle: number;
+  /** The triangle's three vertex indices (into the primitive's attributes) and their barycentric weights. */
+  readonly vertices: Uint32Array;
+  readonly barycentric: Float64Array;
 }
 
 export function createRayHit(): RayHit {
   return {
     position: new Float64Array(3), normal: new Float64Array(3), uv: new Float64Array(2), hasUv: false,
     distance: Infinity, meshNode: -1, primitive: -1, triangle: -1,
+    vertices: new Uint32Array(3), barycentric: new Float64Array(3),
   };
 }
 
@@ -191,6 +195,55 @@ export class SkinnedRaycaster {
     return true;
   }
 
+  /**
+   * A point fixed on the surface (model-viewer's `data-surface`): vertices a b c of primitive
+   * `primitive` of mesh node `meshNode` (an index into `model.meshNodes`) weighted by wa wb
+   * wc, as the instance is drawn now (skinned like the rays see it, and reused by them until
+   * `invalidate()`). `dst` = its world position, `normalDst` = the skinned triangle's unit
+   * normal, through `placement` when given. False when the indices do not name a vertex of
+   * that primitive. Allocates nothing.
+   */
+  surfacePoint(
+    instance: ModelInstance, meshNode: number, primitive: number, a: number, b: number, c: number,
+    wa: number, wb: number, wc: number, placement: NumArray | null, dst: NumArray, normalDst: NumArray,
+  ): boolean {
+    if (instance.model !== this.model) throw new Error('SkinnedRaycaster.surfacePoint: the instance is of another model');
+    const cache = this.meshNodes[meshNode];
+    const pc = cache?.primitives[primitive];
+    if (!pc) return false;
+    const n = pc.prim.vertexCount;
+    if (!(a >= 0 && a < n && b >= 0 && b < n && c >= 0 && c < n)) return false;
+    if (instance !== this.lastInstance || this.skinning !== this.lastSkinning) {
+      this.lastInstance = instance;
+      this.lastSkinning = this.skinning;
+      this.generation++;
+    }
+    if (pc.generation !== this.generation) this.pose(instance, meshNode, pc);
+    const pos = pc.positions;
+    const mn = this.model.meshNodes[meshNode], m = instance.nodeMatrices, slot = this.model.hierarchy.slotOf[mn.node] * 16;
+    // An EXT_mesh_gpu_instancing node: on its first copy.
+    if (mn.instances) multiplyMat4(m, mn.instances, world, slot, 0, 0);
+    else for (let k = 0; k < 16; k++) world[k] = m[slot + k];
+    if (placement !== null) multiplyMat4(placement, world, world);
+    const lx = wa * pos[a * 3] + wb * pos[b * 3] + wc * pos[c * 3];
+    const ly = wa * pos[a * 3 + 1] + wb * pos[b * 3 + 1] + wc * pos[c * 3 + 1];
+    const lz = wa * pos[a * 3 + 2] + wb * pos[b * 3 + 2] + wc * pos[c * 3 + 2];
+    dst[0] = world[0] * lx + world[4] * ly + world[8] * lz + world[12];
+    dst[1] = world[1] * lx + world[5] * ly + world[9] * lz + world[13];
+    dst[2] = world[2] * lx + world[6] * ly + world[10] * lz + world[14];
+    // The triangle's normal in world space: its edges through the world matrix's linear part, crossed.
+    const l1x = pos[b * 3] - pos[a * 3], l1y = pos[b * 3 + 1] - pos[a * 3 + 1], l1z = pos[b * 3 + 2] - pos[a * 3 + 2];
+    const l2x = pos[c * 3] - pos[a * 3], l2y = pos[c * 3 + 1] - pos[a * 3 + 1], l2z = pos[c * 3 + 2] - pos[a * 3 + 2];
+    const e1x = world[0] * l1x + world[4] * l1y + world[8] * l1z, e1y = world[1] * l1x + world[5] * l1y + world[9] * l1z;
+    const e1z = world[2] * l1x + world[6] * l1y + world[10] * l1z;
+    const e2x = world[0] * l2x + world[4] * l2y + world[8] * l2z, e2y = world[1] * l2x + world[5] * l2y + world[9] * l2z;
+    const e2z = world[2] * l2x + world[6] * l2y + world[10] * l2z;
+    const nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
+    normalDst[0] = nx / len; normalDst[1] = ny / len; normalDst[2] = nz / len;
+    return true;
+  }
+
   /** Tests the mesh node's primitives against `localRay`; records a nearer hit in `best` and `out`'s indices. */
   private castMeshNode(instance: ModelInstance, index: number, out: RayHit, copy: number): boolean {
     const cache = this.meshNodes[index];
@@ -269,6 +322,8 @@ export class SkinnedRaycaster {
     if (placement !== null) multiplyMat4(placement, world, world);
     const u = best[2], v = best[3], w = 1 - u - v;
     const a = pc.triangles[out.triangle * 3], b = pc.triangles[out.triangle * 3 + 1], c = pc.triangles[out.triangle * 3 + 2];
+    out.vertices[0] = a; out.vertices[1] = b; out.vertices[2] = c;
+    out.barycentric[0] = w; out.barycentric[1] = u; out.barycentric[2] = v;
     const pos = pc.positions;
     const lx = w * pos[a * 3] + u * pos[b * 3] + v * pos[c * 3];
     const ly = w * pos[a * 3 + 1] + u * pos[b * 3 + 1] + v * pos[c * 3 + 1];

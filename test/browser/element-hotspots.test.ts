@@ -212,6 +212,42 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     expect(Math.abs(after['hotspot-back'].y - after['hotspot-picked'].y)).toBeLessThan(1.5);
   });
 
+  it('surfaceFromPoint gives a data-surface that keeps a hotspot on that point of the skin as the clip plays', async () => {
+    await redraw({ orbit: '0deg 90deg auto', time: 0 });
+    const hand = (await hotspots())['hotspot-hand'];
+    const surface = await page.evaluate(async ([x, y]) => {
+      const el = window.helpers.viewer('h');
+      const value = el.surfaceFromPoint(x, y);
+      const spot = document.createElement('i');
+      spot.slot = 'hotspot-skin';
+      spot.textContent = '+';
+      if (value) spot.dataset.surface = value;
+      el.append(spot);
+      await window.helpers.waitForFrames(el, 1);
+      return { value, corner: el.surfaceFromPoint(2, 2) };
+    }, [hand.x, hand.y] as const);
+    expect(surface.corner).toBeNull();
+    expect(surface.value).toMatch(/^0 \d+ \d+ \d+ \d+ \d\.\d{3} \d\.\d{3} \d\.\d{3}$/);
+    const start = (await hotspots())['hotspot-skin'];
+    expect(Math.abs(start.x - hand.x)).toBeLessThan(1.5);
+    expect(Math.abs(start.y - hand.y)).toBeLessThan(1.5);
+    for (const time of [0.3, 0.6]) {
+      await redraw({ time });
+      const now = (await hotspots())['hotspot-skin'];
+      // The ray through its new pixel meets the skin where the hotspot says it is.
+      const check = await page.evaluate(([x, y]) => {
+        const el = window.helpers.viewer('h');
+        const q = el.queryHotspot('hotspot-skin')!;
+        const hit = el.positionAndNormalFromPoint(x, y);
+        return { q: [q.position.x, q.position.y, q.position.z], hit: hit && [hit.position.x, hit.position.y, hit.position.z] };
+      }, [now.x, now.y] as const);
+      expect(check.hit).not.toBeNull();
+      expect(Math.hypot(check.hit![0] - check.q[0], check.hit![1] - check.q[1], check.hit![2] - check.q[2]), `t=${time}`).toBeLessThan(0.01);
+      expect(Math.hypot(now.x - start.x, now.y - start.y), `t=${time}`).toBeGreaterThan(2);
+    }
+    await page.evaluate(() => window.helpers.viewer('h').querySelector('[slot="hotspot-skin"]')!.remove());
+  });
+
   it('removing a hotspot child removes its wrapper; an unknown joint warns and hides it', async () => {
     const result = await page.evaluate(async () => {
       const el = window.helpers.viewer('h');

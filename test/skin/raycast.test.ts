@@ -239,6 +239,49 @@ describe('SkinnedRaycaster follows the pose', () => {
     expect(caster.cast(instance, o, d, createRayHit(), null, hit.distance * 1.01)).toBe(true);
   });
 
+  it('surfacePoint follows a triangle point through the clip, as the bake skins it; hits name their vertices and weights', async () => {
+    const model = await loadAsset('CesiumMan');
+    const instance = createModelInstance(model);
+    const caster = new SkinnedRaycaster(model);
+    const pos = new Float64Array(3), normal = new Float64Array(3), hit = createRayHit();
+    const next = random(7);
+    for (const skinning of ['linear', 'dual-quaternion'] as const) {
+      caster.skinning = skinning;
+      for (const time of [0.1, 0.5, 0.9]) {
+        updateModelInstance(instance, 0, time);
+        caster.invalidate();
+        const ref = reference(model, 0, time, skinning);
+        const size = Math.hypot(ref.max[0] - ref.min[0], ref.max[1] - ref.min[1], ref.max[2] - ref.min[2]);
+        for (let k = 0; k < 20; k++) {
+          const { posed, triangles } = ref.prims[0];
+          const t = Math.floor(next() * (triangles.length / 3)) * 3;
+          const [a, b, c] = [triangles[t], triangles[t + 1], triangles[t + 2]];
+          const w = [next(), next(), next()];
+          const sum = w[0] + w[1] + w[2];
+          const meshNode = model.meshNodes.findIndex((mn) => mn.node === posed.node);
+          expect(caster.surfacePoint(instance, meshNode, posed.primitive, a, b, c, w[0] / sum, w[1] / sum, w[2] / sum, null, pos, normal)).toBe(true);
+          const p = posed.positions;
+          for (let r = 0; r < 3; r++) {
+            const expected = (w[0] * p[a * 3 + r] + w[1] * p[b * 3 + r] + w[2] * p[c * 3 + r]) / sum;
+            expect(Math.abs(pos[r] - expected)).toBeLessThan(size * 1e-5);
+          }
+          const face = unit(cross([0, 1, 2].map((r) => p[b * 3 + r] - p[a * 3 + r]), [0, 1, 2].map((r) => p[c * 3 + r] - p[a * 3 + r])));
+          expect(dot([...normal], face)).toBeGreaterThan(0.9999);
+        }
+        // A hit reports its triangle's vertices and weights: they give the hit point back.
+        const center = ref.min.map((x, i) => (x + ref.max[i]) / 2);
+        expect(caster.cast(instance, [center[0], center[1], center[2] + 5], [0, 0, -1], hit)).toBe(true);
+        const [a, b, c] = hit.vertices, [wa, wb, wc] = hit.barycentric;
+        expect(wa + wb + wc).toBeCloseTo(1, 12);
+        expect(caster.surfacePoint(instance, hit.meshNode, hit.primitive, a, b, c, wa, wb, wc, null, pos, normal)).toBe(true);
+        for (let r = 0; r < 3; r++) expect(pos[r]).toBeCloseTo(hit.position[r], 5);
+      }
+    }
+    const n = model.meshes[0].primitives[0].vertexCount;
+    expect(caster.surfacePoint(instance, 0, 0, 0, 1, n, 1, 0, 0, null, pos, normal)).toBe(false);
+    expect(caster.surfacePoint(instance, 0, 5, 0, 1, 2, 1, 0, 0, null, pos, normal)).toBe(false);
+  });
+
   it('refuses an instance of another model', async () => {
     const caster = new SkinnedRaycaster(await loadCharacter());
     const other = createModelInstance(await loadAsset('SimpleSkin'));
