@@ -153,7 +153,16 @@ export class ViewerHotspots {
     this.layer.className = 'hotspots';
     this.layer.hidden = true;
     container.append(style, this.layer);
-    this.observer = new MutationObserver(() => this.scan());
+    // Children come and go (childList on the element) and change their hotspot attributes
+    // (attributes of direct children); what happens inside a hotspot's own content is its page's.
+    this.observer = new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === 'childList' ? r.target === this.element : r.target.parentNode === this.element) {
+          this.scan();
+          return;
+        }
+      }
+    });
   }
 
   /** The element entered the page: watch its children. */

@@ -248,6 +248,28 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     await page.evaluate(() => window.helpers.viewer('h').querySelector('[slot="hotspot-skin"]')!.remove());
   });
 
+  it('editing a hotspot\'s own content does not reconfigure it; editing its data-* attributes does', async () => {
+    const events = await page.evaluate(async () => {
+      const el = window.helpers.viewer('h');
+      const hand = el.querySelector<HTMLElement>('[slot="hotspot-hand"]')!;
+      const seen: string[] = [];
+      const listener = (e: Event) => seen.push(`${(e as CustomEvent<{ visible: boolean }>).detail.visible}`);
+      hand.addEventListener('hotspot-visibility', listener);
+      hand.textContent = 'left hand';
+      await window.helpers.nextFrames(1);
+      el.requestRender();
+      await window.helpers.waitForFrames(el, 1);
+      const afterText = seen.length;
+      hand.dataset.offset = '0 2cm 0';
+      await window.helpers.nextFrames(1);
+      await window.helpers.waitForFrames(el, 1);
+      hand.removeEventListener('hotspot-visibility', listener);
+      return { afterText, afterAttribute: seen.length };
+    });
+    // A rescan starts the hotspot afresh, which announces its visibility again.
+    expect(events).toEqual({ afterText: 0, afterAttribute: 1 });
+  });
+
   it('removing a hotspot child removes its wrapper; an unknown joint warns and hides it', async () => {
     const result = await page.evaluate(async () => {
       const el = window.helpers.viewer('h');
