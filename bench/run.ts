@@ -6,7 +6,8 @@
  * to bench/results/gpu-latest.json. `--no-gpu` skips it, `--gpu-only` runs only it.
  * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts) and `--skinned-bounds`
  * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost), `--retarget`
- * (bench/retarget.ts: retargeting once, and a retargeted clip's frame against the native one).
+ * (bench/retarget.ts: retargeting once, and a retargeted clip's frame against the native one),
+ * `--raycast` (bench/raycast.ts: ray casts against the skinned surface vs three.js).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -26,6 +27,7 @@ import { runGpuBench } from './gpu/gpu-bench.ts';
 import { runSkinPathsBench } from './gpu/skin-paths.ts';
 import { runSkinnedBoundsBench } from './skinned-bounds.ts';
 import { runRetargetBench } from './retarget.ts';
+import { runRaycastBench } from './raycast.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -55,6 +57,10 @@ if (process.argv.includes('--skinned-bounds')) {
 }
 if (process.argv.includes('--retarget')) {
   await runRetargetBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--raycast')) {
+  await runRaycastBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--gpu-only')) {

@@ -16,8 +16,8 @@ const TIERS = {
   element: {
     values: ['DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE', 'DEFAULT_SPEED', 'SkinnedMeshViewerElement', 'SourceError', 'TAG_NAME', 'loadModelSource', 'parseCameraOrbit'],
     types: [
-      'CameraOrbit', 'LoadSourceOptions', 'OrbitRadius', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
-      'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats', 'ViewerVariantDetail',
+      'CameraOrbit', 'HotspotQuery', 'HotspotVector2', 'HotspotVector3', 'LoadSourceOptions', 'OrbitRadius', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
+      'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats', 'ViewerVariantDetail', 'SurfacePoint',
     ],
   },
   rendererAndPlayer: {
@@ -35,11 +35,11 @@ const TIERS = {
   instanceAndJobs: {
     values: [
       'AdditiveJob', 'AimJob', 'BlendingJob', 'LayerBlendingJob', 'RootMotionJob', 'SkinnedBoundsJob', 'TwoBoneIKJob', 'accumulateRootMotion',
-      'createClipCursor', 'createModelInstance', 'createPose', 'createRootMotionTrack', 'createSkinnedBounds', 'editBindPose', 'findSlot',
+      'SkinnedRaycaster', 'createClipCursor', 'createModelInstance', 'createPose', 'createRayHit', 'createRootMotionTrack', 'createSkinnedBounds', 'editBindPose', 'findSlot',
       'localToModel', 'lockRootInPlace', 'makeAdditiveClip', 'rootMotionMatrix', 'sampleClip', 'setIdentityPose', 'setRestPose', 'skinPalette',
       'subtreeMask', 'updateMatricesAndPalettes', 'updateModelInstance',
     ],
-    types: ['BlendLayer', 'ClipCursor', 'ModelInstance', 'Pose', 'RootMotionTrack', 'SkinnedBounds'],
+    types: ['BlendLayer', 'ClipCursor', 'ModelInstance', 'Pose', 'RayHit', 'RootMotionTrack', 'SkinnedBounds'],
   },
   batchAndCrowd: {
     values: ['Crowd', 'createInstanceBatch', 'findRootMotion', 'renderCrowd', 'sampleInstanceBatch', 'updateBatchMatricesAndPalettes', 'updateInstanceBatch'],

@@ -11,6 +11,8 @@ import 'skinned-mesh-webgpu';
 import type { SkinnedMeshViewerElement } from 'skinned-mesh-webgpu';
 import { droppedFile, modelFromFiles, withOpenedModel } from './files.ts';
 import { setupLab } from './lab.ts';
+import { setupLook } from './look.ts';
+import { setupModelPicker } from './model-picker.ts';
 import { RollingAverage } from './stats.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => {
@@ -31,7 +33,6 @@ const crossfade = $<HTMLInputElement>('crossfade');
 const exposure = $<HTMLInputElement>('exposure');
 const info = $('model-info');
 const errorBox = $('error');
-const builtinSelect = $<HTMLSelectElement>('builtin');
 const variantSelect = $<HTMLSelectElement>('variant');
 
 // ---------------------------------------------------------------- model source
@@ -48,11 +49,7 @@ function showError(message: string | undefined): void {
   errorBox.textContent = message ?? '';
 }
 
-builtinSelect.addEventListener('change', () => {
-  showError(undefined);
-  viewer.removeAttribute('src');
-  viewer.builtin = builtinSelect.value;
-});
+setupModelPicker(viewer, $<HTMLSelectElement>('model'), $<HTMLOptionElement>('loaded-model'), () => showError(undefined));
 
 async function openFiles(files: File[]): Promise<void> {
   showError(undefined);
@@ -173,6 +170,15 @@ for (const box of debugBoxes) {
     viewer.debug = debugBoxes.filter((b) => b.checked).map((b) => b.value).join(' ') || null;
   });
 }
+
+setupLook(viewer, {
+  environment: $<HTMLSelectElement>('environment'),
+  toneMapping: $<HTMLSelectElement>('tone-mapping'),
+  shadowIntensity: $<HTMLInputElement>('shadow-intensity'),
+  shadowValue: $<HTMLOutputElement>('shadow-intensity-value'),
+  showHotspot: $<HTMLInputElement>('show-hotspot'),
+  handHotspot: $('hand-hotspot'),
+});
 
 // ---------------------------------------------------------------- crowd and root motion
 

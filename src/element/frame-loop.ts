@@ -35,6 +35,8 @@ export interface FrameLoopHost {
   beforeRender(): ((player: AnimationPlayer, dt: number) => void) | null;
   /** The player's clip reached its end this frame. */
   animationEnded(player: AnimationPlayer): void;
+  /** A frame was drawn to the canvas (hotspots follow it). */
+  drawn(): void;
 }
 
 /**
@@ -160,6 +162,7 @@ export class FrameLoop {
     if (advancing) this.poseMs = performance.now() - started;
     if (hook !== null) hook(player, dt);
     this.draw(gpu, gpu.context.getCurrentTexture(), player, stage);
+    this.host.drawn();
     if (player.playing) {
       this.lastFrameTime = time;
       // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.

@@ -28,6 +28,7 @@ declare global {
 
 export { SkinnedMeshViewerElement, TAG_NAME, type ViewerCameraOrbit } from './viewer.ts';
 export type { ViewerStats } from './frame-loop.ts';
+export type { HotspotQuery, HotspotVector2, HotspotVector3, SurfacePoint } from './hotspots.ts';
 export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';
 export type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerErrorDetail,

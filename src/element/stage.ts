@@ -85,6 +85,8 @@ export class ViewerStage {
   }
 
   get instances(): number { return this.instanceCount; }
+  /** Where the one character is drawn (root motion); null when at the origin or a crowd is drawn. */
+  singlePlacement(): Float64Array | null { return this.walking && this.instanceCount === 1 ? this.placement : null; }
   get rootMotion(): boolean { return this.walking; }
 
   /** Whether the player's clip has root motion to show. */

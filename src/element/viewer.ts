@@ -15,6 +15,7 @@ import type {
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
 import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
 import { GpuSession, type GpuState } from './gpu-session.ts';
+import { ViewerHotspots, type HotspotQuery, type SurfacePoint } from './hotspots.ts';
 import { ModelLoader } from './model-loader.ts';
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
@@ -106,6 +107,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private addedTabIndex = false;
   private readonly session: GpuSession;
   private readonly frames: FrameLoop;
+  private readonly hotspots: ViewerHotspots;
 
   // The model: the loader's, shown by a player and the stage around it.
   private readonly loader: ModelLoader<GpuState>;
@@ -181,7 +183,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       stage: () => this.stage,
       beforeRender: () => this.beforeRender,
       animationEnded: (player) => this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name }),
+      drawn: () => this.hotspots.drawn(),
     });
+    this.hotspots = new ViewerHotspots(this, this.shadowRoot!.querySelector<HTMLElement>('.container')!, {
+      camera: () => this.view.camera,
+      instance: () => (this.stage && this.stage.instances > 1 ? undefined : this.animPlayer?.instance),
+      placement: () => this.stage?.singlePlacement() ?? null,
+      skinning: () => this.session.gpu?.renderer.skinning ?? DEFAULT_SKINNING,
+      invalidate: () => this.frames.invalidate(),
+    }, warnOnce);
     this.resizeObserver = new ResizeObserver((entries) => this.frames.resized(entries[entries.length - 1]));
     this.intersectionObserver = new IntersectionObserver((entries) => this.frames.setVisible(entries[entries.length - 1].isIntersecting));
   }
@@ -282,6 +292,30 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     return encodeImage(rgba, width, height, type, quality);
   }
 
+  /**
+   * The point of the model under CSS pixel (x, y) of the element (from its top-left), on the
+   * skinned surface as drawn this frame, in model coordinates (ready for `data-position` /
+   * `data-normal`); null when that pixel shows no model. As model-viewer's.
+   */
+  positionAndNormalFromPoint(x: number, y: number): SurfacePoint | null {
+    return this.hotspots.positionAndNormalFromPoint(x, y);
+  }
+
+  /** model-viewer's `surfaceFromPoint(x, y)`: a `data-surface` value for the point under the pixel, or null. */
+  surfaceFromPoint(x: number, y: number): string | null {
+    return this.hotspots.surfaceFromPoint(x, y);
+  }
+
+  /** model-viewer's `updateHotspot({name, position, normal})` (hotspots.ts). */
+  updateHotspot(config: { name: string; position?: string; normal?: string }): void {
+    this.hotspots.updateHotspot(config);
+  }
+
+  /** model-viewer's `queryHotspot(name)`: where the hotspot was last drawn, or null. */
+  queryHotspot(name: string): HotspotQuery | null {
+    return this.hotspots.queryHotspot(name);
+  }
+
   // ---------------------------------------------------------------- custom element callbacks
 
   connectedCallback(): void {
@@ -378,6 +412,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       this.resizeObserver.observe(this.canvas, { box: 'content-box' });
     }
     this.intersectionObserver.observe(this);
+    this.hotspots.connect();
     this.session.open();
     // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return;
@@ -388,6 +423,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.attached = false;
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
+    this.hotspots.disconnect();
     this.frames.stop();
     // A load in flight restarts on re-insertion; nothing of it is kept.
     this.loader.cancel();
@@ -418,7 +454,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const stage = new ViewerStage(model);
     this.stage = stage;
     stage.fadeSeconds = this.crossfadeDuration;
-    stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
+    const base = animatedBounds(player, (p) => stage.lockRoot(p));
+    stage.setBaseBounds(base);
+    this.hotspots.modelChanged(model, base.radius);
     stage.setRootMotion(this.rootMotion, player);
     stage.setInstances(this.instances, player);
     this.bounds = stage.framingBounds();
@@ -436,6 +474,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.animPlayer = undefined;
     this.stage = undefined;
     this.bounds = undefined;
+    this.hotspots.modelChanged(undefined, 1);
     this.canvas.classList.add('empty');
     this.frames.cancel();
   }

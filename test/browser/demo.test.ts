@@ -12,6 +12,7 @@ import { browserUnavailable, startBrowserSession, type BrowserSession } from '..
 import { ARTIFACTS_DIR, decodeImageBytes } from '../support/png.ts';
 import { sharedAssets } from '../support/assets.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
+import { serveAssets } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -145,6 +146,211 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     await expect.poll(() => page.textContent('#error')).toMatch(/glb/);
     expect(coverage(await frame(page))).toBeGreaterThan(0.02);
   });
+
+  for (const [width, height] of [[1280, 720], [1400, 900], [1920, 1080]]) {
+    it(`fits a ${width}×${height} window: the whole viewer in view, the panel scrolling on its own`, async () => {
+      const { page, consoleErrors } = await openPage();
+      await page.setViewportSize({ width, height });
+      await page.goto(`${session.baseUrl}/`);
+      await whenLoaded(page);
+      const layout = await page.evaluate(() => {
+        const r = document.getElementById('viewer')!.getBoundingClientRect();
+        const panel = document.querySelector<HTMLElement>('.panel')!;
+        const before = window.scrollY;
+        panel.scrollTop = 400;
+        const scrolled = { panel: panel.scrollTop, page: window.scrollY - before };
+        panel.scrollTop = 0;
+        return {
+          top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height,
+          innerWidth, innerHeight, panelOverflow: getComputedStyle(panel).overflowY,
+          panelFits: panel.getBoundingClientRect().bottom <= innerHeight + 0.5, scrolled,
+        };
+      });
+      expect(layout.top).toBeGreaterThanOrEqual(0);
+      expect(layout.left).toBeGreaterThanOrEqual(0);
+      expect(layout.bottom).toBeLessThanOrEqual(layout.innerHeight);
+      expect(layout.right).toBeLessThanOrEqual(layout.innerWidth);
+      // Most of the window: not squeezed to make room.
+      expect(layout.height).toBeGreaterThan(layout.innerHeight * 0.75);
+      expect(layout.width).toBeGreaterThan(layout.innerWidth * 0.6);
+      // The panel is cut at the window and scrolls itself; the page does not move.
+      expect(layout.panelOverflow).toBe('auto');
+      expect(layout.panelFits).toBe(true);
+      expect(layout.scrolled.panel).toBeGreaterThan(0);
+      expect(layout.scrolled.page).toBe(0);
+      expect(coverage(await frame(page))).toBeGreaterThan(0.02);
+      if (width === 1280) await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-1280x720.png') });
+      expect(consoleErrors).toEqual([]);
+    });
+  }
+
+  it('the model picker names what ?src, the file input or a drop loaded, and shows it again when chosen', async () => {
+    const { page, consoleErrors } = await openPage();
+    await serveAssets(page);
+    // Encoded, so the page's own URL does not match the asset route's pattern.
+    await page.goto(`${session.baseUrl}/?src=${encodeURIComponent('/assets/CesiumMan.glb')}`);
+    await whenLoaded(page);
+    const picked = () => page.$eval('#model', (s) => { const el = s as HTMLSelectElement; return { value: el.value, text: el.selectedOptions[0]?.textContent }; });
+    expect(await picked()).toEqual({ value: 'loaded', text: 'URL: CesiumMan.glb' });
+    // A built-in, then the loaded entry again: the URL comes back.
+    await page.selectOption('#model', 'builtin:limb');
+    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:limb:/);
+    expect((await picked()).value).toBe('builtin:limb');
+    await page.selectOption('#model', 'loaded');
+    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^CesiumMan\.glb:/);
+    // The file input.
+    const fox = sharedAssets().find((a) => a.name === 'Fox')!.path;
+    await page.setInputFiles('#file', fox);
+    await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: Fox.glb' });
+    // A drop on the stage.
+    const { readFileSync } = await import('node:fs');
+    const bytes = [...readFileSync(sharedAssets().find((a) => a.name === 'RiggedSimple')!.path)];
+    await page.evaluate((data) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], 'RiggedSimple.glb', { type: 'model/gltf-binary' }));
+      document.getElementById('stage')!.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, bytes);
+    await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: RiggedSimple.glb' });
+    await page.selectOption('#model', 'builtin:character');
+    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:character:/);
+    await page.selectOption('#model', 'loaded');
+    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^RiggedSimple\.glb:/);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('the hand hotspot rides on Hand.L as the character walks, and leaves with the character', async () => {
+    const { page, consoleErrors } = await openPage();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${session.baseUrl}/`);
+    await whenLoaded(page);
+    await page.click('#play'); // pause: each sample is one known time
+    // Kept, since the hotspot leaves the document with the character.
+    await page.evaluate(() => { (window as unknown as { hand: HTMLElement }).hand = document.getElementById('hand-hotspot')!; });
+    const connected = () => page.evaluate(() => (window as unknown as { hand: HTMLElement }).hand.isConnected);
+    const sample = (time: number) => page.evaluate(async (t) => {
+      type V = HTMLElement & { currentTime: number; duration: number; model: { hierarchy: { order: Int32Array }; nodes: { name?: string }[] };
+        player: { instance: { nodeMatrices: Float64Array } }; positionAndNormalFromPoint(x: number, y: number): { position: { x: number; y: number; z: number } } | null };
+      const viewer = document.getElementById('viewer') as V;
+      viewer.currentTime = t * viewer.duration;
+      for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
+      const box = viewer.getBoundingClientRect();
+      const label = document.getElementById('hand-hotspot')!.getBoundingClientRect();
+      const x = label.left + label.width / 2 - box.left, y = label.top + label.height / 2 - box.top;
+      const slot = [...viewer.model.hierarchy.order].findIndex((node) => viewer.model.nodes[node].name === 'Hand.L');
+      const m = viewer.player.instance.nodeMatrices;
+      // Where the hotspot points: 9 cm up the hand's own +Y (its data-offset).
+      const point = [0, 1, 2].map((r) => m[slot * 16 + 4 + r] * 0.09 + m[slot * 16 + 12 + r]);
+      const joint = [m[slot * 16 + 12], m[slot * 16 + 13], m[slot * 16 + 14]];
+      const hit = viewer.positionAndNormalFromPoint(x, y);
+      return { x, y, point, joint, hit: hit && [hit.position.x, hit.position.y, hit.position.z], visible: document.getElementById('hand-hotspot')!.hasAttribute('data-visible') };
+    }, time);
+    const samples = [];
+    for (const t of [0, 0.25, 0.5, 0.75]) samples.push(await sample(t));
+    for (const s of samples) {
+      expect(s.visible).toBe(true);
+      // The ray through the label's centre meets the hand (the label floats over the hand, at most a hand's length from the joint).
+      expect(s.hit).not.toBeNull();
+      expect(Math.hypot(s.hit![0] - s.joint[0], s.hit![1] - s.joint[1], s.hit![2] - s.joint[2])).toBeLessThan(0.2);
+    }
+    const xs = samples.map((s) => s.x), ys = samples.map((s) => s.y);
+    expect(Math.max(...xs) - Math.min(...xs) + Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(5);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-hotspot.png') });
+    // A model without the joint: the hotspot is taken out (no warning about a missing joint).
+    await page.selectOption('#model', 'builtin:limb');
+    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:limb:/);
+    expect(await connected()).toBe(false);
+    await page.selectOption('#model', 'builtin:character');
+    await expect.poll(connected, { timeout: 30_000 }).toBe(true);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('the Look pickers set environment-image (neutral, legacy, a generated .hdr), tone-mapping and shadow-intensity', async () => {
+    const { page, consoleErrors } = await openPage();
+    await page.goto(`${session.baseUrl}/`);
+    await whenLoaded(page);
+    const attr = (name: string) => page.getAttribute('#viewer', name);
+    expect(await attr('shadow-intensity')).toBe('1');
+    await page.selectOption('#environment', 'legacy');
+    expect(await attr('environment-image')).toBe('legacy');
+    await page.selectOption('#environment', 'sky');
+    const url = (await attr('environment-image'))!;
+    expect(url).toMatch(/^blob:/);
+    // The blob is a Radiance file the element can fetch like any URL.
+    const head = await page.evaluate(async (u) => new TextDecoder().decode((await (await fetch(u)).arrayBuffer()).slice(0, 64)), url);
+    expect(head).toMatch(/^#\?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 128 \+X 256\n/);
+    await page.selectOption('#environment', 'neutral');
+    expect(await attr('environment-image')).toBe('neutral');
+    for (const tone of ['aces', 'agx', 'none', 'neutral']) {
+      await page.selectOption('#tone-mapping', tone);
+      expect(await attr('tone-mapping')).toBe(tone);
+    }
+    await page.evaluate(() => {
+      const input = document.getElementById('shadow-intensity') as HTMLInputElement;
+      input.value = '0.35';
+      input.dispatchEvent(new Event('input'));
+    });
+    expect(await attr('shadow-intensity')).toBe('0.35');
+    expect(await page.textContent('#shadow-intensity-value')).toBe('0.35');
+    await page.waitForTimeout(200);
+    expect(coverage(await frame(page))).toBeGreaterThan(0.02);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('double-clicking the model pins a hotspot at the point under the pointer', async () => {
+    const { page, consoleErrors } = await openPage();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${session.baseUrl}/`);
+    await whenLoaded(page);
+    await page.click('#play');
+    const box = (await page.locator('#viewer').boundingBox())!;
+    // The middle of the framed character (its chest): a hit.
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height * 0.45);
+    await expect.poll(() => page.locator('#viewer .hotspot-pin').count()).toBe(1);
+    const pin = await page.evaluate(() => {
+      const el = document.querySelector<HTMLElement>('#viewer .hotspot-pin')!;
+      for (let i = 0; i < 2; i++) requestAnimationFrame(() => undefined);
+      return { position: el.dataset.position!, normal: el.dataset.normal!, slot: el.slot };
+    });
+    expect(pin.slot).toMatch(/^hotspot-pin-\d+$/);
+    expect(pin.position.split(' ')).toHaveLength(3);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const at = (await page.locator('#viewer .hotspot-pin').boundingBox())!;
+    expect(Math.abs(at.x + at.width / 2 - (box.x + box.width / 2))).toBeLessThan(1.5);
+    expect(Math.abs(at.y + at.height / 2 - (box.y + box.height * 0.45))).toBeLessThan(1.5);
+    // A corner shows no model: no pin.
+    await page.mouse.dblclick(box.x + 4, box.y + 4);
+    await page.waitForTimeout(100);
+    expect(await page.locator('#viewer .hotspot-pin').count()).toBe(1);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('the embedded viewers load before they are scrolled to, and draw as soon as they are', async () => {
+    const { page, consoleErrors } = await openPage();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${session.baseUrl}/`);
+    await whenLoaded(page);
+    const embedded = 'document.querySelectorAll("#embedded skinned-mesh-viewer")';
+    expect(await page.evaluate(`[...${embedded}].map((v) => v.getAttribute('loading'))`)).toEqual(['eager', 'eager', 'eager', 'eager']);
+    // Below the fold, yet loaded: nothing waits for the scroll.
+    await page.waitForFunction(`[...${embedded}].every((v) => v.loaded)`, undefined, { timeout: 60_000 });
+    expect(await page.evaluate(`[...${embedded}].every((v) => v.getBoundingClientRect().top > innerHeight)`)).toBe(true);
+    await page.locator('#embedded figure').first().scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const drawn = await page.evaluate(async () => {
+      const v = document.querySelector('#embedded skinned-mesh-viewer') as HTMLElement & { capture(): Promise<Blob> };
+      const bitmap = await createImageBitmap(await v.capture());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(bitmap, 0, 0);
+      const d = ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+      return n / (d.length / 4);
+    });
+    expect(drawn).toBeGreaterThan(0.02);
+    expect(consoleErrors).toEqual([]);
+  });
+
   it('animation lab: each feature changes the paused frame, and customise changes the silhouette', async () => {
     const { page, consoleErrors } = await openPage();
     await page.setViewportSize({ width: 1200, height: 900 });
