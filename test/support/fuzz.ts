@@ -838,7 +838,7 @@ export function modelProblems(model: Model): string[] {
           }
         }
       }
-      if (p.targets.length !== mesh.primitives[0].targets.length) out.push(`${at}: target count differs from primitive 0`);
+      if (p.targets.length > mesh.weights.length) out.push(`${at}: ${p.targets.length} targets but the mesh has ${mesh.weights.length} weights`);
       if (p.variantMaterials) {
         if (p.variantMaterials.length !== (model.variants?.length ?? 0)) out.push(`${at}: ${p.variantMaterials.length} variant materials for ${model.variants?.length ?? 0} variants`);
         if (p.variantMaterials.some((m) => m < -1 || m >= model.materials.length)) out.push(`${at}: variant material out of range`);
@@ -847,7 +847,9 @@ export function modelProblems(model: Model): string[] {
         for (const arr of [t.positions, t.normals, t.tangents]) if (arr && (arr.length !== v * 3 || !finite(arr))) out.push(`${at}.targets[${ti}] bad`);
       });
     });
-    if (mesh.weights.length !== mesh.primitives[0].targets.length) out.push(`meshes[${m}].weights length ${mesh.weights.length}`);
+    // Unequal target counts are drawn (each primitive's target k follows weight k): the mesh has the largest count.
+    const targets = mesh.primitives.reduce((most, p) => Math.max(most, p.targets.length), 0);
+    if (mesh.weights.length !== targets) out.push(`meshes[${m}].weights length ${mesh.weights.length} for at most ${targets} targets`);
   });
   model.skins.forEach((skin, s) => {
     const j = skin.joints.length;
@@ -862,6 +864,7 @@ export function modelProblems(model: Model): string[] {
   });
   for (const mn of model.meshNodes) {
     if (!model.inScene[mn.node]) out.push(`meshNode nodes[${mn.node}] not in the scene`);
+    if (model.meshes[mn.mesh].primitives.length === 0) out.push(`meshNode nodes[${mn.node}] has a mesh without primitives`);
     if (mn.skin < 0) continue;
     const skin = model.skins[mn.skin];
     for (const p of model.meshes[mn.mesh].primitives) if (p.maxJoint >= skin.joints.length) out.push(`nodes[${mn.node}]: joint ${p.maxJoint} ≥ ${skin.joints.length}`);
