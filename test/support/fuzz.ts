@@ -5,6 +5,8 @@ import { GltfError } from '../../src/gltf/errors.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { bakeModel } from '../../src/bake/bake.ts';
+import { ktx2UploadBudget, isKtx2Image } from '../../src/gpu/ktx2-texture.ts';
+import { FEATURE_BC, transcodeKtx2 } from '../../src/gpu/ktx2-transcode.ts';
 import type { AssetFile } from './assets.ts';
 
 /**
@@ -90,7 +92,7 @@ export interface FuzzSource {
   /** Every value's path in the JSON, except long strings (data URIs). */
   readonly paths: readonly JsonPath[];
   readonly roles: AccessorRoles;
-  /** Byte ranges inside `bytes` of compressed mesh data (Draco bufferViews in the GLB's BIN), where bit flips also land. */
+  /** Byte ranges inside `bytes` of compressed data (Draco bufferViews, KTX2 images in the GLB's BIN), where bit flips also land. */
   readonly compressed: readonly (readonly [number, number])[];
 }
 
@@ -155,6 +157,11 @@ function decodeSource(name: string, bytes: Uint8Array): FuzzSource {
       const view = json.bufferViews?.[p.extensions?.KHR_draco_mesh_compression?.bufferView];
       if (bin && view && (view.buffer ?? 0) === 0) compressed.push([binStart + (view.byteOffset ?? 0), binStart + (view.byteOffset ?? 0) + view.byteLength]);
     }
+  }
+  // KHR_texture_basisu: KTX2 images in the BIN chunk (header, level index, BasisLZ/UASTC data).
+  for (const image of json.images ?? []) {
+    const view = json.bufferViews?.[image.bufferView];
+    if (image.mimeType === 'image/ktx2' && bin && view && (view.buffer ?? 0) === 0) compressed.push([binStart + (view.byteOffset ?? 0), binStart + (view.byteOffset ?? 0) + view.byteLength]);
   }
   return { name, bytes, glb, jsonStart, jsonEnd, json, buffers, paths, roles, compressed };
 }
@@ -915,6 +922,33 @@ export function bakeProblem(model: Model, rng: Rng): string | undefined {
   } catch (e) {
     return `bakeModel threw ${(e as Error)?.name}: ${(e as Error)?.message}`;
   }
+}
+
+/**
+ * What an upload does with a loaded model's KTX2 images, without a GPU: each is transcoded
+ * (Binomial's transcoder runs in Node) for a device with BC or with nothing compressed, the
+ * levels charged to the model's budget. Each must give levels of exactly the sizes their
+ * format needs, or a GltfError whose message starts with the image's path.
+ */
+export async function ktx2Problem(model: Model, rng: Rng): Promise<string | undefined> {
+  const budget = ktx2UploadBudget(model);
+  for (let i = 0; i < model.images.length; i++) {
+    if (!isKtx2Image(model.images[i])) continue;
+    const path = `images[${i}]`;
+    const features = new Set(rng.chance(0.5) ? [FEATURE_BC] : []);
+    try {
+      const t = await transcodeKtx2(model.images[i].bytes, path, { features, srgb: rng.chance(0.5), maxDimension: rng.pick([64, 8192]), budget });
+      for (const level of t.levels) {
+        const blocks = Math.ceil(level.width / 4) * Math.ceil(level.height / 4);
+        const expected = t.blockBytes === 0 ? level.width * level.height * 4 : blocks * t.blockBytes;
+        if (level.data.byteLength !== expected) return `${path}: a ${level.width}×${level.height} level of ${t.format} has ${level.data.byteLength} bytes, not ${expected}`;
+      }
+    } catch (e) {
+      if (!(e instanceof GltfError)) return `transcodeKtx2 threw ${(e as Error)?.name}: ${(e as Error)?.message}`;
+      if (e.path !== path || !e.message.startsWith(path)) return `transcodeKtx2's GltfError does not name ${path}: ${e.message}`;
+    }
+  }
+  return undefined;
 }
 
 /**
