@@ -97,9 +97,6 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
         expect(result.errors).toEqual([]);
         expect(consoleErrors).toEqual([]);
         frames.push(new Uint8Array(Buffer.from(result.pixels, 'base64')));
-        // The KTX2 image was transcoded in the library's worker (ktx2-offthread.ts), the PNG decoded as usual.
-        const measures = await page.evaluate((name) => performance.getEntriesByName(name).map((e) => (e as PerformanceMeasure).detail as string), KTX2_WORKER_MEASURE);
-        expect(measures).toEqual(frames.length === 1 ? [] : ['images[0]']);
       } finally {
         await page.close();
       }
