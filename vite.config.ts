@@ -48,6 +48,10 @@ export default defineConfig(({ mode }) => ({
   worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
   // The Basis transcoder's WebAssembly is bundled as a data URL (src/gpu/basis-transcoder.ts).
   assetsInclude: ['**/basis_transcoder.wasm'],
+  // The decoders are imported lazily, by the first file that needs them, on the page or in a
+  // worker: the dev server prepares them when it starts, so meeting one mid-session (a dropped
+  // file, a browser test) does not re-optimise dependencies and fail or reload the page.
+  optimizeDeps: { include: ['meshoptimizer/decoder', 'ktx-parse', DRACO_DECODER_MODULE] },
   resolve: {
     // The demo imports the library by its package name, as a page that installed it would;
     // served and built from this checkout, that name is the sources (tsconfig.json `paths`
