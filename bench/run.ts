@@ -5,7 +5,9 @@
  * of a Fox crowd, our Renderer vs three.js's WebGPURenderer in headless Chromium, written
  * to bench/results/gpu-latest.json. `--no-gpu` skips it, `--gpu-only` runs only it.
  * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts) and `--skinned-bounds`
- * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost).
+ * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost), and
+ * `--load-only`: load + first frame of every shared asset and its Draco, meshopt, quantized
+ * and KTX2 variants against three.js's GLTFLoader (bench/results/gpu-load-latest.json).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -49,6 +51,10 @@ if (process.argv.includes('--skin-paths')) {
 }
 if (process.argv.includes('--skinned-bounds')) {
   await runSkinnedBoundsBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--load-only')) {
+  await runGpuBench({ quick: QUICK, loadOnly: true });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--gpu-only')) {

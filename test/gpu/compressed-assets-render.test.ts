@@ -18,7 +18,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assetPath, sharedAssets } from '../support/assets.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { COMPRESSED_VARIANTS, compressFile } from '../support/compressed.ts';
-import { ktx2Glb } from '../support/ktx2.ts';
+import { fileHasImages, ktx2Glb } from '../support/ktx2.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import type { CompressedRenderResult } from './browser/compressed-page.ts';
 
@@ -63,13 +63,6 @@ function compare(a: Uint8Array, b: Uint8Array): Comparison {
   return { covered, coverageOff, both, meanRgb: sum / Math.max(1, both * 3), far: farCount / Math.max(1, both) };
 }
 
-/** Shared assets with images get a KTX2 variant too. */
-function hasImages(path: string): boolean {
-  const bytes = readFileSync(path);
-  const json = path.endsWith('.glb') ? JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString('utf8')) : JSON.parse(bytes.toString('utf8'));
-  return (json.images ?? []).length > 0;
-}
-
 describe.skipIf(!!unavailable)('compressed variants of every shared asset in headless Chromium', () => {
   let session: BrowserSession;
   let render: (bytes: Uint8Array, frameAs: string) => Promise<Frame>;
@@ -97,11 +90,11 @@ describe.skipIf(!!unavailable)('compressed variants of every shared asset in hea
   afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   for (const asset of sharedAssets()) {
-    it(`${asset.name}: ${[...COMPRESSED_VARIANTS, ...(hasImages(asset.path) ? ['ktx2'] : [])].join(', ')} draw like the original`, async () => {
+    it(`${asset.name}: ${[...COMPRESSED_VARIANTS, ...(fileHasImages(asset.path) ? ['ktx2'] : [])].join(', ')} draw like the original`, async () => {
       const original = await render(new Uint8Array(readFileSync(assetPath(asset.name))), asset.name);
       const variants: [string, Uint8Array][] = [];
       for (const v of COMPRESSED_VARIANTS) variants.push([v, await compressFile(asset.path, v)]);
-      if (hasImages(asset.path)) variants.push(['ktx2', await ktx2Glb(new Uint8Array(readFileSync(asset.path)))]);
+      if (fileHasImages(asset.path)) variants.push(['ktx2', await ktx2Glb(new Uint8Array(readFileSync(asset.path)))]);
       const report: string[] = [];
       for (const [name, bytes] of variants) {
         const frame = await render(bytes, asset.name);
