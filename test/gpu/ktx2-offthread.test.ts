@@ -15,7 +15,7 @@ import { encodeKtx2, gradientImage } from '../support/ktx2.ts';
 type Listener = (event: { data: unknown }) => void;
 const workerListeners: Listener[] = [];
 let toPage: ((data: unknown) => void) | undefined;
-const log = { started: 0, failOnStart: false, posted: 0 };
+const log = { started: 0, failOnStart: false, posted: 0, crashNext: false };
 
 class StandInWorker extends EventTarget {
   constructor(url: URL, options: WorkerOptions) {
@@ -33,6 +33,12 @@ class StandInWorker extends EventTarget {
   postMessage(data: unknown, transfer: Transferable[]): void {
     if (log.failOnStart) return;
     log.posted++;
+    if (log.crashNext) {
+      // As when the WebAssembly aborts the worker on this data: an error event, no answer.
+      log.crashNext = false;
+      setTimeout(() => this.dispatchEvent(Object.assign(new Event('error'), { message: 'RuntimeError: unreachable' })));
+      return;
+    }
     const cloned = structuredClone(data, { transfer });
     setTimeout(() => { for (const l of workerListeners) l({ data: cloned }); });
   }
@@ -99,6 +105,18 @@ describe('KTX2 transcoding in a page goes to the worker', () => {
     expect((tooBig as GltfError).problem).toMatch(/loading needs more than/);
     expect(budget.usedBytes).toBe((1 << 30) - 100);
     expect(log.started).toBe(1);
+  });
+
+  it('a worker that dies on an image (after answering others) fails that image, naming it; the next one starts a fresh worker', async () => {
+    const started = log.started;
+    log.crashNext = true;
+    const error = await transcodeKtx2OffThread(uastc, PATH, { ...OPTIONS, budget: new LoadBudget(1 << 30, 0) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GltfError);
+    expect((error as GltfError).path).toBe(PATH);
+    expect((error as GltfError).problem).toMatch(/the Basis transcoder's worker failed on this data \(RuntimeError: unreachable\); the file is damaged/);
+    const t = await transcodeKtx2OffThread(uastc, PATH, { ...OPTIONS, budget: new LoadBudget(1 << 30, 0) });
+    expect(t.levels).toHaveLength(6);
+    expect(log.started).toBe(started + 1);
   });
 
   it('when the worker cannot start, transcodes on the page instead, from then on', async () => {
