@@ -8,22 +8,31 @@ export const LIBRARY_MIN_FILE = 'skinned-mesh-webgpu.min.js';
 
 /** The Draco decoder's JS module, which draco.ts imports when a file first needs it. */
 const DRACO_DECODER_MODULE = 'draco3dgltf/draco_decoder_gltf_nodejs.js';
+/** The Basis transcoder's script and WebAssembly, which basis-transcoder.ts imports when a KTX2 image is first transcoded. */
+const BASIS_TRANSCODER_SCRIPT = 'three/examples/jsm/libs/basis/basis_transcoder.js?raw';
+const BASIS_TRANSCODER_WASM = 'three/examples/jsm/libs/basis/basis_transcoder.wasm?inline';
 
 /**
- * In the library build, the page's own thread gets no Draco decoder: pages decode in the
- * bundled worker (whose build does not use this plugin and has the real one), so the main
- * module does not carry the decoder's JS for nothing. Where a page cannot start a worker, a
- * Draco file fails with this message (a GltfError naming the primitive).
+ * In the library build, the page's own thread gets no Draco decoder and no Basis transcoder:
+ * pages decode and transcode in the bundled workers (whose builds do not use this plugin and
+ * have the real ones), so the main module does not carry them for nothing. Where a page
+ * cannot start a worker, a Draco file fails with the message below (a GltfError naming the
+ * primitive), and a KTX2 image too (naming the image; its texture falls back to `source`).
  */
-function dracoOnlyInWorker(): Plugin {
-  const stub = '\0draco-decoder-needs-a-worker';
+function decodersOnlyInWorkers(): Plugin {
+  const noWorker = (what: string) => `this page cannot start a Web Worker, where the library ${what}`;
+  const stubs: Record<string, string> = {
+    [DRACO_DECODER_MODULE]: `export default () => Promise.reject(new Error(${JSON.stringify(noWorker('decodes Draco'))}));`,
+    // Evaluated by basis-transcoder.ts as the transcoder's script: it throws, so loading fails with the message.
+    [BASIS_TRANSCODER_SCRIPT]: `export default ${JSON.stringify(`throw new Error(${JSON.stringify(noWorker('transcodes KTX2'))});`)};`,
+    [BASIS_TRANSCODER_WASM]: 'export default "";',
+  };
+  const prefix = '\0decoder-needs-a-worker:';
   return {
-    name: 'draco-only-in-worker',
+    name: 'decoders-only-in-workers',
     enforce: 'pre',
-    resolveId: (id) => (id === DRACO_DECODER_MODULE ? stub : undefined),
-    load: (id) => (id === stub
-      ? 'export default () => Promise.reject(new Error("this page cannot start a Web Worker, where the library decodes Draco"));'
-      : undefined),
+    resolveId: (id) => (Object.hasOwn(stubs, id) ? prefix + id : undefined),
+    load: (id) => (id.startsWith(prefix) ? stubs[id.slice(prefix.length)] : undefined),
   };
 }
 
@@ -32,13 +41,17 @@ function dracoOnlyInWorker(): Plugin {
 // runs them all.
 export default defineConfig(({ mode }) => ({
   // The library's files find each other relative to where the page loads them from (the
-  // Draco decoder's worker: `assets/draco-worker-*.js` beside the module, with its WebAssembly).
-  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [dracoOnlyInWorker()] } : {}),
-  // Workers are module workers (draco-offthread.ts starts them with type: 'module'), each
-  // one file with what it imports lazily inlined.
+  // decoders' workers: `assets/draco-worker-*.js` with its WebAssembly, `assets/ktx2-worker-*.js`).
+  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [decodersOnlyInWorkers()] } : {}),
+  // Workers are module workers (src/gltf/offthread.ts starts them with type: 'module'), each
+  // one file with what it imports lazily inlined (the Basis transcoder into the KTX2 worker).
   worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
   // The Basis transcoder's WebAssembly is bundled as a data URL (src/gpu/basis-transcoder.ts).
   assetsInclude: ['**/basis_transcoder.wasm'],
+  // The decoders are imported lazily, by the first file that needs them, on the page or in a
+  // worker: the dev server prepares them when it starts, so meeting one mid-session (a dropped
+  // file, a browser test) does not re-optimise dependencies and fail or reload the page.
+  optimizeDeps: { include: ['meshoptimizer/decoder', 'ktx-parse', DRACO_DECODER_MODULE] },
   resolve: {
     // The demo imports the library by its package name, as a page that installed it would;
     // served and built from this checkout, that name is the sources (tsconfig.json `paths`
@@ -60,9 +73,9 @@ export default defineConfig(({ mode }) => ({
       // Every browser with WebGPU runs ES2022.
       target: 'es2022',
       minify: mode === 'lib-min',
-      // Lazily imported code (the Basis transcoder's JS and WebAssembly, ~700 KB) stays in
-      // chunks beside the module, fetched by the page only when a file needs it; the module
-      // itself has no static import. (The Draco decoder lives only in its worker's file.)
+      // Lazily imported code stays in chunks beside the module, fetched by the page only when
+      // a file needs it; the module itself has no static import. (The Draco decoder and the
+      // Basis transcoder live only in their workers' files.)
     }
     : {
       // The demo site (index.html), beside the library rather than over it.

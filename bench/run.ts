@@ -7,7 +7,9 @@
  * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts) and `--skinned-bounds`
  * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost), `--retarget`
  * (bench/retarget.ts: retargeting once, and a retargeted clip's frame against the native one),
- * `--raycast` (bench/raycast.ts: ray casts against the skinned surface vs three.js).
+ * `--raycast` (bench/raycast.ts: ray casts against the skinned surface vs three.js), `--load-only`
+ * (load + first frame of every shared asset and its Draco, meshopt, quantized and KTX2
+ * variants against three.js's GLTFLoader; bench/results/gpu-load-latest.json).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -61,6 +63,10 @@ if (process.argv.includes('--retarget')) {
 }
 if (process.argv.includes('--raycast')) {
   await runRaycastBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--load-only')) {
+  await runGpuBench({ quick: QUICK, loadOnly: true });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--gpu-only')) {

@@ -7,7 +7,7 @@
  * read in place through /@fs/), drives the page with playwright-core, prints a table and
  * writes bench/results/gpu-latest.json.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { assetPath, ASSETS_DIR, sharedAssets } from '../../test/support/assets.ts';
 import { COMPRESSED_VARIANTS, compressFile } from '../../test/support/compressed.ts';
+import { fileHasImages, ktx2Glb } from '../../test/support/ktx2.ts';
 import { browserUnavailable, chromiumArgs, CHROMIUM } from '../../test/support/browser.ts';
 import { decodeImageBytes, writeArtifactPng } from '../../test/support/png.ts';
 import type { LoadResult, SetupResult, SideTimes } from './page.ts';
@@ -28,6 +29,8 @@ const CLIP = 1;
 export interface GpuBenchOptions {
   /** Fewer instances and frames: a smoke run, not for quoting. */
   readonly quick?: boolean;
+  /** Only the load + first frame rows (every shared asset and its compressed variants): `--load-only`. */
+  readonly loadOnly?: boolean;
   /** Our renderer's frustum culling and front-to-back order (default on; off = the path before them). */
   readonly culling?: boolean;
 }
@@ -57,13 +60,16 @@ interface LoadCase {
 
 /** Three.js's Draco decoder files, served to the page at /bench-draco/ (no network). */
 const THREE_DRACO_DIR = join(ROOT, 'node_modules/three/examples/jsm/libs/draco');
+/** Three.js's Basis transcoder files (KTX2Loader), served to the page at /bench-basis/. */
+const THREE_BASIS_DIR = join(ROOT, 'node_modules/three/examples/jsm/libs/basis');
 /** Where the compressed variants are written for Vite to serve (made again every run). */
 const VARIANTS_DIR = join(tmpdir(), 'skinned-mesh-bench-variants');
 
 /**
  * Each shared asset, then its Draco, meshopt (+ quantization) and quantized variants, made
  * now with glTF-Transform and the packages' encoders (test/support/compressed.ts) as a user
- * gets them from `gltf-transform draco | meshopt | quantize`.
+ * gets them from `gltf-transform draco | meshopt | quantize`, and for an asset with textures
+ * a KTX2 variant (every texture UASTC KTX2, `gltf-transform uastc`; test/support/ktx2.ts).
  */
 async function loadCases(quick: boolean): Promise<LoadCase[]> {
   rmSync(VARIANTS_DIR, { recursive: true, force: true });
@@ -72,11 +78,11 @@ async function loadCases(quick: boolean): Promise<LoadCase[]> {
   for (const asset of quick ? sharedAssets().slice(0, 2) : sharedAssets()) {
     const frameUrl = `/@fs${asset.path}`;
     cases.push({ name: asset.name, url: frameUrl, frameUrl });
-    for (const variant of COMPRESSED_VARIANTS) {
+    for (const variant of [...COMPRESSED_VARIANTS, ...(fileHasImages(asset.path) ? ['ktx2' as const] : [])]) {
       const name = `${asset.name} (${variant})`;
       const file = join(VARIANTS_DIR, `${asset.name}-${variant}.glb`);
       try {
-        writeFileSync(file, await compressFile(asset.path, variant));
+        writeFileSync(file, variant === 'ktx2' ? await ktx2Glb(new Uint8Array(readFileSync(asset.path))) : await compressFile(asset.path, variant));
         cases.push({ name, url: `/@fs${file}`, frameUrl });
       } catch (e) {
         cases.push({ name, url: '', frameUrl, error: `variant could not be made: ${(e as Error).message.split('\n')[0]}` });
@@ -188,15 +194,20 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     clearScreen: false,
     // Its own dependency cache, so it never disturbs a dev server of the project.
     cacheDir: join(tmpdir(), 'skinned-mesh-gpu-bench-vite'),
+    // As vite.config.ts: the Basis transcoder's WebAssembly is imported as a data URL (src/gpu/basis-transcoder.ts).
+    assetsInclude: ['**/basis_transcoder.wasm'],
     optimizeDeps: {
       entries: ['bench/gpu/index.html'],
       include: [
         'three/webgpu', 'three/addons/loaders/GLTFLoader.js', 'three/addons/loaders/DRACOLoader.js',
-        'three/addons/libs/meshopt_decoder.module.js', 'three/addons/utils/SkeletonUtils.js', 'wgpu-matrix',
+        'three/addons/libs/meshopt_decoder.module.js', 'three/addons/loaders/KTX2Loader.js', 'three/addons/utils/SkeletonUtils.js', 'wgpu-matrix',
+        // Ours, imported lazily by the first file that needs them (also in the KTX2 worker).
+        'meshoptimizer/decoder', 'ktx-parse', 'draco3dgltf/draco_decoder_gltf_nodejs.js',
       ],
     },
     server: {
-      host: '127.0.0.1', port: 0, strictPort: false, hmr: false, fs: { allow: [ROOT, ASSETS_DIR, VARIANTS_DIR] },
+      // node_modules by its real path too: in a git worktree it may be a link to another checkout's.
+      host: '127.0.0.1', port: 0, strictPort: false, hmr: false, fs: { allow: [ROOT, realpathSync(join(ROOT, 'node_modules')), ASSETS_DIR, VARIANTS_DIR] },
       // Cross-origin isolation: performance.now() then resolves 5 µs instead of 100 µs.
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
     },
@@ -221,6 +232,11 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       const type = file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript';
       return route.fulfill({ status: 200, contentType: type, body: readFileSync(join(THREE_DRACO_DIR, file)) });
     });
+    await page.route('**/bench-basis/**', (route) => {
+      const file = new URL(route.request().url()).pathname.split('/').pop()!;
+      const type = file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript';
+      return route.fulfill({ status: 200, contentType: type, body: readFileSync(join(THREE_BASIS_DIR, file)) });
+    });
     page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
     await page.goto(`${baseUrl}/bench/gpu/index.html`);
     await page.waitForFunction(() => typeof window.gpuBench === 'object', undefined, { timeout: 60_000 });
@@ -231,7 +247,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     if (setup.threeError) console.log(`  three.js WebGPURenderer failed to start: ${setup.threeError}`);
     await page.evaluate((on) => window.gpuBench.setCulling(on), culling);
 
-    for (const { n, closeUp } of cases) {
+    for (const { n, closeUp } of options.loadOnly ? [] : cases) {
       await page.evaluate(([count, close]) => window.gpuBench.layout(count, close), [n, closeUp] as const);
       const runs: Record<Side, SideTimes[]> = { ours: [], three: [], floor: [], floorTextured: [] };
       const errors: Record<Side, string | undefined> = { ours: setup.oursError, three: setup.threeError, floor: setup.oursError, floorTextured: setup.oursError };
@@ -334,32 +350,34 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
     return typeof v === 'number' ? v.toFixed(digits) : '–';
   };
   const ratio = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${v.toFixed(2)}×`);
+  if (rows.length > 0) {
+    console.log('');
+    console.log(`GPU frame, Fox "Walk" crowd, ${WIDTH}×${HEIGHT}, 4× MSAA both, SwiftShader (a CPU rasteriser: compare ratios only).`);
+    console.log(`Mean of the middle 80% of ${rounds} interleaved rounds × ${frames} frames (after ${warmup} warm-up frames each). ratio = ours / three (< 1: ours faster).`);
+    console.log('floor: the same triangles skinned once on the CPU, drawn unshaded into the same 4× MSAA targets; textured floor: also sampling the base colour texture as the glTF asks. floor/three bounds any renderer\'s ratio here.');
+    console.table(rows.map((r) => ({
+      Foxes: `${r.instances}${r.closeUp ? ' close-up' : ''}`,
+      'ours anim ms': num(r.ours, 'animMs'),
+      'ours encode ms': num(r.ours, 'encodeMs'),
+      'three anim ms': num(r.three, 'animMs'),
+      'three render() ms': num(r.three, 'encodeMs'),
+      'CPU ratio': ratio(r.ratio?.cpu),
+      'ours frame ms': num(r.ours, 'frameMs', 1),
+      'three frame ms': num(r.three, 'frameMs', 1),
+      'frame ratio': ratio(r.ratio?.frame),
+      'ours GPU ms': num(r.ours, 'gpuMs', 1),
+      'three GPU ms': num(r.three, 'gpuMs', 1),
+      'GPU ratio': ratio(r.ratio?.gpu),
+      'floor GPU ms': num(r.floor, 'gpuMs', 1),
+      'floor/three GPU': ratio(r.floorRatio?.gpu),
+      'textured floor GPU ms': num(r.floorTextured, 'gpuMs', 1),
+      'textured floor/three GPU': ratio(r.floorTexturedRatio?.gpu),
+      'draws ours/three': 'error' in r.ours || 'error' in r.three ? '–' : `${r.ours.drawCalls}/${r.three.drawCalls}`,
+      'ours culled': 'error' in r.ours ? '–' : String(r.ours.culled ?? 0),
+    })));
+  }
   console.log('');
-  console.log(`GPU frame, Fox "Walk" crowd, ${WIDTH}×${HEIGHT}, 4× MSAA both, SwiftShader (a CPU rasteriser: compare ratios only).`);
-  console.log(`Mean of the middle 80% of ${rounds} interleaved rounds × ${frames} frames (after ${warmup} warm-up frames each). ratio = ours / three (< 1: ours faster).`);
-  console.log('floor: the same triangles skinned once on the CPU, drawn unshaded into the same 4× MSAA targets; textured floor: also sampling the base colour texture as the glTF asks. floor/three bounds any renderer\'s ratio here.');
-  console.table(rows.map((r) => ({
-    Foxes: `${r.instances}${r.closeUp ? ' close-up' : ''}`,
-    'ours anim ms': num(r.ours, 'animMs'),
-    'ours encode ms': num(r.ours, 'encodeMs'),
-    'three anim ms': num(r.three, 'animMs'),
-    'three render() ms': num(r.three, 'encodeMs'),
-    'CPU ratio': ratio(r.ratio?.cpu),
-    'ours frame ms': num(r.ours, 'frameMs', 1),
-    'three frame ms': num(r.three, 'frameMs', 1),
-    'frame ratio': ratio(r.ratio?.frame),
-    'ours GPU ms': num(r.ours, 'gpuMs', 1),
-    'three GPU ms': num(r.three, 'gpuMs', 1),
-    'GPU ratio': ratio(r.ratio?.gpu),
-    'floor GPU ms': num(r.floor, 'gpuMs', 1),
-    'floor/three GPU': ratio(r.floorRatio?.gpu),
-    'textured floor GPU ms': num(r.floorTextured, 'gpuMs', 1),
-    'textured floor/three GPU': ratio(r.floorTexturedRatio?.gpu),
-    'draws ours/three': 'error' in r.ours || 'error' in r.three ? '–' : `${r.ours.drawCalls}/${r.three.drawCalls}`,
-    'ours culled': 'error' in r.ours ? '–' : String(r.ours.culled ?? 0),
-  })));
-  console.log('');
-  console.log(`Load + first frame (bytes in memory → parse → new renderer → upload → one frame of the rest pose done on the GPU), median of ${loadRounds} interleaved rounds; three.js: GLTFLoader.parseAsync (DRACOLoader, MeshoptDecoder) + a new WebGPURenderer on its device. Each asset, then its Draco, meshopt and quantized variants; GPU B/vertex: vertex buffer bytes per vertex as uploaded.`);
+  console.log(`Load + first frame (bytes in memory → parse → new renderer → upload → one frame of the rest pose done on the GPU), median of ${loadRounds} interleaved rounds; three.js: GLTFLoader.parseAsync (DRACOLoader, MeshoptDecoder, KTX2Loader) + a new WebGPURenderer on its device. Each asset, then its Draco, meshopt, quantized and (with textures) KTX2 variants; GPU B/vertex: vertex buffer bytes per vertex as uploaded.`);
   console.table(loadRows.map((r) => ({
     asset: r.asset,
     'ours ms': r.oursMs === null ? `error: ${r.oursError}` : r.oursMs.toFixed(1),
@@ -371,7 +389,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
   if (pageErrors.length > 0) console.log(`page errors:\n  ${pageErrors.join('\n  ')}`);
   console.log(`1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} CPUs (SwiftShader uses all of them).`);
 
-  const out = resolve(HERE, '..', 'results', quick ? 'gpu-quick.json.tmp' : culling ? 'gpu-latest.json' : 'gpu-no-culling.json.tmp');
+  const out = resolve(HERE, '..', 'results', quick ? 'gpu-quick.json.tmp' : options.loadOnly ? 'gpu-load-latest.json' : culling ? 'gpu-latest.json' : 'gpu-no-culling.json.tmp');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({
     date: new Date().toISOString(),
@@ -384,7 +402,7 @@ export async function runGpuBench(options: GpuBenchOptions = {}): Promise<void> 
       'Ours culls instances outside the frustum by their skinned bounds and draws the rest nearest first (settings.culling; the framing camera sees every Fox, so nothing is culled there; the close-up row puts the camera at 45% of the framing distance, so much of the crowd is off screen); three.js culls by bounding sphere and sorts opaque objects front to back.',
       'Floor: the crowd\'s triangles as posed when the row starts, skinned once on the CPU into one world-space vertex buffer, one non-indexed draw with a projecting vertex stage and a constant colour, into 4× MSAA colour and depth like ours, on our device and canvas. floor / three is the lowest ratio any renderer drawing these triangles could reach on this rasteriser. Textured floor: the same plus TEXCOORD_0 and one sample of the base colour texture with the glTF sampler (mipmapped, sRGB), as both renderers take it.',
       'Load rows: bytes already in memory; ours loadGltf + new Renderer + setModel + one render of the rest pose; three GLTFLoader.parseAsync + new WebGPURenderer (same device) + one render; each until queue.onSubmittedWorkDone(). Median of interleaved rounds.',
-      'Each shared asset is followed by its Draco, meshopt (+ KHR_mesh_quantization) and quantized variants, made at bench time with glTF-Transform (test/support/compressed.ts); three.js decodes them with DRACOLoader (decoder files from three\'s examples/jsm/libs/draco, served locally) and MeshoptDecoder, one GLTFLoader for the run, as an app sets it up.',
+      'Each shared asset is followed by its Draco, meshopt (+ KHR_mesh_quantization) and quantized variants, made at bench time with glTF-Transform (test/support/compressed.ts), and an asset with textures by its KTX2 variant (every texture UASTC KTX2, test/support/ktx2.ts); three.js decodes them with DRACOLoader (decoder files from three\'s examples/jsm/libs/draco, served locally), MeshoptDecoder and KTX2Loader (transcoder from examples/jsm/libs/basis, served locally, in its worker pool, detectSupport on the bench\'s WebGPURenderer), one GLTFLoader for the run, as an app sets it up. Ours transcodes KTX2 in its own worker (src/gpu/ktx2-offthread.ts).',
       'GPU B/vertex: vertex buffer bytes per vertex as uploaded, no indices, no morph targets. Ours: GpuModel.bytesPerVertex. three.js: its BufferAttributes as WebGPUAttributeUtils uploads them (non-normalized 8/16-bit integers widened to 32 bits, elements padded to 4 bytes, interleaved buffers once), over the geometries\' vertices.',
     ],
     settings: { quick, warmup, frames, rounds, counts, culling, loadRounds },

@@ -21,6 +21,7 @@ import * as THREE from 'three/webgpu';
 import { mat4 } from 'wgpu-matrix';
 import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
 import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
+import { KTX2Loader } from 'three/addons/loaders/KTX2Loader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { clone as cloneSkinned } from 'three/addons/utils/SkeletonUtils.js';
 
@@ -291,13 +292,15 @@ function threeCameraOf(c: OrbitCamera): THREE.PerspectiveCamera {
 let loadBytes = new Uint8Array(0);
 /**
  * three.js's loader as an app sets it up once: Draco (decoder files served from three's
- * examples/jsm/libs/draco by the bench, no network) and meshopt. The shared assets have no
- * KTX2 textures, so no KTX2Loader is needed.
+ * examples/jsm/libs/draco by the bench, no network), meshopt, and KTX2 (the Basis transcoder
+ * from examples/jsm/libs/basis, served the same way; formats from the bench's renderer,
+ * which shares the device every load's renderer uses).
  */
 let threeLoader: GLTFLoader | undefined;
 function gltfLoader(): GLTFLoader {
   threeLoader ??= new GLTFLoader()
     .setDRACOLoader(new DRACOLoader().setDecoderPath('/bench-draco/'))
+    .setKTX2Loader(new KTX2Loader().setTranscoderPath('/bench-basis/').detectSupport(three))
     .setMeshoptDecoder(MeshoptDecoder);
   return threeLoader;
 }

@@ -107,6 +107,29 @@ function copyElements(
   }
 }
 
+/** Reports something the loader repaired or ignored: the JSON path and what was done. */
+export type LoadWarn = (path: string, message: string) => void;
+
+/**
+ * An accessor's `normalized`, checked against its component type. glTF allows it on 8- and
+ * 16-bit integers only. A normalized FLOAT is read as plain floats, with a warning, as three.js
+ * r187 reads it (its `denormalize` is the identity for Float32Array, and the graphics APIs
+ * ignore the flag on float attributes): nothing needs guessing. A normalized UNSIGNED_INT
+ * is refused: no vertex format has it, and its scale would be a guess.
+ */
+export function accessorNormalized(acc: JsonObject, componentType: number, path: string, warn: LoadWarn | undefined): boolean {
+  const normalized = optBoolean(acc, 'normalized', path, false);
+  if (!normalized) return false;
+  if (componentType === ComponentType.FLOAT) {
+    warn?.(`${path}.normalized`, 'is true on a FLOAT accessor (allowed for 8- and 16-bit integers only); ignored, the floats are read as they are');
+    return false;
+  }
+  if (componentType === ComponentType.UNSIGNED_INT) {
+    throw new GltfError(`${path}.normalized`, 'is only allowed for 8- and 16-bit integer components');
+  }
+  return true;
+}
+
 /** Element byte size with padding: matrix columns of 1- and 2-byte types are 4-byte aligned (spec §3.6.2.4). */
 function elementByteSize(type: string, componentType: number): number {
   const size = COMPONENT_BYTE_SIZE[componentType];
@@ -121,7 +144,7 @@ function elementByteSize(type: string, componentType: number): number {
  * no bufferView, then sparse substitution. Validates every range before allocating.
  * `min`/`max` are ignored: they are hints that real files get wrong.
  */
-export function readAccessor(src: AccessorSource, index: number, usedAt: string): AccessorData {
+export function readAccessor(src: AccessorSource, index: number, usedAt: string, warn?: LoadWarn): AccessorData {
   const path = `accessors[${index}]`;
   checkIndex(index, usedAt, src.accessors.length, 'accessors');
   const acc = asObject(src.accessors[index], path);
@@ -134,10 +157,7 @@ export function readAccessor(src: AccessorSource, index: number, usedAt: string)
   if (components === undefined) throw new GltfError(`${path}.type`, `"${type}" is not a glTF accessor type`);
   const count = reqInteger(acc, 'count', path);
   if (count < 1) throw new GltfError(`${path}.count`, 'must be at least 1');
-  const normalized = optBoolean(acc, 'normalized', path, false);
-  if (normalized && (componentType === ComponentType.FLOAT || componentType === ComponentType.UNSIGNED_INT)) {
-    throw new GltfError(`${path}.normalized`, 'is only allowed for 8- and 16-bit integer components');
-  }
+  const normalized = accessorNormalized(acc, componentType, path, warn);
   const size = COMPONENT_BYTE_SIZE[componentType];
   const elementSize = elementByteSize(type, componentType);
   const padded = elementSize !== size * components;

@@ -73,7 +73,7 @@ class AnimationReader {
             this.ctx.warn(meshAt, `weights channel targets nodes[${node}], which has no mesh; the channel is ignored`);
             return;
           }
-          components = meshes[mesh].primitives[0].targets.length;
+          components = meshes[mesh].weights.length;
           if (components === 0) {
             if (pointer) throw new GltfError(meshAt, `weights channel targets nodes[${node}], whose mesh has no morph targets`);
             this.ctx.warn(meshAt, `weights channel targets nodes[${node}], whose mesh has no morph targets; the channel is ignored`);

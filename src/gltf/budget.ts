@@ -9,6 +9,13 @@ export const BUDGET_BASE_BYTES = 16 * 1024 * 1024;
  */
 export const BUDGET_BYTES_PER_INPUT_BYTE = 64;
 
+/** A budget's limit, the input it was sized by and what is used: plain data (Model.loadBudget, worker messages). */
+export interface BudgetState {
+  readonly limit: number;
+  readonly inputBytes: number;
+  readonly usedBytes: number;
+}
+
 /**
  * What one load may allocate (or loop over without allocating), relative to the bytes it
  * was given. Counts are checked against the data they describe before anything is
@@ -23,8 +30,20 @@ export class LoadBudget {
 
   constructor(
     readonly limit: number,
-    private readonly inputBytes: number,
+    readonly inputBytes: number,
   ) {}
+
+  /** A budget that goes on from `state` (a load's, for what is decoded later: KTX2 transcoding at upload). */
+  static resume(state: BudgetState): LoadBudget {
+    const budget = new LoadBudget(state.limit, state.inputBytes);
+    budget.used = state.usedBytes;
+    return budget;
+  }
+
+  /** Where the budget stands: to resume it later or in a worker. */
+  state(): BudgetState {
+    return { limit: this.limit, inputBytes: this.inputBytes, usedBytes: this.used };
+  }
 
   /** The default limit for a load of `inputBytes` bytes of file and external buffers. */
   static forInput(inputBytes: number, limit?: number): LoadBudget {

@@ -72,6 +72,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     images,
     warnings: ctx.warnings,
     ...(variants.length > 0 ? { variants } : {}),
+    loadBudget: src.budget.state(),
   });
 }
 

@@ -15,16 +15,21 @@ export function readMeshes(ctx: ReadContext): Mesh[] {
     const path = `meshes[${mi}]`;
     const mesh = asObject(m, path);
     const prims = optArray(mesh, 'primitives', path);
-    if (prims.length === 0) throw new GltfError(`${path}.primitives`, 'a mesh needs at least one primitive');
+    // glTF-Validator: a mesh needs a primitive (schema minItems 1); three.js r187 makes an empty
+    // Group of such a mesh, so it draws nothing and anything skinned or animated on it is inert.
+    if (prims.length === 0) ctx.warn(`${path}.primitives`, 'is empty; the mesh draws nothing');
     const primitives = prims.map((p, pi) => reader.read(asObject(p, `${path}.primitives[${pi}]`), `${path}.primitives[${pi}]`));
-    // glTF-Validator MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT and MESH_INVALID_WEIGHTS_COUNT (errors):
-    // one morph weight drives the same target of every primitive.
-    const targetCount = primitives[0].targets.length;
-    primitives.forEach((p, pi) => {
-      if (p.targets.length !== targetCount) {
-        throw new GltfError(`${path}.primitives[${pi}].targets`, `has ${p.targets.length} morph targets but primitives[0] has ${targetCount}; all primitives need the same number`);
-      }
-    });
+    // glTF-Validator MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT is an error; three.js r187 gives each
+    // primitive its own influences, indexed from 0, set from the mesh weights and from one weights
+    // track: target k of every primitive follows weight k, and a primitive with fewer targets
+    // ignores the weights beyond them. The mesh has as many weights as its largest primitive.
+    let targetCount = 0;
+    for (const p of primitives) targetCount = Math.max(targetCount, p.targets.length);
+    const unequal = primitives.findIndex((p) => p.targets.length !== targetCount);
+    if (unequal >= 0) {
+      const counts = primitives.map((p) => p.targets.length).join(', ');
+      ctx.warn(`${path}.primitives[${unequal}].targets`, `primitives have different morph target counts (${counts}); target k of each follows weight k of ${targetCount}, and a primitive with fewer ignores the rest`);
+    }
     let weights: Float32Array = new Float32Array(targetCount);
     if (mesh.weights !== undefined) {
       const list = optNumbers(mesh, 'weights', path, Array.isArray(mesh.weights) ? mesh.weights.length : -1)!;

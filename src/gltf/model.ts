@@ -1,4 +1,5 @@
 import type { AccessorData } from './accessors.ts';
+import type { BudgetState } from './budget.ts';
 import type { Interpolation, TargetPath } from './constants.ts';
 import type { GltfWarning } from './errors.ts';
 
@@ -31,6 +32,11 @@ export interface Model {
   readonly warnings: readonly GltfWarning[];
   /** KHR_materials_variants: the variant names, by index; absent when the file declares none. */
   readonly variants?: readonly string[];
+  /**
+   * The load's memory budget (budget.ts) as the load left it: what is decoded later, at
+   * upload (KTX2 transcoding), is charged on top of it. Absent for models built in code.
+   */
+  readonly loadBudget?: BudgetState;
 }
 
 export interface NodeInfo {

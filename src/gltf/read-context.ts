@@ -38,6 +38,7 @@ export class ReadContext {
   private readonly accessorCache = new Map<number, AccessorData>();
   private readonly floatCache = new Map<number, Float32Array>();
   private readonly usedAccessors: Uint8Array;
+  private readonly warned = new Set<string>();
   /** Decoded compressed primitives, by their JSON object (filled before the meshes are read). */
   readonly substitutes = new Map<JsonObject, PrimitiveSubstitute>();
   private active: PrimitiveSubstitute | undefined;
@@ -51,7 +52,11 @@ export class ReadContext {
     this.usedAccessors = new Uint8Array(src.accessors.length);
   }
 
+  /** Records a warning once: data shared by several references (a Draco stream two meshes use) reports once. */
   warn(path: string, message: string): void {
+    const key = `${path}\n${message}`;
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
     this.warnings.push({ path, message });
   }
 
@@ -78,7 +83,7 @@ export class ReadContext {
     if (substituted) return substituted;
     let data = this.accessorCache.get(i);
     if (!data) {
-      data = readAccessor(this.src, i, usedAt);
+      data = readAccessor(this.src, i, usedAt, (at, message) => this.warn(at, message));
       this.accessorCache.set(i, data);
     }
     return data;

@@ -50,7 +50,8 @@ export function readMeshNodes(
   const meshNodes: MeshNode[] = [];
   for (let n = 0; n < nodes.length; n++) {
     const node = nodes[n];
-    if (!inScene[n] || node.mesh < 0) continue;
+    // A mesh without primitives (meshes.ts warns) draws nothing: its node stays a plain node.
+    if (!inScene[n] || node.mesh < 0 || meshes[node.mesh].primitives.length === 0) continue;
     let skin = node.skin;
     const worst = maxJoint[node.mesh];
     const instances = readMeshInstances(ctx, n, meshes[node.mesh], skin >= 0 && worst.value >= 0);

@@ -3,7 +3,7 @@ import { ComponentType, PrimitiveMode } from '../gltf/constants.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Material, MaterialShading, Model, Primitive, TextureInfo } from '../gltf/model.ts';
 import { drawIndices, weldPrimitive } from '../gltf/topology.ts';
-import { uploadKtx2Source } from './ktx2-texture.ts';
+import { ktx2UploadBudget, uploadKtx2Source } from './ktx2-texture.ts';
 import { MaterialBinding, MaterialTexture, VertexLocation } from './layouts.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from './limits.ts';
 import { createAnimatedMaterialUniforms, type AnimatedMaterialUniforms } from './material-animation.ts';
@@ -492,6 +492,7 @@ async function uploadMaterials(
   const { device, defaults } = ctx;
   const textures = new Map<string, GPUTexture>();
   const samplers = new Map<number, GPUSampler>();
+  const ktx2Budget = ktx2UploadBudget(model);
 
   const textureView = async (info: TextureInfo | undefined, srgb: boolean, fallback: GPUTexture, usedAt: string): Promise<GPUTextureView> => {
     const candidates = info ? textureSourceCandidates(model, info.index) : [];
@@ -500,7 +501,7 @@ async function uploadMaterials(
     let texture = textures.get(key);
     if (!texture) {
       // KHR_texture_basisu: KTX2 sources are transcoded, not decoded (ktx2-texture.ts).
-      const ktx2 = await uploadKtx2Source(device, model, candidates, srgb, limits.maxTextureDimension2D, label, usedAt, warnings);
+      const ktx2 = await uploadKtx2Source(device, model, candidates, srgb, limits.maxTextureDimension2D, label, usedAt, warnings, ktx2Budget);
       if ('texture' in ktx2) {
         textures.set(key, ktx2.texture);
         owned.push(ktx2.texture);

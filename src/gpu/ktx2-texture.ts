@@ -5,10 +5,12 @@
  * plain `source`, decoded as usual) with a warning; with nothing to fall back to, the load
  * fails with a GltfError naming the image. Upload-time only.
  */
+import { LoadBudget } from '../gltf/budget.ts';
 import { GltfError, type GltfWarning } from '../gltf/errors.ts';
 import { KTX2_MIME_TYPE } from '../gltf/extensions/khr-texture-basisu.ts';
 import type { Image, Model } from '../gltf/model.ts';
-import { transcodeKtx2, type TranscodedKtx2 } from './ktx2-transcode.ts';
+import { transcodeKtx2OffThread } from './ktx2-offthread.ts';
+import type { TranscodedKtx2 } from './ktx2-transcode.ts';
 
 const BLOCK = 4;
 const RGBA8_BYTES = 4;
@@ -45,18 +47,28 @@ export function createKtx2Texture(device: GPUDevice, t: TranscodedKtx2, label: s
   return texture;
 }
 
+/**
+ * What one upload's KTX2 transcoding is charged to: the model's load budget, resumed where the
+ * load left it (a model built in code, without one, gets the budget of a load of its images).
+ */
+export function ktx2UploadBudget(model: Model): LoadBudget {
+  if (model.loadBudget) return LoadBudget.resume(model.loadBudget);
+  return LoadBudget.forInput(model.images.reduce((sum, image) => sum + image.bytes.byteLength, 0));
+}
+
 /** What `uploadKtx2Source` did: a texture, or the candidates left for the image decoder. */
 export type Ktx2SourceResult = { readonly texture: GPUTexture; readonly source: number } | { readonly rest: readonly number[] };
 
 /**
- * Transcodes and uploads the leading KTX2 images of `candidates` (textureSourceCandidates), the
- * first that works winning. Each refusal becomes a warning when a later candidate remains, and
+ * Transcodes (in a worker on pages: ktx2-offthread.ts) and uploads the leading KTX2 images of
+ * `candidates` (textureSourceCandidates), the first that works winning; the transcoded bytes
+ * are charged to `budget` (ktx2UploadBudget, one per upload of a model). Each refusal becomes a warning when a later candidate remains, and
  * a GltfError naming the image when none does. Returns the remaining (non-KTX2) candidates when
  * the first one is not KTX2.
  */
 export async function uploadKtx2Source(
   device: GPUDevice, model: Model, candidates: readonly number[], srgb: boolean, maxDimension: number,
-  label: string, usedAt: string, warnings: GltfWarning[],
+  label: string, usedAt: string, warnings: GltfWarning[], budget: LoadBudget,
 ): Promise<Ktx2SourceResult> {
   for (let i = 0; i < candidates.length; i++) {
     const source = candidates[i];
@@ -64,7 +76,7 @@ export async function uploadKtx2Source(
     if (!isKtx2Image(image)) return { rest: candidates.slice(i) };
     const path = `images[${source}]`;
     try {
-      const t = await transcodeKtx2(image.bytes, path, { features: device.features, srgb, maxDimension });
+      const t = await transcodeKtx2OffThread(image.bytes, path, { features: device.features, srgb, maxDimension, budget });
       if (t.downscaledFrom) {
         warnings.push({
           path,

@@ -10,6 +10,7 @@
  * level is not a multiple of the 4×4 block (WebGPU cannot create such a compressed texture).
  */
 import { read, type KTX2Container } from 'ktx-parse';
+import type { LoadBudget } from '../gltf/budget.ts';
 import { GltfError } from '../gltf/errors.ts';
 import { BasisFormat, loadBasisTranscoder, retireBasisTranscoder, type BasisKtx2File } from './basis-transcoder.ts';
 
@@ -65,6 +66,11 @@ export interface Ktx2Options {
   readonly srgb: boolean;
   /** The device's maxTextureDimension2D. */
   readonly maxDimension: number;
+  /**
+   * Charged with the transcoded levels' bytes before they are allocated (the model's load
+   * budget, resumed: a tiny file claiming a huge image is refused, naming it).
+   */
+  readonly budget?: LoadBudget;
 }
 
 /** The checked header: what the transcoder is then asked for. */
@@ -106,6 +112,13 @@ function chooseTarget(uastc: boolean, hasAlpha: boolean, width: number, height: 
   return (uastc ? astc ?? bc7 ?? etc2 : etc2 ?? bc7) ?? RGBA8;
 }
 
+/** Bytes of mip `level` of `header`'s image in `target`'s format. */
+function levelBytes(target: Target, header: Ktx2Header, level: number): number {
+  const width = Math.max(1, header.width >> level);
+  const height = Math.max(1, header.height >> level);
+  return target.blockBytes === 0 ? width * height * RGBA8_BYTES : Math.ceil(width / BLOCK) * Math.ceil(height / BLOCK) * target.blockBytes;
+}
+
 /**
  * Transcodes the KTX2 `bytes` (at `path`, e.g. `images[3]`) for a device. Levels larger than
  * `maxDimension` are skipped (refused when no level fits). Any refusal, by ktx-parse or by the
@@ -118,7 +131,9 @@ export async function transcodeKtx2(bytes: Uint8Array, path: string, options: Kt
   if (first === header.levelCount) {
     throw new GltfError(path, `KTX2 image ${header.width}×${header.height} has no mip level within the device's maxTextureDimension2D (${options.maxDimension})`);
   }
-  const module = await loadBasisTranscoder();
+  const module = await loadBasisTranscoder().catch((e: unknown) => {
+    throw new GltfError(path, `the Basis transcoder could not load: ${e instanceof Error ? e.message : String(e)}`);
+  });
   let file: BasisKtx2File | undefined;
   try {
     file = new module.KTX2File(bytes);
@@ -130,14 +145,15 @@ export async function transcodeKtx2(bytes: Uint8Array, path: string, options: Kt
     const baseWidth = Math.max(1, header.width >> first);
     const baseHeight = Math.max(1, header.height >> first);
     const target = chooseTarget(header.uastc, file.getHasAlpha(), baseWidth, baseHeight, options.features);
+    let total = 0;
+    for (let level = first; level < header.levelCount; level++) total += levelBytes(target, header, level);
+    options.budget?.charge(total, path);
     if (!file.startTranscoding()) throw new GltfError(path, 'the Basis transcoder could not start on this KTX2 file');
     const levels: Ktx2Level[] = [];
     for (let level = first; level < header.levelCount; level++) {
       const width = Math.max(1, header.width >> level);
       const height = Math.max(1, header.height >> level);
-      const expected = target.blockBytes === 0
-        ? width * height * RGBA8_BYTES
-        : Math.ceil(width / BLOCK) * Math.ceil(height / BLOCK) * target.blockBytes;
+      const expected = levelBytes(target, header, level);
       const size = file.getImageTranscodedSizeInBytes(level, 0, 0, target.basis);
       if (size !== expected) throw new GltfError(path, `mip level ${level} transcodes to ${size} bytes, ${width}×${height} needs ${expected}`);
       const data = new Uint8Array(size);

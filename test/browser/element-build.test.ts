@@ -10,9 +10,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, 
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DRACO_WORKER_MEASURE } from '../../src/gltf/extensions/draco-offthread.ts';
+import { KTX2_WORKER_MEASURE } from '../../src/gpu/ktx2-offthread.ts';
 import { assetPath } from '../support/assets.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { compressFile } from '../support/compressed.ts';
+import { ktx2Glb } from '../support/ktx2.ts';
 import { decodeBase64Image, foregroundFraction } from './element-support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -78,11 +80,23 @@ describe('library build', () => {
     }
   });
 
-  it('keeps lazily imported decoders out of the module and writes the licences of the third-party code it carries', () => {
-    // The Basis transcoder's WebAssembly (~530 KB) is in a chunk of its own beside the modules,
-    // fetched only by a file with KTX2 textures (the Draco test above keeps it out of the modules).
-    const chunks = readdirSync(join(OUT, 'lib')).filter((f) => /^basis_transcoder-[\w-]+\.js$/.test(f));
-    expect(chunks.some((f) => readFileSync(join(OUT, 'lib', f), 'utf8').includes('data:application/wasm;base64,'))).toBe(true);
+  it('carries the Basis transcoder only in the KTX2 worker asset each module starts, and writes the licences of the third-party code it carries', () => {
+    // The transcoder's Emscripten glue, and its inlined WebAssembly (~530 KB).
+    const transcoderJs = 'both async and sync fetching of the wasm failed';
+    const wasm = 'data:application/wasm;base64,';
+    const besides = readdirSync(join(OUT, 'lib')).filter((f) => f.endsWith('.js') && !f.startsWith('skinned-mesh-webgpu'));
+    for (const f of besides) expect(readFileSync(join(OUT, 'lib', f), 'utf8'), f).not.toContain(wasm);
+    for (const file of ['lib/skinned-mesh-webgpu.js', 'lib/skinned-mesh-webgpu.min.js']) {
+      const code = readFileSync(join(OUT, file), 'utf8');
+      expect(code, file).not.toContain(wasm);
+      // What a page without Workers gets instead of a transcoder: the message, in a chunk the module imports lazily.
+      expect([code, ...besides.map((f) => readFileSync(join(OUT, 'lib', f), 'utf8'))].some((c) => c.includes('cannot start a Web Worker, where the library transcodes KTX2')), file).toBe(true);
+      const worker = /assets\/ktx2-worker-[\w-]+\.js/.exec(code)?.[0];
+      expect(worker, file).toBeDefined();
+      const workerCode = readFileSync(join(OUT, 'lib', worker!), 'utf8');
+      expect(workerCode).toContain(transcoderJs);
+      expect(workerCode).toContain(wasm);
+    }
     const notices = readFileSync(join(OUT, 'lib/THIRD-PARTY-LICENSES.md'), 'utf8');
     for (const name of ['wgpu-matrix', 'meshoptimizer', 'ktx-parse', 'draco3dgltf', 'Basis Universal transcoder']) {
       expect(notices).toMatch(new RegExp(`^## ${name} `, 'm'));
@@ -197,5 +211,40 @@ void [typed, wrong, device, loadGltf];
         await page.close();
       }
     }, 90_000);
+
+    it('a KTX2-textured shared asset loads and renders, transcoded in the bundled worker, with no request beyond the page\'s server', async () => {
+      const { page, consoleErrors } = await session.newPage();
+      const requests: string[] = [];
+      page.context().on('request', (request) => requests.push(request.url()));
+      // CesiumMan's only texture as UASTC KTX2, required, with no plain source to fall back to.
+      const man = await ktx2Glb(new Uint8Array(readFileSync(assetPath('CesiumMan'))));
+      await page.route('**/built/**', async (route) => {
+        const path = join(OUT, new URL(route.request().url()).pathname.replace(/^\/built\//, ''));
+        await route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(path) });
+      });
+      await page.route('**/models/man-ktx2.glb', (route) => route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: Buffer.from(man) }));
+      try {
+        await page.goto(`${session.baseUrl}/test/browser/pages/element-dist.html`);
+        await page.waitForFunction(() => customElements.get('skinned-mesh-viewer') !== undefined && window.helpers !== undefined);
+        await page.evaluate(() => window.helpers.whenLoaded(window.helpers.viewer('viewer'), 45_000));
+        await page.evaluate(async () => {
+          const viewer = window.helpers.viewer('viewer');
+          const loaded = window.helpers.nextLoad(viewer, 45_000);
+          viewer.setAttribute('src', '/models/man-ktx2.glb');
+          await loaded;
+        });
+        expect(page.workers().map((w) => new URL(w.url()).pathname)).toContainEqual(expect.stringMatching(/^\/built\/lib\/assets\/ktx2-worker-[\w-]+\.js$/));
+        const measures = await page.evaluate((name) => performance.getEntriesByName(name).map((e) => (e as PerformanceMeasure).detail as string), KTX2_WORKER_MEASURE);
+        expect(measures).toEqual(['images[0]']);
+        const { base64 } = await page.evaluate(() => window.helpers.captureBase64(window.helpers.viewer('viewer')));
+        expect(foregroundFraction(decodeBase64Image(base64))).toBeGreaterThan(0.03);
+        expect(requests.filter((url) => !url.startsWith(`${session.baseUrl}/`) && !url.startsWith('data:'))).toEqual([]);
+        // The transcoder came in the worker's file: no chunk of it was fetched by the page.
+        expect(requests.filter((url) => /basis_transcoder/.test(url))).toEqual([]);
+        expect(consoleErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }, 120_000);
   });
 });

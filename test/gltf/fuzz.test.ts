@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assetPath, sharedAssets } from '../support/assets.ts';
 import { compressFile } from '../support/compressed.ts';
+import { encodeKtx2, gradientImage, ktx2Quad } from '../support/ktx2.ts';
+import { encodePng } from '../support/png.ts';
 import { COLOUR_VARIANTS, variantFileBytes } from '../support/variant-files.ts';
 import {
-  bakeProblem, fuzzSourceOf, GcPauses, loadFuzzSources, makeCase, modelProblems, Rng, runCase, sourceOf, Watchdog, type FuzzSource,
+  bakeProblem, fuzzSourceOf, GcPauses, ktx2Problem, loadFuzzSources, makeCase, modelProblems, Rng, runCase, sourceOf, Watchdog, type FuzzSource,
 } from '../support/fuzz.ts';
 
 /**
@@ -45,9 +47,9 @@ interface Slowest {
   readonly label: string;
 }
 
-async function fuzz(sources: FuzzSource[], source: number) {
+async function fuzz(sources: (FuzzSource & { readonly ktx2?: boolean })[], source: number) {
   const failures: Failure[] = [];
-  const tally = { cases: 0, loaded: 0, refused: 0, baked: 0 };
+  const tally = { cases: 0, loaded: 0, refused: 0, baked: 0, transcoded: 0 };
   let slowest: Slowest = { ms: 0, wallMs: 0, index: -1, label: '' };
   let loadedSinceBake = 0;
   const gc = new GcPauses();
@@ -90,6 +92,11 @@ async function fuzz(sources: FuzzSource[], source: number) {
       tally.loaded++;
       const problems = modelProblems(outcome.model);
       if (problems.length > 0) fail(`loaded an insane model: ${problems.slice(0, 3).join('; ')}`);
+      if (sources[source].ktx2) {
+        tally.transcoded++;
+        const problem = await ktx2Problem(outcome.model, new Rng(SEED ^ 0x2545f491, index));
+        if (problem) fail(problem);
+      }
       if (++loadedSinceBake >= BAKE_EVERY) {
         loadedSinceBake = 0;
         tally.baked++;
@@ -120,8 +127,19 @@ const DRACO_SOURCE = fuzzSourceOf('Fox (Draco)', await compressFile(assetPath('F
 /** Two quads with KHR_materials_variants: JSON mutations land in the variant names and mappings. */
 const VARIANTS_SOURCE = fuzzSourceOf('variants quads', variantFileBytes(COLOUR_VARIANTS));
 
+/**
+ * KHR_texture_basisu: a quad whose base colour is a KTX2 image, ETC1S (BasisLZ) alone and
+ * UASTC with a PNG fallback; bit flips land in the KTX2 streams, and every model that loads
+ * has its KTX2 images transcoded as an upload would (ktx2Problem).
+ */
+const KTX2_IMAGE = gradientImage(32, 32);
+const KTX2_SOURCES = [
+  { ...fuzzSourceOf('KTX2 quad (ETC1S)', ktx2Quad(await encodeKtx2(KTX2_IMAGE, { uastc: false }), undefined)), ktx2: true },
+  { ...fuzzSourceOf('KTX2 quad (UASTC + PNG)', ktx2Quad(await encodeKtx2(KTX2_IMAGE, { uastc: true }), encodePng(32, 32, KTX2_IMAGE.data))), ktx2: true },
+];
+
 describe('fuzzing the loader with mutated shared assets', () => {
-  const sources = [...loadFuzzSources(sharedAssets()), MESHOPT_SOURCE, DRACO_SOURCE, VARIANTS_SOURCE];
+  const sources: (FuzzSource & { readonly ktx2?: boolean })[] = [...loadFuzzSources(sharedAssets()), MESHOPT_SOURCE, DRACO_SOURCE, VARIANTS_SOURCE, ...KTX2_SOURCES];
 
   if (ONLY !== undefined) {
     it(`case ${ONLY}`, async () => {
@@ -141,7 +159,7 @@ describe('fuzzing the loader with mutated shared assets', () => {
       const { failures, tally, slowest } = await fuzz(sources, s);
       const seconds = ((performance.now() - start) / 1000).toFixed(1);
       console.log(
-        `fuzz ${source.name}: ${tally.cases} cases in ${seconds} s — ${tally.loaded} loaded (${tally.baked} baked), ${tally.refused} refused; ` +
+        `fuzz ${source.name}: ${tally.cases} cases in ${seconds} s — ${tally.loaded} loaded (${tally.baked} baked${tally.transcoded ? `, ${tally.transcoded} transcoded` : ''}), ${tally.refused} refused; ` +
           `slowest ${slowest.ms.toFixed(1)} ms CPU (${slowest.wallMs.toFixed(1)} ms wall), case ${slowest.index}: ${slowest.label.slice(0, 100)}`,
       );
       expect(failures).toEqual([]);

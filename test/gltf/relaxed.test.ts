@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { GltfError } from '../../src/gltf/errors.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
+import { bakeModel, morphForBake, poseForBake } from '../../src/bake/bake.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { assetJson } from '../support/assets.ts';
 
@@ -140,5 +142,93 @@ describe('drawn with a warning, as three.js r187 draws them', () => {
     const long = await loadWith('SimpleMorph', (j) => (j.nodes[0].weights = [0.5, 0.5, 0.5]));
     expect(warningAt(long, 'nodes[0].weights')).toMatch(/the extra weights are ignored/);
     expect(Array.from(long.nodes[0].weights)).toEqual([0.5, 0.5]);
+  });
+
+  it('a normalized FLOAT accessor (not allowed by glTF): the floats are read as they are', async () => {
+    const plain = await loadGltf(bytesOf(assetJson('SimpleSkin')));
+    const model = await loadWith('SimpleSkin', (j) => {
+      j.accessors[1].normalized = true; // POSITION
+      j.accessors[3].normalized = true; // WEIGHTS_0
+    });
+    expect(warningAt(model, 'accessors[1].normalized')).toMatch(/is true on a FLOAT accessor .*ignored, the floats are read as they are/);
+    expect(warningAt(model, 'accessors[3].normalized')).toMatch(/FLOAT accessor/);
+    const prim = model.meshes[0].primitives[0], plainPrim = plain.meshes[0].primitives[0];
+    expect(Array.from(prim.positions)).toEqual(Array.from(plainPrim.positions));
+    expect(Array.from(prim.weights!)).toEqual(Array.from(plainPrim.weights!));
+    expect(bakeModel(model, { time: 1 }).primitives[0].positions).toEqual(bakeModel(plain, { time: 1 }).primitives[0].positions);
+  });
+
+  it('a normalized UNSIGNED_INT accessor is still refused (no vertex format has it; its scale would be a guess)', async () => {
+    const error = await loadWith('SimpleSkin', (j) => {
+      j.accessors[0].componentType = 5125;
+      j.accessors[0].normalized = true;
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GltfError);
+    expect((error as GltfError).path).toBe('accessors[0].normalized');
+  });
+
+  it('a mesh with no primitives (schema minItems 1): it draws nothing, its node stays a plain node', async () => {
+    const model = await loadWith('SimpleSkin', (j) => {
+      j.meshes.push({ primitives: [], weights: [1] });
+      j.nodes.push({ mesh: 1, skin: 0, translation: [1, 2, 3] });
+      j.scenes[0].nodes.push(3);
+      j.animations[0].channels.push({ sampler: 0, target: { node: 3, path: 'weights' } });
+    });
+    expect(warningAt(model, 'meshes[1].primitives')).toMatch(/is empty; the mesh draws nothing/);
+    expect(warningAt(model, 'animations[0].channels[1].target.node')).toMatch(/whose mesh has no morph targets; the channel is ignored/);
+    expect(model.meshes[1].primitives).toEqual([]);
+    expect(model.meshes[1].weights).toHaveLength(0);
+    expect(model.meshNodes).toEqual([{ node: 0, mesh: 0, skin: 0 }]);
+    const slot = model.hierarchy.slotOf[3];
+    expect(Array.from(model.hierarchy.restTranslation.subarray(slot * 3, slot * 3 + 3))).toEqual([1, 2, 3]);
+    expect(bakeModel(model, { time: 0.5 }).primitives).toHaveLength(1);
+  });
+
+  it('only meshes without primitives: a model with nothing to draw', async () => {
+    const model = await loadWith('SimpleMorph', (j) => {
+      j.meshes[0].primitives = [];
+      j.animations = [];
+    });
+    expect(warningAt(model, 'meshes[0].primitives')).toMatch(/draws nothing/);
+    expect(model.meshNodes).toEqual([]);
+  });
+
+  describe('primitives of one mesh with different morph target counts (MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT)', () => {
+    // SimpleMorph: accessor 1 the triangle, 2 and 3 its two targets' deltas; weights (½, ½),
+    // one weights channel of 2 values per key. The added primitive has only target 3.
+    const withShortPrimitive = (first: boolean) => loadWith('SimpleMorph', (j) => {
+      const short = { attributes: { POSITION: 1 }, indices: 0, targets: [{ POSITION: 3 }] };
+      if (first) j.meshes[0].primitives.unshift(short);
+      else j.meshes[0].primitives.push(short);
+    });
+
+    it('target k of each primitive follows weight k; the mesh has as many weights as its largest primitive', async () => {
+      const model = await withShortPrimitive(false);
+      expect(warningAt(model, 'meshes[0].primitives[1].targets')).toMatch(/different morph target counts \(2, 1\); target k of each follows weight k of 2/);
+      expect(Array.from(model.meshes[0].weights)).toEqual([0.5, 0.5]);
+      expect(model.animations[0].channels).toHaveLength(1);
+      const [full, short] = model.meshes[0].primitives;
+      const base = Array.from(full.positions);
+      const d2 = Array.from(full.targets[0].positions!), d3 = Array.from(full.targets[1].positions!);
+      for (const time of [1, 1.5, 2.5]) {
+        const posed = poseForBake(model, { time });
+        const [w0, w1] = posed.pose.weights;
+        expect(w0 + w1, `t=${time} has a non-zero weight`).toBeGreaterThan(0);
+        const fullOut = Array.from(morphForBake(model, posed, 0, full).positions);
+        const shortOut = Array.from(morphForBake(model, posed, 0, short).positions);
+        base.forEach((b, i) => {
+          expect(fullOut[i]).toBeCloseTo(b + w0 * d2[i] + w1 * d3[i], 6);
+          // The short primitive's only target (SimpleMorph's second) follows weight 0.
+          expect(shortOut[i]).toBeCloseTo(b + w0 * d3[i], 6);
+        });
+      }
+    });
+
+    it('the short primitive first: the warning names it, the weights still come from the largest', async () => {
+      const model = await withShortPrimitive(true);
+      expect(warningAt(model, 'meshes[0].primitives[0].targets')).toMatch(/\(1, 2\)/);
+      expect(model.meshes[0].weights).toHaveLength(2);
+      expect(model.nodes[0].weights).toHaveLength(2);
+    });
   });
 });

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KTX2_WORKER_MEASURE } from '../../src/gpu/ktx2-offthread.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { assetPath } from '../support/assets.ts';
 import { compressGlb } from '../support/compressed.ts';
@@ -116,7 +117,7 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
     expect(sum / (both * 3), 'mean RGB difference where both are covered').toBeLessThan(1.5);
   }, 120_000);
 
-  it('a KTX2 (UASTC) base colour: the Basis transcoder loads in the page from the bundle and draws like the PNG original', async () => {
+  it('a KTX2 (UASTC) base colour: transcoded in the library\'s worker and drawn like the PNG original', async () => {
     const image = gradientImage(32, 32);
     const png = encodePng(image.width, image.height, image.data);
     const frames: Uint8Array[] = [];
@@ -132,6 +133,9 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
         expect(result.errors).toEqual([]);
         expect(consoleErrors).toEqual([]);
         frames.push(new Uint8Array(Buffer.from(result.pixels, 'base64')));
+        // The KTX2 image was transcoded in the library's worker (ktx2-offthread.ts), the PNG decoded as usual.
+        const measures = await page.evaluate((name) => performance.getEntriesByName(name).map((e) => (e as PerformanceMeasure).detail as string), KTX2_WORKER_MEASURE);
+        expect(measures).toEqual(frames.length === 1 ? [] : ['images[0]']);
       } finally {
         await page.close();
       }

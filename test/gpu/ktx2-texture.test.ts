@@ -212,4 +212,19 @@ describe.skipIf(!device)('KHR_texture_basisu (Dawn on SwiftShader)', () => {
     expect((error as GltfError).path).toBe('images[0]');
     expect((error as Error).message).toMatch(/used by materials\[0\]\.baseColorTexture/);
   });
+
+  it('transcoded bytes are charged to the model\'s load budget: one the load nearly used up refuses the KTX2, naming it', async () => {
+    const model = await loadModel(ktx2Quad(uastc, undefined), 'quad');
+    const state = model.loadBudget!;
+    expect(state.usedBytes).toBeGreaterThan(0);
+    expect(state.usedBytes).toBeLessThan(state.limit);
+    // Room for the quad's vertex data only: 32×32 RGBA8 or BC7 levels do not fit.
+    const starved = { ...model, loadBudget: { ...state, usedBytes: state.limit - 256 } };
+    const error = await expectNoGpuErrors(gpu, () => scene.setModel(starved).catch((e: unknown) => e));
+    expect(error).toBeInstanceOf(GltfError);
+    expect((error as GltfError).path).toBe('images[0]');
+    expect((error as GltfError).problem).toMatch(/loading needs more than .*used by materials\[0\]\.baseColorTexture/);
+    // The same model with its budget as loaded draws.
+    await expectNoGpuErrors(gpu, () => scene.setModel(model));
+  });
 });

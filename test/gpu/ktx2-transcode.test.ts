@@ -1,9 +1,11 @@
 import { read, write } from 'ktx-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LoadBudget } from '../../src/gltf/budget.ts';
 import { GltfError } from '../../src/gltf/errors.ts';
 import {
   FEATURE_ASTC, FEATURE_BC, FEATURE_ETC2, readKtx2Header, transcodeKtx2, type Ktx2Options,
 } from '../../src/gpu/ktx2-transcode.ts';
+import { Rng } from '../support/fuzz.ts';
 import { encodeKtx2, gradientImage, type Rgba8Image } from '../support/ktx2.ts';
 
 const PATH = 'images[0]';
@@ -122,6 +124,78 @@ describe('KTX2 transcoding (KHR_texture_basisu)', () => {
     const LEVEL_INDEX = 80;
     view.setUint32(LEVEL_INDEX + 8, 0x7fffffff, true);
     await refuse(lying, /not a valid KTX2|transcoder/);
+  });
+
+  it('charges the transcoded levels to the load budget before allocating them', async () => {
+    const budget = new LoadBudget(1 << 30, 0);
+    const t = await transcodeKtx2(uastc, PATH, { features: new Set([FEATURE_BC]), srgb: true, maxDimension: 8192, budget });
+    expect(budget.usedBytes).toBe(t.levels.reduce((n, l) => n + l.data.byteLength, 0));
+    expect(budget.usedBytes).toBe(8 * 4 * 16 + 4 * 2 * 16 + 2 * 1 * 16 + 3 * 16);
+    // RGBA8 costs four bytes a pixel, every level.
+    const rgbaBudget = new LoadBudget(1 << 30, 0);
+    await transcodeKtx2(uastc, PATH, { ...rgba(), budget: rgbaBudget });
+    expect(rgbaBudget.usedBytes).toBe(4 * (32 * 16 + 16 * 8 + 8 * 4 + 4 * 2 + 2 * 1 + 1));
+    const small = new LoadBudget(1000, 0);
+    const e = await transcodeKtx2(uastc, PATH, { ...rgba(), budget: small }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(GltfError);
+    expect((e as GltfError).path).toBe(PATH);
+    expect((e as GltfError).problem).toMatch(/loading needs more than/);
+    expect(small.usedBytes).toBe(0);
+  });
+
+  it('a small file claiming a huge image (a lying header) is refused by the budget before allocating, naming it', async () => {
+    const single = await encodeKtx2(gradientImage(16, 16), { uastc: false, mipmaps: false });
+    for (const side of [4096, 16384]) {
+      const c = read(single);
+      c.pixelWidth = side;
+      c.pixelHeight = side;
+      const lying = write(c);
+      const budget = LoadBudget.forInput(lying.byteLength);
+      const e = await transcodeKtx2(lying, PATH, { ...rgba(), maxDimension: 16384, budget }).catch((x: unknown) => x);
+      expect(e, `${side}²`).toBeInstanceOf(GltfError);
+      expect((e as GltfError).path).toBe(PATH);
+      // The transcoder accepts the header (it checks level sizes only as it decodes them):
+      // the budget refuses 64 MiB or 1 GiB of RGBA8 for a 0.4 KiB file before anything is allocated.
+      expect((e as GltfError).problem).toMatch(/loading needs more than 16\.0 MiB .*asked\), the limit for 0\.\d KiB of input/);
+      expect(budget.usedBytes).toBe(0);
+    }
+  });
+
+  it('1,200 hostile headers, level indexes and DFDs give a GltfError naming the image or levels of exactly the right size, within the budget', async () => {
+    // KTX2 layout: u32 fields from byte 12 (vkFormat … kvdByteLength), u64 sgd offset/length at
+    // 64/72, then per level u64 byteOffset, byteLength, uncompressedByteLength from byte 80.
+    const u32Fields = [12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 72];
+    const rng = new Rng(7);
+    let refused = 0, transcoded = 0;
+    for (const source of [etc1s, uastc]) {
+      const levelFields = Array.from({ length: 6 * 3 }, (_, k) => 80 + 8 * k);
+      for (let i = 0; i < 600; i++) {
+        const bytes = source.slice();
+        const view = new DataView(bytes.buffer);
+        for (let m = 0; m <= rng.int(3); m++) {
+          const hostile = [0, 1, 2, 3, 4, 0x7fffffff, 0xffffffff, bytes.length, bytes.length + 1, rng.u32(), rng.int(bytes.length), view.getUint32(rng.pick(u32Fields), true) * 2];
+          if (rng.chance(0.3)) bytes[rng.int(Math.min(bytes.length, 400))] ^= 1 << rng.int(8);
+          else view.setUint32(rng.chance(0.5) ? rng.pick(u32Fields) : rng.pick(levelFields), rng.pick(hostile), true);
+        }
+        const budget = LoadBudget.forInput(bytes.length);
+        try {
+          const t = await transcodeKtx2(bytes, PATH, { features: new Set(rng.chance(0.5) ? [FEATURE_BC] : []), srgb: true, maxDimension: 16384, budget });
+          transcoded++;
+          for (const level of t.levels) {
+            const expected = t.blockBytes === 0 ? level.width * level.height * 4 : Math.ceil(level.width / 4) * Math.ceil(level.height / 4) * t.blockBytes;
+            expect(level.data.byteLength).toBe(expected);
+          }
+        } catch (e) {
+          expect(e, `case ${i}`).toBeInstanceOf(GltfError);
+          expect((e as GltfError).path).toBe(PATH);
+          refused++;
+        }
+        expect(budget.usedBytes).toBeLessThanOrEqual(budget.limit);
+      }
+    }
+    expect(refused).toBeGreaterThan(600);
+    expect(transcoded).toBeGreaterThan(0);
+    expect((await transcodeKtx2(uastc, PATH, rgba())).levels.length).toBe(6);
   });
 
   it('bit flips in the data give a GltfError or an image, never a crash or a hang', async () => {

@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { createServer, searchForWorkspaceRoot, type ViteDevServer } from 'vite';
 
 /** Debian's Chromium: it ships SwiftShader, which gives WebGPU without a GPU. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -88,8 +90,13 @@ export async function startBrowserSession(): Promise<BrowserSession> {
   const server = await createServer({
     root,
     configFile: join(root, 'vite.config.ts'),
+    // A dependency cache per checkout: git worktrees sharing one node_modules would otherwise
+    // rewrite each other's node_modules/.vite while a page imports from it.
+    cacheDir: join(tmpdir(), `skinned-mesh-webgpu-vite-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`),
     logLevel: 'error',
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
+    // node_modules by its real path too: in a git worktree it may link to another checkout's,
+    // and the decoders' workers import from it (the KTX2 transcoder's WebAssembly).
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, fs: { allow: [searchForWorkspaceRoot(root), realpathSync(join(root, 'node_modules'))] } },
     // Let the page fetch the shared test models read-only through /@fs/.
     clearScreen: false,
   });

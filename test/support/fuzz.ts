@@ -5,6 +5,8 @@ import { GltfError } from '../../src/gltf/errors.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { bakeModel } from '../../src/bake/bake.ts';
+import { ktx2UploadBudget, isKtx2Image } from '../../src/gpu/ktx2-texture.ts';
+import { FEATURE_BC, transcodeKtx2 } from '../../src/gpu/ktx2-transcode.ts';
 import type { AssetFile } from './assets.ts';
 
 /**
@@ -90,7 +92,7 @@ export interface FuzzSource {
   /** Every value's path in the JSON, except long strings (data URIs). */
   readonly paths: readonly JsonPath[];
   readonly roles: AccessorRoles;
-  /** Byte ranges inside `bytes` of compressed mesh data (Draco bufferViews in the GLB's BIN), where bit flips also land. */
+  /** Byte ranges inside `bytes` of compressed data (Draco bufferViews, KTX2 images in the GLB's BIN), where bit flips also land. */
   readonly compressed: readonly (readonly [number, number])[];
 }
 
@@ -155,6 +157,11 @@ function decodeSource(name: string, bytes: Uint8Array): FuzzSource {
       const view = json.bufferViews?.[p.extensions?.KHR_draco_mesh_compression?.bufferView];
       if (bin && view && (view.buffer ?? 0) === 0) compressed.push([binStart + (view.byteOffset ?? 0), binStart + (view.byteOffset ?? 0) + view.byteLength]);
     }
+  }
+  // KHR_texture_basisu: KTX2 images in the BIN chunk (header, level index, BasisLZ/UASTC data).
+  for (const image of json.images ?? []) {
+    const view = json.bufferViews?.[image.bufferView];
+    if (image.mimeType === 'image/ktx2' && bin && view && (view.buffer ?? 0) === 0) compressed.push([binStart + (view.byteOffset ?? 0), binStart + (view.byteOffset ?? 0) + view.byteLength]);
   }
   return { name, bytes, glb, jsonStart, jsonEnd, json, buffers, paths, roles, compressed };
 }
@@ -838,7 +845,7 @@ export function modelProblems(model: Model): string[] {
           }
         }
       }
-      if (p.targets.length !== mesh.primitives[0].targets.length) out.push(`${at}: target count differs from primitive 0`);
+      if (p.targets.length > mesh.weights.length) out.push(`${at}: ${p.targets.length} targets but the mesh has ${mesh.weights.length} weights`);
       if (p.variantMaterials) {
         if (p.variantMaterials.length !== (model.variants?.length ?? 0)) out.push(`${at}: ${p.variantMaterials.length} variant materials for ${model.variants?.length ?? 0} variants`);
         if (p.variantMaterials.some((m) => m < -1 || m >= model.materials.length)) out.push(`${at}: variant material out of range`);
@@ -847,7 +854,9 @@ export function modelProblems(model: Model): string[] {
         for (const arr of [t.positions, t.normals, t.tangents]) if (arr && (arr.length !== v * 3 || !finite(arr))) out.push(`${at}.targets[${ti}] bad`);
       });
     });
-    if (mesh.weights.length !== mesh.primitives[0].targets.length) out.push(`meshes[${m}].weights length ${mesh.weights.length}`);
+    // Unequal target counts are drawn (each primitive's target k follows weight k): the mesh has the largest count.
+    const targets = mesh.primitives.reduce((most, p) => Math.max(most, p.targets.length), 0);
+    if (mesh.weights.length !== targets) out.push(`meshes[${m}].weights length ${mesh.weights.length} for at most ${targets} targets`);
   });
   model.skins.forEach((skin, s) => {
     const j = skin.joints.length;
@@ -862,6 +871,7 @@ export function modelProblems(model: Model): string[] {
   });
   for (const mn of model.meshNodes) {
     if (!model.inScene[mn.node]) out.push(`meshNode nodes[${mn.node}] not in the scene`);
+    if (model.meshes[mn.mesh].primitives.length === 0) out.push(`meshNode nodes[${mn.node}] has a mesh without primitives`);
     if (mn.skin < 0) continue;
     const skin = model.skins[mn.skin];
     for (const p of model.meshes[mn.mesh].primitives) if (p.maxJoint >= skin.joints.length) out.push(`nodes[${mn.node}]: joint ${p.maxJoint} ≥ ${skin.joints.length}`);
@@ -912,6 +922,33 @@ export function bakeProblem(model: Model, rng: Rng): string | undefined {
   } catch (e) {
     return `bakeModel threw ${(e as Error)?.name}: ${(e as Error)?.message}`;
   }
+}
+
+/**
+ * What an upload does with a loaded model's KTX2 images, without a GPU: each is transcoded
+ * (Binomial's transcoder runs in Node) for a device with BC or with nothing compressed, the
+ * levels charged to the model's budget. Each must give levels of exactly the sizes their
+ * format needs, or a GltfError whose message starts with the image's path.
+ */
+export async function ktx2Problem(model: Model, rng: Rng): Promise<string | undefined> {
+  const budget = ktx2UploadBudget(model);
+  for (let i = 0; i < model.images.length; i++) {
+    if (!isKtx2Image(model.images[i])) continue;
+    const path = `images[${i}]`;
+    const features = new Set(rng.chance(0.5) ? [FEATURE_BC] : []);
+    try {
+      const t = await transcodeKtx2(model.images[i].bytes, path, { features, srgb: rng.chance(0.5), maxDimension: rng.pick([64, 8192]), budget });
+      for (const level of t.levels) {
+        const blocks = Math.ceil(level.width / 4) * Math.ceil(level.height / 4);
+        const expected = t.blockBytes === 0 ? level.width * level.height * 4 : blocks * t.blockBytes;
+        if (level.data.byteLength !== expected) return `${path}: a ${level.width}×${level.height} level of ${t.format} has ${level.data.byteLength} bytes, not ${expected}`;
+      }
+    } catch (e) {
+      if (!(e instanceof GltfError)) return `transcodeKtx2 threw ${(e as Error)?.name}: ${(e as Error)?.message}`;
+      if (e.path !== path || !e.message.startsWith(path)) return `transcodeKtx2's GltfError does not name ${path}: ${e.message}`;
+    }
+  }
+  return undefined;
 }
 
 /**

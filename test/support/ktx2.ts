@@ -8,6 +8,7 @@ import type { GltfBuilder } from '../../src/gltf/builder.ts';
 import { buildMaterialQuad } from '../gpu/fixtures.ts';
 import { compressionIO } from './compressed.ts';
 import { decodeImageBytes } from './png.ts';
+import { readFileSync } from 'node:fs';
 
 export interface Rgba8Image {
   readonly width: number;
@@ -97,4 +98,11 @@ export async function ktx2Glb(glb: Uint8Array): Promise<Uint8Array> {
     console.log = log;
   }
   return io.writeBinary(doc);
+}
+
+/** Whether the model file at `path` (.glb or .gltf) has images: the shared assets that get a KTX2 variant. */
+export function fileHasImages(path: string): boolean {
+  const bytes = readFileSync(path);
+  const text = path.toLowerCase().endsWith('.glb') ? bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString('utf8') : bytes.toString('utf8');
+  return (JSON.parse(text).images ?? []).length > 0;
 }

@@ -1,10 +1,10 @@
 /// <reference path="./draco3dgltf-decoder.d.ts" />
-import { componentArrayConstructor, type AccessorData, type ComponentArray } from '../accessors.ts';
+import { accessorNormalized, componentArrayConstructor, type AccessorData, type ComponentArray, type LoadWarn } from '../accessors.ts';
 import type { LoadBudget } from '../budget.ts';
 import { COMPONENT_BYTE_SIZE, ComponentType, PrimitiveMode, TYPE_COMPONENTS } from '../constants.ts';
 import { GltfError } from '../errors.ts';
 import {
-  asObject, checkIndex, checkInteger, describe, optBoolean, optIndex, optInteger, reqIndex, reqInteger, reqString,
+  asObject, checkIndex, checkInteger, describe, optIndex, optInteger, reqIndex, reqInteger, reqString,
   type JsonObject,
 } from '../json.ts';
 
@@ -76,7 +76,7 @@ export interface DracoSource {
  * undefined when it has no Draco extension. Accessors named in the extension are read for
  * their shape only: their bufferView, if any, is the uncompressed fallback and is ignored.
  */
-export function readDracoPrimitive(primitive: JsonObject, path: string, src: DracoSource): DracoPrimitiveRequest | undefined {
+export function readDracoPrimitive(primitive: JsonObject, path: string, src: DracoSource, warn?: LoadWarn): DracoPrimitiveRequest | undefined {
   if (primitive.extensions === undefined) return undefined;
   const extensions = asObject(primitive.extensions, `${path}.extensions`);
   if (extensions[KHR_DRACO_MESH_COMPRESSION] === undefined) return undefined;
@@ -100,14 +100,14 @@ export function readDracoPrimitive(primitive: JsonObject, path: string, src: Dra
       throw new GltfError(at, `names an attribute the primitive does not have (${path}.attributes has no ${semantic})`);
     }
     const accessorIndex = checkIndex(primitiveAttributes[semantic], `${path}.attributes.${semantic}`, src.accessors.length, 'accessors');
-    attributes.push({ semantic, uniqueId, accessor: accessorShape(src, accessorIndex) });
+    attributes.push({ semantic, uniqueId, accessor: accessorShape(src, accessorIndex, warn) });
   }
   if (attributes.length === 0) throw new GltfError(`${extPath}.attributes`, 'names no attribute');
 
   const indicesIndex = optIndex(primitive, 'indices', path, src.accessors.length, 'accessors');
   let indices: DracoAccessorShape | undefined;
   if (indicesIndex >= 0) {
-    indices = accessorShape(src, indicesIndex);
+    indices = accessorShape(src, indicesIndex, warn);
     const t = indices.componentType;
     if (indices.components !== 1 || (t !== ComponentType.UNSIGNED_BYTE && t !== ComponentType.UNSIGNED_SHORT && t !== ComponentType.UNSIGNED_INT)) {
       throw new GltfError(indices.path, 'indices must be a SCALAR of unsigned integers');
@@ -130,7 +130,7 @@ function bufferViewBytes(src: DracoSource, index: number, usedAt: string): Uint8
   return buffer.subarray(byteOffset, byteOffset + byteLength);
 }
 
-function accessorShape(src: DracoSource, index: number): DracoAccessorShape {
+function accessorShape(src: DracoSource, index: number, warn: LoadWarn | undefined): DracoAccessorShape {
   const path = `accessors[${index}]`;
   const acc = asObject(src.accessors[index], path);
   const componentType = reqInteger(acc, 'componentType', path);
@@ -144,10 +144,7 @@ function accessorShape(src: DracoSource, index: number): DracoAccessorShape {
   }
   const count = reqInteger(acc, 'count', path);
   if (count < 1) throw new GltfError(`${path}.count`, 'must be at least 1');
-  const normalized = optBoolean(acc, 'normalized', path, false);
-  if (normalized && (componentType === ComponentType.FLOAT || componentType === ComponentType.UNSIGNED_INT)) {
-    throw new GltfError(`${path}.normalized`, 'is only allowed for 8- and 16-bit integer components');
-  }
+  const normalized = accessorNormalized(acc, componentType, path, warn);
   return { path, componentType: componentType as ComponentType, components, count, normalized };
 }
 

@@ -28,7 +28,7 @@ export async function decodeDracoPrimitives(ctx: ReadContext, src: AccessorSourc
       const prim: unknown = mesh.primitives[pi];
       if (!isObject(prim)) continue;
       const path = `meshes[${mi}].primitives[${pi}]`;
-      const request = readDracoPrimitive(prim, path, src);
+      const request = readDracoPrimitive(prim, path, src, (at, message) => ctx.warn(at, message));
       if (!request) continue;
       const key = decodeKey(prim, request);
       let substitute = decodes.get(key);

@@ -340,7 +340,7 @@ describe('readDracoPrimitive and decodeDracoPrimitive: refusals name the JSON pa
     { name: 'a matrix accessor', edit: (g) => { g.accessors[2].type = 'MAT4'; }, path: 'accessors[2].type', message: /not a vertex attribute type/ },
     { name: 'an indices count that lies', edit: (g) => { g.accessors[0].count = 3; }, path: 'accessors[0].count', message: /decodes to 1058 triangles/ },
     { name: 'float indices', edit: (g) => { g.accessors[0].componentType = ComponentType.FLOAT; }, path: 'accessors[0]', message: /SCALAR of unsigned integers/ },
-    { name: 'joints as normalized floats', edit: (g) => { g.accessors[4].componentType = ComponentType.FLOAT; g.accessors[4].normalized = true; }, path: 'accessors[4].normalized', message: /only allowed/ },
+    { name: 'joints as normalized UNSIGNED_INT', edit: (g) => { g.accessors[4].componentType = ComponentType.UNSIGNED_INT; g.accessors[4].normalized = true; }, path: 'accessors[4].normalized', message: /only allowed/ },
     { name: 'a stream that is not Draco', edit: (g) => { g.buffers[0]!.fill(7, 16); }, path: EXT_PATH, message: /cannot be decoded/ },
   ];
   for (const c of cases) {
@@ -365,6 +365,18 @@ describe('readDracoPrimitive and decodeDracoPrimitive: refusals name the JSON pa
     await expect(decodeGltf(wide.gltf)).rejects.toMatchObject({
       name: 'GltfError', path: `${EXT_PATH}.attributes.JOINTS_0`, problem: expect.stringMatching(/do not fit/),
     });
+  });
+
+  it('a normalized FLOAT accessor (as three.js r187 reads it): warned once, decoded as plain floats', async () => {
+    const g = clone();
+    g.accessors[2].normalized = true;
+    const warnings: string[] = [];
+    const request = readDracoPrimitive(g.primitive, PATH, g, (at, message) => warnings.push(`${at}: ${message}`));
+    expect(warnings).toEqual([expect.stringMatching(/^accessors\[2\]\.normalized: is true on a FLOAT accessor .*ignored/)]);
+    const plain = await decodeGltf(clone());
+    const normals = attribute(await decodeDracoPrimitive(request!, budget()), 'NORMAL');
+    expect(normals.normalized).toBe(false);
+    expect(Array.from(normals.array)).toEqual(Array.from(attribute(plain, 'NORMAL').array));
   });
 
   it('returns undefined for a primitive without the extension', () => {
