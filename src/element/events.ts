@@ -42,6 +42,11 @@ export interface ViewerVariantDetail {
   readonly name: string | null;
 }
 
+export interface ViewerVisibilityDetail {
+  /** The model is drawn, not behind the poster, and the element on screen. */
+  readonly visible: boolean;
+}
+
 /** Event types of <skinned-mesh-viewer> whose detail differs from HTMLElementEventMap's. */
 export interface SkinnedMeshViewerCustomEvents {
   progress: CustomEvent<ViewerProgressDetail>;
@@ -50,6 +55,10 @@ export interface SkinnedMeshViewerCustomEvents {
   animationend: CustomEvent<ViewerAnimationEndDetail>;
   /** After a change of `variant-name` shows (as model-viewer's event of that name). */
   'variant-applied': CustomEvent<ViewerVariantDetail>;
+  /** The poster came down (model-viewer's event). */
+  'poster-dismissed': CustomEvent<Record<string, never>>;
+  /** The model became visible to the user, or stopped being (model-viewer's event). */
+  'model-visibility': CustomEvent<ViewerVisibilityDetail>;
 }
 
 /** Every event a <skinned-mesh-viewer> can dispatch, for typed addEventListener. */

@@ -35,18 +35,24 @@ export interface FrameLoopHost {
   beforeRender(): ((player: AnimationPlayer, dt: number) => void) | null;
   /** The player's clip reached its end this frame. */
   animationEnded(player: AnimationPlayer): void;
+  /** A frame was drawn into the canvas (must allocate nothing). */
+  frameDrawn(): void;
 }
 
 /**
- * When the element draws: at most one animation frame pending, requested only while the
- * element is on screen with a model on the GPU, and again after a frame only while the
- * animation plays; otherwise a frame follows each visible change (`invalidate`). Also
- * keeps the canvas at its device-pixel size.
+ * When the element draws: at most one animation frame pending, requested only with a model
+ * on the GPU; again after a frame only while the element is on screen and the animation
+ * plays; otherwise a frame follows each visible change (`invalidate`). A change draws one
+ * frame even off screen (a load, a resize that cleared the canvas), so a viewer scrolled
+ * into view already shows its model, not an empty box, while it animates only on screen.
+ * Also keeps the canvas at its device-pixel size.
  */
 export class FrameLoop {
   private rafId = 0;
   private lastFrameTime = -1;
   private visible = false;
+  /** The canvas does not show the current state (nothing drawn yet, a change, a resize): one frame is due, on screen or not. */
+  private stale = true;
   /** CPU milliseconds of the last pose evaluation (see `stats`). */
   private poseMs = 0;
   /** Bound once so that scheduling allocates nothing. */
@@ -79,8 +85,14 @@ export class FrameLoop {
     this.visible = false;
   }
 
-  /** Something visible changed: draw one frame (if on screen). */
+  /** Whether the element is on screen (the IntersectionObserver's last word). */
+  get onScreen(): boolean {
+    return this.visible;
+  }
+
+  /** Something visible changed: draw one frame (off screen too). */
   invalidate(): void {
+    this.stale = true;
     this.schedule();
   }
 
@@ -129,7 +141,7 @@ export class FrameLoop {
   }
 
   private schedule(): void {
-    if (this.rafId !== 0 || !this.visible || !this.session.gpu || !this.host.player()) return;
+    if (this.rafId !== 0 || !(this.visible || this.stale) || !this.session.gpu || !this.host.player()) return;
     this.rafId = requestAnimationFrame(this.frame);
   }
 
@@ -137,10 +149,11 @@ export class FrameLoop {
   private render(time: number): void {
     this.rafId = 0;
     const gpu = this.session.gpu, player = this.host.player();
-    if (!gpu || !player || gpu.uploaded !== player.model || !this.visible) {
+    if (!gpu || !player || gpu.uploaded !== player.model || !(this.visible || this.stale)) {
       this.lastFrameTime = -1;
       return;
     }
+    this.stale = false;
     let ended = false;
     const hook = this.host.beforeRender();
     let dt = 0;
@@ -160,7 +173,8 @@ export class FrameLoop {
     if (advancing) this.poseMs = performance.now() - started;
     if (hook !== null) hook(player, dt);
     this.draw(gpu, gpu.context.getCurrentTexture(), player, stage);
-    if (player.playing) {
+    this.host.frameDrawn();
+    if (player.playing && this.visible) {
       this.lastFrameTime = time;
       // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.
       if (this.rafId === 0) this.rafId = requestAnimationFrame(this.frame);

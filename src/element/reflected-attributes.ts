@@ -29,7 +29,7 @@ export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count
 /** What the element does when an attribute changes; several attributes may share one. */
 export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
-  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant'
+  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'poster' | 'reveal'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -62,6 +62,10 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'root-motion', property: 'rootMotion', kind: 'boolean', fallback: false, reaction: 'root-motion' },
   { attribute: 'shadows', property: 'shadows', kind: 'boolean', fallback: false, reaction: 'settings' },
   { attribute: 'variant-name', property: 'variantName', kind: 'string', fallback: null, reaction: 'variant' },
+  { attribute: 'poster', property: 'poster', kind: 'string', fallback: null, reaction: 'poster' },
+  { attribute: 'reveal', property: 'reveal', kind: 'string', fallback: 'auto', reaction: 'reveal' },
+  { attribute: 'loading', property: 'loading', kind: 'string', fallback: 'auto', reaction: 'reveal' },
+  { attribute: 'with-credentials', property: 'withCredentials', kind: 'boolean', fallback: false, reaction: 'none' },
 ];
 
 const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
@@ -164,4 +168,14 @@ export interface ReflectedProperties {
    * name changes nothing (with a warning). `variant-applied` fires once a change shows.
    */
   variantName: string | null;
+  /** An image URL shown until the model is revealed (model-viewer's `poster`); `--poster-color` paints behind it. */
+  poster: string | null;
+  /** `auto` (default): the poster comes down with the model's first frame; `manual`: at `dismissPoster()`. */
+  get reveal(): string;
+  set reveal(value: string | null);
+  /** `auto` (default) and `lazy`: fetch when near the viewport (`auto` with `reveal="manual"`: at `dismissPoster()`); `eager`: at once. */
+  get loading(): string;
+  set loading(value: string | null);
+  /** Fetches send cookies and HTTP authentication cross-origin (`credentials: 'include'`). */
+  withCredentials: boolean;
 }

@@ -19,6 +19,8 @@ import { ModelLoader } from './model-loader.ts';
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
+import { PosterView } from './poster.ts';
+import { parseLoading, parseReveal } from './reveal.ts';
 import { loadModelSource } from './source.ts';
 import { variantIndex } from './variants.ts';
 import { ViewerStage } from './stage.ts';
@@ -99,6 +101,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private readonly controls: CameraControls;
   private readonly resizeObserver: ResizeObserver;
   private readonly intersectionObserver: IntersectionObserver;
+  /** The poster, and when the model may load and must show (`poster`, `loading`, `reveal`). */
+  private readonly posterView: PosterView;
 
   // Connection to the page.
   private attached = false;
@@ -157,7 +161,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       },
     });
     this.loader = new ModelLoader<GpuState>({
-      fetch: (source, signal, onProgress) => loadModelSource(source, { baseUrl: document.baseURI, signal, onProgress }),
+      fetch: (source, signal, onProgress) => loadModelSource(source, {
+        baseUrl: document.baseURI, signal, onProgress, credentials: this.withCredentials ? 'include' : undefined,
+      }),
       gpu: () => this.session.ready!,
       upload: (gpu, model) => this.session.upload(gpu, model),
       unsupportedMessage: () => this.session.unsupportedMessage,
@@ -177,9 +183,19 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       stage: () => this.stage,
       beforeRender: () => this.beforeRender,
       animationEnded: (player) => this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name }),
+      frameDrawn: () => this.posterView.frameDrawn(),
+    });
+    this.posterView = new PosterView(this, this.shadow.posterContainer, this.shadow.defaultPoster, this.shadow.container, {
+      loadAllowed: () => { if (this.attached) this.loader.connected(this.source); },
+      dismissed: () => this.emit('poster-dismissed', {}),
+      visibilityChanged: (visible) => this.emit('model-visibility', { visible }),
     });
     this.resizeObserver = new ResizeObserver((entries) => this.frames.resized(entries[entries.length - 1]));
-    this.intersectionObserver = new IntersectionObserver((entries) => this.frames.setVisible(entries[entries.length - 1].isIntersecting));
+    this.intersectionObserver = new IntersectionObserver((entries) => {
+      const onScreen = entries[entries.length - 1].isIntersecting;
+      this.frames.setVisible(onScreen);
+      this.posterView.setOnScreen(onScreen);
+    });
   }
 
   // ---------------------------------------------------------------- playback and state
@@ -278,6 +294,24 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     return encodeImage(rgba, width, height, type, quality);
   }
 
+  /**
+   * Takes the poster down (`reveal="manual"`): now if the model is drawn, else with its
+   * first frame, starting the load if it was waiting for this. Fires `poster-dismissed`.
+   */
+  dismissPoster(): void {
+    this.posterView.dismiss();
+  }
+
+  /** Puts the poster back up over the model, until the next `dismissPoster()`. */
+  showPoster(): void {
+    this.posterView.show();
+  }
+
+  /** The model is drawn, not behind the poster, and the element is on screen. */
+  get modelIsVisible(): boolean {
+    return this.posterView.state.modelVisible(this.frames.onScreen);
+  }
+
   // ---------------------------------------------------------------- custom element callbacks
 
   connectedCallback(): void {
@@ -298,8 +332,18 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const reaction = reflectedAttribute(name)?.reaction;
     switch (reaction) {
       case 'reload':
-        if (this.attached) this.loader.sourceChanged(this.source);
+        if (this.attached && this.posterView.state.mayLoad()) this.loader.sourceChanged(this.source);
         break;
+      case 'poster':
+        this.posterView.setImage(newValue);
+        break;
+      case 'reveal': {
+        const loading = parseLoading(this.getAttribute('loading')), reveal = parseReveal(this.getAttribute('reveal'));
+        if (!loading) warnOnce(`loading="${this.getAttribute('loading')}" is not auto, lazy or eager; using auto`);
+        if (!reveal) warnOnce(`reveal="${this.getAttribute('reveal')}" is not auto or manual; using auto`);
+        this.posterView.setModes(loading ?? 'auto', reveal ?? 'auto');
+        break;
+      }
       case 'clip':
         if (!this.reflectingAnimation && this.animPlayer) this.applyAnimation(this.animPlayer);
         break;
@@ -374,13 +418,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.session.open();
     // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return;
-    this.loader.connected(this.source);
+    this.posterView.attach();
+    if (this.posterView.state.mayLoad()) this.loader.connected(this.source);
   }
 
   private tearDown(): void {
     this.attached = false;
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
+    this.posterView.detach();
     this.frames.stop();
     // A load in flight restarts on re-insertion; nothing of it is kept.
     this.loader.cancel();
@@ -418,6 +464,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.frameModel();
     this.shadow.hideProgress();
     this.canvas.classList.remove('empty');
+    this.posterView.modelChanged();
     if (this.playRequested || (this.autoplay && !prefersReducedMotion())) player.play();
     this.playRequested = false;
     this.session.ensureUploaded();
@@ -430,6 +477,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.stage = undefined;
     this.bounds = undefined;
     this.canvas.classList.add('empty');
+    this.posterView.modelCleared();
     this.frames.cancel();
   }
 
