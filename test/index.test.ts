@@ -17,7 +17,8 @@ const TIERS = {
     values: ['DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE', 'DEFAULT_SPEED', 'SkinnedMeshViewerElement', 'SourceError', 'TAG_NAME', 'loadModelSource', 'parseCameraOrbit'],
     types: [
       'CameraOrbit', 'LoadSourceOptions', 'OrbitRadius', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
-      'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats', 'ViewerVariantDetail',
+      'ViewerCameraChangeDetail', 'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats',
+      'ViewerVariantDetail', 'ViewerVector3', 'ViewerVisibilityDetail',
     ],
   },
   rendererAndPlayer: {
@@ -125,7 +126,10 @@ describe('the library entry (src/index.ts)', () => {
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
       'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
       'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
-      'variant-name',
+      'variant-name', 'poster', 'reveal', 'loading', 'with-credentials', 'camera-target', 'field-of-view', 'min-field-of-view',
+      'max-field-of-view', 'min-camera-orbit', 'max-camera-orbit', 'interpolation-decay', 'auto-rotate', 'auto-rotate-delay',
+      'rotation-per-second', 'disable-zoom', 'disable-pan', 'disable-tap', 'orbit-sensitivity', 'zoom-sensitivity', 'pan-sensitivity',
+      'touch-action', 'interaction-prompt', 'interaction-prompt-threshold',
     ]);
   });
 

@@ -42,6 +42,11 @@ export interface ViewerVariantDetail {
   readonly name: string | null;
 }
 
+export interface ViewerCameraChangeDetail {
+  /** `user-interaction`: camera controls; `automatic`: auto-rotate; `none`: an attribute or a method. */
+  readonly source: 'user-interaction' | 'none' | 'automatic';
+}
+
 export interface ViewerVisibilityDetail {
   /** The model is drawn, not behind the poster, and the element on screen. */
   readonly visible: boolean;
@@ -55,6 +60,8 @@ export interface SkinnedMeshViewerCustomEvents {
   animationend: CustomEvent<ViewerAnimationEndDetail>;
   /** After a change of `variant-name` shows (as model-viewer's event of that name). */
   'variant-applied': CustomEvent<ViewerVariantDetail>;
+  /** The camera moved this frame (model-viewer's event; one event object per source, reused). */
+  'camera-change': CustomEvent<ViewerCameraChangeDetail>;
   /** The poster came down (model-viewer's event). */
   'poster-dismissed': CustomEvent<Record<string, never>>;
   /** The model became visible to the user, or stopped being (model-viewer's event). */

@@ -37,6 +37,8 @@ export interface FrameLoopHost {
   animationEnded(player: AnimationPlayer): void;
   /** A frame was drawn into the canvas (must allocate nothing). */
   frameDrawn(): void;
+  /** The camera moved in the frame just drawn (must allocate nothing). */
+  cameraChanged(): void;
 }
 
 /**
@@ -157,11 +159,12 @@ export class FrameLoop {
     let ended = false;
     const hook = this.host.beforeRender();
     let dt = 0;
+    const elapsed = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
     // Pose time: the player and the stage (root motion, the crowd).
     const started = performance.now();
     const advancing = player.playing;
     if (advancing) {
-      dt = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
+      dt = elapsed;
       player.update(dt);
       ended = player.ended;
     } else if (hook !== null) {
@@ -172,9 +175,12 @@ export class FrameLoop {
     stage?.update(player, dt);
     if (advancing) this.poseMs = performance.now() - started;
     if (hook !== null) hook(player, dt);
+    const cameraMoved = this.view.update(elapsed);
     this.draw(gpu, gpu.context.getCurrentTexture(), player, stage);
     this.host.frameDrawn();
-    if (player.playing && this.visible) {
+    if (cameraMoved) this.host.cameraChanged();
+    // Easing or auto-rotating keeps frames coming, as playing does.
+    if ((player.playing || this.view.active) && this.visible) {
       this.lastFrameTime = time;
       // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.
       if (this.rafId === 0) this.rafId = requestAnimationFrame(this.frame);

@@ -26,12 +26,13 @@ declare global {
   }
 }
 
-export { SkinnedMeshViewerElement, TAG_NAME, type ViewerCameraOrbit } from './viewer.ts';
+export { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
+export type { ViewerCameraOrbit, ViewerVector3 } from './camera-api.ts';
 export type { ViewerStats } from './frame-loop.ts';
 export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';
 export type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerErrorDetail,
-  ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail, ViewerVariantDetail,
+  ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail, ViewerVariantDetail, ViewerCameraChangeDetail, ViewerVisibilityDetail,
 } from './events.ts';
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
 export { loadModelSource, SourceError, type LoadSourceOptions } from './source.ts';

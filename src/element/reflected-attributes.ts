@@ -14,6 +14,9 @@ export const DEFAULT_SPEED = 1;
 export const DEFAULT_EXPOSURE = 1;
 /** Seconds; model-viewer's `animation-crossfade-duration` default (300 ms). */
 export const DEFAULT_CROSSFADE = 0.3;
+/** model-viewer's `interpolation-decay` and `auto-rotate-delay` defaults, milliseconds. */
+export const DEFAULT_INTERPOLATION_DECAY_MS = 50;
+export const DEFAULT_AUTO_ROTATE_DELAY_MS = 3000;
 
 /**
  * How a property reads its attribute, and writes it:
@@ -30,6 +33,7 @@ export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count
 export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
   | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'poster' | 'reveal'
+  | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -66,6 +70,25 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'reveal', property: 'reveal', kind: 'string', fallback: 'auto', reaction: 'reveal' },
   { attribute: 'loading', property: 'loading', kind: 'string', fallback: 'auto', reaction: 'reveal' },
   { attribute: 'with-credentials', property: 'withCredentials', kind: 'boolean', fallback: false, reaction: 'none' },
+  { attribute: 'camera-target', property: 'cameraTarget', kind: 'string', fallback: null, reaction: 'camera-target' },
+  { attribute: 'field-of-view', property: 'fieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
+  { attribute: 'min-field-of-view', property: 'minFieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
+  { attribute: 'max-field-of-view', property: 'maxFieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
+  { attribute: 'min-camera-orbit', property: 'minCameraOrbit', kind: 'string', fallback: null, reaction: 'orbit-limits' },
+  { attribute: 'max-camera-orbit', property: 'maxCameraOrbit', kind: 'string', fallback: null, reaction: 'orbit-limits' },
+  { attribute: 'interpolation-decay', property: 'interpolationDecay', kind: 'number', fallback: DEFAULT_INTERPOLATION_DECAY_MS, reaction: 'camera-motion' },
+  { attribute: 'auto-rotate', property: 'autoRotate', kind: 'boolean', fallback: false, reaction: 'camera-motion' },
+  { attribute: 'auto-rotate-delay', property: 'autoRotateDelay', kind: 'number', fallback: DEFAULT_AUTO_ROTATE_DELAY_MS, reaction: 'camera-motion' },
+  { attribute: 'rotation-per-second', property: 'rotationPerSecond', kind: 'string', fallback: null, reaction: 'camera-motion' },
+  { attribute: 'disable-zoom', property: 'disableZoom', kind: 'boolean', fallback: false, reaction: 'interaction' },
+  { attribute: 'disable-pan', property: 'disablePan', kind: 'boolean', fallback: false, reaction: 'interaction' },
+  { attribute: 'disable-tap', property: 'disableTap', kind: 'boolean', fallback: false, reaction: 'interaction' },
+  { attribute: 'orbit-sensitivity', property: 'orbitSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
+  { attribute: 'zoom-sensitivity', property: 'zoomSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
+  { attribute: 'pan-sensitivity', property: 'panSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
+  { attribute: 'touch-action', property: 'touchAction', kind: 'string', fallback: 'pan-y', reaction: 'interaction' },
+  { attribute: 'interaction-prompt', property: 'interactionPrompt', kind: 'string', fallback: 'auto', reaction: 'none' },
+  { attribute: 'interaction-prompt-threshold', property: 'interactionPromptThreshold', kind: 'number', fallback: 3000, reaction: 'none' },
 ];
 
 const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
@@ -178,4 +201,36 @@ export interface ReflectedProperties {
   set loading(value: string | null);
   /** Fetches send cookies and HTTP authentication cross-origin (`credentials: 'include'`). */
   withCredentials: boolean;
+  /** `$x $y $z` (m, cm, mm; `auto` terms: the framed box's centre): what the camera orbits and looks at. */
+  cameraTarget: string | null;
+  /** Vertical field of view (`30deg`, rad; `auto`: 30°), clamped to `min-`/`max-field-of-view` (auto: 25°, 45°). */
+  fieldOfView: string | null;
+  minFieldOfView: string | null;
+  maxFieldOfView: string | null;
+  /** Limits of the orbit in `camera-orbit` syntax; `auto` terms: theta open, phi 22.5°…157.5°, radius 0.1×…10× the `camera-orbit` one. */
+  minCameraOrbit: string | null;
+  maxCameraOrbit: string | null;
+  /** Milliseconds over which the camera eases to a new goal (default 50; 0 jumps). */
+  interpolationDecay: number;
+  /** Turns the camera about the model after `auto-rotate-delay` ms without interaction. */
+  autoRotate: boolean;
+  /** Milliseconds (default 3000). */
+  autoRotateDelay: number;
+  /** Angle per second of `auto-rotate` (`32deg` by default). */
+  rotationPerSecond: string | null;
+  disableZoom: boolean;
+  disablePan: boolean;
+  /** No double click/tap to put a panned target back. */
+  disableTap: boolean;
+  orbitSensitivity: number;
+  zoomSensitivity: number;
+  panSensitivity: number;
+  /** `pan-y` (default: vertical swipes scroll the page), `pan-x` or `none`. */
+  get touchAction(): string;
+  set touchAction(value: string | null);
+  /** `auto` (default): with camera-controls, a prompt shows after `interaction-prompt-threshold` ms without interaction; `none`. */
+  get interactionPrompt(): string;
+  set interactionPrompt(value: string | null);
+  /** Milliseconds (default 3000). */
+  interactionPromptThreshold: number;
 }

@@ -29,6 +29,19 @@ canvas.empty { visibility: hidden; }
   background-position: center; background-repeat: no-repeat; background-size: contain;
 }
 ::slotted([slot="poster"]) { position: absolute; inset: 0; }
+.interaction-prompt {
+  position: absolute; left: 50%; top: 50%; pointer-events: none;
+  transform: translate(-50%, -50%);
+}
+.interaction-prompt[hidden] { display: none; }
+.hand {
+  width: 36px; height: 36px; border-radius: 50%;
+  background: var(--interaction-prompt-color, rgba(255, 255, 255, 0.9));
+  box-shadow: 0 1px 4px rgba(0, 0, 0, 0.35);
+  animation: smv-wiggle 2.4s ease-in-out infinite;
+}
+@keyframes smv-wiggle { 0%, 100% { translate: 0 0; } 25% { translate: -40px 0; } 75% { translate: 40px 0; } }
+@media (prefers-reduced-motion: reduce) { .hand { animation: none; } }
 :host([camera-controls]) canvas { touch-action: none; cursor: grab; }
 :host([camera-controls]) canvas:active { cursor: grabbing; }
 .progress {
@@ -65,6 +78,7 @@ export const MARKUP = `
 <div class="container">
   <canvas part="canvas" class="empty"></canvas>
   <div class="poster-container"><slot name="poster"><div class="poster" part="default-poster" role="img" aria-hidden="true"></div></slot></div>
+  <div class="interaction-prompt" hidden><slot name="interaction-prompt"><div class="hand" part="default-interaction-prompt" aria-hidden="true"></div></slot></div>
   <div class="progress" part="progress-bar" role="progressbar" aria-label="Loading model" aria-valuemin="0" aria-valuemax="100" hidden><div class="bar"></div></div>
   <div class="message" part="message" role="alert" hidden></div>
   <slot></slot>
@@ -96,6 +110,8 @@ export class ViewerShadow {
   readonly posterContainer: HTMLElement;
   /** The default poster: the `poster` image over `--poster-color`. */
   readonly defaultPoster: HTMLElement;
+  /** Holds the `slot="interaction-prompt"` slot and, as its fallback, the default prompt. */
+  readonly interactionPrompt: HTMLElement;
   private readonly progress: HTMLElement;
   private readonly bar: HTMLElement;
   private readonly message: HTMLElement;
@@ -106,6 +122,7 @@ export class ViewerShadow {
     this.container = root.querySelector('.container')!;
     this.posterContainer = root.querySelector('.poster-container')!;
     this.defaultPoster = root.querySelector('.poster')!;
+    this.interactionPrompt = root.querySelector('.interaction-prompt')!;
     this.progress = root.querySelector('.progress')!;
     this.bar = root.querySelector('.bar')!;
     this.message = root.querySelector('.message')!;

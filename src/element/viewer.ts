@@ -4,16 +4,15 @@ import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
-import {
-  formatCameraOrbit, parseCameraOrbit, parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba,
-} from './attributes.ts';
+import { parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba } from './attributes.ts';
+import { CameraApi, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
 import { encodeImage, unpremultiply } from './capture.ts';
 import { CameraControls } from './controls.ts';
 import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
 } from './events.ts';
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
-import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
+import { animatedBounds, ViewerCamera, type CameraChangeSource } from './framing.ts';
 import { GpuSession, type GpuState } from './gpu-session.ts';
 import { ModelLoader } from './model-loader.ts';
 import {
@@ -27,18 +26,6 @@ import { ViewerStage } from './stage.ts';
 import { ViewerShadow } from './template.ts';
 
 export const TAG_NAME = 'skinned-mesh-viewer';
-
-/** The current camera orbit, as model-viewer's `getCameraOrbit()` returns it. */
-export interface ViewerCameraOrbit {
-  /** Azimuth about +Y, radians (0: looking at the model's front). */
-  readonly theta: number;
-  /** Polar angle from +Y, radians (π/2: level). */
-  readonly phi: number;
-  /** Distance from the target, metres (model units). */
-  readonly radius: number;
-  /** `30deg 75deg 2.5m`: a valid `camera-orbit` value. */
-  toString(): string;
-}
 
 // In Node (the library's loader and player are usable there) there is no HTMLElement;
 // the class must still be definable so importing the library does not throw.
@@ -103,6 +90,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private readonly intersectionObserver: IntersectionObserver;
   /** The poster, and when the model may load and must show (`poster`, `loading`, `reveal`). */
   private readonly posterView: PosterView;
+  /** Camera attributes, getters and the interaction prompt. */
+  private readonly cameraApi: CameraApi;
+  /** `camera-change`, one event object per source, dispatched again each time (no allocation per frame). */
+  private readonly cameraEvents: Record<CameraChangeSource, CustomEvent>;
 
   // Connection to the page.
   private attached = false;
@@ -131,13 +122,24 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.controls = new CameraControls(this, this.canvas, {
       orbit: (deltaYaw, deltaPitch) => {
         this.view.orbitBy(deltaYaw, deltaPitch);
-        this.frames.invalidate();
+        this.interacted();
       },
       zoom: (factor) => {
         this.view.zoomBy(factor);
-        this.frames.invalidate();
+        this.interacted();
+      },
+      pan: (dx, dy) => {
+        this.view.panBy(dx, dy);
+        this.interacted();
+      },
+      recenter: () => {
+        this.view.setTargetGoal('user-interaction');
+        this.interacted();
       },
     });
+    this.cameraApi = new CameraApi(this, this.view, this.controls, this.canvas, this.shadow.interactionPrompt, warnOnce);
+    const cameraEvent = (source: CameraChangeSource) => new CustomEvent('camera-change', { detail: { source } });
+    this.cameraEvents = { 'user-interaction': cameraEvent('user-interaction'), none: cameraEvent('none'), automatic: cameraEvent('automatic') };
     this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
       model: () => this.loader.model,
       settings: () => ({
@@ -184,11 +186,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       beforeRender: () => this.beforeRender,
       animationEnded: (player) => this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name }),
       frameDrawn: () => this.posterView.frameDrawn(),
+      cameraChanged: () => this.dispatchEvent(this.cameraEvents[this.view.source]),
     });
     this.posterView = new PosterView(this, this.shadow.posterContainer, this.shadow.defaultPoster, this.shadow.container, {
       loadAllowed: () => { if (this.attached) this.loader.connected(this.source); },
       dismissed: () => this.emit('poster-dismissed', {}),
-      visibilityChanged: (visible) => this.emit('model-visibility', { visible }),
+      visibilityChanged: (visible) => {
+        this.cameraApi.modelVisible(visible);
+        this.emit('model-visibility', { visible });
+      },
     });
     this.resizeObserver = new ResizeObserver((entries) => this.frames.resized(entries[entries.length - 1]));
     this.intersectionObserver = new IntersectionObserver((entries) => {
@@ -263,11 +269,29 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     }
   }
 
-  /** Where the camera is now (after any user interaction). */
-  getCameraOrbit(): ViewerCameraOrbit {
-    const { yaw, pitch, distance } = this.view.camera;
-    const theta = yaw, phi = Math.PI / 2 - pitch, radius = distance;
-    return { theta, phi, radius, toString: () => formatCameraOrbit(theta, phi, radius) };
+  /** Where the camera is now (easing towards its goal, after any user interaction). */
+  getCameraOrbit(): ViewerCameraOrbit { return this.cameraApi.getCameraOrbit(); }
+
+  /** What the camera looks at now, metres. */
+  getCameraTarget(): ViewerVector3 { return this.cameraApi.getCameraTarget(); }
+
+  /** The vertical field of view now, degrees. */
+  getFieldOfView(): number { return this.cameraApi.getFieldOfView(); }
+
+  /** Ends the easing: the camera is at its goal in the next frame. */
+  jumpCameraToGoal(): void {
+    this.view.jumpToGoal();
+    this.frames.invalidate();
+  }
+
+  /** Frames the current pose's sweep again (after the page changed the model's motion or size). */
+  async updateFraming(): Promise<void> {
+    const player = this.animPlayer, stage = this.stage;
+    if (!player || !stage) return;
+    stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
+    this.bounds = stage.framingBounds();
+    this.view.setBounds(this.bounds);
+    this.frames.invalidate();
   }
 
   /**
@@ -361,7 +385,31 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.syncTabIndex();
         break;
       case 'frame':
-        this.frameModel();
+        this.cameraApi.readOrbit();
+        this.view.setOrbitGoal();
+        this.frames.invalidate();
+        break;
+      case 'camera-target':
+        this.cameraApi.readTarget();
+        this.view.setTargetGoal();
+        this.frames.invalidate();
+        break;
+      case 'field-of-view':
+        this.cameraApi.readFieldOfView();
+        this.view.setFieldOfViewGoal();
+        this.frames.invalidate();
+        break;
+      case 'orbit-limits':
+        this.cameraApi.readLimits();
+        this.view.applyLimits();
+        this.frames.invalidate();
+        break;
+      case 'camera-motion':
+        this.cameraApi.readMotion();
+        this.frames.invalidate();
+        break;
+      case 'interaction':
+        this.cameraApi.readInteraction();
         break;
       case 'settings':
         this.applySettings();
@@ -427,6 +475,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
     this.posterView.detach();
+    this.cameraApi.stop();
     this.frames.stop();
     // A load in flight restarts on re-insertion; nothing of it is kept.
     this.loader.cancel();
@@ -465,6 +514,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.shadow.hideProgress();
     this.canvas.classList.remove('empty');
     this.posterView.modelChanged();
+    this.cameraApi.modelChanged();
     if (this.playRequested || (this.autoplay && !prefersReducedMotion())) player.play();
     this.playRequested = false;
     this.session.ensureUploaded();
@@ -523,12 +573,16 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.frameModel();
   }
 
-  /** Puts the camera where `camera-orbit` says and frames the model; forgets user orbit and zoom. */
+  /** Puts the camera where `camera-orbit` says and frames the model, at once; forgets user orbit, zoom and pan. */
   private frameModel(): void {
-    const text = this.getAttribute('camera-orbit');
-    const orbit = parseCameraOrbit(text);
-    if (!orbit) warnOnce(`camera-orbit="${text}" is not "$theta $phi $radius" (e.g. "30deg 75deg 2.5m"); using auto`);
-    this.view.reset(orbit ?? AUTO_ORBIT, this.bounds, this.frames.aspect);
+    this.cameraApi.readOrbit();
+    this.view.reset(this.view.settings.orbit, this.bounds, this.frames.aspect);
+    this.frames.invalidate();
+  }
+
+  /** Camera controls moved the goal: draw, and the interaction prompt goes. */
+  private interacted(): void {
+    this.cameraApi.interacted();
     this.frames.invalidate();
   }
 

@@ -182,4 +182,193 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       expect(consoleErrors).toEqual([]);
     });
   });
+
+  describe('camera', () => {
+    const orbit = (id: string) => page.evaluate((i) => String(window.helpers.viewer(i).getCameraOrbit()), id);
+    const target = (id: string) => page.evaluate((i) => String(window.helpers.viewer(i).getCameraTarget()), id);
+    const fov = (id: string) => page.evaluate((i) => window.helpers.viewer(i).getFieldOfView(), id);
+    const jump = (id: string) => page.evaluate((i) => window.helpers.viewer(i).jumpCameraToGoal(), id);
+    const set = (id: string, name: string, value: string | null) => page.evaluate(([i, n, v]) => {
+      const el = window.helpers.viewer(i);
+      if (v === null) el.removeAttribute(n); else el.setAttribute(n, v);
+    }, [id, name, value] as const);
+
+    it('field-of-view, camera-target and camera-orbit ease to their goal (interpolation-decay) with camera-change; jumpCameraToGoal ends it', async () => {
+      await addViewer('cam', { builtin: 'character', 'camera-orbit': '0deg 90deg 4m', 'interpolation-decay': '300', loading: 'eager' });
+      await whenLoaded('cam');
+      await firstFrame('cam');
+      expect(await fov('cam')).toBeCloseTo(30, 9);
+      expect(await orbit('cam')).toBe('0deg 90deg 4m');
+      const narrow = await capture('cam');
+      // Easing: not there in the same task, on the way after a frame, there after a while.
+      const [now, soon] = await page.evaluate(async () => {
+        const el = window.helpers.viewer('cam');
+        el.fieldOfView = '40deg';
+        const at = el.getFieldOfView();
+        await window.helpers.nextFrames(2);
+        return [at, el.getFieldOfView()];
+      });
+      expect(now).toBeCloseTo(30, 9);
+      expect(soon).toBeGreaterThan(30);
+      expect(soon).toBeLessThan(40);
+      await expect.poll(() => fov('cam'), { timeout: 10_000 }).toBeCloseTo(40, 3);
+      const wide = await capture('cam');
+      // The same model at the same distance fills less of a wider view.
+      expect(foregroundFraction(wide)).toBeLessThan(foregroundFraction(narrow) * 0.8);
+      const changes = await events('cam', 'camera-change');
+      expect(changes.length).toBeGreaterThan(2);
+      expect(new Set(changes.map((e) => e.detail.source))).toEqual(new Set(['none']));
+
+      await page.evaluate(() => { window.helpers.viewer('cam').cameraTarget = '0.5m 100cm -200mm'; });
+      await jump('cam');
+      expect(await target('cam')).toBe('0.5m 1m -0.2m');
+      expect(await page.evaluate(() => {
+        const el = window.helpers.viewer('cam');
+        el.setAttribute('camera-orbit', '45deg 60deg 3m');
+        return String(el.getCameraOrbit());
+      })).toBe('0deg 90deg 4m');
+      await jump('cam');
+      expect(await orbit('cam')).toBe('45deg 60deg 3m');
+      await set('cam', 'camera-target', null);
+      await jump('cam');
+      const auto = await page.evaluate(() => window.helpers.viewer('cam').getCameraTarget());
+      expect(auto.x).toBeCloseTo(0, 1);
+      expect(auto.y).toBeGreaterThan(0.3);
+    });
+
+    it('min/max-camera-orbit and min/max-field-of-view clamp the goal; bad values warn and mean auto', async () => {
+      await addViewer('limits', { builtin: 'limb', loading: 'eager', 'interpolation-decay': '0' });
+      await whenLoaded('limits');
+      await set('limits', 'max-camera-orbit', '30deg 100deg 5m');
+      await set('limits', 'min-camera-orbit', '-30deg 50deg 1m');
+      await set('limits', 'camera-orbit', '90deg 170deg 9m');
+      await jump('limits');
+      expect(await orbit('limits')).toBe('30deg 100deg 5m');
+      await set('limits', 'camera-orbit', '-90deg 10deg 10cm');
+      await jump('limits');
+      expect(await orbit('limits')).toBe('-30deg 50deg 1m');
+      await set('limits', 'field-of-view', '10deg');
+      await jump('limits');
+      expect(await fov('limits')).toBeCloseTo(25, 9);
+      await set('limits', 'min-field-of-view', '5deg');
+      await jump('limits');
+      expect(await fov('limits')).toBeCloseTo(10, 9);
+      await set('limits', 'field-of-view', '80deg');
+      await jump('limits');
+      expect(await fov('limits')).toBeCloseTo(45, 9);
+      await set('limits', 'max-field-of-view', '60deg');
+      await jump('limits');
+      expect(await fov('limits')).toBeCloseTo(60, 9);
+      await set('limits', 'min-camera-orbit', 'sideways');
+      expect(warnings.some((w) => w.includes('min-camera-orbit="sideways"'))).toBe(true);
+    });
+
+    it('camera controls: zoom/orbit/pan sensitivity, disable-zoom, disable-pan, right-drag and Shift+arrows pan, double click recenters unless disable-tap; touch-action', async () => {
+      await addViewer('ctl', { builtin: 'character', 'camera-controls': '', 'interpolation-decay': '0', 'camera-orbit': '0deg 90deg 4m', loading: 'eager' });
+      await whenLoaded('ctl');
+      const read = () => page.evaluate(() => {
+        const el = window.helpers.viewer('ctl');
+        el.jumpCameraToGoal();
+        const o = el.getCameraOrbit(), t = el.getCameraTarget();
+        return { theta: o.theta, radius: o.radius, x: t.x, y: t.y };
+      });
+      await page.focus('#ctl');
+      const start = await read();
+      await set('ctl', 'orbit-sensitivity', '0.5');
+      await page.keyboard.press('ArrowLeft');
+      expect((await read()).theta - start.theta).toBeCloseTo((5 * Math.PI) / 180, 9);
+      await set('ctl', 'zoom-sensitivity', '2');
+      await page.keyboard.press('+');
+      expect((await read()).radius / start.radius).toBeCloseTo(1 / 1.15 ** 2, 9);
+      const zoomed = (await read()).radius;
+      await set('ctl', 'disable-zoom', '');
+      await page.keyboard.press('+');
+      const box = (await page.locator('#ctl').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, 300);
+      await sleep(100);
+      expect((await read()).radius).toBe(zoomed);
+      // Shift+arrow pans: the target moves, the angles stay.
+      const before = await read();
+      await page.keyboard.press('Shift+ArrowRight');
+      const panned = await read();
+      expect(panned.theta).toBe(before.theta);
+      expect(Math.abs(panned.x - before.x)).toBeGreaterThan(0.01);
+      // A right-drag pans too (pan-sensitivity 2 pans twice as far as 1 would).
+      await set('ctl', 'pan-sensitivity', '2');
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down({ button: 'right' });
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 + 40, { steps: 4 });
+      await page.mouse.up({ button: 'right' });
+      const dragged = await read();
+      expect(dragged.theta).toBe(before.theta);
+      expect(dragged.y - panned.y).toBeCloseTo(2 * (40 / box.height) * 2 * dragged.radius * Math.tan(Math.PI / 12), 3);
+      // Double click: back to camera-target (auto: the framed centre).
+      await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+      const recentered = await read();
+      expect([recentered.x, recentered.y]).toEqual([start.x, start.y]);
+      await set('ctl', 'disable-tap', '');
+      await page.keyboard.press('Shift+ArrowUp');
+      const off = await read();
+      await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+      expect((await read()).y).toBe(off.y);
+      // disable-pan: Shift+arrows orbit instead.
+      await set('ctl', 'disable-pan', '');
+      await page.keyboard.press('Shift+ArrowRight');
+      const orbited = await read();
+      expect(orbited.y).toBe(off.y);
+      expect(orbited.theta).not.toBe(off.theta);
+      expect((await events('ctl', 'camera-change')).some((e) => e.detail.source === 'user-interaction')).toBe(true);
+      const touch = () => page.evaluate(() => window.helpers.canvasOf(window.helpers.viewer('ctl')).style.touchAction);
+      expect(await touch()).toBe('pan-y');
+      await set('ctl', 'touch-action', 'none');
+      expect(await touch()).toBe('none');
+    });
+
+    it('auto-rotate turns the camera at rotation-per-second after auto-rotate-delay, with camera-change "automatic"', async () => {
+      await addViewer('spin', { builtin: 'limb', 'auto-rotate': '', 'auto-rotate-delay': '100000', 'rotation-per-second': '90deg', loading: 'eager' });
+      await whenLoaded('spin');
+      await waitForFrames('spin', 10);
+      expect(await page.evaluate(() => window.helpers.viewer('spin').getCameraOrbit().theta)).toBe(0);
+      await page.evaluate(() => { window.helpers.viewer('spin').autoRotateDelay = 0; });
+      const t0 = await page.evaluate(() => [window.helpers.viewer('spin').getCameraOrbit().theta, performance.now()]);
+      await waitForFrames('spin', 10);
+      const t1 = await page.evaluate(() => [window.helpers.viewer('spin').getCameraOrbit().theta, performance.now()]);
+      const rate = (t1[0] - t0[0]) / ((t1[1] - t0[1]) / 1000);
+      // 90°/s, give or take the frames' timing (a frame's step is at most 0.25 s).
+      expect(rate).toBeGreaterThan(Math.PI / 2 * 0.5);
+      expect(rate).toBeLessThan(Math.PI / 2 * 1.5);
+      expect((await events('spin', 'camera-change')).some((e) => e.detail.source === 'automatic')).toBe(true);
+      await page.evaluate(() => { window.helpers.viewer('spin').autoRotate = false; });
+      await sleep(200);
+      const frozen = await frames('spin');
+      await sleep(300);
+      expect(await frames('spin')).toBe(frozen);
+    });
+
+    it('interaction-prompt: shown after the threshold with camera-controls, gone at the first interaction; none never shows', async () => {
+      const prompt = (id: string) => page.evaluate((i) => !window.helpers.viewer(i).shadowRoot!.querySelector<HTMLElement>('.interaction-prompt')!.hidden, id);
+      await addViewer('prompt', { builtin: 'limb', 'camera-controls': '', 'interaction-prompt-threshold': '200', loading: 'eager' });
+      await addViewer('quiet', { builtin: 'limb', 'camera-controls': '', 'interaction-prompt': 'none', 'interaction-prompt-threshold': '0', loading: 'eager' });
+      await whenLoaded('prompt');
+      await whenLoaded('quiet');
+      await expect.poll(() => prompt('prompt')).toBe(true);
+      expect(await prompt('quiet')).toBe(false);
+      await page.focus('#prompt');
+      await page.keyboard.press('ArrowLeft');
+      expect(await prompt('prompt')).toBe(false);
+    });
+
+    it('updateFraming() frames the motion the player has now', async () => {
+      await addViewer('frame', { builtin: 'character', animation: 'Idle', loading: 'eager', 'interpolation-decay': '0' });
+      await whenLoaded('frame');
+      const radius = () => page.evaluate(() => window.helpers.viewer('frame').getCameraOrbit().radius);
+      const idle = await radius();
+      // The page changes the clip under the element (through the player): framing follows only when asked.
+      await page.evaluate(() => window.helpers.viewer('frame').player!.setClip(2));
+      expect(await radius()).toBe(idle);
+      await page.evaluate(() => window.helpers.viewer('frame').updateFraming());
+      expect(await radius()).toBeGreaterThan(idle * 1.02);
+    });
+  });
 });

@@ -146,6 +146,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
 
     it('camera-controls: focusable, arrow keys orbit, +/-, the wheel and a pinch zoom, a drag orbits', async () => {
       const orbit = () => page.evaluate(() => {
+        // The camera eases to its goal (interpolation-decay); read where it is going.
+        window.helpers.viewer('character').jumpCameraToGoal();
         const o = window.helpers.viewer('character').getCameraOrbit();
         return { theta: o.theta, phi: o.phi, radius: o.radius, text: String(o) };
       });
