@@ -16,8 +16,8 @@ const TIERS = {
   element: {
     values: ['DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE', 'DEFAULT_SPEED', 'SkinnedMeshViewerElement', 'SourceError', 'TAG_NAME', 'loadModelSource', 'parseCameraOrbit'],
     types: [
-      'CameraOrbit', 'LoadSourceOptions', 'OrbitRadius', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
-      'ViewerCameraChangeDetail', 'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats',
+      'AppendAnimationOptions', 'CameraOrbit', 'DetachAnimationOptions', 'LoadSourceOptions', 'OrbitRadius', 'PlayOptions', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
+      'ViewerCameraChangeDetail', 'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerLoopDetail', 'ViewerProgressDetail', 'ViewerStats',
       'ViewerVariantDetail', 'ViewerVector3', 'ViewerVisibilityDetail',
     ],
   },
@@ -126,7 +126,7 @@ describe('the library entry (src/index.ts)', () => {
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
       'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
       'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
-      'variant-name', 'poster', 'reveal', 'loading', 'with-credentials', 'camera-target', 'field-of-view', 'min-field-of-view',
+      'variant-name', 'poster', 'reveal', 'loading', 'animation-name', 'animation-crossfade-duration', 'with-credentials', 'camera-target', 'field-of-view', 'min-field-of-view',
       'max-field-of-view', 'min-camera-orbit', 'max-camera-orbit', 'interpolation-decay', 'auto-rotate', 'auto-rotate-delay',
       'rotation-per-second', 'disable-zoom', 'disable-pan', 'disable-tap', 'orbit-sensitivity', 'zoom-sensitivity', 'pan-sensitivity',
       'touch-action', 'interaction-prompt', 'interaction-prompt-threshold',

@@ -56,6 +56,18 @@ export class CameraApi {
     private readonly warn: (message: string) => void,
   ) {}
 
+  /** A camera attribute changed (its reaction in reflected-attributes.ts): parse it and move the goal. */
+  attributeChanged(reaction: 'frame' | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction'): void {
+    switch (reaction) {
+      case 'frame': this.readOrbit(); this.view.setOrbitGoal(); break;
+      case 'camera-target': this.readTarget(); this.view.setTargetGoal(); break;
+      case 'field-of-view': this.readFieldOfView(); this.view.setFieldOfViewGoal(); break;
+      case 'orbit-limits': this.readLimits(); this.view.applyLimits(); break;
+      case 'camera-motion': this.readMotion(); break;
+      case 'interaction': this.readInteraction(); break;
+    }
+  }
+
   private attr(name: string): string | null {
     return this.element.getAttribute(name);
   }

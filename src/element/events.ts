@@ -42,6 +42,11 @@ export interface ViewerVariantDetail {
   readonly name: string | null;
 }
 
+export interface ViewerLoopDetail {
+  /** Passes of the clip completed since play(). */
+  readonly count: number;
+}
+
 export interface ViewerCameraChangeDetail {
   /** `user-interaction`: camera controls; `automatic`: auto-rotate; `none`: an attribute or a method. */
   readonly source: 'user-interaction' | 'none' | 'automatic';
@@ -60,6 +65,14 @@ export interface SkinnedMeshViewerCustomEvents {
   animationend: CustomEvent<ViewerAnimationEndDetail>;
   /** After a change of `variant-name` shows (as model-viewer's event of that name). */
   'variant-applied': CustomEvent<ViewerVariantDetail>;
+  /** The clip started another pass (`play({repetitions})`, `loop`): `count` passes are done. */
+  loop: CustomEvent<ViewerLoopDetail>;
+  /** play() started playback (model-viewer's event). */
+  play: CustomEvent<Record<string, never>>;
+  /** pause() stopped it (model-viewer's event). */
+  pause: CustomEvent<Record<string, never>>;
+  /** The last pass ended (with `animationend`); model-viewer's event. */
+  finished: CustomEvent<Record<string, never>>;
   /** The camera moved this frame (model-viewer's event; one event object per source, reused). */
   'camera-change': CustomEvent<ViewerCameraChangeDetail>;
   /** The poster came down (model-viewer's event). */

@@ -35,6 +35,8 @@ export interface FrameLoopHost {
   beforeRender(): ((player: AnimationPlayer, dt: number) => void) | null;
   /** The player's clip reached its end this frame. */
   animationEnded(player: AnimationPlayer): void;
+  /** Advances the playing player by `dt` seconds (its update, with the element's passes and layer ramps). */
+  advance(player: AnimationPlayer, dt: number): void;
   /** A frame was drawn into the canvas (must allocate nothing). */
   frameDrawn(): void;
   /** The camera moved in the frame just drawn (must allocate nothing). */
@@ -165,7 +167,7 @@ export class FrameLoop {
     const advancing = player.playing;
     if (advancing) {
       dt = elapsed;
-      player.update(dt);
+      this.host.advance(player, dt);
       ended = player.ended;
     } else if (hook !== null) {
       // The hook edits the pose in place; start it from the clip again, not from its last edit.

@@ -319,7 +319,8 @@ export class ViewerCamera {
     const ex = v[TARGET] + v[RADIUS] * cp * Math.sin(v[THETA]) - bounds.center[0];
     const ey = v[TARGET + 1] + v[RADIUS] * Math.sin(camera.pitch) - bounds.center[1];
     const ez = v[TARGET + 2] + v[RADIUS] * cp * Math.cos(v[THETA]) - bounds.center[2];
-    const toCenter = Math.hypot(ex, ey, ez);
+    // (Not Math.hypot: its boxed arguments allocate in the per-frame path.)
+    const toCenter = Math.sqrt(ex * ex + ey * ey + ez * ez);
     camera.near = Math.max(toCenter - bounds.radius * 2, v[RADIUS] / 100, 1e-6);
     camera.far = toCenter + bounds.radius * 4;
   }

@@ -33,6 +33,8 @@ export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-
 export type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerErrorDetail,
   ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail, ViewerVariantDetail, ViewerCameraChangeDetail, ViewerVisibilityDetail,
+  ViewerLoopDetail,
 } from './events.ts';
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
+export type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
 export { loadModelSource, SourceError, type LoadSourceOptions } from './source.ts';

@@ -69,6 +69,8 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'poster', property: 'poster', kind: 'string', fallback: null, reaction: 'poster' },
   { attribute: 'reveal', property: 'reveal', kind: 'string', fallback: 'auto', reaction: 'reveal' },
   { attribute: 'loading', property: 'loading', kind: 'string', fallback: 'auto', reaction: 'reveal' },
+  { attribute: 'animation-name', property: 'animationName', kind: 'string', fallback: null, reaction: 'clip' },
+  { attribute: 'animation-crossfade-duration', property: 'animationCrossfadeDuration', kind: 'number', fallback: DEFAULT_CROSSFADE * 1000, reaction: 'none' },
   { attribute: 'with-credentials', property: 'withCredentials', kind: 'boolean', fallback: false, reaction: 'none' },
   { attribute: 'camera-target', property: 'cameraTarget', kind: 'string', fallback: null, reaction: 'camera-target' },
   { attribute: 'field-of-view', property: 'fieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
@@ -199,6 +201,10 @@ export interface ReflectedProperties {
   /** `auto` (default) and `lazy`: fetch when near the viewport (`auto` with `reveal="manual"`: at `dismissPoster()`); `eager`: at once. */
   get loading(): string;
   set loading(value: string | null);
+  /** model-viewer's name for `animation` (it wins when both are set); crossfadeTo writes the one in use. */
+  animationName: string | null;
+  /** model-viewer's name for `crossfade-duration`, in milliseconds (default 300); it wins when both are set. */
+  animationCrossfadeDuration: number;
   /** Fetches send cookies and HTTP authentication cross-origin (`credentials: 'include'`). */
   withCredentials: boolean;
   /** `$x $y $z` (m, cm, mm; `auto` terms: the framed box's centre): what the camera orbits and looks at. */

@@ -5,6 +5,7 @@ import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
 import { parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba } from './attributes.ts';
+import { AnimationApi, type AppendAnimationOptions, type DetachAnimationOptions, type PlayOptions } from './animation-api.ts';
 import { CameraApi, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
 import { encodeImage, unpremultiply } from './capture.ts';
 import { CameraControls } from './controls.ts';
@@ -24,39 +25,11 @@ import { loadModelSource } from './source.ts';
 import { variantIndex } from './variants.ts';
 import { ViewerStage } from './stage.ts';
 import { ViewerShadow } from './template.ts';
+import { displayName, HTMLElementBase, prefersReducedMotion, TAG_NAME, warnOnce } from './page.ts';
 
-export const TAG_NAME = 'skinned-mesh-viewer';
-
-// In Node (the library's loader and player are usable there) there is no HTMLElement;
-// the class must still be definable so importing the library does not throw.
-const HTMLElementBase: typeof HTMLElement = typeof HTMLElement === 'undefined'
-  ? (class {} as unknown as typeof HTMLElement)
-  : HTMLElement;
+export { TAG_NAME } from './page.ts';
 
 let nextViewerId = 1;
-const warned = new Set<string>();
-
-/** Attribute mistakes are reported once per page, not once per frame or per element. */
-function warnOnce(message: string): void {
-  if (warned.has(message)) return;
-  warned.add(message);
-  console.warn(`<${TAG_NAME}> ${message}`);
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
-
-/** `https://host/dir/Model%201.glb?x` → `Model 1.glb`, for messages. */
-function displayName(source: string): string {
-  const path = source.split(/[?#]/)[0];
-  const last = path.slice(path.lastIndexOf('/') + 1) || source;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
-}
 
 /**
  * `<skinned-mesh-viewer>`: shows a skinned glTF model and plays its animations with
@@ -65,13 +38,15 @@ function displayName(source: string): string {
  * Life cycle: while in the page it holds a canvas configured on the page's shared
  * GPUDevice, a Renderer with the model uploaded, a ResizeObserver, an
  * IntersectionObserver and at most one pending animation frame. Removal frees all of
- * them (the parsed Model stays, so re-insertion only re-uploads). Frames are drawn only
- * while the element is on screen, and only when something changed or an animation plays.
+ * them (the parsed Model stays, so re-insertion only re-uploads). It animates only while
+ * on screen, and draws only when something changed, the camera moves or a clip plays.
  *
- * The class wires attributes, events and its shadow DOM to three parts of one concern each:
+ * The class wires attributes, events and its shadow DOM to parts of one concern each:
  * GpuSession (device, renderer, uploads), ModelLoader (which model is shown, which load
- * may still commit) and FrameLoop (when and what a frame draws). Attributes and their
- * properties are the table in reflected-attributes.ts.
+ * may still commit), FrameLoop (when and what a frame draws), PosterView (poster, loading,
+ * reveal), CameraApi + ViewerCamera (camera attributes, goal and easing) and AnimationApi
+ * (passes, appended clips). Attributes and their properties are the table in
+ * reflected-attributes.ts.
  */
 export class SkinnedMeshViewerElement extends HTMLElementBase {
   static readonly observedAttributes = REFLECTED_ATTRIBUTES.map((row) => row.attribute);
@@ -108,6 +83,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private stage: ViewerStage | undefined;
   private bounds: Bounds | undefined;
   private playRequested = false;
+  /** play()'s options while no model is loaded yet. */
+  private requestedOptions: PlayOptions | undefined;
+  /** Passes (`play({repetitions, pingpong})`) and appended clips. */
+  private readonly animationApi = new AnimationApi({
+    looped: (count) => this.emit('loop', { count }),
+  });
   /** Set while crossfadeTo writes the `animation` attribute, which must not start a second transition. */
   private reflectingAnimation = false;
 
@@ -184,7 +165,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       player: () => this.animPlayer,
       stage: () => this.stage,
       beforeRender: () => this.beforeRender,
-      animationEnded: (player) => this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name }),
+      animationEnded: (player) => {
+        this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name });
+        this.emit('finished', {});
+      },
+      advance: (player, dt) => this.animationApi.advance(player, dt),
       frameDrawn: () => this.posterView.frameDrawn(),
       cameraChanged: () => this.dispatchEvent(this.cameraEvents[this.view.source]),
     });
@@ -218,6 +203,13 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     return model ? model.animations.map((clip, i) => clip.name ?? String(i)) : [];
   }
 
+  /** model-viewer's name for `animations`. */
+  get availableAnimations(): string[] { return this.animations; }
+
+  /** model-viewer's name for `speed` (the playback rate; negative plays backwards). */
+  get timeScale(): number { return this.speed; }
+  set timeScale(value: number) { this.speed = value; }
+
   /** The model's KHR_materials_variants names, for `variant-name` (empty without a model or variants). */
   get availableVariants(): string[] { return [...(this.loader.model?.variants ?? [])]; }
 
@@ -236,26 +228,66 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.frames.invalidate();
   }
 
-  play(): void {
+  /**
+   * Plays the clip (model-viewer's `play`): `repetitions` passes (Infinity: for ever),
+   * alternating direction with `pingpong`. Without options, the `loop` attribute decides:
+   * for ever with it, once without. Fires `play` when playback starts.
+   */
+  play(options?: PlayOptions): void {
     const player = this.animPlayer;
     if (!player) {
       this.playRequested = true;
+      this.requestedOptions = options;
       return;
     }
+    const was = player.playing;
+    this.animationApi.start(player, options, this.loop, this.speed);
     player.play();
+    this.frames.invalidate();
+    if (!was && player.playing) this.emit('play', {});
+  }
+
+  /** Fires `pause` when it stops playback. */
+  pause(): void {
+    this.playRequested = false;
+    const player = this.animPlayer;
+    if (!player?.playing) return;
+    player.pause();
+    this.emit('pause', {});
+  }
+
+  /**
+   * Layers clip `name` over the playing one (model-viewer's `appendAnimation`): an override
+   * layer of the player's LayerStack with its own weight, rate, fade-in and warp; appending
+   * a name again replaces it.
+   */
+  appendAnimation(name: string, options: AppendAnimationOptions = {}): void {
+    const player = this.animPlayer;
+    if (!player) throw new Error(`<${TAG_NAME}>.appendAnimation: no model is loaded yet`);
+    const clip = player.findClip(name);
+    if (clip < 0) throw new RangeError(`<${TAG_NAME}>.appendAnimation: no animation ${JSON.stringify(name)}; available: ${this.animations.join(', ') || 'none'}`);
+    this.animationApi.append(player, clip, name, options, this.crossfadeSeconds());
     this.frames.invalidate();
   }
 
-  pause(): void {
-    this.playRequested = false;
-    this.animPlayer?.pause();
+  /** Removes an appended clip, fading it out (by default over the crossfade duration). */
+  detachAnimation(name: string, options: DetachAnimationOptions = {}): void {
+    const player = this.animPlayer;
+    if (!player || !this.animationApi.detach(player, name, options, this.crossfadeSeconds())) {
+      warnOnce(`detachAnimation("${name}"): it is not appended (appended: ${this.appendedAnimations.join(', ') || 'none'})`);
+      return;
+    }
+    this.frames.invalidate();
   }
+
+  /** The appended clips' names, in the order they apply. */
+  get appendedAnimations(): string[] { return this.animationApi.names; }
 
   /**
    * Blends to another clip over `seconds` (default `crossfadeDuration`) while playing;
    * when paused, cuts to it. The `animation` attribute follows.
    */
-  crossfadeTo(nameOrIndex: string | number, seconds: number = this.crossfadeDuration): void {
+  crossfadeTo(nameOrIndex: string | number, seconds: number = this.crossfadeSeconds()): void {
     const player = this.animPlayer;
     if (!player) throw new Error(`<${TAG_NAME}>.crossfadeTo: no model is loaded yet`);
     const clip = player.findClip(nameOrIndex);
@@ -263,7 +295,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.switchClip(player, clip, seconds);
     this.reflectingAnimation = true;
     try {
-      this.setAttribute('animation', this.animations[clip]);
+      this.setAttribute(this.hasAttribute('animation-name') ? 'animation-name' : 'animation', this.animations[clip]);
     } finally {
       this.reflectingAnimation = false;
     }
@@ -375,41 +407,18 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         if (this.autoplay && this.animPlayer && !this.animPlayer.playing && !prefersReducedMotion()) this.play();
         break;
       case 'loop':
-        if (this.animPlayer) this.animPlayer.loop = this.loop;
+        if (this.animPlayer) this.animationApi.setLoop(this.animPlayer, this.loop, this.speed);
         break;
       case 'speed':
-        if (this.animPlayer) this.animPlayer.speed = this.speed;
+        if (this.animPlayer) this.animPlayer.speed = this.animationApi.effectiveSpeed(this.speed);
         break;
       case 'controls':
         this.controls.setEnabled(this.cameraControls);
         this.syncTabIndex();
         break;
-      case 'frame':
-        this.cameraApi.readOrbit();
-        this.view.setOrbitGoal();
+      case 'frame': case 'camera-target': case 'field-of-view': case 'orbit-limits': case 'camera-motion': case 'interaction':
+        this.cameraApi.attributeChanged(reaction);
         this.frames.invalidate();
-        break;
-      case 'camera-target':
-        this.cameraApi.readTarget();
-        this.view.setTargetGoal();
-        this.frames.invalidate();
-        break;
-      case 'field-of-view':
-        this.cameraApi.readFieldOfView();
-        this.view.setFieldOfViewGoal();
-        this.frames.invalidate();
-        break;
-      case 'orbit-limits':
-        this.cameraApi.readLimits();
-        this.view.applyLimits();
-        this.frames.invalidate();
-        break;
-      case 'camera-motion':
-        this.cameraApi.readMotion();
-        this.frames.invalidate();
-        break;
-      case 'interaction':
-        this.cameraApi.readInteraction();
         break;
       case 'settings':
         this.applySettings();
@@ -498,14 +507,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** The loader committed `model`: play it, frame it, draw it. */
   private showLoaded(source: string, model: Model): void {
     const player = new AnimationPlayer(model);
-    player.loop = this.loop;
-    player.speed = this.speed;
+    this.animationApi.clear();
+    this.animationApi.setLoop(player, this.loop, this.speed);
     this.animPlayer = player;
     const clip = this.resolveClip(player);
     if (clip >= 0 && clip !== player.clip) player.setClip(clip);
     const stage = new ViewerStage(model);
     this.stage = stage;
-    stage.fadeSeconds = this.crossfadeDuration;
+    stage.fadeSeconds = this.crossfadeSeconds();
     stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
     stage.setRootMotion(this.rootMotion, player);
     stage.setInstances(this.instances, player);
@@ -515,8 +524,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.canvas.classList.remove('empty');
     this.posterView.modelChanged();
     this.cameraApi.modelChanged();
-    if (this.playRequested || (this.autoplay && !prefersReducedMotion())) player.play();
+    const options = this.requestedOptions;
+    const start = this.playRequested || (this.autoplay && !prefersReducedMotion());
     this.playRequested = false;
+    this.requestedOptions = undefined;
+    if (start) this.play(options);
     this.session.ensureUploaded();
     this.emit('load', { src: source });
     this.frames.invalidate();
@@ -544,16 +556,22 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** The clip the `animation` attribute names (unset: the first); -1 when the model has none. */
   private resolveClip(player: AnimationPlayer): number {
     if (player.model.animations.length === 0) return -1;
-    const wanted = this.getAttribute('animation');
+    const wanted = this.getAttribute('animation-name') ?? this.getAttribute('animation');
     if (wanted === null || wanted.trim() === '') return 0;
     const clip = player.findClip(wanted.trim());
-    if (clip < 0) warnOnce(`animation="${wanted}" is not in ${player.model.name} (${this.animations.join(', ')}); playing the first clip`);
+    if (clip < 0) warnOnce(`animation-name="${wanted}" is not in ${player.model.name} (${this.animations.join(', ')}); playing the first clip`);
     return clip < 0 ? 0 : clip;
   }
 
   private applyAnimation(player: AnimationPlayer): void {
     const clip = this.resolveClip(player);
-    if (clip >= 0 && clip !== player.clip) this.switchClip(player, clip, this.crossfadeDuration);
+    if (clip >= 0 && clip !== player.clip) this.switchClip(player, clip, this.crossfadeSeconds());
+  }
+
+  /** `animation-crossfade-duration` (ms) when set, else `crossfade-duration` (s). */
+  private crossfadeSeconds(): number {
+    const ms = parseNumber(this.getAttribute('animation-crossfade-duration'));
+    return ms !== undefined && ms >= 0 ? ms / 1000 : this.crossfadeDuration;
   }
 
   private switchClip(player: AnimationPlayer, clip: number, seconds: number): void {
@@ -561,6 +579,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     // A crossfade advances with playback; a paused player would stay on the old pose.
     if (player.playing && seconds > 0) player.crossfadeTo(clip, seconds);
     else player.setClip(clip);
+    this.animationApi.restart(player, this.speed);
     this.frames.invalidate();
   }
 

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { assetBody, decodeBase64Image, foregroundFraction, serveAssets, type Rgba8Image } from './element-support.ts';
+import { assetBody, changedFraction, decodeBase64Image, foregroundFraction, serveAssets, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -369,6 +369,102 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       expect(await radius()).toBe(idle);
       await page.evaluate(() => window.helpers.viewer('frame').updateFraming());
       expect(await radius()).toBeGreaterThan(idle * 1.02);
+    });
+  });
+
+  describe('animation', () => {
+    it('animation-name and animation-crossfade-duration (ms) are model-viewer’s names for animation and crossfade-duration; availableAnimations, timeScale', async () => {
+      await addViewer('anim', { builtin: 'character', 'animation-name': 'Idle', loading: 'eager' });
+      await whenLoaded('anim');
+      const state = await page.evaluate(() => {
+        const el = window.helpers.viewer('anim');
+        const out: Record<string, unknown> = { name: el.animationName, clip: el.player!.clip, available: el.availableAnimations, crossfade: el.animationCrossfadeDuration };
+        el.timeScale = 2;
+        out.speed = el.getAttribute('speed');
+        out.timeScale = el.timeScale;
+        el.crossfadeTo('Wave');
+        out.written = [el.getAttribute('animation-name'), el.getAttribute('animation')];
+        return out;
+      });
+      expect(state).toEqual({ name: 'Idle', clip: 1, available: ['Walk', 'Idle', 'Wave'], crossfade: 300, speed: '2', timeScale: 2, written: ['Wave', null] });
+      // Crossfades follow animation-crossfade-duration: 0 cuts, 500 ms blends.
+      const fading = await page.evaluate(async () => {
+        const el = window.helpers.viewer('anim');
+        el.play();
+        el.animationCrossfadeDuration = 0;
+        el.animationName = 'Walk';
+        const cut = el.player!.fading;
+        el.animationCrossfadeDuration = 500;
+        el.animationName = 'Idle';
+        const blended = el.player!.fading;
+        el.pause();
+        return [cut, blended];
+      });
+      expect(fading).toEqual([false, true]);
+    });
+
+    it('play() and pause() fire play and pause; play({repetitions}) fires loop between passes and finished at the end; pingpong runs back', async () => {
+      await addViewer('passes', { builtin: 'character', 'animation-name': 'Wave', loading: 'eager' });
+      await whenLoaded('passes');
+      const result = await page.evaluate(async () => {
+        const el = window.helpers.viewer('passes');
+        el.timeScale = 5;
+        const finished = new Promise<void>((resolve) => el.addEventListener('finished', () => resolve(), { once: true }));
+        el.play({ repetitions: 2 });
+        await finished;
+        const paused = el.paused, time = el.currentTime;
+        el.play();
+        el.pause();
+        el.pause();
+        return { paused, time, duration: el.duration };
+      });
+      expect(result.paused).toBe(true);
+      expect(result.time).toBe(result.duration);
+      const list = (await events('passes')).filter((e) => ['play', 'pause', 'loop', 'finished'].includes(e.type));
+      expect(list).toEqual([
+        { type: 'play', detail: {} }, { type: 'loop', detail: { count: 1 } }, { type: 'finished', detail: {} },
+        { type: 'play', detail: {} }, { type: 'pause', detail: {} },
+      ]);
+      const backwards = await page.evaluate(async () => {
+        const el = window.helpers.viewer('passes');
+        const looped = new Promise<void>((resolve) => el.addEventListener('loop', () => resolve(), { once: true }));
+        el.currentTime = 0;
+        el.play({ pingpong: true });
+        await looped;
+        const a = el.currentTime;
+        await window.helpers.nextFrames(3);
+        const b = el.currentTime;
+        el.pause();
+        return [a, b];
+      });
+      expect(backwards[1]).toBeLessThan(backwards[0]);
+    });
+
+    it('appendAnimation layers a clip over the playing one and detachAnimation takes it off; unknown names are refused', async () => {
+      await addViewer('layers', { builtin: 'character', 'animation-name': 'Idle', loading: 'eager', 'camera-orbit': '0deg 90deg auto' });
+      await whenLoaded('layers');
+      await firstFrame('layers');
+      const plain = await capture('layers');
+      await page.evaluate(() => {
+        const el = window.helpers.viewer('layers');
+        el.currentTime = 0;
+        el.appendAnimation('Wave', { weight: 1, time: 1 });
+      });
+      expect(await page.evaluate(() => window.helpers.viewer('layers').appendedAnimations)).toEqual(['Wave']);
+      const waving = await capture('layers');
+      expect(changedFraction(plain, waving)).toBeGreaterThan(0.005);
+      await page.evaluate(() => window.helpers.viewer('layers').detachAnimation('Wave', { fade: false }));
+      expect(await page.evaluate(() => window.helpers.viewer('layers').appendedAnimations)).toEqual([]);
+      expect(changedFraction(plain, await capture('layers'))).toBeLessThan(0.001);
+      const refused = await page.evaluate(() => {
+        try {
+          window.helpers.viewer('layers').appendAnimation('Dance');
+          return 'accepted';
+        } catch (error) {
+          return String(error);
+        }
+      });
+      expect(refused).toMatch(/RangeError: .*no animation "Dance"; available: Walk, Idle, Wave/);
     });
   });
 });

@@ -5,6 +5,7 @@ import { loadGltf } from '../../src/gltf/load.ts';
 import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { animatedBounds, AUTO_ORBIT, MAX_ZOOM, ViewerCamera } from '../../src/element/framing.ts';
 import { parseCameraOrbit } from '../../src/element/attributes.ts';
+import { measureAllocation } from '../support/allocation.ts';
 
 describe('animatedBounds', () => {
   it('contains every sampled pose of the clip and leaves the player where it was', async () => {
@@ -186,5 +187,21 @@ describe('ViewerCamera', () => {
     const held = view.camera.yaw;
     view.update(0.05);
     expect(view.camera.yaw).toBeCloseTo(held, 9);
+  });
+
+  it('a frame of easing and auto-rotation allocates nothing', async () => {
+    const view = new ViewerCamera();
+    view.reset(AUTO_ORBIT, bounds, 1);
+    view.settings.autoRotate = true;
+    view.settings.autoRotateDelay = 0;
+    view.settings.decay = 0.1;
+    let k = 0;
+    const frame = (): void => {
+      // A new goal every 30 frames keeps the easing busy.
+      if (++k % 30 === 0) view.zoomBy(k % 60 === 0 ? 1.5 : 1 / 1.5);
+      view.update(1 / 60);
+    };
+    const result = await measureAllocation(frame, 3_000, 64 * 1024);
+    expect(result.clean.length, JSON.stringify(result.rounds)).toBeGreaterThan(0);
   });
 });
