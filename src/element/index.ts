@@ -36,5 +36,6 @@ export type {
   ViewerLoopDetail,
 } from './events.ts';
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
+export type { ToBlobOptions } from './capture.ts';
 export type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
 export { loadModelSource, SourceError, type LoadSourceOptions } from './source.ts';

@@ -35,3 +35,18 @@ export function displayName(source: string): string {
     return last;
   }
 }
+
+/**
+ * A property a page set before the element was defined (lazy loading) shadows the
+ * accessor; move it through the setter.
+ */
+export function upgradeProperties(element: object, rows: readonly { readonly property: string }[]): void {
+  const self = element as Record<string, unknown>;
+  for (const { property: name } of rows) {
+    if (Object.prototype.hasOwnProperty.call(element, name)) {
+      const value = self[name];
+      delete self[name];
+      self[name] = value;
+    }
+  }
+}

@@ -33,7 +33,7 @@ export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count
 export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
   | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'poster' | 'reveal'
-  | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction'
+  | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction' | 'model-transform'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -90,6 +90,8 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'pan-sensitivity', property: 'panSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
   { attribute: 'touch-action', property: 'touchAction', kind: 'string', fallback: 'pan-y', reaction: 'interaction' },
   { attribute: 'interaction-prompt', property: 'interactionPrompt', kind: 'string', fallback: 'auto', reaction: 'none' },
+  { attribute: 'orientation', property: 'orientation', kind: 'string', fallback: null, reaction: 'model-transform' },
+  { attribute: 'scale', property: 'scale', kind: 'string', fallback: null, reaction: 'model-transform' },
   { attribute: 'interaction-prompt-threshold', property: 'interactionPromptThreshold', kind: 'number', fallback: 3000, reaction: 'none' },
 ];
 
@@ -239,4 +241,8 @@ export interface ReflectedProperties {
   set interactionPrompt(value: string | null);
   /** Milliseconds (default 3000). */
   interactionPromptThreshold: number;
+  /** `$roll $pitch $yaw` (deg, rad): turns the model about its origin (Z, then X, then Y); `updateFraming()` frames it again. */
+  orientation: string | null;
+  /** `$x $y $z` (or one number): scales the model about its origin; `updateFraming()` frames it again. */
+  scale: string | null;
 }

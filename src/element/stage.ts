@@ -7,7 +7,8 @@ import type { Bounds } from '../gpu/bounds.ts';
 import type { Camera } from '../gpu/camera.ts';
 import { renderCrowd } from '../gpu/render-crowd.ts';
 import type { Renderer } from '../gpu/renderer.ts';
-import { setIdentity } from '../math/trs.ts';
+import { multiplyMat4, setIdentity } from '../math/trs.ts';
+import { isIdentity, transformBounds } from './model-transform.ts';
 
 /** The most instances `instances="N"` draws. */
 export const MAX_INSTANCES = 4096;
@@ -64,6 +65,10 @@ export class ViewerStage {
   /** The one character's placement (root motion), its single-precision copy, and its steering. */
   private readonly placement = new Float64Array(16);
   private readonly placementF32 = new Float32Array(16);
+  /** `orientation` and `scale` (identity unless set), and the one character's placement times it. */
+  private readonly model4 = new Float64Array(16);
+  private transformed = false;
+  private readonly placed = new Float64Array(16);
   private readonly moved = new Float64Array(1);
   private readonly turns = new Float64Array(1);
   private readonly delta = new Float64Array(4);
@@ -81,7 +86,25 @@ export class ViewerStage {
     this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, rest.nodeMatrices));
     setIdentity(this.placement);
     setIdentity(this.placementF32);
+    setIdentity(this.model4);
+    setIdentity(this.placed);
     this.singleList.length = 1;
+  }
+
+  /** `orientation` / `scale` as a matrix (the one character's; a crowd keeps its grid). */
+  setModelMatrix(m: ArrayLike<number>): void {
+    for (let i = 0; i < 16; i++) this.model4[i] = m[i];
+    this.transformed = !isIdentity(m);
+    this.syncPlaced();
+  }
+
+  /** The model's own box (the clip sweep, in place) after `orientation` and `scale`. */
+  modelBounds(): Bounds {
+    return this.transformed ? transformBounds(this.base!, this.model4) : this.base!;
+  }
+
+  private syncPlaced(): void {
+    multiplyMat4(this.placement, this.model4, this.placed);
   }
 
   get instances(): number { return this.instanceCount; }
@@ -110,7 +133,7 @@ export class ViewerStage {
 
   /** The box the camera frames: the clip's sweep, spread over the crowd's area or the walking circle. Allocates. */
   framingBounds(): Bounds {
-    const b = this.base!;
+    const b = this.instanceCount > 1 ? this.base! : this.modelBounds();
     const min = Float32Array.from(b.min), max = Float32Array.from(b.max);
     if (this.crowd && this.instanceCount > 1) {
       min[0] += this.area[0]; min[2] += this.area[1];
@@ -162,6 +185,7 @@ export class ViewerStage {
     // On the circle's left edge, facing +Z: turning right (towards +X) circles the origin.
     if (this.walking) this.placement[12] = -this.radius;
     for (let i = 0; i < 16; i++) this.placementF32[i] = this.placement[i];
+    this.syncPlaced();
     this.lastClip = player.clip;
     this.lastTime = player.time;
   }
@@ -191,6 +215,7 @@ export class ViewerStage {
         this.turns[0] = this.moved[0] / this.radius;
         turnPlacement(this.placement, this.turns);
         for (let i = 0; i < 16; i++) this.placementF32[i] = this.placement[i];
+        this.syncPlaced();
       }
       this.lockRoot(player);
     }
@@ -219,6 +244,9 @@ export class ViewerStage {
     const crowd = this.crowd;
     if (crowd && this.instanceCount > 1) {
       renderCrowd(renderer, target, camera, crowd);
+    } else if (this.transformed) {
+      this.singleList[0] = player.instance;
+      renderer.renderInstances(target, camera, this.singleList, 1, this.placed);
     } else if (this.walking) {
       this.singleList[0] = player.instance;
       renderer.renderInstances(target, camera, this.singleList, 1, this.placementF32);

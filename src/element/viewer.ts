@@ -1,13 +1,14 @@
 import { AnimationPlayer } from '../anim/player.ts';
 import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
+import { setIdentity } from '../math/trs.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
-import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
-import { parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba } from './attributes.ts';
+import { backgroundColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba } from './attributes.ts';
 import { AnimationApi, type AppendAnimationOptions, type DetachAnimationOptions, type PlayOptions } from './animation-api.ts';
-import { CameraApi, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
-import { encodeImage, unpremultiply } from './capture.ts';
+import { CameraApi, vector3, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
+import { readModelMatrix } from './model-transform.ts';
+import { canvasDataUrl, frameBlob, idealAspectOf, renderImage, type FrameSource, type ToBlobOptions } from './capture.ts';
 import { CameraControls } from './controls.ts';
 import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
@@ -25,7 +26,7 @@ import { loadModelSource } from './source.ts';
 import { variantIndex } from './variants.ts';
 import { ViewerStage } from './stage.ts';
 import { ViewerShadow } from './template.ts';
-import { displayName, HTMLElementBase, prefersReducedMotion, TAG_NAME, warnOnce } from './page.ts';
+import { displayName, HTMLElementBase, prefersReducedMotion, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
 
 export { TAG_NAME } from './page.ts';
 
@@ -95,6 +96,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   // Settings, parsed once per attribute change.
   private clearColor: Rgba = TRANSPARENT;
   private debugMask = 0;
+  /** `orientation` and `scale`. */
+  private readonly modelMatrix = setIdentity(new Float64Array(16));
 
   constructor() {
     super();
@@ -332,22 +335,39 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * offscreen texture and read back, so it works whatever the canvas compositing does.
    */
   async capture(type = 'image/png', quality?: number): Promise<Blob> {
+    const { width, height } = this.canvas;
+    return renderImage(this.frameSource('capture'), width, height, `<${TAG_NAME}> #${this.viewerId} capture`, type, quality);
+  }
+
+  /** model-viewer's `toBlob`: as capture(), or with `idealAspect` as wide as the framed model needs. */
+  async toBlob(options: ToBlobOptions = {}): Promise<Blob> {
+    const aspect = options.idealAspect && this.bounds ? idealAspectOf(this.bounds, this.view.camera) : undefined;
+    return frameBlob(this.frameSource('toBlob'), this.canvas, aspect, options, `<${TAG_NAME}> #${this.viewerId} toBlob`);
+  }
+
+  /** model-viewer's `toDataURL`: synchronous, a frame drawn now and encoded by the canvas. */
+  toDataURL(type = 'image/png', encoderOptions?: number): string {
+    return canvasDataUrl(this.frameSource('toDataURL'), this.canvas, type, encoderOptions);
+  }
+
+  private frameSource(method: string): FrameSource {
     const gpu = this.session.gpu, player = this.animPlayer;
     if (!gpu || !player || gpu.uploaded !== player.model) {
-      throw new Error(`<${TAG_NAME}>.capture: nothing is shown yet (wait for "load" while the element is in the page)`);
+      throw new Error(`<${TAG_NAME}>.${method}: nothing is shown yet (wait for "load" while the element is in the page)`);
     }
-    const { width, height } = this.canvas;
-    const target = createOffscreenTarget(gpu.device, width, height, gpu.renderer.format, `<${TAG_NAME}> #${this.viewerId} capture`);
-    let pixels: Uint8Array;
-    try {
-      this.frames.draw(gpu, target, player, this.stage);
-      pixels = await readTexturePixels(gpu.device, target);
-    } finally {
-      target.destroy();
-    }
-    const rgba = new Uint8ClampedArray(pixels.buffer as ArrayBuffer, pixels.byteOffset, pixels.byteLength);
-    unpremultiply(rgba);
-    return encodeImage(rgba, width, height, type, quality);
+    return { gpu, player, stage: this.stage, draw: (g, target, p, stage) => this.frames.draw(g, target, p, stage) };
+  }
+
+  /** The model's box size after `orientation` and `scale`, metres (its clip's sweep, in place). */
+  getDimensions(): ViewerVector3 {
+    const b = this.stage?.modelBounds();
+    return b ? vector3(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) : vector3(0, 0, 0);
+  }
+
+  /** The centre of that box, metres. */
+  getBoundingBoxCenter(): ViewerVector3 {
+    const c = this.stage?.modelBounds().center;
+    return c ? vector3(c[0], c[1], c[2]) : vector3(0, 0, 0);
   }
 
   /**
@@ -371,7 +391,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   // ---------------------------------------------------------------- custom element callbacks
 
   connectedCallback(): void {
-    this.upgradeProperties();
+    upgradeProperties(this, REFLECTED_ATTRIBUTES);
     // Moved within one task (disconnected then connected again): nothing was torn down.
     if (!this.attached) this.setUp();
   }
@@ -424,13 +444,16 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.applySettings();
         break;
       case 'background':
-        this.parseBackground();
+        this.clearColor = backgroundColor(newValue, warnOnce);
         this.applySettings();
         break;
-      case 'debug':
-        this.parseDebug();
+      case 'debug': {
+        const { mask, unknown } = parseDebugViews(newValue);
+        if (unknown.length > 0) warnOnce(`debug="${newValue}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe bounds)`);
+        this.debugMask = mask;
         this.applySettings();
         break;
+      }
       case 'skinning':
         if (parseSkinning(newValue) === undefined) warnOnce(`skinning="${newValue}" is not supported; using ${DEFAULT_SKINNING}`);
         this.applySettings();
@@ -453,6 +476,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         break;
       case 'variant':
         this.session.applyVariant();
+        break;
+      case 'model-transform':
+        readModelMatrix(this.getAttribute('orientation'), this.getAttribute('scale'), warnOnce, this.modelMatrix);
+        this.stage?.setModelMatrix(this.modelMatrix);
+        this.frames.invalidate();
         break;
       case 'none':
       case undefined:
@@ -514,6 +542,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     if (clip >= 0 && clip !== player.clip) player.setClip(clip);
     const stage = new ViewerStage(model);
     this.stage = stage;
+    stage.setModelMatrix(this.modelMatrix);
     stage.fadeSeconds = this.crossfadeSeconds();
     stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
     stage.setRootMotion(this.rootMotion, player);
@@ -607,23 +636,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // ---------------------------------------------------------------- settings
 
-  private parseBackground(): void {
-    const text = this.getAttribute('background');
-    if (text === null || text.trim() === '') {
-      this.clearColor = TRANSPARENT;
-      return;
-    }
-    const color = parseCssColor(text);
-    if (!color) warnOnce(`background="${text}" is not a CSS colour; using transparent`);
-    this.clearColor = color ?? TRANSPARENT;
-  }
-
-  private parseDebug(): void {
-    const { mask, unknown } = parseDebugViews(this.getAttribute('debug'));
-    if (unknown.length > 0) warnOnce(`debug="${this.getAttribute('debug')}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe bounds)`);
-    this.debugMask = mask;
-  }
-
   private applySettings(): void {
     this.session.applySettings();
     this.frames.invalidate();
@@ -692,20 +704,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     }
   }
 
-  /**
-   * A property a page set before the element was defined (lazy loading) shadows the
-   * accessor; move it through the setter.
-   */
-  private upgradeProperties(): void {
-    for (const { property: name } of REFLECTED_ATTRIBUTES) {
-      if (Object.prototype.hasOwnProperty.call(this, name)) {
-        const self = this as unknown as Record<string, unknown>;
-        const value = self[name];
-        delete self[name];
-        self[name] = value;
-      }
-    }
-  }
 }
 
 /** The reflected properties (typed by ReflectedProperties), and typed listeners for the element's own events. */

@@ -467,4 +467,77 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       expect(refused).toMatch(/RangeError: .*no animation "Dance"; available: Walk, Idle, Wave/);
     });
   });
+
+  describe('model and capture', () => {
+    const dims = (id: string) => page.evaluate((i) => {
+      const el = window.helpers.viewer(i);
+      const d = el.getDimensions(), c = el.getBoundingBoxCenter();
+      return { x: d.x, y: d.y, z: d.z, cy: c.y, text: String(d) };
+    }, id);
+
+    it('orientation and scale turn and scale the drawn model; getDimensions/getBoundingBoxCenter follow; updateFraming frames it again', async () => {
+      await addViewer('model', { builtin: 'character', 'animation-name': 'Idle', 'camera-orbit': '0deg 90deg auto', loading: 'eager', 'interpolation-decay': '0' });
+      await whenLoaded('model');
+      await firstFrame('model');
+      const plain = await dims('model');
+      expect(plain.text).toMatch(/^[\d.]+m [\d.]+m [\d.]+m$/);
+      expect(plain.y).toBeGreaterThan(plain.x);
+      const front = await capture('model');
+      await page.evaluate(() => { window.helpers.viewer('model').orientation = '0deg 0deg 90deg'; });
+      const turned = await dims('model');
+      expect(turned.x).toBeCloseTo(plain.z, 4);
+      expect(turned.z).toBeCloseTo(plain.x, 4);
+      const side = await capture('model');
+      expect(changedFraction(front, side)).toBeGreaterThan(0.01);
+      await page.evaluate(() => { const el = window.helpers.viewer('model'); el.orientation = null; el.scale = '2 2 2'; });
+      const big = await dims('model');
+      expect(big.y).toBeCloseTo(plain.y * 2, 4);
+      expect(big.cy).toBeCloseTo(plain.cy * 2, 4);
+      // Not re-framed by itself (as model-viewer): the doubled model overflows until updateFraming().
+      const radius = () => page.evaluate(() => window.helpers.viewer('model').getCameraOrbit().radius);
+      const before = await radius();
+      const overflowing = await capture('model');
+      expect(foregroundFraction(overflowing)).toBeGreaterThan(foregroundFraction(front) * 1.5);
+      await page.evaluate(() => window.helpers.viewer('model').updateFraming());
+      expect(await radius()).toBeCloseTo(before * 2, 1);
+      await page.evaluate(() => { window.helpers.viewer('model').scale = 'huge'; });
+      expect(warnings.some((w) => w.includes('scale="huge"'))).toBe(true);
+      expect((await dims('model')).y).toBeCloseTo(plain.y, 4);
+    });
+
+    it('toBlob({mimeType, qualityArgument, idealAspect}) and toDataURL() encode the frame; capture() stays', async () => {
+      await addViewer('shot', { builtin: 'character', loading: 'eager', background: '#336699' });
+      await whenLoaded('shot');
+      await firstFrame('shot');
+      const result = await page.evaluate(async () => {
+        const el = window.helpers.viewer('shot');
+        const size = async (blob: Blob) => { const b = await createImageBitmap(blob); return [b.width, b.height]; };
+        const png = await el.toBlob();
+        const jpeg = await el.toBlob({ mimeType: 'image/jpeg', qualityArgument: 0.5 });
+        const ideal = await el.toBlob({ idealAspect: true });
+        const url = el.toDataURL();
+        const jpegUrl = el.toDataURL('image/jpeg', 0.8);
+        const fromUrl = await size(await (await fetch(url)).blob());
+        return {
+          png: [png.type, ...(await size(png))], jpeg: [jpeg.type, ...(await size(jpeg))], ideal: await size(ideal),
+          canvas: [window.helpers.canvasOf(el).width, window.helpers.canvasOf(el).height], url: url.slice(0, 22), jpegUrl: jpegUrl.slice(0, 23), fromUrl,
+          urlBase64: url.slice(url.indexOf(',') + 1),
+        };
+      });
+      expect(result.png).toEqual(['image/png', ...result.canvas]);
+      expect(result.jpeg).toEqual(['image/jpeg', ...result.canvas]);
+      // The character is taller than wide: its ideal image is narrower than the square canvas, as tall.
+      expect(result.ideal[1]).toBe(result.canvas[1]);
+      expect(result.ideal[0]).toBeLessThan(result.canvas[0] * 0.8);
+      expect(result.url).toBe('data:image/png;base64,');
+      expect(result.jpegUrl).toBe('data:image/jpeg;base64,');
+      expect(result.fromUrl).toEqual(result.canvas);
+      // toDataURL's frame is the model on its background, as capture() draws it.
+      const fromUrl = decodeBase64Image(result.urlBase64);
+      const captured = await capture('shot');
+      expect([...fromUrl.data.subarray(0, 4)]).toEqual([0x33, 0x66, 0x99, 255]);
+      expect(changedFraction(fromUrl, captured, 8)).toBeLessThan(0.01);
+      expect(foregroundFraction(fromUrl)).toBeGreaterThan(0.03);
+    });
+  });
 });
