@@ -129,7 +129,7 @@ describe('the library entry (src/index.ts)', () => {
       'variant-name', 'poster', 'reveal', 'loading', 'animation-name', 'animation-crossfade-duration', 'with-credentials', 'camera-target', 'field-of-view', 'min-field-of-view',
       'max-field-of-view', 'min-camera-orbit', 'max-camera-orbit', 'interpolation-decay', 'auto-rotate', 'auto-rotate-delay',
       'rotation-per-second', 'disable-zoom', 'disable-pan', 'disable-tap', 'orbit-sensitivity', 'zoom-sensitivity', 'pan-sensitivity',
-      'touch-action', 'interaction-prompt', 'orientation', 'scale', 'interaction-prompt-threshold',
+      'touch-action', 'interaction-prompt', 'interaction-prompt-style', 'orientation', 'scale', 'interaction-prompt-threshold',
     ]);
   });
 

@@ -93,6 +93,9 @@ export class AnimationApi {
     if (finished) {
       this.passes = 0;
       this.direction = 1;
+    } else if (options) {
+      // Explicit repetitions count from now (the pass under way is the first).
+      this.passes = 0;
     }
     this.configure(player, speed);
     if (finished) player.seek(player.speed < 0 ? player.duration : 0);

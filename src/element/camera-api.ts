@@ -139,7 +139,20 @@ export class CameraApi {
     return (this.view.camera.fovY * 180) / Math.PI;
   }
 
+  /** The field-of-view limits now, degrees. */
+  getFieldOfViewLimits(): [number, number] {
+    const s = this.view.settings;
+    const max = s.maxFieldOfView;
+    return [(Math.min(s.minFieldOfView, max) * 180) / Math.PI, (max * 180) / Math.PI];
+  }
+
   // ---------------------------------------------------------------- interaction prompt
+
+  /** resetInteractionPrompt(): as if nobody had interacted; the prompt comes back after the threshold. */
+  resetPrompt(visible: boolean): void {
+    this.interactedOnce = false;
+    this.modelVisible(visible);
+  }
 
   /**
    * The model became visible (or not): with camera controls and `interaction-prompt="auto"`,

@@ -8,11 +8,17 @@ export interface ViewerProgressDetail {
   readonly loaded: number;
   /** Announced size in bytes (Content-Length); 0 while unknown. */
   readonly total: number;
+  /** model-viewer's: 0…1 (loaded / total; 0 while the size is unknown; 1 once the model is on the GPU). */
+  readonly totalProgress: number;
+  /** model-viewer's: what progresses (`model-load`). */
+  readonly reason: 'model-load';
 }
 
 export interface ViewerLoadDetail {
   /** The source that loaded: the `src` value, or `builtin:NAME`. */
   readonly src: string;
+  /** model-viewer's name for `src`. */
+  readonly url: string;
 }
 
 export type ViewerErrorKind = 'webgpu-unsupported' | 'load' | 'gpu';
@@ -29,6 +35,10 @@ export interface ViewerErrorDetail {
   readonly src: string | undefined;
   /** The thrown value (GltfError, SourceError, WebGpuUnsupportedError, …). */
   readonly error: unknown;
+  /** model-viewer's: `loadfailure` (for every kind: the model could not be shown). */
+  readonly type: 'loadfailure';
+  /** model-viewer's name for `error`. */
+  readonly sourceError: unknown;
 }
 
 export interface ViewerAnimationEndDetail {

@@ -90,6 +90,7 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'pan-sensitivity', property: 'panSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
   { attribute: 'touch-action', property: 'touchAction', kind: 'string', fallback: 'pan-y', reaction: 'interaction' },
   { attribute: 'interaction-prompt', property: 'interactionPrompt', kind: 'string', fallback: 'auto', reaction: 'none' },
+  { attribute: 'interaction-prompt-style', property: 'interactionPromptStyle', kind: 'string', fallback: 'wiggle', reaction: 'none' },
   { attribute: 'orientation', property: 'orientation', kind: 'string', fallback: null, reaction: 'model-transform' },
   { attribute: 'scale', property: 'scale', kind: 'string', fallback: null, reaction: 'model-transform' },
   { attribute: 'interaction-prompt-threshold', property: 'interactionPromptThreshold', kind: 'number', fallback: 3000, reaction: 'none' },
@@ -241,6 +242,9 @@ export interface ReflectedProperties {
   set interactionPrompt(value: string | null);
   /** Milliseconds (default 3000). */
   interactionPromptThreshold: number;
+  /** `wiggle` (default: the hand moves side to side) or `basic` (it stands still). */
+  get interactionPromptStyle(): string;
+  set interactionPromptStyle(value: string | null);
   /** `$roll $pitch $yaw` (deg, rad): turns the model about its origin (Z, then X, then Y); `updateFraming()` frames it again. */
   orientation: string | null;
   /** `$x $y $z` (or one number): scales the model about its origin; `updateFraming()` frames it again. */

@@ -28,7 +28,7 @@ canvas.empty { visibility: hidden; }
   background-color: var(--poster-color, transparent);
   background-position: center; background-repeat: no-repeat; background-size: contain;
 }
-::slotted([slot="poster"]) { position: absolute; inset: 0; }
+::slotted([slot="poster"]) { position: absolute; inset: 0; pointer-events: auto; }
 .interaction-prompt {
   position: absolute; left: 50%; top: 50%; pointer-events: none;
   transform: translate(-50%, -50%);
@@ -42,6 +42,7 @@ canvas.empty { visibility: hidden; }
 }
 @keyframes smv-wiggle { 0%, 100% { translate: 0 0; } 25% { translate: -40px 0; } 75% { translate: 40px 0; } }
 @media (prefers-reduced-motion: reduce) { .hand { animation: none; } }
+:host([interaction-prompt-style="basic"]) .hand { animation: none; }
 :host([camera-controls]) canvas { touch-action: none; cursor: grab; }
 :host([camera-controls]) canvas:active { cursor: grabbing; }
 .progress {

@@ -31,6 +31,10 @@ import { displayName, HTMLElementBase, prefersReducedMotion, TAG_NAME, upgradePr
 export { TAG_NAME } from './page.ts';
 
 let nextViewerId = 1;
+/** Share of model-viewer's `totalProgress` the download counts for; the GPU upload is the rest. */
+const PROGRESS_BEFORE_UPLOAD = 0.95;
+/** `autoplay` plays as model-viewer's does: the clip repeats for ever (`loop` or not; removing `loop` later ends it after its pass). */
+const AUTOPLAY: PlayOptions = { repetitions: Infinity };
 
 /**
  * `<skinned-mesh-viewer>`: shows a skinned glTF model and plays its animations with
@@ -84,6 +88,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private stage: ViewerStage | undefined;
   private bounds: Bounds | undefined;
   private playRequested = false;
+  /** Bytes the current load has received (the final `progress` event repeats them). */
+  private loaderBytes = 0;
   /** play()'s options while no model is loaded yet. */
   private requestedOptions: PlayOptions | undefined;
   /** Passes (`play({repetitions, pingpong})`) and appended clips. */
@@ -153,10 +159,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       gpu: () => this.session.ready!,
       upload: (gpu, model) => this.session.upload(gpu, model),
       unsupportedMessage: () => this.session.unsupportedMessage,
-      loadStarted: () => this.shadow.setProgress(0, 0),
+      loadStarted: () => {
+        this.loaderBytes = 0;
+        this.shadow.setProgress(0, 0);
+      },
       loadProgress: (loaded, total) => {
+        this.loaderBytes = loaded;
         this.shadow.setProgress(loaded, total);
-        this.emit('progress', { loaded, total });
+        this.emit('progress', { loaded, total, totalProgress: total > 0 ? Math.min(1, loaded / total) * PROGRESS_BEFORE_UPLOAD : 0, reason: 'model-load' });
       },
       loadStopped: () => this.shadow.hideProgress(),
       message: (text) => this.shadow.showMessage(text),
@@ -313,6 +323,16 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** The vertical field of view now, degrees. */
   getFieldOfView(): number { return this.cameraApi.getFieldOfView(); }
 
+  /** The field-of-view limits, degrees (`min-`/`max-field-of-view`). */
+  getMinimumFieldOfView(): number { return this.cameraApi.getFieldOfViewLimits()[0]; }
+  getMaximumFieldOfView(): number { return this.cameraApi.getFieldOfViewLimits()[1]; }
+
+  /** Width over height the framed model needs (what `toBlob({idealAspect: true})` uses). */
+  getIdealAspect(): number { return this.bounds ? idealAspectOf(this.bounds, this.view.camera) : 1; }
+
+  /** The interaction prompt may show again, as if nobody had interacted. */
+  resetInteractionPrompt(): void { this.cameraApi.resetPrompt(this.modelIsVisible); }
+
   /** Ends the easing: the camera is at its goal in the next frame. */
   jumpCameraToGoal(): void {
     this.view.jumpToGoal();
@@ -424,7 +444,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         if (!this.reflectingAnimation && this.animPlayer) this.applyAnimation(this.animPlayer);
         break;
       case 'autoplay':
-        if (this.autoplay && this.animPlayer && !this.animPlayer.playing && !prefersReducedMotion()) this.play();
+        if (this.autoplay && this.animPlayer && !this.animPlayer.playing && !prefersReducedMotion()) this.play(AUTOPLAY);
         break;
       case 'loop':
         if (this.animPlayer) this.animationApi.setLoop(this.animPlayer, this.loop, this.speed);
@@ -553,13 +573,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.canvas.classList.remove('empty');
     this.posterView.modelChanged();
     this.cameraApi.modelChanged();
-    const options = this.requestedOptions;
-    const start = this.playRequested || (this.autoplay && !prefersReducedMotion());
+    const requested = this.playRequested, options = this.requestedOptions;
     this.playRequested = false;
     this.requestedOptions = undefined;
-    if (start) this.play(options);
+    if (requested) this.play(options);
+    else if (this.autoplay && !prefersReducedMotion()) this.play(AUTOPLAY);
     this.session.ensureUploaded();
-    this.emit('load', { src: source });
+    const bytes = this.loaderBytes;
+    this.emit('progress', { loaded: bytes, total: bytes, totalProgress: 1, reason: 'model-load' });
+    this.emit('load', { src: source, url: source });
     this.frames.invalidate();
   }
 
@@ -577,7 +599,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.shadow.hideProgress();
     // Which file, then the loader's words (which name the glTF path at fault).
     this.shadow.showMessage(src === undefined ? message : `Could not show ${displayName(src)}\n${message}`);
-    this.emit('error', { message, kind, src, error });
+    this.emit('error', { message, kind, src, error, type: 'loadfailure', sourceError: error });
   }
 
   // ---------------------------------------------------------------- animation

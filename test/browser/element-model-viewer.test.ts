@@ -259,6 +259,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       await set('limits', 'max-field-of-view', '60deg');
       await jump('limits');
       expect(await fov('limits')).toBeCloseTo(60, 9);
+      expect(await page.evaluate(() => [window.helpers.viewer('limits').getMinimumFieldOfView(), window.helpers.viewer('limits').getMaximumFieldOfView()]))
+        .toEqual([expect.closeTo(5, 9), expect.closeTo(60, 9)]);
       await set('limits', 'min-camera-orbit', 'sideways');
       expect(warnings.some((w) => w.includes('min-camera-orbit="sideways"'))).toBe(true);
     });
@@ -354,9 +356,21 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       await whenLoaded('quiet');
       await expect.poll(() => prompt('prompt')).toBe(true);
       expect(await prompt('quiet')).toBe(false);
+      const wiggle = () => page.evaluate(() => getComputedStyle(window.helpers.viewer('prompt').shadowRoot!.querySelector('.hand')!).animationName);
+      expect(await wiggle()).toBe('smv-wiggle');
       await page.focus('#prompt');
       await page.keyboard.press('ArrowLeft');
       expect(await prompt('prompt')).toBe(false);
+      // Gone for good, until resetInteractionPrompt(); the basic style stands still.
+      await sleep(400);
+      expect(await prompt('prompt')).toBe(false);
+      await page.evaluate(() => {
+        const el = window.helpers.viewer('prompt');
+        el.interactionPromptStyle = 'basic';
+        el.resetInteractionPrompt();
+      });
+      await expect.poll(() => prompt('prompt')).toBe(true);
+      expect(await wiggle()).toBe('none');
     });
 
     it('updateFraming() frames the motion the player has now', async () => {
@@ -440,6 +454,17 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       expect(backwards[1]).toBeLessThan(backwards[0]);
     });
 
+    it('autoplay repeats for ever as model-viewer’s does, loop or not; setting then removing loop ends it after the pass', async () => {
+      await addViewer('auto-play', { builtin: 'character', 'animation-name': 'Wave', autoplay: '', speed: '8', loading: 'eager' });
+      await whenLoaded('auto-play');
+      await expect.poll(async () => (await events('auto-play', 'loop')).length, { timeout: 20_000 }).toBeGreaterThan(1);
+      expect(await page.evaluate(() => window.helpers.viewer('auto-play').paused)).toBe(false);
+      const finished = page.evaluate(() => new Promise<void>((resolve) => window.helpers.viewer('auto-play').addEventListener('finished', () => resolve(), { once: true })));
+      await page.evaluate(() => { const el = window.helpers.viewer('auto-play'); el.loop = true; el.loop = false; });
+      await finished;
+      expect(await page.evaluate(() => window.helpers.viewer('auto-play').paused)).toBe(true);
+    });
+
     it('appendAnimation layers a clip over the playing one and detachAnimation takes it off; unknown names are refused', async () => {
       await addViewer('layers', { builtin: 'character', 'animation-name': 'Idle', loading: 'eager', 'camera-orbit': '0deg 90deg auto' });
       await whenLoaded('layers');
@@ -515,10 +540,12 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
         const png = await el.toBlob();
         const jpeg = await el.toBlob({ mimeType: 'image/jpeg', qualityArgument: 0.5 });
         const ideal = await el.toBlob({ idealAspect: true });
+        const idealAspect = el.getIdealAspect();
         const url = el.toDataURL();
         const jpegUrl = el.toDataURL('image/jpeg', 0.8);
         const fromUrl = await size(await (await fetch(url)).blob());
         return {
+          idealAspect,
           png: [png.type, ...(await size(png))], jpeg: [jpeg.type, ...(await size(jpeg))], ideal: await size(ideal),
           canvas: [window.helpers.canvasOf(el).width, window.helpers.canvasOf(el).height], url: url.slice(0, 22), jpegUrl: jpegUrl.slice(0, 23), fromUrl,
           urlBase64: url.slice(url.indexOf(',') + 1),
@@ -529,6 +556,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       // The character is taller than wide: its ideal image is narrower than the square canvas, as tall.
       expect(result.ideal[1]).toBe(result.canvas[1]);
       expect(result.ideal[0]).toBeLessThan(result.canvas[0] * 0.8);
+      expect(result.ideal[0]).toBe(Math.round(result.canvas[1] * result.idealAspect));
       expect(result.url).toBe('data:image/png;base64,');
       expect(result.jpegUrl).toBe('data:image/jpeg;base64,');
       expect(result.fromUrl).toEqual(result.canvas);
