@@ -3,8 +3,8 @@ import {
   DEFAULT_AUTO_ROTATE_DELAY, DEFAULT_FIELD_OF_VIEW, DEFAULT_INTERPOLATION_DECAY, DEFAULT_MAX_FIELD_OF_VIEW, DEFAULT_MIN_FIELD_OF_VIEW,
   DEFAULT_ROTATION_PER_SECOND, parseAngleOr, parseCameraTarget, parseMilliseconds, parseOrbitLimits,
 } from './camera-goal.ts';
-import type { CameraControls } from './controls.ts';
-import { AUTO_ORBIT, type ViewerCamera } from './framing.ts';
+import { CameraControls } from './controls.ts';
+import { AUTO_ORBIT, type CameraChangeSource, type ViewerCamera } from './framing.ts';
 
 /**
  * The camera half of <skinned-mesh-viewer>'s model-viewer API: the camera attributes
@@ -43,18 +43,41 @@ export function vector3(x: number, y: number, z: number): ViewerVector3 {
 }
 
 export class CameraApi {
+  /** `camera-controls`: pointer, wheel and keys, moving the view's goal. */
+  readonly controls: CameraControls;
   private promptTimer: ReturnType<typeof setTimeout> | undefined;
   /** The user has interacted since the model loaded: the prompt does not come back. */
   private interactedOnce = false;
+  /** `camera-change`, one event object per source, dispatched again each time (no allocation per frame). */
+  private readonly changeEvents: Record<CameraChangeSource, CustomEvent>;
 
   constructor(
     private readonly element: HTMLElement,
     private readonly view: ViewerCamera,
-    private readonly controls: CameraControls,
     private readonly canvas: HTMLCanvasElement,
     private readonly prompt: HTMLElement,
     private readonly warn: (message: string) => void,
-  ) {}
+    /** The goal moved: a frame is due. */
+    private readonly invalidate: () => void,
+  ) {
+    const interacted = (): void => {
+      this.interacted();
+      this.invalidate();
+    };
+    this.controls = new CameraControls(element, canvas, {
+      orbit: (deltaYaw, deltaPitch) => { view.orbitBy(deltaYaw, deltaPitch); interacted(); },
+      zoom: (factor) => { view.zoomBy(factor); interacted(); },
+      pan: (dx, dy) => { view.panBy(dx, dy); interacted(); },
+      recenter: () => { view.setTargetGoal('user-interaction'); interacted(); },
+    });
+    const event = (source: CameraChangeSource) => new CustomEvent('camera-change', { detail: { source } });
+    this.changeEvents = { 'user-interaction': event('user-interaction'), none: event('none'), automatic: event('automatic') };
+  }
+
+  /** The camera moved in the frame just drawn: `camera-change`, with why. Allocates nothing. */
+  dispatchChange(): void {
+    this.element.dispatchEvent(this.changeEvents[this.view.source]);
+  }
 
   /** A camera attribute changed (its reaction in reflected-attributes.ts): parse it and move the goal. */
   attributeChanged(reaction: 'frame' | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction'): void {

@@ -9,12 +9,11 @@ import { AnimationApi, type AppendAnimationOptions, type DetachAnimationOptions,
 import { CameraApi, vector3, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
 import { readModelMatrix } from './model-transform.ts';
 import { canvasDataUrl, frameBlob, idealAspectOf, renderImage, type FrameSource, type ToBlobOptions } from './capture.ts';
-import { CameraControls } from './controls.ts';
 import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
 } from './events.ts';
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
-import { animatedBounds, ViewerCamera, type CameraChangeSource } from './framing.ts';
+import { animatedBounds, ViewerCamera } from './framing.ts';
 import { GpuSession, type GpuState } from './gpu-session.ts';
 import { ModelLoader } from './model-loader.ts';
 import {
@@ -65,15 +64,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private readonly shadow: ViewerShadow;
   private readonly canvas: HTMLCanvasElement;
   private readonly view = new ViewerCamera();
-  private readonly controls: CameraControls;
   private readonly resizeObserver: ResizeObserver;
   private readonly intersectionObserver: IntersectionObserver;
   /** The poster, and when the model may load and must show (`poster`, `loading`, `reveal`). */
   private readonly posterView: PosterView;
   /** Camera attributes, getters and the interaction prompt. */
   private readonly cameraApi: CameraApi;
-  /** `camera-change`, one event object per source, dispatched again each time (no allocation per frame). */
-  private readonly cameraEvents: Record<CameraChangeSource, CustomEvent>;
 
   // Connection to the page.
   private attached = false;
@@ -109,27 +105,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     super();
     this.shadow = new ViewerShadow(this.attachShadow({ mode: 'open' }));
     this.canvas = this.shadow.canvas;
-    this.controls = new CameraControls(this, this.canvas, {
-      orbit: (deltaYaw, deltaPitch) => {
-        this.view.orbitBy(deltaYaw, deltaPitch);
-        this.interacted();
-      },
-      zoom: (factor) => {
-        this.view.zoomBy(factor);
-        this.interacted();
-      },
-      pan: (dx, dy) => {
-        this.view.panBy(dx, dy);
-        this.interacted();
-      },
-      recenter: () => {
-        this.view.setTargetGoal('user-interaction');
-        this.interacted();
-      },
-    });
-    this.cameraApi = new CameraApi(this, this.view, this.controls, this.canvas, this.shadow.interactionPrompt, warnOnce);
-    const cameraEvent = (source: CameraChangeSource) => new CustomEvent('camera-change', { detail: { source } });
-    this.cameraEvents = { 'user-interaction': cameraEvent('user-interaction'), none: cameraEvent('none'), automatic: cameraEvent('automatic') };
+    this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, warnOnce, () => this.frames.invalidate());
     this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
       model: () => this.loader.model,
       settings: () => ({
@@ -184,7 +160,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       },
       advance: (player, dt) => this.animationApi.advance(player, dt),
       frameDrawn: () => this.posterView.frameDrawn(),
-      cameraChanged: () => this.dispatchEvent(this.cameraEvents[this.view.source]),
+      cameraChanged: () => this.cameraApi.dispatchChange(),
     });
     this.posterView = new PosterView(this, this.shadow.posterContainer, this.shadow.defaultPoster, this.shadow.container, {
       loadAllowed: () => { if (this.attached) this.loader.connected(this.source); },
@@ -453,7 +429,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         if (this.animPlayer) this.animPlayer.speed = this.animationApi.effectiveSpeed(this.speed);
         break;
       case 'controls':
-        this.controls.setEnabled(this.cameraControls);
+        this.cameraApi.controls.setEnabled(this.cameraControls);
         this.syncTabIndex();
         break;
       case 'frame': case 'camera-target': case 'field-of-view': case 'orbit-limits': case 'camera-motion': case 'interaction':
@@ -538,7 +514,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.loader.cancel();
     this.session.close();
     // A drag in progress ends with the element; its pointer capture is already gone.
-    this.controls.cancelGestures();
+    this.cameraApi.controls.cancelGestures();
   }
 
   // ---------------------------------------------------------------- loading
@@ -647,12 +623,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private frameModel(): void {
     this.cameraApi.readOrbit();
     this.view.reset(this.view.settings.orbit, this.bounds, this.frames.aspect);
-    this.frames.invalidate();
-  }
-
-  /** Camera controls moved the goal: draw, and the interaction prompt goes. */
-  private interacted(): void {
-    this.cameraApi.interacted();
     this.frames.invalidate();
   }
 
