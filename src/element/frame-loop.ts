@@ -178,6 +178,8 @@ export class FrameLoop {
     if (advancing) this.poseMs = performance.now() - started;
     if (hook !== null) hook(player, dt);
     const cameraMoved = this.view.update(elapsed);
+    // auto-rotate turns the model: the turntable goes into the stage's model matrix.
+    stage?.setTurntable(this.view.turntable);
     this.draw(gpu, gpu.context.getCurrentTexture(), player, stage);
     this.host.frameDrawn();
     if (cameraMoved) this.host.cameraChanged();

@@ -71,7 +71,7 @@ const THETA = 0, PHI = 1, RADIUS = 2, TARGET = 3, FOV = 6, COMPONENTS = 7;
  * The viewer's camera policy, model-viewer style. The attributes and the user's orbit, zoom
  * and pan set a goal (theta, phi, radius, target, field of view) clamped to
  * `min-/max-camera-orbit` and `min-/max-field-of-view`; every frame `update` eases the
- * camera towards it (`interpolation-decay`) and turns it when `auto-rotate` is on. The
+ * camera towards it (`interpolation-decay`) and keeps `auto-rotate`'s turntable angle. The
  * framed distance (`auto` radius, `%`) is recomputed when the aspect or the field of view
  * changes; the user's zoom applies on top until `camera-orbit` is set again. `update`
  * allocates nothing.
@@ -97,6 +97,8 @@ export class ViewerCamera {
   private readonly goal = new Float64Array(COMPONENTS);
   private readonly epsilon = new Float64Array(COMPONENTS);
   private readonly framer = new OrbitCamera();
+  /** The turntable angle (a typed array: a double field would box on every frame). */
+  private readonly turn = new Float64Array(1);
   /** Seconds since the last interaction (auto-rotate waits `autoRotateDelay`). */
   private idle = 0;
   /** The goal or the camera changed since the last update. */
@@ -209,16 +211,22 @@ export class ViewerCamera {
     return this.easing || this.dirty || this.settings.autoRotate;
   }
 
-  /** The goal (what `jumpToGoal` would show): theta, phi (radians), radius (m). */
-  goalOrbit(dst: Float64Array): Float64Array {
-    dst[0] = this.goal[THETA];
-    dst[1] = this.goal[PHI];
-    dst[2] = this.goal[RADIUS];
-    return dst;
+  /**
+   * The turntable's angle, radians about +Y: `auto-rotate` turns the model (not the camera),
+   * as model-viewer's does; the stage applies it. Wrapped to (−π, π].
+   */
+  get turntable(): number {
+    return this.turn[0];
+  }
+
+  set turntable(angle: number) {
+    const t = angle % (2 * Math.PI);
+    this.turn[0] = t > Math.PI ? t - 2 * Math.PI : t <= -Math.PI ? t + 2 * Math.PI : t;
+    this.dirty = true;
   }
 
   /**
-   * One frame of `dt` seconds: auto-rotation, then easing. Returns whether the camera moved
+   * One frame of `dt` seconds: the turntable, then easing. Returns whether the view moved
    * (then `source` says why). Allocates nothing.
    */
   update(dt: number): boolean {
@@ -226,19 +234,19 @@ export class ViewerCamera {
     this.dirty = false;
     this.idle += dt;
     const s = this.settings;
+    let turned = false;
     if (s.autoRotate && this.idle >= s.autoRotateDelay && dt > 0) {
-      const turn = s.rotationPerSecond * dt;
-      this.goal[THETA] += turn;
-      this.value[THETA] += turn;
+      const t = (this.turn[0] + s.rotationPerSecond * dt) % (2 * Math.PI);
+      this.turn[0] = t > Math.PI ? t - 2 * Math.PI : t <= -Math.PI ? t + 2 * Math.PI : t;
       if (this.source !== 'user-interaction' || !this.easing) this.source = 'automatic';
-      moved = true;
+      turned = true;
     }
     if (this.easing || moved) {
       this.easing = stepDamped(this.value, this.velocity, this.goal, s.decay, dt, this.epsilon);
       moved = true;
     }
     if (moved) this.write();
-    return moved;
+    return moved || turned;
   }
 
   private interacted(): void {

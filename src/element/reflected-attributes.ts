@@ -221,7 +221,7 @@ export interface ReflectedProperties {
   maxCameraOrbit: string | null;
   /** Milliseconds over which the camera eases to a new goal (default 50; 0 jumps). */
   interpolationDecay: number;
-  /** Turns the camera about the model after `auto-rotate-delay` ms without interaction. */
+  /** Turns the model on a turntable after `auto-rotate-delay` ms without interaction (the camera stays). */
   autoRotate: boolean;
   /** Milliseconds (default 3000). */
   autoRotateDelay: number;

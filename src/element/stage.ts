@@ -65,10 +65,14 @@ export class ViewerStage {
   /** The one character's placement (root motion), its single-precision copy, and its steering. */
   private readonly placement = new Float64Array(16);
   private readonly placementF32 = new Float32Array(16);
-  /** `orientation` and `scale` (identity unless set), and the one character's placement times it. */
+  /** `orientation` and `scale` (identity unless set); that turned by the turntable; the one character's placement times it. */
+  private readonly base4 = new Float64Array(16);
   private readonly model4 = new Float64Array(16);
   private transformed = false;
   private readonly placed = new Float64Array(16);
+  /** The turntable angle applied (radians about +Y) and its rotation matrix. */
+  private readonly turntable = new Float64Array(1);
+  private readonly turn4 = new Float64Array(16);
   private readonly moved = new Float64Array(1);
   private readonly turns = new Float64Array(1);
   private readonly delta = new Float64Array(4);
@@ -86,21 +90,37 @@ export class ViewerStage {
     this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, rest.nodeMatrices));
     setIdentity(this.placement);
     setIdentity(this.placementF32);
+    setIdentity(this.base4);
     setIdentity(this.model4);
     setIdentity(this.placed);
+    setIdentity(this.turn4);
     this.singleList.length = 1;
   }
 
   /** `orientation` / `scale` as a matrix (the one character's; a crowd keeps its grid). */
   setModelMatrix(m: ArrayLike<number>): void {
-    for (let i = 0; i < 16; i++) this.model4[i] = m[i];
-    this.transformed = !isIdentity(m);
-    this.syncPlaced();
+    for (let i = 0; i < 16; i++) this.base4[i] = m[i];
+    this.syncModel();
   }
 
-  /** The model's own box (the clip sweep, in place) after `orientation` and `scale`. */
+  /** `auto-rotate`'s turntable: the model turns about +Y (radians), over orientation and scale. Allocates nothing. */
+  setTurntable(angle: number): void {
+    if (angle === this.turntable[0]) return;
+    this.turntable[0] = angle;
+    const c = Math.cos(angle), s = Math.sin(angle), t = this.turn4;
+    t[0] = c; t[2] = -s; t[8] = s; t[10] = c;
+    this.syncModel();
+  }
+
+  /** The model's own box (the clip sweep, in place) after `orientation` and `scale` (not the turntable). */
   modelBounds(): Bounds {
-    return this.transformed ? transformBounds(this.base!, this.model4) : this.base!;
+    return isIdentity(this.base4) ? this.base! : transformBounds(this.base!, this.base4);
+  }
+
+  private syncModel(): void {
+    multiplyMat4(this.turn4, this.base4, this.model4);
+    this.transformed = !isIdentity(this.model4);
+    this.syncPlaced();
   }
 
   private syncPlaced(): void {

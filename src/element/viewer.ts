@@ -306,6 +306,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** Width over height the framed model needs (what `toBlob({idealAspect: true})` uses). */
   getIdealAspect(): number { return this.bounds ? idealAspectOf(this.bounds, this.view.camera) : 1; }
 
+  /** The angle `auto-rotate` has turned the model by, radians about +Y. */
+  getTurntableRotation(): number { return this.view.turntable; }
+
+  /** Turns the model back to `theta` radians (default 0). */
+  resetTurntableRotation(theta = 0): void {
+    this.view.turntable = theta;
+    this.frames.invalidate();
+  }
+
   /** The interaction prompt may show again, as if nobody had interacted. */
   resetInteractionPrompt(): void { this.cameraApi.resetPrompt(this.modelIsVisible); }
 

@@ -327,25 +327,32 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       expect(await touch()).toBe('none');
     });
 
-    it('auto-rotate turns the camera at rotation-per-second after auto-rotate-delay, with camera-change "automatic"', async () => {
-      await addViewer('spin', { builtin: 'limb', 'auto-rotate': '', 'auto-rotate-delay': '100000', 'rotation-per-second': '90deg', loading: 'eager' });
+    it('auto-rotate turns the model on a turntable at rotation-per-second after auto-rotate-delay; the camera stays; resetTurntableRotation', async () => {
+      await addViewer('spin', { builtin: 'character', 'animation-name': 'Idle', 'auto-rotate': '', 'auto-rotate-delay': '100000', 'rotation-per-second': '90deg', loading: 'eager' });
       await whenLoaded('spin');
       await waitForFrames('spin', 10);
-      expect(await page.evaluate(() => window.helpers.viewer('spin').getCameraOrbit().theta)).toBe(0);
+      expect(await page.evaluate(() => window.helpers.viewer('spin').getTurntableRotation())).toBe(0);
+      const front = await capture('spin');
       await page.evaluate(() => { window.helpers.viewer('spin').autoRotateDelay = 0; });
-      const t0 = await page.evaluate(() => [window.helpers.viewer('spin').getCameraOrbit().theta, performance.now()]);
+      const t0 = await page.evaluate(() => [window.helpers.viewer('spin').getTurntableRotation(), performance.now()]);
       await waitForFrames('spin', 10);
-      const t1 = await page.evaluate(() => [window.helpers.viewer('spin').getCameraOrbit().theta, performance.now()]);
+      const t1 = await page.evaluate(() => [window.helpers.viewer('spin').getTurntableRotation(), performance.now()]);
       const rate = (t1[0] - t0[0]) / ((t1[1] - t0[1]) / 1000);
       // 90°/s, give or take the frames' timing (a frame's step is at most 0.25 s).
       expect(rate).toBeGreaterThan(Math.PI / 2 * 0.5);
       expect(rate).toBeLessThan(Math.PI / 2 * 1.5);
+      expect(await page.evaluate(() => String(window.helpers.viewer('spin').getCameraOrbit()))).toMatch(/^0deg 75deg /);
       expect((await events('spin', 'camera-change')).some((e) => e.detail.source === 'automatic')).toBe(true);
       await page.evaluate(() => { window.helpers.viewer('spin').autoRotate = false; });
       await sleep(200);
       const frozen = await frames('spin');
       await sleep(300);
       expect(await frames('spin')).toBe(frozen);
+      // Turned a quarter, the character shows its side; reset, its front again.
+      await page.evaluate(() => window.helpers.viewer('spin').resetTurntableRotation(Math.PI / 2));
+      expect(changedFraction(front, await capture('spin'))).toBeGreaterThan(0.01);
+      await page.evaluate(() => window.helpers.viewer('spin').resetTurntableRotation());
+      expect(changedFraction(front, await capture('spin'))).toBeLessThan(0.001);
     });
 
     it('interaction-prompt: shown after the threshold with camera-controls, gone at the first interaction; none never shows', async () => {

@@ -169,7 +169,7 @@ describe('ViewerCamera', () => {
     expect(view.camera.target[1]).toBeCloseTo(1 + 0.5 * height, 9);
   });
 
-  it('auto-rotate turns the camera at rotation-per-second once auto-rotate-delay has passed without interaction', () => {
+  it('auto-rotate turns the turntable (not the camera) at rotation-per-second once auto-rotate-delay has passed without interaction', () => {
     const view = new ViewerCamera();
     view.reset(AUTO_ORBIT, bounds, 1);
     view.update(0);
@@ -177,16 +177,21 @@ describe('ViewerCamera', () => {
     view.settings.autoRotateDelay = 0.5;
     view.settings.rotationPerSecond = 1;
     for (let i = 0; i < 10; i++) view.update(0.05);
+    expect(view.turntable).toBe(0);
+    for (let i = 0; i < 10; i++) expect(view.update(0.05)).toBe(true);
+    expect(view.turntable).toBeCloseTo(0.5, 9);
     expect(view.camera.yaw).toBe(0);
-    for (let i = 0; i < 10; i++) view.update(0.05);
-    expect(view.camera.yaw).toBeCloseTo(0.5, 9);
     expect(view.source).toBe('automatic');
     expect(view.active).toBe(true);
+    // An interaction holds it for the delay again.
     view.orbitBy(0, 0);
     view.update(0.05);
-    const held = view.camera.yaw;
+    const held = view.turntable;
     view.update(0.05);
-    expect(view.camera.yaw).toBeCloseTo(held, 9);
+    expect(view.turntable).toBe(held);
+    // Wrapped to (−π, π]; set directly by resetTurntableRotation.
+    view.turntable = 3 * Math.PI / 2;
+    expect(view.turntable).toBeCloseTo(-Math.PI / 2, 12);
   });
 
   it('a frame of easing and auto-rotation allocates nothing', async () => {
