@@ -16,8 +16,10 @@ const TIERS = {
   element: {
     values: ['DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE', 'DEFAULT_SPEED', 'SkinnedMeshViewerElement', 'SourceError', 'TAG_NAME', 'loadModelSource', 'parseCameraOrbit'],
     types: [
-      'CameraOrbit', 'HotspotQuery', 'HotspotVector2', 'HotspotVector3', 'LoadSourceOptions', 'OrbitRadius', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
-      'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats', 'ViewerVariantDetail', 'SurfacePoint',
+      'AppendAnimationOptions', 'CameraOrbit', 'DetachAnimationOptions', 'HotspotQuery', 'HotspotVector2', 'HotspotVector3', 'LoadSourceOptions', 'OrbitRadius', 'PlayOptions',
+      'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'SurfacePoint', 'ToBlobOptions', 'ViewerAnimationEndDetail',
+      'ViewerCameraChangeDetail', 'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerLoopDetail', 'ViewerProgressDetail', 'ViewerStats',
+      'ViewerVariantDetail', 'ViewerVector3', 'ViewerVisibilityDetail',
     ],
   },
   rendererAndPlayer: {
@@ -132,7 +134,10 @@ describe('the library entry (src/index.ts)', () => {
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
       'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
       'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
-      'variant-name', 'animation-src',
+      'variant-name', 'animation-src', 'poster', 'reveal', 'loading', 'animation-name', 'animation-crossfade-duration', 'with-credentials', 'camera-target', 'field-of-view', 'min-field-of-view',
+      'max-field-of-view', 'min-camera-orbit', 'max-camera-orbit', 'interpolation-decay', 'auto-rotate', 'auto-rotate-delay',
+      'rotation-per-second', 'disable-zoom', 'disable-pan', 'disable-tap', 'orbit-sensitivity', 'zoom-sensitivity', 'pan-sensitivity',
+      'touch-action', 'interaction-prompt', 'interaction-prompt-style', 'orientation', 'scale', 'interaction-prompt-threshold',
     ]);
   });
 

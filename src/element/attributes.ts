@@ -190,6 +190,14 @@ export function parseCssColor(text: string, canvas?: ColorCanvas): Rgba | undefi
   return [r / 255, g / 255, b / 255, a / 255];
 }
 
+/** `background`: absent or empty → transparent; a colour the browser does not know warns and is transparent. */
+export function backgroundColor(text: string | null, warn: (message: string) => void): Rgba {
+  if (text === null || text.trim() === '') return TRANSPARENT;
+  const color = parseCssColor(text);
+  if (!color) warn(`background="${text}" is not a CSS colour; using transparent`);
+  return color ?? TRANSPARENT;
+}
+
 /** The method to use for a `skinning` value: itself when supported, else undefined (caller falls back to linear). */
 export function parseSkinning(text: string | null | undefined): SkinningMethod | undefined {
   return asSkinningMethod((text ?? DEFAULT_SKINNING).trim().toLowerCase() || DEFAULT_SKINNING);

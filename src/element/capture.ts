@@ -1,5 +1,17 @@
+import type { AnimationPlayer } from '../anim/player.ts';
+import type { Bounds } from '../gpu/bounds.ts';
+import type { OrbitCamera } from '../gpu/camera.ts';
+import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
+import type { GpuState } from './gpu-session.ts';
+import type { ViewerStage } from './stage.ts';
+
 /**
- * Encoding a read-back frame as an image file for `capture()`. The renderer writes
+ * Frames as image files: `capture()`, model-viewer's `toBlob()` (rendered again into an
+ * offscreen texture and read back, so it works whatever the canvas compositing does) and
+ * `toDataURL()` (synchronous, as model-viewer's: a frame drawn into the canvas's current
+ * texture and encoded by the canvas in the same task).
+ *
+ * Encoding a read-back frame as an image file. The renderer writes
  * premultiplied alpha (what a premultiplied canvas composites); image files and ImageData
  * hold straight alpha, so partly transparent pixels are un-premultiplied first. Opaque
  * pixels pass through unchanged, so a capture of an opaque frame is byte-identical to a
@@ -37,4 +49,70 @@ export async function encodeImage(rgba: Uint8ClampedArray<ArrayBuffer>, width: n
   return new Promise((resolve, reject) => {
     canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(`capture: the browser could not encode ${type}`))), type, quality);
   });
+}
+
+/** model-viewer's `toBlob` options. */
+export interface ToBlobOptions {
+  /** `image/png` (default), `image/jpeg` or `image/webp`. */
+  mimeType?: string;
+  /** JPEG/WebP quality 0…1. */
+  qualityArgument?: number;
+  /** Crop to the width the framed model needs at the canvas's height, instead of the canvas's aspect. */
+  idealAspect?: boolean;
+}
+
+/** What drawing a frame takes (the element's GPU, player, stage and its draw call). */
+export interface FrameSource {
+  readonly gpu: GpuState;
+  readonly player: AnimationPlayer;
+  readonly stage: ViewerStage | undefined;
+  draw(gpu: GpuState, target: GPUTexture, player: AnimationPlayer, stage: ViewerStage | undefined): void;
+}
+
+/**
+ * Width over height of `bounds` as the camera sees it: its extents along the camera's right
+ * and up axes (an orthographic estimate; the perspective difference is small at framing
+ * distances). For `idealAspect`.
+ */
+export function idealAspectOf(bounds: Bounds, camera: Pick<OrbitCamera, 'yaw' | 'pitch'>): number {
+  const cp = Math.cos(camera.pitch), sp = Math.sin(camera.pitch), cy = Math.cos(camera.yaw), sy = Math.sin(camera.yaw);
+  let right = 0, up = 0;
+  for (let corner = 0; corner < 8; corner++) {
+    const x = (corner & 1 ? bounds.max[0] : bounds.min[0]) - bounds.center[0];
+    const y = (corner & 2 ? bounds.max[1] : bounds.min[1]) - bounds.center[1];
+    const z = (corner & 4 ? bounds.max[2] : bounds.min[2]) - bounds.center[2];
+    right = Math.max(right, Math.abs(x * cy - z * sy));
+    up = Math.max(up, Math.abs(-sp * sy * x + cp * y - sp * cy * z));
+  }
+  return up > 0 ? right / up : 1;
+}
+
+/** Renders a frame of `width`×`height` offscreen and encodes it. */
+export async function renderImage(source: FrameSource, width: number, height: number, label: string, type: string, quality?: number): Promise<Blob> {
+  const { gpu, player, stage } = source;
+  const target = createOffscreenTarget(gpu.device, width, height, gpu.renderer.format, label);
+  let pixels: Uint8Array;
+  try {
+    source.draw(gpu, target, player, stage);
+    pixels = await readTexturePixels(gpu.device, target);
+  } finally {
+    target.destroy();
+  }
+  const rgba = new Uint8ClampedArray(pixels.buffer as ArrayBuffer, pixels.byteOffset, pixels.byteLength);
+  unpremultiply(rgba);
+  return encodeImage(rgba, width, height, type, quality);
+}
+
+/** Draws a frame into the canvas's current texture and has the canvas encode it, in this task. */
+export function canvasDataUrl(source: FrameSource, canvas: HTMLCanvasElement, type: string, quality?: number): string {
+  source.draw(source.gpu, source.gpu.context.getCurrentTexture(), source.player, source.stage);
+  return canvas.toDataURL(type, quality);
+}
+
+/** toBlob(): the canvas's size, or its height at `aspect` (idealAspect), within the device's limits. */
+export function frameBlob(source: FrameSource, canvas: HTMLCanvasElement, aspect: number | undefined, options: ToBlobOptions, label: string): Promise<Blob> {
+  const height = canvas.height;
+  const max = source.gpu.device.limits.maxTextureDimension2D;
+  const width = aspect === undefined ? canvas.width : Math.max(1, Math.min(max, Math.round(height * aspect)));
+  return renderImage(source, width, height, label, options.mimeType ?? 'image/png', options.qualityArgument);
 }

@@ -1,6 +1,9 @@
 /**
  * `camera-controls`: drag to orbit, wheel or pinch to zoom, arrow keys and +/- from the
- * keyboard. Every listener is on the element itself or on its own canvas, never on
+ * keyboard; right-drag, a modified (Shift/Ctrl/Meta) drag, a two-finger drag or
+ * Shift+arrows pan; a double click/tap after a pan puts the target back. model-viewer's
+ * `disable-zoom`, `disable-pan`, `disable-tap` and `orbit-/zoom-/pan-sensitivity` are
+ * `ControlOptions`. Every listener is on the element itself or on its own canvas, never on
  * window or document: pointer capture keeps a drag going outside the canvas, so nothing
  * page-wide has to be added or, on removal, forgotten.
  */
@@ -10,7 +13,25 @@ export interface OrbitTarget {
   orbit(deltaYaw: number, deltaPitch: number): void;
   /** Multiplies the camera distance (< 1 moves closer). */
   zoom(factor: number): void;
+  /** Moves the target in the view plane by fractions of the viewport's height (right, down: the model follows). */
+  pan(dx: number, dy: number): void;
+  /** A double click or tap: the target goes back to `camera-target`. */
+  recenter(): void;
 }
+
+/** model-viewer's interaction attributes, read by CameraControls at each gesture. */
+export interface ControlOptions {
+  disableZoom: boolean;
+  disablePan: boolean;
+  disableTap: boolean;
+  orbitSensitivity: number;
+  zoomSensitivity: number;
+  panSensitivity: number;
+}
+
+export const DEFAULT_CONTROL_OPTIONS: Readonly<ControlOptions> = {
+  disableZoom: false, disablePan: false, disableTap: false, orbitSensitivity: 1, zoomSensitivity: 1, panSensitivity: 1,
+};
 
 /** A drag across the canvas's full height turns the camera by half a turn. */
 const ORBIT_PER_HEIGHT = Math.PI;
@@ -20,12 +41,20 @@ const KEY_ZOOM = 1.15;
 const WHEEL_ZOOM_PER_PIXEL = 0.0015;
 const WHEEL_LINE_PIXELS = 16;
 const WHEEL_PAGE_PIXELS = 400;
+/** Shift+arrow pans by this share of the viewport's height. */
+const KEY_PAN = 0.05;
 
 export class CameraControls {
   private enabled = false;
   /** Active pointers on the canvas: id → last position. At most two matter (pinch). */
   private readonly pointers = new Map<number, { x: number; y: number }>();
   private pinchDistance = 0;
+  /** The gesture in progress pans (right button, a modifier, or two fingers moving together). */
+  private panning = false;
+  private readonly midpoint = { x: 0, y: 0 };
+  readonly options: ControlOptions = { ...DEFAULT_CONTROL_OPTIONS };
+  private readonly onDoubleClick = (e: MouseEvent) => this.doubleClick(e);
+  private readonly onContextMenu = (e: MouseEvent) => { if (!this.options.disablePan) e.preventDefault(); };
 
   private readonly onPointerDown = (e: PointerEvent) => this.pointerDown(e);
   private readonly onPointerMove = (e: PointerEvent) => this.pointerMove(e);
@@ -47,6 +76,9 @@ export class CameraControls {
     this.surface[method]('pointermove', this.onPointerMove as EventListener);
     this.surface[method]('pointerup', this.onPointerUp as EventListener);
     this.surface[method]('pointercancel', this.onPointerUp as EventListener);
+    this.surface[method]('dblclick', this.onDoubleClick as EventListener);
+    // Right-drag pans: no context menu over the viewer (unless panning is off).
+    this.surface[method]('contextmenu', this.onContextMenu as EventListener);
     // Not passive: a wheel over an interactive viewer zooms it instead of scrolling the page.
     this.surface[method]('wheel', this.onWheel as EventListener, { passive: false } as AddEventListenerOptions);
     this.host[method]('keydown', this.onKeyDown as EventListener);
@@ -60,7 +92,10 @@ export class CameraControls {
   }
 
   private pointerDown(e: PointerEvent): void {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    if (e.pointerType === 'mouse' && e.button !== 0 && e.button !== 2) return;
+    if (this.pointers.size === 0) {
+      this.panning = !this.options.disablePan && (e.button === 2 || e.shiftKey || e.ctrlKey || e.metaKey);
+    }
     try {
       // Keeps the drag ours outside the canvas, with no window-level listeners.
       this.surface.setPointerCapture(e.pointerId);
@@ -68,7 +103,10 @@ export class CameraControls {
       // The pointer is already gone (or the event was synthetic): the gesture still works inside.
     }
     this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (this.pointers.size === 2) this.pinchDistance = this.spread();
+    if (this.pointers.size === 2) {
+      this.pinchDistance = this.spread();
+      this.center(this.midpoint);
+    }
     e.preventDefault();
   }
 
@@ -78,21 +116,47 @@ export class CameraControls {
     const dx = e.clientX - last.x, dy = e.clientY - last.y;
     last.x = e.clientX;
     last.y = e.clientY;
-    if (this.pointers.size === 1) {
-      const perPixel = ORBIT_PER_HEIGHT / Math.max(1, this.surface.clientHeight);
+    const height = Math.max(1, this.surface.clientHeight);
+    const o = this.options;
+    if (this.pointers.size === 1 && this.panning) {
+      this.target.pan((dx / height) * o.panSensitivity, (dy / height) * o.panSensitivity);
+    } else if (this.pointers.size === 1) {
+      const perPixel = (ORBIT_PER_HEIGHT / height) * o.orbitSensitivity;
       // The model follows the pointer: dragging right turns it right (the camera left);
       // dragging down shows it more from above.
       this.target.orbit(-dx * perPixel, dy * perPixel);
     } else if (this.pointers.size === 2) {
       const spread = this.spread();
-      if (this.pinchDistance > 0 && spread > 0) this.target.zoom(this.pinchDistance / spread);
+      if (!o.disableZoom && this.pinchDistance > 0 && spread > 0) this.target.zoom((this.pinchDistance / spread) ** o.zoomSensitivity);
       this.pinchDistance = spread;
+      // Two fingers moving together pan.
+      const mx = this.midpoint.x, my = this.midpoint.y;
+      this.center(this.midpoint);
+      if (!o.disablePan) this.target.pan(((this.midpoint.x - mx) / height) * o.panSensitivity, ((this.midpoint.y - my) / height) * o.panSensitivity);
     }
   }
 
   private pointerUp(e: PointerEvent): void {
     this.pointers.delete(e.pointerId);
     this.pinchDistance = this.pointers.size === 2 ? this.spread() : 0;
+    if (this.pointers.size === 2) this.center(this.midpoint);
+    if (this.pointers.size === 0) this.panning = false;
+  }
+
+  private center(out: { x: number; y: number }): void {
+    let x = 0, y = 0, i = 0;
+    for (const p of this.pointers.values()) {
+      if (i < 2) { x += p.x; y += p.y; }
+      i++;
+    }
+    out.x = x / 2;
+    out.y = y / 2;
+  }
+
+  private doubleClick(e: MouseEvent): void {
+    if (this.options.disableTap) return;
+    e.preventDefault();
+    this.target.recenter();
   }
 
   private spread(): number {
@@ -105,23 +169,38 @@ export class CameraControls {
   }
 
   private wheel(e: WheelEvent): void {
+    // With zoom off the wheel scrolls the page, as over any other content.
+    if (this.options.disableZoom) return;
     e.preventDefault();
     const scale = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? WHEEL_LINE_PIXELS : e.deltaMode === WheelEvent.DOM_DELTA_PAGE ? WHEEL_PAGE_PIXELS : 1;
     // Trackpad pinch arrives as a wheel event with ctrlKey set and small deltas.
     const gain = e.ctrlKey ? 10 : 1;
-    this.target.zoom(Math.exp(e.deltaY * scale * WHEEL_ZOOM_PER_PIXEL * gain));
+    this.target.zoom(Math.exp(e.deltaY * scale * WHEEL_ZOOM_PER_PIXEL * gain * this.options.zoomSensitivity));
   }
 
   private keyDown(e: KeyboardEvent): void {
     // Ctrl/Cmd with +/- is the browser's page zoom; leave modified keys to the page.
     if (e.altKey || e.metaKey || e.ctrlKey) return;
+    const o = this.options;
+    const orbit = KEY_ORBIT * o.orbitSensitivity, pan = KEY_PAN * o.panSensitivity;
+    const zoom = o.disableZoom ? 1 : KEY_ZOOM ** o.zoomSensitivity;
+    if (e.shiftKey && !o.disablePan && e.key.startsWith('Arrow')) {
+      switch (e.key) {
+        case 'ArrowLeft': this.target.pan(-pan, 0); break;
+        case 'ArrowRight': this.target.pan(pan, 0); break;
+        case 'ArrowUp': this.target.pan(0, -pan); break;
+        case 'ArrowDown': this.target.pan(0, pan); break;
+      }
+      e.preventDefault();
+      return;
+    }
     switch (e.key) {
-      case 'ArrowLeft': this.target.orbit(KEY_ORBIT, 0); break;
-      case 'ArrowRight': this.target.orbit(-KEY_ORBIT, 0); break;
-      case 'ArrowUp': this.target.orbit(0, -KEY_ORBIT); break;
-      case 'ArrowDown': this.target.orbit(0, KEY_ORBIT); break;
-      case '+': case '=': case 'PageUp': this.target.zoom(1 / KEY_ZOOM); break;
-      case '-': case '_': case 'PageDown': this.target.zoom(KEY_ZOOM); break;
+      case 'ArrowLeft': this.target.orbit(orbit, 0); break;
+      case 'ArrowRight': this.target.orbit(-orbit, 0); break;
+      case 'ArrowUp': this.target.orbit(0, -orbit); break;
+      case 'ArrowDown': this.target.orbit(0, orbit); break;
+      case '+': case '=': case 'PageUp': if (o.disableZoom) return; this.target.zoom(1 / zoom); break;
+      case '-': case '_': case 'PageDown': if (o.disableZoom) return; this.target.zoom(zoom); break;
       default: return;
     }
     // Arrow keys would otherwise scroll the page while the viewer has focus.

@@ -8,11 +8,17 @@ export interface ViewerProgressDetail {
   readonly loaded: number;
   /** Announced size in bytes (Content-Length); 0 while unknown. */
   readonly total: number;
+  /** model-viewer's: 0…1 (loaded / total; 0 while the size is unknown; 1 once the model is on the GPU). */
+  readonly totalProgress: number;
+  /** model-viewer's: what progresses (`model-load`). */
+  readonly reason: 'model-load';
 }
 
 export interface ViewerLoadDetail {
   /** The source that loaded: the `src` value, or `builtin:NAME`. */
   readonly src: string;
+  /** model-viewer's name for `src`. */
+  readonly url: string;
 }
 
 export type ViewerErrorKind = 'webgpu-unsupported' | 'load' | 'gpu';
@@ -29,6 +35,10 @@ export interface ViewerErrorDetail {
   readonly src: string | undefined;
   /** The thrown value (GltfError, SourceError, WebGpuUnsupportedError, …). */
   readonly error: unknown;
+  /** model-viewer's: `loadfailure` (for every kind: the model could not be shown). */
+  readonly type: 'loadfailure';
+  /** model-viewer's name for `error`. */
+  readonly sourceError: unknown;
 }
 
 export interface ViewerAnimationEndDetail {
@@ -42,6 +52,21 @@ export interface ViewerVariantDetail {
   readonly name: string | null;
 }
 
+export interface ViewerLoopDetail {
+  /** Passes of the clip completed since play(). */
+  readonly count: number;
+}
+
+export interface ViewerCameraChangeDetail {
+  /** `user-interaction`: camera controls; `automatic`: auto-rotate; `none`: an attribute or a method. */
+  readonly source: 'user-interaction' | 'none' | 'automatic';
+}
+
+export interface ViewerVisibilityDetail {
+  /** The model is drawn, not behind the poster, and the element on screen. */
+  readonly visible: boolean;
+}
+
 /** Event types of <skinned-mesh-viewer> whose detail differs from HTMLElementEventMap's. */
 export interface SkinnedMeshViewerCustomEvents {
   progress: CustomEvent<ViewerProgressDetail>;
@@ -50,6 +75,20 @@ export interface SkinnedMeshViewerCustomEvents {
   animationend: CustomEvent<ViewerAnimationEndDetail>;
   /** After a change of `variant-name` shows (as model-viewer's event of that name). */
   'variant-applied': CustomEvent<ViewerVariantDetail>;
+  /** The clip started another pass (`play({repetitions})`, `loop`): `count` passes are done. */
+  loop: CustomEvent<ViewerLoopDetail>;
+  /** play() started playback (model-viewer's event). */
+  play: CustomEvent<Record<string, never>>;
+  /** pause() stopped it (model-viewer's event). */
+  pause: CustomEvent<Record<string, never>>;
+  /** The last pass ended (with `animationend`); model-viewer's event. */
+  finished: CustomEvent<Record<string, never>>;
+  /** The camera moved this frame (model-viewer's event; one event object per source, reused). */
+  'camera-change': CustomEvent<ViewerCameraChangeDetail>;
+  /** The poster came down (model-viewer's event). */
+  'poster-dismissed': CustomEvent<Record<string, never>>;
+  /** The model became visible to the user, or stopped being (model-viewer's event). */
+  'model-visibility': CustomEvent<ViewerVisibilityDetail>;
 }
 
 /** Every event a <skinned-mesh-viewer> can dispatch, for typed addEventListener. */

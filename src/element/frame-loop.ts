@@ -35,20 +35,28 @@ export interface FrameLoopHost {
   beforeRender(): ((player: AnimationPlayer, dt: number) => void) | null;
   /** The player's clip reached its end this frame. */
   animationEnded(player: AnimationPlayer): void;
-  /** A frame was drawn to the canvas (hotspots follow it). */
-  drawn(): void;
+  /** Advances the playing player by `dt` seconds (its update, with the element's passes and layer ramps). */
+  advance(player: AnimationPlayer, dt: number): void;
+  /** A frame was drawn into the canvas (the poster comes down, hotspots follow it; must allocate nothing). */
+  frameDrawn(): void;
+  /** The camera moved in the frame just drawn (must allocate nothing). */
+  cameraChanged(): void;
 }
 
 /**
- * When the element draws: at most one animation frame pending, requested only while the
- * element is on screen with a model on the GPU, and again after a frame only while the
- * animation plays; otherwise a frame follows each visible change (`invalidate`). Also
- * keeps the canvas at its device-pixel size.
+ * When the element draws: at most one animation frame pending, requested only with a model
+ * on the GPU; again after a frame only while the element is on screen and the animation
+ * plays; otherwise a frame follows each visible change (`invalidate`). A change draws one
+ * frame even off screen (a load, a resize that cleared the canvas), so a viewer scrolled
+ * into view already shows its model, not an empty box, while it animates only on screen.
+ * Also keeps the canvas at its device-pixel size.
  */
 export class FrameLoop {
   private rafId = 0;
   private lastFrameTime = -1;
   private visible = false;
+  /** The canvas does not show the current state (nothing drawn yet, a change, a resize): one frame is due, on screen or not. */
+  private stale = true;
   /** CPU milliseconds of the last pose evaluation (see `stats`). */
   private poseMs = 0;
   /** Bound once so that scheduling allocates nothing. */
@@ -81,8 +89,14 @@ export class FrameLoop {
     this.visible = false;
   }
 
-  /** Something visible changed: draw one frame (if on screen). */
+  /** Whether the element is on screen (the IntersectionObserver's last word). */
+  get onScreen(): boolean {
+    return this.visible;
+  }
+
+  /** Something visible changed: draw one frame (off screen too). */
   invalidate(): void {
+    this.stale = true;
     this.schedule();
   }
 
@@ -131,7 +145,7 @@ export class FrameLoop {
   }
 
   private schedule(): void {
-    if (this.rafId !== 0 || !this.visible || !this.session.gpu || !this.host.player()) return;
+    if (this.rafId !== 0 || !(this.visible || this.stale) || !this.session.gpu || !this.host.player()) return;
     this.rafId = requestAnimationFrame(this.frame);
   }
 
@@ -139,19 +153,21 @@ export class FrameLoop {
   private render(time: number): void {
     this.rafId = 0;
     const gpu = this.session.gpu, player = this.host.player();
-    if (!gpu || !player || gpu.uploaded !== player.model || !this.visible) {
+    if (!gpu || !player || gpu.uploaded !== player.model || !(this.visible || this.stale)) {
       this.lastFrameTime = -1;
       return;
     }
+    this.stale = false;
     let ended = false;
     const hook = this.host.beforeRender();
     let dt = 0;
+    const elapsed = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
     // Pose time: the player and the stage (root motion, the crowd).
     const started = performance.now();
     const advancing = player.playing;
     if (advancing) {
-      dt = this.lastFrameTime < 0 ? 0 : Math.min(MAX_FRAME_SECONDS, (time - this.lastFrameTime) / 1000);
-      player.update(dt);
+      dt = elapsed;
+      this.host.advance(player, dt);
       ended = player.ended;
     } else if (hook !== null) {
       // The hook edits the pose in place; start it from the clip again, not from its last edit.
@@ -161,9 +177,14 @@ export class FrameLoop {
     stage?.update(player, dt);
     if (advancing) this.poseMs = performance.now() - started;
     if (hook !== null) hook(player, dt);
+    const cameraMoved = this.view.update(elapsed);
+    // auto-rotate turns the model: the turntable goes into the stage's model matrix.
+    stage?.setTurntable(this.view.turntable);
     this.draw(gpu, gpu.context.getCurrentTexture(), player, stage);
-    this.host.drawn();
-    if (player.playing) {
+    this.host.frameDrawn();
+    if (cameraMoved) this.host.cameraChanged();
+    // Easing or auto-rotating keeps frames coming, as playing does.
+    if ((player.playing || this.view.active) && this.visible) {
       this.lastFrameTime = time;
       // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.
       if (this.rafId === 0) this.rafId = requestAnimationFrame(this.frame);

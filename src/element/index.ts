@@ -26,13 +26,17 @@ declare global {
   }
 }
 
-export { SkinnedMeshViewerElement, TAG_NAME, type ViewerCameraOrbit } from './viewer.ts';
+export { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
+export type { ViewerCameraOrbit, ViewerVector3 } from './camera-api.ts';
 export type { ViewerStats } from './frame-loop.ts';
 export type { HotspotQuery, HotspotVector2, HotspotVector3, SurfacePoint } from './hotspots.ts';
 export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';
 export type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerErrorDetail,
-  ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail, ViewerVariantDetail,
+  ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail, ViewerVariantDetail, ViewerCameraChangeDetail, ViewerVisibilityDetail,
+  ViewerLoopDetail,
 } from './events.ts';
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
+export type { ToBlobOptions } from './capture.ts';
+export type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
 export { loadModelSource, SourceError, type LoadSourceOptions } from './source.ts';

@@ -14,6 +14,9 @@ export const DEFAULT_SPEED = 1;
 export const DEFAULT_EXPOSURE = 1;
 /** Seconds; model-viewer's `animation-crossfade-duration` default (300 ms). */
 export const DEFAULT_CROSSFADE = 0.3;
+/** model-viewer's `interpolation-decay` and `auto-rotate-delay` defaults, milliseconds. */
+export const DEFAULT_INTERPOLATION_DECAY_MS = 50;
+export const DEFAULT_AUTO_ROTATE_DELAY_MS = 3000;
 
 /**
  * How a property reads its attribute, and writes it:
@@ -29,7 +32,8 @@ export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count
 /** What the element does when an attribute changes; several attributes may share one. */
 export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
-  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'animation-src'
+  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'animation-src' | 'poster' | 'reveal'
+  | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction' | 'model-transform'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -63,6 +67,34 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'shadows', property: 'shadows', kind: 'boolean', fallback: false, reaction: 'settings' },
   { attribute: 'variant-name', property: 'variantName', kind: 'string', fallback: null, reaction: 'variant' },
   { attribute: 'animation-src', property: 'animationSrc', kind: 'string', fallback: null, reaction: 'animation-src' },
+  { attribute: 'poster', property: 'poster', kind: 'string', fallback: null, reaction: 'poster' },
+  { attribute: 'reveal', property: 'reveal', kind: 'string', fallback: 'auto', reaction: 'reveal' },
+  { attribute: 'loading', property: 'loading', kind: 'string', fallback: 'auto', reaction: 'reveal' },
+  { attribute: 'animation-name', property: 'animationName', kind: 'string', fallback: null, reaction: 'clip' },
+  { attribute: 'animation-crossfade-duration', property: 'animationCrossfadeDuration', kind: 'number', fallback: DEFAULT_CROSSFADE * 1000, reaction: 'none' },
+  { attribute: 'with-credentials', property: 'withCredentials', kind: 'boolean', fallback: false, reaction: 'none' },
+  { attribute: 'camera-target', property: 'cameraTarget', kind: 'string', fallback: null, reaction: 'camera-target' },
+  { attribute: 'field-of-view', property: 'fieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
+  { attribute: 'min-field-of-view', property: 'minFieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
+  { attribute: 'max-field-of-view', property: 'maxFieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
+  { attribute: 'min-camera-orbit', property: 'minCameraOrbit', kind: 'string', fallback: null, reaction: 'orbit-limits' },
+  { attribute: 'max-camera-orbit', property: 'maxCameraOrbit', kind: 'string', fallback: null, reaction: 'orbit-limits' },
+  { attribute: 'interpolation-decay', property: 'interpolationDecay', kind: 'number', fallback: DEFAULT_INTERPOLATION_DECAY_MS, reaction: 'camera-motion' },
+  { attribute: 'auto-rotate', property: 'autoRotate', kind: 'boolean', fallback: false, reaction: 'camera-motion' },
+  { attribute: 'auto-rotate-delay', property: 'autoRotateDelay', kind: 'number', fallback: DEFAULT_AUTO_ROTATE_DELAY_MS, reaction: 'camera-motion' },
+  { attribute: 'rotation-per-second', property: 'rotationPerSecond', kind: 'string', fallback: null, reaction: 'camera-motion' },
+  { attribute: 'disable-zoom', property: 'disableZoom', kind: 'boolean', fallback: false, reaction: 'interaction' },
+  { attribute: 'disable-pan', property: 'disablePan', kind: 'boolean', fallback: false, reaction: 'interaction' },
+  { attribute: 'disable-tap', property: 'disableTap', kind: 'boolean', fallback: false, reaction: 'interaction' },
+  { attribute: 'orbit-sensitivity', property: 'orbitSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
+  { attribute: 'zoom-sensitivity', property: 'zoomSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
+  { attribute: 'pan-sensitivity', property: 'panSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
+  { attribute: 'touch-action', property: 'touchAction', kind: 'string', fallback: 'pan-y', reaction: 'interaction' },
+  { attribute: 'interaction-prompt', property: 'interactionPrompt', kind: 'string', fallback: 'auto', reaction: 'none' },
+  { attribute: 'interaction-prompt-style', property: 'interactionPromptStyle', kind: 'string', fallback: 'wiggle', reaction: 'none' },
+  { attribute: 'orientation', property: 'orientation', kind: 'string', fallback: null, reaction: 'model-transform' },
+  { attribute: 'scale', property: 'scale', kind: 'string', fallback: null, reaction: 'model-transform' },
+  { attribute: 'interaction-prompt-threshold', property: 'interactionPromptThreshold', kind: 'number', fallback: 3000, reaction: 'none' },
 ];
 
 const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
@@ -171,4 +203,57 @@ export interface ReflectedProperties {
    * name gets its file's name in front (`dance.glb/Idle`). A file that fails is skipped with a warning.
    */
   animationSrc: string | null;
+  /** An image URL shown until the model is revealed (model-viewer's `poster`); `--poster-color` paints behind it. */
+  poster: string | null;
+  /** `auto` (default): the poster comes down with the model's first frame; `manual`: at `dismissPoster()`. */
+  get reveal(): string;
+  set reveal(value: string | null);
+  /** `auto` (default) and `lazy`: fetch when near the viewport (`auto` with `reveal="manual"`: at `dismissPoster()`); `eager`: at once. */
+  get loading(): string;
+  set loading(value: string | null);
+  /** model-viewer's name for `animation` (it wins when both are set); crossfadeTo writes the one in use. */
+  animationName: string | null;
+  /** model-viewer's name for `crossfade-duration`, in milliseconds (default 300); it wins when both are set. */
+  animationCrossfadeDuration: number;
+  /** Fetches send cookies and HTTP authentication cross-origin (`credentials: 'include'`). */
+  withCredentials: boolean;
+  /** `$x $y $z` (m, cm, mm; `auto` terms: the framed box's centre): what the camera orbits and looks at. */
+  cameraTarget: string | null;
+  /** Vertical field of view (`30deg`, rad; `auto`: 30°), clamped to `min-`/`max-field-of-view` (auto: 25°, 45°). */
+  fieldOfView: string | null;
+  minFieldOfView: string | null;
+  maxFieldOfView: string | null;
+  /** Limits of the orbit in `camera-orbit` syntax; `auto` terms: theta open, phi 22.5°…157.5°, radius 0.1×…10× the `camera-orbit` one. */
+  minCameraOrbit: string | null;
+  maxCameraOrbit: string | null;
+  /** Milliseconds over which the camera eases to a new goal (default 50; 0 jumps). */
+  interpolationDecay: number;
+  /** Turns the model on a turntable after `auto-rotate-delay` ms without interaction (the camera stays). */
+  autoRotate: boolean;
+  /** Milliseconds (default 3000). */
+  autoRotateDelay: number;
+  /** Angle per second of `auto-rotate` (`32deg` by default). */
+  rotationPerSecond: string | null;
+  disableZoom: boolean;
+  disablePan: boolean;
+  /** No double click/tap to put a panned target back. */
+  disableTap: boolean;
+  orbitSensitivity: number;
+  zoomSensitivity: number;
+  panSensitivity: number;
+  /** `pan-y` (default: vertical swipes scroll the page), `pan-x` or `none`. */
+  get touchAction(): string;
+  set touchAction(value: string | null);
+  /** `auto` (default): with camera-controls, a prompt shows after `interaction-prompt-threshold` ms without interaction; `none`. */
+  get interactionPrompt(): string;
+  set interactionPrompt(value: string | null);
+  /** Milliseconds (default 3000). */
+  interactionPromptThreshold: number;
+  /** `wiggle` (default: the hand moves side to side) or `basic` (it stands still). */
+  get interactionPromptStyle(): string;
+  set interactionPromptStyle(value: string | null);
+  /** `$roll $pitch $yaw` (deg, rad): turns the model about its origin (Z, then X, then Y); `updateFraming()` frames it again. */
+  orientation: string | null;
+  /** `$x $y $z` (or one number): scales the model about its origin; `updateFraming()` frames it again. */
+  scale: string | null;
 }

@@ -30,6 +30,11 @@ export interface LoadSourceOptions {
    */
   readonly onProgress?: (loaded: number, total: number) => void;
   readonly fetch?: typeof fetch;
+  /**
+   * The fetches' credentials mode (default: the browser's, `same-origin`); `include` sends
+   * cookies and HTTP authentication cross-origin, as model-viewer's `with-credentials` does.
+   */
+  readonly credentials?: RequestCredentials;
 }
 
 /** The last path segment of a URL, decoded: the model's name. */
@@ -52,12 +57,15 @@ export async function loadModelSource(source: string, options: LoadSourceOptions
   const url = new URL(source, options.baseUrl);
   const progress = new ProgressSum(options.onProgress);
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const bytes = await fetchBytes(fetchFn, url, options.signal, progress);
+  const init: RequestInit = {};
+  if (options.signal) init.signal = options.signal;
+  if (options.credentials) init.credentials = options.credentials;
+  const bytes = await fetchBytes(fetchFn, url, init, progress);
   return loadGltf(bytes, {
     name: fileNameOf(url),
     // glTF URIs are relative to the file that names them (glTF 2.0 §3.6.1.1); the policy
     // refuses other origins (`//evil.example/x.bin`), other schemes and credentials.
-    resolveUri: (_decoded, raw) => fetchBytes(fetchFn, resolveGltfUri(url, raw), options.signal, progress),
+    resolveUri: (_decoded, raw) => fetchBytes(fetchFn, resolveGltfUri(url, raw), init, progress),
   });
 }
 
@@ -79,8 +87,8 @@ class ProgressSum {
   }
 }
 
-async function fetchBytes(fetchFn: typeof fetch, url: URL, signal: AbortSignal | undefined, progress: ProgressSum): Promise<Uint8Array> {
-  const response = await fetchFn(url.href, signal ? { signal } : {});
+async function fetchBytes(fetchFn: typeof fetch, url: URL, init: RequestInit, progress: ProgressSum): Promise<Uint8Array> {
+  const response = await fetchFn(url.href, init);
   if (!response.ok) {
     throw new SourceError(url.href, response.status, `${url.href}: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
   }

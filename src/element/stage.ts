@@ -7,7 +7,8 @@ import type { Bounds } from '../gpu/bounds.ts';
 import type { Camera } from '../gpu/camera.ts';
 import { renderCrowd } from '../gpu/render-crowd.ts';
 import type { Renderer } from '../gpu/renderer.ts';
-import { setIdentity } from '../math/trs.ts';
+import { multiplyMat4, setIdentity } from '../math/trs.ts';
+import { isIdentity, transformBounds } from './model-transform.ts';
 
 /** The most instances `instances="N"` draws. */
 export const MAX_INSTANCES = 4096;
@@ -64,6 +65,14 @@ export class ViewerStage {
   /** The one character's placement (root motion), its single-precision copy, and its steering. */
   private readonly placement = new Float64Array(16);
   private readonly placementF32 = new Float32Array(16);
+  /** `orientation` and `scale` (identity unless set); that turned by the turntable; the one character's placement times it. */
+  private readonly base4 = new Float64Array(16);
+  private readonly model4 = new Float64Array(16);
+  private transformed = false;
+  private readonly placed = new Float64Array(16);
+  /** The turntable angle applied (radians about +Y) and its rotation matrix. */
+  private readonly turntable = new Float64Array(1);
+  private readonly turn4 = new Float64Array(16);
   private readonly moved = new Float64Array(1);
   private readonly turns = new Float64Array(1);
   private readonly delta = new Float64Array(4);
@@ -81,12 +90,53 @@ export class ViewerStage {
     this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, rest.nodeMatrices));
     setIdentity(this.placement);
     setIdentity(this.placementF32);
+    setIdentity(this.base4);
+    setIdentity(this.model4);
+    setIdentity(this.placed);
+    setIdentity(this.turn4);
     this.singleList.length = 1;
   }
 
+  /** `orientation` / `scale` as a matrix (the one character's; a crowd keeps its grid). */
+  setModelMatrix(m: ArrayLike<number>): void {
+    for (let i = 0; i < 16; i++) this.base4[i] = m[i];
+    this.syncModel();
+  }
+
+  /** `auto-rotate`'s turntable: the model turns about +Y (radians), over orientation and scale. Allocates nothing. */
+  setTurntable(angle: number): void {
+    if (angle === this.turntable[0]) return;
+    this.turntable[0] = angle;
+    const c = Math.cos(angle), s = Math.sin(angle), t = this.turn4;
+    t[0] = c; t[2] = -s; t[8] = s; t[10] = c;
+    this.syncModel();
+  }
+
+  /** The model's own box (the clip sweep, in place) after `orientation` and `scale` (not the turntable). */
+  modelBounds(): Bounds {
+    return isIdentity(this.base4) ? this.base! : transformBounds(this.base!, this.base4);
+  }
+
+  private syncModel(): void {
+    multiplyMat4(this.turn4, this.base4, this.model4);
+    this.transformed = !isIdentity(this.model4);
+    this.syncPlaced();
+  }
+
+  private syncPlaced(): void {
+    multiplyMat4(this.placement, this.model4, this.placed);
+  }
+
   get instances(): number { return this.instanceCount; }
-  /** Where the one character is drawn (root motion); null when at the origin or a crowd is drawn. */
-  singlePlacement(): Float64Array | null { return this.walking && this.instanceCount === 1 ? this.placement : null; }
+  /**
+   * Where the one character is drawn: its root-motion placement times `orientation`, `scale`
+   * and the turntable (what `render` draws it with); null when that is the identity or a
+   * crowd is drawn.
+   */
+  singlePlacement(): Float64Array | null {
+    if (this.instanceCount !== 1) return null;
+    return this.transformed ? this.placed : this.walking ? this.placement : null;
+  }
   get rootMotion(): boolean { return this.walking; }
 
   /** Whether the player's clip has root motion to show. */
@@ -112,7 +162,7 @@ export class ViewerStage {
 
   /** The box the camera frames: the clip's sweep, spread over the crowd's area or the walking circle. Allocates. */
   framingBounds(): Bounds {
-    const b = this.base!;
+    const b = this.instanceCount > 1 ? this.base! : this.modelBounds();
     const min = Float32Array.from(b.min), max = Float32Array.from(b.max);
     if (this.crowd && this.instanceCount > 1) {
       min[0] += this.area[0]; min[2] += this.area[1];
@@ -164,6 +214,7 @@ export class ViewerStage {
     // On the circle's left edge, facing +Z: turning right (towards +X) circles the origin.
     if (this.walking) this.placement[12] = -this.radius;
     for (let i = 0; i < 16; i++) this.placementF32[i] = this.placement[i];
+    this.syncPlaced();
     this.lastClip = player.clip;
     this.lastTime = player.time;
   }
@@ -193,6 +244,7 @@ export class ViewerStage {
         this.turns[0] = this.moved[0] / this.radius;
         turnPlacement(this.placement, this.turns);
         for (let i = 0; i < 16; i++) this.placementF32[i] = this.placement[i];
+        this.syncPlaced();
       }
       this.lockRoot(player);
     }
@@ -221,6 +273,9 @@ export class ViewerStage {
     const crowd = this.crowd;
     if (crowd && this.instanceCount > 1) {
       renderCrowd(renderer, target, camera, crowd);
+    } else if (this.transformed) {
+      this.singleList[0] = player.instance;
+      renderer.renderInstances(target, camera, this.singleList, 1, this.placed);
     } else if (this.walking) {
       this.singleList[0] = player.instance;
       renderer.renderInstances(target, camera, this.singleList, 1, this.placementF32);

@@ -19,6 +19,30 @@ export const STYLES = `
 canvas { display: block; width: 100%; height: 100%; }
 /* Hidden while there is nothing to show; visibility (not display) keeps it measurable. */
 canvas.empty { visibility: hidden; }
+/* Behind the poster the canvas draws (its first frame is ready when the poster goes) but is not seen. */
+.container.poster-up canvas { opacity: 0; }
+.poster-container { position: absolute; inset: 0; pointer-events: none; }
+.poster-container[hidden] { display: none; }
+.poster {
+  position: absolute; inset: 0;
+  background-color: var(--poster-color, transparent);
+  background-position: center; background-repeat: no-repeat; background-size: contain;
+}
+::slotted([slot="poster"]) { position: absolute; inset: 0; pointer-events: auto; }
+.interaction-prompt {
+  position: absolute; left: 50%; top: 50%; pointer-events: none;
+  transform: translate(-50%, -50%);
+}
+.interaction-prompt[hidden] { display: none; }
+.hand {
+  width: 36px; height: 36px; border-radius: 50%;
+  background: var(--interaction-prompt-color, rgba(255, 255, 255, 0.9));
+  box-shadow: 0 1px 4px rgba(0, 0, 0, 0.35);
+  animation: smv-wiggle 2.4s ease-in-out infinite;
+}
+@keyframes smv-wiggle { 0%, 100% { translate: 0 0; } 25% { translate: -40px 0; } 75% { translate: 40px 0; } }
+@media (prefers-reduced-motion: reduce) { .hand { animation: none; } }
+:host([interaction-prompt-style="basic"]) .hand { animation: none; }
 :host([camera-controls]) canvas { touch-action: none; cursor: grab; }
 :host([camera-controls]) canvas:active { cursor: grabbing; }
 .progress {
@@ -54,6 +78,8 @@ canvas.empty { visibility: hidden; }
 export const MARKUP = `
 <div class="container">
   <canvas part="canvas" class="empty"></canvas>
+  <div class="poster-container"><slot name="poster"><div class="poster" part="default-poster" role="img" aria-hidden="true"></div></slot></div>
+  <div class="interaction-prompt" hidden><slot name="interaction-prompt"><div class="hand" part="default-interaction-prompt" aria-hidden="true"></div></slot></div>
   <div class="progress" part="progress-bar" role="progressbar" aria-label="Loading model" aria-valuemin="0" aria-valuemax="100" hidden><div class="bar"></div></div>
   <div class="message" part="message" role="alert" hidden></div>
   <slot></slot>
@@ -79,6 +105,14 @@ function renderShadow(root: ShadowRoot): void {
 /** A viewer's rendered shadow root: the canvas it draws into, its progress bar and message. */
 export class ViewerShadow {
   readonly canvas: HTMLCanvasElement;
+  /** Holds the canvas, the poster and the overlays. */
+  readonly container: HTMLElement;
+  /** Holds the `slot="poster"` slot and, as its fallback, the default poster. */
+  readonly posterContainer: HTMLElement;
+  /** The default poster: the `poster` image over `--poster-color`. */
+  readonly defaultPoster: HTMLElement;
+  /** Holds the `slot="interaction-prompt"` slot and, as its fallback, the default prompt. */
+  readonly interactionPrompt: HTMLElement;
   private readonly progress: HTMLElement;
   private readonly bar: HTMLElement;
   private readonly message: HTMLElement;
@@ -86,6 +120,10 @@ export class ViewerShadow {
   constructor(root: ShadowRoot) {
     renderShadow(root);
     this.canvas = root.querySelector('canvas')!;
+    this.container = root.querySelector('.container')!;
+    this.posterContainer = root.querySelector('.poster-container')!;
+    this.defaultPoster = root.querySelector('.poster')!;
+    this.interactionPrompt = root.querySelector('.interaction-prompt')!;
     this.progress = root.querySelector('.progress')!;
     this.bar = root.querySelector('.bar')!;
     this.message = root.querySelector('.message')!;

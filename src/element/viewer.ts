@@ -1,75 +1,41 @@
 import { AnimationPlayer } from '../anim/player.ts';
 import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
+import { setIdentity } from '../math/trs.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
-import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
-import {
-  formatCameraOrbit, parseCameraOrbit, parseCssColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba,
-} from './attributes.ts';
-import { encodeImage, unpremultiply } from './capture.ts';
-import { CameraControls } from './controls.ts';
+import { backgroundColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba } from './attributes.ts';
+import { AnimationApi, type AppendAnimationOptions, type DetachAnimationOptions, type PlayOptions } from './animation-api.ts';
+import { CameraApi, vector3, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
+import { readModelMatrix } from './model-transform.ts';
+import { canvasDataUrl, frameBlob, idealAspectOf, renderImage, type FrameSource, type ToBlobOptions } from './capture.ts';
 import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
 } from './events.ts';
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
-import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
+import { animatedBounds, ViewerCamera } from './framing.ts';
 import { GpuSession, type GpuState } from './gpu-session.ts';
 import { ViewerHotspots, type HotspotQuery, type SurfacePoint } from './hotspots.ts';
 import { ModelLoader } from './model-loader.ts';
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
+import { PosterView } from './poster.ts';
+import { parseLoading, parseReveal } from './reveal.ts';
 import { loadModelSource } from './source.ts';
 import { addAnimationSources } from './animation-sources.ts';
 import { variantIndex } from './variants.ts';
 import { ViewerStage } from './stage.ts';
 import { ViewerShadow } from './template.ts';
+import { displayName, HTMLElementBase, prefersReducedMotion, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
 
-export const TAG_NAME = 'skinned-mesh-viewer';
-
-/** The current camera orbit, as model-viewer's `getCameraOrbit()` returns it. */
-export interface ViewerCameraOrbit {
-  /** Azimuth about +Y, radians (0: looking at the model's front). */
-  readonly theta: number;
-  /** Polar angle from +Y, radians (π/2: level). */
-  readonly phi: number;
-  /** Distance from the target, metres (model units). */
-  readonly radius: number;
-  /** `30deg 75deg 2.5m`: a valid `camera-orbit` value. */
-  toString(): string;
-}
-
-// In Node (the library's loader and player are usable there) there is no HTMLElement;
-// the class must still be definable so importing the library does not throw.
-const HTMLElementBase: typeof HTMLElement = typeof HTMLElement === 'undefined'
-  ? (class {} as unknown as typeof HTMLElement)
-  : HTMLElement;
+export { TAG_NAME } from './page.ts';
 
 let nextViewerId = 1;
-const warned = new Set<string>();
-
-/** Attribute mistakes are reported once per page, not once per frame or per element. */
-function warnOnce(message: string): void {
-  if (warned.has(message)) return;
-  warned.add(message);
-  console.warn(`<${TAG_NAME}> ${message}`);
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
-
-/** `https://host/dir/Model%201.glb?x` → `Model 1.glb`, for messages. */
-function displayName(source: string): string {
-  const path = source.split(/[?#]/)[0];
-  const last = path.slice(path.lastIndexOf('/') + 1) || source;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
-}
+/** Share of model-viewer's `totalProgress` the download counts for; the GPU upload is the rest. */
+const PROGRESS_BEFORE_UPLOAD = 0.95;
+/** `autoplay` plays as model-viewer's does: the clip repeats for ever (`loop` or not; removing `loop` later ends it after its pass). */
+const AUTOPLAY: PlayOptions = { repetitions: Infinity };
 
 /**
  * `<skinned-mesh-viewer>`: shows a skinned glTF model and plays its animations with
@@ -78,13 +44,15 @@ function displayName(source: string): string {
  * Life cycle: while in the page it holds a canvas configured on the page's shared
  * GPUDevice, a Renderer with the model uploaded, a ResizeObserver, an
  * IntersectionObserver and at most one pending animation frame. Removal frees all of
- * them (the parsed Model stays, so re-insertion only re-uploads). Frames are drawn only
- * while the element is on screen, and only when something changed or an animation plays.
+ * them (the parsed Model stays, so re-insertion only re-uploads). It animates only while
+ * on screen, and draws only when something changed, the camera moves or a clip plays.
  *
- * The class wires attributes, events and its shadow DOM to three parts of one concern each:
+ * The class wires attributes, events and its shadow DOM to parts of one concern each:
  * GpuSession (device, renderer, uploads), ModelLoader (which model is shown, which load
- * may still commit) and FrameLoop (when and what a frame draws). Attributes and their
- * properties are the table in reflected-attributes.ts.
+ * may still commit), FrameLoop (when and what a frame draws), PosterView (poster, loading,
+ * reveal), CameraApi + ViewerCamera (camera attributes, goal and easing) and AnimationApi
+ * (passes, appended clips). Attributes and their properties are the table in
+ * reflected-attributes.ts.
  */
 export class SkinnedMeshViewerElement extends HTMLElementBase {
   static readonly observedAttributes = REFLECTED_ATTRIBUTES.map((row) => row.attribute);
@@ -98,9 +66,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private readonly shadow: ViewerShadow;
   private readonly canvas: HTMLCanvasElement;
   private readonly view = new ViewerCamera();
-  private readonly controls: CameraControls;
   private readonly resizeObserver: ResizeObserver;
   private readonly intersectionObserver: IntersectionObserver;
+  /** The poster, and when the model may load and must show (`poster`, `loading`, `reveal`). */
+  private readonly posterView: PosterView;
+  /** Camera attributes, getters and the interaction prompt. */
+  private readonly cameraApi: CameraApi;
 
   // Connection to the page.
   private attached = false;
@@ -116,27 +87,28 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private stage: ViewerStage | undefined;
   private bounds: Bounds | undefined;
   private playRequested = false;
+  /** Bytes the current load has received (the final `progress` event repeats them). */
+  private loaderBytes = 0;
+  /** play()'s options while no model is loaded yet. */
+  private requestedOptions: PlayOptions | undefined;
+  /** Passes (`play({repetitions, pingpong})`) and appended clips. */
+  private readonly animationApi = new AnimationApi({
+    looped: (count) => this.emit('loop', { count }),
+  });
   /** Set while crossfadeTo writes the `animation` attribute, which must not start a second transition. */
   private reflectingAnimation = false;
 
   // Settings, parsed once per attribute change.
   private clearColor: Rgba = TRANSPARENT;
   private debugMask = 0;
+  /** `orientation` and `scale`. */
+  private readonly modelMatrix = setIdentity(new Float64Array(16));
 
   constructor() {
     super();
     this.shadow = new ViewerShadow(this.attachShadow({ mode: 'open' }));
     this.canvas = this.shadow.canvas;
-    this.controls = new CameraControls(this, this.canvas, {
-      orbit: (deltaYaw, deltaPitch) => {
-        this.view.orbitBy(deltaYaw, deltaPitch);
-        this.frames.invalidate();
-      },
-      zoom: (factor) => {
-        this.view.zoomBy(factor);
-        this.frames.invalidate();
-      },
-    });
+    this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, warnOnce, () => this.frames.invalidate());
     this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
       model: () => this.loader.model,
       settings: () => ({
@@ -161,16 +133,22 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     });
     this.loader = new ModelLoader<GpuState>({
       fetch: async (source, signal, onProgress) => addAnimationSources(
-        await loadModelSource(source, { baseUrl: document.baseURI, signal, onProgress }),
+        await loadModelSource(source, {
+          baseUrl: document.baseURI, signal, onProgress, credentials: this.withCredentials ? 'include' : undefined,
+        }),
         this.getAttribute('animation-src'), { baseUrl: document.baseURI, signal, warn: warnOnce },
       ),
       gpu: () => this.session.ready!,
       upload: (gpu, model) => this.session.upload(gpu, model),
       unsupportedMessage: () => this.session.unsupportedMessage,
-      loadStarted: () => this.shadow.setProgress(0, 0),
+      loadStarted: () => {
+        this.loaderBytes = 0;
+        this.shadow.setProgress(0, 0);
+      },
       loadProgress: (loaded, total) => {
+        this.loaderBytes = loaded;
         this.shadow.setProgress(loaded, total);
-        this.emit('progress', { loaded, total });
+        this.emit('progress', { loaded, total, totalProgress: total > 0 ? Math.min(1, loaded / total) * PROGRESS_BEFORE_UPLOAD : 0, reason: 'model-load' });
       },
       loadStopped: () => this.shadow.hideProgress(),
       message: (text) => this.shadow.showMessage(text),
@@ -182,8 +160,24 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       player: () => this.animPlayer,
       stage: () => this.stage,
       beforeRender: () => this.beforeRender,
-      animationEnded: (player) => this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name }),
-      drawn: () => this.hotspots.drawn(),
+      animationEnded: (player) => {
+        this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name });
+        this.emit('finished', {});
+      },
+      advance: (player, dt) => this.animationApi.advance(player, dt),
+      frameDrawn: () => {
+        this.posterView.frameDrawn();
+        this.hotspots.drawn();
+      },
+      cameraChanged: () => this.cameraApi.dispatchChange(),
+    });
+    this.posterView = new PosterView(this, this.shadow.posterContainer, this.shadow.defaultPoster, this.shadow.container, {
+      loadAllowed: () => { if (this.attached) this.loader.connected(this.source); },
+      dismissed: () => this.emit('poster-dismissed', {}),
+      visibilityChanged: (visible) => {
+        this.cameraApi.modelVisible(visible);
+        this.emit('model-visibility', { visible });
+      },
     });
     this.hotspots = new ViewerHotspots(this, this.shadowRoot!.querySelector<HTMLElement>('.container')!, {
       camera: () => this.view.camera,
@@ -193,7 +187,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       invalidate: () => this.frames.invalidate(),
     }, warnOnce);
     this.resizeObserver = new ResizeObserver((entries) => this.frames.resized(entries[entries.length - 1]));
-    this.intersectionObserver = new IntersectionObserver((entries) => this.frames.setVisible(entries[entries.length - 1].isIntersecting));
+    this.intersectionObserver = new IntersectionObserver((entries) => {
+      const onScreen = entries[entries.length - 1].isIntersecting;
+      this.frames.setVisible(onScreen);
+      this.posterView.setOnScreen(onScreen);
+    });
   }
 
   // ---------------------------------------------------------------- playback and state
@@ -209,6 +207,13 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const model = this.loader.model;
     return model ? model.animations.map((clip, i) => clip.name ?? String(i)) : [];
   }
+
+  /** model-viewer's name for `animations`. */
+  get availableAnimations(): string[] { return this.animations; }
+
+  /** model-viewer's name for `speed` (the playback rate; negative plays backwards). */
+  get timeScale(): number { return this.speed; }
+  set timeScale(value: number) { this.speed = value; }
 
   /** The model's KHR_materials_variants names, for `variant-name` (empty without a model or variants). */
   get availableVariants(): string[] { return [...(this.loader.model?.variants ?? [])]; }
@@ -228,26 +233,66 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.frames.invalidate();
   }
 
-  play(): void {
+  /**
+   * Plays the clip (model-viewer's `play`): `repetitions` passes (Infinity: for ever),
+   * alternating direction with `pingpong`. Without options, the `loop` attribute decides:
+   * for ever with it, once without. Fires `play` when playback starts.
+   */
+  play(options?: PlayOptions): void {
     const player = this.animPlayer;
     if (!player) {
       this.playRequested = true;
+      this.requestedOptions = options;
       return;
     }
+    const was = player.playing;
+    this.animationApi.start(player, options, this.loop, this.speed);
     player.play();
+    this.frames.invalidate();
+    if (!was && player.playing) this.emit('play', {});
+  }
+
+  /** Fires `pause` when it stops playback. */
+  pause(): void {
+    this.playRequested = false;
+    const player = this.animPlayer;
+    if (!player?.playing) return;
+    player.pause();
+    this.emit('pause', {});
+  }
+
+  /**
+   * Layers clip `name` over the playing one (model-viewer's `appendAnimation`): an override
+   * layer of the player's LayerStack with its own weight, rate, fade-in and warp; appending
+   * a name again replaces it.
+   */
+  appendAnimation(name: string, options: AppendAnimationOptions = {}): void {
+    const player = this.animPlayer;
+    if (!player) throw new Error(`<${TAG_NAME}>.appendAnimation: no model is loaded yet`);
+    const clip = player.findClip(name);
+    if (clip < 0) throw new RangeError(`<${TAG_NAME}>.appendAnimation: no animation ${JSON.stringify(name)}; available: ${this.animations.join(', ') || 'none'}`);
+    this.animationApi.append(player, clip, name, options, this.crossfadeSeconds());
     this.frames.invalidate();
   }
 
-  pause(): void {
-    this.playRequested = false;
-    this.animPlayer?.pause();
+  /** Removes an appended clip, fading it out (by default over the crossfade duration). */
+  detachAnimation(name: string, options: DetachAnimationOptions = {}): void {
+    const player = this.animPlayer;
+    if (!player || !this.animationApi.detach(player, name, options, this.crossfadeSeconds())) {
+      warnOnce(`detachAnimation("${name}"): it is not appended (appended: ${this.appendedAnimations.join(', ') || 'none'})`);
+      return;
+    }
+    this.frames.invalidate();
   }
+
+  /** The appended clips' names, in the order they apply. */
+  get appendedAnimations(): string[] { return this.animationApi.names; }
 
   /**
    * Blends to another clip over `seconds` (default `crossfadeDuration`) while playing;
    * when paused, cuts to it. The `animation` attribute follows.
    */
-  crossfadeTo(nameOrIndex: string | number, seconds: number = this.crossfadeDuration): void {
+  crossfadeTo(nameOrIndex: string | number, seconds: number = this.crossfadeSeconds()): void {
     const player = this.animPlayer;
     if (!player) throw new Error(`<${TAG_NAME}>.crossfadeTo: no model is loaded yet`);
     const clip = player.findClip(nameOrIndex);
@@ -255,17 +300,54 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.switchClip(player, clip, seconds);
     this.reflectingAnimation = true;
     try {
-      this.setAttribute('animation', this.animations[clip]);
+      this.setAttribute(this.hasAttribute('animation-name') ? 'animation-name' : 'animation', this.animations[clip]);
     } finally {
       this.reflectingAnimation = false;
     }
   }
 
-  /** Where the camera is now (after any user interaction). */
-  getCameraOrbit(): ViewerCameraOrbit {
-    const { yaw, pitch, distance } = this.view.camera;
-    const theta = yaw, phi = Math.PI / 2 - pitch, radius = distance;
-    return { theta, phi, radius, toString: () => formatCameraOrbit(theta, phi, radius) };
+  /** Where the camera is now (easing towards its goal, after any user interaction). */
+  getCameraOrbit(): ViewerCameraOrbit { return this.cameraApi.getCameraOrbit(); }
+
+  /** What the camera looks at now, metres. */
+  getCameraTarget(): ViewerVector3 { return this.cameraApi.getCameraTarget(); }
+
+  /** The vertical field of view now, degrees. */
+  getFieldOfView(): number { return this.cameraApi.getFieldOfView(); }
+
+  /** The field-of-view limits, degrees (`min-`/`max-field-of-view`). */
+  getMinimumFieldOfView(): number { return this.cameraApi.getFieldOfViewLimits()[0]; }
+  getMaximumFieldOfView(): number { return this.cameraApi.getFieldOfViewLimits()[1]; }
+
+  /** Width over height the framed model needs (what `toBlob({idealAspect: true})` uses). */
+  getIdealAspect(): number { return this.bounds ? idealAspectOf(this.bounds, this.view.camera) : 1; }
+
+  /** The angle `auto-rotate` has turned the model by, radians about +Y. */
+  getTurntableRotation(): number { return this.view.turntable; }
+
+  /** Turns the model back to `theta` radians (default 0). */
+  resetTurntableRotation(theta = 0): void {
+    this.view.turntable = theta;
+    this.frames.invalidate();
+  }
+
+  /** The interaction prompt may show again, as if nobody had interacted. */
+  resetInteractionPrompt(): void { this.cameraApi.resetPrompt(this.modelIsVisible); }
+
+  /** Ends the easing: the camera is at its goal in the next frame. */
+  jumpCameraToGoal(): void {
+    this.view.jumpToGoal();
+    this.frames.invalidate();
+  }
+
+  /** Frames the current pose's sweep again (after the page changed the model's motion or size). */
+  async updateFraming(): Promise<void> {
+    const player = this.animPlayer, stage = this.stage;
+    if (!player || !stage) return;
+    stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
+    this.bounds = stage.framingBounds();
+    this.view.setBounds(this.bounds);
+    this.frames.invalidate();
   }
 
   /**
@@ -274,22 +356,57 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * offscreen texture and read back, so it works whatever the canvas compositing does.
    */
   async capture(type = 'image/png', quality?: number): Promise<Blob> {
+    const { width, height } = this.canvas;
+    return renderImage(this.frameSource('capture'), width, height, `<${TAG_NAME}> #${this.viewerId} capture`, type, quality);
+  }
+
+  /** model-viewer's `toBlob`: as capture(), or with `idealAspect` as wide as the framed model needs. */
+  async toBlob(options: ToBlobOptions = {}): Promise<Blob> {
+    const aspect = options.idealAspect && this.bounds ? idealAspectOf(this.bounds, this.view.camera) : undefined;
+    return frameBlob(this.frameSource('toBlob'), this.canvas, aspect, options, `<${TAG_NAME}> #${this.viewerId} toBlob`);
+  }
+
+  /** model-viewer's `toDataURL`: synchronous, a frame drawn now and encoded by the canvas. */
+  toDataURL(type = 'image/png', encoderOptions?: number): string {
+    return canvasDataUrl(this.frameSource('toDataURL'), this.canvas, type, encoderOptions);
+  }
+
+  private frameSource(method: string): FrameSource {
     const gpu = this.session.gpu, player = this.animPlayer;
     if (!gpu || !player || gpu.uploaded !== player.model) {
-      throw new Error(`<${TAG_NAME}>.capture: nothing is shown yet (wait for "load" while the element is in the page)`);
+      throw new Error(`<${TAG_NAME}>.${method}: nothing is shown yet (wait for "load" while the element is in the page)`);
     }
-    const { width, height } = this.canvas;
-    const target = createOffscreenTarget(gpu.device, width, height, gpu.renderer.format, `<${TAG_NAME}> #${this.viewerId} capture`);
-    let pixels: Uint8Array;
-    try {
-      this.frames.draw(gpu, target, player, this.stage);
-      pixels = await readTexturePixels(gpu.device, target);
-    } finally {
-      target.destroy();
-    }
-    const rgba = new Uint8ClampedArray(pixels.buffer as ArrayBuffer, pixels.byteOffset, pixels.byteLength);
-    unpremultiply(rgba);
-    return encodeImage(rgba, width, height, type, quality);
+    return { gpu, player, stage: this.stage, draw: (g, target, p, stage) => this.frames.draw(g, target, p, stage) };
+  }
+
+  /** The model's box size after `orientation` and `scale`, metres (its clip's sweep, in place). */
+  getDimensions(): ViewerVector3 {
+    const b = this.stage?.modelBounds();
+    return b ? vector3(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) : vector3(0, 0, 0);
+  }
+
+  /** The centre of that box, metres. */
+  getBoundingBoxCenter(): ViewerVector3 {
+    const c = this.stage?.modelBounds().center;
+    return c ? vector3(c[0], c[1], c[2]) : vector3(0, 0, 0);
+  }
+
+  /**
+   * Takes the poster down (`reveal="manual"`): now if the model is drawn, else with its
+   * first frame, starting the load if it was waiting for this. Fires `poster-dismissed`.
+   */
+  dismissPoster(): void {
+    this.posterView.dismiss();
+  }
+
+  /** Puts the poster back up over the model, until the next `dismissPoster()`. */
+  showPoster(): void {
+    this.posterView.show();
+  }
+
+  /** The model is drawn, not behind the poster, and the element is on screen. */
+  get modelIsVisible(): boolean {
+    return this.posterView.state.modelVisible(this.frames.onScreen);
   }
 
   /**
@@ -319,7 +436,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   // ---------------------------------------------------------------- custom element callbacks
 
   connectedCallback(): void {
-    this.upgradeProperties();
+    upgradeProperties(this, REFLECTED_ATTRIBUTES);
     // Moved within one task (disconnected then connected again): nothing was torn down.
     if (!this.attached) this.setUp();
   }
@@ -336,41 +453,55 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const reaction = reflectedAttribute(name)?.reaction;
     switch (reaction) {
       case 'reload':
-        if (this.attached) this.loader.sourceChanged(this.source);
+        if (this.attached && this.posterView.state.mayLoad()) this.loader.sourceChanged(this.source);
         break;
       case 'animation-src':
         if (this.attached && this.source !== undefined) this.loader.start(this.source);
         break;
+      case 'poster':
+        this.posterView.setImage(newValue);
+        break;
+      case 'reveal': {
+        const loading = parseLoading(this.getAttribute('loading')), reveal = parseReveal(this.getAttribute('reveal'));
+        if (!loading) warnOnce(`loading="${this.getAttribute('loading')}" is not auto, lazy or eager; using auto`);
+        if (!reveal) warnOnce(`reveal="${this.getAttribute('reveal')}" is not auto or manual; using auto`);
+        this.posterView.setModes(loading ?? 'auto', reveal ?? 'auto');
+        break;
+      }
       case 'clip':
         if (!this.reflectingAnimation && this.animPlayer) this.applyAnimation(this.animPlayer);
         break;
       case 'autoplay':
-        if (this.autoplay && this.animPlayer && !this.animPlayer.playing && !prefersReducedMotion()) this.play();
+        if (this.autoplay && this.animPlayer && !this.animPlayer.playing && !prefersReducedMotion()) this.play(AUTOPLAY);
         break;
       case 'loop':
-        if (this.animPlayer) this.animPlayer.loop = this.loop;
+        if (this.animPlayer) this.animationApi.setLoop(this.animPlayer, this.loop, this.speed);
         break;
       case 'speed':
-        if (this.animPlayer) this.animPlayer.speed = this.speed;
+        if (this.animPlayer) this.animPlayer.speed = this.animationApi.effectiveSpeed(this.speed);
         break;
       case 'controls':
-        this.controls.setEnabled(this.cameraControls);
+        this.cameraApi.controls.setEnabled(this.cameraControls);
         this.syncTabIndex();
         break;
-      case 'frame':
-        this.frameModel();
+      case 'frame': case 'camera-target': case 'field-of-view': case 'orbit-limits': case 'camera-motion': case 'interaction':
+        this.cameraApi.attributeChanged(reaction);
+        this.frames.invalidate();
         break;
       case 'settings':
         this.applySettings();
         break;
       case 'background':
-        this.parseBackground();
+        this.clearColor = backgroundColor(newValue, warnOnce);
         this.applySettings();
         break;
-      case 'debug':
-        this.parseDebug();
+      case 'debug': {
+        const { mask, unknown } = parseDebugViews(newValue);
+        if (unknown.length > 0) warnOnce(`debug="${newValue}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe bounds)`);
+        this.debugMask = mask;
         this.applySettings();
         break;
+      }
       case 'skinning':
         if (parseSkinning(newValue) === undefined) warnOnce(`skinning="${newValue}" is not supported; using ${DEFAULT_SKINNING}`);
         this.applySettings();
@@ -394,6 +525,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       case 'variant':
         this.session.applyVariant();
         break;
+      case 'model-transform':
+        readModelMatrix(this.getAttribute('orientation'), this.getAttribute('scale'), warnOnce, this.modelMatrix);
+        this.stage?.setModelMatrix(this.modelMatrix);
+        this.frames.invalidate();
+        break;
       case 'none':
       case undefined:
         break;
@@ -416,7 +552,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.session.open();
     // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return;
-    this.loader.connected(this.source);
+    this.posterView.attach();
+    if (this.posterView.state.mayLoad()) this.loader.connected(this.source);
   }
 
   private tearDown(): void {
@@ -424,12 +561,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
     this.hotspots.disconnect();
+    this.posterView.detach();
+    this.cameraApi.stop();
     this.frames.stop();
     // A load in flight restarts on re-insertion; nothing of it is kept.
     this.loader.cancel();
     this.session.close();
     // A drag in progress ends with the element; its pointer capture is already gone.
-    this.controls.cancelGestures();
+    this.cameraApi.controls.cancelGestures();
   }
 
   // ---------------------------------------------------------------- loading
@@ -446,14 +585,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** The loader committed `model`: play it, frame it, draw it. */
   private showLoaded(source: string, model: Model): void {
     const player = new AnimationPlayer(model);
-    player.loop = this.loop;
-    player.speed = this.speed;
+    this.animationApi.clear();
+    this.animationApi.setLoop(player, this.loop, this.speed);
     this.animPlayer = player;
     const clip = this.resolveClip(player);
     if (clip >= 0 && clip !== player.clip) player.setClip(clip);
     const stage = new ViewerStage(model);
     this.stage = stage;
-    stage.fadeSeconds = this.crossfadeDuration;
+    stage.setModelMatrix(this.modelMatrix);
+    stage.fadeSeconds = this.crossfadeSeconds();
     const base = animatedBounds(player, (p) => stage.lockRoot(p));
     stage.setBaseBounds(base);
     this.hotspots.modelChanged(model, base.radius);
@@ -463,10 +603,17 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.frameModel();
     this.shadow.hideProgress();
     this.canvas.classList.remove('empty');
-    if (this.playRequested || (this.autoplay && !prefersReducedMotion())) player.play();
+    this.posterView.modelChanged();
+    this.cameraApi.modelChanged();
+    const requested = this.playRequested, options = this.requestedOptions;
     this.playRequested = false;
+    this.requestedOptions = undefined;
+    if (requested) this.play(options);
+    else if (this.autoplay && !prefersReducedMotion()) this.play(AUTOPLAY);
     this.session.ensureUploaded();
-    this.emit('load', { src: source });
+    const bytes = this.loaderBytes;
+    this.emit('progress', { loaded: bytes, total: bytes, totalProgress: 1, reason: 'model-load' });
+    this.emit('load', { src: source, url: source });
     this.frames.invalidate();
   }
 
@@ -476,6 +623,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.bounds = undefined;
     this.hotspots.modelChanged(undefined, 1);
     this.canvas.classList.add('empty');
+    this.posterView.modelCleared();
     this.frames.cancel();
   }
 
@@ -484,7 +632,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.shadow.hideProgress();
     // Which file, then the loader's words (which name the glTF path at fault).
     this.shadow.showMessage(src === undefined ? message : `Could not show ${displayName(src)}\n${message}`);
-    this.emit('error', { message, kind, src, error });
+    this.emit('error', { message, kind, src, error, type: 'loadfailure', sourceError: error });
   }
 
   // ---------------------------------------------------------------- animation
@@ -492,16 +640,22 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** The clip the `animation` attribute names (unset: the first); -1 when the model has none. */
   private resolveClip(player: AnimationPlayer): number {
     if (player.model.animations.length === 0) return -1;
-    const wanted = this.getAttribute('animation');
+    const wanted = this.getAttribute('animation-name') ?? this.getAttribute('animation');
     if (wanted === null || wanted.trim() === '') return 0;
     const clip = player.findClip(wanted.trim());
-    if (clip < 0) warnOnce(`animation="${wanted}" is not in ${player.model.name} (${this.animations.join(', ')}); playing the first clip`);
+    if (clip < 0) warnOnce(`animation-name="${wanted}" is not in ${player.model.name} (${this.animations.join(', ')}); playing the first clip`);
     return clip < 0 ? 0 : clip;
   }
 
   private applyAnimation(player: AnimationPlayer): void {
     const clip = this.resolveClip(player);
-    if (clip >= 0 && clip !== player.clip) this.switchClip(player, clip, this.crossfadeDuration);
+    if (clip >= 0 && clip !== player.clip) this.switchClip(player, clip, this.crossfadeSeconds());
+  }
+
+  /** `animation-crossfade-duration` (ms) when set, else `crossfade-duration` (s). */
+  private crossfadeSeconds(): number {
+    const ms = parseNumber(this.getAttribute('animation-crossfade-duration'));
+    return ms !== undefined && ms >= 0 ? ms / 1000 : this.crossfadeDuration;
   }
 
   private switchClip(player: AnimationPlayer, clip: number, seconds: number): void {
@@ -509,6 +663,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     // A crossfade advances with playback; a paused player would stay on the old pose.
     if (player.playing && seconds > 0) player.crossfadeTo(clip, seconds);
     else player.setClip(clip);
+    this.animationApi.restart(player, this.speed);
     this.frames.invalidate();
   }
 
@@ -521,33 +676,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.frameModel();
   }
 
-  /** Puts the camera where `camera-orbit` says and frames the model; forgets user orbit and zoom. */
+  /** Puts the camera where `camera-orbit` says and frames the model, at once; forgets user orbit, zoom and pan. */
   private frameModel(): void {
-    const text = this.getAttribute('camera-orbit');
-    const orbit = parseCameraOrbit(text);
-    if (!orbit) warnOnce(`camera-orbit="${text}" is not "$theta $phi $radius" (e.g. "30deg 75deg 2.5m"); using auto`);
-    this.view.reset(orbit ?? AUTO_ORBIT, this.bounds, this.frames.aspect);
+    this.cameraApi.readOrbit();
+    this.view.reset(this.view.settings.orbit, this.bounds, this.frames.aspect);
     this.frames.invalidate();
   }
 
   // ---------------------------------------------------------------- settings
-
-  private parseBackground(): void {
-    const text = this.getAttribute('background');
-    if (text === null || text.trim() === '') {
-      this.clearColor = TRANSPARENT;
-      return;
-    }
-    const color = parseCssColor(text);
-    if (!color) warnOnce(`background="${text}" is not a CSS colour; using transparent`);
-    this.clearColor = color ?? TRANSPARENT;
-  }
-
-  private parseDebug(): void {
-    const { mask, unknown } = parseDebugViews(this.getAttribute('debug'));
-    if (unknown.length > 0) warnOnce(`debug="${this.getAttribute('debug')}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe bounds)`);
-    this.debugMask = mask;
-  }
 
   private applySettings(): void {
     this.session.applySettings();
@@ -617,20 +753,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     }
   }
 
-  /**
-   * A property a page set before the element was defined (lazy loading) shadows the
-   * accessor; move it through the setter.
-   */
-  private upgradeProperties(): void {
-    for (const { property: name } of REFLECTED_ATTRIBUTES) {
-      if (Object.prototype.hasOwnProperty.call(this, name)) {
-        const self = this as unknown as Record<string, unknown>;
-        const value = self[name];
-        delete self[name];
-        self[name] = value;
-      }
-    }
-  }
 }
 
 /** The reflected properties (typed by ReflectedProperties), and typed listeners for the element's own events. */

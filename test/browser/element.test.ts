@@ -146,6 +146,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
 
     it('camera-controls: focusable, arrow keys orbit, +/-, the wheel and a pinch zoom, a drag orbits', async () => {
       const orbit = () => page.evaluate(() => {
+        // The camera eases to its goal (interpolation-decay); read where it is going.
+        window.helpers.viewer('character').jumpCameraToGoal();
         const o = window.helpers.viewer('character').getCameraOrbit();
         return { theta: o.theta, phi: o.phi, radius: o.radius, text: String(o) };
       });
@@ -258,8 +260,12 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       });
       const progress = state.events.filter((e) => e.type === 'progress');
       expect(progress.length).toBeGreaterThan(0);
-      expect(progress.at(-1)!.detail).toEqual({ loaded: 490956, total: 490956 });
-      expect(state.events.filter((e) => e.type === 'load')).toEqual([{ type: 'load', detail: { src: '/assets/CesiumMan.glb' } }]);
+      // model-viewer's totalProgress: a share of the bytes, then 1 once the model is on the GPU.
+      expect(progress.at(-1)!.detail).toEqual({ loaded: 490956, total: 490956, totalProgress: 1, reason: 'model-load' });
+      expect(progress.at(-2)!.detail).toEqual({ loaded: 490956, total: 490956, totalProgress: 0.95, reason: 'model-load' });
+      const shares = progress.map((e) => e.detail.totalProgress as number);
+      for (let i = 1; i < shares.length; i++) expect(shares[i]).toBeGreaterThanOrEqual(shares[i - 1]);
+      expect(state.events.filter((e) => e.type === 'load')).toEqual([{ type: 'load', detail: { src: '/assets/CesiumMan.glb', url: '/assets/CesiumMan.glb' } }]);
       expect(state.events.findIndex((e) => e.type === 'load')).toBeGreaterThan(state.events.findIndex((e) => e.type === 'progress'));
       expect(state.name).toBe('CesiumMan.glb');
       expect(state.animations).toHaveLength(1);
@@ -317,7 +323,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
         const el = window.helpers.viewer('race1');
         return { name: el.model?.name, loads: window.helpers.events(el).filter((e) => e.type === 'load') };
       });
-      expect(first).toEqual({ name: 'Fox.glb', loads: [{ type: 'load', detail: { src: '/assets/Fox.glb' } }] });
+      expect(first).toEqual({ name: 'Fox.glb', loads: [{ type: 'load', detail: { src: '/assets/Fox.glb', url: '/assets/Fox.glb' } }] });
 
       // Fast A, then slow B in the same task: only B loads.
       await page.evaluate(() => {
@@ -333,7 +339,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
         const el = window.helpers.viewer('race2');
         return { name: el.model?.name, loads: window.helpers.events(el).filter((e) => e.type === 'load') };
       });
-      expect(second).toEqual({ name: 'RiggedFigure.glb', loads: [{ type: 'load', detail: { src: '/assets/slow/RiggedFigure.glb' } }] });
+      expect(second).toEqual({ name: 'RiggedFigure.glb', loads: [{ type: 'load', detail: { src: '/assets/slow/RiggedFigure.glb', url: '/assets/slow/RiggedFigure.glb' } }] });
     }, 60_000);
 
     it('removed while fetching, it drops that load and loads again when re-inserted', async () => {
@@ -373,6 +379,9 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
         }, src);
         expect(error.detail.kind, src).toBe('load');
         expect(error.detail.src).toBe(src);
+        // model-viewer's names for the same.
+        expect(error.detail.type).toBe('loadfailure');
+        expect(error.detail.sourceError).toBe(error.detail.error);
         expect(String(error.detail.message)).toMatch(pattern);
         // The same words are in the element, visibly, after the file's name.
         const shown = await page.evaluate(() => window.helpers.messageOf(window.helpers.viewer('bad')));

@@ -5,6 +5,7 @@ import { loadGltf } from '../../src/gltf/load.ts';
 import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { animatedBounds, AUTO_ORBIT, MAX_ZOOM, ViewerCamera } from '../../src/element/framing.ts';
 import { parseCameraOrbit } from '../../src/element/attributes.ts';
+import { measureAllocation } from '../support/allocation.ts';
 
 describe('animatedBounds', () => {
   it('contains every sampled pose of the clip and leaves the player where it was', async () => {
@@ -70,12 +71,142 @@ describe('ViewerCamera', () => {
     const view = new ViewerCamera();
     view.reset(parseCameraOrbit('0deg 90deg 2m')!, bounds, 1);
     view.zoomBy(0.5);
+    // The goal moved; the camera eases there (interpolation-decay) or jumps.
+    expect(view.camera.distance).toBe(2);
+    view.jumpToGoal();
     expect(view.camera.distance).toBe(1);
     view.setAspect(1.5);
     expect(view.camera.distance).toBe(1);
     for (let i = 0; i < 100; i++) view.zoomBy(2);
+    view.jumpToGoal();
     expect(view.camera.distance).toBe(2 * MAX_ZOOM);
+    // The clamped zoom is what remains: one step back zooms in at once.
+    view.zoomBy(0.5);
+    view.jumpToGoal();
+    expect(view.camera.distance).toBe(MAX_ZOOM);
     view.reset(parseCameraOrbit('0deg 90deg 2m')!, bounds, 1);
     expect(view.camera.distance).toBe(2);
+  });
+
+  function settle(view: ViewerCamera, dt = 1 / 60, frames = 600): number[] {
+    const trace: number[] = [];
+    for (let i = 0; i < frames && view.update(dt); i++) trace.push(view.camera.distance);
+    return trace;
+  }
+
+  it('eases to the goal without overshoot (interpolation-decay), about 80% of the way after one decay', () => {
+    const view = new ViewerCamera();
+    view.reset(parseCameraOrbit('0deg 90deg 4m')!, bounds, 1);
+    view.update(0);
+    view.settings.decay = 0.2;
+    view.zoomBy(0.5);
+    view.update(0);
+    for (let i = 0; i < 12; i++) view.update(1 / 60);
+    // 0.2 s later: (1 + 3)·e^−3 ≈ 20% of the 2 m move remains.
+    expect(view.camera.distance).toBeCloseTo(2 + 2 * 4 * Math.exp(-3), 6);
+    const trace = settle(view);
+    for (let i = 1; i < trace.length; i++) expect(trace[i]).toBeLessThanOrEqual(trace[i - 1]);
+    expect(view.camera.distance).toBe(2);
+    expect(view.update(1 / 60)).toBe(false);
+    expect(view.active).toBe(false);
+    // A decay of 0 jumps.
+    view.settings.decay = 0;
+    view.zoomBy(2);
+    expect(view.update(1 / 60)).toBe(true);
+    expect(view.camera.distance).toBe(4);
+  });
+
+  it('clamps the goal to min/max-camera-orbit and the field of view to its limits; reports who moved it', () => {
+    const view = new ViewerCamera();
+    view.reset(AUTO_ORBIT, bounds, 1);
+    const limits = view.settings.limits;
+    limits.minTheta = -Math.PI / 4;
+    limits.maxTheta = Math.PI / 4;
+    limits.minPhi = Math.PI / 3;
+    limits.maxPhi = Math.PI / 2;
+    limits.minRadius = { value: 3, unit: 'm' };
+    limits.maxRadius = { value: 5, unit: 'm' };
+    view.applyLimits();
+    view.jumpToGoal();
+    expect(view.camera.distance).toBeGreaterThanOrEqual(3);
+    expect(view.camera.distance).toBeLessThanOrEqual(5);
+    view.orbitBy(10, 10);
+    expect(view.source).toBe('user-interaction');
+    view.zoomBy(100);
+    view.jumpToGoal();
+    expect(view.camera.yaw).toBeCloseTo(Math.PI / 4, 12);
+    expect(Math.PI / 2 - view.camera.pitch).toBeCloseTo(Math.PI / 3, 12);
+    expect(view.camera.distance).toBe(5);
+    view.orbitBy(-10, -10);
+    view.zoomBy(1e-6);
+    view.jumpToGoal();
+    expect(view.camera.yaw).toBeCloseTo(-Math.PI / 4, 12);
+    expect(Math.PI / 2 - view.camera.pitch).toBeCloseTo(Math.PI / 2, 12);
+    expect(view.camera.distance).toBe(3);
+    view.settings.fieldOfView = Math.PI / 2;
+    view.setFieldOfViewGoal('none');
+    view.jumpToGoal();
+    expect(view.source).toBe('none');
+    expect(view.camera.fovY).toBeCloseTo((45 * Math.PI) / 180, 12);
+  });
+
+  it('camera-target moves the goal target; a pan moves it in the view plane; the default field of view is 30°', () => {
+    const view = new ViewerCamera();
+    view.reset(parseCameraOrbit('0deg 90deg 2m')!, bounds, 1);
+    expect(view.camera.fovY).toBeCloseTo(Math.PI / 6, 12);
+    view.settings.target = { x: 1, y: undefined, z: -2 };
+    view.setTargetGoal();
+    view.jumpToGoal();
+    expect([...view.camera.target]).toEqual([1, 1, -2]);
+    // From the front (theta 0, phi 90°): right is +X, up is +Y. Dragging right moves the model right: the target left.
+    view.panBy(0.25, 0);
+    view.jumpToGoal();
+    const height = 2 * 2 * Math.tan(Math.PI / 12);
+    expect(view.camera.target[0]).toBeCloseTo(1 - 0.25 * height, 9);
+    expect(view.camera.target[1]).toBeCloseTo(1, 9);
+    view.panBy(0, 0.5);
+    view.jumpToGoal();
+    expect(view.camera.target[1]).toBeCloseTo(1 + 0.5 * height, 9);
+  });
+
+  it('auto-rotate turns the turntable (not the camera) at rotation-per-second once auto-rotate-delay has passed without interaction', () => {
+    const view = new ViewerCamera();
+    view.reset(AUTO_ORBIT, bounds, 1);
+    view.update(0);
+    view.settings.autoRotate = true;
+    view.settings.autoRotateDelay = 0.5;
+    view.settings.rotationPerSecond = 1;
+    for (let i = 0; i < 10; i++) view.update(0.05);
+    expect(view.turntable).toBe(0);
+    for (let i = 0; i < 10; i++) expect(view.update(0.05)).toBe(true);
+    expect(view.turntable).toBeCloseTo(0.5, 9);
+    expect(view.camera.yaw).toBe(0);
+    expect(view.source).toBe('automatic');
+    expect(view.active).toBe(true);
+    // An interaction holds it for the delay again.
+    view.orbitBy(0, 0);
+    view.update(0.05);
+    const held = view.turntable;
+    view.update(0.05);
+    expect(view.turntable).toBe(held);
+    // Wrapped to (−π, π]; set directly by resetTurntableRotation.
+    view.turntable = 3 * Math.PI / 2;
+    expect(view.turntable).toBeCloseTo(-Math.PI / 2, 12);
+  });
+
+  it('a frame of easing and auto-rotation allocates nothing', async () => {
+    const view = new ViewerCamera();
+    view.reset(AUTO_ORBIT, bounds, 1);
+    view.settings.autoRotate = true;
+    view.settings.autoRotateDelay = 0;
+    view.settings.decay = 0.1;
+    let k = 0;
+    const frame = (): void => {
+      // A new goal every 30 frames keeps the easing busy.
+      if (++k % 30 === 0) view.zoomBy(k % 60 === 0 ? 1.5 : 1 / 1.5);
+      view.update(1 / 60);
+    };
+    const result = await measureAllocation(frame, 3_000, 64 * 1024);
+    expect(result.clean.length, JSON.stringify(result.rounds)).toBeGreaterThan(0);
   });
 });

@@ -95,6 +95,21 @@ describe('loadModelSource', () => {
     }
   });
 
+  it('with credentials: "include", every fetch of the load (the .gltf and its buffer) sends them; by default none is asked for', async () => {
+    const { json, bin } = parseGlb(CHARACTER);
+    const root = json as { buffers: { uri?: string }[] };
+    root.buffers[0].uri = 'b.bin';
+    const files = { 'https://cdn.test/m.gltf': new TextEncoder().encode(JSON.stringify(root)), 'https://cdn.test/b.bin': bin! };
+    const modes: (RequestCredentials | undefined)[] = [];
+    const { fetch: inner } = fakeFetch(files);
+    const fetch = ((input: string, init?: RequestInit) => { modes.push(init?.credentials); return inner(input, init); }) as typeof globalThis.fetch;
+    await loadModelSource('https://cdn.test/m.gltf', { baseUrl: 'https://page.test/', fetch, credentials: 'include' });
+    expect(modes).toEqual(['include', 'include']);
+    modes.length = 0;
+    await loadModelSource('https://cdn.test/m.gltf', { baseUrl: 'https://page.test/', fetch });
+    expect(modes).toEqual([undefined, undefined]);
+  });
+
   it('stops when aborted', async () => {
     const { fetch } = fakeFetch({ 'https://example.test/c.glb': CHARACTER });
     const abort = new AbortController();

@@ -4,6 +4,7 @@ import { AnimationPlayer } from '../../src/anim/player.ts';
 import { WALK_STRIDE } from '../../src/builtin/character.ts';
 import { animatedBounds } from '../../src/element/framing.ts';
 import { MAX_INSTANCES, ViewerStage } from '../../src/element/stage.ts';
+import { setIdentity } from '../../src/math/trs.ts';
 import { loadCharacter } from '../anim/fixtures.ts';
 import { measureAllocation } from '../support/allocation.ts';
 
@@ -101,6 +102,32 @@ describe('ViewerStage (what <skinned-mesh-viewer> draws around its player)', () 
     const many = stage.framingBounds();
     expect(many.max[0] - many.min[0]).toBeGreaterThan(5 * (one.max[0] - one.min[0]));
     expect(many.max[1]).toBe(one.max[1]);
+  });
+
+  it('orientation, scale and the turntable make the model matrix; the box for framing leaves the turntable out', async () => {
+    const { player, stage } = await setup();
+    stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
+    const plain = stage.modelBounds();
+    const m = new Float64Array(16);
+    m[0] = 2; m[5] = 2; m[10] = 2; m[15] = 1;
+    stage.setModelMatrix(m);
+    const big = stage.modelBounds();
+    expect(big.max[1] - big.min[1]).toBeCloseTo(2 * (plain.max[1] - plain.min[1]), 5);
+    stage.setTurntable(Math.PI / 2);
+    const turned = stage.modelBounds();
+    expect([...turned.min]).toEqual([...big.min]);
+    const placed = (stage as unknown as { placed: Float64Array }).placed;
+    // Ry(90°)·2I: +X goes to −Z, doubled.
+    expect(placed[0]).toBeCloseTo(0, 12);
+    expect(placed[2]).toBeCloseTo(-2, 12);
+    stage.setTurntable(0);
+    stage.setModelMatrix(setIdentity(m));
+    expect((stage as unknown as { transformed: boolean }).transformed).toBe(false);
+    // The turntable changes every frame while auto-rotating: that allocates nothing.
+    // (The angle in a typed array: a captured double would box in the test's own closure.)
+    const angle = new Float64Array(1);
+    const turn = await measureAllocation(() => { angle[0] += 0.01; stage.setTurntable(angle[0]); }, 5_000, 64 * 1024);
+    expect(turn.clean.length, JSON.stringify(turn.rounds)).toBeGreaterThan(0);
   });
 
   it('updates a walking crowd and a walking character without allocating', async () => {

@@ -46,7 +46,10 @@ declare global {
 }
 
 const recorded = new WeakMap<Element, RecordedEvent[]>();
-const EVENT_TYPES = ['progress', 'load', 'error', 'animationend', 'variant-applied'];
+const EVENT_TYPES = [
+  'progress', 'load', 'error', 'animationend', 'variant-applied',
+  'poster-dismissed', 'model-visibility', 'camera-change', 'play', 'pause', 'loop', 'finished',
+];
 
 function toBase64(bytes: Uint8Array): string {
   let s = '';

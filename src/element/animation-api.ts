@@ -1,0 +1,240 @@
+import type { AnimationPlayer } from '../anim/player.ts';
+import type { ClipLayer } from '../anim/layer-stack.ts';
+
+/**
+ * The animation half of <skinned-mesh-viewer>'s model-viewer API, over the AnimationPlayer
+ * and its LayerStack: `play({repetitions, pingpong})` (how many times the clip plays, and
+ * whether every other pass runs backwards), the `loop` and `finished` events, and
+ * `appendAnimation` / `detachAnimation` (clips layered over the playing one as override
+ * layers, faded in and out, their speed warped). The per-frame `advance` allocates nothing;
+ * it runs the player's update and reports what happened through `AnimationEvents`.
+ */
+
+export interface PlayOptions {
+  /** How many times the clip plays (Infinity: for ever). A pingpong pass counts as one. */
+  repetitions?: number;
+  /** Every other pass plays backwards. */
+  pingpong?: boolean;
+}
+
+export interface AppendAnimationOptions {
+  /** The layer's blend weight, 0…1 (default 1): the pose is slerp(base, clip, weight). */
+  weight?: number;
+  /** The layer's playback rate (default 1); negative plays it backwards. */
+  timeScale?: number;
+  /** Fade the weight in: true over the crossfade duration, a number over that many seconds (default false: at once). */
+  fade?: boolean | number;
+  /** Ramp the rate from 0 to `timeScale`: true over the crossfade duration, a number over that many seconds (default false). */
+  warp?: boolean | number;
+  /** Seconds into the clip to start at (default 0). */
+  time?: number;
+}
+
+export interface DetachAnimationOptions {
+  /** Fade the weight out before removing: true (default) over the crossfade duration, a number over that many seconds, false at once. */
+  fade?: boolean | number;
+}
+
+/** What the element turns into events (the end of the last pass is the player's `ended`, as for a single pass). */
+export interface AnimationEvents {
+  /** The clip started another pass (`count` passes are complete). */
+  looped(count: number): void;
+}
+
+/** One appended clip: its layer and the ramps applied to it each frame. */
+interface Appended {
+  readonly name: string;
+  readonly layer: ClipLayer;
+  /** The weight the fade heads for (0 while detaching), its rate per second, and the rate's target. */
+  targetWeight: number;
+  weightRate: number;
+  targetSpeed: number;
+  speedRate: number;
+  detaching: boolean;
+}
+
+function seconds(option: boolean | number | undefined, fallback: number, crossfade: number): number {
+  if (option === undefined) return fallback;
+  if (typeof option === 'number') {
+    if (!(option >= 0) || !Number.isFinite(option)) throw new RangeError(`a fade or warp of ${option} s must be a finite number ≥ 0`);
+    return option;
+  }
+  return option ? crossfade : 0;
+}
+
+export class AnimationApi {
+  /** Passes to play (Infinity: for ever). */
+  private repetitions = Infinity;
+  private pingpong = false;
+  /** Passes completed since play(). */
+  private passes = 0;
+  /** −1 while a pingpong pass runs backwards. */
+  private direction = 1;
+  private readonly appended: Appended[] = [];
+
+  constructor(private readonly events: AnimationEvents) {}
+
+  /** The playback rate the page set (`speed` / `timeScale`), times the pingpong direction. */
+  effectiveSpeed(speed: number): number {
+    return speed * this.direction;
+  }
+
+  /**
+   * play(options): how many passes and whether they alternate. Without options, the `loop`
+   * attribute decides: for ever with it, once without it.
+   */
+  start(player: AnimationPlayer, options: PlayOptions | undefined, loop: boolean, speed: number): void {
+    const repetitions = options?.repetitions ?? (loop || options ? Infinity : 1);
+    if (!(repetitions >= 1)) throw new RangeError(`play: repetitions must be ≥ 1 (or Infinity), not ${options?.repetitions}`);
+    // A finished clip starts over; a paused one resumes its pass.
+    const finished = !player.playing && (player.ended || this.passes >= this.repetitions);
+    this.repetitions = Number.isFinite(repetitions) ? Math.floor(repetitions) : Infinity;
+    this.pingpong = options?.pingpong === true;
+    if (finished) {
+      this.passes = 0;
+      this.direction = 1;
+    } else if (options) {
+      // Explicit repetitions count from now (the pass under way is the first).
+      this.passes = 0;
+    }
+    this.configure(player, speed);
+    if (finished) player.seek(player.speed < 0 ? player.duration : 0);
+  }
+
+  /** `loop` changed while playing with the default repetitions. */
+  setLoop(player: AnimationPlayer, loop: boolean, speed: number): void {
+    this.repetitions = loop ? Infinity : 1;
+    this.configure(player, speed);
+  }
+
+  /** A new clip (animation-name, crossfadeTo) or model: its passes count from 0. */
+  restart(player: AnimationPlayer, speed: number): void {
+    this.passes = 0;
+    this.direction = 1;
+    this.configure(player, speed);
+  }
+
+  private configure(player: AnimationPlayer, speed: number): void {
+    // The player wraps whenever more than one pass is to come; the passes are counted here.
+    player.loop = this.repetitions > 1 || this.pingpong;
+    player.speed = speed * this.direction;
+  }
+
+  /** The frame's playback: fades, warps, the player's update, then the passes. Allocates nothing. */
+  advance(player: AnimationPlayer, dt: number): void {
+    if (this.appended.length > 0) this.ramp(player, dt);
+    const before = player.time, duration = player.duration, step = dt * player.speed;
+    player.update(dt);
+    if (!player.loop || !(duration > 0) || step === 0 || !player.playing) return;
+    // Passes crossed this frame (usually 0 or 1): where the unwrapped time went.
+    const position = (before + step) / duration;
+    if (position >= 0 && position < 1) return;
+    const crossed = position < 0 ? Math.ceil(-position) : Math.floor(position);
+    this.passes += crossed;
+    if (this.passes >= this.repetitions) {
+      this.passes = this.repetitions;
+      // Stop at the end of the last pass: the far end going forwards, the start going backwards.
+      player.time = player.speed > 0 ? duration : 0;
+      player.playing = false;
+      player.ended = true;
+      player.evaluate();
+      return;
+    }
+    if (this.pingpong && crossed % 2 === 1) {
+      // Bounce: mirror the wrapped time and run the other way.
+      player.time = duration - player.time;
+      this.direction = -this.direction;
+      player.speed = -player.speed;
+      player.evaluate();
+    }
+    this.events.looped(this.passes);
+  }
+
+  // ---------------------------------------------------------------- appended clips
+
+  /** Names of the appended clips, in the order they apply. */
+  get names(): string[] {
+    return this.appended.filter((a) => !a.detaching).map((a) => a.name);
+  }
+
+  append(player: AnimationPlayer, clip: number, name: string, options: AppendAnimationOptions, crossfade: number): void {
+    const weight = options.weight ?? 1, timeScale = options.timeScale ?? 1;
+    if (!(weight >= 0 && weight <= 1)) throw new RangeError(`appendAnimation: weight must be within 0…1, not ${options.weight}`);
+    if (!Number.isFinite(timeScale)) throw new RangeError(`appendAnimation: timeScale must be a finite number, not ${options.timeScale}`);
+    // Paused, nothing would advance a fade or a warp: the layer is there at once.
+    const still = !player.playing;
+    const fadeSeconds = seconds(options.fade, 0, crossfade), warpSeconds = seconds(options.warp, 0, crossfade);
+    const fade = still ? 0 : fadeSeconds, warp = still ? 0 : warpSeconds;
+    // Appending a clip that is already appended replaces it (as model-viewer does).
+    this.remove(player, name);
+    const layer = player.layers.addOverride(clip, fade > 0 ? 0 : weight);
+    layer.speed = warp > 0 ? 0 : timeScale;
+    layer.time = options.time ?? 0;
+    this.appended.push({
+      name, layer, targetWeight: weight, weightRate: fade > 0 ? weight / fade : Infinity,
+      targetSpeed: timeScale, speedRate: warp > 0 ? Math.abs(timeScale) / warp : Infinity, detaching: false,
+    });
+    player.evaluate();
+  }
+
+  /** Returns false when `name` is not appended. */
+  detach(player: AnimationPlayer, name: string, options: DetachAnimationOptions, crossfade: number): boolean {
+    const entry = this.appended.find((a) => a.name === name && !a.detaching);
+    if (!entry) return false;
+    const fade = seconds(options.fade, crossfade, crossfade);
+    if (fade === 0 || !player.playing) {
+      this.remove(player, name);
+      player.evaluate();
+      return true;
+    }
+    entry.detaching = true;
+    entry.targetWeight = 0;
+    entry.weightRate = entry.layer.weight / fade;
+    return true;
+  }
+
+  /** Whether a fade or warp is under way (frames must keep coming). */
+  get ramping(): boolean {
+    for (let i = 0; i < this.appended.length; i++) {
+      const a = this.appended[i];
+      if (a.layer.weight !== a.targetWeight || a.layer.speed !== a.targetSpeed) return true;
+    }
+    return false;
+  }
+
+  /** The model changed: its layers went with the old player. */
+  clear(): void {
+    this.appended.length = 0;
+    this.passes = 0;
+    this.direction = 1;
+  }
+
+  private remove(player: AnimationPlayer, name: string): void {
+    for (let i = this.appended.length - 1; i >= 0; i--) {
+      if (this.appended[i].name !== name) continue;
+      player.layers.remove(this.appended[i].layer);
+      this.appended.splice(i, 1);
+    }
+  }
+
+  /** Moves each appended layer's weight and speed towards their targets; removes faded-out ones. */
+  private ramp(player: AnimationPlayer, dt: number): void {
+    for (let i = this.appended.length - 1; i >= 0; i--) {
+      const a = this.appended[i], layer = a.layer;
+      layer.weight = towards(layer.weight, a.targetWeight, a.weightRate * dt);
+      layer.speed = towards(layer.speed, a.targetSpeed, a.speedRate * dt);
+      if (a.detaching && layer.weight === 0) {
+        player.layers.remove(layer);
+        // Removed without splice (which returns a new array): the frame allocates nothing.
+        for (let j = i; j < this.appended.length - 1; j++) this.appended[j] = this.appended[j + 1];
+        this.appended.length--;
+      }
+    }
+  }
+}
+
+/** `value` moved by `step` towards `target` (an infinite or NaN step, e.g. Infinity·0, arrives). */
+function towards(value: number, target: number, step: number): number {
+  if (value === target || !(step < Math.abs(target - value))) return target;
+  return value < target ? value + step : value - step;
+}

@@ -1,0 +1,241 @@
+import { formatCameraOrbit, parseCameraOrbit, parseNumber } from './attributes.ts';
+import {
+  DEFAULT_AUTO_ROTATE_DELAY, DEFAULT_FIELD_OF_VIEW, DEFAULT_INTERPOLATION_DECAY, DEFAULT_MAX_FIELD_OF_VIEW, DEFAULT_MIN_FIELD_OF_VIEW,
+  DEFAULT_ROTATION_PER_SECOND, parseAngleOr, parseCameraTarget, parseMilliseconds, parseOrbitLimits,
+} from './camera-goal.ts';
+import { CameraControls } from './controls.ts';
+import { AUTO_ORBIT, type CameraChangeSource, type ViewerCamera } from './framing.ts';
+
+/**
+ * The camera half of <skinned-mesh-viewer>'s model-viewer API: the camera attributes
+ * parsed into ViewerCamera's settings and CameraControls' options, what
+ * `getCameraOrbit()`, `getCameraTarget()` and `getFieldOfView()` return, and the
+ * interaction prompt. The element forwards attribute changes and calls here.
+ */
+
+/** The current camera orbit, as model-viewer's `getCameraOrbit()` returns it. */
+export interface ViewerCameraOrbit {
+  /** Azimuth about +Y, radians (0: looking at the model's front). */
+  readonly theta: number;
+  /** Polar angle from +Y, radians (π/2: level). */
+  readonly phi: number;
+  /** Distance from the target, metres (model units). */
+  readonly radius: number;
+  /** `30deg 75deg 2.5m`: a valid `camera-orbit` value. */
+  toString(): string;
+}
+
+/** A point, as model-viewer's `getCameraTarget()` returns it. */
+export interface ViewerVector3 {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  /** `0m 1.2m 0m`: a valid `camera-target` value. */
+  toString(): string;
+}
+
+/** `interaction-prompt-threshold` default, ms (model-viewer's). */
+export const DEFAULT_PROMPT_THRESHOLD_MS = 3000;
+
+export function vector3(x: number, y: number, z: number): ViewerVector3 {
+  const round = (v: number) => Number(v.toFixed(4));
+  return { x, y, z, toString: () => `${round(x)}m ${round(y)}m ${round(z)}m` };
+}
+
+export class CameraApi {
+  /** `camera-controls`: pointer, wheel and keys, moving the view's goal. */
+  readonly controls: CameraControls;
+  private promptTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The user has interacted since the model loaded: the prompt does not come back. */
+  private interactedOnce = false;
+  /** `camera-change`, one event object per source, dispatched again each time (no allocation per frame). */
+  private readonly changeEvents: Record<CameraChangeSource, CustomEvent>;
+
+  constructor(
+    private readonly element: HTMLElement,
+    private readonly view: ViewerCamera,
+    private readonly canvas: HTMLCanvasElement,
+    private readonly prompt: HTMLElement,
+    private readonly warn: (message: string) => void,
+    /** The goal moved: a frame is due. */
+    private readonly invalidate: () => void,
+  ) {
+    const interacted = (): void => {
+      this.interacted();
+      this.invalidate();
+    };
+    this.controls = new CameraControls(element, canvas, {
+      orbit: (deltaYaw, deltaPitch) => { view.orbitBy(deltaYaw, deltaPitch); interacted(); },
+      zoom: (factor) => { view.zoomBy(factor); interacted(); },
+      pan: (dx, dy) => { view.panBy(dx, dy); interacted(); },
+      recenter: () => { view.setTargetGoal('user-interaction'); interacted(); },
+    });
+    const event = (source: CameraChangeSource) => new CustomEvent('camera-change', { detail: { source } });
+    this.changeEvents = { 'user-interaction': event('user-interaction'), none: event('none'), automatic: event('automatic') };
+  }
+
+  /** The camera moved in the frame just drawn: `camera-change`, with why. Allocates nothing. */
+  dispatchChange(): void {
+    this.element.dispatchEvent(this.changeEvents[this.view.source]);
+  }
+
+  /** A camera attribute changed (its reaction in reflected-attributes.ts): parse it and move the goal. */
+  attributeChanged(reaction: 'frame' | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction'): void {
+    switch (reaction) {
+      case 'frame': this.readOrbit(); this.view.setOrbitGoal(); break;
+      case 'camera-target': this.readTarget(); this.view.setTargetGoal(); break;
+      case 'field-of-view': this.readFieldOfView(); this.view.setFieldOfViewGoal(); break;
+      case 'orbit-limits': this.readLimits(); this.view.applyLimits(); break;
+      case 'camera-motion': this.readMotion(); break;
+      case 'interaction': this.readInteraction(); break;
+    }
+  }
+
+  private attr(name: string): string | null {
+    return this.element.getAttribute(name);
+  }
+
+  /** `camera-orbit` (into the settings; the caller frames or sets the goal). */
+  readOrbit(): void {
+    const text = this.attr('camera-orbit');
+    const orbit = parseCameraOrbit(text);
+    if (!orbit) this.warn(`camera-orbit="${text}" is not "$theta $phi $radius" (e.g. "30deg 75deg 2.5m"); using auto`);
+    this.view.settings.orbit = orbit ?? AUTO_ORBIT;
+  }
+
+  readTarget(): void {
+    const text = this.attr('camera-target');
+    const target = parseCameraTarget(text);
+    if (!target) this.warn(`camera-target="${text}" is not "$x $y $z" (e.g. "0m 1m 0m"); using auto`);
+    this.view.settings.target = target ?? { x: undefined, y: undefined, z: undefined };
+  }
+
+  readFieldOfView(): void {
+    const s = this.view.settings;
+    s.fieldOfView = this.angle('field-of-view', DEFAULT_FIELD_OF_VIEW);
+    s.minFieldOfView = this.angle('min-field-of-view', DEFAULT_MIN_FIELD_OF_VIEW);
+    s.maxFieldOfView = this.angle('max-field-of-view', DEFAULT_MAX_FIELD_OF_VIEW);
+  }
+
+  readLimits(): void {
+    const bad = parseOrbitLimits(this.attr('min-camera-orbit'), this.attr('max-camera-orbit'), this.view.settings.limits);
+    if (bad) this.warn(`${bad}="${this.attr(bad)}" is not "$theta $phi $radius"; using auto`);
+  }
+
+  /** interpolation-decay, auto-rotate, auto-rotate-delay, rotation-per-second. */
+  readMotion(): void {
+    const s = this.view.settings;
+    s.decay = this.milliseconds('interpolation-decay', DEFAULT_INTERPOLATION_DECAY);
+    s.autoRotate = this.element.hasAttribute('auto-rotate');
+    s.autoRotateDelay = this.milliseconds('auto-rotate-delay', DEFAULT_AUTO_ROTATE_DELAY);
+    s.rotationPerSecond = this.angle('rotation-per-second', DEFAULT_ROTATION_PER_SECOND);
+  }
+
+  /** disable-*, *-sensitivity and touch-action. */
+  readInteraction(): void {
+    const o = this.controls.options;
+    o.disableZoom = this.element.hasAttribute('disable-zoom');
+    o.disablePan = this.element.hasAttribute('disable-pan');
+    o.disableTap = this.element.hasAttribute('disable-tap');
+    o.orbitSensitivity = this.sensitivity('orbit-sensitivity');
+    o.zoomSensitivity = this.sensitivity('zoom-sensitivity');
+    o.panSensitivity = this.sensitivity('pan-sensitivity');
+    const touch = (this.attr('touch-action') ?? 'pan-y').trim().toLowerCase();
+    if (touch !== 'pan-y' && touch !== 'pan-x' && touch !== 'none') this.warn(`touch-action="${touch}" is not pan-y, pan-x or none; using pan-y`);
+    // model-viewer's: with pan-y a vertical swipe scrolls the page and a horizontal one orbits.
+    this.canvas.style.touchAction = touch === 'pan-x' || touch === 'none' ? touch : 'pan-y';
+  }
+
+  getCameraOrbit(): ViewerCameraOrbit {
+    const { yaw, pitch, distance } = this.view.camera;
+    const theta = yaw, phi = Math.PI / 2 - pitch, radius = distance;
+    return { theta, phi, radius, toString: () => formatCameraOrbit(theta, phi, radius) };
+  }
+
+  getCameraTarget(): ViewerVector3 {
+    const t = this.view.camera.target;
+    return vector3(t[0], t[1], t[2]);
+  }
+
+  /** Degrees, as model-viewer's getFieldOfView(). */
+  getFieldOfView(): number {
+    return (this.view.camera.fovY * 180) / Math.PI;
+  }
+
+  /** The field-of-view limits now, degrees. */
+  getFieldOfViewLimits(): [number, number] {
+    const s = this.view.settings;
+    const max = s.maxFieldOfView;
+    return [(Math.min(s.minFieldOfView, max) * 180) / Math.PI, (max * 180) / Math.PI];
+  }
+
+  // ---------------------------------------------------------------- interaction prompt
+
+  /** resetInteractionPrompt(): as if nobody had interacted; the prompt comes back after the threshold. */
+  resetPrompt(visible: boolean): void {
+    this.interactedOnce = false;
+    this.modelVisible(visible);
+  }
+
+  /**
+   * The model became visible (or not): with camera controls and `interaction-prompt="auto"`,
+   * the prompt appears after `interaction-prompt-threshold` ms unless the user interacts first.
+   */
+  modelVisible(visible: boolean): void {
+    this.clearPromptTimer();
+    if (!visible) {
+      this.prompt.hidden = true;
+      return;
+    }
+    if (this.interactedOnce || !this.element.hasAttribute('camera-controls')) return;
+    const mode = (this.attr('interaction-prompt') ?? 'auto').trim().toLowerCase();
+    if (mode === 'none') return;
+    if (mode !== 'auto') this.warn(`interaction-prompt="${mode}" is not auto or none; using auto`);
+    const threshold = parseNumber(this.attr('interaction-prompt-threshold')) ?? DEFAULT_PROMPT_THRESHOLD_MS;
+    this.promptTimer = setTimeout(() => {
+      this.promptTimer = undefined;
+      this.prompt.hidden = false;
+    }, Math.max(0, threshold));
+  }
+
+  /** The user orbited, zoomed or panned: the prompt goes, for good. */
+  interacted(): void {
+    this.interactedOnce = true;
+    this.clearPromptTimer();
+    this.prompt.hidden = true;
+  }
+
+  /** A new model: the prompt may show again. */
+  modelChanged(): void {
+    this.interactedOnce = false;
+  }
+
+  stop(): void {
+    this.clearPromptTimer();
+    this.prompt.hidden = true;
+  }
+
+  private clearPromptTimer(): void {
+    if (this.promptTimer !== undefined) clearTimeout(this.promptTimer);
+    this.promptTimer = undefined;
+  }
+
+  private angle(name: string, fallback: number): number {
+    const value = parseAngleOr(this.attr(name), fallback);
+    if (value === undefined || value < 0) this.warn(`${name}="${this.attr(name)}" is not an angle (e.g. "30deg"); using auto`);
+    return value === undefined || value < 0 ? fallback : value;
+  }
+
+  private milliseconds(name: string, fallback: number): number {
+    const value = parseMilliseconds(this.attr(name), fallback);
+    if (value === undefined) this.warn(`${name}="${this.attr(name)}" is not a duration in milliseconds; using the default`);
+    return value ?? fallback;
+  }
+
+  private sensitivity(name: string): number {
+    const text = this.attr(name);
+    const value = parseNumber(text);
+    if (text !== null && value === undefined) this.warn(`${name}="${text}" is not a number; using 1`);
+    return value ?? 1;
+  }
+}

@@ -1,0 +1,132 @@
+import { NEAR_VIEWPORT_MARGIN, RevealState, type LoadingMode, type RevealMode } from './reveal.ts';
+
+/**
+ * The poster of <skinned-mesh-viewer> and what decides when the model loads and shows
+ * (RevealState), in the DOM: the default poster's image (`poster`), a slotted
+ * `slot="poster"` element in its place, the canvas hidden while the poster is up, and an
+ * IntersectionObserver that says when the element is near the viewport (lazy loading).
+ */
+
+export interface PosterHost {
+  /** RevealState allows the load now (near the viewport, or dismissPoster()). */
+  loadAllowed(): void;
+  /** The poster came down (fires `poster-dismissed`). */
+  dismissed(): void;
+  /** The model's visibility to the user changed (fires `model-visibility`). */
+  visibilityChanged(visible: boolean): void;
+}
+
+export class PosterView {
+  readonly state = new RevealState();
+  private readonly nearObserver: IntersectionObserver;
+  private observing = false;
+  private onScreen = false;
+  private reportedVisible = false;
+
+  constructor(
+    private readonly element: HTMLElement,
+    /** Holds the slot and default poster; `hidden` while the poster is down. */
+    private readonly container: HTMLElement,
+    private readonly defaultPoster: HTMLElement,
+    /** The shadow's container: `poster-up` hides the canvas. */
+    private readonly stage: HTMLElement,
+    private readonly host: PosterHost,
+  ) {
+    this.nearObserver = new IntersectionObserver((entries) => {
+      if (!entries[entries.length - 1].isIntersecting) return;
+      this.state.near = true;
+      this.stopObserving();
+      if (this.state.mayLoad()) this.host.loadAllowed();
+    }, { rootMargin: NEAR_VIEWPORT_MARGIN });
+    this.sync();
+  }
+
+  /** `poster` changed: the default poster shows this image URL (resolved against the document), or none. */
+  setImage(url: string | null): void {
+    const text = url?.trim();
+    this.defaultPoster.style.backgroundImage = text ? `url(${JSON.stringify(new URL(text, document.baseURI).href)})` : '';
+  }
+
+  setModes(loading: LoadingMode, reveal: RevealMode): void {
+    const could = this.state.mayLoad();
+    this.state.loading = loading;
+    this.state.reveal = reveal;
+    if (!could && this.state.mayLoad()) this.host.loadAllowed();
+    if (this.element.isConnected) this.observeIfNeeded();
+  }
+
+  /** Inserted in the page: watch for the viewport if the load waits for it. */
+  attach(): void {
+    this.observeIfNeeded();
+  }
+
+  detach(): void {
+    this.stopObserving();
+    this.setOnScreen(false);
+  }
+
+  setOnScreen(onScreen: boolean): void {
+    this.onScreen = onScreen;
+    this.report();
+  }
+
+  /** After every drawn frame; allocates nothing (the first frame of a model is the only news). */
+  frameDrawn(): void {
+    if (this.state.modelDrawn) return;
+    if (this.state.frameDrawn()) this.takeDown();
+    else this.report();
+  }
+
+  modelChanged(): void {
+    this.state.modelChanged();
+    this.report();
+  }
+
+  modelCleared(): void {
+    this.state.modelCleared();
+    this.report();
+  }
+
+  dismiss(): void {
+    const could = this.state.mayLoad();
+    if (this.state.dismiss()) this.takeDown();
+    else if (!could && this.state.mayLoad()) this.host.loadAllowed();
+  }
+
+  show(): void {
+    if (!this.state.show()) return;
+    this.sync();
+    this.report();
+  }
+
+  private takeDown(): void {
+    this.sync();
+    this.report();
+    this.host.dismissed();
+  }
+
+  private sync(): void {
+    const up = this.state.posterShown;
+    this.container.hidden = !up;
+    this.stage.classList.toggle('poster-up', up);
+  }
+
+  private report(): void {
+    const visible = this.state.modelVisible(this.onScreen);
+    if (visible === this.reportedVisible) return;
+    this.reportedVisible = visible;
+    this.host.visibilityChanged(visible);
+  }
+
+  private observeIfNeeded(): void {
+    if (this.observing || !this.state.waitsForNear()) return;
+    this.observing = true;
+    this.nearObserver.observe(this.element);
+  }
+
+  private stopObserving(): void {
+    if (!this.observing) return;
+    this.observing = false;
+    this.nearObserver.disconnect();
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Compatibility: a page of <model-viewer> markup (element-model-viewer-markup.html: typical
+ * snippets of modelviewer.dev's examples, with only the tag name changed) works with
+ * <skinned-mesh-viewer> in headless Chromium (WebGPU on SwiftShader): every model loads and
+ * draws, and the attributes, methods and events those snippets and their scripts use do
+ * what model-viewer's documentation says.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { writeArtifactPng } from '../support/png.ts';
+import { decodeBase64Image, foregroundFraction, serveAssets, type Rgba8Image } from './element-support.ts';
+
+const unavailable = browserUnavailable();
+if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
+
+const LOAD_TIMEOUT = 45_000;
+const SHOWN = ['basic', 'animated', 'camera', 'turntable', 'staged'];
+
+describe.skipIf(!!unavailable)('model-viewer markup with only the tag name changed', () => {
+  let session: BrowserSession;
+  let page: Page;
+  let consoleErrors: string[];
+  let requested: string[];
+  beforeAll(async () => {
+    session = await startBrowserSession();
+    ({ page, consoleErrors } = await session.newPage());
+    requested = await serveAssets(page);
+    await page.goto(`${session.baseUrl}/test/browser/pages/element-model-viewer-markup.html`);
+    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    for (const id of SHOWN) await page.evaluate(([i, t]) => window.helpers.whenLoaded(window.helpers.viewer(i), t), [id, LOAD_TIMEOUT] as const);
+  }, 120_000);
+  afterAll(async () => {
+    await session?.checkWebGpuErrors();
+    await session?.close();
+  });
+
+  async function capture(id: string): Promise<Rgba8Image> {
+    const { base64 } = await page.evaluate((i) => window.helpers.captureBase64(window.helpers.viewer(i)), id);
+    return decodeBase64Image(base64);
+  }
+
+  it('every model loads and draws, its poster comes down, and alt labels it; nothing is logged as an error', async () => {
+    await page.screenshot({ path: 'test-artifacts/element-model-viewer-markup.png' });
+    for (const id of SHOWN) {
+      const image = await capture(id);
+      writeArtifactPng(`element-model-viewer-markup-${id}`, image.width, image.height, image.data);
+      expect(foregroundFraction(image), id).toBeGreaterThan(0.01);
+    }
+    await expect.poll(() => page.evaluate(() => window.helpers.events(window.helpers.viewer('basic')).some((e) => e.type === 'poster-dismissed'))).toBe(true);
+    const label = await page.evaluate(() => window.helpers.canvasOf(window.helpers.viewer('basic')).getAttribute('aria-label'));
+    expect(label).toBe('A 3D model of a fox');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('autoplay with animation-name plays that clip; play({repetitions: 1}) plays it once and fires finished', async () => {
+    const state = await page.evaluate(() => {
+      const el = window.helpers.viewer('animated');
+      return { paused: el.paused, name: el.animationName, clip: el.availableAnimations[el.player!.clip] };
+    });
+    expect(state).toEqual({ paused: false, name: 'Walk', clip: 'Walk' });
+    await page.evaluate(() => { const el = window.helpers.viewer('animated'); el.pause(); el.timeScale = 4; el.play({ repetitions: 1 }); });
+    await page.waitForFunction(() => (window as unknown as { finishedOnce: number }).finishedOnce === 1, undefined, { timeout: 20_000 });
+    expect(await page.evaluate(() => window.helpers.viewer('animated').paused)).toBe(true);
+  });
+
+  it('camera-orbit inside min/max-camera-orbit, camera-target and field-of-view are what the getters report', async () => {
+    const camera = await page.evaluate(() => {
+      const el = window.helpers.viewer('camera');
+      el.jumpCameraToGoal();
+      return { orbit: String(el.getCameraOrbit()), target: String(el.getCameraTarget()), fov: el.getFieldOfView() };
+    });
+    // 4m is past max-camera-orbit's 3m; phi "auto" is model-viewer's 75°.
+    expect(camera).toEqual({ orbit: '-30deg 75deg 3m', target: '0m 0.8m 0m', fov: expect.closeTo(40, 9) });
+  });
+
+  it('auto-rotate turns the turntable (camera-change "automatic"); disable-zoom leaves the wheel to the page', async () => {
+    const theta = () => page.evaluate(() => window.helpers.viewer('turntable').getTurntableRotation());
+    const start = await theta();
+    await page.evaluate(() => window.helpers.waitForFrames(window.helpers.viewer('turntable'), 3));
+    // The angle wraps at ±π: its change, wrapped, is a small positive turn.
+    const turned = (((await theta()) - start + 3 * Math.PI) % (2 * Math.PI)) - Math.PI;
+    expect(turned).toBeGreaterThan(0);
+    expect(turned).toBeLessThan(Math.PI / 2);
+    expect(await page.evaluate(() => window.helpers.events(window.helpers.viewer('turntable')).some((e) => e.type === 'camera-change' && e.detail.source === 'automatic'))).toBe(true);
+    const radius = await page.evaluate(() => window.helpers.viewer('turntable').getCameraOrbit().radius);
+    const box = (await page.locator('#turntable').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 400);
+    await page.evaluate(() => window.helpers.nextFrames(3));
+    expect(await page.evaluate(() => window.helpers.viewer('turntable').getCameraOrbit().radius)).toBeCloseTo(radius, 9);
+  });
+
+  it('reveal="manual": nothing is fetched until the slotted poster button calls dismissPoster(); then it loads and shows', async () => {
+    expect(requested).not.toContain('RiggedSimple.glb');
+    const button = page.locator('#load-button');
+    expect(await button.isVisible()).toBe(true);
+    await button.click();
+    await page.evaluate(([i, t]) => window.helpers.whenLoaded(window.helpers.viewer(i), t), ['manual', LOAD_TIMEOUT] as const);
+    await expect.poll(() => button.isVisible()).toBe(false);
+    expect(requested).toContain('RiggedSimple.glb');
+    expect(await page.evaluate(() => window.helpers.events(window.helpers.viewer('manual')).filter((e) => e.type === 'poster-dismissed').length)).toBe(1);
+    expect(foregroundFraction(await capture('manual'))).toBeGreaterThan(0.01);
+  });
+
+  it('a user drag is a camera-change with source "user-interaction"; orientation and scale apply', async () => {
+    const box = (await page.locator('#basic').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { userCameraChanges: number }).userCameraChanges)).toBeGreaterThan(0);
+    // CesiumMan halved: its box is half the size the same file shows unscaled in #camera.
+    const [staged, plain] = await page.evaluate(() => ['staged', 'camera'].map((i) => {
+      const d = window.helpers.viewer(i).getDimensions();
+      return [d.x, d.y, d.z];
+    }));
+    expect(staged[1]).toBeCloseTo(plain[1] / 2, 4);
+    // Turned 90° about +Y: width and depth swap.
+    expect(staged[0]).toBeCloseTo(plain[2] / 2, 4);
+  });
+});
