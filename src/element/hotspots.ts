@@ -86,7 +86,7 @@ export interface HotspotHost {
   camera(): OrbitCamera;
   /** The one drawn character's instance; undefined with no model or with a crowd (`instances` > 1). */
   instance(): ModelInstance | undefined;
-  /** Where that character is placed (root motion); null: at the origin. */
+  /** Where that character is drawn (root motion, `orientation`, `scale`, the turntable); null: at the origin. */
   placement(): Float64Array | null;
   skinning(): SkinningMethod;
   /** Hotspots changed: draw a frame (a paused viewer draws none by itself). */

@@ -32,6 +32,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       // Front view, level; the clip (Walk) stays paused at its start until a test seeks.
       el.setAttribute('builtin', 'character');
       el.setAttribute('camera-orbit', '0deg 90deg auto');
+      // The camera jumps to each orbit the tests set instead of easing there over frames.
+      el.setAttribute('interpolation-decay', '0');
       el.innerHTML = `
         <button slot="hotspot-hand" data-joint="Hand.L">hand</button>
         <button slot="hotspot-hand-facing" data-joint="Hand.L" data-normal="0 0 1" data-offset="0 5cm 0">hand+</button>
@@ -268,6 +270,37 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     });
     // A rescan starts the hotspot afresh, which announces its visibility again.
     expect(events).toEqual({ afterText: 0, afterAttribute: 1 });
+  });
+
+  it('orientation turns hotspots and positionAndNormalFromPoint with the model (both in model coordinates)', async () => {
+    // Turned 180° about +Y, the character shows its back to the front camera: the back
+    // hotspot (model -Z) faces the camera and the ray under the centre meets the back.
+    await page.evaluate(async () => {
+      const el = window.helpers.viewer('h');
+      el.setAttribute('orientation', '0 0 180deg');
+      el.setAttribute('camera-orbit', '0deg 90deg auto');
+      el.currentTime = 0;
+      await window.helpers.waitForFrames(el, 1);
+    });
+    const turned = await page.evaluate((size) => {
+      const hit = window.helpers.viewer('h').positionAndNormalFromPoint(size / 2, size / 2);
+      return hit && { z: hit.position.z, nz: hit.normal.z };
+    }, SIZE);
+    const state = await hotspots();
+    await page.evaluate(async () => {
+      const el = window.helpers.viewer('h');
+      el.removeAttribute('orientation');
+      await window.helpers.waitForFrames(el, 1);
+    });
+    const front = await hotspots();
+    expect(turned).not.toBeNull();
+    expect(turned!.z).toBeLessThan(0);
+    expect(turned!.nz).toBeLessThan(-0.5);
+    expect(state['hotspot-back'].visible).toBe(true);
+    expect(front['hotspot-back'].visible).toBe(false);
+    // Mirrored left-right about the centre line when turned.
+    expect(Math.abs(state['hotspot-back'].x - SIZE / 2)).toBeLessThan(SIZE * 0.1);
+    expect(Math.sign(state['hotspot-hand'].x - SIZE / 2)).toBe(-Math.sign(front['hotspot-hand'].x - SIZE / 2));
   });
 
   it('removing a hotspot child removes its wrapper; an unknown joint warns and hides it', async () => {
