@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
+import environmentLightingWgsl from '../../shaders/environment-lighting.wgsl?raw';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
@@ -127,6 +128,21 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
       emissiveTexture: { group: BindGroup.MATERIAL, binding: M.EMISSIVE_TEXTURE },
       emissiveSampler: { group: BindGroup.MATERIAL, binding: M.EMISSIVE_SAMPLER },
     });
+  });
+
+  it('@group/@binding of the environment (shaders/environment-lighting.wgsl, part of the mesh shader)', () => {
+    const F = FrameBinding;
+    expect(Object.fromEntries(bindings(environmentLightingWgsl))).toEqual({
+      environmentSpecular: { group: BindGroup.FRAME, binding: F.ENVIRONMENT_SPECULAR },
+      environmentSampler: { group: BindGroup.FRAME, binding: F.ENVIRONMENT_SAMPLER },
+      brdfLut: { group: BindGroup.FRAME, binding: F.BRDF_LUT },
+      environmentIrradiance: { group: BindGroup.FRAME, binding: F.ENVIRONMENT_IRRADIANCE },
+      environmentBackground: { group: BindGroup.FRAME, binding: F.ENVIRONMENT_BACKGROUND },
+    });
+    expect(MESH_SHADER_SOURCE).toContain(environmentLightingWgsl);
+    const data = new FrameUniformsData();
+    expect(data.environmentLevels.byteOffset).toBe(FrameUniformsOffset.ENVIRONMENT_LEVELS);
+    expect(data.shadowSpread.byteOffset).toBe(FrameUniformsOffset.SHADOW_SPREAD);
   });
 
   it('flag bits and enum codes', () => {

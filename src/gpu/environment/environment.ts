@@ -2,6 +2,7 @@
  * A prefiltered environment on the GPU (made by prefilter.ts): what the mesh shader lights
  * with and the skybox shows. The caller owns it: `destroy()` it when no renderer uses it.
  */
+import { FrameBinding } from '../layouts.ts';
 import { perDevice } from '../per-device.ts';
 import { ENVIRONMENT_FORMAT, IRRADIANCE_BYTES } from './prefilter-params.ts';
 
@@ -45,6 +46,8 @@ export class Environment {
 export interface EnvironmentPlaceholder {
   readonly cubeView: GPUTextureView;
   readonly irradiance: GPUBuffer;
+  /** Stands in for the BRDF table, which is made with the first environment. */
+  readonly lutView: GPUTextureView;
 }
 
 export const environmentPlaceholder = perDevice((device): EnvironmentPlaceholder => {
@@ -52,7 +55,11 @@ export const environmentPlaceholder = perDevice((device): EnvironmentPlaceholder
     label: 'environment placeholder cube', size: [1, 1, 6], format: ENVIRONMENT_FORMAT, usage: GPUTextureUsage.TEXTURE_BINDING,
   });
   const irradiance = device.createBuffer({ label: 'environment placeholder irradiance', size: IRRADIANCE_BYTES, usage: GPUBufferUsage.UNIFORM });
-  return { cubeView: cube.createView({ label: 'environment placeholder cube view', dimension: 'cube' }), irradiance };
+  const lut = device.createTexture({ label: 'BRDF table placeholder', size: [1, 1], format: 'rg16float', usage: GPUTextureUsage.TEXTURE_BINDING });
+  return {
+    cubeView: cube.createView({ label: 'environment placeholder cube view', dimension: 'cube' }), irradiance,
+    lutView: lut.createView({ label: 'BRDF table placeholder view' }),
+  };
 });
 
 /** The environment sampler: trilinear, clamped (cube maps ignore the address modes; the BRDF table does not). */
@@ -60,3 +67,30 @@ export const environmentSampler = perDevice((device) => device.createSampler({
   label: 'environment sampler', magFilter: 'linear', minFilter: 'linear', mipmapFilter: 'linear',
   addressModeU: 'clamp-to-edge', addressModeV: 'clamp-to-edge',
 }));
+
+/** The frame group's (group 0) environment entries: shaders/environment-lighting.wgsl. */
+export function environmentLayoutEntries(): GPUBindGroupLayoutEntry[] {
+  const FRAGMENT = GPUShaderStage.FRAGMENT;
+  return [
+    { binding: FrameBinding.ENVIRONMENT_SPECULAR, visibility: FRAGMENT, texture: { sampleType: 'float', viewDimension: 'cube' } },
+    { binding: FrameBinding.ENVIRONMENT_SAMPLER, visibility: FRAGMENT, sampler: { type: 'filtering' } },
+    { binding: FrameBinding.BRDF_LUT, visibility: FRAGMENT, texture: { sampleType: 'float' } },
+    { binding: FrameBinding.ENVIRONMENT_IRRADIANCE, visibility: FRAGMENT, buffer: { type: 'uniform', minBindingSize: IRRADIANCE_BYTES } },
+    { binding: FrameBinding.ENVIRONMENT_BACKGROUND, visibility: FRAGMENT, texture: { sampleType: 'float', viewDimension: 'cube' } },
+  ];
+}
+
+/**
+ * The frame group's environment entries for `environment` (with the device's BRDF table,
+ * `lut`: prefilter.ts `brdfLut`), or the placeholders' (legacy lighting).
+ */
+export function environmentBindGroupEntries(device: GPUDevice, environment: Environment | undefined, lut: GPUTextureView | undefined): GPUBindGroupEntry[] {
+  const placeholder = environmentPlaceholder(device);
+  return [
+    { binding: FrameBinding.ENVIRONMENT_SPECULAR, resource: environment?.specularView ?? placeholder.cubeView },
+    { binding: FrameBinding.ENVIRONMENT_SAMPLER, resource: environmentSampler(device) },
+    { binding: FrameBinding.BRDF_LUT, resource: lut ?? placeholder.lutView },
+    { binding: FrameBinding.ENVIRONMENT_IRRADIANCE, resource: { buffer: environment?.irradiance ?? placeholder.irradiance } },
+    { binding: FrameBinding.ENVIRONMENT_BACKGROUND, resource: environment?.radianceView ?? placeholder.cubeView },
+  ];
+}

@@ -1,0 +1,65 @@
+// Image-based lighting in the mesh pipeline (appended to it by src/gpu/pipelines.ts, after
+// sh9.wgsl): a prefiltered Environment (src/gpu/environment/) in the frame group, the
+// split-sum specular term (Karis 2013) and SH9 diffuse irradiance, and the skybox.
+// Bindings: FrameBinding in src/gpu/layouts.ts (test/gpu/layouts.test.ts).
+
+// The GGX specular chain: level i for perceptual roughness i / (frame.environmentLevels − 1).
+@group(0) @binding(3) var environmentSpecular: texture_cube<f32>;
+@group(0) @binding(4) var environmentSampler: sampler;
+// f0 scale (r) and bias (g) by (n·v, roughness).
+@group(0) @binding(5) var brdfLut: texture_2d<f32>;
+// Nine SH coefficients (rgb) of irradiance / π (shaders/sh9.wgsl).
+@group(0) @binding(6) var<uniform> environmentIrradiance: array<vec4f, 9>;
+// The radiance cube with its mip chain: the skybox.
+@group(0) @binding(7) var environmentBackground: texture_cube<f32>;
+
+// Radiance a white Lambertian surface with normal n reflects: irradiance / π. SH9 rings
+// a little around very bright spots; never below zero.
+fn environmentDiffuse(n: vec3f) -> vec3f {
+  let basis = shBasis(n);
+  var sum = vec3f(0.0);
+  for (var j = 0u; j < 9u; j++) {
+    sum += environmentIrradiance[j].rgb * basis[j];
+  }
+  return max(sum, vec3f(0.0));
+}
+
+// The environment's light leaving a surface towards the eye. The specular share f0·A + B
+// (the split-sum table) is taken out of the diffuse, so a white surface under a uniform
+// environment gives back exactly what comes in, and never more: the white furnace.
+// `occlusion` darkens both (glTF occlusion applies to indirect light).
+fn environmentLight(n: vec3f, toEye: vec3f, diffuseColor: vec3f, f0: vec3f, roughness: f32, nDotV: f32, occlusion: f32) -> vec3f {
+  let brdf = textureSampleLevel(brdfLut, environmentSampler, vec2f(nDotV, roughness), 0.0).rg;
+  let specularShare = f0 * brdf.x + brdf.y;
+  let r = reflect(-toEye, n);
+  let prefiltered = textureSampleLevel(environmentSpecular, environmentSampler, r, roughness * (frame.environmentLevels - 1.0)).rgb;
+  let diffuse = environmentDiffuse(n) * diffuseColor * (vec3f(1.0) - specularShare);
+  return occlusion * (diffuse + prefiltered * specularShare);
+}
+
+struct SkyboxOutput {
+  @builtin(position) clipPosition: vec4f,
+  // −1…1 across the viewport, y up.
+  @location(0) ndc: vec2f,
+}
+
+// One triangle over the viewport (no vertex buffer).
+@vertex
+fn vsSkybox(@builtin(vertex_index) vertex: u32) -> SkyboxOutput {
+  let xy = vec2f(f32((vertex << 1u) & 2u), f32(vertex & 2u)) * 2.0 - 1.0;
+  var out: SkyboxOutput;
+  out.clipPosition = vec4f(xy, 1.0, 1.0);
+  out.ndc = xy;
+  return out;
+}
+
+// The environment seen through the pixel: the view ray (from the projection's focal
+// lengths) turned into the world by the transposed view rotation; exposure and tone
+// mapping as the surfaces.
+@fragment
+fn fsSkybox(in: SkyboxOutput) -> @location(0) vec4f {
+  let viewRay = vec3f(in.ndc.x / frame.projection[0][0], in.ndc.y / frame.projection[1][1], -1.0);
+  let rotation = mat3x3f(frame.view[0].xyz, frame.view[1].xyz, frame.view[2].xyz);
+  let d = normalize(transpose(rotation) * viewRay);
+  return outputColor(textureSampleLevel(environmentBackground, environmentSampler, d, 0.0).rgb, 1.0);
+}
