@@ -24,17 +24,20 @@ fn environmentDiffuse(n: vec3f) -> vec3f {
   return max(sum, vec3f(0.0));
 }
 
-// The environment's light leaving a surface towards the eye. The specular share f0·A + B
-// (the split-sum table) is taken out of the diffuse, so a white surface under a uniform
-// environment gives back exactly what comes in, and never more: the white furnace.
-// `occlusion` darkens both (glTF occlusion applies to indirect light).
-fn environmentLight(n: vec3f, toEye: vec3f, diffuseColor: vec3f, f0: vec3f, roughness: f32, nDotV: f32, occlusion: f32) -> vec3f {
+// The environment's light leaving a surface towards the eye, as glTF defines the material
+// (Appendix B): mix(dielectric, metal, metallic). The dielectric's specular share
+// f0·A + B (the split-sum table, f0 = 0.04) is taken out of its diffuse, so a white
+// surface under a uniform environment gives back exactly what comes in and never more
+// (the white furnace); the metal reflects base · A + B of it. Linear in `metallic`, so more
+// metal never adds energy. `occlusion` darkens both (glTF occlusion applies to indirect light).
+fn environmentLight(n: vec3f, toEye: vec3f, baseColor: vec3f, metallic: f32, roughness: f32, nDotV: f32, occlusion: f32) -> vec3f {
   let brdf = textureSampleLevel(brdfLut, environmentSampler, vec2f(nDotV, roughness), 0.0).rg;
-  let specularShare = f0 * brdf.x + brdf.y;
   let r = reflect(-toEye, n);
   let prefiltered = textureSampleLevel(environmentSpecular, environmentSampler, r, roughness * (frame.environmentLevels - 1.0)).rgb;
-  let diffuse = environmentDiffuse(n) * diffuseColor * (vec3f(1.0) - specularShare);
-  return occlusion * (diffuse + prefiltered * specularShare);
+  let dielectricShare = DIELECTRIC_F0 * brdf.x + brdf.y;
+  let dielectric = environmentDiffuse(n) * baseColor * (1.0 - dielectricShare) + prefiltered * dielectricShare;
+  let metal = prefiltered * (baseColor * brdf.x + brdf.y);
+  return occlusion * mix(dielectric, metal, metallic);
 }
 
 struct SkyboxOutput {

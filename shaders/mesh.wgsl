@@ -512,7 +512,7 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   var color: vec3f;
   if (frame.environmentLevels > 0.0) {
     // An environment lights the scene alone.
-    color = environmentLight(n, toEye, diffuseColor, f0, roughness, nDotV, occlusion);
+    color = environmentLight(n, toEye, base.rgb, metallic, roughness, nDotV, occlusion);
   } else {
     color = keyAndHemisphereLight(in, n, toEye, diffuseColor, f0, roughness, nDotV, occlusion);
   }
