@@ -42,6 +42,13 @@ export interface ViewerVariantDetail {
   readonly name: string | null;
 }
 
+export interface ViewerEnvironmentDetail {
+  /** The `environment-image` value now shown (null: the default, `neutral`). */
+  readonly environmentImage: string | null;
+  /** The `skybox-image` value now shown (null: none). */
+  readonly skyboxImage: string | null;
+}
+
 /** Event types of <skinned-mesh-viewer> whose detail differs from HTMLElementEventMap's. */
 export interface SkinnedMeshViewerCustomEvents {
   progress: CustomEvent<ViewerProgressDetail>;
@@ -50,6 +57,8 @@ export interface SkinnedMeshViewerCustomEvents {
   animationend: CustomEvent<ViewerAnimationEndDetail>;
   /** After a change of `variant-name` shows (as model-viewer's event of that name). */
   'variant-applied': CustomEvent<ViewerVariantDetail>;
+  /** A new `environment-image` / `skybox-image` shows (as model-viewer's event of that name). */
+  'environment-change': CustomEvent<ViewerEnvironmentDetail>;
 }
 
 /** Every event a <skinned-mesh-viewer> can dispatch, for typed addEventListener. */

@@ -29,7 +29,7 @@ export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count
 /** What the element does when an attribute changes; several attributes may share one. */
 export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
-  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant'
+  | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'lighting'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -62,6 +62,11 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'root-motion', property: 'rootMotion', kind: 'boolean', fallback: false, reaction: 'root-motion' },
   { attribute: 'shadows', property: 'shadows', kind: 'boolean', fallback: false, reaction: 'settings' },
   { attribute: 'variant-name', property: 'variantName', kind: 'string', fallback: null, reaction: 'variant' },
+  { attribute: 'environment-image', property: 'environmentImage', kind: 'string', fallback: null, reaction: 'lighting' },
+  { attribute: 'skybox-image', property: 'skyboxImage', kind: 'string', fallback: null, reaction: 'lighting' },
+  { attribute: 'tone-mapping', property: 'toneMapping', kind: 'string', fallback: 'neutral', reaction: 'lighting' },
+  { attribute: 'shadow-intensity', property: 'shadowIntensity', kind: 'number', fallback: 0, reaction: 'lighting' },
+  { attribute: 'shadow-softness', property: 'shadowSoftness', kind: 'number', fallback: 1, reaction: 'lighting' },
 ];
 
 const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
@@ -164,4 +169,18 @@ export interface ReflectedProperties {
    * name changes nothing (with a warning). `variant-applied` fires once a change shows.
    */
   variantName: string | null;
+  /**
+   * What lights the model (src/element/lighting.ts), as model-viewer's `environment-image`: the
+   * URL of an equirectangular `.hdr` (Radiance RGBE) or `.jpg`/`.png`/`.webp` image; `neutral`
+   * (absent: the default) a soft studio generated in code; `legacy` the key light and hemisphere.
+   */
+  environmentImage: string | null;
+  /** An equirectangular image URL shown behind the model; it also lights the model unless `environment-image` is set. */
+  skyboxImage: string | null;
+  /** `neutral` (default, Khronos PBR Neutral), `aces`, `agx` or `none`; model-viewer's other values map to the nearest. */
+  toneMapping: string;
+  /** 0…1: the soft ground shadow under the model, cast from the environment's dominant direction; default 0 (none). */
+  shadowIntensity: number;
+  /** 0…1: how soft that shadow's edge is; default 1. */
+  shadowSoftness: number;
 }

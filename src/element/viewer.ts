@@ -15,6 +15,7 @@ import type {
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
 import { animatedBounds, AUTO_ORBIT, ViewerCamera } from './framing.ts';
 import { GpuSession, type GpuState } from './gpu-session.ts';
+import { ViewerLighting } from './lighting.ts';
 import { ModelLoader } from './model-loader.ts';
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
@@ -116,6 +117,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** Set while crossfadeTo writes the `animation` attribute, which must not start a second transition. */
   private reflectingAnimation = false;
 
+  /** environment-image, skybox-image, tone-mapping, shadow-intensity, shadow-softness. */
+  private readonly lighting: ViewerLighting;
+
   // Settings, parsed once per attribute change.
   private clearColor: Rgba = TRANSPARENT;
   private debugMask = 0;
@@ -134,6 +138,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.frames.invalidate();
       },
     });
+    this.lighting = new ViewerLighting({
+      getAttribute: (name) => this.getAttribute(name),
+      baseUrl: () => document.baseURI,
+      invalidate: () => this.frames.invalidate(),
+      environmentChanged: () => this.emit('environment-change', { environmentImage: this.environmentImage, skyboxImage: this.skyboxImage }),
+      warn: warnOnce,
+      failed: (attribute, error) => warnOnce(`${attribute}="${this.getAttribute(attribute)}" could not be used: ${(error as Error).message}`),
+    });
     this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
       model: () => this.loader.model,
       settings: () => ({
@@ -141,8 +153,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         clearColor: this.clearColor,
         debugMask: this.debugMask,
         skinning: parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING,
-        shadows: this.shadows,
+        shadows: this.shadows || this.lighting.shadowIntensity > 0,
       }),
+      configure: (gpu) => this.lighting.apply(gpu.renderer, gpu.device, this.shadows),
       variant: (model) => variantIndex(model, this.variantName, warnOnce),
       variantApplied: () => this.emit('variant-applied', { name: this.variantName }),
       invalidate: () => this.frames.invalidate(),
@@ -159,7 +172,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.loader = new ModelLoader<GpuState>({
       fetch: (source, signal, onProgress) => loadModelSource(source, { baseUrl: document.baseURI, signal, onProgress }),
       gpu: () => this.session.ready!,
-      upload: (gpu, model) => this.session.upload(gpu, model),
+      // The model shows under its environment from the first frame.
+      upload: (gpu, model) => this.lighting.ready().then(() => this.session.upload(gpu, model)),
       unsupportedMessage: () => this.session.unsupportedMessage,
       loadStarted: () => this.shadow.setProgress(0, 0),
       loadProgress: (loaded, total) => {
@@ -353,6 +367,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       case 'variant':
         this.session.applyVariant();
         break;
+      case 'lighting':
+        this.applySettings();
+        break;
       case 'none':
       case undefined:
         break;
@@ -385,6 +402,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     // A load in flight restarts on re-insertion; nothing of it is kept.
     this.loader.cancel();
     this.session.close();
+    this.lighting.release();
     // A drag in progress ends with the element; its pointer capture is already gone.
     this.controls.cancelGestures();
   }

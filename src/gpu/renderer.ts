@@ -82,6 +82,8 @@ export class Renderer {
   private readonly skybox: Skybox;
   /** What lights the scene: an environment alone, or (undefined) the key light and hemisphere. */
   private environment: Environment | undefined;
+  /** What the skybox shows. */
+  private background: Environment | undefined;
   /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
   private readonly skinnedPlaceholder: GPUBuffer;
   private readonly frameData = new FrameUniformsData();
@@ -170,7 +172,7 @@ export class Renderer {
         { binding: FrameBinding.UNIFORMS, resource: { buffer: this.frameBuffer } },
         { binding: FrameBinding.SHADOW_MAP, resource: this.boundShadowView },
         { binding: FrameBinding.SHADOW_SAMPLER, resource: this.shadow.sampler },
-        ...environmentBindGroupEntries(this.device, this.environment, this.environment && brdfLut(this.device)),
+        ...environmentBindGroupEntries(this.device, this.environment, this.background, this.environment && brdfLut(this.device)),
       ],
     });
   }
@@ -281,10 +283,12 @@ export class Renderer {
    * or with the key light and hemisphere of the settings when undefined (the default). The
    * caller owns the environment; it may be shared by several renderers on the device. With
    * one, shadows are cast from its dominant direction instead of `settings.lightDirection`.
+   * `background` (default: the same) is what the skybox shows when `settings.skybox` is on.
    */
-  setEnvironment(environment: Environment | undefined): void {
-    if (environment === this.environment) return;
+  setEnvironment(environment: Environment | undefined, background: Environment | undefined = environment): void {
+    if (environment === this.environment && background === this.background) return;
     this.environment = environment;
+    this.background = background;
     this.frameBindGroup = this.createFrameBindGroup();
   }
 
@@ -443,7 +447,7 @@ export class Renderer {
     if (compute) skinGroup = current.preskin!.encode(encoder, pipelines!.compute, count);
     if (shadowed) stats.drawCalls += this.shadow.encode(encoder, current.draws, current.solidOrder, pipelines!.casters, skinGroup!, count, undefined, current.solidRuns);
     const pass = encoder.beginRenderPass(passDescriptor);
-    if (this.environment && this.settings.skybox && !this.chunkContinues) stats.drawCalls += this.encodeSkybox(pass);
+    if (this.background && this.settings.skybox && !this.chunkContinues) stats.drawCalls += this.encodeSkybox(pass);
     if (current && current.draws.length > 0 && count > 0) {
       const inPlace = palettesUploadInPlace(current, sourceInstances, sourceCount);
       writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, this.settings.normals === 'exact');
@@ -527,8 +531,9 @@ export class Renderer {
     f.cameraPosition.fill(0);
     f.exposure[0] = s.exposure;
     f.toneMapping[0] = s.toneMapping;
-    const environment = this.environment;
-    if (environment?.destroyed) this.setEnvironment(undefined);
+    if (this.environment?.destroyed || this.background?.destroyed) {
+      this.setEnvironment(this.environment?.destroyed ? undefined : this.environment, this.background?.destroyed ? undefined : this.background);
+    }
     f.environmentLevels[0] = this.environment ? this.environment.specularLevels : 0;
     f.shadowSpread[0] = shadowSpread(s.shadowSoftness);
     const l = this.environment ? this.environment.dominantDirection : s.lightDirection;

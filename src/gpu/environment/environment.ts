@@ -82,15 +82,18 @@ export function environmentLayoutEntries(): GPUBindGroupLayoutEntry[] {
 
 /**
  * The frame group's environment entries for `environment` (with the device's BRDF table,
- * `lut`: prefilter.ts `brdfLut`), or the placeholders' (legacy lighting).
+ * `lut`: prefilter.ts `brdfLut`) and the skybox's `background`, or the placeholders'
+ * (legacy lighting, no skybox).
  */
-export function environmentBindGroupEntries(device: GPUDevice, environment: Environment | undefined, lut: GPUTextureView | undefined): GPUBindGroupEntry[] {
+export function environmentBindGroupEntries(
+  device: GPUDevice, environment: Environment | undefined, background: Environment | undefined, lut: GPUTextureView | undefined,
+): GPUBindGroupEntry[] {
   const placeholder = environmentPlaceholder(device);
   return [
     { binding: FrameBinding.ENVIRONMENT_SPECULAR, resource: environment?.specularView ?? placeholder.cubeView },
     { binding: FrameBinding.ENVIRONMENT_SAMPLER, resource: environmentSampler(device) },
     { binding: FrameBinding.BRDF_LUT, resource: lut ?? placeholder.lutView },
     { binding: FrameBinding.ENVIRONMENT_IRRADIANCE, resource: { buffer: environment?.irradiance ?? placeholder.irradiance } },
-    { binding: FrameBinding.ENVIRONMENT_BACKGROUND, resource: environment?.radianceView ?? placeholder.cubeView },
+    { binding: FrameBinding.ENVIRONMENT_BACKGROUND, resource: background?.radianceView ?? placeholder.cubeView },
   ];
 }
