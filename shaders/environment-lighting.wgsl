@@ -8,18 +8,17 @@
 @group(0) @binding(4) var environmentSampler: sampler;
 // f0 scale (r) and bias (g) by (n·v, roughness).
 @group(0) @binding(5) var brdfLut: texture_2d<f32>;
-// Nine SH coefficients (rgb) of irradiance / π (shaders/sh9.wgsl).
-@group(0) @binding(6) var<uniform> environmentIrradiance: array<vec4f, 9>;
 // The radiance cube with its mip chain: the skybox.
-@group(0) @binding(7) var environmentBackground: texture_cube<f32>;
+@group(0) @binding(6) var environmentBackground: texture_cube<f32>;
 
-// Radiance a white Lambertian surface with normal n reflects: irradiance / π. SH9 rings
+// Radiance a white Lambertian surface with normal n reflects: irradiance / π, from the nine
+// SH coefficients in the frame uniforms (shaders/sh9.wgsl). SH9 rings
 // a little around very bright spots; never below zero.
 fn environmentDiffuse(n: vec3f) -> vec3f {
   let basis = shBasis(n);
   var sum = vec3f(0.0);
   for (var j = 0u; j < 9u; j++) {
-    sum += environmentIrradiance[j].rgb * basis[j];
+    sum += frame.environmentIrradiance[j].rgb * basis[j];
   }
   return max(sum, vec3f(0.0));
 }

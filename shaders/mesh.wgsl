@@ -96,6 +96,8 @@ struct FrameUniforms {
   environmentLevels: f32,
   // The shadow lookup's tap spacing in shadow-map texels (RenderSettings.shadowSoftness).
   shadowSpread: f32,
+  // The environment's SH9 irradiance / π (rgb of each coefficient; shaders/sh9.wgsl).
+  environmentIrradiance: array<vec4f, 9>,
 }
 
 struct MaterialUniforms {

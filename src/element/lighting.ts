@@ -96,11 +96,20 @@ function acquire(device: GPUDevice, key: string): Promise<Environment> {
   return entry.environment;
 }
 
+/**
+ * An environment no viewer uses is freed this long after the last let go, unless one takes
+ * it again meanwhile: an element moved in the page (removed and re-inserted at once) keeps it.
+ */
+const RELEASE_GRACE_MS = 200;
+
 function release(device: GPUDevice, key: string): void {
   const byKey = cache.get(device), entry = byKey?.get(key);
   if (!byKey || !entry || --entry.users > 0) return;
-  byKey.delete(key);
-  entry.environment.then((e) => e.destroy(), () => {});
+  setTimeout(() => {
+    if (entry.users > 0 || byKey.get(key) !== entry) return;
+    byKey.delete(key);
+    entry.environment.then((e) => e.destroy(), () => {});
+  }, RELEASE_GRACE_MS);
 }
 
 /** What the lighting needs from its element. */

@@ -52,9 +52,11 @@ export const FrameUniformsOffset = {
   ENVIRONMENT_LEVELS: 384,
   /** f32: the shadow lookup's tap spacing in texels (1 sharp … larger softer; RenderSettings.shadowSoftness). */
   SHADOW_SPREAD: 388,
+  /** array<vec4f, 9>: the environment's SH9 irradiance / π, rgb per coefficient (Environment.irradianceCoefficients). */
+  ENVIRONMENT_IRRADIANCE: 400,
 } as const;
 
-export const FRAME_UNIFORMS_SIZE = 400;
+export const FRAME_UNIFORMS_SIZE = 544;
 
 /** The CPU copy of the frame uniforms. Allocate once; fill the views each frame. */
 export class FrameUniformsData {
@@ -81,4 +83,5 @@ export class FrameUniformsData {
   readonly groundRadius = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_RADIUS, 1);
   readonly environmentLevels = new Float32Array(this.buffer, FrameUniformsOffset.ENVIRONMENT_LEVELS, 1);
   readonly shadowSpread = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_SPREAD, 1);
+  readonly environmentIrradiance = new Float32Array(this.buffer, FrameUniformsOffset.ENVIRONMENT_IRRADIANCE, 36);
 }

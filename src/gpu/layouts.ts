@@ -38,12 +38,10 @@ export const FrameBinding = {
   ENVIRONMENT_SPECULAR: 3,
   /** sampler: trilinear, for the environment and the BRDF table. */
   ENVIRONMENT_SAMPLER: 4,
-  /** texture_2d: the split-sum BRDF table (made once per device). */
+  /** texture_2d: the split-sum BRDF table (made once per device while renderers with an environment use it). */
   BRDF_LUT: 5,
-  /** uniform array<vec4f, 9>: the environment's SH9 irradiance / π. */
-  ENVIRONMENT_IRRADIANCE: 6,
   /** texture_cube: the environment's radiance cube, drawn by the skybox. */
-  ENVIRONMENT_BACKGROUND: 7,
+  ENVIRONMENT_BACKGROUND: 6,
 } as const;
 
 /**

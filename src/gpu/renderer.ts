@@ -14,8 +14,8 @@ import { ALL_DEBUG_VIEWS } from './debug-view-draws.ts';
 import { DebugView } from './debug-views.ts';
 import type { DrawPipelines } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
-import { environmentBindGroupEntries, type Environment } from './environment/environment.ts';
-import { brdfLut } from './environment/prefilter.ts';
+import { environmentBindGroupEntries, EnvironmentPlaceholder, type Environment } from './environment/environment.ts';
+import { acquireBrdfLut, releaseBrdfLut } from './environment/prefilter.ts';
 import { skybox, type Skybox } from './environment/skybox.ts';
 import { writeDrawRecords } from './draw-record-writer.ts';
 import { FrameUniformsData } from './frame-uniforms.ts';
@@ -84,6 +84,10 @@ export class Renderer {
   private environment: Environment | undefined;
   /** What the skybox shows. */
   private background: Environment | undefined;
+  /** Bound where there is no environment or table yet. */
+  private readonly environmentPlaceholder: EnvironmentPlaceholder;
+  /** The device's BRDF table, held from the first environment until `destroy`. */
+  private brdfLut: GPUTextureView | undefined;
   /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
   private readonly skinnedPlaceholder: GPUBuffer;
   private readonly frameData = new FrameUniformsData();
@@ -150,6 +154,7 @@ export class Renderer {
     this.shadow = new ShadowMap(device, this.label);
     this.ground = groundDisc(device, this.format);
     this.skybox = skybox(device, this.format);
+    this.environmentPlaceholder = new EnvironmentPlaceholder(device, this.label);
     this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
     this.drawContext = {
       device, label: this.label, format: this.format, limits: this.limits, meshPipelines: this.pipelines,
@@ -172,7 +177,7 @@ export class Renderer {
         { binding: FrameBinding.UNIFORMS, resource: { buffer: this.frameBuffer } },
         { binding: FrameBinding.SHADOW_MAP, resource: this.boundShadowView },
         { binding: FrameBinding.SHADOW_SAMPLER, resource: this.shadow.sampler },
-        ...environmentBindGroupEntries(this.device, this.environment, this.background, this.environment && brdfLut(this.device)),
+        ...environmentBindGroupEntries(this.device, this.environmentPlaceholder, this.environment, this.background, this.brdfLut),
       ],
     });
   }
@@ -289,6 +294,7 @@ export class Renderer {
     if (environment === this.environment && background === this.background) return;
     this.environment = environment;
     this.background = background;
+    if (environment && !this.brdfLut) this.brdfLut = acquireBrdfLut(this.device);
     this.frameBindGroup = this.createFrameBindGroup();
   }
 
@@ -535,6 +541,7 @@ export class Renderer {
       this.setEnvironment(this.environment?.destroyed ? undefined : this.environment, this.background?.destroyed ? undefined : this.background);
     }
     f.environmentLevels[0] = this.environment ? this.environment.specularLevels : 0;
+    if (this.environment) f.environmentIrradiance.set(this.environment.irradianceCoefficients);
     f.shadowSpread[0] = shadowSpread(s.shadowSoftness);
     const l = this.environment ? this.environment.dominantDirection : s.lightDirection;
     const w = this.worldLight;
@@ -634,6 +641,10 @@ export class Renderer {
     this.skinnedPlaceholder.destroy();
     this.boundsOverlay.destroy();
     this.defaults.destroy();
+    this.environmentPlaceholder.destroy();
+    if (this.brdfLut) releaseBrdfLut(this.device);
+    this.brdfLut = undefined;
+    this.environment = this.background = undefined;
     this.timer?.destroy();
   }
 }

@@ -4,7 +4,7 @@
  */
 import { FrameBinding } from '../layouts.ts';
 import { perDevice } from '../per-device.ts';
-import { ENVIRONMENT_FORMAT, IRRADIANCE_BYTES } from './prefilter-params.ts';
+import { ENVIRONMENT_FORMAT } from './prefilter-params.ts';
 
 export class Environment {
   /** Set by `destroy()`. */
@@ -15,11 +15,12 @@ export class Environment {
     readonly radiance: GPUTexture,
     /** The GGX specular chain: level i for roughness i / (levels − 1). */
     readonly specular: GPUTexture,
-    /** Nine SH coefficients (vec4f rgb each) of irradiance / π: shaders/sh9.wgsl. */
-    readonly irradiance: GPUBuffer,
     /** Unit vector (world) towards the brightest part of the environment (its SH band 1): where its shadow is cast from. */
     readonly dominantDirection: Float32Array,
-    /** The CPU copy of `irradiance` (27 floats used: rgb of each of the nine coefficients, stride 4). */
+    /**
+     * Nine SH coefficients of irradiance / π (shaders/sh9.wgsl), rgb of each at a stride of
+     * 4 (36 floats): what the frame uniforms carry to the shader.
+     */
     readonly irradianceCoefficients: Float32Array,
   ) {
     this.radianceView = radiance.createView({ label: `${radiance.label} cube`, dimension: 'cube' });
@@ -38,29 +39,32 @@ export class Environment {
     this.destroyed = true;
     this.radiance.destroy();
     this.specular.destroy();
-    this.irradiance.destroy();
   }
 }
 
-/** What the frame bind group holds when no environment is set (legacy lighting): black 1×1 cubes, zero irradiance. */
-export interface EnvironmentPlaceholder {
+/**
+ * What a renderer's frame bind group holds where it has no environment (legacy lighting, no
+ * skybox) or no BRDF table yet: a black 1×1 cube and a 1×1 table. Each Renderer owns its own
+ * (destroyed with it), so a page without viewers holds no GPU memory.
+ */
+export class EnvironmentPlaceholder {
+  private readonly cube: GPUTexture;
+  private readonly lut: GPUTexture;
   readonly cubeView: GPUTextureView;
-  readonly irradiance: GPUBuffer;
-  /** Stands in for the BRDF table, which is made with the first environment. */
   readonly lutView: GPUTextureView;
-}
 
-export const environmentPlaceholder = perDevice((device): EnvironmentPlaceholder => {
-  const cube = device.createTexture({
-    label: 'environment placeholder cube', size: [1, 1, 6], format: ENVIRONMENT_FORMAT, usage: GPUTextureUsage.TEXTURE_BINDING,
-  });
-  const irradiance = device.createBuffer({ label: 'environment placeholder irradiance', size: IRRADIANCE_BYTES, usage: GPUBufferUsage.UNIFORM });
-  const lut = device.createTexture({ label: 'BRDF table placeholder', size: [1, 1], format: 'rg16float', usage: GPUTextureUsage.TEXTURE_BINDING });
-  return {
-    cubeView: cube.createView({ label: 'environment placeholder cube view', dimension: 'cube' }), irradiance,
-    lutView: lut.createView({ label: 'BRDF table placeholder view' }),
-  };
-});
+  constructor(device: GPUDevice, label: string) {
+    this.cube = device.createTexture({ label: `${label} environment placeholder`, size: [1, 1, 6], format: ENVIRONMENT_FORMAT, usage: GPUTextureUsage.TEXTURE_BINDING });
+    this.lut = device.createTexture({ label: `${label} BRDF table placeholder`, size: [1, 1], format: 'rg16float', usage: GPUTextureUsage.TEXTURE_BINDING });
+    this.cubeView = this.cube.createView({ label: `${label} environment placeholder`, dimension: 'cube' });
+    this.lutView = this.lut.createView({ label: `${label} BRDF table placeholder` });
+  }
+
+  destroy(): void {
+    this.cube.destroy();
+    this.lut.destroy();
+  }
+}
 
 /** The environment sampler: trilinear, clamped (cube maps ignore the address modes; the BRDF table does not). */
 export const environmentSampler = perDevice((device) => device.createSampler({
@@ -75,7 +79,6 @@ export function environmentLayoutEntries(): GPUBindGroupLayoutEntry[] {
     { binding: FrameBinding.ENVIRONMENT_SPECULAR, visibility: FRAGMENT, texture: { sampleType: 'float', viewDimension: 'cube' } },
     { binding: FrameBinding.ENVIRONMENT_SAMPLER, visibility: FRAGMENT, sampler: { type: 'filtering' } },
     { binding: FrameBinding.BRDF_LUT, visibility: FRAGMENT, texture: { sampleType: 'float' } },
-    { binding: FrameBinding.ENVIRONMENT_IRRADIANCE, visibility: FRAGMENT, buffer: { type: 'uniform', minBindingSize: IRRADIANCE_BYTES } },
     { binding: FrameBinding.ENVIRONMENT_BACKGROUND, visibility: FRAGMENT, texture: { sampleType: 'float', viewDimension: 'cube' } },
   ];
 }
@@ -86,14 +89,12 @@ export function environmentLayoutEntries(): GPUBindGroupLayoutEntry[] {
  * (legacy lighting, no skybox).
  */
 export function environmentBindGroupEntries(
-  device: GPUDevice, environment: Environment | undefined, background: Environment | undefined, lut: GPUTextureView | undefined,
+  device: GPUDevice, placeholder: EnvironmentPlaceholder, environment: Environment | undefined, background: Environment | undefined, lut: GPUTextureView | undefined,
 ): GPUBindGroupEntry[] {
-  const placeholder = environmentPlaceholder(device);
   return [
     { binding: FrameBinding.ENVIRONMENT_SPECULAR, resource: environment?.specularView ?? placeholder.cubeView },
     { binding: FrameBinding.ENVIRONMENT_SAMPLER, resource: environmentSampler(device) },
     { binding: FrameBinding.BRDF_LUT, resource: lut ?? placeholder.lutView },
-    { binding: FrameBinding.ENVIRONMENT_IRRADIANCE, resource: { buffer: environment?.irradiance ?? placeholder.irradiance } },
     { binding: FrameBinding.ENVIRONMENT_BACKGROUND, resource: background?.radianceView ?? placeholder.cubeView },
   ];
 }

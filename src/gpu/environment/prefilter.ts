@@ -5,7 +5,7 @@
  * 3. the GGX specular chain from it, SPECULAR_LEVELS levels of rising roughness;
  * 4. diffuse irradiance: SH9 of one small level, by a compute pass;
  * then reads the nine coefficients back for the dominant direction (the ground shadow's
- * light). The split-sum BRDF table is made once per device (`brdfLut`).
+ * light). The split-sum BRDF table is made once per device (`acquireBrdfLut`).
  * Everything runs within WebGPU's default limits (SwiftShader included).
  */
 import environmentWgsl from '../../../shaders/environment.wgsl?raw';
@@ -81,32 +81,58 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
   };
 });
 
-/**
- * The split-sum BRDF table (BRDF_LUT_SIZE², rg16float: f0 scale and bias by n·v across and
- * roughness down), rendered on first use, once per device.
- */
-export const brdfLut = perDevice((device): GPUTextureView => {
+const brdfLutPipeline = perDevice((device) => {
   const module = prefilterPipelines(device).module;
-  const texture = device.createTexture({
-    label: 'BRDF lookup table', size: [BRDF_LUT_SIZE, BRDF_LUT_SIZE], format: LUT_FORMAT,
-    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT,
-  });
-  const pipeline = device.createRenderPipeline({
+  return device.createRenderPipeline({
     label: 'BRDF lookup table',
     layout: device.createPipelineLayout({ label: 'BRDF lookup table', bindGroupLayouts: [] }),
     vertex: { module, entryPoint: 'vsFullscreen' },
     fragment: { module, entryPoint: 'fsBrdfLut', targets: [{ format: LUT_FORMAT }] },
     primitive: { topology: 'triangle-list' },
   });
-  const view = texture.createView({ label: 'BRDF lookup table' });
-  const encoder = device.createCommandEncoder({ label: 'BRDF lookup table' });
-  const pass = encoder.beginRenderPass({ label: 'BRDF lookup table', colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store' }] });
-  pass.setPipeline(pipeline);
-  pass.draw(3);
-  pass.end();
-  device.queue.submit([encoder.finish()]);
-  return view;
 });
+
+interface LutHolder { readonly texture: GPUTexture; readonly view: GPUTextureView; users: number }
+const brdfLuts = new WeakMap<GPUDevice, LutHolder>();
+
+/**
+ * The device's split-sum BRDF table (BRDF_LUT_SIZE², rg16float: f0 scale and bias by n·v
+ * across and roughness down): rendered by the first user, shared by every later one, freed
+ * when the last calls `releaseBrdfLut` (a page without viewers holds no GPU memory).
+ */
+export function acquireBrdfLut(device: GPUDevice): GPUTextureView {
+  let lut = brdfLuts.get(device);
+  if (!lut) {
+    const texture = device.createTexture({
+      label: 'BRDF lookup table', size: [BRDF_LUT_SIZE, BRDF_LUT_SIZE], format: LUT_FORMAT,
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
+    const view = texture.createView({ label: 'BRDF lookup table' });
+    const encoder = device.createCommandEncoder({ label: 'BRDF lookup table' });
+    const pass = encoder.beginRenderPass({ label: 'BRDF lookup table', colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store' }] });
+    pass.setPipeline(brdfLutPipeline(device));
+    pass.draw(3);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+    lut = { texture, view, users: 0 };
+    brdfLuts.set(device, lut);
+  }
+  lut.users++;
+  return lut.view;
+}
+
+/** The texture behind the device's table while it is held (for tests to read back). */
+export function brdfLutTexture(device: GPUDevice): GPUTexture | undefined {
+  return brdfLuts.get(device)?.texture;
+}
+
+/** One user of `acquireBrdfLut` is done with it. */
+export function releaseBrdfLut(device: GPUDevice): void {
+  const lut = brdfLuts.get(device);
+  if (!lut || --lut.users > 0) return;
+  brdfLuts.delete(device);
+  lut.texture.destroy();
+}
 
 function levelCount(size: number): number {
   return Math.floor(Math.log2(size)) + 1;
@@ -131,9 +157,7 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
     label: `${label} specular`, size: [SPECULAR_CUBE_SIZE, SPECULAR_CUBE_SIZE, 6], mipLevelCount: SPECULAR_LEVELS, format: ENVIRONMENT_FORMAT,
     usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC, textureBindingViewDimension: 'cube',
   });
-  const irradiance = device.createBuffer({
-    label: `${label} irradiance SH9`, size: IRRADIANCE_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
-  });
+  const irradiance = device.createBuffer({ label: `${label} irradiance SH9`, size: IRRADIANCE_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
   const readback = device.createBuffer({ label: `${label} irradiance readback`, size: IRRADIANCE_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
 
   // One uniform slot per pass: 6 faces × (1 + radiance levels − 1 + specular levels).
@@ -200,11 +224,13 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
     await readback.mapAsync(GPUMapMode.READ);
     const coefficients = new Float32Array(readback.getMappedRange().slice(0));
     readback.unmap();
-    return new Environment(radiance, specular, irradiance, dominantDirection(coefficients), coefficients);
+    return new Environment(radiance, specular, dominantDirection(coefficients), coefficients);
   } catch (e) {
-    radiance.destroy(); specular.destroy(); irradiance.destroy();
+    radiance.destroy(); specular.destroy();
     throw e;
   } finally {
+    // The frame uniforms carry the coefficients from here on.
+    irradiance.destroy();
     readback.destroy();
     params.destroy();
     equirect.destroy();

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import environmentWgsl from '../../../shaders/environment.wgsl?raw';
 import type { EquirectImage } from '../../../src/gpu/environment/equirect.ts';
-import { brdfLut, dominantDirection, prefilterEnvironment } from '../../../src/gpu/environment/prefilter.ts';
+import { acquireBrdfLut, brdfLutTexture, dominantDirection, prefilterEnvironment, releaseBrdfLut } from '../../../src/gpu/environment/prefilter.ts';
 import {
   BRDF_LUT_SIZE, PREFILTER_PARAMS_SIZE, PrefilterBinding, PrefilterParamsOffset, SPECULAR_CUBE_SIZE, SPECULAR_LEVELS,
 } from '../../../src/gpu/environment/prefilter-params.ts';
@@ -95,6 +95,7 @@ describe.skipIf(!device)('prefilterEnvironment on the GPU', () => {
         for (let i = 0; i < texels.length; i += 4) for (let c = 0; c < 3; c++) expect(Math.abs(texels[i + c] / L[c] - 1)).toBeLessThan(0.01);
       }
     }
+    expect(env.irradianceCoefficients.length).toBe(36);
     for (const d of [[0, 1, 0], [1, 0, 0], [0, 0, -1], [0.6, -0.8, 0]]) {
       for (let c = 0; c < 3; c++) expect(evalSh(env.irradianceCoefficients, d, c) / L[c]).toBeCloseTo(1, 2);
     }
@@ -123,23 +124,11 @@ describe.skipIf(!device)('prefilterEnvironment on the GPU', () => {
     env.destroy();
   });
 
-  it('the BRDF table is made once per device and never reflects more than comes in (A + B ≤ 1)', async () => {
-    const view = await expectNoGpuErrors(gpu, () => brdfLut(gpu));
-    expect(brdfLut(gpu)).toBe(view);
-    // The view's texture is not reachable from the view: render the table again into a readable copy.
-    const texture = gpu.createTexture({ label: 'test LUT copy', size: [BRDF_LUT_SIZE, BRDF_LUT_SIZE], format: 'rg16float', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-    const { ENVIRONMENT_SHADER_SOURCE } = await import('../../../src/gpu/environment/prefilter.ts');
-    const module = gpu.createShaderModule({ label: 'test LUT', code: ENVIRONMENT_SHADER_SOURCE });
-    const pipeline = gpu.createRenderPipeline({
-      label: 'test LUT', layout: gpu.createPipelineLayout({ label: 'test LUT', bindGroupLayouts: [] }),
-      vertex: { module, entryPoint: 'vsFullscreen' }, fragment: { module, entryPoint: 'fsBrdfLut', targets: [{ format: 'rg16float' }] },
-    });
-    const encoder = gpu.createCommandEncoder({ label: 'test LUT' });
-    const pass = encoder.beginRenderPass({ label: 'test LUT', colorAttachments: [{ view: texture.createView({ label: 'test LUT' }), loadOp: 'clear', storeOp: 'store' }] });
-    pass.setPipeline(pipeline);
-    pass.draw(3);
-    pass.end();
-    gpu.queue.submit([encoder.finish()]);
+  it('the BRDF table is made once per device while used, freed after its last user, and never reflects more than comes in (A + B ≤ 1)', async () => {
+    const view = await expectNoGpuErrors(gpu, () => acquireBrdfLut(gpu));
+    expect(acquireBrdfLut(gpu)).toBe(view);
+    const texture = brdfLutTexture(gpu)!;
+    expect(texture.width).toBe(BRDF_LUT_SIZE);
     const lut = await readHalfTexels(gpu, texture, 0, 0, 2);
     const at = (nDotV: number, roughness: number) => {
       const x = Math.min(BRDF_LUT_SIZE - 1, Math.floor(nDotV * BRDF_LUT_SIZE)), y = Math.min(BRDF_LUT_SIZE - 1, Math.floor(roughness * BRDF_LUT_SIZE));
@@ -156,6 +145,9 @@ describe.skipIf(!device)('prefilterEnvironment on the GPU', () => {
     expect(b).toBeLessThan(0.02);
     const [ra, rb] = at(0.1, 1);
     expect(ra + rb).toBeLessThan(0.8);
-    texture.destroy();
+    releaseBrdfLut(gpu);
+    expect(brdfLutTexture(gpu)).toBe(texture);
+    releaseBrdfLut(gpu);
+    expect(brdfLutTexture(gpu)).toBeUndefined();
   });
 });
