@@ -4,8 +4,9 @@
  * Writes bench/results/latest.json. Then the GPU section (bench/gpu/gpu-bench.ts): frames
  * of a Fox crowd, our Renderer vs three.js's WebGPURenderer in headless Chromium, written
  * to bench/results/gpu-latest.json. `--no-gpu` skips it, `--gpu-only` runs only it.
- * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts) and `--skinned-bounds`
- * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost).
+ * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts), `--skinned-bounds`
+ * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost) and
+ * `--environment` (bench/environment.ts: prefiltering a 2k×1k .hdr; also after the GPU section).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -24,6 +25,7 @@ import { checkPalettes, FRAME_SECONDS, OurCrowd, phaseOf, ThreeCrowd, type Palet
 import { runGpuBench } from './gpu/gpu-bench.ts';
 import { runSkinPathsBench } from './gpu/skin-paths.ts';
 import { runSkinnedBoundsBench } from './skinned-bounds.ts';
+import { runEnvironmentBench } from './environment.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -49,6 +51,10 @@ if (process.argv.includes('--skin-paths')) {
 }
 if (process.argv.includes('--skinned-bounds')) {
   await runSkinnedBoundsBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--environment')) {
+  await runEnvironmentBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--gpu-only')) {
@@ -372,4 +378,6 @@ gcObserver.disconnect();
 if (!process.argv.includes('--no-gpu')) {
   console.log('');
   await runGpuBench({ quick: QUICK, culling: !process.argv.includes('--no-culling') });
+  console.log('');
+  await runEnvironmentBench({ quick: QUICK });
 }

@@ -17,18 +17,19 @@ const TIERS = {
     values: ['DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE', 'DEFAULT_SPEED', 'SkinnedMeshViewerElement', 'SourceError', 'TAG_NAME', 'loadModelSource', 'parseCameraOrbit'],
     types: [
       'CameraOrbit', 'LoadSourceOptions', 'OrbitRadius', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'ViewerAnimationEndDetail',
-      'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats', 'ViewerVariantDetail',
+      'ViewerCameraOrbit', 'ViewerEnvironmentDetail', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerProgressDetail', 'ViewerStats', 'ViewerVariantDetail',
     ],
   },
   rendererAndPlayer: {
     values: [
-      'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
+      'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'EnvironmentError', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
       'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createOffscreenTarget', 'debugViewNames',
-      'defaultRenderSettings', 'observeCanvasSize', 'parseDebugViews', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
+      'decodeImageEnvironment', 'defaultRenderSettings', 'neutralEnvironment', 'observeCanvasSize', 'parseDebugViews', 'parseHdr',
+      'prefilterEnvironment', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
     ],
     types: [
       'AllocationLimits', 'Bounds', 'Camera', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DebugViewName', 'DecodedExternalImage',
-      'DecodedImage', 'DecodedPixels', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
+      'DecodedImage', 'DecodedPixels', 'Environment', 'EquirectImage', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
       'RequestDeviceOptions', 'SkinnedNormalMode',
     ],
   },
@@ -125,7 +126,7 @@ describe('the library entry (src/index.ts)', () => {
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
       'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
       'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
-      'variant-name',
+      'variant-name', 'environment-image', 'skybox-image', 'tone-mapping', 'shadow-intensity', 'shadow-softness',
     ]);
   });
 

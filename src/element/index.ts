@@ -30,7 +30,7 @@ export { SkinnedMeshViewerElement, TAG_NAME, type ViewerCameraOrbit } from './vi
 export type { ViewerStats } from './frame-loop.ts';
 export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';
 export type {
-  SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerErrorDetail,
+  SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerEnvironmentDetail, ViewerErrorDetail,
   ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail, ViewerVariantDetail,
 } from './events.ts';
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';

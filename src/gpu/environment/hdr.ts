@@ -13,6 +13,9 @@ const MAX_HEADER_BYTES = 64 * 1024;
 const RLE_MIN_WIDTH = 8;
 const RLE_MAX_WIDTH = 0x7fff;
 
+/** 2^(e − 136) by shared exponent byte (Radiance's scale for mantissas 0…255). */
+const EXPONENT_SCALE = Float32Array.from({ length: 256 }, (_, e) => 2 ** (e - 136));
+
 function fail(message: string): never {
   throw new EnvironmentError(`.hdr: ${message}`);
 }
@@ -61,7 +64,7 @@ export function parseHdr(bytes: Uint8Array): EquirectImage {
       const e = scan[x * 4 + 3];
       if (e === 0) continue;
       // Radiance's colr_color: (mantissa + 0.5) · 2^(e − 136).
-      const f = 2 ** (e - 136);
+      const f = EXPONENT_SCALE[e];
       rgb[o] = (scan[x * 4] + 0.5) * f;
       rgb[o + 1] = (scan[x * 4 + 1] + 0.5) * f;
       rgb[o + 2] = (scan[x * 4 + 2] + 0.5) * f;
