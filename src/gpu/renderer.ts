@@ -16,7 +16,7 @@ import type { DrawPipelines } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
 import { environmentBindGroupEntries, EnvironmentPlaceholder, type Environment } from './environment/environment.ts';
 import { acquireBrdfLut, releaseBrdfLut } from './environment/prefilter.ts';
-import { skybox, type Skybox } from './environment/skybox.ts';
+import { deviceSkybox, type Skybox } from './environment/skybox.ts';
 import { writeDrawRecords } from './draw-record-writer.ts';
 import { FrameUniformsData } from './frame-uniforms.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './gpu-model.ts';
@@ -153,7 +153,7 @@ export class Renderer {
     this.targets = new RenderTargets(device, this.format, this.label);
     this.shadow = new ShadowMap(device, this.label);
     this.ground = groundDisc(device, this.format);
-    this.skybox = skybox(device, this.format);
+    this.skybox = deviceSkybox(device, this.format);
     this.environmentPlaceholder = new EnvironmentPlaceholder(device, this.label);
     this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
     this.drawContext = {

@@ -52,7 +52,7 @@ export class Skybox {
 const skyboxesByFormat = perDevice(() => new Map<GPUTextureFormat, Skybox>());
 
 /** The device's skybox for `format`, shared by every Renderer. */
-export function skybox(device: GPUDevice, format: GPUTextureFormat): Skybox {
+export function deviceSkybox(device: GPUDevice, format: GPUTextureFormat): Skybox {
   const byFormat = skyboxesByFormat(device);
   let made = byFormat.get(format);
   if (!made) {
