@@ -43,9 +43,11 @@ export interface RenderSettings {
   exposure: number;
   toneMapping: ToneMapping;
   /**
-   * The key light, hemisphere and their colours below light the scene only while the renderer
-   * has no environment (`renderer.setEnvironment`); with one, it lights the scene alone.
-   * Unit vector towards the key light, in view space (x right, y up, z towards the viewer) or world space. */
+   * Unit vector towards the key light, in view space (x right, y up, z towards the viewer) or
+   * world space. The key light, hemisphere and their colours below light the scene only while
+   * the renderer has no environment (`renderer.setEnvironment`); with one, it lights the
+   * scene alone and casts the shadow from its dominant direction.
+   */
   readonly lightDirection: Float32Array;
   lightSpace: 'view' | 'world';
   readonly lightColor: Float32Array;
