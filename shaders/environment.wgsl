@@ -86,6 +86,10 @@ fn importanceSampleGgx(xi: vec2f, n: vec3f, alpha: f32) -> vec3f {
   return normalize(tangent * (sinTheta * cos(phi)) + bitangent * (sinTheta * sin(phi)) + n * cosTheta);
 }
 
+// The radiance level as large as the specular chain's level 0 (log2 of their sizes'
+// ratio; src/gpu/environment/prefilter.ts sets it).
+override MIRROR_SOURCE_LEVEL: f32 = 2.0;
+
 // One level of the specular chain: radiance around the reflected direction weighted by
 // GGX of this level's roughness (n = v = r, the split-sum assumption).
 @fragment
@@ -93,8 +97,8 @@ fn fsSpecular(in: FullscreenOutput) -> @location(0) vec4f {
   let n = faceDirection(params.face, in.uv);
   let levels = f32(textureNumLevels(sourceCube));
   if (params.roughness <= 0.0) {
-    // The mirror level: the source filtered down to this level's size (level 1 of a cube twice as large).
-    return vec4f(textureSampleLevel(sourceCube, sourceSampler, n, 1.0).rgb, 1.0);
+    // The mirror level: the source's mip of this level's size.
+    return vec4f(textureSampleLevel(sourceCube, sourceSampler, n, MIRROR_SOURCE_LEVEL).rgb, 1.0);
   }
   let alpha = params.roughness * params.roughness;
   var sum = vec3f(0.0);

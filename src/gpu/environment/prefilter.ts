@@ -56,11 +56,11 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
       { binding: B.IRRADIANCE_OUT, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
     ],
   });
-  const render = (name: string, entryPoint: string, layout: GPUBindGroupLayout) => device.createRenderPipelineAsync({
+  const render = (name: string, entryPoint: string, layout: GPUBindGroupLayout, constants: Record<string, number> = {}) => device.createRenderPipelineAsync({
     label: `environment prefilter: ${name}`,
     layout: device.createPipelineLayout({ label: `environment prefilter: ${name}`, bindGroupLayouts: [layout] }),
     vertex: { module, entryPoint: 'vsFullscreen' },
-    fragment: { module, entryPoint, targets: [{ format: ENVIRONMENT_FORMAT }] },
+    fragment: { module, entryPoint, constants, targets: [{ format: ENVIRONMENT_FORMAT }] },
     primitive: { topology: 'triangle-list' },
   });
   return {
@@ -72,7 +72,7 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
     equirectLayout, cubeLayout, irradianceLayout,
     equirectToCube: render('equirect to cube', 'fsEquirectToCube', equirectLayout),
     downsample: render('cube mip', 'fsDownsample', cubeLayout),
-    specular: render('specular', 'fsSpecular', cubeLayout),
+    specular: render('specular', 'fsSpecular', cubeLayout, { MIRROR_SOURCE_LEVEL: Math.log2(RADIANCE_CUBE_SIZE / SPECULAR_CUBE_SIZE) }),
     irradiance: device.createComputePipelineAsync({
       label: 'environment prefilter: irradiance SH9',
       layout: device.createPipelineLayout({ label: 'environment prefilter: irradiance', bindGroupLayouts: [irradianceLayout] }),
