@@ -24,17 +24,30 @@ export const PrefilterBinding = {
   IRRADIANCE_OUT: 5,
 } as const;
 
-/** Face size of the radiance cube made from the image (the skybox and the specular source). */
+/**
+ * Largest and smallest face size of the radiance cube made from the image (the skybox and the
+ * specular source): one cube texel per image texel at the equator (a quarter of its width),
+ * so a small or soft image (`neutral`: 256 wide) costs a small cube — on a CPU rasteriser
+ * the cube's size is most of the prefilter's time.
+ */
 export const RADIANCE_CUBE_SIZE = 512;
+export const MIN_RADIANCE_CUBE_SIZE = 128;
 /** Widest equirect uploaded: 4 × RADIANCE_CUBE_SIZE texels round, one per cube texel at the equator. */
 export const MAX_EQUIRECT_WIDTH = 4 * RADIANCE_CUBE_SIZE;
-/** Face size of the specular chain's level 0, and its levels (roughness level / (levels − 1)). */
-export const SPECULAR_CUBE_SIZE = 128;
+/** The specular chain's level 0 is the radiance cube's level log2 of this (a quarter of its size). */
+export const SPECULAR_SIZE_RATIO = 4;
+/** Levels of the specular chain (roughness = level / (levels − 1)). */
 export const SPECULAR_LEVELS = 6;
+/** Face size of the radiance level projected on SH for the irradiance. */
+export const IRRADIANCE_SOURCE_SIZE = 32;
+
+/** The radiance cube's face size for an equirect image `width` texels wide (a power of two). */
+export function radianceCubeSize(width: number): number {
+  const size = 2 ** Math.ceil(Math.log2(Math.max(1, width / 4)));
+  return Math.min(RADIANCE_CUBE_SIZE, Math.max(MIN_RADIANCE_CUBE_SIZE, size));
+}
 /** GGX samples per texel of the rough levels (filtered importance sampling keeps this low). */
 export const SPECULAR_SAMPLES = 64;
-/** The radiance cube level projected on SH for the irradiance (32 × 32 per face). */
-export const IRRADIANCE_SOURCE_LEVEL = 4;
 /** Nine SH coefficients, each a vec4f (rgb, 0): `array<vec4f, 9>`. */
 export const IRRADIANCE_COEFFICIENTS = 9;
 export const IRRADIANCE_BYTES = IRRADIANCE_COEFFICIENTS * 16;

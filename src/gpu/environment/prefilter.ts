@@ -1,8 +1,10 @@
 /**
  * Prefilters an equirect image on the GPU into an Environment (shaders/environment.wgsl):
- * 1. the image (downsampled to MAX_EQUIRECT_WIDTH, as rgba16float) → the radiance cube;
+ * 1. the image (downsampled to MAX_EQUIRECT_WIDTH, as rgba16float) → the radiance cube, a
+ *    quarter of the image's width a side (128…512: `radianceCubeSize`);
  * 2. the radiance cube's mip chain, 2×2 averages;
- * 3. the GGX specular chain from it, SPECULAR_LEVELS levels of rising roughness;
+ * 3. the GGX specular chain from it, SPECULAR_LEVELS levels of rising roughness, level 0 a
+ *    quarter of the radiance cube's size;
  * 4. diffuse irradiance: SH9 of one small level, by a compute pass;
  * then reads the nine coefficients back for the dominant direction (the ground shadow's
  * light). The split-sum BRDF table is made once per device (`acquireBrdfLut`).
@@ -15,8 +17,8 @@ import { perDevice } from '../per-device.ts';
 import { Environment } from './environment.ts';
 import { downsampleEquirect, toHalfRgba, type EquirectImage } from './equirect.ts';
 import {
-  BRDF_LUT_SIZE, ENVIRONMENT_FORMAT, IRRADIANCE_BYTES, IRRADIANCE_SOURCE_LEVEL, MAX_EQUIRECT_WIDTH, PREFILTER_PARAMS_SIZE, PrefilterBinding,
-  PrefilterParamsOffset, RADIANCE_CUBE_SIZE, SPECULAR_CUBE_SIZE, SPECULAR_LEVELS, SPECULAR_SAMPLES,
+  BRDF_LUT_SIZE, ENVIRONMENT_FORMAT, IRRADIANCE_BYTES, IRRADIANCE_SOURCE_SIZE, MAX_EQUIRECT_WIDTH, PREFILTER_PARAMS_SIZE, PrefilterBinding,
+  PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS, SPECULAR_SAMPLES, SPECULAR_SIZE_RATIO,
 } from './prefilter-params.ts';
 
 export const ENVIRONMENT_SHADER_SOURCE = `${pbrWgsl}\n${sh9Wgsl}\n${environmentWgsl}`;
@@ -72,7 +74,7 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
     equirectLayout, cubeLayout, irradianceLayout,
     equirectToCube: render('equirect to cube', 'fsEquirectToCube', equirectLayout),
     downsample: render('cube mip', 'fsDownsample', cubeLayout),
-    specular: render('specular', 'fsSpecular', cubeLayout, { MIRROR_SOURCE_LEVEL: Math.log2(RADIANCE_CUBE_SIZE / SPECULAR_CUBE_SIZE) }),
+    specular: render('specular', 'fsSpecular', cubeLayout, { MIRROR_SOURCE_LEVEL: Math.log2(SPECULAR_SIZE_RATIO) }),
     irradiance: device.createComputePipelineAsync({
       label: 'environment prefilter: irradiance SH9',
       layout: device.createPipelineLayout({ label: 'environment prefilter: irradiance', bindGroupLayouts: [irradianceLayout] }),
@@ -148,13 +150,14 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
     usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
   });
   device.queue.writeTexture({ texture: equirect }, toHalfRgba(source), { bytesPerRow: source.width * 8 }, [source.width, source.height]);
-  const radianceLevels = levelCount(RADIANCE_CUBE_SIZE);
+  const radianceSize = radianceCubeSize(source.width), specularSize = radianceSize / SPECULAR_SIZE_RATIO;
+  const radianceLevels = levelCount(radianceSize);
   const radiance = device.createTexture({
-    label: `${label} radiance`, size: [RADIANCE_CUBE_SIZE, RADIANCE_CUBE_SIZE, 6], mipLevelCount: radianceLevels, format: ENVIRONMENT_FORMAT,
+    label: `${label} radiance`, size: [radianceSize, radianceSize, 6], mipLevelCount: radianceLevels, format: ENVIRONMENT_FORMAT,
     usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC, textureBindingViewDimension: 'cube',
   });
   const specular = device.createTexture({
-    label: `${label} specular`, size: [SPECULAR_CUBE_SIZE, SPECULAR_CUBE_SIZE, 6], mipLevelCount: SPECULAR_LEVELS, format: ENVIRONMENT_FORMAT,
+    label: `${label} specular`, size: [specularSize, specularSize, 6], mipLevelCount: SPECULAR_LEVELS, format: ENVIRONMENT_FORMAT,
     usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC, textureBindingViewDimension: 'cube',
   });
   const irradiance = device.createBuffer({ label: `${label} irradiance SH9`, size: IRRADIANCE_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
@@ -171,7 +174,7 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
     view.setUint32(PrefilterParamsOffset.FACE, face, true);
     view.setFloat32(PrefilterParamsOffset.ROUGHNESS, roughness, true);
     view.setUint32(PrefilterParamsOffset.SAMPLE_COUNT, SPECULAR_SAMPLES, true);
-    view.setFloat32(PrefilterParamsOffset.SOURCE_TEXEL_SOLID_ANGLE, (4 * Math.PI) / (6 * RADIANCE_CUBE_SIZE * RADIANCE_CUBE_SIZE), true);
+    view.setFloat32(PrefilterParamsOffset.SOURCE_TEXEL_SOLID_ANGLE, (4 * Math.PI) / (6 * radianceSize * radianceSize), true);
     return at;
   };
   const B = PrefilterBinding;
@@ -210,7 +213,7 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
   compute.setBindGroup(0, device.createBindGroup({
     label: `${label} prefilter: irradiance`, layout: p.irradianceLayout,
     entries: [
-      { binding: B.IRRADIANCE_FACES, resource: radiance.createView({ label: `${label} irradiance source`, dimension: '2d-array', baseMipLevel: IRRADIANCE_SOURCE_LEVEL, mipLevelCount: 1 }) },
+      { binding: B.IRRADIANCE_FACES, resource: radiance.createView({ label: `${label} irradiance source`, dimension: '2d-array', baseMipLevel: Math.log2(radianceSize / IRRADIANCE_SOURCE_SIZE), mipLevelCount: 1 }) },
       { binding: B.IRRADIANCE_OUT, resource: { buffer: irradiance } },
     ],
   }));

@@ -9,7 +9,7 @@ import environmentWgsl from '../../../shaders/environment.wgsl?raw';
 import type { EquirectImage } from '../../../src/gpu/environment/equirect.ts';
 import { acquireBrdfLut, brdfLutTexture, dominantDirection, prefilterEnvironment, releaseBrdfLut } from '../../../src/gpu/environment/prefilter.ts';
 import {
-  BRDF_LUT_SIZE, PREFILTER_PARAMS_SIZE, PrefilterBinding, PrefilterParamsOffset, SPECULAR_CUBE_SIZE, SPECULAR_LEVELS,
+  BRDF_LUT_SIZE, PREFILTER_PARAMS_SIZE, PrefilterBinding, PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS,
 } from '../../../src/gpu/environment/prefilter-params.ts';
 import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';
 import { bindings, screamingSnake, structLayout } from '../wgsl-layout.ts';
@@ -72,6 +72,10 @@ describe('PrefilterParams ↔ prefilter-params.ts', () => {
     expect(b.get('irradianceOut')?.binding).toBe(PrefilterBinding.IRRADIANCE_OUT);
   });
 
+  it('radianceCubeSize: a quarter of the image width, a power of two, 128…512', () => {
+    expect([64, 256, 600, 1024, 2048, 8192].map(radianceCubeSize)).toEqual([128, 128, 256, 256, 512, 512]);
+  });
+
   it('dominantDirection: band 1 of luminance, up when there is none', () => {
     const c = new Float32Array(36);
     c[0] = c[1] = c[2] = 1;
@@ -88,7 +92,9 @@ describe.skipIf(!device)('prefilterEnvironment on the GPU', () => {
     const L = [0.5, 1, 2];
     const env = await expectNoGpuErrors(gpu, () => prefilterEnvironment(gpu, uniformImage(L), 'uniform'));
     expect(env.specularLevels).toBe(SPECULAR_LEVELS);
-    expect(env.specular.width).toBe(SPECULAR_CUBE_SIZE);
+    // A 64-wide image makes the smallest cube: 128², its specular chain from 32².
+    expect(env.radiance.width).toBe(128);
+    expect(env.specular.width).toBe(32);
     for (let level = 0; level < SPECULAR_LEVELS; level++) {
       for (const face of [0, 2, 5]) {
         const texels = await readHalfTexels(gpu, env.specular, level, face, 4);
