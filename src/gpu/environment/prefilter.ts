@@ -37,6 +37,10 @@ interface PrefilterPipelines {
   readonly downsample: Promise<GPURenderPipeline>;
   readonly specular: Promise<GPURenderPipeline>;
   readonly irradiance: Promise<GPUComputePipeline>;
+  /** The BRDF table's pipeline, built with the others (prefilterEnvironment awaits it). */
+  readonly lut: Promise<GPURenderPipeline>;
+  /** It, once built. */
+  lutReady: GPURenderPipeline | undefined;
 }
 
 const prefilterPipelines = perDevice((device): PrefilterPipelines => {
@@ -65,7 +69,14 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
     fragment: { module, entryPoint, constants, targets: [{ format: ENVIRONMENT_FORMAT }] },
     primitive: { topology: 'triangle-list' },
   });
-  return {
+  const lut = device.createRenderPipelineAsync({
+    label: 'BRDF lookup table',
+    layout: device.createPipelineLayout({ label: 'BRDF lookup table', bindGroupLayouts: [] }),
+    vertex: { module, entryPoint: 'vsFullscreen' },
+    fragment: { module, entryPoint: 'fsBrdfLut', targets: [{ format: LUT_FORMAT }] },
+    primitive: { topology: 'triangle-list' },
+  });
+  const made: PrefilterPipelines = {
     module,
     sampler: device.createSampler({
       label: 'environment prefilter sampler', magFilter: 'linear', minFilter: 'linear', mipmapFilter: 'linear',
@@ -80,19 +91,29 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
       layout: device.createPipelineLayout({ label: 'environment prefilter: irradiance', bindGroupLayouts: [irradianceLayout] }),
       compute: { module, entryPoint: 'csIrradiance' },
     }),
+    lut,
+    lutReady: undefined,
   };
+  lut.then((p) => { made.lutReady = p; }, () => {});
+  return made;
 });
 
-const brdfLutPipeline = perDevice((device) => {
-  const module = prefilterPipelines(device).module;
-  return device.createRenderPipeline({
-    label: 'BRDF lookup table',
+/**
+ * The BRDF table's pipeline: built asynchronously with the prefilter's (every Environment
+ * comes from prefilterEnvironment, which waits for it), so the first table never stalls a
+ * frame on a compile; built here only if asked for before that.
+ */
+function brdfLutPipeline(device: GPUDevice): GPURenderPipeline {
+  const p = prefilterPipelines(device);
+  p.lutReady ??= device.createRenderPipeline({
+    label: 'BRDF lookup table (sync)',
     layout: device.createPipelineLayout({ label: 'BRDF lookup table', bindGroupLayouts: [] }),
-    vertex: { module, entryPoint: 'vsFullscreen' },
-    fragment: { module, entryPoint: 'fsBrdfLut', targets: [{ format: LUT_FORMAT }] },
+    vertex: { module: p.module, entryPoint: 'vsFullscreen' },
+    fragment: { module: p.module, entryPoint: 'fsBrdfLut', targets: [{ format: LUT_FORMAT }] },
     primitive: { topology: 'triangle-list' },
   });
-});
+  return p.lutReady;
+}
 
 interface LutHolder { readonly texture: GPUTexture; readonly view: GPUTextureView; users: number }
 const brdfLuts = new WeakMap<GPUDevice, LutHolder>();
@@ -143,7 +164,7 @@ function levelCount(size: number): number {
 /** Prefilters `image` into an Environment (see the module comment). The caller owns the result. */
 export async function prefilterEnvironment(device: GPUDevice, image: EquirectImage, label = 'environment'): Promise<Environment> {
   const p = prefilterPipelines(device);
-  const [equirectToCube, downsample, specularPipeline, irradiancePipeline] = await Promise.all([p.equirectToCube, p.downsample, p.specular, p.irradiance]);
+  const [equirectToCube, downsample, specularPipeline, irradiancePipeline] = await Promise.all([p.equirectToCube, p.downsample, p.specular, p.irradiance, p.lut]);
   const source = downsampleEquirect(image, MAX_EQUIRECT_WIDTH);
   const equirect = device.createTexture({
     label: `${label} equirect`, size: [source.width, source.height], format: ENVIRONMENT_FORMAT,
