@@ -14,12 +14,15 @@
 // Radiance a white Lambertian surface with normal n reflects: irradiance / π, from the nine
 // SH coefficients in the frame uniforms (shaders/sh9.wgsl). SH9 rings
 // a little around very bright spots; never below zero.
+// shBasis written out term by term: an array indexed in a loop is private memory on
+// rasterisers like SwiftShader, and this runs for every fragment (it was 18% of the frame).
 fn environmentDiffuse(n: vec3f) -> vec3f {
-  let basis = shBasis(n);
-  var sum = vec3f(0.0);
-  for (var j = 0u; j < 9u; j++) {
-    sum += frame.environmentIrradiance[j].rgb * basis[j];
-  }
+  let c = &frame.environmentIrradiance;
+  let sum = (*c)[0].rgb * SH_C0
+    + ((*c)[1].rgb * n.y + (*c)[2].rgb * n.z + (*c)[3].rgb * n.x) * SH_C1
+    + ((*c)[4].rgb * (n.x * n.y) + (*c)[5].rgb * (n.y * n.z) + (*c)[7].rgb * (n.x * n.z)) * SH_C2_CROSS
+    + (*c)[6].rgb * (SH_C2_ZZ * (3.0 * n.z * n.z - 1.0))
+    + (*c)[8].rgb * (SH_C2_XX_YY * (n.x * n.x - n.y * n.y));
   return max(sum, vec3f(0.0));
 }
 

@@ -3,17 +3,24 @@
 // prefilter (shaders/environment.wgsl projects radiance on them) and by the mesh shader
 // (shaders/environment-lighting.wgsl evaluates the stored irradiance).
 
+// The basis functions' constants: band 0; band 1; band 2's xy, yz, xz terms, its z² term and its x² − y² term.
+const SH_C0: f32 = 0.282095;
+const SH_C1: f32 = 0.488603;
+const SH_C2_CROSS: f32 = 1.092548;
+const SH_C2_ZZ: f32 = 0.315392;
+const SH_C2_XX_YY: f32 = 0.546274;
+
 fn shBasis(d: vec3f) -> array<f32, 9> {
   return array<f32, 9>(
-    0.282095,
-    0.488603 * d.y,
-    0.488603 * d.z,
-    0.488603 * d.x,
-    1.092548 * d.x * d.y,
-    1.092548 * d.y * d.z,
-    0.315392 * (3.0 * d.z * d.z - 1.0),
-    1.092548 * d.x * d.z,
-    0.546274 * (d.x * d.x - d.y * d.y),
+    SH_C0,
+    SH_C1 * d.y,
+    SH_C1 * d.z,
+    SH_C1 * d.x,
+    SH_C2_CROSS * d.x * d.y,
+    SH_C2_CROSS * d.y * d.z,
+    SH_C2_ZZ * (3.0 * d.z * d.z - 1.0),
+    SH_C2_CROSS * d.x * d.z,
+    SH_C2_XX_YY * (d.x * d.x - d.y * d.y),
   );
 }
 
