@@ -9,7 +9,8 @@
  * (bench/retarget.ts: retargeting once, and a retargeted clip's frame against the native one),
  * `--raycast` (bench/raycast.ts: ray casts against the skinned surface vs three.js), `--load-only`
  * (load + first frame of every shared asset and its Draco, meshopt, quantized and KTX2
- * variants against three.js's GLTFLoader; bench/results/gpu-load-latest.json).
+ * variants against three.js's GLTFLoader; bench/results/gpu-load-latest.json),
+ * `--environment` (bench/environment.ts: prefiltering a 2k×1k .hdr; also after the GPU section).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -30,6 +31,7 @@ import { runSkinPathsBench } from './gpu/skin-paths.ts';
 import { runSkinnedBoundsBench } from './skinned-bounds.ts';
 import { runRetargetBench } from './retarget.ts';
 import { runRaycastBench } from './raycast.ts';
+import { runEnvironmentBench } from './environment.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -67,6 +69,10 @@ if (process.argv.includes('--raycast')) {
 }
 if (process.argv.includes('--load-only')) {
   await runGpuBench({ quick: QUICK, loadOnly: true });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--environment')) {
+  await runEnvironmentBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--gpu-only')) {
@@ -390,4 +396,6 @@ gcObserver.disconnect();
 if (!process.argv.includes('--no-gpu')) {
   console.log('');
   await runGpuBench({ quick: QUICK, culling: !process.argv.includes('--no-culling') });
+  console.log('');
+  await runEnvironmentBench({ quick: QUICK });
 }

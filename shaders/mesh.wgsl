@@ -92,6 +92,12 @@ struct FrameUniforms {
   // The ground disc (RenderSettings.ground): centre (camera-relative) and radius; radius 0: none.
   groundCenter: vec3f,
   groundRadius: f32,
+  // Mip levels of the environment's specular chain; 0: no environment (key light and hemisphere).
+  environmentLevels: f32,
+  // The shadow lookup's tap spacing in shadow-map texels (RenderSettings.shadowSoftness).
+  shadowSpread: f32,
+  // The environment's SH9 irradiance / π (rgb of each coefficient; shaders/sh9.wgsl).
+  environmentIrradiance: array<vec4f, 9>,
 }
 
 struct MaterialUniforms {
@@ -335,7 +341,7 @@ fn keyLightVisibility(worldPosition: vec3f, vertexNormal: vec3f) -> f32 {
   var lit = 0.0;
   for (var y = -1; y <= 1; y++) {
     for (var x = -1; x <= 1; x++) {
-      lit += textureSampleCompareLevel(shadowMap, shadowSampler, uv + vec2f(f32(x), f32(y)) * frame.shadowTexelSize, depth);
+      lit += textureSampleCompareLevel(shadowMap, shadowSampler, uv + vec2f(f32(x), f32(y)) * (frame.shadowTexelSize * frame.shadowSpread), depth);
     }
   }
   return 1.0 - frame.shadowStrength * (1.0 - lit / 9.0);
@@ -386,6 +392,12 @@ fn fsGround(in: GroundOutput) -> @location(0) vec4f {
   let n = vec3f(0.0, 1.0, 0.0);
   let nDotL = clamp(dot(n, frame.lightDirection), 0.0, 1.0);
   let visibility = keyLightVisibility(in.worldPosition, n);
+  if (frame.environmentLevels > 0.0) {
+    // With an environment the ground only catches the shadow, as model-viewer's does: it
+    // darkens what is behind it and is invisible elsewhere.
+    let shade = alpha * (1.0 - visibility);
+    return vec4f(0.0, 0.0, 0.0, shade);
+  }
   let color = GROUND_ALBEDO / PI * frame.lightColor * nDotL * visibility + GROUND_ALBEDO * frame.skyColor;
   var display = toneMap(color * frame.exposure, frame.toneMapping);
   if (ENCODE_SRGB) {
@@ -494,12 +506,27 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   if (MATERIAL_SHADING == SHADING_PBR_GLOSSINESS) {
     roughness = clamp(1.0 - (1.0 - material.roughnessFactor) * mrSample.a, MIN_ROUGHNESS, 1.0);
   }
-  let alpha = roughness * roughness;
   let diffuseColor = base.rgb * (1.0 - metallic);
   let f0 = mix(vec3f(DIELECTRIC_F0), base.rgb, metallic);
   let nDotV = clamp(abs(dot(n, toEye)), 1e-4, 1.0);
 
-  // Key light.
+  let occlusion = 1.0 + material.occlusionStrength * (occlusionSample - 1.0);
+  var color: vec3f;
+  if (frame.environmentLevels > 0.0) {
+    // An environment lights the scene alone.
+    color = environmentLight(n, toEye, base.rgb, metallic, roughness, nDotV, occlusion);
+  } else {
+    color = keyAndHemisphereLight(in, n, toEye, diffuseColor, f0, roughness, nDotV, occlusion);
+  }
+  color += material.emissiveFactor * emissiveSample;
+  return outputColor(color, base.a);
+}
+
+// The legacy lighting (no environment): one directional key light with its shadow, and a
+// hemispherical ambient, sky above and ground below, for diffuse and (by the reflected
+// direction) specular, both darkened by occlusion.
+fn keyAndHemisphereLight(in: VertexOutput, n: vec3f, toEye: vec3f, diffuseColor: vec3f, f0: vec3f, roughness: f32, nDotV: f32, occlusion: f32) -> vec3f {
+  let alpha = roughness * roughness;
   let l = frame.lightDirection;
   let h = normalize(l + toEye);
   let nDotL = clamp(dot(n, l), 0.0, 1.0);
@@ -510,16 +537,11 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   let diffuse = (vec3f(1.0) - fresnel) * diffuseColor / PI;
   var color = frame.lightColor * nDotL * (diffuse + specular) * keyLightVisibility(in.worldPosition, in.normal);
 
-  // Hemispherical ambient: sky above, ground below, for diffuse and (by the reflected
-  // direction) specular, both darkened by occlusion.
-  let occlusion = 1.0 + material.occlusionStrength * (occlusionSample - 1.0);
   let skyDiffuse = mix(frame.groundColor, frame.skyColor, n.y * 0.5 + 0.5);
   let r = reflect(-toEye, n);
   let skySpecular = mix(frame.groundColor, frame.skyColor, r.y * 0.5 + 0.5);
   color += occlusion * (skyDiffuse * diffuseColor + skySpecular * environmentBrdf(f0, roughness, nDotV));
-
-  color += material.emissiveFactor * emissiveSample;
-  return outputColor(color, base.a);
+  return color;
 }
 
 // Linear radiance to the target: exposure, tone mapping, sRGB encoding when the target

@@ -12,6 +12,7 @@ const MIN_ROUGHNESS: f32 = 0.03;
 const TONE_MAP_NONE: u32 = 0u;
 const TONE_MAP_PBR_NEUTRAL: u32 = 1u;
 const TONE_MAP_ACES: u32 = 2u;
+const TONE_MAP_AGX: u32 = 3u;
 
 // Trowbridge-Reitz/GGX normal distribution, alpha = perceptual roughness².
 fn distributionGgx(nDotH: f32, alpha: f32) -> f32 {
@@ -69,10 +70,34 @@ fn toneMapAces(color: vec3f) -> vec3f {
   return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), vec3f(0.0), vec3f(1.0));
 }
 
+// AgX (Troy Sobotka), Benjamin Wrensch's minimal fit ("Minimal AgX Implementation", 2023):
+// into the AgX working space, log2 encoding over [−12.47, 4.03] EV, a sixth-order contrast
+// curve, back out, then the 2.2 display curve undone so the output is linear like the others.
+fn toneMapAgx(colorIn: vec3f) -> vec3f {
+  let agxIn = mat3x3f(
+    vec3f(0.842479062253094, 0.0423282422610123, 0.0423756549057051),
+    vec3f(0.0784335999999992, 0.878468636469772, 0.0784336),
+    vec3f(0.0792237451477643, 0.0791661274605434, 0.879142973793104));
+  let agxOut = mat3x3f(
+    vec3f(1.19687900512017, -0.0528968517574562, -0.0529716355144438),
+    vec3f(-0.0980208811401368, 1.15190312990417, -0.0980434501171241),
+    vec3f(-0.0990297440797205, -0.0989611768448433, 1.15107367264116));
+  let minEv = -12.47393;
+  let maxEv = 4.026069;
+  var x = agxIn * max(colorIn, vec3f(0.0));
+  x = clamp((log2(max(x, vec3f(1e-10))) - minEv) / (maxEv - minEv), vec3f(0.0), vec3f(1.0));
+  let x2 = x * x;
+  let x4 = x2 * x2;
+  x = 15.5 * x4 * x2 - 40.14 * x4 * x + 31.96 * x4 - 6.868 * x2 * x + 0.4298 * x2 + 0.1191 * x - 0.00232;
+  x = agxOut * x;
+  return clamp(pow(max(x, vec3f(0.0)), vec3f(2.2)), vec3f(0.0), vec3f(1.0));
+}
+
 fn toneMap(color: vec3f, mode: u32) -> vec3f {
   switch (mode) {
     case TONE_MAP_PBR_NEUTRAL: { return clamp(toneMapPbrNeutral(color), vec3f(0.0), vec3f(1.0)); }
     case TONE_MAP_ACES: { return toneMapAces(color); }
+    case TONE_MAP_AGX: { return toneMapAgx(color); }
     default: { return clamp(color, vec3f(0.0), vec3f(1.0)); }
   }
 }

@@ -18,19 +18,20 @@ const TIERS = {
     types: [
       'AppendAnimationOptions', 'CameraOrbit', 'DetachAnimationOptions', 'HotspotQuery', 'HotspotVector2', 'HotspotVector3', 'LoadSourceOptions', 'OrbitRadius', 'PlayOptions',
       'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'SurfacePoint', 'ToBlobOptions', 'ViewerAnimationEndDetail',
-      'ViewerCameraChangeDetail', 'ViewerCameraOrbit', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerLoopDetail', 'ViewerProgressDetail', 'ViewerStats',
+      'ViewerCameraChangeDetail', 'ViewerCameraOrbit', 'ViewerEnvironmentDetail', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerLoopDetail', 'ViewerProgressDetail', 'ViewerStats',
       'ViewerVariantDetail', 'ViewerVector3', 'ViewerVisibilityDetail',
     ],
   },
   rendererAndPlayer: {
     values: [
-      'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
+      'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'EnvironmentError', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
       'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createOffscreenTarget', 'debugViewNames',
-      'defaultRenderSettings', 'observeCanvasSize', 'parseDebugViews', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
+      'decodeImageEnvironment', 'defaultRenderSettings', 'neutralEnvironment', 'observeCanvasSize', 'parseDebugViews', 'parseHdr',
+      'prefilterEnvironment', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
     ],
     types: [
       'AllocationLimits', 'Bounds', 'Camera', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DebugViewName', 'DecodedExternalImage',
-      'DecodedImage', 'DecodedPixels', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
+      'DecodedImage', 'DecodedPixels', 'Environment', 'EquirectImage', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
       'RequestDeviceOptions', 'SkinnedNormalMode',
     ],
   },
@@ -138,6 +139,7 @@ describe('the library entry (src/index.ts)', () => {
       'max-field-of-view', 'min-camera-orbit', 'max-camera-orbit', 'interpolation-decay', 'auto-rotate', 'auto-rotate-delay',
       'rotation-per-second', 'disable-zoom', 'disable-pan', 'disable-tap', 'orbit-sensitivity', 'zoom-sensitivity', 'pan-sensitivity',
       'touch-action', 'interaction-prompt', 'interaction-prompt-style', 'orientation', 'scale', 'interaction-prompt-threshold',
+      'environment-image', 'skybox-image', 'tone-mapping', 'shadow-intensity', 'shadow-softness',
     ]);
   });
 

@@ -67,6 +67,13 @@ export interface ViewerVisibilityDetail {
   readonly visible: boolean;
 }
 
+export interface ViewerEnvironmentDetail {
+  /** The `environment-image` value now shown (null: the default, `neutral`). */
+  readonly environmentImage: string | null;
+  /** The `skybox-image` value now shown (null: none). */
+  readonly skyboxImage: string | null;
+}
+
 /** Event types of <skinned-mesh-viewer> whose detail differs from HTMLElementEventMap's. */
 export interface SkinnedMeshViewerCustomEvents {
   progress: CustomEvent<ViewerProgressDetail>;
@@ -89,6 +96,8 @@ export interface SkinnedMeshViewerCustomEvents {
   'poster-dismissed': CustomEvent<Record<string, never>>;
   /** The model became visible to the user, or stopped being (model-viewer's event). */
   'model-visibility': CustomEvent<ViewerVisibilityDetail>;
+  /** A new `environment-image` / `skybox-image` shows (as model-viewer's event of that name). */
+  'environment-change': CustomEvent<ViewerEnvironmentDetail>;
 }
 
 /** Every event a <skinned-mesh-viewer> can dispatch, for typed addEventListener. */

@@ -38,6 +38,8 @@ export interface GpuSessionHost {
   variantApplied(): void;
   /** Something visible changed: draw a frame. */
   invalidate(): void;
+  /** After the settings went to the renderer: the element's own further configuration (lighting). */
+  configure?(gpu: GpuState): void;
   /** The device request of the current connection failed: nothing can be shown. */
   deviceFailed(error: unknown, unsupported: boolean): void;
   /** Putting the shown model on a new renderer (re-insertion, device loss) failed. */
@@ -137,6 +139,7 @@ export class GpuSession {
       settings.ground = wanted.shadows;
       if (wanted.shadows) this.prepareSkinning(gpu);
     }
+    this.host.configure?.(gpu);
   }
 
   /** `variant-name` changed: draws the variant it selects (after the work queued before), then reports it. */

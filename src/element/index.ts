@@ -32,7 +32,7 @@ export type { ViewerStats } from './frame-loop.ts';
 export type { HotspotQuery, HotspotVector2, HotspotVector3, SurfacePoint } from './hotspots.ts';
 export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';
 export type {
-  SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerErrorDetail,
+  SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerEnvironmentDetail, ViewerErrorDetail,
   ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail, ViewerVariantDetail, ViewerCameraChangeDetail, ViewerVisibilityDetail,
   ViewerLoopDetail,
 } from './events.ts';

@@ -33,7 +33,7 @@ export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count
 export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
   | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'animation-src' | 'poster' | 'reveal'
-  | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction' | 'model-transform'
+  | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction' | 'model-transform' | 'lighting'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -95,6 +95,11 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'orientation', property: 'orientation', kind: 'string', fallback: null, reaction: 'model-transform' },
   { attribute: 'scale', property: 'scale', kind: 'string', fallback: null, reaction: 'model-transform' },
   { attribute: 'interaction-prompt-threshold', property: 'interactionPromptThreshold', kind: 'number', fallback: 3000, reaction: 'none' },
+  { attribute: 'environment-image', property: 'environmentImage', kind: 'string', fallback: null, reaction: 'lighting' },
+  { attribute: 'skybox-image', property: 'skyboxImage', kind: 'string', fallback: null, reaction: 'lighting' },
+  { attribute: 'tone-mapping', property: 'toneMapping', kind: 'string', fallback: 'neutral', reaction: 'lighting' },
+  { attribute: 'shadow-intensity', property: 'shadowIntensity', kind: 'number', fallback: 0, reaction: 'lighting' },
+  { attribute: 'shadow-softness', property: 'shadowSoftness', kind: 'number', fallback: 1, reaction: 'lighting' },
 ];
 
 const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
@@ -256,4 +261,18 @@ export interface ReflectedProperties {
   orientation: string | null;
   /** `$x $y $z` (or one number): scales the model about its origin; `updateFraming()` frames it again. */
   scale: string | null;
+  /**
+   * What lights the model (src/element/lighting.ts), as model-viewer's `environment-image`: the
+   * URL of an equirectangular `.hdr` (Radiance RGBE) or `.jpg`/`.png`/`.webp` image; `neutral`
+   * (absent: the default) a soft studio generated in code; `legacy` the key light and hemisphere.
+   */
+  environmentImage: string | null;
+  /** An equirectangular image URL shown behind the model; it also lights the model unless `environment-image` is set. */
+  skyboxImage: string | null;
+  /** `neutral` (default, Khronos PBR Neutral), `aces`, `agx` or `none`; model-viewer's other values map to the nearest. */
+  toneMapping: string;
+  /** 0…1: the soft ground shadow under the model, cast from the environment's dominant direction; default 0 (none). */
+  shadowIntensity: number;
+  /** 0…1: how soft that shadow's edge is; default 1. */
+  shadowSoftness: number;
 }

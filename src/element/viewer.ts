@@ -16,6 +16,7 @@ import { FrameLoop, type ViewerStats } from './frame-loop.ts';
 import { animatedBounds, ViewerCamera } from './framing.ts';
 import { GpuSession, type GpuState } from './gpu-session.ts';
 import { ViewerHotspots, type HotspotQuery, type SurfacePoint } from './hotspots.ts';
+import { ViewerLighting } from './lighting.ts';
 import { ModelLoader } from './model-loader.ts';
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
@@ -98,6 +99,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** Set while crossfadeTo writes the `animation` attribute, which must not start a second transition. */
   private reflectingAnimation = false;
 
+  /** environment-image, skybox-image, tone-mapping, shadow-intensity, shadow-softness. */
+  private readonly lighting: ViewerLighting;
+
   // Settings, parsed once per attribute change.
   private clearColor: Rgba = TRANSPARENT;
   private debugMask = 0;
@@ -109,6 +113,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.shadow = new ViewerShadow(this.attachShadow({ mode: 'open' }));
     this.canvas = this.shadow.canvas;
     this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, warnOnce, () => this.frames.invalidate());
+    this.lighting = new ViewerLighting({
+      getAttribute: (name) => this.getAttribute(name),
+      baseUrl: () => document.baseURI,
+      invalidate: () => this.frames.invalidate(),
+      environmentChanged: () => this.emit('environment-change', { environmentImage: this.environmentImage, skyboxImage: this.skyboxImage }),
+      warn: warnOnce,
+      failed: (attribute, error) => warnOnce(`${attribute}="${this.getAttribute(attribute)}" could not be used: ${(error as Error).message}`),
+    });
     this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
       model: () => this.loader.model,
       settings: () => ({
@@ -116,8 +128,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         clearColor: this.clearColor,
         debugMask: this.debugMask,
         skinning: parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING,
-        shadows: this.shadows,
+        shadows: this.shadows || this.lighting.shadowIntensity > 0,
       }),
+      configure: (gpu) => this.lighting.apply(gpu.renderer, gpu.device, this.shadows),
       variant: (model) => variantIndex(model, this.variantName, warnOnce),
       variantApplied: () => this.emit('variant-applied', { name: this.variantName }),
       invalidate: () => this.frames.invalidate(),
@@ -139,7 +152,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.getAttribute('animation-src'), { baseUrl: document.baseURI, signal, warn: warnOnce },
       ),
       gpu: () => this.session.ready!,
-      upload: (gpu, model) => this.session.upload(gpu, model),
+      // The model shows under its environment from the first frame.
+      upload: (gpu, model) => this.lighting.ready().then(() => this.session.upload(gpu, model)),
       unsupportedMessage: () => this.session.unsupportedMessage,
       loadStarted: () => {
         this.loaderBytes = 0;
@@ -530,6 +544,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.stage?.setModelMatrix(this.modelMatrix);
         this.frames.invalidate();
         break;
+      case 'lighting':
+        this.applySettings();
+        break;
       case 'none':
       case undefined:
         break;
@@ -567,6 +584,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     // A load in flight restarts on re-insertion; nothing of it is kept.
     this.loader.cancel();
     this.session.close();
+    this.lighting.release();
     // A drag in progress ends with the element; its pointer capture is already gone.
     this.cameraApi.controls.cancelGestures();
   }

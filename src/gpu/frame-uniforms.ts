@@ -45,9 +45,18 @@ export const FrameUniformsOffset = {
   GROUND_CENTER: 368,
   /** f32: its radius in world units; 0 draws none. */
   GROUND_RADIUS: 380,
+  /**
+   * f32: mip levels of the environment's specular chain; 0 without an environment, which
+   * lights with the key light and the hemisphere (shaders/environment-lighting.wgsl).
+   */
+  ENVIRONMENT_LEVELS: 384,
+  /** f32: the shadow lookup's tap spacing in texels (1 sharp … larger softer; RenderSettings.shadowSoftness). */
+  SHADOW_SPREAD: 388,
+  /** array<vec4f, 9>: the environment's SH9 irradiance / π, rgb per coefficient (Environment.irradianceCoefficients). */
+  ENVIRONMENT_IRRADIANCE: 400,
 } as const;
 
-export const FRAME_UNIFORMS_SIZE = 384;
+export const FRAME_UNIFORMS_SIZE = 544;
 
 /** The CPU copy of the frame uniforms. Allocate once; fill the views each frame. */
 export class FrameUniformsData {
@@ -72,4 +81,7 @@ export class FrameUniformsData {
   readonly shadowTexelSize = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_TEXEL_SIZE, 1);
   readonly groundCenter = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_CENTER, 3);
   readonly groundRadius = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_RADIUS, 1);
+  readonly environmentLevels = new Float32Array(this.buffer, FrameUniformsOffset.ENVIRONMENT_LEVELS, 1);
+  readonly shadowSpread = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_SPREAD, 1);
+  readonly environmentIrradiance = new Float32Array(this.buffer, FrameUniformsOffset.ENVIRONMENT_IRRADIANCE, 36);
 }

@@ -34,6 +34,14 @@ export const FrameBinding = {
   SHADOW_MAP: 1,
   /** sampler_comparison (linear: 2×2 PCF per tap). */
   SHADOW_SAMPLER: 2,
+  /** texture_cube: the environment's GGX specular chain (shaders/environment-lighting.wgsl; a black 1×1 cube without one). */
+  ENVIRONMENT_SPECULAR: 3,
+  /** sampler: trilinear, for the environment and the BRDF table. */
+  ENVIRONMENT_SAMPLER: 4,
+  /** texture_2d: the split-sum BRDF table (made once per device while renderers with an environment use it). */
+  BRDF_LUT: 5,
+  /** texture_cube: the environment's radiance cube, drawn by the skybox. */
+  ENVIRONMENT_BACKGROUND: 6,
 } as const;
 
 /**
@@ -123,6 +131,8 @@ export const ToneMapping = {
   PBR_NEUTRAL: 1,
   /** ACES filmic (Narkowicz's fit of the RRT+ODT). */
   ACES: 2,
+  /** AgX (Troy Sobotka's, in Benjamin Wrensch's minimal fit): desaturates bright colours towards white. */
+  AGX: 3,
 } as const;
 export type ToneMapping = (typeof ToneMapping)[keyof typeof ToneMapping];
 

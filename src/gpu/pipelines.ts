@@ -1,4 +1,6 @@
 import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
+import environmentLightingWgsl from '../../shaders/environment-lighting.wgsl?raw';
+import sh9Wgsl from '../../shaders/sh9.wgsl?raw';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
@@ -10,10 +12,11 @@ import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
 import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
 import { MATERIAL_UNIFORMS_SIZE } from './material-uniforms.ts';
+import { environmentLayoutEntries } from './environment/environment.ts';
 import { perDevice } from './per-device.ts';
 
 /** The mesh shader: the shared skinning functions, the PBR pieces, the draw record, morph targets, then the pipeline itself. */
-export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${meshWgsl}`;
+export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${meshWgsl}\n${sh9Wgsl}\n${environmentLightingWgsl}`;
 
 export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
 
@@ -180,6 +183,7 @@ const deviceMeshPipelines = perDevice((device): DeviceMeshPipelines => {
       { binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } },
       { binding: FrameBinding.SHADOW_MAP, visibility: FRAGMENT, texture: { sampleType: 'depth' } },
       { binding: FrameBinding.SHADOW_SAMPLER, visibility: FRAGMENT, sampler: { type: 'comparison' } },
+      ...environmentLayoutEntries(),
     ],
   });
   const skinLayout = device.createBindGroupLayout({

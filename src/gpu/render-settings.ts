@@ -42,7 +42,12 @@ export interface RenderSettings {
   /** Multiplies the scene's linear radiance before tone mapping. */
   exposure: number;
   toneMapping: ToneMapping;
-  /** Unit vector towards the key light, in view space (x right, y up, z towards the viewer) or world space. */
+  /**
+   * Unit vector towards the key light, in view space (x right, y up, z towards the viewer) or
+   * world space. The key light, hemisphere and their colours below light the scene only while
+   * the renderer has no environment (`renderer.setEnvironment`); with one, it lights the
+   * scene alone and casts the shadow from its dominant direction.
+   */
   readonly lightDirection: Float32Array;
   lightSpace: 'view' | 'world';
   readonly lightColor: Float32Array;
@@ -82,6 +87,16 @@ export interface RenderSettings {
   shadows: boolean;
   /** Shadow map width and height in texels; default 2048. */
   shadowMapSize: number;
+  /** How dark the shadow is, 0…1 (1, the default: the key light fully blocked; with an environment, the ground fully dark). */
+  shadowIntensity: number;
+  /** 0…1: the shadow's edge from sharp (0, the default: about four texels) to soft (1: eight times wider). */
+  shadowSoftness: number;
+  /**
+   * Draw the environment (`renderer.setEnvironment`) behind the model instead of the clear
+   * colour; off by default, and nothing without an environment. Built on first use (or
+   * `await renderer.prepareSkybox()`).
+   */
+  skybox: boolean;
   /**
    * A matte ground disc under the model at its rest pose's lowest point (ground.ts), which
    * receives the shadow. Off by default; built on first use (or `await renderer.prepareGround()`).
@@ -124,6 +139,9 @@ export function defaultRenderSettings(): RenderSettings {
     skinning: 'linear',
     shadows: false,
     shadowMapSize: DEFAULT_SHADOW_MAP_SIZE,
+    shadowIntensity: 1,
+    shadowSoftness: 0,
+    skybox: false,
     ground: false,
     skinningPath: 'auto',
     culling: true,

@@ -14,6 +14,9 @@ import { ALL_DEBUG_VIEWS } from './debug-view-draws.ts';
 import { DebugView } from './debug-views.ts';
 import type { DrawPipelines } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
+import { environmentBindGroupEntries, EnvironmentPlaceholder, type Environment } from './environment/environment.ts';
+import { acquireBrdfLut, releaseBrdfLut } from './environment/prefilter.ts';
+import { deviceSkybox, type Skybox } from './environment/skybox.ts';
 import { writeDrawRecords } from './draw-record-writer.ts';
 import { FrameUniformsData } from './frame-uniforms.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './gpu-model.ts';
@@ -30,6 +33,11 @@ import { createRenderStats, defaultRenderSettings, type RendererOptions, type Re
 import { RenderTargets } from './render-targets.ts';
 import { DEFAULT_SHADOW_MAP_SIZE, shadowCasterPipelines, ShadowMap } from './shadow-map.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
+
+/** The shadow lookup's tap spacing in texels for `softness` 0…1 (clamped): 1 (today's edge) to 8. */
+function shadowSpread(softness: number): number {
+  return 1 + 7 * Math.min(1, Math.max(0, softness || 0));
+}
 
 /** The method a setting asks for: anything but a known method is linear (settings are read per frame, never thrown on). */
 function skinningOf(setting: SkinningMethod): SkinningMethod {
@@ -71,6 +79,15 @@ export class Renderer {
   private readonly targets: RenderTargets;
   private readonly shadow: ShadowMap;
   private readonly ground: GroundDisc;
+  private readonly skybox: Skybox;
+  /** What lights the scene: an environment alone, or (undefined) the key light and hemisphere. */
+  private environment: Environment | undefined;
+  /** What the skybox shows. */
+  private background: Environment | undefined;
+  /** Bound where there is no environment or table yet. */
+  private readonly environmentPlaceholder: EnvironmentPlaceholder;
+  /** The device's BRDF table, held from the first environment until `destroy`. */
+  private brdfLut: GPUTextureView | undefined;
   /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
   private readonly skinnedPlaceholder: GPUBuffer;
   private readonly frameData = new FrameUniformsData();
@@ -101,6 +118,9 @@ export class Renderer {
   };
   private readonly onGroundPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building the ground disc failed:`, e);
+  };
+  private readonly onSkyboxPrepareFailed = (e: unknown): void => {
+    console.error(`${this.label}: building the skybox failed:`, e);
   };
   private readonly onPreskinPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building the compute skinning path failed:`, e);
@@ -133,6 +153,8 @@ export class Renderer {
     this.targets = new RenderTargets(device, this.format, this.label);
     this.shadow = new ShadowMap(device, this.label);
     this.ground = groundDisc(device, this.format);
+    this.skybox = deviceSkybox(device, this.format);
+    this.environmentPlaceholder = new EnvironmentPlaceholder(device, this.label);
     this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
     this.drawContext = {
       device, label: this.label, format: this.format, limits: this.limits, meshPipelines: this.pipelines,
@@ -155,6 +177,7 @@ export class Renderer {
         { binding: FrameBinding.UNIFORMS, resource: { buffer: this.frameBuffer } },
         { binding: FrameBinding.SHADOW_MAP, resource: this.boundShadowView },
         { binding: FrameBinding.SHADOW_SAMPLER, resource: this.shadow.sampler },
+        ...environmentBindGroupEntries(this.device, this.environmentPlaceholder, this.environment, this.background, this.brdfLut),
       ],
     });
   }
@@ -258,6 +281,31 @@ export class Renderer {
    */
   async prepareShadows(method: SkinningMethod = this.settings.skinning): Promise<void> {
     await this.current?.pipelines.ensure(skinningOf(method), 'vertex', true);
+  }
+
+  /**
+   * Lights the scene with `environment` alone (src/gpu/environment/: prefilterEnvironment),
+   * or with the key light and hemisphere of the settings when undefined (the default). The
+   * caller owns the environment; it may be shared by several renderers on the device. With
+   * one, shadows are cast from its dominant direction instead of `settings.lightDirection`.
+   * `background` (default: the same) is what the skybox shows when `settings.skybox` is on.
+   */
+  setEnvironment(environment: Environment | undefined, background: Environment | undefined = environment): void {
+    if (environment === this.environment && background === this.background) return;
+    this.environment = environment;
+    this.background = background;
+    if (environment && !this.brdfLut) this.brdfLut = acquireBrdfLut(this.device);
+    this.frameBindGroup = this.createFrameBindGroup();
+  }
+
+  /** The environment frames are lit by (undefined: the key light and hemisphere). */
+  get lighting(): Environment | undefined {
+    return this.environment;
+  }
+
+  /** Builds the skybox pipeline; frames with `settings.skybox` and an environment draw it once this resolves. */
+  prepareSkybox(): Promise<void> {
+    return this.skybox.prepare();
   }
 
   /** Builds the ground disc's pipeline; frames with `settings.ground` draw it once this resolves. */
@@ -405,6 +453,7 @@ export class Renderer {
     if (compute) skinGroup = current.preskin!.encode(encoder, pipelines!.compute, count);
     if (shadowed) stats.drawCalls += this.shadow.encode(encoder, current.draws, current.solidOrder, pipelines!.casters, skinGroup!, count, undefined, current.solidRuns);
     const pass = encoder.beginRenderPass(passDescriptor);
+    if (this.background && this.settings.skybox && !this.chunkContinues) stats.drawCalls += this.encodeSkybox(pass);
     if (current && current.draws.length > 0 && count > 0) {
       const inPlace = palettesUploadInPlace(current, sourceInstances, sourceCount);
       writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, this.settings.normals === 'exact');
@@ -488,9 +537,15 @@ export class Renderer {
     f.cameraPosition.fill(0);
     f.exposure[0] = s.exposure;
     f.toneMapping[0] = s.toneMapping;
-    const l = s.lightDirection;
+    if (this.environment?.destroyed || this.background?.destroyed) {
+      this.setEnvironment(this.environment?.destroyed ? undefined : this.environment, this.background?.destroyed ? undefined : this.background);
+    }
+    f.environmentLevels[0] = this.environment ? this.environment.specularLevels : 0;
+    if (this.environment) f.environmentIrradiance.set(this.environment.irradianceCoefficients);
+    f.shadowSpread[0] = shadowSpread(s.shadowSoftness);
+    const l = this.environment ? this.environment.dominantDirection : s.lightDirection;
     const w = this.worldLight;
-    if (s.lightSpace === 'view') {
+    if (s.lightSpace === 'view' && !this.environment) {
       // View → world for a direction: the transpose of the view matrix's rotation.
       const v = camera.view;
       w[0] = v[0] * l[0] + v[1] * l[1] + v[2] * l[2];
@@ -524,6 +579,7 @@ export class Renderer {
     if (!current.pipelines.request(current.skinning, 'vertex', true, this.onShadowPrepareFailed)) return false;
     const size = Math.max(1, Math.min(this.device.limits.maxTextureDimension2D, Math.round(s.shadowMapSize) || DEFAULT_SHADOW_MAP_SIZE));
     const shadowed = this.shadow.fit(current.shadowCasters, instances, count, placements, eye, size, this.frameData);
+    if (shadowed) this.frameData.shadowStrength[0] = Math.min(1, Math.max(0, s.shadowIntensity || 0));
     if (this.shadow.view !== this.boundShadowView) this.frameBindGroup = this.createFrameBindGroup();
     return shadowed;
   }
@@ -548,6 +604,16 @@ export class Renderer {
     const table = current.pipelines;
     if (compute) return table.get(current.skinning, 'compute', true)!;
     return (this.settings.shadows && table.get(current.skinning, 'vertex', true)) || table.get(current.skinning, 'vertex', false)!;
+  }
+
+  /** The environment behind everything (its pipeline is built by the first frame that asks). */
+  private encodeSkybox(pass: GPURenderPassEncoder): number {
+    if (!this.skybox.ready) {
+      this.skybox.prepare().catch(this.onSkyboxPrepareFailed);
+      return 0;
+    }
+    pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
+    return this.skybox.encode(pass);
   }
 
   /** The model's draws (WEIGHTS replaces their pipelines), the ground disc between its solid and blended ones, then the overlays. */
@@ -575,6 +641,10 @@ export class Renderer {
     this.skinnedPlaceholder.destroy();
     this.boundsOverlay.destroy();
     this.defaults.destroy();
+    this.environmentPlaceholder.destroy();
+    if (this.brdfLut) releaseBrdfLut(this.device);
+    this.brdfLut = undefined;
+    this.environment = this.background = undefined;
     this.timer?.destroy();
   }
 }

@@ -55,8 +55,8 @@ function finish(b: GltfBuilder, nodes: GltfNodeJson[]): Uint8Array {
   return b.toGlb();
 }
 
-/** A unit UV sphere at the origin with smooth normals, white, fully rough dielectric. */
-export function buildSphere(segments = 48, rings = 24): Uint8Array {
+/** A unit UV sphere at the origin with smooth normals; by default light grey (0.8), fully rough dielectric. */
+export function buildSphere(segments = 48, rings = 24, materialJson?: GltfMaterialJson): Uint8Array {
   const b = new GltfBuilder('test fixture');
   const positions: number[] = [];
   const indices: number[] = [];
@@ -75,7 +75,7 @@ export function buildSphere(segments = 48, rings = 24): Uint8Array {
     }
   }
   const p = Float32Array.from(positions);
-  const material = b.addMaterial({ pbrMetallicRoughness: { baseColorFactor: [0.8, 0.8, 0.8, 1], metallicFactor: 0, roughnessFactor: 1 } });
+  const material = b.addMaterial(materialJson ?? { pbrMetallicRoughness: { baseColorFactor: [0.8, 0.8, 0.8, 1], metallicFactor: 0, roughnessFactor: 1 } });
   const mesh = b.addMesh({
     primitives: [{
       attributes: { POSITION: b.addAccessor(p, 'VEC3', { minMax: true }), NORMAL: b.addAccessor(p, 'VEC3') },

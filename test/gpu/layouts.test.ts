@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
+import environmentLightingWgsl from '../../shaders/environment-lighting.wgsl?raw';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
@@ -34,6 +35,9 @@ describe('WGSL struct layouts ↔ TS layout modules', () => {
     const src = 'struct S { a: f32, b: vec3f, c: f32, d: mat3x3f, e: vec2f, }';
     expect(structLayout(src, 'S').fields.map((f) => f.offset)).toEqual([0, 16, 28, 32, 80]);
     expect(structLayout(src, 'S').size).toBe(96);
+    const arrays = 'struct A { a: f32, b: array<vec4f, 9>, c: f32, d: array<vec3f, 2>, }';
+    expect(structLayout(arrays, 'A').fields.map((f) => f.offset)).toEqual([0, 16, 160, 176]);
+    expect(structLayout(arrays, 'A').size).toBe(208);
   });
 
   it('FrameUniforms', () => {
@@ -127,6 +131,22 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
       emissiveTexture: { group: BindGroup.MATERIAL, binding: M.EMISSIVE_TEXTURE },
       emissiveSampler: { group: BindGroup.MATERIAL, binding: M.EMISSIVE_SAMPLER },
     });
+  });
+
+  it('@group/@binding of the environment (shaders/environment-lighting.wgsl, part of the mesh shader)', () => {
+    const F = FrameBinding;
+    expect(Object.fromEntries(bindings(environmentLightingWgsl))).toEqual({
+      environmentSpecular: { group: BindGroup.FRAME, binding: F.ENVIRONMENT_SPECULAR },
+      environmentSampler: { group: BindGroup.FRAME, binding: F.ENVIRONMENT_SAMPLER },
+      brdfLut: { group: BindGroup.FRAME, binding: F.BRDF_LUT },
+      environmentBackground: { group: BindGroup.FRAME, binding: F.ENVIRONMENT_BACKGROUND },
+    });
+    expect(MESH_SHADER_SOURCE).toContain(environmentLightingWgsl);
+    const data = new FrameUniformsData();
+    expect(data.environmentLevels.byteOffset).toBe(FrameUniformsOffset.ENVIRONMENT_LEVELS);
+    expect(data.shadowSpread.byteOffset).toBe(FrameUniformsOffset.SHADOW_SPREAD);
+    expect(data.environmentIrradiance.byteOffset).toBe(FrameUniformsOffset.ENVIRONMENT_IRRADIANCE);
+    expect(data.environmentIrradiance.byteLength).toBe(FRAME_UNIFORMS_SIZE - FrameUniformsOffset.ENVIRONMENT_IRRADIANCE);
   });
 
   it('flag bits and enum codes', () => {

@@ -21,6 +21,13 @@ export interface StructLayout { name: string; fields: FieldLayout[]; size: numbe
 
 const roundUp = (k: number, n: number) => Math.ceil(n / k) * k;
 
+/** `array<T, N>`: T's alignment, a stride of T's size rounded up to it (WGSL §14.4.1). */
+function arrayLayout(type: string): TypeLayout | undefined {
+  const m = /^array<\s*(\w+)\s*,\s*(\d+)\s*>$/.exec(type);
+  const element = m ? TYPES[m[1]] : undefined;
+  return element && { align: element.align, size: roundUp(element.align, element.size) * Number(m![2]) };
+}
+
 /** The body of `struct name { ... }` in `source`. */
 function structBody(source: string, name: string): string {
   const match = new RegExp(`struct\\s+${name}\\s*\\{([^}]*)\\}`).exec(source);
@@ -32,9 +39,9 @@ export function structLayout(source: string, name: string): StructLayout {
   const body = structBody(source, name).replace(/\/\/.*$/gm, '');
   const fields: FieldLayout[] = [];
   let offset = 0, align = 1;
-  for (const m of body.matchAll(/(?:@[^\s]+\s+)*(\w+)\s*:\s*(\w+)\s*,?/g)) {
+  for (const m of body.matchAll(/(?:@[^\s]+\s+)*(\w+)\s*:\s*(array<\s*\w+\s*,\s*\d+\s*>|\w+)\s*,?/g)) {
     const [, field, type] = m;
-    const t = TYPES[type];
+    const t = TYPES[type] ?? arrayLayout(type);
     if (!t) throw new Error(`struct ${name}.${field}: type ${type} has no layout here`);
     offset = roundUp(t.align, offset);
     fields.push({ name: field, type, offset, size: t.size });

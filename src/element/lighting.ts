@@ -1,0 +1,232 @@
+/**
+ * <skinned-mesh-viewer>'s lighting attributes, with model-viewer's names and semantics:
+ * `environment-image` (a `.hdr` or `.jpg`/`.png`/`.webp` URL, `neutral` — the default, a
+ * studio generated in code — or `legacy`, the key light and hemisphere), `skybox-image`
+ * (shown as the background, and the lighting too unless `environment-image` is set),
+ * `tone-mapping` and `shadow-intensity` / `shadow-softness`. Environments are prefiltered
+ * once per device and URL and shared by every viewer on the page (counted, freed when the
+ * last viewer lets go). `environment-change` fires when a new environment shows.
+ */
+import type { Environment } from '../gpu/environment/environment.ts';
+import { EnvironmentError, type EquirectImage } from '../gpu/environment/equirect.ts';
+import { isRadianceHdr, parseHdr } from '../gpu/environment/hdr.ts';
+import { neutralEnvironment } from '../gpu/environment/neutral.ts';
+import { prefilterEnvironment } from '../gpu/environment/prefilter.ts';
+import { decodeImageEnvironment } from '../gpu/environment/srgb-image.ts';
+import { ToneMapping } from '../gpu/layouts.ts';
+import type { Renderer } from '../gpu/renderer.ts';
+import { parseNumber } from './attributes.ts';
+
+export const NEUTRAL = 'neutral';
+export const LEGACY = 'legacy';
+
+/**
+ * model-viewer's `tone-mapping` values and ours: `neutral` (Khronos PBR Neutral, the
+ * default; `commerce` is its older name), `aces`, `agx`, `none` / `linear` (colour ×
+ * exposure, clamped); `reinhard` maps to PBR Neutral (both roll highlights off gently and
+ * keep hues) and `cineon` to ACES (both filmic S-curves).
+ */
+const TONE_MAPPINGS: Readonly<Record<string, ToneMapping>> = {
+  neutral: ToneMapping.PBR_NEUTRAL, commerce: ToneMapping.PBR_NEUTRAL, reinhard: ToneMapping.PBR_NEUTRAL,
+  aces: ToneMapping.ACES, cineon: ToneMapping.ACES, agx: ToneMapping.AGX, none: ToneMapping.NONE, linear: ToneMapping.NONE,
+};
+
+/** The ToneMapping a `tone-mapping` value asks for; undefined for an unknown one (absent: neutral). */
+export function parseToneMapping(value: string | null): ToneMapping | undefined {
+  if (value === null || value.trim() === '') return ToneMapping.PBR_NEUTRAL;
+  return TONE_MAPPINGS[value.trim().toLowerCase()];
+}
+
+/** A 0…1 attribute (`shadow-intensity`, `shadow-softness`): clamped; absent or malformed → `fallback`. */
+export function parseUnit(value: string | null, fallback: number): number {
+  const n = parseNumber(value);
+  return n === undefined ? fallback : Math.min(1, Math.max(0, n));
+}
+
+/** model-viewer's default `shadow-softness`. */
+export const DEFAULT_SHADOW_SOFTNESS = 1;
+
+/**
+ * What lights the scene and what is behind it: `neutral`, `legacy` or an absolute URL for
+ * the lighting; a URL or null (none) for the background.
+ */
+export interface LightingChoice {
+  readonly lighting: string;
+  readonly background: string | null;
+}
+
+/** Resolves `environment-image` and `skybox-image` as model-viewer does, URLs against `baseUrl`. */
+export function chooseLighting(environmentImage: string | null, skyboxImage: string | null, baseUrl: string): LightingChoice {
+  const resolve = (value: string) => new URL(value, baseUrl).href;
+  const env = environmentImage?.trim() || null;
+  const sky = skyboxImage?.trim() || null;
+  const background = sky ? resolve(sky) : null;
+  if (env === null || env.toLowerCase() === NEUTRAL) return { lighting: env === null && background ? background : NEUTRAL, background };
+  if (env.toLowerCase() === LEGACY) return { lighting: LEGACY, background };
+  return { lighting: resolve(env), background };
+}
+
+/** The image of a lighting key: generated (`neutral`) or fetched and decoded (a URL). */
+export async function loadEnvironmentImage(key: string, fetcher: typeof fetch = fetch): Promise<EquirectImage> {
+  if (key === NEUTRAL) return neutralEnvironment();
+  if (/\.exr([?#].*)?$/i.test(key)) throw new EnvironmentError(`${key}: OpenEXR is not supported (use .hdr, .jpg, .png or .webp)`);
+  const response = await fetcher(key);
+  if (!response.ok) throw new EnvironmentError(`${key}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return isRadianceHdr(bytes) ? parseHdr(bytes) : decodeImageEnvironment(bytes, response.headers.get('content-type') ?? undefined);
+}
+
+interface CacheEntry { readonly environment: Promise<Environment>; users: number }
+
+/** Environments by device and key, shared by every viewer, freed when no viewer uses them. */
+const cache = new WeakMap<GPUDevice, Map<string, CacheEntry>>();
+
+function acquire(device: GPUDevice, key: string): Promise<Environment> {
+  let byKey = cache.get(device);
+  if (!byKey) cache.set(device, (byKey = new Map()));
+  let entry = byKey.get(key);
+  if (!entry) {
+    const environment = loadEnvironmentImage(key).then((image) => prefilterEnvironment(device, image, key === NEUTRAL ? 'neutral environment' : key));
+    entry = { environment, users: 0 };
+    byKey.set(key, entry);
+    // A failed load is forgotten, so a later use tries again.
+    environment.catch(() => { if (byKey.get(key) === entry) byKey.delete(key); });
+  }
+  entry.users++;
+  return entry.environment;
+}
+
+/**
+ * An environment no viewer uses is freed this long after the last let go, unless one takes
+ * it again meanwhile: an element moved in the page (removed and re-inserted at once) keeps it.
+ */
+const RELEASE_GRACE_MS = 200;
+
+function release(device: GPUDevice, key: string): void {
+  const byKey = cache.get(device), entry = byKey?.get(key);
+  if (!byKey || !entry || --entry.users > 0) return;
+  setTimeout(() => {
+    if (entry.users > 0 || byKey.get(key) !== entry) return;
+    byKey.delete(key);
+    entry.environment.then((e) => e.destroy(), () => {});
+  }, RELEASE_GRACE_MS);
+}
+
+/** What the lighting needs from its element. */
+export interface LightingHost {
+  getAttribute(name: string): string | null;
+  /** The document's base URL, for relative URLs. */
+  baseUrl(): string;
+  /** Something visible changed: draw a frame. */
+  invalidate(): void;
+  /** A new environment shows (fires `environment-change`). */
+  environmentChanged(): void;
+  /** An attribute value is not understood (reported once per page by the element). */
+  warn(message: string): void;
+  /** An environment could not be loaded or prefiltered; the previous one stays. */
+  failed(attribute: 'environment-image' | 'skybox-image', error: unknown): void;
+}
+
+/** What one renderer shows, with the cache references it holds. */
+interface Applied {
+  readonly renderer: Renderer;
+  readonly device: GPUDevice;
+  /** Keys whose environments are set on the renderer (held). */
+  lighting: string;
+  background: string | null;
+  /** Keys asked for and still loading (held). */
+  pending: LightingChoice | undefined;
+}
+
+/** One element's lighting: applies its attributes to its current renderer. */
+export class ViewerLighting {
+  private applied: Applied | undefined;
+  private settled: Promise<void> = Promise.resolve();
+
+  constructor(private readonly host: LightingHost) {}
+
+  /**
+   * Resolves once the environment last asked for shows (or failed): the element shows a new
+   * model only then, so it never appears under a light it is about to leave, as model-viewer.
+   */
+  ready(): Promise<void> {
+    return this.settled;
+  }
+
+  /** The `shadow-intensity` (0…1, default 0). */
+  get shadowIntensity(): number {
+    return parseUnit(this.host.getAttribute('shadow-intensity'), 0);
+  }
+
+  /**
+   * Applies the attributes to `renderer` (on `device`): tone mapping and shadow settings at
+   * once; environments once loaded (the previous ones show until then). `shadows` (the
+   * older boolean attribute) without `shadow-intensity` keeps meaning a full-strength shadow.
+   */
+  apply(renderer: Renderer, device: GPUDevice, shadowsAttribute: boolean): void {
+    const h = this.host;
+    const s = renderer.settings;
+    const tone = parseToneMapping(h.getAttribute('tone-mapping'));
+    if (tone === undefined) h.warn(`tone-mapping="${h.getAttribute('tone-mapping')}" is not neutral, aces, agx or none (nor a model-viewer alias); using neutral`);
+    s.toneMapping = tone ?? ToneMapping.PBR_NEUTRAL;
+    const intensity = this.shadowIntensity;
+    s.shadowIntensity = intensity > 0 || !shadowsAttribute ? intensity : 1;
+    s.shadowSoftness = parseUnit(h.getAttribute('shadow-softness'), shadowsAttribute && !h.getAttribute('shadow-intensity') ? 0 : DEFAULT_SHADOW_SOFTNESS);
+
+    if (this.applied && this.applied.renderer !== renderer) this.release();
+    if (!this.applied) {
+      this.applied = { renderer, device, lighting: LEGACY, background: null, pending: undefined };
+    }
+    const applied = this.applied;
+    const wanted = chooseLighting(h.getAttribute('environment-image'), h.getAttribute('skybox-image'), h.baseUrl());
+    const pending = applied.pending;
+    if (pending && pending.lighting === wanted.lighting && pending.background === wanted.background) return;
+    if (!pending && applied.lighting === wanted.lighting && applied.background === wanted.background) return;
+    this.load(applied, wanted);
+  }
+
+  private load(applied: Applied, wanted: LightingChoice): void {
+    if (applied.pending) this.releaseChoice(applied.device, applied.pending);
+    applied.pending = wanted;
+    const lighting = wanted.lighting === LEGACY ? Promise.resolve(undefined) : acquire(applied.device, wanted.lighting);
+    const background = wanted.background === null ? Promise.resolve(undefined) : acquire(applied.device, wanted.background);
+    // The skybox pipeline is built before a background first shows.
+    const skybox = wanted.background === null ? undefined : applied.renderer.prepareSkybox();
+    this.settled = Promise.allSettled([lighting, background, skybox]).then(([light, back]) => {
+      // Superseded (a newer choice, or another renderer): its references were released then.
+      if (this.applied !== applied || applied.pending !== wanted) return;
+      applied.pending = undefined;
+      if (light.status === 'rejected' || back.status === 'rejected') {
+        this.releaseChoice(applied.device, wanted);
+        if (light.status === 'rejected') this.host.failed(this.lightingAttribute(), light.reason);
+        if (back.status === 'rejected') this.host.failed('skybox-image', back.reason);
+        return;
+      }
+      this.releaseChoice(applied.device, applied);
+      applied.lighting = wanted.lighting;
+      applied.background = wanted.background;
+      applied.renderer.setEnvironment(light.value, back.value);
+      applied.renderer.settings.skybox = back.value !== undefined;
+      this.host.environmentChanged();
+      this.host.invalidate();
+    });
+  }
+
+  private lightingAttribute(): 'environment-image' | 'skybox-image' {
+    return this.host.getAttribute('environment-image') ? 'environment-image' : 'skybox-image';
+  }
+
+  private releaseChoice(device: GPUDevice, choice: LightingChoice): void {
+    if (choice.lighting !== LEGACY) release(device, choice.lighting);
+    if (choice.background !== null) release(device, choice.background);
+  }
+
+  /** Lets go of every environment (the element left the page, or its renderer is gone). */
+  release(): void {
+    const applied = this.applied;
+    if (!applied) return;
+    this.applied = undefined;
+    if (applied.pending) this.releaseChoice(applied.device, applied.pending);
+    this.releaseChoice(applied.device, applied);
+  }
+}

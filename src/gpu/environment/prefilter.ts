@@ -1,0 +1,276 @@
+/**
+ * Prefilters an equirect image on the GPU into an Environment (shaders/environment.wgsl):
+ * 1. the image (downsampled to MAX_EQUIRECT_WIDTH, as rgba16float) → the radiance cube, a
+ *    quarter of the image's width a side (128…512: `radianceCubeSize`);
+ * 2. the radiance cube's mip chain, 2×2 averages;
+ * 3. the GGX specular chain from it, SPECULAR_LEVELS levels of rising roughness, level 0 a
+ *    quarter of the radiance cube's size;
+ * 4. diffuse irradiance: SH9 of one small level, by a compute pass;
+ * then reads the nine coefficients back for the dominant direction (the ground shadow's
+ * light). The split-sum BRDF table is made once per device (`acquireBrdfLut`).
+ * Everything runs within WebGPU's default limits (SwiftShader included).
+ */
+import environmentWgsl from '../../../shaders/environment.wgsl?raw';
+import pbrWgsl from '../../../shaders/pbr.wgsl?raw';
+import sh9Wgsl from '../../../shaders/sh9.wgsl?raw';
+import { perDevice } from '../per-device.ts';
+import { Environment } from './environment.ts';
+import { downsampleEquirect, toHalfRgba, type EquirectImage } from './equirect.ts';
+import {
+  BRDF_LUT_SIZE, ENVIRONMENT_FORMAT, IRRADIANCE_BYTES, IRRADIANCE_SOURCE_SIZE, MAX_EQUIRECT_WIDTH, PREFILTER_PARAMS_SIZE, PrefilterBinding,
+  PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS, SPECULAR_SAMPLES, SPECULAR_SIZE_RATIO,
+} from './prefilter-params.ts';
+
+export const ENVIRONMENT_SHADER_SOURCE = `${pbrWgsl}\n${sh9Wgsl}\n${environmentWgsl}`;
+
+/** Uniform slots are this far apart (the default minUniformBufferOffsetAlignment). */
+const PARAMS_STRIDE = 256;
+const LUT_FORMAT: GPUTextureFormat = 'rg16float';
+
+interface PrefilterPipelines {
+  readonly module: GPUShaderModule;
+  readonly sampler: GPUSampler;
+  readonly equirectLayout: GPUBindGroupLayout;
+  readonly cubeLayout: GPUBindGroupLayout;
+  readonly irradianceLayout: GPUBindGroupLayout;
+  readonly equirectToCube: Promise<GPURenderPipeline>;
+  readonly downsample: Promise<GPURenderPipeline>;
+  readonly specular: Promise<GPURenderPipeline>;
+  readonly irradiance: Promise<GPUComputePipeline>;
+  /** The BRDF table's pipeline, built with the others (prefilterEnvironment awaits it). */
+  readonly lut: Promise<GPURenderPipeline>;
+  /** It, once built. */
+  lutReady: GPURenderPipeline | undefined;
+}
+
+const prefilterPipelines = perDevice((device): PrefilterPipelines => {
+  const module = device.createShaderModule({ label: 'environment prefilter', code: ENVIRONMENT_SHADER_SOURCE });
+  const FRAGMENT = GPUShaderStage.FRAGMENT;
+  const B = PrefilterBinding;
+  const params: GPUBindGroupLayoutEntry = { binding: B.PARAMS, visibility: FRAGMENT, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: PREFILTER_PARAMS_SIZE } };
+  const sampler: GPUBindGroupLayoutEntry = { binding: B.SAMPLER, visibility: FRAGMENT, sampler: { type: 'filtering' } };
+  const equirectLayout = device.createBindGroupLayout({
+    label: 'environment prefilter: equirect', entries: [params, sampler, { binding: B.EQUIRECT, visibility: FRAGMENT, texture: { sampleType: 'float' } }],
+  });
+  const cubeLayout = device.createBindGroupLayout({
+    label: 'environment prefilter: cube', entries: [params, sampler, { binding: B.SOURCE_CUBE, visibility: FRAGMENT, texture: { sampleType: 'float', viewDimension: 'cube' } }],
+  });
+  const irradianceLayout = device.createBindGroupLayout({
+    label: 'environment prefilter: irradiance',
+    entries: [
+      { binding: B.IRRADIANCE_FACES, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'float', viewDimension: '2d-array' } },
+      { binding: B.IRRADIANCE_OUT, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+    ],
+  });
+  const render = (name: string, entryPoint: string, layout: GPUBindGroupLayout, constants: Record<string, number> = {}) => device.createRenderPipelineAsync({
+    label: `environment prefilter: ${name}`,
+    layout: device.createPipelineLayout({ label: `environment prefilter: ${name}`, bindGroupLayouts: [layout] }),
+    vertex: { module, entryPoint: 'vsFullscreen' },
+    fragment: { module, entryPoint, constants, targets: [{ format: ENVIRONMENT_FORMAT }] },
+    primitive: { topology: 'triangle-list' },
+  });
+  const lut = device.createRenderPipelineAsync({
+    label: 'BRDF lookup table',
+    layout: device.createPipelineLayout({ label: 'BRDF lookup table', bindGroupLayouts: [] }),
+    vertex: { module, entryPoint: 'vsFullscreen' },
+    fragment: { module, entryPoint: 'fsBrdfLut', targets: [{ format: LUT_FORMAT }] },
+    primitive: { topology: 'triangle-list' },
+  });
+  const made: PrefilterPipelines = {
+    module,
+    sampler: device.createSampler({
+      label: 'environment prefilter sampler', magFilter: 'linear', minFilter: 'linear', mipmapFilter: 'linear',
+      addressModeU: 'repeat', addressModeV: 'clamp-to-edge',
+    }),
+    equirectLayout, cubeLayout, irradianceLayout,
+    equirectToCube: render('equirect to cube', 'fsEquirectToCube', equirectLayout),
+    downsample: render('cube mip', 'fsDownsample', cubeLayout),
+    specular: render('specular', 'fsSpecular', cubeLayout, { MIRROR_SOURCE_LEVEL: Math.log2(SPECULAR_SIZE_RATIO) }),
+    irradiance: device.createComputePipelineAsync({
+      label: 'environment prefilter: irradiance SH9',
+      layout: device.createPipelineLayout({ label: 'environment prefilter: irradiance', bindGroupLayouts: [irradianceLayout] }),
+      compute: { module, entryPoint: 'csIrradiance' },
+    }),
+    lut,
+    lutReady: undefined,
+  };
+  lut.then((p) => { made.lutReady = p; }, () => {});
+  return made;
+});
+
+/**
+ * The BRDF table's pipeline: built asynchronously with the prefilter's (every Environment
+ * comes from prefilterEnvironment, which waits for it), so the first table never stalls a
+ * frame on a compile; built here only if asked for before that.
+ */
+function brdfLutPipeline(device: GPUDevice): GPURenderPipeline {
+  const p = prefilterPipelines(device);
+  p.lutReady ??= device.createRenderPipeline({
+    label: 'BRDF lookup table (sync)',
+    layout: device.createPipelineLayout({ label: 'BRDF lookup table', bindGroupLayouts: [] }),
+    vertex: { module: p.module, entryPoint: 'vsFullscreen' },
+    fragment: { module: p.module, entryPoint: 'fsBrdfLut', targets: [{ format: LUT_FORMAT }] },
+    primitive: { topology: 'triangle-list' },
+  });
+  return p.lutReady;
+}
+
+interface LutHolder { readonly texture: GPUTexture; readonly view: GPUTextureView; users: number }
+const brdfLuts = new WeakMap<GPUDevice, LutHolder>();
+
+/**
+ * The device's split-sum BRDF table (BRDF_LUT_SIZE², rg16float: f0 scale and bias by n·v
+ * across and roughness down): rendered by the first user, shared by every later one, freed
+ * when the last calls `releaseBrdfLut` (a page without viewers holds no GPU memory).
+ */
+export function acquireBrdfLut(device: GPUDevice): GPUTextureView {
+  let lut = brdfLuts.get(device);
+  if (!lut) {
+    const texture = device.createTexture({
+      label: 'BRDF lookup table', size: [BRDF_LUT_SIZE, BRDF_LUT_SIZE], format: LUT_FORMAT,
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
+    const view = texture.createView({ label: 'BRDF lookup table' });
+    const encoder = device.createCommandEncoder({ label: 'BRDF lookup table' });
+    const pass = encoder.beginRenderPass({ label: 'BRDF lookup table', colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store' }] });
+    pass.setPipeline(brdfLutPipeline(device));
+    pass.draw(3);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+    lut = { texture, view, users: 0 };
+    brdfLuts.set(device, lut);
+  }
+  lut.users++;
+  return lut.view;
+}
+
+/** The texture behind the device's table while it is held (for tests to read back). */
+export function brdfLutTexture(device: GPUDevice): GPUTexture | undefined {
+  return brdfLuts.get(device)?.texture;
+}
+
+/** One user of `acquireBrdfLut` is done with it. */
+export function releaseBrdfLut(device: GPUDevice): void {
+  const lut = brdfLuts.get(device);
+  if (!lut || --lut.users > 0) return;
+  brdfLuts.delete(device);
+  lut.texture.destroy();
+}
+
+function levelCount(size: number): number {
+  return Math.floor(Math.log2(size)) + 1;
+}
+
+/** Prefilters `image` into an Environment (see the module comment). The caller owns the result. */
+export async function prefilterEnvironment(device: GPUDevice, image: EquirectImage, label = 'environment'): Promise<Environment> {
+  const p = prefilterPipelines(device);
+  const [equirectToCube, downsample, specularPipeline, irradiancePipeline] = await Promise.all([p.equirectToCube, p.downsample, p.specular, p.irradiance, p.lut]);
+  const source = downsampleEquirect(image, MAX_EQUIRECT_WIDTH);
+  const equirect = device.createTexture({
+    label: `${label} equirect`, size: [source.width, source.height], format: ENVIRONMENT_FORMAT,
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+  });
+  device.queue.writeTexture({ texture: equirect }, toHalfRgba(source), { bytesPerRow: source.width * 8 }, [source.width, source.height]);
+  const radianceSize = radianceCubeSize(source.width), specularSize = radianceSize / SPECULAR_SIZE_RATIO;
+  const radianceLevels = levelCount(radianceSize);
+  const radiance = device.createTexture({
+    label: `${label} radiance`, size: [radianceSize, radianceSize, 6], mipLevelCount: radianceLevels, format: ENVIRONMENT_FORMAT,
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC, textureBindingViewDimension: 'cube',
+  });
+  const specular = device.createTexture({
+    label: `${label} specular`, size: [specularSize, specularSize, 6], mipLevelCount: SPECULAR_LEVELS, format: ENVIRONMENT_FORMAT,
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC, textureBindingViewDimension: 'cube',
+  });
+  const irradiance = device.createBuffer({ label: `${label} irradiance SH9`, size: IRRADIANCE_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const readback = device.createBuffer({ label: `${label} irradiance readback`, size: IRRADIANCE_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+
+  // One uniform slot per pass: 6 faces × (1 + radiance levels − 1 + specular levels).
+  const passes = 6 * (radianceLevels + SPECULAR_LEVELS);
+  const paramsData = new ArrayBuffer(passes * PARAMS_STRIDE);
+  const params = device.createBuffer({ label: `${label} prefilter params`, size: paramsData.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  let slot = 0;
+  const nextSlot = (face: number, roughness: number): number => {
+    const at = slot++ * PARAMS_STRIDE;
+    const view = new DataView(paramsData, at, PREFILTER_PARAMS_SIZE);
+    view.setUint32(PrefilterParamsOffset.FACE, face, true);
+    view.setFloat32(PrefilterParamsOffset.ROUGHNESS, roughness, true);
+    view.setUint32(PrefilterParamsOffset.SAMPLE_COUNT, SPECULAR_SAMPLES, true);
+    view.setFloat32(PrefilterParamsOffset.SOURCE_TEXEL_SOLID_ANGLE, (4 * Math.PI) / (6 * radianceSize * radianceSize), true);
+    return at;
+  };
+  const B = PrefilterBinding;
+  const paramsEntry: GPUBindGroupEntry = { binding: B.PARAMS, resource: { buffer: params, size: PREFILTER_PARAMS_SIZE } };
+  const samplerEntry: GPUBindGroupEntry = { binding: B.SAMPLER, resource: p.sampler };
+  const cubeGroup = (view: GPUTextureView, name: string) => device.createBindGroup({
+    label: `${label} prefilter: ${name}`, layout: p.cubeLayout, entries: [paramsEntry, samplerEntry, { binding: B.SOURCE_CUBE, resource: view }],
+  });
+
+  const encoder = device.createCommandEncoder({ label: `${label} prefilter` });
+  const drawFace = (pipeline: GPURenderPipeline, group: GPUBindGroup, target: GPUTexture, level: number, face: number, roughness: number, name: string) => {
+    const offset = nextSlot(face, roughness);
+    const view = target.createView({ label: `${target.label} ${name} level ${level} face ${face}`, dimension: '2d', baseMipLevel: level, mipLevelCount: 1, baseArrayLayer: face, arrayLayerCount: 1 });
+    const pass = encoder.beginRenderPass({ label: `${label} ${name} level ${level} face ${face}`, colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store' }] });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group, [offset]);
+    pass.draw(3);
+    pass.end();
+  };
+  const equirectGroup = device.createBindGroup({
+    label: `${label} prefilter: equirect`, layout: p.equirectLayout,
+    entries: [paramsEntry, samplerEntry, { binding: B.EQUIRECT, resource: equirect.createView({ label: `${label} equirect view` }) }],
+  });
+  for (let face = 0; face < 6; face++) drawFace(equirectToCube, equirectGroup, radiance, 0, face, 0, 'radiance');
+  for (let level = 1; level < radianceLevels; level++) {
+    const above = radiance.createView({ label: `${label} radiance level ${level - 1}`, dimension: 'cube', baseMipLevel: level - 1, mipLevelCount: 1 });
+    const group = cubeGroup(above, `radiance level ${level - 1}`);
+    for (let face = 0; face < 6; face++) drawFace(downsample, group, radiance, level, face, 0, 'radiance');
+  }
+  const specularSource = cubeGroup(radiance.createView({ label: `${label} radiance cube`, dimension: 'cube' }), 'radiance cube');
+  for (let level = 0; level < SPECULAR_LEVELS; level++) {
+    for (let face = 0; face < 6; face++) drawFace(specularPipeline, specularSource, specular, level, face, level / (SPECULAR_LEVELS - 1), 'specular');
+  }
+  const compute = encoder.beginComputePass({ label: `${label} irradiance SH9` });
+  compute.setPipeline(irradiancePipeline);
+  compute.setBindGroup(0, device.createBindGroup({
+    label: `${label} prefilter: irradiance`, layout: p.irradianceLayout,
+    entries: [
+      { binding: B.IRRADIANCE_FACES, resource: radiance.createView({ label: `${label} irradiance source`, dimension: '2d-array', baseMipLevel: Math.log2(radianceSize / IRRADIANCE_SOURCE_SIZE), mipLevelCount: 1 }) },
+      { binding: B.IRRADIANCE_OUT, resource: { buffer: irradiance } },
+    ],
+  }));
+  compute.dispatchWorkgroups(1);
+  compute.end();
+  encoder.copyBufferToBuffer(irradiance, 0, readback, 0, IRRADIANCE_BYTES);
+  device.queue.writeBuffer(params, 0, paramsData);
+  device.queue.submit([encoder.finish()]);
+
+  try {
+    await readback.mapAsync(GPUMapMode.READ);
+    const coefficients = new Float32Array(readback.getMappedRange().slice(0));
+    readback.unmap();
+    return new Environment(radiance, specular, dominantDirection(coefficients), coefficients);
+  } catch (e) {
+    radiance.destroy(); specular.destroy();
+    throw e;
+  } finally {
+    // The frame uniforms carry the coefficients from here on.
+    irradiance.destroy();
+    readback.destroy();
+    params.destroy();
+    equirect.destroy();
+  }
+}
+
+/**
+ * The direction of the SH band-1 vector of luminance: towards the environment's centre of
+ * brightness (straight up when it has none, e.g. a uniform environment).
+ */
+export function dominantDirection(coefficients: Float32Array): Float32Array {
+  const lum = (j: number) => 0.2126 * coefficients[j * 4] + 0.7152 * coefficients[j * 4 + 1] + 0.0722 * coefficients[j * 4 + 2];
+  // Band 1 is (y, z, x) in coefficients 1, 2, 3 (shaders/sh9.wgsl).
+  const x = lum(3), y = lum(1), z = lum(2);
+  const length = Math.hypot(x, y, z);
+  // Below 1% of the mean (band 0): no direction to speak of.
+  if (!(length > 0.01 * Math.abs(lum(0)))) return Float32Array.of(0, 1, 0);
+  return Float32Array.of(x / length, y / length, z / length);
+}
