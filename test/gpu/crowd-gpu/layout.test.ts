@@ -1,0 +1,45 @@
+/** crowd-eval.wgsl ↔ src/gpu/crowd-gpu/layout.ts: every struct's size and offsets, constants and bindings, from the shader text. */
+import { describe, expect, it } from 'vitest';
+import { Interpolation, TargetPath } from '../../../src/gltf/constants.ts';
+import {
+  CHANNEL_WORDS, CLIP_WORDS, CROWD_WORKGROUP_SIZE, CrowdBinding, GLOBAL_VEC4S, INSTANCE_STATE_BYTES, InstanceStateOffset, LOCAL_VEC4S, MeshMode,
+  NO_CLIP, NODE_RECORD_BYTES, NodeKind, NodeRecordOffset, NONE, PALETTE_JOINT_BYTES, PaletteJointOffset, PARAMS_BYTES, ParamsOffset, TABLE_WORDS,
+} from '../../../src/gpu/crowd-gpu/layout.ts';
+import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
+import { bindings, screamingSnake, structLayout, u32Constants } from '../wgsl-layout.ts';
+
+function expectStruct(name: string, offsets: Record<string, number>, size: number): void {
+  const layout = structLayout(crowdEvalWgsl, name);
+  expect(Object.fromEntries(layout.fields.map((f) => [screamingSnake(f.name), f.offset])), name).toEqual(offsets);
+  expect(layout.size, name).toBe(size);
+}
+
+describe('crowd-eval.wgsl ↔ crowd-gpu/layout.ts', () => {
+  it('InstanceState is 32 bytes: the whole per-frame upload of an instance', () => {
+    expectStruct('InstanceState', InstanceStateOffset, INSTANCE_STATE_BYTES);
+    expect(INSTANCE_STATE_BYTES).toBe(32);
+  });
+
+  it('NodeRecord, PaletteJoint and Params', () => {
+    expectStruct('NodeRecord', NodeRecordOffset, NODE_RECORD_BYTES);
+    expectStruct('PaletteJoint', PaletteJointOffset, PALETTE_JOINT_BYTES);
+    expectStruct('Params', ParamsOffset, PARAMS_BYTES);
+  });
+
+  it('constants: record sizes, sentinels, glTF enums, node and mesh modes', () => {
+    const c = u32Constants(crowdEvalWgsl);
+    expect(Object.fromEntries(c)).toEqual({
+      WORKGROUP_SIZE: CROWD_WORKGROUP_SIZE, NO_CLIP, NONE, CLIP_WORDS, TABLE_WORDS, CHANNEL_WORDS, LOCAL_VEC4S, GLOBAL_VEC4S,
+      INTERPOLATION_LINEAR: Interpolation.LINEAR, INTERPOLATION_STEP: Interpolation.STEP, INTERPOLATION_CUBICSPLINE: Interpolation.CUBICSPLINE,
+      PATH_TRANSLATION: TargetPath.TRANSLATION, PATH_ROTATION: TargetPath.ROTATION, PATH_SCALE: TargetPath.SCALE, PATH_WEIGHTS: TargetPath.WEIGHTS,
+      MESH_WORLD: MeshMode.WORLD, MESH_STATIC: MeshMode.STATIC, MESH_ANIMATED: MeshMode.ANIMATED,
+      NODE_TRS: NodeKind.TRS, NODE_MATRIX: NodeKind.MATRIX, NODE_STATIC: NodeKind.STATIC,
+    });
+  });
+
+  it('bindings of group 0', () => {
+    const b = bindings(crowdEvalWgsl);
+    expect([...b.values()].every((x) => x.group === 0)).toBe(true);
+    expect(Object.fromEntries([...b].map(([name, x]) => [screamingSnake(name), x.binding]))).toEqual(CrowdBinding);
+  });
+});
