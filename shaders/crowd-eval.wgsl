@@ -95,13 +95,13 @@ fn word(i: u32) -> f32 {
   return bitcast<f32>(animation[i]);
 }
 
-// sin x for 0 ≤ x ≤ π/2 by its Taylor series to x¹³ (sample.ts sinHalfPi).
+// sin x for |x| ≤ π/2 by its Taylor series to x¹³ (sample.ts sinHalfPi).
 fn sinHalfPi(x: f32) -> f32 {
   let x2 = x * x;
   return x * (1.0 + x2 * (-1.0 / 6.0 + x2 * (1.0 / 120.0 + x2 * (-1.0 / 5040.0 + x2 * (1.0 / 362880.0 + x2 * (-1.0 / 39916800.0 + x2 * (1.0 / 6227020800.0)))))));
 }
 
-// cos x for 0 ≤ x ≤ π/2 by its Taylor series to x¹⁴. WGSL's cos may be as coarse as 2⁻¹¹
+// cos x for |x| ≤ π/2 by its Taylor series to x¹⁴. WGSL's cos may be as coarse as 2⁻¹¹
 // (SwiftShader's is), which would cost hundreds of ulps in slerp.
 fn cosHalfPi(x: f32) -> f32 {
   let x2 = x * x;
@@ -282,10 +282,13 @@ fn weightOf(clip: u32, time: f32, slot: u32, i: u32, rest: f32) -> f32 {
   return sampleComponent(c, findKey(c, time), i);
 }
 
-// Model → world of a placement x y z, yaw about +Y (Crowd.setPlacement).
+// Model → world of a placement x y z, yaw about +Y (Crowd.setPlacement), yaw in [−π, π]:
+// cos and sin from the half angle's polynomials (WGSL's may be as coarse as 2⁻¹¹).
 fn placementMatrix(p: vec4f) -> mat4x4f {
-  let c = cos(p.w);
-  let s = sin(p.w);
+  let hs = sinHalfPi(0.5 * p.w);
+  let hc = cosHalfPi(0.5 * p.w);
+  let c = (hc - hs) * (hc + hs);
+  let s = 2.0 * hs * hc;
   return mat4x4f(vec4f(c, 0.0, -s, 0.0), vec4f(0.0, 1.0, 0.0, 0.0), vec4f(s, 0.0, c, 0.0), vec4f(p.xyz, 1.0));
 }
 
