@@ -4,8 +4,9 @@
  * Writes bench/results/latest.json. Then the GPU section (bench/gpu/gpu-bench.ts): frames
  * of a Fox crowd, our Renderer vs three.js's WebGPURenderer in headless Chromium, written
  * to bench/results/gpu-latest.json. `--no-gpu` skips it, `--gpu-only` runs only it.
- * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts) and `--skinned-bounds`
- * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost).
+ * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts), `--skinned-bounds`
+ * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost) and
+ * `--crowd-evaluator` (bench/crowd-evaluator.ts: the GPU pose evaluator against the CPU batch).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -24,6 +25,7 @@ import { checkPalettes, FRAME_SECONDS, OurCrowd, phaseOf, ThreeCrowd, type Palet
 import { runGpuBench } from './gpu/gpu-bench.ts';
 import { runSkinPathsBench } from './gpu/skin-paths.ts';
 import { runSkinnedBoundsBench } from './skinned-bounds.ts';
+import { runCrowdEvaluatorBench } from './crowd-evaluator.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -45,6 +47,10 @@ const CASES = [
 const QUICK = process.argv.includes('--quick');
 if (process.argv.includes('--skin-paths')) {
   await runSkinPathsBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--crowd-evaluator')) {
+  await runCrowdEvaluatorBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--skinned-bounds')) {

@@ -292,16 +292,9 @@ fn placementMatrix(p: vec4f) -> mat4x4f {
   return mat4x4f(vec4f(c, 0.0, -s, 0.0), vec4f(0.0, 1.0, 0.0, 0.0), vec4f(s, 0.0, c, 0.0), vec4f(p.xyz, 1.0));
 }
 
-// One invocation per (instance, slot): its local T/R/S (and morph weights), crossfaded.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sampleLocals(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = invocation(id, groups);
-  if (i >= params.count * params.nodeCount) { return; }
-  let k = i / params.nodeCount;
-  let slot = i % params.nodeCount;
-  let state = states[k];
-  if (slot == 0u) { placements[k] = placementMatrix(state.placement); }
-  let node = nodes[slot];
+// Instance k's local T/R/S of `slot` (clip over the rest pose, crossfaded from the partner);
+// its morph weights go straight to `morphWeights`.
+fn localPose(k: u32, slot: u32, state: InstanceState, node: NodeRecord) -> Local {
   let rest = Local(node.restTranslation, node.restRotation, node.restScale);
   let clip = state.clips & 0xffffu;
   let partner = state.clips >> 16u;
@@ -317,10 +310,6 @@ fn sampleLocals(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
       local.r = slerp(source.r, local.r, state.weight);
     }
   }
-  let o = (k * params.nodeCount + slot) * LOCAL_VEC4S;
-  locals[o] = vec4f(local.t, 0.0);
-  locals[o + 1u] = local.r;
-  locals[o + 2u] = vec4f(local.s, 0.0);
   for (var w = 0u; w < node.weightCount; w++) {
     let restWeight = word(params.restWeightsAt + node.weightStart + w);
     var value = restWeight;
@@ -333,20 +322,23 @@ fn sampleLocals(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
     }
     morphWeights[k * params.weightCount + node.weightStart + w] = value;
   }
+  return local;
 }
 
-// Model matrix of `slot` of instance k (rows 0..2 of an affine 4×4), its parent's already
-// written (local-to-model.ts, the same products in the same order).
-fn modelMatrix(k: u32, slot: u32) {
-  let node = nodes[slot];
-  let g = (k * params.nodeCount + slot) * GLOBAL_VEC4S;
+// A model matrix: rows 0..2 of an affine 4×4 (translation in .w) and the translation's low part.
+struct Model {
+  r0: vec4f,
+  r1: vec4f,
+  r2: vec4f,
+  low: vec4f,
+}
+
+// The node's model matrix from its local pose and its parent's (local-to-model.ts, the same
+// products in the same order); `parent` is unused for roots and static nodes.
+fn composeModel(node: NodeRecord, local: Local, parent: Model) -> Model {
   if (node.kind == NODE_STATIC) {
     // Never animated, nor any ancestor: its model matrix, computed at load in f64.
-    globals[g] = node.matrixRow0;
-    globals[g + 1u] = node.matrixRow1;
-    globals[g + 2u] = node.matrixRow2;
-    globals[g + 3u] = node.staticLow;
-    return;
+    return Model(node.matrixRow0, node.matrixRow1, node.matrixRow2, node.staticLow);
   }
   var l0: vec3f;
   var l1: vec3f;
@@ -358,10 +350,9 @@ fn modelMatrix(k: u32, slot: u32) {
     l2 = vec3f(node.matrixRow0.z, node.matrixRow1.z, node.matrixRow2.z);
     l3 = vec3f(node.matrixRow0.w, node.matrixRow1.w, node.matrixRow2.w);
   } else {
-    let o = (k * params.nodeCount + slot) * LOCAL_VEC4S;
-    let t = locals[o].xyz;
-    let r = locals[o + 1u];
-    let s = locals[o + 2u].xyz;
+    let t = local.t;
+    let r = local.r;
+    let s = local.s;
     let x2 = r.x + r.x;
     let y2 = r.y + r.y;
     let z2 = r.z + r.z;
@@ -380,31 +371,100 @@ fn modelMatrix(k: u32, slot: u32) {
     l3 = t;
   }
   if (node.parent < 0) {
-    globals[g] = vec4f(l0.x, l1.x, l2.x, l3.x);
-    globals[g + 1u] = vec4f(l0.y, l1.y, l2.y, l3.y);
-    globals[g + 2u] = vec4f(l0.z, l1.z, l2.z, l3.z);
-    globals[g + 3u] = vec4f(0.0);
-    return;
+    return Model(vec4f(l0.x, l1.x, l2.x, l3.x), vec4f(l0.y, l1.y, l2.y, l3.y), vec4f(l0.z, l1.z, l2.z, l3.z), vec4f(0.0));
   }
-  let p = (k * params.nodeCount + u32(node.parent)) * GLOBAL_VEC4S;
-  let p0 = globals[p];
-  let p1 = globals[p + 1u];
-  let p2 = globals[p + 2u];
+  let p0 = parent.r0;
+  let p1 = parent.r1;
+  let p2 = parent.r2;
   // Row r of parent · local: column c is p_r.xyz · l_c; the translation parent.t + R · l3 is
-  // carried as a double-float (row .w high, row 3 low): down a deep chain its rounding would
+  // carried as a double-float (row .w high, `low`): down a deep chain its rounding would
   // otherwise pile up an ulp of the largest translation per level (TwoSum, no FMA needed).
   let step = vec3f(dot(p0.xyz, l3), dot(p1.xyz, l3), dot(p2.xyz, l3));
   let high = vec3f(p0.w, p1.w, p2.w);
   let sum = high + step;
   let back = sum - high;
   let err = (high - (sum - back)) + (step - back);
-  let low = globals[p + 3u].xyz + err;
+  let low = parent.low.xyz + err;
   let t = sum + low;
   let tLow = low - (t - sum);
-  globals[g] = vec4f(dot(p0.xyz, l0), dot(p0.xyz, l1), dot(p0.xyz, l2), t.x);
-  globals[g + 1u] = vec4f(dot(p1.xyz, l0), dot(p1.xyz, l1), dot(p1.xyz, l2), t.y);
-  globals[g + 2u] = vec4f(dot(p2.xyz, l0), dot(p2.xyz, l1), dot(p2.xyz, l2), t.z);
-  globals[g + 3u] = vec4f(tLow, 0.0);
+  return Model(
+    vec4f(dot(p0.xyz, l0), dot(p0.xyz, l1), dot(p0.xyz, l2), t.x),
+    vec4f(dot(p1.xyz, l0), dot(p1.xyz, l1), dot(p1.xyz, l2), t.y),
+    vec4f(dot(p2.xyz, l0), dot(p2.xyz, l1), dot(p2.xyz, l2), t.z),
+    vec4f(tLow, 0.0),
+  );
+}
+
+fn rowsToMat(m: Model) -> mat4x4f {
+  return mat4x4f(vec4f(m.r0.x, m.r1.x, m.r2.x, 0.0), vec4f(m.r0.y, m.r1.y, m.r2.y, 0.0), vec4f(m.r0.z, m.r1.z, m.r2.z, 0.0), vec4f(m.r0.w, m.r1.w, m.r2.w, 1.0));
+}
+
+// (inverse(meshNode) ·) joint · inverseBind (palette.ts) from the joint's and mesh node's model matrices.
+fn paletteMatrix(joint: PaletteJoint, g: Model, mesh: Model) -> mat4x4f {
+  var a = rowsToMat(g) * joint.inverseBind;
+  // The low part of the joint's translation: column c gains low · inverseBind[c].w.
+  let low = g.low.xyz;
+  let ib = joint.inverseBind;
+  a = mat4x4f(a[0] + vec4f(low * ib[0].w, 0.0), a[1] + vec4f(low * ib[1].w, 0.0), a[2] + vec4f(low * ib[2].w, 0.0), a[3] + vec4f(low * ib[3].w, 0.0));
+  if (joint.meshMode == MESH_STATIC) {
+    a = joint.meshInverse * a;
+  } else if (joint.meshMode == MESH_ANIMATED) {
+    let r0 = mesh.r0;
+    let r1 = mesh.r1;
+    let r2 = mesh.r2;
+    // Affine inverse by cofactors; a singular mesh node (zero scale) keeps the world palette.
+    let a0 = cross(r1.xyz, r2.xyz);
+    let det = dot(r0.xyz, a0);
+    if (det != 0.0) {
+      let inv = 1.0 / det;
+      // The inverse 3×3's columns: (r1 × r2, r2 × r0, r0 × r1) / det.
+      let c0 = a0 * inv;
+      let c1 = cross(r2.xyz, r0.xyz) * inv;
+      let c2 = cross(r0.xyz, r1.xyz) * inv;
+      let t = vec3f(r0.w, r1.w, r2.w);
+      let tInv = -(c0 * t.x + c1 * t.y + c2 * t.z);
+      a = mat4x4f(vec4f(c0, 0.0), vec4f(c1, 0.0), vec4f(c2, 0.0), vec4f(tInv, 1.0)) * a;
+    }
+  }
+  return a;
+}
+
+fn loadModel(k: u32, slot: u32) -> Model {
+  let g = (k * params.nodeCount + slot) * GLOBAL_VEC4S;
+  return Model(globals[g], globals[g + 1u], globals[g + 2u], globals[g + 3u]);
+}
+
+// ── Separate passes (any hierarchy size): sampling, local→model, palettes. ──
+
+// One invocation per (instance, slot): its local T/R/S (and morph weights), crossfaded.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sampleLocals(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = invocation(id, groups);
+  if (i >= params.count * params.nodeCount) { return; }
+  let k = i / params.nodeCount;
+  let slot = i % params.nodeCount;
+  let state = states[k];
+  if (slot == 0u) { placements[k] = placementMatrix(state.placement); }
+  let local = localPose(k, slot, state, nodes[slot]);
+  let o = (k * params.nodeCount + slot) * LOCAL_VEC4S;
+  locals[o] = vec4f(local.t, 0.0);
+  locals[o + 1u] = local.r;
+  locals[o + 2u] = vec4f(local.s, 0.0);
+}
+
+// Model matrix of `slot` of instance k into `globals`, its parent's already there.
+fn modelMatrix(k: u32, slot: u32) {
+  let node = nodes[slot];
+  let o = (k * params.nodeCount + slot) * LOCAL_VEC4S;
+  let local = Local(locals[o].xyz, locals[o + 1u], locals[o + 2u].xyz);
+  var parent = Model(vec4f(0.0), vec4f(0.0), vec4f(0.0), vec4f(0.0));
+  if (node.parent >= 0 && node.kind != NODE_STATIC) { parent = loadModel(k, u32(node.parent)); }
+  let m = composeModel(node, local, parent);
+  let g = (k * params.nodeCount + slot) * GLOBAL_VEC4S;
+  globals[g] = m.r0;
+  globals[g + 1u] = m.r1;
+  globals[g + 2u] = m.r2;
+  globals[g + 3u] = m.low;
 }
 
 // Hierarchy, one invocation per instance walking its slots parent-first.
@@ -423,44 +483,14 @@ fn modelAtLevel(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
   modelMatrix(i / params.levelCount, levelSlots[params.levelStart + i % params.levelCount]);
 }
 
-fn rowsToMat(r0: vec4f, r1: vec4f, r2: vec4f) -> mat4x4f {
-  return mat4x4f(vec4f(r0.x, r1.x, r2.x, 0.0), vec4f(r0.y, r1.y, r2.y, 0.0), vec4f(r0.z, r1.z, r2.z, 0.0), vec4f(r0.w, r1.w, r2.w, 1.0));
-}
-
-// One invocation per (instance, palette matrix): (inverse(meshNode) ·) joint · inverseBind (palette.ts).
+// One invocation per (instance, palette matrix).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn writePalettes(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
   let i = invocation(id, groups);
   if (i >= params.count * params.paletteCount) { return; }
   let k = i / params.paletteCount;
   let joint = paletteJoints[i % params.paletteCount];
-  let g = (k * params.nodeCount + joint.jointSlot) * GLOBAL_VEC4S;
-  var a = rowsToMat(globals[g], globals[g + 1u], globals[g + 2u]) * joint.inverseBind;
-  // The low part of the joint's translation: column c gains low · inverseBind[c].w.
-  let low = globals[g + 3u].xyz;
-  let ib = joint.inverseBind;
-  a = mat4x4f(a[0] + vec4f(low * ib[0].w, 0.0), a[1] + vec4f(low * ib[1].w, 0.0), a[2] + vec4f(low * ib[2].w, 0.0), a[3] + vec4f(low * ib[3].w, 0.0));
-  if (joint.meshMode == MESH_STATIC) {
-    a = joint.meshInverse * a;
-  } else if (joint.meshMode == MESH_ANIMATED) {
-    let m = (k * params.nodeCount + joint.meshSlot) * GLOBAL_VEC4S;
-    let r0 = globals[m];
-    let r1 = globals[m + 1u];
-    let r2 = globals[m + 2u];
-    // Affine inverse by cofactors; a singular mesh node (zero scale) keeps the world palette.
-    let c0 = vec3f(r1.y * r2.z - r1.z * r2.y, r1.z * r2.x - r1.x * r2.z, r1.x * r2.y - r1.y * r2.x);
-    let det = r0.x * c0.x + r0.y * c0.y + r0.z * c0.z;
-    if (det != 0.0) {
-      let inv = 1.0 / det;
-      // Rows of the inverse 3×3 are the columns of the cofactor matrix: (r1×r2, r2×r0, r0×r1) as columns.
-      let a0 = cross(r1.xyz, r2.xyz) * inv;
-      let a1 = cross(r2.xyz, r0.xyz) * inv;
-      let a2 = cross(r0.xyz, r1.xyz) * inv;
-      let t = vec3f(r0.w, r1.w, r2.w);
-      let tInv = -(a0 * t.x + a1 * t.y + a2 * t.z);
-      let meshInverse = mat4x4f(vec4f(a0, 0.0), vec4f(a1, 0.0), vec4f(a2, 0.0), vec4f(tInv, 1.0));
-      a = meshInverse * a;
-    }
-  }
-  palettes[i] = a;
+  var mesh = Model(vec4f(0.0), vec4f(0.0), vec4f(0.0), vec4f(0.0));
+  if (joint.meshMode == MESH_ANIMATED) { mesh = loadModel(k, joint.meshSlot); }
+  palettes[i] = paletteMatrix(joint, loadModel(k, joint.jointSlot), mesh);
 }

@@ -23,12 +23,16 @@ import { packModel, type RootLock } from './pack.ts';
 
 export const CROWD_EVAL_WGSL = crowdEvalWgsl;
 
-/** How local→model runs: one invocation per instance walking its slots, or one dispatch per hierarchy depth. */
+/**
+ * How local→model runs between the sampling pass (one invocation per node) and the palette
+ * pass (one per palette matrix): 'instance', one invocation per instance walking its slots
+ * parent-first, or 'depth', one dispatch per hierarchy depth with one invocation per node there.
+ */
 export type HierarchyMode = 'instance' | 'depth';
 
 export interface GpuPoseEvaluatorOptions {
   readonly label?: string;
-  /** Default 'instance' (measured faster: bench/README.md "GPU evaluator"). */
+  /** Default 'instance' (measured: bench/README.md "GPU pose evaluator"). */
   readonly hierarchy?: HierarchyMode;
   /** Per clip, its root held in place (Crowd's root-motion clips). */
   readonly locks?: readonly (RootLock | undefined)[];
@@ -48,7 +52,8 @@ interface Chunk {
   readonly first: number;
   readonly capacity: number;
   readonly sample: GPUBindGroup;
-  readonly hierarchy: GPUBindGroup;
+  /** Local→model per instance, or per level. */
+  readonly hierarchy: GPUBindGroup | undefined;
   readonly levels: readonly GPUBindGroup[];
   readonly palette: GPUBindGroup | undefined;
 }
@@ -85,7 +90,8 @@ export class GpuPoseEvaluator {
   private readonly paramsData: Uint32Array;
   private readonly levels: readonly { readonly start: number; readonly count: number }[];
   private readonly chunks: readonly Chunk[];
-  private readonly pipelines: { sample: GPUComputePipeline; perInstance: GPUComputePipeline; atLevel: GPUComputePipeline; palette: GPUComputePipeline };
+  /** Only the mode's pipelines are made. */
+  private readonly pipelines: { sample: GPUComputePipeline; perInstance?: GPUComputePipeline; atLevel?: GPUComputePipeline; palette?: GPUComputePipeline };
   private readonly maxGroups: number;
   private paramsCount = -1;
   private readonly label: string;
@@ -94,6 +100,7 @@ export class GpuPoseEvaluator {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`GpuPoseEvaluator: capacity ${capacity} must be an integer ≥ 1`);
     const label = (this.label = options.label ?? 'crowd evaluator');
     this.hierarchy = options.hierarchy ?? 'instance';
+    if (this.hierarchy !== 'instance' && this.hierarchy !== 'depth') throw new RangeError(`GpuPoseEvaluator: hierarchy ${String(this.hierarchy)} is not 'instance' or 'depth'`);
     const limits = allocationLimits(device, options.limits);
     const binding = maxStorageBytes(limits);
     const pack = packModel(model, options.locks);
@@ -108,7 +115,7 @@ export class GpuPoseEvaluator {
 
     // The chunk: the most instances (a multiple of CHUNK_GRANULE) whose every per-instance range fits one binding and the scratch budget.
     const scratchPerInstance = this.nodeCount * (LOCAL_VEC4S + GLOBAL_VEC4S) * VEC4_BYTES;
-    const perInstance = [INSTANCE_STATE_BYTES, MAT4_BYTES, this.paletteCount * MAT4_BYTES, this.weightCount * 4, this.nodeCount * LOCAL_VEC4S * VEC4_BYTES];
+    const perInstance = [INSTANCE_STATE_BYTES, MAT4_BYTES, this.paletteCount * MAT4_BYTES, this.weightCount * 4, this.nodeCount * GLOBAL_VEC4S * VEC4_BYTES];
     let fit = Math.floor((options.scratchBytes ?? DEFAULT_SCRATCH_BYTES) / scratchPerInstance);
     for (const b of perInstance) if (b > 0) fit = Math.min(fit, Math.floor(binding / b));
     fit = Math.floor(fit / CHUNK_GRANULE) * CHUNK_GRANULE;
@@ -165,7 +172,12 @@ export class GpuPoseEvaluator {
     const module = device.createShaderModule({ label: `${label} crowd-eval.wgsl`, code: crowdEvalWgsl });
     const pipeline = (entryPoint: string): GPUComputePipeline =>
       device.createComputePipeline({ label: `${label} ${entryPoint}`, layout: 'auto', compute: { module, entryPoint } });
-    this.pipelines = { sample: pipeline('sampleLocals'), perInstance: pipeline('modelPerInstance'), atLevel: pipeline('modelAtLevel'), palette: pipeline('writePalettes') };
+    this.pipelines = {
+      sample: pipeline('sampleLocals'),
+      ...(this.hierarchy === 'instance' ? { perInstance: pipeline('modelPerInstance') } : { atLevel: pipeline('modelAtLevel') }),
+      ...(this.paletteCount > 0 ? { palette: pipeline('writePalettes') } : {}),
+    };
+    const pl = this.pipelines;
 
     const range = (buffer: GPUBuffer, first: number, bytesPer: number) => ({ buffer, offset: first * bytesPer, size: this.chunkSize * bytesPer });
     const block = (c: number, b: number) => ({ buffer: this.params, offset: (c * blocksPerChunk + b) * PARAMS_STRIDE, size: PARAMS_BYTES });
@@ -175,7 +187,7 @@ export class GpuPoseEvaluator {
       const group = (p: GPUComputePipeline, what: string, entries: [number, GPUBufferBinding][]): GPUBindGroup => device.createBindGroup({
         label: `${label} ${what} chunk ${c}`, layout: p.getBindGroupLayout(0), entries: entries.map(([binding, resource]) => ({ binding, resource })),
       });
-      const sample = group(this.pipelines.sample, 'sampling', [
+      const sample = group(pl.sample, 'sampling', [
         [0, block(c, 0)], [1, range(this.states, first, INSTANCE_STATE_BYTES)], [2, { buffer: this.animation }], [3, { buffer: this.nodes }],
         [4, { buffer: this.locals }],
         [5, this.morphWeights ? range(this.morphWeights, first, this.weightCount * 4) : { buffer: this.noWeights! }],
@@ -184,11 +196,12 @@ export class GpuPoseEvaluator {
       const hierarchyEntries = (b: number): [number, GPUBufferBinding][] => [
         [0, block(c, b)], [3, { buffer: this.nodes }], [4, { buffer: this.locals }], [7, { buffer: this.globals }],
       ];
-      const hierarchy = group(this.pipelines.perInstance, 'hierarchy', hierarchyEntries(0));
-      const levels = this.levels.map((_, l) => group(this.pipelines.atLevel, `hierarchy level ${l}`, [...hierarchyEntries(l + 1), [8, { buffer: this.levelSlots }]]));
-      const palette = this.paletteCount > 0
-        ? group(this.pipelines.palette, 'palettes', [[0, block(c, 0)], [7, { buffer: this.globals }], [9, { buffer: this.paletteJoints }], [10, range(this.palettes, first, this.paletteCount * MAT4_BYTES)]])
-        : undefined;
+      const hierarchy = pl.perInstance && group(pl.perInstance, 'hierarchy', hierarchyEntries(0));
+      const atLevel = pl.atLevel;
+      const levels = atLevel ? this.levels.map((_, l) => group(atLevel, `hierarchy level ${l}`, [...hierarchyEntries(l + 1), [8, { buffer: this.levelSlots }]])) : [];
+      const palette = pl.palette && group(pl.palette, 'palettes', [
+        [0, block(c, 0)], [7, { buffer: this.globals }], [9, { buffer: this.paletteJoints }], [10, range(this.palettes, first, this.paletteCount * MAT4_BYTES)],
+      ]);
       chunks.push({ first, capacity: this.chunkSize, sample, hierarchy, levels, palette });
     }
     this.chunks = chunks;
@@ -255,18 +268,18 @@ export class GpuPoseEvaluator {
       pass.setBindGroup(0, chunk.sample);
       this.dispatch(pass, live * this.nodeCount);
       if (this.hierarchy === 'instance') {
-        pass.setPipeline(p.perInstance);
-        pass.setBindGroup(0, chunk.hierarchy);
+        pass.setPipeline(p.perInstance!);
+        pass.setBindGroup(0, chunk.hierarchy!);
         this.dispatch(pass, live);
       } else {
-        pass.setPipeline(p.atLevel);
+        pass.setPipeline(p.atLevel!);
         for (let l = 0; l < this.levels.length; l++) {
           pass.setBindGroup(0, chunk.levels[l]);
           this.dispatch(pass, live * this.levels[l].count);
         }
       }
       if (chunk.palette) {
-        pass.setPipeline(p.palette);
+        pass.setPipeline(p.palette!);
         pass.setBindGroup(0, chunk.palette);
         this.dispatch(pass, live * this.paletteCount);
       }

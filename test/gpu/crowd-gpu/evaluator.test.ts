@@ -246,5 +246,6 @@ describe('GpuPoseEvaluator limits and chunks', () => {
     expect(() => new GpuPoseEvaluator(device, model, 10, { limits: { maxStorageBufferBindingSize: 4096 } })).toThrow(/clips of "Fox.*pack to \d+ bytes.*evaluator: 'cpu'/);
     expect(() => new GpuPoseEvaluator(device, model, 10, { limits: { maxStorageBufferBindingSize: 80_000 } })).toThrow(/64 instances of "Fox.glb" \(26 nodes, 24 palette matrices\) need more/);
     expect(() => new GpuPoseEvaluator(device, model, 0)).toThrow(/capacity 0/);
+    expect(() => new GpuPoseEvaluator(device, model, 1, { hierarchy: 'fused' as 'depth' })).toThrow(/hierarchy fused is not 'instance' or 'depth'/);
   });
 });
