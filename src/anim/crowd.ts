@@ -127,12 +127,15 @@ const PREVIOUS = 0, TIME = 1, STEP = 2, DURATION = 3;
  * Playback always loops; override/additive layers are `AnimationPlayer`'s, not the crowd's.
  *
  * With `{ evaluator: 'gpu', device }` the poses are evaluated on the GPU (`gpu`, a
- * GpuPoseEvaluator): `update` advances the same clocks and uploads 32 bytes per instance
- * (clip, time, crossfade partner, time and weight, placement as x y z yaw); the renderer
- * encodes `gpu.encode(encoder)` and draws from `gpu.palettes`. `instances` and `palettes`
- * then hold instance 0 only (the per-model material animation lives there). Root motion
- * stays on the CPU, sampling only the root's channels; placements must stay turns about
- * +Y (as `setPlacement`, `turn` and root motion keep them).
+ * GpuPoseEvaluator): `update` advances the same clocks and writes each instance's 32-byte
+ * state (clip, time, crossfade partner, time and weight, placement as x y z yaw) into
+ * `gpu.state`; whoever draws uploads it (`gpu.writeInstances(queue)`, which returns the
+ * bytes) and records `gpu.encode(encoder)`, then draws from `gpu.palettes` — the renderer
+ * does both when given `crowd.gpu`. `palettes` then holds instance 0's only, and every entry
+ * of `instances` is instance 0 in the rest pose (its mesh nodes' matrices and material
+ * animation are per model). Root motion stays on the CPU, sampling only the root's
+ * channels; placements must stay turns about +Y (as `setPlacement`, `turn` and root motion
+ * keep them).
  */
 export class Crowd {
   /** Instances evaluated and drawn; at most `capacity`. */
@@ -195,7 +198,7 @@ export class Crowd {
     const instances = this.batch.instances;
     this.paletteMatrices = this.batch.paletteMatrixCount;
     this.palettes = this.batch.palette;
-    this.instances = instances;
+    this.instances = this.evaluator === 'gpu' ? new Array<ModelInstance>(capacity).fill(instances[0]) : instances;
     this.fromPose = createPose(model);
     this.blends = instances.map((instance) => new BlendingJob(this.fromPose, instance.pose, instance.pose));
     this.count = capacity;
@@ -461,7 +464,7 @@ export class Crowd {
 
   /**
    * The GPU evaluator's per-instance state for the first n instances (placements are written
-   * when they change, by copyPlacement), root motion on the CPU, then one upload.
+   * when they change, by copyPlacement), root motion on the CPU; uploaded by whoever draws.
    */
   private writeGpuState(n: number, dt: number): void {
     const gpu = this.gpu!;
@@ -484,7 +487,11 @@ export class Crowd {
       if (motion && (this.rootMotions[clip] !== undefined || (fromClip >= 0 && this.rootMotions[fromClip] !== undefined))) this.finishPose(k, dt);
     }
     gpu.count = n;
-    gpu.writeInstances();
+  }
+
+  /** Frees the GPU evaluator's buffers (nothing to do on the CPU). */
+  destroy(): void {
+    this.gpu?.destroy();
   }
 
   private applyDelta(k: number, m: CrowdRootMotion): void {

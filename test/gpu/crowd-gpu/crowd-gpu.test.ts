@@ -30,6 +30,7 @@ async function readBuffer(d: GPUDevice, source: GPUBuffer, bytes: number): Promi
 }
 
 function evaluate(d: GPUDevice, crowd: Crowd): void {
+  crowd.gpu!.writeInstances(d.queue);
   const encoder = d.createCommandEncoder({ label: 'test crowd frame' });
   crowd.gpu!.encode(encoder);
   d.queue.submit([encoder.finish()]);
@@ -57,9 +58,10 @@ async function compareWithCpu(d: GPUDevice, model: Model, n: number, frames: num
   expect(gpu.evaluator).toBe('gpu');
   script([cpu, gpu], model, frames);
   expect(Array.from(gpu.placements)).toEqual(Array.from(cpu.placements)); // root motion: same CPU code, same doubles
-  expect(gpu.gpu!.bytesUploaded).toBe(32 * n);
+  expect(gpu.instances).toHaveLength(n);
   await expectNoGpuErrors(d, async () => {
     evaluate(d, gpu);
+    expect(gpu.gpu!.bytesUploaded).toBe(32 * n + gpu.gpu!['paramsData'].byteLength); // the first upload also sets the chunk counts
     const palettes = await readBuffer(d, gpu.gpu!.palettes, n * gpu.paletteMatrices * 64);
     const placements = await readBuffer(d, gpu.gpu!.placements, n * 64);
     const floats = gpu.paletteMatrices * 16;
@@ -106,9 +108,11 @@ describe('Crowd on the GPU evaluator', () => {
     crowd.count = 30;
     crowd.update(DT);
     expect(crowd.gpu!.count).toBe(30);
-    expect(crowd.gpu!.bytesUploaded).toBe(30 * 32 + crowd.gpu!['paramsData'].byteLength); // the first frame also sets the chunk counts
+    expect(crowd.gpu!.writeInstances(device.queue)).toBe(30 * 32 + crowd.gpu!['paramsData'].byteLength); // the first upload also sets the chunk counts
     crowd.update(DT);
+    expect(crowd.gpu!.writeInstances(device.queue)).toBe(30 * 32);
     expect(crowd.gpu!.bytesUploaded).toBe(30 * 32);
+    crowd.destroy();
   });
 
   it('updates a GPU crowd with crossfades and root motion without allocating', async () => {
@@ -123,6 +127,7 @@ describe('Crowd on the GPU evaluator', () => {
     const frame = (): void => {
       crowd.update(1 / 60);
       crowd.wrapPlacements(area);
+      crowd.gpu!.writeInstances(device.queue);
     };
     const { rounds, clean } = await measureAllocation(frame, 2_000, 64 * 1024);
     expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
