@@ -43,6 +43,8 @@ interface Row {
   path: 'cpu batch' | 'gpu evaluator';
   hierarchy?: HierarchyMode;
   mainThreadMs: number;
+  /** GPU path: of mainThreadMs, Crowd.update and the state upload (the rest is encode + submit, Dawn's). */
+  updateAndUploadMs?: number;
   bytesUploaded: number;
   bytesPerInstance: number;
   gpuMs?: number;
@@ -50,8 +52,11 @@ interface Row {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-/** Frames before measuring: at least this many, and at least WARM_MS of them, so V8 has optimised the frame path. */
-const WARM_FRAMES = 3;
+/**
+ * Frames before measuring: at least this many, and at least WARM_MS of them, so V8 has
+ * optimised the frame path (at 50,000+ a frame's loops are long enough to optimise in one).
+ */
+const warmFrames = (n: number): number => (n >= 50000 ? 1 : 3);
 const WARM_MS = 1500;
 
 function spread(crowd: Crowd, model: Model): void {
@@ -70,7 +75,7 @@ async function cpuRow(device: GPUDevice, model: Model, asset: string, n: number,
   const times: number[] = [];
   const warmUntil = performance.now() + WARM_MS;
   for (let f = 0, measured = 0; measured < frames; f++) {
-    const warm = f >= WARM_FRAMES && performance.now() >= warmUntil;
+    const warm = f >= warmFrames(n) && performance.now() >= warmUntil;
     const t0 = performance.now();
     crowd.update(DT);
     device.queue.writeBuffer(palettes, 0, crowd.palettes.buffer, crowd.palettes.byteOffset, paletteBytes);
@@ -89,15 +94,16 @@ async function gpuRow(device: GPUDevice, model: Model, asset: string, n: number,
   const crowd = new Crowd(model, n, { evaluator: 'gpu', device, hierarchy });
   spread(crowd, model);
   const timer = new GpuTimer(device, { label: 'bench crowd evaluator' });
-  const main: number[] = [], gpu: number[] = [];
+  const main: number[] = [], ours: number[] = [], gpu: number[] = [];
   let bytes = 0;
   const warmUntil = performance.now() + WARM_MS;
   for (let f = 0, measured = 0; measured < frames; f++) {
-    const warm = f >= WARM_FRAMES && performance.now() >= warmUntil;
+    const warm = f >= warmFrames(n) && performance.now() >= warmUntil;
     const resolved = timer.resolvedCount;
     const t0 = performance.now();
     crowd.update(DT);
     crowd.gpu!.writeInstances(device.queue);
+    const tu = performance.now();
     const encoder = device.createCommandEncoder({ label: 'bench crowd frame' });
     const writes = timer.beginPass();
     crowd.gpu!.encode(encoder, writes);
@@ -110,6 +116,7 @@ async function gpuRow(device: GPUDevice, model: Model, asset: string, n: number,
     if (timer.supported) for (let i = 0; i < 100 && timer.resolvedCount === resolved; i++) await new Promise((r) => setTimeout(r, 1));
     if (warm) {
       main.push(t1 - t0);
+      ours.push(tu - t0);
       gpu.push(timer.supported && timer.lastMs !== undefined ? timer.lastMs : t2 - t1);
       bytes = crowd.gpu!.bytesUploaded;
       measured++;
@@ -118,7 +125,7 @@ async function gpuRow(device: GPUDevice, model: Model, asset: string, n: number,
   timer.destroy();
   crowd.gpu!.destroy();
   return {
-    asset, instances: n, path: 'gpu evaluator', hierarchy, mainThreadMs: median(main), bytesUploaded: bytes, bytesPerInstance: bytes / n,
+    asset, instances: n, path: 'gpu evaluator', hierarchy, mainThreadMs: median(main), updateAndUploadMs: median(ours), bytesUploaded: bytes, bytesPerInstance: bytes / n,
     gpuMs: median(gpu), gpuMsSource: timer.supported ? 'timestamp' : 'wall',
   };
 }
@@ -132,7 +139,7 @@ async function rootMotionCost(device: GPUDevice, model: Model, n: number, frames
     const xs: number[] = [];
     const warmUntil = performance.now() + WARM_MS;
     for (let f = 0; xs.length < frames; f++) {
-      const warm = f >= WARM_FRAMES && performance.now() >= warmUntil;
+      const warm = f >= warmFrames(n) && performance.now() >= warmUntil;
       const t0 = performance.now();
       crowd.update(DT);
       crowd.gpu!.writeInstances(device.queue);
@@ -158,11 +165,11 @@ export async function runCrowdEvaluatorBench(options: CrowdEvaluatorBenchOptions
     const model = await loadGltfFile(assetPath(asset));
     for (const n of counts) {
       // SwiftShader takes seconds per frame at 50,000+: fewer measured frames there.
-      const f = n >= 50000 ? Math.min(frames, 3) : frames;
+      const f = n >= 50000 ? Math.min(frames, 2) : frames;
       const cpu = await cpuRow(device, model, asset, n, f);
       const gpu = await gpuRow(device, model, asset, n, f, 'instance');
       rows.push(cpu, gpu);
-      console.log(`${asset} ×${n}: main thread cpu batch ${cpu.mainThreadMs.toFixed(2)} ms, gpu evaluator ${gpu.mainThreadMs.toFixed(3)} ms; uploaded ${cpu.bytesPerInstance} vs ${gpu.bytesPerInstance} B/instance; GPU ${gpu.gpuMs!.toFixed(2)} ms (${gpu.gpuMsSource})`);
+      console.log(`${asset} ×${n}: main thread cpu batch ${cpu.mainThreadMs.toFixed(2)} ms, gpu evaluator ${gpu.mainThreadMs.toFixed(3)} ms (update + upload ${gpu.updateAndUploadMs!.toFixed(3)}); uploaded ${cpu.bytesPerInstance} vs ${gpu.bytesPerInstance} B/instance; GPU ${gpu.gpuMs!.toFixed(2)} ms (${gpu.gpuMsSource})`);
       if (n === 10000) {
         const depth = await gpuRow(device, model, asset, n, f, 'depth');
         hierarchyRows.push(gpu, depth);
@@ -183,7 +190,7 @@ export async function runCrowdEvaluatorBench(options: CrowdEvaluatorBenchOptions
   const crossoverAt = (asset: string): number | undefined => crossover.find((c) => c.asset === asset && c.gpuMs < c.cpuMs)?.instances;
   const machine = { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), loadAverage: loadavg(), node: process.version, adapter: 'Dawn on SwiftShader', timestampQuery: device.features.has('timestamp-query') };
   console.log('crossover (smallest count whose GPU-path main-thread time is below the CPU batch):', JSON.stringify({ Fox: crossoverAt('Fox'), CesiumMan: crossoverAt('CesiumMan') }));
-  console.table(rows.map((r) => ({ asset: r.asset, n: r.instances, path: r.path, 'main ms': r.mainThreadMs.toFixed(3), 'B/inst': r.bytesPerInstance, 'GPU ms': r.gpuMs?.toFixed(2) ?? '' })));
+  console.table(rows.map((r) => ({ asset: r.asset, n: r.instances, path: r.path, 'main ms': r.mainThreadMs.toFixed(3), 'update+upload ms': r.updateAndUploadMs?.toFixed(3) ?? '', 'B/inst': r.bytesPerInstance, 'GPU ms': r.gpuMs?.toFixed(2) ?? '' })));
   const out = resolve(HERE, 'results', 'crowd-evaluator-latest.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, hierarchyRows, crossover, rootMotion }, null, 2));

@@ -94,11 +94,15 @@ export class GpuPoseEvaluator {
   private readonly pipelines: { sample: GPUComputePipeline; perInstance?: GPUComputePipeline; atLevel?: GPUComputePipeline; palette?: GPUComputePipeline };
   private readonly maxGroups: number;
   private paramsCount = -1;
-  private readonly label: string;
+  /** The pass descriptors, made once (a frame allocates nothing of its own). */
+  private readonly passDescriptor: GPUComputePassDescriptor;
+  private readonly timedPassDescriptor: { label: string; timestampWrites?: GPUComputePassTimestampWrites };
 
   constructor(readonly device: GPUDevice, readonly model: Model, readonly capacity: number, options: GpuPoseEvaluatorOptions = {}) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`GpuPoseEvaluator: capacity ${capacity} must be an integer ≥ 1`);
-    const label = (this.label = options.label ?? 'crowd evaluator');
+    const label = options.label ?? 'crowd evaluator';
+    this.passDescriptor = { label };
+    this.timedPassDescriptor = { label: `${label} (timed)` };
     this.hierarchy = options.hierarchy ?? 'instance';
     if (this.hierarchy !== 'instance' && this.hierarchy !== 'depth') throw new RangeError(`GpuPoseEvaluator: hierarchy ${String(this.hierarchy)} is not 'instance' or 'depth'`);
     const limits = allocationLimits(device, options.limits);
@@ -258,7 +262,12 @@ export class GpuPoseEvaluator {
    */
   encode(encoder: GPUCommandEncoder, timestampWrites?: GPUComputePassTimestampWrites): void {
     this.checkCount();
-    const pass = timestampWrites ? encoder.beginComputePass({ label: this.label, timestampWrites }) : encoder.beginComputePass({ label: this.label });
+    let descriptor = this.passDescriptor;
+    if (timestampWrites) {
+      descriptor = this.timedPassDescriptor;
+      descriptor.timestampWrites = timestampWrites;
+    }
+    const pass = encoder.beginComputePass(descriptor);
     const p = this.pipelines;
     for (let c = 0; c < this.chunks.length; c++) {
       const chunk = this.chunks[c];
