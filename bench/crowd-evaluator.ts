@@ -176,7 +176,7 @@ export async function runCrowdEvaluatorBench(options: CrowdEvaluatorBenchOptions
         console.log(`${asset} ×${n}: hierarchy per instance ${gpu.gpuMs!.toFixed(2)} ms, per depth ${depth.gpuMs!.toFixed(2)} ms (GPU, ${gpu.gpuMsSource})`);
       }
     }
-    for (const n of quick ? [64, 256] : [16, 32, 64, 128, 256, 512]) {
+    for (const n of quick ? [64, 256] : [64, 128, 256, 512, 768, 1024]) {
       const cpu = await cpuRow(device, model, asset, n, frames * 3);
       const gpu = await gpuRow(device, model, asset, n, frames * 3, 'instance');
       crossover.push({ asset, instances: n, cpuMs: cpu.mainThreadMs, gpuMs: gpu.mainThreadMs });

@@ -17,11 +17,12 @@ import type { AllocationLimits } from '../gpu/limits.ts';
 export type CrowdEvaluator = 'cpu' | 'gpu' | 'auto';
 
 /**
- * `'auto'` evaluates on the GPU from this many instances (given a device): the crossover
- * measured by `npm run bench` (bench/README.md "GPU evaluator"), where the CPU batch's
- * main-thread time per frame passes the GPU path's.
+ * `'auto'` evaluates on the GPU from this many instances (given a device): where the CPU
+ * batch's main-thread time per frame passes the GPU path's (update, upload, encode and
+ * submit), between 512 and 1,000 in `npm run bench -- --crowd-evaluator` (bench/README.md
+ * "GPU pose evaluator").
  */
-export const AUTO_GPU_MIN_INSTANCES = 256;
+export const AUTO_GPU_MIN_INSTANCES = 1024;
 
 export interface CrowdOptions {
   /** Default 'cpu'; 'gpu' and 'auto' need `device`. */
