@@ -11,7 +11,7 @@ import type { Model } from '../../../src/gltf/model.ts';
 import { loadCharacter, paletteUlpError } from '../../anim/fixtures.ts';
 import { measureAllocation } from '../../support/allocation.ts';
 import { assetPath } from '../../support/assets.ts';
-import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';
+import { countGpuCalls, expectNoGpuErrors, testDevice } from '../gpu-test.ts';
 
 const device = await testDevice('gpu crowd tests');
 /** A binary fraction, so f32 clip times equal the CPU's f64 ones for the first loop. */
@@ -112,6 +112,25 @@ describe('Crowd on the GPU evaluator', () => {
     crowd.update(DT);
     expect(crowd.gpu!.writeInstances(device.queue)).toBe(30 * 32);
     expect(crowd.gpu!.bytesUploaded).toBe(30 * 32);
+    crowd.destroy();
+  });
+
+  it('a frame creates no GPU object and makes one writeBuffer (the states), whatever the chunk count', async () => {
+    if (!device) return;
+    const crowd = new Crowd(await loadGltfFile(assetPath('CesiumMan')), 300, { evaluator: 'gpu', device, limits: { maxStorageBufferBindingSize: 100_000 } });
+    expect(crowd.gpu!.chunkSize).toBe(64); // five chunks
+    crowd.update(DT);
+    crowd.gpu!.writeInstances(device.queue); // the first upload also writes the chunk counts
+    await expectNoGpuErrors(device, () => {
+      const counts = countGpuCalls(device, () => {
+        crowd.update(DT);
+        crowd.gpu!.writeInstances(device.queue);
+        const encoder = device.createCommandEncoder({ label: 'test crowd frame' });
+        crowd.gpu!.encode(encoder);
+        device.queue.submit([encoder.finish()]);
+      });
+      expect(counts).toEqual({ writeBuffer: 1, createCommandEncoder: 1, submit: 1 });
+    });
     crowd.destroy();
   });
 
