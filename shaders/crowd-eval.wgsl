@@ -22,6 +22,14 @@ const PATH_SCALE: u32 = 2u;
 const PATH_WEIGHTS: u32 = 3u;
 // blend.ts / quat.ts slerpQuat: below this angle's cosine, slerp; above, lerp.
 const SLERP_LERP_COS: f32 = 0.9999;
+// What the model's clips use (crowd-gpu/evaluator.ts sets them per model): code a model
+// never needs is compiled out. SwiftShader runs every branch some lane of a SIMD group might
+// take, masked, so an unused CUBICSPLINE path would cost as if it ran.
+override HAS_CUBICSPLINE: bool = true;
+override HAS_STEP: bool = true;
+override HAS_ROOT_LOCKS: bool = true;
+override HAS_MORPH_WEIGHTS: bool = true;
+
 // PaletteJoint.meshMode (layout.ts MeshMode).
 const MESH_WORLD: u32 = 0u;
 const MESH_STATIC: u32 = 1u;
@@ -168,7 +176,7 @@ fn sampleComponent(c: u32, key: Key, i: u32) -> f32 {
   let v = animation[c + 2u];
   let interpolation = animation[c + 3u];
   let n = animation[c + 4u];
-  if (interpolation == INTERPOLATION_CUBICSPLINE) {
+  if (HAS_CUBICSPLINE && interpolation == INTERPOLATION_CUBICSPLINE) {
     let stride = 3u * n;
     if (key.clamped) { return word(v + key.k * stride + n + i); }
     let u = key.u;
@@ -182,7 +190,7 @@ fn sampleComponent(c: u32, key: Key, i: u32) -> f32 {
     let b = a + stride;
     return h00 * word(a + n + i) + h10 * word(a + 2u * n + i) + h01 * word(b + n + i) + h11 * word(b + i);
   }
-  if (key.clamped || interpolation == INTERPOLATION_STEP) { return word(v + key.k * n + i); }
+  if (key.clamped || (HAS_STEP && interpolation == INTERPOLATION_STEP)) { return word(v + key.k * n + i); }
   let a = word(v + key.k * n + i);
   return a + (word(v + (key.k + 1u) * n + i) - a) * key.u;
 }
@@ -206,7 +214,7 @@ fn sampleRotation(c: u32, time: f32) -> vec4f {
     return slerpNear(a, b, key.u, angle, invSin);
   }
   var q = vec4f(sampleComponent(c, key, 0u), sampleComponent(c, key, 1u), sampleComponent(c, key, 2u), sampleComponent(c, key, 3u));
-  if (interpolation == INTERPOLATION_CUBICSPLINE) {
+  if (HAS_CUBICSPLINE && interpolation == INTERPOLATION_CUBICSPLINE) {
     // A spline of quaternions leaves the unit sphere between keys (glTF: normalise; quat.ts normalizeQuat).
     let len = sqrt(dot(q, q));
     if (len == 0.0) { q = vec4f(0.0, 0.0, 0.0, 1.0); } else { q = q * (1.0 / len); }
@@ -231,7 +239,7 @@ fn sampleNode(clip: u32, time: f32, slot: u32, rest: Local) -> Local {
   if (tc != NONE) { out.t = sampleVec3(tc, time); }
   if (rc != NONE) { out.r = sampleRotation(rc, time); }
   if (sc != NONE) { out.s = sampleVec3(sc, time); }
-  if (animation[record + 3u] == slot) {
+  if (HAS_ROOT_LOCKS && animation[record + 3u] == slot) {
     // root-motion.ts lockRootInPlace: ground position to the clip's, yaw about up to the
     // clip's; the yaw's half-angle sine and cosine from the rotation itself (no atan2).
     let up = vec3f(word(record), word(record + 1u), word(record + 2u));
@@ -310,7 +318,7 @@ fn localPose(k: u32, slot: u32, state: InstanceState, node: NodeRecord) -> Local
       local.r = slerp(source.r, local.r, state.weight);
     }
   }
-  for (var w = 0u; w < node.weightCount; w++) {
+  for (var w = 0u; HAS_MORPH_WEIGHTS && w < node.weightCount; w++) {
     let restWeight = word(params.restWeightsAt + node.weightStart + w);
     var value = restWeight;
     if (clip != NO_CLIP) {

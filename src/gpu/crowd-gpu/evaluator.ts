@@ -20,6 +20,7 @@ import {
   CROWD_WORKGROUP_SIZE, GLOBAL_VEC4S, INSTANCE_STATE_BYTES, InstanceStateOffset, LOCAL_VEC4S, NO_CLIP, PARAMS_BYTES, PARAMS_STRIDE, ParamsOffset,
 } from './layout.ts';
 import { packModel, type RootLock } from './pack.ts';
+import { Interpolation } from '../../gltf/constants.ts';
 
 export const CROWD_EVAL_WGSL = crowdEvalWgsl;
 
@@ -174,8 +175,9 @@ export class GpuPoseEvaluator {
     }
 
     const module = device.createShaderModule({ label: `${label} crowd-eval.wgsl`, code: crowdEvalWgsl });
+    const constants = specialisation(model, pack.weightCount, options.locks);
     const pipeline = (entryPoint: string): GPUComputePipeline =>
-      device.createComputePipeline({ label: `${label} ${entryPoint}`, layout: 'auto', compute: { module, entryPoint } });
+      device.createComputePipeline({ label: `${label} ${entryPoint}`, layout: 'auto', compute: { module, entryPoint, constants } });
     this.pipelines = {
       sample: pipeline('sampleLocals'),
       ...(this.hierarchy === 'instance' ? { perInstance: pipeline('modelPerInstance') } : { atLevel: pipeline('modelAtLevel') }),
@@ -312,4 +314,18 @@ export class GpuPoseEvaluator {
   destroy(): void {
     for (const b of [this.states, this.palettes, this.morphWeights, this.placements, this.animation, this.nodes, this.levelSlots, this.paletteJoints, this.locals, this.globals, this.params, this.noWeights]) b?.destroy();
   }
+}
+
+/** crowd-eval.wgsl's feature overrides for this model: false compiles that code out. */
+export function specialisation(model: Model, weightCount: number, locks: readonly (RootLock | undefined)[] = []): Record<string, number> {
+  let cubic = false, step = false;
+  for (const clip of model.animations) {
+    for (const ch of clip.channels) {
+      cubic ||= ch.sampler.interpolation === Interpolation.CUBICSPLINE;
+      step ||= ch.sampler.interpolation === Interpolation.STEP;
+    }
+  }
+  return {
+    HAS_CUBICSPLINE: cubic ? 1 : 0, HAS_STEP: step ? 1 : 0, HAS_ROOT_LOCKS: locks.some((l) => l !== undefined) ? 1 : 0, HAS_MORPH_WEIGHTS: weightCount > 0 ? 1 : 0,
+  };
 }

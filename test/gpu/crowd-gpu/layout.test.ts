@@ -6,6 +6,9 @@ import {
   NO_CLIP, NODE_RECORD_BYTES, NodeKind, NodeRecordOffset, NONE, PALETTE_JOINT_BYTES, PaletteJointOffset, PARAMS_BYTES, ParamsOffset, TABLE_WORDS,
 } from '../../../src/gpu/crowd-gpu/layout.ts';
 import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
+import { specialisation } from '../../../src/gpu/crowd-gpu/evaluator.ts';
+import { loadModel } from '../gpu-test.ts';
+import { buildChain, buildMorphedSkin } from '../../support/fixtures.ts';
 import { bindings, screamingSnake, structLayout, u32Constants } from '../wgsl-layout.ts';
 
 function expectStruct(name: string, offsets: Record<string, number>, size: number): void {
@@ -35,6 +38,17 @@ describe('crowd-eval.wgsl ↔ crowd-gpu/layout.ts', () => {
       MESH_WORLD: MeshMode.WORLD, MESH_STATIC: MeshMode.STATIC, MESH_ANIMATED: MeshMode.ANIMATED,
       NODE_TRS: NodeKind.TRS, NODE_MATRIX: NodeKind.MATRIX, NODE_STATIC: NodeKind.STATIC,
     });
+  });
+
+  it('feature overrides: one per specialisation key; each false only when the model never needs that code', async () => {
+    const overrides = [...crowdEvalWgsl.matchAll(/override\s+(\w+)\s*:\s*bool\s*=\s*true\s*;/g)].map((m) => m[1]).sort();
+    const chain = await loadModel(buildChain({ interpolation: 'STEP' }), 'chain');
+    expect(Object.keys(specialisation(chain, 0)).sort()).toEqual(overrides);
+    expect(specialisation(chain, 0)).toEqual({ HAS_CUBICSPLINE: 0, HAS_STEP: 1, HAS_ROOT_LOCKS: 0, HAS_MORPH_WEIGHTS: 0 });
+    const cubic = await loadModel(buildChain({ interpolation: 'CUBICSPLINE' }), 'chain');
+    expect(specialisation(cubic, 0, [undefined, { rootSlot: 0, up: [0, 1, 0], ends: [0, 0, 0, 0] }])).toEqual({ HAS_CUBICSPLINE: 1, HAS_STEP: 0, HAS_ROOT_LOCKS: 1, HAS_MORPH_WEIGHTS: 0 });
+    const morph = await loadModel(buildMorphedSkin(), 'morph');
+    expect(specialisation(morph, 2).HAS_MORPH_WEIGHTS).toBe(1);
   });
 
   it('bindings of group 0', () => {
