@@ -29,6 +29,8 @@ override HAS_CUBICSPLINE: bool = true;
 override HAS_STEP: bool = true;
 override HAS_ROOT_LOCKS: bool = true;
 override HAS_MORPH_WEIGHTS: bool = true;
+// Set per frame instead (two sampling pipelines): some instance of the frame crossfades.
+override HAS_CROSSFADE: bool = true;
 
 // PaletteJoint.meshMode (layout.ts MeshMode).
 const MESH_WORLD: u32 = 0u;
@@ -307,7 +309,7 @@ fn localPose(k: u32, slot: u32, state: InstanceState, node: NodeRecord) -> Local
   let clip = state.clips & 0xffffu;
   let partner = state.clips >> 16u;
   var local = rest;
-  let fading = clip != NO_CLIP && partner != NO_CLIP;
+  let fading = HAS_CROSSFADE && clip != NO_CLIP && partner != NO_CLIP;
   if (node.kind == NODE_TRS && clip != NO_CLIP) {
     local = sampleNode(clip, state.time, slot, rest);
     if (fading) {

@@ -53,6 +53,8 @@ interface Chunk {
   readonly first: number;
   readonly capacity: number;
   readonly sample: GPUBindGroup;
+  /** Sampling compiled without the crossfade (frames where no instance fades). */
+  readonly sampleSteady: GPUBindGroup;
   /** Local→model per instance, or per level. */
   readonly hierarchy: GPUBindGroup | undefined;
   readonly levels: readonly GPUBindGroup[];
@@ -92,7 +94,11 @@ export class GpuPoseEvaluator {
   private readonly levels: readonly { readonly start: number; readonly count: number }[];
   private readonly chunks: readonly Chunk[];
   /** Only the mode's pipelines are made. */
-  private readonly pipelines: { sample: GPUComputePipeline; perInstance?: GPUComputePipeline; atLevel?: GPUComputePipeline; palette?: GPUComputePipeline };
+  private readonly pipelines: {
+    sample: GPUComputePipeline; sampleSteady: GPUComputePipeline; perInstance?: GPUComputePipeline; atLevel?: GPUComputePipeline; palette?: GPUComputePipeline;
+  };
+  /** Whether some instance of the last upload crossfades (picks the sampling pipeline). */
+  private crossfading = true;
   private readonly maxGroups: number;
   private paramsCount = -1;
   /** The pass descriptors, made once (a frame allocates nothing of its own). */
@@ -176,10 +182,11 @@ export class GpuPoseEvaluator {
 
     const module = device.createShaderModule({ label: `${label} crowd-eval.wgsl`, code: crowdEvalWgsl });
     const constants = specialisation(model, pack.weightCount, options.locks);
-    const pipeline = (entryPoint: string): GPUComputePipeline =>
-      device.createComputePipeline({ label: `${label} ${entryPoint}`, layout: 'auto', compute: { module, entryPoint, constants } });
+    const pipeline = (entryPoint: string, extra: Record<string, number> = {}, name = entryPoint): GPUComputePipeline =>
+      device.createComputePipeline({ label: `${label} ${name}`, layout: 'auto', compute: { module, entryPoint, constants: { ...constants, ...extra } } });
     this.pipelines = {
       sample: pipeline('sampleLocals'),
+      sampleSteady: pipeline('sampleLocals', { HAS_CROSSFADE: 0 }, 'sampleLocals without crossfades'),
       ...(this.hierarchy === 'instance' ? { perInstance: pipeline('modelPerInstance') } : { atLevel: pipeline('modelAtLevel') }),
       ...(this.paletteCount > 0 ? { palette: pipeline('writePalettes') } : {}),
     };
@@ -193,12 +200,14 @@ export class GpuPoseEvaluator {
       const group = (p: GPUComputePipeline, what: string, entries: [number, GPUBufferBinding][]): GPUBindGroup => device.createBindGroup({
         label: `${label} ${what} chunk ${c}`, layout: p.getBindGroupLayout(0), entries: entries.map(([binding, resource]) => ({ binding, resource })),
       });
-      const sample = group(pl.sample, 'sampling', [
+      const sampleEntries: [number, GPUBufferBinding][] = [
         [0, block(c, 0)], [1, range(this.states, first, INSTANCE_STATE_BYTES)], [2, { buffer: this.animation }], [3, { buffer: this.nodes }],
         [4, { buffer: this.locals }],
         [5, this.morphWeights ? range(this.morphWeights, first, this.weightCount * 4) : { buffer: this.noWeights! }],
         [6, range(this.placements, first, MAT4_BYTES)],
-      ]);
+      ];
+      const sample = group(pl.sample, 'sampling', sampleEntries);
+      const sampleSteady = group(pl.sampleSteady, 'sampling without crossfades', sampleEntries);
       const hierarchyEntries = (b: number): [number, GPUBufferBinding][] => [
         [0, block(c, b)], [3, { buffer: this.nodes }], [4, { buffer: this.locals }], [7, { buffer: this.globals }],
       ];
@@ -208,7 +217,7 @@ export class GpuPoseEvaluator {
       const palette = pl.palette && group(pl.palette, 'palettes', [
         [0, block(c, 0)], [7, { buffer: this.globals }], [9, { buffer: this.paletteJoints }], [10, range(this.palettes, first, this.paletteCount * MAT4_BYTES)],
       ]);
-      chunks.push({ first, capacity: this.chunkSize, sample, hierarchy, levels, palette });
+      chunks.push({ first, capacity: this.chunkSize, sample, sampleSteady, hierarchy, levels, palette });
     }
     this.chunks = chunks;
     this.state = new Float32Array(total * (INSTANCE_STATE_BYTES / 4));
@@ -242,6 +251,13 @@ export class GpuPoseEvaluator {
     this.checkCount();
     let bytes = this.count * INSTANCE_STATE_BYTES;
     if (this.count > 0) queue.writeBuffer(this.states, 0, this.state.buffer, 0, bytes);
+    // Crossfades are rare: without one, sampling runs a pipeline compiled without them.
+    const words = this.stateWords;
+    let crossfading = false;
+    for (let o = InstanceStateOffset.CLIPS / 4, end = this.count * (INSTANCE_STATE_BYTES / 4); o < end && !crossfading; o += INSTANCE_STATE_BYTES / 4) {
+      crossfading = words[o] >>> 16 !== NO_CLIP && (words[o] & NO_CLIP) !== NO_CLIP;
+    }
+    this.crossfading = crossfading;
     if (this.paramsCount !== this.count) {
       // Each chunk's count of live instances (only when `count` changed).
       const blocksPerChunk = this.levels.length + 1;
@@ -275,8 +291,8 @@ export class GpuPoseEvaluator {
       const chunk = this.chunks[c];
       const live = Math.min(this.chunkSize, this.count - chunk.first);
       if (live <= 0) break;
-      pass.setPipeline(p.sample);
-      pass.setBindGroup(0, chunk.sample);
+      pass.setPipeline(this.crossfading ? p.sample : p.sampleSteady);
+      pass.setBindGroup(0, this.crossfading ? chunk.sample : chunk.sampleSteady);
       this.dispatch(pass, live * this.nodeCount);
       if (this.hierarchy === 'instance') {
         pass.setPipeline(p.perInstance!);

@@ -112,6 +112,16 @@ describe('Crowd on the GPU evaluator', () => {
     crowd.update(DT);
     expect(crowd.gpu!.writeInstances(device.queue)).toBe(30 * 32);
     expect(crowd.gpu!.bytesUploaded).toBe(30 * 32);
+    // No instance crossfades: sampling runs the pipeline compiled without crossfades; one fading (among the first 30) switches back.
+    expect(crowd.gpu!['crossfading']).toBe(false);
+    crowd.crossfade(40, 1, 1);
+    crowd.update(DT);
+    crowd.gpu!.writeInstances(device.queue);
+    expect(crowd.gpu!['crossfading']).toBe(false);
+    crowd.crossfade(29, 1, 1);
+    crowd.update(DT);
+    crowd.gpu!.writeInstances(device.queue);
+    expect(crowd.gpu!['crossfading']).toBe(true);
     crowd.destroy();
   });
 
