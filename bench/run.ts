@@ -10,7 +10,8 @@
  * `--raycast` (bench/raycast.ts: ray casts against the skinned surface vs three.js), `--load-only`
  * (load + first frame of every shared asset and its Draco, meshopt, quantized and KTX2
  * variants against three.js's GLTFLoader; bench/results/gpu-load-latest.json),
- * `--environment` (bench/environment.ts: prefiltering a 2k×1k .hdr; also after the GPU section).
+ * `--environment` (bench/environment.ts: prefiltering a 2k×1k .hdr; also after the GPU section),
+ * `--crowd-evaluator` (bench/crowd-evaluator.ts: the GPU pose evaluator against the CPU batch).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -32,6 +33,7 @@ import { runSkinnedBoundsBench } from './skinned-bounds.ts';
 import { runRetargetBench } from './retarget.ts';
 import { runRaycastBench } from './raycast.ts';
 import { runEnvironmentBench } from './environment.ts';
+import { runCrowdEvaluatorBench } from './crowd-evaluator.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -53,6 +55,10 @@ const CASES = [
 const QUICK = process.argv.includes('--quick');
 if (process.argv.includes('--skin-paths')) {
   await runSkinPathsBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--crowd-evaluator')) {
+  await runCrowdEvaluatorBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--skinned-bounds')) {

@@ -57,7 +57,10 @@ export { createRayHit, SkinnedRaycaster, type RayHit } from './skin/raycast.ts';
 export {
   createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
 } from './anim/batch.ts';
-export { Crowd, findRootMotion, type CrowdRootMotion } from './anim/crowd.ts';
+export {
+  AUTO_GPU_MIN_INSTANCES, Crowd, findRootMotion, type CrowdEvaluator, type CrowdOptions, type CrowdRootMotion,
+} from './anim/crowd.ts';
+export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from './gpu/crowd-gpu/evaluator.ts';
 export { renderCrowd } from './gpu/render-crowd.ts';
 
 // ── Loading: glTF bytes → immutable model (every tier starts from a Model). ──

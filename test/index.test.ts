@@ -45,8 +45,11 @@ const TIERS = {
     types: ['BlendLayer', 'ClipCursor', 'ModelInstance', 'Pose', 'RayHit', 'RootMotionTrack', 'SkinnedBounds'],
   },
   batchAndCrowd: {
-    values: ['Crowd', 'createInstanceBatch', 'findRootMotion', 'renderCrowd', 'sampleInstanceBatch', 'updateBatchMatricesAndPalettes', 'updateInstanceBatch'],
-    types: ['CrowdRootMotion', 'InstanceBatch', 'InstanceBatchOptions'],
+    values: [
+      'AUTO_GPU_MIN_INSTANCES', 'Crowd', 'GpuPoseEvaluator', 'createInstanceBatch', 'findRootMotion', 'renderCrowd', 'sampleInstanceBatch',
+      'updateBatchMatricesAndPalettes', 'updateInstanceBatch',
+    ],
+    types: ['CrowdEvaluator', 'CrowdOptions', 'CrowdRootMotion', 'GpuPoseEvaluatorOptions', 'HierarchyMode', 'InstanceBatch', 'InstanceBatchOptions'],
   },
   loading: {
     values: ['GltfError', 'loadGltf', 'resolveGltfUri'],

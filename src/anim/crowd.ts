@@ -9,6 +9,43 @@ import {
   createRootMotionTrack, lockRootInPlace, motionOf, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
 } from './root-motion.ts';
 import { createClipCursor, sampleCursor } from './sample.ts';
+import { GpuPoseEvaluator, type HierarchyMode } from '../gpu/crowd-gpu/evaluator.ts';
+import { InstanceStateOffset, NO_CLIP } from '../gpu/crowd-gpu/layout.ts';
+import type { AllocationLimits } from '../gpu/limits.ts';
+
+/** Where a crowd's poses are evaluated: the CPU batch (the reference), the GPU evaluator, or by count. */
+export type CrowdEvaluator = 'cpu' | 'gpu' | 'auto';
+
+/**
+ * `'auto'` evaluates on the GPU from this many instances (given a device): where the CPU
+ * batch's main-thread time per frame passes the GPU path's (update, upload, encode and
+ * submit), between 512 and 1,000 in `npm run bench -- --crowd-evaluator` (bench/README.md
+ * "GPU pose evaluator").
+ */
+export const AUTO_GPU_MIN_INSTANCES = 1024;
+
+export interface CrowdOptions {
+  /** Default 'cpu'; 'gpu' and 'auto' need `device`. */
+  readonly evaluator?: CrowdEvaluator;
+  readonly device?: GPUDevice;
+  /** GPU evaluator: how local→model runs (default 'instance'). */
+  readonly hierarchy?: HierarchyMode;
+  /** GPU evaluator: lower limits than the device's. */
+  readonly limits?: Partial<AllocationLimits>;
+}
+
+/** The evaluator `options` asks for, resolved for a crowd of `capacity`. */
+export function chooseCrowdEvaluator(options: CrowdOptions, capacity: number): 'cpu' | 'gpu' {
+  const asked = options.evaluator ?? 'cpu';
+  if (asked !== 'cpu' && asked !== 'gpu' && asked !== 'auto') throw new RangeError(`Crowd: evaluator ${String(asked)} is not 'cpu', 'gpu' or 'auto'`);
+  if (asked === 'gpu' && !options.device) throw new RangeError("Crowd: evaluator 'gpu' needs a GPUDevice (options.device)");
+  if (asked === 'auto') return options.device && capacity >= AUTO_GPU_MIN_INSTANCES ? 'gpu' : 'cpu';
+  return asked;
+}
+
+const STATE_WORDS = 8;
+const CLIPS = InstanceStateOffset.CLIPS / 4, TIME_WORD = InstanceStateOffset.TIME / 4;
+const PARTNER_TIME = InstanceStateOffset.PARTNER_TIME / 4, WEIGHT = InstanceStateOffset.WEIGHT / 4, PLACEMENT = InstanceStateOffset.PLACEMENT / 4;
 
 /**
  * A clip's root moves less than this (model units, across the ground) and turns less than
@@ -89,6 +126,17 @@ const PREVIOUS = 0, TIME = 1, STEP = 2, DURATION = 3;
  * frame — so a crowd walks through the scene. Set `rootMotion = false` to play such clips
  * in place (the root joint stays at its first frame's ground position).
  * Playback always loops; override/additive layers are `AnimationPlayer`'s, not the crowd's.
+ *
+ * With `{ evaluator: 'gpu', device }` the poses are evaluated on the GPU (`gpu`, a
+ * GpuPoseEvaluator): `update` advances the same clocks and writes each instance's 32-byte
+ * state (clip, time, crossfade partner, time and weight, placement as x y z yaw) into
+ * `gpu.state`; whoever draws uploads it (`gpu.writeInstances(queue)`, which returns the
+ * bytes) and records `gpu.encode(encoder)`, then draws from `gpu.palettes` — the renderer
+ * does both when given `crowd.gpu`. `palettes` then holds instance 0's only, and every entry
+ * of `instances` is instance 0 in the rest pose (its mesh nodes' matrices and material
+ * animation are per model). Root motion stays on the CPU, sampling only the root's
+ * channels; placements must stay turns about +Y (as `setPlacement`, `turn` and root motion
+ * keep them).
  */
 export class Crowd {
   /** Instances evaluated and drawn; at most `capacity`. */
@@ -116,6 +164,10 @@ export class Crowd {
   readonly rootMotions: readonly (CrowdRootMotion | undefined)[];
   /** Where the instances live and are evaluated; its `clips` and `times` are written by `update`. */
   readonly batch: InstanceBatch;
+  /** Where poses are evaluated. */
+  readonly evaluator: 'cpu' | 'gpu';
+  /** The GPU evaluator when `evaluator` is 'gpu'. */
+  readonly gpu: GpuPoseEvaluator | undefined;
 
   private readonly durations: Float64Array;
   private readonly fromClip: Int32Array;
@@ -138,14 +190,16 @@ export class Crowd {
   /** Per instance: fromPose → its pose. */
   private readonly blends: readonly BlendingJob[];
 
-  constructor(readonly model: Model, readonly capacity: number) {
+  constructor(readonly model: Model, readonly capacity: number, options: CrowdOptions = {}) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Crowd: capacity ${capacity} must be an integer ≥ 1`);
+    this.evaluator = chooseCrowdEvaluator(options, capacity);
     // Created in the rest pose; mesh-relative palettes, as updateMatricesAndPalettes gives.
-    this.batch = createInstanceBatch(model, capacity);
+    // On the GPU the batch holds instance 0 only: material animation and the rest pose's node matrices.
+    this.batch = createInstanceBatch(model, this.evaluator === 'gpu' ? 1 : capacity);
     const instances = this.batch.instances;
     this.paletteMatrices = this.batch.paletteMatrixCount;
     this.palettes = this.batch.palette;
-    this.instances = instances;
+    this.instances = this.evaluator === 'gpu' ? new Array<ModelInstance>(capacity).fill(instances[0]) : instances;
     this.fromPose = createPose(model);
     this.blends = instances.map((instance) => new BlendingJob(this.fromPose, instance.pose, instance.pose));
     this.count = capacity;
@@ -171,6 +225,12 @@ export class Crowd {
     this.motionTime = new Float64Array(capacity);
     // The rest pose's node matrices give each root's parent placement.
     this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, instances[0].nodeMatrices));
+    this.gpu = undefined;
+    if (this.evaluator === 'gpu') {
+      const locks = this.rootMotions.map((m) => m && { rootSlot: m.track.rootSlot, up: m.track.up, ends: m.track.ends });
+      this.gpu = new GpuPoseEvaluator(options.device!, model, capacity, { label: 'crowd', hierarchy: options.hierarchy, limits: options.limits, locks });
+      for (let k = 0; k < capacity; k++) this.copyPlacement(k);
+    }
   }
 
   /** Cuts instance k to `clip` (-1: rest pose) at `time` seconds (wrapped into the clip). */
@@ -276,9 +336,10 @@ export class Crowd {
     if (!Number.isInteger(n) || n < 0 || n > this.capacity) throw new RangeError(`Crowd: count ${n} is not in [0, ${this.capacity}]`);
     const batch = this.batch, durations = this.durations;
     // The clocks, as AnimationPlayer advances a looping clip (same operations, same doubles).
+    const clips = batch.clips, times = batch.times, onCpu = this.gpu === undefined;
     for (let k = 0; k < n; k++) {
       const clip = this.clip[k];
-      batch.clips[k] = clip;
+      if (onCpu) clips[k] = clip;
       this.moved[k] = 0;
       if (clip < 0) continue;
       const step = dt * this.speed[k];
@@ -291,7 +352,7 @@ export class Crowd {
       }
       this.previousTime[k] = previous;
       this.time[k] = time;
-      batch.times[k] = time;
+      if (onCpu) times[k] = time;
       const fromClip = this.fromClip[k];
       if (fromClip >= 0) {
         const fromDuration = durations[fromClip];
@@ -307,11 +368,15 @@ export class Crowd {
         if (this.fadeElapsed[k] >= this.fadeDuration[k]) this.fromClip[k] = -1;
       }
     }
-    sampleInstanceBatch(batch, n);
-    for (let k = 0; k < n; k++) {
-      if (this.clip[k] >= 0) this.finishPose(k, dt);
+    if (this.gpu) {
+      this.writeGpuState(n, dt);
+    } else {
+      sampleInstanceBatch(batch, n);
+      for (let k = 0; k < n; k++) {
+        if (this.clip[k] >= 0) this.finishPose(k, dt);
+      }
+      updateBatchMatricesAndPalettes(batch, n);
     }
-    updateBatchMatricesAndPalettes(batch, n);
     const materials = this.instances[0]?.materialAnimation;
     if (materials && n > 0) {
       // KHR_animation_pointer material values: per model, so the first instance's clip.
@@ -331,7 +396,9 @@ export class Crowd {
   private finishPose(k: number, dt: number): void {
     const model = this.model, rootMotions = this.rootMotions, durations = this.durations;
     const rootMotion = this.rootMotion;
-    const instance = this.instances[k];
+    // On the GPU there are no poses here: root motion samples the root's channels itself.
+    const onCpu = this.gpu === undefined;
+    const instance = this.instances[onCpu ? k : 0];
     const clip = this.clip[k];
     const step = dt * this.speed[k];
     const motionTo = rootMotions[clip];
@@ -341,8 +408,8 @@ export class Crowd {
         // The root where this step ends is in the pose the batch just sampled; where it
         // starts, cached from the last step if that ended at this clip and time.
         const job = motionTo.job;
-        motionOf(motionTo.track, instance.pose, job.to, 0);
-        job.toKnown = true;
+        if (onCpu) motionOf(motionTo.track, instance.pose, job.to, 0);
+        job.toKnown = onCpu;
         job.fromKnown = this.motionClip[k] === clip && this.motionTime[k] === this.previousTime[k];
         const at = this.motionAt, from = job.from, to = job.to, o = k * 4;
         if (job.fromKnown) { from[0] = at[o]; from[1] = at[o + 1]; from[2] = at[o + 2]; from[3] = at[o + 3]; }
@@ -354,16 +421,18 @@ export class Crowd {
         this.motionTime[k] = this.time[k];
         moving = true;
       }
-      lockRootInPlace(motionTo.track, instance.pose);
+      if (onCpu) lockRootInPlace(motionTo.track, instance.pose);
     }
     const fromClip = this.fromClip[k];
     if (fromClip >= 0) {
       const weight = this.fadeElapsed[k] / this.fadeDuration[k];
       const fromPose = this.fromPose;
-      setRestPose(model, fromPose);
-      const fromCursor = instance.cursors[fromClip];
-      fromCursor.time = this.fromTime[k];
-      sampleCursor(fromCursor, fromPose);
+      if (onCpu) {
+        setRestPose(model, fromPose);
+        const fromCursor = instance.cursors[fromClip];
+        fromCursor.time = this.fromTime[k];
+        sampleCursor(fromCursor, fromPose);
+      }
       const motionFrom = rootMotions[fromClip];
       // The blended motion: each clip's delta by its weight (a clip in place moves 0).
       if (moving) {
@@ -373,8 +442,8 @@ export class Crowd {
         if (rootMotion) {
           const d0 = moving ? delta[0] : 0, d1 = moving ? delta[1] : 0, d2 = moving ? delta[2] : 0, d3 = moving ? delta[3] : 0;
           const job = motionFrom.job;
-          motionOf(motionFrom.track, fromPose, job.to, 0);
-          job.toKnown = true;
+          if (onCpu) motionOf(motionFrom.track, fromPose, job.to, 0);
+          job.toKnown = onCpu;
           job.fromKnown = false;
           clock[PREVIOUS] = this.fromPreviousTime[k]; clock[TIME] = this.fromTime[k]; clock[STEP] = step; clock[DURATION] = durations[fromClip];
           takeDelta(motionFrom);
@@ -382,14 +451,48 @@ export class Crowd {
           delta[0] = d0 + iw * delta[0]; delta[1] = d1 + iw * delta[1]; delta[2] = d2 + iw * delta[2]; delta[3] = d3 + iw * delta[3];
           moving = true;
         }
-        lockRootInPlace(motionFrom.track, fromPose);
+        if (onCpu) lockRootInPlace(motionFrom.track, fromPose);
       }
-      const blend = this.blends[k];
-      blend.weight = weight;
-      blend.run();
+      if (onCpu) {
+        const blend = this.blends[k];
+        blend.weight = weight;
+        blend.run();
+      }
     }
     // Placements only: independent of the node matrices, which the batch computes next.
     if (moving) this.applyDelta(k, motionTo ?? rootMotions[fromClip]!);
+  }
+
+  /**
+   * The GPU evaluator's per-instance state for the first n instances (placements are written
+   * when they change, by copyPlacement), root motion on the CPU; uploaded by whoever draws.
+   */
+  private writeGpuState(n: number, dt: number): void {
+    const gpu = this.gpu!;
+    const state = gpu.state, words = gpu.stateWords;
+    const motion = this.rootMotion;
+    for (let k = 0; k < n; k++) {
+      const o = k * STATE_WORDS;
+      const clip = this.clip[k];
+      if (clip < 0) {
+        words[o + CLIPS] = NO_CLIP | (NO_CLIP << 16);
+        continue;
+      }
+      const fromClip = this.fromClip[k];
+      words[o + CLIPS] = clip | ((fromClip < 0 ? NO_CLIP : fromClip) << 16);
+      state[o + TIME_WORD] = this.time[k];
+      if (fromClip >= 0) {
+        state[o + PARTNER_TIME] = this.fromTime[k];
+        state[o + WEIGHT] = this.fadeElapsed[k] / this.fadeDuration[k];
+      }
+      if (motion && (this.rootMotions[clip] !== undefined || (fromClip >= 0 && this.rootMotions[fromClip] !== undefined))) this.finishPose(k, dt);
+    }
+    gpu.count = n;
+  }
+
+  /** Frees the GPU evaluator's buffers (nothing to do on the CPU). */
+  destroy(): void {
+    this.gpu?.destroy();
   }
 
   private applyDelta(k: number, m: CrowdRootMotion): void {
@@ -399,7 +502,15 @@ export class Crowd {
 
   private copyPlacement(k: number): void {
     const o = k * 16;
-    for (let i = 0; i < 16; i++) this.placementsF32[o + i] = this.placements[o + i];
+    const p = this.placements;
+    for (let i = 0; i < 16; i++) this.placementsF32[o + i] = p[o + i];
+    const gpu = this.gpu;
+    if (gpu) {
+      // x y z and the turn about +Y (column 0 is (cos, 0, −sin), column 2 (sin, 0, cos)).
+      const g = k * STATE_WORDS + PLACEMENT;
+      gpu.state[g] = p[o + 12]; gpu.state[g + 1] = p[o + 13]; gpu.state[g + 2] = p[o + 14];
+      gpu.state[g + 3] = Math.atan2(p[o + 8], p[o]);
+    }
   }
 
   private checkInstance(k: number): void {
