@@ -52,6 +52,7 @@ export {
 } from './anim/batch.ts';
 export { Crowd, findRootMotion, type CrowdRootMotion } from './anim/crowd.ts';
 export { renderCrowd } from './gpu/render-crowd.ts';
+export type { GpuPaletteSource } from './gpu/gpu-culling.ts';
 
 // ── Loading: glTF bytes → immutable model (every tier starts from a Model). ──
 export { loadGltf, type LoadOptions } from './gltf/load.ts';

@@ -43,7 +43,7 @@ const TIERS = {
   },
   batchAndCrowd: {
     values: ['Crowd', 'createInstanceBatch', 'findRootMotion', 'renderCrowd', 'sampleInstanceBatch', 'updateBatchMatricesAndPalettes', 'updateInstanceBatch'],
-    types: ['CrowdRootMotion', 'InstanceBatch', 'InstanceBatchOptions'],
+    types: ['CrowdRootMotion', 'GpuPaletteSource', 'InstanceBatch', 'InstanceBatchOptions'],
   },
   loading: {
     values: ['GltfError', 'loadGltf', 'resolveGltfUri'],

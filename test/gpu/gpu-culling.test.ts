@@ -203,7 +203,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
           expect(r.skinningPath).toBe(config === 'vertex path' ? 'vertex' : 'compute');
           const cpuStats = { ...r.stats };
           const cpu = await scene.read();
-          r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, source);
+          renderCrowd(r, scene.target, scene.camera, crowd, source);
           expect(r.stats.joints).toBe(0);
           expect(r.stats.drawCalls).toBe(cpuStats.drawCalls);
           const gpuFrame = await scene.read();
