@@ -4,8 +4,9 @@
  * Writes bench/results/latest.json. Then the GPU section (bench/gpu/gpu-bench.ts): frames
  * of a Fox crowd, our Renderer vs three.js's WebGPURenderer in headless Chromium, written
  * to bench/results/gpu-latest.json. `--no-gpu` skips it, `--gpu-only` runs only it.
- * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts) and `--skinned-bounds`
- * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost).
+ * Sections run on their own: `--skin-paths` (bench/gpu/skin-paths.ts), `--skinned-bounds`
+ * (bench/skinned-bounds.ts: how tight the skinned bounds are and what they cost) and `--crowd`
+ * (bench/gpu/crowd-bench.ts: 1,000–100,000 characters, CPU batch vs GPU evaluator vs three.js).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -21,6 +22,7 @@ import { assetPath } from '../test/support/assets.ts';
 import { loadThreeGltf } from '../test/support/three-node.ts';
 import { Crowd } from '../src/anim/crowd.ts';
 import { checkPalettes, FRAME_SECONDS, OurCrowd, phaseOf, ThreeCrowd, type PaletteCheck } from './pose-bench.ts';
+import { runCrowdBench } from './gpu/crowd-bench.ts';
 import { runGpuBench } from './gpu/gpu-bench.ts';
 import { runSkinPathsBench } from './gpu/skin-paths.ts';
 import { runSkinnedBoundsBench } from './skinned-bounds.ts';
@@ -45,6 +47,10 @@ const CASES = [
 const QUICK = process.argv.includes('--quick');
 if (process.argv.includes('--skin-paths')) {
   await runSkinPathsBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--crowd')) {
+  await runCrowdBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--skinned-bounds')) {
