@@ -16,6 +16,7 @@ import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } 
 import type { GpuMaterial, GpuModel, GpuPrimitive } from './gpu-model.ts';
 import { INDIRECT_ARGS_BYTES } from './gpu-culling-layout.ts';
 import { GpuCuller, gpuCullingSupported } from './gpu-culling.ts';
+import { GpuRecords, gpuRecordsApply } from './gpu-records.ts';
 import { groundFootprint, type GroundDisc, type GroundFootprint } from './ground.ts';
 import { BindGroup, DrawFlag, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from './layouts.ts';
 import { instancesPerBinding, type AllocationLimits } from './limits.ts';
@@ -115,6 +116,9 @@ export class ModelDraws {
   skinBindGroup!: GPUBindGroup;
   /** GPU culling (requestGpuCulling): its compacted records, and the skin bind group over them. */
   gpuCuller: GpuCuller | undefined;
+  /** Draw records written on the GPU (requestGpuRecords), for GPU-culled frames of models they apply to. */
+  private gpuRecords: GpuRecords | undefined;
+  private gpuRecordsChecked = false;
   culledDrawBuffer: GPUBuffer | undefined;
   culledSkinBindGroup: GPUBindGroup | undefined;
   /** The palettes bound (paletteBuffer or `external`), and a GpuPaletteSource's buffer bound instead of paletteBuffer. */
@@ -227,7 +231,8 @@ export class ModelDraws {
     this.drawBuffer = device.createBuffer({
       label: `${label} ${model.name} draw records ×${capacity}`,
       size: this.records.buffer.byteLength,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      // COPY_SRC: records written on the GPU (gpu-records.ts) can be read back.
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
     });
     // A storage binding cannot be empty: a model without skins still gets one matrix.
     this.paletteBuffer = device.createBuffer({
@@ -272,6 +277,27 @@ export class ModelDraws {
       this.bind();
     }
     return this.gpuCuller.request(onFailed) ? this.gpuCuller : undefined;
+  }
+
+  /**
+   * The model's GPU record writing (gpu-records.ts), when it applies to the model and its
+   * pipeline is built; the first call starts building it (frames write records on the CPU meanwhile).
+   */
+  requestGpuRecords(onFailed: (e: unknown) => void): GpuRecords | undefined {
+    if (!this.gpuRecordsChecked) {
+      this.gpuRecordsChecked = true;
+      if (gpuRecordsApply(this.model, this.draws)) {
+        this.gpuRecords = new GpuRecords(
+          this.ctx.device, this.model, this.draws, restWorldMatrices(this.model), this.preskinBase, this.paletteMatrices, this.preskinVertices, `${this.ctx.label} ${this.model.name}`,
+        );
+      }
+    }
+    return this.gpuRecords?.request(onFailed) ? this.gpuRecords : undefined;
+  }
+
+  /** Resolves once GPU record writing is built (at once when it does not apply to the model). */
+  async gpuRecordsPrepared(): Promise<void> {
+    await this.gpuRecords?.prepare();
   }
 
   /** The skin bind groups (and the compute path's and the culler's buffers) over the current buffers. */
@@ -436,6 +462,7 @@ export class ModelDraws {
     this.paletteBuffer.destroy();
     this.preskin?.destroy();
     this.gpuCuller?.destroy();
+    this.gpuRecords?.destroy();
   }
 }
 
@@ -538,7 +565,7 @@ function instanceRuns(draws: readonly Draw[], order: Int32Array): Int32Array {
 }
 
 /** World matrices of the rest pose, by slot (load time). */
-function restWorldMatrices(model: Model): Float64Array {
+export function restWorldMatrices(model: Model): Float64Array {
   const h = model.hierarchy;
   const out = new Float64Array(h.count * 16);
   for (let slot = 0; slot < h.count; slot++) {

@@ -279,7 +279,8 @@ export class Renderer {
     if (!current) return false;
     current.requestGpuCulling(this.onGpuCullingFailed);
     if (!current.gpuCuller) return false;
-    await current.gpuCuller.prepare();
+    current.requestGpuRecords(this.onGpuCullingFailed);
+    await Promise.all([current.gpuCuller.prepare(), current.gpuRecordsPrepared()]);
     return true;
   }
 
@@ -372,9 +373,11 @@ export class Renderer {
    * run on the GPU (gpu-culling.ts), each draw one indirect call; `stats.instances` and
    * `stats.culled` are then read back a frame or two late. Until the culling pipelines are built,
    * without the 'indirect-first-instance' feature, for EXT_mesh_gpu_instancing models and for
-   * crowds drawn in chunks, every instance is drawn unculled. Draw records still come from the
-   * instances (node matrices, morph weights) and placements. Dual-quaternion skinning ignores
-   * `source` and uploads the instances' own palettes.
+   * crowds drawn in chunks, every instance is drawn unculled. GPU-culled frames also write the
+   * draw records on the GPU from the placements (gpu-records.ts) for models whose mesh nodes no
+   * clip moves and that have no morph targets; other models' records come from the instances
+   * (node matrices, morph weights) as usual. Dual-quaternion skinning ignores `source` and
+   * uploads the instances' own palettes.
    */
   renderInstances(
     target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array | Float64Array,
@@ -459,10 +462,17 @@ export class Renderer {
     if (current && current.draws.length > 0 && count > 0) {
       // Records (and palettes) go up before the passes that read them: the queue orders them before the submit.
       const inPlace = !gpuSource && palettesUploadInPlace(current, sourceInstances, sourceCount);
-      writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, this.settings.normals === 'exact');
-      const recordBytes = current.draws.length * count * DRAW_RECORD_SIZE;
-      queue.writeBuffer(current.drawBuffer, 0, current.records.buffer, 0, recordBytes);
-      uploaded += recordBytes;
+      const exactNormals = this.settings.normals === 'exact';
+      // A GPU-culled frame's records are written on the GPU from the placements where they can be (gpu-records.ts).
+      const gpuRecords = gpuCuller && current.requestGpuRecords(this.onGpuCullingFailed);
+      if (gpuRecords) {
+        uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, placements, eye, exactNormals);
+      } else {
+        writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, exactNormals);
+        const recordBytes = current.draws.length * count * DRAW_RECORD_SIZE;
+        queue.writeBuffer(current.drawBuffer, 0, current.records.buffer, 0, recordBytes);
+        uploaded += recordBytes;
+      }
       if (gpuSource) {
         stats.joints = 0;
       } else {
