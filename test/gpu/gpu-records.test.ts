@@ -19,6 +19,7 @@ import { gpuRecordsApply, packPlacementRows } from '../../src/gpu/gpu-records.ts
 import { PLACEMENT_ROW_FLOATS, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding } from '../../src/gpu/gpu-records-layout.ts';
 import { DrawFlag } from '../../src/gpu/layouts.ts';
 import type { ModelDraws } from '../../src/gpu/model-draws.ts';
+import { measureAllocation } from '../support/allocation.ts';
 import { assetPath } from '../support/assets.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, testDevice } from './gpu-test.ts';
 import { bindings, structLayout } from './wgsl-layout.ts';
@@ -42,6 +43,15 @@ describe('records.wgsl ↔ gpu-records-layout.ts', () => {
     expect([...out.subarray(0, 12)]).toEqual([1, 4, 7, 0.5, 2, 5, 8, 0.25, 3, 6, 9, -0.125]);
     packPlacementRows(undefined, 2, [1, 2, 3], out);
     expect([...out.subarray(12, 24)]).toEqual([1, 0, 0, -1, 0, 1, 0, -2, 0, 0, 1, -3]);
+  });
+
+  it('packing a frame\'s placements allocates nothing', async () => {
+    const n = 1000;
+    const placements = new Float64Array(16 * n).map((_, i) => (i % 5) * 0.25);
+    const eye = Float64Array.of(10, 20, 30);
+    const out = new Float32Array(n * PLACEMENT_ROW_FLOATS);
+    const { rounds, clean } = await measureAllocation(() => packPlacementRows(placements, n, eye, out), 200, 32 * 1024);
+    expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
   });
 });
 
