@@ -50,7 +50,8 @@ if (process.argv.includes('--skin-paths')) {
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--crowd')) {
-  await runCrowdBench({ quick: QUICK });
+  const list = (flag: string) => process.argv.find((a) => a.startsWith(`--${flag}=`))?.slice(flag.length + 3).split(',');
+  await runCrowdBench({ quick: QUICK, counts: list('counts')?.map(Number), assets: list('assets') });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--skinned-bounds')) {

@@ -124,7 +124,7 @@ describe('the library entry (src/index.ts)', () => {
     expect(api.TAG_NAME).toBe('skinned-mesh-viewer');
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
       'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
-      'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
+      'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'crowd-evaluator', 'root-motion', 'shadows',
       'variant-name',
     ]);
   });

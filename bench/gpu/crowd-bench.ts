@@ -3,7 +3,9 @@
  * headless Chromium (WebGPU on SwiftShader), per frame: main-thread CPU ms (advance, pose,
  * encode, submit), bytes written to the GPU (counted exactly around the frame), GPU ms
  * (timestamp queries where available), for three columns in the same run: ours with the CPU
- * batch evaluator, ours with the GPU evaluator (when Crowd has it: `{ evaluator: 'gpu' }`), and
+ * batch evaluator, ours with the GPU evaluator (when Crowd has it: `{ evaluator: 'gpu' }`), our
+ * GPU draw path alone (palettes evaluated once and kept on the GPU: bounds, culling, records and
+ * indirect draws on the GPU, no pose evaluation), and
  * three.js (one SkinnedMesh per character) up to the count it can run. Every side skips a count
  * when its last count's frame, scaled by the count, predicts more than FRAME_BUDGET_MS.
  * Writes bench/results/crowd-latest.json (`--quick`: crowd-quick.json.tmp).
@@ -33,6 +35,10 @@ const FRAME_BUDGET_MS = 30_000;
 
 export interface CrowdBenchOptions {
   readonly quick?: boolean;
+  /** Instance counts (default 1,000 / 10,000 / 50,000 / 100,000; `--counts=1000,10000`). */
+  readonly counts?: readonly number[];
+  /** Assets (default Fox and CesiumMan; `--assets=Fox`). */
+  readonly assets?: readonly string[];
 }
 
 interface SideResult {
@@ -52,6 +58,8 @@ interface CrowdRow {
   instances: number;
   cpuBatch: Side;
   gpuEvaluator: Side;
+  /** The renderer's GPU draw path with static palettes on the GPU (no pose evaluation per frame). */
+  gpuDraw: Side;
   three: Side;
 }
 
@@ -79,7 +87,9 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
   }
   const quick = options.quick ?? false;
   const loadBefore = loadavg()[0];
-  const counts = quick ? [100, 1000] : [1000, 10_000, 50_000, 100_000];
+  const counts = options.counts ?? (quick ? [100, 1000] : [1000, 10_000, 50_000, 100_000]);
+  const cases = options.assets ? CASES.filter((c) => options.assets!.includes(c.asset)) : CASES;
+  const partial = options.counts !== undefined || options.assets !== undefined;
   const framesFor = (n: number) => (quick ? { warmup: 1, frames: 2 } : n <= 1000 ? { warmup: 2, frames: 5 } : { warmup: 1, frames: 3 });
 
   const server = await createServer({
@@ -105,7 +115,7 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
   const setups: Record<string, CrowdSetup> = {};
   const pageErrors: string[] = [];
   try {
-    for (const c of CASES) {
+    for (const c of cases) {
       // A page per asset: three.js's crowd and our buffers go with it.
       const page = await browser.newPage({ viewport: { width: 640, height: 240 }, deviceScaleFactor: 1 });
       page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -115,9 +125,10 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
       const setup = await page.evaluate(([url, name, clip]) => window.crowdBench.setup(url, name, clip), [`/@fs${assetPath(c.asset)}`, c.asset, c.clip] as const);
       setups[c.asset] = setup;
       console.log(`crowd bench ${c.asset}: adapter "${setup.adapter}", timestamp-query ${setup.timestampQuery ? 'yes' : 'no'}, three.js ${setup.threeBackend}${setup.oursError ? `; ours failed: ${setup.oursError}` : ''}${setup.threeError ? `; three failed: ${setup.threeError}` : ''}`);
-      const last: Partial<Record<'cpuBatch' | 'gpuEvaluator' | 'three', { n: number; ms: number }>> = {};
+      type Key = 'cpuBatch' | 'gpuEvaluator' | 'gpuDraw' | 'three';
+      const last: Partial<Record<Key, { n: number; ms: number }>> = {};
       /** Why a side does not run `n` (its predicted frame is over budget), or undefined. */
-      const overBudget = (key: 'cpuBatch' | 'gpuEvaluator' | 'three', n: number): string | undefined => {
+      const overBudget = (key: Key, n: number): string | undefined => {
         const l = last[key];
         const predicted = l ? (l.ms * n) / l.n : 0;
         return predicted > FRAME_BUDGET_MS ? `not run: ${(predicted / 1000).toFixed(0)} s per frame predicted from ${l!.n}` : undefined;
@@ -127,16 +138,16 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
         const { warmup, frames } = framesFor(n);
         threeStopped ??= overBudget('three', n);
         const withThree = !threeStopped;
-        const row: CrowdRow = { asset: c.asset, instances: n, cpuBatch: { error: 'not run' }, gpuEvaluator: { error: 'not run' }, three: { skipped: threeStopped ?? '' } };
+        const row: CrowdRow = { asset: c.asset, instances: n, cpuBatch: { error: 'not run' }, gpuEvaluator: { error: 'not run' }, gpuDraw: { error: 'not run' }, three: { skipped: threeStopped ?? '' } };
         try {
           await page.evaluate(([count, t]) => window.crowdBench.layout(count, t), [n, withThree] as const);
         } catch (e) {
-          row.cpuBatch = row.gpuEvaluator = row.three = { error: `layout: ${short(e)}` };
+          row.cpuBatch = row.gpuEvaluator = row.gpuDraw = row.three = { error: `layout: ${short(e)}` };
           rows.push(row);
           continue;
         }
-        for (const evaluator of ['cpu', 'gpu'] as const satisfies readonly OursEvaluator[]) {
-          const key = evaluator === 'cpu' ? 'cpuBatch' : 'gpuEvaluator';
+        for (const evaluator of ['cpu', 'gpu', 'gpu-draw'] as const satisfies readonly OursEvaluator[]) {
+          const key = evaluator === 'cpu' ? 'cpuBatch' : evaluator === 'gpu' ? 'gpuEvaluator' : 'gpuDraw';
           if (setup.oursError) { row[key] = { error: setup.oursError }; continue; }
           const skip = overBudget(key, n);
           if (skip) { row[key] = { skipped: skip }; continue; }
@@ -161,7 +172,7 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
         }
         rows.push(row);
         const fmt = (s: Side) => ('error' in s ? `error: ${s.error}` : 'skipped' in s ? s.skipped : `cpu ${s.cpuMs.toFixed(1)} ms, ${(s.bytesPerFrame / 1e6).toFixed(2)} MB (${s.bytesPerInstance.toFixed(0)} B/inst), GPU ${s.gpuMs === null ? '–' : `${s.gpuMs.toFixed(0)} ms`}, frame ${s.frameMs.toFixed(0)} ms`);
-        console.log(`  ${c.asset} ×${n}: CPU batch ${fmt(row.cpuBatch)}; GPU evaluator ${fmt(row.gpuEvaluator)}; three ${fmt(row.three)}`);
+        console.log(`  ${c.asset} ×${n}: CPU batch ${fmt(row.cpuBatch)}; GPU evaluator ${fmt(row.gpuEvaluator)}; GPU draw path ${fmt(row.gpuDraw)}; three ${fmt(row.three)}`);
       }
       await page.close();
     }
@@ -175,16 +186,17 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
     asset: r.asset, instances: r.instances,
     'CPU batch ms': cell(r.cpuBatch, 'cpuMs', 2), 'CPU batch B/inst': cell(r.cpuBatch, 'bytesPerInstance', 0), 'CPU batch GPU ms': cell(r.cpuBatch, 'gpuMs', 0),
     'GPU eval ms': cell(r.gpuEvaluator, 'cpuMs', 2), 'GPU eval B/inst': cell(r.gpuEvaluator, 'bytesPerInstance', 0), 'GPU eval GPU ms': cell(r.gpuEvaluator, 'gpuMs', 0),
+    'GPU draw ms': cell(r.gpuDraw, 'cpuMs', 2), 'GPU draw B/inst': cell(r.gpuDraw, 'bytesPerInstance', 0), 'GPU draw GPU ms': cell(r.gpuDraw, 'gpuMs', 0),
     'three ms': cell(r.three, 'cpuMs', 2), 'three B/inst': cell(r.three, 'bytesPerInstance', 0), 'three GPU ms': cell(r.three, 'gpuMs', 0),
   })));
   if (pageErrors.length > 0) console.log(`page errors:\n  ${pageErrors.join('\n  ')}`);
-  const out = resolve(HERE, '..', 'results', quick ? 'crowd-quick.json.tmp' : 'crowd-latest.json');
+  const out = resolve(HERE, '..', 'results', quick ? 'crowd-quick.json.tmp' : partial ? 'crowd-partial.json.tmp' : 'crowd-latest.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({
     date: new Date().toISOString(),
     canvas: [320, 240],
     method: [
-      'One page per asset; per count, our crowd on the CPU batch evaluator, then on the GPU evaluator, then three.js, each warm-up frames then measured frames.',
+      'One page per asset; per count, our crowd on the CPU batch evaluator, then on the GPU evaluator, then our GPU draw path with static palettes on the GPU (no pose evaluation), then three.js, each warm-up frames then measured frames.',
       'CPU ms: main thread from the start of the frame (advance every character by 1/60 s, pose, encode, submit) to the return of the submit; then the frame waits for queue.onSubmittedWorkDone() (frame ms).',
       'Bytes: every GPUQueue.writeBuffer / writeTexture of the page during the frame, counted by wrapping the prototype (exact, both libraries).',
       'GPU ms: timestamp queries around the render passes (ours: Renderer stats, a frame or two late; three: trackTimestamp).',

@@ -5,6 +5,9 @@
  *  - ours, `cpu`: a Crowd on the CPU batch path (WebAssembly), palettes uploaded, culled on the CPU;
  *  - ours, `gpu`: the same Crowd with `{ evaluator: 'gpu' }` (issue #16): palettes evaluated on
  *    the GPU, bounds, culling and indirect draws there too (GpuPaletteSource);
+ *  - ours, `gpu-draw`: the renderer's GPU draw path alone (bounds, culling, records and indirect
+ *    draws on the GPU) with palettes evaluated once and left on the GPU: what drawing costs the
+ *    main thread and the upload once the poses are the GPU's, whoever evaluates them;
  *  - three.js: one SkinnedMesh clone per character (SkeletonUtils.clone, one AnimationMixer each),
  *    WebGPURenderer, as an app builds a crowd with it (r187 has no instanced skinning).
  * Bytes written to the GPU are counted exactly for every side by wrapping GPUQueue's writeBuffer
@@ -47,7 +50,7 @@ export interface CrowdSetup {
   readonly threeError?: string;
 }
 
-export type OursEvaluator = 'cpu' | 'gpu';
+export type OursEvaluator = 'cpu' | 'gpu' | 'gpu-draw';
 
 declare global {
   interface Window {
@@ -104,6 +107,8 @@ type EvaluatedCrowd = Crowd & { readonly gpu?: GpuPaletteSource; destroy?(): voi
 /** Crowd with issue #16's `{ evaluator, device }` option (src/anim/crowd.ts; without it the option is ignored and `gpu` is absent). */
 const CrowdWithEvaluator = Crowd as unknown as new (m: Model, n: number, o?: { evaluator?: OursEvaluator; device?: GPUDevice }) => EvaluatedCrowd;
 let crowd: EvaluatedCrowd | undefined;
+/** `gpu-draw`: the crowd's palettes, uploaded once, as the frames' GpuPaletteSource. */
+let staticPalettes: GpuPaletteSource | undefined;
 
 let gltf: GLTF;
 let three: THREE.WebGPURenderer;
@@ -206,13 +211,21 @@ window.crowdBench = {
   async prepareOurs(evaluator) {
     if (!renderer) throw new Error('our renderer failed to start');
     crowd?.destroy?.();
-    const c = new CrowdWithEvaluator(model, count, { evaluator, device });
+    staticPalettes?.palettes.destroy();
+    staticPalettes = undefined;
+    const c = new CrowdWithEvaluator(model, count, { evaluator: evaluator === 'gpu' ? 'gpu' : 'cpu', device });
     if (evaluator === 'gpu' && !c.gpu) throw new Error('no GPU evaluator: Crowd has no `gpu` palette source for { evaluator: \'gpu\' }');
     for (let k = 0; k < count; k++) {
       c.setPlacement(k, offsets[2 * k], 0, offsets[2 * k + 1], 0);
       c.play(k, clipIndex, phase(k, model.animations[clipIndex].duration));
     }
     c.rootMotion = false;
+    if (evaluator === 'gpu-draw') {
+      c.update(0);
+      const palettes = device.createBuffer({ label: 'crowd bench static palettes', size: c.palettes.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+      device.queue.writeBuffer(palettes, 0, c.palettes);
+      staticPalettes = { palettes };
+    }
     crowd = c;
   },
 
@@ -223,8 +236,12 @@ window.crowdBench = {
     for (let f = -warmup; f < frames; f++) {
       written = 0;
       const t0 = performance.now();
-      c.update(FRAME_SECONDS);
-      renderCrowd(renderer, context.getCurrentTexture(), camera, c, c.gpu);
+      if (staticPalettes) {
+        renderCrowd(renderer, context.getCurrentTexture(), camera, c, staticPalettes);
+      } else {
+        c.update(FRAME_SECONDS);
+        renderCrowd(renderer, context.getCurrentTexture(), camera, c, c.gpu);
+      }
       const t1 = performance.now();
       const bytes = written;
       await device.queue.onSubmittedWorkDone();
