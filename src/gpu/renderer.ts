@@ -392,6 +392,9 @@ export class Renderer {
     if (current) this.beginModelFrame(current, instances, count, placements);
     // Palettes from the GPU (linear skinning); a chunk reads its range copied into the model's own buffer.
     const gpuSource = current !== undefined && source !== undefined && current.skinning !== 'dual-quaternion' ? source : undefined;
+    if (gpuSource && gpuSource.palettes.size < (this.chunkFirst + count) * current!.paletteMatrices * PALETTE_MATRIX_BYTES) {
+      throw new RangeError(`Renderer.renderInstances: ${this.chunkFirst + count} instances need ${(this.chunkFirst + count) * current!.paletteMatrices * PALETTE_MATRIX_BYTES} bytes of GPU palettes, "${gpuSource.palettes.label}" holds ${gpuSource.palettes.size}`);
+    }
     const chunked = this.chunkContinues || this.chunkFollows;
     current?.usePalettes(gpuSource && !chunked ? gpuSource.palettes : undefined);
     let uploaded = 0;

@@ -295,6 +295,16 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
     });
   });
 
+  it('refuses GPU palettes too small for the instances drawn, naming the buffer', () => {
+    const small = gpu.createBuffer({ label: 'too small palettes', size: 64 * crowd.paletteMatrices, usage: GPUBufferUsage.STORAGE });
+    try {
+      expect(() => scene.renderer.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, { palettes: small }))
+        .toThrow(new RangeError(`Renderer.renderInstances: ${COUNT} instances need ${COUNT * crowd.paletteMatrices * 64} bytes of GPU palettes, "too small palettes" holds ${64 * crowd.paletteMatrices}`));
+    } finally {
+      small.destroy();
+    }
+  });
+
   it('a GPU-culled frame creates no GPU object: one encoder, one submit, its writeBuffers', async () => {
     await expectNoGpuErrors(gpu, async () => {
       const r = scene.renderer;
