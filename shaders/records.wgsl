@@ -17,6 +17,9 @@ struct RecordParams {
   preskinVertices: u32,
   // RenderSettings.normals 'exact'.
   exactNormals: u32,
+  // 1: placements are similarity transforms, uploaded as a unit quaternion, then the translation
+  // (camera-relative) and the uniform scale: two vec4f per instance. 0: three rows of the affine matrix.
+  compact: u32,
 }
 
 struct RecordDraw {
@@ -82,12 +85,27 @@ fn writeRecords(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
   if (k >= count) {
     return;
   }
-  let r0 = placements[3u * k];
-  let r1 = placements[3u * k + 1u];
-  let r2 = placements[3u * k + 2u];
-  let placement = mat4x4f(
-    vec4f(r0.x, r1.x, r2.x, 0.0), vec4f(r0.y, r1.y, r2.y, 0.0), vec4f(r0.z, r1.z, r2.z, 0.0), vec4f(r0.w, r1.w, r2.w, 1.0),
-  );
+  var placement: mat4x4f;
+  if (params.compact != 0u) {
+    let q = placements[2u * k];
+    let ts = placements[2u * k + 1u];
+    // s · R(q), R from a unit quaternion (gpu-records.ts packs it from the placement's rotation).
+    let x = q.x; let y = q.y; let z = q.z; let w = q.w;
+    let s = ts.w;
+    placement = mat4x4f(
+      vec4f(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + z * w), 2.0 * (x * z - y * w), 0.0) * s,
+      vec4f(2.0 * (x * y - z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + x * w), 0.0) * s,
+      vec4f(2.0 * (x * z + y * w), 2.0 * (y * z - x * w), 1.0 - 2.0 * (x * x + y * y), 0.0) * s,
+      vec4f(ts.xyz, 1.0),
+    );
+  } else {
+    let r0 = placements[3u * k];
+    let r1 = placements[3u * k + 1u];
+    let r2 = placements[3u * k + 2u];
+    placement = mat4x4f(
+      vec4f(r0.x, r1.x, r2.x, 0.0), vec4f(r0.y, r1.y, r2.y, 0.0), vec4f(r0.z, r1.z, r2.z, 0.0), vec4f(r0.w, r1.w, r2.w, 1.0),
+    );
+  }
   for (var d = 0u; d < params.drawCount; d++) {
     let info = recordDraws[d];
     let model = placement * info.nodeWorld;

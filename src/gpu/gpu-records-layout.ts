@@ -13,13 +13,14 @@ export const RecordsBinding = {
   PARAMS: 4,
 } as const;
 
-/** `struct RecordParams`: five u32; 32 bytes as a uniform (rounded to 16). */
+/** `struct RecordParams`: six u32; 32 bytes as a uniform (rounded to 16). */
 export const RecordParamsWord = {
   COUNT: 0,
   PALETTE_MATRICES: 1,
   DRAW_COUNT: 2,
   PRESKIN_VERTICES: 3,
   EXACT_NORMALS: 4,
+  COMPACT: 5,
 } as const;
 export const RECORD_PARAMS_BYTES = 32;
 
@@ -36,3 +37,5 @@ export const RECORD_DRAW_BYTES = 96;
 
 /** Floats per instance of the placement upload: the three rows of its camera-relative affine matrix. */
 export const PLACEMENT_ROW_FLOATS = 12;
+/** Floats per instance of the compact placement upload (similarity transforms): quaternion x y z w, translation x y z, scale. */
+export const PLACEMENT_COMPACT_FLOATS = 8;

@@ -1,7 +1,8 @@
 /**
  * Draw records of a GPU-culled crowd written on the GPU (issue #16): per frame the CPU packs
- * each instance's placement, made camera-relative in float64, as three rows of float32
- * (PLACEMENT_ROW_FLOATS = 48 bytes per instance, one writeBuffer), and one compute dispatch
+ * each instance's placement, made camera-relative in float64 — as a quaternion, translation and
+ * uniform scale (32 bytes) when every placement is a similarity transform, as a Crowd's are,
+ * else as three rows of float32 (48 bytes) — in one writeBuffer, and one compute dispatch
  * (shaders/records.wgsl) writes every draw's record — model and normal matrix, palette
  * offset, flags (exact normals where a palette matrix scales non-uniformly), skinned base —
  * where draw-record-writer.ts would have written 192 bytes per draw from the CPU.
@@ -18,7 +19,7 @@ import type { Model } from '../gltf/model.ts';
 import { cullGrid } from './gpu-culling.ts';
 import { CULL_NO_INDEX, CULL_WORKGROUP_SIZE } from './gpu-culling-layout.ts';
 import {
-  PLACEMENT_ROW_FLOATS, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding,
+  PLACEMENT_COMPACT_FLOATS, PLACEMENT_ROW_FLOATS, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding,
 } from './gpu-records-layout.ts';
 import { compileShaderModule } from './shader-module.ts';
 
@@ -90,6 +91,67 @@ export function packPlacementRows(placements: ArrayLike<number> | undefined, cou
       dst[o + 8] = 0; dst[o + 9] = 0; dst[o + 10] = 1; dst[o + 11] = -ez;
     }
   }
+}
+
+/**
+ * Largest deviation of RᵀR from the identity (R = the placement's 3×3 over its uniform scale)
+ * for a placement to travel as a quaternion: far below what a float32 matrix shows.
+ */
+export const SIMILARITY_TOLERANCE = 1e-6;
+
+/**
+ * The compact placement upload, when every placement is a similarity transform (rotation or
+ * mirror times a uniform scale, plus a translation; affine): per instance the unit quaternion
+ * of its rotation, its translation minus `eye` (float64, then rounded) and its scale (negative
+ * for a mirror) into `dst[k × 8 …]`, 32 bytes. Returns false (dst partly written) as soon as one
+ * placement is not; then pack the rows (packPlacementRows). Allocates nothing.
+ */
+export function packPlacementsCompact(placements: ArrayLike<number> | undefined, count: number, eye: ArrayLike<number>, dst: Float32Array): boolean {
+  const ex = eye[0], ey = eye[1], ez = eye[2];
+  for (let k = 0; k < count; k++) {
+    const o = k * PLACEMENT_COMPACT_FLOATS;
+    if (!placements) {
+      dst[o] = 0; dst[o + 1] = 0; dst[o + 2] = 0; dst[o + 3] = 1;
+      dst[o + 4] = -ex; dst[o + 5] = -ey; dst[o + 6] = -ez; dst[o + 7] = 1;
+      continue;
+    }
+    const p = k * 16;
+    if (placements[p + 3] !== 0 || placements[p + 7] !== 0 || placements[p + 11] !== 0 || placements[p + 15] !== 1) return false;
+    const a0 = placements[p], a1 = placements[p + 1], a2 = placements[p + 2];
+    const b0 = placements[p + 4], b1 = placements[p + 5], b2 = placements[p + 6];
+    const c0 = placements[p + 8], c1 = placements[p + 9], c2 = placements[p + 10];
+    const det = a0 * (b1 * c2 - b2 * c1) - b0 * (a1 * c2 - a2 * c1) + c0 * (a1 * b2 - a2 * b1);
+    const scale = Math.cbrt(det);
+    if (!(scale !== 0 && Number.isFinite(scale))) return false;
+    const inv = 1 / scale;
+    // R = M / scale, element m_rc at row r, column c.
+    const m00 = a0 * inv, m10 = a1 * inv, m20 = a2 * inv;
+    const m01 = b0 * inv, m11 = b1 * inv, m21 = b2 * inv;
+    const m02 = c0 * inv, m12 = c1 * inv, m22 = c2 * inv;
+    const t = SIMILARITY_TOLERANCE;
+    if (Math.abs(m00 * m00 + m10 * m10 + m20 * m20 - 1) > t || Math.abs(m01 * m01 + m11 * m11 + m21 * m21 - 1) > t
+      || Math.abs(m02 * m02 + m12 * m12 + m22 * m22 - 1) > t || Math.abs(m00 * m01 + m10 * m11 + m20 * m21) > t
+      || Math.abs(m01 * m02 + m11 * m12 + m21 * m22) > t || Math.abs(m02 * m00 + m12 * m10 + m22 * m20) > t) return false;
+    // Shepperd: the largest of w, x, y, z first, for a stable square root.
+    const trace = m00 + m11 + m22;
+    let x: number, y: number, z: number, w: number;
+    if (trace > 0) {
+      const s = Math.sqrt(trace + 1) * 2;
+      w = 0.25 * s; x = (m21 - m12) / s; y = (m02 - m20) / s; z = (m10 - m01) / s;
+    } else if (m00 > m11 && m00 > m22) {
+      const s = Math.sqrt(1 + m00 - m11 - m22) * 2;
+      w = (m21 - m12) / s; x = 0.25 * s; y = (m01 + m10) / s; z = (m02 + m20) / s;
+    } else if (m11 > m22) {
+      const s = Math.sqrt(1 + m11 - m00 - m22) * 2;
+      w = (m02 - m20) / s; x = (m01 + m10) / s; y = 0.25 * s; z = (m12 + m21) / s;
+    } else {
+      const s = Math.sqrt(1 + m22 - m00 - m11) * 2;
+      w = (m10 - m01) / s; x = (m02 + m20) / s; y = (m12 + m21) / s; z = 0.25 * s;
+    }
+    dst[o] = x; dst[o + 1] = y; dst[o + 2] = z; dst[o + 3] = w;
+    dst[o + 4] = placements[p + 12] - ex; dst[o + 5] = placements[p + 13] - ey; dst[o + 6] = placements[p + 14] - ez; dst[o + 7] = scale;
+  }
+  return true;
 }
 
 interface RecordsPipeline {
@@ -199,9 +261,12 @@ export class GpuRecords {
         ],
       });
     }
-    packPlacementRows(placements, count, eye, this.staging);
-    const placementBytes = count * PLACEMENT_ROW_FLOATS * 4;
+    // 32 bytes per instance when every placement is a similarity transform, else 48.
+    const compact = packPlacementsCompact(placements, count, eye, this.staging);
+    if (!compact) packPlacementRows(placements, count, eye, this.staging);
+    const placementBytes = count * (compact ? PLACEMENT_COMPACT_FLOATS : PLACEMENT_ROW_FLOATS) * 4;
     queue.writeBuffer(this.placements!, 0, this.staging.buffer, 0, placementBytes);
+    this.paramData[RecordParamsWord.COMPACT] = compact ? 1 : 0;
     this.paramData[RecordParamsWord.COUNT] = count;
     this.paramData[RecordParamsWord.EXACT_NORMALS] = exactNormals ? 1 : 0;
     queue.writeBuffer(this.params, 0, this.paramData.buffer);

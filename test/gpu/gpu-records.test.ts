@@ -15,7 +15,7 @@ import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../src/gpu/draw-record.ts';
 import { writeDrawRecords } from '../../src/gpu/draw-record-writer.ts';
-import { gpuRecordsApply, packPlacementRows } from '../../src/gpu/gpu-records.ts';
+import { gpuRecordsApply, packPlacementRows, packPlacementsCompact } from '../../src/gpu/gpu-records.ts';
 import { PLACEMENT_ROW_FLOATS, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding } from '../../src/gpu/gpu-records-layout.ts';
 import { DrawFlag } from '../../src/gpu/layouts.ts';
 import type { ModelDraws } from '../../src/gpu/model-draws.ts';
@@ -45,12 +45,60 @@ describe('records.wgsl ↔ gpu-records-layout.ts', () => {
     expect([...out.subarray(12, 24)]).toEqual([1, 0, 0, -1, 0, 1, 0, -2, 0, 0, 1, -3]);
   });
 
+  it('packs similarity placements as quaternion, translation and scale (mirrors too); anything else is refused', () => {
+    const out = new Float32Array(8 * 4);
+    /** The matrix the shader builds from a compact entry. */
+    const unpack = (o: number) => {
+      const [x, y, z, w, tx, ty, tz, s] = out.subarray(o, o + 8);
+      return [
+        (1 - 2 * (y * y + z * z)) * s, 2 * (x * y + z * w) * s, 2 * (x * z - y * w) * s, 0,
+        2 * (x * y - z * w) * s, (1 - 2 * (x * x + z * z)) * s, 2 * (y * z + x * w) * s, 0,
+        2 * (x * z + y * w) * s, 2 * (y * z - x * w) * s, (1 - 2 * (x * x + y * y)) * s, 0,
+        tx, ty, tz, 1,
+      ];
+    };
+    const eye = [100, 200, 300];
+    const rotation = (axis: number[], angle: number, scale: number, t: number[]): number[] => {
+      const [ax, ay, az] = axis.map((v) => v / Math.hypot(...axis));
+      const c = Math.cos(angle), s = Math.sin(angle), C = 1 - c;
+      return [
+        (c + ax * ax * C) * scale, (ay * ax * C + az * s) * scale, (az * ax * C - ay * s) * scale, 0,
+        (ax * ay * C - az * s) * scale, (c + ay * ay * C) * scale, (az * ay * C + ax * s) * scale, 0,
+        (ax * az * C + ay * s) * scale, (ay * az * C - ax * s) * scale, (c + az * az * C) * scale, 0,
+        t[0], t[1], t[2], 1,
+      ];
+    };
+    const mirror = rotation([0, 1, 0], 0.3, 1, [1, 2, 3]).map((v, i) => (i < 3 ? -v : v));
+    // Each branch of the quaternion extraction: trace > 0, and each axis largest.
+    const similar = [rotation([0, 1, 0], 0.7, 2, [101, 202, 303]), rotation([1, 0, 0], 3.1, 1, [0, 0, 0]), rotation([0, 1, 0], 3.1, 0.5, [5, 0, 0]), rotation([1, 1, 4], 3.0, 1.5, [0, 7, 0])];
+    for (const m of [...similar, mirror]) {
+      expect(packPlacementsCompact(Float64Array.from(m), 1, eye, out)).toBe(true);
+      const back = unpack(0);
+      const expected = m.map((v, i) => (i >= 12 && i < 15 ? v - eye[i - 12] : v));
+      for (let i = 0; i < 16; i++) expect(back[i]).toBeCloseTo(expected[i], 5);
+    }
+    const stretched = rotation([0, 1, 0], 0.7, 1, [0, 0, 0]).map((v, i) => (i < 3 ? 1.5 * v : v));
+    const sheared = [1, 0, 0, 0, 0.2, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const projective = [1, 0, 0, 0.1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const collapsed = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+    for (const m of [stretched, sheared, projective, collapsed]) expect(packPlacementsCompact(Float64Array.from(m), 1, eye, out)).toBe(false);
+    // One stretched placement among similar ones sends the whole frame to the rows.
+    expect(packPlacementsCompact(Float64Array.from([...similar[0], ...stretched]), 2, eye, out)).toBe(false);
+    expect(packPlacementsCompact(undefined, 2, [1, 2, 3], out)).toBe(true);
+    expect([...out.subarray(8, 16)]).toEqual([0, 0, 0, 1, -1, -2, -3, 1]);
+  });
+
   it('packing a frame\'s placements allocates nothing', async () => {
     const n = 1000;
     const placements = new Float64Array(16 * n).map((_, i) => (i % 5) * 0.25);
     const eye = Float64Array.of(10, 20, 30);
     const out = new Float32Array(n * PLACEMENT_ROW_FLOATS);
-    const { rounds, clean } = await measureAllocation(() => packPlacementRows(placements, n, eye, out), 200, 32 * 1024);
+    const yaw = new Float64Array(16 * n);
+    for (let k = 0; k < n; k++) yaw.set([Math.cos(k), 0, -Math.sin(k), 0, 0, 1, 0, 0, Math.sin(k), 0, Math.cos(k), 0, k, 0, -k, 1], 16 * k);
+    const { rounds, clean } = await measureAllocation(() => {
+      packPlacementRows(placements, n, eye, out);
+      packPlacementsCompact(yaw, n, eye, out);
+    }, 200, 32 * 1024);
     expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
   });
 });
@@ -118,9 +166,23 @@ describe.skipIf(!device)('draw records written on the GPU (Dawn on SwiftShader)'
         cam.distance = 6 * size;
         cam.near = size / 100;
         cam.far = 100 * size;
-        for (const exact of [false, true]) {
+        // Crowd placements (yaw and translation) travel as quaternions; stretched ones as rows.
+        for (const [exact, stretched] of [[false, false], [true, false], [false, true]] as const) {
+          if (stretched) for (let k = 0; k < n; k++) for (let c = 0; c < 3; c++) crowd.placements[k * 16 + c] *= 1.5;
           r.settings.normals = exact ? 'exact' : 'fast-when-uniform';
-          r.renderInstances(scene.target, cam, crowd.instances, n, crowd.placements, { palettes });
+          let written = 0;
+          const queue = gpu.queue as unknown as Record<string, unknown>;
+          const original = queue.writeBuffer as (...a: unknown[]) => unknown;
+          queue.writeBuffer = (...args: unknown[]) => {
+            if ((args[0] as GPUBuffer).label.includes('placements')) written += args[4] as number;
+            return original.apply(gpu.queue, args);
+          };
+          try {
+            r.renderInstances(scene.target, cam, crowd.instances, n, crowd.placements, { palettes });
+          } finally {
+            queue.writeBuffer = original;
+          }
+          expect(written).toBe(n * (stretched ? 48 : 32));
           const d = draws();
           const bytes = d.draws.length * n * DRAW_RECORD_SIZE;
           const gpuRecords = await readRecords(d.drawBuffer, bytes);
@@ -149,7 +211,7 @@ describe.skipIf(!device)('draw records written on the GPU (Dawn on SwiftShader)'
             }
           }
           const skinnedDraws = d.draws.filter((x) => x.skinned).length;
-          // Without the setting only instance 3's skinned draws; with it every skinned draw.
+          // Without the setting only instance 3's skinned draws (the flag reads palettes, not placements); with it every skinned draw.
           expect(exactDraws).toBe(exact ? skinnedDraws * n : skinnedDraws);
         }
         r.settings.normals = 'fast-when-uniform';
