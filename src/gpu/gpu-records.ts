@@ -121,8 +121,10 @@ export function packPlacementsCompact(placements: ArrayLike<number> | undefined,
     const b0 = placements[p + 4], b1 = placements[p + 5], b2 = placements[p + 6];
     const c0 = placements[p + 8], c1 = placements[p + 9], c2 = placements[p + 10];
     const det = a0 * (b1 * c2 - b2 * c1) - b0 * (a1 * c2 - a2 * c1) + c0 * (a1 * b2 - a2 * b1);
-    const scale = Math.cbrt(det);
-    if (!(scale !== 0 && Number.isFinite(scale))) return false;
+    // The first column's length, signed like the determinant (a mirror): the checks below hold the other two to it.
+    const length = Math.sqrt(a0 * a0 + a1 * a1 + a2 * a2);
+    const scale = det < 0 ? -length : length;
+    if (!(length > 0 && length < Infinity)) return false;
     const inv = 1 / scale;
     // R = M / scale, element m_rc at row r, column c.
     const m00 = a0 * inv, m10 = a1 * inv, m20 = a2 * inv;
@@ -136,17 +138,17 @@ export function packPlacementsCompact(placements: ArrayLike<number> | undefined,
     const trace = m00 + m11 + m22;
     let x: number, y: number, z: number, w: number;
     if (trace > 0) {
-      const s = Math.sqrt(trace + 1) * 2;
-      w = 0.25 * s; x = (m21 - m12) / s; y = (m02 - m20) / s; z = (m10 - m01) / s;
+      const s = Math.sqrt(trace + 1) * 2, r = 1 / s;
+      w = 0.25 * s; x = (m21 - m12) * r; y = (m02 - m20) * r; z = (m10 - m01) * r;
     } else if (m00 > m11 && m00 > m22) {
-      const s = Math.sqrt(1 + m00 - m11 - m22) * 2;
-      w = (m21 - m12) / s; x = 0.25 * s; y = (m01 + m10) / s; z = (m02 + m20) / s;
+      const s = Math.sqrt(1 + m00 - m11 - m22) * 2, r = 1 / s;
+      w = (m21 - m12) * r; x = 0.25 * s; y = (m01 + m10) * r; z = (m02 + m20) * r;
     } else if (m11 > m22) {
-      const s = Math.sqrt(1 + m11 - m00 - m22) * 2;
-      w = (m02 - m20) / s; x = (m01 + m10) / s; y = 0.25 * s; z = (m12 + m21) / s;
+      const s = Math.sqrt(1 + m11 - m00 - m22) * 2, r = 1 / s;
+      w = (m02 - m20) * r; x = (m01 + m10) * r; y = 0.25 * s; z = (m12 + m21) * r;
     } else {
-      const s = Math.sqrt(1 + m22 - m00 - m11) * 2;
-      w = (m10 - m01) / s; x = (m02 + m20) / s; y = (m12 + m21) / s; z = 0.25 * s;
+      const s = Math.sqrt(1 + m22 - m00 - m11) * 2, r = 1 / s;
+      w = (m10 - m01) * r; x = (m02 + m20) * r; y = (m12 + m21) * r; z = 0.25 * s;
     }
     dst[o] = x; dst[o + 1] = y; dst[o + 2] = z; dst[o + 3] = w;
     dst[o + 4] = placements[p + 12] - ex; dst[o + 5] = placements[p + 13] - ey; dst[o + 6] = placements[p + 14] - ez; dst[o + 7] = scale;
