@@ -11,7 +11,8 @@
  * (load + first frame of every shared asset and its Draco, meshopt, quantized and KTX2
  * variants against three.js's GLTFLoader; bench/results/gpu-load-latest.json),
  * `--environment` (bench/environment.ts: prefiltering a 2k×1k .hdr; also after the GPU section),
- * `--crowd-evaluator` (bench/crowd-evaluator.ts: the GPU pose evaluator against the CPU batch).
+ * `--crowd-evaluator` (bench/crowd-evaluator.ts: the GPU pose evaluator against the CPU batch),
+ * `--crowd` (bench/gpu/crowd-bench.ts: 1,000–100,000 characters, CPU batch vs GPU evaluator vs three.js).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -27,6 +28,7 @@ import { assetPath } from '../test/support/assets.ts';
 import { loadThreeGltf } from '../test/support/three-node.ts';
 import { Crowd } from '../src/anim/crowd.ts';
 import { checkPalettes, FRAME_SECONDS, OurCrowd, phaseOf, ThreeCrowd, type PaletteCheck } from './pose-bench.ts';
+import { runCrowdBench } from './gpu/crowd-bench.ts';
 import { runGpuBench } from './gpu/gpu-bench.ts';
 import { runSkinPathsBench } from './gpu/skin-paths.ts';
 import { runSkinnedBoundsBench } from './skinned-bounds.ts';
@@ -59,6 +61,11 @@ if (process.argv.includes('--skin-paths')) {
 }
 if (process.argv.includes('--crowd-evaluator')) {
   await runCrowdEvaluatorBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--crowd')) {
+  const list = (flag: string) => process.argv.find((a) => a.startsWith(`--${flag}=`))?.slice(flag.length + 3).split(',');
+  await runCrowdBench({ quick: QUICK, counts: list('counts')?.map(Number), assets: list('assets') });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--skinned-bounds')) {

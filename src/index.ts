@@ -62,6 +62,7 @@ export {
 } from './anim/crowd.ts';
 export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from './gpu/crowd-gpu/evaluator.ts';
 export { renderCrowd } from './gpu/render-crowd.ts';
+export type { GpuPaletteSource } from './gpu/gpu-culling.ts';
 
 // ── Loading: glTF bytes → immutable model (every tier starts from a Model). ──
 export { loadGltf, type LoadOptions } from './gltf/load.ts';

@@ -49,7 +49,7 @@ const TIERS = {
       'AUTO_GPU_MIN_INSTANCES', 'Crowd', 'GpuPoseEvaluator', 'createInstanceBatch', 'findRootMotion', 'renderCrowd', 'sampleInstanceBatch',
       'updateBatchMatricesAndPalettes', 'updateInstanceBatch',
     ],
-    types: ['CrowdEvaluator', 'CrowdOptions', 'CrowdRootMotion', 'GpuPoseEvaluatorOptions', 'HierarchyMode', 'InstanceBatch', 'InstanceBatchOptions'],
+    types: ['CrowdEvaluator', 'CrowdOptions', 'CrowdRootMotion', 'GpuPaletteSource', 'GpuPoseEvaluatorOptions', 'HierarchyMode', 'InstanceBatch', 'InstanceBatchOptions'],
   },
   loading: {
     values: ['GltfError', 'loadGltf', 'resolveGltfUri'],
@@ -137,7 +137,7 @@ describe('the library entry (src/index.ts)', () => {
     expect(api.TAG_NAME).toBe('skinned-mesh-viewer');
     expect(api.SkinnedMeshViewerElement.observedAttributes).toEqual([
       'src', 'builtin', 'animation', 'autoplay', 'loop', 'speed', 'crossfade-duration', 'camera-controls',
-      'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'root-motion', 'shadows',
+      'camera-orbit', 'exposure', 'background', 'skinning', 'debug', 'alt', 'instances', 'crowd-evaluator', 'root-motion', 'shadows',
       'variant-name', 'animation-src', 'poster', 'reveal', 'loading', 'animation-name', 'animation-crossfade-duration', 'with-credentials', 'camera-target', 'field-of-view', 'min-field-of-view',
       'max-field-of-view', 'min-camera-orbit', 'max-camera-orbit', 'interpolation-decay', 'auto-rotate', 'auto-rotate-delay',
       'rotation-per-second', 'disable-zoom', 'disable-pan', 'disable-tap', 'orbit-sensitivity', 'zoom-sensitivity', 'pan-sensitivity',

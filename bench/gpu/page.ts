@@ -24,11 +24,9 @@ import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
 import { KTX2Loader } from 'three/addons/loaders/KTX2Loader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { clone as cloneSkinned } from 'three/addons/utils/SkeletonUtils.js';
+import { CLEAR, configureThree, FOV_Y, threeCameraOf, threeLitScene } from './three-scene.ts';
 
 export const FRAME_SECONDS = 1 / 60;
-/** Background of both canvases (display-referred sRGB), also the page's. */
-const CLEAR = [0x29 / 255, 0x2b / 255, 0x30 / 255] as const;
-const FOV_Y = (40 * Math.PI) / 180;
 
 export interface SideTimes {
   /** Per measured frame, milliseconds. */
@@ -262,32 +260,6 @@ async function setupOurs(bytes: Uint8Array): Promise<void> {
   await renderer.setModel(model);
 }
 
-/** Output settings matching ours: PBR Neutral tone mapping, the clear colour. */
-function configureThree(r: THREE.WebGPURenderer): void {
-  r.toneMapping = THREE.NeutralToneMapping;
-  // A clear colour, not scene.background (which three draws as an extra full-screen pass).
-  r.setClearColor(new THREE.Color().setRGB(CLEAR[0], CLEAR[1], CLEAR[2], THREE.SRGBColorSpace), 1);
-}
-
-/** Our default lights: key light 3 from the upper front, hemispherical sky/ground ambient. */
-function threeLitScene(): THREE.Scene {
-  const scene = new THREE.Scene();
-  scene.add(new THREE.HemisphereLight(new THREE.Color(0.42, 0.45, 0.5), new THREE.Color(0.16, 0.14, 0.12), Math.PI));
-  const key = new THREE.DirectionalLight(new THREE.Color(1, 0.98, 0.95), 3);
-  key.position.set(0.45, 0.75, 0.5);
-  scene.add(key);
-  return scene;
-}
-
-/** The three.js camera of our OrbitCamera `c` (after `c.update`). */
-function threeCameraOf(c: OrbitCamera): THREE.PerspectiveCamera {
-  const t = new THREE.PerspectiveCamera((c.fovY * 180) / Math.PI, threeCanvas.width / threeCanvas.height, c.near, c.far);
-  t.position.set(c.position[0], c.position[1], c.position[2]);
-  t.lookAt(c.target[0], c.target[1], c.target[2]);
-  t.updateMatrixWorld();
-  return t;
-}
-
 // The load benchmark: one asset's bytes and the camera framing its rest pose.
 let loadBytes = new Uint8Array(0);
 /**
@@ -435,7 +407,7 @@ window.gpuBench = {
         mixer.setTime(phase(k, clip.duration));
         mixers.push(mixer);
       }
-      threeCamera = threeCameraOf(camera);
+      threeCamera = threeCameraOf(camera, threeCanvas.width / threeCanvas.height);
     }
   },
 
@@ -590,7 +562,7 @@ window.gpuBench = {
     const g = await gltfLoader().parseAsync(bytes.buffer, '');
     const scene = threeLitScene();
     scene.add(g.scene);
-    r.render(scene, threeCameraOf(loadCamera));
+    r.render(scene, threeCameraOf(loadCamera, threeCanvas.width / threeCanvas.height));
     await threeDevice.queue.onSubmittedWorkDone();
     const ms = performance.now() - t0;
     r.dispose();

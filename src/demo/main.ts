@@ -13,7 +13,7 @@ import { droppedFile, modelFromFiles, withOpenedModel } from './files.ts';
 import { setupLab } from './lab.ts';
 import { setupLook } from './look.ts';
 import { setupModelPicker } from './model-picker.ts';
-import { RollingAverage } from './stats.ts';
+import { formatBytes, RollingAverage } from './stats.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const element = document.getElementById(id);
@@ -185,6 +185,9 @@ setupLook(viewer, {
 const rootMotionBox = $<HTMLInputElement>('root-motion');
 rootMotionBox.addEventListener('change', () => { viewer.rootMotion = rootMotionBox.checked; });
 bindRange($<HTMLInputElement>('instances'), 'instances-value', (v) => String(v), (v) => { viewer.instances = v; });
+for (const radio of document.querySelectorAll<HTMLInputElement>('input[name=crowd-evaluator]')) {
+  radio.addEventListener('change', () => { if (radio.checked) viewer.crowdEvaluator = radio.value; });
+}
 
 // ---------------------------------------------------------------- animation lab
 
@@ -206,7 +209,7 @@ const frameMs = new RollingAverage(60);
 const poseMs = new RollingAverage(60);
 const encodeMs = new RollingAverage(60);
 const statFps = $('stat-fps'), statInstances = $('stat-instances'), statCulled = $('stat-culled'), statPose = $('stat-pose'), statEncode = $('stat-encode'), statGpu = $('stat-gpu');
-const statJoints = $('stat-joints'), statVertices = $('stat-vertices'), statDraws = $('stat-draws');
+const statJoints = $('stat-joints'), statVertices = $('stat-vertices'), statDraws = $('stat-draws'), statUploaded = $('stat-uploaded');
 let lastTime = -1;
 let frames = 0;
 
@@ -234,6 +237,7 @@ function tick(time: number): void {
       statJoints.textContent = String(stats.joints);
       statVertices.textContent = stats.vertices.toLocaleString();
       statDraws.textContent = String(stats.drawCalls);
+      statUploaded.textContent = formatBytes(stats.bytesUploaded);
     }
     syncPlayButton();
   }

@@ -30,3 +30,12 @@ export class RollingAverage {
     this.sum = 0;
   }
 }
+
+/** A byte count as the stats panel shows it: B below 1 KB, then KB / MB / GB (1024-based) with one decimal. */
+export function formatBytes(bytes: number): string {
+  if (!(bytes >= 1024)) return `${Math.max(0, Math.round(bytes || 0))} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = bytes / 1024, u = 0;
+  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  return `${v.toFixed(1)} ${units[u]}`;
+}

@@ -23,6 +23,8 @@ export interface ViewerStats {
   instances: number;
   /** Instances left out of the last frame by frustum culling (their skinned bounds were outside the view). */
   culled: number;
+  /** Bytes the last frame wrote to the GPU (RenderStats.bytesUploaded). */
+  bytesUploaded: number;
 }
 
 /** What a frame draws, asked of the element each frame (the answers allocate nothing). */
@@ -62,7 +64,7 @@ export class FrameLoop {
   /** Bound once so that scheduling allocates nothing. */
   private readonly frame = (time: number): void => this.render(time);
   private readonly pixelSize: PixelSize = { width: 0, height: 0 };
-  private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0, culled: 0 };
+  private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0, culled: 0, bytesUploaded: 0 };
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -119,7 +121,10 @@ export class FrameLoop {
 
   /** Draws the player's pose (or the stage's crowd) into `target` from the current camera. */
   draw(gpu: GpuState, target: GPUTexture, player: AnimationPlayer, stage: ViewerStage | undefined): void {
-    if (stage) stage.render(gpu.renderer, target, this.view.camera, player);
+    if (stage) {
+      stage.useDevice(gpu.device, player);
+      stage.render(gpu.renderer, target, this.view.camera, player);
+    }
     else gpu.renderer.render(target, this.view.camera, player.instance);
   }
 
@@ -141,6 +146,7 @@ export class FrameLoop {
     out.joints = s.joints;
     out.instances = s.instances;
     out.culled = s.culled;
+    out.bytesUploaded = s.bytesUploaded;
     return out;
   }
 

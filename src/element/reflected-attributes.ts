@@ -1,6 +1,6 @@
 import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
 import { parseNumber, parseSeconds } from './attributes.ts';
-import { clampInstances } from './stage.ts';
+import { clampInstances, DEFAULT_CROWD_EVALUATOR } from './stage.ts';
 
 /**
  * <skinned-mesh-viewer>'s attributes and the properties that reflect them, as one table:
@@ -24,7 +24,7 @@ export const DEFAULT_AUTO_ROTATE_DELAY_MS = 3000;
  *  - `boolean`: whether it is present; setting adds or removes it;
  *  - `number`: a finite number, else the default;
  *  - `seconds`: `0.3`, `0.3s` or `300ms`, else the default;
- *  - `count`: a number floored and clamped to 1…MAX_INSTANCES, else the default.
+ *  - `count`: a number floored and clamped to 1…MAX_GPU_INSTANCES (stage.ts), else the default.
  * The last three write `String(value)`.
  */
 export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count';
@@ -63,6 +63,7 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'debug', property: 'debug', kind: 'string', fallback: null, reaction: 'debug' },
   { attribute: 'alt', property: 'alt', kind: 'string', fallback: null, reaction: 'label' },
   { attribute: 'instances', property: 'instances', kind: 'count', fallback: 1, reaction: 'crowd' },
+  { attribute: 'crowd-evaluator', property: 'crowdEvaluator', kind: 'string', fallback: DEFAULT_CROWD_EVALUATOR, reaction: 'crowd' },
   { attribute: 'root-motion', property: 'rootMotion', kind: 'boolean', fallback: false, reaction: 'root-motion' },
   { attribute: 'shadows', property: 'shadows', kind: 'boolean', fallback: false, reaction: 'settings' },
   { attribute: 'variant-name', property: 'variantName', kind: 'string', fallback: null, reaction: 'variant' },
@@ -183,11 +184,17 @@ export interface ReflectedProperties {
   /** Accessible description of the model. */
   alt: string | null;
   /**
-   * `instances="N"`: draws a crowd of N copies of the model (1…4096) on a grid, all playing
+   * `instances="N"`: draws a crowd of N copies of the model on a grid, all playing
    * the current clip, each from its own phase at a slightly different speed; one instanced
-   * draw per primitive. Default 1.
+   * draw per primitive. 1…100,000 when the crowd is evaluated on the GPU, else 1…4096. Default 1.
    */
   instances: number;
+  /**
+   * `crowd-evaluator`: where a crowd's poses are evaluated — `cpu`, `gpu` (with bounds, culling
+   * and indirect draws on the GPU too) or `auto` (the default: the GPU above a measured crowd
+   * size, when there is one). Anything else warns and means `auto`.
+   */
+  crowdEvaluator: string;
   /**
    * `root-motion`: clips whose root travels (the built-in Walk) move the character through
    * the scene — one character walks a circle around the origin, a crowd walks and wraps

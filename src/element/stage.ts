@@ -5,13 +5,37 @@ import { lockRootInPlace } from '../anim/root-motion.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import type { Camera } from '../gpu/camera.ts';
+import type { GpuPaletteSource } from '../gpu/gpu-culling.ts';
 import { renderCrowd } from '../gpu/render-crowd.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 import { multiplyMat4, setIdentity } from '../math/trs.ts';
 import { isIdentity, transformBounds } from './model-transform.ts';
 
-/** The most instances `instances="N"` draws. */
+/** The most instances `instances="N"` draws with the CPU pose evaluator. */
 export const MAX_INSTANCES = 4096;
+/** The most instances `instances="N"` draws when the crowd is evaluated on the GPU (issue #16). */
+export const MAX_GPU_INSTANCES = 100_000;
+
+/** `crowd-evaluator`: where a crowd's poses are evaluated (Crowd's `evaluator` option). */
+export type CrowdEvaluatorSetting = 'cpu' | 'gpu' | 'auto';
+export const DEFAULT_CROWD_EVALUATOR: CrowdEvaluatorSetting = 'auto';
+
+/** The setting a `crowd-evaluator` value names (case-insensitive, trimmed), or undefined. */
+export function parseCrowdEvaluator(value: string | null): CrowdEvaluatorSetting | undefined {
+  const v = value?.trim().toLowerCase();
+  return v === 'cpu' || v === 'gpu' || v === 'auto' ? v : undefined;
+}
+
+/**
+ * Crowd with the issue #16 constructor option `{ evaluator, device }` and, when the GPU
+ * evaluates it, its palettes as `gpu` (the contract between the pose evaluator and the
+ * renderer). Typed here so that the stage builds before src/anim/crowd.ts takes the option;
+ * a Crowd without it ignores the third argument and has no `gpu` (a CPU crowd).
+ */
+type EvaluatedCrowd = Crowd & { readonly gpu?: GpuPaletteSource };
+const CrowdWithEvaluator = Crowd as unknown as new (
+  model: Model, capacity: number, options?: { readonly evaluator?: CrowdEvaluatorSetting; readonly device?: GPUDevice },
+) => EvaluatedCrowd;
 /** With root motion, one character walks a circle this many framing radii wide around the origin. */
 const CIRCLE_RADIUS_SCALE = 1.5;
 /** Crowd grid spacing, in widths of the character's in-place footprint. */
@@ -19,9 +43,12 @@ const GRID_SPACING_SCALE = 1.25;
 /** Crowd members play at the viewer's speed times a factor in [1 − SPREAD, 1 + SPREAD]. */
 const SPEED_SPREAD = 0.15;
 
-/** A requested instance count as drawn: floored and clamped to 1…MAX_INSTANCES (NaN draws 1). */
+/**
+ * A requested instance count: floored and clamped to 1…MAX_GPU_INSTANCES (NaN draws 1). A
+ * crowd on the CPU evaluator draws at most MAX_INSTANCES of them (ViewerStage.setInstances).
+ */
 export function clampInstances(n: number): number {
-  return Math.max(1, Math.min(MAX_INSTANCES, Math.floor(n) || 1));
+  return Math.max(1, Math.min(MAX_GPU_INSTANCES, Math.floor(n) || 1));
 }
 
 /** A small deterministic generator (mulberry32): the same crowd on every load and in tests. */
@@ -52,7 +79,15 @@ export class ViewerStage {
   readonly rootMotions: readonly (CrowdRootMotion | undefined)[];
   private instanceCount = 1;
   private walking = false;
-  private crowd: Crowd | undefined;
+  private crowd: EvaluatedCrowd | undefined;
+  /** `crowd-evaluator`, and the device a GPU evaluator runs on (the viewer's, once it has one). */
+  evaluator: CrowdEvaluatorSetting = DEFAULT_CROWD_EVALUATOR;
+  device: GPUDevice | undefined;
+  /** The evaluator and device the crowd was built with. */
+  private builtFor: CrowdEvaluatorSetting | undefined;
+  private builtOn: GPUDevice | undefined;
+  /** The instance count last asked for (before the CPU evaluator's cap). */
+  private requested = 1;
   /** Per crowd member: clip phase (0…1) and speed factor. */
   private phases = new Float64Array(0);
   private speedFactors = new Float64Array(0);
@@ -186,27 +221,62 @@ export class ViewerStage {
     }
   }
 
-  /** Draws `n` instances (clamped to 1…MAX_INSTANCES); more than the crowd holds builds a bigger one. */
+  /**
+   * The device frames draw with (the viewer's; a new one after a device loss): a crowd that may
+   * be evaluated on the GPU is built again on it. Allocates only when the device changes.
+   */
+  useDevice(device: GPUDevice, player: AnimationPlayer): void {
+    if (device === this.device) return;
+    this.device = device;
+    if (this.requested > 1 && this.evaluator !== 'cpu') this.setInstances(this.requested, player);
+  }
+
+  /** Where the crowd's poses are evaluated now: 'gpu' when its palettes come from the GPU. */
+  get evaluating(): 'cpu' | 'gpu' {
+    return this.crowd?.gpu ? 'gpu' : 'cpu';
+  }
+
+  /**
+   * Draws `n` instances (clamped to 1…MAX_GPU_INSTANCES, and to MAX_INSTANCES when the crowd is
+   * evaluated on the CPU); more than the crowd holds, or another `evaluator` or `device`, builds
+   * a new one.
+   */
   setInstances(n: number, player: AnimationPlayer): void {
-    const count = clampInstances(n);
+    let count = clampInstances(n);
+    this.requested = count;
     this.instanceCount = count;
     if (count === 1) return;
-    if (!this.crowd || this.crowd.capacity < count) {
+    if (!this.crowd || this.crowd.capacity < count || this.builtFor !== this.evaluator || this.builtOn !== this.device) {
       // Grown by doubling, so a slider dragged up rebuilds the crowd a few times, not at every step.
-      const capacity = Math.min(MAX_INSTANCES, Math.max(count, 2 * (this.crowd?.capacity ?? 0)));
-      const crowd = new Crowd(this.model, capacity);
-      const next = random(17);
-      this.phases = Float64Array.from({ length: capacity }, next);
-      this.speedFactors = Float64Array.from({ length: capacity }, () => 1 - SPEED_SPREAD + 2 * SPEED_SPREAD * next());
+      const grown = Math.max(count, this.builtFor === this.evaluator ? 2 * (this.crowd?.capacity ?? 0) : 0);
+      // Without a device (not yet, or none) only the CPU can evaluate it.
+      const gpuPossible = this.evaluator !== 'cpu' && this.device !== undefined;
+      let crowd = this.buildCrowd(Math.min(gpuPossible ? MAX_GPU_INSTANCES : MAX_INSTANCES, grown), gpuPossible ? this.evaluator : 'cpu');
+      // The CPU evaluator took it (the setting, 'auto' below its crossover, or no GPU): no bigger than its cap.
+      if (!crowd.gpu && crowd.capacity > MAX_INSTANCES) crowd = this.buildCrowd(MAX_INSTANCES, 'cpu');
       this.crowd = crowd;
     }
     const crowd = this.crowd;
+    if (!crowd.gpu) count = Math.min(count, MAX_INSTANCES);
+    this.instanceCount = count;
     crowd.count = count;
     crowd.rootMotion = this.walking;
     crowd.placeOnGrid(this.spacing, this.area);
     this.crowdClip = player.clip;
     const duration = player.duration;
     for (let k = 0; k < crowd.capacity; k++) crowd.play(k, player.clip, this.phases[k] * duration);
+  }
+
+  private buildCrowd(capacity: number, evaluator = this.evaluator): EvaluatedCrowd {
+    // A GPU-evaluated crowd holds GPU buffers: free them (Crowd.destroy, where it has one).
+    (this.crowd as { destroy?: () => void } | undefined)?.destroy?.();
+    const crowd = new CrowdWithEvaluator(this.model, capacity, { evaluator, device: this.device });
+    const next = random(17);
+    this.phases = Float64Array.from({ length: capacity }, next);
+    this.speedFactors = Float64Array.from({ length: capacity }, () => 1 - SPEED_SPREAD + 2 * SPEED_SPREAD * next());
+    this.builtFor = this.evaluator;
+    this.builtOn = this.device;
+    return crowd;
   }
 
   private resetSingle(player: AnimationPlayer): void {
@@ -272,7 +342,7 @@ export class ViewerStage {
   render(renderer: Renderer, target: GPUTexture, camera: Camera, player: AnimationPlayer): void {
     const crowd = this.crowd;
     if (crowd && this.instanceCount > 1) {
-      renderCrowd(renderer, target, camera, crowd);
+      renderCrowd(renderer, target, camera, crowd, crowd.gpu);
     } else if (this.transformed) {
       this.singleList[0] = player.instance;
       renderer.renderInstances(target, camera, this.singleList, 1, this.placed);

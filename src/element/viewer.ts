@@ -26,7 +26,7 @@ import { parseLoading, parseReveal } from './reveal.ts';
 import { loadModelSource } from './source.ts';
 import { addAnimationSources } from './animation-sources.ts';
 import { variantIndex } from './variants.ts';
-import { ViewerStage } from './stage.ts';
+import { DEFAULT_CROWD_EVALUATOR, parseCrowdEvaluator, ViewerStage } from './stage.ts';
 import { ViewerShadow } from './template.ts';
 import { displayName, HTMLElementBase, prefersReducedMotion, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
 
@@ -524,8 +524,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.canvas.setAttribute('aria-label', newValue ?? '3D model');
         break;
       case 'crowd':
-        if (parseNumber(newValue) === undefined && newValue !== null) warnOnce(`instances="${newValue}" is not a number; drawing 1`);
+        if (name === 'instances' && parseNumber(newValue) === undefined && newValue !== null) warnOnce(`instances="${newValue}" is not a number; drawing 1`);
+        if (name === 'crowd-evaluator' && newValue !== null && parseCrowdEvaluator(newValue) === undefined) {
+          warnOnce(`crowd-evaluator="${newValue}" is not cpu, gpu or auto; using ${DEFAULT_CROWD_EVALUATOR}`);
+        }
         if (this.stage && this.animPlayer) {
+          this.configureStage(this.stage);
           this.stage.setInstances(this.instances, this.animPlayer);
           this.reframe();
         }
@@ -600,6 +604,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     return undefined;
   }
 
+  /** The crowd's evaluator (`crowd-evaluator`) and the device a GPU one runs on. */
+  private configureStage(stage: ViewerStage): void {
+    stage.evaluator = parseCrowdEvaluator(this.crowdEvaluator) ?? DEFAULT_CROWD_EVALUATOR;
+    stage.device = this.session.gpu?.device;
+  }
+
   /** The loader committed `model`: play it, frame it, draw it. */
   private showLoaded(source: string, model: Model): void {
     const player = new AnimationPlayer(model);
@@ -616,6 +626,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     stage.setBaseBounds(base);
     this.hotspots.modelChanged(model, base.radius);
     stage.setRootMotion(this.rootMotion, player);
+    this.configureStage(stage);
     stage.setInstances(this.instances, player);
     this.bounds = stage.framingBounds();
     this.frameModel();

@@ -12,6 +12,8 @@ export class BoundsOverlay {
   private building: Promise<void> | undefined;
   private buffer: GPUBuffer | undefined;
   private capacity = 0;
+  /** Bytes the last `encode` wrote to the GPU (RenderStats.bytesUploaded). */
+  uploadedBytes = 0;
   private readonly onFailed = (e: unknown): void => {
     this.building = undefined;
     console.error(`${this.label}: building the bounds view failed:`, e);
@@ -45,6 +47,7 @@ export class BoundsOverlay {
    * calls made: 0 until the pipeline is ready or without boxes.
    */
   encode(pass: GPURenderPassEncoder, boxes: Float32Array, count: number): number {
+    this.uploadedBytes = 0;
     if (!this.pipeline || count === 0) return 0;
     if (count > this.capacity) {
       this.buffer?.destroy();
@@ -56,6 +59,7 @@ export class BoundsOverlay {
       });
     }
     this.device.queue.writeBuffer(this.buffer!, 0, boxes.buffer, boxes.byteOffset, count * BOUNDS_BOX_STRIDE);
+    this.uploadedBytes += count * BOUNDS_BOX_STRIDE;
     pass.setPipeline(this.pipeline);
     pass.setVertexBuffer(0, this.buffer!);
     pass.draw(BOUNDS_EDGE_VERTICES, count);

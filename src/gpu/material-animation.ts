@@ -64,9 +64,9 @@ export class MaterialUniformAnimator {
     });
   }
 
-  /** Uploads `animation`'s values when they changed since the last call (allocation-free). */
-  write(queue: GPUQueue, animation: MaterialAnimation): void {
-    if (animation === this.source && animation.version === this.written) return;
+  /** Uploads `animation`'s values when they changed since the last call (allocation-free); returns the bytes written. */
+  write(queue: GPUQueue, animation: MaterialAnimation): number {
+    if (animation === this.source && animation.version === this.written) return 0;
     this.source = animation;
     this.written = animation.version;
     const floatStride = this.uniforms.stride / 4;
@@ -74,6 +74,7 @@ export class MaterialUniformAnimator {
       packAnimatedValues(animation.values, i * MATERIAL_ANIM_FLOATS, this.strengths[i], this.staging, i * floatStride);
     }
     queue.writeBuffer(this.uniforms.buffer, 0, this.staging.buffer, 0, this.staging.byteLength);
+    return this.staging.byteLength;
   }
 }
 

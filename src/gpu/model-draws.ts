@@ -14,6 +14,9 @@ import { DebugViewDraws } from './debug-view-draws.ts';
 import { DrawPipelineTable } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from './draw-record.ts';
 import type { GpuMaterial, GpuModel, GpuPrimitive } from './gpu-model.ts';
+import { INDIRECT_ARGS_BYTES } from './gpu-culling-layout.ts';
+import { GpuCuller, gpuCullingSupported } from './gpu-culling.ts';
+import { GpuRecords, gpuRecordsApply } from './gpu-records.ts';
 import { groundFootprint, type GroundDisc, type GroundFootprint } from './ground.ts';
 import { BindGroup, DrawFlag, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from './layouts.ts';
 import { instancesPerBinding, type AllocationLimits } from './limits.ts';
@@ -111,6 +114,16 @@ export class ModelDraws {
    */
   paletteStaging!: Float32Array;
   skinBindGroup!: GPUBindGroup;
+  /** GPU culling (requestGpuCulling): its compacted records, and the skin bind group over them. */
+  gpuCuller: GpuCuller | undefined;
+  /** Draw records written on the GPU (requestGpuRecords), for GPU-culled frames of models they apply to. */
+  private gpuRecords: GpuRecords | undefined;
+  private gpuRecordsChecked = false;
+  culledDrawBuffer: GPUBuffer | undefined;
+  culledSkinBindGroup: GPUBindGroup | undefined;
+  /** The palettes bound (paletteBuffer or `external`), and a GpuPaletteSource's buffer bound instead of paletteBuffer. */
+  private boundPalettes!: GPUBuffer;
+  private external: GPUBuffer | undefined;
   /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
   blendOrder!: Int32Array;
   /** Entries of blendOrder in use, and the instance count they were made for. */
@@ -218,7 +231,8 @@ export class ModelDraws {
     this.drawBuffer = device.createBuffer({
       label: `${label} ${model.name} draw records ×${capacity}`,
       size: this.records.buffer.byteLength,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      // COPY_SRC: records written on the GPU (gpu-records.ts) can be read back.
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
     });
     // A storage binding cannot be empty: a model without skins still gets one matrix.
     this.paletteBuffer = device.createBuffer({
@@ -227,22 +241,88 @@ export class ModelDraws {
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     });
     this.paletteStaging = new Float32Array(this.paletteMatrices * PALETTE_MATRIX_FLOATS * capacity);
-    this.skinBindGroup = device.createBindGroup({
-      label: `${label} ${model.name} palettes, draws and morph deltas ×${capacity}`,
-      layout: this.ctx.meshPipelines.skinLayout,
-      entries: [
-        { binding: SkinBinding.PALETTE, resource: { buffer: this.paletteBuffer } },
-        { binding: SkinBinding.DRAWS, resource: { buffer: this.drawBuffer } },
-        { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: this.gpu.morphDeltas } },
-        { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: this.ctx.skinnedPlaceholder } },
-      ],
-    });
-    this.preskin?.resize(capacity, this.preskinInputs(), this.ctx.meshPipelines.skinLayout);
+    this.capacity = capacity;
+    this.bind();
     this.blendOrder = new Int32Array(this.blendDraws.length * capacity);
     this.blendDepth = new Float32Array(draws.length * capacity);
     this.blendCount = 0;
     this.blendInstances = 0;
-    this.capacity = capacity;
+  }
+
+  /**
+   * Binds `palettes` (a GpuPaletteSource's buffer, in the linear layout) as the palettes every
+   * pass reads instead of `paletteBuffer` (undefined: back to it). Remakes the bind groups only
+   * when the buffer changes.
+   */
+  usePalettes(palettes: GPUBuffer | undefined): void {
+    const wanted = palettes ?? this.paletteBuffer;
+    if (wanted === this.boundPalettes) return;
+    this.external = palettes;
+    this.bind();
+  }
+
+  /** The palettes the passes read now: `paletteBuffer`, or the buffer `usePalettes` bound. */
+  get palettes(): GPUBuffer {
+    return this.boundPalettes;
+  }
+
+  /**
+   * The model's GPU culling (gpu-culling.ts), when the device and model allow it and its
+   * pipelines are built; the first call starts building them (frames draw unculled meanwhile).
+   */
+  requestGpuCulling(onFailed: (e: unknown) => void): GpuCuller | undefined {
+    if (!this.gpuCuller) {
+      if (!gpuCullingSupported(this.ctx.device, this.model)) return undefined;
+      this.gpuCuller = new GpuCuller(this.ctx.device, this.model, this.draws, this.paletteMatrices, `${this.ctx.label}`);
+      this.bind();
+    }
+    return this.gpuCuller.request(onFailed) ? this.gpuCuller : undefined;
+  }
+
+  /**
+   * The model's GPU record writing (gpu-records.ts), when it applies to the model and its
+   * pipeline is built; the first call starts building it (frames write records on the CPU meanwhile).
+   */
+  requestGpuRecords(onFailed: (e: unknown) => void): GpuRecords | undefined {
+    if (!this.gpuRecordsChecked) {
+      this.gpuRecordsChecked = true;
+      if (gpuRecordsApply(this.model, this.draws)) {
+        this.gpuRecords = new GpuRecords(
+          this.ctx.device, this.model, this.draws, restWorldMatrices(this.model), this.preskinBase, this.paletteMatrices, this.preskinVertices, `${this.ctx.label} ${this.model.name}`,
+        );
+      }
+    }
+    return this.gpuRecords?.request(onFailed) ? this.gpuRecords : undefined;
+  }
+
+  /** Resolves once GPU record writing is built (at once when it does not apply to the model). */
+  async gpuRecordsPrepared(): Promise<void> {
+    await this.gpuRecords?.prepare();
+  }
+
+  /** The skin bind groups (and the compute path's and the culler's buffers) over the current buffers. */
+  private bind(): void {
+    const { device, label } = this.ctx;
+    const name = `${label} ${this.model.name}`;
+    this.boundPalettes = this.external ?? this.paletteBuffer;
+    const group = (draws: GPUBuffer, what: string): GPUBindGroup => device.createBindGroup({
+      label: `${name} palettes, ${what} and morph deltas ×${this.capacity}`,
+      layout: this.ctx.meshPipelines.skinLayout,
+      entries: [
+        { binding: SkinBinding.PALETTE, resource: { buffer: this.boundPalettes } },
+        { binding: SkinBinding.DRAWS, resource: { buffer: draws } },
+        { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: this.gpu.morphDeltas } },
+        { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: this.ctx.skinnedPlaceholder } },
+      ],
+    });
+    this.skinBindGroup = group(this.drawBuffer, 'draws');
+    if (this.gpuCuller) {
+      if (this.culledDrawBuffer?.size !== this.drawBuffer.size || this.gpuCuller.culledDraws !== this.culledDrawBuffer) {
+        this.culledDrawBuffer = this.gpuCuller.resize(this.drawBuffer);
+      }
+      this.culledSkinBindGroup = group(this.culledDrawBuffer, 'culled draws');
+    }
+    this.preskin?.resize(this.capacity, this.preskinInputs(), this.ctx.meshPipelines.skinLayout);
   }
 
   /** The compute path's buffers, when its first pipelines are built (then grown with the rest). */
@@ -253,7 +333,7 @@ export class ModelDraws {
   }
 
   private preskinInputs(): PreskinSharedBuffers {
-    return { palette: this.paletteBuffer, draws: this.drawBuffer, morphDeltas: this.gpu.morphDeltas };
+    return { palette: this.boundPalettes, draws: this.drawBuffer, morphDeltas: this.gpu.morphDeltas, culledDraws: this.culledDrawBuffer };
   }
 
   /**
@@ -303,13 +383,25 @@ export class ModelDraws {
    * Encodes the draws of `count` instances into the frame pass (frame and skin groups set):
    * solid draws one instanced call each, then `ground` (it blends at its rim), then blended
    * draws one call per (draw, instance) in `blendOrder`. `pipelines[i]` is draw i's.
+   * `indirect` (a GPU-culled frame: gpu-culling.ts): every draw, blended ones too (then not
+   * sorted between instances), is one indirect call with its arguments there.
    * Returns the draw calls made. Allocates nothing.
    */
-  encode(pass: GPURenderPassEncoder, count: number, pipelines: readonly GPURenderPipeline[], ground: GroundDisc | undefined): number {
+  encode(pass: GPURenderPassEncoder, count: number, pipelines: readonly GPURenderPipeline[], ground: GroundDisc | undefined, indirect?: GPUBuffer): number {
     this.boundPipeline = undefined;
     this.boundMaterial = undefined;
     this.boundDraw = -1;
     let calls = 0;
+    if (indirect) {
+      const solid = this.solidOrder, blend = this.blendDraws;
+      for (let s = 0; s < solid.length; s++) this.drawIndirect(pass, pipelines, solid[s], indirect);
+      if (ground) {
+        calls += ground.encode(pass);
+        this.boundPipeline = undefined;
+      }
+      for (let b = 0; b < blend.length; b++) this.drawIndirect(pass, pipelines, blend[b], indirect);
+      return calls + solid.length + blend.length;
+    }
     const solid = this.solidOrder;
     const runs = this.solidRuns;
     let solidCalls = 0;
@@ -327,8 +419,23 @@ export class ModelDraws {
     return calls + solidCalls + this.blendCount;
   }
 
+  /** Draws draw `index` with its indirect arguments in `args` (GPU culling), setting only the state that changed. */
+  private drawIndirect(pass: GPURenderPassEncoder, pipelines: readonly GPURenderPipeline[], index: number, args: GPUBuffer): void {
+    this.bindDraw(pass, pipelines, index);
+    if (this.draws[index].primitive.indexBuffer) pass.drawIndexedIndirect(args, index * INDIRECT_ARGS_BYTES);
+    else pass.drawIndirect(args, index * INDIRECT_ARGS_BYTES);
+  }
+
   /** Draws `instances` instances of draw `index` from record `firstRecord`, setting only the state that changed. */
   private draw(pass: GPURenderPassEncoder, pipelines: readonly GPURenderPipeline[], index: number, instances: number, firstRecord: number): void {
+    this.bindDraw(pass, pipelines, index);
+    const p = this.draws[index].primitive;
+    if (p.indexBuffer) pass.drawIndexed(p.drawCount, instances, 0, 0, firstRecord);
+    else pass.draw(p.drawCount, instances, 0, firstRecord);
+  }
+
+  /** Sets draw `index`'s pipeline, material and buffers where they changed. */
+  private bindDraw(pass: GPURenderPassEncoder, pipelines: readonly GPURenderPipeline[], index: number): void {
     const d = this.draws[index];
     const pipeline = pipelines[index];
     if (pipeline !== this.boundPipeline) {
@@ -345,8 +452,6 @@ export class ModelDraws {
       for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
       if (p.indexBuffer) pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
     }
-    if (p.indexBuffer) pass.drawIndexed(p.drawCount, instances, 0, 0, firstRecord);
-    else pass.draw(p.drawCount, instances, 0, firstRecord);
   }
 
   /** Frees what this made; the upload too unless `keepUpload` (another ModelDraws shares it: `switched`). */
@@ -356,6 +461,8 @@ export class ModelDraws {
     this.drawBuffer.destroy();
     this.paletteBuffer.destroy();
     this.preskin?.destroy();
+    this.gpuCuller?.destroy();
+    this.gpuRecords?.destroy();
   }
 }
 
@@ -458,7 +565,7 @@ function instanceRuns(draws: readonly Draw[], order: Int32Array): Int32Array {
 }
 
 /** World matrices of the rest pose, by slot (load time). */
-function restWorldMatrices(model: Model): Float64Array {
+export function restWorldMatrices(model: Model): Float64Array {
   const h = model.hierarchy;
   const out = new Float64Array(h.count * 16);
   for (let slot = 0; slot < h.count; slot++) {

@@ -58,6 +58,7 @@ export async function createNodeDevice(options: NodeDeviceOptions = {}): Promise
   try {
     const requiredFeatures: GPUFeatureName[] = options.timestampQuery && adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
     for (const f of TEXTURE_COMPRESSION_FEATURES) if (adapter.features.has(f)) requiredFeatures.push(f);
+    if (adapter.features.has('indirect-first-instance')) requiredFeatures.push('indirect-first-instance');
     device = await adapter.requestDevice({ label, requiredFeatures });
   } catch (e) {
     throw new WebGpuUnavailableError(`WebGPU: the adapter "${adapter.info.description || adapter.info.vendor}" refused a device: ${firstLine(e)}`);

@@ -56,3 +56,9 @@ export function uploadPalettes(
   }
   return paletteMatrices * count;
 }
+
+/** The bytes `uploadPalettes` writes for the same arguments (RenderStats.bytesUploaded). */
+export function paletteUploadBytes(modelDraws: ModelDraws, count: number, inPlace: boolean, sourceCount: number): number {
+  // DqJoint entries take the matrices' slots: the same bytes.
+  return modelDraws.paletteMatrices * PALETTE_MATRIX_BYTES * (inPlace && modelDraws.skinning !== 'dual-quaternion' ? sourceCount : count);
+}

@@ -185,6 +185,11 @@ export interface PreskinSharedBuffers {
   readonly palette: GPUBuffer;
   readonly draws: GPUBuffer;
   readonly morphDeltas: GPUBuffer;
+  /**
+   * GPU culling's compacted records (gpu-culling.ts), when the model has them: the render passes
+   * of a GPU-culled frame read those, with the skinned vertices the pass wrote from `draws`.
+   */
+  readonly culledDraws?: GPUBuffer;
 }
 
 /**
@@ -392,6 +397,8 @@ export class PreskinBuffers {
   private readonly inputs: PreskinInputs;
   private readonly outputs: GPUBuffer[] = [];
   private readonly renderGroups: GPUBindGroup[] = [];
+  /** As renderGroups, over the compacted records (PreskinSharedBuffers.culledDraws). */
+  private readonly culledRenderGroups: GPUBindGroup[] = [];
   private readonly computeGroups: GPUBindGroup[] = [];
   private capacity = 0;
   /** Which output the last frame wrote (0 or 1); -1 before the first. */
@@ -427,6 +434,7 @@ export class PreskinBuffers {
     for (const b of this.outputs) b.destroy();
     this.outputs.length = 0;
     this.renderGroups.length = 0;
+    this.culledRenderGroups.length = 0;
     this.computeGroups.length = 0;
     const bytes = Math.max(SKINNED_VERTEX_BYTES, this.layout.verticesPerInstance * capacity * SKINNED_VERTEX_BYTES);
     for (let k = 0; k < 2; k++) {
@@ -435,16 +443,18 @@ export class PreskinBuffers {
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
       });
       this.outputs.push(output);
-      this.renderGroups.push(this.device.createBindGroup({
-        label: `${this.label} palettes, draws, morph deltas and skinned vertices ${k === 0 ? 'A' : 'B'} ×${capacity}`,
+      const renderGroup = (draws: GPUBuffer, what: string): GPUBindGroup => this.device.createBindGroup({
+        label: `${this.label} palettes, ${what}, morph deltas and skinned vertices ${k === 0 ? 'A' : 'B'} ×${capacity}`,
         layout: skinLayout,
         entries: [
           { binding: SkinBinding.PALETTE, resource: { buffer: shared.palette } },
-          { binding: SkinBinding.DRAWS, resource: { buffer: shared.draws } },
+          { binding: SkinBinding.DRAWS, resource: { buffer: draws } },
           { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: shared.morphDeltas } },
           { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: output } },
         ],
-      }));
+      });
+      this.renderGroups.push(renderGroup(shared.draws, 'draws'));
+      if (shared.culledDraws) this.culledRenderGroups.push(renderGroup(shared.culledDraws, 'culled draws'));
       this.computeGroups.push(this.inputs.bindGroup(shared, output, `${this.label} preskin → skinned vertices ${k === 0 ? 'A' : 'B'} ×${capacity}`));
     }
     this.capacity = capacity;
@@ -459,17 +469,23 @@ export class PreskinBuffers {
 
   /**
    * Encodes this frame's compute pass into the other output than last frame's and returns
-   * the render bind group over it; `pipelines`: one per skinned draw, of its
-   * `preskinVariants` entry. Records and palettes must be written this frame.
+   * the render bind group over it (over the compacted records when `culled`: a GPU-culled
+   * frame); `pipelines`: one per skinned draw, of its `preskinVariants` entry. Records and
+   * palettes must be written this frame.
    */
-  encode(encoder: GPUCommandEncoder, pipelines: readonly GPUComputePipeline[], count: number): GPUBindGroup {
+  encode(encoder: GPUCommandEncoder, pipelines: readonly GPUComputePipeline[], count: number, culled = false): GPUBindGroup {
     this.parity = this.parity === 0 ? 1 : 0;
     this.instanceCounts[1] = this.instanceCounts[0];
     this.instanceCounts[0] = count;
     const pass = encoder.beginComputePass(this.passDescriptor);
     this.inputs.dispatch(pass, this.computeGroups[this.parity], pipelines, count);
     pass.end();
-    return this.renderGroups[this.parity];
+    return (culled ? this.culledRenderGroups : this.renderGroups)[this.parity];
+  }
+
+  /** The render bind group of the last `encode` over the uncompacted records (a GPU-culled frame's debug overlays). */
+  get sourceRenderGroup(): GPUBindGroup {
+    return this.renderGroups[Math.max(0, this.parity)];
   }
 
   /**

@@ -157,9 +157,12 @@ export interface RenderStats {
   frames: number;
   /** Draw calls of the last frame, debug overlays included. */
   drawCalls: number;
-  /** Model instances drawn (after culling). */
+  /**
+   * Model instances drawn (after culling). With GPU culling (a GpuPaletteSource frame) the
+   * GPU's count read back a frame or two late, for display only.
+   */
   instances: number;
-  /** Model instances frustum culling dropped in the last frame. */
+  /** Model instances frustum culling dropped in the last frame (GPU culling: as `instances`, late). */
   culled: number;
   /** Mesh vertices the surface draws transformed (each instance counted). */
   vertices: number;
@@ -167,6 +170,8 @@ export interface RenderStats {
   triangles: number;
   /** Joint matrices uploaded (every instance's palettes). */
   joints: number;
+  /** Bytes the last frame wrote to the GPU: every `queue.writeBuffer` of the render call (exact). */
+  bytesUploaded: number;
   /** CPU milliseconds of the last render call: uniforms, draw records, palette upload, encoding and submit. */
   encodeMs: number;
   /**
@@ -178,5 +183,5 @@ export interface RenderStats {
 
 /** Stats before the first frame. */
 export function createRenderStats(): RenderStats {
-  return { frames: 0, drawCalls: 0, instances: 0, culled: 0, vertices: 0, triangles: 0, joints: 0, encodeMs: 0, gpuMs: undefined };
+  return { frames: 0, drawCalls: 0, instances: 0, culled: 0, vertices: 0, triangles: 0, joints: 0, bytesUploaded: 0, encodeMs: 0, gpuMs: undefined };
 }

@@ -5,6 +5,7 @@ import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
 import { length3 } from '../math/trs.ts';
 import { mat4 } from 'wgpu-matrix';
+import { FRUSTUM_FLOATS, frustumPlanes } from '../math/frustum.ts';
 import { viewRotation } from './camera-relative.ts';
 import type { Camera } from './camera.ts';
 import { BoundsOverlay } from './debug-bounds.ts';
@@ -20,13 +21,14 @@ import { deviceSkybox, type Skybox } from './environment/skybox.ts';
 import { writeDrawRecords } from './draw-record-writer.ts';
 import { FrameUniformsData } from './frame-uniforms.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './gpu-model.ts';
+import type { GpuCuller, GpuPaletteSource } from './gpu-culling.ts';
 import { GpuTimer } from './gpu-timer.ts';
 import { groundDisc, placeGround, type GroundDisc } from './ground.ts';
-import { BindGroup, FrameBinding } from './layouts.ts';
+import { BindGroup, FrameBinding, PALETTE_MATRIX_BYTES } from './layouts.ts';
 import { allocationLimits, type AllocationLimits } from './limits.ts';
 import { mipmapGenerator, type MipmapGenerator } from './mipmaps.ts';
 import { ModelDraws, type ModelDrawsContext } from './model-draws.ts';
-import { palettesUploadInPlace, uploadPalettes } from './palette-upload.ts';
+import { paletteUploadBytes, palettesUploadInPlace, uploadPalettes } from './palette-upload.ts';
 import { MeshPipelines } from './pipelines.ts';
 import { chooseSkinningPath, type SkinningPath } from './preskin.ts';
 import { createRenderStats, defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats } from './render-settings.ts';
@@ -98,6 +100,10 @@ export class Renderer {
   /** World → clip of the frame (the uniforms hold it camera-relative): what culling tests against. */
   private readonly worldViewProjection = new Float32Array(16);
   private readonly worldLight = new Float32Array(3);
+  /** The frame's camera-relative frustum planes, for GPU culling. */
+  private readonly cullPlanes = new Float32Array(FRUSTUM_FLOATS);
+  /** Set by renderInChunks: the first instance of this chunk. */
+  private chunkFirst = 0;
   private lastPath: SkinningPath = 'vertex';
   /** The current model's draws. */
   private current: ModelDraws | undefined;
@@ -127,6 +133,9 @@ export class Renderer {
   };
   private readonly onShadowPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building shadow pipelines failed:`, e);
+  };
+  private readonly onGpuCullingFailed = (e: unknown): void => {
+    console.error(`${this.label}: building the GPU culling pipelines failed:`, e);
   };
   private readonly onSkinningPrepareFailed = (e: unknown): void => {
     console.error(`${this.label}: building skinning pipelines failed:`, e);
@@ -308,6 +317,21 @@ export class Renderer {
     return this.skybox.prepare();
   }
 
+  /**
+   * Builds the current model's GPU culling (frames given a GpuPaletteSource cull on the GPU once
+   * this resolves); resolves false when the device (no 'indirect-first-instance') or the model
+   * (EXT_mesh_gpu_instancing nodes) cannot have it.
+   */
+  async prepareGpuCulling(): Promise<boolean> {
+    const current = this.current;
+    if (!current) return false;
+    current.requestGpuCulling(this.onGpuCullingFailed);
+    if (!current.gpuCuller) return false;
+    current.requestGpuRecords(this.onGpuCullingFailed);
+    await Promise.all([current.gpuCuller.prepare(), current.gpuRecordsPrepared()]);
+    return true;
+  }
+
   /** Builds the ground disc's pipeline; frames with `settings.ground` draw it once this resolves. */
   prepareGround(): Promise<void> {
     return this.ground.prepare();
@@ -391,17 +415,37 @@ export class Renderer {
    * drawn so far reallocates the per-instance buffers once; otherwise nothing is allocated.
    * More instances than one storage binding holds (`maxInstances`, from the device limits)
    * are drawn in chunks.
+   *
+   * `source` (optional): the palettes are already on the GPU (a GPU pose evaluator's; see
+   * GpuPaletteSource): nothing of them is uploaded, and bounds, frustum culling and compaction
+   * run on the GPU (gpu-culling.ts), each draw one indirect call; `stats.instances` and
+   * `stats.culled` are then read back a frame or two late. Until the culling pipelines are built,
+   * without the 'indirect-first-instance' feature, for EXT_mesh_gpu_instancing models and for
+   * crowds drawn in chunks, every instance is drawn unculled. GPU-culled frames also write the
+   * draw records on the GPU from the placements (gpu-records.ts) for models whose mesh nodes no
+   * clip moves and that have no morph targets; other models' records come from the instances
+   * (node matrices, morph weights) as usual. Dual-quaternion skinning ignores `source` and
+   * uploads the instances' own palettes.
    */
   renderInstances(
     target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array | Float64Array,
+    source?: GpuPaletteSource,
   ): void {
     const started = performance.now();
     const current = this.current;
     if (current && count > current.maxInstances) {
-      this.renderInChunks(target, camera, instances, count, placements, current.maxInstances);
+      this.renderInChunks(target, camera, instances, count, placements, current.maxInstances, source);
       return;
     }
     if (current) this.beginModelFrame(current, instances, count, placements);
+    // Palettes from the GPU (linear skinning); a chunk reads its range copied into the model's own buffer.
+    const gpuSource = current !== undefined && source !== undefined && current.skinning !== 'dual-quaternion' ? source : undefined;
+    if (gpuSource && gpuSource.palettes.size < (this.chunkFirst + count) * current!.paletteMatrices * PALETTE_MATRIX_BYTES) {
+      throw new RangeError(`Renderer.renderInstances: ${this.chunkFirst + count} instances need ${(this.chunkFirst + count) * current!.paletteMatrices * PALETTE_MATRIX_BYTES} bytes of GPU palettes, "${gpuSource.palettes.label}" holds ${gpuSource.palettes.size}`);
+    }
+    const chunked = this.chunkContinues || this.chunkFollows;
+    current?.usePalettes(gpuSource && !chunked ? gpuSource.palettes : undefined);
+    let uploaded = 0;
     camera.update(target.width / target.height);
     this.writeFrameUniforms(camera, target, current);
     const eye = camera.eye ?? camera.position;
@@ -413,9 +457,10 @@ export class Renderer {
     }
     const queue = this.device.queue;
     queue.writeBuffer(this.frameBuffer, 0, this.frameData.buffer);
+    uploaded += this.frameData.buffer.byteLength + (shadowed ? this.shadow.uniformBytes : 0);
     // Per model: the frame's first instance's values (a later chunk of the frame keeps them).
     const materialValues = count > 0 && !this.chunkContinues ? instances[0].materialAnimation : undefined;
-    if (materialValues && this.materialAnimator) this.materialAnimator.write(queue, materialValues);
+    if (materialValues && this.materialAnimator) uploaded += this.materialAnimator.write(queue, materialValues);
     // A chunk after the first draws over the previous ones: keep colour and depth between passes.
     const passDescriptor = this.targets.pass(target, this.settings.clearColor, this.chunkContinues, this.chunkFollows);
     passDescriptor.timestampWrites = this.timer?.beginPass();
@@ -427,13 +472,17 @@ export class Renderer {
     stats.joints = 0;
     stats.culled = 0;
     // Culling compacts the instance list (nearest first): the draws below see only survivors.
-    const showBounds = (this.settings.debug & DebugView.BOUNDS) !== 0;
+    // GPU culling draws no CPU boxes.
+    const showBounds = (this.settings.debug & DebugView.BOUNDS) !== 0 && !gpuSource;
     if (showBounds) this.boundsOverlay.request();
     // Before culling: palettes already back to back (a Crowd's) go up as they are, and the
     // records of the instances kept point at their slot there (`paletteSlots`).
     const sourceInstances = instances, sourceCount = count;
     let paletteSlots: Int32Array | undefined;
-    if (current && count > 0 && (this.settings.culling || showBounds)) {
+    let gpuCuller: GpuCuller | undefined;
+    if (current && count > 0 && gpuSource) {
+      gpuCuller = chunked ? undefined : current.requestGpuCulling(this.onGpuCullingFailed);
+    } else if (current && count > 0 && (this.settings.culling || showBounds)) {
       const culler = current.culler;
       // The frame uniforms are camera-relative; the culler's boxes are in world space.
       mat4.multiply(camera.projection, camera.view, this.worldViewProjection);
@@ -445,29 +494,71 @@ export class Renderer {
       placements = placements ? culler.placements : undefined;
     }
     stats.instances = current ? count : 0;
+    if (gpuCuller) {
+      // The GPU's count of a frame or two ago (display only); this frame's until the first arrives.
+      const visible = gpuCuller.visibleCount;
+      stats.instances = visible >= 0 ? Math.min(visible, count) : count;
+      stats.culled = count - stats.instances;
+    }
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
+    const paletteBytes = current ? current.paletteMatrices * PALETTE_MATRIX_BYTES : 0;
+    if (gpuSource && current) {
+      // The source's upload and passes once per frame (the first chunk's); a chunk copies its palettes.
+      if (!this.chunkContinues) {
+        uploaded += gpuSource.writeInstances?.(queue) ?? 0;
+        gpuSource.encode?.(encoder);
+      }
+      if (chunked && count > 0 && paletteBytes > 0) encoder.copyBufferToBuffer(gpuSource.palettes, this.chunkFirst * paletteBytes, current.paletteBuffer, 0, count * paletteBytes);
+    }
+    if (current && current.draws.length > 0 && count > 0) {
+      // Records (and palettes) go up before the passes that read them: the queue orders them before the submit.
+      const inPlace = !gpuSource && palettesUploadInPlace(current, sourceInstances, sourceCount);
+      const exactNormals = this.settings.normals === 'exact';
+      // A GPU-culled frame's records are written on the GPU from the placements where they can be (gpu-records.ts).
+      const gpuRecords = gpuCuller && current.requestGpuRecords(this.onGpuCullingFailed);
+      if (gpuRecords) {
+        uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, placements, eye, exactNormals);
+      } else {
+        writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, exactNormals);
+        const recordBytes = current.draws.length * count * DRAW_RECORD_SIZE;
+        queue.writeBuffer(current.drawBuffer, 0, current.records.buffer, 0, recordBytes);
+        uploaded += recordBytes;
+      }
+      if (gpuSource) {
+        stats.joints = 0;
+      } else {
+        stats.joints = uploadPalettes(queue, current, instances, count, inPlace, sourceInstances, sourceCount);
+        uploaded += paletteUploadBytes(current, count, inPlace, sourceCount);
+      }
+      if (gpuCuller) {
+        frustumPlanes(this.frameData.viewProjection, this.cullPlanes);
+        uploaded += gpuCuller.encode(encoder, queue, current.palettes, current.drawBuffer, count, this.cullPlanes, this.settings.culling);
+      }
+    }
+    const indirect = gpuCuller?.args;
     // Skin once for every pass (compute path), or in each pass's vertex stage.
     const compute = current !== undefined && count > 0 && this.selectPath(current, shadowed ? 2 : 1, count);
     const pipelines = current && this.framePipelines(current, compute);
-    let skinGroup = current?.skinBindGroup;
-    if (compute) skinGroup = current.preskin!.encode(encoder, pipelines!.compute, count);
-    if (shadowed) stats.drawCalls += this.shadow.encode(encoder, current.draws, current.solidOrder, pipelines!.casters, skinGroup!, count, undefined, current.solidRuns);
+    let skinGroup = gpuCuller ? current?.culledSkinBindGroup : current?.skinBindGroup;
+    if (compute) skinGroup = current.preskin!.encode(encoder, pipelines!.compute, count, gpuCuller !== undefined);
+    if (shadowed) stats.drawCalls += this.shadow.encode(encoder, current.draws, current.solidOrder, pipelines!.casters, skinGroup!, count, undefined, current.solidRuns, indirect);
     const pass = encoder.beginRenderPass(passDescriptor);
     if (this.background && this.settings.skybox && !this.chunkContinues) stats.drawCalls += this.encodeSkybox(pass);
     if (current && current.draws.length > 0 && count > 0) {
-      const inPlace = palettesUploadInPlace(current, sourceInstances, sourceCount);
-      writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, this.settings.normals === 'exact');
-      queue.writeBuffer(current.drawBuffer, 0, current.records.buffer, 0, current.draws.length * count * DRAW_RECORD_SIZE);
-      stats.joints = uploadPalettes(queue, current, instances, count, inPlace, sourceInstances, sourceCount);
-      current.sortBlended(count, this.frameData.view);
-      this.encodeModel(pass, current, count, skinGroup!, pipelines!.surface);
-      if (showBounds) stats.drawCalls += this.boundsOverlay.encode(pass, current.culler.boxes, count);
+      if (!indirect) current.sortBlended(count, this.frameData.view);
+      this.encodeModel(pass, current, count, skinGroup!, pipelines!.surface, indirect, compute);
+      if (showBounds) {
+        stats.drawCalls += this.boundsOverlay.encode(pass, current.culler.boxes, count);
+        uploaded += this.boundsOverlay.uploadedBytes;
+      }
     }
     pass.end();
     this.timer?.endPass(encoder);
     this.commandBuffers[0] = encoder.finish();
     queue.submit(this.commandBuffers);
     this.timer?.afterSubmit();
+    gpuCuller?.afterSubmit();
+    stats.bytesUploaded = uploaded;
     this.single[0] = undefined as unknown as ModelInstance;
     stats.frames++;
     stats.gpuMs = this.timer?.lastMs;
@@ -482,11 +573,12 @@ export class Renderer {
    */
   private renderInChunks(
     target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined, chunk: number,
+    source: GpuPaletteSource | undefined,
   ): void {
     const started = performance.now();
     const stats = this.stats;
     const part = this.chunkInstances;
-    let drawCalls = 0, vertices = 0, triangles = 0, joints = 0;
+    let drawCalls = 0, vertices = 0, triangles = 0, joints = 0, uploaded = 0;
     try {
       for (let first = 0; first < count; first += chunk) {
         const n = Math.min(chunk, count - first);
@@ -494,16 +586,20 @@ export class Renderer {
         for (let k = 0; k < n; k++) part[k] = instances[first + k];
         this.chunkContinues = first > 0;
         this.chunkFollows = first + n < count;
-        this.renderInstances(target, camera, part, n, placements?.subarray(first * 16, (first + n) * 16));
+        this.chunkFirst = first;
+        this.renderInstances(target, camera, part, n, placements?.subarray(first * 16, (first + n) * 16), source);
         drawCalls += stats.drawCalls; vertices += stats.vertices; triangles += stats.triangles; joints += stats.joints;
+        uploaded += stats.bytesUploaded;
         if (this.chunkContinues) stats.frames--;
       }
     } finally {
       this.chunkContinues = this.chunkFollows = false;
+      this.chunkFirst = 0;
       // Keep the array (no reallocation next frame), not the instances.
       part.fill(undefined as unknown as ModelInstance);
     }
     stats.drawCalls = drawCalls; stats.vertices = vertices; stats.triangles = triangles; stats.joints = joints;
+    stats.bytesUploaded = uploaded;
     stats.instances = count;
     stats.encodeMs = performance.now() - started;
   }
@@ -616,18 +712,29 @@ export class Renderer {
     return this.skybox.encode(pass);
   }
 
-  /** The model's draws (WEIGHTS replaces their pipelines), the ground disc between its solid and blended ones, then the overlays. */
-  private encodeModel(pass: GPURenderPassEncoder, current: ModelDraws, count: number, skinGroup: GPUBindGroup, surface: readonly GPURenderPipeline[]): void {
+  /**
+   * The model's draws (WEIGHTS replaces their pipelines), the ground disc between its solid and blended ones, then the overlays.
+   * `indirect`: a GPU-culled frame's arguments (the overlays then draw every instance from the uncompacted records).
+   */
+  private encodeModel(
+    pass: GPURenderPassEncoder, current: ModelDraws, count: number, skinGroup: GPUBindGroup, surface: readonly GPURenderPipeline[],
+    indirect: GPUBuffer | undefined, compute: boolean,
+  ): void {
     const stats = this.stats;
     const method = current.skinning;
     const debugMask = this.settings.debug & current.debug.readyFor(method);
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
     pass.setBindGroup(BindGroup.SKIN, skinGroup);
     const pipelines = (debugMask & DebugView.WEIGHTS) !== 0 ? current.debug.weightsPipelines(method) : surface;
-    stats.drawCalls += current.encode(pass, count, pipelines, this.frameData.groundRadius[0] > 0 ? this.ground : undefined);
-    stats.vertices += current.surfaceVertices * count;
-    stats.triangles += current.surfaceTriangles * count;
-    if (debugMask & ~DebugView.WEIGHTS) stats.drawCalls += current.debug.encodeOverlays(pass, debugMask, count, method);
+    stats.drawCalls += current.encode(pass, count, pipelines, this.frameData.groundRadius[0] > 0 ? this.ground : undefined, indirect);
+    // GPU culling: the instances of the last count read back.
+    const drawn = indirect ? stats.instances : count;
+    stats.vertices += current.surfaceVertices * drawn;
+    stats.triangles += current.surfaceTriangles * drawn;
+    if (debugMask & ~DebugView.WEIGHTS) {
+      if (indirect) pass.setBindGroup(BindGroup.SKIN, compute ? current.preskin!.sourceRenderGroup : current.skinBindGroup);
+      stats.drawCalls += current.debug.encodeOverlays(pass, debugMask, count, method);
+    }
   }
 
   /** Frees every GPU object this renderer created. The device (and its shared pipelines) stays alive. */

@@ -22,6 +22,7 @@ import type { Model } from '../gltf/model.ts';
 import { length3, maxAxisScale } from '../math/trs.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData } from './frame-uniforms.ts';
+import { INDIRECT_ARGS_BYTES } from './gpu-culling-layout.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { BindGroup, FrameBinding } from './layouts.ts';
 import { perDevice } from './per-device.ts';
@@ -413,15 +414,22 @@ export class ShadowMap {
     return true;
   }
 
+  /** Bytes `fit` writes to the GPU when it returns true (RenderStats.bytesUploaded). */
+  get uniformBytes(): number {
+    return this.frameData.buffer.byteLength;
+  }
+
   /**
    * Encodes the shadow pass: every draw with a pipeline, all instances per call, with the
    * lit pass's skin bind group (palettes, records, morph deltas). `order` lists draw
    * indices; `pipelines[i]` is draw i's (null: casts none). `runs` (ModelDraws.solidRuns):
    * per entry of `order` that starts a call, how many consecutive draws it covers.
+   * `indirect` (GPU culling, gpu-culling.ts): draw i's instance count and first record come
+   * from its arguments there, at i × INDIRECT_ARGS_BYTES (runs are then 1).
    */
   encode(
     encoder: GPUCommandEncoder, draws: readonly ShadowDraw[], order: Int32Array, pipelines: readonly (GPURenderPipeline | null | undefined)[],
-    skinBindGroup: GPUBindGroup, count: number, vertexSlots?: readonly number[], runs?: Int32Array,
+    skinBindGroup: GPUBindGroup, count: number, vertexSlots?: readonly number[], runs?: Int32Array, indirect?: GPUBuffer,
   ): number {
     const pass = encoder.beginRenderPass(this.passDescriptor);
     pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
@@ -441,7 +449,14 @@ export class ShadowMap {
       const p = d.primitive;
       const slots = vertexSlots ? vertexSlots[index] : d.vertexSlots;
       for (let v = 0; v < slots; v++) pass.setVertexBuffer(v, p.vertexBuffers[v], p.vertexOffsets[v], p.vertexSizes[v]);
-      if (p.indexBuffer) {
+      if (indirect) {
+        if (p.indexBuffer) {
+          pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
+          pass.drawIndexedIndirect(indirect, index * INDIRECT_ARGS_BYTES);
+        } else {
+          pass.drawIndirect(indirect, index * INDIRECT_ARGS_BYTES);
+        }
+      } else if (p.indexBuffer) {
         pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
         pass.drawIndexed(p.drawCount, count * step, 0, 0, index * count);
       } else {

@@ -3,7 +3,7 @@ import {
   DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED, defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute,
   type AttributeHost, type ReflectedProperties,
 } from '../../src/element/reflected-attributes.ts';
-import { MAX_INSTANCES } from '../../src/element/stage.ts';
+import { MAX_GPU_INSTANCES } from '../../src/element/stage.ts';
 import { SkinnedMeshViewerElement } from '../../src/element/viewer.ts';
 
 /** Attributes in a Map, with the DOM's methods; the table's accessors on its prototype. */
@@ -79,9 +79,13 @@ describe('the reflected-attribute table', () => {
     expect([el.speed, el.exposure, el.crossfadeDuration]).toEqual([DEFAULT_SPEED, DEFAULT_EXPOSURE, 0.25]);
     el.setAttribute('crossfade-duration', '-1s');
     expect(el.crossfadeDuration).toBe(DEFAULT_CROSSFADE);
-    for (const [text, n] of [['12.9', 12], ['0', 1], ['-3', 1], ['1e9', MAX_INSTANCES], ['many', 1]] as const) {
+    // The attribute allows a GPU-evaluated crowd's 100,000; a CPU crowd draws at most 4096 (stage.test.ts).
+    for (const [text, n] of [['12.9', 12], ['0', 1], ['-3', 1], ['1e9', MAX_GPU_INSTANCES], ['50000', 50000], ['many', 1]] as const) {
       el.setAttribute('instances', text);
       expect(el.instances, text).toBe(n);
     }
+    expect(el.crowdEvaluator).toBe('auto');
+    el.setAttribute('crowd-evaluator', 'gpu');
+    expect(el.crowdEvaluator).toBe('gpu');
   });
 });

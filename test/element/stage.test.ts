@@ -3,7 +3,7 @@ import { findSlot } from '../../src/anim/mask.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';
 import { WALK_STRIDE } from '../../src/builtin/character.ts';
 import { animatedBounds } from '../../src/element/framing.ts';
-import { MAX_INSTANCES, ViewerStage } from '../../src/element/stage.ts';
+import { MAX_GPU_INSTANCES, MAX_INSTANCES, parseCrowdEvaluator, ViewerStage } from '../../src/element/stage.ts';
 import { setIdentity } from '../../src/math/trs.ts';
 import { loadCharacter } from '../anim/fixtures.ts';
 import { measureAllocation } from '../support/allocation.ts';
@@ -93,6 +93,24 @@ describe('ViewerStage (what <skinned-mesh-viewer> draws around its player)', () 
     expect(stage.instances).toBe(MAX_INSTANCES);
     stage.setInstances(0, player);
     expect(stage.instances).toBe(1);
+  });
+
+  it('crowd-evaluator: parsed case-insensitively; a crowd evaluated on the CPU draws at most MAX_INSTANCES however many are asked', async () => {
+    expect(['cpu', ' GPU ', 'Auto', 'webgl', '', null].map(parseCrowdEvaluator)).toEqual(['cpu', 'gpu', 'auto', undefined, undefined, undefined]);
+    const { player, stage } = await setup();
+    expect(stage.evaluator).toBe('auto');
+    for (const evaluator of ['cpu', 'gpu', 'auto'] as const) {
+      // No device: whatever the setting, the CPU evaluates the crowd.
+      stage.evaluator = evaluator;
+      stage.setInstances(MAX_GPU_INSTANCES, player);
+      expect(stage.evaluating).toBe('cpu');
+      expect(stage.instances).toBe(MAX_INSTANCES);
+      const crowd = (stage as unknown as { crowd: { capacity: number; count: number } }).crowd;
+      expect(crowd.capacity).toBe(MAX_INSTANCES);
+      expect(crowd.count).toBe(MAX_INSTANCES);
+      stage.setInstances(12, player);
+      expect(stage.instances).toBe(12);
+    }
   });
 
   it('frames the whole crowd grid', async () => {

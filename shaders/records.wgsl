@@ -1,0 +1,132 @@
+// Draw records of a crowd written on the GPU (src/gpu/gpu-records.ts), what
+// src/gpu/draw-record-writer.ts writes on the CPU, for models it applies to: mesh nodes that no
+// clip moves (their world matrix is the rest pose's for every instance) and no morph targets.
+// Built as draw-record.wgsl + this file. The bindings and structs are mirrored in
+// src/gpu/gpu-records-layout.ts; test/gpu/gpu-records.test.ts compares them.
+//
+// One invocation per instance k; per draw d, record d × count + k:
+//   model = placement_k (camera-relative, uploaded as three rows) · the draw's node world,
+//   its normal matrix (cofactor / determinant, as the CPU writes it), the palette offset, the
+//   draw's flags with DRAW_EXACT_NORMALS where the setting or a non-uniformly scaled palette
+//   matrix of its mesh node asks for it (skin-normals.ts), the compute path's skinned base.
+
+struct RecordParams {
+  count: u32,
+  paletteMatrices: u32,
+  drawCount: u32,
+  preskinVertices: u32,
+  // RenderSettings.normals 'exact'.
+  exactNormals: u32,
+  // 1: placements are similarity transforms, uploaded as a unit quaternion, then the translation
+  // (camera-relative) and the uniform scale: two vec4f per instance. 0: three rows of the affine matrix.
+  compact: u32,
+}
+
+struct RecordDraw {
+  // Model-space world matrix of the draw's mesh node (the rest pose's).
+  nodeWorld: mat4x4f,
+  // First palette matrix of the mesh node within an instance (NO_INDEX: rigid).
+  paletteOffset: u32,
+  // Joints of its skin (the matrices the scale check reads).
+  jointCount: u32,
+  // DrawFlag bits that do not change per frame (flat normals, tangents).
+  staticFlags: u32,
+  // 1 for a skinned draw (one that EXACT_NORMALS applies to).
+  skinned: u32,
+  // First vertex of the draw in an instance's block of skinned vertices (NO_INDEX: rigid).
+  skinnedBase: u32,
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
+}
+
+const NO_INDEX: u32 = 0xffffffffu;
+// draw-record-writer.ts NORMAL_DETERMINANT_EPSILON, skin-normals.ts UNIFORM_SCALE_TOLERANCE.
+const NORMAL_DETERMINANT_EPSILON: f32 = 1e-30;
+const UNIFORM_SCALE_TOLERANCE: f32 = 1e-4;
+
+@group(0) @binding(0) var<storage, read> placements: array<vec4f>;
+@group(0) @binding(1) var<storage, read> palettes: array<mat4x4f>;
+@group(0) @binding(2) var<storage, read_write> records: array<DrawRecord>;
+@group(0) @binding(3) var<storage, read> recordDraws: array<RecordDraw>;
+@group(0) @binding(4) var<uniform> params: RecordParams;
+
+override workgroupSize: u32 = 64u;
+
+// skin-normals.ts paletteHasNonUniformScale: a 3×3 part that is not a rotation times a uniform scale.
+fn nonUniformScale(first: u32, count: u32) -> bool {
+  for (var j = 0u; j < count; j++) {
+    let m = palettes[first + j];
+    let a = m[0].xyz;
+    let b = m[1].xyz;
+    let c = m[2].xyz;
+    let aa = dot(a, a);
+    let bb = dot(b, b);
+    let cc = dot(c, c);
+    let scale = max(aa, max(bb, cc));
+    if (scale == 0.0) {
+      continue;
+    }
+    let limit = UNIFORM_SCALE_TOLERANCE * scale;
+    if (abs(aa - bb) > limit || abs(bb - cc) > limit || abs(aa - cc) > limit) {
+      return true;
+    }
+    if (abs(dot(a, b)) > limit || abs(dot(b, c)) > limit || abs(dot(c, a)) > limit) {
+      return true;
+    }
+  }
+  return false;
+}
+
+@compute @workgroup_size(workgroupSize)
+fn writeRecords(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let k = id.x + id.y * groups.x * workgroupSize;
+  let count = params.count;
+  if (k >= count) {
+    return;
+  }
+  var placement: mat4x4f;
+  if (params.compact != 0u) {
+    let q = placements[2u * k];
+    let ts = placements[2u * k + 1u];
+    // s · R(q), R from a unit quaternion (gpu-records.ts packs it from the placement's rotation).
+    let x = q.x; let y = q.y; let z = q.z; let w = q.w;
+    let s = ts.w;
+    placement = mat4x4f(
+      vec4f(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + z * w), 2.0 * (x * z - y * w), 0.0) * s,
+      vec4f(2.0 * (x * y - z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + x * w), 0.0) * s,
+      vec4f(2.0 * (x * z + y * w), 2.0 * (y * z - x * w), 1.0 - 2.0 * (x * x + y * y), 0.0) * s,
+      vec4f(ts.xyz, 1.0),
+    );
+  } else {
+    let r0 = placements[3u * k];
+    let r1 = placements[3u * k + 1u];
+    let r2 = placements[3u * k + 2u];
+    placement = mat4x4f(
+      vec4f(r0.x, r1.x, r2.x, 0.0), vec4f(r0.y, r1.y, r2.y, 0.0), vec4f(r0.z, r1.z, r2.z, 0.0), vec4f(r0.w, r1.w, r2.w, 1.0),
+    );
+  }
+  for (var d = 0u; d < params.drawCount; d++) {
+    let info = recordDraws[d];
+    let model = placement * info.nodeWorld;
+    let a = model[0].xyz;
+    let b = model[1].xyz;
+    let c = model[2].xyz;
+    let x = cross(b, c);
+    let det = dot(a, x);
+    let inv = select(1.0, 1.0 / det, abs(det) > NORMAL_DETERMINANT_EPSILON);
+    var record: DrawRecord;
+    record.model = model;
+    record.normalMatrix = mat3x3f(x * inv, cross(c, a) * inv, cross(a, b) * inv);
+    let skinnedNode = info.paletteOffset != NO_INDEX;
+    let first = k * params.paletteMatrices + info.paletteOffset;
+    record.paletteOffset = select(0u, first, skinnedNode);
+    var flags = info.staticFlags;
+    if (info.skinned != 0u && (params.exactNormals != 0u || (skinnedNode && nonUniformScale(first, info.jointCount)))) {
+      flags |= DRAW_EXACT_NORMALS;
+    }
+    record.flags = flags;
+    record.skinnedBase = select(0u, k * params.preskinVertices + info.skinnedBase, info.skinnedBase != NO_INDEX);
+    records[d * count + k] = record;
+  }
+}

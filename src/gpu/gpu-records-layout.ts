@@ -1,0 +1,41 @@
+/**
+ * Byte layouts of shaders/records.wgsl (draw records written on the GPU: gpu-records.ts): its
+ * bindings and the structs RecordParams and RecordDraw, as word offsets for the typed arrays
+ * that fill them. test/gpu/gpu-records.test.ts compares them with the WGSL declarations.
+ */
+
+/** `@binding(N)` of records.wgsl's group 0. */
+export const RecordsBinding = {
+  PLACEMENTS: 0,
+  PALETTES: 1,
+  RECORDS: 2,
+  RECORD_DRAWS: 3,
+  PARAMS: 4,
+} as const;
+
+/** `struct RecordParams`: six u32; 32 bytes as a uniform (rounded to 16). */
+export const RecordParamsWord = {
+  COUNT: 0,
+  PALETTE_MATRICES: 1,
+  DRAW_COUNT: 2,
+  PRESKIN_VERTICES: 3,
+  EXACT_NORMALS: 4,
+  COMPACT: 5,
+} as const;
+export const RECORD_PARAMS_BYTES = 32;
+
+/** `struct RecordDraw`, 96 bytes. */
+export const RecordDrawWord = {
+  NODE_WORLD: 0,
+  PALETTE_OFFSET: 16,
+  JOINT_COUNT: 17,
+  STATIC_FLAGS: 18,
+  SKINNED: 19,
+  SKINNED_BASE: 20,
+} as const;
+export const RECORD_DRAW_BYTES = 96;
+
+/** Floats per instance of the placement upload: the three rows of its camera-relative affine matrix. */
+export const PLACEMENT_ROW_FLOATS = 12;
+/** Floats per instance of the compact placement upload (similarity transforms): quaternion x y z w, translation x y z, scale. */
+export const PLACEMENT_COMPACT_FLOATS = 8;

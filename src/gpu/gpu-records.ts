@@ -1,0 +1,291 @@
+/**
+ * Draw records of a GPU-culled crowd written on the GPU (issue #16): per frame the CPU packs
+ * each instance's placement, made camera-relative in float64 — as a quaternion, translation and
+ * uniform scale (32 bytes) when every placement is a similarity transform, as a Crowd's are,
+ * else as three rows of float32 (48 bytes) — in one writeBuffer, and one compute dispatch
+ * (shaders/records.wgsl) writes every draw's record — model and normal matrix, palette
+ * offset, flags (exact normals where a palette matrix scales non-uniformly), skinned base —
+ * where draw-record-writer.ts would have written 192 bytes per draw from the CPU.
+ *
+ * For models whose records need nothing else per instance (`gpuRecordsApply`): no mesh node
+ * that a clip moves (nor an ancestor of one), so every instance's mesh node world is the rest
+ * pose's; no morph targets (their weights and the active-target selection stay on the CPU);
+ * no EXT_mesh_gpu_instancing node. Placements must be affine (their last row 0 0 0 1).
+ * The float32 products give records within a few ulps of the CPU's float64 ones.
+ */
+import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
+import recordsWgsl from '../../shaders/records.wgsl?raw';
+import type { Model } from '../gltf/model.ts';
+import { cullGrid } from './gpu-culling.ts';
+import { CULL_NO_INDEX, CULL_WORKGROUP_SIZE } from './gpu-culling-layout.ts';
+import {
+  PLACEMENT_COMPACT_FLOATS, PLACEMENT_ROW_FLOATS, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding,
+} from './gpu-records-layout.ts';
+import { compileShaderModule } from './shader-module.ts';
+
+export const RECORDS_WGSL = `${drawRecordWgsl}\n${recordsWgsl}`;
+
+/** What the record pass needs of each of the Renderer's draws. */
+export interface GpuRecordDraw {
+  readonly meshNode: number;
+  readonly nodeSlot: number;
+  readonly skinned: boolean;
+  readonly staticFlags: number;
+  readonly instanceMatrices: Float64Array | undefined;
+  readonly primitive: { readonly morphFlags: number };
+}
+
+/** Whether `model`'s draw records can be written on the GPU (module comment). */
+export function gpuRecordsApply(model: Model, draws: readonly GpuRecordDraw[]): boolean {
+  if (draws.some((d) => d.instanceMatrices || d.primitive.morphFlags !== 0)) return false;
+  const animated = new Set<number>();
+  for (const clip of model.animations) for (const ch of clip.channels) animated.add(ch.slot);
+  const parent = model.hierarchy.parentSlot;
+  for (const d of draws) {
+    for (let s = d.nodeSlot; s >= 0; s = parent[s]) if (animated.has(s)) return false;
+  }
+  return true;
+}
+
+/** Per draw: RecordDraw (records.wgsl). `restWorld`: model-space rest world matrices by slot. Load time. */
+export function packRecordDraws(model: Model, draws: readonly GpuRecordDraw[], restWorld: Float64Array, preskinBase: Int32Array): ArrayBuffer {
+  const bytes = new ArrayBuffer(Math.max(1, draws.length) * RECORD_DRAW_BYTES);
+  const f = new Float32Array(bytes), u = new Uint32Array(bytes);
+  const words = RECORD_DRAW_BYTES / 4;
+  // Palette offsets as createModelInstance lays them out: skinned mesh nodes in order.
+  const paletteOffsets: number[] = [];
+  let offset = 0;
+  for (const mn of model.meshNodes) {
+    paletteOffsets.push(mn.skin >= 0 ? offset : -1);
+    if (mn.skin >= 0) offset += model.skins[mn.skin].joints.length;
+  }
+  draws.forEach((d, i) => {
+    const o = i * words;
+    for (let c = 0; c < 16; c++) f[o + RecordDrawWord.NODE_WORLD + c] = restWorld[d.nodeSlot * 16 + c];
+    const mn = model.meshNodes[d.meshNode];
+    u[o + RecordDrawWord.PALETTE_OFFSET] = paletteOffsets[d.meshNode] >= 0 ? paletteOffsets[d.meshNode] : CULL_NO_INDEX;
+    u[o + RecordDrawWord.JOINT_COUNT] = mn.skin >= 0 ? model.skins[mn.skin].joints.length : 0;
+    u[o + RecordDrawWord.STATIC_FLAGS] = d.staticFlags;
+    u[o + RecordDrawWord.SKINNED] = d.skinned ? 1 : 0;
+    u[o + RecordDrawWord.SKINNED_BASE] = preskinBase[i] >= 0 ? preskinBase[i] : CULL_NO_INDEX;
+  });
+  return bytes;
+}
+
+/**
+ * `dst[k × 12 …]` = the rows 0–2 of placement k (16 floats, column-major; identity when
+ * `placements` is undefined) with its translation minus `eye`, in float64 then rounded.
+ * Allocates nothing.
+ */
+export function packPlacementRows(placements: ArrayLike<number> | undefined, count: number, eye: ArrayLike<number>, dst: Float32Array): void {
+  const ex = eye[0], ey = eye[1], ez = eye[2];
+  for (let k = 0; k < count; k++) {
+    const o = k * PLACEMENT_ROW_FLOATS, p = k * 16;
+    if (placements) {
+      dst[o] = placements[p]; dst[o + 1] = placements[p + 4]; dst[o + 2] = placements[p + 8]; dst[o + 3] = placements[p + 12] - ex;
+      dst[o + 4] = placements[p + 1]; dst[o + 5] = placements[p + 5]; dst[o + 6] = placements[p + 9]; dst[o + 7] = placements[p + 13] - ey;
+      dst[o + 8] = placements[p + 2]; dst[o + 9] = placements[p + 6]; dst[o + 10] = placements[p + 10]; dst[o + 11] = placements[p + 14] - ez;
+    } else {
+      dst[o] = 1; dst[o + 1] = 0; dst[o + 2] = 0; dst[o + 3] = -ex;
+      dst[o + 4] = 0; dst[o + 5] = 1; dst[o + 6] = 0; dst[o + 7] = -ey;
+      dst[o + 8] = 0; dst[o + 9] = 0; dst[o + 10] = 1; dst[o + 11] = -ez;
+    }
+  }
+}
+
+/**
+ * Largest deviation of RᵀR from the identity (R = the placement's 3×3 over its uniform scale)
+ * for a placement to travel as a quaternion: far below what a float32 matrix shows.
+ */
+export const SIMILARITY_TOLERANCE = 1e-6;
+
+/**
+ * The compact placement upload, when every placement is a similarity transform (rotation or
+ * mirror times a uniform scale, plus a translation; affine): per instance the unit quaternion
+ * of its rotation, its translation minus `eye` (float64, then rounded) and its scale (negative
+ * for a mirror) into `dst[k × 8 …]`, 32 bytes. Returns false (dst partly written) as soon as one
+ * placement is not; then pack the rows (packPlacementRows). Allocates nothing.
+ */
+export function packPlacementsCompact(placements: ArrayLike<number> | undefined, count: number, eye: ArrayLike<number>, dst: Float32Array): boolean {
+  const ex = eye[0], ey = eye[1], ez = eye[2];
+  for (let k = 0; k < count; k++) {
+    const o = k * PLACEMENT_COMPACT_FLOATS;
+    if (!placements) {
+      dst[o] = 0; dst[o + 1] = 0; dst[o + 2] = 0; dst[o + 3] = 1;
+      dst[o + 4] = -ex; dst[o + 5] = -ey; dst[o + 6] = -ez; dst[o + 7] = 1;
+      continue;
+    }
+    const p = k * 16;
+    if (placements[p + 3] !== 0 || placements[p + 7] !== 0 || placements[p + 11] !== 0 || placements[p + 15] !== 1) return false;
+    const a0 = placements[p], a1 = placements[p + 1], a2 = placements[p + 2];
+    const b0 = placements[p + 4], b1 = placements[p + 5], b2 = placements[p + 6];
+    const c0 = placements[p + 8], c1 = placements[p + 9], c2 = placements[p + 10];
+    const det = a0 * (b1 * c2 - b2 * c1) - b0 * (a1 * c2 - a2 * c1) + c0 * (a1 * b2 - a2 * b1);
+    // The first column's length, signed like the determinant (a mirror): the checks below hold the other two to it.
+    const length = Math.sqrt(a0 * a0 + a1 * a1 + a2 * a2);
+    const scale = det < 0 ? -length : length;
+    if (!(length > 0 && length < Infinity)) return false;
+    const inv = 1 / scale;
+    // R = M / scale, element m_rc at row r, column c.
+    const m00 = a0 * inv, m10 = a1 * inv, m20 = a2 * inv;
+    const m01 = b0 * inv, m11 = b1 * inv, m21 = b2 * inv;
+    const m02 = c0 * inv, m12 = c1 * inv, m22 = c2 * inv;
+    const t = SIMILARITY_TOLERANCE;
+    if (Math.abs(m00 * m00 + m10 * m10 + m20 * m20 - 1) > t || Math.abs(m01 * m01 + m11 * m11 + m21 * m21 - 1) > t
+      || Math.abs(m02 * m02 + m12 * m12 + m22 * m22 - 1) > t || Math.abs(m00 * m01 + m10 * m11 + m20 * m21) > t
+      || Math.abs(m01 * m02 + m11 * m12 + m21 * m22) > t || Math.abs(m02 * m00 + m12 * m10 + m22 * m20) > t) return false;
+    // Shepperd: the largest of w, x, y, z first, for a stable square root.
+    const trace = m00 + m11 + m22;
+    let x: number, y: number, z: number, w: number;
+    if (trace > 0) {
+      const s = Math.sqrt(trace + 1) * 2, r = 1 / s;
+      w = 0.25 * s; x = (m21 - m12) * r; y = (m02 - m20) * r; z = (m10 - m01) * r;
+    } else if (m00 > m11 && m00 > m22) {
+      const s = Math.sqrt(1 + m00 - m11 - m22) * 2, r = 1 / s;
+      w = (m21 - m12) * r; x = 0.25 * s; y = (m01 + m10) * r; z = (m02 + m20) * r;
+    } else if (m11 > m22) {
+      const s = Math.sqrt(1 + m11 - m00 - m22) * 2, r = 1 / s;
+      w = (m02 - m20) * r; x = (m01 + m10) * r; y = 0.25 * s; z = (m12 + m21) * r;
+    } else {
+      const s = Math.sqrt(1 + m22 - m00 - m11) * 2, r = 1 / s;
+      w = (m10 - m01) * r; x = (m02 + m20) * r; y = (m12 + m21) * r; z = 0.25 * s;
+    }
+    dst[o] = x; dst[o + 1] = y; dst[o + 2] = z; dst[o + 3] = w;
+    dst[o + 4] = placements[p + 12] - ex; dst[o + 5] = placements[p + 13] - ey; dst[o + 6] = placements[p + 14] - ez; dst[o + 7] = scale;
+  }
+  return true;
+}
+
+interface RecordsPipeline {
+  readonly layout: GPUBindGroupLayout;
+  readonly pipeline: GPUComputePipeline;
+}
+
+const pipelineCache = new WeakMap<GPUDevice, Promise<RecordsPipeline>>();
+
+function recordsPipeline(device: GPUDevice): Promise<RecordsPipeline> {
+  let p = pipelineCache.get(device);
+  if (!p) {
+    p = (async () => {
+      const B = RecordsBinding;
+      const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
+      const layout = device.createBindGroupLayout({
+        label: 'gpu records (group 0)',
+        entries: [
+          storage(B.PLACEMENTS, 'read-only-storage'), storage(B.PALETTES, 'read-only-storage'), storage(B.RECORDS, 'storage'),
+          storage(B.RECORD_DRAWS, 'read-only-storage'), { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+        ],
+      });
+      const module = await compileShaderModule(device, 'records.wgsl + draw-record.wgsl', RECORDS_WGSL);
+      const pipeline = await device.createComputePipelineAsync({
+        label: 'gpu records', layout: device.createPipelineLayout({ label: 'gpu records', bindGroupLayouts: [layout] }),
+        compute: { module, entryPoint: 'writeRecords', constants: { workgroupSize: CULL_WORKGROUP_SIZE } },
+      });
+      return { layout, pipeline };
+    })();
+    pipelineCache.set(device, p);
+    p.catch(() => pipelineCache.delete(device));
+  }
+  return p;
+}
+
+/** One model's GPU record writing on a Renderer: the static per-draw data, the placement upload, the pass. */
+export class GpuRecords {
+  private pipeline: RecordsPipeline | undefined;
+  private building: Promise<RecordsPipeline> | undefined;
+  private readonly recordDraws: GPUBuffer;
+  private readonly params: GPUBuffer;
+  private readonly paramData = new Uint32Array(RECORD_PARAMS_BYTES / 4);
+  private placements: GPUBuffer | undefined;
+  private staging = new Float32Array(0);
+  private capacity = 0;
+  private bindGroup: GPUBindGroup | undefined;
+  private boundPalettes: GPUBuffer | undefined;
+  private boundRecords: GPUBuffer | undefined;
+  private readonly grid = new Uint32Array(2);
+  private readonly passDescriptor: GPUComputePassDescriptor;
+
+  constructor(
+    private readonly device: GPUDevice, model: Model, draws: readonly GpuRecordDraw[], restWorld: Float64Array, preskinBase: Int32Array,
+    paletteMatrices: number, preskinVertices: number, private readonly label: string,
+  ) {
+    this.recordDraws = device.createBuffer({ label: `${label} ${model.name} record draws`, size: Math.max(1, draws.length) * RECORD_DRAW_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(this.recordDraws, 0, packRecordDraws(model, draws, restWorld, preskinBase));
+    this.params = device.createBuffer({ label: `${label} ${model.name} record params`, size: RECORD_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.paramData[RecordParamsWord.PALETTE_MATRICES] = paletteMatrices;
+    this.paramData[RecordParamsWord.DRAW_COUNT] = draws.length;
+    this.paramData[RecordParamsWord.PRESKIN_VERTICES] = preskinVertices;
+    this.passDescriptor = { label: `${label} ${model.name} gpu records` };
+  }
+
+  /** Whether the pipeline is built; the first call starts the build (`onFailed` hears of a failure). */
+  request(onFailed: (e: unknown) => void): boolean {
+    if (this.pipeline) return true;
+    if (!this.building) {
+      this.building = recordsPipeline(this.device);
+      this.building.then((p) => { this.pipeline = p; }, (e) => { this.building = undefined; onFailed(e); });
+    }
+    return false;
+  }
+
+  async prepare(): Promise<void> {
+    this.pipeline = await recordsPipeline(this.device);
+  }
+
+  /**
+   * Uploads the placements of `count` instances (camera-relative to `eye`) and encodes the pass
+   * writing their records into `records` (d × count + k) from `palettes`. Returns the bytes
+   * written to the GPU. `request` must have returned true. Allocates only when `count` grows
+   * beyond every earlier frame's (or a buffer changed: a new bind group).
+   */
+  encode(
+    encoder: GPUCommandEncoder, queue: GPUQueue, palettes: GPUBuffer, records: GPUBuffer, count: number,
+    placements: ArrayLike<number> | undefined, eye: ArrayLike<number>, exactNormals: boolean,
+  ): number {
+    const { layout, pipeline } = this.pipeline!;
+    if (count > this.capacity) {
+      this.capacity = Math.max(count, this.capacity * 2);
+      this.placements?.destroy();
+      this.staging = new Float32Array(this.capacity * PLACEMENT_ROW_FLOATS);
+      this.placements = this.device.createBuffer({ label: `${this.label} placements ×${this.capacity}`, size: this.staging.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      this.bindGroup = undefined;
+    }
+    if (!this.bindGroup || palettes !== this.boundPalettes || records !== this.boundRecords) {
+      this.boundPalettes = palettes;
+      this.boundRecords = records;
+      const B = RecordsBinding;
+      this.bindGroup = this.device.createBindGroup({
+        label: `${this.label} gpu records into ${records.label}`, layout,
+        entries: [
+          { binding: B.PLACEMENTS, resource: { buffer: this.placements! } }, { binding: B.PALETTES, resource: { buffer: palettes } },
+          { binding: B.RECORDS, resource: { buffer: records } }, { binding: B.RECORD_DRAWS, resource: { buffer: this.recordDraws } },
+          { binding: B.PARAMS, resource: { buffer: this.params } },
+        ],
+      });
+    }
+    // 32 bytes per instance when every placement is a similarity transform, else 48.
+    const compact = packPlacementsCompact(placements, count, eye, this.staging);
+    if (!compact) packPlacementRows(placements, count, eye, this.staging);
+    const placementBytes = count * (compact ? PLACEMENT_COMPACT_FLOATS : PLACEMENT_ROW_FLOATS) * 4;
+    queue.writeBuffer(this.placements!, 0, this.staging.buffer, 0, placementBytes);
+    this.paramData[RecordParamsWord.COMPACT] = compact ? 1 : 0;
+    this.paramData[RecordParamsWord.COUNT] = count;
+    this.paramData[RecordParamsWord.EXACT_NORMALS] = exactNormals ? 1 : 0;
+    queue.writeBuffer(this.params, 0, this.paramData.buffer);
+    cullGrid(count, this.device.limits.maxComputeWorkgroupsPerDimension, this.grid);
+    if (this.grid[0] > 0) {
+      const pass = encoder.beginComputePass(this.passDescriptor);
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, this.bindGroup);
+      pass.dispatchWorkgroups(this.grid[0], this.grid[1]);
+      pass.end();
+    }
+    return placementBytes + RECORD_PARAMS_BYTES;
+  }
+
+  destroy(): void {
+    this.recordDraws.destroy();
+    this.params.destroy();
+    this.placements?.destroy();
+  }
+}
