@@ -17,9 +17,15 @@ struct RecordParams {
   preskinVertices: u32,
   // RenderSettings.normals 'exact'.
   exactNormals: u32,
-  // 1: placements are similarity transforms, uploaded as a unit quaternion, then the translation
-  // (camera-relative) and the uniform scale: two vec4f per instance. 0: three rows of the affine matrix.
-  compact: u32,
+  // PLACEMENT_COMPACT: placements are similarity transforms, uploaded as a unit quaternion, then the
+  // translation (camera-relative) and the uniform scale: two vec4f per instance. PLACEMENT_ROWS:
+  // three rows of the affine matrix (camera-relative). PLACEMENT_MATRICES: the model → world
+  // mat4x4f a GPU pose evaluator built (world space: `eye` is subtracted here, in float32).
+  placementForm: u32,
+  _pad0: u32,
+  _pad1: u32,
+  // The camera's position (world), for PLACEMENT_MATRICES.
+  eye: vec3f,
 }
 
 struct RecordDraw {
@@ -41,6 +47,10 @@ struct RecordDraw {
 }
 
 const NO_INDEX: u32 = 0xffffffffu;
+// RecordParams.placementForm (gpu-records-layout.ts PlacementForm).
+const PLACEMENT_ROWS: u32 = 0u;
+const PLACEMENT_COMPACT: u32 = 1u;
+const PLACEMENT_MATRICES: u32 = 2u;
 // draw-record-writer.ts NORMAL_DETERMINANT_EPSILON, skin-normals.ts UNIFORM_SCALE_TOLERANCE.
 const NORMAL_DETERMINANT_EPSILON: f32 = 1e-30;
 const UNIFORM_SCALE_TOLERANCE: f32 = 1e-4;
@@ -86,7 +96,10 @@ fn writeRecords(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
     return;
   }
   var placement: mat4x4f;
-  if (params.compact != 0u) {
+  if (params.placementForm == PLACEMENT_MATRICES) {
+    placement = mat4x4f(placements[4u * k], placements[4u * k + 1u], placements[4u * k + 2u], placements[4u * k + 3u]);
+    placement[3] = vec4f(placement[3].xyz - params.eye, placement[3].w);
+  } else if (params.placementForm == PLACEMENT_COMPACT) {
     let q = placements[2u * k];
     let ts = placements[2u * k + 1u];
     // s · R(q), R from a unit quaternion (gpu-records.ts packs it from the placement's rotation).

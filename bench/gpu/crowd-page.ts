@@ -103,10 +103,7 @@ let offsets = new Float64Array(0);
 let device: GPUDevice;
 let context: GPUCanvasContext;
 let renderer: Renderer;
-type EvaluatedCrowd = Crowd & { readonly gpu?: GpuPaletteSource; destroy?(): void };
-/** Crowd with issue #16's `{ evaluator, device }` option (src/anim/crowd.ts; without it the option is ignored and `gpu` is absent). */
-const CrowdWithEvaluator = Crowd as unknown as new (m: Model, n: number, o?: { evaluator?: OursEvaluator; device?: GPUDevice }) => EvaluatedCrowd;
-let crowd: EvaluatedCrowd | undefined;
+let crowd: Crowd | undefined;
 /** `gpu-draw`: the crowd's palettes, uploaded once, as the frames' GpuPaletteSource. */
 let staticPalettes: GpuPaletteSource | undefined;
 
@@ -187,7 +184,7 @@ window.crowdBench = {
     camera.fovY = FOV_Y;
     camera.frame({ min, max, center, radius: Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2 }, oursCanvas.width / oursCanvas.height);
     camera.update(oursCanvas.width / oursCanvas.height);
-    crowd?.destroy?.();
+    crowd?.destroy();
     crowd = undefined;
     for (const r of threeRoots) threeScene.remove(r);
     threeRoots = [];
@@ -210,10 +207,10 @@ window.crowdBench = {
 
   async prepareOurs(evaluator) {
     if (!renderer) throw new Error('our renderer failed to start');
-    crowd?.destroy?.();
+    crowd?.destroy();
     staticPalettes?.palettes.destroy();
     staticPalettes = undefined;
-    const c = new CrowdWithEvaluator(model, count, { evaluator: evaluator === 'gpu' ? 'gpu' : 'cpu', device });
+    const c = new Crowd(model, count, { evaluator: evaluator === 'gpu' ? 'gpu' : 'cpu', device });
     if (evaluator === 'gpu' && !c.gpu) throw new Error('no GPU evaluator: Crowd has no `gpu` palette source for { evaluator: \'gpu\' }');
     for (let k = 0; k < count; k++) {
       c.setPlacement(k, offsets[2 * k], 0, offsets[2 * k + 1], 0);

@@ -5,7 +5,6 @@ import { lockRootInPlace } from '../anim/root-motion.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import type { Camera } from '../gpu/camera.ts';
-import type { GpuPaletteSource } from '../gpu/gpu-culling.ts';
 import { renderCrowd } from '../gpu/render-crowd.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 import { multiplyMat4, setIdentity } from '../math/trs.ts';
@@ -26,16 +25,6 @@ export function parseCrowdEvaluator(value: string | null): CrowdEvaluatorSetting
   return v === 'cpu' || v === 'gpu' || v === 'auto' ? v : undefined;
 }
 
-/**
- * Crowd with the issue #16 constructor option `{ evaluator, device }` and, when the GPU
- * evaluates it, its palettes as `gpu` (the contract between the pose evaluator and the
- * renderer). Typed here so that the stage builds before src/anim/crowd.ts takes the option;
- * a Crowd without it ignores the third argument and has no `gpu` (a CPU crowd).
- */
-type EvaluatedCrowd = Crowd & { readonly gpu?: GpuPaletteSource };
-const CrowdWithEvaluator = Crowd as unknown as new (
-  model: Model, capacity: number, options?: { readonly evaluator?: CrowdEvaluatorSetting; readonly device?: GPUDevice },
-) => EvaluatedCrowd;
 /** With root motion, one character walks a circle this many framing radii wide around the origin. */
 const CIRCLE_RADIUS_SCALE = 1.5;
 /** Crowd grid spacing, in widths of the character's in-place footprint. */
@@ -79,7 +68,7 @@ export class ViewerStage {
   readonly rootMotions: readonly (CrowdRootMotion | undefined)[];
   private instanceCount = 1;
   private walking = false;
-  private crowd: EvaluatedCrowd | undefined;
+  private crowd: Crowd | undefined;
   /** `crowd-evaluator`, and the device a GPU evaluator runs on (the viewer's, once it has one). */
   evaluator: CrowdEvaluatorSetting = DEFAULT_CROWD_EVALUATOR;
   device: GPUDevice | undefined;
@@ -267,10 +256,10 @@ export class ViewerStage {
     for (let k = 0; k < crowd.capacity; k++) crowd.play(k, player.clip, this.phases[k] * duration);
   }
 
-  private buildCrowd(capacity: number, evaluator = this.evaluator): EvaluatedCrowd {
-    // A GPU-evaluated crowd holds GPU buffers: free them (Crowd.destroy, where it has one).
-    (this.crowd as { destroy?: () => void } | undefined)?.destroy?.();
-    const crowd = new CrowdWithEvaluator(this.model, capacity, { evaluator, device: this.device });
+  private buildCrowd(capacity: number, evaluator = this.evaluator): Crowd {
+    // A GPU-evaluated crowd holds GPU buffers: free them.
+    this.crowd?.destroy();
+    const crowd = new Crowd(this.model, capacity, { evaluator, device: this.device });
     const next = random(17);
     this.phases = Float64Array.from({ length: capacity }, next);
     this.speedFactors = Float64Array.from({ length: capacity }, () => 1 - SPEED_SPREAD + 2 * SPEED_SPREAD * next());

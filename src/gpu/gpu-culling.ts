@@ -52,6 +52,12 @@ export interface GpuPaletteSource {
   writeInstances?(queue: GPUQueue): number;
   /** Encodes the passes that fill `palettes`, into the frame's encoder before culling. */
   encode?(encoder: GPUCommandEncoder): void;
+  /**
+   * Instance k's model → world matrix (mat4x4f, world space) at byte k × 64, filled by `encode`
+   * (GpuPoseEvaluator.placements). When present, GPU-written draw records read it instead of the
+   * placements passed to the renderer, which then uploads nothing per instance for them.
+   */
+  readonly placements?: GPUBuffer;
 }
 
 /** What the culler needs of each of the Renderer's draws. */

@@ -20,9 +20,21 @@ export const RecordParamsWord = {
   DRAW_COUNT: 2,
   PRESKIN_VERTICES: 3,
   EXACT_NORMALS: 4,
-  COMPACT: 5,
+  PLACEMENT_FORM: 5,
+  /** vec3f, float32 words. */
+  EYE: 8,
 } as const;
-export const RECORD_PARAMS_BYTES = 32;
+export const RECORD_PARAMS_BYTES = 48;
+
+/** `RecordParams.placementForm`: how the placements binding holds each instance's (records.wgsl constants). */
+export const PlacementForm = {
+  /** Three rows of the camera-relative affine matrix (PLACEMENT_ROW_FLOATS), uploaded. */
+  ROWS: 0,
+  /** Quaternion, camera-relative translation, uniform scale (PLACEMENT_COMPACT_FLOATS), uploaded. */
+  COMPACT: 1,
+  /** A GPU pose evaluator's model → world mat4x4f per instance (world space), nothing uploaded. */
+  MATRICES: 2,
+} as const;
 
 /** `struct RecordDraw`, 96 bytes. */
 export const RecordDrawWord = {

@@ -19,7 +19,7 @@ import type { Model } from '../gltf/model.ts';
 import { cullGrid } from './gpu-culling.ts';
 import { CULL_NO_INDEX, CULL_WORKGROUP_SIZE } from './gpu-culling-layout.ts';
 import {
-  PLACEMENT_COMPACT_FLOATS, PLACEMENT_ROW_FLOATS, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding,
+  PLACEMENT_COMPACT_FLOATS, PLACEMENT_ROW_FLOATS, PlacementForm, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding,
 } from './gpu-records-layout.ts';
 import { compileShaderModule } from './shader-module.ts';
 
@@ -196,12 +196,14 @@ export class GpuRecords {
   private readonly recordDraws: GPUBuffer;
   private readonly params: GPUBuffer;
   private readonly paramData = new Uint32Array(RECORD_PARAMS_BYTES / 4);
+  private readonly paramFloats = new Float32Array(this.paramData.buffer);
   private placements: GPUBuffer | undefined;
   private staging = new Float32Array(0);
   private capacity = 0;
   private bindGroup: GPUBindGroup | undefined;
   private boundPalettes: GPUBuffer | undefined;
   private boundRecords: GPUBuffer | undefined;
+  private boundPlacements: GPUBuffer | undefined;
   private readonly grid = new Uint32Array(2);
   private readonly passDescriptor: GPUComputePassDescriptor;
 
@@ -237,38 +239,53 @@ export class GpuRecords {
    * writing their records into `records` (d × count + k) from `palettes`. Returns the bytes
    * written to the GPU. `request` must have returned true. Allocates only when `count` grows
    * beyond every earlier frame's (or a buffer changed: a new bind group).
+   * `gpuPlacements` (a GPU pose evaluator's model → world matrices, GpuPaletteSource.placements):
+   * read instead of `placements`, so nothing per instance is uploaded (issue #16: the evaluator's
+   * 32-byte state already carries each placement); `eye` is then subtracted on the GPU, in float32.
    */
   encode(
     encoder: GPUCommandEncoder, queue: GPUQueue, palettes: GPUBuffer, records: GPUBuffer, count: number,
-    placements: ArrayLike<number> | undefined, eye: ArrayLike<number>, exactNormals: boolean,
+    placements: ArrayLike<number> | undefined, eye: ArrayLike<number>, exactNormals: boolean, gpuPlacements?: GPUBuffer,
   ): number {
     const { layout, pipeline } = this.pipeline!;
-    if (count > this.capacity) {
+    if (gpuPlacements && gpuPlacements.size < count * 64) {
+      throw new RangeError(`GpuRecords.encode: ${count} instances need ${count * 64} bytes of placements, "${gpuPlacements.label}" holds ${gpuPlacements.size}`);
+    }
+    if (!gpuPlacements && count > this.capacity) {
       this.capacity = Math.max(count, this.capacity * 2);
       this.placements?.destroy();
       this.staging = new Float32Array(this.capacity * PLACEMENT_ROW_FLOATS);
       this.placements = this.device.createBuffer({ label: `${this.label} placements ×${this.capacity}`, size: this.staging.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
       this.bindGroup = undefined;
     }
-    if (!this.bindGroup || palettes !== this.boundPalettes || records !== this.boundRecords) {
+    const placementBuffer = gpuPlacements ?? this.placements!;
+    if (!this.bindGroup || palettes !== this.boundPalettes || records !== this.boundRecords || placementBuffer !== this.boundPlacements) {
       this.boundPalettes = palettes;
       this.boundRecords = records;
+      this.boundPlacements = placementBuffer;
       const B = RecordsBinding;
       this.bindGroup = this.device.createBindGroup({
         label: `${this.label} gpu records into ${records.label}`, layout,
         entries: [
-          { binding: B.PLACEMENTS, resource: { buffer: this.placements! } }, { binding: B.PALETTES, resource: { buffer: palettes } },
+          { binding: B.PLACEMENTS, resource: { buffer: placementBuffer } }, { binding: B.PALETTES, resource: { buffer: palettes } },
           { binding: B.RECORDS, resource: { buffer: records } }, { binding: B.RECORD_DRAWS, resource: { buffer: this.recordDraws } },
           { binding: B.PARAMS, resource: { buffer: this.params } },
         ],
       });
     }
-    // 32 bytes per instance when every placement is a similarity transform, else 48.
-    const compact = packPlacementsCompact(placements, count, eye, this.staging);
-    if (!compact) packPlacementRows(placements, count, eye, this.staging);
-    const placementBytes = count * (compact ? PLACEMENT_COMPACT_FLOATS : PLACEMENT_ROW_FLOATS) * 4;
-    queue.writeBuffer(this.placements!, 0, this.staging.buffer, 0, placementBytes);
-    this.paramData[RecordParamsWord.COMPACT] = compact ? 1 : 0;
+    let placementBytes = 0;
+    if (gpuPlacements) {
+      this.paramData[RecordParamsWord.PLACEMENT_FORM] = PlacementForm.MATRICES;
+      const e = RecordParamsWord.EYE;
+      this.paramFloats[e] = eye[0]; this.paramFloats[e + 1] = eye[1]; this.paramFloats[e + 2] = eye[2];
+    } else {
+      // 32 bytes per instance when every placement is a similarity transform, else 48.
+      const compact = packPlacementsCompact(placements, count, eye, this.staging);
+      if (!compact) packPlacementRows(placements, count, eye, this.staging);
+      placementBytes = count * (compact ? PLACEMENT_COMPACT_FLOATS : PLACEMENT_ROW_FLOATS) * 4;
+      queue.writeBuffer(this.placements!, 0, this.staging.buffer, 0, placementBytes);
+      this.paramData[RecordParamsWord.PLACEMENT_FORM] = compact ? PlacementForm.COMPACT : PlacementForm.ROWS;
+    }
     this.paramData[RecordParamsWord.COUNT] = count;
     this.paramData[RecordParamsWord.EXACT_NORMALS] = exactNormals ? 1 : 0;
     queue.writeBuffer(this.params, 0, this.paramData.buffer);

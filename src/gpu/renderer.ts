@@ -517,7 +517,7 @@ export class Renderer {
       // A GPU-culled frame's records are written on the GPU from the placements where they can be (gpu-records.ts).
       const gpuRecords = gpuCuller && current.requestGpuRecords(this.onGpuCullingFailed);
       if (gpuRecords) {
-        uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, placements, eye, exactNormals);
+        uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, placements, eye, exactNormals, gpuSource!.placements);
       } else {
         writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, exactNormals);
         const recordBytes = current.draws.length * count * DRAW_RECORD_SIZE;

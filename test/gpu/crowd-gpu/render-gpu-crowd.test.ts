@@ -1,0 +1,149 @@
+/**
+ * A Crowd evaluated on the GPU (`evaluator: 'gpu'`) drawn by the renderer (issue #16
+ * integration), on Dawn (SwiftShader): the frame uploads 32 bytes per instance (the
+ * evaluator's state) plus a fixed amount, because the GPU-written draw records read the
+ * evaluator's own placements; and a 50-instance frame is the CPU evaluator's frame up to the
+ * pixels where the palettes' last bits differ (README "Crowds on the GPU").
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Crowd } from '../../../src/anim/crowd.ts';
+import { createModelInstance } from '../../../src/anim/instance.ts';
+import type { Model } from '../../../src/gltf/model.ts';
+import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
+import { renderCrowd } from '../../../src/gpu/render-crowd.ts';
+import { assetPath } from '../../support/assets.ts';
+import { writeArtifactPng } from '../../support/png.ts';
+import { expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from '../gpu-test.ts';
+
+const device = await testDevice('gpu crowd render tests');
+const W = 160, H = 120;
+const COUNT = 50;
+/** A binary fraction: f32 clip times equal the CPU's f64 ones. */
+const DT = 1 / 64;
+
+/** Bytes of every writeBuffer made while `frame` runs. */
+function countWrites(d: GPUDevice, frame: () => void): number {
+  let written = 0;
+  const queue = d.queue as unknown as Record<string, unknown>;
+  const original = queue.writeBuffer as (...a: unknown[]) => unknown;
+  queue.writeBuffer = (...args: unknown[]) => {
+    const data = args[2] as ArrayBufferLike | ArrayBufferView;
+    const element = ArrayBuffer.isView(data) ? ((data as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1) : 1;
+    const total = ArrayBuffer.isView(data) ? data.byteLength / element : data.byteLength;
+    const offset = (args[3] as number | undefined) ?? 0;
+    written += (((args[4] as number | undefined) ?? total - offset) * element);
+    return original.apply(d.queue, args);
+  };
+  try {
+    frame();
+  } finally {
+    queue.writeBuffer = original;
+  }
+  return written;
+}
+
+function differingPixels(a: Frame, b: Frame): { pixels: number; maxChannel: number } {
+  let pixels = 0, maxChannel = 0;
+  for (let i = 0; i < a.rgba.length; i += 4) {
+    let d = 0;
+    for (let c = 0; c < 4; c++) d = Math.max(d, Math.abs(a.rgba[i + c] - b.rgba[i + c]));
+    if (d > 0) pixels++;
+    maxChannel = Math.max(maxChannel, d);
+  }
+  return { pixels, maxChannel };
+}
+
+describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on SwiftShader)', () => {
+  const gpu = device!;
+  let scene: OffscreenScene;
+  let model: Model;
+  let size: number;
+  beforeAll(async () => {
+    scene = new OffscreenScene(gpu, W, H);
+    model = await loadModel(readFileSync(assetPath('Fox')), 'Fox');
+    await scene.setModel(model);
+    const rest = computeInstanceBounds(createModelInstance(model));
+    size = Math.max(rest.max[0] - rest.min[0], rest.max[2] - rest.min[2]);
+    expect(await scene.renderer.prepareGpuCulling()).toBe(true);
+  });
+  afterAll(() => scene?.destroy());
+
+  function crowdOf(n: number, evaluator: 'cpu' | 'gpu'): Crowd {
+    const crowd = new Crowd(model, n, { evaluator, device: gpu });
+    expect(crowd.evaluator).toBe(evaluator);
+    crowd.rootMotion = false;
+    crowd.placeOnGrid(size * 1.2);
+    for (let k = 0; k < n; k++) crowd.play(k, k % model.animations.length, (k % 7) / 16);
+    for (let k = 0; k < n; k += 4) crowd.crossfade(k, (k + 1) % model.animations.length, 0.25, 1 / 8);
+    for (let f = 0; f < 8; f++) crowd.update(DT);
+    return crowd;
+  }
+
+  function aim(): void {
+    const c = scene.camera;
+    // Part of the grid out of view, so the frame culls.
+    c.target.set([size * 1.5, size * 0.3, size * 1.5]);
+    c.yaw = 0.5;
+    c.pitch = -0.35;
+    c.distance = 4 * size;
+    c.near = size * 0.05;
+    c.far = size * 20;
+  }
+
+  it('uploads 32 bytes per instance per frame (the evaluator\'s state) plus a fixed amount: no placement upload on top', async () => {
+    await expectNoGpuErrors(gpu, async () => {
+      const r = scene.renderer;
+      r.settings.culling = true;
+      aim();
+      const frameBytes: number[] = [];
+      for (const n of [COUNT, 2 * COUNT]) {
+        const crowd = crowdOf(n, 'gpu');
+        // Twice: the first frame may build the records' bind group; the counts must not depend on it.
+        for (let f = 0; f < 2; f++) {
+          crowd.update(DT);
+          const written = countWrites(gpu, () => renderCrowd(r, scene.target, scene.camera, crowd, crowd.gpu));
+          expect(r.stats.bytesUploaded).toBe(written);
+          expect(r.stats.joints).toBe(0);
+          if (f === 1) frameBytes.push(written);
+        }
+        await gpu.queue.onSubmittedWorkDone();
+        crowd.destroy();
+      }
+      // Exactly 32 more bytes per added instance; the rest is per frame (uniforms, parameter blocks).
+      expect(frameBytes[1] - frameBytes[0]).toBe(COUNT * 32);
+      const fixed = frameBytes[0] - COUNT * 32;
+      expect(fixed).toBeGreaterThan(0);
+      expect(fixed).toBeLessThan(2048);
+    });
+  });
+
+  it('50 instances: the GPU evaluator\'s frame equals the CPU evaluator\'s but where the palettes\' last bits differ', async () => {
+    await expectNoGpuErrors(gpu, async () => {
+      const r = scene.renderer;
+      r.settings.culling = true;
+      aim();
+      const cpu = crowdOf(COUNT, 'cpu');
+      const onGpu = crowdOf(COUNT, 'gpu');
+      expect(Array.from(onGpu.placements)).toEqual(Array.from(cpu.placements));
+      renderCrowd(r, scene.target, scene.camera, cpu);
+      const cpuFrame = await scene.read();
+      const cpuStats = { ...r.stats };
+      renderCrowd(r, scene.target, scene.camera, onGpu, onGpu.gpu);
+      const gpuFrame = await scene.read();
+      writeArtifactPng('gpu-crowd-evaluator-cpu', W, H, cpuFrame.rgba);
+      writeArtifactPng('gpu-crowd-evaluator-gpu', W, H, gpuFrame.rgba);
+      let covered = 0;
+      for (let i = 3; i < cpuFrame.rgba.length; i += 4) if (cpuFrame.rgba[i] > 0) covered++;
+      expect(covered).toBeGreaterThan(W * H / 20);
+      expect(cpuStats.culled).toBeGreaterThan(0);
+      expect(r.stats.drawCalls).toBe(cpuStats.drawCalls);
+      const diff = differingPixels(cpuFrame, gpuFrame);
+      console.log(`GPU vs CPU evaluator, ${COUNT} Foxes: ${diff.pixels} of ${covered} covered pixels differ, by at most ${diff.maxChannel}/255`);
+      // The CPU frame drawn from the CPU palettes rounded off in their last bits differs from it as much.
+      expect(diff.pixels).toBeLessThanOrEqual(Math.ceil(covered * 0.01));
+      await gpu.queue.onSubmittedWorkDone();
+      onGpu.destroy();
+    });
+  });
+});
