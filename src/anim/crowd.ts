@@ -34,12 +34,39 @@ export interface CrowdOptions {
   readonly limits?: Partial<AllocationLimits>;
 }
 
-/** The evaluator `options` asks for, resolved for a crowd of `capacity`. */
-export function chooseCrowdEvaluator(options: CrowdOptions, capacity: number): 'cpu' | 'gpu' {
+const PATH_NAMES = ['translation', 'rotation', 'scale', 'weights'] as const;
+
+/**
+ * Why `model`'s crowd cannot be evaluated on the GPU, or undefined when it can. The GPU
+ * evaluator gives the renderer palettes and placements only: a clip that animates morph
+ * weights (they would have to reach each instance's draw records), or that moves a mesh node
+ * or one of its ancestors (rigid meshes on bones: each instance's mesh node world), needs
+ * per-instance values that only the CPU evaluator has. Such a crowd stays on the CPU
+ * (`auto`), or is refused (`gpu`). Load time (allocates).
+ */
+export function gpuCrowdUnsupported(model: Model): string | undefined {
+  const h = model.hierarchy;
+  const meshLine = new Set<number>();
+  for (const mn of model.meshNodes) for (let s = h.slotOf[mn.node]; s >= 0; s = h.parentSlot[s]) meshLine.add(s);
+  for (let c = 0; c < model.animations.length; c++) {
+    for (const ch of model.animations[c].channels) {
+      const what = `animations[${c}] (${model.animations[c].name ?? 'unnamed'}) animates node ${ch.node}'s ${PATH_NAMES[ch.path]}`;
+      if (ch.path === TargetPath.WEIGHTS) return `${what}: morph weights are not drawn from the GPU evaluator yet`;
+      if (meshLine.has(ch.slot)) return `${what}, which moves a mesh (the GPU evaluator gives palettes, not mesh node matrices)`;
+    }
+  }
+  return undefined;
+}
+
+/** The evaluator `options` asks for, resolved for a crowd of `capacity` (of `model`: gpuCrowdUnsupported). */
+export function chooseCrowdEvaluator(options: CrowdOptions, capacity: number, model?: Model): 'cpu' | 'gpu' {
   const asked = options.evaluator ?? 'cpu';
   if (asked !== 'cpu' && asked !== 'gpu' && asked !== 'auto') throw new RangeError(`Crowd: evaluator ${String(asked)} is not 'cpu', 'gpu' or 'auto'`);
   if (asked === 'gpu' && !options.device) throw new RangeError("Crowd: evaluator 'gpu' needs a GPUDevice (options.device)");
-  if (asked === 'auto') return options.device && capacity >= AUTO_GPU_MIN_INSTANCES ? 'gpu' : 'cpu';
+  if (asked === 'cpu') return 'cpu';
+  const unsupported = model && gpuCrowdUnsupported(model);
+  if (asked === 'auto') return options.device && capacity >= AUTO_GPU_MIN_INSTANCES && !unsupported ? 'gpu' : 'cpu';
+  if (unsupported) throw new RangeError(`Crowd: evaluator 'gpu' cannot draw ${model!.name}: ${unsupported}; use 'cpu' or 'auto'`);
   return asked;
 }
 
@@ -192,7 +219,7 @@ export class Crowd {
 
   constructor(readonly model: Model, readonly capacity: number, options: CrowdOptions = {}) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Crowd: capacity ${capacity} must be an integer ≥ 1`);
-    this.evaluator = chooseCrowdEvaluator(options, capacity);
+    this.evaluator = chooseCrowdEvaluator(options, capacity, model);
     // Created in the rest pose; mesh-relative palettes, as updateMatricesAndPalettes gives.
     // On the GPU the batch holds instance 0 only: material animation and the rest pose's node matrices.
     this.batch = createInstanceBatch(model, this.evaluator === 'gpu' ? 1 : capacity);

@@ -1,4 +1,4 @@
-import { applyRootMotion, Crowd, findRootMotion, type CrowdRootMotion } from '../anim/crowd.ts';
+import { applyRootMotion, Crowd, findRootMotion, gpuCrowdUnsupported, type CrowdRootMotion } from '../anim/crowd.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.ts';
 import type { AnimationPlayer } from '../anim/player.ts';
 import { lockRootInPlace } from '../anim/root-motion.ts';
@@ -238,8 +238,11 @@ export class ViewerStage {
     if (!this.crowd || this.crowd.capacity < count || this.builtFor !== this.evaluator || this.builtOn !== this.device) {
       // Grown by doubling, so a slider dragged up rebuilds the crowd a few times, not at every step.
       const grown = Math.max(count, this.builtFor === this.evaluator ? 2 * (this.crowd?.capacity ?? 0) : 0);
-      // Without a device (not yet, or none) only the CPU can evaluate it.
-      const gpuPossible = this.evaluator !== 'cpu' && this.device !== undefined;
+      // Without a device (not yet, or none), or for a model whose clips move meshes or morph weights
+      // (gpuCrowdUnsupported), only the CPU can evaluate it.
+      const unsupported = this.evaluator !== 'cpu' ? gpuCrowdUnsupported(this.model) : undefined;
+      if (unsupported && this.evaluator === 'gpu') console.warn(`<skinned-mesh-viewer>: crowd-evaluator="gpu": ${unsupported}; the crowd is evaluated on the CPU`);
+      const gpuPossible = this.evaluator !== 'cpu' && this.device !== undefined && !unsupported;
       let crowd = this.buildCrowd(Math.min(gpuPossible ? MAX_GPU_INSTANCES : MAX_INSTANCES, grown), gpuPossible ? this.evaluator : 'cpu');
       // The CPU evaluator took it (the setting, 'auto' below its crossover, or no GPU): no bigger than its cap.
       if (!crowd.gpu && crowd.capacity > MAX_INSTANCES) crowd = this.buildCrowd(MAX_INSTANCES, 'cpu');

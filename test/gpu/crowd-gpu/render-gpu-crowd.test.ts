@@ -7,7 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Crowd } from '../../../src/anim/crowd.ts';
+import { AUTO_GPU_MIN_INSTANCES, chooseCrowdEvaluator, Crowd, gpuCrowdUnsupported } from '../../../src/anim/crowd.ts';
+import { AnimationPlayer } from '../../../src/anim/player.ts';
+import { MAX_INSTANCES, ViewerStage } from '../../../src/element/stage.ts';
 import { createModelInstance } from '../../../src/anim/instance.ts';
 import type { Model } from '../../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
@@ -176,5 +178,45 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
       await gpu.queue.onSubmittedWorkDone();
       onGpu.destroy();
     });
+  });
+
+  it('models whose clips move meshes or morph weights stay on the CPU evaluator (auto, the element) or are refused (gpu), naming why', async () => {
+    const verdicts: Record<string, string | undefined> = {};
+    const models: Record<string, Model> = {};
+    for (const name of ['Fox', 'CesiumMan', 'RobotExpressive', 'SimpleMorph', 'InterpolationTest']) {
+      models[name] = await loadModel(readFileSync(assetPath(name)), name);
+      verdicts[name] = gpuCrowdUnsupported(models[name]);
+    }
+    expect(verdicts.Fox).toBeUndefined();
+    expect(verdicts.CesiumMan).toBeUndefined();
+    // RobotExpressive: its head's morph weights are animated (and meshes ride on bones).
+    expect(verdicts.RobotExpressive).toMatch(/animations\[\d+\] \(.*\) animates node \d+'s (weights|translation|rotation|scale)/);
+    expect(verdicts.SimpleMorph).toMatch(/animates node \d+'s weights: morph weights are not drawn from the GPU evaluator/);
+    expect(verdicts.InterpolationTest).toMatch(/which moves a mesh/);
+    const robot = models.RobotExpressive;
+    expect(chooseCrowdEvaluator({ evaluator: 'auto', device: gpu }, AUTO_GPU_MIN_INSTANCES, robot)).toBe('cpu');
+    expect(chooseCrowdEvaluator({ evaluator: 'auto', device: gpu }, AUTO_GPU_MIN_INSTANCES, model)).toBe('gpu');
+    expect(() => new Crowd(robot, 4, { evaluator: 'gpu', device: gpu })).toThrow(/evaluator 'gpu' cannot draw .*animates node/);
+    // The element's stage: crowd-evaluator="gpu" on such a model warns and evaluates on the CPU (capped as the CPU is).
+    const warn = console.warn;
+    const warnings: string[] = [];
+    console.warn = (m: string) => { warnings.push(m); };
+    try {
+      for (const [m, expected] of [[robot, 'cpu'], [model, 'gpu']] as const) {
+        const stage = new ViewerStage(m);
+        const player = new AnimationPlayer(m);
+        stage.evaluator = 'gpu';
+        stage.useDevice(gpu, player);
+        stage.setInstances(MAX_INSTANCES + 10, player);
+        expect(stage.evaluating).toBe(expected);
+        expect(stage.instances).toBe(expected === 'gpu' ? MAX_INSTANCES + 10 : MAX_INSTANCES);
+        stage.setInstances(1, player);
+        (stage as unknown as { crowd?: Crowd }).crowd?.destroy();
+      }
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/crowd-evaluator="gpu": .*the crowd is evaluated on the CPU/);
   });
 });
