@@ -7,7 +7,7 @@
 
 const WORKGROUP_SIZE: u32 = 64u;
 const NO_CLIP: u32 = 65535u;
-const NONE: u32 = 4294967295u;
+const NO_CHANNEL: u32 = 4294967295u;
 const CLIP_WORDS: u32 = 12u;
 const TABLE_WORDS: u32 = 4u;
 const CHANNEL_WORDS: u32 = 8u;
@@ -238,9 +238,9 @@ fn sampleNode(clip: u32, time: f32, slot: u32, rest: Local) -> Local {
   let tc = animation[table + PATH_TRANSLATION];
   let rc = animation[table + PATH_ROTATION];
   let sc = animation[table + PATH_SCALE];
-  if (tc != NONE) { out.t = sampleVec3(tc, time); }
-  if (rc != NONE) { out.r = sampleRotation(rc, time); }
-  if (sc != NONE) { out.s = sampleVec3(sc, time); }
+  if (tc != NO_CHANNEL) { out.t = sampleVec3(tc, time); }
+  if (rc != NO_CHANNEL) { out.r = sampleRotation(rc, time); }
+  if (sc != NO_CHANNEL) { out.s = sampleVec3(sc, time); }
   if (HAS_ROOT_LOCKS && animation[record + 3u] == slot) {
     // root-motion.ts lockRootInPlace: ground position to the clip's, yaw about up to the
     // clip's; the yaw's half-angle sine and cosine from the rotation itself (no atan2).
@@ -288,7 +288,7 @@ fn slerp(a: vec4f, b: vec4f, t: f32) -> vec4f {
 
 fn weightOf(clip: u32, time: f32, slot: u32, i: u32, rest: f32) -> f32 {
   let c = animation[animation[clip * CLIP_WORDS + 7u] + slot * TABLE_WORDS + PATH_WEIGHTS];
-  if (c == NONE || i >= animation[c + 4u]) { return rest; }
+  if (c == NO_CHANNEL || i >= animation[c + 4u]) { return rest; }
   return sampleComponent(c, findKey(c, time), i);
 }
 

@@ -59,13 +59,13 @@ export const PARAMS_STRIDE = 256;
 /** Words per clip record: up xyz, lock slot (i32, -1 none), origin xyz, table, cos/sin of half the locked yaw, 2 unused. */
 export const CLIP_WORDS = 12;
 export const ClipWord = { UP: 0, LOCK_SLOT: 3, ORIGIN: 4, TABLE: 7, TURN_COS: 8, TURN_SIN: 9 } as const;
-/** Words per channel-table entry (per clip, per slot): channel word offsets for T, R, S, weights; NONE if none. */
+/** Words per channel-table entry (per clip, per slot): channel word offsets for T, R, S, weights; NO_CHANNEL if none. */
 export const TABLE_WORDS = 4;
 /** Words per channel record: time start, key count, value start, interpolation, components, slerp start, 2 unused. */
 export const CHANNEL_WORDS = 8;
 export const ChannelWord = { TIME_START: 0, KEY_COUNT: 1, VALUE_START: 2, INTERPOLATION: 3, COMPONENTS: 4, SLERP_START: 5 } as const;
 /** A table entry with no channel. */
-export const NONE = 0xffffffff;
+export const NO_CHANNEL = 0xffffffff;
 
 /** Binding numbers of crowd-eval.wgsl's group 0 (each entry point uses some; layouts are 'auto'). */
 export const CrowdBinding = {

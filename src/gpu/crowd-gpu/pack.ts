@@ -9,7 +9,7 @@ import { localToModel } from '../../anim/local-to-model.ts';
 import { invertMat4 } from '../../math/trs.ts';
 import { GpuLimitError } from '../limits.ts';
 import {
-  CHANNEL_WORDS, ChannelWord, CLIP_WORDS, ClipWord, MAX_GPU_CLIPS, MeshMode, NodeKind, NODE_RECORD_BYTES, NodeRecordOffset, NONE, PALETTE_JOINT_BYTES,
+  CHANNEL_WORDS, ChannelWord, CLIP_WORDS, ClipWord, MAX_GPU_CLIPS, MeshMode, NodeKind, NODE_RECORD_BYTES, NodeRecordOffset, NO_CHANNEL, PALETTE_JOINT_BYTES,
   PaletteJointOffset, TABLE_WORDS,
 } from './layout.ts';
 
@@ -74,11 +74,11 @@ export function packModel(model: Model, locks: readonly (RootLock | undefined)[]
       words[at + ClipWord.TURN_COS] = bits(Math.cos(lock.ends[3] / 2));
       words[at + ClipWord.TURN_SIN] = bits(Math.sin(lock.ends[3] / 2));
     } else {
-      words[at + ClipWord.LOCK_SLOT] = NONE;
+      words[at + ClipWord.LOCK_SLOT] = NO_CHANNEL;
     }
     const table = words.length;
     words[at + ClipWord.TABLE] = table;
-    for (let i = 0; i < n * TABLE_WORDS; i++) push(NONE);
+    for (let i = 0; i < n * TABLE_WORDS; i++) push(NO_CHANNEL);
     // Which channel sampling applies last per slot and path (sample.ts: LINEAR T/S, LINEAR R, then the rest in order).
     const order = [...clip.channels.keys()];
     const rank = (i: number): number => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Interpolation, TargetPath } from '../../../src/gltf/constants.ts';
 import {
   CHANNEL_WORDS, CLIP_WORDS, CROWD_WORKGROUP_SIZE, CrowdBinding, GLOBAL_VEC4S, INSTANCE_STATE_BYTES, InstanceStateOffset, LOCAL_VEC4S, MeshMode,
-  NO_CLIP, NODE_RECORD_BYTES, NodeKind, NodeRecordOffset, NONE, PALETTE_JOINT_BYTES, PaletteJointOffset, PARAMS_BYTES, ParamsOffset, TABLE_WORDS,
+  NO_CLIP, NODE_RECORD_BYTES, NodeKind, NodeRecordOffset, NO_CHANNEL, PALETTE_JOINT_BYTES, PaletteJointOffset, PARAMS_BYTES, ParamsOffset, TABLE_WORDS,
 } from '../../../src/gpu/crowd-gpu/layout.ts';
 import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
 import { specialisation } from '../../../src/gpu/crowd-gpu/evaluator.ts';
@@ -32,7 +32,7 @@ describe('crowd-eval.wgsl ↔ crowd-gpu/layout.ts', () => {
   it('constants: record sizes, sentinels, glTF enums, node and mesh modes', () => {
     const c = u32Constants(crowdEvalWgsl);
     expect(Object.fromEntries(c)).toEqual({
-      WORKGROUP_SIZE: CROWD_WORKGROUP_SIZE, NO_CLIP, NONE, CLIP_WORDS, TABLE_WORDS, CHANNEL_WORDS, LOCAL_VEC4S, GLOBAL_VEC4S,
+      WORKGROUP_SIZE: CROWD_WORKGROUP_SIZE, NO_CLIP, NO_CHANNEL, CLIP_WORDS, TABLE_WORDS, CHANNEL_WORDS, LOCAL_VEC4S, GLOBAL_VEC4S,
       INTERPOLATION_LINEAR: Interpolation.LINEAR, INTERPOLATION_STEP: Interpolation.STEP, INTERPOLATION_CUBICSPLINE: Interpolation.CUBICSPLINE,
       PATH_TRANSLATION: TargetPath.TRANSLATION, PATH_ROTATION: TargetPath.ROTATION, PATH_SCALE: TargetPath.SCALE, PATH_WEIGHTS: TargetPath.WEIGHTS,
       MESH_WORLD: MeshMode.WORLD, MESH_STATIC: MeshMode.STATIC, MESH_ANIMATED: MeshMode.ANIMATED,

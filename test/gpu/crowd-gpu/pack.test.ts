@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Interpolation, TargetPath } from '../../../src/gltf/constants.ts';
 import type { Model } from '../../../src/gltf/model.ts';
-import { ChannelWord, CLIP_WORDS, ClipWord, MeshMode, NODE_RECORD_BYTES, NodeKind, NodeRecordOffset, NONE, PALETTE_JOINT_BYTES, PaletteJointOffset, TABLE_WORDS } from '../../../src/gpu/crowd-gpu/layout.ts';
+import { ChannelWord, CLIP_WORDS, ClipWord, MeshMode, NODE_RECORD_BYTES, NodeKind, NodeRecordOffset, NO_CHANNEL, PALETTE_JOINT_BYTES, PaletteJointOffset, TABLE_WORDS } from '../../../src/gpu/crowd-gpu/layout.ts';
 import { packModel } from '../../../src/gpu/crowd-gpu/pack.ts';
 import { GpuLimitError } from '../../../src/gpu/limits.ts';
 import { loadCharacter } from '../../anim/fixtures.ts';
@@ -24,10 +24,10 @@ describe('packModel', () => {
     const w = pack.words;
     const clip = model.animations[0];
     const table = w[ClipWord.TABLE];
-    expect(w[ClipWord.LOCK_SLOT]).toBe(NONE);
+    expect(w[ClipWord.LOCK_SLOT]).toBe(NO_CHANNEL);
     for (const ch of clip.channels) {
       const record = w[table + ch.slot * TABLE_WORDS + ch.path];
-      expect(record).not.toBe(NONE);
+      expect(record).not.toBe(NO_CHANNEL);
       expect(w[record + ChannelWord.INTERPOLATION]).toBe(Interpolation.CUBICSPLINE);
       expect(w[record + ChannelWord.KEY_COUNT]).toBe(ch.sampler.times.length);
       expect(w[record + ChannelWord.COMPONENTS]).toBe(ch.sampler.components);
@@ -37,7 +37,7 @@ describe('packModel', () => {
       expect(values).toEqual(Array.from(ch.sampler.values));
     }
     // Unanimated paths stay empty: J0..J3 have no translation channel.
-    for (let slot = 0; slot < model.hierarchy.count; slot++) expect(w[table + slot * TABLE_WORDS + TargetPath.TRANSLATION]).toBe(NONE);
+    for (let slot = 0; slot < model.hierarchy.count; slot++) expect(w[table + slot * TABLE_WORDS + TargetPath.TRANSLATION]).toBe(NO_CHANNEL);
   });
 
   it('morph weights: the rest weights after the clips, each node its start and count', async () => {
@@ -58,7 +58,7 @@ describe('packModel', () => {
     expect(w[ClipWord.LOCK_SLOT]).toBe(1);
     expect([f32(w[ClipWord.ORIGIN]), f32(w[ClipWord.ORIGIN + 2])]).toEqual([0.5, -0.25]);
     expect(f32(w[ClipWord.TURN_COS])).toBeCloseTo(Math.cos(Math.PI / 4), 7);
-    expect(w[CLIP_WORDS + ClipWord.LOCK_SLOT]).toBe(NONE);
+    expect(w[CLIP_WORDS + ClipWord.LOCK_SLOT]).toBe(NO_CHANNEL);
     const nodes = new Int32Array(pack.nodes);
     const kinds = Array.from({ length: model.hierarchy.count }, (_, s) => nodes[(s * NODE_RECORD_BYTES + NodeRecordOffset.KIND) / 4]);
     expect(kinds).toContain(NodeKind.TRS);

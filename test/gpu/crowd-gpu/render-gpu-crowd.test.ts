@@ -129,7 +129,7 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
     });
   });
 
-  it('50 instances: the GPU evaluator\'s frame equals the CPU evaluator\'s but where the palettes\' last bits differ', async () => {
+  it('50 instances: the GPU evaluator\'s frame equals the CPU evaluator\'s but where the palettes\' or placements\' last bits differ', async () => {
     await expectNoGpuErrors(gpu, async () => {
       const r = scene.renderer;
       r.settings.culling = true;
