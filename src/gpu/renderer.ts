@@ -3,13 +3,10 @@ import { MaterialUniformAnimator } from './material-animation.ts';
 import { asSkinningMethod, DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
-import { length3 } from '../math/trs.ts';
 import { mat4 } from 'wgpu-matrix';
 import { FRUSTUM_FLOATS, frustumPlanes } from '../math/frustum.ts';
-import { viewRotation } from './camera-relative.ts';
 import type { Camera } from './camera.ts';
 import { BoundsOverlay } from './debug-bounds.ts';
-import { DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from './debug-layouts.ts';
 import { debugPipelines } from './debug-pipelines.ts';
 import { ALL_DEBUG_VIEWS } from './debug-view-draws.ts';
 import { DebugView } from './debug-views.ts';
@@ -20,6 +17,7 @@ import { acquireBrdfLut, releaseBrdfLut } from './environment/prefilter.ts';
 import { deviceSkybox, type Skybox } from './environment/skybox.ts';
 import { writeDrawRecords } from './draw-record-writer.ts';
 import { FrameUniformsData } from './frame-uniforms.ts';
+import { writeFrameUniforms } from './frame-uniforms-writer.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './gpu-model.ts';
 import type { GpuCuller, GpuPaletteSource } from './gpu-culling.ts';
 import { GpuTimer } from './gpu-timer.ts';
@@ -35,11 +33,6 @@ import { createRenderStats, defaultRenderSettings, type RendererOptions, type Re
 import { RenderTargets } from './render-targets.ts';
 import { DEFAULT_SHADOW_MAP_SIZE, shadowCasterPipelines, ShadowMap } from './shadow-map.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures.ts';
-
-/** The shadow lookup's tap spacing in texels for `softness` 0…1 (clamped): 1 (today's edge) to 8. */
-function shadowSpread(softness: number): number {
-  return 1 + 7 * Math.min(1, Math.max(0, softness || 0));
-}
 
 /** The method a setting asks for: anything but a known method is linear (settings are read per frame, never thrown on). */
 function skinningOf(setting: SkinningMethod): SkinningMethod {
@@ -99,7 +92,6 @@ export class Renderer {
   private boundShadowView: GPUTextureView;
   /** World → clip of the frame (the uniforms hold it camera-relative): what culling tests against. */
   private readonly worldViewProjection = new Float32Array(16);
-  private readonly worldLight = new Float32Array(3);
   /** The frame's camera-relative frustum planes, for GPU culling. */
   private readonly cullPlanes = new Float32Array(FRUSTUM_FLOATS);
   /** Set by renderInChunks: the first instance of this chunk. */
@@ -119,27 +111,14 @@ export class Renderer {
   private readonly commandBuffers: GPUCommandBuffer[] = [];
   /** `render`'s one instance, as the list `renderInstances` takes. */
   private readonly single: ModelInstance[] = [];
-  private readonly onDebugPrepareFailed = (e: unknown): void => {
-    console.error(`${this.label}: building debug views failed:`, e);
-  };
-  private readonly onGroundPrepareFailed = (e: unknown): void => {
-    console.error(`${this.label}: building the ground disc failed:`, e);
-  };
-  private readonly onSkyboxPrepareFailed = (e: unknown): void => {
-    console.error(`${this.label}: building the skybox failed:`, e);
-  };
-  private readonly onPreskinPrepareFailed = (e: unknown): void => {
-    console.error(`${this.label}: building the compute skinning path failed:`, e);
-  };
-  private readonly onShadowPrepareFailed = (e: unknown): void => {
-    console.error(`${this.label}: building shadow pipelines failed:`, e);
-  };
-  private readonly onGpuCullingFailed = (e: unknown): void => {
-    console.error(`${this.label}: building the GPU culling pipelines failed:`, e);
-  };
-  private readonly onSkinningPrepareFailed = (e: unknown): void => {
-    console.error(`${this.label}: building skinning pipelines failed:`, e);
-  };
+  // What a background pipeline build that failed logs (made once: frames pass them, allocating nothing).
+  private readonly onDebugPrepareFailed = this.buildFailed('building debug views');
+  private readonly onGroundPrepareFailed = this.buildFailed('building the ground disc');
+  private readonly onSkyboxPrepareFailed = this.buildFailed('building the skybox');
+  private readonly onPreskinPrepareFailed = this.buildFailed('building the compute skinning path');
+  private readonly onShadowPrepareFailed = this.buildFailed('building shadow pipelines');
+  private readonly onGpuCullingFailed = this.buildFailed('building the GPU culling pipelines');
+  private readonly onSkinningPrepareFailed = this.buildFailed('building skinning pipelines');
 
   constructor(private readonly device: GPUDevice, options: RendererOptions) {
     this.format = options.format;
@@ -624,43 +603,11 @@ export class Renderer {
   }
 
   private writeFrameUniforms(camera: Camera, target: GPUTexture, current: ModelDraws | undefined): void {
-    const f = this.frameData;
-    const s = this.settings;
-    // Camera-relative (camera-relative.ts): the eye is the origin of what the shaders see.
-    viewRotation(camera.view, f.view);
-    f.projection.set(camera.projection);
-    mat4.multiply(camera.projection, f.view, f.viewProjection);
-    f.cameraPosition.fill(0);
-    f.exposure[0] = s.exposure;
-    f.toneMapping[0] = s.toneMapping;
+    // An environment destroyed by its owner lights nothing from this frame on.
     if (this.environment?.destroyed || this.background?.destroyed) {
       this.setEnvironment(this.environment?.destroyed ? undefined : this.environment, this.background?.destroyed ? undefined : this.background);
     }
-    f.environmentLevels[0] = this.environment ? this.environment.specularLevels : 0;
-    if (this.environment) f.environmentIrradiance.set(this.environment.irradianceCoefficients);
-    f.shadowSpread[0] = shadowSpread(s.shadowSoftness);
-    const l = this.environment ? this.environment.dominantDirection : s.lightDirection;
-    const w = this.worldLight;
-    if (s.lightSpace === 'view' && !this.environment) {
-      // View → world for a direction: the transpose of the view matrix's rotation.
-      const v = camera.view;
-      w[0] = v[0] * l[0] + v[1] * l[1] + v[2] * l[2];
-      w[1] = v[4] * l[0] + v[5] * l[1] + v[6] * l[2];
-      w[2] = v[8] * l[0] + v[9] * l[1] + v[10] * l[2];
-    } else {
-      w[0] = l[0]; w[1] = l[1]; w[2] = l[2];
-    }
-    const len = length3(w[0], w[1], w[2]) || 1;
-    f.lightDirection[0] = w[0] / len;
-    f.lightDirection[1] = w[1] / len;
-    f.lightDirection[2] = w[2] / len;
-    for (let c = 0; c < 3; c++) f.lightColor[c] = s.lightColor[c] * s.lightIntensity;
-    f.skyColor.set(s.skyColor);
-    f.groundColor.set(s.groundColor);
-    f.viewportSize[0] = target.width;
-    f.viewportSize[1] = target.height;
-    f.debugLineLength[0] = s.debugLineLength > 0 ? s.debugLineLength : current ? current.autoLineLength : 0;
-    f.debugLineWidth[0] = Math.max(DEBUG_LINE_WIDTH_MIN, Math.min(target.width, target.height) * DEBUG_LINE_WIDTH_FRACTION);
+    writeFrameUniforms(this.frameData, camera, target, this.settings, this.environment, current ? current.autoLineLength : 0);
   }
 
   /**
@@ -735,6 +682,11 @@ export class Renderer {
       if (indirect) pass.setBindGroup(BindGroup.SKIN, compute ? current.preskin!.sourceRenderGroup : current.skinBindGroup);
       stats.drawCalls += current.debug.encodeOverlays(pass, debugMask, count, method);
     }
+  }
+
+  /** A handler that logs `what` failing, under the renderer's label. */
+  private buildFailed(what: string): (e: unknown) => void {
+    return (e) => console.error(`${this.label}: ${what} failed:`, e);
   }
 
   /** Frees every GPU object this renderer created. The device (and its shared pipelines) stays alive. */
