@@ -104,6 +104,16 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
     }, [id, attributes] as const);
   }
 
+  /** Sets (or removes) `camera-orbit` and jumps the camera there rather than easing. */
+  async function level(id: string, orbit: string | null): Promise<void> {
+    await page.evaluate(async ([i, o]) => {
+      const el = window.helpers.viewer(i) as HTMLElement & { jumpCameraToGoal(): void };
+      if (o === null) el.removeAttribute('camera-orbit'); else el.setAttribute('camera-orbit', o);
+      el.jumpCameraToGoal();
+      await window.helpers.waitForFrames(el, 1);
+    }, [id, orbit] as const);
+  }
+
   it('defaults as model-viewer: neutral, PBR Neutral, no shadow; the model shows under its environment from the first frame', async () => {
     const result = await page.evaluate(async (t) => {
       const el = document.createElement('skinned-mesh-viewer');
@@ -142,7 +152,11 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
 
   it('skybox-image is the background (sky above, ground below); removing it leaves the page showing through', async () => {
     expect(await change('l', { 'environment-image': null, 'skybox-image': '/env/sky.hdr' })).toEqual({ environmentImage: null, skyboxImage: '/env/sky.hdr' });
+    // model-viewer's default orbit looks 15° down through a 30° field of view, which puts the
+    // horizon on the top row; a level camera puts it across the middle.
+    await level('l', '0deg 90deg auto');
     const image = await capture('l');
+    await level('l', null);
     const at = (x: number, y: number) => Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4));
     const top = at(2, 2), bottom = at(2, image.height - 3);
     expect(top[3]).toBe(255);
