@@ -56,6 +56,8 @@ function thirdPartyLicenses() {
     { name: 'meshoptimizer', what: 'the meshopt decoder (a lazy chunk)' },
     { name: 'ktx-parse', what: 'the KTX2 parser' },
     { name: 'draco3dgltf', what: "Google's Draco decoder (the Draco worker's file)" },
+    { name: 'parse-exr', what: 'the OpenEXR decoder for `.exr` environments (a lazy chunk)' },
+    { name: 'fflate', what: "parse-exr's zlib inflate (in its chunk)" },
   ];
   const parts = ['# Third-party code in this build', ''];
   for (const { name, what } of bundled) {

@@ -27,6 +27,7 @@ export { ToneMapping } from './gpu/layouts.ts';
 export type { Environment } from './gpu/environment/environment.ts';
 export { EnvironmentError, type EquirectImage } from './gpu/environment/equirect.ts';
 export { parseHdr } from './gpu/environment/hdr.ts';
+export { parseExrEnvironment } from './gpu/environment/exr.ts';
 export { neutralEnvironment } from './gpu/environment/neutral.ts';
 export { decodeImageEnvironment } from './gpu/environment/srgb-image.ts';
 export { prefilterEnvironment } from './gpu/environment/prefilter.ts';

@@ -26,7 +26,7 @@ const TIERS = {
     values: [
       'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'EnvironmentError', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
       'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createOffscreenTarget', 'debugViewNames',
-      'decodeImageEnvironment', 'defaultRenderSettings', 'neutralEnvironment', 'observeCanvasSize', 'parseDebugViews', 'parseHdr',
+      'decodeImageEnvironment', 'defaultRenderSettings', 'neutralEnvironment', 'observeCanvasSize', 'parseDebugViews', 'parseExrEnvironment', 'parseHdr',
       'prefilterEnvironment', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
     ],
     types: [

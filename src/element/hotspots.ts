@@ -9,8 +9,8 @@
  * A hotspot is visible when it is in front of the camera, its normal (if any) faces the
  * camera, and no skinned surface hides it (hotspot-placement.ts says why on the CPU). A
  * visible hotspot's elements get `data-visible` (or `data-NAME` with
- * `data-visibility-attribute="NAME"`, as in model-viewer); a hidden one fades to
- * `--min-hotspot-opacity` (default 0.25) and ignores the pointer; each change fires
+ * `data-visibility-attribute="NAME"`, as in model-viewer) and show at `--max-hotspot-opacity`
+ * (default 1); a hidden one fades to `--min-hotspot-opacity` (default 0.25) and ignores the pointer; each change fires
  * `hotspot-visibility` ({visible}) on the hotspot element.
  *
  * Per frame (`drawn`, after each frame the element draws) nothing is allocated: positions
@@ -45,7 +45,7 @@ export const HOTSPOT_STYLES = `
 .hotspot { position: absolute; left: 0; top: 0; width: 0; height: 0; will-change: transform; }
 .hotspot > .pivot {
   position: absolute; left: 0; top: 0; transform: translate(-50%, -50%);
-  pointer-events: auto; transition: opacity 0.3s;
+  pointer-events: auto; transition: opacity 0.3s; opacity: var(--max-hotspot-opacity, 1);
 }
 .hotspot.hidden > .pivot { opacity: var(--min-hotspot-opacity, 0.25); pointer-events: none; }
 `;

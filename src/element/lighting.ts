@@ -1,6 +1,6 @@
 /**
  * <skinned-mesh-viewer>'s lighting attributes, with model-viewer's names and semantics:
- * `environment-image` (a `.hdr` or `.jpg`/`.png`/`.webp` URL, `neutral` — the default, a
+ * `environment-image` (a `.hdr`, `.exr` or `.jpg`/`.png`/`.webp` URL, `neutral` — the default, a
  * studio generated in code — or `legacy`, the key light and hemisphere), `skybox-image`
  * (shown as the background, and the lighting too unless `environment-image` is set),
  * `tone-mapping` and `shadow-intensity` / `shadow-softness`. Environments are prefiltered
@@ -10,6 +10,7 @@
 import type { Environment } from '../gpu/environment/environment.ts';
 import { EnvironmentError, type EquirectImage } from '../gpu/environment/equirect.ts';
 import { isRadianceHdr, parseHdr } from '../gpu/environment/hdr.ts';
+import { isOpenExr, parseExrEnvironment } from '../gpu/environment/exr.ts';
 import { neutralEnvironment } from '../gpu/environment/neutral.ts';
 import { prefilterEnvironment } from '../gpu/environment/prefilter.ts';
 import { decodeImageEnvironment } from '../gpu/environment/srgb-image.ts';
@@ -69,11 +70,13 @@ export function chooseLighting(environmentImage: string | null, skyboxImage: str
 /** The image of a lighting key: generated (`neutral`) or fetched and decoded (a URL). */
 export async function loadEnvironmentImage(key: string, fetcher: typeof fetch = fetch): Promise<EquirectImage> {
   if (key === NEUTRAL) return neutralEnvironment();
-  if (/\.exr([?#].*)?$/i.test(key)) throw new EnvironmentError(`${key}: OpenEXR is not supported (use .hdr, .jpg, .png or .webp)`);
   const response = await fetcher(key);
   if (!response.ok) throw new EnvironmentError(`${key}: HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  return isRadianceHdr(bytes) ? parseHdr(bytes) : decodeImageEnvironment(bytes, response.headers.get('content-type') ?? undefined);
+  // By content, not by name: a URL need not end in its file type.
+  if (isRadianceHdr(bytes)) return parseHdr(bytes);
+  if (isOpenExr(bytes)) return parseExrEnvironment(bytes);
+  return decodeImageEnvironment(bytes, response.headers.get('content-type') ?? undefined);
 }
 
 interface CacheEntry { readonly environment: Promise<Environment>; users: number }

@@ -1,11 +1,11 @@
-import { AnimationPlayer } from '../anim/player.ts';
+import type { AnimationPlayer } from '../anim/player.ts';
 import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
 import { setIdentity } from '../math/trs.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import { parseDebugViews } from '../gpu/debug-views.ts';
 import { backgroundColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba } from './attributes.ts';
-import { AnimationApi, type AppendAnimationOptions, type DetachAnimationOptions, type PlayOptions } from './animation-api.ts';
+import type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
 import { CameraApi, vector3, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
 import { readModelMatrix } from './model-transform.ts';
 import { canvasDataUrl, frameBlob, idealAspectOf, renderImage, type FrameSource, type ToBlobOptions } from './capture.ts';
@@ -27,16 +27,15 @@ import { loadModelSource } from './source.ts';
 import { addAnimationSources } from './animation-sources.ts';
 import { variantIndex } from './variants.ts';
 import { DEFAULT_CROWD_EVALUATOR, parseCrowdEvaluator, ViewerStage } from './stage.ts';
+import { clipNames, ViewerPlayback } from './playback.ts';
 import { ViewerShadow } from './template.ts';
-import { displayName, HTMLElementBase, prefersReducedMotion, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
+import { displayName, HTMLElementBase, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
 
 export { TAG_NAME } from './page.ts';
 
 let nextViewerId = 1;
 /** Share of model-viewer's `totalProgress` the download counts for; the GPU upload is the rest. */
 const PROGRESS_BEFORE_UPLOAD = 0.95;
-/** `autoplay` plays as model-viewer's does: the clip repeats for ever (`loop` or not; removing `loop` later ends it after its pass). */
-const AUTOPLAY: PlayOptions = { repetitions: Infinity };
 
 /**
  * `<skinned-mesh-viewer>`: shows a skinned glTF model and plays its animations with
@@ -51,8 +50,8 @@ const AUTOPLAY: PlayOptions = { repetitions: Infinity };
  * The class wires attributes, events and its shadow DOM to parts of one concern each:
  * GpuSession (device, renderer, uploads), ModelLoader (which model is shown, which load
  * may still commit), FrameLoop (when and what a frame draws), PosterView (poster, loading,
- * reveal), CameraApi + ViewerCamera (camera attributes, goal and easing) and AnimationApi
- * (passes, appended clips). Attributes and their properties are the table in
+ * reveal), CameraApi + ViewerCamera (camera attributes, goal and easing) and ViewerPlayback
+ * (the player, play/pause, clips, passes and appended clips). Attributes and their properties are the table in
  * reflected-attributes.ts.
  */
 export class SkinnedMeshViewerElement extends HTMLElementBase {
@@ -83,21 +82,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // The model: the loader's, shown by a player and the stage around it.
   private readonly loader: ModelLoader<GpuState>;
-  private animPlayer: AnimationPlayer | undefined;
+  private readonly playback: ViewerPlayback;
   /** Root motion and crowds around the player (see ViewerStage); one per loaded model. */
   private stage: ViewerStage | undefined;
   private bounds: Bounds | undefined;
-  private playRequested = false;
   /** Bytes the current load has received (the final `progress` event repeats them). */
   private loaderBytes = 0;
-  /** play()'s options while no model is loaded yet. */
-  private requestedOptions: PlayOptions | undefined;
-  /** Passes (`play({repetitions, pingpong})`) and appended clips. */
-  private readonly animationApi = new AnimationApi({
-    looped: (count) => this.emit('loop', { count }),
-  });
-  /** Set while crossfadeTo writes the `animation` attribute, which must not start a second transition. */
-  private reflectingAnimation = false;
 
   /** environment-image, skybox-image, tone-mapping, shadow-intensity, shadow-softness. */
   private readonly lighting: ViewerLighting;
@@ -112,6 +102,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     super();
     this.shadow = new ViewerShadow(this.attachShadow({ mode: 'open' }));
     this.canvas = this.shadow.canvas;
+    this.playback = new ViewerPlayback(this, {
+      emit: (type, detail) => this.emit(type, detail),
+      looped: (count) => this.emit('loop', { count }),
+      stage: () => this.stage,
+      invalidate: () => this.frames.invalidate(),
+    });
     this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, warnOnce, () => this.frames.invalidate());
     this.lighting = new ViewerLighting({
       getAttribute: (name) => this.getAttribute(name),
@@ -171,14 +167,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       failed: (phase, error, source) => this.fail(phase, error, source),
     });
     this.frames = new FrameLoop(this.canvas, this.session, this.view, {
-      player: () => this.animPlayer,
+      player: () => this.playback.player,
       stage: () => this.stage,
       beforeRender: () => this.beforeRender,
       animationEnded: (player) => {
         this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name });
         this.emit('finished', {});
       },
-      advance: (player, dt) => this.animationApi.advance(player, dt),
+      advance: (player, dt) => this.playback.api.advance(player, dt),
       frameDrawn: () => {
         this.posterView.frameDrawn();
         this.hotspots.drawn();
@@ -195,7 +191,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     });
     this.hotspots = new ViewerHotspots(this, this.shadowRoot!.querySelector<HTMLElement>('.container')!, {
       camera: () => this.view.camera,
-      instance: () => (this.stage && this.stage.instances > 1 ? undefined : this.animPlayer?.instance),
+      instance: () => (this.stage && this.stage.instances > 1 ? undefined : this.playback.player?.instance),
       placement: () => this.stage?.singlePlacement() ?? null,
       skinning: () => this.session.gpu?.renderer.skinning ?? DEFAULT_SKINNING,
       invalidate: () => this.frames.invalidate(),
@@ -217,10 +213,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   get loaded(): boolean { return this.loader.loaded; }
 
   /** Clip names in file order; an unnamed clip is listed by its index. */
-  get animations(): string[] {
-    const model = this.loader.model;
-    return model ? model.animations.map((clip, i) => clip.name ?? String(i)) : [];
-  }
+  get animations(): string[] { return clipNames(this.loader.model); }
 
   /** model-viewer's name for `animations`. */
   get availableAnimations(): string[] { return this.animations; }
@@ -232,18 +225,16 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** The model's KHR_materials_variants names, for `variant-name` (empty without a model or variants). */
   get availableVariants(): string[] { return [...(this.loader.model?.variants ?? [])]; }
 
-  get paused(): boolean {
-    return !(this.animPlayer ? this.animPlayer.playing : this.playRequested);
-  }
+  get paused(): boolean { return this.playback.paused; }
 
   /** Seconds of the current clip (0 for none). */
-  get duration(): number { return this.animPlayer?.duration ?? 0; }
+  get duration(): number { return this.playback.player?.duration ?? 0; }
 
   /** Seconds into the current clip; setting seeks (wrapped when looping, else clamped). */
-  get currentTime(): number { return this.animPlayer?.time ?? 0; }
+  get currentTime(): number { return this.playback.player?.time ?? 0; }
   set currentTime(value: number) {
-    if (!this.animPlayer || !Number.isFinite(value)) return;
-    this.animPlayer.seek(value);
+    if (!this.playback.player || !Number.isFinite(value)) return;
+    this.playback.player.seek(value);
     this.frames.invalidate();
   }
 
@@ -252,72 +243,30 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * alternating direction with `pingpong`. Without options, the `loop` attribute decides:
    * for ever with it, once without. Fires `play` when playback starts.
    */
-  play(options?: PlayOptions): void {
-    const player = this.animPlayer;
-    if (!player) {
-      this.playRequested = true;
-      this.requestedOptions = options;
-      return;
-    }
-    const was = player.playing;
-    this.animationApi.start(player, options, this.loop, this.speed);
-    player.play();
-    this.frames.invalidate();
-    if (!was && player.playing) this.emit('play', {});
-  }
+  play(options?: PlayOptions): void { this.playback.play(options); }
 
   /** Fires `pause` when it stops playback. */
-  pause(): void {
-    this.playRequested = false;
-    const player = this.animPlayer;
-    if (!player?.playing) return;
-    player.pause();
-    this.emit('pause', {});
-  }
+  pause(): void { this.playback.pause(); }
 
   /**
    * Layers clip `name` over the playing one (model-viewer's `appendAnimation`): an override
    * layer of the player's LayerStack with its own weight, rate, fade-in and warp; appending
    * a name again replaces it.
    */
-  appendAnimation(name: string, options: AppendAnimationOptions = {}): void {
-    const player = this.animPlayer;
-    if (!player) throw new Error(`<${TAG_NAME}>.appendAnimation: no model is loaded yet`);
-    const clip = player.findClip(name);
-    if (clip < 0) throw new RangeError(`<${TAG_NAME}>.appendAnimation: no animation ${JSON.stringify(name)}; available: ${this.animations.join(', ') || 'none'}`);
-    this.animationApi.append(player, clip, name, options, this.crossfadeSeconds());
-    this.frames.invalidate();
-  }
+  appendAnimation(name: string, options: AppendAnimationOptions = {}): void { this.playback.appendAnimation(name, options); }
 
   /** Removes an appended clip, fading it out (by default over the crossfade duration). */
-  detachAnimation(name: string, options: DetachAnimationOptions = {}): void {
-    const player = this.animPlayer;
-    if (!player || !this.animationApi.detach(player, name, options, this.crossfadeSeconds())) {
-      warnOnce(`detachAnimation("${name}"): it is not appended (appended: ${this.appendedAnimations.join(', ') || 'none'})`);
-      return;
-    }
-    this.frames.invalidate();
-  }
+  detachAnimation(name: string, options: DetachAnimationOptions = {}): void { this.playback.detachAnimation(name, options); }
 
   /** The appended clips' names, in the order they apply. */
-  get appendedAnimations(): string[] { return this.animationApi.names; }
+  get appendedAnimations(): string[] { return this.playback.api.names; }
 
   /**
    * Blends to another clip over `seconds` (default `crossfadeDuration`) while playing;
    * when paused, cuts to it. The `animation` attribute follows.
    */
-  crossfadeTo(nameOrIndex: string | number, seconds: number = this.crossfadeSeconds()): void {
-    const player = this.animPlayer;
-    if (!player) throw new Error(`<${TAG_NAME}>.crossfadeTo: no model is loaded yet`);
-    const clip = player.findClip(nameOrIndex);
-    if (clip < 0) throw new RangeError(`<${TAG_NAME}>.crossfadeTo: no animation ${JSON.stringify(nameOrIndex)}; available: ${this.animations.join(', ') || 'none'}`);
-    this.switchClip(player, clip, seconds);
-    this.reflectingAnimation = true;
-    try {
-      this.setAttribute(this.hasAttribute('animation-name') ? 'animation-name' : 'animation', this.animations[clip]);
-    } finally {
-      this.reflectingAnimation = false;
-    }
+  crossfadeTo(nameOrIndex: string | number, seconds: number = this.playback.crossfadeSeconds()): void {
+    this.playback.crossfadeTo(nameOrIndex, seconds);
   }
 
   /** Where the camera is now (easing towards its goal, after any user interaction). */
@@ -358,7 +307,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   /** Frames the current pose's sweep again (after the page changed the model's motion or size). */
   async updateFraming(): Promise<void> {
-    const player = this.animPlayer, stage = this.stage;
+    const player = this.playback.player, stage = this.stage;
     if (!player || !stage) return;
     stage.setBaseBounds(animatedBounds(player, (p) => stage.lockRoot(p)));
     this.bounds = stage.framingBounds();
@@ -388,7 +337,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private frameSource(method: string): FrameSource {
-    const gpu = this.session.gpu, player = this.animPlayer;
+    const gpu = this.session.gpu, player = this.playback.player;
     if (!gpu || !player || gpu.uploaded !== player.model) {
       throw new Error(`<${TAG_NAME}>.${method}: nothing is shown yet (wait for "load" while the element is in the page)`);
     }
@@ -484,17 +433,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.posterView.setModes(loading ?? 'auto', reveal ?? 'auto');
         break;
       }
-      case 'clip':
-        if (!this.reflectingAnimation && this.animPlayer) this.applyAnimation(this.animPlayer);
-        break;
-      case 'autoplay':
-        if (this.autoplay && this.animPlayer && !this.animPlayer.playing && !prefersReducedMotion()) this.play(AUTOPLAY);
-        break;
-      case 'loop':
-        if (this.animPlayer) this.animationApi.setLoop(this.animPlayer, this.loop, this.speed);
-        break;
-      case 'speed':
-        if (this.animPlayer) this.animPlayer.speed = this.animationApi.effectiveSpeed(this.speed);
+      case 'clip': case 'autoplay': case 'loop': case 'speed':
+        this.playback.attributeChanged(reaction);
         break;
       case 'controls':
         this.cameraApi.controls.setEnabled(this.cameraControls);
@@ -530,15 +470,15 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         if (name === 'crowd-evaluator' && newValue !== null && parseCrowdEvaluator(newValue) === undefined) {
           warnOnce(`crowd-evaluator="${newValue}" is not cpu, gpu or auto; using ${DEFAULT_CROWD_EVALUATOR}`);
         }
-        if (this.stage && this.animPlayer) {
+        if (this.stage && this.playback.player) {
           this.configureStage(this.stage);
-          this.stage.setInstances(this.instances, this.animPlayer);
+          this.stage.setInstances(this.instances, this.playback.player);
           this.reframe();
         }
         break;
       case 'root-motion':
-        if (this.stage && this.animPlayer) {
-          this.stage.setRootMotion(this.rootMotion, this.animPlayer);
+        if (this.stage && this.playback.player) {
+          this.stage.setRootMotion(this.rootMotion, this.playback.player);
           this.reframe();
         }
         break;
@@ -614,16 +554,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   /** The loader committed `model`: play it, frame it, draw it. */
   private showLoaded(source: string, model: Model): void {
-    const player = new AnimationPlayer(model);
-    this.animationApi.clear();
-    this.animationApi.setLoop(player, this.loop, this.speed);
-    this.animPlayer = player;
-    const clip = this.resolveClip(player);
-    if (clip >= 0 && clip !== player.clip) player.setClip(clip);
+    const player = this.playback.modelLoaded(model);
     const stage = new ViewerStage(model);
     this.stage = stage;
     stage.setModelMatrix(this.modelMatrix);
-    stage.fadeSeconds = this.crossfadeSeconds();
+    stage.fadeSeconds = this.playback.crossfadeSeconds();
     const base = animatedBounds(player, (p) => stage.lockRoot(p));
     stage.setBaseBounds(base);
     this.hotspots.modelChanged(model, base.radius);
@@ -636,11 +571,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.canvas.classList.remove('empty');
     this.posterView.modelChanged();
     this.cameraApi.modelChanged();
-    const requested = this.playRequested, options = this.requestedOptions;
-    this.playRequested = false;
-    this.requestedOptions = undefined;
-    if (requested) this.play(options);
-    else if (this.autoplay && !prefersReducedMotion()) this.play(AUTOPLAY);
+    this.playback.start();
     this.session.ensureUploaded();
     const bytes = this.loaderBytes;
     this.emit('progress', { loaded: bytes, total: bytes, totalProgress: 1, reason: 'model-load' });
@@ -649,7 +580,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private clearModel(): void {
-    this.animPlayer = undefined;
+    this.playback.modelCleared();
     this.stage = undefined;
     this.bounds = undefined;
     this.hotspots.modelChanged(undefined, 1);
@@ -664,38 +595,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     // Which file, then the loader's words (which name the glTF path at fault).
     this.shadow.showMessage(src === undefined ? message : `Could not show ${displayName(src)}\n${message}`);
     this.emit('error', { message, kind, src, error, type: 'loadfailure', sourceError: error });
-  }
-
-  // ---------------------------------------------------------------- animation
-
-  /** The clip the `animation` attribute names (unset: the first); -1 when the model has none. */
-  private resolveClip(player: AnimationPlayer): number {
-    if (player.model.animations.length === 0) return -1;
-    const wanted = this.getAttribute('animation-name') ?? this.getAttribute('animation');
-    if (wanted === null || wanted.trim() === '') return 0;
-    const clip = player.findClip(wanted.trim());
-    if (clip < 0) warnOnce(`animation-name="${wanted}" is not in ${player.model.name} (${this.animations.join(', ')}); playing the first clip`);
-    return clip < 0 ? 0 : clip;
-  }
-
-  private applyAnimation(player: AnimationPlayer): void {
-    const clip = this.resolveClip(player);
-    if (clip >= 0 && clip !== player.clip) this.switchClip(player, clip, this.crossfadeSeconds());
-  }
-
-  /** `animation-crossfade-duration` (ms) when set, else `crossfade-duration` (s). */
-  private crossfadeSeconds(): number {
-    const ms = parseNumber(this.getAttribute('animation-crossfade-duration'));
-    return ms !== undefined && ms >= 0 ? ms / 1000 : this.crossfadeDuration;
-  }
-
-  private switchClip(player: AnimationPlayer, clip: number, seconds: number): void {
-    if (this.stage) this.stage.fadeSeconds = seconds;
-    // A crossfade advances with playback; a paused player would stay on the old pose.
-    if (player.playing && seconds > 0) player.crossfadeTo(clip, seconds);
-    else player.setClip(clip);
-    this.animationApi.restart(player, this.speed);
-    this.frames.invalidate();
   }
 
   // ---------------------------------------------------------------- camera
@@ -728,7 +627,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * by every load): its `layers` take override and additive clip layers, its `instance`
    * holds the pose that is drawn. Changing it while paused needs `requestRender()`.
    */
-  get player(): AnimationPlayer | undefined { return this.animPlayer; }
+  get player(): AnimationPlayer | undefined { return this.playback.player; }
 
   /**
    * Called every frame after the player has evaluated the pose (sampled, blended, layered;

@@ -152,6 +152,34 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     await redraw({ orbit: '0deg 90deg auto' });
   });
 
+  it('--min-hotspot-opacity and --max-hotspot-opacity set how hidden and shown hotspots are drawn', async () => {
+    // The previous test left the camera in front, level.
+    const state = await hotspots();
+    expect(state['hotspot-hand'].shown).toBe(true);
+    expect(state['hotspot-back'].shown).toBe(false);
+    const opacity = async () => page.evaluate(async () => {
+      const el = window.helpers.viewer('h');
+      // Past the 0.3 s opacity transition.
+      await window.helpers.sleep(500);
+      const of = (slot: string) => Number(getComputedStyle(el.shadowRoot!.querySelector<HTMLElement>(`slot[name="${slot}"]`)!.closest<HTMLElement>('.pivot')!).opacity);
+      return { shown: of('hotspot-hand'), hidden: of('hotspot-back') };
+    });
+    expect(await opacity()).toEqual({ shown: 1, hidden: 0.25 });
+    await page.evaluate(() => {
+      const el = window.helpers.viewer('h');
+      el.style.setProperty('--min-hotspot-opacity', '0.1');
+      el.style.setProperty('--max-hotspot-opacity', '0.8');
+    });
+    const set = await opacity();
+    expect(set.shown).toBeCloseTo(0.8, 5);
+    expect(set.hidden).toBeCloseTo(0.1, 5);
+    await page.evaluate(() => {
+      const el = window.helpers.viewer('h');
+      el.style.removeProperty('--min-hotspot-opacity');
+      el.style.removeProperty('--max-hotspot-opacity');
+    });
+  });
+
   it('data-joint hotspots follow Hand.L as the clip plays, on the surface the ray finds there', async () => {
     const samples: { x: number; y: number; joint: number[]; surface: number[] | null }[] = [];
     for (const time of [0, 0.25, 0.5, 0.75]) {

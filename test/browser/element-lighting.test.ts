@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { writeHdr } from '../../src/gpu/environment/hdr.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { writeExr } from '../support/exr.ts';
 import { encodePng } from '../support/png.ts';
 import { decodeBase64Image, serveAssets, type Rgba8Image } from './element-support.ts';
 
@@ -18,10 +19,19 @@ if (unavailable && process.env.CI === 'true') throw new Error(`browser tests can
 const LOAD_TIMEOUT = 60_000;
 const SKY = [0.15, 0.35, 1], GROUND = [0.9, 0.4, 0.05];
 
-function skyGroundHdr(): Uint8Array {
+function skyGround(): { width: number; height: number; rgb: Float32Array } {
   const width = 64, height = 32, rgb = new Float32Array(width * height * 3);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) for (let c = 0; c < 3; c++) rgb[(y * width + x) * 3 + c] = (y < height / 2 ? SKY : GROUND)[c];
-  return writeHdr({ width, height, rgb });
+  return { width, height, rgb };
+}
+
+function skyGroundHdr(): Uint8Array {
+  return writeHdr(skyGround());
+}
+
+function skyGroundExr(): Uint8Array {
+  const { width, height, rgb } = skyGround();
+  return writeExr(width, height, rgb, { pixelType: 1 });
 }
 
 function skyGroundPng(): Uint8Array {
@@ -66,6 +76,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
     const files: Record<string, { body: Uint8Array; type: string }> = {
       'sky.hdr': { body: skyGroundHdr(), type: 'image/vnd.radiance' },
       'sky.png': { body: skyGroundPng(), type: 'image/png' },
+      'sky.exr': { body: skyGroundExr(), type: 'image/x-exr' },
       'broken.hdr': { body: new TextEncoder().encode('#?RADIANCE\n\n-Y 4 +X 4\nnot pixels'), type: 'image/vnd.radiance' },
     };
     await page.route('**/env/**', async (route) => {
@@ -104,6 +115,16 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
     }, [id, attributes] as const);
   }
 
+  /** Sets (or removes) `camera-orbit` and jumps the camera there rather than easing. */
+  async function level(id: string, orbit: string | null): Promise<void> {
+    await page.evaluate(async ([i, o]) => {
+      const el = window.helpers.viewer(i) as HTMLElement & { jumpCameraToGoal(): void };
+      if (o === null) el.removeAttribute('camera-orbit'); else el.setAttribute('camera-orbit', o);
+      el.jumpCameraToGoal();
+      await window.helpers.waitForFrames(el, 1);
+    }, [id, orbit] as const);
+  }
+
   it('defaults as model-viewer: neutral, PBR Neutral, no shadow; the model shows under its environment from the first frame', async () => {
     const result = await page.evaluate(async (t) => {
       const el = document.createElement('skinned-mesh-viewer');
@@ -140,9 +161,24 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
     expect(Math.abs(legacy.mean[1] - neutral.mean[1]) + Math.abs(legacy.mean[2] - neutral.mean[2])).toBeGreaterThan(2);
   }, LOAD_TIMEOUT);
 
+  it('environment-image: an OpenEXR file lights the model as the same sky in a .hdr does', async () => {
+    expect(await change('l', { 'environment-image': '/env/sky.hdr' })).toEqual({ environmentImage: '/env/sky.hdr', skyboxImage: null });
+    const hdr = summary(await capture('l'));
+    expect(await change('l', { 'environment-image': '/env/sky.exr' })).toEqual({ environmentImage: '/env/sky.exr', skyboxImage: null });
+    const exr = summary(await capture('l'));
+    expect(exr.opaque).toBe(hdr.opaque);
+    // RGBE and half floats round the same sky slightly differently.
+    for (let c = 0; c < 3; c++) expect(Math.abs(exr.mean[c] - hdr.mean[c])).toBeLessThan(1.5);
+    expect(warnings.filter((w) => w.includes('sky.exr'))).toEqual([]);
+  }, LOAD_TIMEOUT);
+
   it('skybox-image is the background (sky above, ground below); removing it leaves the page showing through', async () => {
     expect(await change('l', { 'environment-image': null, 'skybox-image': '/env/sky.hdr' })).toEqual({ environmentImage: null, skyboxImage: '/env/sky.hdr' });
+    // model-viewer's default orbit looks 15° down through a 30° field of view, which puts the
+    // horizon on the top row; a level camera puts it across the middle.
+    await level('l', '0deg 90deg auto');
     const image = await capture('l');
+    await level('l', null);
     const at = (x: number, y: number) => Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4));
     const top = at(2, 2), bottom = at(2, image.height - 3);
     expect(top[3]).toBe(255);

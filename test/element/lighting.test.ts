@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLighting, parseToneMapping, parseUnit } from '../../src/element/lighting.ts';
+import { chooseLighting, loadEnvironmentImage, parseToneMapping, parseUnit } from '../../src/element/lighting.ts';
+import { writeHdr } from '../../src/gpu/environment/hdr.ts';
+import { writeExr } from '../support/exr.ts';
 import { ToneMapping } from '../../src/gpu/layouts.ts';
 
 const BASE = 'https://example.com/page/index.html';
@@ -36,5 +38,25 @@ describe('element lighting attributes', () => {
     expect(parseUnit('-1', 0.5)).toBe(0);
     expect(parseUnit('soft', 1)).toBe(1);
     expect(parseUnit(null, 0)).toBe(0);
+  });
+
+  it('loadEnvironmentImage tells .hdr and .exr by their bytes, whatever the URL ends in; an HTTP error names the URL', async () => {
+    const rgb = new Float32Array([0.5, 1, 2, 4, 8, 16]);
+    const files: Record<string, Uint8Array> = {
+      'https://e.com/a.exr': writeExr(2, 1, rgb),
+      'https://e.com/exr-without-extension': writeExr(2, 1, rgb),
+      'https://e.com/b.hdr': writeHdr({ width: 2, height: 1, rgb }),
+    };
+    const fetcher = (async (url: string) => (files[url]
+      ? new Response(files[url].slice().buffer, { status: 200 })
+      : new Response('no', { status: 404 }))) as unknown as typeof fetch;
+    for (const url of ['https://e.com/a.exr', 'https://e.com/exr-without-extension']) {
+      const image = await loadEnvironmentImage(url, fetcher);
+      expect([image.width, image.height, ...image.rgb]).toEqual([2, 1, ...rgb]);
+    }
+    const hdr = await loadEnvironmentImage('https://e.com/b.hdr', fetcher);
+    expect(hdr.width).toBe(2);
+    expect(hdr.rgb[5]).toBeCloseTo(16, 0);
+    await expect(loadEnvironmentImage('https://e.com/missing.exr', fetcher)).rejects.toThrow('https://e.com/missing.exr: HTTP 404');
   });
 });

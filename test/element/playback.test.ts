@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { clipNames, ViewerPlayback, type PlaybackElement } from '../../src/element/playback.ts';
+import { loadCharacter } from '../anim/fixtures.ts';
+
+/** An element's attribute side, as the real one reacts: an animation attribute change reaches playback. */
+class FakeElement implements PlaybackElement {
+  autoplay = false;
+  loop = false;
+  speed = 1;
+  crossfadeDuration = 0.25;
+  playback: ViewerPlayback | undefined;
+  readonly attributes = new Map<string, string>();
+  readonly written: string[] = [];
+  getAttribute(name: string): string | null { return this.attributes.get(name) ?? null; }
+  hasAttribute(name: string): boolean { return this.attributes.has(name); }
+  setAttribute(name: string, value: string): void {
+    this.written.push(`${name}=${value}`);
+    this.attributes.set(name, value);
+    if (name === 'animation' || name === 'animation-name') this.playback?.attributeChanged('clip');
+  }
+}
+
+async function setup() {
+  const model = await loadCharacter();
+  const element = new FakeElement();
+  const events: string[] = [];
+  let invalidations = 0;
+  const playback = new ViewerPlayback(element, {
+    emit: (type) => events.push(type),
+    looped: (count) => events.push(`loop ${count}`),
+    stage: () => undefined,
+    invalidate: () => invalidations++,
+  });
+  element.playback = playback;
+  return { model, element, events, playback, invalidations: () => invalidations };
+}
+
+describe('ViewerPlayback (the element\'s player, play/pause and clip attributes)', () => {
+  it('names clips in file order, by index when unnamed; none without a model', async () => {
+    const { model } = await setup();
+    expect(clipNames(undefined)).toEqual([]);
+    expect(clipNames(model)).toEqual(model.animations.map((c, i) => c.name ?? String(i)));
+    expect(clipNames(model).length).toBeGreaterThan(1);
+  });
+
+  it('play() before a model loads is remembered and starts it once shown, firing play once; pause fires pause', async () => {
+    const { model, events, playback } = await setup();
+    expect(playback.paused).toBe(true);
+    playback.play({ repetitions: 2 });
+    expect(playback.paused).toBe(false);
+    expect(events).toEqual([]);
+    const player = playback.modelLoaded(model);
+    expect(player.playing).toBe(false);
+    playback.start();
+    expect(player.playing).toBe(true);
+    playback.play();
+    expect(events).toEqual(['play']);
+    playback.pause();
+    playback.pause();
+    expect(events).toEqual(['play', 'pause']);
+    expect(playback.paused).toBe(true);
+  });
+
+  it('autoplay plays a loaded model; without it and without play() the model stays paused', async () => {
+    const a = await setup();
+    a.playback.modelLoaded(a.model);
+    a.playback.start();
+    expect(a.playback.paused).toBe(true);
+    a.element.autoplay = true;
+    a.playback.attributeChanged('autoplay');
+    expect(a.playback.player!.playing).toBe(true);
+    const b = await setup();
+    b.element.autoplay = true;
+    b.playback.modelLoaded(b.model);
+    b.playback.start();
+    expect(b.events).toEqual(['play']);
+  });
+
+  it('starts on the clip `animation-name` names, else `animation`, else the first; an unknown name plays the first', async () => {
+    const { model, element, playback } = await setup();
+    const names = clipNames(model);
+    element.attributes.set('animation', names[1]);
+    expect(playback.modelLoaded(model).clip).toBe(1);
+    element.attributes.set('animation-name', names[2 % names.length]);
+    expect(playback.modelLoaded(model).clip).toBe(2 % names.length);
+    element.attributes.set('animation-name', 'no such clip');
+    expect(playback.modelLoaded(model).clip).toBe(0);
+  });
+
+  it('crossfadeTo blends while playing, writes the attribute in use, and that write starts no second transition', async () => {
+    const { model, element, playback } = await setup();
+    const names = clipNames(model);
+    element.attributes.set('animation-name', names[0]);
+    const player = playback.modelLoaded(model);
+    playback.start();
+    playback.play();
+    playback.crossfadeTo(names[1], 0.5);
+    expect(player.clip).toBe(1);
+    expect(player.fading).toBe(true);
+    expect(element.written).toEqual([`animation-name=${names[1]}`]);
+    expect(element.attributes.has('animation')).toBe(false);
+    // A page setting the attribute does switch (with the crossfade duration).
+    element.setAttribute('animation-name', names[0]);
+    expect(player.clip).toBe(0);
+    expect(() => playback.crossfadeTo('no such clip', 0.1)).toThrow(/no animation "no such clip"; available: /);
+  });
+
+  it('animation-crossfade-duration (ms) wins over crossfade-duration (s); a negative one is ignored', async () => {
+    const { element, playback } = await setup();
+    expect(playback.crossfadeSeconds()).toBe(0.25);
+    element.attributes.set('animation-crossfade-duration', '800');
+    expect(playback.crossfadeSeconds()).toBe(0.8);
+    element.attributes.set('animation-crossfade-duration', '-5');
+    expect(playback.crossfadeSeconds()).toBe(0.25);
+  });
+
+  it('appendAnimation needs a model and a known clip; detaching what is not appended only warns', async () => {
+    const { model, playback } = await setup();
+    expect(() => playback.appendAnimation('x', {})).toThrow(/no model is loaded yet/);
+    playback.modelLoaded(model);
+    const names = clipNames(model);
+    playback.appendAnimation(names[1], { weight: 0.5 });
+    expect(playback.api.names).toEqual([names[1]]);
+    expect(() => playback.appendAnimation('nope', {})).toThrow(RangeError);
+    playback.detachAnimation('nope', {});
+    expect(playback.api.names).toEqual([names[1]]);
+  });
+
+  it('speed and loop attributes reach the player; a cleared model leaves nothing to play', async () => {
+    const { model, element, playback } = await setup();
+    const player = playback.modelLoaded(model);
+    element.speed = -2;
+    playback.attributeChanged('speed');
+    expect(player.speed).toBe(-2);
+    playback.modelCleared();
+    expect(playback.player).toBeUndefined();
+    expect(playback.paused).toBe(true);
+    playback.attributeChanged('loop');
+  });
+});
