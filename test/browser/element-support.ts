@@ -81,6 +81,19 @@ export async function serveAssets(page: Page): Promise<string[]> {
   return requested;
 }
 
+/**
+ * Serves bytes the test made to the page under `/PREFIX/NAME`: `file(NAME)` gives the body
+ * and content type, or undefined for a 404.
+ */
+export async function serveFiles(page: Page, prefix: string, file: (name: string) => { body: Uint8Array; type: string } | undefined): Promise<void> {
+  await page.route(`**/${prefix}/**`, async (route: Route) => {
+    const name = decodeURIComponent(new URL(route.request().url()).pathname.replace(new RegExp(`^/${prefix}/`), ''));
+    const found = file(name);
+    if (!found) await route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' });
+    else await route.fulfill({ status: 200, headers: { 'content-type': found.type }, body: Buffer.from(found.body) });
+  });
+}
+
 export interface Rgba8Image {
   readonly width: number;
   readonly height: number;
