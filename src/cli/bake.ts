@@ -17,7 +17,7 @@
  * the model (src/anim/retarget); --joint-map MAP.json gives target → source joint names for it.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bakeModel, type BakeOptions, type BakeResult } from '../bake/bake.ts';
 import { bakeToJson } from '../bake/json.ts';
@@ -27,7 +27,7 @@ import { buildBuiltinGlb, builtinModelNames } from '../builtin/index.ts';
 import { loadGltf } from '../gltf/load.ts';
 import { asSkinningMethod, SKINNING_METHODS, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
-import { loadGltfFile, readBeside } from './load-file.ts';
+import { loadBesideFile, loadGltfFile } from './load-file.ts';
 import { loadAnimationLibrary, type AnimationLibrary } from '../gltf/animation-library.ts';
 import { retargetClips } from '../anim/retarget/retarget.ts';
 import { addClips } from '../anim/retarget/add-clips.ts';
@@ -220,16 +220,8 @@ async function retargetedModel(model: Model, libraryPath: string, jointMapPath: 
   return addClips({ ...model, animations: [] }, result.clips, basename(libraryPath));
 }
 
-async function loadLibraryFile(path: string): Promise<AnimationLibrary> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${(e as Error).message})`);
-  }
-  const folder = resolve(dirname(path));
-  return loadAnimationLibrary(bytes, { name: basename(path), resolveUri: (uri) => readBeside(folder, uri) });
+function loadLibraryFile(path: string): Promise<AnimationLibrary> {
+  return loadBesideFile(path, loadAnimationLibrary);
 }
 
 /** Loaded only for --backend gpu, so the CPU path never touches WebGPU. Throws one clear line when WebGPU is unavailable. */

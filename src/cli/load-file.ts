@@ -1,6 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { loadGltf } from '../gltf/load.ts';
+import { loadGltf, type LoadOptions } from '../gltf/load.ts';
 import type { Model } from '../gltf/model.ts';
 
 /**
@@ -9,7 +9,16 @@ import type { Model } from '../gltf/model.ts';
  * path, a drive letter, another scheme, a symlink pointing out) is refused, so a model
  * cannot make the tool read arbitrary files.
  */
-export async function loadGltfFile(path: string): Promise<Model> {
+export function loadGltfFile(path: string): Promise<Model> {
+  return loadBesideFile(path, loadGltf);
+}
+
+/**
+ * Reads the glTF file at `path` and hands its bytes to `load` (loadGltf, loadAnimationLibrary)
+ * with the file's name and its resources read beside it under the rules above. A file that
+ * cannot be read throws one line naming it.
+ */
+export async function loadBesideFile<T>(path: string, load: (bytes: Uint8Array, options: LoadOptions) => Promise<T>): Promise<T> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
@@ -18,7 +27,7 @@ export async function loadGltfFile(path: string): Promise<Model> {
     throw new Error(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${(e as Error).message})`);
   }
   const folder = resolve(dirname(path));
-  return loadGltf(bytes, { name: basename(path), resolveUri: (uri) => readBeside(folder, uri) });
+  return load(bytes, { name: basename(path), resolveUri: (uri) => readBeside(folder, uri) });
 }
 
 /** Reads `uri` (percent-decoded) as a file inside `folder`, or throws why it may not. */
