@@ -13,9 +13,7 @@ import type { Model } from '../gltf/model.ts';
 import { createModelInstance } from '../anim/instance.ts';
 import { computeInstanceBounds } from './bounds.ts';
 import type { FrameUniformsData } from './frame-uniforms.ts';
-import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from './layouts.ts';
-import { perDevice } from './per-device.ts';
-import { isSrgbFormat, MeshPipelines } from './pipelines.ts';
+import { deviceFrameDraw, type FrameDraw, type FrameDrawKind } from './frame-draw.ts';
 
 /** The disc's radius in rest radii of the model (around the instances' spread). */
 const RADIUS_IN_REST_RADII = 3;
@@ -62,59 +60,13 @@ export function placeGround(
   frame.groundRadius[0] = Math.hypot(maxX - minX, maxZ - minZ) / 2 + footprint.radius * RADIUS_IN_REST_RADII;
 }
 
-/** The ground pipeline of one colour format, built on first use. */
-export class GroundDisc {
-  private pipeline: GPURenderPipeline | undefined;
-  private build: Promise<void> | undefined;
+const GROUND_DISC: FrameDrawKind = {
+  name: 'ground disc', vertexEntry: 'vsGround', fragmentEntry: 'fsGround', vertexCount: 6, blend: true, depthCompare: 'less',
+};
 
-  constructor(private readonly device: GPUDevice, private readonly meshPipelines: MeshPipelines, private readonly format: GPUTextureFormat, private readonly label: string) {}
-
-  get ready(): boolean {
-    return this.pipeline !== undefined;
-  }
-
-  /** Builds the pipeline (once; concurrent calls share the build). */
-  prepare(): Promise<void> {
-    if (!this.build) {
-      const layout = this.device.createPipelineLayout({ label: `${this.label} ground`, bindGroupLayouts: [this.meshPipelines.frameLayout] });
-      const blend: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' };
-      this.build = this.device.createRenderPipelineAsync({
-        label: `${this.label} ground disc`,
-        layout,
-        vertex: { module: this.meshPipelines.module, entryPoint: 'vsGround' },
-        fragment: {
-          module: this.meshPipelines.module,
-          entryPoint: 'fsGround',
-          constants: { ENCODE_SRGB: isSrgbFormat(this.format) ? 0 : 1 },
-          targets: [{ format: this.format, blend: { color: blend, alpha: blend } }],
-        },
-        primitive: { topology: 'triangle-list', cullMode: 'none' },
-        depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: false, depthCompare: 'less' },
-        multisample: { count: MSAA_SAMPLE_COUNT },
-      }).then((p) => { this.pipeline = p; });
-      this.build.catch(() => { this.build = undefined; });
-    }
-    return this.build;
-  }
-
-  /** Draws the disc (the frame bind group is set); returns the draw calls made. */
-  encode(pass: GPURenderPassEncoder): number {
-    if (!this.pipeline) return 0;
-    pass.setPipeline(this.pipeline);
-    pass.draw(6);
-    return 1;
-  }
-}
-
-const discsByFormat = perDevice(() => new Map<GPUTextureFormat, GroundDisc>());
+export type GroundDisc = FrameDraw;
 
 /** The device's ground disc for `format`: one pipeline per device and format, shared by every Renderer. */
 export function groundDisc(device: GPUDevice, format: GPUTextureFormat): GroundDisc {
-  const byFormat = discsByFormat(device);
-  let disc = byFormat.get(format);
-  if (!disc) {
-    disc = new GroundDisc(device, new MeshPipelines(device), format, format);
-    byFormat.set(format, disc);
-  }
-  return disc;
+  return deviceFrameDraw(device, GROUND_DISC, format);
 }
