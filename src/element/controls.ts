@@ -7,6 +7,7 @@
  * window or document: pointer capture keeps a drag going outside the canvas, so nothing
  * page-wide has to be added or, on removal, forgotten.
  */
+import type { ReflectedProperties } from './reflected-attributes.ts';
 
 export interface OrbitTarget {
   /** Turns the camera about the target: yaw about +Y, pitch towards straight above (radians). */
@@ -20,14 +21,9 @@ export interface OrbitTarget {
 }
 
 /** model-viewer's interaction attributes, read by CameraControls at each gesture. */
-export interface ControlOptions {
-  disableZoom: boolean;
-  disablePan: boolean;
-  disableTap: boolean;
-  orbitSensitivity: number;
-  zoomSensitivity: number;
-  panSensitivity: number;
-}
+export type ControlOptions = Pick<
+  ReflectedProperties, 'disableZoom' | 'disablePan' | 'disableTap' | 'orbitSensitivity' | 'zoomSensitivity' | 'panSensitivity'
+>;
 
 export const DEFAULT_CONTROL_OPTIONS: Readonly<ControlOptions> = {
   disableZoom: false, disablePan: false, disableTap: false, orbitSensitivity: 1, zoomSensitivity: 1, panSensitivity: 1,
