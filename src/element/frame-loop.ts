@@ -123,6 +123,8 @@ export class FrameLoop {
   draw(gpu: GpuState, target: GPUTexture, player: AnimationPlayer, stage: ViewerStage | undefined): void {
     if (stage) {
       stage.useDevice(gpu.device, player);
+      // auto-rotate's turntable goes into the stage's model matrix for every draw, a capture's too.
+      stage.setTurntable(this.view.turntable);
       stage.render(gpu.renderer, target, this.view.camera, player);
     }
     else gpu.renderer.render(target, this.view.camera, player.instance);
@@ -184,8 +186,6 @@ export class FrameLoop {
     if (advancing) this.poseMs = performance.now() - started;
     if (hook !== null) hook(player, dt);
     const cameraMoved = this.view.update(elapsed);
-    // auto-rotate turns the model: the turntable goes into the stage's model matrix.
-    stage?.setTurntable(this.view.turntable);
     this.draw(gpu, gpu.context.getCurrentTexture(), player, stage);
     this.host.frameDrawn();
     if (cameraMoved) this.host.cameraChanged();

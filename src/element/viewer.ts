@@ -291,8 +291,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** Turns the model back to `theta` radians (default 0). */
   resetTurntableRotation(theta = 0): void {
     this.view.turntable = theta;
-    // Now, not at the next frame: a capture() before it draws the model turned back already.
-    this.stage?.setTurntable(theta);
     this.frames.invalidate();
   }
 

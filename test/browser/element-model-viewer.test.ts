@@ -348,11 +348,15 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       const frozen = await frames('spin');
       await sleep(300);
       expect(await frames('spin')).toBe(frozen);
-      // Turned a quarter, the character shows its side; reset, its front again.
-      await page.evaluate(() => window.helpers.viewer('spin').resetTurntableRotation(Math.PI / 2));
-      expect(changedFraction(front, await capture('spin'))).toBeGreaterThan(0.01);
-      await page.evaluate(() => window.helpers.viewer('spin').resetTurntableRotation());
-      expect(changedFraction(front, await capture('spin'))).toBeLessThan(0.001);
+      // Turned a quarter, the character shows its side; reset, its front again. Each capture
+      // starts in the same task as the reset, before any animation frame: it draws the new angle.
+      const resetAndCapture = async (theta?: number): Promise<Rgba8Image> => decodeBase64Image((await page.evaluate((t) => {
+        const el = window.helpers.viewer('spin');
+        el.resetTurntableRotation(t ?? undefined);
+        return window.helpers.captureBase64(el);
+      }, theta ?? null)).base64);
+      expect(changedFraction(front, await resetAndCapture(Math.PI / 2))).toBeGreaterThan(0.01);
+      expect(changedFraction(front, await resetAndCapture())).toBeLessThan(0.001);
     });
 
     it('interaction-prompt: shown after the threshold with camera-controls, gone at the first interaction; none never shows', async () => {
