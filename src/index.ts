@@ -26,7 +26,7 @@ export { createOffscreenTarget, readTexturePixels } from './gpu/readback.ts';
 export { ToneMapping } from './gpu/layouts.ts';
 export type { Environment } from './gpu/environment/environment.ts';
 export { EnvironmentError, type EquirectImage } from './gpu/environment/equirect.ts';
-export { parseHdr } from './gpu/environment/hdr.ts';
+export { parseHdr, writeHdr } from './gpu/environment/hdr.ts';
 export { parseExrEnvironment } from './gpu/environment/exr.ts';
 export { neutralEnvironment } from './gpu/environment/neutral.ts';
 export { decodeImageEnvironment } from './gpu/environment/srgb-image.ts';

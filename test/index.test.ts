@@ -27,7 +27,7 @@ const TIERS = {
       'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'EnvironmentError', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
       'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createOffscreenTarget', 'debugViewNames',
       'decodeImageEnvironment', 'defaultRenderSettings', 'neutralEnvironment', 'observeCanvasSize', 'parseDebugViews', 'parseExrEnvironment', 'parseHdr',
-      'prefilterEnvironment', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
+      'prefilterEnvironment', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat', 'writeHdr',
     ],
     types: [
       'AllocationLimits', 'Bounds', 'Camera', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DebugViewName', 'DecodedExternalImage',

@@ -1,9 +1,11 @@
 /**
  * The demo's `.hdr` environment, made in code (no file in the repository): an
  * equirectangular sky — deep blue at the zenith to a pale horizon, a warm ground, and a
- * small bright sun — written as a Radiance RGBE file (flat scanlines), so the page can hand
- * `environment-image` a real `.hdr` the way a user's URL would be. Pure: tested in Node.
+ * small bright sun — written as a Radiance RGBE file (flat scanlines, by the library's
+ * `writeHdr`), so the page can hand `environment-image` a real `.hdr` the way a user's URL
+ * would be. Pure: tested in Node.
  */
+import { writeHdr } from 'skinned-mesh-webgpu';
 
 /** The sun's direction: azimuth about +Y from +Z toward +X, elevation above the horizon (radians). */
 const SUN_AZIMUTH = (35 * Math.PI) / 180;
@@ -35,22 +37,6 @@ export function studioSky(x: number, y: number, z: number, out: Float32Array): F
   return out;
 }
 
-/** Radiance's shared-exponent pixel: mantissas r g b and exponent + 128 (all 0 for black). */
-export function rgbe(r: number, g: number, b: number, out: Uint8Array, at: number): void {
-  const max = Math.max(r, g, b);
-  if (!(max > 1e-32)) {
-    out[at] = out[at + 1] = out[at + 2] = out[at + 3] = 0;
-    return;
-  }
-  let exponent = Math.floor(Math.log2(max)) + 1; // max = m · 2^exponent, m in [0.5, 1)
-  if (max / 2 ** exponent >= 1) exponent++;
-  const scale = 256 / 2 ** exponent;
-  out[at] = Math.min(255, Math.floor(r * scale));
-  out[at + 1] = Math.min(255, Math.floor(g * scale));
-  out[at + 2] = Math.min(255, Math.floor(b * scale));
-  out[at + 3] = exponent + 128;
-}
-
 /**
  * The studio sky as a `.hdr` file, `width`×`width/2` pixels: row 0 is straight up (−Y in
  * Radiance's header), column 0 looks along −Z and longitude grows toward +X, the layout
@@ -59,18 +45,15 @@ export function rgbe(r: number, g: number, b: number, out: Uint8Array, at: numbe
 export function studioHdr(width = 256): Uint8Array {
   if (!Number.isInteger(width) || width < 4 || width % 2 !== 0) throw new RangeError(`studioHdr: width ${width} must be an even integer ≥ 4`);
   const height = width / 2;
-  const header = new TextEncoder().encode(`#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y ${height} +X ${width}\n`);
-  const out = new Uint8Array(header.length + width * height * 4);
-  out.set(header);
-  const rgb = new Float32Array(3);
+  const rgb = new Float32Array(width * height * 3);
+  const sky = new Float32Array(3);
   for (let row = 0; row < height; row++) {
     const polar = ((row + 0.5) / height) * Math.PI; // 0 at the zenith
     for (let col = 0; col < width; col++) {
       const azimuth = ((col + 0.5) / width) * 2 * Math.PI - Math.PI; // −π: looking along −Z
       const x = Math.sin(polar) * Math.sin(azimuth), y = Math.cos(polar), z = Math.sin(polar) * Math.cos(azimuth);
-      studioSky(x, y, z, rgb);
-      rgbe(rgb[0], rgb[1], rgb[2], out, header.length + (row * width + col) * 4);
+      rgb.set(studioSky(x, y, z, sky), (row * width + col) * 3);
     }
   }
-  return out;
+  return writeHdr({ width, height, rgb }, false);
 }
