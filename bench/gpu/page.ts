@@ -24,7 +24,7 @@ import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
 import { KTX2Loader } from 'three/addons/loaders/KTX2Loader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { clone as cloneSkinned } from 'three/addons/utils/SkeletonUtils.js';
-import { CLEAR, configureThree, FOV_Y, threeCameraOf, threeLitScene } from './three-scene.ts';
+import { CLEAR, configureThree, FOV_Y, message, phase, threeCameraOf, threeLitScene } from './three-scene.ts';
 
 export const FRAME_SECONDS = 1 / 60;
 
@@ -112,15 +112,6 @@ let threeScene: THREE.Scene;
 let threeCamera: THREE.PerspectiveCamera;
 let threeRoots: THREE.Object3D[] = [];
 let mixers: THREE.AnimationMixer[] = [];
-
-function message(e: unknown): string {
-  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-}
-
-/** Golden-ratio phases, so no two characters move in step. */
-function phase(k: number, duration: number): number {
-  return ((k * 0.6180339887498949) % 1) * duration;
-}
 
 interface Floor {
   readonly count: number;

@@ -1,7 +1,8 @@
 /**
  * What both GPU bench pages (page.ts, crowd-page.ts) set up the same way for three.js and
  * for ours: the background, the field of view, three's output settings matching ours, our
- * default lights in three.js terms, and three's camera of our OrbitCamera.
+ * default lights in three.js terms, three's camera of our OrbitCamera, the characters'
+ * phases and how an error is reported.
  */
 import * as THREE from 'three/webgpu';
 import type { OrbitCamera } from '../../src/gpu/camera.ts';
@@ -34,4 +35,14 @@ export function threeCameraOf(c: OrbitCamera, aspect: number): THREE.Perspective
   t.lookAt(c.target[0], c.target[1], c.target[2]);
   t.updateMatrixWorld();
   return t;
+}
+
+/** An error as one line for the page's result. */
+export function message(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Golden-ratio phases, so no two characters move in step. */
+export function phase(k: number, duration: number): number {
+  return ((k * 0.6180339887498949) % 1) * duration;
 }
