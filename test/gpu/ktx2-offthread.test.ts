@@ -4,6 +4,7 @@ import { GltfError } from '../../src/gltf/errors.ts';
 import { KTX2_WORKER_MEASURE, transcodeKtx2OffThread } from '../../src/gpu/ktx2-offthread.ts';
 import { FEATURE_BC, transcodeKtx2 } from '../../src/gpu/ktx2-transcode.ts';
 import { encodeKtx2, gradientImage } from '../support/ktx2.ts';
+import { installStandInWorker, removeStandInWorker, type StandInWorkerLog } from '../support/stand-in-worker.ts';
 
 /**
  * The page side of the KTX2 worker, in Node: a stand-in `Worker` runs the real worker module
@@ -12,65 +13,17 @@ import { encodeKtx2, gradientImage } from '../support/ktx2.ts';
  * test/browser/element-build.test.ts (the library build) see the real worker.
  */
 
-type Listener = (event: { data: unknown }) => void;
-const workerListeners: Listener[] = [];
-let toPage: ((data: unknown) => void) | undefined;
-const log = { started: 0, failOnStart: false, posted: 0, crashNext: false };
-
-class StandInWorker extends EventTarget {
-  constructor(url: URL, options: WorkerOptions) {
-    super();
-    log.started++;
-    expect(url.pathname).toMatch(/\/ktx2-worker\.ts$/);
-    expect(options.type).toBe('module');
-    if (log.failOnStart) {
-      setTimeout(() => this.dispatchEvent(Object.assign(new Event('error'), { message: 'blocked' })));
-      return;
-    }
-    toPage = (data) => this.dispatchEvent(new MessageEvent('message', { data }));
-  }
-
-  postMessage(data: unknown, transfer: Transferable[]): void {
-    if (log.failOnStart) return;
-    log.posted++;
-    if (log.crashNext) {
-      // As when the WebAssembly aborts the worker on this data: an error event, no answer.
-      log.crashNext = false;
-      setTimeout(() => this.dispatchEvent(Object.assign(new Event('error'), { message: 'RuntimeError: unreachable' })));
-      return;
-    }
-    const cloned = structuredClone(data, { transfer });
-    setTimeout(() => { for (const l of workerListeners) l({ data: cloned }); });
-  }
-
-  terminate(): void {}
-}
-
-const saved = { Worker: globalThis.Worker, document: (globalThis as { document?: unknown }).document };
 const PATH = 'images[0]';
 const OPTIONS = { features: new Set([FEATURE_BC]), srgb: true, maxDimension: 8192 };
+let log: StandInWorkerLog;
 let uastc: Uint8Array;
 
 beforeAll(async () => {
   uastc = await encodeKtx2(gradientImage(32, 16), { uastc: true });
-  const g = globalThis as unknown as Record<string, unknown>;
-  g.addEventListener = (type: string, listener: Listener) => { if (type === 'message') workerListeners.push(listener); };
-  g.postMessage = (data: unknown, transfer: Transferable[]) => {
-    const cloned = structuredClone(data, { transfer });
-    setTimeout(() => toPage!(cloned));
-  };
-  await import('../../src/gpu/ktx2-worker.ts');
-  g.Worker = StandInWorker;
-  g.document = {};
+  log = await installStandInWorker(/\/ktx2-worker\.ts$/, () => import('../../src/gpu/ktx2-worker.ts'));
 }, 60_000);
 
-afterAll(() => {
-  const g = globalThis as unknown as Record<string, unknown>;
-  g.Worker = saved.Worker;
-  g.document = saved.document;
-  delete g.addEventListener;
-  delete g.postMessage;
-});
+afterAll(removeStandInWorker);
 
 describe('KTX2 transcoding in a page goes to the worker', () => {
   it('gives what transcoding in place gives, charges the levels to the budget, keeps the page\'s bytes, records a measure', async () => {

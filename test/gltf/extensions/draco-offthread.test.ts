@@ -7,6 +7,7 @@ import { parseGlb } from '../../../src/gltf/glb.ts';
 import type { JsonObject } from '../../../src/gltf/json.ts';
 import { assetPath } from '../../support/assets.ts';
 import { compressFile } from '../../support/compressed.ts';
+import { installStandInWorker, removeStandInWorker, type StandInWorkerLog } from '../../support/stand-in-worker.ts';
 
 /**
  * The page side of the Draco worker, in Node: a stand-in `Worker` runs the real worker module
@@ -15,52 +16,15 @@ import { compressFile } from '../../support/compressed.ts';
  * test/browser/element-build.test.ts.
  */
 
-type Listener = (event: { data: unknown }) => void;
-const workerListeners: Listener[] = [];
-let toPage: ((data: unknown) => void) | undefined;
-const log = { started: 0, failOnStart: false };
-
-class StandInWorker extends EventTarget {
-  constructor(url: URL, options: WorkerOptions) {
-    super();
-    log.started++;
-    expect(url.pathname).toMatch(/\/draco-worker\.ts$/);
-    expect(options.type).toBe('module');
-    if (log.failOnStart) {
-      // As when the script cannot load: an error event, and no reply ever.
-      setTimeout(() => this.dispatchEvent(Object.assign(new Event('error'), { message: 'blocked' })));
-      return;
-    }
-    toPage = (data) => this.dispatchEvent(new MessageEvent('message', { data }));
-  }
-
-  postMessage(data: unknown, transfer: Transferable[]): void {
-    if (log.failOnStart) return;
-    const cloned = structuredClone(data, { transfer });
-    setTimeout(() => { for (const l of workerListeners) l({ data: cloned }); });
-  }
-
-  terminate(): void {}
-}
-
-const saved = { Worker: globalThis.Worker, document: (globalThis as { document?: unknown }).document };
+let log: StandInWorkerLog;
 let request: DracoPrimitiveRequest;
 
 beforeAll(async () => {
-  const g = globalThis as unknown as Record<string, unknown>;
-  // The worker's global scope…
-  g.addEventListener = (type: string, listener: Listener) => { if (type === 'message') workerListeners.push(listener); };
-  g.postMessage = (data: unknown, transfer: Transferable[]) => {
-    const cloned = structuredClone(data, { transfer });
-    setTimeout(() => toPage!(cloned));
-  };
-  await import('../../../src/gltf/extensions/draco-worker.ts');
-  // …which pointed the decoder at the bundled WebAssembly's URL; in Node it reads the package's own.
-  configureDracoDecoder({});
-  // …and the page's.
-  g.Worker = StandInWorker;
-  g.document = {};
-
+  log = await installStandInWorker(/\/draco-worker\.ts$/, async () => {
+    await import('../../../src/gltf/extensions/draco-worker.ts');
+    // The worker pointed the decoder at the bundled WebAssembly's URL; in Node it reads the package's own.
+    configureDracoDecoder({});
+  });
   const { json, bin } = parseGlb(await compressFile(assetPath('Fox'), 'draco')) as { json: JsonObject; bin: Uint8Array };
   const prim = ((json.meshes as JsonObject[])[0].primitives as JsonObject[])[0];
   request = readDracoPrimitive(prim, 'meshes[0].primitives[0]', {
@@ -68,13 +32,7 @@ beforeAll(async () => {
   })!;
 }, 60_000);
 
-afterAll(() => {
-  const g = globalThis as unknown as Record<string, unknown>;
-  g.Worker = saved.Worker;
-  g.document = saved.document;
-  delete g.addEventListener;
-  delete g.postMessage;
-});
+afterAll(removeStandInWorker);
 
 describe('Draco decoding in a page goes to the worker', () => {
   it('gives what decoding in place gives, charges the budget before posting, and records a measure', async () => {
