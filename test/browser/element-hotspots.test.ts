@@ -282,6 +282,10 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     const events = await page.evaluate(async () => {
       const el = window.helpers.viewer('h');
       const hand = el.querySelector<HTMLElement>('[slot="hotspot-hand"]')!;
+      // Settle first: the last test's removal rescanned every hotspot, and the rescan's
+      // announcements come with the next drawn frame, late on a busy machine.
+      el.requestRender();
+      await window.helpers.waitForFrames(el, 1);
       const seen: string[] = [];
       const listener = (e: Event) => seen.push(`${(e as CustomEvent<{ visible: boolean }>).detail.visible}`);
       hand.addEventListener('hotspot-visibility', listener);
