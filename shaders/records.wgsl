@@ -1,6 +1,7 @@
 // Draw records of a crowd written on the GPU (src/gpu/gpu-records.ts), what
 // src/gpu/draw-record-writer.ts writes on the CPU, for models it applies to: mesh nodes that no
-// clip moves (their world matrix is the rest pose's for every instance) and no morph targets.
+// clip moves (their world matrix is the rest pose's for every instance). Morph weights come
+// from a GPU pose evaluator's per-instance block, or are the rest weights for every instance.
 // Built as draw-record.wgsl + this file. The bindings and structs are mirrored in
 // src/gpu/gpu-records-layout.ts; test/gpu/gpu-records.test.ts compares them.
 //
@@ -8,7 +9,8 @@
 //   model = placement_k (camera-relative, uploaded as three rows) · the draw's node world,
 //   its normal matrix (cofactor / determinant, as the CPU writes it), the palette offset, the
 //   draw's flags with DRAW_EXACT_NORMALS where the setting or a non-uniformly scaled palette
-//   matrix of its mesh node asks for it (skin-normals.ts), the compute path's skinned base.
+//   matrix of its mesh node asks for it (skin-normals.ts), the compute path's skinned base, and
+//   the active morph targets with their weights (morph-targets.ts selectMorphTargets).
 
 struct RecordParams {
   count: u32,
@@ -22,8 +24,10 @@ struct RecordParams {
   // three rows of the affine matrix (camera-relative). PLACEMENT_MATRICES: the model → world
   // mat4x4f a GPU pose evaluator built (world space: `eye` is subtracted here, in float32).
   placementForm: u32,
-  _pad0: u32,
-  _pad1: u32,
+  // Instance k's placement (PLACEMENT_MATRICES) and morph weights are those of source instance first + k (a chunk).
+  first: u32,
+  // Floats per instance in morphWeights; 0: one block (the rest weights) shared by every instance.
+  weightStride: u32,
   // The camera's position (world), for PLACEMENT_MATRICES.
   eye: vec3f,
 }
@@ -41,9 +45,16 @@ struct RecordDraw {
   skinned: u32,
   // First vertex of the draw in an instance's block of skinned vertices (NO_INDEX: rigid).
   skinnedBase: u32,
+  // DRAW_MORPH_* bits of the primitive's delta block (0: nothing to morph).
+  morphFlags: u32,
+  // The primitive's first delta float and its target count (draw record morphBase, morphTargetCount).
+  morphBase: u32,
+  morphTargetCount: u32,
+  // The mesh node's first weight within an instance's block and how many of them the primitive reads.
+  weightOffset: u32,
+  weightCount: u32,
   _pad0: u32,
   _pad1: u32,
-  _pad2: u32,
 }
 
 const NO_INDEX: u32 = 0xffffffffu;
@@ -60,8 +71,68 @@ const UNIFORM_SCALE_TOLERANCE: f32 = 1e-4;
 @group(0) @binding(2) var<storage, read_write> records: array<DrawRecord>;
 @group(0) @binding(3) var<storage, read> recordDraws: array<RecordDraw>;
 @group(0) @binding(4) var<uniform> params: RecordParams;
+@group(0) @binding(5) var<storage, read> morphWeights: array<f32>;
 
 override workgroupSize: u32 = 64u;
+
+// morph-targets.ts MAX_ACTIVE_MORPH_TARGETS.
+const MAX_ACTIVE_MORPH_TARGETS: u32 = 8u;
+
+struct ActiveTargets {
+  count: u32,
+  targets: array<u32, MAX_ACTIVE_MORPH_TARGETS>,
+  weights: array<f32, MAX_ACTIVE_MORPH_TARGETS>,
+}
+
+fn isNan(w: f32) -> bool {
+  // By bits: a compiler may assume floats are never NaN and fold w != w away.
+  return (bitcast<u32>(w) & 0x7fffffffu) > 0x7f800000u;
+}
+
+// morph-targets.ts selectMorphTargets, step for step (the same targets and weights, bit for bit):
+// the non-zero weights among morphWeights[first … first + count), the MAX_ACTIVE_MORPH_TARGETS
+// largest by magnitude (ties keep the lower index) when there are more, in ascending target order.
+fn selectMorphTargets(first: u32, count: u32) -> ActiveTargets {
+  var out: ActiveTargets;
+  var n = 0u;
+  for (var t = 0u; t < count; t++) {
+    let w = morphWeights[first + t];
+    if (w == 0.0 || isNan(w)) {
+      continue;
+    }
+    let magnitude = abs(w);
+    var at = n;
+    while (at > 0u && abs(out.weights[at - 1u]) < magnitude) {
+      at--;
+    }
+    if (at >= MAX_ACTIVE_MORPH_TARGETS) {
+      continue;
+    }
+    for (var k = min(n, MAX_ACTIVE_MORPH_TARGETS - 1u); k > at; k--) {
+      out.targets[k] = out.targets[k - 1u];
+      out.weights[k] = out.weights[k - 1u];
+    }
+    out.targets[at] = t;
+    out.weights[at] = w;
+    if (n < MAX_ACTIVE_MORPH_TARGETS) {
+      n++;
+    }
+  }
+  for (var k = 1u; k < n; k++) {
+    let t = out.targets[k];
+    let w = out.weights[k];
+    var j = k;
+    while (j > 0u && out.targets[j - 1u] > t) {
+      out.targets[j] = out.targets[j - 1u];
+      out.weights[j] = out.weights[j - 1u];
+      j--;
+    }
+    out.targets[j] = t;
+    out.weights[j] = w;
+  }
+  out.count = n;
+  return out;
+}
 
 // skin-normals.ts paletteHasNonUniformScale: a 3×3 part that is not a rotation times a uniform scale.
 fn nonUniformScale(first: u32, count: u32) -> bool {
@@ -97,7 +168,8 @@ fn writeRecords(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
   }
   var placement: mat4x4f;
   if (params.placementForm == PLACEMENT_MATRICES) {
-    placement = mat4x4f(placements[4u * k], placements[4u * k + 1u], placements[4u * k + 2u], placements[4u * k + 3u]);
+    let s = 4u * (params.first + k);
+    placement = mat4x4f(placements[s], placements[s + 1u], placements[s + 2u], placements[s + 3u]);
     placement[3] = vec4f(placement[3].xyz - params.eye, placement[3].w);
   } else if (params.placementForm == PLACEMENT_COMPACT) {
     let q = placements[2u * k];
@@ -137,6 +209,25 @@ fn writeRecords(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
     var flags = info.staticFlags;
     if (info.skinned != 0u && (params.exactNormals != 0u || (skinnedNode && nonUniformScale(first, info.jointCount)))) {
       flags |= DRAW_EXACT_NORMALS;
+    }
+    // (A function-scope var starts zeroed: no morph targets unless set below.)
+    if (info.morphFlags != 0u) {
+      let chosen = selectMorphTargets((params.first + k) * params.weightStride + info.weightOffset, info.weightCount);
+      if (chosen.count > 0u) {
+        flags |= info.morphFlags;
+        record.morphBase = info.morphBase;
+        record.morphTargetCount = info.morphTargetCount;
+        var packed = vec4u(0u);
+        for (var t = 0u; t < chosen.count; t++) {
+          if (t < 4u) {
+            record.morphWeights0[t] = chosen.weights[t];
+          } else {
+            record.morphWeights1[t - 4u] = chosen.weights[t];
+          }
+          packed[t >> 1u] |= chosen.targets[t] << (16u * (t & 1u));
+        }
+        record.morphTargets = packed;
+      }
     }
     record.flags = flags;
     record.skinnedBase = select(0u, k * params.preskinVertices + info.skinnedBase, info.skinnedBase != NO_INDEX);

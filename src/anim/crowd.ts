@@ -38,10 +38,9 @@ const PATH_NAMES = ['translation', 'rotation', 'scale', 'weights'] as const;
 
 /**
  * Why `model`'s crowd cannot be evaluated on the GPU, or undefined when it can. The GPU
- * evaluator gives the renderer palettes and placements only: a clip that animates morph
- * weights (they would have to reach each instance's draw records), or that moves a mesh node
- * or one of its ancestors (rigid meshes on bones: each instance's mesh node world), needs
- * per-instance values that only the CPU evaluator has. Such a crowd stays on the CPU
+ * evaluator gives the renderer palettes, placements and morph weights: a clip that moves a
+ * mesh node or one of its ancestors (rigid meshes on bones: each instance's mesh node world)
+ * needs per-instance values that only the CPU evaluator has. Such a crowd stays on the CPU
  * (`auto`), or is refused (`gpu`). Load time (allocates).
  */
 export function gpuCrowdUnsupported(model: Model): string | undefined {
@@ -50,9 +49,9 @@ export function gpuCrowdUnsupported(model: Model): string | undefined {
   for (const mn of model.meshNodes) for (let s = h.slotOf[mn.node]; s >= 0; s = h.parentSlot[s]) meshLine.add(s);
   for (let c = 0; c < model.animations.length; c++) {
     for (const ch of model.animations[c].channels) {
-      const what = `animations[${c}] (${model.animations[c].name ?? 'unnamed'}) animates node ${ch.node}'s ${PATH_NAMES[ch.path]}`;
-      if (ch.path === TargetPath.WEIGHTS) return `${what}: morph weights are not drawn from the GPU evaluator yet`;
-      if (meshLine.has(ch.slot)) return `${what}, which moves a mesh (the GPU evaluator gives palettes, not mesh node matrices)`;
+      // Morph weights do not move their node; the GPU-written draw records read them per instance.
+      if (ch.path === TargetPath.WEIGHTS || !meshLine.has(ch.slot)) continue;
+      return `animations[${c}] (${model.animations[c].name ?? 'unnamed'}) animates node ${ch.node}'s ${PATH_NAMES[ch.path]}, which moves a mesh (the GPU evaluator gives palettes, not mesh node matrices)`;
     }
   }
   return undefined;

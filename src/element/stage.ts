@@ -238,7 +238,7 @@ export class ViewerStage {
     if (!this.crowd || this.crowd.capacity < count || this.builtFor !== this.evaluator || this.builtOn !== this.device) {
       // Grown by doubling, so a slider dragged up rebuilds the crowd a few times, not at every step.
       const grown = Math.max(count, this.builtFor === this.evaluator ? 2 * (this.crowd?.capacity ?? 0) : 0);
-      // Without a device (not yet, or none), or for a model whose clips move meshes or morph weights
+      // Without a device (not yet, or none), or for a model whose clips move meshes
       // (gpuCrowdUnsupported), only the CPU can evaluate it.
       const unsupported = this.evaluator !== 'cpu' ? gpuCrowdUnsupported(this.model) : undefined;
       if (unsupported && this.evaluator === 'gpu') console.warn(`<skinned-mesh-viewer>: crowd-evaluator="gpu": ${unsupported}; the crowd is evaluated on the CPU`);

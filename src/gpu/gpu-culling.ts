@@ -58,6 +58,13 @@ export interface GpuPaletteSource {
    * placements passed to the renderer, which then uploads nothing per instance for them.
    */
   readonly placements?: GPUBuffer;
+  /**
+   * Instance k's morph weights from float k × (the model's Pose.weights length), filled by
+   * `encode` (GpuPoseEvaluator.morphWeights): GPU-written draw records take each instance's
+   * active morph targets from them. Without it every instance has the rest weights, and a model
+   * whose clips animate weights has its records written on the CPU from the instances' poses.
+   */
+  readonly morphWeights?: GPUBuffer | undefined;
 }
 
 /** What the culler needs of each of the Renderer's draws. */

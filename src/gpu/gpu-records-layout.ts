@@ -11,9 +11,10 @@ export const RecordsBinding = {
   RECORDS: 2,
   RECORD_DRAWS: 3,
   PARAMS: 4,
+  MORPH_WEIGHTS: 5,
 } as const;
 
-/** `struct RecordParams`: six u32; 32 bytes as a uniform (rounded to 16). */
+/** `struct RecordParams`: eight u32 and the eye; 48 bytes as a uniform. */
 export const RecordParamsWord = {
   COUNT: 0,
   PALETTE_MATRICES: 1,
@@ -21,6 +22,8 @@ export const RecordParamsWord = {
   PRESKIN_VERTICES: 3,
   EXACT_NORMALS: 4,
   PLACEMENT_FORM: 5,
+  FIRST: 6,
+  WEIGHT_STRIDE: 7,
   /** vec3f, float32 words. */
   EYE: 8,
 } as const;
@@ -36,7 +39,7 @@ export const PlacementForm = {
   MATRICES: 2,
 } as const;
 
-/** `struct RecordDraw`, 96 bytes. */
+/** `struct RecordDraw`, 112 bytes. */
 export const RecordDrawWord = {
   NODE_WORLD: 0,
   PALETTE_OFFSET: 16,
@@ -44,8 +47,13 @@ export const RecordDrawWord = {
   STATIC_FLAGS: 18,
   SKINNED: 19,
   SKINNED_BASE: 20,
+  MORPH_FLAGS: 21,
+  MORPH_BASE: 22,
+  MORPH_TARGET_COUNT: 23,
+  WEIGHT_OFFSET: 24,
+  WEIGHT_COUNT: 25,
 } as const;
-export const RECORD_DRAW_BYTES = 96;
+export const RECORD_DRAW_BYTES = 112;
 
 /** Floats per instance of the placement upload: the three rows of its camera-relative affine matrix. */
 export const PLACEMENT_ROW_FLOATS = 12;

@@ -4,17 +4,22 @@
  * uniform scale (32 bytes) when every placement is a similarity transform, as a Crowd's are,
  * else as three rows of float32 (48 bytes) — in one writeBuffer, and one compute dispatch
  * (shaders/records.wgsl) writes every draw's record — model and normal matrix, palette
- * offset, flags (exact normals where a palette matrix scales non-uniformly), skinned base —
- * where draw-record-writer.ts would have written 192 bytes per draw from the CPU.
+ * offset, flags (exact normals where a palette matrix scales non-uniformly), skinned base,
+ * active morph targets and weights — where draw-record-writer.ts would have written 192 bytes
+ * per draw from the CPU. With a GPU pose evaluator's placements and morph weights
+ * (GpuPaletteSource) nothing per instance is uploaded.
  *
  * For models whose records need nothing else per instance (`gpuRecordsApply`): no mesh node
  * that a clip moves (nor an ancestor of one), so every instance's mesh node world is the rest
- * pose's; no morph targets (their weights and the active-target selection stay on the CPU);
- * no EXT_mesh_gpu_instancing node. Placements must be affine (their last row 0 0 0 1).
- * The float32 products give records within a few ulps of the CPU's float64 ones.
+ * pose's; no EXT_mesh_gpu_instancing node. Morph weights are the source's per instance, or the
+ * rest weights for all (then no clip may animate them: `animatesMorphWeights`). Placements
+ * must be affine (their last row 0 0 0 1). The float32 products give records within a few ulps
+ * of the CPU's float64 ones; the morph targets and weights are the CPU's exactly.
  */
 import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
 import recordsWgsl from '../../shaders/records.wgsl?raw';
+import { createPose, setRestPose } from '../anim/pose.ts';
+import { TargetPath } from '../gltf/constants.ts';
 import type { Model } from '../gltf/model.ts';
 import { cullGrid } from './gpu-culling.ts';
 import { CULL_NO_INDEX, CULL_WORKGROUP_SIZE } from './gpu-culling-layout.ts';
@@ -32,14 +37,23 @@ export interface GpuRecordDraw {
   readonly skinned: boolean;
   readonly staticFlags: number;
   readonly instanceMatrices: Float64Array | undefined;
-  readonly primitive: { readonly morphFlags: number };
+  readonly primitive: { readonly morphFlags: number; readonly morphBase: number; readonly morphTargets: number };
+}
+
+/** Where records read their per-instance inputs on the GPU instead of the upload (GpuPaletteSource's fields). */
+export interface GpuRecordSource {
+  /** Instance k's model → world mat4x4f at byte k × 64 (world space). */
+  readonly placements?: GPUBuffer | undefined;
+  /** Instance k's morph weights from float k × (the model's Pose.weights length), Pose.weights order. */
+  readonly morphWeights?: GPUBuffer | undefined;
 }
 
 /** Whether `model`'s draw records can be written on the GPU (module comment). */
 export function gpuRecordsApply(model: Model, draws: readonly GpuRecordDraw[]): boolean {
-  if (draws.some((d) => d.instanceMatrices || d.primitive.morphFlags !== 0)) return false;
+  if (draws.some((d) => d.instanceMatrices)) return false;
   const animated = new Set<number>();
-  for (const clip of model.animations) for (const ch of clip.channels) animated.add(ch.slot);
+  // Morph weight channels do not move their node.
+  for (const clip of model.animations) for (const ch of clip.channels) if (ch.path !== TargetPath.WEIGHTS) animated.add(ch.slot);
   const parent = model.hierarchy.parentSlot;
   for (const d of draws) {
     for (let s = d.nodeSlot; s >= 0; s = parent[s]) if (animated.has(s)) return false;
@@ -47,8 +61,16 @@ export function gpuRecordsApply(model: Model, draws: readonly GpuRecordDraw[]): 
   return true;
 }
 
+/** Whether a clip of `model` animates morph weights that one of `draws` applies (they then differ per instance). */
+export function animatesMorphWeights(model: Model, draws: readonly GpuRecordDraw[]): boolean {
+  const morphed = new Set<number>();
+  for (const d of draws) if (d.primitive.morphFlags !== 0) morphed.add(d.nodeSlot);
+  return model.animations.some((clip) => clip.channels.some((ch) => ch.path === TargetPath.WEIGHTS && morphed.has(ch.slot)));
+}
+
 /** Per draw: RecordDraw (records.wgsl). `restWorld`: model-space rest world matrices by slot. Load time. */
 export function packRecordDraws(model: Model, draws: readonly GpuRecordDraw[], restWorld: Float64Array, preskinBase: Int32Array): ArrayBuffer {
+  const { weightOffsets } = createPose(model);
   const bytes = new ArrayBuffer(Math.max(1, draws.length) * RECORD_DRAW_BYTES);
   const f = new Float32Array(bytes), u = new Uint32Array(bytes);
   const words = RECORD_DRAW_BYTES / 4;
@@ -68,6 +90,13 @@ export function packRecordDraws(model: Model, draws: readonly GpuRecordDraw[], r
     u[o + RecordDrawWord.STATIC_FLAGS] = d.staticFlags;
     u[o + RecordDrawWord.SKINNED] = d.skinned ? 1 : 0;
     u[o + RecordDrawWord.SKINNED_BASE] = preskinBase[i] >= 0 ? preskinBase[i] : CULL_NO_INDEX;
+    // As draw-record-writer.ts: the mesh node's weights; targets beyond them weigh 0, weights beyond the targets are not read.
+    const p = d.primitive;
+    u[o + RecordDrawWord.MORPH_FLAGS] = p.morphFlags;
+    u[o + RecordDrawWord.MORPH_BASE] = p.morphBase;
+    u[o + RecordDrawWord.MORPH_TARGET_COUNT] = p.morphTargets;
+    u[o + RecordDrawWord.WEIGHT_OFFSET] = weightOffsets[d.nodeSlot];
+    u[o + RecordDrawWord.WEIGHT_COUNT] = p.morphFlags !== 0 ? Math.min(weightOffsets[d.nodeSlot + 1] - weightOffsets[d.nodeSlot], p.morphTargets) : 0;
   });
   return bytes;
 }
@@ -174,6 +203,7 @@ function recordsPipeline(device: GPUDevice): Promise<RecordsPipeline> {
         entries: [
           storage(B.PLACEMENTS, 'read-only-storage'), storage(B.PALETTES, 'read-only-storage'), storage(B.RECORDS, 'storage'),
           storage(B.RECORD_DRAWS, 'read-only-storage'), { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+          storage(B.MORPH_WEIGHTS, 'read-only-storage'),
         ],
       });
       const module = await compileShaderModule(device, 'records.wgsl + draw-record.wgsl', RECORDS_WGSL);
@@ -194,6 +224,11 @@ export class GpuRecords {
   private pipeline: RecordsPipeline | undefined;
   private building: Promise<RecordsPipeline> | undefined;
   private readonly recordDraws: GPUBuffer;
+  /** The model's rest morph weights (at least 16 bytes), every instance's when the source has none. */
+  private readonly restWeights: GPUBuffer;
+  private readonly weightsPerInstance: number;
+  /** A clip animates weights some draw applies: without the source's morph weights the CPU must write the records. */
+  readonly animatesMorphWeights: boolean;
   private readonly params: GPUBuffer;
   private readonly paramData = new Uint32Array(RECORD_PARAMS_BYTES / 4);
   private readonly paramFloats = new Float32Array(this.paramData.buffer);
@@ -204,6 +239,7 @@ export class GpuRecords {
   private boundPalettes: GPUBuffer | undefined;
   private boundRecords: GPUBuffer | undefined;
   private boundPlacements: GPUBuffer | undefined;
+  private boundWeights: GPUBuffer | undefined;
   private readonly grid = new Uint32Array(2);
   private readonly passDescriptor: GPUComputePassDescriptor;
 
@@ -213,6 +249,11 @@ export class GpuRecords {
   ) {
     this.recordDraws = device.createBuffer({ label: `${label} ${model.name} record draws`, size: Math.max(1, draws.length) * RECORD_DRAW_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.recordDraws, 0, packRecordDraws(model, draws, restWorld, preskinBase));
+    const rest = setRestPose(model, createPose(model)).weights;
+    this.weightsPerInstance = rest.length;
+    this.animatesMorphWeights = animatesMorphWeights(model, draws);
+    this.restWeights = device.createBuffer({ label: `${label} ${model.name} rest morph weights`, size: Math.max(16, rest.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    if (rest.length > 0) device.queue.writeBuffer(this.restWeights, 0, rest);
     this.params = device.createBuffer({ label: `${label} ${model.name} record params`, size: RECORD_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.paramData[RecordParamsWord.PALETTE_MATRICES] = paletteMatrices;
     this.paramData[RecordParamsWord.DRAW_COUNT] = draws.length;
@@ -239,18 +280,26 @@ export class GpuRecords {
    * writing their records into `records` (d × count + k) from `palettes`. Returns the bytes
    * written to the GPU. `request` must have returned true. Allocates only when `count` grows
    * beyond every earlier frame's (or a buffer changed: a new bind group).
-   * `gpuPlacements` (a GPU pose evaluator's model → world matrices, GpuPaletteSource.placements):
-   * read instead of `placements`, so nothing per instance is uploaded (issue #16: the evaluator's
-   * 32-byte state already carries each placement); `eye` is then subtracted on the GPU, in float32.
+   * `source.placements` (a GPU pose evaluator's model → world matrices): read instead of
+   * `placements`, so nothing per instance is uploaded (issue #16: the evaluator's 32-byte state
+   * already carries each placement); `eye` is then subtracted on the GPU, in float32.
+   * `source.morphWeights`: each instance's weights (else every instance has the rest weights).
+   * `first`: instance k reads the source's instance first + k (a chunk of a larger crowd).
    */
   encode(
     encoder: GPUCommandEncoder, queue: GPUQueue, palettes: GPUBuffer, records: GPUBuffer, count: number,
-    placements: ArrayLike<number> | undefined, eye: ArrayLike<number>, exactNormals: boolean, gpuPlacements?: GPUBuffer,
+    placements: ArrayLike<number> | undefined, eye: ArrayLike<number>, exactNormals: boolean, source?: GpuRecordSource, first = 0,
   ): number {
     const { layout, pipeline } = this.pipeline!;
-    if (gpuPlacements && gpuPlacements.size < count * 64) {
-      throw new RangeError(`GpuRecords.encode: ${count} instances need ${count * 64} bytes of placements, "${gpuPlacements.label}" holds ${gpuPlacements.size}`);
+    const gpuPlacements = source?.placements, gpuWeights = source?.morphWeights;
+    if (gpuPlacements && gpuPlacements.size < (first + count) * 64) {
+      throw new RangeError(`GpuRecords.encode: instances ${first}–${first + count - 1} need ${(first + count) * 64} bytes of placements, "${gpuPlacements.label}" holds ${gpuPlacements.size}`);
     }
+    const weightBytes = (first + count) * this.weightsPerInstance * 4;
+    if (gpuWeights && gpuWeights.size < weightBytes) {
+      throw new RangeError(`GpuRecords.encode: instances ${first}–${first + count - 1} need ${weightBytes} bytes of morph weights, "${gpuWeights.label}" holds ${gpuWeights.size}`);
+    }
+    const weightBuffer = gpuWeights ?? this.restWeights;
     if (!gpuPlacements && count > this.capacity) {
       this.capacity = Math.max(count, this.capacity * 2);
       this.placements?.destroy();
@@ -259,17 +308,18 @@ export class GpuRecords {
       this.bindGroup = undefined;
     }
     const placementBuffer = gpuPlacements ?? this.placements!;
-    if (!this.bindGroup || palettes !== this.boundPalettes || records !== this.boundRecords || placementBuffer !== this.boundPlacements) {
+    if (!this.bindGroup || palettes !== this.boundPalettes || records !== this.boundRecords || placementBuffer !== this.boundPlacements || weightBuffer !== this.boundWeights) {
       this.boundPalettes = palettes;
       this.boundRecords = records;
       this.boundPlacements = placementBuffer;
+      this.boundWeights = weightBuffer;
       const B = RecordsBinding;
       this.bindGroup = this.device.createBindGroup({
         label: `${this.label} gpu records into ${records.label}`, layout,
         entries: [
           { binding: B.PLACEMENTS, resource: { buffer: placementBuffer } }, { binding: B.PALETTES, resource: { buffer: palettes } },
           { binding: B.RECORDS, resource: { buffer: records } }, { binding: B.RECORD_DRAWS, resource: { buffer: this.recordDraws } },
-          { binding: B.PARAMS, resource: { buffer: this.params } },
+          { binding: B.PARAMS, resource: { buffer: this.params } }, { binding: B.MORPH_WEIGHTS, resource: { buffer: weightBuffer } },
         ],
       });
     }
@@ -287,6 +337,8 @@ export class GpuRecords {
       this.paramData[RecordParamsWord.PLACEMENT_FORM] = compact ? PlacementForm.COMPACT : PlacementForm.ROWS;
     }
     this.paramData[RecordParamsWord.COUNT] = count;
+    this.paramData[RecordParamsWord.FIRST] = first;
+    this.paramData[RecordParamsWord.WEIGHT_STRIDE] = gpuWeights ? this.weightsPerInstance : 0;
     this.paramData[RecordParamsWord.EXACT_NORMALS] = exactNormals ? 1 : 0;
     queue.writeBuffer(this.params, 0, this.paramData.buffer);
     cullGrid(count, this.device.limits.maxComputeWorkgroupsPerDimension, this.grid);
@@ -302,6 +354,7 @@ export class GpuRecords {
 
   destroy(): void {
     this.recordDraws.destroy();
+    this.restWeights.destroy();
     this.params.destroy();
     this.placements?.destroy();
   }

@@ -419,8 +419,10 @@ export class Renderer {
     if (current) this.beginModelFrame(current, instances, count, placements);
     // Palettes from the GPU (linear skinning); a chunk reads its range copied into the model's own buffer.
     const gpuSource = current !== undefined && source !== undefined && current.skinning !== 'dual-quaternion' ? source : undefined;
-    if (gpuSource && gpuSource.palettes.size < (this.chunkFirst + count) * current!.paletteMatrices * PALETTE_MATRIX_BYTES) {
-      throw new RangeError(`Renderer.renderInstances: ${this.chunkFirst + count} instances need ${(this.chunkFirst + count) * current!.paletteMatrices * PALETTE_MATRIX_BYTES} bytes of GPU palettes, "${gpuSource.palettes.label}" holds ${gpuSource.palettes.size}`);
+    // At least one matrix even for a rigid model: the passes bind an array<mat4x4f>.
+    const sourceBytes = Math.max(1, (this.chunkFirst + count) * (current?.paletteMatrices ?? 0)) * PALETTE_MATRIX_BYTES;
+    if (gpuSource && gpuSource.palettes.size < sourceBytes) {
+      throw new RangeError(`Renderer.renderInstances: ${this.chunkFirst + count} instances need ${sourceBytes} bytes of GPU palettes (at least one matrix), "${gpuSource.palettes.label}" holds ${gpuSource.palettes.size}`);
     }
     const chunked = this.chunkContinues || this.chunkFollows;
     current?.usePalettes(gpuSource && !chunked ? gpuSource.palettes : undefined);
@@ -493,10 +495,11 @@ export class Renderer {
       // Records (and palettes) go up before the passes that read them: the queue orders them before the submit.
       const inPlace = !gpuSource && palettesUploadInPlace(current, sourceInstances, sourceCount);
       const exactNormals = this.settings.normals === 'exact';
-      // A GPU-culled frame's records are written on the GPU from the placements where they can be (gpu-records.ts).
-      const gpuRecords = gpuCuller && current.requestGpuRecords(this.onGpuCullingFailed);
-      if (gpuRecords) {
-        uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, placements, eye, exactNormals, gpuSource!.placements);
+      // With GPU palettes the records are written on the GPU where they can be (gpu-records.ts): from the
+      // source's placements and morph weights, a chunk from its first instance on.
+      const gpuRecords = gpuSource && current.requestGpuRecords(this.onGpuCullingFailed);
+      if (gpuRecords && (!gpuRecords.animatesMorphWeights || gpuSource.morphWeights)) {
+        uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, placements, eye, exactNormals, gpuSource, this.chunkFirst);
       } else {
         writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, exactNormals);
         const recordBytes = current.draws.length * count * DRAW_RECORD_SIZE;

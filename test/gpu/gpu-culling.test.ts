@@ -299,7 +299,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
     const small = gpu.createBuffer({ label: 'too small palettes', size: 64 * crowd.paletteMatrices, usage: GPUBufferUsage.STORAGE });
     try {
       expect(() => scene.renderer.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, { palettes: small }))
-        .toThrow(new RangeError(`Renderer.renderInstances: ${COUNT} instances need ${COUNT * crowd.paletteMatrices * 64} bytes of GPU palettes, "too small palettes" holds ${64 * crowd.paletteMatrices}`));
+        .toThrow(new RangeError(`Renderer.renderInstances: ${COUNT} instances need ${COUNT * crowd.paletteMatrices * 64} bytes of GPU palettes (at least one matrix), "too small palettes" holds ${64 * crowd.paletteMatrices}`));
     } finally {
       small.destroy();
     }

@@ -4,7 +4,8 @@
  * placement packing; and the records a GPU-culled crowd frame writes against the CPU's
  * (draw-record-writer.ts) — u32 fields equal, matrices within float32 rounding of a
  * float64 product — for several assets, with exact normals forced by a non-uniformly
- * scaled palette matrix and by the setting.
+ * scaled palette matrix and by the setting; and the active morph targets and weights taken
+ * from a per-instance weight buffer or the rest weights, bit for bit the CPU's.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,9 @@ import { writeDrawRecords } from '../../src/gpu/draw-record-writer.ts';
 import { gpuRecordsApply, packPlacementRows, packPlacementsCompact } from '../../src/gpu/gpu-records.ts';
 import { PLACEMENT_ROW_FLOATS, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding } from '../../src/gpu/gpu-records-layout.ts';
 import { DrawFlag } from '../../src/gpu/layouts.ts';
+import { MAX_ACTIVE_MORPH_TARGETS } from '../../src/gpu/morph-targets.ts';
+import { buildMorphedSkin } from '../support/fixtures.ts';
+import { buildMorphRow } from './fixtures.ts';
 import type { ModelDraws } from '../../src/gpu/model-draws.ts';
 import { measureAllocation } from '../support/allocation.ts';
 import { assetPath } from '../support/assets.ts';
@@ -120,15 +124,15 @@ describe.skipIf(!device)('draw records written on the GPU (Dawn on SwiftShader)'
 
   const draws = (): ModelDraws => (scene.renderer as unknown as { current: ModelDraws }).current;
 
-  it('apply to models whose mesh nodes no clip moves and that have no morph targets', async () => {
+  it('apply to models whose mesh nodes no clip moves (morph weight clips do not move them)', async () => {
     const verdicts: Record<string, boolean> = {};
     for (const name of ['Fox', 'CesiumMan', 'RobotExpressive', 'SimpleMorph', 'InterpolationTest']) {
       const model = await loadModel(readFileSync(assetPath(name)), name);
       await scene.renderer.setModel(model);
       verdicts[name] = gpuRecordsApply(model, draws().draws);
     }
-    // RobotExpressive: morph targets and meshes parented to bones; SimpleMorph: morph targets; InterpolationTest: animated mesh nodes.
-    expect(verdicts).toEqual({ Fox: true, CesiumMan: true, RobotExpressive: false, SimpleMorph: false, InterpolationTest: false });
+    // RobotExpressive: meshes parented to bones; InterpolationTest: animated mesh nodes. SimpleMorph's clip animates weights only.
+    expect(verdicts).toEqual({ Fox: true, CesiumMan: true, RobotExpressive: false, SimpleMorph: true, InterpolationTest: false });
   });
 
   async function readRecords(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
@@ -140,6 +144,43 @@ describe.skipIf(!device)('draw records written on the GPU (Dawn on SwiftShader)'
     const out = copy.getMappedRange().slice(0);
     copy.destroy();
     return out;
+  }
+
+  /**
+   * Compares the GPU's records (`gpu`) with the CPU writer's in `d.records`: u32 fields equal,
+   * morph targets and weights bit for bit where the flags apply morphs, matrices within float32
+   * rounding. Returns how many records have exact normals.
+   */
+  function expectRecordsMatch(gpuRecords: ArrayBuffer, d: ModelDraws, n: number): number {
+    const gf = new Float32Array(gpuRecords), gu = new Uint32Array(gpuRecords);
+    const cf = d.records.f32, cu = d.records.u32;
+    let exactDraws = 0;
+    for (let rec = 0; rec < d.draws.length * n; rec++) {
+      const b = rec * DRAW_RECORD_WORDS;
+      for (const w of [DrawRecordWord.PALETTE_OFFSET, DrawRecordWord.FLAGS, DrawRecordWord.SKINNED_BASE]) {
+        expect(gu[b + w], `record ${rec} word ${w}`).toBe(cu[b + w]);
+      }
+      const flags = gu[b + DrawRecordWord.FLAGS];
+      if (flags & DrawFlag.EXACT_NORMALS) exactDraws++;
+      if (flags & (DrawFlag.MORPH_POSITIONS | DrawFlag.MORPH_NORMALS | DrawFlag.MORPH_TANGENTS)) {
+        const words = [DrawRecordWord.MORPH_BASE, DrawRecordWord.MORPH_TARGET_COUNT];
+        for (let t = 0; t < 4; t++) words.push(DrawRecordWord.MORPH_WEIGHTS_0 + t, DrawRecordWord.MORPH_WEIGHTS_1 + t, DrawRecordWord.MORPH_TARGETS + t);
+        for (const w of words) expect(gu[b + w], `record ${rec} morph word ${w}`).toBe(cu[b + w]);
+      }
+      for (let col = 0; col < 4; col++) {
+        const scale = Math.max(...[0, 1, 2, 3].map((row) => Math.abs(cf[b + DrawRecordWord.MODEL + col * 4 + row])));
+        for (let row = 0; row < 4; row++) {
+          const i = b + DrawRecordWord.MODEL + col * 4 + row;
+          expect(close(gf[i], cf[i], scale), `record ${rec} model[${col}][${row}] ${gf[i]} vs ${cf[i]}`).toBe(true);
+        }
+      }
+      for (let col = 0; col < 3; col++) {
+        const base = b + DrawRecordWord.NORMAL_MATRIX + col * MAT3_COLUMN_WORDS;
+        const scale = Math.max(Math.abs(cf[base]), Math.abs(cf[base + 1]), Math.abs(cf[base + 2]));
+        for (let row = 0; row < 3; row++) expect(close(gf[base + row], cf[base + row], scale), `record ${rec} normal[${col}][${row}]`).toBe(true);
+      }
+    }
+    return exactDraws;
   }
 
   for (const asset of ['Fox', 'CesiumMan', 'RiggedFigure']) {
@@ -188,28 +229,7 @@ describe.skipIf(!device)('draw records written on the GPU (Dawn on SwiftShader)'
           const gpuRecords = await readRecords(d.drawBuffer, bytes);
           // The CPU writer's records of the same frame (the renderer wrote none: they are the GPU's).
           writeDrawRecords(d, crowd.instances, n, crowd.placements, cam.eye, undefined, exact);
-          const gf = new Float32Array(gpuRecords), gu = new Uint32Array(gpuRecords);
-          const cf = d.records.f32, cu = d.records.u32;
-          let exactDraws = 0;
-          for (let rec = 0; rec < d.draws.length * n; rec++) {
-            const b = rec * DRAW_RECORD_WORDS;
-            for (const w of [DrawRecordWord.PALETTE_OFFSET, DrawRecordWord.FLAGS, DrawRecordWord.SKINNED_BASE, DrawRecordWord.MORPH_BASE, DrawRecordWord.MORPH_TARGET_COUNT]) {
-              expect(gu[b + w], `record ${rec} word ${w}`).toBe(cu[b + w]);
-            }
-            if (gu[b + DrawRecordWord.FLAGS] & DrawFlag.EXACT_NORMALS) exactDraws++;
-            for (let col = 0; col < 4; col++) {
-              const scale = Math.max(...[0, 1, 2, 3].map((row) => Math.abs(cf[b + DrawRecordWord.MODEL + col * 4 + row])));
-              for (let row = 0; row < 4; row++) {
-                const i = b + DrawRecordWord.MODEL + col * 4 + row;
-                expect(close(gf[i], cf[i], scale), `record ${rec} model[${col}][${row}] ${gf[i]} vs ${cf[i]}`).toBe(true);
-              }
-            }
-            for (let col = 0; col < 3; col++) {
-              const base = b + DrawRecordWord.NORMAL_MATRIX + col * MAT3_COLUMN_WORDS;
-              const scale = Math.max(Math.abs(cf[base]), Math.abs(cf[base + 1]), Math.abs(cf[base + 2]));
-              for (let row = 0; row < 3; row++) expect(close(gf[base + row], cf[base + row], scale), `record ${rec} normal[${col}][${row}]`).toBe(true);
-            }
-          }
+          const exactDraws = expectRecordsMatch(gpuRecords, d, n);
           const skinnedDraws = d.draws.filter((x) => x.skinned).length;
           // Without the setting only instance 3's skinned draws (the flag reads palettes, not placements); with it every skinned draw.
           expect(exactDraws).toBe(exact ? skinnedDraws * n : skinnedDraws);
@@ -220,4 +240,136 @@ describe.skipIf(!device)('draw records written on the GPU (Dawn on SwiftShader)'
       });
     });
   }
+  /** Renders `instances` with GPU palettes `source` and returns the bytes written to records and placements. */
+  function renderCounting(instances: ReturnType<typeof createModelInstance>[], placements: Float64Array, source: { palettes: GPUBuffer; morphWeights?: GPUBuffer }): { records: number; placements: number } {
+    const written = { records: 0, placements: 0 };
+    const queue = gpu.queue as unknown as Record<string, unknown>;
+    const original = queue.writeBuffer as (...a: unknown[]) => unknown;
+    queue.writeBuffer = (...args: unknown[]) => {
+      const label = (args[0] as GPUBuffer).label;
+      if (label.includes('placements')) written.placements += args[4] as number;
+      if (label.includes('draw records')) written.records += args[4] as number;
+      return original.apply(gpu.queue, args);
+    };
+    try {
+      scene.renderer.renderInstances(scene.target, scene.camera, instances, instances.length, placements, source);
+    } finally {
+      queue.writeBuffer = original;
+    }
+    return written;
+  }
+
+  function rowPlacements(n: number, step: number): Float64Array {
+    const placements = new Float64Array(16 * n);
+    for (let k = 0; k < n; k++) placements.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 300 + step * (k % 4), 0, -200 + step * Math.floor(k / 4), 1], 16 * k);
+    return placements;
+  }
+
+  it('morph targets and weights from a per-instance weight buffer are the CPU\'s choice bit for bit: more than eight, ties, negative, NaN, none', async () => {
+    const targets = 10;
+    const model = await loadModel(buildMorphRow(new Array(targets).fill(0.25)), 'morph row');
+    await expectNoGpuErrors(gpu, async () => {
+      const r = scene.renderer;
+      await r.setModel(model);
+      expect(await r.prepareGpuCulling()).toBe(true);
+      const patterns: number[][] = [
+        new Array(targets).fill(0),
+        [0.9, -0.1, 0.3, -0.75, 0.05, 0.6, -0.2, 0.45, 0.8, -0.35],
+        [0.5, -0.5, 0.5, 0.25, 0.5, -0.5, 0.5, 0.5, 0.5, 0.5],
+        [0.4, NaN, 0.1, 0, 0.3, 0, -0.2, NaN, 0.7, 0],
+        [0, 0, 0.3, 0, 0, 0, 0, 0, -1.5, 0],
+        [1e-3, 2e-3, 3e-3, 4e-3, 5e-3, 6e-3, 7e-3, 8e-3, 9e-3, 1e-2],
+      ];
+      let seed = 7;
+      const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+      for (let k = 0; k < 6; k++) patterns.push(Array.from({ length: targets }, (_, t) => ((k + t) % 3 === 0 ? 0 : random())));
+      const n = patterns.length;
+      const instances = patterns.map(() => createModelInstance(model));
+      const stride = instances[0].pose.weights.length;
+      expect(stride).toBe(targets);
+      const weights = new Float32Array(n * stride);
+      patterns.forEach((w, k) => { instances[k].pose.weights.set(w); weights.set(w, k * stride); });
+      const morphWeights = gpu.createBuffer({ label: 'test morph weights', size: weights.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      gpu.queue.writeBuffer(morphWeights, 0, weights);
+      // A rigid model reads no palette, but the passes bind an array of matrices: one at least, or a RangeError.
+      const tooSmall = gpu.createBuffer({ label: 'test palettes (16 bytes)', size: 16, usage: GPUBufferUsage.STORAGE });
+      expect(() => r.renderInstances(scene.target, scene.camera, instances, n, rowPlacements(n, 12), { palettes: tooSmall })).toThrow(/need 64 bytes of GPU palettes \(at least one matrix\), "test palettes \(16 bytes\)" holds 16/);
+      tooSmall.destroy();
+      const palettes = gpu.createBuffer({ label: 'test palettes (rigid)', size: 64, usage: GPUBufferUsage.STORAGE });
+      const cam = scene.camera;
+      cam.target.set([300, 0, -200]);
+      cam.distance = 40;
+      const placements = rowPlacements(n, 12);
+      const written = renderCounting(instances, placements, { palettes, morphWeights });
+      // Nothing per draw from the CPU: the records are the GPU's.
+      expect(written).toEqual({ records: 0, placements: n * 32 });
+      const d = draws();
+      const gpuRecords = await readRecords(d.drawBuffer, d.draws.length * n * DRAW_RECORD_SIZE);
+      d.records.u32.fill(0);
+      writeDrawRecords(d, instances, n, placements, cam.eye, undefined, false);
+      expectRecordsMatch(gpuRecords, d, n);
+      const u = new Uint32Array(gpuRecords), f = new Float32Array(gpuRecords);
+      const active = (k: number) => {
+        const b = k * DRAW_RECORD_WORDS;
+        if (!(u[b + DrawRecordWord.FLAGS] & DrawFlag.MORPH_POSITIONS)) return [];
+        const out: [number, number][] = [];
+        for (let t = 0; t < MAX_ACTIVE_MORPH_TARGETS; t++) {
+          const w = f[b + (t < 4 ? DrawRecordWord.MORPH_WEIGHTS_0 + t : DrawRecordWord.MORPH_WEIGHTS_1 + t - 4)];
+          if (w !== 0) out.push([(u[b + DrawRecordWord.MORPH_TARGETS + (t >> 1)] >>> (16 * (t & 1))) & 0xffff, w]);
+        }
+        return out;
+      };
+      // Spelled out for three of them (the comparison above holds the CPU's to the same).
+      expect(active(0)).toEqual([]);
+      expect(active(1).map(([t]) => t)).toEqual([0, 2, 3, 5, 6, 7, 8, 9]);
+      expect(active(2).map(([t]) => t)).toEqual([0, 1, 2, 4, 5, 6, 7, 8]);
+      expect(active(3)).toEqual([[0, Math.fround(0.4)], [2, Math.fround(0.1)], [4, Math.fround(0.3)], [6, Math.fround(-0.2)], [8, Math.fround(0.7)]]);
+      await gpu.queue.onSubmittedWorkDone();
+      morphWeights.destroy();
+      palettes.destroy();
+    });
+  });
+
+  it('without the source\'s weights: static morph targets take the rest weights on the GPU; animated ones have their records written on the CPU', async () => {
+    await expectNoGpuErrors(gpu, async () => {
+      const r = scene.renderer;
+      const cam = scene.camera;
+      cam.target.set([300, 0, -200]);
+      cam.distance = 40;
+      const n = 8;
+      const placements = rowPlacements(n, 3);
+      // Static: the row's node weights, no clip.
+      const row = await loadModel(buildMorphRow([0.5, 0, -0.25]), 'morph row');
+      await r.setModel(row);
+      expect(await r.prepareGpuCulling()).toBe(true);
+      const palettes = gpu.createBuffer({ label: 'test palettes', size: 4096 * 64, usage: GPUBufferUsage.STORAGE });
+      const rowInstances = Array.from({ length: n }, () => createModelInstance(row));
+      expect(renderCounting(rowInstances, placements, { palettes })).toEqual({ records: 0, placements: n * 32 });
+      let d = draws();
+      const gpuRecords = await readRecords(d.drawBuffer, d.draws.length * n * DRAW_RECORD_SIZE);
+      writeDrawRecords(d, rowInstances, n, placements, cam.eye, undefined, false);
+      expectRecordsMatch(gpuRecords, d, n);
+      expect(new Uint32Array(gpuRecords)[DrawRecordWord.FLAGS] & DrawFlag.MORPH_POSITIONS).toBeTruthy();
+      // Animated: the morphed skin's clip moves its weights, which only the instances' poses (CPU) or a source buffer carry.
+      const skin = await loadModel(buildMorphedSkin(), 'morphed skin');
+      await r.setModel(skin);
+      expect(await r.prepareGpuCulling()).toBe(true);
+      const skinInstances = Array.from({ length: n }, () => createModelInstance(skin));
+      const cpu = renderCounting(skinInstances, placements, { palettes });
+      expect(cpu.records).toBe(draws().draws.length * n * DRAW_RECORD_SIZE);
+      const stride = skinInstances[0].pose.weights.length;
+      const morphWeights = gpu.createBuffer({ label: 'test morph weights', size: n * stride * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      const weights = new Float32Array(n * stride);
+      for (let k = 0; k < n; k++) for (let t = 0; t < stride; t++) weights[k * stride + t] = skinInstances[k].pose.weights[t] = (k + 1) * 0.1 * (t + 1);
+      gpu.queue.writeBuffer(morphWeights, 0, weights);
+      expect(renderCounting(skinInstances, placements, { palettes, morphWeights })).toEqual({ records: 0, placements: n * 32 });
+      d = draws();
+      const skinRecords = await readRecords(d.drawBuffer, d.draws.length * n * DRAW_RECORD_SIZE);
+      writeDrawRecords(d, skinInstances, n, placements, cam.eye, undefined, false);
+      expectRecordsMatch(skinRecords, d, n);
+      await gpu.queue.onSubmittedWorkDone();
+      morphWeights.destroy();
+      palettes.destroy();
+    });
+  });
 });
