@@ -96,6 +96,9 @@ struct PaletteJoint {
 @group(0) @binding(8) var<storage, read> levelSlots: array<u32>;
 @group(0) @binding(9) var<storage, read> paletteJoints: array<PaletteJoint>;
 @group(0) @binding(10) var<storage, read_write> palettes: array<mat4x4f>;
+// The slots of the mesh nodes that clips move (moving-mesh-nodes.ts order), and per instance their model matrices.
+@group(0) @binding(11) var<storage, read> meshSlots: array<u32>;
+@group(0) @binding(12) var<storage, read_write> meshWorlds: array<mat4x4f>;
 
 fn invocation(id: vec3u, groups: vec3u) -> u32 {
   return id.x + id.y * groups.x * WORKGROUP_SIZE;
@@ -503,4 +506,17 @@ fn writePalettes(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgrou
   var mesh = Model(vec4f(0.0), vec4f(0.0), vec4f(0.0), vec4f(0.0));
   if (joint.meshMode == MESH_ANIMATED) { mesh = loadModel(k, joint.meshSlot); }
   palettes[i] = paletteMatrix(joint, loadModel(k, joint.jointSlot), mesh);
+}
+
+// One invocation per (instance, moving mesh node): its model matrix (the translation's low part
+// added back) for the draw records of rigid meshes on bones and skinned meshes under moving nodes.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn writeMeshWorlds(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = invocation(id, groups);
+  let meshCount = arrayLength(&meshSlots);
+  if (i >= params.count * meshCount) { return; }
+  let m = loadModel(i / meshCount, meshSlots[i % meshCount]);
+  var world = rowsToMat(m);
+  world[3] = vec4f(world[3].xyz + m.low.xyz, 1.0);
+  meshWorlds[i] = world;
 }

@@ -1,7 +1,7 @@
 // Draw records of a crowd written on the GPU (src/gpu/gpu-records.ts), what
-// src/gpu/draw-record-writer.ts writes on the CPU, for models it applies to: mesh nodes that no
-// clip moves (their world matrix is the rest pose's for every instance). Morph weights come
-// from a GPU pose evaluator's per-instance block, or are the rest weights for every instance.
+// src/gpu/draw-record-writer.ts writes on the CPU. A draw's mesh node world is its rest pose's,
+// or, for mesh nodes that clips move, the instance's from a GPU pose evaluator's meshWorlds.
+// Morph weights come from the evaluator's per-instance block, or are the rest weights for all.
 // Built as draw-record.wgsl + this file. The bindings and structs are mirrored in
 // src/gpu/gpu-records-layout.ts; test/gpu/gpu-records.test.ts compares them.
 //
@@ -30,6 +30,8 @@ struct RecordParams {
   weightStride: u32,
   // The camera's position (world), for PLACEMENT_MATRICES.
   eye: vec3f,
+  // Moving mesh nodes per instance in meshWorlds (RecordDraw.worldIndex).
+  meshStride: u32,
 }
 
 struct RecordDraw {
@@ -53,8 +55,9 @@ struct RecordDraw {
   // The mesh node's first weight within an instance's block and how many of them the primitive reads.
   weightOffset: u32,
   weightCount: u32,
+  // The mesh node's place among an instance's moving mesh nodes in meshWorlds (NO_INDEX: nodeWorld, the rest pose's).
+  worldIndex: u32,
   _pad0: u32,
-  _pad1: u32,
 }
 
 const NO_INDEX: u32 = 0xffffffffu;
@@ -72,6 +75,7 @@ const UNIFORM_SCALE_TOLERANCE: f32 = 1e-4;
 @group(0) @binding(3) var<storage, read> recordDraws: array<RecordDraw>;
 @group(0) @binding(4) var<uniform> params: RecordParams;
 @group(0) @binding(5) var<storage, read> morphWeights: array<f32>;
+@group(0) @binding(6) var<storage, read> meshWorlds: array<mat4x4f>;
 
 override workgroupSize: u32 = 64u;
 
@@ -193,7 +197,9 @@ fn writeRecords(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
   }
   for (var d = 0u; d < params.drawCount; d++) {
     let info = recordDraws[d];
-    let model = placement * info.nodeWorld;
+    var nodeWorld = info.nodeWorld;
+    if (info.worldIndex != NO_INDEX) { nodeWorld = meshWorlds[(params.first + k) * params.meshStride + info.worldIndex]; }
+    let model = placement * nodeWorld;
     let a = model[0].xyz;
     let b = model[1].xyz;
     let c = model[2].xyz;

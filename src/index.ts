@@ -61,6 +61,7 @@ export {
 export {
   AUTO_GPU_MIN_INSTANCES, Crowd, findRootMotion, type CrowdEvaluator, type CrowdOptions, type CrowdRootMotion,
 } from './anim/crowd.ts';
+export { movingMeshNodes } from './anim/moving-mesh-nodes.ts';
 export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from './gpu/crowd-gpu/evaluator.ts';
 export { renderCrowd } from './gpu/render-crowd.ts';
 export type { GpuPaletteSource } from './gpu/gpu-culling.ts';

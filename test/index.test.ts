@@ -46,7 +46,7 @@ const TIERS = {
   },
   batchAndCrowd: {
     values: [
-      'AUTO_GPU_MIN_INSTANCES', 'Crowd', 'GpuPoseEvaluator', 'createInstanceBatch', 'findRootMotion', 'renderCrowd', 'sampleInstanceBatch',
+      'AUTO_GPU_MIN_INSTANCES', 'Crowd', 'GpuPoseEvaluator', 'createInstanceBatch', 'findRootMotion', 'movingMeshNodes', 'renderCrowd', 'sampleInstanceBatch',
       'updateBatchMatricesAndPalettes', 'updateInstanceBatch',
     ],
     types: ['CrowdEvaluator', 'CrowdOptions', 'CrowdRootMotion', 'GpuPaletteSource', 'GpuPoseEvaluatorOptions', 'HierarchyMode', 'InstanceBatch', 'InstanceBatchOptions'],

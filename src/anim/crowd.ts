@@ -4,6 +4,7 @@ import { invertMat4, length3, multiplyMat4, setIdentity } from '../math/trs.ts';
 import { createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, type InstanceBatch } from './batch.ts';
 import { BlendingJob } from './blend.ts';
 import type { ModelInstance } from './instance.ts';
+import { movingMeshNodes } from './moving-mesh-nodes.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import {
   createRootMotionTrack, lockRootInPlace, motionOf, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
@@ -34,25 +35,17 @@ export interface CrowdOptions {
   readonly limits?: Partial<AllocationLimits>;
 }
 
-const PATH_NAMES = ['translation', 'rotation', 'scale', 'weights'] as const;
-
 /**
  * Why `model`'s crowd cannot be evaluated on the GPU, or undefined when it can. The GPU
- * evaluator gives the renderer palettes, placements and morph weights: a clip that moves a
- * mesh node or one of its ancestors (rigid meshes on bones: each instance's mesh node world)
- * needs per-instance values that only the CPU evaluator has. Such a crowd stays on the CPU
- * (`auto`), or is refused (`gpu`). Load time (allocates).
+ * evaluator gives the renderer palettes, placements, morph weights and the model matrices of
+ * the mesh nodes clips move; draws of EXT_mesh_gpu_instancing nodes are recorded on the CPU
+ * from the instances' poses, so a clip that moves such a node (each instance's world) needs the
+ * CPU evaluator. Such a crowd stays on the CPU (`auto`), or is refused (`gpu`). Load time.
  */
 export function gpuCrowdUnsupported(model: Model): string | undefined {
-  const h = model.hierarchy;
-  const meshLine = new Set<number>();
-  for (const mn of model.meshNodes) for (let s = h.slotOf[mn.node]; s >= 0; s = h.parentSlot[s]) meshLine.add(s);
-  for (let c = 0; c < model.animations.length; c++) {
-    for (const ch of model.animations[c].channels) {
-      // Morph weights do not move their node; the GPU-written draw records read them per instance.
-      if (ch.path === TargetPath.WEIGHTS || !meshLine.has(ch.slot)) continue;
-      return `animations[${c}] (${model.animations[c].name ?? 'unnamed'}) animates node ${ch.node}'s ${PATH_NAMES[ch.path]}, which moves a mesh (the GPU evaluator gives palettes, not mesh node matrices)`;
-    }
+  for (const i of movingMeshNodes(model)) {
+    const mn = model.meshNodes[i];
+    if (mn.instances) return `a clip moves node ${mn.node}, whose mesh is drawn with EXT_mesh_gpu_instancing (its draws are recorded on the CPU)`;
   }
   return undefined;
 }

@@ -65,6 +65,13 @@ export interface GpuPaletteSource {
    * whose clips animate weights has its records written on the CPU from the instances' poses.
    */
   readonly morphWeights?: GPUBuffer | undefined;
+  /**
+   * Instance k's model matrices of the mesh nodes its clips move (movingMeshNodes order) from
+   * matrix k × their count, filled by `encode` (GpuPoseEvaluator.meshWorlds): GPU-written
+   * records place those meshes (rigid meshes on bones) per instance. Without it such a model's
+   * records are written on the CPU from the instances' poses.
+   */
+  readonly meshWorlds?: GPUBuffer | undefined;
 }
 
 /** What the culler needs of each of the Renderer's draws. */

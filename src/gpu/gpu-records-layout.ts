@@ -12,9 +12,10 @@ export const RecordsBinding = {
   RECORD_DRAWS: 3,
   PARAMS: 4,
   MORPH_WEIGHTS: 5,
+  MESH_WORLDS: 6,
 } as const;
 
-/** `struct RecordParams`: eight u32 and the eye; 48 bytes as a uniform. */
+/** `struct RecordParams`: eight u32, the eye and one more u32; 48 bytes as a uniform. */
 export const RecordParamsWord = {
   COUNT: 0,
   PALETTE_MATRICES: 1,
@@ -26,6 +27,7 @@ export const RecordParamsWord = {
   WEIGHT_STRIDE: 7,
   /** vec3f, float32 words. */
   EYE: 8,
+  MESH_STRIDE: 11,
 } as const;
 export const RECORD_PARAMS_BYTES = 48;
 
@@ -52,6 +54,7 @@ export const RecordDrawWord = {
   MORPH_TARGET_COUNT: 23,
   WEIGHT_OFFSET: 24,
   WEIGHT_COUNT: 25,
+  WORLD_INDEX: 26,
 } as const;
 export const RECORD_DRAW_BYTES = 112;
 

@@ -9,15 +9,17 @@
  * per draw from the CPU. With a GPU pose evaluator's placements and morph weights
  * (GpuPaletteSource) nothing per instance is uploaded.
  *
- * For models whose records need nothing else per instance (`gpuRecordsApply`): no mesh node
- * that a clip moves (nor an ancestor of one), so every instance's mesh node world is the rest
- * pose's; no EXT_mesh_gpu_instancing node. Morph weights are the source's per instance, or the
- * rest weights for all (then no clip may animate them: `animatesMorphWeights`). Placements
- * must be affine (their last row 0 0 0 1). The float32 products give records within a few ulps
- * of the CPU's float64 ones; the morph targets and weights are the CPU's exactly.
+ * For models without EXT_mesh_gpu_instancing nodes (`gpuRecordsApply`). A mesh node's world is
+ * the rest pose's, or for mesh nodes that clips move (moving-mesh-nodes.ts) the source's
+ * per-instance `meshWorlds`; morph weights are the source's per instance, or the rest weights
+ * for all. Without those buffers a model whose clips move mesh nodes or animate morph weights
+ * has its records written on the CPU (`needsSource`). Placements must be affine (their last
+ * row 0 0 0 1). The float32 products give records within a few ulps of the CPU's float64 ones;
+ * the morph targets and weights are the CPU's exactly.
  */
 import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
 import recordsWgsl from '../../shaders/records.wgsl?raw';
+import { movingMeshNodes } from '../anim/moving-mesh-nodes.ts';
 import { createPose, setRestPose } from '../anim/pose.ts';
 import { TargetPath } from '../gltf/constants.ts';
 import type { Model } from '../gltf/model.ts';
@@ -46,19 +48,13 @@ export interface GpuRecordSource {
   readonly placements?: GPUBuffer | undefined;
   /** Instance k's morph weights from float k × (the model's Pose.weights length), Pose.weights order. */
   readonly morphWeights?: GPUBuffer | undefined;
+  /** Instance k's moving mesh nodes' model matrices from matrix k × movingMeshNodes(model).length. */
+  readonly meshWorlds?: GPUBuffer | undefined;
 }
 
 /** Whether `model`'s draw records can be written on the GPU (module comment). */
-export function gpuRecordsApply(model: Model, draws: readonly GpuRecordDraw[]): boolean {
-  if (draws.some((d) => d.instanceMatrices)) return false;
-  const animated = new Set<number>();
-  // Morph weight channels do not move their node.
-  for (const clip of model.animations) for (const ch of clip.channels) if (ch.path !== TargetPath.WEIGHTS) animated.add(ch.slot);
-  const parent = model.hierarchy.parentSlot;
-  for (const d of draws) {
-    for (let s = d.nodeSlot; s >= 0; s = parent[s]) if (animated.has(s)) return false;
-  }
-  return true;
+export function gpuRecordsApply(draws: readonly GpuRecordDraw[]): boolean {
+  return draws.every((d) => !d.instanceMatrices);
 }
 
 /** Whether a clip of `model` animates morph weights that one of `draws` applies (they then differ per instance). */
@@ -71,6 +67,7 @@ export function animatesMorphWeights(model: Model, draws: readonly GpuRecordDraw
 /** Per draw: RecordDraw (records.wgsl). `restWorld`: model-space rest world matrices by slot. Load time. */
 export function packRecordDraws(model: Model, draws: readonly GpuRecordDraw[], restWorld: Float64Array, preskinBase: Int32Array): ArrayBuffer {
   const { weightOffsets } = createPose(model);
+  const moving = movingMeshNodes(model);
   const bytes = new ArrayBuffer(Math.max(1, draws.length) * RECORD_DRAW_BYTES);
   const f = new Float32Array(bytes), u = new Uint32Array(bytes);
   const words = RECORD_DRAW_BYTES / 4;
@@ -97,6 +94,8 @@ export function packRecordDraws(model: Model, draws: readonly GpuRecordDraw[], r
     u[o + RecordDrawWord.MORPH_TARGET_COUNT] = p.morphTargets;
     u[o + RecordDrawWord.WEIGHT_OFFSET] = weightOffsets[d.nodeSlot];
     u[o + RecordDrawWord.WEIGHT_COUNT] = p.morphFlags !== 0 ? Math.min(weightOffsets[d.nodeSlot + 1] - weightOffsets[d.nodeSlot], p.morphTargets) : 0;
+    const worldIndex = moving.indexOf(d.meshNode);
+    u[o + RecordDrawWord.WORLD_INDEX] = worldIndex >= 0 ? worldIndex : CULL_NO_INDEX;
   });
   return bytes;
 }
@@ -203,7 +202,7 @@ function recordsPipeline(device: GPUDevice): Promise<RecordsPipeline> {
         entries: [
           storage(B.PLACEMENTS, 'read-only-storage'), storage(B.PALETTES, 'read-only-storage'), storage(B.RECORDS, 'storage'),
           storage(B.RECORD_DRAWS, 'read-only-storage'), { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-          storage(B.MORPH_WEIGHTS, 'read-only-storage'),
+          storage(B.MORPH_WEIGHTS, 'read-only-storage'), storage(B.MESH_WORLDS, 'read-only-storage'),
         ],
       });
       const module = await compileShaderModule(device, 'records.wgsl + draw-record.wgsl', RECORDS_WGSL);
@@ -228,7 +227,11 @@ export class GpuRecords {
   private readonly restWeights: GPUBuffer;
   private readonly weightsPerInstance: number;
   /** A clip animates weights some draw applies: without the source's morph weights the CPU must write the records. */
-  readonly animatesMorphWeights: boolean;
+  private readonly animatesMorphWeights: boolean;
+  /** Moving mesh nodes per instance (movingMeshNodes): without the source's meshWorlds the CPU must write the records. */
+  private readonly meshStride: number;
+  /** A 64-byte stand-in bound when the model has no moving mesh node (never read). */
+  private readonly noMeshWorlds: GPUBuffer;
   private readonly params: GPUBuffer;
   private readonly paramData = new Uint32Array(RECORD_PARAMS_BYTES / 4);
   private readonly paramFloats = new Float32Array(this.paramData.buffer);
@@ -240,6 +243,7 @@ export class GpuRecords {
   private boundRecords: GPUBuffer | undefined;
   private boundPlacements: GPUBuffer | undefined;
   private boundWeights: GPUBuffer | undefined;
+  private boundMeshWorlds: GPUBuffer | undefined;
   private readonly grid = new Uint32Array(2);
   private readonly passDescriptor: GPUComputePassDescriptor;
 
@@ -254,11 +258,21 @@ export class GpuRecords {
     this.animatesMorphWeights = animatesMorphWeights(model, draws);
     this.restWeights = device.createBuffer({ label: `${label} ${model.name} rest morph weights`, size: Math.max(16, rest.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     if (rest.length > 0) device.queue.writeBuffer(this.restWeights, 0, rest);
+    this.meshStride = movingMeshNodes(model).length;
+    this.noMeshWorlds = device.createBuffer({ label: `${label} ${model.name} mesh node matrices (none)`, size: 64, usage: GPUBufferUsage.STORAGE });
     this.params = device.createBuffer({ label: `${label} ${model.name} record params`, size: RECORD_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.paramData[RecordParamsWord.PALETTE_MATRICES] = paletteMatrices;
     this.paramData[RecordParamsWord.DRAW_COUNT] = draws.length;
     this.paramData[RecordParamsWord.PRESKIN_VERTICES] = preskinVertices;
     this.passDescriptor = { label: `${label} ${model.name} gpu records` };
+  }
+
+  /**
+   * Whether records from `source` are right for every instance: it has the morph weights and mesh
+   * node matrices this model's clips make differ per instance (else the CPU writes the records).
+   */
+  servesFrom(source: GpuRecordSource): boolean {
+    return (!this.animatesMorphWeights || source.morphWeights !== undefined) && (this.meshStride === 0 || source.meshWorlds !== undefined);
   }
 
   /** Whether the pipeline is built; the first call starts the build (`onFailed` hears of a failure). */
@@ -283,7 +297,8 @@ export class GpuRecords {
    * `source.placements` (a GPU pose evaluator's model → world matrices): read instead of
    * `placements`, so nothing per instance is uploaded (issue #16: the evaluator's 32-byte state
    * already carries each placement); `eye` is then subtracted on the GPU, in float32.
-   * `source.morphWeights`: each instance's weights (else every instance has the rest weights).
+   * `source.morphWeights`: each instance's weights (else every instance has the rest weights);
+   * `source.meshWorlds`: each instance's moving mesh nodes (servesFrom).
    * `first`: instance k reads the source's instance first + k (a chunk of a larger crowd).
    */
   encode(
@@ -300,6 +315,12 @@ export class GpuRecords {
       throw new RangeError(`GpuRecords.encode: instances ${first}–${first + count - 1} need ${weightBytes} bytes of morph weights, "${gpuWeights.label}" holds ${gpuWeights.size}`);
     }
     const weightBuffer = gpuWeights ?? this.restWeights;
+    const gpuWorlds = this.meshStride > 0 ? source?.meshWorlds : undefined;
+    const worldBytes = (first + count) * this.meshStride * 64;
+    if (gpuWorlds && gpuWorlds.size < worldBytes) {
+      throw new RangeError(`GpuRecords.encode: instances ${first}–${first + count - 1} need ${worldBytes} bytes of mesh node matrices, "${gpuWorlds.label}" holds ${gpuWorlds.size}`);
+    }
+    const worldBuffer = gpuWorlds ?? this.noMeshWorlds;
     if (!gpuPlacements && count > this.capacity) {
       this.capacity = Math.max(count, this.capacity * 2);
       this.placements?.destroy();
@@ -308,7 +329,9 @@ export class GpuRecords {
       this.bindGroup = undefined;
     }
     const placementBuffer = gpuPlacements ?? this.placements!;
-    if (!this.bindGroup || palettes !== this.boundPalettes || records !== this.boundRecords || placementBuffer !== this.boundPlacements || weightBuffer !== this.boundWeights) {
+    if (!this.bindGroup || palettes !== this.boundPalettes || records !== this.boundRecords || placementBuffer !== this.boundPlacements || weightBuffer !== this.boundWeights
+      || worldBuffer !== this.boundMeshWorlds) {
+      this.boundMeshWorlds = worldBuffer;
       this.boundPalettes = palettes;
       this.boundRecords = records;
       this.boundPlacements = placementBuffer;
@@ -320,6 +343,7 @@ export class GpuRecords {
           { binding: B.PLACEMENTS, resource: { buffer: placementBuffer } }, { binding: B.PALETTES, resource: { buffer: palettes } },
           { binding: B.RECORDS, resource: { buffer: records } }, { binding: B.RECORD_DRAWS, resource: { buffer: this.recordDraws } },
           { binding: B.PARAMS, resource: { buffer: this.params } }, { binding: B.MORPH_WEIGHTS, resource: { buffer: weightBuffer } },
+          { binding: B.MESH_WORLDS, resource: { buffer: worldBuffer } },
         ],
       });
     }
@@ -339,6 +363,7 @@ export class GpuRecords {
     this.paramData[RecordParamsWord.COUNT] = count;
     this.paramData[RecordParamsWord.FIRST] = first;
     this.paramData[RecordParamsWord.WEIGHT_STRIDE] = gpuWeights ? this.weightsPerInstance : 0;
+    this.paramData[RecordParamsWord.MESH_STRIDE] = this.meshStride;
     this.paramData[RecordParamsWord.EXACT_NORMALS] = exactNormals ? 1 : 0;
     queue.writeBuffer(this.params, 0, this.paramData.buffer);
     cullGrid(count, this.device.limits.maxComputeWorkgroupsPerDimension, this.grid);
@@ -355,6 +380,7 @@ export class GpuRecords {
   destroy(): void {
     this.recordDraws.destroy();
     this.restWeights.destroy();
+    this.noMeshWorlds.destroy();
     this.params.destroy();
     this.placements?.destroy();
   }

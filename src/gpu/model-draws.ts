@@ -286,7 +286,7 @@ export class ModelDraws {
   requestGpuRecords(onFailed: (e: unknown) => void): GpuRecords | undefined {
     if (!this.gpuRecordsChecked) {
       this.gpuRecordsChecked = true;
-      if (gpuRecordsApply(this.model, this.draws)) {
+      if (gpuRecordsApply(this.draws)) {
         this.gpuRecords = new GpuRecords(
           this.ctx.device, this.model, this.draws, restWorldMatrices(this.model), this.preskinBase, this.paletteMatrices, this.preskinVertices, `${this.ctx.label} ${this.model.name}`,
         );

@@ -496,9 +496,9 @@ export class Renderer {
       const inPlace = !gpuSource && palettesUploadInPlace(current, sourceInstances, sourceCount);
       const exactNormals = this.settings.normals === 'exact';
       // With GPU palettes the records are written on the GPU where they can be (gpu-records.ts): from the
-      // source's placements and morph weights, a chunk from its first instance on.
+      // source's placements, morph weights and mesh node matrices, a chunk from its first instance on.
       const gpuRecords = gpuSource && current.requestGpuRecords(this.onGpuCullingFailed);
-      if (gpuRecords && (!gpuRecords.animatesMorphWeights || gpuSource.morphWeights)) {
+      if (gpuRecords && gpuRecords.servesFrom(gpuSource)) {
         uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, placements, eye, exactNormals, gpuSource, this.chunkFirst);
       } else {
         writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, exactNormals);

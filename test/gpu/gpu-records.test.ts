@@ -16,8 +16,10 @@ import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../src/gpu/draw-record.ts';
 import { writeDrawRecords } from '../../src/gpu/draw-record-writer.ts';
+import { movingMeshNodes } from '../../src/anim/moving-mesh-nodes.ts';
 import { gpuRecordsApply, packPlacementRows, packPlacementsCompact } from '../../src/gpu/gpu-records.ts';
 import { PLACEMENT_ROW_FLOATS, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding } from '../../src/gpu/gpu-records-layout.ts';
+import type { GpuPaletteSource } from '../../src/gpu/gpu-culling.ts';
 import { DrawFlag } from '../../src/gpu/layouts.ts';
 import { MAX_ACTIVE_MORPH_TARGETS } from '../../src/gpu/morph-targets.ts';
 import { buildMorphedSkin } from '../support/fixtures.ts';
@@ -124,15 +126,18 @@ describe.skipIf(!device)('draw records written on the GPU (Dawn on SwiftShader)'
 
   const draws = (): ModelDraws => (scene.renderer as unknown as { current: ModelDraws }).current;
 
-  it('apply to models whose mesh nodes no clip moves (morph weight clips do not move them)', async () => {
-    const verdicts: Record<string, boolean> = {};
+  it('apply to every model without EXT_mesh_gpu_instancing draws; the mesh nodes clips move are found (morph weight clips move none)', async () => {
+    const moving: Record<string, string> = {};
     for (const name of ['Fox', 'CesiumMan', 'RobotExpressive', 'SimpleMorph', 'InterpolationTest']) {
       const model = await loadModel(readFileSync(assetPath(name)), name);
       await scene.renderer.setModel(model);
-      verdicts[name] = gpuRecordsApply(model, draws().draws);
+      expect(gpuRecordsApply(draws().draws), name).toBe(true);
+      moving[name] = `${movingMeshNodes(model).length} of ${model.meshNodes.length}`;
     }
-    // RobotExpressive: meshes parented to bones; InterpolationTest: animated mesh nodes. SimpleMorph's clip animates weights only.
-    expect(verdicts).toEqual({ Fox: true, CesiumMan: true, RobotExpressive: false, SimpleMorph: true, InterpolationTest: false });
+    // RobotExpressive: meshes parented to bones; InterpolationTest: each cube's node but one is animated.
+    expect(moving).toEqual({ Fox: '0 of 1', CesiumMan: '0 of 1', RobotExpressive: '12 of 14', SimpleMorph: '0 of 1', InterpolationTest: '9 of 10' });
+    const instanced = { ...draws().draws[0], instanceMatrices: new Float64Array(16) };
+    expect(gpuRecordsApply([draws().draws[0], instanced])).toBe(false);
   });
 
   async function readRecords(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
@@ -241,7 +246,7 @@ describe.skipIf(!device)('draw records written on the GPU (Dawn on SwiftShader)'
     });
   }
   /** Renders `instances` with GPU palettes `source` and returns the bytes written to records and placements. */
-  function renderCounting(instances: ReturnType<typeof createModelInstance>[], placements: Float64Array, source: { palettes: GPUBuffer; morphWeights?: GPUBuffer }): { records: number; placements: number } {
+  function renderCounting(instances: ReturnType<typeof createModelInstance>[], placements: Float64Array, source: GpuPaletteSource): { records: number; placements: number } {
     const written = { records: 0, placements: 0 };
     const queue = gpu.queue as unknown as Record<string, unknown>;
     const original = queue.writeBuffer as (...a: unknown[]) => unknown;
@@ -370,6 +375,57 @@ describe.skipIf(!device)('draw records written on the GPU (Dawn on SwiftShader)'
       await gpu.queue.onSubmittedWorkDone();
       morphWeights.destroy();
       palettes.destroy();
+    });
+  });
+  it('RobotExpressive (meshes on moving bones): records from per-instance mesh node matrices equal the CPU writer\'s; without them the CPU writes them', async () => {
+    const model = await loadModel(readFileSync(assetPath('RobotExpressive')), 'RobotExpressive');
+    await expectNoGpuErrors(gpu, async () => {
+      const r = scene.renderer;
+      await r.setModel(model);
+      expect(await r.prepareGpuCulling()).toBe(true);
+      const n = 6;
+      const crowd = new Crowd(model, n);
+      const size = computeInstanceBounds(createModelInstance(model)).radius;
+      for (let k = 0; k < n; k++) crowd.setPlacement(k, 300 + k * size, 0, -200, 0.3 * k);
+      for (let k = 0; k < n; k++) crowd.play(k, k % model.animations.length, 0.17 * k);
+      crowd.update(0.25);
+      const palettes = gpu.createBuffer({ label: 'test palettes', size: crowd.palettes.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      gpu.queue.writeBuffer(palettes, 0, crowd.palettes);
+      const cam = scene.camera;
+      cam.target.set([300 + 2.5 * size, 0, -200]);
+      cam.distance = 6 * size;
+      const placements = Float64Array.from(crowd.placements.subarray(0, 16 * n));
+      // Without the matrices the bones give each instance's meshes, the CPU writes every record.
+      expect(renderCounting(crowd.instances.slice(0, n), placements, { palettes }).records).toBe(draws().draws.length * n * DRAW_RECORD_SIZE);
+      // The mesh node matrices as a GPU evaluator lays them out: per instance, the moving mesh nodes in order.
+      const moving = movingMeshNodes(model);
+      const worlds = new Float32Array(n * moving.length * 16);
+      for (let k = 0; k < n; k++) {
+        moving.forEach((i, j) => {
+          const slot = model.hierarchy.slotOf[model.meshNodes[i].node];
+          worlds.set(crowd.instances[k].nodeMatrices.subarray(slot * 16, slot * 16 + 16), (k * moving.length + j) * 16);
+        });
+      }
+      const meshWorlds = gpu.createBuffer({ label: 'test mesh node matrices', size: worlds.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      gpu.queue.writeBuffer(meshWorlds, 0, worlds);
+      // RobotExpressive's face animates morph weights too: the source carries them as well.
+      const stride = crowd.instances[0].pose.weights.length;
+      const weights = new Float32Array(n * stride);
+      for (let k = 0; k < n; k++) weights.set(crowd.instances[k].pose.weights, k * stride);
+      const morphWeights = gpu.createBuffer({ label: 'test morph weights', size: Math.max(16, weights.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      gpu.queue.writeBuffer(morphWeights, 0, weights);
+      expect(renderCounting(crowd.instances.slice(0, n), placements, { palettes, meshWorlds, morphWeights }).records).toBe(0);
+      const d = draws();
+      const gpuRecords = await readRecords(d.drawBuffer, d.draws.length * n * DRAW_RECORD_SIZE);
+      writeDrawRecords(d, crowd.instances, n, placements, cam.eye, undefined, false);
+      expectRecordsMatch(gpuRecords, d, n);
+      // The meshes on bones really differ per instance: one moving draw's model matrix across instances.
+      const dm = d.draws.findIndex((x) => moving.includes(x.meshNode));
+      const f = new Float32Array(gpuRecords);
+      const column = (k: number) => Array.from(f.subarray((dm * n + k) * DRAW_RECORD_WORDS + DrawRecordWord.MODEL, (dm * n + k) * DRAW_RECORD_WORDS + DrawRecordWord.MODEL + 3));
+      expect(column(1)).not.toEqual(column(2));
+      await gpu.queue.onSubmittedWorkDone();
+      for (const b of [palettes, meshWorlds, morphWeights]) b.destroy();
     });
   });
 });

@@ -9,6 +9,8 @@
  *                 (inverse(meshNode) ·) jointModel · inverseBind, as InstanceBatch.palette
  *   morphWeights  instance k's morph weights from float k · weightCount (Pose.weights order)
  *   placements    instance k's model → world matrix (16 floats), from its x y z yaw
+ *   meshWorlds    instance k's moving mesh nodes' model matrices from matrix k · meshWorldCount
+ *                 (moving-mesh-nodes.ts order; only for models whose clips move mesh nodes)
  *
  * Instances are evaluated in chunks that fit one storage binding each (limits.ts); per chunk
  * the bind groups and uniform blocks are made once, so a frame creates nothing.
@@ -59,6 +61,7 @@ interface Chunk {
   readonly hierarchy: GPUBindGroup | undefined;
   readonly levels: readonly GPUBindGroup[];
   readonly palette: GPUBindGroup | undefined;
+  readonly meshWorlds: GPUBindGroup | undefined;
 }
 
 export class GpuPoseEvaluator {
@@ -75,6 +78,9 @@ export class GpuPoseEvaluator {
   readonly palettes: GPUBuffer;
   readonly morphWeights: GPUBuffer | undefined;
   readonly placements: GPUBuffer;
+  /** Moving mesh nodes per instance (movingMeshNodes(model).length). */
+  readonly meshWorldCount: number;
+  readonly meshWorlds: GPUBuffer | undefined;
   /** The per-instance state as uploaded: 8 words per instance (layout.ts InstanceState). */
   readonly state: Float32Array;
   readonly stateWords: Uint32Array;
@@ -87,6 +93,7 @@ export class GpuPoseEvaluator {
   private readonly nodes: GPUBuffer;
   private readonly levelSlots: GPUBuffer;
   private readonly paletteJoints: GPUBuffer;
+  private readonly meshSlots: GPUBuffer | undefined;
   private readonly locals: GPUBuffer;
   private readonly globals: GPUBuffer;
   private readonly params: GPUBuffer;
@@ -96,6 +103,7 @@ export class GpuPoseEvaluator {
   /** Only the mode's pipelines are made. */
   private readonly pipelines: {
     sample: GPUComputePipeline; sampleSteady: GPUComputePipeline; perInstance?: GPUComputePipeline; atLevel?: GPUComputePipeline; palette?: GPUComputePipeline;
+    meshWorlds?: GPUComputePipeline;
   };
   /** Whether some instance of the last upload crossfades (picks the sampling pipeline). */
   private crossfading = true;
@@ -126,7 +134,10 @@ export class GpuPoseEvaluator {
 
     // The chunk: the most instances (a multiple of CHUNK_GRANULE) whose every per-instance range fits one binding and the scratch budget.
     const scratchPerInstance = this.nodeCount * (LOCAL_VEC4S + GLOBAL_VEC4S) * VEC4_BYTES;
-    const perInstance = [INSTANCE_STATE_BYTES, MAT4_BYTES, this.paletteCount * MAT4_BYTES, this.weightCount * 4, this.nodeCount * GLOBAL_VEC4S * VEC4_BYTES];
+    this.meshWorldCount = pack.meshSlots.length;
+    const perInstance = [
+      INSTANCE_STATE_BYTES, MAT4_BYTES, this.paletteCount * MAT4_BYTES, this.weightCount * 4, this.nodeCount * GLOBAL_VEC4S * VEC4_BYTES, this.meshWorldCount * MAT4_BYTES,
+    ];
     let fit = Math.floor((options.scratchBytes ?? DEFAULT_SCRATCH_BYTES) / scratchPerInstance);
     for (const b of perInstance) if (b > 0) fit = Math.min(fit, Math.floor(binding / b));
     fit = Math.floor(fit / CHUNK_GRANULE) * CHUNK_GRANULE;
@@ -148,6 +159,8 @@ export class GpuPoseEvaluator {
     // A model without morph weights still binds something there (16 bytes, never read).
     this.noWeights = this.morphWeights ? undefined : storage('morph weights (none)', 16);
     this.placements = storage('placements', total * MAT4_BYTES, GPUBufferUsage.COPY_SRC);
+    this.meshWorlds = this.meshWorldCount > 0 ? storage('mesh node matrices', total * this.meshWorldCount * MAT4_BYTES) : undefined;
+    this.meshSlots = this.meshWorldCount > 0 ? storage('moving mesh slots', pack.meshSlots.byteLength) : undefined;
     this.animation = storage('animation pack', pack.words.byteLength);
     this.nodes = storage('nodes', pack.nodes.byteLength);
     this.levelSlots = storage('level slots', pack.levelSlots.byteLength);
@@ -159,6 +172,7 @@ export class GpuPoseEvaluator {
     queue.writeBuffer(this.nodes, 0, pack.nodes);
     queue.writeBuffer(this.levelSlots, 0, pack.levelSlots);
     queue.writeBuffer(this.paletteJoints, 0, pack.paletteJoints);
+    if (this.meshSlots) queue.writeBuffer(this.meshSlots, 0, pack.meshSlots);
 
     // Uniform blocks: per chunk one per hierarchy level plus one for the other passes.
     const blocksPerChunk = this.levels.length + 1;
@@ -189,6 +203,7 @@ export class GpuPoseEvaluator {
       sampleSteady: pipeline('sampleLocals', { HAS_CROSSFADE: 0 }, 'sampleLocals without crossfades'),
       ...(this.hierarchy === 'instance' ? { perInstance: pipeline('modelPerInstance') } : { atLevel: pipeline('modelAtLevel') }),
       ...(this.paletteCount > 0 ? { palette: pipeline('writePalettes') } : {}),
+      ...(this.meshWorldCount > 0 ? { meshWorlds: pipeline('writeMeshWorlds') } : {}),
     };
     const pl = this.pipelines;
 
@@ -217,7 +232,12 @@ export class GpuPoseEvaluator {
       const palette = pl.palette && group(pl.palette, 'palettes', [
         [0, block(c, 0)], [7, { buffer: this.globals }], [9, { buffer: this.paletteJoints }], [10, range(this.palettes, first, this.paletteCount * MAT4_BYTES)],
       ]);
-      chunks.push({ first, capacity: this.chunkSize, sample, sampleSteady, hierarchy, levels, palette });
+      // The slots binding's exact size: the shader takes the count from its arrayLength.
+      const meshWorlds = pl.meshWorlds && group(pl.meshWorlds, 'mesh node matrices', [
+        [0, block(c, 0)], [7, { buffer: this.globals }], [11, { buffer: this.meshSlots!, size: pack.meshSlots.byteLength }],
+        [12, range(this.meshWorlds!, first, this.meshWorldCount * MAT4_BYTES)],
+      ]);
+      chunks.push({ first, capacity: this.chunkSize, sample, sampleSteady, hierarchy, levels, palette, meshWorlds });
     }
     this.chunks = chunks;
     this.state = new Float32Array(total * (INSTANCE_STATE_BYTES / 4));
@@ -310,6 +330,11 @@ export class GpuPoseEvaluator {
         pass.setBindGroup(0, chunk.palette);
         this.dispatch(pass, live * this.paletteCount);
       }
+      if (chunk.meshWorlds) {
+        pass.setPipeline(p.meshWorlds!);
+        pass.setBindGroup(0, chunk.meshWorlds);
+        this.dispatch(pass, live * this.meshWorldCount);
+      }
     }
     pass.end();
   }
@@ -328,7 +353,7 @@ export class GpuPoseEvaluator {
   }
 
   destroy(): void {
-    for (const b of [this.states, this.palettes, this.morphWeights, this.placements, this.animation, this.nodes, this.levelSlots, this.paletteJoints, this.locals, this.globals, this.params, this.noWeights]) b?.destroy();
+    for (const b of [this.states, this.palettes, this.morphWeights, this.placements, this.animation, this.nodes, this.levelSlots, this.paletteJoints, this.locals, this.globals, this.params, this.noWeights, this.meshWorlds, this.meshSlots]) b?.destroy();
   }
 }
 

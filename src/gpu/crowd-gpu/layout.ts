@@ -70,7 +70,7 @@ export const NO_CHANNEL = 0xffffffff;
 /** Binding numbers of crowd-eval.wgsl's group 0 (each entry point uses some; layouts are 'auto'). */
 export const CrowdBinding = {
   PARAMS: 0, STATES: 1, ANIMATION: 2, NODES: 3, LOCALS: 4, MORPH_WEIGHTS: 5, PLACEMENTS: 6,
-  GLOBALS: 7, LEVEL_SLOTS: 8, PALETTE_JOINTS: 9, PALETTES: 10,
+  GLOBALS: 7, LEVEL_SLOTS: 8, PALETTE_JOINTS: 9, PALETTES: 10, MESH_SLOTS: 11, MESH_WORLDS: 12,
 } as const;
 
 /**

@@ -6,6 +6,7 @@ import { Interpolation, TargetPath } from '../../gltf/constants.ts';
 import type { Model } from '../../gltf/model.ts';
 import { createPose } from '../../anim/pose.ts';
 import { localToModel } from '../../anim/local-to-model.ts';
+import { movingMeshNodes } from '../../anim/moving-mesh-nodes.ts';
 import { invertMat4 } from '../../math/trs.ts';
 import { GpuLimitError } from '../limits.ts';
 import {
@@ -40,6 +41,8 @@ export interface AnimationPack {
   /** One PaletteJoint per palette matrix (skinned mesh nodes in order, as InstanceBatch lays palettes out). */
   readonly paletteJoints: ArrayBuffer;
   readonly paletteCount: number;
+  /** The slots of the mesh nodes clips move (movingMeshNodes order): their model matrices are written per instance. */
+  readonly meshSlots: Uint32Array;
 }
 
 const f32 = new Float32Array(1);
@@ -192,6 +195,7 @@ export function packModel(model: Model, locks: readonly (RootLock | undefined)[]
   });
   return {
     words: Uint32Array.from(words), restWeightsAt, weightCount, nodes, levelSlots, levels, paletteJoints, paletteCount: joints.length,
+    meshSlots: Uint32Array.from(movingMeshNodes(model), (i) => h.slotOf[model.meshNodes[i].node]),
   };
 }
 

@@ -12,6 +12,7 @@ import { createPose, setRestPose } from '../../../src/anim/pose.ts';
 import { sampleCursor } from '../../../src/anim/sample.ts';
 import { loadGltfFile } from '../../../src/cli/load-file.ts';
 import type { Model } from '../../../src/gltf/model.ts';
+import { movingMeshNodes } from '../../../src/anim/moving-mesh-nodes.ts';
 import { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from '../../../src/gpu/crowd-gpu/evaluator.ts';
 import { GpuLimitError } from '../../../src/gpu/limits.ts';
 import { compilationErrors } from '../../../src/gpu/shader-module.ts';
@@ -61,7 +62,9 @@ async function readBuffer(d: GPUDevice, source: GPUBuffer, bytes: number): Promi
 }
 
 /** Evaluates `plays` on the GPU; returns the palettes and morph weights read back. */
-async function gpuEvaluate(d: GPUDevice, model: Model, plays: readonly Play[], options: GpuPoseEvaluatorOptions = {}): Promise<{ palettes: Float32Array; weights: Float32Array; evaluator: GpuPoseEvaluator }> {
+async function gpuEvaluate(
+  d: GPUDevice, model: Model, plays: readonly Play[], options: GpuPoseEvaluatorOptions = {},
+): Promise<{ palettes: Float32Array; weights: Float32Array; meshWorlds: Float32Array; evaluator: GpuPoseEvaluator }> {
   return expectNoGpuErrors(d, async () => {
     const evaluator = new GpuPoseEvaluator(d, model, plays.length, options);
     plays.forEach((p, k) => evaluator.setInstance(k, p.clip, p.time, p.partner, p.partnerTime, p.weight));
@@ -71,8 +74,9 @@ async function gpuEvaluate(d: GPUDevice, model: Model, plays: readonly Play[], o
     d.queue.submit([encoder.finish()]);
     const palettes = await readBuffer(d, evaluator.palettes, plays.length * evaluator.paletteCount * 64);
     const weights = evaluator.morphWeights ? await readBuffer(d, evaluator.morphWeights, plays.length * evaluator.weightCount * 4) : new Float32Array(0);
+    const meshWorlds = evaluator.meshWorlds ? await readBuffer(d, evaluator.meshWorlds, plays.length * evaluator.meshWorldCount * 64) : new Float32Array(0);
     evaluator.destroy();
-    return { palettes, weights, evaluator };
+    return { palettes, weights, meshWorlds, evaluator };
   });
 }
 
@@ -150,9 +154,23 @@ describe('GpuPoseEvaluator against the CPU batch', () => {
       model.animations.forEach((_, c) => { for (const time of timesOf(model, c, 24)) plays.push({ clip: c, time, partner: -1, partnerTime: 0, weight: 1 }); });
       const reference = cpuReference(model, plays);
       for (const hierarchy of hierarchies) {
-        const { palettes, weights } = await gpuEvaluate(device, model, plays, { hierarchy });
+        const { palettes, weights, meshWorlds } = await gpuEvaluate(device, model, plays, { hierarchy });
         const { error, at } = worstError(model, reference, palettes, plays.length);
         expect(error, `${asset.name} ${hierarchy}: instance ${at} ${JSON.stringify(plays[at])}`).toBeLessThanOrEqual(1);
+        // The moving mesh nodes' model matrices: the CPU's within 8 f32 ulps of the matrix's largest entry.
+        const moving = movingMeshNodes(model);
+        expect(meshWorlds.length).toBe(plays.length * moving.length * 16);
+        for (let k = 0; k < plays.length; k++) {
+          moving.forEach((i, j) => {
+            const slot = model.hierarchy.slotOf[model.meshNodes[i].node];
+            const cpu = reference.instances[k].nodeMatrices.subarray(slot * 16, slot * 16 + 16);
+            const scale = Math.max(...Array.from(cpu, Math.abs));
+            for (let e = 0; e < 16; e++) {
+              const g = meshWorlds[(k * moving.length + j) * 16 + e];
+              expect(Math.abs(g - cpu[e]) <= 8 * 2 ** -23 * scale, `${asset.name} ${hierarchy}: instance ${k} mesh node ${i} [${e}] ${g} vs ${cpu[e]}`).toBe(true);
+            }
+          });
+        }
         const w = reference.instances[0].pose.weights.length;
         for (let k = 0; k < plays.length && w > 0; k++) {
           const expected = reference.instances[k].pose.weights;

@@ -15,6 +15,8 @@ import type { Model } from '../../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordWord } from '../../../src/gpu/draw-record.ts';
 import { renderCrowd } from '../../../src/gpu/render-crowd.ts';
+import { GltfBuilder } from '../../../src/gltf/builder.ts';
+import { addQuadMesh, EXT } from '../../support/instancing.ts';
 import { assetPath } from '../../support/assets.ts';
 import { writeArtifactPng } from '../../support/png.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from '../gpu-test.ts';
@@ -181,30 +183,30 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
     });
   });
 
-  it('models whose clips move meshes stay on the CPU evaluator (auto, the element) or are refused (gpu), naming why', async () => {
+  it('only models whose clips move EXT_mesh_gpu_instancing meshes stay on the CPU evaluator (auto, the element) or are refused (gpu), naming why', async () => {
     const verdicts: Record<string, string | undefined> = {};
-    const models: Record<string, Model> = {};
     for (const name of ['Fox', 'CesiumMan', 'RobotExpressive', 'SimpleMorph', 'InterpolationTest']) {
-      models[name] = await loadModel(readFileSync(assetPath(name)), name);
-      verdicts[name] = gpuCrowdUnsupported(models[name]);
+      verdicts[name] = gpuCrowdUnsupported(await loadModel(readFileSync(assetPath(name)), name));
     }
-    expect(verdicts.Fox).toBeUndefined();
-    expect(verdicts.CesiumMan).toBeUndefined();
-    // SimpleMorph's clip animates morph weights only: the GPU-written records read them per instance.
-    expect(verdicts.SimpleMorph).toBeUndefined();
-    // RobotExpressive: meshes ride on bones. InterpolationTest: its clips move the mesh nodes.
-    expect(verdicts.RobotExpressive).toMatch(/animations\[\d+\] \(.*\) animates node \d+'s (translation|rotation|scale), which moves a mesh/);
-    expect(verdicts.InterpolationTest).toMatch(/which moves a mesh/);
-    const robot = models.RobotExpressive;
-    expect(chooseCrowdEvaluator({ evaluator: 'auto', device: gpu }, AUTO_GPU_MIN_INSTANCES, robot)).toBe('cpu');
+    // Meshes on bones (RobotExpressive), moving mesh nodes (InterpolationTest) and morph weights (SimpleMorph) are all drawn from the GPU evaluator.
+    expect(verdicts).toEqual({ Fox: undefined, CesiumMan: undefined, RobotExpressive: undefined, SimpleMorph: undefined, InterpolationTest: undefined });
+    // A node drawn with EXT_mesh_gpu_instancing that a clip moves: its draws are recorded on the CPU.
+    const b = new GltfBuilder('test fixture');
+    const quad = b.addNode({ mesh: addQuadMesh(b), extensions: { [EXT]: { attributes: { TRANSLATION: b.addAccessor(Float32Array.of(0, 0, 0, 1, 0, 0), 'VEC3') } } } });
+    b.addScene({ nodes: [quad] });
+    b.json.extensionsUsed.push(EXT);
+    b.addAnimationTracks('Slide', [{ node: quad, path: 'translation', input: Float32Array.of(0, 1), output: Float32Array.of(0, 0, 0, 0, 1, 0) }]);
+    const instancedQuad = await loadModel(b.toGlb(), 'moving instanced quad');
+    expect(gpuCrowdUnsupported(instancedQuad)).toMatch(/a clip moves node 0, whose mesh is drawn with EXT_mesh_gpu_instancing/);
+    expect(chooseCrowdEvaluator({ evaluator: 'auto', device: gpu }, AUTO_GPU_MIN_INSTANCES, instancedQuad)).toBe('cpu');
     expect(chooseCrowdEvaluator({ evaluator: 'auto', device: gpu }, AUTO_GPU_MIN_INSTANCES, model)).toBe('gpu');
-    expect(() => new Crowd(robot, 4, { evaluator: 'gpu', device: gpu })).toThrow(/evaluator 'gpu' cannot draw .*animates node/);
+    expect(() => new Crowd(instancedQuad, 4, { evaluator: 'gpu', device: gpu })).toThrow(/evaluator 'gpu' cannot draw moving instanced quad: a clip moves node 0/);
     // The element's stage: crowd-evaluator="gpu" on such a model warns and evaluates on the CPU (capped as the CPU is).
     const warn = console.warn;
     const warnings: string[] = [];
     console.warn = (m: string) => { warnings.push(m); };
     try {
-      for (const [m, expected] of [[robot, 'cpu'], [model, 'gpu']] as const) {
+      for (const [m, expected] of [[instancedQuad, 'cpu'], [model, 'gpu']] as const) {
         const stage = new ViewerStage(m);
         const player = new AnimationPlayer(m);
         stage.evaluator = 'gpu';
@@ -221,48 +223,71 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/crowd-evaluator="gpu": .*the crowd is evaluated on the CPU/);
   });
+
+  /**
+   * A crowd of `m` (n instances on a grid, phases an eighth of clip `clip` apart, instance 5
+   * crossfading) on each evaluator, drawn from the front and above with the whole grid in view.
+   */
+  async function bothEvaluators(m: Model, n: number, clip: number, name: string) {
+    const view = new OffscreenScene(gpu, W, H);
+    await view.setModel(m);
+    const r = view.renderer;
+    expect(await r.prepareGpuCulling()).toBe(true);
+    const rest = computeInstanceBounds(createModelInstance(m));
+    const step = 1.3 * Math.max(rest.max[0] - rest.min[0], rest.max[1] - rest.min[1], rest.max[2] - rest.min[2]);
+    let area: ArrayLike<number> = [0, 0, 0, 0];
+    const crowdOn = (evaluator: 'cpu' | 'gpu') => {
+      const crowd = new Crowd(m, n, { evaluator, device: gpu });
+      expect(crowd.evaluator).toBe(evaluator);
+      crowd.rootMotion = false;
+      area = crowd.placeOnGrid(step);
+      for (let k = 0; k < n; k++) crowd.play(k, clip, k / 8);
+      crowd.crossfade(5, (clip + 1) % m.animations.length, 0.5, 3 / 8);
+      for (let f = 0; f < 4; f++) crowd.update(DT);
+      return crowd;
+    };
+    const cpu = crowdOn('cpu');
+    const onGpu = crowdOn('gpu');
+    const c = view.camera;
+    c.yaw = 0;
+    c.pitch = 0.5;
+    const min = Float32Array.of(area[0] + rest.min[0], rest.min[1], area[1] + rest.min[2]);
+    const max = Float32Array.of(area[2] + rest.max[0], rest.max[1], area[3] + rest.max[2]);
+    const center = min.map((v, i) => (v + max[i]) / 2);
+    c.frame({ min, max, center, radius: Math.hypot(...max.map((v, i) => v - min[i])) / 2 }, W / H);
+    renderCrowd(r, view.target, c, cpu);
+    const cpuFrame = await view.read();
+    // The GPU frame twice: the first one also uploads the evaluator's per-chunk parameter blocks.
+    renderCrowd(r, view.target, c, onGpu, onGpu.gpu);
+    const written = countWrites(gpu, () => renderCrowd(r, view.target, c, onGpu, onGpu.gpu));
+    const gpuFrame = await view.read();
+    writeArtifactPng(`gpu-crowd-${name}-cpu`, W, H, cpuFrame.rgba);
+    writeArtifactPng(`gpu-crowd-${name}-gpu`, W, H, gpuFrame.rgba);
+    let covered = 0;
+    for (let i = 3; i < cpuFrame.rgba.length; i += 4) if (cpuFrame.rgba[i] > 0) covered++;
+    const diff = differingPixels(cpuFrame, gpuFrame);
+    console.log(`GPU vs CPU evaluator, ${n} × ${name}: ${diff.pixels} of ${covered} covered pixels differ, by at most ${diff.maxChannel}/255`);
+    return {
+      cpu, onGpu, view, written, covered, diff,
+      destroy: async () => {
+        await gpu.queue.onSubmittedWorkDone();
+        cpu.destroy();
+        onGpu.destroy();
+        view.destroy();
+      },
+    };
+  }
+
   it('animated morph weights: each instance\'s evaluated weights reach its draw records, and the frame is the CPU evaluator\'s', async () => {
     const morph = await loadModel(readFileSync(assetPath('SimpleMorph')), 'SimpleMorph');
-    const morphScene = new OffscreenScene(gpu, W, H);
-    try {
-      await expectNoGpuErrors(gpu, async () => {
-        await morphScene.setModel(morph);
-        const r = morphScene.renderer;
-        expect(await r.prepareGpuCulling()).toBe(true);
-        const rest = computeInstanceBounds(createModelInstance(morph));
-        const step = 1.3 * Math.max(rest.max[0] - rest.min[0], rest.max[1] - rest.min[1]);
-        const n = 12;
-        let area = new Float64Array(4) as ArrayLike<number>;
-        const crowdOfMorphs = (evaluator: 'cpu' | 'gpu') => {
-          const crowd = new Crowd(morph, n, { evaluator, device: gpu });
-          expect(crowd.evaluator).toBe(evaluator);
-          area = crowd.placeOnGrid(step);
-          // Phases an eighth of the clip apart, and a crossfade: every instance its own weights.
-          for (let k = 0; k < n; k++) crowd.play(k, 0, k / 8);
-          crowd.crossfade(5, 0, 0.5, 3 / 8);
-          for (let f = 0; f < 4; f++) crowd.update(DT);
-          return crowd;
-        };
-        const cpu = crowdOfMorphs('cpu');
-        const onGpu = crowdOfMorphs('gpu');
-        // The whole grid in view, seen from the front and above.
-        const c = morphScene.camera;
-        c.yaw = 0;
-        c.pitch = 0.5;
-        const min = Float32Array.of(area[0] + rest.min[0], rest.min[1], area[1] + rest.min[2]);
-        const max = Float32Array.of(area[2] + rest.max[0], rest.max[1], area[3] + rest.max[2]);
-        const center = min.map((v, i) => (v + max[i]) / 2);
-        c.frame({ min, max, center, radius: Math.hypot(...max.map((v, i) => v - min[i])) / 2 }, W / H);
-        renderCrowd(r, morphScene.target, c, cpu);
-        const cpuFrame = await morphScene.read();
-        const written = countWrites(gpu, () => renderCrowd(r, morphScene.target, c, onGpu, onGpu.gpu));
-        const gpuFrame = await morphScene.read();
-        writeArtifactPng('gpu-crowd-morph-cpu', W, H, cpuFrame.rgba);
-        writeArtifactPng('gpu-crowd-morph-gpu', W, H, gpuFrame.rgba);
+    const n = 12;
+    await expectNoGpuErrors(gpu, async () => {
+      const both = await bothEvaluators(morph, n, 0, 'morph');
+      try {
         // Nothing per draw from the CPU: the state (32 bytes per instance) and fixed blocks only.
-        expect(written).toBeLessThan(n * 32 + 2048);
+        expect(both.written).toBeLessThan(n * 32 + 2048);
         // The records: instance k's weights are the CPU evaluator's instance k's (within float32 sampling), and they differ across the crowd.
-        const d = (r as unknown as { current: { drawBuffer: GPUBuffer; draws: unknown[] } }).current;
+        const d = (both.view.renderer as unknown as { current: { drawBuffer: GPUBuffer; draws: unknown[] } }).current;
         const bytes = d.draws.length * n * DRAW_RECORD_SIZE;
         const copy = gpu.createBuffer({ label: 'test morph records readback', size: bytes, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
         const encoder = gpu.createCommandEncoder({ label: 'test morph records copy' });
@@ -274,26 +299,37 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
         const firstWeights = new Set<number>();
         for (let k = 0; k < n; k++) {
           const b = k * DRAW_RECORD_WORDS;
-          const weights = cpu.instances[k].pose.weights;
-          const active = [...weights].filter((w) => w !== 0);
+          const active = [...both.cpu.instances[k].pose.weights].filter((w) => w !== 0);
           const recorded = [...f.subarray(b + DrawRecordWord.MORPH_WEIGHTS_0, b + DrawRecordWord.MORPH_WEIGHTS_0 + 4)].filter((w) => w !== 0);
           expect(recorded.length, `instance ${k}`).toBe(active.length);
           recorded.forEach((w, t) => expect(Math.abs(w - active[t]), `instance ${k} weight ${t}`).toBeLessThanOrEqual(4 * 2 ** -23));
           firstWeights.add(recorded[0]);
         }
         expect(firstWeights.size).toBeGreaterThan(n / 2);
-        let covered = 0;
-        for (let i = 3; i < cpuFrame.rgba.length; i += 4) if (cpuFrame.rgba[i] > 0) covered++;
-        expect(covered).toBeGreaterThan(W * H / 50);
-        const diff = differingPixels(cpuFrame, gpuFrame);
-        console.log(`GPU vs CPU evaluator, ${n} SimpleMorphs: ${diff.pixels} of ${covered} covered pixels differ, by at most ${diff.maxChannel}/255`);
-        expect(diff.pixels).toBeLessThanOrEqual(Math.ceil(covered * 0.01));
-        await gpu.queue.onSubmittedWorkDone();
-        cpu.destroy();
-        onGpu.destroy();
+        expect(both.covered).toBeGreaterThan(W * H / 50);
+        expect(both.diff.pixels).toBeLessThanOrEqual(Math.ceil(both.covered * 0.01));
+      } finally {
+        await both.destroy();
+      }
+    });
+  });
+
+  it('meshes on moving bones (RobotExpressive) and moving mesh nodes (InterpolationTest): each instance\'s mesh node matrices from the GPU evaluator, the frame the CPU evaluator\'s', async () => {
+    for (const [name, clip] of [['RobotExpressive', 6], ['InterpolationTest', 0]] as const) {
+      const m = await loadModel(readFileSync(assetPath(name)), name);
+      await expectNoGpuErrors(gpu, async () => {
+        const n = 12;
+        const both = await bothEvaluators(m, n, clip, name);
+        try {
+          expect(both.onGpu.gpu!.meshWorlds, name).toBeDefined();
+          expect(both.written).toBeLessThan(n * 32 + 2048);
+          expect(both.covered, name).toBeGreaterThan(W * H / 50);
+          expect(both.diff.pixels, name).toBeLessThanOrEqual(Math.ceil(both.covered * 0.01));
+          expect(both.diff.maxChannel, name).toBeLessThanOrEqual(8);
+        } finally {
+          await both.destroy();
+        }
       });
-    } finally {
-      morphScene.destroy();
     }
   });
 });
