@@ -4,6 +4,7 @@ import { invertMat4, length3, multiplyMat4, setIdentity } from '../math/trs.ts';
 import { createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, type InstanceBatch } from './batch.ts';
 import { BlendingJob } from './blend.ts';
 import type { ModelInstance } from './instance.ts';
+import { wrapLoopTime } from './loop-time.ts';
 import { movingMeshNodes } from './moving-mesh-nodes.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import {
@@ -257,7 +258,7 @@ export class Crowd {
     this.checkInstance(k);
     if (clip !== -1) this.checkClip(clip);
     this.clip[k] = clip;
-    this.time[k] = clip < 0 ? 0 : wrap(time, this.durations[clip]);
+    this.time[k] = clip < 0 ? 0 : wrapLoopTime(time, this.durations[clip]);
     this.fromClip[k] = -1;
   }
 
@@ -279,7 +280,7 @@ export class Crowd {
     this.fadeElapsed[k] = 0;
     this.fadeDuration[k] = seconds;
     this.clip[k] = clip;
-    this.time[k] = wrap(time, this.durations[clip]);
+    this.time[k] = wrapLoopTime(time, this.durations[clip]);
   }
 
   /** True while instance k blends two clips. */
@@ -364,11 +365,7 @@ export class Crowd {
       const step = dt * this.speed[k];
       const duration = durations[clip];
       const previous = this.time[k];
-      let time = 0;
-      if (duration > 0) {
-        time = (previous + step) % duration;
-        if (time < 0) time += duration;
-      }
+      const time = wrapLoopTime(previous + step, duration);
       this.previousTime[k] = previous;
       this.time[k] = time;
       if (onCpu) times[k] = time;
@@ -376,11 +373,7 @@ export class Crowd {
       if (fromClip >= 0) {
         const fromDuration = durations[fromClip];
         const fromPrevious = this.fromTime[k];
-        let fromTime = 0;
-        if (fromDuration > 0) {
-          fromTime = (fromPrevious + step) % fromDuration;
-          if (fromTime < 0) fromTime += fromDuration;
-        }
+        const fromTime = wrapLoopTime(fromPrevious + step, fromDuration);
         this.fromPreviousTime[k] = fromPrevious;
         this.fromTime[k] = fromTime;
         this.fadeElapsed[k] += dt;
@@ -555,13 +548,6 @@ export function applyRootMotion(m: CrowdRootMotion, delta: Float64Array, placeme
   multiplyMat4(conjugated, m.parentWorldInverse, conjugated);
   moved[k] = length3(conjugated[12], conjugated[13], conjugated[14]);
   multiplyMat4(placements, conjugated, placements, k * 16, 0, k * 16);
-}
-
-/** A looping clip's time, exactly as AnimationPlayer wraps it. */
-function wrap(time: number, duration: number): number {
-  if (duration <= 0) return 0;
-  const t = time % duration;
-  return t < 0 ? t + duration : t;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Clip, Model } from '../gltf/model.ts';
 import { AdditiveJob, makeAdditiveClip, setIdentityPose } from './additive.ts';
 import { LayerBlendingJob } from './blend-layers.ts';
 import { createPose, type Pose } from './pose.ts';
+import { wrapLoopTime } from './loop-time.ts';
 import { createClipCursor, sampleCursor, type ClipCursor } from './sample.ts';
 
 /** One clip layered over a base pose by a `LayerStack`. Fields the caller may change per frame are mutable. */
@@ -77,7 +78,7 @@ export class LayerStack {
       const duration = layer.cursor.clip.duration;
       let t = layer.time + dt * layer.speed;
       if (duration <= 0) t = 0;
-      else if (layer.loop) { t %= duration; if (t < 0) t += duration; }
+      else if (layer.loop) t = wrapLoopTime(t, duration);
       else t = t < 0 ? 0 : t > duration ? duration : t;
       layer.time = t;
     }

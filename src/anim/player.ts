@@ -3,6 +3,7 @@ import { BlendingJob } from './blend.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
 import { LayerStack } from './layer-stack.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
+import { wrapLoopTime } from './loop-time.ts';
 import { sampleCursor } from './sample.ts';
 
 /**
@@ -208,8 +209,7 @@ export class AnimationPlayer {
     } else if (!this.loop) {
       this.wrapping = time < 0 ? 0 : time > duration ? duration : time;
     } else {
-      const t = time % duration;
-      this.wrapping = t < 0 ? t + duration : t;
+      this.wrapping = wrapLoopTime(time, duration);
     }
   }
 
