@@ -65,7 +65,7 @@ if (process.argv.includes('--crowd-evaluator')) {
 }
 if (process.argv.includes('--crowd')) {
   const list = (flag: string) => process.argv.find((a) => a.startsWith(`--${flag}=`))?.slice(flag.length + 3).split(',');
-  await runCrowdBench({ quick: QUICK, counts: list('counts')?.map(Number), assets: list('assets') });
+  await runCrowdBench({ quick: QUICK, counts: list('counts')?.map(Number), assets: list('assets'), view: list('view')?.[0] as 'grid' | 'street' | undefined });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--skinned-bounds')) {

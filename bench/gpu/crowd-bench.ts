@@ -18,7 +18,7 @@ import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { assetPath, ASSETS_DIR } from '../../test/support/assets.ts';
 import { browserUnavailable, chromiumArgs, CHROMIUM } from '../../test/support/browser.ts';
-import type { CrowdSetup, CrowdTimes, OursEvaluator } from './crowd-page.ts';
+import type { CrowdSetup, CrowdTimes, CrowdView, OursEvaluator } from './crowd-page.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -32,6 +32,10 @@ const CASES = [
  * characters takes minutes whoever poses them.
  */
 const FRAME_BUDGET_MS = 30_000;
+/** Warm-up wall time before measuring (see framesFor). */
+const WARM_MS = 3000;
+/** The street view's far plane, in grid spacings (crowd-page.ts CrowdView). */
+const STREET_FAR = 24;
 
 export interface CrowdBenchOptions {
   readonly quick?: boolean;
@@ -39,6 +43,8 @@ export interface CrowdBenchOptions {
   readonly counts?: readonly number[];
   /** Assets (default Fox and CesiumMan; `--assets=Fox`). */
   readonly assets?: readonly string[];
+  /** Camera (crowd-page.ts CrowdView; default 'grid'; `--view=street`). */
+  readonly view?: CrowdView;
 }
 
 interface SideResult {
@@ -90,7 +96,10 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
   const counts = options.counts ?? (quick ? [100, 1000] : [1000, 10_000, 50_000, 100_000]);
   const cases = options.assets ? CASES.filter((c) => options.assets!.includes(c.asset)) : CASES;
   const partial = options.counts !== undefined || options.assets !== undefined;
-  const framesFor = (n: number) => (quick ? { warmup: 1, frames: 2 } : n <= 1000 ? { warmup: 2, frames: 5 } : { warmup: 1, frames: 3 });
+  const view = options.view ?? 'grid';
+  if (view !== 'grid' && view !== 'street') throw new Error(`--view=${String(view)}: 'grid' or 'street'`);
+  // Warm-up: at least these frames and WARM_MS (the JIT compiles the per-frame path; one frame of a big grid view is longer anyway).
+  const framesFor = (n: number) => (quick ? { warmup: 1, frames: 2 } : n <= 1000 ? { warmup: 2, frames: 5 } : { warmup: 1, frames: view === 'street' ? 5 : 3 });
 
   const server = await createServer({
     root: ROOT,
@@ -139,8 +148,9 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
         threeStopped ??= overBudget('three', n);
         const withThree = !threeStopped;
         const row: CrowdRow = { asset: c.asset, instances: n, cpuBatch: { error: 'not run' }, gpuEvaluator: { error: 'not run' }, gpuDraw: { error: 'not run' }, three: { skipped: threeStopped ?? '' } };
+        // Ours first, without three.js's crowd: a three.js layout too big for the page must not take our rows with it.
         try {
-          await page.evaluate(([count, t]) => window.crowdBench.layout(count, t), [n, withThree] as const);
+          await page.evaluate(([count, v, far]) => window.crowdBench.layout(count, false, v, far), [n, view, STREET_FAR] as const);
         } catch (e) {
           row.cpuBatch = row.gpuEvaluator = row.gpuDraw = row.three = { error: `layout: ${short(e)}` };
           rows.push(row);
@@ -153,7 +163,7 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
           if (skip) { row[key] = { skipped: skip }; continue; }
           try {
             await page.evaluate((e) => window.crowdBench.prepareOurs(e), evaluator);
-            const result = summarize(await page.evaluate(([w, f]) => window.crowdBench.runOurs(w, f), [warmup, frames] as const), n);
+            const result = summarize(await page.evaluate(([w, f, ms]) => window.crowdBench.runOurs(w, f, ms), [warmup, frames, quick ? 0 : WARM_MS] as const), n);
             row[key] = result;
             last[key] = { n, ms: result.frameMs };
           } catch (e) {
@@ -162,7 +172,8 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
         }
         if (withThree) {
           try {
-            const three = summarize(await page.evaluate(([w, f]) => window.crowdBench.runThree(w, f), [warmup, frames] as const), n);
+            await page.evaluate(([count, v, far]) => window.crowdBench.layout(count, true, v, far), [n, view, STREET_FAR] as const);
+            const three = summarize(await page.evaluate(([w, f, ms]) => window.crowdBench.runThree(w, f, ms), [warmup, frames, quick ? 0 : WARM_MS] as const), n);
             row.three = three;
             last.three = { n, ms: three.frameMs };
           } catch (e) {
@@ -190,13 +201,18 @@ export async function runCrowdBench(options: CrowdBenchOptions = {}): Promise<vo
     'three ms': cell(r.three, 'cpuMs', 2), 'three B/inst': cell(r.three, 'bytesPerInstance', 0), 'three GPU ms': cell(r.three, 'gpuMs', 0),
   })));
   if (pageErrors.length > 0) console.log(`page errors:\n  ${pageErrors.join('\n  ')}`);
-  const out = resolve(HERE, '..', 'results', quick ? 'crowd-quick.json.tmp' : partial ? 'crowd-partial.json.tmp' : 'crowd-latest.json');
+  const name = view === 'street' ? 'crowd-street' : 'crowd';
+  const out = resolve(HERE, '..', 'results', quick ? `${name}-quick.json.tmp` : partial ? `${name}-partial.json.tmp` : `${name}-latest.json`);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({
     date: new Date().toISOString(),
     canvas: [320, 240],
+    view,
     method: [
-      'One page per asset; per count, our crowd on the CPU batch evaluator, then on the GPU evaluator, then our GPU draw path with static palettes on the GPU (no pose evaluation), then three.js, each warm-up frames then measured frames.',
+      view === 'street'
+        ? `Street view: the camera at the grid's centre, 4 spacings from it, pitch 0.15, far plane ${STREET_FAR} spacings: every character posed, a few hundred in the frustum.`
+        : 'Grid view: the camera frames the whole grid.',
+      `One page per asset; per count, our crowd on the CPU batch evaluator, then on the GPU evaluator, then our GPU draw path with static palettes on the GPU (no pose evaluation), then three.js, each warm-up frames (at least ${WARM_MS / 1000} s of them, so the JIT has compiled the frame path) then measured frames.`,
       'CPU ms: main thread from the start of the frame (advance every character by 1/60 s, pose, encode, submit) to the return of the submit; then the frame waits for queue.onSubmittedWorkDone() (frame ms).',
       'Bytes: every GPUQueue.writeBuffer / writeTexture of the page during the frame, counted by wrapping the prototype (exact, both libraries).',
       'GPU ms: timestamp queries around the render passes (ours: Renderer stats, a frame or two late; three: trackTimestamp).',

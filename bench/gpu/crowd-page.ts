@@ -51,17 +51,25 @@ export interface CrowdSetup {
 }
 
 export type OursEvaluator = 'cpu' | 'gpu' | 'gpu-draw';
+/**
+ * Where the camera looks from. 'grid': far enough to frame the whole grid (every character
+ * drawn). 'street': at the grid's centre a few characters up, looking across it, with the far
+ * plane a given number of grid spacings away, as a game draws a crowd around the player: every
+ * character is posed every frame, the frustum keeps a few hundred.
+ */
+export type CrowdView = 'grid' | 'street';
 
 declare global {
   interface Window {
     crowdBench: {
       setup(assetUrl: string, name: string, clip: number): Promise<CrowdSetup>;
-      /** Lays out `n` characters and frames them; `three` false frees three.js's crowd (beyond its count). */
-      layout(n: number, three: boolean): void;
+      /** Lays out `n` characters and aims the camera (`view`); `three` false frees three.js's crowd (beyond its count). */
+      layout(n: number, three: boolean, view: CrowdView, streetFar: number): void;
       /** Builds our crowd of the current count on `evaluator`; rejects when that evaluator is not available. */
       prepareOurs(evaluator: OursEvaluator): Promise<void>;
-      runOurs(warmup: number, frames: number): Promise<CrowdTimes>;
-      runThree(warmup: number, frames: number): Promise<CrowdTimes>;
+      /** At least `warmup` frames and `warmMs` of them, then `frames` measured. */
+      runOurs(warmup: number, frames: number, warmMs: number): Promise<CrowdTimes>;
+      runThree(warmup: number, frames: number, warmMs: number): Promise<CrowdTimes>;
     };
   }
 }
@@ -87,6 +95,37 @@ let written = 0;
     written += data.byteLength - (layout.offset ?? 0);
     return writeTexture.apply(this, args);
   };
+}
+
+/**
+ * Runs `frame` until at least `warmup` frames and `warmMs` have passed (so the JIT has compiled
+ * the per-frame path, as in a page that has been animating a while), then `frames` measured
+ * ones: main-thread ms to the return of `frame`, bytes written meanwhile, ms until the queue is
+ * idle; `after` adds what else a measured frame reports.
+ */
+async function measureFrames(
+  warmup: number, frames: number, warmMs: number, queue: GPUQueue, frame: () => void, after: (t: CrowdTimes) => void | Promise<void>,
+): Promise<CrowdTimes> {
+  const times: CrowdTimes = { cpu: [], frame: [], bytes: [], gpu: [], drawCalls: 0 };
+  const warmStart = performance.now();
+  for (let f = 0; f < warmup || performance.now() - warmStart < warmMs; f++) {
+    frame();
+    await queue.onSubmittedWorkDone();
+  }
+  for (let f = 0; f < frames; f++) {
+    written = 0;
+    const t0 = performance.now();
+    frame();
+    const t1 = performance.now();
+    const bytes = written;
+    await queue.onSubmittedWorkDone();
+    const t2 = performance.now();
+    times.cpu.push(t1 - t0);
+    times.frame.push(t2 - t0);
+    times.bytes.push(bytes);
+    await after(times);
+  }
+  return times;
 }
 
 // ---------------------------------------------------------------- the scene
@@ -156,7 +195,7 @@ window.crowdBench = {
     };
   },
 
-  layout(n, withThree) {
+  layout(n, withThree, view, streetFar) {
     count = n;
     const columns = Math.ceil(Math.sqrt(n)), rows = Math.ceil(n / columns);
     const size = [0, 1, 2].map((c) => bounds.max[c] - bounds.min[c]);
@@ -174,6 +213,12 @@ window.crowdBench = {
     camera.pitch = 0.45;
     camera.fovY = FOV_Y;
     camera.frame({ min, max, center, radius: Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2 }, oursCanvas.width / oursCanvas.height);
+    if (view === 'street') {
+      camera.pitch = 0.15;
+      camera.distance = 4 * spacing;
+      camera.near = 0.05 * spacing;
+      camera.far = streetFar * spacing;
+    }
     camera.update(oursCanvas.width / oursCanvas.height);
     crowd?.destroy();
     crowd = undefined;
@@ -217,58 +262,37 @@ window.crowdBench = {
     crowd = c;
   },
 
-  async runOurs(warmup, frames) {
+  async runOurs(warmup, frames, warmMs) {
     const c = crowd;
     if (!c) throw new Error('prepareOurs first');
-    const times: CrowdTimes = { cpu: [], frame: [], bytes: [], gpu: [], drawCalls: 0 };
-    for (let f = -warmup; f < frames; f++) {
-      written = 0;
-      const t0 = performance.now();
-      if (staticPalettes) {
-        renderCrowd(renderer, context.getCurrentTexture(), camera, c, staticPalettes);
-      } else {
+    const draw = staticPalettes
+      ? () => renderCrowd(renderer, context.getCurrentTexture(), camera, c, staticPalettes)
+      : () => {
         c.update(FRAME_SECONDS);
         renderCrowd(renderer, context.getCurrentTexture(), camera, c, c.gpu);
-      }
-      const t1 = performance.now();
-      const bytes = written;
-      await device.queue.onSubmittedWorkDone();
-      const t2 = performance.now();
-      if (f < 0) continue;
-      times.cpu.push(t1 - t0);
-      times.frame.push(t2 - t0);
-      times.bytes.push(bytes);
-      if (renderer.stats.gpuMs !== undefined) times.gpu.push(renderer.stats.gpuMs);
-    }
+      };
+    const times = await measureFrames(warmup, frames, warmMs, device.queue, draw, (t) => {
+      if (renderer.stats.gpuMs !== undefined) t.gpu.push(renderer.stats.gpuMs);
+    });
     return { ...times, drawCalls: renderer.stats.drawCalls, culled: renderer.stats.culled };
   },
 
-  async runThree(warmup, frames) {
+  async runThree(warmup, frames, warmMs) {
     if (!three) throw new Error('three.js failed to start');
-    const times: CrowdTimes = { cpu: [], frame: [], bytes: [], gpu: [], drawCalls: 0 };
     const queue = (three.backend as unknown as { device: GPUDevice }).device.queue;
     three.info.autoReset = false;
     let drawCalls = 0;
-    for (let f = -warmup; f < frames; f++) {
+    const times = await measureFrames(warmup, frames, warmMs, queue, () => {
       three.info.reset();
-      written = 0;
-      const t0 = performance.now();
       for (let k = 0; k < mixers.length; k++) mixers[k].update(FRAME_SECONDS);
       three.render(threeScene, threeCamera);
-      const t1 = performance.now();
-      const bytes = written;
+    }, async (t) => {
       drawCalls = three.info.render.drawCalls;
-      await queue.onSubmittedWorkDone();
-      const t2 = performance.now();
-      if (f < 0) continue;
-      times.cpu.push(t1 - t0);
-      times.frame.push(t2 - t0);
-      times.bytes.push(bytes);
       if (three.hasFeature('timestamp-query')) {
         const ms = await three.resolveTimestampsAsync(THREE.TimestampQuery.RENDER);
-        if (typeof ms === 'number' && ms > 0) times.gpu.push(ms);
+        if (typeof ms === 'number' && ms > 0) t.gpu.push(ms);
       }
-    }
+    });
     return { ...times, drawCalls };
   },
 };
