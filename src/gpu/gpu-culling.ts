@@ -207,7 +207,10 @@ export class GpuCuller {
   private readonly paramData = new ArrayBuffer(CULL_PARAMS_BYTES);
   private readonly paramF32 = new Float32Array(this.paramData);
   private readonly paramU32 = new Uint32Array(this.paramData);
-  private readonly readback: CountReadback;
+  /** A readback ring per chunk of a crowd drawn in chunks (chunk 0: the whole crowd); made as chunks first appear. */
+  private readonly readbacks: CountReadback[] = [];
+  /** The chunk of the frame being encoded (its readback starts at afterSubmit). */
+  private encodedChunk = 0;
   private bindGroup: GPUBindGroup | undefined;
   private boundPalettes: GPUBuffer | undefined;
   private boundDraws: GPUBuffer | undefined;
@@ -230,7 +233,7 @@ export class GpuCuller {
     });
     this.visible = device.createBuffer({ label: `${label} ${model.name} visible instances`, size: 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
     this.params = device.createBuffer({ label: `${label} ${model.name} culling params`, size: CULL_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.readback = new CountReadback(device, `${label} ${model.name} visible instances`);
+    this.readbacks.push(new CountReadback(device, `${label} ${model.name} visible instances`));
     this.passDescriptor = { label: `${label} ${model.name} gpu culling` };
     this.paramU32[CullParamsWord.PALETTE_MATRICES] = paletteMatrices;
     this.paramU32[CullParamsWord.DRAW_COUNT] = draws.length;
@@ -262,24 +265,26 @@ export class GpuCuller {
     return this.culledDraws;
   }
 
-  /** Visible instances of a frame read back (a frame or two late); -1 before the first. */
-  get visibleCount(): number {
-    return this.readback.last;
+  /** Visible instances of a frame (of its chunk `chunk`) read back, a frame or two late; -1 before the first. */
+  visibleCount(chunk = 0): number {
+    return this.readbacks[chunk]?.last ?? -1;
   }
 
-  /** Frames read back so far. */
+  /** Frames (of chunk 0) read back so far. */
   get readCount(): number {
-    return this.readback.readCount;
+    return this.readbacks[0].readCount;
   }
 
   /**
    * Encodes the frame's culling of `count` instances: `palettes` and `sourceDraws` (records of
    * instance k at d × count + k, written this frame) in, compacted records and indirect arguments
    * out. `planes`: FRUSTUM_FLOATS, the camera-relative frustum the records' model matrices are in;
-   * `cull` false keeps every instance. Returns the bytes written to the GPU (the parameters).
-   * `request` must have returned true. Allocates nothing (a new bind group when a buffer changed).
+   * `cull` false keeps every instance; `chunk`: which chunk of a crowd drawn in chunks this is (its
+   * count is read back apart). Returns the bytes written to the GPU (the parameters). `request`
+   * must have returned true. Allocates nothing (a new bind group when a buffer changed, a
+   * readback ring the first time a chunk index is seen).
    */
-  encode(encoder: GPUCommandEncoder, queue: GPUQueue, palettes: GPUBuffer, sourceDraws: GPUBuffer, count: number, planes: Float32Array, cull: boolean): number {
+  encode(encoder: GPUCommandEncoder, queue: GPUQueue, palettes: GPUBuffer, sourceDraws: GPUBuffer, count: number, planes: Float32Array, cull: boolean, chunk = 0): number {
     const pipelines = this.pipelines!;
     if (!this.culledDraws || this.culledDraws.size !== sourceDraws.size) throw new Error('GpuCuller.encode: resize to the source records first');
     if (!this.bindGroup || palettes !== this.boundPalettes || sourceDraws !== this.boundDraws) {
@@ -300,13 +305,15 @@ export class GpuCuller {
     pass.setPipeline(pipelines.args);
     pass.dispatchWorkgroups(Math.ceil(Math.max(1, this.draws.length) / CULL_WORKGROUP_SIZE));
     pass.end();
-    this.readback.copy(encoder, this.visible, 0);
+    while (this.readbacks.length <= chunk) this.readbacks.push(new CountReadback(this.device, `${this.label} visible instances, chunk ${this.readbacks.length}`));
+    this.encodedChunk = chunk;
+    this.readbacks[chunk].copy(encoder, this.visible, 0);
     return CULL_PARAMS_BYTES;
   }
 
   /** After the frame was submitted: starts reading its counter back. */
   afterSubmit(): void {
-    this.readback.afterSubmit();
+    this.readbacks[this.encodedChunk].afterSubmit();
   }
 
   private createBindGroup(layout: GPUBindGroupLayout, palettes: GPUBuffer, sourceDraws: GPUBuffer): GPUBindGroup {
@@ -338,6 +345,6 @@ export class GpuCuller {
     this.visible.destroy();
     this.params.destroy();
     this.culledDraws?.destroy();
-    this.readback.destroy();
+    for (const r of this.readbacks) r.destroy();
   }
 }

@@ -94,8 +94,9 @@ export class Renderer {
   private readonly worldViewProjection = new Float32Array(16);
   /** The frame's camera-relative frustum planes, for GPU culling. */
   private readonly cullPlanes = new Float32Array(FRUSTUM_FLOATS);
-  /** Set by renderInChunks: the first instance of this chunk. */
+  /** Set by renderInChunks: the first instance of this chunk, and which chunk it is. */
   private chunkFirst = 0;
+  private chunkIndex = 0;
   private lastPath: SkinningPath = 'vertex';
   /** The current model's draws. */
   private current: ModelDraws | undefined;
@@ -398,13 +399,13 @@ export class Renderer {
    * `source` (optional): the palettes are already on the GPU (a GPU pose evaluator's; see
    * GpuPaletteSource): nothing of them is uploaded, and bounds, frustum culling and compaction
    * run on the GPU (gpu-culling.ts), each draw one indirect call; `stats.instances` and
-   * `stats.culled` are then read back a frame or two late. Until the culling pipelines are built,
-   * without the 'indirect-first-instance' feature, for EXT_mesh_gpu_instancing models and for
-   * crowds drawn in chunks, every instance is drawn unculled. GPU-culled frames also write the
-   * draw records on the GPU from the placements (gpu-records.ts) for models whose mesh nodes no
-   * clip moves and that have no morph targets; other models' records come from the instances
-   * (node matrices, morph weights) as usual. Dual-quaternion skinning ignores `source` and
-   * uploads the instances' own palettes.
+   * `stats.culled` are then read back a frame or two late (per chunk for crowds drawn in chunks).
+   * Until the culling pipelines are built, without the 'indirect-first-instance' feature and for
+   * EXT_mesh_gpu_instancing models, every instance is drawn unculled. The draw records are
+   * written on the GPU too (gpu-records.ts), from the source's placements, morph weights and
+   * mesh node matrices where it has them; models it cannot serve have theirs written from the
+   * instances (node matrices, morph weights) as usual. Dual-quaternion skinning ignores `source`
+   * and uploads the instances' own palettes.
    */
   renderInstances(
     target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array | Float64Array,
@@ -462,7 +463,7 @@ export class Renderer {
     let paletteSlots: Int32Array | undefined;
     let gpuCuller: GpuCuller | undefined;
     if (current && count > 0 && gpuSource) {
-      gpuCuller = chunked ? undefined : current.requestGpuCulling(this.onGpuCullingFailed);
+      gpuCuller = current.requestGpuCulling(this.onGpuCullingFailed);
     } else if (current && count > 0 && (this.settings.culling || showBounds)) {
       const culler = current.culler;
       // The frame uniforms are camera-relative; the culler's boxes are in world space.
@@ -477,7 +478,7 @@ export class Renderer {
     stats.instances = current ? count : 0;
     if (gpuCuller) {
       // The GPU's count of a frame or two ago (display only); this frame's until the first arrives.
-      const visible = gpuCuller.visibleCount;
+      const visible = gpuCuller.visibleCount(this.chunkIndex);
       stats.instances = visible >= 0 ? Math.min(visible, count) : count;
       stats.culled = count - stats.instances;
     }
@@ -514,7 +515,7 @@ export class Renderer {
       }
       if (gpuCuller) {
         frustumPlanes(this.frameData.viewProjection, this.cullPlanes);
-        uploaded += gpuCuller.encode(encoder, queue, current.palettes, current.drawBuffer, count, this.cullPlanes, this.settings.culling);
+        uploaded += gpuCuller.encode(encoder, queue, current.palettes, current.drawBuffer, count, this.cullPlanes, this.settings.culling, this.chunkIndex);
       }
     }
     const indirect = gpuCuller?.args;
@@ -560,7 +561,7 @@ export class Renderer {
     const started = performance.now();
     const stats = this.stats;
     const part = this.chunkInstances;
-    let drawCalls = 0, vertices = 0, triangles = 0, joints = 0, uploaded = 0;
+    let drawCalls = 0, vertices = 0, triangles = 0, joints = 0, uploaded = 0, culled = 0;
     try {
       for (let first = 0; first < count; first += chunk) {
         const n = Math.min(chunk, count - first);
@@ -569,20 +570,23 @@ export class Renderer {
         this.chunkContinues = first > 0;
         this.chunkFollows = first + n < count;
         this.chunkFirst = first;
+        this.chunkIndex = first / chunk;
         this.renderInstances(target, camera, part, n, placements?.subarray(first * 16, (first + n) * 16), source);
         drawCalls += stats.drawCalls; vertices += stats.vertices; triangles += stats.triangles; joints += stats.joints;
         uploaded += stats.bytesUploaded;
+        culled += stats.culled;
         if (this.chunkContinues) stats.frames--;
       }
     } finally {
       this.chunkContinues = this.chunkFollows = false;
-      this.chunkFirst = 0;
+      this.chunkFirst = this.chunkIndex = 0;
       // Keep the array (no reallocation next frame), not the instances.
       part.fill(undefined as unknown as ModelInstance);
     }
     stats.drawCalls = drawCalls; stats.vertices = vertices; stats.triangles = triangles; stats.joints = joints;
     stats.bytesUploaded = uploaded;
-    stats.instances = count;
+    stats.culled = culled;
+    stats.instances = count - culled;
     stats.encodeMs = performance.now() - started;
   }
 

@@ -121,7 +121,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
     const before = culler.readCount;
     for (let i = 0; i < 200 && culler.readCount === before; i++) await new Promise((r) => setTimeout(r, 5));
     // One more settled frame so the readback belongs to the frame whose records we read.
-    const n = culler.visibleCount;
+    const n = culler.visibleCount();
     const bytes = COUNT * DRAW_RECORD_SIZE;
     const copy = gpu.createBuffer({ label: 'test culled records readback', size: bytes, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
     const encoder = gpu.createCommandEncoder();
@@ -266,7 +266,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
     });
   });
 
-  it('palettes beyond one storage binding go in chunks: each chunk copies its range of the GPU palettes; same pixels as the CPU path', async () => {
+  it('palettes beyond one storage binding go in chunks: each chunk copies its range of the GPU palettes and is culled on the GPU; same pixels and culled count as the CPU path', async () => {
     await expectNoGpuErrors(gpu, async () => {
       const perInstance = crowd.paletteMatrices * 64;
       const chunk = 16;
@@ -276,14 +276,25 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
         chunked.camera.target.set(scene.camera.target);
         Object.assign(chunked.camera, { yaw: 0.5, pitch: -0.35, distance: 2.2 * size, near: size * 0.05, far: size * 5 });
         const r = chunked.renderer;
+        r.settings.culling = true;
+        expect(await r.prepareGpuCulling()).toBe(true);
         renderCrowd(r, chunked.target, chunked.camera, crowd);
         const cpu = await chunked.read();
+        const cpuCulled = r.stats.culled;
+        expect(cpuCulled).toBeGreaterThan(0);
         const copies = countGpuCalls(gpu, () => r.renderInstances(chunked.target, chunked.camera, crowd.instances, COUNT, crowd.placementsF32, source));
-        // Four chunks of at most 16: four submits.
+        // Four chunks of at most 16: four submits, each culled on the GPU (indirect draws).
         expect(copies.submit).toBe(Math.ceil(COUNT / chunk));
-        expect(r.stats.instances).toBe(COUNT);
         expect(r.stats.joints).toBe(0);
         const gpuFrame = await chunked.read();
+        // Each chunk's count comes back a frame or two late; then the frame's total is the CPU culler's.
+        for (let f = 0; f < 50 && r.stats.culled !== cpuCulled; f++) {
+          await gpu.queue.onSubmittedWorkDone();
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          r.renderInstances(chunked.target, chunked.camera, crowd.instances, COUNT, crowd.placementsF32, source);
+        }
+        expect(r.stats.culled).toBe(cpuCulled);
+        expect(r.stats.instances).toBe(COUNT - cpuCulled);
         let covered = 0;
         for (let i = 3; i < cpu.rgba.length; i += 4) if (cpu.rgba[i] > 0) covered++;
         expect(covered).toBeGreaterThan(W * H / 20);

@@ -19,7 +19,7 @@ import { GltfBuilder } from '../../../src/gltf/builder.ts';
 import { addQuadMesh, EXT } from '../../support/instancing.ts';
 import { assetPath } from '../../support/assets.ts';
 import { writeArtifactPng } from '../../support/png.ts';
-import { expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from '../gpu-test.ts';
+import { countGpuCalls, expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from '../gpu-test.ts';
 
 const device = await testDevice('gpu crowd render tests');
 const W = 160, H = 120;
@@ -323,6 +323,15 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
         try {
           expect(both.onGpu.gpu!.meshWorlds, name).toBeDefined();
           expect(both.written).toBeLessThan(n * 32 + 2048);
+          // Later frames create no GPU object: one encoder, one submit, the frame's writeBuffers.
+          const r = both.view.renderer;
+          const counts = countGpuCalls(gpu, () => {
+            for (let f = 0; f < 3; f++) {
+              both.onGpu.update(DT);
+              renderCrowd(r, both.view.target, both.view.camera, both.onGpu, both.onGpu.gpu);
+            }
+          });
+          expect({ ...counts, writeBuffer: undefined }, name).toEqual({ createCommandEncoder: 3, submit: 3, writeBuffer: undefined });
           expect(both.covered, name).toBeGreaterThan(W * H / 50);
           expect(both.diff.pixels, name).toBeLessThanOrEqual(Math.ceil(both.covered * 0.01));
           expect(both.diff.maxChannel, name).toBeLessThanOrEqual(8);
