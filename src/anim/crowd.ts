@@ -152,11 +152,11 @@ const PREVIOUS = 0, TIME = 1, STEP = 2, DURATION = 3;
  * state (clip, time, crossfade partner, time and weight, placement as x y z yaw) into
  * `gpu.state`; whoever draws uploads it (`gpu.writeInstances(queue)`, which returns the
  * bytes) and records `gpu.encode(encoder)`, then draws from `gpu.palettes` — the renderer
- * does both when given `crowd.gpu`. `palettes` then holds instance 0's only, and every entry
- * of `instances` is instance 0 in the rest pose (its mesh nodes' matrices and material
- * animation are per model). Root motion stays on the CPU, sampling only the root's
- * channels; placements must stay turns about +Y (as `setPlacement`, `turn` and root motion
- * keep them).
+ * does both when given `crowd.gpu`, whose morph weights and moving mesh nodes' matrices its
+ * draw records read. `palettes` then holds instance 0's only, and every entry of `instances`
+ * is instance 0 in the rest pose (material animation is per model). Root motion stays on the
+ * CPU, sampling only the root's channels; placements must stay turns about +Y (as
+ * `setPlacement`, `turn` and root motion keep them).
  */
 export class Crowd {
   /** Instances evaluated and drawn; at most `capacity`. */
