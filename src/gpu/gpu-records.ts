@@ -275,6 +275,20 @@ export class GpuRecords {
     return (!this.animatesMorphWeights || source.morphWeights !== undefined) && (this.meshStride === 0 || source.meshWorlds !== undefined);
   }
 
+  /**
+   * Whether records for `source` need this pass: it carries per-instance morph weights or mesh
+   * node matrices that this model's clips make differ per instance, so the instances' own poses
+   * (the CPU writer's input) are not the drawn ones.
+   */
+  dependsOn(source: GpuRecordSource): boolean {
+    return (this.animatesMorphWeights && source.morphWeights !== undefined) || (this.meshStride > 0 && source.meshWorlds !== undefined);
+  }
+
+  /** Whether the pipeline is built. */
+  get ready(): boolean {
+    return this.pipeline !== undefined;
+  }
+
   /** Whether the pipeline is built; the first call starts the build (`onFailed` hears of a failure). */
   request(onFailed: (e: unknown) => void): boolean {
     if (this.pipeline) return true;

@@ -16,7 +16,7 @@ import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } 
 import type { GpuMaterial, GpuModel, GpuPrimitive } from './gpu-model.ts';
 import { INDIRECT_ARGS_BYTES } from './gpu-culling-layout.ts';
 import { GpuCuller, gpuCullingSupported } from './gpu-culling.ts';
-import { GpuRecords, gpuRecordsApply } from './gpu-records.ts';
+import { GpuRecords, gpuRecordsApply, type GpuRecordSource } from './gpu-records.ts';
 import { groundFootprint, type GroundDisc, type GroundFootprint } from './ground.ts';
 import { BindGroup, DrawFlag, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from './layouts.ts';
 import { instancesPerBinding, type AllocationLimits } from './limits.ts';
@@ -293,6 +293,11 @@ export class ModelDraws {
       }
     }
     return this.gpuRecords?.request(onFailed) ? this.gpuRecords : undefined;
+  }
+
+  /** Whether frames from `source` must wait for GPU record writing to be built (GpuRecords.dependsOn). */
+  gpuRecordsPending(source: GpuRecordSource): boolean {
+    return this.gpuRecords !== undefined && !this.gpuRecords.ready && this.gpuRecords.dependsOn(source);
   }
 
   /** Resolves once GPU record writing is built (at once when it does not apply to the model). */

@@ -427,6 +427,12 @@ export class Renderer {
     }
     const chunked = this.chunkContinues || this.chunkFollows;
     current?.usePalettes(gpuSource && !chunked ? gpuSource.palettes : undefined);
+    if (gpuSource && current && count > 0) {
+      // A crowd whose draws take per-instance mesh matrices or morph weights from the source is not
+      // drawn until the record pass is built: the instances' own poses (the CPU writer's) are not its poses.
+      current.requestGpuRecords(this.onGpuCullingFailed);
+      if (current.gpuRecordsPending(gpuSource)) count = 0;
+    }
     let uploaded = 0;
     camera.update(target.width / target.height);
     this.writeFrameUniforms(camera, target, current);

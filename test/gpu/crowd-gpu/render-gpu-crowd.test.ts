@@ -341,4 +341,30 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
       });
     }
   });
+  it('a crowd whose meshes ride on bones is not drawn from the instances\' rest pose while the record pass builds: nothing until it is ready', async () => {
+    const robot = await loadModel(readFileSync(assetPath('RobotExpressive')), 'RobotExpressive');
+    const view = new OffscreenScene(gpu, W, H);
+    try {
+      await expectNoGpuErrors(gpu, async () => {
+        await view.setModel(robot);
+        const crowd = new Crowd(robot, 4, { evaluator: 'gpu', device: gpu });
+        crowd.placeOnGrid(3);
+        for (let k = 0; k < 4; k++) crowd.play(k, 6, k / 4);
+        crowd.update(DT);
+        const r = view.renderer;
+        // A fresh renderer: the first frame starts building the record pass and draws none of the crowd.
+        renderCrowd(r, view.target, view.camera, crowd, crowd.gpu);
+        expect(r.stats.instances).toBe(0);
+        expect(r.stats.triangles).toBe(0);
+        expect(await r.prepareGpuCulling()).toBe(true);
+        renderCrowd(r, view.target, view.camera, crowd, crowd.gpu);
+        expect(r.stats.instances).toBe(4);
+        expect(r.stats.drawCalls).toBeGreaterThan(0);
+        await gpu.queue.onSubmittedWorkDone();
+        crowd.destroy();
+      });
+    } finally {
+      view.destroy();
+    }
+  });
 });
