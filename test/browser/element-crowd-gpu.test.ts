@@ -4,7 +4,8 @@
  * (no palette upload: stats.joints 0), bounded, culled and drawn indirectly on the GPU;
  * `stats.bytesUploaded` equals every byte the frame's writeBuffers wrote, 32 per instance
  * plus a fixed amount (Fox: its draw records are written on the GPU from the evaluator's
- * placements). `instances` beyond the CPU evaluator's 4096 with the GPU evaluator are checked on
+ * placements; RobotExpressive: its bone-riding meshes and face weights from the evaluator too).
+ * `instances` beyond the CPU evaluator's 4096 with the GPU evaluator are checked on
  * the stage in Node (test/gpu/crowd-gpu/render-gpu-crowd.test.ts): thousands of characters take
  * minutes per frame on SwiftShader.
  */
@@ -92,5 +93,17 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> crowd-evaluator', () => {
     expect(cpu.joints).toBe(50 * 24);
     expect(cpu.written).toBeGreaterThan(50 * 24 * 64);
     await page.evaluate(() => window.helpers.viewer('gpu50').remove());
+  }, 180_000);
+  it('crowd-evaluator="gpu" on RobotExpressive (meshes on bones, a face\'s morph weights): evaluated and drawn on the GPU at 32 bytes per instance', async () => {
+    await page.evaluate(() => window.helpers.addViewer('robots', { src: '/assets/RobotExpressive.glb', animation: 'Walking', autoplay: '', instances: '20', 'crowd-evaluator': 'gpu' }, { timeoutMs: 60_000 }));
+    // Not moved to the CPU: its moving meshes and morph weights come from the GPU evaluator.
+    expect(await page.evaluate(() => window.helpers.viewer('robots').crowdEvaluator)).toBe('gpu');
+    await expect.poll(async () => (await oneFrame('robots')).written, { timeout: 60_000 }).toBeLessThan(20 * 32 + 2048);
+    const gpu = await oneFrame('robots');
+    expect(gpu.joints).toBe(0);
+    expect(gpu.bytesUploaded).toBe(gpu.written);
+    expect(gpu.written).toBeGreaterThanOrEqual(20 * 32);
+    await expect.poll(async () => { const f = await oneFrame('robots'); return f.instances + f.culled; }, { timeout: 60_000 }).toBe(20);
+    await page.evaluate(() => window.helpers.viewer('robots').remove());
   }, 180_000);
 });
