@@ -33,6 +33,7 @@ import {
   CULL_DRAW_BYTES, CULL_MESH_NODE_BYTES, CULL_NO_INDEX, CULL_PAIR_BYTES, CULL_PARAMS_BYTES, CULL_WORKGROUP_SIZE, CullBinding,
   CullDrawWord, CullMeshNodeWord, CullPairWord, CullParamsWord, INDIRECT_ARGS_BYTES,
 } from './gpu-culling-layout.ts';
+import { PALETTE_MATRIX_BYTES } from './layouts.ts';
 import { compileShaderModule } from './shader-module.ts';
 
 export const CULL_WGSL = `${drawRecordWgsl}\n${cullWgsl}`;
@@ -72,6 +73,17 @@ export interface GpuPaletteSource {
    * records are written on the CPU from the instances' poses.
    */
   readonly meshWorlds?: GPUBuffer | undefined;
+}
+
+/**
+ * Throws a RangeError naming the buffer when `source` holds fewer palettes than `instances` (from
+ * its instance 0) need: at least one matrix even for a rigid model, as the passes bind an array<mat4x4f>.
+ */
+export function checkPaletteSource(source: GpuPaletteSource, instances: number, paletteMatrices: number): void {
+  const bytes = Math.max(1, instances * paletteMatrices) * PALETTE_MATRIX_BYTES;
+  if (source.palettes.size < bytes) {
+    throw new RangeError(`Renderer.renderInstances: ${instances} instances need ${bytes} bytes of GPU palettes (at least one matrix), "${source.palettes.label}" holds ${source.palettes.size}`);
+  }
 }
 
 /** What the culler needs of each of the Renderer's draws. */

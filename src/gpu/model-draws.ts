@@ -295,8 +295,13 @@ export class ModelDraws {
     return this.gpuRecords?.request(onFailed) ? this.gpuRecords : undefined;
   }
 
-  /** Whether frames from `source` must wait for GPU record writing to be built (GpuRecords.dependsOn). */
-  gpuRecordsPending(source: GpuRecordSource): boolean {
+  /**
+   * Whether frames from `source` must wait for GPU record writing (requested here) to be built: the
+   * source carries per-instance mesh matrices or morph weights (GpuRecords.dependsOn), so the
+   * instances' own poses, the CPU writer's input, are not the crowd's.
+   */
+  awaitsGpuRecords(source: GpuRecordSource, onFailed: (e: unknown) => void): boolean {
+    this.requestGpuRecords(onFailed);
     return this.gpuRecords !== undefined && !this.gpuRecords.ready && this.gpuRecords.dependsOn(source);
   }
 

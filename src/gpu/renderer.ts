@@ -19,7 +19,7 @@ import { writeDrawRecords } from './draw-record-writer.ts';
 import { FrameUniformsData } from './frame-uniforms.ts';
 import { writeFrameUniforms } from './frame-uniforms-writer.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './gpu-model.ts';
-import type { GpuCuller, GpuPaletteSource } from './gpu-culling.ts';
+import { checkPaletteSource, type GpuCuller, type GpuPaletteSource } from './gpu-culling.ts';
 import { GpuTimer } from './gpu-timer.ts';
 import { groundDisc, placeGround, type GroundDisc } from './ground.ts';
 import { BindGroup, FrameBinding, PALETTE_MATRIX_BYTES } from './layouts.ts';
@@ -420,19 +420,11 @@ export class Renderer {
     if (current) this.beginModelFrame(current, instances, count, placements);
     // Palettes from the GPU (linear skinning); a chunk reads its range copied into the model's own buffer.
     const gpuSource = current !== undefined && source !== undefined && current.skinning !== 'dual-quaternion' ? source : undefined;
-    // At least one matrix even for a rigid model: the passes bind an array<mat4x4f>.
-    const sourceBytes = Math.max(1, (this.chunkFirst + count) * (current?.paletteMatrices ?? 0)) * PALETTE_MATRIX_BYTES;
-    if (gpuSource && gpuSource.palettes.size < sourceBytes) {
-      throw new RangeError(`Renderer.renderInstances: ${this.chunkFirst + count} instances need ${sourceBytes} bytes of GPU palettes (at least one matrix), "${gpuSource.palettes.label}" holds ${gpuSource.palettes.size}`);
-    }
+    if (gpuSource) checkPaletteSource(gpuSource, this.chunkFirst + count, current!.paletteMatrices);
     const chunked = this.chunkContinues || this.chunkFollows;
     current?.usePalettes(gpuSource && !chunked ? gpuSource.palettes : undefined);
-    if (gpuSource && current && count > 0) {
-      // A crowd whose draws take per-instance mesh matrices or morph weights from the source is not
-      // drawn until the record pass is built: the instances' own poses (the CPU writer's) are not its poses.
-      current.requestGpuRecords(this.onGpuCullingFailed);
-      if (current.gpuRecordsPending(gpuSource)) count = 0;
-    }
+    // Not drawn until the record pass is built when the source's per-instance data is needed (ModelDraws.awaitsGpuRecords).
+    if (gpuSource && count > 0 && current!.awaitsGpuRecords(gpuSource, this.onGpuCullingFailed)) count = 0;
     let uploaded = 0;
     camera.update(target.width / target.height);
     this.writeFrameUniforms(camera, target, current);
