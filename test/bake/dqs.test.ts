@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bakeModel } from '../../src/bake/bake.ts';
 import { bakeToJson } from '../../src/bake/json.ts';
@@ -10,22 +8,8 @@ import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { parseBakeArgs } from '../../src/cli/bake.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
+import { ourLines, runBake as bake } from '../support/bake-cli.ts';
 import { assetPath, sharedAssets } from '../support/assets.ts';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
-
-/** Runs `npm run --silent bake -- ARGS` from `cwd`. */
-async function bake(args: string[], cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--prefix', ROOT, '--silent', 'bake', '--', ...args], { cwd, env: { ...process.env, INIT_CWD: cwd } });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
-const ourLines = (stderr: string) => stderr.split('\n').filter((l) => l && !l.startsWith('npm warn'));
 
 const closeTo = (a: ArrayLike<number>, b: ArrayLike<number>, eps: number) => {
   expect(a.length).toBe(b.length);

@@ -1,29 +1,14 @@
 /** `bake --animations-from LIBRARY [--joint-map MAP.json]`: --animation names LIBRARY's clips, retargeted onto the model; the output format is unchanged. */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bakeModel } from '../../src/bake/bake.ts';
 import { parseBakeArgs } from '../../src/cli/bake.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
+import { ourLines, runBake as bake } from '../support/bake-cli.ts';
 import { assetPath } from '../support/assets.ts';
 import { CESIUM_TO_FIGURE, editGlb, relativeError } from '../anim/retarget/fixtures.ts';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
-
-async function bake(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--prefix', ROOT, '--silent', 'bake', '--', ...args], { cwd, env: { ...process.env, INIT_CWD: cwd } });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
-const ourLines = (stderr: string) => stderr.split('\n').filter((l) => l && !l.startsWith('npm warn'));
 
 /** A Fox whose b_ joints are renamed and whose clips are gone. */
 const renamedFox = (): Uint8Array => editGlb(new Uint8Array(readFileSync(assetPath('Fox'))), (json) => {

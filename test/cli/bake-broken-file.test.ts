@@ -1,26 +1,18 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ourLines, runBake } from '../support/bake-cli.ts';
 import { glbOf } from '../support/fuzz.ts';
 import { assetJson, assetPath } from '../support/assets.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
 
 /** `npm run --silent bake -- FILE` from the file's folder: exit code and our stderr lines. */
 async function bakeFile(name: string, bytes: Uint8Array): Promise<{ code: number; lines: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'bake-broken-'));
   writeFileSync(join(dir, name), bytes);
-  try {
-    const { stderr } = await run('npm', ['run', '--prefix', ROOT, '--silent', 'bake', '--', name], { cwd: dir, env: { ...process.env, INIT_CWD: dir } });
-    return { code: 0, lines: stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')) };
-  } catch (e) {
-    const err = e as { code: number; stderr: string };
-    return { code: err.code, lines: err.stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')) };
-  }
+  const r = await runBake([name], dir);
+  return { code: r.code, lines: ourLines(r.stderr) };
 }
 
 const gltf = (json: unknown) => new TextEncoder().encode(JSON.stringify(json));

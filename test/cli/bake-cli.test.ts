@@ -1,32 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bakeModel } from '../../src/bake/bake.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { parseBakeArgs } from '../../src/cli/bake.ts';
+import { ourLines, runBake as bake } from '../support/bake-cli.ts';
 import { assetPath } from '../support/assets.ts';
 import { compressFile } from '../support/compressed.ts';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
-
-/** Runs the documented command line, `npm run --silent bake -- ARGS`, from `cwd`. */
-async function bake(args: string[], cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--prefix', ROOT, '--silent', 'bake', '--', ...args], { cwd, env: { ...process.env, INIT_CWD: cwd } });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
-
-/** stderr without npm's own config warnings, which are the machine's, not ours. */
-const ourLines = (stderr: string) => stderr.split('\n').filter((l) => l && !l.startsWith('npm warn'));
 
 describe('bake command line: errors', () => {
   it('a missing file: exit 1, one line, no stack', async () => {
