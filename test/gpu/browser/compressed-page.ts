@@ -5,12 +5,14 @@
  * original's camera, so the frames can be compared pixel for pixel.
  */
 import { createModelInstance, updateModelInstance } from '../../../src/anim/instance.ts';
+import { toBase64 } from '../../../src/gltf/builder.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
 import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
 import { OrbitCamera } from '../../../src/gpu/camera.ts';
 import { requestWebGpuDevice } from '../../../src/gpu/device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../../../src/gpu/readback.ts';
 import { Renderer } from '../../../src/gpu/renderer.ts';
+import { fromBase64 } from './base64.ts';
 
 export interface CompressedRenderResult {
   /** RGBA8 of the frame, base64. */
@@ -36,19 +38,6 @@ declare global {
 const SCOPES: GPUErrorFilter[] = ['validation', 'out-of-memory', 'internal'];
 let state: { device: GPUDevice; renderer: Renderer; uncaptured: string[]; targets: Map<number, GPUTexture> } | undefined;
 const cameras = new Map<string, OrbitCamera>();
-
-function fromBase64(s: string): Uint8Array {
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
 
 window.renderCompressed = async (glbBase64, frameAs, phase, size) => {
   if (!state) {

@@ -4,6 +4,7 @@
  * decoded by createImageBitmap — driven by the test through `window.rendererCheck`.
  */
 import { createModelInstance, updateModelInstance } from '../../../src/anim/instance.ts';
+import { toBase64 } from '../../../src/gltf/builder.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
 import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
 import { OrbitCamera } from '../../../src/gpu/camera.ts';
@@ -11,6 +12,7 @@ import { configureCanvas, observeCanvasSize, requestWebGpuDevice } from '../../.
 import { createOffscreenTarget, readTexturePixels } from '../../../src/gpu/readback.ts';
 import { MipmapGenerator } from '../../../src/gpu/mipmaps.ts';
 import { Renderer } from '../../../src/gpu/renderer.ts';
+import { fromBase64 } from './base64.ts';
 import { createImageTexture, fitImage } from '../../../src/gpu/textures.ts';
 
 export interface RendererCheckResult {
@@ -36,19 +38,6 @@ declare global {
     fitImageCheck(maxDimension: number): Promise<FitImageCheckResult>;
     rendererCheck(glbBase64: string, clip: number, time: number, yaw: number, pitch: number, size: number, srgbView?: boolean): Promise<RendererCheckResult>;
   }
-}
-
-function fromBase64(s: string): Uint8Array {
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
-  return btoa(s);
 }
 
 window.rendererCheck = async (glbBase64, clip, time, yaw, pitch, size, srgbView = false) => {
