@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { DRACO_WORKER_MEASURE } from '../../src/gltf/extensions/draco-offthread.ts';
 import { KTX2_WORKER_MEASURE } from '../../src/gpu/ktx2-offthread.ts';
 import { assetPath } from '../support/assets.ts';
@@ -155,18 +156,34 @@ void [typed, wrong, device, loadGltf];
     // Any WebGPU error in a page fails the test that caused it.
     afterEach(async () => { await session?.checkWebGpuErrors(); });
 
-    it('one <script type="module"> of the built file registers a working element; a second copy is ignored', async () => {
-      const { page, consoleErrors } = await session.newPage();
-      const warnings: string[] = [];
-      page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
+    /** Serves the build under /built/, opens element-dist.html on it and waits for its viewer's built-in character. */
+    async function openBuiltPage(page: Page): Promise<void> {
       await page.route('**/built/**', async (route) => {
         const path = join(OUT, new URL(route.request().url()).pathname.replace(/^\/built\//, ''));
         await route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(path) });
       });
+      await page.goto(`${session.baseUrl}/test/browser/pages/element-dist.html`);
+      await page.waitForFunction(() => customElements.get('skinned-mesh-viewer') !== undefined && window.helpers !== undefined);
+      await page.evaluate(() => window.helpers.whenLoaded(window.helpers.viewer('viewer'), 45_000));
+    }
+
+    /** Serves `glb` at /models/NAME and loads it into the page's viewer. */
+    async function loadServedModel(page: Page, name: string, glb: Uint8Array): Promise<void> {
+      await page.route(`**/models/${name}`, (route) => route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: Buffer.from(glb) }));
+      await page.evaluate(async (src) => {
+        const viewer = window.helpers.viewer('viewer');
+        const loaded = window.helpers.nextLoad(viewer, 45_000);
+        viewer.setAttribute('src', src);
+        await loaded;
+      }, `/models/${name}`);
+    }
+
+    it('one <script type="module"> of the built file registers a working element; a second copy is ignored', async () => {
+      const { page, consoleErrors } = await session.newPage();
+      const warnings: string[] = [];
+      page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
       try {
-        await page.goto(`${session.baseUrl}/test/browser/pages/element-dist.html`);
-        await page.waitForFunction(() => customElements.get('skinned-mesh-viewer') !== undefined && window.helpers !== undefined);
-        await page.evaluate(() => window.helpers.whenLoaded(window.helpers.viewer('viewer'), 45_000));
+        await openBuiltPage(page);
         const { base64 } = await page.evaluate(() => window.helpers.captureBase64(window.helpers.viewer('viewer')));
         expect(foregroundFraction(decodeBase64Image(base64))).toBeGreaterThan(0.03);
         const names = await page.evaluate(() => window.helpers.viewer('viewer').animations);
@@ -184,21 +201,9 @@ void [typed, wrong, device, loadGltf];
       const requests: string[] = [];
       page.context().on('request', (request) => requests.push(request.url()));
       const fox = await compressFile(assetPath('Fox'), 'draco');
-      await page.route('**/built/**', async (route) => {
-        const path = join(OUT, new URL(route.request().url()).pathname.replace(/^\/built\//, ''));
-        await route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(path) });
-      });
-      await page.route('**/models/fox-draco.glb', (route) => route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: Buffer.from(fox) }));
       try {
-        await page.goto(`${session.baseUrl}/test/browser/pages/element-dist.html`);
-        await page.waitForFunction(() => customElements.get('skinned-mesh-viewer') !== undefined && window.helpers !== undefined);
-        await page.evaluate(() => window.helpers.whenLoaded(window.helpers.viewer('viewer'), 45_000));
-        await page.evaluate(async () => {
-          const viewer = window.helpers.viewer('viewer');
-          const loaded = window.helpers.nextLoad(viewer, 45_000);
-          viewer.setAttribute('src', '/models/fox-draco.glb');
-          await loaded;
-        });
+        await openBuiltPage(page);
+        await loadServedModel(page, 'fox-draco.glb', fox);
         // Decoded off the main thread: the library's worker ran (it ends itself when idle, so
         // it is looked for now) and the page recorded one measure per primitive it decoded.
         expect(page.workers().map((w) => new URL(w.url()).pathname)).toContainEqual(expect.stringMatching(/^\/built\/lib\/assets\/draco-worker-[\w-]+\.js$/));
@@ -222,21 +227,9 @@ void [typed, wrong, device, loadGltf];
       page.context().on('request', (request) => requests.push(request.url()));
       // CesiumMan's only texture as UASTC KTX2, required, with no plain source to fall back to.
       const man = await ktx2Glb(new Uint8Array(readFileSync(assetPath('CesiumMan'))));
-      await page.route('**/built/**', async (route) => {
-        const path = join(OUT, new URL(route.request().url()).pathname.replace(/^\/built\//, ''));
-        await route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(path) });
-      });
-      await page.route('**/models/man-ktx2.glb', (route) => route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: Buffer.from(man) }));
       try {
-        await page.goto(`${session.baseUrl}/test/browser/pages/element-dist.html`);
-        await page.waitForFunction(() => customElements.get('skinned-mesh-viewer') !== undefined && window.helpers !== undefined);
-        await page.evaluate(() => window.helpers.whenLoaded(window.helpers.viewer('viewer'), 45_000));
-        await page.evaluate(async () => {
-          const viewer = window.helpers.viewer('viewer');
-          const loaded = window.helpers.nextLoad(viewer, 45_000);
-          viewer.setAttribute('src', '/models/man-ktx2.glb');
-          await loaded;
-        });
+        await openBuiltPage(page);
+        await loadServedModel(page, 'man-ktx2.glb', man);
         expect(page.workers().map((w) => new URL(w.url()).pathname)).toContainEqual(expect.stringMatching(/^\/built\/lib\/assets\/ktx2-worker-[\w-]+\.js$/));
         const measures = await page.evaluate((name) => performance.getEntriesByName(name).map((e) => (e as PerformanceMeasure).detail as string), KTX2_WORKER_MEASURE);
         expect(measures).toEqual(['images[0]']);
