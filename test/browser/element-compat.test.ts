@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { writeArtifactPng } from '../support/png.ts';
-import { decodeBase64Image, foregroundFraction, serveAssets, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, foregroundFraction, openTestPage, serveAssets, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -26,8 +26,7 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
     session = await startBrowserSession();
     ({ page, consoleErrors } = await session.newPage());
     requested = await serveAssets(page);
-    await page.goto(`${session.baseUrl}/test/browser/pages/element-model-viewer-markup.html`);
-    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    await openTestPage(page, session.baseUrl, 'element-model-viewer-markup.html');
     for (const id of SHOWN) await page.evaluate(([i, t]) => window.helpers.whenLoaded(window.helpers.viewer(i), t), [id, LOAD_TIMEOUT] as const);
   }, 120_000);
   afterAll(async () => {

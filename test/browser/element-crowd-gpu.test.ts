@@ -12,7 +12,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { serveAssets } from './element-support.ts';
+import { openTestPage, serveAssets } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -33,8 +33,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> crowd-evaluator', () => {
     session = await startBrowserSession();
     ({ page } = await session.newPage());
     await serveAssets(page);
-    await page.goto(`${session.baseUrl}/test/browser/pages/element-basic.html`);
-    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    await openTestPage(page, session.baseUrl);
     // Every writeBuffer's bytes, counted on the prototype (the library does not know).
     await page.evaluate(() => {
       const w = window as unknown as { written: number };

@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { openTestPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -23,8 +24,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
   beforeAll(async () => {
     session = await startBrowserSession();
     ({ page } = await session.newPage());
-    await page.goto(`${session.baseUrl}/test/browser/pages/element-basic.html`);
-    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    await openTestPage(page, session.baseUrl);
     await page.evaluate(async ([size, t]) => {
       const el = document.createElement('skinned-mesh-viewer');
       el.id = 'h';

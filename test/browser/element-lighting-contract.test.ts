@@ -13,7 +13,7 @@ import { writeHdr } from '../../src/gpu/environment/hdr.ts';
 import { srgbToLinear } from '../../src/gpu/textures.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { buildSphere } from '../gpu/fixtures.ts';
-import { decodeBase64Image, serveFiles, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, openTestPage, serveFiles, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -85,8 +85,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> image-based lighting contr
       const sphere = sphereFile(name);
       return sphere && { body: sphere, type: glb };
     });
-    await page.goto(`${session.baseUrl}/test/browser/pages/element-basic.html`);
-    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    await openTestPage(page, session.baseUrl);
     await page.evaluate(async (t) => {
       const el = document.createElement('skinned-mesh-viewer');
       el.id = 's';

@@ -11,7 +11,7 @@ import { writeHdr } from '../../src/gpu/environment/hdr.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { writeExr } from '../support/exr.ts';
 import { encodePng } from '../support/png.ts';
-import { decodeBase64Image, serveAssets, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, openTestPage, serveAssets, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -85,8 +85,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
       if (!file) await route.fulfill({ status: 404, body: 'not found' });
       else await route.fulfill({ status: 200, headers: { 'content-type': file.type }, body: Buffer.from(file.body) });
     });
-    await page.goto(`${session.baseUrl}/test/browser/pages/element-basic.html`);
-    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    await openTestPage(page, session.baseUrl);
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { assetBody, changedFraction, decodeBase64Image, foregroundFraction, serveAssets, type Rgba8Image } from './element-support.ts';
+import { assetBody, changedFraction, decodeBase64Image, foregroundFraction, openTestPage, serveAssets, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -27,8 +27,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
     warnings = [];
     page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
     requested = await serveAssets(page);
-    await page.goto(`${session.baseUrl}/test/browser/pages/element-basic.html`);
-    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    await openTestPage(page, session.baseUrl);
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

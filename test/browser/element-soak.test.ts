@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession, Page } from 'playwright-core';
 import { browserUnavailable, heapAfterGc, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { serveAssets } from './element-support.ts';
+import { openTestPage, serveAssets } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -29,9 +29,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
   async function open(): Promise<{ page: Page; consoleErrors: string[]; cdp: CDPSession }> {
     const { page, consoleErrors } = await session.newPage();
     await serveAssets(page);
-    await page.goto(`${session.baseUrl}/test/browser/pages/element-basic.html`);
     // The first page of a run waits for Vite to transform the library: slow on a busy machine.
-    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined, undefined, { timeout: LOAD_TIMEOUT });
+    await openTestPage(page, session.baseUrl, 'element-basic.html', LOAD_TIMEOUT);
     return { page, consoleErrors, cdp: await page.context().newCDPSession(page) };
   }
 

@@ -11,6 +11,15 @@ import { assetPath } from '../support/assets.ts';
 import { decodeImageBytes } from '../support/png.ts';
 import { COLOUR_VARIANTS, variantFileBytes } from '../support/variant-files.ts';
 
+/**
+ * Opens test/browser/pages/NAME on the test server and waits for the element and the page's
+ * helpers (`timeout`: longer for the first page of a run, which waits for Vite to transform the library).
+ */
+export async function openTestPage(page: Page, baseUrl: string, name = 'element-basic.html', timeout?: number): Promise<void> {
+  await page.goto(`${baseUrl}/test/browser/pages/${name}`);
+  await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined, undefined, timeout === undefined ? {} : { timeout });
+}
+
 /** How long `/assets/slow/…` waits before answering. */
 export const SLOW_MS = 700;
 

@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { decodeBase64Image, serveAssets, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, openTestPage, serveAssets, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -45,8 +45,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> variant-name and available
     ({ page } = await session.newPage());
     page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
     await serveAssets(page);
-    await page.goto(`${session.baseUrl}/test/browser/pages/element-basic.html`);
-    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    await openTestPage(page, session.baseUrl);
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

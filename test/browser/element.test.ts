@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import {
-  changedFraction, decodeBase64Image, foregroundFraction, maxDifference, rawRgba, serveAssets, SLOW_MS, type Rgba8Image,
+  changedFraction, decodeBase64Image, foregroundFraction, maxDifference, openTestPage, rawRgba, serveAssets, SLOW_MS, type Rgba8Image,
 } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -38,8 +38,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
     const warnings: string[] = [];
     page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
     const requested = await serveAssets(page);
-    await page.goto(`${session.baseUrl}/test/browser/pages/${pageName}`);
-    await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined);
+    await openTestPage(page, session.baseUrl, pageName);
     return { page, consoleErrors, warnings, requested };
   }
 
