@@ -6,7 +6,7 @@ import { Interpolation, TargetPath } from '../../gltf/constants.ts';
 import type { Model } from '../../gltf/model.ts';
 import { createPose } from '../../anim/pose.ts';
 import { localToModel } from '../../anim/local-to-model.ts';
-import { movingMeshNodes } from '../../anim/moving-mesh-nodes.ts';
+import { animatedSlots, movingMeshNodes } from '../../anim/moving-mesh-nodes.ts';
 import { invertMat4 } from '../../math/trs.ts';
 import { GpuLimitError } from '../limits.ts';
 import {
@@ -123,13 +123,7 @@ export function packModel(model: Model, locks: readonly (RootLock | undefined)[]
   if (words.length === 0) push(0);
 
   // Which nodes some clip moves (or a root lock, or an animated ancestor); the others are static.
-  const animated = new Uint8Array(n);
-  for (let c = 0; c < clips.length; c++) {
-    for (const ch of clips[c].channels) if (ch.path !== TargetPath.WEIGHTS && !h.useMatrix[ch.slot]) animated[ch.slot] = 1;
-    const lock = locks[c];
-    if (lock) animated[lock.rootSlot] = 1;
-  }
-  for (let slot = 0; slot < n; slot++) if (h.parentSlot[slot] >= 0 && animated[h.parentSlot[slot]]) animated[slot] = 1;
+  const animated = animatedSlots(model, locks.flatMap((lock, c) => (lock && c < clips.length ? [lock.rootSlot] : [])));
   const rest = localToModel(h, template, new Float64Array(16 * n));
   const nodes = new ArrayBuffer(NODE_RECORD_BYTES * Math.max(1, n));
   const nf = new Float32Array(nodes), ni = new Int32Array(nodes);
