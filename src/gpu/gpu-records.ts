@@ -64,10 +64,13 @@ export function animatesMorphWeights(model: Model, draws: readonly GpuRecordDraw
   return model.animations.some((clip) => clip.channels.some((ch) => ch.path === TargetPath.WEIGHTS && morphed.has(ch.slot)));
 }
 
-/** Per draw: RecordDraw (records.wgsl). `restWorld`: model-space rest world matrices by slot. Load time. */
-export function packRecordDraws(model: Model, draws: readonly GpuRecordDraw[], restWorld: Float64Array, preskinBase: Int32Array): ArrayBuffer {
-  const { weightOffsets } = createPose(model);
-  const moving = movingMeshNodes(model);
+/**
+ * Per draw: RecordDraw (records.wgsl). `restWorld`: model-space rest world matrices by slot;
+ * `weightOffsets`: Pose.weightOffsets; `moving`: movingMeshNodes(model). Load time.
+ */
+export function packRecordDraws(
+  model: Model, draws: readonly GpuRecordDraw[], restWorld: Float64Array, preskinBase: Int32Array, weightOffsets: Int32Array, moving: readonly number[],
+): ArrayBuffer {
   const bytes = new ArrayBuffer(Math.max(1, draws.length) * RECORD_DRAW_BYTES);
   const f = new Float32Array(bytes), u = new Uint32Array(bytes);
   const words = RECORD_DRAW_BYTES / 4;
@@ -252,13 +255,14 @@ export class GpuRecords {
     paletteMatrices: number, preskinVertices: number, private readonly label: string,
   ) {
     this.recordDraws = device.createBuffer({ label: `${label} ${model.name} record draws`, size: Math.max(1, draws.length) * RECORD_DRAW_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.recordDraws, 0, packRecordDraws(model, draws, restWorld, preskinBase));
-    const rest = setRestPose(model, createPose(model)).weights;
+    const { weights: rest, weightOffsets } = setRestPose(model, createPose(model));
+    const moving = movingMeshNodes(model);
+    device.queue.writeBuffer(this.recordDraws, 0, packRecordDraws(model, draws, restWorld, preskinBase, weightOffsets, moving));
     this.weightsPerInstance = rest.length;
     this.animatesMorphWeights = animatesMorphWeights(model, draws);
     this.restWeights = device.createBuffer({ label: `${label} ${model.name} rest morph weights`, size: Math.max(16, rest.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     if (rest.length > 0) device.queue.writeBuffer(this.restWeights, 0, rest);
-    this.meshStride = movingMeshNodes(model).length;
+    this.meshStride = moving.length;
     this.noMeshWorlds = device.createBuffer({ label: `${label} ${model.name} mesh node matrices (none)`, size: 64, usage: GPUBufferUsage.STORAGE });
     this.params = device.createBuffer({ label: `${label} ${model.name} record params`, size: RECORD_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.paramData[RecordParamsWord.PALETTE_MATRICES] = paletteMatrices;
