@@ -1,4 +1,5 @@
 import type { Model } from '../../gltf/model.ts';
+import { isInSubtree } from '../mask.ts';
 import { humanoidBonesOf, normalizeJointName, type HumanoidBone } from './humanoid.ts';
 
 /**
@@ -67,12 +68,6 @@ export function skeletonSlots(model: Model): Int32Array {
   const out: number[] = [];
   for (let slot = 0; slot < h.count; slot++) if (inSkin[slot]) out.push(slot);
   return Int32Array.from(out);
-}
-
-/** True when `a` is a strict ancestor of `b` (slots of one hierarchy). */
-function isAncestor(parentSlot: Int32Array, a: number, b: number): boolean {
-  for (let s = parentSlot[b]; s >= a; s = parentSlot[s]) if (s === a) return true;
-  return false;
 }
 
 /** Humanoid bone per slot of the skeleton: from the file's map when given, else from the names. */
@@ -158,9 +153,9 @@ export function mapJoints(source: RetargetSkeleton, target: RetargetSkeleton, op
     const a = nearestMapped(t);
     if (a < 0) continue;
     const sa = sourceSlotOf[a];
-    if (sa === s || isAncestor(srcH.parentSlot, sa, s)) continue;
+    if (isInSubtree(srcH, s, sa)) continue;
     const what = `target ${JSON.stringify(jointLabel(tgt, a))} is an ancestor of ${JSON.stringify(jointLabel(tgt, t))}, but their sources ${JSON.stringify(jointLabel(src, sa))} and ${JSON.stringify(jointLabel(src, s))}`;
-    if (isAncestor(srcH.parentSlot, s, sa)) {
+    if (isInSubtree(srcH, sa, s)) {
       if (by.get(t) === 'user' || by.get(a) === 'user') throw new RetargetError(`joint map makes a cycle: ${what} are the other way round`, jointLabel(tgt, t));
       warnings.push(`${what} are the other way round; ${JSON.stringify(jointLabel(tgt, t))} is left unmapped`);
       sourceSlotOf[t] = -1;
