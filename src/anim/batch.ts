@@ -1,6 +1,6 @@
 import { TargetPath } from '../gltf/constants.ts';
 import type { Model } from '../gltf/model.ts';
-import { invertMat4 } from '../math/trs.ts';
+import { invertMat4, isIdentityMat4 } from '../math/trs.ts';
 import { updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
 import { localToModel } from './local-to-model.ts';
 import { MaterialAnimation } from './material-tracks.ts';
@@ -402,7 +402,7 @@ function matricesAndPalettes(batch: InstanceBatch, kernel: PoseKernel, first: nu
       for (let i = 0; i < count; i++) {
         const inverse = charPtr + i * charStride + mesh.meshOffset;
         const world = (charPtr + i * charStride + matricesOffset + (mesh.meshSlot + 1) * MATRIX_BYTES) >> 3;
-        i32[(inverse + MATRIX_BYTES) >> 2] = invertMat4(f64, f64, world, inverse >> 3) && !isIdentityAt(f64, inverse >> 3) ? 1 : 0;
+        i32[(inverse + MATRIX_BYTES) >> 2] = invertMat4(f64, f64, world, inverse >> 3) && !isIdentityMat4(f64, inverse >> 3) ? 1 : 0;
       }
     }
     if (mesh.affine) {
@@ -427,9 +427,4 @@ function worldPalettesJs(batch: InstanceBatch, instance: ModelInstance): void {
   for (let m = 0; m < meshes.length; m++) {
     skinPalette(model.skins[meshes[m].skin], instance.nodeMatrices, -1, instance.palette, meshes[m].paletteOffset);
   }
-}
-
-function isIdentityAt(m: Float64Array, o: number): boolean {
-  for (let i = 0; i < 16; i++) if (m[o + i] !== (i % 5 === 0 ? 1 : 0)) return false;
-  return true;
 }

@@ -1,5 +1,5 @@
 import type { Skin } from '../gltf/model.ts';
-import { invertMat4, multiplyMat4 } from '../math/trs.ts';
+import { invertMat4, isIdentityMat4, multiplyMat4 } from '../math/trs.ts';
 import type { NumArray } from '../math/types.ts';
 
 const meshInverse = new Float64Array(16);
@@ -23,7 +23,7 @@ export function skinPalette(
   if (out.length < (outMatrixOffset + count) * 16) {
     throw new RangeError(`skinPalette: output holds ${Math.floor(out.length / 16) - outMatrixOffset} matrices after the offset, skin has ${count}`);
   }
-  const relative = meshSlot >= 0 && invertMat4(models, meshInverse, meshSlot * 16) && !isIdentity(meshInverse);
+  const relative = meshSlot >= 0 && invertMat4(models, meshInverse, meshSlot * 16) && !isIdentityMat4(meshInverse);
   if (!skin.inverseBindAffine) {
     generalPalette(skin, models, relative, out, outMatrixOffset);
     return out;
@@ -81,7 +81,4 @@ function generalPalette(skin: Skin, models: Float64Array, relative: boolean, out
   }
 }
 
-function isIdentity(m: Float64Array): boolean {
-  for (let i = 0; i < 16; i++) if (m[i] !== (i % 5 === 0 ? 1 : 0)) return false;
-  return true;
-}
+

@@ -66,12 +66,6 @@ export function readModelMatrix(orientation: string | null, scale: string | null
   return modelMatrix(o ?? IDENTITY_ORIENTATION, s ?? UNIT_SCALE, dst);
 }
 
-/** Whether `m` is the identity (nothing to apply). */
-export function isIdentity(m: ArrayLike<number>): boolean {
-  for (let i = 0; i < 16; i++) if (m[i] !== (i % 5 === 0 ? 1 : 0)) return false;
-  return true;
-}
-
 /** The axis-aligned box around `bounds`' box transformed by `m`. Allocates (attribute changes and framing only). */
 export function transformBounds(bounds: Bounds, m: ArrayLike<number>): Bounds {
   const min = Float32Array.of(Infinity, Infinity, Infinity), max = Float32Array.of(-Infinity, -Infinity, -Infinity);

@@ -8,7 +8,8 @@ import type { Camera } from '../gpu/camera.ts';
 import { renderCrowd } from '../gpu/render-crowd.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 import { multiplyMat4, setIdentity } from '../math/trs.ts';
-import { isIdentity, transformBounds } from './model-transform.ts';
+import { isIdentityMat4 } from '../math/trs.ts';
+import { transformBounds } from './model-transform.ts';
 
 /** The most instances `instances="N"` draws with the CPU pose evaluator. */
 export const MAX_INSTANCES = 4096;
@@ -138,12 +139,12 @@ export class ViewerStage {
 
   /** The model's own box (the clip sweep, in place) after `orientation` and `scale` (not the turntable). */
   modelBounds(): Bounds {
-    return isIdentity(this.base4) ? this.base! : transformBounds(this.base!, this.base4);
+    return isIdentityMat4(this.base4) ? this.base! : transformBounds(this.base!, this.base4);
   }
 
   private syncModel(): void {
     multiplyMat4(this.turn4, this.base4, this.model4);
-    this.transformed = !isIdentity(this.model4);
+    this.transformed = !isIdentityMat4(this.model4);
     this.syncPlaced();
   }
 

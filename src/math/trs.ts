@@ -115,6 +115,12 @@ export function maxAxisScale(m: ArrayLike<number>, o = 0): number {
   ));
 }
 
+/** Whether the 4×4 at `m[o …]` is exactly the identity. */
+export function isIdentityMat4(m: ArrayLike<number>, o = 0): boolean {
+  for (let i = 0; i < 16; i++) if (m[o + i] !== (i % 5 === 0 ? 1 : 0)) return false;
+  return true;
+}
+
 export function setIdentity<T extends NumArray>(dst: T, dstOffset = 0): T {
   for (let i = 0; i < 16; i++) dst[dstOffset + i] = i % 5 === 0 ? 1 : 0;
   return dst;

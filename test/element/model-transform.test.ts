@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isIdentity, modelMatrix, parseOrientation, parseScale, transformBounds } from '../../src/element/model-transform.ts';
+import { modelMatrix, parseOrientation, parseScale, transformBounds } from '../../src/element/model-transform.ts';
+import { isIdentityMat4 as isIdentity } from '../../src/math/trs.ts';
 
 const DEG = Math.PI / 180;
 

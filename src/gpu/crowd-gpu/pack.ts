@@ -7,7 +7,7 @@ import type { Model } from '../../gltf/model.ts';
 import { createPose } from '../../anim/pose.ts';
 import { localToModel } from '../../anim/local-to-model.ts';
 import { animatedSlots, movingMeshNodes } from '../../anim/moving-mesh-nodes.ts';
-import { invertMat4 } from '../../math/trs.ts';
+import { invertMat4, isIdentityMat4 } from '../../math/trs.ts';
 import { GpuLimitError } from '../limits.ts';
 import {
   CHANNEL_WORDS, ChannelWord, CLIP_WORDS, ClipWord, MAX_GPU_CLIPS, MeshMode, NodeKind, NODE_RECORD_BYTES, NodeRecordOffset, NO_CHANNEL, PALETTE_JOINT_BYTES,
@@ -171,7 +171,7 @@ export function packModel(model: Model, locks: readonly (RootLock | undefined)[]
     let mode: number = MeshMode.ANIMATED;
     if (!animated[meshSlot]) {
       // skinPalette's rule: relative unless the inverse is singular or identity.
-      mode = invertMat4(rest, inverse, meshSlot * 16) && !isIdentity(inverse) ? MeshMode.STATIC : MeshMode.WORLD;
+      mode = invertMat4(rest, inverse, meshSlot * 16) && !isIdentityMat4(inverse) ? MeshMode.STATIC : MeshMode.WORLD;
     }
     for (let j = 0; j < skin.joints.length; j++) {
       joints.push({ ibm: skin.inverseBindMatrices.subarray(j * 16, j * 16 + 16), jointSlot: skin.jointSlots[j], meshSlot, mode, inverse });
@@ -191,9 +191,4 @@ export function packModel(model: Model, locks: readonly (RootLock | undefined)[]
     words: Uint32Array.from(words), restWeightsAt, weightCount, nodes, levelSlots, levels, paletteJoints, paletteCount: joints.length,
     meshSlots: Uint32Array.from(movingMeshNodes(model), (i) => h.slotOf[model.meshNodes[i].node]),
   };
-}
-
-function isIdentity(m: Float64Array): boolean {
-  for (let i = 0; i < 16; i++) if (m[i] !== (i % 5 === 0 ? 1 : 0)) return false;
-  return true;
 }
