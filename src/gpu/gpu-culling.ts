@@ -191,9 +191,9 @@ export function cullPipelines(device: GPUDevice): Promise<CullPipelines> {
   return p;
 }
 
-/** Workgroups along x, then y, covering `n` invocations of CULL_WORKGROUP_SIZE (x at most `maxPerDimension`). */
-export function cullGrid(n: number, maxPerDimension: number, out: Uint32Array): Uint32Array {
-  const groups = Math.ceil(n / CULL_WORKGROUP_SIZE);
+/** Workgroups along x, then y, covering `n` invocations of `workgroupSize` (x at most `maxPerDimension`). */
+export function cullGrid(n: number, maxPerDimension: number, out: Uint32Array, workgroupSize = CULL_WORKGROUP_SIZE): Uint32Array {
+  const groups = Math.ceil(n / workgroupSize);
   out[0] = Math.min(groups, maxPerDimension);
   out[1] = out[0] > 0 ? Math.ceil(groups / out[0]) : 0;
   return out;

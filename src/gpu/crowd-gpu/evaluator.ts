@@ -17,6 +17,7 @@
  */
 import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
 import type { Model } from '../../gltf/model.ts';
+import { cullGrid } from '../gpu-culling.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from '../limits.ts';
 import {
   CROWD_WORKGROUP_SIZE, GLOBAL_VEC4S, INSTANCE_STATE_BYTES, InstanceStateOffset, LOCAL_VEC4S, NO_CLIP, PARAMS_BYTES, PARAMS_STRIDE, ParamsOffset,
@@ -53,7 +54,6 @@ const VEC4_BYTES = 16;
 
 interface Chunk {
   readonly first: number;
-  readonly capacity: number;
   readonly sample: GPUBindGroup;
   /** Sampling compiled without the crossfade (frames where no instance fades). */
   readonly sampleSteady: GPUBindGroup;
@@ -108,6 +108,7 @@ export class GpuPoseEvaluator {
   /** Whether some instance of the last upload crossfades (picks the sampling pipeline). */
   private crossfading = true;
   private readonly maxGroups: number;
+  private readonly grid = new Uint32Array(2);
   private paramsCount = -1;
   /** The pass descriptors, made once (a frame allocates nothing of its own). */
   private readonly passDescriptor: GPUComputePassDescriptor;
@@ -149,16 +150,16 @@ export class GpuPoseEvaluator {
     const chunkCount = Math.ceil(capacity / this.chunkSize);
     const total = chunkCount * this.chunkSize;
 
-    const storage = (what: string, size: number, extra = 0): GPUBuffer => {
+    const storage = (what: string, size: number): GPUBuffer => {
       checkBufferSize(limits, size, `GPU pose evaluator ${what}`);
-      return device.createBuffer({ label: `${label} ${what}`, size: Math.max(16, size), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC | extra });
+      return device.createBuffer({ label: `${label} ${what}`, size: Math.max(16, size), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     };
     this.states = storage('instance states', total * INSTANCE_STATE_BYTES);
-    this.palettes = storage('palettes', Math.max(1, total * this.paletteCount) * MAT4_BYTES, GPUBufferUsage.COPY_SRC);
-    this.morphWeights = this.weightCount > 0 ? storage('morph weights', total * this.weightCount * 4, GPUBufferUsage.COPY_SRC) : undefined;
+    this.palettes = storage('palettes', Math.max(1, total * this.paletteCount) * MAT4_BYTES);
+    this.morphWeights = this.weightCount > 0 ? storage('morph weights', total * this.weightCount * 4) : undefined;
     // A model without morph weights still binds something there (16 bytes, never read).
     this.noWeights = this.morphWeights ? undefined : storage('morph weights (none)', 16);
-    this.placements = storage('placements', total * MAT4_BYTES, GPUBufferUsage.COPY_SRC);
+    this.placements = storage('placements', total * MAT4_BYTES);
     this.meshWorlds = this.meshWorldCount > 0 ? storage('mesh node matrices', total * this.meshWorldCount * MAT4_BYTES) : undefined;
     this.meshSlots = this.meshWorldCount > 0 ? storage('moving mesh slots', pack.meshSlots.byteLength) : undefined;
     this.animation = storage('animation pack', pack.words.byteLength);
@@ -237,7 +238,7 @@ export class GpuPoseEvaluator {
         [0, block(c, 0)], [7, { buffer: this.globals }], [11, { buffer: this.meshSlots!, size: pack.meshSlots.byteLength }],
         [12, range(this.meshWorlds!, first, this.meshWorldCount * MAT4_BYTES)],
       ]);
-      chunks.push({ first, capacity: this.chunkSize, sample, sampleSteady, hierarchy, levels, palette, meshWorlds });
+      chunks.push({ first, sample, sampleSteady, hierarchy, levels, palette, meshWorlds });
     }
     this.chunks = chunks;
     this.state = new Float32Array(total * (INSTANCE_STATE_BYTES / 4));
@@ -339,12 +340,10 @@ export class GpuPoseEvaluator {
     pass.end();
   }
 
-  /** Workgroups for `invocations`, along x up to the device's limit, continuing along y. */
+  /** Workgroups for `invocations`, along x up to the device's limit, continuing along y (cullGrid). */
   private dispatch(pass: GPUComputePassEncoder, invocations: number): void {
-    const groups = Math.ceil(invocations / CROWD_WORKGROUP_SIZE);
-    if (groups === 0) return;
-    const x = Math.min(groups, this.maxGroups);
-    pass.dispatchWorkgroups(x, Math.ceil(groups / x));
+    const grid = cullGrid(invocations, this.maxGroups, this.grid, CROWD_WORKGROUP_SIZE);
+    if (grid[0] > 0) pass.dispatchWorkgroups(grid[0], grid[1]);
   }
 
   private checkCount(): void {

@@ -13,6 +13,7 @@
 import environmentWgsl from '../../../shaders/environment.wgsl?raw';
 import pbrWgsl from '../../../shaders/pbr.wgsl?raw';
 import sh9Wgsl from '../../../shaders/sh9.wgsl?raw';
+import { mipLevelCount } from '../mipmaps.ts';
 import { perDevice } from '../per-device.ts';
 import { Environment } from './environment.ts';
 import { downsampleEquirect, toHalfRgba, type EquirectImage } from './equirect.ts';
@@ -157,10 +158,6 @@ export function releaseBrdfLut(device: GPUDevice): void {
   lut.texture.destroy();
 }
 
-function levelCount(size: number): number {
-  return Math.floor(Math.log2(size)) + 1;
-}
-
 /** Prefilters `image` into an Environment (see the module comment). The caller owns the result. */
 export async function prefilterEnvironment(device: GPUDevice, image: EquirectImage, label = 'environment'): Promise<Environment> {
   const p = prefilterPipelines(device);
@@ -172,7 +169,7 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
   });
   device.queue.writeTexture({ texture: equirect }, toHalfRgba(source), { bytesPerRow: source.width * 8 }, [source.width, source.height]);
   const radianceSize = radianceCubeSize(source.width), specularSize = radianceSize / SPECULAR_SIZE_RATIO;
-  const radianceLevels = levelCount(radianceSize);
+  const radianceLevels = mipLevelCount(radianceSize, radianceSize);
   const radiance = device.createTexture({
     label: `${label} radiance`, size: [radianceSize, radianceSize, 6], mipLevelCount: radianceLevels, format: ENVIRONMENT_FORMAT,
     usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC, textureBindingViewDimension: 'cube',
