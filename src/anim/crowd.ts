@@ -12,7 +12,7 @@ import {
 } from './root-motion.ts';
 import { createClipCursor, sampleCursor } from './sample.ts';
 import { GpuPoseEvaluator, type HierarchyMode } from '../gpu/crowd-gpu/evaluator.ts';
-import { InstanceStateOffset, NO_CLIP } from '../gpu/crowd-gpu/layout.ts';
+import { INSTANCE_STATE_BYTES, InstanceStateOffset, NO_CLIP } from '../gpu/crowd-gpu/layout.ts';
 import type { AllocationLimits } from '../gpu/limits.ts';
 
 /** Where a crowd's poses are evaluated: the CPU batch (the reference), the GPU evaluator, or by count. */
@@ -63,7 +63,7 @@ export function chooseCrowdEvaluator(options: CrowdOptions, capacity: number, mo
   return asked;
 }
 
-const STATE_WORDS = 8;
+const STATE_WORDS = INSTANCE_STATE_BYTES / 4;
 const CLIPS = InstanceStateOffset.CLIPS / 4, TIME_WORD = InstanceStateOffset.TIME / 4;
 const PARTNER_TIME = InstanceStateOffset.PARTNER_TIME / 4, WEIGHT = InstanceStateOffset.WEIGHT / 4, PLACEMENT = InstanceStateOffset.PLACEMENT / 4;
 

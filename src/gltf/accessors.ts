@@ -1,6 +1,7 @@
 import type { LoadBudget } from './budget.ts';
 import { COMPONENT_BYTE_SIZE, ComponentType, TYPE_COMPONENTS } from './constants.ts';
 import { GltfError } from './errors.ts';
+import type { WarnFn } from './validate.ts';
 import {
   asObject, checkIndex, optIndex, optInteger, optBoolean, optObject, reqInteger, reqString,
   type JsonObject,
@@ -107,9 +108,6 @@ function copyElements(
   }
 }
 
-/** Reports something the loader repaired or ignored: the JSON path and what was done. */
-export type LoadWarn = (path: string, message: string) => void;
-
 /**
  * An accessor's `normalized`, checked against its component type. glTF allows it on 8- and
  * 16-bit integers only. A normalized FLOAT is read as plain floats, with a warning, as three.js
@@ -117,7 +115,7 @@ export type LoadWarn = (path: string, message: string) => void;
  * ignore the flag on float attributes): nothing needs guessing. A normalized UNSIGNED_INT
  * is refused: no vertex format has it, and its scale would be a guess.
  */
-export function accessorNormalized(acc: JsonObject, componentType: number, path: string, warn: LoadWarn | undefined): boolean {
+export function accessorNormalized(acc: JsonObject, componentType: number, path: string, warn: WarnFn | undefined): boolean {
   const normalized = optBoolean(acc, 'normalized', path, false);
   if (!normalized) return false;
   if (componentType === ComponentType.FLOAT) {
@@ -144,7 +142,7 @@ function elementByteSize(type: string, componentType: number): number {
  * no bufferView, then sparse substitution. Validates every range before allocating.
  * `min`/`max` are ignored: they are hints that real files get wrong.
  */
-export function readAccessor(src: AccessorSource, index: number, usedAt: string, warn?: LoadWarn): AccessorData {
+export function readAccessor(src: AccessorSource, index: number, usedAt: string, warn?: WarnFn): AccessorData {
   const path = `accessors[${index}]`;
   checkIndex(index, usedAt, src.accessors.length, 'accessors');
   const acc = asObject(src.accessors[index], path);

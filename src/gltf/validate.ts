@@ -41,7 +41,7 @@ export interface SkinJointTree {
   readonly jointsParentFirst: Int32Array;
 }
 
-/** Where a skin's soft problems are reported (ReadContext.warn). */
+/** Where the loader reports what it repaired or ignored (ReadContext.warn): the JSON path and what was done. */
 export type WarnFn = (path: string, message: string) => void;
 
 /**

@@ -1,5 +1,6 @@
 /// <reference path="./draco3dgltf-decoder.d.ts" />
-import { accessorNormalized, componentArrayConstructor, type AccessorData, type ComponentArray, type LoadWarn } from '../accessors.ts';
+import { accessorNormalized, componentArrayConstructor, type AccessorData, type ComponentArray } from '../accessors.ts';
+import type { WarnFn } from '../validate.ts';
 import type { LoadBudget } from '../budget.ts';
 import { COMPONENT_BYTE_SIZE, ComponentType, PrimitiveMode, TYPE_COMPONENTS } from '../constants.ts';
 import { GltfError } from '../errors.ts';
@@ -76,7 +77,7 @@ export interface DracoSource {
  * undefined when it has no Draco extension. Accessors named in the extension are read for
  * their shape only: their bufferView, if any, is the uncompressed fallback and is ignored.
  */
-export function readDracoPrimitive(primitive: JsonObject, path: string, src: DracoSource, warn?: LoadWarn): DracoPrimitiveRequest | undefined {
+export function readDracoPrimitive(primitive: JsonObject, path: string, src: DracoSource, warn?: WarnFn): DracoPrimitiveRequest | undefined {
   if (primitive.extensions === undefined) return undefined;
   const extensions = asObject(primitive.extensions, `${path}.extensions`);
   if (extensions[KHR_DRACO_MESH_COMPRESSION] === undefined) return undefined;
@@ -130,7 +131,7 @@ function bufferViewBytes(src: DracoSource, index: number, usedAt: string): Uint8
   return buffer.subarray(byteOffset, byteOffset + byteLength);
 }
 
-function accessorShape(src: DracoSource, index: number, warn: LoadWarn | undefined): DracoAccessorShape {
+function accessorShape(src: DracoSource, index: number, warn: WarnFn | undefined): DracoAccessorShape {
   const path = `accessors[${index}]`;
   const acc = asObject(src.accessors[index], path);
   const componentType = reqInteger(acc, 'componentType', path);
