@@ -348,14 +348,19 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
     }, 60_000);
 
     it('removed while fetching, it drops that load and loads again when re-inserted', async () => {
-      const result = await page.evaluate(async () => {
+      await page.evaluate(() => {
         const el = document.createElement('skinned-mesh-viewer');
         el.id = 'interrupted';
         window.helpers.watch(el);
         el.src = '/assets/slow/RiggedSimple.glb';
+        document.getElementById('stage')!.append(el);
+      });
+      // Removed once its fetch is under way (the slow asset answers SLOW_MS later), not after a fixed
+      // sleep: under load the fetch may not have started 100 ms after insertion.
+      await expect.poll(() => opened.requested.filter((r) => r === 'slow/RiggedSimple.glb').length, { interval: 10, timeout: 30_000 }).toBe(1);
+      const result = await page.evaluate(async () => {
+        const el = window.helpers.viewer('interrupted');
         const stage = document.getElementById('stage')!;
-        stage.append(el);
-        await window.helpers.sleep(100);
         el.remove();
         await window.helpers.sleep(200);
         const progressWhileDetached = window.helpers.progressVisible(el);
