@@ -1,0 +1,125 @@
+/**
+ * Reference centre-of-rotation skinning on the CPU (Le & Hodgins, "Real-time Skeletal Skinning
+ * with Optimized Centers of Rotation", SIGGRAPH 2016) — the ground truth the WGSL
+ * `blendCentersOfRotation` / `skinFrameCor` (shaders/skinning.wgsl) are checked against, and
+ * the CPU skinning bake, bounds, culling and ray casts use for this method.
+ *
+ * Per vertex, with its precomputed centre p* (skin/centers-of-rotation/) and the same DQ
+ * palette as dual-quaternion skinning (src/anim/dq-palette.ts: each joint's skinning matrix
+ * split as Mⱼ = [Rⱼ|tⱼ]·Sⱼ, Rⱼ the rotation of its polar decomposition):
+ *   q  = normalize(Σ ±wⱼ·qⱼ)   (qⱼ negated when it points away from the first weighted
+ *                               influence's: q and −q are one rotation); R its matrix
+ *   S̄  = Σ wⱼ·Sⱼ / Σ wⱼ        (the stretch, blended linearly as DQS does)
+ *   c  = Σ wⱼ·Mⱼ·p* / Σ wⱼ     (the centre moved by linear blending)
+ *   position = R·S̄·(v − p*) + c
+ *   normal   = normalize(R · cofactor(S̄) · n), sign-corrected when det S̄ < 0
+ *   tangent  = (normalize(R·S̄·t.xyz), t.w)
+ * Without scale (every Sⱼ = I) this is the paper's v' = R·v + t with t = (Σ wⱼ·Mⱼ)·p* − R·p*;
+ * the stretch, applied first as in DQS's two-phase skinning, keeps the identities the method
+ * promises under scale too: one joint gives Mⱼ·v exactly, and equal joint rotations give the
+ * linear blend. The rotations are those of the skinning matrices (joint world × inverse bind),
+ * as the palette holds them.
+ * Allocates nothing.
+ */
+import { DQ_JOINT_FLOATS, DqJointFloat } from '../anim/dq-palette.ts';
+import type { Primitive } from '../gltf/model.ts';
+import type { NumArray } from '../math/types.ts';
+import type { SkinnedVertices } from './cpu-skin.ts';
+
+export function skinPrimitiveCor(
+  prim: Primitive,
+  dqPalette: NumArray,
+  centers: ArrayLike<number>,
+  out: SkinnedVertices,
+  paletteJointOffset = 0,
+  source: { positions: Float32Array; normals?: Float32Array; tangents?: Float32Array } = prim,
+): SkinnedVertices {
+  const joints = prim.joints;
+  const weights = prim.weights;
+  if (!joints || !weights) throw new Error('skinPrimitiveCor: primitive has no JOINTS_0/WEIGHTS_0');
+  if (centers.length < prim.vertexCount * 3) throw new RangeError(`skinPrimitiveCor: ${centers.length / 3} centres for ${prim.vertexCount} vertices`);
+  const influences = prim.influences;
+  const pos = source.positions, nrm = source.normals, tan = source.tangents;
+  const outPos = out.positions, outNrm = out.normals, outTan = out.tangents;
+  const F = DqJointFloat;
+  const base = paletteJointOffset * DQ_JOINT_FLOATS;
+  for (let v = 0; v < prim.vertexCount; v++) {
+    const iv = v * influences;
+    const px = centers[v * 3], py = centers[v * 3 + 1], pz = centers[v * 3 + 2];
+    let pivot = -1;
+    for (let i = 0; i < influences && pivot < 0; i++) if (weights[iv + i] !== 0) pivot = base + joints[iv + i] * DQ_JOINT_FLOATS;
+    let rx = 0, ry = 0, rz = 0, rw = 0, cx = 0, cy = 0, cz = 0;
+    let sxx = 0, syy = 0, szz = 0, sxy = 0, sxz = 0, syz = 0, wsum = 0;
+    if (pivot >= 0) {
+      const ox = dqPalette[pivot + F.REAL], oy = dqPalette[pivot + F.REAL + 1];
+      const oz = dqPalette[pivot + F.REAL + 2], ow = dqPalette[pivot + F.REAL + 3];
+      for (let i = 0; i < influences; i++) {
+        const w = weights[iv + i];
+        if (w === 0) continue;
+        const o = base + joints[iv + i] * DQ_JOINT_FLOATS;
+        const qx = dqPalette[o + F.REAL], qy = dqPalette[o + F.REAL + 1], qz = dqPalette[o + F.REAL + 2], qw = dqPalette[o + F.REAL + 3];
+        const sw = ox * qx + oy * qy + oz * qz + ow * qw < 0 ? -w : w;
+        rx += sw * qx; ry += sw * qy; rz += sw * qz; rw += sw * qw;
+        const jxx = dqPalette[o + F.STRETCH_DIAGONAL], jyy = dqPalette[o + F.STRETCH_DIAGONAL + 1], jzz = dqPalette[o + F.STRETCH_DIAGONAL + 2];
+        const jxy = dqPalette[o + F.STRETCH_OFF_DIAGONAL], jxz = dqPalette[o + F.STRETCH_OFF_DIAGONAL + 1], jyz = dqPalette[o + F.STRETCH_OFF_DIAGONAL + 2];
+        sxx += w * jxx; syy += w * jyy; szz += w * jzz; sxy += w * jxy; sxz += w * jxz; syz += w * jyz;
+        // Mⱼ·p* = Rⱼ·(Sⱼ·p*) + tⱼ, with tⱼ = 2·d·q* (vector part) from the dual part d.
+        const ax = jxx * px + jxy * py + jxz * pz, ay = jxy * px + jyy * py + jyz * pz, az = jxz * px + jyz * py + jzz * pz;
+        const ux = qy * az - qz * ay + qw * ax, uy = qz * ax - qx * az + qw * ay, uz = qx * ay - qy * ax + qw * az;
+        const dx = dqPalette[o + F.DUAL], dy = dqPalette[o + F.DUAL + 1], dz = dqPalette[o + F.DUAL + 2], dw = dqPalette[o + F.DUAL + 3];
+        cx += w * (ax + 2 * (qy * uz - qz * uy) + 2 * (qw * dx - dw * qx + qy * dz - qz * dy));
+        cy += w * (ay + 2 * (qz * ux - qx * uz) + 2 * (qw * dy - dw * qy + qz * dx - qx * dz));
+        cz += w * (az + 2 * (qx * uy - qy * ux) + 2 * (qw * dz - dw * qz + qx * dy - qy * dx));
+        wsum += w;
+      }
+    }
+    // The rotation's length vanishing (no weight at all) leaves the identity, and S̄ = 0, c = 0
+    // collapse the vertex as the linear blend would.
+    const len = Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
+    if (len > 0) {
+      const il = 1 / len;
+      rx *= il; ry *= il; rz *= il; rw *= il;
+    } else {
+      rw = 1;
+    }
+    if (wsum !== 0) {
+      const iw = 1 / wsum;
+      sxx *= iw; syy *= iw; szz *= iw; sxy *= iw; sxz *= iw; syz *= iw;
+      cx *= iw; cy *= iw; cz *= iw;
+    }
+
+    // Position: R·S̄·(v − p*) + c, rotating by v + 2 r × (r × v + w v).
+    const e0 = pos[v * 3] - px, e1 = pos[v * 3 + 1] - py, e2 = pos[v * 3 + 2] - pz;
+    const qx = sxx * e0 + sxy * e1 + sxz * e2, qy = sxy * e0 + syy * e1 + syz * e2, qz = sxz * e0 + syz * e1 + szz * e2;
+    let ux = ry * qz - rz * qy + rw * qx, uy = rz * qx - rx * qz + rw * qy, uz = rx * qy - ry * qx + rw * qz;
+    outPos[v * 3] = qx + 2 * (ry * uz - rz * uy) + cx;
+    outPos[v * 3 + 1] = qy + 2 * (rz * ux - rx * uz) + cy;
+    outPos[v * 3 + 2] = qz + 2 * (rx * uy - ry * ux) + cz;
+
+    if (outNrm && nrm) {
+      // cofactor(S̄) = det(S̄)·S̄⁻ᵀ, symmetric like S̄; flipped for mirrors so normals stay outward.
+      const kxx = syy * szz - syz * syz, kyy = sxx * szz - sxz * sxz, kzz = sxx * syy - sxy * sxy;
+      const kxy = sxz * syz - sxy * szz, kxz = sxy * syz - sxz * syy, kyz = sxy * sxz - sxx * syz;
+      const det = sxx * kxx + sxy * kxy + sxz * kxz;
+      const n0 = nrm[v * 3], n1 = nrm[v * 3 + 1], n2 = nrm[v * 3 + 2];
+      let mx = kxx * n0 + kxy * n1 + kxz * n2, my = kxy * n0 + kyy * n1 + kyz * n2, mz = kxz * n0 + kyz * n1 + kzz * n2;
+      if (det < 0) { mx = -mx; my = -my; mz = -mz; }
+      ux = ry * mz - rz * my + rw * mx; uy = rz * mx - rx * mz + rw * my; uz = rx * my - ry * mx + rw * mz;
+      const nx = mx + 2 * (ry * uz - rz * uy), ny = my + 2 * (rz * ux - rx * uz), nz = mz + 2 * (rx * uy - ry * ux);
+      const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+      const il = nl > 0 ? 1 / nl : 0;
+      outNrm[v * 3] = nx * il; outNrm[v * 3 + 1] = ny * il; outNrm[v * 3 + 2] = nz * il;
+    }
+    if (outTan && tan) {
+      const t0 = tan[v * 4], t1 = tan[v * 4 + 1], t2 = tan[v * 4 + 2];
+      const mx = sxx * t0 + sxy * t1 + sxz * t2, my = sxy * t0 + syy * t1 + syz * t2, mz = sxz * t0 + syz * t1 + szz * t2;
+      ux = ry * mz - rz * my + rw * mx; uy = rz * mx - rx * mz + rw * my; uz = rx * my - ry * mx + rw * mz;
+      const bx = mx + 2 * (ry * uz - rz * uy), by = my + 2 * (rz * ux - rx * uz), bz = mz + 2 * (rx * uy - ry * ux);
+      const tl = Math.sqrt(bx * bx + by * by + bz * bz);
+      const il = tl > 0 ? 1 / tl : 0;
+      outTan[v * 4] = bx * il; outTan[v * 4 + 1] = by * il; outTan[v * 4 + 2] = bz * il;
+      outTan[v * 4 + 3] = tan[v * 4 + 3];
+    }
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+import { TriangleSubdivider } from '../../../src/skin/centers-of-rotation/subdivide.ts';
+
+/**
+ * The slow, plain statement of Le & Hodgins' centres of rotation the fast precomputation is
+ * checked against: double precision, dense weight vectors over every joint, the similarity
+ * summed over every joint pair j < k, every vertex against every triangle (O(V·T·J²)), no
+ * bucketing, caching or merging.
+ */
+
+/** A triangle soup with one dense weight vector (over `joints` joints) per triangle. */
+export interface Pieces {
+  readonly count: number;
+  readonly joints: number;
+  readonly area: Float64Array;
+  /** xyz per piece. */
+  readonly centroid: Float64Array;
+  /** `joints` per piece. */
+  readonly weights: Float64Array;
+}
+
+/** Dense per-vertex weights (`joints` per vertex), normalised to sum 1, from JOINTS/WEIGHTS sets. */
+export function denseWeights(jointIndices: ArrayLike<number>, weights: ArrayLike<number>, influences: number, vertexCount: number, joints: number): Float64Array {
+  const out = new Float64Array(vertexCount * joints);
+  for (let v = 0; v < vertexCount; v++) {
+    let sum = 0;
+    for (let i = 0; i < influences; i++) {
+      const w = weights[v * influences + i];
+      if (w > 0) { out[v * joints + jointIndices[v * influences + i]] += w; sum += w; }
+    }
+    for (let j = 0; j < joints && sum > 0; j++) out[v * joints + j] /= sum;
+  }
+  return out;
+}
+
+/** The mesh's triangles as pieces, unsplit: area, centroid, mean of the corners' weights. */
+export function trianglePieces(positions: ArrayLike<number>, triangles: ArrayLike<number>, dense: Float64Array, joints: number): Pieces {
+  const count = triangles.length / 3;
+  const area = new Float64Array(count), centroid = new Float64Array(count * 3), weights = new Float64Array(count * joints);
+  for (let t = 0; t < count; t++) {
+    const a = triangles[t * 3], b = triangles[t * 3 + 1], c = triangles[t * 3 + 2];
+    const u = [0, 1, 2].map((k) => positions[b * 3 + k] - positions[a * 3 + k]);
+    const v = [0, 1, 2].map((k) => positions[c * 3 + k] - positions[a * 3 + k]);
+    area[t] = 0.5 * Math.hypot(u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]);
+    for (let k = 0; k < 3; k++) centroid[t * 3 + k] = (positions[a * 3 + k] + positions[b * 3 + k] + positions[c * 3 + k]) / 3;
+    for (let j = 0; j < joints; j++) weights[t * joints + j] = (dense[a * joints + j] + dense[b * joints + j] + dense[c * joints + j]) / 3;
+  }
+  return { count, joints, area, centroid, weights };
+}
+
+/** The pieces the subdivision makes of every triangle (with dense weights over all joints). */
+export function subdividedPieces(positions: ArrayLike<number>, triangles: ArrayLike<number>, dense: Float64Array, joints: number, epsilon: number): Pieces {
+  const area: number[] = [], centroid: number[] = [], weights: number[] = [];
+  const subdivider = new TriangleSubdivider(joints);
+  const corners = new Float64Array(3 * joints);
+  for (let t = 0; t + 2 < triangles.length; t += 3) {
+    for (let k = 0; k < 3; k++) corners.set(dense.subarray(triangles[t + k] * joints, triangles[t + k] * joints + joints), k * joints);
+    subdivider.run(positions, triangles[t], triangles[t + 1], triangles[t + 2], corners, joints, epsilon, (a, cx, cy, cz, mean) => {
+      area.push(a); centroid.push(cx, cy, cz); weights.push(...mean.subarray(0, joints));
+      return true;
+    });
+  }
+  return { count: area.length, joints, area: Float64Array.from(area), centroid: Float64Array.from(centroid), weights: Float64Array.from(weights) };
+}
+
+/** s(a, b) = Σ_{j<k} a_j a_k b_j b_k exp(−(a_j b_k − a_k b_j)²/σ²) over dense vectors, every pair. */
+export function denseSimilarity(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, joints: number, sigma: number): number {
+  let s = 0;
+  for (let j = 0; j < joints; j++) {
+    for (let k = j + 1; k < joints; k++) {
+      const d = a[ao + j] * b[bo + k] - a[ao + k] * b[bo + j];
+      s += a[ao + j] * a[ao + k] * b[bo + j] * b[bo + k] * Math.exp(-(d * d) / (sigma * sigma));
+    }
+  }
+  return s;
+}
+
+/**
+ * p*ᵢ = Σ_t s(wᵢ, w_t)·a_t·c_t / Σ_t s(wᵢ, w_t)·a_t for the listed vertices (all when
+ * omitted); a vertex whose sum is 0 gets its own position. Returns xyz per listed vertex.
+ */
+export function referenceCenters(
+  positions: ArrayLike<number>, dense: Float64Array, pieces: Pieces, sigma = 0.1, vertices?: readonly number[],
+): Float64Array {
+  const list = vertices ?? Array.from({ length: positions.length / 3 }, (_, v) => v);
+  const J = pieces.joints;
+  const out = new Float64Array(list.length * 3);
+  list.forEach((v, i) => {
+    let den = 0, x = 0, y = 0, z = 0;
+    for (let t = 0; t < pieces.count; t++) {
+      const s = denseSimilarity(dense, v * J, pieces.weights, t * J, J, sigma) * pieces.area[t];
+      den += s; x += s * pieces.centroid[t * 3]; y += s * pieces.centroid[t * 3 + 1]; z += s * pieces.centroid[t * 3 + 2];
+    }
+    const own = den > 0 ? [x / den, y / den, z / den] : [positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]];
+    out.set(own, i * 3);
+  });
+  return out;
+}
+
+/** The diagonal of the bounding box of `positions`. */
+export function boxDiagonal(positions: ArrayLike<number>): number {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < positions.length; i++) {
+    min[i % 3] = Math.min(min[i % 3], positions[i]);
+    max[i % 3] = Math.max(max[i % 3], positions[i]);
+  }
+  return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+}
