@@ -15,6 +15,9 @@
  * CLIP at --blend-time (default: --time), W on CLIP; the output formats are unchanged.
  * --animations-from LIBRARY makes --animation (and --blend) name LIBRARY's clips, retargeted onto
  * the model (src/anim/retarget); --joint-map MAP.json gives target → source joint names for it.
+ * --write-centers OUT.glb poses nothing: it writes a copy of the file (one GLB) with every skinned
+ * primitive's centres of rotation as its `_CENTER_OF_ROTATION` attribute (src/bake/write-centers.ts),
+ * so pages skip that precomputation; it takes no pose or output option.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
@@ -27,12 +30,14 @@ import { buildBuiltinGlb, builtinModelNames } from '../builtin/index.ts';
 import { loadGltf } from '../gltf/load.ts';
 import { asSkinningMethod, SKINNING_METHODS, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
-import { loadBesideFile, loadGltfFile } from './load-file.ts';
+import { loadBesideFile, loadGltfFile, readBesideFile } from './load-file.ts';
+import { writeCentersGlb, type WrittenCenters } from '../bake/write-centers.ts';
+import type { GltfWarning } from '../gltf/errors.ts';
 import { loadAnimationLibrary, type AnimationLibrary } from '../gltf/animation-library.ts';
 import { retargetClips } from '../anim/retarget/retarget.ts';
 import { addClips } from '../anim/retarget/add-clips.ts';
 
-const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--verbose]';
+const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--verbose]\n       bake (FILE | --builtin NAME) --write-centers OUT.glb';
 
 export interface BakeArgs {
   file?: string;
@@ -53,12 +58,18 @@ export interface BakeArgs {
   animationsFrom?: string;
   /** JSON file of target joint name → source joint name for `animationsFrom`. */
   jointMap?: string;
+  /** Write a copy of the file with centres of rotation here (and nothing else). */
+  writeCenters?: string;
 }
+
+/** The options that pose or write a bake, which --write-centers does not take. */
+const POSE_OPTIONS = ['--animation', '--time', '--blend', '--weight', '--blend-time', '--out', '--backend', '--skinning', '--animations-from', '--joint-map'];
 
 class UsageError extends Error {}
 
 export function parseBakeArgs(argv: readonly string[]): BakeArgs {
   const args: BakeArgs = { time: 0, verbose: false, backend: 'cpu', skinning: 'linear' };
+  const given = new Set<string>();
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || (v.startsWith('--') && v.length > 2)) throw new UsageError(`${flag} needs a value`);
@@ -66,7 +77,9 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    given.add(a);
     switch (a) {
+      case '--write-centers': args.writeCenters = value(i, a); i++; break;
       case '--animation': args.animation = value(i, a); i++; break;
       case '--blend': args.blend = value(i, a); i++; break;
       case '--weight': {
@@ -127,6 +140,11 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
   }
   if (args.jointMap !== undefined && args.animationsFrom === undefined) throw new UsageError('--joint-map needs --animations-from LIBRARY');
   if (args.blend !== undefined && args.weight === undefined) throw new UsageError('--blend needs --weight W (0 = the main clip, 1 = the blended clip)');
+  if (args.writeCenters !== undefined) {
+    if (extname(args.writeCenters).toLowerCase() !== '.glb') throw new UsageError(`--write-centers "${args.writeCenters}" must end in .glb`);
+    const clash = POSE_OPTIONS.find((o) => given.has(o));
+    if (clash) throw new UsageError(`--write-centers writes a copy of the file and poses nothing; it takes no ${clash}`);
+  }
   if (args.out !== undefined && !['.json', '.glb', '.obj'].includes(extname(args.out).toLowerCase())) {
     throw new UsageError(`--out "${args.out}" must end in .json, .glb or .obj`);
   }
@@ -174,7 +192,12 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
     out: parsed.out === undefined ? undefined : resolve(cwd, parsed.out),
     animationsFrom: parsed.animationsFrom === undefined ? undefined : resolve(cwd, parsed.animationsFrom),
     jointMap: parsed.jointMap === undefined ? undefined : resolve(cwd, parsed.jointMap),
+    writeCenters: parsed.writeCenters === undefined ? undefined : resolve(cwd, parsed.writeCenters),
   };
+  if (args.writeCenters !== undefined) {
+    await writeCenters(args, args.writeCenters);
+    return;
+  }
   const loaded = await loadModel(args);
   const warnings: string[] = loaded.warnings.map((w) => `${w.path}: ${w.message}`);
   const model = args.animationsFrom === undefined ? loaded : await retargetedModel(loaded, args.animationsFrom, args.jointMap, warnings);
@@ -190,6 +213,24 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
   const ext = extname(args.out).toLowerCase();
   const data = ext === '.json' ? bakeToJson(result) : ext === '.obj' ? bakeToObj(model, result) : bakeToGlb(model, result);
   await writeFile(args.out, data);
+}
+
+/** --write-centers: the file (or built-in model) copied with its centres of rotation; what was repaired or skipped goes to stderr. */
+async function writeCenters(args: BakeArgs, out: string): Promise<void> {
+  let written: WrittenCenters;
+  let loadWarnings: readonly GltfWarning[];
+  if (args.builtin !== undefined) {
+    const model = await loadModel(args);
+    loadWarnings = model.warnings;
+    written = await writeCentersGlb(buildBuiltinGlb(args.builtin), model);
+  } else {
+    const { bytes, options } = await readBesideFile(args.file!);
+    const model = await loadGltf(bytes, options);
+    loadWarnings = model.warnings;
+    written = await writeCentersGlb(bytes, model, options);
+  }
+  for (const w of [...loadWarnings, ...written.warnings]) process.stderr.write(`bake: warning: ${w.path}: ${w.message}\n`);
+  await writeFile(out, written.glb);
 }
 
 /** `model` with its animations replaced by LIBRARY's clips retargeted onto it; what retargeting skipped goes to `warnings`. */

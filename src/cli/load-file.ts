@@ -19,6 +19,12 @@ export function loadGltfFile(path: string): Promise<Model> {
  * cannot be read throws one line naming it.
  */
 export async function loadBesideFile<T>(path: string, load: (bytes: Uint8Array, options: LoadOptions) => Promise<T>): Promise<T> {
+  const { bytes, options } = await readBesideFile(path);
+  return load(bytes, options);
+}
+
+/** The bytes of the glTF file at `path`, and load options that read its resources beside it (the rules above). */
+export async function readBesideFile(path: string): Promise<{ bytes: Uint8Array; options: LoadOptions }> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
@@ -27,7 +33,7 @@ export async function loadBesideFile<T>(path: string, load: (bytes: Uint8Array, 
     throw new Error(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${(e as Error).message})`);
   }
   const folder = resolve(dirname(path));
-  return load(bytes, { name: basename(path), resolveUri: (uri) => readBeside(folder, uri) });
+  return { bytes, options: { name: basename(path), resolveUri: (uri) => readBeside(folder, uri) } };
 }
 
 /** Reads `uri` (percent-decoded) as a file inside `folder`, or throws why it may not. */

@@ -1,4 +1,5 @@
 import type { AccessorData } from './accessors.ts';
+import { CENTER_OF_ROTATION_ATTRIBUTE, readCenterOfRotation } from './center-of-rotation-attribute.ts';
 import { ComponentType, PrimitiveMode } from './constants.ts';
 import { GltfError } from './errors.ts';
 import { readVariantMappings, variantCount } from './extensions/khr-materials-variants.ts';
@@ -80,6 +81,8 @@ class PrimitiveReader {
     const vertexCount = positions.length / 3;
     // glTF-Validator MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT (an error), also for attributes we do not read.
     for (const name of Object.keys(attrs)) {
+      // Our own attribute is only a cache: center-of-rotation-attribute.ts warns and recomputes instead.
+      if (name === CENTER_OF_ROTATION_ATTRIBUTE) continue;
       const n = this.ctx.accessorCount(attrs[name], `${apath}.${name}`);
       if (n !== vertexCount) throw new GltfError(`${apath}.${name}`, `has ${n} elements but POSITION has ${vertexCount}`);
     }
@@ -135,6 +138,7 @@ class PrimitiveReader {
       mode, vertexCount, positions, normals, tangents, texcoords0, texcoords1, colors0, indices,
       material,
       ...skin,
+      ...readCenterOfRotation(this.ctx, attrs, apath, vertexCount, skin.influences > 0),
       targets,
       ...quantizedOf(this.ctx, attrs, apath),
       ...readVariantMappings(this.ctx, prim, path, this.variantCount, materialCount, material),

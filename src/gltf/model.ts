@@ -123,6 +123,12 @@ export interface Primitive {
    */
   readonly jointSets: readonly AccessorData[];
   readonly weightSets: readonly AccessorData[];
+  /**
+   * Each vertex's centre of rotation (xyz, bind pose) for centre-of-rotation skinning, from
+   * the file's `_CENTER_OF_ROTATION` attribute (center-of-rotation-attribute.ts). Absent when
+   * the file has none (or a broken one): src/skin/centers-of-rotation/ computes them.
+   */
+  readonly centersOfRotation?: Float32Array;
   readonly targets: readonly MorphTarget[];
   /**
    * The file's 8/16-bit accessors behind POSITION, NORMAL, TANGENT and TEXCOORD_0/1

@@ -153,7 +153,7 @@ export function computeCentersOfRotation(input: CentersOfRotationInput, options:
   const sink = (area: number, cx: number, cy: number, cz: number, mean: Float64Array): boolean => {
     stats.pieces++;
     if (stats.pieces > maxPieces) {
-      over = `the subdivision makes more than ${maxPieces} pieces`;
+      over = `over the budget: the subdivision makes more than ${maxPieces} pieces`;
       return false;
     }
     if (!(area > 0)) return true;
@@ -176,7 +176,7 @@ export function computeCentersOfRotation(input: CentersOfRotationInput, options:
           merged.set(key, entries.count);
         }
         if (entries.count >= maxPairEntries) {
-          over = `the integral needs more than ${maxPairEntries} joint-pair entries`;
+          over = `over the budget: the integral needs more than ${maxPairEntries} joint-pair entries`;
           return false;
         }
         entries.add(bucket, area, wj, wk, cx, cy, cz);
@@ -261,7 +261,7 @@ export function computeCentersOfRotation(input: CentersOfRotationInput, options:
   }
   vertexKeyStart[vertexCount] = vertexKeys.length;
   if (stats.terms > maxTerms) {
-    return { ok: false, reason: `the integral needs more than ${maxTerms} similarity terms (${stats.terms})`, stats };
+    return { ok: false, reason: `over the budget: the integral needs more than ${maxTerms} similarity terms (${stats.terms})`, stats };
   }
 
   // 4. Each key's sums Σ s·a and Σ s·a·c over its pair's entries.

@@ -1,0 +1,15 @@
+/**
+ * The Web Worker that computes centres of rotation off the page's main thread (started by
+ * offthread.ts): the same pure function the page would run, its centres moved back.
+ */
+import { serveWorkerJobs } from '../../gltf/offthread.ts';
+import type { CentersWorkerJob } from './offthread.ts';
+import { computeCentersOfRotation, type CentersOfRotationResult } from './precompute.ts';
+
+serveWorkerJobs<CentersWorkerJob, CentersOfRotationResult>(
+  async (job) => {
+    const result = computeCentersOfRotation(job.input, job.options);
+    return { result, transfer: result.ok ? [result.centers.buffer] : [] };
+  },
+  (job, e) => ({ path: job.path, problem: `the centre-of-rotation precomputation failed: ${e instanceof Error ? e.message : String(e)}` }),
+);
