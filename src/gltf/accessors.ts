@@ -1,7 +1,6 @@
 import type { LoadBudget } from './budget.ts';
 import { COMPONENT_BYTE_SIZE, ComponentType, TYPE_COMPONENTS } from './constants.ts';
-import { GltfError } from './errors.ts';
-import type { WarnFn } from './validate.ts';
+import { GltfError, type WarnFn } from './errors.ts';
 import {
   asObject, checkIndex, optIndex, optInteger, optBoolean, optObject, reqInteger, reqString,
   type JsonObject,

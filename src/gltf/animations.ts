@@ -4,7 +4,6 @@ import { asObject, describe, optArray, optString, reqIndex, type JsonObject } fr
 import { channelPointer, MATERIAL_ANIM_FLOATS, resolvePointer } from './extensions/khr-animation-pointer.ts';
 import type { Channel, Clip, Hierarchy, MaterialTrack, Mesh, NodeInfo, Sampler } from './model.ts';
 import { QUAT_LENGTH_WARN, type ReadContext } from './read-context.ts';
-import { hashFloats } from './validate.ts';
 import { normalizeQuat, prepareSlerpKeys } from '../math/quat.ts';
 
 /** The `animations` section: channels by node slot, samplers checked and shared, key times made canonical. */
@@ -261,3 +260,11 @@ const INTERPOLATIONS: Readonly<Record<string, Interpolation>> = {
   STEP: Interpolation.STEP,
   CUBICSPLINE: Interpolation.CUBICSPLINE,
 };
+
+/** FNV-1a over a float array's bits: a cheap key for finding equal key-time arrays. */
+function hashFloats(values: Float32Array): number {
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  let h = 0x811c9dc5 ^ values.length;
+  for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i], 0x01000193);
+  return h >>> 0;
+}

@@ -17,3 +17,6 @@ export interface GltfWarning {
   readonly path: string;
   readonly message: string;
 }
+
+/** Where the loader reports what it repaired or ignored (ReadContext.warn): the JSON path and what was done. */
+export type WarnFn = (path: string, message: string) => void;

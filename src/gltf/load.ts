@@ -14,7 +14,7 @@ import { ReadContext } from './read-context.ts';
 import { loadBuffers, loadImages, type ResourceOptions } from './resources.ts';
 import { readMeshNodes, readScene } from './scene.ts';
 import { readSkins, warnUnusedSkins } from './skins.ts';
-import { NodeTree } from './validate.ts';
+import { NodeTree } from './node-tree.ts';
 
 export { decodeDataUri } from './resources.ts';
 

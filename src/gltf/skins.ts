@@ -3,7 +3,7 @@ import { GltfError } from './errors.ts';
 import { asObject, checkIndex, optArray, optIndex, optString } from './json.ts';
 import type { Hierarchy, NodeInfo, Skin } from './model.ts';
 import { listOf, type ReadContext } from './read-context.ts';
-import { skinJointTree, type NodeTree } from './validate.ts';
+import { skinJointTree, type NodeTree } from './node-tree.ts';
 import { setIdentity } from '../math/trs.ts';
 
 /** The `skins` section: joints (with their parent-first order), inverse bind matrices, skeleton root. */

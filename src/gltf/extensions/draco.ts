@@ -1,9 +1,8 @@
 /// <reference path="./draco3dgltf-decoder.d.ts" />
 import { accessorNormalized, componentArrayConstructor, type AccessorData, type ComponentArray } from '../accessors.ts';
-import type { WarnFn } from '../validate.ts';
 import type { LoadBudget } from '../budget.ts';
 import { COMPONENT_BYTE_SIZE, ComponentType, PrimitiveMode, TYPE_COMPONENTS } from '../constants.ts';
-import { GltfError } from '../errors.ts';
+import { GltfError, type WarnFn } from '../errors.ts';
 import {
   asObject, checkIndex, checkInteger, describe, optIndex, optInteger, reqIndex, reqInteger, reqString,
   type JsonObject,

@@ -1,3 +1,4 @@
+import type { WarnFn } from './errors.ts';
 import type { Hierarchy } from './model.ts';
 
 /**
@@ -40,9 +41,6 @@ export interface SkinJointTree {
   /** Joint indices sorted parent-first (by slot; a node listed twice gives two equal slots). */
   readonly jointsParentFirst: Int32Array;
 }
-
-/** Where the loader reports what it repaired or ignored (ReadContext.warn): the JSON path and what was done. */
-export type WarnFn = (path: string, message: string) => void;
 
 /**
  * A skin's joints with their own parent links, found with one sweep over the joints in
@@ -101,12 +99,4 @@ export function skinJointTree(tree: NodeTree, joints: Int32Array, skeleton: numb
     open[depth++] = i;
   }
   return { jointParents, jointsParentFirst };
-}
-
-/** FNV-1a over a float array's bits: a cheap key for finding equal key-time arrays. */
-export function hashFloats(values: Float32Array): number {
-  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
-  let h = 0x811c9dc5 ^ values.length;
-  for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i], 0x01000193);
-  return h >>> 0;
 }
