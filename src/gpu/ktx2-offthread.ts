@@ -7,20 +7,10 @@
  * transcoder (vite.config.ts): the KTX2 image then fails with a GltfError saying so, and the
  * texture falls back to its plain `source` when it has one (ktx2-texture.ts).
  */
-import { LoadBudget, type BudgetState } from '../gltf/budget.ts';
+import { LoadBudget } from '../gltf/budget.ts';
 import { OffThread } from '../gltf/offthread.ts';
 import { transcodeKtx2, type Ktx2Options, type TranscodedKtx2 } from './ktx2-transcode.ts';
-
-/** One transcoding job as it crosses to the worker (a Set does not: features go as a list). */
-export interface Ktx2WorkerJob {
-  readonly bytes: Uint8Array;
-  readonly path: string;
-  readonly features: readonly string[];
-  readonly srgb: boolean;
-  readonly maxDimension: number;
-  /** The page's budget as it stands: the worker charges the levels to a copy before allocating them. */
-  readonly budget: BudgetState;
-}
+import type { Ktx2WorkerJob } from './ktx2-worker.ts';
 
 /** An idle worker is ended after this long, releasing its WebAssembly memory. */
 export const KTX2_WORKER_IDLE_MS = 10_000;

@@ -3,10 +3,20 @@
  * (started by ktx2-offthread.ts). Binomial's transcoder (basis-transcoder.ts) is bundled into
  * this worker's own file, its WebAssembly inlined: no CDN, no network beyond the page's origin.
  */
-import { LoadBudget } from '../gltf/budget.ts';
+import { LoadBudget, type BudgetState } from '../gltf/budget.ts';
 import { serveWorkerJobs } from '../gltf/offthread.ts';
-import type { Ktx2WorkerJob } from './ktx2-offthread.ts';
 import { transcodeKtx2, type TranscodedKtx2 } from './ktx2-transcode.ts';
+
+/** One transcoding job as it crosses to the worker from ktx2-offthread.ts (a Set does not: features go as a list). */
+export interface Ktx2WorkerJob {
+  readonly bytes: Uint8Array;
+  readonly path: string;
+  readonly features: readonly string[];
+  readonly srgb: boolean;
+  readonly maxDimension: number;
+  /** The page's budget as it stands: the worker charges the levels to a copy before allocating them. */
+  readonly budget: BudgetState;
+}
 
 serveWorkerJobs<Ktx2WorkerJob, TranscodedKtx2>(
   async (job) => {

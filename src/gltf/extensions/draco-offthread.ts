@@ -1,7 +1,7 @@
-import type { AccessorData } from '../accessors.ts';
 import { LoadBudget } from '../budget.ts';
 import { OffThread } from '../offthread.ts';
 import { dracoDeclaredBytes, decodeDracoPrimitive, type DracoPrimitive, type DracoPrimitiveRequest } from './draco.ts';
+import type { DracoWorkerResult } from './draco-worker.ts';
 
 /**
  * Where a Draco primitive is decoded: in a page, in one shared module Web Worker
@@ -12,13 +12,6 @@ import { dracoDeclaredBytes, decodeDracoPrimitive, type DracoPrimitive, type Dra
  * (vite.config.ts): the load then fails with a GltfError saying so, rather than fetching
  * WebAssembly from a guessed place.
  */
-
-/** What the worker sends back: the decoded primitive, its attributes as entries. */
-export interface DracoWorkerResult {
-  readonly vertexCount: number;
-  readonly attributes: [string, AccessorData][];
-  readonly indices: AccessorData;
-}
 
 /** An idle worker is ended after this long, releasing its WebAssembly memory. */
 export const DRACO_WORKER_IDLE_MS = 10_000;

@@ -5,10 +5,17 @@
  * beyond the page's own origin.
  */
 import wasmUrl from 'draco3dgltf/draco_decoder_gltf.wasm?url';
+import type { AccessorData } from '../accessors.ts';
 import { LoadBudget } from '../budget.ts';
 import { serveWorkerJobs } from '../offthread.ts';
 import { configureDracoDecoder, decodeDracoPrimitive, type DracoPrimitiveRequest } from './draco.ts';
-import type { DracoWorkerResult } from './draco-offthread.ts';
+
+/** What the worker sends back (draco-offthread.ts reads it): the decoded primitive, its attributes as entries. */
+export interface DracoWorkerResult {
+  readonly vertexCount: number;
+  readonly attributes: [string, AccessorData][];
+  readonly indices: AccessorData;
+}
 
 configureDracoDecoder({ locateFile: (file, prefix) => (file.endsWith('.wasm') ? new URL(wasmUrl, import.meta.url).href : prefix + file) });
 
