@@ -12,17 +12,16 @@ import { ALL_DEBUG_VIEWS } from './debug-view-draws.ts';
 import { DebugView } from './debug-views.ts';
 import type { DrawPipelines } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
-import { environmentBindGroupEntries, EnvironmentPlaceholder, type Environment } from './environment/environment.ts';
-import { acquireBrdfLut, releaseBrdfLut } from './environment/prefilter.ts';
+import type { Environment } from './environment/environment.ts';
 import { deviceSkybox, type Skybox } from './environment/skybox.ts';
 import { writeDrawRecords } from './draw-record-writer.ts';
-import { FrameUniformsData } from './frame-uniforms.ts';
+import { FrameBindings } from './frame-bindings.ts';
 import { writeFrameUniforms } from './frame-uniforms-writer.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './gpu-model.ts';
 import { checkPaletteSource, type GpuCuller, type GpuPaletteSource } from './gpu-culling.ts';
 import { GpuTimer } from './gpu-timer.ts';
 import { groundDisc, placeGround, type GroundDisc } from './ground.ts';
-import { BindGroup, FrameBinding, PALETTE_MATRIX_BYTES } from './layouts.ts';
+import { BindGroup, PALETTE_MATRIX_BYTES } from './layouts.ts';
 import { allocationLimits, type AllocationLimits } from './limits.ts';
 import { mipmapGenerator, type MipmapGenerator } from './mipmaps.ts';
 import { ModelDraws, type ModelDrawsContext } from './model-draws.ts';
@@ -75,21 +74,11 @@ export class Renderer {
   private readonly shadow: ShadowMap;
   private readonly ground: GroundDisc;
   private readonly skybox: Skybox;
-  /** What lights the scene: an environment alone, or (undefined) the key light and hemisphere. */
-  private environment: Environment | undefined;
-  /** What the skybox shows. */
-  private background: Environment | undefined;
-  /** Bound where there is no environment or table yet. */
-  private readonly environmentPlaceholder: EnvironmentPlaceholder;
-  /** The device's BRDF table, held from the first environment until `destroy`. */
-  private brdfLut: GPUTextureView | undefined;
   /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
   private readonly skinnedPlaceholder: GPUBuffer;
-  private readonly frameData = new FrameUniformsData();
-  private readonly frameBuffer: GPUBuffer;
-  private frameBindGroup: GPUBindGroup;
-  /** The shadow map view `frameBindGroup` binds. */
-  private boundShadowView: GPUTextureView;
+  /** Group 0: the frame uniforms, the shadow map and the environment. */
+  private readonly frame: FrameBindings;
+  private readonly frameData: FrameBindings['data'];
   /** World → clip of the frame (the uniforms hold it camera-relative): what culling tests against. */
   private readonly worldViewProjection = new Float32Array(16);
   /** The frame's camera-relative frustum planes, for GPU culling. */
@@ -134,41 +123,20 @@ export class Renderer {
     if (options.gpuTiming !== false && device.features.has('timestamp-query')) {
       this.timer = new GpuTimer(device, { label: `${this.label} frame timer` });
     }
-    this.frameBuffer = device.createBuffer({
-      label: `${this.label} frame uniforms`,
-      size: this.frameData.buffer.byteLength,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
     this.targets = new RenderTargets(device, this.format, this.label);
     this.shadow = new ShadowMap(device, this.label);
     this.ground = groundDisc(device, this.format);
     this.skybox = deviceSkybox(device, this.format);
-    this.environmentPlaceholder = new EnvironmentPlaceholder(device, this.label);
     this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
     this.drawContext = {
       device, label: this.label, format: this.format, limits: this.limits, meshPipelines: this.pipelines,
       casterPipelines: shadowCasterPipelines(device), debugPipelines: debugPipelines(device), skinnedPlaceholder: this.skinnedPlaceholder,
     };
-    this.boundShadowView = this.shadow.view;
-    this.frameBindGroup = this.createFrameBindGroup();
+    this.frame = new FrameBindings(device, this.label, this.pipelines.frameLayout, this.shadow);
+    this.frameData = this.frame.data;
     this.encoderDescriptor = { label: `${this.label} frame` };
     this.commandBuffers.length = 1;
     this.single.length = 1;
-  }
-
-  /** The frame bind group: uniforms and the shadow map (made again when the map is). */
-  private createFrameBindGroup(): GPUBindGroup {
-    this.boundShadowView = this.shadow.view;
-    return this.device.createBindGroup({
-      label: `${this.label} frame`,
-      layout: this.pipelines.frameLayout,
-      entries: [
-        { binding: FrameBinding.UNIFORMS, resource: { buffer: this.frameBuffer } },
-        { binding: FrameBinding.SHADOW_MAP, resource: this.boundShadowView },
-        { binding: FrameBinding.SHADOW_SAMPLER, resource: this.shadow.sampler },
-        ...environmentBindGroupEntries(this.device, this.environmentPlaceholder, this.environment, this.background, this.brdfLut),
-      ],
-    });
   }
 
   /**
@@ -280,16 +248,12 @@ export class Renderer {
    * `background` (default: the same) is what the skybox shows when `settings.skybox` is on.
    */
   setEnvironment(environment: Environment | undefined, background: Environment | undefined = environment): void {
-    if (environment === this.environment && background === this.background) return;
-    this.environment = environment;
-    this.background = background;
-    if (environment && !this.brdfLut) this.brdfLut = acquireBrdfLut(this.device);
-    this.frameBindGroup = this.createFrameBindGroup();
+    this.frame.setEnvironment(environment, background);
   }
 
   /** The environment frames are lit by (undefined: the key light and hemisphere). */
   get lighting(): Environment | undefined {
-    return this.environment;
+    return this.frame.environment;
   }
 
   /** Builds the skybox pipeline; frames with `settings.skybox` and an environment draw it once this resolves. */
@@ -436,7 +400,7 @@ export class Renderer {
       else this.ground.prepare().catch(this.onGroundPrepareFailed);
     }
     const queue = this.device.queue;
-    queue.writeBuffer(this.frameBuffer, 0, this.frameData.buffer);
+    queue.writeBuffer(this.frame.buffer, 0, this.frameData.buffer);
     uploaded += this.frameData.buffer.byteLength + (shadowed ? this.shadow.uniformBytes : 0);
     // Per model: the frame's first instance's values (a later chunk of the frame keeps them).
     const materialValues = count > 0 && !this.chunkContinues ? instances[0].materialAnimation : undefined;
@@ -524,7 +488,7 @@ export class Renderer {
     if (compute) skinGroup = current.preskin!.encode(encoder, pipelines!.compute, count, gpuCuller !== undefined);
     if (shadowed) stats.drawCalls += this.shadow.encode(encoder, current.draws, current.solidOrder, pipelines!.casters, skinGroup!, count, undefined, current.solidRuns, indirect);
     const pass = encoder.beginRenderPass(passDescriptor);
-    if (this.background && this.settings.skybox && !this.chunkContinues) stats.drawCalls += this.encodeSkybox(pass);
+    if (this.frame.background && this.settings.skybox && !this.chunkContinues) stats.drawCalls += this.encodeSkybox(pass);
     if (current && current.draws.length > 0 && count > 0) {
       if (!indirect) current.sortBlended(count, this.frameData.view);
       this.encodeModel(pass, current, count, skinGroup!, pipelines!.surface, indirect, compute);
@@ -608,11 +572,8 @@ export class Renderer {
   }
 
   private writeFrameUniforms(camera: Camera, target: GPUTexture, current: ModelDraws | undefined): void {
-    // An environment destroyed by its owner lights nothing from this frame on.
-    if (this.environment?.destroyed || this.background?.destroyed) {
-      this.setEnvironment(this.environment?.destroyed ? undefined : this.environment, this.background?.destroyed ? undefined : this.background);
-    }
-    writeFrameUniforms(this.frameData, camera, target, this.settings, this.environment, current ? current.autoLineLength : 0);
+    this.frame.dropDestroyedEnvironments();
+    writeFrameUniforms(this.frameData, camera, target, this.settings, this.frame.environment, current ? current.autoLineLength : 0);
   }
 
   /**
@@ -628,7 +589,7 @@ export class Renderer {
     const size = Math.max(1, Math.min(this.device.limits.maxTextureDimension2D, Math.round(s.shadowMapSize) || DEFAULT_SHADOW_MAP_SIZE));
     const shadowed = this.shadow.fit(current.shadowCasters, instances, count, placements, eye, size, this.frameData);
     if (shadowed) this.frameData.shadowStrength[0] = Math.min(1, Math.max(0, s.shadowIntensity || 0));
-    if (this.shadow.view !== this.boundShadowView) this.frameBindGroup = this.createFrameBindGroup();
+    this.frame.followShadowMap();
     return shadowed;
   }
 
@@ -660,7 +621,7 @@ export class Renderer {
       this.skybox.prepare().catch(this.onSkyboxPrepareFailed);
       return 0;
     }
-    pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
+    pass.setBindGroup(BindGroup.FRAME, this.frame.group);
     return this.skybox.encode(pass);
   }
 
@@ -675,7 +636,7 @@ export class Renderer {
     const stats = this.stats;
     const method = current.skinning;
     const debugMask = this.settings.debug & current.debug.readyFor(method);
-    pass.setBindGroup(BindGroup.FRAME, this.frameBindGroup);
+    pass.setBindGroup(BindGroup.FRAME, this.frame.group);
     pass.setBindGroup(BindGroup.SKIN, skinGroup);
     const pipelines = (debugMask & DebugView.WEIGHTS) !== 0 ? current.debug.weightsPipelines(method) : surface;
     stats.drawCalls += current.encode(pass, count, pipelines, this.frameData.groundRadius[0] > 0 ? this.ground : undefined, indirect);
@@ -700,15 +661,11 @@ export class Renderer {
     this.current = undefined;
     this.materialAnimator = undefined;
     this.targets.destroy();
-    this.frameBuffer.destroy();
+    this.frame.destroy();
     this.shadow.destroy();
     this.skinnedPlaceholder.destroy();
     this.boundsOverlay.destroy();
     this.defaults.destroy();
-    this.environmentPlaceholder.destroy();
-    if (this.brdfLut) releaseBrdfLut(this.device);
-    this.brdfLut = undefined;
-    this.environment = this.background = undefined;
     this.timer?.destroy();
   }
 }
