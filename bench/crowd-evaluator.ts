@@ -23,6 +23,7 @@ import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Crowd } from '../src/anim/crowd.ts';
+import { createCrowd } from '../src/crowd/gpu-crowd.ts';
 import { loadGltfFile } from '../src/cli/load-file.ts';
 import type { Model } from '../src/gltf/model.ts';
 import type { HierarchyMode } from '../src/gpu/crowd-gpu/evaluator.ts';
@@ -91,7 +92,7 @@ async function cpuRow(device: GPUDevice, model: Model, asset: string, n: number,
 }
 
 async function gpuRow(device: GPUDevice, model: Model, asset: string, n: number, frames: number, hierarchy: HierarchyMode): Promise<Row> {
-  const crowd = new Crowd(model, n, { evaluator: 'gpu', device, hierarchy });
+  const crowd = createCrowd(model, n, { evaluator: 'gpu', device, hierarchy });
   spread(crowd, model);
   const timer = new GpuTimer(device, { label: 'bench crowd evaluator' });
   const main: number[] = [], ours: number[] = [], gpu: number[] = [];
@@ -132,7 +133,7 @@ async function gpuRow(device: GPUDevice, model: Model, asset: string, n: number,
 
 /** CPU ms per frame of the GPU path's root motion (CesiumMan's clip travels): Crowd.update with rootMotion on vs off. */
 async function rootMotionCost(device: GPUDevice, model: Model, n: number, frames: number): Promise<{ on: number; off: number }> {
-  const crowd = new Crowd(model, n, { evaluator: 'gpu', device });
+  const crowd = createCrowd(model, n, { evaluator: 'gpu', device });
   spread(crowd, model);
   const time = (motion: boolean): number => {
     crowd.rootMotion = motion;

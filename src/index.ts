@@ -58,12 +58,12 @@ export { createRayHit, SkinnedRaycaster, type RayHit } from './skin/raycast.ts';
 export {
   createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
 } from './anim/batch.ts';
-export {
-  AUTO_GPU_MIN_INSTANCES, Crowd, findRootMotion, type CrowdEvaluator, type CrowdOptions, type CrowdRootMotion,
-} from './anim/crowd.ts';
+export { Crowd, findRootMotion, type CrowdPoses, type CrowdRootMotion } from './anim/crowd.ts';
+export { AUTO_GPU_MIN_INSTANCES, type CrowdEvaluator, type CrowdOptions } from './crowd/evaluator-choice.ts';
+export { createCrowd, GpuCrowd, type AnyCrowd } from './crowd/gpu-crowd.ts';
 export { movingMeshNodes } from './anim/moving-mesh-nodes.ts';
 export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from './gpu/crowd-gpu/evaluator.ts';
-export { renderCrowd } from './gpu/render-crowd.ts';
+export { renderCrowd } from './crowd/render-crowd.ts';
 export type { GpuPaletteSource } from './gpu/gpu-culling.ts';
 
 // ── Loading: glTF bytes → immutable model (every tier starts from a Model). ──

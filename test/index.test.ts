@@ -46,10 +46,13 @@ const TIERS = {
   },
   batchAndCrowd: {
     values: [
-      'AUTO_GPU_MIN_INSTANCES', 'Crowd', 'GpuPoseEvaluator', 'createInstanceBatch', 'findRootMotion', 'movingMeshNodes', 'renderCrowd', 'sampleInstanceBatch',
-      'updateBatchMatricesAndPalettes', 'updateInstanceBatch',
+      'AUTO_GPU_MIN_INSTANCES', 'Crowd', 'GpuCrowd', 'GpuPoseEvaluator', 'createCrowd', 'createInstanceBatch', 'findRootMotion', 'movingMeshNodes', 'renderCrowd',
+      'sampleInstanceBatch', 'updateBatchMatricesAndPalettes', 'updateInstanceBatch',
     ],
-    types: ['CrowdEvaluator', 'CrowdOptions', 'CrowdRootMotion', 'GpuPaletteSource', 'GpuPoseEvaluatorOptions', 'HierarchyMode', 'InstanceBatch', 'InstanceBatchOptions'],
+    types: [
+      'AnyCrowd', 'CrowdEvaluator', 'CrowdOptions', 'CrowdPoses', 'CrowdRootMotion', 'GpuPaletteSource', 'GpuPoseEvaluatorOptions', 'HierarchyMode', 'InstanceBatch',
+      'InstanceBatchOptions',
+    ],
   },
   loading: {
     values: ['GltfError', 'loadGltf', 'resolveGltfUri'],

@@ -13,7 +13,7 @@
  * Bytes written to the GPU are counted exactly for every side by wrapping GPUQueue's writeBuffer
  * and writeTexture for the page (so three.js's uploads are counted as ours are).
  */
-import { Crowd } from '../../src/anim/crowd.ts';
+import { createCrowd, type AnyCrowd } from '../../src/crowd/gpu-crowd.ts';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
@@ -21,7 +21,7 @@ import { computeInstanceBounds, type Bounds } from '../../src/gpu/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/camera.ts';
 import { configureCanvas, requestWebGpuDevice } from '../../src/gpu/device.ts';
 import type { GpuPaletteSource } from '../../src/gpu/gpu-culling.ts';
-import { renderCrowd } from '../../src/gpu/render-crowd.ts';
+import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import * as THREE from 'three/webgpu';
 import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
@@ -142,7 +142,7 @@ let offsets = new Float64Array(0);
 let device: GPUDevice;
 let context: GPUCanvasContext;
 let renderer: Renderer;
-let crowd: Crowd | undefined;
+let crowd: AnyCrowd | undefined;
 /** `gpu-draw`: the crowd's palettes, uploaded once, as the frames' GpuPaletteSource. */
 let staticPalettes: GpuPaletteSource | undefined;
 
@@ -246,7 +246,7 @@ window.crowdBench = {
     crowd?.destroy();
     staticPalettes?.palettes.destroy();
     staticPalettes = undefined;
-    const c = new Crowd(model, count, { evaluator: evaluator === 'gpu' ? 'gpu' : 'cpu', device });
+    const c = createCrowd(model, count, { evaluator: evaluator === 'gpu' ? 'gpu' : 'cpu', device });
     if (evaluator === 'gpu' && !c.gpu) throw new Error('no GPU evaluator: Crowd has no `gpu` palette source for { evaluator: \'gpu\' }');
     for (let k = 0; k < count; k++) {
       c.setPlacement(k, offsets[2 * k], 0, offsets[2 * k + 1], 0);

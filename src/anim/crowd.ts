@@ -5,67 +5,17 @@ import { createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalette
 import { BlendingJob } from './blend.ts';
 import type { ModelInstance } from './instance.ts';
 import { wrapLoopTime } from './loop-time.ts';
-import { movingMeshNodes } from './moving-mesh-nodes.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import {
   createRootMotionTrack, lockRootInPlace, motionOf, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
 } from './root-motion.ts';
 import { createClipCursor, sampleCursor } from './sample.ts';
-import { GpuPoseEvaluator, type HierarchyMode } from '../gpu/crowd-gpu/evaluator.ts';
-import { INSTANCE_STATE_BYTES, InstanceStateOffset, NO_CLIP } from '../gpu/crowd-gpu/layout.ts';
-import type { AllocationLimits } from '../gpu/limits.ts';
-
-/** Where a crowd's poses are evaluated: the CPU batch (the reference), the GPU evaluator, or by count. */
-export type CrowdEvaluator = 'cpu' | 'gpu' | 'auto';
 
 /**
- * `'auto'` evaluates on the GPU from this many instances (given a device): where the CPU
- * batch's main-thread time per frame passes the GPU path's (update, upload, encode and
- * submit), between 512 and 1,000 in `npm run bench -- --crowd-evaluator` (bench/README.md
- * "GPU pose evaluator").
+ * Where a crowd's poses are evaluated: on the CPU batch here, or on the GPU (GpuCrowd,
+ * src/crowd/, whose evaluator reads the clocks this crowd keeps).
  */
-export const AUTO_GPU_MIN_INSTANCES = 1024;
-
-export interface CrowdOptions {
-  /** Default 'cpu'; 'gpu' and 'auto' need `device`. */
-  readonly evaluator?: CrowdEvaluator;
-  readonly device?: GPUDevice;
-  /** GPU evaluator: how local→model runs (default 'instance'). */
-  readonly hierarchy?: HierarchyMode;
-  /** GPU evaluator: lower limits than the device's. */
-  readonly limits?: Partial<AllocationLimits>;
-}
-
-/**
- * Why `model`'s crowd cannot be evaluated on the GPU, or undefined when it can. The GPU
- * evaluator gives the renderer palettes, placements, morph weights and the model matrices of
- * the mesh nodes clips move; draws of EXT_mesh_gpu_instancing nodes are recorded on the CPU
- * from the instances' poses, so a clip that moves such a node (each instance's world) needs the
- * CPU evaluator. Such a crowd stays on the CPU (`auto`), or is refused (`gpu`). Load time.
- */
-export function gpuCrowdUnsupported(model: Model): string | undefined {
-  for (const i of movingMeshNodes(model)) {
-    const mn = model.meshNodes[i];
-    if (mn.instances) return `a clip moves node ${mn.node}, whose mesh is drawn with EXT_mesh_gpu_instancing (its draws are recorded on the CPU)`;
-  }
-  return undefined;
-}
-
-/** The evaluator `options` asks for, resolved for a crowd of `capacity` (of `model`: gpuCrowdUnsupported). */
-export function chooseCrowdEvaluator(options: CrowdOptions, capacity: number, model?: Model): 'cpu' | 'gpu' {
-  const asked = options.evaluator ?? 'cpu';
-  if (asked !== 'cpu' && asked !== 'gpu' && asked !== 'auto') throw new RangeError(`Crowd: evaluator ${String(asked)} is not 'cpu', 'gpu' or 'auto'`);
-  if (asked === 'gpu' && !options.device) throw new RangeError("Crowd: evaluator 'gpu' needs a GPUDevice (options.device)");
-  if (asked === 'cpu') return 'cpu';
-  const unsupported = model && gpuCrowdUnsupported(model);
-  if (asked === 'auto') return options.device && capacity >= AUTO_GPU_MIN_INSTANCES && !unsupported ? 'gpu' : 'cpu';
-  if (unsupported) throw new RangeError(`Crowd: evaluator 'gpu' cannot draw ${model!.name}: ${unsupported}; use 'cpu' or 'auto'`);
-  return asked;
-}
-
-const STATE_WORDS = INSTANCE_STATE_BYTES / 4;
-const CLIPS = InstanceStateOffset.CLIPS / 4, TIME_WORD = InstanceStateOffset.TIME / 4;
-const PARTNER_TIME = InstanceStateOffset.PARTNER_TIME / 4, WEIGHT = InstanceStateOffset.WEIGHT / 4, PLACEMENT = InstanceStateOffset.PLACEMENT / 4;
+export type CrowdPoses = 'cpu' | 'gpu';
 
 /**
  * A clip's root moves less than this (model units, across the ground) and turns less than
@@ -147,16 +97,12 @@ const PREVIOUS = 0, TIME = 1, STEP = 2, DURATION = 3;
  * in place (the root joint stays at its first frame's ground position).
  * Playback always loops; override/additive layers are `AnimationPlayer`'s, not the crowd's.
  *
- * With `{ evaluator: 'gpu', device }` the poses are evaluated on the GPU (`gpu`, a
- * GpuPoseEvaluator): `update` advances the same clocks and writes each instance's 32-byte
- * state (clip, time, crossfade partner, time and weight, placement as x y z yaw) into
- * `gpu.state`; whoever draws uploads it (`gpu.writeInstances(queue)`, which returns the
- * bytes) and records `gpu.encode(encoder)`, then draws from `gpu.palettes` — the renderer
- * does both when given `crowd.gpu`, whose morph weights and moving mesh nodes' matrices its
- * draw records read. `palettes` then holds instance 0's only, and every entry of `instances`
- * is instance 0 in the rest pose (material animation is per model). Root motion stays on the
- * CPU, sampling only the root's channels; placements must stay turns about +Y (as
- * `setPlacement`, `turn` and root motion keep them).
+ * With `poses` 'gpu' (GpuCrowd, src/crowd/, whose GpuPoseEvaluator reads the clocks kept
+ * here) `update` advances the same clocks and root motion but evaluates no pose: `palettes`
+ * then holds instance 0's only, and every entry of `instances` is instance 0 in the rest pose
+ * (material animation is per model). Root motion stays on the CPU, sampling only the root's
+ * channels; placements must stay turns about +Y (as `setPlacement`, `turn` and root motion
+ * keep them). Nothing here needs a GPU: a CPU crowd loads no GPU code.
  */
 export class Crowd {
   /** Instances evaluated and drawn; at most `capacity`. */
@@ -185,15 +131,17 @@ export class Crowd {
   /** Where the instances live and are evaluated; its `clips` and `times` are written by `update`. */
   readonly batch: InstanceBatch;
   /** Where poses are evaluated. */
-  readonly evaluator: 'cpu' | 'gpu';
-  /** The GPU evaluator when `evaluator` is 'gpu'. */
-  readonly gpu: GpuPoseEvaluator | undefined;
+  readonly evaluator: CrowdPoses;
 
   private readonly durations: Float64Array;
-  private readonly fromClip: Int32Array;
-  private readonly fromTime: Float64Array;
-  private readonly fadeElapsed: Float64Array;
-  private readonly fadeDuration: Float64Array;
+  // The crossfades, for an evaluator elsewhere to read (GpuCrowd).
+  /** Per instance, the clip fading out (-1: none). */
+  protected readonly fromClip: Int32Array;
+  /** Per instance, seconds into the clip fading out. */
+  protected readonly fromTime: Float64Array;
+  /** Per instance, seconds since its crossfade started, and how long it lasts (weight: elapsed / duration). */
+  protected readonly fadeElapsed: Float64Array;
+  protected readonly fadeDuration: Float64Array;
   /** Per instance, this update's clip time and faded-out clip time before the step (for root motion). */
   private readonly previousTime: Float64Array;
   private readonly fromPreviousTime: Float64Array;
@@ -210,9 +158,11 @@ export class Crowd {
   /** Per instance: fromPose → its pose. */
   private readonly blends: readonly BlendingJob[];
 
-  constructor(readonly model: Model, readonly capacity: number, options: CrowdOptions = {}) {
+  /** `poses`: 'cpu' (default) evaluates them on the batch; 'gpu' leaves them to an evaluator that reads the clocks (GpuCrowd). */
+  constructor(readonly model: Model, readonly capacity: number, poses: CrowdPoses = 'cpu') {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Crowd: capacity ${capacity} must be an integer ≥ 1`);
-    this.evaluator = chooseCrowdEvaluator(options, capacity, model);
+    if (poses !== 'cpu' && poses !== 'gpu') throw new RangeError(`Crowd: poses ${String(poses)} is not 'cpu' or 'gpu'`);
+    this.evaluator = poses;
     // Created in the rest pose; mesh-relative palettes, as updateMatricesAndPalettes gives.
     // On the GPU the batch holds instance 0 only: material animation and the rest pose's node matrices.
     this.batch = createInstanceBatch(model, this.evaluator === 'gpu' ? 1 : capacity);
@@ -245,12 +195,6 @@ export class Crowd {
     this.motionTime = new Float64Array(capacity);
     // The rest pose's node matrices give each root's parent placement.
     this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, instances[0].nodeMatrices));
-    this.gpu = undefined;
-    if (this.evaluator === 'gpu') {
-      const locks = this.rootMotions.map((m) => m && { rootSlot: m.track.rootSlot, up: m.track.up, ends: m.track.ends });
-      this.gpu = new GpuPoseEvaluator(options.device!, model, capacity, { label: 'crowd', hierarchy: options.hierarchy, limits: options.limits, locks });
-      for (let k = 0; k < capacity; k++) this.copyPlacement(k);
-    }
   }
 
   /** Cuts instance k to `clip` (-1: rest pose) at `time` seconds (wrapped into the clip). */
@@ -356,7 +300,7 @@ export class Crowd {
     if (!Number.isInteger(n) || n < 0 || n > this.capacity) throw new RangeError(`Crowd: count ${n} is not in [0, ${this.capacity}]`);
     const batch = this.batch, durations = this.durations;
     // The clocks, as AnimationPlayer advances a looping clip (same operations, same doubles).
-    const clips = batch.clips, times = batch.times, onCpu = this.gpu === undefined;
+    const clips = batch.clips, times = batch.times, onCpu = this.evaluator === 'cpu';
     for (let k = 0; k < n; k++) {
       const clip = this.clip[k];
       if (onCpu) clips[k] = clip;
@@ -380,8 +324,12 @@ export class Crowd {
         if (this.fadeElapsed[k] >= this.fadeDuration[k]) this.fromClip[k] = -1;
       }
     }
-    if (this.gpu) {
-      this.writeGpuState(n, dt);
+    if (!onCpu) {
+      // No poses here: root motion samples the roots' channels itself.
+      for (let k = 0; k < n; k++) {
+        const clip = this.clip[k], fromClip = this.fromClip[k];
+        if (this.rootMotion && clip >= 0 && (this.rootMotions[clip] !== undefined || (fromClip >= 0 && this.rootMotions[fromClip] !== undefined))) this.finishPose(k, dt);
+      }
     } else {
       sampleInstanceBatch(batch, n);
       for (let k = 0; k < n; k++) {
@@ -408,8 +356,8 @@ export class Crowd {
   private finishPose(k: number, dt: number): void {
     const model = this.model, rootMotions = this.rootMotions, durations = this.durations;
     const rootMotion = this.rootMotion;
-    // On the GPU there are no poses here: root motion samples the root's channels itself.
-    const onCpu = this.gpu === undefined;
+    // Poses evaluated elsewhere: root motion samples the root's channels itself.
+    const onCpu = this.evaluator === 'cpu';
     const instance = this.instances[onCpu ? k : 0];
     const clip = this.clip[k];
     const step = dt * this.speed[k];
@@ -475,54 +423,19 @@ export class Crowd {
     if (moving) this.applyDelta(k, motionTo ?? rootMotions[fromClip]!);
   }
 
-  /**
-   * The GPU evaluator's per-instance state for the first n instances (placements are written
-   * when they change, by copyPlacement), root motion on the CPU; uploaded by whoever draws.
-   */
-  private writeGpuState(n: number, dt: number): void {
-    const gpu = this.gpu!;
-    const state = gpu.state, words = gpu.stateWords;
-    const motion = this.rootMotion;
-    for (let k = 0; k < n; k++) {
-      const o = k * STATE_WORDS;
-      const clip = this.clip[k];
-      if (clip < 0) {
-        words[o + CLIPS] = NO_CLIP | (NO_CLIP << 16);
-        continue;
-      }
-      const fromClip = this.fromClip[k];
-      words[o + CLIPS] = clip | ((fromClip < 0 ? NO_CLIP : fromClip) << 16);
-      state[o + TIME_WORD] = this.time[k];
-      if (fromClip >= 0) {
-        state[o + PARTNER_TIME] = this.fromTime[k];
-        state[o + WEIGHT] = this.fadeElapsed[k] / this.fadeDuration[k];
-      }
-      if (motion && (this.rootMotions[clip] !== undefined || (fromClip >= 0 && this.rootMotions[fromClip] !== undefined))) this.finishPose(k, dt);
-    }
-    gpu.count = n;
-  }
-
-  /** Frees the GPU evaluator's buffers (nothing to do on the CPU). */
-  destroy(): void {
-    this.gpu?.destroy();
-  }
+  /** Frees what an evaluator elsewhere holds (nothing on the CPU). */
+  destroy(): void {}
 
   private applyDelta(k: number, m: CrowdRootMotion): void {
     applyRootMotion(m, delta, this.placements, k, this.moved);
     this.copyPlacement(k);
   }
 
-  private copyPlacement(k: number): void {
+  /** Instance k's placement changed: its single-precision copy follows (an evaluator elsewhere keeps its own too). */
+  protected copyPlacement(k: number): void {
     const o = k * 16;
     const p = this.placements;
     for (let i = 0; i < 16; i++) this.placementsF32[o + i] = p[o + i];
-    const gpu = this.gpu;
-    if (gpu) {
-      // x y z and the turn about +Y (column 0 is (cos, 0, −sin), column 2 (sin, 0, cos)).
-      const g = k * STATE_WORDS + PLACEMENT;
-      gpu.state[g] = p[o + 12]; gpu.state[g + 1] = p[o + 13]; gpu.state[g + 2] = p[o + 14];
-      gpu.state[g + 3] = Math.atan2(p[o + 8], p[o]);
-    }
   }
 
   private checkInstance(k: number): void {

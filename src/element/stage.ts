@@ -1,11 +1,13 @@
-import { applyRootMotion, Crowd, findRootMotion, gpuCrowdUnsupported, type CrowdRootMotion } from '../anim/crowd.ts';
+import { applyRootMotion, findRootMotion, type CrowdRootMotion } from '../anim/crowd.ts';
+import { gpuCrowdUnsupported, type CrowdEvaluator } from '../crowd/evaluator-choice.ts';
+import { createCrowd, type AnyCrowd } from '../crowd/gpu-crowd.ts';
+import { renderCrowd } from '../crowd/render-crowd.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.ts';
 import type { AnimationPlayer } from '../anim/player.ts';
 import { lockRootInPlace } from '../anim/root-motion.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
 import type { Camera } from '../gpu/camera.ts';
-import { renderCrowd } from '../gpu/render-crowd.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 import { multiplyMat4, setIdentity } from '../math/trs.ts';
 import { isIdentityMat4 } from '../math/trs.ts';
@@ -16,12 +18,11 @@ export const MAX_INSTANCES = 4096;
 /** The most instances `instances="N"` draws when the crowd is evaluated on the GPU (issue #16). */
 export const MAX_GPU_INSTANCES = 100_000;
 
-/** `crowd-evaluator`: where a crowd's poses are evaluated (Crowd's `evaluator` option). */
-export type CrowdEvaluatorSetting = 'cpu' | 'gpu' | 'auto';
-export const DEFAULT_CROWD_EVALUATOR: CrowdEvaluatorSetting = 'auto';
+/** `crowd-evaluator`: where a crowd's poses are evaluated (createCrowd's `evaluator` option). */
+export const DEFAULT_CROWD_EVALUATOR: CrowdEvaluator = 'auto';
 
 /** The setting a `crowd-evaluator` value names (case-insensitive, trimmed), or undefined. */
-export function parseCrowdEvaluator(value: string | null): CrowdEvaluatorSetting | undefined {
+export function parseCrowdEvaluator(value: string | null): CrowdEvaluator | undefined {
   const v = value?.trim().toLowerCase();
   return v === 'cpu' || v === 'gpu' || v === 'auto' ? v : undefined;
 }
@@ -69,12 +70,12 @@ export class ViewerStage {
   readonly rootMotions: readonly (CrowdRootMotion | undefined)[];
   private instanceCount = 1;
   private walking = false;
-  private crowd: Crowd | undefined;
+  private crowd: AnyCrowd | undefined;
   /** `crowd-evaluator`, and the device a GPU evaluator runs on (the viewer's, once it has one). */
-  evaluator: CrowdEvaluatorSetting = DEFAULT_CROWD_EVALUATOR;
+  evaluator: CrowdEvaluator = DEFAULT_CROWD_EVALUATOR;
   device: GPUDevice | undefined;
   /** The evaluator and device the crowd was built with. */
-  private builtFor: CrowdEvaluatorSetting | undefined;
+  private builtFor: CrowdEvaluator | undefined;
   private builtOn: GPUDevice | undefined;
   /** The instance count last asked for (before the CPU evaluator's cap). */
   private requested = 1;
@@ -260,10 +261,10 @@ export class ViewerStage {
     for (let k = 0; k < crowd.capacity; k++) crowd.play(k, player.clip, this.phases[k] * duration);
   }
 
-  private buildCrowd(capacity: number, evaluator = this.evaluator): Crowd {
+  private buildCrowd(capacity: number, evaluator = this.evaluator): AnyCrowd {
     // A GPU-evaluated crowd holds GPU buffers: free them.
     this.crowd?.destroy();
-    const crowd = new Crowd(this.model, capacity, { evaluator, device: this.device });
+    const crowd = createCrowd(this.model, capacity, { evaluator, device: this.device });
     const next = random(17);
     this.phases = Float64Array.from({ length: capacity }, next);
     this.speedFactors = Float64Array.from({ length: capacity }, () => 1 - SPEED_SPREAD + 2 * SPEED_SPREAD * next());

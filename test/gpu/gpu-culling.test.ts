@@ -19,7 +19,7 @@ import {
 } from '../../src/gpu/gpu-culling-layout.ts';
 import { cullGrid, packCullData, type GpuPaletteSource } from '../../src/gpu/gpu-culling.ts';
 import type { ModelDraws } from '../../src/gpu/model-draws.ts';
-import { renderCrowd } from '../../src/gpu/render-crowd.ts';
+import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { mat4 } from 'wgpu-matrix';
 import { assetPath } from '../support/assets.ts';
 import { writeArtifactPng } from '../support/png.ts';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crowd } from '../../src/anim/crowd.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
-import { renderCrowd } from '../../src/gpu/render-crowd.ts';
+import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice, type Frame } from './gpu-test.ts';
 

@@ -5,7 +5,9 @@
  * 32 bytes uploaded per instance, and a frame that allocates nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { AUTO_GPU_MIN_INSTANCES, chooseCrowdEvaluator, Crowd } from '../../../src/anim/crowd.ts';
+import { Crowd } from '../../../src/anim/crowd.ts';
+import { AUTO_GPU_MIN_INSTANCES, chooseCrowdEvaluator } from '../../../src/crowd/evaluator-choice.ts';
+import { createCrowd, type AnyCrowd } from '../../../src/crowd/gpu-crowd.ts';
 import { loadGltfFile } from '../../../src/cli/load-file.ts';
 import type { Model } from '../../../src/gltf/model.ts';
 import { loadCharacter, paletteUlpError } from '../../anim/fixtures.ts';
@@ -29,7 +31,7 @@ async function readBuffer(d: GPUDevice, source: GPUBuffer, bytes: number): Promi
   return out;
 }
 
-function evaluate(d: GPUDevice, crowd: Crowd): void {
+function evaluate(d: GPUDevice, crowd: AnyCrowd): void {
   crowd.gpu!.writeInstances(d.queue);
   const encoder = d.createCommandEncoder({ label: 'test crowd frame' });
   crowd.gpu!.encode(encoder);
@@ -54,7 +56,7 @@ function script(crowds: Crowd[], model: Model, frames: number): void {
 
 async function compareWithCpu(d: GPUDevice, model: Model, n: number, frames: number): Promise<void> {
   const cpu = new Crowd(model, n);
-  const gpu = new Crowd(model, n, { evaluator: 'gpu', device: d });
+  const gpu = createCrowd(model, n, { evaluator: 'gpu', device: d });
   expect(gpu.evaluator).toBe('gpu');
   script([cpu, gpu], model, frames);
   expect(Array.from(gpu.placements)).toEqual(Array.from(cpu.placements)); // root motion: same CPU code, same doubles
@@ -104,7 +106,7 @@ describe('Crowd on the GPU evaluator', () => {
 
   it('evaluates only the first `count` instances and uploads only their state', async () => {
     if (!device) return;
-    const crowd = new Crowd(await loadGltfFile(assetPath('Fox')), 100, { evaluator: 'gpu', device });
+    const crowd = createCrowd(await loadGltfFile(assetPath('Fox')), 100, { evaluator: 'gpu', device });
     crowd.count = 30;
     crowd.update(DT);
     expect(crowd.gpu!.count).toBe(30);
@@ -127,7 +129,7 @@ describe('Crowd on the GPU evaluator', () => {
 
   it('a frame creates no GPU object and makes one writeBuffer (the states), whatever the chunk count', async () => {
     if (!device) return;
-    const crowd = new Crowd(await loadGltfFile(assetPath('CesiumMan')), 300, { evaluator: 'gpu', device, limits: { maxStorageBufferBindingSize: 100_000 } });
+    const crowd = createCrowd(await loadGltfFile(assetPath('CesiumMan')), 300, { evaluator: 'gpu', device, limits: { maxStorageBufferBindingSize: 100_000 } });
     expect(crowd.gpu!.chunkSize).toBe(64); // five chunks
     crowd.update(DT);
     crowd.gpu!.writeInstances(device.queue); // the first upload also writes the chunk counts
@@ -146,7 +148,7 @@ describe('Crowd on the GPU evaluator', () => {
 
   it('updates a GPU crowd with crossfades and root motion without allocating', async () => {
     if (!device) return;
-    const crowd = new Crowd(await loadCharacter(), 16, { evaluator: 'gpu', device });
+    const crowd = createCrowd(await loadCharacter(), 16, { evaluator: 'gpu', device });
     for (let k = 0; k < 16; k++) {
       crowd.play(k, k % 3, k * 0.1);
       crowd.speed[k] = 0.8 + 0.03 * k;

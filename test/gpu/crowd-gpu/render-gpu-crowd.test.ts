@@ -7,14 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTO_GPU_MIN_INSTANCES, chooseCrowdEvaluator, Crowd, gpuCrowdUnsupported } from '../../../src/anim/crowd.ts';
+import { Crowd } from '../../../src/anim/crowd.ts';
+import { AUTO_GPU_MIN_INSTANCES, chooseCrowdEvaluator, gpuCrowdUnsupported } from '../../../src/crowd/evaluator-choice.ts';
+import { createCrowd, type AnyCrowd } from '../../../src/crowd/gpu-crowd.ts';
 import { AnimationPlayer } from '../../../src/anim/player.ts';
 import { MAX_INSTANCES, ViewerStage } from '../../../src/element/stage.ts';
 import { createModelInstance } from '../../../src/anim/instance.ts';
 import type { Model } from '../../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordWord } from '../../../src/gpu/draw-record.ts';
-import { renderCrowd } from '../../../src/gpu/render-crowd.ts';
+import { renderCrowd } from '../../../src/crowd/render-crowd.ts';
 import { GltfBuilder } from '../../../src/gltf/builder.ts';
 import { addQuadMesh, EXT } from '../../support/instancing.ts';
 import { assetPath } from '../../support/assets.ts';
@@ -83,8 +85,8 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
   });
   afterAll(() => scene?.destroy());
 
-  function crowdOf(n: number, evaluator: 'cpu' | 'gpu'): Crowd {
-    const crowd = new Crowd(model, n, { evaluator, device: gpu });
+  function crowdOf(n: number, evaluator: 'cpu' | 'gpu'): AnyCrowd {
+    const crowd = createCrowd(model, n, { evaluator, device: gpu });
     expect(crowd.evaluator).toBe(evaluator);
     crowd.rootMotion = false;
     crowd.placeOnGrid(size * 1.2);
@@ -200,7 +202,7 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
     expect(gpuCrowdUnsupported(instancedQuad)).toMatch(/a clip moves node 0, whose mesh is drawn with EXT_mesh_gpu_instancing/);
     expect(chooseCrowdEvaluator({ evaluator: 'auto', device: gpu }, AUTO_GPU_MIN_INSTANCES, instancedQuad)).toBe('cpu');
     expect(chooseCrowdEvaluator({ evaluator: 'auto', device: gpu }, AUTO_GPU_MIN_INSTANCES, model)).toBe('gpu');
-    expect(() => new Crowd(instancedQuad, 4, { evaluator: 'gpu', device: gpu })).toThrow(/evaluator 'gpu' cannot draw moving instanced quad: a clip moves node 0/);
+    expect(() => createCrowd(instancedQuad, 4, { evaluator: 'gpu', device: gpu })).toThrow(/evaluator 'gpu' cannot draw moving instanced quad: a clip moves node 0/);
     // The element's stage: crowd-evaluator="gpu" on such a model warns and evaluates on the CPU (capped as the CPU is).
     const warn = console.warn;
     const warnings: string[] = [];
@@ -237,7 +239,7 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
     const step = 1.3 * Math.max(rest.max[0] - rest.min[0], rest.max[1] - rest.min[1], rest.max[2] - rest.min[2]);
     let area: ArrayLike<number> = [0, 0, 0, 0];
     const crowdOn = (evaluator: 'cpu' | 'gpu') => {
-      const crowd = new Crowd(m, n, { evaluator, device: gpu });
+      const crowd = createCrowd(m, n, { evaluator, device: gpu });
       expect(crowd.evaluator).toBe(evaluator);
       crowd.rootMotion = false;
       area = crowd.placeOnGrid(step);
@@ -347,7 +349,7 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
     try {
       await expectNoGpuErrors(gpu, async () => {
         await view.setModel(robot);
-        const crowd = new Crowd(robot, 4, { evaluator: 'gpu', device: gpu });
+        const crowd = createCrowd(robot, 4, { evaluator: 'gpu', device: gpu });
         crowd.placeOnGrid(3);
         for (let k = 0; k < 4; k++) crowd.play(k, 6, k / 4);
         crowd.update(DT);

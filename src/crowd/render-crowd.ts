@@ -1,7 +1,7 @@
 import type { Crowd } from '../anim/crowd.ts';
-import type { Camera } from './camera.ts';
-import type { GpuPaletteSource } from './gpu-culling.ts';
-import type { Renderer } from './renderer.ts';
+import type { Camera } from '../gpu/camera.ts';
+import type { GpuPaletteSource } from '../gpu/gpu-culling.ts';
+import type { Renderer } from '../gpu/renderer.ts';
 
 /**
  * Draws a crowd (of the renderer's current model, see `renderer.setModel`): its first
