@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addClips } from '../src/anim/retarget/add-clips.ts';
 import { retargetClips } from '../src/anim/retarget/retarget.ts';
-import { loadAnimationLibrary } from '../src/gltf/animation-library.ts';
+import { loadAnimationLibrary } from '../src/anim/retarget/animation-library.ts';
 import { loadGltf } from '../src/gltf/load.ts';
 import type { Clip, Model } from '../src/gltf/model.ts';
 import { CESIUM_TO_FIGURE, editGlb } from '../test/anim/retarget/fixtures.ts';

@@ -76,13 +76,13 @@ export type {
 } from './gltf/model.ts';
 
 // ── Animation library: clips from other files, retargeted between skeletons (baked into ordinary clips). ──
-export { loadAnimationLibrary, type AnimationLibrary, type AnimationLibraryOptions } from './gltf/animation-library.ts';
+export { loadAnimationLibrary, type AnimationLibrary, type AnimationLibraryOptions } from './anim/retarget/animation-library.ts';
 export { retargetClips, type RetargetOptions, type RetargetResult } from './anim/retarget/retarget.ts';
 export { addClips } from './anim/retarget/add-clips.ts';
 export {
-  mapJoints, RetargetError, type HumanoidMap, type JointMapping, type JointMapOptions, type JointMatch, type JointPair, type RetargetSkeleton,
+  mapJoints, RetargetError, type JointMapping, type JointMapOptions, type JointMatch, type JointPair, type RetargetSkeleton,
 } from './anim/retarget/joint-map.ts';
-export type { HumanoidBone } from './anim/retarget/humanoid.ts';
+export type { HumanoidBone, HumanoidMap } from './gltf/humanoid.ts';
 export type { ReferencePose } from './anim/retarget/reference-pose.ts';
 
 // ── Bake: the posed mesh on the CPU (reference skinning) and its writers. ──

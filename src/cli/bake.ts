@@ -33,7 +33,7 @@ import type { Model } from '../gltf/model.ts';
 import { loadBesideFile, loadGltfFile, readBesideFile } from './load-file.ts';
 import { writeCentersGlb, type WrittenCenters } from '../bake/write-centers.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
-import { loadAnimationLibrary, type AnimationLibrary } from '../gltf/animation-library.ts';
+import { loadAnimationLibrary, type AnimationLibrary } from '../anim/retarget/animation-library.ts';
 import { retargetClips } from '../anim/retarget/retarget.ts';
 import { addClips } from '../anim/retarget/add-clips.ts';
 

@@ -4,6 +4,7 @@ import { TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
 import { readVariantNames } from './extensions/khr-materials-variants.ts';
 import { findExtension } from './extensions/registry.ts';
+import { readVrmHumanoid } from './extensions/vrm-humanoid.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
 import { asObject, describe, optArray, optString, type JsonObject } from './json.ts';
 import { readMaterials, readSamplers, readTextures } from './materials.ts';
@@ -53,6 +54,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   const meshes = readMeshes(ctx);
   const nodes = readNodes(ctx, nodesJson, skinCount, meshes);
   const hierarchy = buildHierarchy(ctx, nodesJson, nodes);
+  const humanoid = readVrmHumanoid(ctx, nodes.length);
   const skins = readSkins(ctx, nodes, hierarchy, new NodeTree(hierarchy));
   const animations = readAnimations(ctx, hierarchy, meshes, nodes);
   const markAnimatedMatrices = hierarchy.useMatrix;
@@ -72,6 +74,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     images,
     warnings: ctx.warnings,
     ...(variants.length > 0 ? { variants } : {}),
+    ...(humanoid ? { humanoid } : {}),
     loadBudget: src.budget.state(),
   });
 }

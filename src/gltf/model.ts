@@ -2,6 +2,7 @@ import type { AccessorData } from './accessors.ts';
 import type { BudgetState } from './budget.ts';
 import type { Interpolation, TargetPath } from './constants.ts';
 import type { GltfWarning } from './errors.ts';
+import type { HumanoidMap } from './humanoid.ts';
 
 /**
  * The loaded, validated, immutable model. Everything per node is stored in flat
@@ -32,6 +33,8 @@ export interface Model {
   readonly warnings: readonly GltfWarning[];
   /** KHR_materials_variants: the variant names, by index; absent when the file declares none. */
   readonly variants?: readonly string[];
+  /** A VRM avatar's humanoid bones by node index (extensions/vrm-humanoid.ts); absent when the file has no VRM extension. */
+  readonly humanoid?: HumanoidMap;
   /**
    * The load's memory budget (budget.ts) as the load left it: what is decoded later, at
    * upload (KTX2 transcoding), is charged on top of it. Absent for models built in code.

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { retargetClips } from '../../src/anim/retarget/retarget.ts';
 import { addClips } from '../../src/anim/retarget/add-clips.ts';
-import { loadAnimationLibrary } from '../../src/gltf/animation-library.ts';
+import { loadAnimationLibrary } from '../../src/anim/retarget/animation-library.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import { CESIUM_TO_FIGURE } from '../anim/retarget/fixtures.ts';
 import { assetPath } from '../support/assets.ts';

@@ -2,20 +2,10 @@
  * Joint names across rigging conventions: how a name is normalised, and the built-in
  * humanoid table that turns the joint names of Mixamo / Ready Player Me, VRM, VRoid, the
  * Unreal mannequin, Blender Rigify, Auto-Rig Pro and Quaternius rigs into one set of
- * humanoid bone names (VRM 1.0's, e.g. `leftUpperArm`), so any of them maps onto any other.
+ * humanoid bone names (VRM 1.0's, e.g. `leftUpperArm`: gltf/humanoid.ts), so any of them maps
+ * onto any other.
  */
-
-/** The humanoid bones (VRM 1.0 names), the common vocabulary of every convention below. */
-export const HUMANOID_BONES = [
-  'hips', 'spine', 'chest', 'upperChest', 'neck', 'head', 'jaw', 'leftEye', 'rightEye',
-  ...sided<string>((s) => [
-    `${s}Shoulder`, `${s}UpperArm`, `${s}LowerArm`, `${s}Hand`, `${s}UpperLeg`, `${s}LowerLeg`, `${s}Foot`, `${s}Toes`,
-    `${s}ThumbMetacarpal`, `${s}ThumbProximal`, `${s}ThumbDistal`,
-    ...['Index', 'Middle', 'Ring', 'Little'].flatMap((f) => [`${s}${f}Proximal`, `${s}${f}Intermediate`, `${s}${f}Distal`]),
-  ]),
-] as const;
-
-export type HumanoidBone = (typeof HUMANOID_BONES)[number];
+import { HUMANOID_BONES, sided, type HumanoidBone } from '../../gltf/humanoid.ts';
 
 /**
  * A name with case, separators and namespace prefixes removed: `mixamorig:LeftArm`,
@@ -39,10 +29,6 @@ export interface JointConvention {
 }
 
 type Pair = [string, string];
-
-function sided<T>(f: (side: 'left' | 'right', l: 'L' | 'R', lower: 'l' | 'r') => T[]): T[] {
-  return [...f('left', 'L', 'l'), ...f('right', 'R', 'r')];
-}
 
 function table(entries: Pair[]): Partial<Record<HumanoidBone, string>> {
   const out: Partial<Record<string, string>> = {};
@@ -165,18 +151,4 @@ export function humanoidBonesOf(names: readonly (string | undefined)[]): { conve
   if (best < 0 || bestCount < MIN_CONVENTION_MATCHES) return { convention: '', bones: names.map(() => undefined) };
   const lookup = LOOKUP[best];
   return { convention: JOINT_CONVENTIONS[best].name, bones: normalised.map((n) => (n === undefined ? undefined : lookup.get(n))) };
-}
-
-/** VRM 0.x's thumb names, one joint further out than VRM 1.0's (0.x Proximal = 1.0 Metacarpal). */
-const VRM0_RENAMES: Readonly<Record<string, HumanoidBone>> = {
-  leftThumbProximal: 'leftThumbMetacarpal', leftThumbIntermediate: 'leftThumbProximal',
-  rightThumbProximal: 'rightThumbMetacarpal', rightThumbIntermediate: 'rightThumbProximal',
-};
-
-const BONE_SET: ReadonlySet<string> = new Set(HUMANOID_BONES);
-
-/** A VRM humanoid bone name (either version) as a HumanoidBone, or undefined for one we do not know. */
-export function humanoidBoneOfVrm(name: string, version: 0 | 1): HumanoidBone | undefined {
-  if (version === 0 && Object.hasOwn(VRM0_RENAMES, name)) return VRM0_RENAMES[name];
-  return BONE_SET.has(name) ? (name as HumanoidBone) : undefined;
 }

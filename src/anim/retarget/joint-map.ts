@@ -1,6 +1,7 @@
 import type { Model } from '../../gltf/model.ts';
 import { isInSubtree } from '../mask.ts';
-import { humanoidBonesOf, normalizeJointName, type HumanoidBone } from './humanoid.ts';
+import type { HumanoidBone, HumanoidMap } from '../../gltf/humanoid.ts';
+import { humanoidBonesOf, normalizeJointName } from './humanoid.ts';
 
 /**
  * Which source joint drives each target joint. Tried in this order, first match wins:
@@ -17,10 +18,7 @@ export class RetargetError extends Error {
   }
 }
 
-/** A skeleton's humanoid bones by glTF node index (VRM files carry one; `loadAnimationLibrary` reads it). */
-export type HumanoidMap = Readonly<Partial<Record<HumanoidBone, number>>>;
-
-/** A model to retarget from or to, with the humanoid map of its file when there is one. */
+/** A model to retarget from or to; `humanoid` (default: the model's own, `Model.humanoid`) maps its bones. */
 export interface RetargetSkeleton {
   readonly model: Model;
   readonly humanoid?: HumanoidMap;
@@ -70,12 +68,13 @@ export function skeletonSlots(model: Model): Int32Array {
   return Int32Array.from(out);
 }
 
-/** Humanoid bone per slot of the skeleton: from the file's map when given, else from the names. */
+/** Humanoid bone per slot of the skeleton: from its map when it has one (a VRM file's), else from the names. */
 function humanoidBySlot(sk: RetargetSkeleton, slots: Int32Array): Map<number, HumanoidBone> {
   const out = new Map<number, HumanoidBone>();
   const h = sk.model.hierarchy;
-  if (sk.humanoid) {
-    for (const [bone, node] of Object.entries(sk.humanoid)) {
+  const humanoid = sk.humanoid ?? sk.model.humanoid;
+  if (humanoid) {
+    for (const [bone, node] of Object.entries(humanoid)) {
       if (typeof node === 'number' && node >= 0 && node < h.count) out.set(h.slotOf[node], bone as HumanoidBone);
     }
     return out;

@@ -4,6 +4,8 @@
  * entry in `EXTENSIONS`. A file that lists any other name in `extensionsRequired` is
  * refused (load.ts); other extensions are ignored, as glTF allows for optional ones
  * (material extensions with a warning: unsupported-material-extensions.ts).
+ * (A VRM humanoid map is read by vrm-humanoid.ts without an entry here: the loader reads
+ * nothing else of VRM, so a file that requires it is refused.)
  */
 import { KHR_DRACO_MESH_COMPRESSION } from './draco.ts';
 import { EXT_MESH_GPU_INSTANCING } from './ext-mesh-gpu-instancing.ts';

@@ -4,13 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { retargetClips } from '../../src/anim/retarget/retarget.ts';
-import { loadAnimationLibrary } from '../../src/gltf/animation-library.ts';
-import { GltfError } from '../../src/gltf/errors.ts';
-import { loadGltf } from '../../src/gltf/load.ts';
-import type { Clip, Model } from '../../src/gltf/model.ts';
-import { assetPath } from '../support/assets.ts';
-import { baseJoints, buildRig, CESIUM_TO_FIGURE, clipKeys, editGlb, KEY_TIMES, relativeError, skinnedAt, worldAt } from '../anim/retarget/fixtures.ts';
+import { retargetClips } from '../../../src/anim/retarget/retarget.ts';
+import { loadAnimationLibrary } from '../../../src/anim/retarget/animation-library.ts';
+import { GltfError } from '../../../src/gltf/errors.ts';
+import { loadGltf } from '../../../src/gltf/load.ts';
+import type { Clip, Model } from '../../../src/gltf/model.ts';
+import { assetPath } from '../../support/assets.ts';
+import { baseJoints, buildRig, CESIUM_TO_FIGURE, clipKeys, editGlb, KEY_TIMES, relativeError, skinnedAt, worldAt } from './fixtures.ts';
 
 const asset = (name: string): Uint8Array => new Uint8Array(readFileSync(assetPath(name)));
 
