@@ -8,14 +8,8 @@ import type { GltfWarning } from '../../gltf/errors.ts';
 import type { Model } from '../../gltf/model.ts';
 import { OffThread } from '../../gltf/offthread.ts';
 import { centersInput, overBudgetWarning, readyCenters, settleCenters, skinnedPrimitives } from './centers.ts';
-import { computeCentersOfRotation, type CentersOfRotationInput, type CentersOfRotationOptions, type CentersOfRotationResult } from './precompute.ts';
-
-/** One primitive's precomputation as it crosses to the worker (copies of the page's arrays). */
-export interface CentersWorkerJob {
-  readonly input: CentersOfRotationInput;
-  readonly options: CentersOfRotationOptions | undefined;
-  readonly path: string;
-}
+import { computeCentersOfRotation, type CentersOfRotationOptions, type CentersOfRotationResult } from './precompute.ts';
+import type { CentersWorkerJob } from './worker.ts';
 
 /** An idle worker is ended after this long. */
 export const CENTERS_WORKER_IDLE_MS = 10_000;

@@ -3,8 +3,14 @@
  * offthread.ts): the same pure function the page would run, its centres moved back.
  */
 import { serveWorkerJobs } from '../../gltf/offthread.ts';
-import type { CentersWorkerJob } from './offthread.ts';
-import { computeCentersOfRotation, type CentersOfRotationResult } from './precompute.ts';
+import { computeCentersOfRotation, type CentersOfRotationInput, type CentersOfRotationOptions, type CentersOfRotationResult } from './precompute.ts';
+
+/** One primitive's precomputation as it crosses to the worker from offthread.ts (copies of the page's arrays). */
+export interface CentersWorkerJob {
+  readonly input: CentersOfRotationInput;
+  readonly options: CentersOfRotationOptions | undefined;
+  readonly path: string;
+}
 
 serveWorkerJobs<CentersWorkerJob, CentersOfRotationResult>(
   async (job) => {
