@@ -13,7 +13,7 @@ import { DebugView } from './debug-views.ts';
 import type { DrawPipelines } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
 import type { Environment } from './environment/environment.ts';
-import { deviceSkybox, type Skybox } from './environment/skybox.ts';
+import { deviceSkybox, type Skybox } from './skybox.ts';
 import { writeDrawRecords } from './draw-record-writer.ts';
 import { FrameBindings } from './frame-bindings.ts';
 import { writeFrameUniforms } from './frame-uniforms-writer.ts';

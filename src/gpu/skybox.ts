@@ -3,7 +3,7 @@
  * everything (shaders/environment-lighting.wgsl vsSkybox / fsSkybox), one triangle over the
  * viewport at the far plane, first in the lit pass, neither testing nor writing depth.
  */
-import { deviceFrameDraw, type FrameDraw, type FrameDrawKind } from '../frame-draw.ts';
+import { deviceFrameDraw, type FrameDraw, type FrameDrawKind } from './frame-draw.ts';
 
 const SKYBOX: FrameDrawKind = {
   name: 'skybox', vertexEntry: 'vsSkybox', fragmentEntry: 'fsSkybox', vertexCount: 3, blend: false, depthCompare: 'always',
