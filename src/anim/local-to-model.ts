@@ -9,12 +9,16 @@ import type { Pose } from './pose.ts';
  * Node transforms are affine (T·R·S, or a `matrix` the spec requires to decompose into
  * one), so each step is the 3×4 product parent · local with the local matrix composed
  * from T/R/S on the fly: no intermediate matrix and no function call per node.
+ *
+ * `first`/`end` limit the loop to slots [first, end): a pose step that rewrote some local
+ * transforms (the VRM spring bones, constraints and look-at) recomputes just the nodes below
+ * them, the rest of `out` being current already.
  */
-export function localToModel(h: Hierarchy, pose: Pose, out: Float64Array): Float64Array {
+export function localToModel(h: Hierarchy, pose: Pose, out: Float64Array, first = 0, end = h.count): Float64Array {
   if (out.length < h.count * 16) throw new RangeError(`localToModel: output holds ${out.length / 16} matrices, hierarchy has ${h.count}`);
   const { parentSlot, useMatrix, restMatrix } = h;
   const T = pose.translation, R = pose.rotation, S = pose.scale;
-  for (let slot = 0; slot < h.count; slot++) {
+  for (let slot = first; slot < end; slot++) {
     // Local 3×4 (columns l0..l2 the scaled rotation, l3 the translation).
     let l00: number, l01: number, l02: number, l10: number, l11: number, l12: number;
     let l20: number, l21: number, l22: number, l30: number, l31: number, l32: number;

@@ -16,6 +16,7 @@ import { loadBuffers, loadImages, type ResourceOptions } from './resources.ts';
 import { readMeshNodes, readScene } from './scene.ts';
 import { readSkins, warnUnusedSkins } from './skins.ts';
 import { NodeTree } from './node-tree.ts';
+import { readVrm } from './extensions/vrm.ts';
 
 export { decodeDataUri } from './resources.ts';
 
@@ -65,16 +66,23 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   const meshNodes = readMeshNodes(ctx, nodes, meshes, skins, scene, inScene);
   ctx.warnUnusedAccessors();
   warnUnusedSkins(ctx, nodes, skins.length);
+  const materials = readMaterials(ctx);
+  const textures = readTextures(ctx, images.length);
+  const vrm = readVrm({
+    ctx, nodes, meshes, hierarchy, nodesJson, materialCount: materials.length, textureCount: textures.length,
+    parent: nodes.map((n) => n.parent), materialNames: materials.map((m) => m.name),
+  });
   return Object.freeze({
     name: options.name ?? 'model',
     nodes, hierarchy, meshes, skins, animations, scene, sceneRoots, inScene, meshNodes,
-    materials: readMaterials(ctx),
-    textures: readTextures(ctx, images.length),
+    materials,
+    textures,
     samplers: readSamplers(ctx),
     images,
     warnings: ctx.warnings,
     ...(variants.length > 0 ? { variants } : {}),
     ...(humanoid ? { humanoid } : {}),
+    ...(vrm ? { vrm } : {}),
     loadBudget: src.budget.state(),
   });
 }

@@ -3,6 +3,7 @@ import type { BudgetState } from './budget.ts';
 import type { Interpolation, TargetPath } from './constants.ts';
 import type { GltfWarning } from './errors.ts';
 import type { HumanoidMap } from './humanoid.ts';
+import type { Vrm } from './vrm-model.ts';
 
 /**
  * The loaded, validated, immutable model. Everything per node is stored in flat
@@ -35,6 +36,8 @@ export interface Model {
   readonly variants?: readonly string[];
   /** A VRM avatar's humanoid bones by node index (extensions/vrm-humanoid.ts); absent when the file has no VRM extension. */
   readonly humanoid?: HumanoidMap;
+  /** VRM 0.x / 1.0 avatar data (vrm-model.ts); absent when the file has no VRM extension. */
+  readonly vrm?: Vrm;
   /**
    * The load's memory budget (budget.ts) as the load left it: what is decoded later, at
    * upload (KTX2 transcoding), is charged on top of it. Absent for models built in code.

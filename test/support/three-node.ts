@@ -21,7 +21,7 @@ const CHUNK_BIN = 0x004e4942;
 type Json = Record<string, unknown>;
 
 /** Splits a GLB into its JSON and BIN chunk, or parses a .gltf's JSON. */
-function splitGltf(bytes: Uint8Array): { json: Json; bin: Uint8Array | undefined } {
+export function splitGltf(bytes: Uint8Array): { json: Json; bin: Uint8Array | undefined } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < 12 || view.getUint32(0, true) !== GLB_MAGIC) {
     return { json: JSON.parse(new TextDecoder().decode(bytes)) as Json, bin: undefined };
@@ -41,7 +41,7 @@ function splitGltf(bytes: Uint8Array): { json: Json; bin: Uint8Array | undefined
   return { json, bin };
 }
 
-function packGlb(json: Json, bin: Uint8Array | undefined): ArrayBuffer {
+export function packGlb(json: Json, bin: Uint8Array | undefined): ArrayBuffer {
   const text = new TextEncoder().encode(JSON.stringify(json));
   const jsonLength = (text.byteLength + 3) & ~3;
   const binLength = bin ? (bin.byteLength + 3) & ~3 : 0;
@@ -92,7 +92,7 @@ function stripImages(json: Json): void {
  * Moves a .gltf's data-URI buffers into one GLB BIN chunk (three's FileLoader needs
  * browser globals such as ProgressEvent), rebasing every bufferView onto it.
  */
-function embedDataUris(json: Json): Uint8Array | undefined {
+export function embedDataUris(json: Json): Uint8Array | undefined {
   const buffers = (json.buffers ?? []) as Json[];
   if (buffers.length === 0) return undefined;
   const parts = buffers.map((b, i) => {

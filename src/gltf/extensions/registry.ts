@@ -4,8 +4,6 @@
  * entry in `EXTENSIONS`. A file that lists any other name in `extensionsRequired` is
  * refused (load.ts); other extensions are ignored, as glTF allows for optional ones
  * (material extensions with a warning: unsupported-material-extensions.ts).
- * (A VRM humanoid map is read by vrm-humanoid.ts without an entry here: the loader reads
- * nothing else of VRM, so a file that requires it is refused.)
  */
 import { KHR_DRACO_MESH_COMPRESSION } from './draco.ts';
 import { EXT_MESH_GPU_INSTANCING } from './ext-mesh-gpu-instancing.ts';
@@ -22,6 +20,11 @@ import { KHR_TEXTURE_BASISU } from './khr-texture-basisu.ts';
 import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
 import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
 import type { GltfExtension } from './types.ts';
+import { VRM0 } from './vrm0.ts';
+import { VRMC_NODE_CONSTRAINT } from './vrmc-node-constraint.ts';
+import { VRMC_SPRING_BONE } from './vrmc-spring-bone.ts';
+import { VRMC_SPRING_BONE_EXTENDED_COLLIDER } from './vrmc-spring-bone-extended-collider.ts';
+import { VRMC_VRM } from './vrmc-vrm.ts';
 
 export type { GltfExtension } from './types.ts';
 
@@ -45,6 +48,12 @@ const EXTENSIONS: readonly GltfExtension[] = [
   KHR_ANIMATION_POINTER,
   // Read by meshes.ts and load.ts (khr-materials-variants.ts); switched by the renderer.
   { name: KHR_MATERIALS_VARIANTS },
+  // VRM avatars (vrm.ts reads them into Model.vrm; src/anim/vrm runs them).
+  { name: VRMC_VRM },
+  { name: VRMC_SPRING_BONE },
+  { name: VRMC_SPRING_BONE_EXTENDED_COLLIDER },
+  { name: VRMC_NODE_CONSTRAINT },
+  { name: VRM0 },
 ];
 
 const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) => [e.name, e]));

@@ -1,0 +1,470 @@
+import type { Hierarchy } from '../../gltf/model.ts';
+import { ColliderShape, type VrmSpringBones } from '../../gltf/vrm-model.ts';
+import { quatFromTo, mulQuat } from '../../math/quat.ts';
+import { composeTRS, isIdentityMat4 } from '../../math/trs.ts';
+import { localToModel } from '../local-to-model.ts';
+import type { Pose } from '../pose.ts';
+
+/**
+ * VRM spring bones (VRMC_springBone, VRM 0.x secondary animation) as a job: after the pose's
+ * node matrices are computed and before the palettes, `run` moves each joint's tail point by
+ * Verlet integration (inertia × (1 − drag), stiffness back toward the rest direction, gravity),
+ * keeps it at the bone's length, pushes it out of (or into) the colliders, and rotates the
+ * joint toward it; then recomputes the node matrices below the joint. The arithmetic is
+ * three-vrm 3.x's (VRMSpringBoneJoint), in the same order, in doubles, in the same joint order
+ * (gltf/extensions/vrm-spring-builder.ts), so the two agree to rounding.
+ *
+ * Space: the simulation runs in world space, `worldFromModel · nodeMatrices` (identity by
+ * default: model space), so moving the model through `worldFromModel` swings the hair; a
+ * spring with a `center` node keeps its inertia in that node's space instead. `reset` puts
+ * every tail back at rest in the current pose (after a teleport).
+ *
+ * Per-instance state is the tails (current and previous, 6 doubles per joint); `run` allocates
+ * nothing. `dt <= 0` applies the current tails without stepping, as a paused frame must still
+ * draw the hair where it is.
+ */
+export class SpringBoneJob {
+  /** Seconds to step by (fields, not arguments: V8 boxes doubles passed to calls it does not inline). */
+  dt = 0;
+  /** World matrix of the model (16, column-major): what `nodeMatrices` are relative to. */
+  readonly worldFromModel = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+
+  /** Current and previous tail positions, 3 per joint, in the spring's center space (world without one). */
+  readonly currentTail: Float64Array;
+  readonly prevTail: Float64Array;
+  /** The rotation each joint was last given (4 per joint): where the frame begins, as in three-vrm. */
+  readonly appliedRotation: Float64Array;
+  /** World position of each joint's tail node as the frame began (3 per joint; see `snapshotTails`). */
+  private readonly startTail: Float64Array;
+  private readonly tailSlot: Int32Array;
+
+  private readonly slot: Int32Array;
+  private readonly parentSlot: Int32Array;
+  private readonly centerSlot: Int32Array;
+  private readonly boneAxis: Float64Array;
+  /** The bone axis in the parent's space at rest (initial local matrix applied, normalised). */
+  private readonly restAxis: Float64Array;
+  private readonly restRotation: Float64Array;
+  /** Rest local matrices (16 per joint) and their inverses. */
+  private readonly restLocal: Float64Array;
+  private readonly restLocalInverse: Float64Array;
+  /** After the joint at order position k: slots `updateSlots[updateStart[k] … updateStart[k + 1]]` are recomputed (its own first). */
+  private readonly updateStart: Int32Array;
+  private readonly updateSlots: Int32Array;
+  private readonly colliderSlot: Int32Array;
+  /** Per collider, in world space: centre, capsule axis or plane normal; `colliderStamp` says when it was computed. */
+  private readonly colliderCenter: Float64Array;
+  private readonly colliderAxis: Float64Array;
+  private readonly colliderStamp: Float64Array;
+  /** `version` when each slot's matrix was last rewritten by this job (compared with `colliderStamp`). */
+  private readonly slotStamp: Float64Array;
+  /** Counts matrix rewrites and collider computations; `runStart` is its value when the current run began. */
+  private version = 0;
+  private runStart = 0;
+  private needsReset = true;
+
+  constructor(
+    readonly hierarchy: Hierarchy,
+    readonly springs: VrmSpringBones,
+    readonly pose: Pose,
+    /** Model-space node matrices, 16 per slot: read, and rewritten below every joint. */
+    readonly nodeMatrices: Float64Array,
+  ) {
+    const n = springs.jointCount, h = hierarchy;
+    this.currentTail = new Float64Array(n * 3);
+    this.prevTail = new Float64Array(n * 3);
+    this.appliedRotation = new Float64Array(n * 4);
+    this.startTail = new Float64Array(n * 3);
+    this.tailSlot = Int32Array.from(springs.tailNode, (node) => (node < 0 ? -1 : h.slotOf[node]));
+    this.slot = Int32Array.from(springs.jointNode, (node) => h.slotOf[node]);
+    this.parentSlot = Int32Array.from(this.slot, (s) => h.parentSlot[s]);
+    this.centerSlot = Int32Array.from(springs.center, (node) => (node < 0 ? -1 : h.slotOf[node]));
+    this.boneAxis = new Float64Array(n * 3);
+    this.restAxis = new Float64Array(n * 3);
+    this.restRotation = new Float64Array(n * 4);
+    this.restLocal = new Float64Array(n * 16);
+    this.restLocalInverse = new Float64Array(n * 16);
+    for (let j = 0; j < n; j++) {
+      const s = this.slot[j];
+      const t = springs.tailOffset;
+      const len = Math.hypot(t[j * 3], t[j * 3 + 1], t[j * 3 + 2]);
+      // three.js normalises a zero vector to zero.
+      const k = len > 0 ? 1 / len : 0;
+      this.boneAxis[j * 3] = t[j * 3] * k; this.boneAxis[j * 3 + 1] = t[j * 3 + 1] * k; this.boneAxis[j * 3 + 2] = t[j * 3 + 2] * k;
+      this.restRotation.set(h.restRotation.subarray(s * 4, s * 4 + 4), j * 4);
+      composeTRS(h.restTranslation, h.restRotation, h.restScale, this.restLocal, s * 3, s * 4, s * 3, j * 16);
+      invertAffine(this.restLocal, j * 16, this.restLocalInverse, j * 16);
+      transformDirection(this.restLocal, j * 16, this.boneAxis, j * 3, this.restAxis, j * 3);
+    }
+    const { updateStart, updateSlots } = updateLists(h, springs, this.slot);
+    this.updateStart = updateStart;
+    this.updateSlots = updateSlots;
+    this.colliderSlot = Int32Array.from(springs.colliderNode, (node) => h.slotOf[node]);
+    this.colliderCenter = new Float64Array(springs.colliderCount * 3);
+    this.colliderAxis = new Float64Array(springs.colliderCount * 3);
+    this.colliderStamp = new Float64Array(springs.colliderCount);
+    this.slotStamp = new Float64Array(h.count);
+  }
+
+  /** Puts every tail back at rest, in the pose and world the next `run` finds (after a teleport). */
+  reset(): void {
+    this.needsReset = true;
+  }
+
+  validate(): void {
+    const { hierarchy: h, springs } = this;
+    if (this.nodeMatrices.length < h.count * 16) throw new RangeError(`SpringBoneJob: nodeMatrices holds ${this.nodeMatrices.length / 16} matrices, the hierarchy has ${h.count}`);
+    if (this.pose.rotation.length !== h.count * 4) throw new RangeError('SpringBoneJob: the pose is not of this hierarchy');
+    for (let j = 0; j < springs.jointCount; j++) {
+      if (this.slot[j] < 0 || h.useMatrix[this.slot[j]]) throw new RangeError(`SpringBoneJob: joint ${j}'s node ${springs.jointNode[j]} is posed by a matrix, not T/R/S`);
+    }
+    if (!this.worldFromModel.every(Number.isFinite)) throw new RangeError('SpringBoneJob: worldFromModel is not finite');
+  }
+
+  /** Steps every joint by `dt` seconds (or only applies the tails when `dt <= 0`) and updates the node matrices below them. */
+  run(): void {
+    const dt = this.dt;
+    identityWorld[0] = isIdentityMat4(this.worldFromModel) ? 1 : 0;
+    this.runStart = ++this.version;
+    if (this.needsReset) {
+      this.needsReset = false;
+      this.resetPass();
+    }
+    if (dt > 0) this.snapshotTails();
+    const order = this.springs.order;
+    for (let k = 0; k < order.length; k++) {
+      const j = order[k];
+      // The joint's own matrix from its (already updated) parent, as three-vrm updates it first.
+      this.updateSlot(this.slot[j]);
+      this.worldOf(this.parentSlot[j], parentWorld);
+      this.worldOf(this.slot[j], jointWorld);
+      if (dt > 0) this.stepJoint(j, dt);
+      this.applyJoint(j);
+      for (let u = this.updateStart[k]; u < this.updateStart[k + 1]; u++) this.updateSlot(this.updateSlots[u]);
+    }
+  }
+
+  /**
+   * three-vrm's `reset`: joint by joint in update order, the joint back in its rest rotation and
+   * its tail at rest under its parent's current matrix.
+   */
+  private resetPass(): void {
+    const order = this.springs.order, t = this.springs.tailOffset, R = this.pose.rotation;
+    for (let k = 0; k < order.length; k++) {
+      const j = order[k];
+      const r = this.slot[j] * 4;
+      R[r] = this.restRotation[j * 4]; R[r + 1] = this.restRotation[j * 4 + 1];
+      R[r + 2] = this.restRotation[j * 4 + 2]; R[r + 3] = this.restRotation[j * 4 + 3];
+      for (let i = 0; i < 4; i++) this.appliedRotation[j * 4 + i] = this.restRotation[j * 4 + i];
+      for (let u = this.updateStart[k]; u < this.updateStart[k + 1]; u++) this.updateSlot(this.updateSlots[u]);
+      this.worldOf(this.slot[j], jointWorld);
+      transformPoint(jointWorld, 0, t, j * 3, tail, 0);
+      this.toCenter(j, tail, 0, this.currentTail, j * 3);
+      const c = this.currentTail, p = this.prevTail, o = j * 3;
+      p[o] = c[o]; p[o + 1] = c[o + 1]; p[o + 2] = c[o + 2];
+    }
+  }
+
+  /**
+   * three-vrm measures a joint's length to its tail node's world position as it stood when the
+   * frame began: the joints still in the rotations the last frame gave them, the rest of the
+   * tree where this frame's pose puts it (its tail is only moved after the joint, and a chain's
+   * next joint only at its own turn). So does this job, so both integrate the same lengths.
+   */
+  private snapshotTails(): void {
+    const order = this.springs.order, R = this.pose.rotation, A = this.appliedRotation;
+    for (let k = 0; k < order.length; k++) {
+      const j = order[k];
+      const r = this.slot[j] * 4;
+      R[r] = A[j * 4]; R[r + 1] = A[j * 4 + 1]; R[r + 2] = A[j * 4 + 2]; R[r + 3] = A[j * 4 + 3];
+      for (let u = this.updateStart[k]; u < this.updateStart[k + 1]; u++) this.updateSlot(this.updateSlots[u]);
+    }
+    for (let j = 0; j < this.tailSlot.length; j++) {
+      const ts = this.tailSlot[j];
+      if (ts < 0) continue;
+      this.worldOf(ts, colliderMatrix);
+      this.startTail[j * 3] = colliderMatrix[12]; this.startTail[j * 3 + 1] = colliderMatrix[13]; this.startTail[j * 3 + 2] = colliderMatrix[14];
+    }
+  }
+
+  /** Recomputes one slot's model matrix from its parent's and the pose, and stamps it. */
+  private updateSlot(slot: number): void {
+    localToModel(this.hierarchy, this.pose, this.nodeMatrices, slot, slot + 1);
+    this.slotStamp[slot] = ++this.version;
+  }
+
+  /** `dst` = world matrix of `slot` (W · nodeMatrices), W alone for -1. */
+  private worldOf(slot: number, dst: Float64Array): void {
+    const W = this.worldFromModel;
+    if (slot < 0) {
+      for (let i = 0; i < 16; i++) dst[i] = W[i];
+    } else if (identityWorld[0] === 1) {
+      const M = this.nodeMatrices, o = slot * 16;
+      for (let i = 0; i < 16; i++) dst[i] = M[o + i];
+    } else {
+      multiplyAffine(W, 0, this.nodeMatrices, slot * 16, dst);
+    }
+  }
+
+  private stepJoint(j: number, dt: number): void {
+    const sp = this.springs, o = j * 3;
+    const Jw = jointWorld;
+    // Bone length in world units: to the tail node as the frame began (snapshotTails), or for a
+    // 0.x chain end to its virtual tail under the joint's current matrix.
+    let lx: number, ly: number, lz: number;
+    if (this.tailSlot[j] >= 0) {
+      lx = this.startTail[o] - Jw[12]; ly = this.startTail[o + 1] - Jw[13]; lz = this.startTail[o + 2] - Jw[14];
+    } else {
+      const t = sp.tailOffset;
+      lx = Jw[0] * t[o] + Jw[4] * t[o + 1] + Jw[8] * t[o + 2];
+      ly = Jw[1] * t[o] + Jw[5] * t[o + 1] + Jw[9] * t[o + 2];
+      lz = Jw[2] * t[o] + Jw[6] * t[o + 1] + Jw[10] * t[o + 2];
+    }
+    const length = Math.sqrt(lx * lx + ly * ly + lz * lz);
+    // The rest bone axis in world space.
+    transformDirection(parentWorld, 0, this.restAxis, o, axis, 0);
+    // Inertia in center space, then to world; stiffness and gravity in world space.
+    const cur = this.currentTail, prev = this.prevTail, drag = 1 - sp.dragForce[j];
+    tail[0] = cur[o] + (cur[o] - prev[o]) * drag;
+    tail[1] = cur[o + 1] + (cur[o + 1] - prev[o + 1]) * drag;
+    tail[2] = cur[o + 2] + (cur[o + 2] - prev[o + 2]) * drag;
+    this.fromCenter(j, tail);
+    const k = sp.stiffness[j] * dt, g = sp.gravityPower[j] * dt, gd = sp.gravityDir;
+    tail[0] += axis[0] * k + gd[o] * g;
+    tail[1] += axis[1] * k + gd[o + 1] * g;
+    tail[2] += axis[2] * k + gd[o + 2] * g;
+    const px = Jw[12], py = Jw[13], pz = Jw[14];
+    constrainLength(px, py, pz, length);
+    this.collide(j, px, py, pz, length);
+    prev[o] = cur[o]; prev[o + 1] = cur[o + 1]; prev[o + 2] = cur[o + 2];
+    this.toCenter(j, tail, 0, cur, o);
+  }
+
+  /** Rotates the joint so its tail points at the current tail (three-vrm's last step), from its rest rotation. */
+  private applyJoint(j: number): void {
+    const o = j * 3;
+    tail[0] = this.currentTail[o]; tail[1] = this.currentTail[o + 1]; tail[2] = this.currentTail[o + 2];
+    this.fromCenter(j, tail);
+    // The tail in the joint's rest frame under its current parent: (parent · restLocal)⁻¹ · tail.
+    invertAffine(parentWorld, 0, inverseParent, 0);
+    transformPoint(inverseParent, 0, tail, 0, axis, 0);
+    transformPoint(this.restLocalInverse, j * 16, axis, 0, axis, 0);
+    const len = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    if (len > 0) { axis[0] /= len; axis[1] /= len; axis[2] /= len; }
+    quatFromTo(this.boneAxis, o, axis, 0, turn, 0);
+    mulQuat(this.restRotation, j * 4, turn, 0, this.appliedRotation, j * 4);
+    const R = this.pose.rotation, A = this.appliedRotation, r = this.slot[j] * 4;
+    R[r] = A[j * 4]; R[r + 1] = A[j * 4 + 1]; R[r + 2] = A[j * 4 + 2]; R[r + 3] = A[j * 4 + 3];
+  }
+
+  private collide(j: number, px: number, py: number, pz: number, length: number): void {
+    const sp = this.springs;
+    const hit = sp.hitRadius[j];
+    for (let i = sp.jointColliderStart[j]; i < sp.jointColliderStart[j + 1]; i++) {
+      const c = sp.jointColliders[i];
+      this.colliderWorld(c);
+      const cc = this.colliderCenter, ca = this.colliderAxis, o = c * 3;
+      let dx = tail[0] - cc[o], dy = tail[1] - cc[o + 1], dz = tail[2] - cc[o + 2];
+      let distance: number;
+      const shape = sp.colliderShape[c];
+      if (shape === ColliderShape.PLANE) {
+        const nx = ca[o], ny = ca[o + 1], nz = ca[o + 2];
+        distance = dx * nx + dy * ny + dz * nz - hit;
+        dx = nx; dy = ny; dz = nz;
+      } else {
+        if (shape === ColliderShape.CAPSULE) {
+          const bx = ca[o], by = ca[o + 1], bz = ca[o + 2];
+          const dot = bx * dx + by * dy + bz * dz;
+          const lengthSq = bx * bx + by * by + bz * bz;
+          if (dot <= 0) {
+            // Nearest to the start: as a sphere there.
+          } else if (lengthSq <= dot) {
+            dx -= bx; dy -= by; dz -= bz;
+          } else {
+            const f = dot / lengthSq;
+            dx -= bx * f; dy -= by * f; dz -= bz * f;
+          }
+        }
+        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        const r = sp.colliderRadius[c];
+        const inside = sp.colliderInside[c] === 1;
+        distance = inside ? r - hit - d : d - hit - r;
+        // A tail exactly at the centre has no direction to be pushed along (three.js would make NaN).
+        if (distance < 0 && d > 0) {
+          const f = inside ? -1 / d : 1 / d;
+          dx *= f; dy *= f; dz *= f;
+        } else {
+          distance = 0;
+        }
+      }
+      if (distance < 0) {
+        tail[0] -= dx * distance; tail[1] -= dy * distance; tail[2] -= dz * distance;
+        constrainLength(px, py, pz, length);
+      }
+    }
+  }
+
+  /** World centre and axis/normal of collider `c`, recomputed only when its node moved since. */
+  private colliderWorld(c: number): void {
+    const slot = this.colliderSlot[c];
+    const stamp = this.colliderStamp[c];
+    if (stamp > this.runStart && stamp > this.slotStamp[slot]) return;
+    this.colliderStamp[c] = ++this.version;
+    this.worldOf(slot, colliderMatrix);
+    const sp = this.springs, o = c * 3;
+    transformPoint(colliderMatrix, 0, sp.colliderOffset, o, this.colliderCenter, o);
+    const shape = sp.colliderShape[c];
+    if (shape === ColliderShape.CAPSULE) {
+      const off = sp.colliderOffset, tl = sp.colliderTail;
+      axis2[0] = tl[o] - off[o]; axis2[1] = tl[o + 1] - off[o + 1]; axis2[2] = tl[o + 2] - off[o + 2];
+      const m = colliderMatrix;
+      this.colliderAxis[o] = m[0] * axis2[0] + m[4] * axis2[1] + m[8] * axis2[2];
+      this.colliderAxis[o + 1] = m[1] * axis2[0] + m[5] * axis2[1] + m[9] * axis2[2];
+      this.colliderAxis[o + 2] = m[2] * axis2[0] + m[6] * axis2[1] + m[10] * axis2[2];
+    } else if (shape === ColliderShape.PLANE) {
+      normalDirection(colliderMatrix, sp.colliderTail, o, this.colliderAxis, o);
+    }
+  }
+
+  /** `v` (3 at 0) from the joint's center space to world, in place. */
+  private fromCenter(j: number, v: Float64Array): void {
+    const cs = this.centerSlot[j];
+    if (cs < 0) return;
+    this.worldOf(cs, centerMatrix);
+    transformPoint(centerMatrix, 0, v, 0, v, 0);
+  }
+
+  /** `v` (world) into the joint's center space, written to `dst` at `o`. */
+  private toCenter(j: number, v: Float64Array, vo: number, dst: Float64Array, o: number): void {
+    const cs = this.centerSlot[j];
+    if (cs < 0) {
+      dst[o] = v[vo]; dst[o + 1] = v[vo + 1]; dst[o + 2] = v[vo + 2];
+      return;
+    }
+    this.worldOf(cs, centerMatrix);
+    invertAffine(centerMatrix, 0, centerInverse, 0);
+    transformPoint(centerInverse, 0, v, vo, dst, o);
+  }
+}
+
+// Scratch shared by every job (JavaScript runs one job at a time).
+const identityWorld = new Uint8Array(1);
+const parentWorld = new Float64Array(16);
+const jointWorld = new Float64Array(16);
+const inverseParent = new Float64Array(16);
+const centerMatrix = new Float64Array(16);
+const centerInverse = new Float64Array(16);
+const colliderMatrix = new Float64Array(16);
+const tail = new Float64Array(3);
+const axis = new Float64Array(3);
+const axis2 = new Float64Array(3);
+const turn = new Float64Array(4);
+
+/** Moves `tail` to `length` from (px, py, pz) along its direction (three.js normalises a zero vector to zero). */
+function constrainLength(px: number, py: number, pz: number, length: number): void {
+  const dx = tail[0] - px, dy = tail[1] - py, dz = tail[2] - pz;
+  const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  const k = d > 0 ? length / d : 0;
+  tail[0] = px + dx * k; tail[1] = py + dy * k; tail[2] = pz + dz * k;
+}
+
+/** dst = a · b for affine matrices (bottom rows 0 0 0 1), 16 at the offsets; dst may alias neither. */
+function multiplyAffine(a: Float64Array, ao: number, b: Float64Array, bo: number, dst: Float64Array): void {
+  for (let c = 0; c < 4; c++) {
+    const b0 = b[bo + c * 4], b1 = b[bo + c * 4 + 1], b2 = b[bo + c * 4 + 2];
+    const w = c === 3 ? 1 : 0;
+    dst[c * 4] = a[ao] * b0 + a[ao + 4] * b1 + a[ao + 8] * b2 + a[ao + 12] * w;
+    dst[c * 4 + 1] = a[ao + 1] * b0 + a[ao + 5] * b1 + a[ao + 9] * b2 + a[ao + 13] * w;
+    dst[c * 4 + 2] = a[ao + 2] * b0 + a[ao + 6] * b1 + a[ao + 10] * b2 + a[ao + 14] * w;
+    dst[c * 4 + 3] = w;
+  }
+}
+
+/** dst (3 at `o`) = m · (v, 1); dst may alias v. */
+function transformPoint(m: Float64Array, mo: number, v: Float64Array, vo: number, dst: Float64Array, o: number): void {
+  const x = v[vo], y = v[vo + 1], z = v[vo + 2];
+  dst[o] = m[mo] * x + m[mo + 4] * y + m[mo + 8] * z + m[mo + 12];
+  dst[o + 1] = m[mo + 1] * x + m[mo + 5] * y + m[mo + 9] * z + m[mo + 13];
+  dst[o + 2] = m[mo + 2] * x + m[mo + 6] * y + m[mo + 10] * z + m[mo + 14];
+}
+
+/** dst = normalize(m₃ₓ₃ · v) (three.js's `transformDirection`; a zero result stays zero). */
+function transformDirection(m: Float64Array, mo: number, v: Float64Array, vo: number, dst: Float64Array, o: number): void {
+  const x = v[vo], y = v[vo + 1], z = v[vo + 2];
+  const rx = m[mo] * x + m[mo + 4] * y + m[mo + 8] * z;
+  const ry = m[mo + 1] * x + m[mo + 5] * y + m[mo + 9] * z;
+  const rz = m[mo + 2] * x + m[mo + 6] * y + m[mo + 10] * z;
+  const len = Math.sqrt(rx * rx + ry * ry + rz * rz);
+  const k = len > 0 ? 1 / len : 0;
+  dst[o] = rx * k; dst[o + 1] = ry * k; dst[o + 2] = rz * k;
+}
+
+/** dst = normalize(inverse-transpose(m₃ₓ₃) · v): a plane normal carried by `m`. */
+function normalDirection(m: Float64Array, v: Float64Array, vo: number, dst: Float64Array, o: number): void {
+  const a = m[0], b = m[1], c = m[2], d = m[4], e = m[5], f = m[6], g = m[8], h = m[9], i = m[10];
+  // Cofactors: inverse-transpose up to 1/det, whose sign is kept.
+  const c00 = e * i - f * h, c01 = f * g - d * i, c02 = d * h - e * g;
+  const c10 = c * h - b * i, c11 = a * i - c * g, c12 = b * g - a * h;
+  const c20 = b * f - c * e, c21 = c * d - a * f, c22 = a * e - b * d;
+  const det = a * c00 + b * c01 + c * c02;
+  const x = v[vo], y = v[vo + 1], z = v[vo + 2];
+  let rx = c00 * x + c10 * y + c20 * z;
+  let ry = c01 * x + c11 * y + c21 * z;
+  let rz = c02 * x + c12 * y + c22 * z;
+  if (det < 0) { rx = -rx; ry = -ry; rz = -rz; }
+  const len = Math.sqrt(rx * rx + ry * ry + rz * rz);
+  const k = len > 0 ? 1 / len : 0;
+  dst[o] = rx * k; dst[o + 1] = ry * k; dst[o + 2] = rz * k;
+}
+
+/** dst = m⁻¹ for an affine matrix (16 at the offsets); a singular 3×3 gives zeros. dst may not alias m. */
+function invertAffine(m: Float64Array, mo: number, dst: Float64Array, o: number): void {
+  const a = m[mo], b = m[mo + 1], c = m[mo + 2], d = m[mo + 4], e = m[mo + 5], f = m[mo + 6], g = m[mo + 8], h = m[mo + 9], i = m[mo + 10];
+  const c00 = e * i - f * h, c01 = f * g - d * i, c02 = d * h - e * g;
+  const det = a * c00 + b * c01 + c * c02;
+  const k = det !== 0 ? 1 / det : 0;
+  const r00 = c00 * k, r01 = (c * h - b * i) * k, r02 = (b * f - c * e) * k;
+  const r10 = c01 * k, r11 = (a * i - c * g) * k, r12 = (c * d - a * f) * k;
+  const r20 = c02 * k, r21 = (b * g - a * h) * k, r22 = (a * e - b * d) * k;
+  const tx = m[mo + 12], ty = m[mo + 13], tz = m[mo + 14];
+  dst[o] = r00; dst[o + 1] = r01; dst[o + 2] = r02; dst[o + 3] = 0;
+  dst[o + 4] = r10; dst[o + 5] = r11; dst[o + 6] = r12; dst[o + 7] = 0;
+  dst[o + 8] = r20; dst[o + 9] = r21; dst[o + 10] = r22; dst[o + 11] = 0;
+  dst[o + 12] = -(r00 * tx + r10 * ty + r20 * tz);
+  dst[o + 13] = -(r01 * tx + r11 * ty + r21 * tz);
+  dst[o + 14] = -(r02 * tx + r12 * ty + r22 * tz);
+  dst[o + 15] = 1;
+}
+
+/**
+ * Per joint in update order, the slots to recompute after it: the joint itself, then every
+ * descendant not below another joint (those are recomputed after their own joint), in slot
+ * order — three-vrm's `traverseChildrenUntilConditionMet`.
+ */
+function updateLists(h: Hierarchy, springs: VrmSpringBones, slot: Int32Array): { updateStart: Int32Array; updateSlots: Int32Array } {
+  const isJoint = new Uint8Array(h.count);
+  for (const s of slot) isJoint[s] = 1;
+  // Owner of each slot: the nearest joint at or above it (slots are parent-first).
+  const owner = new Int32Array(h.count).fill(-1);
+  for (let s = 0; s < h.count; s++) {
+    const p = h.parentSlot[s];
+    owner[s] = isJoint[s] ? s : p >= 0 ? owner[p] : -1;
+  }
+  const bySlot = new Map<number, number[]>();
+  for (let s = 0; s < h.count; s++) {
+    if (owner[s] < 0 || isJoint[s]) continue;
+    const list = bySlot.get(owner[s]);
+    if (list) list.push(s);
+    else bySlot.set(owner[s], [s]);
+  }
+  const starts: number[] = [0];
+  const slots: number[] = [];
+  for (let k = 0; k < springs.order.length; k++) {
+    const s = slot[springs.order[k]];
+    slots.push(s, ...(bySlot.get(s) ?? []));
+    // A node that is the head of several joints gets its owned nodes after the first only.
+    bySlot.delete(s);
+    starts.push(slots.length);
+  }
+  return { updateStart: Int32Array.from(starts), updateSlots: Int32Array.from(slots) };
+}
