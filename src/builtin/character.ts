@@ -50,7 +50,8 @@ const SIDES: readonly Side[] = ['L', 'R'];
 /** +1 on the character's left (+X), -1 on its right. */
 const sideSign = (s: Side): number => (s === 'L' ? 1 : -1);
 
-function jointSpecs(): JointSpec[] {
+/** The character's joints (the VRM avatar, vrm-avatar.ts, appends its own after these). */
+export function jointSpecs(): JointSpec[] {
   const specs: JointSpec[] = [
     { name: 'Root', parent: -1, head: [0, 0, 0], dir: Y },
     { name: 'Hips', parent: 0, head: [0, HIP_Y, 0], dir: Y },
@@ -88,7 +89,8 @@ function jointSpecs(): JointSpec[] {
 
 const ring = (h: number, rx: number, rz = rx): Ring => ({ h, rx, rz });
 
-function buildMeshes(rig: Rig) {
+/** The body's four meshes; `eyes: false` leaves out the dark eyes (the VRM avatar has moving ones). */
+export function buildMeshes(rig: Rig, { eyes = true } = {}) {
   const j = (name: string) => rig.index(name);
   const shirt = new MeshData();
   const trousers = new MeshData();
@@ -128,7 +130,7 @@ function buildMeshes(rig: Rig) {
     rings: ellipsoidRings(0.02, 0.035, 0.02, 7),
     influences: rigid(j('Head')),
   });
-  for (const side of SIDES) {
+  for (const side of eyes ? SIDES : []) {
     addLathe(dark, {
       frame: frameAlong([sideSign(side) * 0.038, 1.725, 0.1], Z, [0, -1, 0]),
       segments: 12,
@@ -211,7 +213,8 @@ function buildMeshes(rig: Rig) {
   return { shirt, trousers, skin, dark };
 }
 
-function clips(rig: Rig): ClipSpec[] {
+/** Walk, Idle and Wave on the character's joints. */
+export function clips(rig: Rig): ClipSpec[] {
   const j = (name: string) => rig.index(name);
   const root = j('Root');
   const restRoot = rig.restT(root);
@@ -314,18 +317,22 @@ function clips(rig: Rig): ClipSpec[] {
   return [walk, idle, wave];
 }
 
-export function buildCharacter(): GltfBuilder {
-  const rig = new Rig(jointSpecs());
-  const b = new GltfBuilder('skinned-mesh-webgpu builtin character');
+/** The character's materials, by the mesh they colour. */
+export function addCharacterMaterials(b: GltfBuilder) {
   const material = (name: string, color: [number, number, number], roughness: number) =>
     b.addMaterial({ name, pbrMetallicRoughness: { baseColorFactor: [...color, 1], metallicFactor: 0, roughnessFactor: roughness } });
-  const mats = {
+  return {
     shirt: material('Shirt', [0.12, 0.3, 0.62], 0.85),
     trousers: material('Trousers', [0.16, 0.16, 0.2], 0.9),
     skin: material('Skin', [0.9, 0.62, 0.47], 0.6),
     dark: material('Shoes', [0.04, 0.035, 0.03], 0.4),
   };
+}
 
+export function buildCharacter(): GltfBuilder {
+  const rig = new Rig(jointSpecs());
+  const b = new GltfBuilder('skinned-mesh-webgpu builtin character');
+  const mats = addCharacterMaterials(b);
   const meshes = buildMeshes(rig);
   const primitives = (['shirt', 'trousers', 'skin', 'dark'] as const).map((k) =>
     writePrimitive(b, meshes[k], { material: mats[k], jointComponent: 'u8' }),

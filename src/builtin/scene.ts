@@ -5,6 +5,8 @@ export interface SkinnedSceneOptions {
   /** Name of the scene root node (and prefix of the mesh node and skin names). */
   name: string;
   mesh: number;
+  /** Inverse bind matrices to write instead of the rig's (a model baked in another orientation). */
+  inverseBindMatrices?: Float32Array;
 }
 
 /**
@@ -25,7 +27,7 @@ export function writeSkinnedScene(b: GltfBuilder, rig: Rig, opts: SkinnedSceneOp
     name: `${opts.name}Skin`,
     joints: jointNodes,
     skeleton: jointNodes[0],
-    inverseBindMatrices: b.addAccessor(rig.inverseBindMatrices(), 'MAT4'),
+    inverseBindMatrices: b.addAccessor(opts.inverseBindMatrices ?? rig.inverseBindMatrices(), 'MAT4'),
   });
   const meshNode = b.addNode({ name: `${opts.name}Mesh`, mesh: opts.mesh, skin });
   b.json.nodes[root].children = [jointNodes[0], meshNode];

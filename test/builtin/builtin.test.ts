@@ -92,16 +92,18 @@ const EXPECTED = {
   },
   'twist-cylinder': { joints: 2, clips: { Twist: 2 }, loops: [], maxVertices: 5000, maxDistanceToBone: 0.26, leafBone: 1 },
   limb: { joints: 3, clips: { Bend: 2, Swing: 2 }, loops: ['Bend', 'Swing'], maxVertices: 5000, maxDistanceToBone: 0.21, leafBone: 0.6 },
+  'vrm-avatar': { joints: 51, clips: { Walk: 1, Idle: 2, Wave: 2.5 }, loops: ['Walk', 'Idle'], maxVertices: 8000, maxDistanceToBone: 0.2, leafBone: 0.3 },
+  'vrm0-avatar': { joints: 51, clips: { Walk: 1, Idle: 2, Wave: 2.5 }, loops: ['Walk', 'Idle'], maxVertices: 8000, maxDistanceToBone: 0.2, leafBone: 0.3 },
 } as const;
 
 describe('builtin model registry', () => {
   it('lists the models, default first', () => {
-    expect(builtinModelNames()).toEqual(['character', 'twist-cylinder', 'limb']);
+    expect(builtinModelNames()).toEqual(['character', 'twist-cylinder', 'limb', 'vrm-avatar', 'vrm0-avatar']);
     expect(DEFAULT_BUILTIN_MODEL).toBe(builtinModelNames()[0]);
   });
 
   it('throws for an unknown name, listing the valid ones', () => {
-    expect(() => buildBuiltinGlb('robot')).toThrow(/"robot".*character, twist-cylinder, limb/);
+    expect(() => buildBuiltinGlb('robot')).toThrow(/"robot".*character, twist-cylinder, limb, vrm-avatar, vrm0-avatar/);
     expect(() => buildBuiltinGlb('')).toThrow(/valid names/);
   });
 
@@ -148,7 +150,8 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
       expect((bv.byteOffset ?? 0) + bv.byteLength).toBeLessThanOrEqual(json.buffers![0].byteLength);
     }
     for (const a of json.accessors) {
-      const bv = json.bufferViews[a.bufferView!];
+      if (a.bufferView === undefined) continue; // all zeros (the avatars' morph targets of primitives the face does not move)
+      const bv = json.bufferViews[a.bufferView];
       const size = ARRAYS[a.componentType].BYTES_PER_ELEMENT;
       const element = size * COMPONENTS[a.type];
       if (bv.target === 34962) expect(element % 4).toBe(0); // vertex elements must be 4-byte aligned
@@ -361,9 +364,11 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
         }
         if ((expected.loops as readonly string[]).includes(anim.name!)) {
           const last = values.length - n;
-          // The root-motion track ends a loop one stride further along +Z; everything else ends where it began.
-          const travel = name === 'character' && anim.name === 'Walk' && json.nodes[ch.target.node!].name === 'Root' && ch.target.path === 'translation'
-            ? [0, 0, WALK_STRIDE] : undefined;
+          // The root-motion track ends a loop one stride further along the model's front (+Z; −Z for the
+          // VRM 0.x avatar); everything else ends where it began.
+          const walks = name === 'character' || name === 'vrm-avatar' || name === 'vrm0-avatar';
+          const travel = walks && anim.name === 'Walk' && json.nodes[ch.target.node!].name === 'Root' && ch.target.path === 'translation'
+            ? [0, 0, name === 'vrm0-avatar' ? -WALK_STRIDE : WALK_STRIDE] : undefined;
           for (let c = 0; c < n; c++) {
             if (travel) expect(values[last + c]).toBeCloseTo(values[c] + travel[c], 6);
             else expect(values[last + c]).toBe(values[c]);
