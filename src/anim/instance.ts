@@ -1,6 +1,6 @@
 import type { Model } from '../gltf/model.ts';
 import { localToModel } from './local-to-model.ts';
-import { MaterialAnimation } from './material-tracks.ts';
+import { animatedMaterials, MaterialAnimation } from './material-tracks.ts';
 import { skinPalette } from './palette.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import { createClipCursor, sampleCursor, type ClipCursor } from './sample.ts';
@@ -43,7 +43,7 @@ export function createModelInstance(model: Model): ModelInstance {
     palette: new Float32Array(count * 16),
     paletteOffsets,
     paletteMatrixCount: count,
-    ...(model.animations.some((c) => c.materialTracks) ? { materialAnimation: new MaterialAnimation(model) } : {}),
+    ...(animatedMaterials(model).length > 0 ? { materialAnimation: new MaterialAnimation(model) } : {}),
   };
   updateModelInstance(instance, -1, 0);
   return instance;

@@ -4,11 +4,25 @@ import {
 import type { Material, Model, TextureInfo } from '../gltf/model.ts';
 import { findKey, sampleVector } from './sample.ts';
 
-/** The materials any clip of `model` animates (KHR_animation_pointer material tracks), ascending. */
+/**
+ * The materials whose values change per frame, ascending: those a clip animates
+ * (KHR_animation_pointer material tracks) and those a VRM expression binds (colour and
+ * texture-transform binds, applied by src/anim/vrm/expressions.ts).
+ */
 export function animatedMaterials(model: Model): number[] {
   const set = new Set<number>();
   for (const clip of model.animations) for (const t of clip.materialTracks ?? []) set.add(t.material);
+  for (const e of model.vrm?.expressions ?? []) {
+    for (const b of e.materialColorBinds) set.add(b.material);
+    for (const b of e.textureTransformBinds) set.add(b.material);
+  }
   return [...set].sort((a, b) => a - b);
+}
+
+/** Something that rewrites animated material values after the clips are sampled (the VRM expressions). */
+export interface MaterialOverlay {
+  /** Writes over `values` (MATERIAL_ANIM_FLOATS per animated material, blocks in `MaterialAnimation.materials` order). */
+  apply(values: Float32Array): void;
 }
 
 /** A material's texture slots in TextureSlot order. */
@@ -41,7 +55,12 @@ export class MaterialAnimation {
   fromTime = 0;
   weight = 1;
 
+  /** Applied over the sampled values on every `evaluate` and `publish`. */
+  overlay: MaterialOverlay | undefined;
+
   private readonly rest: Float32Array;
+  /** The clips' values of the last `evaluate`, before the overlay. */
+  private readonly sampled: Float32Array;
   private readonly next: Float32Array;
   private readonly from: Float32Array;
   /** Block index by material index, -1 when not animated. */
@@ -61,6 +80,7 @@ export class MaterialAnimation {
       restValues(model.materials[m], this.rest, i * MATERIAL_ANIM_FLOATS);
     });
     this.values = this.rest.slice();
+    this.sampled = this.rest.slice();
     this.next = this.rest.slice();
     this.from = this.rest.slice();
     this.hints = model.animations.map((c) => new Int32Array(c.materialTracks?.length ?? 0));
@@ -68,16 +88,24 @@ export class MaterialAnimation {
 
   /** Samples what `clip` … `weight` say into `values` (a crossfade lerps, as the pose blends). Allocates nothing. */
   evaluate(): void {
-    const next = this.next;
+    const sampled = this.sampled;
     const weight = this.weight;
     this.at.time = this.time;
-    this.sample(this.clip, next);
+    this.sample(this.clip, sampled);
     if (this.fromClip >= 0 && weight < 1) {
       const from = this.from;
       this.at.time = this.fromTime;
       this.sample(this.fromClip, from);
-      for (let i = 0; i < next.length; i++) next[i] = from[i] + (next[i] - from[i]) * weight;
+      for (let i = 0; i < sampled.length; i++) sampled[i] = from[i] + (sampled[i] - from[i]) * weight;
     }
+    this.publish();
+  }
+
+  /** `values` from the last sampled clip values and the overlay as it is now (after the overlay's inputs changed). */
+  publish(): void {
+    const next = this.next;
+    next.set(this.sampled);
+    this.overlay?.apply(next);
     const values = this.values;
     let changed = false;
     for (let i = 0; i < next.length; i++) {
@@ -87,6 +115,12 @@ export class MaterialAnimation {
       }
     }
     if (changed) this.version++;
+  }
+
+  /** Where material `material`'s block starts in `values`, or -1 when it is not animated. */
+  blockStart(material: number): number {
+    const b = material >= 0 && material < this.blockOf.length ? this.blockOf[material] : -1;
+    return b < 0 ? -1 : b * MATERIAL_ANIM_FLOATS;
   }
 
   /** The values of one material (index into `model.materials`), or undefined when no clip animates it. */
@@ -113,7 +147,7 @@ export class MaterialAnimation {
 }
 
 /** A material's own values in the MaterialAnimOffset layout. */
-function restValues(m: Material, out: Float32Array, o: number): void {
+export function restValues(m: Material, out: Float32Array, o: number): void {
   out.set(m.baseColorFactor, o + MaterialAnimOffset.BASE_COLOR_FACTOR);
   out.set(m.emissiveFactor, o + MaterialAnimOffset.EMISSIVE_FACTOR);
   out[o + MaterialAnimOffset.ALPHA_CUTOFF] = m.alphaCutoff;

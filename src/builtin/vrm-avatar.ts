@@ -197,7 +197,11 @@ function buildAvatarParts(generator: string, turned = false): AvatarParts {
   const mats = addCharacterMaterials(b);
   const material = (name: string, color: [number, number, number], roughness: number) =>
     b.addMaterial({ name, pbrMetallicRoughness: { baseColorFactor: [...color, 1], metallicFactor: 0, roughnessFactor: roughness } });
-  const materials = { ...mats, hair: material('Hair', [0.35, 0.18, 0.45], 0.7), eyeWhite: material('EyeWhite', [0.95, 0.95, 0.95], 0.3), skirt: material('Skirt', [0.75, 0.2, 0.3], 0.8) };
+  const materials = {
+    ...mats, hair: material('Hair', [0.35, 0.18, 0.45], 0.7), eyeWhite: material('EyeWhite', [0.95, 0.95, 0.95], 0.3), skirt: material('Skirt', [0.75, 0.2, 0.3], 0.8),
+    // The face's own material (the skin's colour), so colour binds name each material once.
+    face: material('Face', [0.9, 0.62, 0.47], 0.6),
+  };
   const body = buildMeshes(rig, { eyes: false });
   const hair = new MeshData(), skirt = new MeshData(), whites = new MeshData();
   addChainMeshes(rig, hair, skirt);
@@ -212,7 +216,7 @@ function buildAvatarParts(generator: string, turned = false): AvatarParts {
   }
   const primitives = ([
     [body.shirt, materials.shirt], [body.trousers, materials.trousers], [body.skin, materials.skin], [body.dark, materials.dark],
-    [hair, materials.hair], [skirt, materials.skirt], [whites, materials.eyeWhite], [face.mesh, materials.skin],
+    [hair, materials.hair], [skirt, materials.skirt], [whites, materials.eyeWhite], [face.mesh, materials.face],
   ] as const).map(([mesh, m]) => writePrimitive(b, mesh, { material: m, jointComponent: 'u8' }));
   // Every primitive of a mesh has the same morph targets: the face's move its vertices, the
   // others' are accessors without a bufferView (all zeros, no bytes).
@@ -260,6 +264,10 @@ function colliders(p: AvatarParts): { node: number; offset: V3; tail?: V3; radiu
   ];
 }
 
+/** What `angry` turns the skin to and what the custom `blush` lights it with (linear RGBA). */
+const ANGRY = [1, 0.45, 0.4, 1];
+const BLUSH = [0.35, 0.02, 0.02, 1];
+
 const SPRING_SETTINGS = {
   hair: { stiffness: 1.2, dragForce: 0.4, gravityPower: 0.6, hitRadius: 0.02 },
   skirt: { stiffness: 2, dragForce: 0.5, gravityPower: 0.3, hitRadius: 0.03 },
@@ -279,9 +287,8 @@ export function buildVrmAvatar(): GltfBuilder {
   for (const e of EXPRESSIONS) {
     preset[e.name] = {
       morphTargetBinds: e.morphs.map(([t, w]) => faceBind(t, w)),
-      ...(e.name === 'angry' ? { materialColorBinds: [{ material: p.materials.skin, type: 'color', targetValue: [1, 0.45, 0.4, 1] }] } : {}),
+      ...(e.name === 'angry' ? { materialColorBinds: [p.materials.skin, p.materials.face].map((material) => ({ material, type: 'color', targetValue: ANGRY })) } : {}),
       ...(e.overrideBlink ? { overrideBlink: e.overrideBlink } : {}),
-      ...(e.name === 'blink' || e.name === 'blinkLeft' || e.name === 'blinkRight' ? {} : {}),
     };
   }
   for (const look of ['lookUp', 'lookDown', 'lookLeft', 'lookRight']) preset[look] = {};
@@ -295,7 +302,7 @@ export function buildVrmAvatar(): GltfBuilder {
       humanoid: { humanBones: Object.fromEntries(Object.entries(HUMANOID).map(([bone, joint]) => [bone, { node: node(joint) }])) },
       expressions: {
         preset,
-        custom: { blush: { materialColorBinds: [{ material: p.materials.skin, type: 'emissionColor', targetValue: [0.35, 0.02, 0.02, 1] }] } },
+        custom: { blush: { materialColorBinds: [p.materials.skin, p.materials.face].map((material) => ({ material, type: 'emissionColor', targetValue: BLUSH })) } },
       },
       lookAt: {
         type: 'bone', offsetFromHeadBone: [0, EYE_Y - rig.headOf(rig.index('Head'))[1], EYE_Z],
@@ -347,9 +354,9 @@ export function buildVrm0Avatar(): GltfBuilder {
           ...EXPRESSIONS.map((e) => ({
             name: e.v0, presetName: e.v0,
             binds: e.morphs.map(([t, w]) => ({ mesh: p.faceMeshIndex, index: FACE_TARGETS.indexOf(t), weight: w * 100 })),
-            materialValues: e.name === 'angry' ? [{ materialName: 'Skin', propertyName: '_Color', targetValue: [1, 0.45, 0.4, 1] }] : [],
+            materialValues: e.name === 'angry' ? ['Skin', 'Face'].map((materialName) => ({ materialName, propertyName: '_Color', targetValue: ANGRY })) : [],
           })),
-          { name: 'blush', presetName: 'unknown', binds: [], materialValues: [{ materialName: 'Skin', propertyName: '_EmissionColor', targetValue: [0.35, 0.02, 0.02, 1] }] },
+          { name: 'blush', presetName: 'unknown', binds: [], materialValues: ['Skin', 'Face'].map((materialName) => ({ materialName, propertyName: '_EmissionColor', targetValue: BLUSH })) },
         ],
       },
       firstPerson: {
