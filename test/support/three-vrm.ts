@@ -9,7 +9,9 @@
  */
 import { Texture } from 'three';
 import { GLTFLoader, type GLTF, type GLTFParser } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { VRMLoaderPlugin, VRMSpringBoneLoaderPlugin, type VRM, type VRMSpringBoneManager } from '@pixiv/three-vrm';
+import {
+  VRMLoaderPlugin, VRMNodeConstraintLoaderPlugin, VRMSpringBoneLoaderPlugin, type VRM, type VRMNodeConstraintManager, type VRMSpringBoneManager,
+} from '@pixiv/three-vrm';
 import { embedDataUris, packGlb, splitGltf } from './three-node.ts';
 
 type Json = Record<string, unknown>;
@@ -80,6 +82,14 @@ export async function loadThreeSpringBones(bytes: Uint8Array): Promise<{ gltf: G
   if (!manager) throw new Error('three-vrm found no spring bones in this file');
   gltf.scene.updateMatrixWorld(true);
   manager.setInitState();
+  return { gltf, manager };
+}
+
+/** Only the node constraints (VRMC_node_constraint). */
+export async function loadThreeConstraints(bytes: Uint8Array): Promise<{ gltf: GLTF; manager: VRMNodeConstraintManager }> {
+  const gltf = await parse(bytes, (parser) => new VRMNodeConstraintLoaderPlugin(parser));
+  const manager = gltf.userData.vrmNodeConstraintManager as VRMNodeConstraintManager | null;
+  if (!manager) throw new Error('three-vrm found no node constraints in this file');
   return { gltf, manager };
 }
 

@@ -153,3 +153,45 @@ export function writeNodes(b: GltfBuilder, nodes: readonly FixtureNode[]): void 
   });
   b.addScene({ nodes: nodes.flatMap((n, i) => (n.parent < 0 ? [i] : [])) });
 }
+
+export type ConstraintSpec =
+  | { node: number; roll: { source: number; rollAxis: 'X' | 'Y' | 'Z'; weight?: number } }
+  | { node: number; aim: { source: number; aimAxis: string; weight?: number } }
+  | { node: number; rotation: { source: number; weight?: number } };
+
+/**
+ * A node tree with VRMC_node_constraint: `arm` and `hand` are the sources a test moves;
+ * `twist` rolls with the hand, `follow` copies the arm's rotation, `pointer` aims at the hand,
+ * `second` rolls with `twist` (a constraint whose source is constrained), all with rest
+ * rotations so rest frames matter. `extra` adds or replaces constraints (a cycle, for one).
+ */
+export function constraintNodes(): FixtureNode[] {
+  return [
+    { name: 'root', parent: -1, t: [0, 0, 0] },
+    { name: 'arm', parent: 0, t: [0.2, 1.4, 0], r: axisAngle([0, 0, 1], -40) },
+    { name: 'hand', parent: 1, t: [0, 0.3, 0], r: axisAngle([0, 1, 0], 20) },
+    { name: 'twist', parent: 1, t: [0, 0.15, 0], r: axisAngle([1, 0, 0], 30) },
+    { name: 'follow', parent: 0, t: [-0.2, 1.4, 0], r: axisAngle([0, 0, 1], 35) },
+    { name: 'pointer', parent: 0, t: [0, 1.0, 0.3], r: axisAngle([1, 1, 0], 25) },
+    { name: 'second', parent: 4, t: [0, 0.2, 0], r: axisAngle([0, 1, 1], -15) },
+  ];
+}
+
+export const DEFAULT_CONSTRAINTS: ConstraintSpec[] = [
+  { node: 3, roll: { source: 2, rollAxis: 'Y', weight: 0.7 } },
+  { node: 4, rotation: { source: 1, weight: 0.8 } },
+  { node: 5, aim: { source: 2, aimAxis: 'NegativeZ' } },
+  { node: 6, roll: { source: 3, rollAxis: 'X' } },
+];
+
+export function buildConstraintFixture(constraints: readonly ConstraintSpec[] = DEFAULT_CONSTRAINTS): Uint8Array {
+  const b = new GltfBuilder();
+  writeNodes(b, constraintNodes());
+  const json = b.json as unknown as { extensionsUsed: string[]; nodes: Record<string, unknown>[] };
+  json.extensionsUsed.push('VRMC_node_constraint');
+  for (const c of constraints) {
+    const { node, ...constraint } = c;
+    json.nodes[node].extensions = { VRMC_node_constraint: { specVersion: '1.0', constraint } };
+  }
+  return b.toGlb();
+}
