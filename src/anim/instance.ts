@@ -4,6 +4,7 @@ import { animatedMaterials, MaterialAnimation } from './material-tracks.ts';
 import { skinPalette } from './palette.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import { createClipCursor, sampleCursor, type ClipCursor } from './sample.ts';
+import { VrmRuntime } from './vrm/vrm-runtime.ts';
 
 /**
  * One posed copy of a model: its pose, a key cursor per clip, world matrices of every
@@ -23,8 +24,10 @@ export interface ModelInstance {
   readonly paletteOffsets: Int32Array;
   /** Total joint matrices in `palette`. */
   readonly paletteMatrixCount: number;
-  /** KHR_animation_pointer material values, only when a clip animates a material. */
+  /** Per-frame material values: KHR_animation_pointer tracks and VRM expression binds; absent when nothing animates a material. */
   readonly materialAnimation?: MaterialAnimation;
+  /** The VRM steps (look-at, expressions, constraints, spring bones), only for a model with VRM data. */
+  readonly vrm?: VrmRuntime;
 }
 
 export function createModelInstance(model: Model): ModelInstance {
@@ -35,15 +38,19 @@ export function createModelInstance(model: Model): ModelInstance {
     paletteOffsets[i] = count;
     count += model.skins[mn.skin].joints.length;
   });
+  const pose = createPose(model);
+  const nodeMatrices = new Float64Array(model.hierarchy.count * 16);
+  const materialAnimation = animatedMaterials(model).length > 0 ? new MaterialAnimation(model) : undefined;
   const instance: ModelInstance = {
     model,
-    pose: createPose(model),
+    pose,
     cursors: model.animations.map(createClipCursor),
-    nodeMatrices: new Float64Array(model.hierarchy.count * 16),
+    nodeMatrices,
     palette: new Float32Array(count * 16),
     paletteOffsets,
     paletteMatrixCount: count,
-    ...(animatedMaterials(model).length > 0 ? { materialAnimation: new MaterialAnimation(model) } : {}),
+    ...(materialAnimation ? { materialAnimation } : {}),
+    ...(model.vrm ? { vrm: new VrmRuntime(model, pose, nodeMatrices, materialAnimation) } : {}),
   };
   updateModelInstance(instance, -1, 0);
   return instance;
@@ -72,10 +79,14 @@ export function updateModelInstance(instance: ModelInstance, clip: number, time:
   updateMatricesAndPalettes(instance);
 }
 
-/** Node matrices and palettes from whatever is in `instance.pose` (e.g. after blending). */
+/**
+ * Node matrices and palettes from whatever is in `instance.pose` (e.g. after blending), with a
+ * VRM model's steps (`instance.vrm`) between the two.
+ */
 export function updateMatricesAndPalettes(instance: ModelInstance): void {
   const { model } = instance;
   localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
+  instance.vrm?.run();
   const meshNodes = model.meshNodes;
   for (let i = 0; i < meshNodes.length; i++) {
     const offset = instance.paletteOffsets[i];

@@ -133,7 +133,11 @@ export class AnimationPlayer {
       this.layers.dt = dt;
       this.layers.advance();
     }
+    // Spring bones move with wall time, playing or not (a paused model dragged still swings).
+    const vrm = this.instance.vrm;
+    if (vrm) vrm.dt = dt;
     this.evaluate();
+    if (vrm) vrm.dt = 0;
   }
 
   /** Samples (and blends) at the current times and fills node matrices and palettes. */

@@ -69,7 +69,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   const materials = readMaterials(ctx);
   const textures = readTextures(ctx, images.length);
   const vrm = readVrm({
-    ctx, nodes, meshes, hierarchy, nodesJson, materialCount: materials.length, textureCount: textures.length,
+    ctx, nodes, meshes, hierarchy, nodesJson, humanoid, materialCount: materials.length, textureCount: textures.length,
     parent: nodes.map((n) => n.parent), materialNames: materials.map((m) => m.name),
   });
   return Object.freeze({

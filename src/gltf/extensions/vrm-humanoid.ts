@@ -2,18 +2,19 @@
  * The humanoid map of a VRM avatar: VRM 1.0's `extensions.VRMC_vrm.humanoid.humanBones`
  * (bone name → `{ node }`) or VRM 0.x's `extensions.VRM.humanoid.humanBones` (a list of
  * `{ bone, node }`), read into `Model.humanoid` (1.0 preferred when a file has both). Bones
- * outside HUMANOID_BONES are skipped (VRM allows more than retargeting maps); a bone name
- * that is not a string, or a node index the file does not have, is refused naming its path.
- * The rest of VRM (expressions, look-at, spring bones, materials) is read elsewhere.
+ * outside HUMANOID_BONES are skipped (VRM allows more than retargeting maps). As for every
+ * VRM part, a broken entry (a bone name that is not a string, a node index the file does not
+ * have) is skipped with a warning naming its path and the model still loads; a map that is
+ * missing or not an object leaves the model without one, with a warning. The rest of VRM
+ * (expressions, look-at, spring bones, materials) is read by vrm.ts.
  */
 import { GltfError } from '../errors.ts';
 import { HUMANOID_BONES, type HumanoidBone, type HumanoidMap } from '../humanoid.ts';
-import { asObject, checkIndex, describe, isObject, optArray, optObject } from '../json.ts';
+import { asObject, checkIndex, describe, isObject, optArray, optObject, type JsonObject } from '../json.ts';
 import type { ReadContext } from '../read-context.ts';
 
-export const VRMC_VRM = 'VRMC_vrm';
-/** VRM 0.x's root extension. */
-export const VRM_0 = 'VRM';
+import { VRM0 as VRM_0 } from './vrm0.ts';
+import { VRMC_VRM } from './vrmc-vrm.ts';
 
 /** VRM 0.x's thumb names, one joint further out than VRM 1.0's (0.x Proximal = 1.0 Metacarpal). */
 const VRM0_RENAMES: Readonly<Record<string, HumanoidBone>> = {
@@ -40,22 +41,38 @@ export function readVrmHumanoid(ctx: ReadContext, nodeCount: number): HumanoidMa
     if (bone === undefined) return;
     out[bone] = checkIndex(node, `${path}.node`, nodeCount, 'nodes');
   };
-  const vrm1 = optObject(extensions, VRMC_VRM, 'extensions');
+  /** Runs `read`, turning a GltfError into a warning: that part is skipped. */
+  const part = (read: () => void): boolean => {
+    try {
+      read();
+      return true;
+    } catch (e) {
+      if (!(e instanceof GltfError)) throw e;
+      ctx.warn(e.path, `${e.problem}; skipped`);
+      return false;
+    }
+  };
+  const vrm1 = isObject(extensions[VRMC_VRM]) ? extensions[VRMC_VRM] : undefined;
   if (vrm1) {
     const path = `extensions.${VRMC_VRM}.humanoid.humanBones`;
-    const bones = optObject(asObject(vrm1.humanoid, `extensions.${VRMC_VRM}.humanoid`), 'humanBones', `extensions.${VRMC_VRM}.humanoid`);
-    if (!bones) throw new GltfError(path, 'is missing');
-    for (const [name, entry] of Object.entries(bones)) add(name, asObject(entry, `${path}.${name}`).node, `${path}.${name}`, 1);
+    let bones: JsonObject | undefined;
+    const found = part(() => {
+      bones = optObject(asObject(vrm1.humanoid, `extensions.${VRMC_VRM}.humanoid`), 'humanBones', `extensions.${VRMC_VRM}.humanoid`);
+      if (!bones) throw new GltfError(path, 'is missing');
+    });
+    if (!found || !bones) return undefined;
+    for (const [name, entry] of Object.entries(bones)) part(() => add(name, asObject(entry, `${path}.${name}`).node, `${path}.${name}`, 1));
     return out;
   }
-  const vrm0 = optObject(extensions, VRM_0, 'extensions');
+  const vrm0 = isObject(extensions[VRM_0]) ? extensions[VRM_0] : undefined;
   if (vrm0) {
     const path = `extensions.${VRM_0}.humanoid.humanBones`;
-    const list = optArray(asObject(vrm0.humanoid, `extensions.${VRM_0}.humanoid`), 'humanBones', `extensions.${VRM_0}.humanoid`);
-    list.forEach((entry, i) => {
+    let list: unknown[] = [];
+    if (!part(() => { list = optArray(asObject(vrm0.humanoid, `extensions.${VRM_0}.humanoid`), 'humanBones', `extensions.${VRM_0}.humanoid`); })) return undefined;
+    list.forEach((entry, i) => part(() => {
       if (!isObject(entry)) throw new GltfError(`${path}[${i}]`, 'is not an object');
       add(entry.bone, entry.node, `${path}[${i}]`, 0);
-    });
+    }));
     return out;
   }
   return undefined;

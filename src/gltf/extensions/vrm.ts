@@ -6,6 +6,7 @@
  * refuses a file: broken VRM parts are skipped with warnings (vrm-read.ts).
  */
 import { isObject, type JsonObject } from '../json.ts';
+import type { HumanoidMap } from '../humanoid.ts';
 import type { Hierarchy } from '../model.ts';
 import type { Vrm, VrmSpringBones } from '../vrm-model.ts';
 import { readSecondaryAnimation } from './vrm0-secondary-animation.ts';
@@ -18,6 +19,8 @@ import { rootExtension, VrmReader, type VrmReadInput } from './vrm-read.ts';
 
 export interface VrmInput extends VrmReadInput {
   readonly hierarchy: Hierarchy;
+  /** The humanoid map (vrm-humanoid.ts): the look-at turns its eyes. */
+  readonly humanoid: HumanoidMap | undefined;
   readonly nodesJson: readonly unknown[];
   readonly materialNames: readonly (string | undefined)[];
 }
@@ -36,7 +39,8 @@ export function readVrm(input: VrmInput): Vrm | undefined {
   if (springJson) readSpringBone(reader, springJson, builder);
   else if (vrm0 && isObject(vrm0.secondaryAnimation)) readSecondaryAnimation(reader, vrm0.secondaryAnimation, builder);
   const springBones = builder.build();
-  markSimulatedNodes(input.hierarchy, springBones, constraints.map((c) => c.node));
+  const eyes = [input.humanoid?.leftEye, input.humanoid?.rightEye].filter((n): n is number => n !== undefined);
+  markSimulatedNodes(input.hierarchy, springBones, [...constraints.map((c) => c.node), ...eyes]);
 
   if (vrm0) {
     return {
@@ -66,11 +70,10 @@ function objectOrWarn(reader: VrmReader, v: unknown, path: string): JsonObject |
 
 /**
  * Nodes the VRM steps rotate are posed from T/R/S, not from a rest `matrix` (the loader does the
- * same for animated nodes): spring joints and constrained nodes. The look-at's eyes are marked by
- * the humanoid reader's caller.
+ * same for animated nodes): spring joints, constrained nodes and the eyes.
  */
-function markSimulatedNodes(h: Hierarchy, springs: VrmSpringBones | undefined, constrained: readonly number[]): void {
+function markSimulatedNodes(h: Hierarchy, springs: VrmSpringBones | undefined, rotated: readonly number[]): void {
   const useMatrix = h.useMatrix;
   if (springs) for (const node of springs.jointNode) useMatrix[h.slotOf[node]] = 0;
-  for (const node of constrained) useMatrix[h.slotOf[node]] = 0;
+  for (const node of rotated) useMatrix[h.slotOf[node]] = 0;
 }

@@ -1,14 +1,14 @@
 /**
  * A VRM avatar's humanoid map, read by the loader into `Model.humanoid` (VRM 1.0
  * `VRMC_vrm.humanoid.humanBones`, VRM 0.x `VRM.humanoid.humanBones`): the shared VRM files,
- * VRM 0.x's thumb renaming, bones we do not map, the errors (each naming its JSON path), and a
+ * VRM 0.x's thumb renaming, bones we do not map, broken entries (skipped with a warning naming
+ * their JSON path), and a
  * VRM avatar with no clips used as a retargeting target with nothing but its Model.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { retargetClips } from '../../../src/anim/retarget/retarget.ts';
-import { GltfError } from '../../../src/gltf/errors.ts';
 import { parseGlb } from '../../../src/gltf/glb.ts';
 import { HUMANOID_BONES } from '../../../src/gltf/humanoid.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
@@ -57,21 +57,21 @@ describe('Model.humanoid (VRMC_vrm, VRM 0.x)', () => {
     expect(model.humanoid).toEqual({ hips: 2 });
   });
 
-  it('refuses a broken map, naming the JSON path', async () => {
-    const cases: Array<[Record<string, unknown>, RegExp]> = [
-      [{ VRMC_vrm: { humanoid: { humanBones: { hips: { node: 99 } } } } }, /^extensions\.VRMC_vrm\.humanoid\.humanBones\.hips\.node: /],
-      [{ VRMC_vrm: { humanoid: { humanBones: { hips: { node: -1 } } } } }, /^extensions\.VRMC_vrm\.humanoid\.humanBones\.hips\.node: /],
-      [{ VRMC_vrm: { humanoid: { humanBones: { hips: 3 } } } }, /^extensions\.VRMC_vrm\.humanoid\.humanBones\.hips: /],
-      [{ VRMC_vrm: { humanoid: {} } }, /^extensions\.VRMC_vrm\.humanoid\.humanBones: is missing/],
-      [{ VRMC_vrm: {} }, /^extensions\.VRMC_vrm\.humanoid: /],
-      [{ VRM: { humanoid: { humanBones: [{ bone: 5, node: 1 }] } } }, /^extensions\.VRM\.humanoid\.humanBones\[0\]: bone name 5 is not a string/],
-      [{ VRM: { humanoid: { humanBones: ['hips'] } } }, /^extensions\.VRM\.humanoid\.humanBones\[0\]: is not an object/],
-      [{ VRM: { humanoid: { humanBones: [{ bone: 'hips', node: 1.5 }] } } }, /^extensions\.VRM\.humanoid\.humanBones\[0\]\.node: /],
+  it('skips a broken entry or map with a warning naming the JSON path, and still loads', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp, Record<string, number> | undefined]> = [
+      [{ VRMC_vrm: { humanoid: { humanBones: { hips: { node: 99 }, spine: { node: 2 } } } } }, /^extensions\.VRMC_vrm\.humanoid\.humanBones\.hips\.node$/, { spine: 2 }],
+      [{ VRMC_vrm: { humanoid: { humanBones: { hips: { node: -1 } } } } }, /^extensions\.VRMC_vrm\.humanoid\.humanBones\.hips\.node$/, {}],
+      [{ VRMC_vrm: { humanoid: { humanBones: { hips: 3 } } } }, /^extensions\.VRMC_vrm\.humanoid\.humanBones\.hips$/, {}],
+      [{ VRMC_vrm: { humanoid: {} } }, /^extensions\.VRMC_vrm\.humanoid\.humanBones$/, undefined],
+      [{ VRMC_vrm: {} }, /^extensions\.VRMC_vrm\.humanoid$/, undefined],
+      [{ VRM: { humanoid: { humanBones: [{ bone: 5, node: 1 }, { bone: 'hips', node: 1 }] } } }, /^extensions\.VRM\.humanoid\.humanBones\[0\]$/, { hips: 1 }],
+      [{ VRM: { humanoid: { humanBones: ['hips'] } } }, /^extensions\.VRM\.humanoid\.humanBones\[0\]$/, {}],
+      [{ VRM: { humanoid: { humanBones: [{ bone: 'hips', node: 1.5 }] } } }, /^extensions\.VRM\.humanoid\.humanBones\[0\]\.node$/, {}],
     ];
-    for (const [extensions, message] of cases) {
-      const load = loadGltf(rigWith(extensions));
-      await expect(load, JSON.stringify(extensions)).rejects.toThrow(GltfError);
-      await expect(loadGltf(rigWith(extensions)), JSON.stringify(extensions)).rejects.toThrow(message);
+    for (const [extensions, path, humanoid] of cases) {
+      const model = await loadGltf(rigWith(extensions));
+      expect(model.warnings.some((w) => path.test(w.path) && /skipped/.test(w.message)), JSON.stringify(model.warnings)).toBe(true);
+      expect(model.humanoid, JSON.stringify(extensions)).toEqual(humanoid);
     }
   });
 

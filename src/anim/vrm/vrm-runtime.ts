@@ -1,0 +1,114 @@
+import type { Model } from '../../gltf/model.ts';
+import { localToModel } from '../local-to-model.ts';
+import type { MaterialAnimation } from '../material-tracks.ts';
+import { createPose, type Pose } from '../pose.ts';
+import { ExpressionJob } from './expressions.ts';
+import { LookAtJob } from './look-at.ts';
+import { NodeConstraintJob } from './node-constraints.ts';
+import { SpringBoneJob } from './spring-bones.ts';
+
+/** How the spring bones are stepped: by each frame's dt, or in fixed steps (deterministic for a given frame sequence). */
+export type SpringStepMode = 'variable' | 'fixed';
+
+/** Most fixed steps one frame takes; a longer frame drops the rest of its time (no spiral after a stall). */
+export const MAX_FIXED_STEPS = 8;
+
+/**
+ * The VRM steps of one posed model, run between the pose and the palettes in three-vrm's
+ * order: look-at (eyes, or the look expressions), expressions (morph weights and material
+ * values), node constraints, spring bones. `createModelInstance` makes one for a model with
+ * VRM data and `updateMatricesAndPalettes` runs it, so the player, crowds and bake need no
+ * per-frame glue; `dt` is what the springs step by this time (the player sets it from its
+ * update; 0 holds them where they are). Everything is sized here; `run` allocates nothing.
+ */
+export class VrmRuntime {
+  /** Seconds the spring bones advance in the next `run`. */
+  dt = 0;
+  /** World matrix of the model (16, column-major), shared by the springs and the look-at. */
+  readonly worldFromModel: Float64Array;
+  springMode: SpringStepMode = 'variable';
+  /** The step of the fixed mode, in seconds. */
+  fixedStep = 1 / 60;
+  /** Off: the spring joints keep what the pose gives them. Turning them back on resets them. */
+  springsEnabled = true;
+
+  readonly expressions: ExpressionJob;
+  readonly lookAt: LookAtJob | undefined;
+  readonly constraints: NodeConstraintJob | undefined;
+  readonly springs: SpringBoneJob | undefined;
+
+  private accumulator = 0;
+  private springsWereEnabled = true;
+
+  constructor(readonly model: Model, readonly pose: Pose, readonly nodeMatrices: Float64Array, materials?: MaterialAnimation) {
+    const vrm = model.vrm;
+    if (!vrm) throw new RangeError(`VrmRuntime: ${model.name} has no VRM data`);
+    const h = model.hierarchy;
+    this.springs = vrm.springBones ? new SpringBoneJob(h, vrm.springBones, pose, nodeMatrices) : undefined;
+    this.worldFromModel = this.springs?.worldFromModel ?? new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    this.expressions = new ExpressionJob(model, pose, materials);
+    this.constraints = vrm.constraints.length > 0 ? new NodeConstraintJob(h, vrm.constraints, pose, nodeMatrices) : undefined;
+    const head = model.humanoid?.head;
+    if (vrm.lookAt && head !== undefined) {
+      const rest = localToModel(h, createPose(model), new Float64Array(h.count * 16));
+      this.lookAt = new LookAtJob(
+        h, vrm.lookAt, pose, nodeMatrices,
+        { head, leftEye: model.humanoid?.leftEye ?? -1, rightEye: model.humanoid?.rightEye ?? -1 },
+        this.expressions, rest, this.worldFromModel,
+      );
+    } else {
+      this.lookAt = undefined;
+    }
+    this.springs?.validate();
+    this.constraints?.validate();
+    this.lookAt?.validate();
+  }
+
+  /** Expression names, in the model's order. */
+  get expressionNames(): string[] {
+    return this.expressions.names;
+  }
+
+  /** Puts the spring bones' tails back at rest in the next run (after a teleport). */
+  resetSpringBones(): void {
+    this.springs?.reset();
+    this.accumulator = 0;
+  }
+
+  /** The VRM steps over the node matrices of the current pose (which `localToModel` just computed). */
+  run(): void {
+    this.lookAt?.run();
+    this.expressions.run();
+    this.constraints?.run();
+    const springs = this.springs;
+    if (!springs) return;
+    if (!this.springsEnabled) {
+      this.springsWereEnabled = false;
+      return;
+    }
+    if (!this.springsWereEnabled) {
+      this.springsWereEnabled = true;
+      this.resetSpringBones();
+    }
+    if (this.springMode === 'variable') {
+      springs.dt = this.dt;
+      springs.run();
+      return;
+    }
+    this.accumulator += this.dt > 0 ? this.dt : 0;
+    const h = this.fixedStep;
+    let steps = 0;
+    while (this.accumulator >= h && steps < MAX_FIXED_STEPS) {
+      springs.dt = h;
+      springs.run();
+      this.accumulator -= h;
+      steps++;
+    }
+    if (steps === MAX_FIXED_STEPS) this.accumulator = 0;
+    if (steps === 0) {
+      // No whole step yet: the hair holds where it is.
+      springs.dt = 0;
+      springs.run();
+    }
+  }
+}
