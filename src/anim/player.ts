@@ -36,6 +36,8 @@ export class AnimationPlayer {
   private step = 0;
   /** A time `wrap` brings into a clip's range, in place. */
   private wrapping = 0;
+  /** Wall seconds of the `update` being evaluated (what a VRM model's spring bones step by), 0 otherwise. */
+  private frameDt = 0;
   private readonly fromPose: Pose;
   private readonly blend: BlendingJob;
 
@@ -134,10 +136,8 @@ export class AnimationPlayer {
       this.layers.advance();
     }
     // Spring bones move with wall time, playing or not (a paused model dragged still swings).
-    const vrm = this.instance.vrm;
-    if (vrm) vrm.dt = dt;
+    this.frameDt = dt;
     this.evaluate();
-    if (vrm) vrm.dt = 0;
   }
 
   /** Samples (and blends) at the current times and fills node matrices and palettes. */
@@ -171,6 +171,10 @@ export class AnimationPlayer {
       materials.weight = this.fromClip >= 0 ? this.fadeElapsed / this.fadeDuration : 1;
       materials.evaluate();
     }
+    const vrm = instance.vrm;
+    if (vrm !== undefined) vrm.dt = this.frameDt;
+    // Only `update` moves time: an evaluate from seek or setClip holds the springs.
+    this.frameDt = 0;
     updateMatricesAndPalettes(instance);
   }
 

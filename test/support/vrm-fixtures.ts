@@ -123,6 +123,8 @@ export function buildSpringFixture(o: SpringFixtureOptions): Uint8Array {
     json.extensions = {
       VRM: {
         specVersion: '0.0',
+        // No humanoid bones (the springs need none), but the part a 0.x file always has.
+        humanoid: { humanBones: [] },
         secondaryAnimation: {
           colliderGroups: colliders.map((c) => ({ node: c.node, colliders: [{ offset: { x: c.offset[0], y: c.offset[1], z: -c.offset[2] }, radius: c.radius }] })),
           boneGroups: chains.map((chain, i) => ({

@@ -127,20 +127,26 @@ export class ExpressionJob implements MaterialOverlay {
   run(): void {
     const n = this.expressions.length;
     if (n === 0) return;
-    // Override multipliers.
+    // Each expression's weight after isBinary.
+    const applied = this.applied, weights0 = this.weights;
+    for (let e = 0; e < n; e++) {
+      const w = weights0[e];
+      applied[e] = this.expressions[e].isBinary ? (w > 0.5 ? 1 : 0) : w;
+    }
+    // Override multipliers: a block takes the whole group once the weight is above 0, a blend the weight.
     let blink = 1, lookAt = 1, mouth = 1;
     for (let e = 0; e < n; e++) {
-      const w = this.output(e);
-      const o = this.override[e];
-      blink -= overrideAmount(o & 3, w);
-      lookAt -= overrideAmount((o >> 2) & 3, w);
-      mouth -= overrideAmount((o >> 4) & 3, w);
+      const w = applied[e], o = this.override[e];
+      const b = o & 3, l = (o >> 2) & 3, m = (o >> 4) & 3;
+      blink -= b === 1 ? (w > 0 ? 1 : 0) : b === 2 ? w : 0;
+      lookAt -= l === 1 ? (w > 0 ? 1 : 0) : l === 2 ? w : 0;
+      mouth -= m === 1 ? (w > 0 ? 1 : 0) : m === 2 ? w : 0;
     }
     if (blink < 0) blink = 0;
     if (lookAt < 0) lookAt = 0;
     if (mouth < 0) mouth = 0;
     for (let e = 0; e < n; e++) {
-      let w = this.output(e);
+      let w = applied[e];
       const g = this.group[e];
       if (g & 1) w *= blink;
       if (g & 2) w *= lookAt;
@@ -173,14 +179,4 @@ export class ExpressionJob implements MaterialOverlay {
     }
   }
 
-  /** Weight `e` after isBinary. */
-  private output(e: number): number {
-    const w = this.weights[e];
-    return this.expressions[e].isBinary ? (w > 0.5 ? 1 : 0) : w;
-  }
-}
-
-/** How much one expression's override (0 none, 1 block, 2 blend) takes off its group's multiplier. */
-function overrideAmount(kind: number, weight: number): number {
-  return kind === 1 ? (weight > 0 ? 1 : 0) : kind === 2 ? weight : 0;
 }

@@ -3,20 +3,17 @@ import type { VrmLookAt, VrmRangeMap } from '../../gltf/vrm-model.ts';
 import { mulConjQuat, mulQuat, rotateVec, rotationOfMatrix } from '../../math/quat.ts';
 import { localToModel } from '../local-to-model.ts';
 import type { Pose } from '../pose.ts';
+import type { ExpressionJob } from './expressions.ts';
 import { subtreeEnd } from './subtree.ts';
 
 const DEG = Math.PI / 180;
 
-/** Range map: `outputScale · saturate(value / inputMaxValue)`. */
-function mapRange(m: VrmRangeMap, value: number): number {
-  const x = value / m.inputMaxValue;
-  return m.outputScale * (x > 0 ? (x < 1 ? x : 1) : 0);
+/** angles[o] = range map of angles[i]: `outputScale · saturate(value / inputMaxValue)` (typed array in and out: no boxed doubles). */
+function mapRange(m: VrmRangeMap, i: number, o: number): void {
+  const x = angles[i] / m.inputMaxValue;
+  angles[o] = m.outputScale * (x > 0 ? (x < 1 ? x : 1) : 0);
 }
 
-/** Something the expression-type look-at sets weights on (the ExpressionJob). */
-export interface LookAtExpressions {
-  setWeight(name: string, weight: number): boolean;
-}
 
 /**
  * VRM look-at as a pose step: a gaze given as yaw and pitch in degrees (yaw > 0 to the
@@ -57,6 +54,8 @@ export class LookAtJob {
   private readonly front = new Float64Array(4);
   private readonly frontAzimuth: number;
   private readonly frontAltitude: number;
+  /** Indices of lookUp, lookDown, lookLeft, lookRight in the expressions (-1 where absent). */
+  private readonly lookExpressions: Int32Array;
 
   constructor(
     readonly hierarchy: Hierarchy,
@@ -66,7 +65,7 @@ export class LookAtJob {
     /** Head, left eye and right eye nodes (glTF indices; -1 for an eye the avatar lacks). */
     nodes: { head: number; leftEye: number; rightEye: number },
     /** The expression job, for type `expression`. */
-    readonly expressions: LookAtExpressions | undefined,
+    readonly expressions: ExpressionJob | undefined,
     /** The model's rest node matrices (localToModel of the rest pose). */
     restMatrices: Float64Array,
     worldFromModel?: Float64Array,
@@ -87,6 +86,7 @@ export class LookAtJob {
       else this.eyeParentRest[e * 4 + 3] = 1;
     }
     rotationOfMatrix(restMatrices, this.headSlot * 16, this.restHead, 0);
+    this.lookExpressions = Int32Array.from(['lookUp', 'lookDown', 'lookLeft', 'lookRight'], (n) => expressions?.find(n) ?? -1);
     const f = settings.faceFront;
     this.frontAzimuth = Math.atan2(-f[2], f[0]);
     this.frontAltitude = Math.atan2(f[1], Math.sqrt(f[0] * f[0] + f[2] * f[2]));
@@ -121,6 +121,7 @@ export class LookAtJob {
     if (this.headSlot < 0) throw new RangeError('LookAtJob: the head node is not in the hierarchy');
     if (!this.target.every(Number.isFinite)) throw new RangeError('LookAtJob: the target is not finite');
     if (this.settings.type === 'expression' && !this.expressions) throw new RangeError('LookAtJob: an expression-type look-at needs the expressions');
+    if (!Number.isFinite(this.yaw) || !Number.isFinite(this.pitch)) throw new RangeError('LookAtJob: yaw and pitch must be finite');
   }
 
   run(): void {
@@ -150,21 +151,27 @@ export class LookAtJob {
     rotateVec(q, 8, v, 0, v, 0);
     const azimuth = Math.atan2(-v[2], v[0]);
     const altitude = Math.atan2(v[1], Math.sqrt(v[0] * v[0] + v[2] * v[2]));
-    this.yaw = sanitizeAngle(azimuth - this.frontAzimuth) / DEG;
-    this.pitch = sanitizeAngle(this.frontAltitude - altitude) / DEG;
+    // Each wrapped to [−π, π] (three-vrm's sanitizeAngle).
+    const yaw = azimuth - this.frontAzimuth, pitch = this.frontAltitude - altitude;
+    this.yaw = (yaw - 2 * Math.PI * Math.round(yaw / 2 / Math.PI)) / DEG;
+    this.pitch = (pitch - 2 * Math.PI * Math.round(pitch / 2 / Math.PI)) / DEG;
   }
 
   private applyBones(): void {
     const s = this.settings, yaw = this.yaw, pitch = this.pitch;
     // Pitch > 0 looks down (positive rotation about X turns +Z down), < 0 up.
-    const x = pitch < 0 ? -mapRange(s.rangeMapVerticalUp, -pitch) * DEG : mapRange(s.rangeMapVerticalDown, pitch) * DEG;
+    angles[0] = pitch < 0 ? -pitch : pitch;
+    mapRange(pitch < 0 ? s.rangeMapVerticalUp : s.rangeMapVerticalDown, 0, 1);
+    angles[2] = (pitch < 0 ? -angles[1] : angles[1]) * DEG;
+    angles[0] = yaw < 0 ? -yaw : yaw;
     for (let e = 0; e < 2; e++) {
       const slot = this.eyeSlots[e];
       if (slot < 0) continue;
       // Yaw > 0 turns both eyes to the model's left: outward for the left eye, inward for the right.
       const outer = e === 0 ? yaw > 0 : yaw < 0;
-      const y = (yaw < 0 ? -1 : 1) * mapRange(outer ? s.rangeMapHorizontalOuter : s.rangeMapHorizontalInner, Math.abs(yaw)) * DEG;
-      eulerYX(y, x, q, 0);
+      mapRange(outer ? s.rangeMapHorizontalOuter : s.rangeMapHorizontalInner, 0, 1);
+      angles[3] = (yaw < 0 ? -angles[1] : angles[1]) * DEG;
+      eulerYX(q, 0);
       // N = F · E · F⁻¹ in the model's frame; the eye's local rotation is P⁻¹ · N · P · rest.
       mulQuat(this.front, 0, q, 0, q, 4);
       conj(this.front, 0, q, 8);
@@ -176,36 +183,31 @@ export class LookAtJob {
     }
   }
 
+  /** lookUp/Down from pitch and lookLeft/Right from yaw, the other of each pair 0 (weights saturate at 1). */
   private applyExpressions(): void {
-    const s = this.settings, yaw = this.yaw, pitch = this.pitch, ex = this.expressions!;
-    if (pitch < 0) {
-      ex.setWeight('lookDown', 0);
-      ex.setWeight('lookUp', mapRange(s.rangeMapVerticalUp, -pitch));
-    } else {
-      ex.setWeight('lookUp', 0);
-      ex.setWeight('lookDown', mapRange(s.rangeMapVerticalDown, pitch));
-    }
-    if (yaw < 0) {
-      ex.setWeight('lookLeft', 0);
-      ex.setWeight('lookRight', mapRange(s.rangeMapHorizontalOuter, -yaw));
-    } else {
-      ex.setWeight('lookRight', 0);
-      ex.setWeight('lookLeft', mapRange(s.rangeMapHorizontalOuter, yaw));
-    }
+    const s = this.settings, yaw = this.yaw, pitch = this.pitch, w = this.expressions!.weights, look = this.lookExpressions;
+    angles[0] = pitch < 0 ? -pitch : pitch;
+    mapRange(pitch < 0 ? s.rangeMapVerticalUp : s.rangeMapVerticalDown, 0, 1);
+    const vertical = angles[1] < 1 ? angles[1] : 1;
+    if (look[0] >= 0) w[look[0]] = pitch < 0 ? vertical : 0;
+    if (look[1] >= 0) w[look[1]] = pitch < 0 ? 0 : vertical;
+    angles[0] = yaw < 0 ? -yaw : yaw;
+    mapRange(s.rangeMapHorizontalOuter, 0, 1);
+    const horizontal = angles[1] < 1 ? angles[1] : 1;
+    if (look[2] >= 0) w[look[2]] = yaw < 0 ? 0 : horizontal;
+    if (look[3] >= 0) w[look[3]] = yaw < 0 ? horizontal : 0;
   }
 }
 
 const head = new Float64Array(16);
 const q = new Float64Array(12);
 const v = new Float64Array(3);
+/** Range-map input (0) and output (1), the eye's pitch (2) and yaw (3) in radians. */
+const angles = new Float64Array(4);
 
-/** An angle in radians wrapped to [−π, π] (three-vrm's sanitizeAngle). */
-function sanitizeAngle(a: number): number {
-  return a - 2 * Math.PI * Math.round(a / 2 / Math.PI);
-}
-
-/** dst = qY(y) · qX(x): three.js's Euler (x, y, 0) in YXZ order. */
-function eulerYX(y: number, x: number, dst: Float64Array, o: number): void {
+/** dst = qY(angles[3]) · qX(angles[2]): three.js's Euler (x, y, 0) in YXZ order. */
+function eulerYX(dst: Float64Array, o: number): void {
+  const x = angles[2], y = angles[3];
   const cy = Math.cos(y / 2), sy = Math.sin(y / 2), cx = Math.cos(x / 2), sx = Math.sin(x / 2);
   dst[o] = cy * sx; dst[o + 1] = sy * cx; dst[o + 2] = -sy * sx; dst[o + 3] = cy * cx;
 }

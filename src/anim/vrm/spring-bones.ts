@@ -20,8 +20,9 @@ import type { Pose } from '../pose.ts';
  * every tail back at rest in the current pose (after a teleport).
  *
  * Per-instance state is the tails (current and previous, 6 doubles per joint); `run` allocates
- * nothing. `dt <= 0` applies the current tails without stepping, as a paused frame must still
- * draw the hair where it is.
+ * nothing (doubles move between its steps through fields and module scratch arrays, never as
+ * arguments: V8 boxes a double passed to a call it does not inline). `dt <= 0` applies the
+ * current tails without stepping, as a paused frame must still draw the hair where it is.
  */
 export class SpringBoneJob {
   /** Seconds to step by (fields, not arguments: V8 boxes doubles passed to calls it does not inline). */
@@ -138,7 +139,7 @@ export class SpringBoneJob {
       this.updateSlot(this.slot[j]);
       this.worldOf(this.parentSlot[j], parentWorld);
       this.worldOf(this.slot[j], jointWorld);
-      if (dt > 0) this.stepJoint(j, dt);
+      if (dt > 0) this.stepJoint(j);
       this.applyJoint(j);
       for (let u = this.updateStart[k]; u < this.updateStart[k + 1]; u++) this.updateSlot(this.updateSlots[u]);
     }
@@ -206,8 +207,8 @@ export class SpringBoneJob {
     }
   }
 
-  private stepJoint(j: number, dt: number): void {
-    const sp = this.springs, o = j * 3;
+  private stepJoint(j: number): void {
+    const sp = this.springs, o = j * 3, dt = this.dt;
     const Jw = jointWorld;
     // Bone length in world units: to the tail node as the frame began (snapshotTails), or for a
     // 0.x chain end to its virtual tail under the joint's current matrix.
@@ -233,9 +234,11 @@ export class SpringBoneJob {
     tail[0] += axis[0] * k + gd[o] * g;
     tail[1] += axis[1] * k + gd[o + 1] * g;
     tail[2] += axis[2] * k + gd[o + 2] * g;
-    const px = Jw[12], py = Jw[13], pz = Jw[14];
-    constrainLength(px, py, pz, length);
-    this.collide(j, px, py, pz, length);
+    // The joint's position and the bone length, for the length constraint (doubles pass through
+    // typed arrays, not arguments: see the class comment).
+    head[0] = Jw[12]; head[1] = Jw[13]; head[2] = Jw[14]; head[3] = length;
+    constrainLength();
+    this.collide(j);
     prev[o] = cur[o]; prev[o + 1] = cur[o + 1]; prev[o + 2] = cur[o + 2];
     this.toCenter(j, tail, 0, cur, o);
   }
@@ -257,7 +260,7 @@ export class SpringBoneJob {
     R[r] = A[j * 4]; R[r + 1] = A[j * 4 + 1]; R[r + 2] = A[j * 4 + 2]; R[r + 3] = A[j * 4 + 3];
   }
 
-  private collide(j: number, px: number, py: number, pz: number, length: number): void {
+  private collide(j: number): void {
     const sp = this.springs;
     const hit = sp.hitRadius[j];
     for (let i = sp.jointColliderStart[j]; i < sp.jointColliderStart[j + 1]; i++) {
@@ -299,7 +302,7 @@ export class SpringBoneJob {
       }
       if (distance < 0) {
         tail[0] -= dx * distance; tail[1] -= dy * distance; tail[2] -= dz * distance;
-        constrainLength(px, py, pz, length);
+        constrainLength();
       }
     }
   }
@@ -356,15 +359,18 @@ const centerMatrix = new Float64Array(16);
 const centerInverse = new Float64Array(16);
 const colliderMatrix = new Float64Array(16);
 const tail = new Float64Array(3);
+/** The joint's world position (0..2) and its bone length (3) while it steps. */
+const head = new Float64Array(4);
 const axis = new Float64Array(3);
 const axis2 = new Float64Array(3);
 const turn = new Float64Array(4);
 
-/** Moves `tail` to `length` from (px, py, pz) along its direction (three.js normalises a zero vector to zero). */
-function constrainLength(px: number, py: number, pz: number, length: number): void {
+/** Moves `tail` to the bone length `head[3]` from the joint at `head[0..2]`, along its direction (three.js normalises a zero vector to zero). */
+function constrainLength(): void {
+  const px = head[0], py = head[1], pz = head[2];
   const dx = tail[0] - px, dy = tail[1] - py, dz = tail[2] - pz;
   const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  const k = d > 0 ? length / d : 0;
+  const k = d > 0 ? head[3] / d : 0;
   tail[0] = px + dx * k; tail[1] = py + dy * k; tail[2] = pz + dz * k;
 }
 

@@ -66,8 +66,8 @@ export class VrmReader {
     const v = obj[key];
     if (v === undefined) return fallback;
     const p = `${path}.${key}`;
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      this.warn(p, `expected a finite number, got ${describe(v)}; using ${fallback}`);
+    if (!fitsFloat32(v)) {
+      this.warn(p, `expected a finite number a 32-bit float holds, got ${describe(v)}; using ${fallback}`);
       return fallback;
     }
     if (v < min || v > max) {
@@ -107,8 +107,8 @@ export class VrmReader {
     const v = obj[key];
     if (v === undefined) return fallback.slice() as N;
     const p = `${path}.${key}`;
-    if (!Array.isArray(v) || v.length !== fallback.length || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-      this.warn(p, `expected ${fallback.length} finite numbers, got ${describe(v)}; using [${fallback.join(', ')}]`);
+    if (!Array.isArray(v) || v.length !== fallback.length || !v.every(fitsFloat32)) {
+      this.warn(p, `expected ${fallback.length} finite numbers a 32-bit float holds, got ${describe(v)}; using [${fallback.join(', ')}]`);
       return fallback.slice() as N;
     }
     return v.slice() as N;
@@ -149,6 +149,11 @@ export class VrmReader {
     }
     return false;
   }
+}
+
+/** A finite number that stays finite as a 32-bit float (what the GPU and the file's floats hold). */
+export function fitsFloat32(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && Number.isFinite(Math.fround(v));
 }
 
 /** The object at `root.extensions[name]`, or undefined. */

@@ -12,7 +12,7 @@ import type {
   VrmTextureTransformBind,
 } from '../vrm-model.ts';
 import { checkMorphTarget, DEFAULT_LOOK_AT_OFFSET, RANGE_MAP_MIN_INPUT } from './vrmc-vrm.ts';
-import type { VrmReader } from './vrm-read.ts';
+import { fitsFloat32, type VrmReader } from './vrm-read.ts';
 
 export const VRM0 = 'VRM';
 const PATH = 'extensions.VRM';
@@ -157,12 +157,12 @@ export function readVrm0MaterialProperties(reader: VrmReader, ext: JsonObject): 
     if (!isObject(p)) return void reader.warn(path, 'is not an object; skipped');
     const floats: Record<string, number> = {};
     for (const [k, v] of Object.entries(reader.object(p, 'floatProperties', path) ?? {})) {
-      if (typeof v === 'number' && Number.isFinite(v)) floats[k] = v;
+      if (fitsFloat32(v)) floats[k] = v;
       else reader.warn(`${path}.floatProperties.${k}`, `expected a finite number, got ${JSON.stringify(v)}; ignored`);
     }
     const vectors: Record<string, number[]> = {};
     for (const [k, v] of Object.entries(reader.object(p, 'vectorProperties', path) ?? {})) {
-      if (Array.isArray(v) && v.length <= 4 && v.every((x) => typeof x === 'number' && Number.isFinite(x))) vectors[k] = v.slice();
+      if (Array.isArray(v) && v.length <= 4 && v.every(fitsFloat32)) vectors[k] = v.slice();
       else reader.warn(`${path}.vectorProperties.${k}`, 'expected up to 4 finite numbers; ignored');
     }
     const textures: Record<string, number> = {};

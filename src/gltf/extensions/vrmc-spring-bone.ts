@@ -97,13 +97,14 @@ function readSpring(reader: VrmReader, s: unknown, path: string, groups: readonl
   for (let k = 0; k < jointsJson.length; k++) {
     const jpath = `${path}.joints[${k}]`;
     const joint = jointsJson[k];
+    const ends = k === 0 ? 'the spring has no joints' : `the spring ends at joints[${k - 1}]`;
     if (!isObject(joint)) {
-      reader.warn(jpath, `is not an object; the spring ends at joints[${k - 1}]`);
+      reader.warn(jpath, `is not an object; ${ends}`);
       break;
     }
     const node = reader.part(() => reader.node(joint.node, `${jpath}.node`));
     if (node === undefined) {
-      reader.warn(jpath, `has no usable node; the spring ends at joints[${k - 1}]`);
+      reader.warn(jpath, `has no usable node; ${ends}`);
       break;
     }
     if (nodes.length > 0 && !reader.isAncestor(nodes[nodes.length - 1], node)) {

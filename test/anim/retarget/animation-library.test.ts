@@ -80,10 +80,12 @@ describe('loadAnimationLibrary', () => {
     });
   }
 
-  it('refuses a VRM humanoid map that names a node the file does not have', async () => {
-    const extensions = { VRMC_vrm: { humanoid: { humanBones: { hips: { node: 99 } } } } };
+  it('skips a VRM humanoid bone that names a node the file does not have, with a warning naming it', async () => {
+    const extensions = { VRMC_vrm: { humanoid: { humanBones: { hips: { node: 99 }, spine: { node: 2 } } } } };
     const joints = baseJoints();
-    await expect(loadAnimationLibrary(buildRig(joints, { keys: clipKeys(joints), extensions }))).rejects.toThrow(/extensions\.VRMC_vrm\.humanoid\.humanBones\.hips\.node/);
+    const library = await loadAnimationLibrary(buildRig(joints, { keys: clipKeys(joints), extensions }));
+    expect(library.model.humanoid).toEqual({ spine: 2 });
+    expect(library.model.warnings.map((w) => w.path)).toContain('extensions.VRMC_vrm.humanoid.humanBones.hips.node');
   });
 });
 
