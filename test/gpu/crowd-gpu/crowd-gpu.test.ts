@@ -13,9 +13,11 @@ import type { Model } from '../../../src/gltf/model.ts';
 import { loadCharacter, paletteUlpError } from '../../anim/fixtures.ts';
 import { measureAllocation } from '../../support/allocation.ts';
 import { assetPath } from '../../support/assets.ts';
-import { countGpuCalls, expectNoGpuErrors, testDevice } from '../gpu-test.ts';
+import { useTestDevice } from '../../support/webgpu.ts';
+import { countGpuCalls, expectNoGpuErrors } from '../gpu-test.ts';
 
-const device = await testDevice('gpu crowd tests');
+/** Tests skip visibly without WebGPU (and fail when CI=true): see test/support/webgpu.ts. */
+const gpuDevice = useTestDevice('gpu crowd tests');
 /** A binary fraction, so f32 clip times equal the CPU's f64 ones for the first loop. */
 const DT = 1 / 64;
 
@@ -90,22 +92,22 @@ describe('Crowd on the GPU evaluator', () => {
     expect(chooseCrowdEvaluator({ evaluator: 'auto', device: d }, AUTO_GPU_MIN_INSTANCES)).toBe('gpu');
   });
 
-  it('builtin character (root motion, locked roots, crossfades between root-motion clips): palettes and placements as on the CPU', async () => {
-    if (!device) return;
+  it('builtin character (root motion, locked roots, crossfades between root-motion clips): palettes and placements as on the CPU', async (ctx) => {
+    const device = gpuDevice.device(ctx);
     const model = await loadCharacter();
     expect(new Crowd(model, 1).rootMotions.some((m) => m !== undefined)).toBe(true);
     await compareWithCpu(device, model, 24, 12);
   });
 
   for (const name of ['Fox', 'CesiumMan']) {
-    it(`${name}: palettes and placements as on the CPU`, async () => {
-      if (!device) return;
+    it(`${name}: palettes and placements as on the CPU`, async (ctx) => {
+      const device = gpuDevice.device(ctx);
       await compareWithCpu(device, await loadGltfFile(assetPath(name)), 40, 10);
     });
   }
 
-  it('evaluates only the first `count` instances and uploads only their state', async () => {
-    if (!device) return;
+  it('evaluates only the first `count` instances and uploads only their state', async (ctx) => {
+    const device = gpuDevice.device(ctx);
     const crowd = createCrowd(await loadGltfFile(assetPath('Fox')), 100, { evaluator: 'gpu', device });
     crowd.count = 30;
     crowd.update(DT);
@@ -127,8 +129,8 @@ describe('Crowd on the GPU evaluator', () => {
     crowd.destroy();
   });
 
-  it('a frame creates no GPU object and makes one writeBuffer (the states), whatever the chunk count', async () => {
-    if (!device) return;
+  it('a frame creates no GPU object and makes one writeBuffer (the states), whatever the chunk count', async (ctx) => {
+    const device = gpuDevice.device(ctx);
     const crowd = createCrowd(await loadGltfFile(assetPath('CesiumMan')), 300, { evaluator: 'gpu', device, limits: { maxStorageBufferBindingSize: 100_000 } });
     expect(crowd.gpu!.chunkSize).toBe(64); // five chunks
     crowd.update(DT);
@@ -146,8 +148,8 @@ describe('Crowd on the GPU evaluator', () => {
     crowd.destroy();
   });
 
-  it('updates a GPU crowd with crossfades and root motion without allocating', async () => {
-    if (!device) return;
+  it('updates a GPU crowd with crossfades and root motion without allocating', async (ctx) => {
+    const device = gpuDevice.device(ctx);
     const crowd = createCrowd(await loadCharacter(), 16, { evaluator: 'gpu', device });
     for (let k = 0; k < 16; k++) {
       crowd.play(k, k % 3, k * 0.1);

@@ -21,9 +21,11 @@ import { paletteUlpError } from '../../anim/fixtures.ts';
 import { sharedAssets } from '../../support/assets.ts';
 import { GltfBuilder } from '../../../src/gltf/builder.ts';
 import { buildChain, buildMorphedSkin } from '../../support/fixtures.ts';
-import { expectNoGpuErrors, loadModel, testDevice } from '../gpu-test.ts';
+import { useTestDevice } from '../../support/webgpu.ts';
+import { expectNoGpuErrors, loadModel } from '../gpu-test.ts';
 
-const device = await testDevice('crowd evaluator tests');
+/** Tests skip visibly without WebGPU (and fail when CI=true): see test/support/webgpu.ts. */
+const gpu = useTestDevice('crowd evaluator tests');
 
 /** What one instance plays: clip (-1 rest) at time, crossfading from partner at partnerTime with weight. */
 interface Play { clip: number; time: number; partner: number; partnerTime: number; weight: number }
@@ -137,8 +139,8 @@ function buildAnimatedMeshNode(): Uint8Array {
 }
 
 describe('crowd-eval.wgsl', () => {
-  it('compiles without errors', async () => {
-    if (!device) return;
+  it('compiles without errors', async (ctx) => {
+    const device = gpu.device(ctx);
     const module = device.createShaderModule({ label: 'crowd-eval.wgsl test', code: crowdEvalWgsl });
     expect(await compilationErrors(module)).toEqual([]);
   });
@@ -147,8 +149,8 @@ describe('crowd-eval.wgsl', () => {
 describe('GpuPoseEvaluator against the CPU batch', () => {
   const assets = sharedAssets();
   for (const asset of assets) {
-    it(`${asset.name}: every clip at many times, both hierarchy modes`, async () => {
-      if (!device) return;
+    it(`${asset.name}: every clip at many times, both hierarchy modes`, async (ctx) => {
+      const device = gpu.device(ctx);
       const model = await loadGltfFile(asset.path);
       const plays: Play[] = [{ clip: -1, time: 0, partner: -1, partnerTime: 0, weight: 1 }];
       model.animations.forEach((_, c) => { for (const time of timesOf(model, c, 24)) plays.push({ clip: c, time, partner: -1, partnerTime: 0, weight: 1 }); });
@@ -180,8 +182,8 @@ describe('GpuPoseEvaluator against the CPU batch', () => {
     });
   }
 
-  it('crossfades: Fox Survey ↔ Walk ↔ Run at many weights and times', async () => {
-    if (!device) return;
+  it('crossfades: Fox Survey ↔ Walk ↔ Run at many weights and times', async (ctx) => {
+    const device = gpu.device(ctx);
     const model = await loadGltfFile(assets.find((a) => a.name === 'Fox')!.path);
     const plays: Play[] = [];
     for (let i = 0; i < 60; i++) {
@@ -197,8 +199,8 @@ describe('GpuPoseEvaluator against the CPU batch', () => {
   });
 
   for (const interpolation of ['STEP', 'CUBICSPLINE', 'LINEAR'] as const) {
-    it(`${interpolation} rotation and non-uniform scale keys on a skinned chain (mesh node transformed), with crossfades`, async () => {
-      if (!device) return;
+    it(`${interpolation} rotation and non-uniform scale keys on a skinned chain (mesh node transformed), with crossfades`, async (ctx) => {
+      const device = gpu.device(ctx);
       const model = await loadModel(buildChain({ interpolation, nonUniformScale: true, transformedMeshNode: true }), `chain ${interpolation}`);
       const plays: Play[] = [];
       for (let i = 0; i < 40; i++) {
@@ -214,8 +216,8 @@ describe('GpuPoseEvaluator against the CPU batch', () => {
     });
   }
 
-  it('a skinned mesh node under animated joints and a matrix node: palettes relative to it, per instance', async () => {
-    if (!device) return;
+  it('a skinned mesh node under animated joints and a matrix node: palettes relative to it, per instance', async (ctx) => {
+    const device = gpu.device(ctx);
     const model = await loadModel(buildAnimatedMeshNode(), 'animated mesh node');
     const plays: Play[] = [];
     for (let i = 0; i < 30; i++) plays.push({ clip: 0, time: Math.fround(-0.1 + i * 0.08), partner: i % 3 === 0 ? 0 : -1, partnerTime: Math.fround(1.9 - i * 0.05), weight: Math.fround(0.4) });
@@ -229,8 +231,8 @@ describe('GpuPoseEvaluator against the CPU batch', () => {
     expect(Math.abs(reference.instances[5].palette[12] - reference.instances[5].nodeMatrices[16 + 12])).toBeGreaterThan(0.1);
   });
 
-  it('morph weights: sampled and crossfaded with the rest weights as the CPU pose has them', async () => {
-    if (!device) return;
+  it('morph weights: sampled and crossfaded with the rest weights as the CPU pose has them', async (ctx) => {
+    const device = gpu.device(ctx);
     const model = await loadModel(buildMorphedSkin(), 'morphed skin');
     const plays: Play[] = [];
     for (let i = 0; i < 12; i++) plays.push({ clip: i === 0 ? -1 : 0, time: Math.fround(i / 10), partner: i % 3 === 0 ? 0 : -1, partnerTime: Math.fround(1 - i / 10), weight: Math.fround(0.25) });
@@ -244,8 +246,8 @@ describe('GpuPoseEvaluator against the CPU batch', () => {
 });
 
 describe('GpuPoseEvaluator limits and chunks', () => {
-  it('splits a crowd into chunks that each fit one binding, with the same palettes as one chunk', async () => {
-    if (!device) return;
+  it('splits a crowd into chunks that each fit one binding, with the same palettes as one chunk', async (ctx) => {
+    const device = gpu.device(ctx);
     const model = await loadGltfFile(sharedAssets().find((a) => a.name === 'CesiumMan')!.path);
     const plays: Play[] = [];
     for (let k = 0; k < 300; k++) plays.push({ clip: 0, time: Math.fround(k * 0.007), partner: -1, partnerTime: 0, weight: 1 });
@@ -257,8 +259,8 @@ describe('GpuPoseEvaluator limits and chunks', () => {
     expect(chunked.palettes).toEqual(whole.palettes);
   });
 
-  it('refuses with GpuLimitError: clips too large for one binding, an instance too large for one', async () => {
-    if (!device) return;
+  it('refuses with GpuLimitError: clips too large for one binding, an instance too large for one', async (ctx) => {
+    const device = gpu.device(ctx);
     const model = await loadGltfFile(sharedAssets().find((a) => a.name === 'Fox')!.path);
     expect(() => new GpuPoseEvaluator(device, model, 10, { limits: { maxStorageBufferBindingSize: 4096 } })).toThrow(GpuLimitError);
     expect(() => new GpuPoseEvaluator(device, model, 10, { limits: { maxStorageBufferBindingSize: 4096 } })).toThrow(/clips of "Fox.*pack to \d+ bytes.*evaluator: 'cpu'/);
