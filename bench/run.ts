@@ -12,7 +12,8 @@
  * variants against three.js's GLTFLoader; bench/results/gpu-load-latest.json),
  * `--environment` (bench/environment.ts: prefiltering a 2k×1k .hdr; also after the GPU section),
  * `--crowd-evaluator` (bench/crowd-evaluator.ts: the GPU pose evaluator against the CPU batch),
- * `--crowd` (bench/gpu/crowd-bench.ts: 1,000–100,000 characters, CPU batch vs GPU evaluator vs three.js).
+ * `--crowd` (bench/gpu/crowd-bench.ts: 1,000–100,000 characters, CPU batch vs GPU evaluator vs three.js),
+ * `--hostile-loads` (bench/hostile-loads.ts: files that ask the loader for a lot, each against a peer).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -36,6 +37,7 @@ import { runRetargetBench } from './retarget.ts';
 import { runRaycastBench } from './raycast.ts';
 import { runEnvironmentBench } from './environment.ts';
 import { runCrowdEvaluatorBench } from './crowd-evaluator.ts';
+import { runHostileLoadsBench } from './hostile-loads.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -74,6 +76,10 @@ if (process.argv.includes('--skinned-bounds')) {
 }
 if (process.argv.includes('--retarget')) {
   await runRetargetBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--hostile-loads')) {
+  await runHostileLoadsBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--raycast')) {

@@ -252,7 +252,7 @@ const TARGET_PATHS: Readonly<Record<string, TargetPath>> = {
 };
 const TARGET_NAMES = ['translation', 'rotation', 'scale', 'weights'];
 /** What one Channel costs beyond its sampler's values (charged for `/meshes/M/weights` channels, made per node). */
-const CHANNEL_BYTES = 128;
+export const CHANNEL_BYTES = 128;
 /** Ignored pointer channels named in the warning; the rest are counted. */
 const MAX_LISTED = 8;
 const INTERPOLATIONS: Readonly<Record<string, Interpolation>> = {

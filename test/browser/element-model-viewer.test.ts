@@ -144,8 +144,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       await whenLoaded('below');
       await firstFrame('below');
       const drawn = await frames('below');
-      await sleep(300);
-      // Playing but off screen: that one frame only.
+      await page.evaluate(() => window.helpers.nextFrames(10));
+      // Playing but off screen: that one frame only (over ten of the page's animation frames).
       expect(await frames('below')).toBe(drawn);
       expect(await page.evaluate(() => window.helpers.viewer('below').modelIsVisible)).toBe(false);
       expect((await poster('below')).shown).toBe(false);
@@ -332,20 +332,42 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       await waitForFrames('spin', 10);
       expect(await page.evaluate(() => window.helpers.viewer('spin').getTurntableRotation())).toBe(0);
       const front = await capture('spin');
-      await page.evaluate(() => { window.helpers.viewer('spin').autoRotateDelay = 0; });
-      const t0 = await page.evaluate(() => [window.helpers.viewer('spin').getTurntableRotation(), performance.now()]);
+      // Each animation frame's timestamp, as every callback of the frame (the element's too) gets it.
+      await page.evaluate(() => {
+        const raf = window.requestAnimationFrame;
+        const times: number[] = [];
+        Object.assign(window, { frameTimes: times, realRequestAnimationFrame: raf });
+        window.requestAnimationFrame = (callback) => raf((t) => {
+          if (times[times.length - 1] !== t) times.push(t);
+          callback(t);
+        });
+        window.helpers.viewer('spin').autoRotateDelay = 0;
+      });
+      await waitForFrames('spin', 2);
+      /** The angle after the last frame, and the frame timestamps so far (the element draws in every frame while it turns). */
+      const turned = () => page.evaluate(() => ({
+        angle: window.helpers.viewer('spin').getTurntableRotation(),
+        times: [...(window as unknown as { frameTimes: number[] }).frameTimes],
+      }));
+      const t0 = await turned();
       await waitForFrames('spin', 10);
-      const t1 = await page.evaluate(() => [window.helpers.viewer('spin').getTurntableRotation(), performance.now()]);
-      const rate = (t1[0] - t0[0]) / ((t1[1] - t0[1]) / 1000);
-      // 90°/s, give or take the frames' timing (a frame's step is at most 0.25 s).
-      expect(rate).toBeGreaterThan(Math.PI / 2 * 0.5);
-      expect(rate).toBeLessThan(Math.PI / 2 * 1.5);
+      const t1 = await turned();
+      await page.evaluate(() => { window.requestAnimationFrame = (window as unknown as { realRequestAnimationFrame: typeof requestAnimationFrame }).realRequestAnimationFrame; });
+      // Counted from the frames' own timestamps, not timed: each frame turns the model by
+      // rotation-per-second (90° = π/2 rad) times that frame's step (at most 0.25 s).
+      let seconds = 0;
+      for (let i = t0.times.length; i < t1.times.length; i++) seconds += Math.min(0.25, (t1.times[i] - t1.times[i - 1]) / 1000);
+      expect(t1.times.length - t0.times.length).toBeGreaterThanOrEqual(10);
+      const wrapped = (a: number) => a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
+      expect(Math.abs(wrapped(t1.angle - t0.angle - (Math.PI / 2) * seconds))).toBeLessThan(1e-9);
+      expect(Math.abs(t1.angle - t0.angle)).toBeGreaterThan(0);
       expect(await page.evaluate(() => String(window.helpers.viewer('spin').getCameraOrbit()))).toMatch(/^0deg 75deg /);
       expect((await events('spin', 'camera-change')).some((e) => e.detail.source === 'automatic')).toBe(true);
+      // Off: once the frame already asked for is drawn, no more (counted over page frames, not a sleep).
       await page.evaluate(() => { window.helpers.viewer('spin').autoRotate = false; });
-      await sleep(200);
+      await page.evaluate(() => window.helpers.nextFrames(2));
       const frozen = await frames('spin');
-      await sleep(300);
+      await page.evaluate(() => window.helpers.nextFrames(10));
       expect(await frames('spin')).toBe(frozen);
       // Turned a quarter, the character shows its side; reset, its front again. Each capture
       // starts in the same task as the reset, before any animation frame: it draws the new angle.

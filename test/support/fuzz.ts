@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { GltfError } from '../../src/gltf/errors.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
@@ -949,43 +948,6 @@ export async function ktx2Problem(model: Model, rng: Rng): Promise<string | unde
     }
   }
   return undefined;
-}
-
-/**
- * Garbage-collection pauses, recorded as they happen, so a case's time can be told apart
- * from a full collection of everything the cases before it left behind.
- */
-export class GcPauses {
-  private readonly pauses: { start: number; end: number }[] = [];
-  private readonly observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) this.pauses.push({ start: e.startTime, end: e.startTime + e.duration });
-  });
-
-  constructor() {
-    this.observer.observe({ entryTypes: ['gc'] });
-  }
-
-  /** Milliseconds of collection inside [start, end] (performance.now() times). */
-  within(start: number, end: number): number {
-    let ms = 0;
-    for (const p of this.pauses) ms += Math.max(0, Math.min(end, p.end) - Math.max(start, p.start));
-    return ms;
-  }
-
-  /** Lets queued entries arrive (they are delivered asynchronously), then forgets old ones. */
-  async settle(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-
-  forgetBefore(time: number): void {
-    let i = 0;
-    while (i < this.pauses.length && this.pauses[i].end < time) i++;
-    this.pauses.splice(0, i);
-  }
-
-  stop(): void {
-    this.observer.disconnect();
-  }
 }
 
 /**
