@@ -120,7 +120,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       // the frame count holds still, so the capture and the readback see the same frame.
       let count = await frames(page, 'cesium');
       for (;;) {
-        await page.evaluate(() => window.helpers.sleep(400));
+        await page.evaluate(() => window.helpers.nextFrames(5));
         const now = await frames(page, 'cesium');
         if (now === count) break;
         count = now;
@@ -426,24 +426,27 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       await addViewer(page, 'lazy', { builtin: 'character' });
       await whenLoaded(page, 'lazy');
       await firstFrame(page, 'lazy');
+      // Counted over the page's own animation frames, not a sleep: a busy machine draws fewer per second.
+      const pageFrames = (n: number) => page.evaluate((count) => window.helpers.nextFrames(count), n);
       // Paused and unchanged: no frames.
       const idle = await frames(page, 'lazy');
-      await page.evaluate(() => window.helpers.sleep(300));
+      await pageFrames(10);
       expect(await frames(page, 'lazy')).toBe(idle);
-      // One change, one frame.
+      // One change, one frame: the one it asks for, then none.
       await page.evaluate(() => { window.helpers.viewer('lazy').exposure = 1.5; });
-      await page.evaluate(() => window.helpers.sleep(200));
+      await page.evaluate((total) => window.helpers.waitForTotalFrames(window.helpers.viewer('lazy'), total), idle + 1);
+      await pageFrames(10);
       expect(await frames(page, 'lazy')).toBe(idle + 1);
-      // Playing but scrolled out of view: no frames.
+      // Playing but scrolled out of view: no frames (once the visibility change has arrived, a frame later).
       await page.evaluate(() => {
         const el = window.helpers.viewer('lazy');
         el.style.cssText = 'position: absolute; top: 5000px';
         el.loop = true;
         el.play();
       });
-      await page.evaluate(() => window.helpers.sleep(300));
+      await pageFrames(3);
       const hidden = await frames(page, 'lazy');
-      await page.evaluate(() => window.helpers.sleep(300));
+      await pageFrames(10);
       expect(await frames(page, 'lazy')).toBe(hidden);
       // Back in view: the animation loop runs again.
       await page.evaluate(() => { window.helpers.viewer('lazy').style.cssText = ''; });
@@ -473,8 +476,13 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       const nine = await capture(page, 'crowd');
       writeArtifactPng('element-crowd-9', nine.width, nine.height, nine.data);
       expect(foregroundFraction(nine)).toBeGreaterThan(0.03);
-      await page.evaluate(() => { window.helpers.viewer('crowd').instances = 1; });
-      await page.evaluate(() => window.helpers.sleep(100));
+      // The change draws one frame: wait for it (counted from before the change), not for a fixed time.
+      await page.evaluate(async () => {
+        const el = window.helpers.viewer('crowd');
+        const drawn = window.instrument.frames(window.helpers.canvasOf(el));
+        el.instances = 1;
+        await window.helpers.waitForTotalFrames(el, drawn + 1);
+      });
       expect((await stats()).instances).toBe(1);
       const one = await capture(page, 'crowd');
       expect(changedFraction(nine, one)).toBeGreaterThan(0.01);
@@ -489,14 +497,18 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       await page.evaluate(() => { window.helpers.viewer('crowd').instances = 1; });
 
       // Paused Walk with root motion: the character stands on the circle's edge; playing moves it across the canvas.
-      await page.evaluate(() => { window.helpers.viewer('crowd').rootMotion = true; });
+      await page.evaluate(async () => {
+        const el = window.helpers.viewer('crowd');
+        const drawn = window.instrument.frames(window.helpers.canvasOf(el));
+        el.rootMotion = true;
+        await window.helpers.waitForTotalFrames(el, drawn + 1);
+      });
       expect(await page.evaluate(() => window.helpers.viewer('crowd').getAttribute('root-motion'))).toBe('');
-      await page.evaluate(() => window.helpers.sleep(100));
       const start = await capture(page, 'crowd');
       await page.evaluate(() => window.helpers.viewer('crowd').play());
       await waitForFrames(page, 'crowd', 20);
       await page.evaluate(() => window.helpers.viewer('crowd').pause());
-      await page.evaluate(() => window.helpers.sleep(100));
+      await page.evaluate(() => window.helpers.nextFrames(2));
       const walked = await capture(page, 'crowd');
       writeArtifactPng('element-root-motion-start', start.width, start.height, start.data);
       writeArtifactPng('element-root-motion-walked', walked.width, walked.height, walked.data);
