@@ -3,12 +3,13 @@ import { LayerBlendingJob } from '../anim/blend-layers.ts';
 import { localToModel } from '../anim/local-to-model.ts';
 import { skinPalette } from '../anim/palette.ts';
 import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
-import { createPose, type Pose } from '../anim/pose.ts';
+import { createPose, setRestPose, type Pose } from '../anim/pose.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
 import { createSkinnedVertices, skinPrimitive } from '../skin/cpu-skin.ts';
 import { parseSkinningMethod, type SkinningMethod } from '../anim/skinning-method.ts';
 import { skinPrimitiveDq } from '../skin/dqs.ts';
 import { applyMorphTargets, createMorphedVertices, type MorphedVertices } from '../skin/morph.ts';
+import { bakeVrmPose, type BakeExpression, type SpringSteps } from './vrm-bake.ts';
 
 export interface BakeOptions {
   /** Clip index, or name; default 0. Ignored (rest pose) when the model has no animations. */
@@ -23,6 +24,10 @@ export interface BakeOptions {
   readonly blend?: { readonly animation: number | string; readonly weight: number; readonly time?: number };
   /** How vertices blend their joints; default 'linear'. Any other string throws naming the choices. */
   readonly skinning?: SkinningMethod;
+  /** VRM spring bones: N steps of S seconds ending at `time` (vrm-bake.ts); without it they stay at rest. */
+  readonly springSteps?: SpringSteps;
+  /** VRM expression weights to pose with; an unknown name throws naming the model's. */
+  readonly expressions?: readonly BakeExpression[];
 }
 
 export interface BakedPrimitive {
@@ -71,10 +76,22 @@ export function poseForBake(model: Model, options: BakeOptions = {}): BakePose {
   if (!Number.isFinite(time)) throw new Error(`time ${time} is not a finite number`);
   const clipIndex = resolveAnimation(model, options.animation);
   const pose = createPose(model);
-  if (clipIndex >= 0) sampleClip(createClipCursor(model.animations[clipIndex]), time, pose);
-  if (options.blend) blendForBake(model, options.blend, time, pose);
+  const cursor = clipIndex >= 0 ? createClipCursor(model.animations[clipIndex]) : undefined;
+  // The pose at clip time t (a blend's clip at the same offset from its own time).
+  const sampleAt = (t: number): void => {
+    setRestPose(model, pose);
+    if (cursor) sampleClip(cursor, t, pose);
+    if (options.blend) blendForBake(model, { ...options.blend, time: (options.blend.time ?? time) + (t - time) }, t, pose);
+  };
   const h = model.hierarchy;
-  const nodeMatrices = localToModel(h, pose, new Float64Array(h.count * 16));
+  const nodeMatrices = new Float64Array(h.count * 16);
+  if (model.vrm) {
+    bakeVrmPose(model, pose, nodeMatrices, time, sampleAt, options.springSteps, options.expressions);
+  } else {
+    if (options.expressions?.length) throw new Error(`${model.name} has no VRM expressions`);
+    sampleAt(time);
+    localToModel(h, pose, nodeMatrices);
+  }
   const clip = clipIndex >= 0 ? model.animations[clipIndex] : undefined;
   return {
     asset: model.name,

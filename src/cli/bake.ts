@@ -15,6 +15,10 @@
  * CLIP at --blend-time (default: --time), W on CLIP; the output formats are unchanged.
  * --animations-from LIBRARY makes --animation (and --blend) name LIBRARY's clips, retargeted onto
  * the model (src/anim/retarget); --joint-map MAP.json gives target → source joint names for it.
+ * --spring-steps N --dt S (VRM) simulates the spring bones deterministically: at rest at clip time
+ * T − N·S, then N fixed steps of S seconds, the clip sampled at each step's time, ending at T
+ * (--time); without it the springs stay at rest. VRM node constraints are always applied.
+ * --expression NAME:WEIGHT (VRM, repeatable) poses with that expression weight (0–1).
  * --write-centers OUT.glb poses nothing: it writes a copy of the file (one GLB) with every skinned
  * primitive's centres of rotation as its `_CENTER_OF_ROTATION` attribute (src/bake/write-centers.ts),
  * so pages skip that precomputation; it takes no pose or output option.
@@ -36,8 +40,9 @@ import type { GltfWarning } from '../gltf/errors.ts';
 import { loadAnimationLibrary, type AnimationLibrary } from '../anim/retarget/animation-library.ts';
 import { retargetClips } from '../anim/retarget/retarget.ts';
 import { addClips } from '../anim/retarget/add-clips.ts';
+import { MAX_SPRING_STEPS } from '../bake/vrm-bake.ts';
 
-const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--verbose]\n       bake (FILE | --builtin NAME) --write-centers OUT.glb';
+const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--spring-steps N --dt S] [--expression NAME:WEIGHT ...] [--verbose]\n       bake (FILE | --builtin NAME) --write-centers OUT.glb';
 
 export interface BakeArgs {
   file?: string;
@@ -60,15 +65,20 @@ export interface BakeArgs {
   jointMap?: string;
   /** Write a copy of the file with centres of rotation here (and nothing else). */
   writeCenters?: string;
+  /** VRM spring bones: steps and their length in seconds. */
+  springSteps?: number;
+  dt?: number;
+  /** VRM expression weights. */
+  expressions: { name: string; weight: number }[];
 }
 
 /** The options that pose or write a bake, which --write-centers does not take. */
-const POSE_OPTIONS = ['--animation', '--time', '--blend', '--weight', '--blend-time', '--out', '--backend', '--skinning', '--animations-from', '--joint-map'];
+const POSE_OPTIONS = ['--animation', '--time', '--blend', '--weight', '--blend-time', '--out', '--backend', '--skinning', '--animations-from', '--joint-map', '--spring-steps', '--dt', '--expression'];
 
 class UsageError extends Error {}
 
 export function parseBakeArgs(argv: readonly string[]): BakeArgs {
-  const args: BakeArgs = { time: 0, verbose: false, backend: 'cpu', skinning: 'linear' };
+  const args: BakeArgs = { time: 0, verbose: false, backend: 'cpu', skinning: 'linear', expressions: [] };
   const given = new Set<string>();
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
@@ -107,6 +117,31 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
         break;
       }
       case '--out': args.out = value(i, a); i++; break;
+      case '--spring-steps': {
+        const v = value(i, a);
+        const n = Number(v);
+        if (!/^\d+$/.test(v.trim()) || n > MAX_SPRING_STEPS) throw new UsageError(`--spring-steps "${v}" must be a whole number from 0 to ${MAX_SPRING_STEPS}`);
+        args.springSteps = n;
+        i++;
+        break;
+      }
+      case '--dt': {
+        const v = value(i, a);
+        const t = Number(v);
+        if (v.trim() === '' || !(t > 0 && t <= 1)) throw new UsageError(`--dt "${v}" must be a number of seconds in (0, 1]`);
+        args.dt = t;
+        i++;
+        break;
+      }
+      case '--expression': {
+        const v = value(i, a);
+        const m = /^(.+):([^:]+)$/.exec(v);
+        const w = m ? Number(m[2]) : NaN;
+        if (!m || m[2].trim() === '' || !(w >= 0 && w <= 1)) throw new UsageError(`--expression "${v}" must be NAME:WEIGHT with WEIGHT in [0, 1]`);
+        args.expressions.push({ name: m[1], weight: w });
+        i++;
+        break;
+      }
       case '--animations-from': args.animationsFrom = value(i, a); i++; break;
       case '--joint-map': args.jointMap = value(i, a); i++; break;
       case '--builtin': args.builtin = value(i, a); i++; break;
@@ -139,6 +174,8 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
     throw new UsageError(`${args.weight !== undefined ? '--weight' : '--blend-time'} needs --blend INDEX|NAME`);
   }
   if (args.jointMap !== undefined && args.animationsFrom === undefined) throw new UsageError('--joint-map needs --animations-from LIBRARY');
+  if (args.springSteps !== undefined && args.dt === undefined) throw new UsageError('--spring-steps needs --dt S (the seconds of one step)');
+  if (args.dt !== undefined && args.springSteps === undefined) throw new UsageError('--dt needs --spring-steps N');
   if (args.blend !== undefined && args.weight === undefined) throw new UsageError('--blend needs --weight W (0 = the main clip, 1 = the blended clip)');
   if (args.writeCenters !== undefined) {
     if (extname(args.writeCenters).toLowerCase() !== '.glb') throw new UsageError(`--write-centers "${args.writeCenters}" must end in .glb`);
@@ -201,7 +238,12 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
   const loaded = await loadModel(args);
   const warnings: string[] = loaded.warnings.map((w) => `${w.path}: ${w.message}`);
   const model = args.animationsFrom === undefined ? loaded : await retargetedModel(loaded, args.animationsFrom, args.jointMap, warnings);
-  const options = { animation: args.animation, time: args.time, skinning: args.skinning, blend: blendOption(args) };
+  if (args.springSteps !== undefined && !model.vrm?.springBones) warnings.push(`--spring-steps: ${model.name} has no spring bones; nothing to simulate`);
+  const options: BakeOptions = {
+    animation: args.animation, time: args.time, skinning: args.skinning, blend: blendOption(args),
+    ...(args.springSteps !== undefined ? { springSteps: { steps: args.springSteps, dt: args.dt! } } : {}),
+    ...(args.expressions.length > 0 ? { expressions: args.expressions } : {}),
+  };
   const result = args.backend === 'gpu' ? await bakeOnGpu(model, options) : bakeModel(model, options);
   // What the loader repaired or ignored goes to stderr whatever the output, so stdout stays the bake's;
   // after the bake, so that a failed one still prints its one error line alone.
