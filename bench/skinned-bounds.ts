@@ -60,7 +60,7 @@ export async function runSkinnedBoundsBench(options: SkinnedBoundsOptions = {}):
     const skinned = model.meshNodes.some((mn) => mn.skin >= 0);
     tightness.push({ model: c.name, skinned, escapes, ...r });
     if (escapes > 0) process.exitCode = 1;
-    console.log(`${c.name.padEnd(24)} ${String(r.frames).padStart(4)} frames  volume/tight: grouped mean ${r.meanRatio.toFixed(3)} (max ${r.maxRatio.toFixed(3)}), coarse ${r.meanCoarseRatio.toFixed(3)}, DQS ${r.meanDqsRatio.toFixed(3)}; DQS vertices up to ${(100 * r.dqsEscape).toFixed(2)}% outside the linear bound${skinned ? '' : '  (no skin)'}${escapes > 0 ? `  ${escapes} ESCAPES` : ''}`);
+    console.log(`${c.name.padEnd(24)} ${String(r.frames).padStart(4)} frames  volume/tight: grouped mean ${r.meanRatio.toFixed(3)} (max ${r.maxRatio.toFixed(3)}), coarse ${r.meanCoarseRatio.toFixed(3)}, DQS ${r.meanDqsRatio.toFixed(3)}, centres of rotation ${r.meanCorRatio.toFixed(3)}; DQS vertices up to ${(100 * r.dqsEscape).toFixed(2)}% outside the linear bound${skinned ? '' : '  (no skin)'}${escapes > 0 ? `  ${escapes} ESCAPES` : ''}`);
   }
 
   const cost: CostRow[] = [];

@@ -80,14 +80,14 @@ fn vsLinesRigid(surface: SurfaceInput, @builtin(vertex_index) vertex: u32, @buil
 @vertex
 fn vsLines4(surface: SurfaceInput, skin: Influences4, @builtin(vertex_index) vertex: u32, @builtin(instance_index) meshVertex: u32) -> DebugLineOutput {
   let record = draws[vertex / LINE_SEGMENT_VERTICES];
-  let local = skinVertex4(record, localFrame(surface, record, meshVertex), skin);
+  let local = skinVertex4(record, localFrame(surface, record, meshVertex), skin, meshVertex);
   return debugLine(local, record, vertex % LINE_SEGMENT_VERTICES == 1u);
 }
 
 @vertex
 fn vsLines8(surface: SurfaceInput, skin: Influences8, @builtin(vertex_index) vertex: u32, @builtin(instance_index) meshVertex: u32) -> DebugLineOutput {
   let record = draws[vertex / LINE_SEGMENT_VERTICES];
-  let local = skinVertex8(record, localFrame(surface, record, meshVertex), skin);
+  let local = skinVertex8(record, localFrame(surface, record, meshVertex), skin, meshVertex);
   return debugLine(local, record, vertex % LINE_SEGMENT_VERTICES == 1u);
 }
 

@@ -23,4 +23,7 @@ struct DrawRecord {
   morphTargets: vec4u,
   // First vertex of this draw and instance in skinnedVertices (compute path, src/gpu/preskin.ts); 0 for rigid draws.
   skinnedBase: u32,
+  // First vertex of the primitive in the model's centres of rotation (`centers`, 3 floats
+  // each: src/gpu/model/center-buffer.ts); read only by CENTER_OF_ROTATION pipelines.
+  centerBase: u32,
 }

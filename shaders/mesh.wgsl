@@ -1,7 +1,8 @@
 // The mesh pipeline. Built as skinning.wgsl + pbr.wgsl + draw-record.wgsl + morph.wgsl + this file
 // (src/gpu/pipelines.ts). Vertex stage: applies the draw's morph targets (morph.wgsl), skins
 // position, normal and tangent with the shared skinning functions — linear blend or, with
-// DUAL_QUATERNION, dual quaternions (vsSkin4 / vsSkin8; vsRigid for unskinned meshes) —
+// DUAL_QUATERNION, dual quaternions, or with CENTER_OF_ROTATION too, centres of rotation
+// (vsSkin4 / vsSkin8; vsRigid for unskinned meshes) —
 // then applies the mesh node's world matrix from the draw's record. Fragment stage: glTF metallic-roughness with one
 // directional key light and a hemispherical ambient term, exposure, tone mapping, sRGB.
 //
@@ -36,10 +37,15 @@ override WEIGHT_COLORS: bool = false;
 // fraction of the way towards the eye, so lines win the depth test against the triangles
 // they lie on (WebGPU has no depth bias for line topologies). 0 for shaded surfaces.
 override DEPTH_PULL: f32 = 0.0;
-// Skinned pipelines of RenderSettings.skinning 'dual-quaternion': the palette holds DqJoint
-// entries (src/anim/dq-palette.ts) in the same slots, blended by blendDualQuats and applied
-// by skinFrameDq instead of blendJointMatrices and skinFrame. Part of the pipeline key.
+// Skinned pipelines of RenderSettings.skinning 'dual-quaternion' and 'center-of-rotation': the
+// palette holds DqJoint entries (src/anim/dq-palette.ts) in the same slots, blended by
+// blendDualQuats and applied by skinFrameDq instead of blendJointMatrices and skinFrame.
+// Part of the pipeline key.
 override DUAL_QUATERNION: bool = false;
+// With DUAL_QUATERNION, pipelines of 'center-of-rotation': the same palette blended by
+// blendCentersOfRotation about each vertex's centre (`centers`, the draw's centerBase) and
+// applied by skinFrameCor. Part of the pipeline key.
+override CENTER_OF_ROTATION: bool = false;
 // False for pipelines of primitives without morph targets (MeshPipelineDesc.morphed): the
 // morph code is then compiled out. A runtime branch on the record's flags is not enough on
 // SwiftShader, which runs both sides of a branch under a lane mask (it halved the vertex
@@ -134,6 +140,9 @@ struct MaterialUniforms {
 // position (xyz, 1), normal (xyz, 0) and tangent (xyzw) in mesh-node space. A placeholder
 // on the vertex path.
 @group(1) @binding(3) var<storage, read> skinnedVertices: array<vec4f>;
+// Every skinned primitive's centres of rotation (xyz per vertex, src/gpu/model/center-buffer.ts),
+// read by CENTER_OF_ROTATION pipelines; a placeholder until the model's centres are ready.
+@group(1) @binding(4) var<storage, read> centers: array<f32>;
 
 @group(2) @binding(0) var<uniform> material: MaterialUniforms;
 @group(2) @binding(1) var baseColorTexture: texture_2d<f32>;
@@ -209,8 +218,12 @@ fn localFrame(surface: SurfaceInput, record: DrawRecord, vertex: u32) -> Skinned
   return morphFrame(record, vertex, base);
 }
 
-// Four influences by the pipeline's skinning method.
-fn skinVertex4(record: DrawRecord, local: SkinnedFrame, skin: Influences4) -> SkinnedFrame {
+// Four influences by the pipeline's skinning method (`vertex`: the primitive's vertex index).
+fn skinVertex4(record: DrawRecord, local: SkinnedFrame, skin: Influences4, vertex: u32) -> SkinnedFrame {
+  if (CENTER_OF_ROTATION) {
+    let center = centerOfRotation(record, vertex);
+    return skinFrameCor(blendCentersOfRotation(record.paletteOffset, skin.joints0, skin.weights0, center), center, local.position, local.normal, local.tangent);
+  }
   if (DUAL_QUATERNION) {
     return skinFrameDq(blendDualQuats(record.paletteOffset, skin.joints0, skin.weights0), local.position, local.normal, local.tangent);
   }
@@ -219,7 +232,12 @@ fn skinVertex4(record: DrawRecord, local: SkinnedFrame, skin: Influences4) -> Sk
 }
 
 // Eight influences by the pipeline's skinning method.
-fn skinVertex8(record: DrawRecord, local: SkinnedFrame, skin: Influences8) -> SkinnedFrame {
+fn skinVertex8(record: DrawRecord, local: SkinnedFrame, skin: Influences8, vertex: u32) -> SkinnedFrame {
+  if (CENTER_OF_ROTATION) {
+    let center = centerOfRotation(record, vertex);
+    let blend = blendCentersOfRotation8(record.paletteOffset, skin.joints0, skin.weights0, skin.joints1, skin.weights1, center);
+    return skinFrameCor(blend, center, local.position, local.normal, local.tangent);
+  }
   if (DUAL_QUATERNION) {
     let blend = blendDualQuats8(record.paletteOffset, skin.joints0, skin.weights0, skin.joints1, skin.weights1);
     return skinFrameDq(blend, local.position, local.normal, local.tangent);
@@ -241,7 +259,7 @@ fn vsRigid(surface: SurfaceInput, @builtin(vertex_index) vertex: u32, @builtin(i
 @vertex
 fn vsSkin4(surface: SurfaceInput, skin: Influences4, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
   let record = draws[drawIndex];
-  var out = toWorld(skinVertex4(record, localFrame(surface, record, vertex), skin), surface, record);
+  var out = toWorld(skinVertex4(record, localFrame(surface, record, vertex), skin, vertex), surface, record);
   if (WEIGHT_COLORS) {
     out.color0 = vec4f(weightColor(skin.joints0, skin.weights0), 1.0);
   }
@@ -251,7 +269,7 @@ fn vsSkin4(surface: SurfaceInput, skin: Influences4, @builtin(vertex_index) vert
 @vertex
 fn vsSkin8(surface: SurfaceInput, skin: Influences8, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> VertexOutput {
   let record = draws[drawIndex];
-  var out = toWorld(skinVertex8(record, localFrame(surface, record, vertex), skin), surface, record);
+  var out = toWorld(skinVertex8(record, localFrame(surface, record, vertex), skin, vertex), surface, record);
   if (WEIGHT_COLORS) {
     out.color0 = vec4f(weightColor(skin.joints0, skin.weights0) + weightColor(skin.joints1, skin.weights1), 1.0);
   }
@@ -302,14 +320,14 @@ fn vsRigidLean(lean: LeanSurfaceInput, @builtin(vertex_index) vertex: u32, @buil
 fn vsSkin4Lean(lean: LeanSurfaceInput, skin: Influences4, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> LeanVertexOutput {
   let surface = leanSurface(lean);
   let record = draws[drawIndex];
-  return leanOutput(toWorld(skinVertex4(record, localFrame(surface, record, vertex), skin), surface, record));
+  return leanOutput(toWorld(skinVertex4(record, localFrame(surface, record, vertex), skin, vertex), surface, record));
 }
 
 @vertex
 fn vsSkin8Lean(lean: LeanSurfaceInput, skin: Influences8, @builtin(vertex_index) vertex: u32, @builtin(instance_index) drawIndex: u32) -> LeanVertexOutput {
   let surface = leanSurface(lean);
   let record = draws[drawIndex];
-  return leanOutput(toWorld(skinVertex8(record, localFrame(surface, record, vertex), skin), surface, record));
+  return leanOutput(toWorld(skinVertex8(record, localFrame(surface, record, vertex), skin, vertex), surface, record));
 }
 
 @fragment

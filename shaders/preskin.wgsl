@@ -3,7 +3,7 @@
 // and skinned (skinning.wgsl) — the very functions the vertex stage calls — and written
 // in mesh-node space to `skinned`, which the lit and shadow passes then read (mesh.wgsl
 // vsPreskinned) instead of skinning again. Built as skinning.wgsl + draw-record.wgsl +
-// morph.wgsl + this file.
+// center-of-rotation.wgsl + morph.wgsl + this file.
 //
 // One dispatch per skinned draw: x covers its vertices, y its instances (y = instance k,
 // `num_workgroups.y` = the frame's instance count, so the draw record of (draw, k) is
@@ -20,8 +20,10 @@
 
 // Set by the pipeline from PRESKIN_WORKGROUP_SIZE.
 override workgroupSize: u32 = 64u;
-// As mesh.wgsl's: the palette holds DqJoint entries.
+// As mesh.wgsl's: the palette holds DqJoint entries (dual quaternions and centres of rotation).
 override DUAL_QUATERNION: bool = false;
+// As mesh.wgsl's: with DUAL_QUATERNION, centre-of-rotation skinning about `centers`.
+override CENTER_OF_ROTATION: bool = false;
 // Set per draw by the pipeline (src/gpu/preskin.ts preskinVariants): its influence sets (1:
 // JOINTS_0/WEIGHTS_0; 2: also JOINTS_1/WEIGHTS_1) and whether it has morph targets. As
 // constants, not uniforms: SwiftShader runs both sides of a branch it cannot prove uniform,
@@ -52,6 +54,7 @@ const SOURCE_VERTEX_FLOATS: u32 = 10u;
 @group(0) @binding(5) var<storage, read> weights: array<vec4f>;
 @group(0) @binding(6) var<storage, read_write> skinned: array<vec4f>;
 @group(0) @binding(7) var<uniform> params: PreskinParams;
+@group(0) @binding(8) var<storage, read> centers: array<f32>;
 
 @compute @workgroup_size(workgroupSize)
 fn preskin(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
@@ -72,7 +75,16 @@ fn preskin(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) gr
   }
   let s = params.influenceBase + v * INFLUENCE_SETS;
   var frame: SkinnedFrame;
-  if (DUAL_QUATERNION) {
+  if (CENTER_OF_ROTATION) {
+    let center = centerOfRotation(record, v);
+    var blend: CorBlend;
+    if (INFLUENCE_SETS == 2u) {
+      blend = blendCentersOfRotation8(record.paletteOffset, joints[s], weights[s], joints[s + 1u], weights[s + 1u], center);
+    } else {
+      blend = blendCentersOfRotation(record.paletteOffset, joints[s], weights[s], center);
+    }
+    frame = skinFrameCor(blend, center, local.position, local.normal, local.tangent);
+  } else if (DUAL_QUATERNION) {
     var blend: DqBlend;
     if (INFLUENCE_SETS == 2u) {
       blend = blendDualQuats8(record.paletteOffset, joints[s], weights[s], joints[s + 1u], weights[s + 1u]);

@@ -196,3 +196,90 @@ fn skinFrameDq(blend: DqBlend, position: vec3f, normal: vec3f, tangent: vec4f) -
   out.tangent = vec4f(normalizeOrZero(rotateByQuat(r, s * tangent.xyz)), tangent.w);
   return out;
 }
+
+// ---------------------------------------------------------------------------------------
+// Centre-of-rotation skinning (Le & Hodgins 2016), mirroring src/skin/cor.ts. It reads the
+// same DqJoint palette as dual quaternions, and the vertex's precomputed centre of rotation
+// p* (src/skin/centers-of-rotation/), which the including module fetches and passes in:
+//   q = normalize(Σ ±wᵢ·qᵢ), S̄ = Σ wᵢ·Sᵢ / Σ wᵢ, c = Σ wᵢ·Mᵢ·p* / Σ wᵢ,
+//   position = R·S̄·(v − p*) + c.
+
+// The blend of a vertex's influences: rotation not yet normalised; stretch and moved centre
+// already divided by the weight sum.
+struct CorBlend {
+  rotation: vec4f,
+  stretch: mat3x3f,
+  center: vec3f,
+}
+
+// Adds one influence: its rotation on the pivot's hemisphere, its stretch, and Mᵢ·p* =
+// Rᵢ·(Sᵢ·p*) + tᵢ with tᵢ = 2·d·q* (vector part) from the dual part.
+fn addCorInfluence(blend: ptr<function, CorBlend>, pivot: vec4f, joint: DqJoint, weight: f32, center: vec3f) {
+  let signed = select(weight, -weight, dot(pivot, joint.real) < 0.0);
+  (*blend).rotation += signed * joint.real;
+  let s = dqStretch(joint);
+  (*blend).stretch += weight * s;
+  let r = joint.real;
+  let d = joint.dual;
+  let t = 2.0 * (r.w * d.xyz - d.w * r.xyz + cross(r.xyz, d.xyz));
+  (*blend).center += weight * (rotateByQuat(r, s * center) + t);
+}
+
+fn addCorInfluences(blend: ptr<function, CorBlend>, pivot: vec4f, paletteOffset: u32, joints: vec4u, weights: vec4f, center: vec3f) {
+  addCorInfluence(blend, pivot, dqJoint(paletteOffset + joints.x), weights.x, center);
+  addCorInfluence(blend, pivot, dqJoint(paletteOffset + joints.y), weights.y, center);
+  addCorInfluence(blend, pivot, dqJoint(paletteOffset + joints.z), weights.z, center);
+  addCorInfluence(blend, pivot, dqJoint(paletteOffset + joints.w), weights.w, center);
+}
+
+// Four influences (JOINTS_0/WEIGHTS_0); unorm weights work as stored (divided by their sum).
+fn blendCentersOfRotation(paletteOffset: u32, joints: vec4u, weights: vec4f, center: vec3f) -> CorBlend {
+  var blend = CorBlend(vec4f(0.0), mat3x3f(), vec3f(0.0));
+  addCorInfluences(&blend, dqPivot(paletteOffset, joints, weights), paletteOffset, joints, weights, center);
+  let inverseSum = 1.0 / dot(weights, vec4f(1.0));
+  blend.stretch = blend.stretch * inverseSum;
+  blend.center = blend.center * inverseSum;
+  return blend;
+}
+
+// Eight influences (JOINTS_0/WEIGHTS_0 + JOINTS_1/WEIGHTS_1); the pivot is searched in set 0 first.
+fn blendCentersOfRotation8(paletteOffset: u32, joints0: vec4u, weights0: vec4f, joints1: vec4u, weights1: vec4f, center: vec3f) -> CorBlend {
+  var blend = CorBlend(vec4f(0.0), mat3x3f(), vec3f(0.0));
+  var pivot = dqPivot(paletteOffset, joints1, weights1);
+  if (any(weights0 != vec4f(0.0))) {
+    pivot = dqPivot(paletteOffset, joints0, weights0);
+  }
+  addCorInfluences(&blend, pivot, paletteOffset, joints0, weights0, center);
+  addCorInfluences(&blend, pivot, paletteOffset, joints1, weights1, center);
+  let inverseSum = 1.0 / (dot(weights0, vec4f(1.0)) + dot(weights1, vec4f(1.0)));
+  blend.stretch = blend.stretch * inverseSum;
+  blend.center = blend.center * inverseSum;
+  return blend;
+}
+
+// Applies a blend to a vertex frame about its centre `center` (p*): the stretch, then the
+// normalised rotation, then the moved centre. Normals take the cofactor of S̄ (sign-corrected
+// for mirrors), tangents S̄ itself, both then rotated, as in skinFrameDq.
+fn skinFrameCor(blend: CorBlend, center: vec3f, position: vec3f, normal: vec3f, tangent: vec4f) -> SkinnedFrame {
+  let len2 = dot(blend.rotation, blend.rotation);
+  var r = vec4f(0.0, 0.0, 0.0, 1.0);
+  if (len2 > 0.0) {
+    // One Newton step on inverseSqrt, as skinFrameDq takes.
+    let il0 = inverseSqrt(len2);
+    r = blend.rotation * (il0 * (1.5 - 0.5 * len2 * il0 * il0));
+  }
+  let s = blend.stretch;
+  var out: SkinnedFrame;
+  out.position = rotateByQuat(r, s * (position - center)) + blend.center;
+  let a = s[0];
+  let b = s[1];
+  let c = s[2];
+  let bc = cross(b, c);
+  var n = mat3x3f(bc, cross(c, a), cross(a, b)) * normal;
+  if (dot(a, bc) < 0.0) {
+    n = -n;
+  }
+  out.normal = normalizeOrZero(rotateByQuat(r, n));
+  out.tangent = vec4f(normalizeOrZero(rotateByQuat(r, s * tangent.xyz)), tangent.w);
+  return out;
+}

@@ -44,8 +44,17 @@
  * scaled joints it is a heuristic, which held on every clip of every shared asset and
  * built-in model in the test. It is looser than the linear bound (a 180° twist pads by
  * about half the part's size).
+ *
+ * Centre-of-rotation skinning (src/skin/cor.ts) moves a vertex v with centre p* to
+ * c + R·S̄·(v − p*), where c = Σ wᵢ·Mᵢ·p* is the linear blend of the *centre*. So its bounds
+ * (`createSkinnedBounds(model, centers)`) build the same dominant-joint boxes from the centres
+ * instead of the vertices — c lies in their linear bound by the argument above — and pad each
+ * group by ρ = r·max ‖Aᵢ‖₂ over its joints, r the group's largest |v − p*| (over the morph-
+ * widened vertex box) and ‖Aᵢ‖₂ the largest singular value of joint i's 3×3 (bounded by
+ * Gershgorin on AᵢᵀAᵢ, exact for rotation times uniform scale): ‖R·S̄‖₂ = ‖S̄‖₂ ≤ max ‖Sᵢ‖₂
+ * = max ‖Aᵢ‖₂ (S̄ is a convex combination of the Sᵢ). A proof, for any weights and scales.
  */
-import type { Model } from '../gltf/model.ts';
+import type { Model, Primitive } from '../gltf/model.ts';
 import type { SkinningMethod } from './skinning-method.ts';
 import type { ModelInstance } from './instance.ts';
 
@@ -77,7 +86,15 @@ export interface MeshSkinBounds {
    * primitives without JOINTS_0 of a skinned one. Empty when there are none.
    */
   readonly rigidBox: Float32Array;
+  /**
+   * Bounds built from centres of rotation only: per group, the largest distance from a
+   * vertex (its morph-widened box) to its centre, rounded up.
+   */
+  readonly groupRadius?: Float32Array;
 }
+
+/** Each skinned primitive's centres of rotation (xyz per vertex), for `createSkinnedBounds`. */
+export type CentersOfPrimitive = (prim: Primitive) => ArrayLike<number>;
 
 /** The model-level, load-time part: what `SkinnedBoundsJob` reads every frame. */
 export interface SkinnedBounds {
@@ -86,10 +103,16 @@ export interface SkinnedBounds {
   readonly entries: readonly MeshSkinBounds[];
   /** Per `model.meshNodes` entry: its index in `entries`. */
   readonly entryOfMeshNode: Int32Array;
+  /** Built from centres of rotation (for 'center-of-rotation' skinning only). */
+  readonly centersOfRotation: boolean;
 }
 
-/** Builds the bind-space boxes of every mesh node of the model. Allocates; load time only. */
-export function createSkinnedBounds(model: Model): SkinnedBounds {
+/**
+ * Builds the bind-space boxes of every mesh node of the model. Allocates; load time only.
+ * With `centers`, the boxes of centre-of-rotation skinning (module comment), which only a
+ * job with `skinning = 'center-of-rotation'` reads.
+ */
+export function createSkinnedBounds(model: Model, centers?: CentersOfPrimitive): SkinnedBounds {
   const entries: MeshSkinBounds[] = [];
   const byKey = new Map<string, number>();
   const entryOfMeshNode = new Int32Array(model.meshNodes.length);
@@ -99,13 +122,13 @@ export function createSkinnedBounds(model: Model): SkinnedBounds {
     let entry = byKey.get(key);
     if (entry === undefined) {
       entry = entries.length;
-      const bounds = meshSkinBounds(model, mn.mesh, mn.skin);
+      const bounds = meshSkinBounds(model, mn.mesh, mn.skin, centers);
       entries.push(mn.instances ? { ...bounds, rigidBox: instancesBox(bounds.rigidBox, mn.instances) } : bounds);
       byKey.set(key, entry);
     }
     entryOfMeshNode[i] = entry;
   });
-  return { model, entries, entryOfMeshNode };
+  return { model, entries, entryOfMeshNode, centersOfRotation: centers !== undefined };
 }
 
 /** Min/max boxes in doubles while building: 6 per box, grown vertex by vertex. */
@@ -176,7 +199,7 @@ function instancesBox(box: Float32Array, instances: Float64Array): Float32Array 
   return out;
 }
 
-function meshSkinBounds(model: Model, meshIndex: number, skin: number): MeshSkinBounds {
+function meshSkinBounds(model: Model, meshIndex: number, skin: number, centersOf?: CentersOfPrimitive): MeshSkinBounds {
   const jointCount = skin >= 0 ? model.skins[skin].joints.length : 0;
   const joints = new BoxList();
   for (let j = 0; j < jointCount; j++) joints.add();
@@ -186,10 +209,14 @@ function meshSkinBounds(model: Model, meshIndex: number, skin: number): MeshSkin
   const pairOf = new Map<number, number>(); // dominant · jointCount + joint → pair
   const pairKeys: number[] = [];
   const vlo = new Float64Array(3), vhi = new Float64Array(3);
+  const clo = new Float64Array(3), chi = new Float64Array(3);
   const vJoints = new Int32Array(8), vWeights = new Float64Array(8);
+  /** Per dominant joint: the largest |v − p*| of its vertices (centres of rotation only). */
+  const radiusOf = new Float64Array(jointCount);
   model.meshes[meshIndex].primitives.forEach((prim, p) => {
     const { joints: js, weights: ws, influences, positions, targets } = prim;
     const skinned = skin >= 0 && influences > 0 && js !== undefined && ws !== undefined;
+    const centers = skinned && centersOf ? centersOf(prim) : undefined;
     for (let v = 0; v < prim.vertexCount; v++) {
       for (let c = 0; c < 3; c++) {
         vlo[c] = vhi[c] = positions[v * 3 + c];
@@ -220,8 +247,21 @@ function meshSkinBounds(model: Model, meshIndex: number, skin: number): MeshSkin
         if (vWeights[k] > vWeights[dominant]) dominant = k;
       }
       const d = vJoints[dominant];
+      // Centre-of-rotation bounds: the boxes hold the centre, the group's radius the rest.
+      let lo = vlo, hi = vhi;
+      if (centers) {
+        let r2 = 0;
+        for (let c = 0; c < 3; c++) {
+          clo[c] = chi[c] = centers[v * 3 + c];
+          const far = Math.max(Math.abs(vlo[c] - clo[c]), Math.abs(vhi[c] - clo[c]));
+          r2 += far * far;
+        }
+        if (Math.sqrt(r2) > radiusOf[d]) radiusOf[d] = Math.sqrt(r2);
+        lo = clo;
+        hi = chi;
+      }
       for (let k = 0; k < count; k++) {
-        joints.grow(vJoints[k], vlo, vhi);
+        joints.grow(vJoints[k], lo, hi);
         const key = d * jointCount + vJoints[k];
         let pair = pairOf.get(key);
         if (pair === undefined) {
@@ -229,7 +269,7 @@ function meshSkinBounds(model: Model, meshIndex: number, skin: number): MeshSkin
           pairOf.set(key, pair);
           pairKeys.push(key);
         }
-        pairs.grow(pair, vlo, vhi, k === dominant ? 1 : vWeights[k] / sum);
+        pairs.grow(pair, lo, hi, k === dominant ? 1 : vWeights[k] / sum);
       }
     }
   });
@@ -256,10 +296,16 @@ function meshSkinBounds(model: Model, meshIndex: number, skin: number): MeshSkin
     pairCaps[k] = Math.min(1, cap + cap * ROUND_OUT);
   });
   groupStart.push(order.length);
+  const radius = centersOf ? { groupRadius: Float32Array.from(groupStart.slice(0, -1), (k) => roundUp(radiusOf[pairJoints[k]])) } : {};
   return {
     mesh: meshIndex, skin, jointBoxes, activeJoints: Int32Array.from(active),
-    groupStart: Int32Array.from(groupStart), pairJoints, pairCaps, pairBoxes, rigidBox,
+    groupStart: Int32Array.from(groupStart), pairJoints, pairCaps, pairBoxes, rigidBox, ...radius,
   };
+}
+
+/** `x` stored in float32 no smaller than it is. */
+function roundUp(x: number): number {
+  return Math.fround(x + x * ROUND_OUT);
 }
 
 /**
@@ -296,8 +342,9 @@ const pairCos = new Float64Array(1);
  */
 export class SkinnedBoundsJob {
   /**
-   * How the renderer skins: 'linear' (provably contained), or 'dual-quaternion', which pads
-   * each dominant-joint group by how far its joints' rotations differ (module comment).
+   * How the renderer skins: 'linear' (provably contained), 'dual-quaternion', which pads
+   * each dominant-joint group by how far its joints' rotations differ, or
+   * 'center-of-rotation', which needs bounds built from the centres (module comment).
    */
   skinning: SkinningMethod = 'linear';
   /**
@@ -332,7 +379,14 @@ export class SkinnedBoundsJob {
       throw new RangeError(`SkinnedBoundsJob: outMeshNodes holds ${outMeshNodes.length} floats, ${meshNodes} mesh nodes need ${meshNodes * 6}`);
     }
     if (!(this.padding >= 0 && this.padding < Infinity)) throw new RangeError(`SkinnedBoundsJob: padding ${this.padding} is not a finite non-negative number`);
-    if (this.skinning !== 'linear' && this.skinning !== 'dual-quaternion') throw new RangeError(`SkinnedBoundsJob: skinning "${this.skinning}" must be linear or dual-quaternion`);
+    if (this.skinning !== 'linear' && this.skinning !== 'dual-quaternion' && this.skinning !== 'center-of-rotation') {
+      throw new RangeError(`SkinnedBoundsJob: skinning "${this.skinning}" must be linear, dual-quaternion or center-of-rotation`);
+    }
+    if ((this.skinning === 'center-of-rotation') !== bounds.centersOfRotation) {
+      throw new RangeError(bounds.centersOfRotation
+        ? `SkinnedBoundsJob: bounds built from centres of rotation hold for center-of-rotation skinning only, not ${this.skinning}`
+        : 'SkinnedBoundsJob: center-of-rotation skinning needs bounds built from the centres (createSkinnedBounds(model, centers))');
+    }
     if (this.coarse && this.skinning !== 'linear') throw new RangeError('SkinnedBoundsJob: coarse bounds hold for linear skinning only');
   }
 
@@ -351,7 +405,7 @@ export class SkinnedBoundsJob {
       local[3] = local[4] = local[5] = -Infinity;
       if (offset >= 0) {
         if (coarse) unionJointBoxes(entry, palette, offset);
-        else unionGroups(entry, palette, offset, dq);
+        else unionGroups(entry, palette, offset, dq, entry.groupRadius);
       }
       if (entry.rigidBox[3] >= 0) unionStored(entry.rigidBox);
       const o = i * 6;
@@ -412,9 +466,10 @@ function unionJointBoxes(entry: MeshSkinBounds, palette: Float32Array, offset: n
 /**
  * `local` ∪= per dominant-joint group: linear, the intersection of its hull bound and its
  * capped bound; dual-quaternion, per joint pair (d, i) the box of Y_d ∪ Yᵢ padded by
- * ½·tan(θ/4)·its diagonal, θ the rotation between the two joints.
+ * ½·tan(θ/4)·its diagonal, θ the rotation between the two joints; centre of rotation (with
+ * `radius`), the linear bound of the centres padded by radius · the largest joint norm.
  */
-function unionGroups(entry: MeshSkinBounds, palette: Float32Array, offset: number, dq: boolean): void {
+function unionGroups(entry: MeshSkinBounds, palette: Float32Array, offset: number, dq: boolean, radius: Float32Array | undefined): void {
   const { groupStart, pairJoints, pairCaps, pairBoxes } = entry;
   for (let g = 0; g + 1 < groupStart.length; g++) {
     const first = groupStart[g], end = groupStart[g + 1];
@@ -438,13 +493,38 @@ function unionGroups(entry: MeshSkinBounds, palette: Float32Array, offset: numbe
         if (hi > dominantBox[c + 3]) capped[c + 3] += cap * (hi - dominantBox[c + 3]);
       }
     }
+    let pad = 0;
+    if (radius !== undefined) {
+      let norm = 0;
+      for (let p = first; p < end; p++) {
+        const n = spectralNormBound(palette, (offset + pairJoints[p]) * 16);
+        if (n > norm) norm = n;
+      }
+      pad = radius[g] * norm;
+    }
     for (let c = 0; c < 3; c++) {
-      const lo = capped[c] > hull[c] ? capped[c] : hull[c];
-      const hi = capped[c + 3] < hull[c + 3] ? capped[c + 3] : hull[c + 3];
+      const lo = (capped[c] > hull[c] ? capped[c] : hull[c]) - pad;
+      const hi = (capped[c + 3] < hull[c + 3] ? capped[c + 3] : hull[c + 3]) + pad;
       if (lo < local[c]) local[c] = lo;
       if (hi > local[c + 3]) local[c + 3] = hi;
     }
   }
+}
+
+/**
+ * An upper bound of the largest singular value of the 3×3 part A of the palette matrix at
+ * `m[mo…]`: √ of the largest absolute row sum of AᵀA (Gershgorin), exact when A is a rotation
+ * times a uniform scale.
+ */
+function spectralNormBound(m: Float32Array, mo: number): number {
+  const a0 = m[mo], a1 = m[mo + 1], a2 = m[mo + 2], b0 = m[mo + 4], b1 = m[mo + 5], b2 = m[mo + 6];
+  const c0 = m[mo + 8], c1 = m[mo + 9], c2 = m[mo + 10];
+  const aa = a0 * a0 + a1 * a1 + a2 * a2, bb = b0 * b0 + b1 * b1 + b2 * b2, cc = c0 * c0 + c1 * c1 + c2 * c2;
+  const ab = Math.abs(a0 * b0 + a1 * b1 + a2 * b2), ac = Math.abs(a0 * c0 + a1 * c1 + a2 * c2), bc = Math.abs(b0 * c0 + b1 * c1 + b2 * c2);
+  const r0 = aa + ab + ac, r1 = ab + bb + bc, r2 = ac + bc + cc;
+  const max = r0 > r1 ? (r0 > r2 ? r0 : r2) : (r1 > r2 ? r1 : r2);
+  // Float32 palette entries: a relative margin keeps the bound above the exact value.
+  return Math.sqrt(max) * (1 + ROUND_OUT);
 }
 
 /**

@@ -5,9 +5,9 @@ import { skinPalette } from '../anim/palette.ts';
 import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import { createPose, setRestPose, type Pose } from '../anim/pose.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
-import { createSkinnedVertices, skinPrimitive } from '../skin/cpu-skin.ts';
-import { parseSkinningMethod, type SkinningMethod } from '../anim/skinning-method.ts';
-import { skinPrimitiveDq } from '../skin/dqs.ts';
+import { createSkinnedVertices } from '../skin/cpu-skin.ts';
+import { parseSkinningMethod, usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
+import { skinPrimitiveWith } from '../skin/skin-with.ts';
 import { applyMorphTargets, createMorphedVertices, type MorphedVertices } from '../skin/morph.ts';
 import { bakeVrmPose, type BakeExpression, type SpringSteps } from './vrm-bake.ts';
 
@@ -128,8 +128,9 @@ function blendForBake(model: Model, blend: NonNullable<BakeOptions['blend']>, ti
 /**
  * Poses the model at a clip time, applies morph targets at the sampled weights, and skins
  * every skinned primitive of the scene on the CPU into world space — the glTF definition Σ wᵢ · (jointGlobalᵢ · inverseBindᵢ) · v
- * (or, with `skinning: 'dual-quaternion'`, src/skin/dqs.ts on the same palette),
- * computed in double precision.
+ * (or, with `skinning: 'dual-quaternion'`, src/skin/dqs.ts on the same palette; with
+ * 'center-of-rotation', src/skin/cor.ts, the centres computed here when nothing settled them:
+ * see `modelCentersHere` for their warnings), computed in double precision.
  */
 export function bakeModel(model: Model, options: BakeOptions = {}): BakeResult {
   const skinning = parseSkinningMethod(options.skinning);
@@ -139,14 +140,12 @@ export function bakeModel(model: Model, options: BakeOptions = {}): BakeResult {
     if (meshNode.skin < 0) continue;
     const skin = model.skins[meshNode.skin];
     const palette = skinPalette(skin, posed.nodeMatrices, -1, new Float64Array(skin.joints.length * 16));
-    // Dual quaternions: each matrix split in place into its DqJoint entry (same 16 floats).
-    if (skinning === 'dual-quaternion') dqPaletteFromMatrices(palette, skin.joints.length, palette);
+    // Dual quaternions and centres of rotation: each matrix split in place into its DqJoint entry (same 16 floats).
+    if (usesDqPalette(skinning)) dqPaletteFromMatrices(palette, skin.joints.length, palette);
     model.meshes[meshNode.mesh].primitives.forEach((prim, p) => {
       if (prim.influences === 0) return;
       const source = morphForBake(model, posed, meshNode.node, prim);
-      const out = skinning === 'dual-quaternion'
-        ? skinPrimitiveDq(prim, palette, createSkinnedVertices(prim, 'float64'), 0, source)
-        : skinPrimitive(prim, palette, createSkinnedVertices(prim, 'float64'), 0, source);
+      const out = skinPrimitiveWith(skinning, prim, palette, createSkinnedVertices(prim, 'float64'), 0, source);
       primitives.push({
         node: meshNode.node, mesh: meshNode.mesh, primitive: p, vertexCount: prim.vertexCount,
         positions: out.positions as Float64Array,

@@ -14,6 +14,8 @@
  *   unmorphed variant.
  * - The loader's renormalised weights and its joints (Primitive.weights / joints), tangents
  *   kept where a primitive has no normals, and records asking for exact (cofactor) normals.
+ * - For centre-of-rotation skinning, the same centres as the CPU bake's (the file's, or
+ *   computed here: src/skin/centers-of-rotation/centers.ts), in one storage buffer.
  *
  * Everything goes to the GPU at once: the palettes of all skins in one storage buffer and
  * one draw record per skinned primitive (a writeBuffer each), every distinct primitive's
@@ -23,7 +25,7 @@
  */
 import { skinPalette } from '../anim/palette.ts';
 import { skinDqPalette } from '../anim/dq-palette.ts';
-import { parseSkinningMethod } from '../anim/skinning-method.ts';
+import { parseSkinningMethod, usesDqPalette } from '../anim/skinning-method.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
 import { DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from '../gpu/draw-record.ts';
 import { DrawFlag, PALETTE_MATRIX_FLOATS } from '../gpu/layouts.ts';
@@ -32,6 +34,7 @@ import {
   PreskinInputs, preskinPipeline, SKINNED_VERTEX_BYTES, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS,
   type PreskinDispatch, type PreskinVertices,
 } from '../gpu/preskin.ts';
+import { centersOf } from '../skin/centers-of-rotation/centers.ts';
 import { morphForBake, poseForBake, type BakedPrimitive, type BakeOptions, type BakeResult } from './bake.ts';
 
 /** One skinned primitive of one mesh node: one dispatch, one draw record. */
@@ -41,6 +44,8 @@ interface SkinJob {
   readonly primitive: number;
   readonly vertices: PreskinVertices;
   readonly paletteOffset: number;
+  /** The model's primitive (its centres of rotation). */
+  readonly prim: Primitive;
 }
 
 /** Where a job's skinned vertices land: its batch, and its first vertex in that batch's output. */
@@ -124,7 +129,7 @@ export async function bakeModelGpu(device: GPUDevice, model: Model, options: Bak
         vertices = bakeVertices(prim, source);
         if (source === prim) unmorphed.set(prim, vertices);
       }
-      jobs.push({ node: meshNode.node, mesh: meshNode.mesh, primitive: p, vertices, paletteOffset });
+      jobs.push({ node: meshNode.node, mesh: meshNode.mesh, primitive: p, vertices, paletteOffset, prim });
     });
   }
   if (jobs.length === 0) return { ...header, primitives: [] };
@@ -134,7 +139,7 @@ export async function bakeModelGpu(device: GPUDevice, model: Model, options: Bak
     const s = model.skins[skin];
     // A DqJoint entry fills one matrix slot, so offsets and sizes are the same for both methods.
     // The decomposition runs on the double-precision matrices, as the CPU bake's does.
-    if (skinning === 'dual-quaternion') skinDqPalette(s, nodeMatrices, -1, palette, offset, new Float64Array(s.joints.length * 16));
+    if (usesDqPalette(skinning)) skinDqPalette(s, nodeMatrices, -1, palette, offset, new Float64Array(s.joints.length * 16));
     else skinPalette(s, nodeMatrices, -1, palette, offset);
   }
 
@@ -143,11 +148,14 @@ export async function bakeModelGpu(device: GPUDevice, model: Model, options: Bak
   const records = new DrawRecordArray(jobs.length);
   if (records.buffer.byteLength > limit) throw new RangeError(`bakeModelGpu: the draw records of ${jobs.length} skinned primitives exceed the device's ${limit}-byte storage buffer limit`);
   const { batches, placements } = planBatches(jobs, limit);
+  const centers = skinning === 'center-of-rotation' ? packJobCenters(jobs) : undefined;
+  if (centers && centers.data.byteLength > limit) throw new RangeError(`bakeModelGpu: the centres of rotation exceed the device's ${limit}-byte storage buffer limit`);
   jobs.forEach((job, i) => {
     const at = i * DRAW_RECORD_WORDS;
     records.u32[at + DrawRecordWord.PALETTE_OFFSET] = job.paletteOffset;
     records.u32[at + DrawRecordWord.FLAGS] = DrawFlag.EXACT_NORMALS;
     records.u32[at + DrawRecordWord.SKINNED_BASE] = placements[i].skinnedBase;
+    records.u32[at + DrawRecordWord.CENTER_BASE] = centers ? centers.base[i] : 0;
   });
 
   const pipelineOf = (job: SkinJob) => preskinPipeline(device, skinning, { influenceSets: job.vertices.influenceSets, morphed: false });
@@ -172,7 +180,11 @@ export async function bakeModelGpu(device: GPUDevice, model: Model, options: Bak
       draws: createBuffer({ label: `${label}: draw records`, size: records.buffer.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
       // Never read: no record sets a morph flag, and the unmorphed pipelines skip the deltas.
       morphDeltas: createBuffer({ label: `${label}: no morph deltas (morphed on the CPU)`, size: 16, usage: GPUBufferUsage.STORAGE }),
+      centers: createBuffer({
+        label: `${label}: ${centers ? 'centres of rotation' : 'no centres of rotation'}`, size: centers?.data.byteLength ?? 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      }),
     };
+    if (centers) device.queue.writeBuffer(shared.centers, 0, centers.data);
     device.queue.writeBuffer(shared.palette, 0, palette);
     device.queue.writeBuffer(shared.draws, 0, records.buffer);
 
@@ -232,6 +244,20 @@ function skinnedAttribute(out: Float32Array, base: number, count: number, slot: 
     for (let c = 0; c < components; c++) dst[v * components + c] = out[at + c];
   }
   return dst;
+}
+
+/** Every distinct primitive's centres of rotation back to back (xyz per vertex), and each job's first vertex there. */
+function packJobCenters(jobs: readonly SkinJob[]): { data: Float32Array; base: Int32Array } {
+  const baseOf = new Map<Primitive, number>();
+  let vertices = 0;
+  for (const job of jobs) {
+    if (baseOf.has(job.prim)) continue;
+    baseOf.set(job.prim, vertices);
+    vertices += job.prim.vertexCount;
+  }
+  const data = new Float32Array(vertices * 3);
+  for (const [prim, base] of baseOf) data.set(centersOf(prim).centers.subarray(0, prim.vertexCount * 3), base * 3);
+  return { data, base: Int32Array.from(jobs, (job) => baseOf.get(job.prim)!) };
 }
 
 /**

@@ -10,7 +10,9 @@
  * --backend gpu skins with the Renderer's compute skinning pass through WebGPU in Node (src/bake/gpu-bake.ts);
  * the output formats are the same, values in float32 precision.
  * --skinning dual-quaternion blends joints by dual quaternions (src/skin/dqs.ts, and the
- * same WGSL family on --backend gpu) instead of linearly; default linear.
+ * same WGSL family on --backend gpu) instead of linearly; --skinning center-of-rotation by
+ * optimized centres of rotation (src/skin/cor.ts; the centres from the file's
+ * _CENTER_OF_ROTATION or computed first); default linear.
  * --blend CLIP --weight W [--blend-time SECONDS] poses a blend of the main clip at --time and
  * CLIP at --blend-time (default: --time), W on CLIP; the output formats are unchanged.
  * --animations-from LIBRARY makes --animation (and --blend) name LIBRARY's clips, retargeted onto
@@ -32,7 +34,8 @@ import { bakeToObj } from '../bake/obj.ts';
 import { bakeToGlb } from '../bake/glb.ts';
 import { buildBuiltinGlb, builtinModelNames } from '../builtin/index.ts';
 import { loadGltf } from '../gltf/load.ts';
-import { asSkinningMethod, SKINNING_METHODS, type SkinningMethod } from '../anim/skinning-method.ts';
+import { asSkinningMethod, methodChoices, type SkinningMethod } from '../anim/skinning-method.ts';
+import { modelCentersHere } from '../skin/centers-of-rotation/centers.ts';
 import type { Model } from '../gltf/model.ts';
 import { loadBesideFile, loadGltfFile, readBesideFile } from './load-file.ts';
 import { writeCentersGlb, type WrittenCenters } from '../bake/write-centers.ts';
@@ -42,7 +45,7 @@ import { retargetClips } from '../anim/retarget/retarget.ts';
 import { addClips } from '../anim/retarget/add-clips.ts';
 import { MAX_SPRING_STEPS } from '../bake/vrm-bake.ts';
 
-const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--spring-steps N --dt S] [--expression NAME:WEIGHT ...] [--verbose]\n       bake (FILE | --builtin NAME) --write-centers OUT.glb';
+const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion|center-of-rotation] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--spring-steps N --dt S] [--expression NAME:WEIGHT ...] [--verbose]\n       bake (FILE | --builtin NAME) --write-centers OUT.glb';
 
 export interface BakeArgs {
   file?: string;
@@ -156,7 +159,7 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
       case '--skinning': {
         const v = value(i, a);
         const method = asSkinningMethod(v);
-        if (!method) throw new UsageError(`--skinning "${v}" must be ${SKINNING_METHODS.join(' or ')}`);
+        if (!method) throw new UsageError(`--skinning "${v}" must be ${methodChoices()}`);
         args.skinning = method;
         i++;
         break;
@@ -244,6 +247,8 @@ export async function runBake(argv: readonly string[], cwd = process.env.INIT_CW
     ...(args.springSteps !== undefined ? { springSteps: { steps: args.springSteps, dt: args.dt! } } : {}),
     ...(args.expressions.length > 0 ? { expressions: args.expressions } : {}),
   };
+  // Centres first, so a primitive over the precomputation's budget is a warning line (it then skins linearly).
+  if (args.skinning === 'center-of-rotation') modelCentersHere(model, (w) => warnings.push(`${w.path}: ${w.message}`));
   const result = args.backend === 'gpu' ? await bakeOnGpu(model, options) : bakeModel(model, options);
   // What the loader repaired or ignored goes to stderr whatever the output, so stdout stays the bake's;
   // after the bake, so that a failed one still prints its one error line alone.

@@ -120,6 +120,8 @@ export function weldPrimitive(p: Primitive): Primitive {
     colors0: compact(p.colors0),
     joints: compact(p.joints),
     weights: compact(p.weights),
+    // Merged vertices have the same weights and position, so the same centre of rotation.
+    ...(p.centersOfRotation && { centersOfRotation: compact(p.centersOfRotation) }),
     jointSets: p.jointSets.map(compactSet),
     weightSets: p.weightSets.map(compactSet),
     ...(p.quantized && { quantized: Object.fromEntries(Object.entries(p.quantized).map(([k, s]) => [k, compactSet(s)])) }),

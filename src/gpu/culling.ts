@@ -16,6 +16,7 @@ import { createSkinnedBounds, SkinnedBoundsJob, type SkinnedBounds } from '../an
 import type { Model } from '../gltf/model.ts';
 import { FRUSTUM_FLOATS, frustumIntersectsBox, frustumPlanes } from '../math/frustum.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
+import { centerOfRotationBounds } from '../skin/centers-of-rotation/bounds.ts';
 
 /** Floats per world box in `InstanceCuller.boxes`: min x y z, max x y z. */
 export const WORLD_BOX_FLOATS = 6;
@@ -40,6 +41,8 @@ export class InstanceCuller {
 
   private capacity = 0;
   private job: SkinnedBoundsJob | undefined;
+  /** Over bounds built from centres of rotation: made on the first run with that method. */
+  private centerJob: SkinnedBoundsJob | undefined;
   private readonly min = new Float32Array(3);
   private readonly max = new Float32Array(3);
   /** Per input instance: its world box; per kept entry: input index and view-space depth key. */
@@ -67,10 +70,12 @@ export class InstanceCuller {
     this.ensureCapacity(count);
     frustumPlanes(viewProjection, this.planes);
     const { min, max, allBoxes, order, keys, planes } = this;
-    let job = this.job;
+    const centers = skinning === 'center-of-rotation';
+    let job = centers ? this.centerJob : this.job;
     let visible = 0;
     for (let k = 0; k < count; k++) {
       const instance = instances[k];
+      if (!job && centers) job = this.centerJob = new SkinnedBoundsJob(centerOfRotationBounds(this.model), instance, min, max);
       if (!job) job = this.job = new SkinnedBoundsJob(this.bounds, instance, min, max);
       job.instance = instance;
       job.skinning = skinning;

@@ -166,7 +166,9 @@ class MethodViews {
 
 /** The debug views' draws of one model: built on request, drawn over the model in its frame pass. */
 export class DebugViewDraws {
-  private readonly methods: Readonly<Record<SkinningMethod, MethodViews>> = { 'linear': new MethodViews(), 'dual-quaternion': new MethodViews() };
+  private readonly methods: Readonly<Record<SkinningMethod, MethodViews>> = {
+    'linear': new MethodViews(), 'dual-quaternion': new MethodViews(), 'center-of-rotation': new MethodViews(),
+  };
   /** Edge index buffers by draw, built with the first WIREFRAME (shared by every method). */
   private edges: Map<number, EdgeBuffer> | undefined;
   /** Skeletons and their joint buffer, built with the first SKELETON. */

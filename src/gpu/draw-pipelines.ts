@@ -35,6 +35,9 @@ export interface DrawPipelineContext {
   readonly casterPipelines: ShadowCasterPipelines;
 }
 
+/** What a method needs ready besides its pipelines (centre of rotation: the model's centres on the GPU). */
+export type PrepareMethod = (method: SkinningMethod) => Promise<void>;
+
 /** Entries per method: the vertex path without and with shadows, then the compute path. */
 const ENTRIES_PER_METHOD = 3;
 
@@ -49,11 +52,16 @@ export class DrawPipelineTable {
   private readonly entries: (DrawPipelines | undefined)[] = new Array(SKINNING_METHODS.length * ENTRIES_PER_METHOD).fill(undefined);
   private readonly builds: (Promise<DrawPipelines> | undefined)[] = new Array(SKINNING_METHODS.length * ENTRIES_PER_METHOD).fill(undefined);
 
-  /** `onComputeBuilt`: runs when a compute path entry is built, before frames can take it (its buffers). */
+  /**
+   * `onComputeBuilt`: runs when a compute path entry is built, before frames can take it (its
+   * buffers). `prepareMethod`: awaited before a method's first entry is built, so an entry is
+   * ready only once what its pipelines read is (a shader compile and the centres alike).
+   */
   constructor(
     private readonly ctx: DrawPipelineContext,
     private readonly draws: readonly PipelineDraw[],
     private readonly onComputeBuilt: () => void,
+    private readonly prepareMethod: PrepareMethod = async () => {},
   ) {}
 
   /** The key's entry once built, else undefined. Allocates nothing. */
@@ -102,6 +110,7 @@ export class DrawPipelineTable {
   private async build(skinning: SkinningMethod, path: SkinningPath, shadows: boolean): Promise<DrawPipelines> {
     const { device, meshPipelines, casterPipelines } = this.ctx;
     const draws = this.draws;
+    await this.prepareMethod(skinning);
     if (path === 'compute') {
       // A frame falls back to its method's vertex path until this is built; preparing the
       // compute path readies that fallback too.

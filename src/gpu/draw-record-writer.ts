@@ -5,6 +5,7 @@
  * weights, and where the compute path put its skinned vertices.
  */
 import type { ModelInstance } from '../anim/instance.ts';
+import { usesDqPalette } from '../anim/skinning-method.ts';
 import { multiplyMat4 } from '../math/trs.ts';
 import { cameraRelativeModel } from './camera-relative.ts';
 import { DRAW_RECORD_WORDS, DrawRecordWord, MAT3_COLUMN_WORDS } from './draw-record.ts';
@@ -34,11 +35,11 @@ export function writeDrawRecords(
   modelDraws: ModelDraws, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined,
   eye: ArrayLike<number>, paletteSlots: Int32Array | undefined, exactNormals: boolean,
 ): void {
-  const { records, draws, paletteMatrices, preskinBase, preskinVertices } = modelDraws;
+  const { records, draws, paletteMatrices, preskinBase, preskinVertices, centerBase } = modelDraws;
   const { meshNodes, skins } = modelDraws.model;
   const exact = modelDraws.exactNormals;
-  // DQS normals always take the exact cofactor of the blended stretch (skinFrameDq): no palette scan.
-  const dualQuaternion = modelDraws.skinning === 'dual-quaternion';
+  // DQS and centre-of-rotation normals always take the exact cofactor of the blended stretch: no palette scan.
+  const dualQuaternion = usesDqPalette(modelDraws.skinning);
   const f32 = records.f32;
   const u32 = records.u32;
   for (let k = 0; k < count; k++) {
@@ -106,6 +107,7 @@ export function writeDrawRecords(
       u32[base + DrawRecordWord.FLAGS] = flags;
       const skinnedBase = preskinBase[i];
       u32[base + DrawRecordWord.SKINNED_BASE] = skinnedBase >= 0 ? k * preskinVertices + skinnedBase : 0;
+      u32[base + DrawRecordWord.CENTER_BASE] = centerBase[i];
     }
   }
 }

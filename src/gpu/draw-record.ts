@@ -30,6 +30,8 @@ export const DrawRecordOffset = {
   MORPH_TARGETS: 160,
   /** u32: first vertex of this draw and instance in the compute path's skinned vertices (src/gpu/preskin.ts); 0 for rigid draws. */
   SKINNED_BASE: 176,
+  /** u32: first vertex of the primitive in the model's centres of rotation (src/gpu/model/center-buffer.ts); 0 for rigid draws. */
+  CENTER_BASE: 180,
 } as const;
 
 export const DRAW_RECORD_SIZE = 192;
@@ -46,6 +48,7 @@ export const DrawRecordWord = {
   MORPH_WEIGHTS_1: DrawRecordOffset.MORPH_WEIGHTS_1 / 4,
   MORPH_TARGETS: DrawRecordOffset.MORPH_TARGETS / 4,
   SKINNED_BASE: DrawRecordOffset.SKINNED_BASE / 4,
+  CENTER_BASE: DrawRecordOffset.CENTER_BASE / 4,
 } as const;
 /** Floats between mat3x3f columns (a vec3f column is padded to a vec4f). */
 export const MAT3_COLUMN_WORDS = 4;

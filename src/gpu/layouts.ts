@@ -54,6 +54,8 @@ export const SkinBinding = {
   MORPH_DELTAS: 2,
   /** The compute path's skinned vertices (src/gpu/preskin.ts), read by vsPreskinned. */
   SKINNED_VERTICES: 3,
+  /** Every skinned primitive's centres of rotation (src/gpu/model/center-buffer.ts), read by centre-of-rotation pipelines. */
+  CENTERS: 4,
 } as const;
 
 /** Bindings of group 2: the material's uniforms, then a texture and its sampler per glTF texture slot. */

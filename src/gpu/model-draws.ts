@@ -5,6 +5,7 @@
  * (palettes, draw records, the skin bind group) sized by the most instances drawn so far.
  */
 import { SKINNING_METHODS, type SkinningMethod } from '../anim/skinning-method.ts';
+import type { GltfWarning } from '../gltf/errors.ts';
 import type { MeshNode, Model } from '../gltf/model.ts';
 import { maxAxisScale, multiplyMat4 } from '../math/trs.ts';
 import { InstanceCuller } from './culling.ts';
@@ -14,6 +15,7 @@ import { DebugViewDraws } from './debug-view-draws.ts';
 import { DrawPipelineTable } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from './draw-record.ts';
 import type { GpuMaterial, GpuModel, GpuPrimitive } from './gpu-model.ts';
+import { centerLayout, GpuCenters } from './model/center-buffer.ts';
 import { INDIRECT_ARGS_BYTES } from './gpu-culling-layout.ts';
 import { GpuCuller, gpuCullingSupported } from './gpu-culling.ts';
 import { GpuRecords, gpuRecordsApply, type GpuRecordSource } from './gpu-records.ts';
@@ -58,8 +60,10 @@ export interface ModelDrawsContext {
   readonly meshPipelines: MeshPipelines;
   readonly casterPipelines: ShadowCasterPipelines;
   readonly debugPipelines: DebugPipelines;
-  /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
+  /** Bound as the skinned vertices on the vertex path, and as the centres of rotation until they are ready (a storage binding cannot be empty). */
   readonly skinnedPlaceholder: GPUBuffer;
+  /** What preparing centre-of-rotation skinning reports (a primitive over the precomputation's budget). */
+  readonly onWarning: (warning: GltfWarning) => void;
 }
 
 export class ModelDraws {
@@ -96,6 +100,10 @@ export class ModelDraws {
   readonly shadowCasters: ShadowCasterBounds;
   /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
   readonly preskinBase: Int32Array;
+  /** Per draw: its first vertex in the centres of rotation (model/center-buffer.ts; 0 for rigid draws). */
+  readonly centerBase: Int32Array;
+  /** The model's centres of rotation on the GPU, made when centre-of-rotation skinning is first prepared. */
+  readonly centers: GpuCenters;
   readonly preskinVertices: number;
   /** The compute path's buffers, made when its pipelines are. */
   preskin: PreskinBuffers | undefined;
@@ -140,10 +148,12 @@ export class ModelDraws {
   static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod, variant = -1): Promise<ModelDraws> {
     const { draws, restRadius } = createDraws(model, gpu, ctx.format, variant);
     let created: ModelDraws | undefined;
-    // Nothing can ask for the compute path before `create` returns the table's owner.
-    const pipelines = new DrawPipelineTable(ctx, draws, () => created!.createPreskin());
+    const centers = new GpuCenters(ctx.device, model, gpu, `${ctx.label} ${model.name}`, ctx.onWarning);
+    // Nothing can ask for the compute path before `create` returns the table's owner. A
+    // centre-of-rotation entry waits for the centres, as for a shader compile.
+    const pipelines = new DrawPipelineTable(ctx, draws, () => created!.createPreskin(), (method) => (method === 'center-of-rotation' ? centers.prepare() : Promise.resolve()));
     const { surface } = await pipelines.ensure(skinning, 'vertex', false);
-    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant);
+    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers);
     return created;
   }
 
@@ -177,8 +187,10 @@ export class ModelDraws {
     surface: readonly GPURenderPipeline[],
     skinning: SkinningMethod,
     variant: number,
+    centers: GpuCenters,
   ) {
     this.draws = draws;
+    this.centers = centers;
     this.skinning = skinning;
     this.variant = variant;
     // Draws that share a pipeline for one method share it for the other (the keys differ in the method alone).
@@ -207,6 +219,8 @@ export class ModelDraws {
     this.debug = new DebugViewDraws({
       device: ctx.device, label: ctx.label, format: ctx.format, meshPipelines: ctx.meshPipelines, debugPipelines: ctx.debugPipelines,
     }, model, draws);
+    const centerBases = centerLayout(gpu).base;
+    this.centerBase = Int32Array.from(draws, (d) => (d.skinned ? centerBases.get(d.primitive)! : 0));
     const layout = preskinLayout(draws);
     this.preskinBase = layout.drawBase;
     this.preskinVertices = layout.verticesPerInstance;
@@ -217,6 +231,8 @@ export class ModelDraws {
     this.autoLineLength = Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION;
     this.culler = new InstanceCuller(model);
     this.ensureCapacity(1);
+    // Centres made later (a method switch) are bound as they arrive.
+    centers.onReady = () => this.bind();
   }
 
   /** Grows the per-instance buffers to hold `instances` (doubling); allocates only when it grows. */
@@ -323,6 +339,7 @@ export class ModelDraws {
         { binding: SkinBinding.DRAWS, resource: { buffer: draws } },
         { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: this.gpu.morphDeltas } },
         { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: this.ctx.skinnedPlaceholder } },
+        { binding: SkinBinding.CENTERS, resource: { buffer: this.centers.buffer ?? this.ctx.skinnedPlaceholder } },
       ],
     });
     this.skinBindGroup = group(this.drawBuffer, 'draws');
@@ -343,7 +360,10 @@ export class ModelDraws {
   }
 
   private preskinInputs(): PreskinSharedBuffers {
-    return { palette: this.boundPalettes, draws: this.drawBuffer, morphDeltas: this.gpu.morphDeltas, culledDraws: this.culledDrawBuffer };
+    return {
+      palette: this.boundPalettes, draws: this.drawBuffer, morphDeltas: this.gpu.morphDeltas, culledDraws: this.culledDrawBuffer,
+      centers: this.centers.buffer ?? this.ctx.skinnedPlaceholder,
+    };
   }
 
   /**
@@ -466,6 +486,7 @@ export class ModelDraws {
 
   /** Frees what this made; the upload too unless `keepUpload` (another ModelDraws shares it: `switched`). */
   destroy(keepUpload = false): void {
+    this.centers.destroy();
     this.debug.destroy();
     if (!keepUpload) this.gpu.destroy();
     this.drawBuffer.destroy();

@@ -1,11 +1,12 @@
 /**
  * A frame's joint palettes into the palette storage buffer, with one writeBuffer: where
  * they are when the instances' matrices already sit back to back (one instance, or a
- * Crowd's), else copied into the model's staging array, and for dual-quaternion
- * skinning converted there into DqJoint entries (same slots, same bytes).
+ * Crowd's), else copied into the model's staging array, and for dual-quaternion and
+ * centre-of-rotation skinning converted there into DqJoint entries (same slots, same bytes).
  */
 import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import type { ModelInstance } from '../anim/instance.ts';
+import { usesDqPalette } from '../anim/skinning-method.ts';
 import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from './layouts.ts';
 import type { ModelDraws } from './model-draws.ts';
 
@@ -27,7 +28,7 @@ function palettesContiguous(instances: readonly ModelInstance[], count: number, 
  */
 export function palettesUploadInPlace(modelDraws: ModelDraws, instances: readonly ModelInstance[], count: number): boolean {
   const paletteBytes = modelDraws.paletteMatrices * PALETTE_MATRIX_BYTES;
-  return paletteBytes > 0 && modelDraws.skinning !== 'dual-quaternion' && palettesContiguous(instances, count, paletteBytes);
+  return paletteBytes > 0 && !usesDqPalette(modelDraws.skinning) && palettesContiguous(instances, count, paletteBytes);
 }
 
 /**
@@ -43,7 +44,7 @@ export function uploadPalettes(
   const { paletteMatrices, paletteBuffer, paletteStaging: staging } = modelDraws;
   const paletteBytes = paletteMatrices * PALETTE_MATRIX_BYTES;
   if (paletteBytes === 0) return 0;
-  if (modelDraws.skinning === 'dual-quaternion') {
+  if (usesDqPalette(modelDraws.skinning)) {
     for (let k = 0; k < count; k++) dqPaletteFromMatrices(instances[k].palette, paletteMatrices, staging, 0, k * paletteMatrices);
     queue.writeBuffer(paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
   } else if (inPlace) {
@@ -60,5 +61,5 @@ export function uploadPalettes(
 /** The bytes `uploadPalettes` writes for the same arguments (RenderStats.bytesUploaded). */
 export function paletteUploadBytes(modelDraws: ModelDraws, count: number, inPlace: boolean, sourceCount: number): number {
   // DqJoint entries take the matrices' slots: the same bytes.
-  return modelDraws.paletteMatrices * PALETTE_MATRIX_BYTES * (inPlace && modelDraws.skinning !== 'dual-quaternion' ? sourceCount : count);
+  return modelDraws.paletteMatrices * PALETTE_MATRIX_BYTES * (inPlace && !usesDqPalette(modelDraws.skinning) ? sourceCount : count);
 }

@@ -1,3 +1,4 @@
+import centerOfRotationWgsl from '../../shaders/center-of-rotation.wgsl?raw';
 import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
 import environmentLightingWgsl from '../../shaders/environment-lighting.wgsl?raw';
 import sh9Wgsl from '../../shaders/sh9.wgsl?raw';
@@ -5,7 +6,7 @@ import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
-import type { SkinningMethod } from '../anim/skinning-method.ts';
+import { usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { MaterialShading } from '../gltf/model.ts';
 import { ALL_MATERIAL_TEXTURES, DEPTH_FORMAT, FrameBinding, MaterialBinding, MaterialShadingCode, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
 import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
@@ -16,7 +17,7 @@ import { environmentLayoutEntries } from './environment/environment.ts';
 import { perDevice } from './per-device.ts';
 
 /** The mesh shader: the shared skinning functions, the PBR pieces, the draw record, morph targets, then the pipeline itself. */
-export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${meshWgsl}\n${sh9Wgsl}\n${environmentLightingWgsl}`;
+export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${centerOfRotationWgsl}\n${morphWgsl}\n${meshWgsl}\n${sh9Wgsl}\n${environmentLightingWgsl}`;
 
 export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
 
@@ -38,13 +39,15 @@ export const LEAN_FRAGMENT_ENTRY_POINT = 'fsMainLean';
 export const PRESKINNED_ENTRY_POINT = 'vsPreskinned';
 
 /**
- * Adds the vertex-stage override constant of a skinning method to `into`: `DUAL_QUATERNION`
- * (mesh.wgsl) for dual-quaternion pipelines that read the palette (`readsPalette`: skinned
- * layouts, the skeleton). Rigid layouts never read it, so they take no constant and share
- * one pipeline across methods.
+ * Adds the vertex-stage override constants of a skinning method to `into` for pipelines that
+ * read the palette (`readsPalette`: skinned layouts, the skeleton): `DUAL_QUATERNION`
+ * (mesh.wgsl: the palette holds DqJoint entries) for dual-quaternion and centre-of-rotation
+ * pipelines, and `CENTER_OF_ROTATION` too for the latter. Rigid layouts never read the
+ * palette, so they take no constant and share one pipeline across methods.
  */
 export function skinningConstants(readsPalette: boolean, method: SkinningMethod | undefined, into: Record<string, number>): Record<string, number> {
-  if (readsPalette && method === 'dual-quaternion') into.DUAL_QUATERNION = 1;
+  if (readsPalette && method !== undefined && usesDqPalette(method)) into.DUAL_QUATERNION = 1;
+  if (readsPalette && method === 'center-of-rotation') into.CENTER_OF_ROTATION = 1;
   return into;
 }
 
@@ -193,6 +196,7 @@ const deviceMeshPipelines = perDevice((device): DeviceMeshPipelines => {
       { binding: SkinBinding.DRAWS, visibility: VERTEX, buffer: { type: 'read-only-storage', minBindingSize: DRAW_RECORD_SIZE } },
       { binding: SkinBinding.MORPH_DELTAS, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
       { binding: SkinBinding.SKINNED_VERTICES, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
+      { binding: SkinBinding.CENTERS, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
     ],
   });
   const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });

@@ -19,18 +19,19 @@
  * function, so they compute the same numbers. PreskinInputs takes any vertices, records and
  * output buffer, so the pass is not tied to the Renderer's double-buffered outputs.
  */
+import centerOfRotationWgsl from '../../shaders/center-of-rotation.wgsl?raw';
 import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import preskinWgsl from '../../shaders/preskin.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import { ComponentType } from '../gltf/constants.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
-import type { SkinningMethod } from '../anim/skinning-method.ts';
+import { usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { SkinBinding } from './layouts.ts';
 import { compileShaderModule } from './shader-module.ts';
 
-export const PRESKIN_WGSL = `${skinningWgsl}\n${drawRecordWgsl}\n${morphWgsl}\n${preskinWgsl}`;
+export const PRESKIN_WGSL = `${skinningWgsl}\n${drawRecordWgsl}\n${centerOfRotationWgsl}\n${morphWgsl}\n${preskinWgsl}`;
 export const PRESKIN_ENTRY_POINT = 'preskin';
 export const PRESKIN_WORKGROUP_SIZE = 64;
 /** vec4f per skinned vertex: position, normal, tangent. */
@@ -49,6 +50,8 @@ export const PreskinBinding = {
   WEIGHTS: 5,
   SKINNED: 6,
   PARAMS: 7,
+  /** The model's centres of rotation (model/center-buffer.ts; a placeholder until they are ready). */
+  CENTERS: 8,
 } as const;
 
 /** The fields of WGSL `struct PreskinParams`, in order; each a u32. */
@@ -126,7 +129,7 @@ function preskinBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
       entries: [
         storage(B.PALETTE, 'read-only-storage'), storage(B.DRAWS, 'read-only-storage'), storage(B.MORPH_DELTAS, 'read-only-storage'),
         storage(B.SOURCES, 'read-only-storage'), storage(B.JOINTS, 'read-only-storage'), storage(B.WEIGHTS, 'read-only-storage'),
-        storage(B.SKINNED, 'storage'),
+        storage(B.SKINNED, 'storage'), storage(B.CENTERS, 'read-only-storage'),
         { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: PRESKIN_PARAMS_BYTES } },
       ],
     });
@@ -158,7 +161,7 @@ export function preskinPipeline(device: GPUDevice, skinning: SkinningMethod, var
           module,
           entryPoint: PRESKIN_ENTRY_POINT,
           constants: {
-            workgroupSize: PRESKIN_WORKGROUP_SIZE, DUAL_QUATERNION: skinning === 'dual-quaternion' ? 1 : 0,
+            workgroupSize: PRESKIN_WORKGROUP_SIZE, DUAL_QUATERNION: usesDqPalette(skinning) ? 1 : 0, CENTER_OF_ROTATION: skinning === 'center-of-rotation' ? 1 : 0,
             INFLUENCE_SETS: variant.influenceSets, MORPH_TARGETS: variant.morphed ? 1 : 0,
           },
         },
@@ -173,7 +176,7 @@ export function preskinPipeline(device: GPUDevice, skinning: SkinningMethod, var
 function preskinModule(device: GPUDevice): Promise<GPUShaderModule> {
   let m = modules.get(device);
   if (!m) {
-    m = compileShaderModule(device, 'preskin.wgsl + draw-record.wgsl + morph.wgsl + skinning.wgsl', PRESKIN_WGSL);
+    m = compileShaderModule(device, 'preskin.wgsl + draw-record.wgsl + center-of-rotation.wgsl + morph.wgsl + skinning.wgsl', PRESKIN_WGSL);
     modules.set(device, m);
     m.catch(() => modules.delete(device));
   }
@@ -190,6 +193,8 @@ export interface PreskinSharedBuffers {
    * of a GPU-culled frame read those, with the skinned vertices the pass wrote from `draws`.
    */
   readonly culledDraws?: GPUBuffer;
+  /** The model's centres of rotation (model/center-buffer.ts), or a placeholder before centre-of-rotation skinning is prepared. */
+  readonly centers: GPUBuffer;
 }
 
 /**
@@ -301,6 +306,7 @@ export class PreskinInputs {
         { binding: B.JOINTS, resource: { buffer: this.joints } },
         { binding: B.WEIGHTS, resource: { buffer: this.weights } },
         { binding: B.SKINNED, resource: { buffer: output } },
+        { binding: B.CENTERS, resource: { buffer: shared.centers } },
         { binding: B.PARAMS, resource: { buffer: this.params, size: PRESKIN_PARAMS_BYTES } },
       ],
     });
@@ -451,6 +457,7 @@ export class PreskinBuffers {
           { binding: SkinBinding.DRAWS, resource: { buffer: draws } },
           { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: shared.morphDeltas } },
           { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: output } },
+          { binding: SkinBinding.CENTERS, resource: { buffer: shared.centers } },
         ],
       });
       this.renderGroups.push(renderGroup(shared.draws, 'draws'));

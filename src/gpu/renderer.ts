@@ -1,6 +1,6 @@
 import type { ModelInstance } from '../anim/instance.ts';
 import { MaterialUniformAnimator } from './material-animation.ts';
-import { asSkinningMethod, DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
+import { asSkinningMethod, DEFAULT_SKINNING, usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
 import { mat4 } from 'wgpu-matrix';
@@ -131,6 +131,7 @@ export class Renderer {
     this.drawContext = {
       device, label: this.label, format: this.format, limits: this.limits, meshPipelines: this.pipelines,
       casterPipelines: shadowCasterPipelines(device), debugPipelines: debugPipelines(device), skinnedPlaceholder: this.skinnedPlaceholder,
+      onWarning: this.onWarning,
     };
     this.frame = new FrameBindings(device, this.label, this.pipelines.frameLayout, this.shadow);
     this.frameData = this.frame.data;
@@ -383,7 +384,7 @@ export class Renderer {
     }
     if (current) this.beginModelFrame(current, instances, count, placements);
     // Palettes from the GPU (linear skinning); a chunk reads its range copied into the model's own buffer.
-    const gpuSource = current !== undefined && source !== undefined && current.skinning !== 'dual-quaternion' ? source : undefined;
+    const gpuSource = current !== undefined && source !== undefined && !usesDqPalette(current.skinning) ? source : undefined;
     if (gpuSource) checkPaletteSource(gpuSource, this.chunkFirst + count, current!.paletteMatrices);
     const chunked = this.chunkContinues || this.chunkFollows;
     current?.usePalettes(gpuSource && !chunked ? gpuSource.palettes : undefined);

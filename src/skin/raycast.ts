@@ -8,7 +8,7 @@
  * skinned. A primitive is skinned lazily, on the first ray that reaches its mesh node after
  * `invalidate()`, and reused by every further ray until the next `invalidate()` (hotspot
  * occlusion casts several rays a frame against one pose). The skinning itself is the
- * reference implementation of `cpu-skin.ts` / `dqs.ts`, the one the GPU is tested against.
+ * reference implementation of `cpu-skin.ts` / `dqs.ts` / `cor.ts`, the one the GPU is tested against.
  *
  * Triangles are hit from either side (Möller–Trumbore without culling): a ray that starts
  * inside a single-sided surface still finds it, as three.js's DoubleSide raycast does.
@@ -18,13 +18,14 @@
 import { dqPaletteFromMatrices } from '../anim/dq-palette.ts';
 import type { ModelInstance } from '../anim/instance.ts';
 import { createSkinnedBounds, SkinnedBoundsJob, type SkinnedBounds } from '../anim/skinned-bounds.ts';
-import type { SkinningMethod } from '../anim/skinning-method.ts';
+import { usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
 import { triangleList } from '../gltf/topology.ts';
 import { invertMat4, multiplyMat4, setIdentity } from '../math/trs.ts';
 import type { NumArray } from '../math/types.ts';
-import { skinPrimitive, type SkinnedVertices } from './cpu-skin.ts';
-import { skinPrimitiveDq } from './dqs.ts';
+import { centerOfRotationBounds } from './centers-of-rotation/bounds.ts';
+import type { SkinnedVertices } from './cpu-skin.ts';
+import { skinPrimitiveWith } from './skin-with.ts';
 import { applyMorphTargets, createMorphedVertices, type MorphedVertices } from './morph.ts';
 
 /** Where a ray met the surface; filled in place by `SkinnedRaycaster.cast`. */
@@ -71,7 +72,7 @@ interface PrimitiveCache {
 
 interface MeshNodeCache {
   readonly primitives: readonly PrimitiveCache[];
-  /** The mesh node's dual-quaternion palette (skinned nodes only, filled on demand). */
+  /** The mesh node's dual-quaternion palette (skinned nodes only, filled on demand; also read by centres of rotation). */
   readonly dqPalette: Float32Array | undefined;
   dqGeneration: number;
 }
@@ -100,6 +101,8 @@ export class SkinnedRaycaster {
   skinning: SkinningMethod = 'linear';
   private readonly bounds: SkinnedBounds;
   private readonly job: SkinnedBoundsJob;
+  /** The job over bounds built from centres of rotation, made on the first cast with that method. */
+  private centerJob: SkinnedBoundsJob | undefined;
   private readonly meshBoxes: Float32Array;
   private readonly boundsMin = new Float32Array(3);
   private readonly boundsMax = new Float32Array(3);
@@ -137,6 +140,14 @@ export class SkinnedRaycaster {
     });
   }
 
+  private centerBoundsJob(): SkinnedBoundsJob {
+    if (!this.centerJob) {
+      this.centerJob = new SkinnedBoundsJob(centerOfRotationBounds(this.model), undefined as unknown as ModelInstance, this.boundsMin, this.boundsMax, this.meshBoxes);
+      this.centerJob.padding = BOX_PADDING;
+    }
+    return this.centerJob;
+  }
+
   /** The pose changed: vertices are skinned again before the next ray uses them. */
   invalidate(): void {
     this.generation++;
@@ -167,9 +178,10 @@ export class SkinnedRaycaster {
     }
     transformRay(placementInverse, origin, direction, ray);
     if (this.boxesGeneration !== this.generation) {
-      this.job.instance = instance;
-      this.job.skinning = this.skinning;
-      this.job.run();
+      const job = this.skinning === 'center-of-rotation' ? this.centerBoundsJob() : this.job;
+      job.instance = instance;
+      job.skinning = this.skinning;
+      job.run();
       this.boxesGeneration = this.generation;
     }
     best[0] = maxDistance; // t
@@ -298,15 +310,15 @@ export class SkinnedRaycaster {
       return;
     }
     const offset = instance.paletteOffsets[index];
-    if (this.skinning === 'dual-quaternion') {
+    if (usesDqPalette(this.skinning)) {
       const cache = this.meshNodes[index], dq = cache.dqPalette!;
       if (cache.dqGeneration !== this.generation) {
         dqPaletteFromMatrices(instance.palette, dq.length / 16, dq, offset, 0);
         cache.dqGeneration = this.generation;
       }
-      skinPrimitiveDq(prim, dq, out, 0, source);
+      skinPrimitiveWith(this.skinning, prim, dq, out, 0, source);
     } else {
-      skinPrimitive(prim, instance.palette, out, offset, source);
+      skinPrimitiveWith(this.skinning, prim, instance.palette, out, offset, source);
     }
     pc.positions = out.positions as Float32Array;
     pc.normals = out.normals as Float32Array | undefined;

@@ -13,6 +13,9 @@ import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { createSkinnedVertices, skinPrimitive } from '../../src/skin/cpu-skin.ts';
+import { centerOfRotationBounds } from '../../src/skin/centers-of-rotation/bounds.ts';
+import { centersOf } from '../../src/skin/centers-of-rotation/centers.ts';
+import { skinPrimitiveCor } from '../../src/skin/cor.ts';
 import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
 import { applyMorphTargets, createMorphedVertices } from '../../src/skin/morph.ts';
 import { sharedAssets } from '../support/assets.ts';
@@ -27,7 +30,7 @@ export function newJob(model: Model, instance = createModelInstance(model)) {
   return { bounds, instance, job };
 }
 
-/** Vertices as the renderer draws them, in world space, with linear or dual-quaternion skinning. */
+/** Vertices as the renderer draws them, in world space, with any skinning method. */
 class WorldVertices {
   private readonly dq: Float32Array;
 
@@ -36,9 +39,9 @@ class WorldVertices {
   }
 
   /** Calls `visit(meshNodeIndex, x, y, z)` for every vertex of every mesh node. */
-  each(method: 'linear' | 'dual-quaternion', visit: (i: number, x: number, y: number, z: number) => void): void {
+  each(method: 'linear' | 'dual-quaternion' | 'center-of-rotation', visit: (i: number, x: number, y: number, z: number) => void): void {
     const { model, pose, nodeMatrices: m, palette, paletteOffsets } = this.instance;
-    if (method === 'dual-quaternion') dqPaletteFromMatrices(palette, palette.length / 16, this.dq);
+    if (method !== 'linear') dqPaletteFromMatrices(palette, palette.length / 16, this.dq);
     model.meshNodes.forEach((mn, i) => {
       const slot = model.hierarchy.slotOf[mn.node];
       const o = slot * 16;
@@ -49,9 +52,10 @@ class WorldVertices {
         let p: ArrayLike<number> = morphed.positions;
         if (offset >= 0 && prim.influences > 0) {
           const out = createSkinnedVertices(prim, 'float64');
-          p = method === 'linear'
-            ? skinPrimitive(prim, palette, out, offset, { positions: morphed.positions }).positions
-            : skinPrimitiveDq(prim, this.dq, out, offset, { positions: morphed.positions }).positions;
+          const source = { positions: morphed.positions };
+          p = method === 'linear' ? skinPrimitive(prim, palette, out, offset, source).positions
+            : method === 'dual-quaternion' ? skinPrimitiveDq(prim, this.dq, out, offset, source).positions
+              : skinPrimitiveCor(prim, this.dq, centersOf(prim).centers, out, offset, source).positions;
         }
         for (let v = 0; v < prim.vertexCount; v++) {
           const x = p[v * 3], y = p[v * 3 + 1], z = p[v * 3 + 2];
@@ -93,6 +97,9 @@ export interface SweepResult {
   /** DQS vertex coordinates outside the dual-quaternion bound, and that bound's mean volume ratio. */
   dqsOutside: number;
   meanDqsRatio: number;
+  /** Centre-of-rotation vertex coordinates outside their bound (a proof: must be 0), and its mean volume ratio. */
+  corOutside: number;
+  meanCorRatio: number;
 }
 
 export const SAMPLES_PER_CLIP = 10;
@@ -108,8 +115,10 @@ export async function sweep(model: Model, onEscape: (message: string) => void): 
   coarse.coarse = true;
   const dqJob = another();
   dqJob.skinning = 'dual-quaternion';
+  const corJob = new SkinnedBoundsJob(centerOfRotationBounds(model), instance, new Float32Array(3), new Float32Array(3), new Float32Array(model.meshNodes.length * 6));
+  corJob.skinning = 'center-of-rotation';
   const world = new WorldVertices(instance);
-  const result: SweepResult = { frames: 0, meanRatio: 0, maxRatio: 0, meanCoarseRatio: 0, dqsEscape: 0, dqsOutside: 0, meanDqsRatio: 0 };
+  const result: SweepResult = { frames: 0, meanRatio: 0, maxRatio: 0, meanCoarseRatio: 0, dqsEscape: 0, dqsOutside: 0, meanDqsRatio: 0, corOutside: 0, meanCorRatio: 0 };
   const clips = model.animations.length > 0 ? model.animations.map((_, c) => c) : [-1];
   for (const clip of clips) {
     const duration = clip >= 0 ? model.animations[clip].duration : 0;
@@ -119,6 +128,7 @@ export async function sweep(model: Model, onEscape: (message: string) => void): 
       job.run();
       coarse.run();
       dqJob.run();
+      corJob.run();
       const tMin = [Infinity, Infinity, Infinity], tMax = [-Infinity, -Infinity, -Infinity];
       world.each('linear', (i, x, y, z) => {
         const p = [x, y, z];
@@ -155,8 +165,20 @@ export async function sweep(model: Model, onEscape: (message: string) => void): 
         }
       });
       result.meanDqsRatio += volumeRatio(dqJob.outMin, dqJob.outMax, dMin, dMax);
+      const corNodes = corJob.outMeshNodes!;
+      const cMin = [Infinity, Infinity, Infinity], cMax = [-Infinity, -Infinity, -Infinity];
+      world.each('center-of-rotation', (i, x, y, z) => {
+        const p = [x, y, z];
+        for (let c = 0; c < 3; c++) {
+          if (!(p[c] >= corNodes[i * 6 + c] && p[c] <= corNodes[i * 6 + 3 + c] && p[c] >= corJob.outMin[c] && p[c] <= corJob.outMax[c])) result.corOutside++;
+          cMin[c] = Math.min(cMin[c], p[c]);
+          cMax[c] = Math.max(cMax[c], p[c]);
+        }
+      });
+      result.meanCorRatio += volumeRatio(corJob.outMin, corJob.outMax, cMin, cMax);
     }
   }
+  result.meanCorRatio /= result.frames;
   result.meanRatio /= result.frames;
   result.meanCoarseRatio /= result.frames;
   result.meanDqsRatio /= result.frames;

@@ -1,5 +1,6 @@
 import { quat } from 'wgpu-matrix';
 import { describe, expect, it } from 'vitest';
+import { centerOfRotationBounds } from '../../src/skin/centers-of-rotation/bounds.ts';
 import { createModelInstance, updateMatricesAndPalettes, updateModelInstance } from '../../src/anim/instance.ts';
 import { BOX_FLOATS, createSkinnedBounds, SkinnedBoundsJob } from '../../src/anim/skinned-bounds.ts';
 import { GltfBuilder } from '../../src/gltf/builder.ts';
@@ -35,10 +36,19 @@ describe('SkinnedBoundsJob / createSkinnedBounds: invalid inputs', () => {
     }
     const dq = new SkinnedBoundsJob(bounds, instance, three(), three());
     dq.skinning = 'spherical' as never;
-    expect(() => dq.run()).toThrow(/skinning "spherical" must be linear or dual-quaternion/);
+    expect(() => dq.run()).toThrow(/skinning "spherical" must be linear, dual-quaternion or center-of-rotation/);
     dq.skinning = 'dual-quaternion';
     dq.coarse = true;
     expect(() => dq.run()).toThrow(/coarse bounds hold for linear skinning only/);
+    // Centre-of-rotation bounds are built from the centres: the two kinds of bounds are not interchangeable.
+    const cor = new SkinnedBoundsJob(bounds, instance, three(), three());
+    cor.skinning = 'center-of-rotation';
+    expect(() => cor.run()).toThrow(/center-of-rotation skinning needs bounds built from the centres/);
+    const fromCenters = new SkinnedBoundsJob(centerOfRotationBounds(chain), instance, three(), three());
+    expect(() => fromCenters.run()).toThrow(/bounds built from centres of rotation hold for center-of-rotation skinning only, not linear/);
+    fromCenters.skinning = 'center-of-rotation';
+    fromCenters.run();
+    expect(Number.isFinite(fromCenters.outMin[0])).toBe(true);
   });
 
   it('createSkinnedBounds refuses a joint index the skin does not have, naming the primitive', async () => {
@@ -186,6 +196,7 @@ describe('skinned bounds on every clip of every asset and built-in model', () =>
       // Rigid morphs are bounded for all weights in [0, 1] at once, so only skinned models are held to 2×.
       if (skinned) expect(r.meanRatio).toBeLessThanOrEqual(2);
       expect(r.dqsOutside).toBe(0);
+      expect(r.corOutside).toBe(0);
       // The finding that makes DQS need its own bound: the strip bent 90° bulges out of the linear one.
       if (c.name === 'SimpleSkin') expect(r.dqsEscape).toBeGreaterThan(0.05);
     });
@@ -203,7 +214,9 @@ describe('SkinnedBoundsJob per frame', () => {
       coarse.coarse = true;
       const dq = new SkinnedBoundsJob(job.bounds, instance, new Float32Array(3), new Float32Array(3), new Float32Array(model.meshNodes.length * 6));
       dq.skinning = 'dual-quaternion';
-      jobs.push(job, coarse, dq);
+      const cor = new SkinnedBoundsJob(centerOfRotationBounds(model), instance, new Float32Array(3), new Float32Array(3), new Float32Array(model.meshNodes.length * 6));
+      cor.skinning = 'center-of-rotation';
+      jobs.push(job, coarse, dq, cor);
     }
     const frame = (): void => {
       for (let j = 0; j < jobs.length; j++) jobs[j].run();

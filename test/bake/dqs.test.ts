@@ -18,8 +18,8 @@ const closeTo = (a: ArrayLike<number>, b: ArrayLike<number>, eps: number) => {
 
 describe('bake --skinning: invalid inputs', () => {
   it('an unknown or missing --skinning value is a usage error naming the choices', () => {
-    expect(() => parseBakeArgs(['a.glb', '--skinning', 'spherical'])).toThrow(/--skinning "spherical" must be linear or dual-quaternion/);
-    expect(() => parseBakeArgs(['a.glb', '--skinning', 'DQS'])).toThrow(/must be linear or dual-quaternion/);
+    expect(() => parseBakeArgs(['a.glb', '--skinning', 'spherical'])).toThrow(/--skinning "spherical" must be linear, dual-quaternion or center-of-rotation/);
+    expect(() => parseBakeArgs(['a.glb', '--skinning', 'DQS'])).toThrow(/must be linear, dual-quaternion or center-of-rotation/);
     expect(() => parseBakeArgs(['a.glb', '--skinning'])).toThrow(/--skinning needs a value/);
     expect(() => parseBakeArgs(['a.glb', '--skinning', '--time', '1'])).toThrow(/--skinning needs a value/);
   });
@@ -27,12 +27,12 @@ describe('bake --skinning: invalid inputs', () => {
   it('the command line exits 1 with one line for a bad value', async () => {
     const r = await bake([assetPath('SimpleSkin'), '--skinning', 'spherical']);
     expect(r.code).toBe(1);
-    expect(ourLines(r.stderr)).toEqual(['bake: --skinning "spherical" must be linear or dual-quaternion']);
+    expect(ourLines(r.stderr)).toEqual(['bake: --skinning "spherical" must be linear, dual-quaternion or center-of-rotation']);
   });
 
   it('bakeModel refuses an unknown method', async () => {
     const model = await loadGltfFile(assetPath('SimpleSkin'));
-    expect(() => bakeModel(model, { skinning: 'spherical' as never })).toThrow(/skinning "spherical" must be linear or dual-quaternion/);
+    expect(() => bakeModel(model, { skinning: 'spherical' as never })).toThrow(/skinning "spherical" must be linear, dual-quaternion or center-of-rotation/);
   });
 });
 

@@ -70,7 +70,7 @@ describe('the DQ pipeline', () => {
   it('an unknown skinning method is refused before any GPU work', async (ctx) => {
     const device = gpu.device(ctx);
     const model = await loadGltf(buildChain(), { name: 'chain' });
-    await expect(bakeModelGpu(device, model, { skinning: 'spherical' as never })).rejects.toThrow(/skinning "spherical" must be linear or dual-quaternion/);
+    await expect(bakeModelGpu(device, model, { skinning: 'spherical' as never })).rejects.toThrow(/skinning "spherical" must be linear, dual-quaternion or center-of-rotation/);
   });
 });
 

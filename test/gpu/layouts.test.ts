@@ -119,6 +119,7 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
       draws: { group: BindGroup.SKIN, binding: SkinBinding.DRAWS },
       morphDeltas: { group: BindGroup.SKIN, binding: SkinBinding.MORPH_DELTAS },
       skinnedVertices: { group: BindGroup.SKIN, binding: SkinBinding.SKINNED_VERTICES },
+      centers: { group: BindGroup.SKIN, binding: SkinBinding.CENTERS },
       material: { group: BindGroup.MATERIAL, binding: M.UNIFORMS },
       baseColorTexture: { group: BindGroup.MATERIAL, binding: M.BASE_COLOR_TEXTURE },
       baseColorSampler: { group: BindGroup.MATERIAL, binding: M.BASE_COLOR_SAMPLER },

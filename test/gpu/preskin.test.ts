@@ -20,7 +20,7 @@ import {
   preskinGrid, preskinVariants, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS, type PreskinDraw,
 } from '../../src/gpu/preskin.ts';
 import { readTexturePixels } from '../../src/gpu/readback.ts';
-import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
+import { SKINNING_METHODS } from '../../src/anim/skinning-method.ts';
 import preskinWgsl from '../../shaders/preskin.wgsl?raw';
 import { assetPath } from '../support/assets.ts';
 import { angleDegrees, ANGLE_TOLERANCE_DEGREES, diagonal, POSITION_TOLERANCE } from '../support/compare-bakes.ts';
@@ -43,10 +43,11 @@ describe('preskin.wgsl ↔ the TS layouts', () => {
     expect(Object.fromEntries([...bindings(preskinWgsl)].map(([name, b]) => [screamingSnake(name), b.binding]))).toEqual({
       JOINT_PALETTE: PreskinBinding.PALETTE, DRAWS: PreskinBinding.DRAWS, MORPH_DELTAS: PreskinBinding.MORPH_DELTAS,
       SOURCES: PreskinBinding.SOURCES, JOINTS: PreskinBinding.JOINTS, WEIGHTS: PreskinBinding.WEIGHTS,
-      SKINNED: PreskinBinding.SKINNED, PARAMS: PreskinBinding.PARAMS,
+      SKINNED: PreskinBinding.SKINNED, PARAMS: PreskinBinding.PARAMS, CENTERS: PreskinBinding.CENTERS,
     });
     expect(structLayout(preskinWgsl, 'PreskinParams').fields.map((f) => f.name)).toEqual([...PRESKIN_PARAMS_FIELDS]);
     expect(PRESKIN_WGSL.match(/override\s+DUAL_QUATERNION\b/g)).toHaveLength(1);
+    expect(PRESKIN_WGSL.match(/override\s+CENTER_OF_ROTATION\b/g)).toHaveLength(1);
     expect(SKINNED_VERTEX_VEC4S).toBe(3);
   });
 
@@ -124,7 +125,7 @@ describe.skipIf(!device)('the compute skinning path (Dawn on SwiftShader)', () =
     return readTexturePixels(gpu, scene.target);
   }
 
-  for (const skinning of ['linear', 'dual-quaternion'] as SkinningMethod[]) {
+  for (const skinning of SKINNING_METHODS) {
     it(`${skinning}: with shadows on, the compute path draws the vertex path's image (5 models, 2 instances)`, async () => {
       const s = scene.renderer.settings;
       s.skinning = skinning;
@@ -165,7 +166,7 @@ describe.skipIf(!device)('the compute skinning path (Dawn on SwiftShader)', () =
   it("the skinned vertices are the CPU reference's (bake tolerances); the previous frame's are kept", async () => {
     for (const [name, bytes, time] of CASES) {
       const model: Model = await loadModel(bytes(), name);
-      for (const skinning of ['linear', 'dual-quaternion'] as SkinningMethod[]) {
+      for (const skinning of SKINNING_METHODS) {
         await expectNoGpuErrors(gpu, async () => {
           const s = scene.renderer.settings;
           s.skinning = skinning;

@@ -17,7 +17,7 @@ import { DebugView } from '../../src/gpu/debug-views.ts';
 import { drawIndices } from '../../src/gltf/topology.ts';
 import { MAX_ACTIVE_MORPH_TARGETS } from '../../src/gpu/morph-targets.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
-import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
+import { SKINNING_METHODS, type SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { applyMorphTargets, createMorphedVertices } from '../../src/skin/morph.ts';
 import { assetPath } from '../support/assets.ts';
 import { buildMorphedSkin } from '../support/fixtures.ts';
@@ -162,7 +162,7 @@ describe.skipIf(!device)('morph targets in the Renderer (Dawn on SwiftShader)', 
       await scene.setModel(model, false);
       // Oblique: the targets push vertices along z, which a front view would not show.
       look([0.4, 2.5, 0.4], 3.1, -0.5, -0.3);
-      for (const skinning of ['linear', 'dual-quaternion'] as const) {
+      for (const skinning of SKINNING_METHODS) {
         scene.renderer.settings.skinning = skinning;
         await scene.renderer.prepareSkinning();
         for (const time of [0, 0.5, 1]) {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SKINNING_METHODS } from '../../src/anim/skinning-method.ts';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import { buildChain } from '../support/fixtures.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
@@ -370,7 +371,7 @@ describe.skipIf(!device)('pipelines are compiled once per device', () => {
     const scene = new OffscreenScene(gpu, SIZE, SIZE);
     await scene.setModel(model);
     const r = scene.renderer;
-    for (const method of ['linear', 'dual-quaternion'] as const) {
+    for (const method of SKINNING_METHODS) {
       await Promise.all([r.prepareSkinning(method), r.prepareShadows(method), r.prepareComputeSkinning(method)]);
     }
     await Promise.all([r.prepareDebugViews(EVERY_VIEW), r.prepareGround()]);

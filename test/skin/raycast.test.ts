@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createModelInstance, updateModelInstance, type ModelInstance } from '../../src/anim/instance.ts';
 import { findSlot } from '../../src/anim/mask.ts';
-import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
+import { SKINNING_METHODS, type SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { bakeModel } from '../../src/bake/bake.ts';
 import { posedPrimitives, type PosedPrimitive } from '../../src/bake/posed.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
@@ -35,7 +35,7 @@ function reference(model: Model, clip: number, time: number, skinning: SkinningM
   return { prims, min, max };
 }
 
-interface BruteHit { t: number; node: number; primitive: number; triangle: number; normal: number[] }
+interface BruteHit { t: number; node: number; primitive: number; triangle: number; normal: number[]; incidence: number }
 
 /** Nearest double-sided hit over every triangle, in float64 (a second, independent ray test). */
 function bruteForce(ref: Reference, o: number[], d: number[]): BruteHit | undefined {
@@ -60,7 +60,7 @@ function bruteForce(ref: Reference, o: number[], d: number[]): BruteHit | undefi
       const normal = posed.normals
         ? [0, 1, 2].map((k) => (1 - u - v) * posed.normals![a + k] + u * posed.normals![b + k] + v * posed.normals![c + k])
         : n;
-      best = { t: dist, node: posed.node, primitive: posed.primitive, triangle: t / 3, normal: unit(normal) };
+      best = { t: dist, node: posed.node, primitive: posed.primitive, triangle: t / 3, normal: unit(normal), incidence: Math.abs(dot(unit(n), d)) };
     }
   }
   return best;
@@ -103,8 +103,9 @@ function compareRays(model: Model, instance: ModelInstance, caster: SkinnedRayca
     const expected = bruteForce(ref, o, d);
     expect(expected, `ray ${r}`).toBeDefined();
     expect(caster.cast(instance, o, d, hit), `ray ${r} toward ${target}`).toBe(true);
-    expect(Math.abs(hit.distance - expected!.t), `ray ${r} distance`).toBeLessThan(size * 1e-5);
-    for (let k = 0; k < 3; k++) expect(Math.abs(hit.position[k] - (o[k] + expected!.t * d[k]))).toBeLessThan(size * 1e-5);
+    // Along the ray, a vertex error grows by 1/|cos| of the incidence: a grazing ray slides along the surface.
+    expect(Math.abs(hit.distance - expected!.t), `ray ${r} distance (incidence cosine ${expected!.incidence})`).toBeLessThan(size * 1e-5 / Math.max(expected!.incidence, 0.02));
+    for (let k = 0; k < 3; k++) expect(Math.abs(hit.position[k] - (o[k] + expected!.t * d[k]))).toBeLessThan(size * 1e-5 / Math.max(expected!.incidence, 0.02));
     expect(Math.hypot(hit.normal[0], hit.normal[1], hit.normal[2])).toBeCloseTo(1, 6);
     if (model.meshNodes[hit.meshNode].node === expected!.node && hit.primitive === expected!.primitive && hit.triangle === expected!.triangle) {
       sameTriangle++;
@@ -143,14 +144,14 @@ describe('SkinnedRaycaster against the bake (CPU skinning in float64)', () => {
     ['SimpleMorph (morph targets, no skin)', () => loadAsset('SimpleMorph')],
   ];
   for (const [name, load] of cases) {
-    it(`${name}: hits, misses, distances, positions and normals, linear and dual quaternion, over the clip`, async () => {
+    it(`${name}: hits, misses, distances, positions and normals, every skinning method, over the clip`, async () => {
       const model = await load();
       const instance = createModelInstance(model);
       const caster = new SkinnedRaycaster(model);
       const clip = model.animations.length > 0 ? 0 : -1;
       const duration = clip >= 0 ? model.animations[0].duration : 0;
       let seed = 1;
-      for (const skinning of ['linear', 'dual-quaternion'] as const) {
+      for (const skinning of SKINNING_METHODS) {
         caster.skinning = skinning;
         for (const fraction of [0, 0.37, 0.71]) {
           const time = duration * fraction;
@@ -245,7 +246,7 @@ describe('SkinnedRaycaster follows the pose', () => {
     const caster = new SkinnedRaycaster(model);
     const pos = new Float64Array(3), normal = new Float64Array(3), hit = createRayHit();
     const next = random(7);
-    for (const skinning of ['linear', 'dual-quaternion'] as const) {
+    for (const skinning of SKINNING_METHODS) {
       caster.skinning = skinning;
       for (const time of [0.1, 0.5, 0.9]) {
         updateModelInstance(instance, 0, time);

@@ -25,10 +25,11 @@ export const centersOfRotationCounters = { precomputed: 0 };
 
 const settled = new WeakMap<Primitive, PrimitiveCenters>();
 
-/** The primitive's centres if they are known without computing (the file's, or settled earlier). */
+/** The primitive's centres if they are known without computing (the file's, or settled earlier). Allocates only the first time. */
 export function readyCenters(prim: Primitive): PrimitiveCenters | undefined {
-  if (prim.centersOfRotation) return { centers: prim.centersOfRotation, source: 'file' };
-  return settled.get(prim);
+  let known = settled.get(prim);
+  if (!known && prim.centersOfRotation) settled.set(prim, (known = { centers: prim.centersOfRotation, source: 'file' }));
+  return known;
 }
 
 /** What the precomputation reads of `prim` (its own arrays, not copies). */
