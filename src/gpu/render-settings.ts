@@ -69,12 +69,15 @@ export interface RenderSettings {
   /** Length of the NORMALS/TANGENTS lines in world units; 0 (default): 5% of the model's rest radius. */
   debugLineLength: number;
   /**
-   * How skinned vertices blend their joints: 'linear' (default, LBS) or 'dual-quaternion'
-   * (DQS: no candy-wrapper collapse under twist). The instance palettes stay matrices; for
-   * DQS the renderer converts them into DqJoint entries as it uploads them. Pipelines of a
-   * method are built the first time a frame asks for it, asynchronously: until they are
-   * ready frames keep the previous method (`renderer.skinning` says which ran), or await
-   * `renderer.prepareSkinning()`. Anything but 'dual-quaternion' counts as linear.
+   * How skinned vertices blend their joints: 'linear' (default, LBS), 'dual-quaternion'
+   * (DQS: no candy-wrapper collapse under twist) or 'center-of-rotation' (Le & Hodgins 2016:
+   * neither the collapse nor DQS's bulge at bent joints). The instance palettes stay
+   * matrices; for the last two the renderer converts them into DqJoint entries as it uploads
+   * them. A method is made ready the first time a frame asks for it, asynchronously — its
+   * pipelines built and, for centres of rotation, the model's centres computed off the
+   * page's thread (or read from the file) and uploaded: until then frames keep the previous
+   * method (`renderer.skinning` says which ran), or await `renderer.prepareSkinning()`; a
+   * model set with it waits, as for its pipelines. Anything but the three counts as linear.
    */
   skinning: SkinningMethod;
   /**

@@ -114,6 +114,8 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     await page.check('input[name=debug][value=wireframe]');
     await page.check('input[name=debug][value=bounds]');
     expect(await page.getAttribute('#viewer', 'debug')).toBe('skeleton wireframe bounds');
+    await page.check('input[name=skinning][value=center-of-rotation]');
+    expect(await page.getAttribute('#viewer', 'skinning')).toBe('center-of-rotation');
     await page.check('input[name=skinning][value=dual-quaternion]');
     expect(await page.getAttribute('#viewer', 'skinning')).toBe('dual-quaternion');
     await page.waitForTimeout(300);

@@ -592,7 +592,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
     });
   });
 
-  it('skinning="dual-quaternion" keeps the twisted cylinder\'s waist that linear blending collapses', async () => {
+  it('skinning="dual-quaternion" and "center-of-rotation" keep the twisted cylinder\'s waist that linear blending collapses', async () => {
     const { page } = await open('element-basic.html');
     // Front view, paused at the end of "Twist" (180°).
     await addViewer(page, 'twist', { builtin: 'twist-cylinder', animation: 'Twist', 'camera-orbit': '0deg 90deg auto' });
@@ -614,6 +614,11 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
     await expect.poll(async () => waist(await capture(page, 'twist')), { timeout: 20_000 }).toBeGreaterThan(linear * 4 + 4);
     await page.evaluate(() => { window.helpers.viewer('twist').skinning = 'linear'; });
     await expect.poll(async () => waist(await capture(page, 'twist')), { timeout: 20_000 }).toBeLessThanOrEqual(linear + 1);
+    // Centres of rotation: computed in the page's worker, then drawn; the waist stays as wide as DQS's.
+    await page.evaluate(() => { window.helpers.viewer('twist').skinning = 'center-of-rotation'; });
+    await expect.poll(async () => waist(await capture(page, 'twist')), { timeout: 30_000 }).toBeGreaterThan(linear * 4 + 4);
+    const measures = await page.evaluate(() => performance.getEntriesByName('skinned-mesh-webgpu:centers-of-rotation-worker').map((e) => (e as PerformanceMeasure).detail as string));
+    expect(measures).toContain('meshes[0].primitives[0]');
   });
 
   it('removing and re-adding a viewer 100 times leaks no GPU objects, listeners, observers or frames', async () => {

@@ -119,11 +119,12 @@ describe('colours through the browser (parseCssColor)', () => {
 });
 
 describe('skinning and sources', () => {
-  it('support linear (the default) and dual-quaternion, nothing else', () => {
+  it('support linear (the default), dual-quaternion and center-of-rotation, nothing else', () => {
     expect(parseSkinning(null)).toBe('linear');
     expect(parseSkinning('')).toBe('linear');
     expect(parseSkinning(' Linear ')).toBe('linear');
     expect(parseSkinning('dual-quaternion')).toBe('dual-quaternion');
+    expect(parseSkinning(' Center-Of-Rotation')).toBe('center-of-rotation');
     expect(parseSkinning('spherical')).toBeUndefined();
   });
 

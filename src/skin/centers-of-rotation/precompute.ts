@@ -87,25 +87,52 @@ export type CentersOfRotationResult =
 /** Joints a pair key can hold: JOINTS_n are 16-bit. */
 const JOINT_RANGE = 65536;
 
-/** Growable arrays of pair entries: bucket, Σa·w_j, Σa·w_k, Σa, Σa·c (xyz). */
+/**
+ * Growable arrays of pair entries — bucket, Σa·w_j, Σa·w_k, Σa, Σa·c (xyz) — and, when
+ * merging, an open-addressing table from (bucket, w_j cell, w_k cell) to the entry summing
+ * that cell (typed arrays: a Map keyed by such numbers cost microseconds an entry).
+ */
 class PairEntries {
   count = 0;
   bucket = new Int32Array(1024);
+  /** The merge cell of each entry (w_j cell, w_k cell). */
+  cellJ = new Int32Array(1024);
+  cellK = new Int32Array(1024);
   values = new Float64Array(1024 * 6);
+  /** Entry index + 1 per slot (0: empty); a power of two, at most half full. */
+  private table = new Int32Array(2048);
 
-  add(bucket: number, area: number, wj: number, wk: number, cx: number, cy: number, cz: number): number {
+  /** The entry of this bucket and cell, made (empty) when new. */
+  find(bucket: number, cj: number, ck: number): number {
+    const mask = this.table.length - 1;
+    let slot = (Math.imul(bucket, 0x9e3779b1) ^ Math.imul(cj, 0x85ebca6b) ^ Math.imul(ck, 0xc2b2ae35)) & mask;
+    for (;;) {
+      const e = this.table[slot] - 1;
+      if (e < 0) break;
+      if (this.bucket[e] === bucket && this.cellJ[e] === cj && this.cellK[e] === ck) return e;
+      slot = (slot + 1) & mask;
+    }
+    const e = this.append(bucket, cj, ck);
+    this.table[slot] = e + 1;
+    if (this.count * 2 > this.table.length) this.rehash();
+    return e;
+  }
+
+  /** A new, empty entry (not in the table). */
+  append(bucket: number, cj: number, ck: number): number {
     if (this.count === this.bucket.length) {
-      const grownBucket = new Int32Array(this.count * 2);
-      grownBucket.set(this.bucket);
-      this.bucket = grownBucket;
-      const grownValues = new Float64Array(this.count * 12);
-      grownValues.set(this.values);
-      this.values = grownValues;
+      const n = this.count * 2;
+      this.bucket = grow(this.bucket, n) as Int32Array<ArrayBuffer>;
+      this.cellJ = grow(this.cellJ, n) as Int32Array<ArrayBuffer>;
+      this.cellK = grow(this.cellK, n) as Int32Array<ArrayBuffer>;
+      const values = new Float64Array(n * 6);
+      values.set(this.values);
+      this.values = values;
     }
     const e = this.count++;
     this.bucket[e] = bucket;
-    this.values.fill(0, e * 6, e * 6 + 6);
-    this.accumulate(e, area, wj, wk, cx, cy, cz);
+    this.cellJ[e] = cj;
+    this.cellK[e] = ck;
     return e;
   }
 
@@ -114,6 +141,22 @@ class PairEntries {
     v[o] += area * wj; v[o + 1] += area * wk; v[o + 2] += area;
     v[o + 3] += area * cx; v[o + 4] += area * cy; v[o + 5] += area * cz;
   }
+
+  private rehash(): void {
+    const table = new Int32Array(this.table.length * 2), mask = table.length - 1;
+    for (let e = 0; e < this.count; e++) {
+      let slot = (Math.imul(this.bucket[e], 0x9e3779b1) ^ Math.imul(this.cellJ[e], 0x85ebca6b) ^ Math.imul(this.cellK[e], 0xc2b2ae35)) & mask;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = e + 1;
+    }
+    this.table = table;
+  }
+}
+
+function grow(a: Int32Array, n: number): Int32Array {
+  const out = new Int32Array(n);
+  out.set(a);
+  return out;
 }
 
 /**
@@ -141,7 +184,6 @@ export function computeCentersOfRotation(input: CentersOfRotationInput, options:
   // 1. Subdivide every triangle and file each piece under each joint pair it has.
   const buckets = new Map<number, number>();
   const entries = new PairEntries();
-  const merged = new Map<number, number>();
   const triangles = input.triangles ?? new Uint32Array(0);
   const maxLocal = 3 * influences;
   const subdivider = new TriangleSubdivider(maxLocal);
@@ -166,20 +208,13 @@ export function computeCentersOfRotation(input: CentersOfRotationInput, options:
         const pair = localJoints[x] * JOINT_RANGE + localJoints[y];
         let bucket = buckets.get(pair);
         if (bucket === undefined) buckets.set(pair, (bucket = buckets.size));
-        if (steps > 0) {
-          const key = (bucket * (steps + 1) + Math.round(wj * steps)) * (steps + 1) + Math.round(wk * steps);
-          const e = merged.get(key);
-          if (e !== undefined) {
-            entries.accumulate(e, area, wj, wk, cx, cy, cz);
-            continue;
-          }
-          merged.set(key, entries.count);
-        }
-        if (entries.count >= maxPairEntries) {
+        const before = entries.count;
+        const e = steps > 0 ? entries.find(bucket, Math.round(wj * steps), Math.round(wk * steps)) : entries.append(bucket, 0, 0);
+        if (entries.count > before && entries.count > maxPairEntries) {
           over = `over the budget: the integral needs more than ${maxPairEntries} joint-pair entries`;
           return false;
         }
-        entries.add(bucket, area, wj, wk, cx, cy, cz);
+        entries.accumulate(e, area, wj, wk, cx, cy, cz);
       }
     }
     return true;

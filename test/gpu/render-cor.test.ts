@@ -1,0 +1,215 @@
+/**
+ * Centre-of-rotation skinning in the Renderer (RenderSettings.skinning 'center-of-rotation'):
+ * the built-in limb bent and the twist cylinder turned 180°, each image the silhouette of its
+ * CPU reference (bakeModel, double precision) and told apart from the other methods'; the
+ * switch waits for the model's centres as for a shader compile (frames keep the previous
+ * method, never half of each); a file carrying `_CENTER_OF_ROTATION` (bake --write-centers)
+ * draws the same pixels without the precomputation; a primitive over the precomputation's
+ * budget warns through `onWarning` and draws as linear blending; the frame path stays at
+ * three writeBuffers. PNGs: test-artifacts/cor-*.png.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createModelInstance } from '../../src/anim/instance.ts';
+import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
+import { bakeModel } from '../../src/bake/bake.ts';
+import { writeCentersGlb } from '../../src/bake/write-centers.ts';
+import { buildBuiltinGlb } from '../../src/builtin/index.ts';
+import type { AccessorData } from '../../src/gltf/accessors.ts';
+import { ComponentType } from '../../src/gltf/constants.ts';
+import type { GltfWarning } from '../../src/gltf/errors.ts';
+import type { Model } from '../../src/gltf/model.ts';
+import { drawIndices } from '../../src/gltf/topology.ts';
+import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
+import { Renderer } from '../../src/gpu/renderer.ts';
+import { centersOfRotationCounters, readyCenters } from '../../src/skin/centers-of-rotation/centers.ts';
+import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';
+import { countGpuCalls, expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
+import { compareCoverage, overBackdrop, sampleMask, samplesCovered } from './silhouette.ts';
+
+const device = await testDevice();
+const W = 160, H = 160;
+
+/** CPU sample counts of every baked (skinned, world-space) primitive of `model`. */
+function bakedCoverage(scene: OffscreenScene, model: Model, skinning: SkinningMethod, animation: number, time: number): Uint8Array {
+  const baked = bakeModel(model, { animation, time, skinning });
+  const mask = new Uint8Array(W * H);
+  for (const b of baked.primitives) {
+    const prim = model.meshes[b.mesh].primitives[b.primitive];
+    const material = prim.material >= 0 ? model.materials[prim.material] : undefined;
+    sampleMask(scene.camera, W, H, { positions: b.positions, indices: drawIndices(prim), cull: material?.doubleSided ? 'none' : 'back' }, mask);
+  }
+  return samplesCovered(mask);
+}
+
+const differingPixels = (a: Frame, b: Frame): number => {
+  let n = 0;
+  for (let i = 0; i < a.rgba.length; i += 4) if (a.rgba[i] !== b.rgba[i] || a.rgba[i + 1] !== b.rgba[i + 1] || a.rgba[i + 2] !== b.rgba[i + 2] || a.rgba[i + 3] !== b.rgba[i + 3]) n++;
+  return n;
+};
+
+describe.skipIf(!device)('centre-of-rotation skinning in the Renderer (Dawn on SwiftShader)', () => {
+  const gpu = device!;
+  let scene: OffscreenScene;
+  beforeAll(() => {
+    scene = new OffscreenScene(gpu, W, H);
+  });
+  afterAll(() => scene?.destroy());
+  afterEach(() => {
+    scene.renderer.settings.skinning = 'linear';
+  });
+
+  async function renderWith(skinning: SkinningMethod): Promise<Frame> {
+    scene.renderer.settings.skinning = skinning;
+    await scene.renderer.prepareSkinning();
+    const frame = await scene.render();
+    expect(scene.renderer.skinning).toBe(skinning);
+    return frame;
+  }
+
+  for (const [name, clip, time] of [['limb', 'Bend', 0.5], ['twist-cylinder', 'Twist', 2]] as const) {
+    it(`${name} (${clip}): each method's image is the silhouette of its CPU reference, and centres of rotation are told apart`, async () => {
+      await expectNoGpuErrors(gpu, async () => {
+        const model = await loadModel(buildBuiltinGlb(name), name);
+        await scene.setModel(model, false);
+        const animation = model.animations.findIndex((c) => c.name === clip);
+        scene.camera.yaw = 0;
+        scene.camera.pitch = 0;
+        scene.pose(-1, 0);
+        scene.camera.frame(computeInstanceBounds(scene.instance), W / H);
+        scene.pose(animation, time);
+        const frames = { linear: await renderWith('linear'), dq: await renderWith('dual-quaternion'), cor: await renderWith('center-of-rotation') };
+        writeArtifactPng(`cor-${name}`, W, H, overBackdrop(frames.cor));
+        const cpu = {
+          linear: bakedCoverage(scene, model, 'linear', animation, time),
+          cor: bakedCoverage(scene, model, 'center-of-rotation', animation, time),
+        };
+        const results = {
+          cor: compareCoverage(frames.cor, cpu.cor), linear: compareCoverage(frames.linear, cpu.linear),
+          corVsCpuLinear: compareCoverage(frames.cor, cpu.linear),
+        };
+        const detail = JSON.stringify(results);
+        expect(results.cor.covered, detail).toBeGreaterThan(1000);
+        expect(results.cor.wrong, detail).toBeLessThanOrEqual(8);
+        expect(results.cor.offByOne, detail).toBeLessThan(results.cor.covered * 0.1);
+        // The comparison can tell centres of rotation from linear blending (beyond the ≤ 8 a method's own reference allows).
+        expect(results.corVsCpuLinear.wrong, detail).toBeGreaterThan(8);
+        if (name === 'limb') {
+          // Bent, the two rotation blends differ: DQS bulges at the elbow, centres of rotation less.
+          expect(differingPixels(frames.cor, frames.dq), 'centres of rotation draw what dual quaternions draw').toBeGreaterThan(20);
+        } else {
+          // A pure twist about the bone: the centres lie on the axis, and both methods turn the rings rigidly about it.
+          expect(differingPixels(frames.cor, frames.dq)).toBeLessThanOrEqual(8);
+        }
+      });
+    });
+  }
+
+  it('switching to centres of rotation: frames keep the old method until the centres and pipelines are ready, then switch whole', async () => {
+    await expectNoGpuErrors(gpu, async () => {
+      const warnings: GltfWarning[] = [];
+      const renderer = new Renderer(gpu, { format: 'rgba8unorm-srgb', imageDecoder: nodeImageDecoder, label: 'cor switch renderer', onWarning: (w) => warnings.push(w) });
+      try {
+        const character = await loadModel(buildBuiltinGlb('character'), 'character');
+        await renderer.setModel(character);
+        expect(renderer.skinning).toBe('linear');
+        const instance = createModelInstance(character);
+        renderer.settings.skinning = 'center-of-rotation';
+        renderer.render(scene.target, scene.camera, instance);
+        // The first frame that asks starts the centres and the build, and is drawn linear.
+        expect(renderer.skinning).toBe('linear');
+        await renderer.prepareSkinning();
+        for (const mesh of character.meshes) for (const p of mesh.primitives) if (p.influences > 0) expect(readyCenters(p)?.source).toBe('computed');
+        renderer.render(scene.target, scene.camera, instance);
+        expect(renderer.skinning).toBe('center-of-rotation');
+        // Shadows and the compute path of the method come with it.
+        renderer.settings.shadows = true;
+        await Promise.all([renderer.prepareShadows(), renderer.prepareComputeSkinning()]);
+        renderer.settings.skinningPath = 'compute';
+        renderer.render(scene.target, scene.camera, instance);
+        expect(renderer.skinningPath).toBe('compute');
+        expect(renderer.shadowsReady).toBe(true);
+        expect(warnings).toEqual([]);
+        await gpu.queue.onSubmittedWorkDone();
+      } finally {
+        renderer.destroy();
+      }
+    });
+  });
+
+  it('a model set while the setting is centres of rotation waits for its centres, as for its pipelines; the file\'s centres draw the same pixels without a precomputation', async () => {
+    await expectNoGpuErrors(gpu, async () => {
+      const bytes = buildBuiltinGlb('limb');
+      const withCenters = (await writeCentersGlb(bytes, await loadModel(bytes, 'limb'))).glb;
+      scene.renderer.settings.skinning = 'center-of-rotation';
+      const fresh = await loadModel(bytes, 'limb');
+      await scene.setModel(fresh);
+      expect(scene.renderer.skinning).toBe('center-of-rotation');
+      scene.pose(0, 0.5);
+      const computed = await scene.render();
+      const before = centersOfRotationCounters.precomputed;
+      const fromFile = await loadModel(withCenters, 'limb with centres');
+      await scene.setModel(fromFile);
+      expect(scene.renderer.skinning).toBe('center-of-rotation');
+      scene.pose(0, 0.5);
+      const read = await scene.render();
+      expect(centersOfRotationCounters.precomputed).toBe(before);
+      expect(readyCenters(fromFile.meshes[0].primitives[0])?.source).toBe('file');
+      expect(differingPixels(read, computed)).toBe(0);
+    });
+  });
+
+  it('a primitive over the precomputation\'s budget: a warning through onWarning, and its positions drawn as linear blending draws them', async () => {
+    await expectNoGpuErrors(gpu, async () => {
+      // The limb with random weights on its three joints at every vertex: the subdivision
+      // makes far more joint-pair entries than the budget allows.
+      const model = await loadModel(buildBuiltinGlb('limb'), 'limb');
+      const prim = model.meshes[0].primitives[0];
+      let seed = 5;
+      const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+      const weights = new Float32Array(prim.vertexCount * 4), joints = new Uint16Array(prim.vertexCount * 4);
+      for (let v = 0; v < prim.vertexCount; v++) {
+        const w = [random(), random(), random()], sum = w[0] + w[1] + w[2];
+        for (let i = 0; i < 3; i++) { joints[v * 4 + i] = i; weights[v * 4 + i] = w[i] / sum; }
+      }
+      const weightSet: AccessorData = { ...prim.weightSets[0], array: weights, componentType: ComponentType.FLOAT, normalized: false };
+      const jointSet: AccessorData = { ...prim.jointSets[0], array: joints, componentType: ComponentType.UNSIGNED_SHORT };
+      const noisy: Model = { ...model, meshes: [{ ...model.meshes[0], primitives: [{ ...prim, weights, joints, weightSets: [weightSet], jointSets: [jointSet] }] }] };
+      const warnings: GltfWarning[] = [];
+      const renderer = new Renderer(gpu, { format: 'rgba8unorm-srgb', imageDecoder: nodeImageDecoder, label: 'cor budget renderer', onWarning: (w) => warnings.push(w) });
+      try {
+        renderer.settings.skinning = 'center-of-rotation';
+        await renderer.setModel(noisy);
+        expect(renderer.skinning).toBe('center-of-rotation');
+        expect(warnings).toEqual([{ path: 'meshes[0].primitives[0]', message: expect.stringMatching(/^no centres of rotation \(over the budget: .*\); its centres are its rest positions, so its positions skin as with linear blending$/) }]);
+        expect(readyCenters(noisy.meshes[0].primitives[0])?.source).toBe('linear');
+        // Same positions as linear blending, vertex for vertex (CPU), so the same silhouette on the GPU.
+        const a = bakeModel(noisy, { time: 0.5, skinning: 'center-of-rotation' }).primitives[0].positions;
+        const b = bakeModel(noisy, { time: 0.5 }).primitives[0].positions;
+        // (The polar decomposition's rounding: 1e-7 of a 2.5-unit limb.)
+        for (let i = 0; i < a.length; i++) expect(Math.abs(a[i] - b[i])).toBeLessThan(1e-7);
+      } finally {
+        renderer.destroy();
+      }
+    });
+  });
+
+  it('the centre-of-rotation frame path: 3 writeBuffers and 1 submit per frame, nothing created after the first frame', async () => {
+    const model = await loadModel(buildBuiltinGlb('character'), 'character');
+    await scene.setModel(model);
+    scene.renderer.settings.skinning = 'center-of-rotation';
+    await scene.renderer.prepareSkinning();
+    await expectNoGpuErrors(gpu, async () => {
+      scene.renderer.render(scene.target, scene.camera, scene.instance);
+      expect(scene.renderer.skinning).toBe('center-of-rotation');
+      const frames = 5;
+      const counts = countGpuCalls(gpu, () => {
+        for (let f = 0; f < frames; f++) {
+          scene.pose(0, f * 0.1);
+          scene.renderer.render(scene.target, scene.camera, scene.instance);
+        }
+      });
+      expect(counts).toEqual({ writeBuffer: 3 * frames, submit: frames, createCommandEncoder: frames });
+      await gpu.queue.onSubmittedWorkDone();
+    });
+  });
+});
