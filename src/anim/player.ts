@@ -172,7 +172,11 @@ export class AnimationPlayer {
       materials.evaluate();
     }
     const vrm = instance.vrm;
-    if (vrm !== undefined) vrm.dt = this.frameDt;
+    if (vrm !== undefined) {
+      vrm.dt = this.frameDt;
+      vrm.clip = this.clip;
+      vrm.time = this.time;
+    }
     // Only `update` moves time: an evaluate from seek or setClip holds the springs.
     this.frameDt = 0;
     updateMatricesAndPalettes(instance);

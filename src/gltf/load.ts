@@ -16,7 +16,7 @@ import { loadBuffers, loadImages, type ResourceOptions } from './resources.ts';
 import { readMeshNodes, readScene } from './scene.ts';
 import { readSkins, warnUnusedSkins } from './skins.ts';
 import { NodeTree } from './node-tree.ts';
-import { readVrm } from './extensions/vrm.ts';
+import { readVrm, vrmAnimationClips } from './extensions/vrm.ts';
 
 export { decodeDataUri } from './resources.ts';
 
@@ -68,13 +68,15 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   warnUnusedSkins(ctx, nodes, skins.length);
   const materials = readMaterials(ctx);
   const textures = readTextures(ctx, images.length);
-  const vrm = readVrm({
+  const vrmInput = {
     ctx, nodes, meshes, hierarchy, nodesJson, humanoid, materialCount: materials.length, textureCount: textures.length,
     parent: nodes.map((n) => n.parent), materialNames: materials.map((m) => m.name),
-  });
+  };
+  const vrm = readVrm(vrmInput);
+  const clips = vrmAnimationClips(vrmInput, animations);
   return Object.freeze({
     name: options.name ?? 'model',
-    nodes, hierarchy, meshes, skins, animations, scene, sceneRoots, inScene, meshNodes,
+    nodes, hierarchy, meshes, skins, animations: clips, scene, sceneRoots, inScene, meshNodes,
     materials,
     textures,
     samplers: readSamplers(ctx),

@@ -213,6 +213,16 @@ export interface Clip {
   readonly timelines: readonly Float32Array[];
   /** KHR_animation_pointer material tracks (khr-animation-pointer.ts); absent when there are none. */
   readonly materialTracks?: readonly MaterialTrack[];
+  /** VRM animation (.vrma) expression weights by expression name (extensions/vrmc-vrm-animation.ts); absent when none. */
+  readonly expressionTracks?: readonly ExpressionTrack[];
+  /** VRM animation (.vrma) look-at: the gaze as a rotation from the model's front (4 components); absent when none. */
+  readonly lookAtTrack?: Sampler;
+}
+
+/** A VRM expression's weight over time: component 0 of `sampler` (VRMC_vrm_animation stores it as a node's translation x). */
+export interface ExpressionTrack {
+  readonly name: string;
+  readonly sampler: Sampler;
 }
 
 /** One animated material value: `sampler.components` floats at `offset` of the material's MaterialAnimOffset block. */

@@ -103,11 +103,15 @@ describe('bake on VRM models', () => {
       runBake(['../shared/assets/vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm', '--out', join(dir, 'm.glb')]),
       runBake(['--builtin', 'vrm0-avatar', '--animation', 'Walk', '--time', '0.5', '--spring-steps', '30', '--dt', '0.0333', '--expression', 'happy:0.7', '--out', join(dir, 'a.json')]),
       runBake(['--builtin', 'character', '--spring-steps', '3', '--dt', '0.1']),
+      runBake(['--builtin', 'vrm-avatar', '--animations-from', '../shared/assets/vrm/test.vrma', '--time', '1', '--spring-steps', '20', '--dt', '0.05', '--out', join(dir, 'vrma.json')]),
     ]);
     for (const r of runs.slice(0, 4)) {
       expect(r.code, r.stderr).toBe(0);
       expect(ourLines(r.stderr).filter((l) => !/VRMC_materials_mtoon/.test(l))).toEqual([]);
     }
+    expect(runs[5].code, runs[5].stderr).toBe(0);
+    const vrma = JSON.parse(readFileSync(join(dir, 'vrma.json'), 'utf8')) as { animation: { name: string | null } };
+    expect(vrma.animation).toBeTruthy();
     expect(runs[4].code).toBe(0);
     expect(ourLines(runs[4].stderr)).toEqual(['bake: warning: --spring-steps: builtin:character has no spring bones; nothing to simulate']);
     const json = JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8')) as { primitives: unknown[] };

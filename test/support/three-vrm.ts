@@ -12,6 +12,7 @@ import { GLTFLoader, type GLTF, type GLTFParser } from 'three/examples/jsm/loade
 import {
   VRMLoaderPlugin, VRMNodeConstraintLoaderPlugin, VRMSpringBoneLoaderPlugin, type VRM, type VRMNodeConstraintManager, type VRMSpringBoneManager,
 } from '@pixiv/three-vrm';
+import { VRMAnimationLoaderPlugin, type VRMAnimation } from '@pixiv/three-vrm-animation';
 import { embedDataUris, packGlb, splitGltf } from './three-node.ts';
 
 type Json = Record<string, unknown>;
@@ -57,8 +58,9 @@ async function parse(bytes: Uint8Array, register: (parser: GLTFParser) => unknow
 }
 
 /** The whole VRM (humanoid, expressions, look-at, springs, constraints) of a VRM file. */
-export async function loadThreeVrm(bytes: Uint8Array): Promise<{ gltf: GLTF; vrm: VRM }> {
-  const gltf = await parse(bytes, (parser) => new VRMLoaderPlugin(parser, { autoUpdateHumanBones: false }));
+export async function loadThreeVrm(bytes: Uint8Array, { autoUpdateHumanBones = false } = {}): Promise<{ gltf: GLTF; vrm: VRM }> {
+  // Off unless asked: the tests pose raw bones themselves, which the normalized rig would overwrite.
+  const gltf = await parse(bytes, (parser) => new VRMLoaderPlugin(parser, { autoUpdateHumanBones }));
   const vrm = gltf.userData.vrm as VRM | undefined;
   if (!vrm) throw new Error('three-vrm made no VRM of this file');
   // See loadThreeSpringBones: the spring bones' initial state, with the world matrices current.
@@ -93,9 +95,17 @@ export async function loadThreeConstraints(bytes: Uint8Array): Promise<{ gltf: G
   return { gltf, manager };
 }
 
+/** A VRM animation (.vrma) parsed by three-vrm-animation's loader plugin. */
+export async function loadThreeVrmAnimation(bytes: Uint8Array): Promise<VRMAnimation> {
+  const gltf = await parse(bytes, (parser) => new VRMAnimationLoaderPlugin(parser));
+  const animations = gltf.userData.vrmAnimations as VRMAnimation[] | undefined;
+  if (!animations?.length) throw new Error('three-vrm-animation found no VRM animation in this file');
+  return animations[0];
+}
+
 /** The three.js object of glTF node `index`. */
 export function threeNode(gltf: GLTF, index: number) {
-  const assoc = gltf.parser.associations as Map<unknown, { nodes?: number }>;
-  for (const [object, a] of assoc) if (a.nodes === index && (object as { isObject3D?: boolean }).isObject3D) return object as import('three').Object3D;
+  const assoc = gltf.parser.associations as Map<unknown, { nodes?: number } | undefined>;
+  for (const [object, a] of assoc) if (a?.nodes === index && (object as { isObject3D?: boolean }).isObject3D) return object as import('three').Object3D;
   throw new Error(`no three.js object for node ${index}`);
 }

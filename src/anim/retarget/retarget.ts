@@ -304,7 +304,12 @@ class RetargetSetup {
       if (this.takesTranslation[slot]) channels.push({ node, slot, path: TargetPath.TRANSLATION, sampler: sampler(gather(tra, i, 3), 3), timeline: 0 });
       if (scaleAnimated) channels.push({ node, slot, path: TargetPath.SCALE, sampler: sampler(gather(sca, i, 3), 3), timeline: 0 });
     });
-    return { name: clip.name, duration: times[keys - 1], channels, timelines: [times] };
+    // A VRM animation's expression and look-at tracks belong to no joint: they go across as they are.
+    return {
+      name: clip.name, duration: Math.max(times[keys - 1], clip.expressionTracks || clip.lookAtTrack ? clip.duration : 0), channels, timelines: [times],
+      ...(clip.expressionTracks ? { expressionTracks: clip.expressionTracks } : {}),
+      ...(clip.lookAtTrack ? { lookAtTrack: clip.lookAtTrack } : {}),
+    };
   }
 }
 

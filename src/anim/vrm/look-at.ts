@@ -117,6 +117,25 @@ export class LookAtJob {
     this.enabled = true;
   }
 
+  /**
+   * The gaze from a rotation (x y z w, need not be unit) that turns the model's front toward it,
+   * as a VRM animation's look-at track gives it: yaw and pitch are its YXZ Euler angles about Y and X
+   * (three-vrm-animation's VRMLookAtQuaternionProxy). Stops following a target.
+   */
+  setGazeRotation(r: Float64Array): void {
+    const l = Math.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    if (!(l > 0)) return;
+    const x = r[0] / l, y = r[1] / l, z = r[2] / l, w = r[3] / l;
+    // Rotation matrix entries three.js's Euler.setFromRotationMatrix reads for order YXZ.
+    const m13 = 2 * (x * z + w * y), m23 = 2 * (y * z - w * x), m33 = 1 - 2 * (x * x + y * y), m11 = 1 - 2 * (y * y + z * z), m31 = 2 * (x * z - w * y);
+    const ex = Math.asin(-(m23 < -1 ? -1 : m23 > 1 ? 1 : m23));
+    const ey = Math.abs(m23) < 0.9999999 ? Math.atan2(m13, m33) : Math.atan2(-m31, m11);
+    this.yaw = ey / DEG;
+    this.pitch = ex / DEG;
+    this.hasTarget = false;
+    this.enabled = true;
+  }
+
   validate(): void {
     if (this.headSlot < 0) throw new RangeError('LookAtJob: the head node is not in the hierarchy');
     if (!this.target.every(Number.isFinite)) throw new RangeError('LookAtJob: the target is not finite');

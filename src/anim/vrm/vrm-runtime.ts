@@ -2,6 +2,9 @@ import type { Model } from '../../gltf/model.ts';
 import { localToModel } from '../local-to-model.ts';
 import type { MaterialAnimation } from '../material-tracks.ts';
 import { createPose, type Pose } from '../pose.ts';
+import { findKey, sampleVector } from '../sample.ts';
+import { Interpolation } from '../../gltf/constants.ts';
+import { slerpQuat } from '../../math/quat.ts';
 import { ExpressionJob } from './expressions.ts';
 import { LookAtJob } from './look-at.ts';
 import { NodeConstraintJob } from './node-constraints.ts';
@@ -31,6 +34,12 @@ export class VrmRuntime {
   fixedStep = 1 / 60;
   /** Off: the spring joints keep what the pose gives them. Turning them back on resets them. */
   springsEnabled = true;
+  /**
+   * The playing clip (index into the model's animations, -1 none) and its time, set by the player:
+   * a VRM animation clip's expression tracks set those expressions' weights, its look-at track the gaze.
+   */
+  clip = -1;
+  time = 0;
 
   readonly expressions: ExpressionJob;
   readonly lookAt: LookAtJob | undefined;
@@ -39,6 +48,11 @@ export class VrmRuntime {
 
   private accumulator = 0;
   private springsWereEnabled = true;
+  /** Per clip, per expression track: the expression's index (-1 when the model has none of that name); and the key hints. */
+  private readonly trackExpression: Int32Array[];
+  private readonly trackHints: Int32Array[];
+  private lookAtHint = 0;
+  private readonly at = { time: 0 };
 
   constructor(readonly model: Model, readonly pose: Pose, readonly nodeMatrices: Float64Array, materials?: MaterialAnimation) {
     const vrm = model.vrm;
@@ -59,6 +73,8 @@ export class VrmRuntime {
     } else {
       this.lookAt = undefined;
     }
+    this.trackExpression = model.animations.map((c) => Int32Array.from(c.expressionTracks ?? [], (t) => this.expressions.find(t.name)));
+    this.trackHints = model.animations.map((c) => new Int32Array(c.expressionTracks?.length ?? 0));
     this.springs?.validate();
     this.constraints?.validate();
     this.lookAt?.validate();
@@ -77,6 +93,7 @@ export class VrmRuntime {
 
   /** The VRM steps over the node matrices of the current pose (which `localToModel` just computed). */
   run(): void {
+    if (this.clip >= 0) this.playClipTracks();
     this.lookAt?.run();
     this.expressions.run();
     this.constraints?.run();
@@ -111,4 +128,40 @@ export class VrmRuntime {
       springs.run();
     }
   }
+
+  /** A VRM animation clip's expression weights and gaze at `time` (three-vrm-animation's meanings). */
+  private playClipTracks(): void {
+    const clip = this.model.animations[this.clip];
+    const tracks = clip.expressionTracks;
+    this.at.time = this.time;
+    if (tracks) {
+      const indices = this.trackExpression[this.clip], hints = this.trackHints[this.clip];
+      for (let i = 0; i < tracks.length; i++) {
+        if (indices[i] < 0) continue;
+        const s = tracks[i].sampler;
+        hints[i] = findKey(s.times, this.at, hints[i]);
+        sampleVector(s, hints[i], this.at, sampled, 0);
+        const w = sampled[0];
+        this.expressions.weights[indices[i]] = w > 0 ? (w < 1 ? w : 1) : 0;
+      }
+    }
+    const gaze = clip.lookAtTrack;
+    const lookAt = this.lookAt;
+    if (gaze && lookAt) {
+      const k = (this.lookAtHint = findKey(gaze.times, this.at, this.lookAtHint));
+      const times = gaze.times, n = times.length;
+      if (gaze.interpolation !== Interpolation.LINEAR || k >= n - 1 || this.time <= times[k]) {
+        sampleVector(gaze, k, this.at, sampled, 0);
+      } else {
+        // Slerp between the two keys, as rotation channels sample (the shortest arc).
+        fraction[0] = (this.time - times[k]) / (times[k + 1] - times[k]);
+        slerpQuat(gaze.values, k * 4, gaze.values, k * 4 + 4, fraction, 0, sampled, 0);
+      }
+      lookAt.setGazeRotation(sampled);
+    }
+  }
 }
+
+/** Track values sampled by `playClipTracks` (a weight, or a gaze quaternion), and a slerp fraction. */
+const sampled = new Float64Array(4);
+const fraction = new Float64Array(1);

@@ -25,6 +25,7 @@ import { VRMC_NODE_CONSTRAINT } from './vrmc-node-constraint.ts';
 import { VRMC_SPRING_BONE } from './vrmc-spring-bone.ts';
 import { VRMC_SPRING_BONE_EXTENDED_COLLIDER } from './vrmc-spring-bone-extended-collider.ts';
 import { VRMC_VRM } from './vrmc-vrm.ts';
+import { VRMC_VRM_ANIMATION } from './vrmc-vrm-animation.ts';
 
 export type { GltfExtension } from './types.ts';
 
@@ -54,6 +55,7 @@ const EXTENSIONS: readonly GltfExtension[] = [
   { name: VRMC_SPRING_BONE_EXTENDED_COLLIDER },
   { name: VRMC_NODE_CONSTRAINT },
   { name: VRM0 },
+  { name: VRMC_VRM_ANIMATION },
 ];
 
 const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) => [e.name, e]));

@@ -1,5 +1,6 @@
 /**
- * The humanoid map of a VRM avatar: VRM 1.0's `extensions.VRMC_vrm.humanoid.humanBones`
+ * The humanoid map of a VRM avatar: VRM 1.0's `extensions.VRMC_vrm.humanoid.humanBones` (or a
+ * VRM animation's `extensions.VRMC_vrm_animation.humanoid.humanBones`, the same form)
  * (bone name → `{ node }`) or VRM 0.x's `extensions.VRM.humanoid.humanBones` (a list of
  * `{ bone, node }`), read into `Model.humanoid` (1.0 preferred when a file has both). Bones
  * outside HUMANOID_BONES are skipped (VRM allows more than retargeting maps). As for every
@@ -15,6 +16,7 @@ import type { ReadContext } from '../read-context.ts';
 
 import { VRM0 as VRM_0 } from './vrm0.ts';
 import { VRMC_VRM } from './vrmc-vrm.ts';
+import { VRMC_VRM_ANIMATION } from './vrmc-vrm-animation.ts';
 
 /** VRM 0.x's thumb names, one joint further out than VRM 1.0's (0.x Proximal = 1.0 Metacarpal). */
 const VRM0_RENAMES: Readonly<Record<string, HumanoidBone>> = {
@@ -52,12 +54,14 @@ export function readVrmHumanoid(ctx: ReadContext, nodeCount: number): HumanoidMa
       return false;
     }
   };
-  const vrm1 = isObject(extensions[VRMC_VRM]) ? extensions[VRMC_VRM] : undefined;
+  // VRM 1.0, or a VRM animation (.vrma), which names its bones the same way.
+  const name1 = isObject(extensions[VRMC_VRM]) ? VRMC_VRM : isObject(extensions[VRMC_VRM_ANIMATION]) ? VRMC_VRM_ANIMATION : undefined;
+  const vrm1 = name1 ? (extensions[name1] as JsonObject) : undefined;
   if (vrm1) {
-    const path = `extensions.${VRMC_VRM}.humanoid.humanBones`;
+    const path = `extensions.${name1}.humanoid.humanBones`;
     let bones: JsonObject | undefined;
     const found = part(() => {
-      bones = optObject(asObject(vrm1.humanoid, `extensions.${VRMC_VRM}.humanoid`), 'humanBones', `extensions.${VRMC_VRM}.humanoid`);
+      bones = optObject(asObject(vrm1.humanoid, `extensions.${name1}.humanoid`), 'humanBones', `extensions.${name1}.humanoid`);
       if (!bones) throw new GltfError(path, 'is missing');
     });
     if (!found || !bones) return undefined;

@@ -7,11 +7,12 @@
  */
 import { isObject, type JsonObject } from '../json.ts';
 import type { HumanoidMap } from '../humanoid.ts';
-import type { Hierarchy } from '../model.ts';
+import type { Clip, Hierarchy } from '../model.ts';
 import type { Vrm, VrmSpringBones } from '../vrm-model.ts';
 import { readSecondaryAnimation } from './vrm0-secondary-animation.ts';
 import { readVrm0Expressions, readVrm0LookAt, readVrm0MaterialProperties, readVrm0Meta, VRM0 } from './vrm0.ts';
 import { readNodeConstraints } from './vrmc-node-constraint.ts';
+import { readVrmAnimationTracks } from './vrmc-vrm-animation.ts';
 import { readSpringBone, VRMC_SPRING_BONE } from './vrmc-spring-bone.ts';
 import { readVrmcVrmExpressions, readVrmcVrmLookAt, readVrmcVrmMeta, VRMC_VRM } from './vrmc-vrm.ts';
 import { SpringBonesBuilder } from './vrm-spring-builder.ts';
@@ -23,6 +24,11 @@ export interface VrmInput extends VrmReadInput {
   readonly humanoid: HumanoidMap | undefined;
   readonly nodesJson: readonly unknown[];
   readonly materialNames: readonly (string | undefined)[];
+}
+
+/** `clips` with a .vrma file's expression and look-at tracks (vrmc-vrm-animation.ts). */
+export function vrmAnimationClips(input: VrmReadInput, clips: readonly Clip[]): Clip[] {
+  return readVrmAnimationTracks(new VrmReader(input), clips);
 }
 
 /** The model's VRM data, or undefined for a file with no VRM extension. */
