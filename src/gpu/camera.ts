@@ -29,6 +29,17 @@ export const FRAME_MARGIN = 1.1;
 /** near = distance / NEAR_RATIO keeps depth precision near the model. */
 const NEAR_RATIO = 100;
 
+const basis = new Float64Array(9);
+
+/** The orbit's basis at (yaw, pitch) into `out`: towards the eye (0–2), right (3–5), up (6–8). */
+function orbitBasis(yaw: number, pitch: number, out: Float64Array): Float64Array {
+  const cp = Math.cos(pitch), sp = Math.sin(pitch), cy = Math.cos(yaw), sy = Math.sin(yaw);
+  out[0] = cp * sy; out[1] = sp; out[2] = cp * cy;
+  out[3] = cy; out[4] = 0; out[5] = -sy;
+  out[6] = -sp * sy; out[7] = cp; out[8] = -sp * cy;
+  return out;
+}
+
 /**
  * A camera orbiting `target`: yaw about +Y (0 looks from +Z towards −Z, glTF's "front"),
  * pitch above the horizon, distance in world units. Angles in radians.
@@ -70,24 +81,40 @@ export class OrbitCamera implements Camera {
     this.target.set(bounds.center);
     const tanY = Math.tan(this.fovY / 2);
     const tanX = tanY * aspect;
-    // Camera basis for the current angles: towards the eye (f), right (r), up (u).
-    const cp = Math.cos(this.pitch), sp = Math.sin(this.pitch), cy = Math.cos(this.yaw), sy = Math.sin(this.yaw);
-    const fx = cp * sy, fy = sp, fz = cp * cy;
-    const rx = cy, rz = -sy;
-    const ux = -sp * sy, uy = cp, uz = -sp * cy;
+    const b = orbitBasis(this.yaw, this.pitch, basis);
     let distance = 0;
     for (let corner = 0; corner < 8; corner++) {
       const x = (corner & 1 ? bounds.max[0] : bounds.min[0]) - bounds.center[0];
       const y = (corner & 2 ? bounds.max[1] : bounds.min[1]) - bounds.center[1];
       const z = (corner & 4 ? bounds.max[2] : bounds.min[2]) - bounds.center[2];
-      const towards = x * fx + y * fy + z * fz;
-      const right = Math.abs(x * rx + z * rz);
-      const up = Math.abs(x * ux + y * uy + z * uz);
+      const towards = x * b[0] + y * b[1] + z * b[2];
+      const right = Math.abs(x * b[3] + z * b[5]);
+      const up = Math.abs(x * b[6] + y * b[7] + z * b[8]);
       distance = Math.max(distance, towards + (right * FRAME_MARGIN) / tanX, towards + (up * FRAME_MARGIN) / tanY);
     }
     this.distance = Math.max(distance, bounds.radius * 1e-3);
     this.near = Math.max(this.distance - bounds.radius * 2, this.distance / NEAR_RATIO);
     this.far = this.distance + bounds.radius * 4;
+  }
+
+  /**
+   * Width over height the view needs for every corner of `bounds` to fit across it, with
+   * FRAME_MARGIN, from the current yaw, pitch, fovY and distance to the box's centre: the
+   * horizontal half of `frame`'s rule (model-viewer's "ideal aspect"). A view at least this wide
+   * shows the box framed vertically by `frame(bounds, Infinity)` whole.
+   */
+  framedAspect(bounds: Bounds): number {
+    const tanY = Math.tan(this.fovY / 2);
+    const b = orbitBasis(this.yaw, this.pitch, basis);
+    let tanX = 0;
+    for (let corner = 0; corner < 8; corner++) {
+      const x = (corner & 1 ? bounds.max[0] : bounds.min[0]) - bounds.center[0];
+      const y = (corner & 2 ? bounds.max[1] : bounds.min[1]) - bounds.center[1];
+      const z = (corner & 4 ? bounds.max[2] : bounds.min[2]) - bounds.center[2];
+      const depth = this.distance - (x * b[0] + y * b[1] + z * b[2]);
+      if (depth > 0) tanX = Math.max(tanX, (Math.abs(x * b[3] + z * b[5]) * FRAME_MARGIN) / depth);
+    }
+    return tanY > 0 && tanX > 0 ? tanX / tanY : 1;
   }
 
   update(aspect: number): void {

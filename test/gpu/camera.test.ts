@@ -68,6 +68,24 @@ describe('OrbitCamera', () => {
       }
     }
   });
+
+  it('framedAspect: framed vertically (aspect Infinity), the box fits across a view exactly that wide, and not across a narrower one', () => {
+    const bounds: Bounds = { min: Float32Array.of(-1.2, 0, -0.2), max: Float32Array.of(1.2, 1, 0.25), center: Float32Array.of(0, 0.5, 0.025), radius: Math.hypot(2.4, 1, 0.45) / 2 };
+    for (const [yaw, pitch] of [[0, 0], [0.8, 0.3], [Math.PI / 2, -0.5]]) {
+      const camera = new OrbitCamera();
+      camera.yaw = yaw;
+      camera.pitch = pitch;
+      camera.frame(bounds, Infinity);
+      const aspect = camera.framedAspect(bounds);
+      const widest = (a: number) => {
+        camera.update(a);
+        return Math.max(...corners(bounds).map((c) => Math.abs(project(camera, c)[0])));
+      };
+      // FRAME_MARGIN's room: the outermost corner at 1 / 1.1 of the half-width.
+      expect(widest(aspect), `yaw ${yaw}`).toBeCloseTo(1 / 1.1, 6);
+      expect(widest(aspect * 0.9)).toBeGreaterThan(1 / 1.1 + 1e-3);
+    }
+  });
 });
 
 describe('computeInstanceBounds', () => {
