@@ -71,12 +71,6 @@ export function parseCameraOrbit(text: string | null | undefined): CameraOrbit |
   return { theta, phi, radius };
 }
 
-/** Formats an orbit the way model-viewer's getCameraOrbit().toString() does: degrees and metres. */
-export function formatCameraOrbit(theta: number, phi: number, radius: number): string {
-  const round = (v: number, digits: number) => Number(v.toFixed(digits));
-  return `${round(theta / DEG, 2)}deg ${round(phi / DEG, 2)}deg ${round(radius, 4)}m`;
-}
-
 /** A finite number attribute, else undefined (so the caller keeps its default). */
 export function parseNumber(text: string | null | undefined): number | undefined {
   if (text === null || text === undefined || text.trim() === '') return undefined;

@@ -1,10 +1,11 @@
-import { formatCameraOrbit, parseCameraOrbit, parseNumber } from './attributes.ts';
+import { parseCameraOrbit, parseNumber } from './attributes.ts';
 import {
   DEFAULT_AUTO_ROTATE_DELAY, DEFAULT_FIELD_OF_VIEW, DEFAULT_INTERPOLATION_DECAY, DEFAULT_MAX_FIELD_OF_VIEW, DEFAULT_MIN_FIELD_OF_VIEW,
   DEFAULT_ROTATION_PER_SECOND, parseAngleOr, parseCameraTarget, parseMilliseconds, parseOrbitLimits,
 } from './camera-goal.ts';
 import { CameraControls } from './controls.ts';
 import { AUTO_ORBIT, type CameraChangeSource, type ViewerCamera } from './framing.ts';
+import { sphericalPosition, vector3d, type SphericalPosition, type Vector3D } from './vector3d.ts';
 
 /**
  * The camera half of <skinned-mesh-viewer>'s model-viewer API: the camera attributes
@@ -13,34 +14,14 @@ import { AUTO_ORBIT, type CameraChangeSource, type ViewerCamera } from './framin
  * interaction prompt. The element forwards attribute changes and calls here.
  */
 
-/** The current camera orbit, as model-viewer's `getCameraOrbit()` returns it. */
-export interface ViewerCameraOrbit {
-  /** Azimuth about +Y, radians (0: looking at the model's front). */
-  readonly theta: number;
-  /** Polar angle from +Y, radians (π/2: level). */
-  readonly phi: number;
-  /** Distance from the target, metres (model units). */
-  readonly radius: number;
-  /** `30deg 75deg 2.5m`: a valid `camera-orbit` value. */
-  toString(): string;
-}
+/** The current camera orbit, as model-viewer's `getCameraOrbit()` returns it (radians, metres; a live `toString()`). */
+export type ViewerCameraOrbit = SphericalPosition;
 
-/** A point, as model-viewer's `getCameraTarget()` returns it. */
-export interface ViewerVector3 {
-  readonly x: number;
-  readonly y: number;
-  readonly z: number;
-  /** `0m 1.2m 0m`: a valid `camera-target` value. */
-  toString(): string;
-}
+/** A point, as model-viewer's `getCameraTarget()` returns it (metres; a live `toString()`). */
+export type ViewerVector3 = Vector3D;
 
 /** `interaction-prompt-threshold` default, ms (model-viewer's). */
 export const DEFAULT_PROMPT_THRESHOLD_MS = 3000;
-
-export function vector3(x: number, y: number, z: number): ViewerVector3 {
-  const round = (v: number) => Number(v.toFixed(4));
-  return { x, y, z, toString: () => `${round(x)}m ${round(y)}m ${round(z)}m` };
-}
 
 export class CameraApi {
   /** `camera-controls`: pointer, wheel and keys, moving the view's goal. */
@@ -79,13 +60,20 @@ export class CameraApi {
     this.element.dispatchEvent(this.changeEvents[this.view.source]);
   }
 
-  /** A camera attribute changed (its reaction in reflected-attributes.ts): parse it and move the goal. */
-  attributeChanged(reaction: 'frame' | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction'): void {
+  /**
+   * A camera attribute changed (its reaction in reflected-attributes.ts): parse it and move the goal.
+   * A new limit puts the camera inside it at once, as model-viewer 4.4's do (its tests read the
+   * camera in the same task).
+   */
+  attributeChanged(
+    reaction: 'frame' | 'camera-target' | 'field-of-view' | 'field-of-view-limits' | 'orbit-limits' | 'camera-motion' | 'interaction',
+  ): void {
     switch (reaction) {
       case 'frame': this.readOrbit(); this.view.setOrbitGoal(); break;
       case 'camera-target': this.readTarget(); this.view.setTargetGoal(); break;
       case 'field-of-view': this.readFieldOfView(); this.view.setFieldOfViewGoal(); break;
-      case 'orbit-limits': this.readLimits(); this.view.applyLimits(); break;
+      case 'field-of-view-limits': this.readFieldOfView(); this.view.setFieldOfViewGoal(); this.view.jumpToGoal(); break;
+      case 'orbit-limits': this.readLimits(); this.view.applyLimits(); this.view.jumpToGoal(); break;
       case 'camera-motion': this.readMotion(); break;
       case 'interaction': this.readInteraction(); break;
     }
@@ -147,14 +135,13 @@ export class CameraApi {
   }
 
   getCameraOrbit(): ViewerCameraOrbit {
-    const { yaw, pitch, distance } = this.view.camera;
-    const theta = yaw, phi = Math.PI / 2 - pitch, radius = distance;
-    return { theta, phi, radius, toString: () => formatCameraOrbit(theta, phi, radius) };
+    const v = this.view;
+    return sphericalPosition(v.theta, v.phi, v.radius);
   }
 
   getCameraTarget(): ViewerVector3 {
     const t = this.view.camera.target;
-    return vector3(t[0], t[1], t[2]);
+    return vector3d(t[0], t[1], t[2]);
   }
 
   /** Degrees, as model-viewer's getFieldOfView(). */
@@ -162,11 +149,10 @@ export class CameraApi {
     return (this.view.camera.fovY * 180) / Math.PI;
   }
 
-  /** The field-of-view limits now, degrees. */
+  /** The field-of-view limits now, degrees (the maximum widened for a narrow element, as the field of view is). */
   getFieldOfViewLimits(): [number, number] {
     const s = this.view.settings;
-    const max = s.maxFieldOfView;
-    return [(Math.min(s.minFieldOfView, max) * 180) / Math.PI, (max * 180) / Math.PI];
+    return [(s.minFieldOfView * 180) / Math.PI, (this.view.maxFieldOfView * 180) / Math.PI];
   }
 
   // ---------------------------------------------------------------- interaction prompt

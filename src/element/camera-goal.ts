@@ -12,10 +12,10 @@ const DEG = Math.PI / 180;
 
 /** model-viewer's `field-of-view="auto"`: 30° vertical. */
 export const DEFAULT_FIELD_OF_VIEW = 30 * DEG;
-/** model-viewer's `min-field-of-view="auto"`. */
-export const DEFAULT_MIN_FIELD_OF_VIEW = 25 * DEG;
-/** model-viewer's `max-field-of-view="auto"`. */
-export const DEFAULT_MAX_FIELD_OF_VIEW = 45 * DEG;
+/** model-viewer 4.4's `min-field-of-view="auto"` (DEFAULT_MIN_FOV_DEG). */
+export const DEFAULT_MIN_FIELD_OF_VIEW = 12 * DEG;
+/** model-viewer 4.4's `max-field-of-view="auto"`: the default field of view, widened like it for a narrow element (framing.ts). */
+export const DEFAULT_MAX_FIELD_OF_VIEW = 30 * DEG;
 /** model-viewer's polar limits for `auto`: the camera stays 22.5° off straight above and below. */
 export const DEFAULT_MIN_PHI = 22.5 * DEG;
 export const DEFAULT_MAX_PHI = 157.5 * DEG;
@@ -100,6 +100,17 @@ export function parseOrbitLimits(minText: string | null, maxText: string | null,
   dst.minRadius = min?.radius;
   dst.maxRadius = max?.radius;
   return !min ? 'min-camera-orbit' : !max ? 'max-camera-orbit' : undefined;
+}
+
+/**
+ * A vertical field of view `fov` (radians) widened for an element whose width over height is
+ * `aspect`, so that a model `idealAspect` wide (as framed at `fov`) still fits across it:
+ * tan(fov/2) grows by idealAspect / aspect when the element is narrower than that, as
+ * model-viewer 4.4's `adjustedFoV` does; otherwise `fov` itself.
+ */
+export function widenFieldOfView(fov: number, idealAspect: number, aspect: number): number {
+  const ratio = idealAspect / aspect;
+  return ratio > 1 && Number.isFinite(ratio) ? 2 * Math.atan(Math.tan(fov / 2) * ratio) : fov;
 }
 
 export function clamp(value: number, min: number, max: number): number {

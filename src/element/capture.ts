@@ -1,6 +1,4 @@
 import type { AnimationPlayer } from '../anim/player.ts';
-import type { Bounds } from '../gpu/bounds.ts';
-import type { OrbitCamera } from '../gpu/camera.ts';
 import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
 import type { GpuState } from './gpu-session.ts';
 import type { ViewerStage } from './stage.ts';
@@ -67,24 +65,6 @@ export interface FrameSource {
   readonly player: AnimationPlayer;
   readonly stage: ViewerStage | undefined;
   draw(gpu: GpuState, target: GPUTexture, player: AnimationPlayer, stage: ViewerStage | undefined): void;
-}
-
-/**
- * Width over height of `bounds` as the camera sees it: its extents along the camera's right
- * and up axes (an orthographic estimate; the perspective difference is small at framing
- * distances). For `idealAspect`.
- */
-export function idealAspectOf(bounds: Bounds, camera: Pick<OrbitCamera, 'yaw' | 'pitch'>): number {
-  const cp = Math.cos(camera.pitch), sp = Math.sin(camera.pitch), cy = Math.cos(camera.yaw), sy = Math.sin(camera.yaw);
-  let right = 0, up = 0;
-  for (let corner = 0; corner < 8; corner++) {
-    const x = (corner & 1 ? bounds.max[0] : bounds.min[0]) - bounds.center[0];
-    const y = (corner & 2 ? bounds.max[1] : bounds.min[1]) - bounds.center[1];
-    const z = (corner & 4 ? bounds.max[2] : bounds.min[2]) - bounds.center[2];
-    right = Math.max(right, Math.abs(x * cy - z * sy));
-    up = Math.max(up, Math.abs(-sp * sy * x + cp * y - sp * cy * z));
-  }
-  return up > 0 ? right / up : 1;
 }
 
 /** Renders a frame of `width`×`height` offscreen and encodes it. */

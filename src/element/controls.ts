@@ -103,7 +103,9 @@ export class CameraControls {
       this.pinchDistance = this.spread();
       this.center(this.midpoint);
     }
-    e.preventDefault();
+    // Not cancelled, as model-viewer's controls do not: a cancelled pointerdown suppresses the
+    // mousedown/mouseup a page's own listeners wait for (its shift-drag examples). Text selection
+    // is off over the canvas in CSS instead, and touch scrolling is `touch-action`'s.
   }
 
   private pointerMove(e: PointerEvent): void {

@@ -74,6 +74,11 @@ export interface ViewerEnvironmentDetail {
   readonly skyboxImage: string | null;
 }
 
+export interface ViewerAnimationLayerDetail {
+  /** The clip appended or detached (model-viewer's events carry no detail; the name is ours). */
+  readonly name: string;
+}
+
 /** Event types of <skinned-mesh-viewer> whose detail differs from HTMLElementEventMap's. */
 export interface SkinnedMeshViewerCustomEvents {
   progress: CustomEvent<ViewerProgressDetail>;
@@ -88,6 +93,15 @@ export interface SkinnedMeshViewerCustomEvents {
   play: CustomEvent<Record<string, never>>;
   /** pause() stopped it (model-viewer's event). */
   pause: CustomEvent<Record<string, never>>;
+  /** appendAnimation() layered a clip (model-viewer 4.4's event). */
+  'append-animation': CustomEvent<ViewerAnimationLayerDetail>;
+  /** detachAnimation() took an appended clip off, or started fading it out (model-viewer 4.4's event). */
+  'detach-animation': CustomEvent<ViewerAnimationLayerDetail>;
+  /**
+   * A model was loaded and framed and its first frame is about to be drawn: once per load, before
+   * `load` (model-viewer 4.4's event, for pages that change the model before anyone sees it).
+   */
+  'before-render': CustomEvent<Record<string, never>>;
   /** The last pass ended (with `animationend`); model-viewer's event. */
   finished: CustomEvent<Record<string, never>>;
   /** The camera moved this frame (model-viewer's event; one event object per source, reused). */

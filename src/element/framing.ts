@@ -5,7 +5,7 @@ import { DEFAULT_PHI, DEFAULT_THETA, type CameraOrbit } from './attributes.ts';
 import {
   AUTO_TARGET, clamp, DEFAULT_AUTO_ROTATE_DELAY, DEFAULT_FIELD_OF_VIEW, DEFAULT_INTERPOLATION_DECAY, DEFAULT_MAX_FIELD_OF_VIEW,
   DEFAULT_MAX_PHI, DEFAULT_MIN_FIELD_OF_VIEW, DEFAULT_MIN_PHI, DEFAULT_ROTATION_PER_SECOND, MAX_ZOOM, MIN_ZOOM, stepDamped,
-  type CameraTarget, type OrbitLimits,
+  widenFieldOfView, type CameraTarget, type OrbitLimits,
 } from './camera-goal.ts';
 
 export { MAX_ZOOM, MIN_ZOOM } from './camera-goal.ts';
@@ -72,9 +72,10 @@ const THETA = 0, PHI = 1, RADIUS = 2, TARGET = 3, FOV = 6, COMPONENTS = 7;
  * and pan set a goal (theta, phi, radius, target, field of view) clamped to
  * `min-/max-camera-orbit` and `min-/max-field-of-view`; every frame `update` eases the
  * camera towards it (`interpolation-decay`) and keeps `auto-rotate`'s turntable angle. The
- * framed distance (`auto` radius, `%`) is recomputed when the aspect or the field of view
- * changes; the user's zoom applies on top until `camera-orbit` is set again. `update`
- * allocates nothing.
+ * framed distance (`auto` radius, `%`) fits the model vertically at the field of view and is
+ * recomputed when that changes; an element narrower than the framed model's aspect widens
+ * the vertical field of view (as model-viewer 4.4 does) rather than moving the camera. The
+ * user's zoom applies on top until `camera-orbit` is set again. `update` allocates nothing.
  */
 export class ViewerCamera {
   readonly camera = new OrbitCamera();
@@ -89,8 +90,12 @@ export class ViewerCamera {
   source: CameraChangeSource = 'none';
   private bounds: Bounds | undefined;
   private aspect = 1;
-  /** The distance at which the model fits, for the goal angles, field of view and aspect. */
+  /** The distance at which the model fits vertically, for the goal angles and the framed field of view. */
   private framedDistance = 1;
+  /** `field-of-view` inside its limits: what the model is framed at before widening for a narrow element. */
+  private framedFov = DEFAULT_FIELD_OF_VIEW;
+  /** Width over height the framed model needs (OrbitCamera.framedAspect); 1 before a model. */
+  private framedAspect = 1;
   private userZoom = 1;
   private readonly value = new Float64Array(COMPONENTS);
   private readonly velocity = new Float64Array(COMPONENTS);
@@ -138,11 +143,25 @@ export class ViewerCamera {
     this.changed(source);
   }
 
-  /** `field-of-view` (or its limits) changed: the framed distance follows. */
+  /**
+   * `field-of-view` (or its limits) changed: the framed distance follows, and the vertical field
+   * of view is that one widened where the element is narrower than the framed model.
+   */
   setFieldOfViewGoal(source: CameraChangeSource = 'none'): void {
     const s = this.settings;
-    this.goal[FOV] = clamp(s.fieldOfView, Math.min(s.minFieldOfView, s.maxFieldOfView), s.maxFieldOfView);
+    // A minimum above the maximum wins, as in model-viewer 4.4.
+    this.framedFov = clamp(s.fieldOfView, s.minFieldOfView, s.maxFieldOfView);
     this.reframe(source);
+  }
+
+  /** Width over height the framed model needs (model-viewer's `getIdealAspect()`). */
+  get idealAspect(): number {
+    return this.framedAspect;
+  }
+
+  /** `max-field-of-view` widened as the field of view is, radians (model-viewer's `getMaximumFieldOfView()`). */
+  get maxFieldOfView(): number {
+    return widenFieldOfView(this.settings.maxFieldOfView, this.framedAspect, this.aspect);
   }
 
   /** `min-/max-camera-orbit` changed: the goal moves inside them. */
@@ -206,6 +225,11 @@ export class ViewerCamera {
     this.write();
   }
 
+  /** Where the camera is now (eased) as `camera-orbit` writes it: azimuth and polar angle (radians), distance (metres). */
+  get theta(): number { return this.value[THETA]; }
+  get phi(): number { return this.value[PHI]; }
+  get radius(): number { return this.value[RADIUS]; }
+
   /** Whether frames must keep coming: easing towards the goal, or auto-rotating. */
   get active(): boolean {
     return this.easing || this.dirty || this.settings.autoRotate;
@@ -268,14 +292,17 @@ export class ViewerCamera {
       const framer = this.framer;
       framer.yaw = this.goal[THETA];
       framer.pitch = Math.PI / 2 - this.goal[PHI];
-      framer.fovY = this.goal[FOV];
-      framer.frame(bounds, this.aspect);
+      framer.fovY = this.framedFov;
+      // Framed vertically; a narrow element widens the field of view instead of backing off (model-viewer 4.4).
+      framer.frame(bounds, Infinity);
       this.framedDistance = framer.distance;
+      this.framedAspect = framer.framedAspect(bounds);
       const e = this.epsilon;
       e[THETA] = e[PHI] = e[FOV] = 1e-5;
       e[RADIUS] = 1e-5 * this.framedDistance;
       e[TARGET] = e[TARGET + 1] = e[TARGET + 2] = 1e-5 * bounds.radius;
     }
+    this.goal[FOV] = widenFieldOfView(this.framedFov, this.framedAspect, this.aspect);
     this.applyDistance();
     this.changed(source);
   }

@@ -1,8 +1,10 @@
-import type { SkinningMethod } from '../anim/skinning-method.ts';
+import { DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
+import { parseDebugViews } from '../gpu/debug-views.ts';
 import { configureCanvas, WebGpuUnsupportedError } from '../gpu/device.ts';
 import { Renderer } from '../gpu/renderer.ts';
-import type { Rgba } from './attributes.ts';
+import { backgroundColor, parseNumber, parseSkinning, type Rgba } from './attributes.ts';
+import { DEFAULT_EXPOSURE } from './reflected-attributes.ts';
 import { acquireSharedDevice, onSharedDeviceLost } from './shared-device.ts';
 
 /** What one connection to the page holds on the GPU; all freed on removal. */
@@ -24,6 +26,26 @@ export interface ViewerSettings {
   readonly debugMask: number;
   readonly skinning: SkinningMethod;
   readonly shadows: boolean;
+}
+
+/**
+ * The render settings as the element's attributes say now (`exposure`, `background`, `debug`,
+ * `skinning`, `shadows`; a soft shadow from `shadowIntensity` needs the shadow pipelines too);
+ * a malformed value warns and falls back.
+ */
+export function readViewerSettings(element: Pick<Element, 'getAttribute' | 'hasAttribute'>, shadowIntensity: number, warn: (message: string) => void): ViewerSettings {
+  const debug = element.getAttribute('debug'), skinning = element.getAttribute('skinning');
+  const { mask, unknown } = parseDebugViews(debug);
+  if (unknown.length > 0) warn(`debug="${debug}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe bounds)`);
+  const method = parseSkinning(skinning);
+  if (method === undefined) warn(`skinning="${skinning}" is not supported; using ${DEFAULT_SKINNING}`);
+  return {
+    exposure: parseNumber(element.getAttribute('exposure')) ?? DEFAULT_EXPOSURE,
+    clearColor: backgroundColor(element.getAttribute('background'), warn),
+    debugMask: mask,
+    skinning: method ?? DEFAULT_SKINNING,
+    shadows: element.hasAttribute('shadows') || shadowIntensity > 0,
+  };
 }
 
 /** What the session needs from its element. */

@@ -25,6 +25,7 @@ import type { Model } from '../gltf/model.ts';
 import type { OrbitCamera } from '../gpu/camera.ts';
 import { invertMat4 } from '../math/trs.ts';
 import { createRayHit, SkinnedRaycaster, type RayHit } from '../skin/raycast.ts';
+import { vector2d, vector3d, type Vector2D, type Vector3D } from './vector3d.ts';
 import {
   DEFAULT_HOTSPOT_NORMAL, DEFAULT_HOTSPOT_POSITION, facesEye, JOINT_OCCLUSION_SLACK, jointHotspot, occluded, parseHotspotVector,
   pixelRay, placeHotspot, projectToPixels, SURFACE_OCCLUSION_SLACK,
@@ -51,19 +52,10 @@ export const HOTSPOT_STYLES = `
 `;
 
 /** A point on the model, as model-viewer's Vector3D: metres, `toString()` → `1m 2m 3m`. */
-export interface HotspotVector3 {
-  readonly x: number;
-  readonly y: number;
-  readonly z: number;
-  toString(): string;
-}
+export type HotspotVector3 = Vector3D;
 
 /** A texture coordinate, as model-viewer's Vector2D. */
-export interface HotspotVector2 {
-  readonly u: number;
-  readonly v: number;
-  toString(): string;
-}
+export type HotspotVector2 = Vector2D;
 
 /** What `positionAndNormalFromPoint` returns: model coordinates, ready for `data-position` / `data-normal`. */
 export interface SurfacePoint {
@@ -128,10 +120,6 @@ const typedOm = typeof CSS !== 'undefined' && typeof CSS.px === 'function' && ty
 const origin = new Float64Array(3);
 const direction = new Float64Array(3);
 const placementInverse = new Float64Array(16);
-
-function vector3(x: number, y: number, z: number): HotspotVector3 {
-  return { x, y, z, toString: () => `${x}m ${y}m ${z}m` };
-}
 
 /** The hotspot layer of one element. */
 export class ViewerHotspots {
@@ -232,9 +220,9 @@ export class ViewerHotspots {
     if (!hit) return null;
     const [u, v] = hit.uv;
     return {
-      position: vector3(hit.position[0], hit.position[1], hit.position[2]),
-      normal: vector3(hit.normal[0], hit.normal[1], hit.normal[2]),
-      uv: hit.hasUv ? { u, v, toString: () => `${u} ${v}` } : null,
+      position: vector3d(hit.position[0], hit.position[1], hit.position[2]),
+      normal: vector3d(hit.normal[0], hit.normal[1], hit.normal[2]),
+      uv: hit.hasUv ? vector2d(u, v) : null,
     };
   }
 
@@ -311,9 +299,9 @@ export class ViewerHotspots {
     const h = this.hotspots.find((x) => x.name === name);
     if (!h || h.visible === undefined) return null;
     return {
-      position: vector3(h.world[0], h.world[1], h.world[2]),
-      normal: vector3(h.worldNormal[0], h.worldNormal[1], h.worldNormal[2]),
-      canvasPosition: vector3(h.pixel[0], h.pixel[1], 0),
+      position: vector3d(h.world[0], h.world[1], h.world[2]),
+      normal: vector3d(h.worldNormal[0], h.worldNormal[1], h.worldNormal[2]),
+      canvasPosition: vector3d(h.pixel[0], h.pixel[1], 0),
       facingCamera: h.visible,
     };
   }

@@ -28,13 +28,14 @@ declare global {
 
 export { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
 export type { ViewerCameraOrbit, ViewerVector3 } from './camera-api.ts';
+export type { SphericalPosition, Vector2D, Vector3D } from './vector3d.ts';
 export type { ViewerStats } from './frame-loop.ts';
 export type { HotspotQuery, HotspotVector2, HotspotVector3, SurfacePoint } from './hotspots.ts';
 export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';
 export type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerEnvironmentDetail, ViewerErrorDetail,
   ViewerErrorKind, ViewerLoadDetail, ViewerProgressDetail, ViewerVariantDetail, ViewerCameraChangeDetail, ViewerVisibilityDetail,
-  ViewerLoopDetail,
+  ViewerLoopDetail, ViewerAnimationLayerDetail,
 } from './events.ts';
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
 export type { ToBlobOptions } from './capture.ts';

@@ -17,6 +17,8 @@ export type PlaybackElement = Pick<Element, 'getAttribute' | 'hasAttribute' | 's
 export interface PlaybackEvents {
   /** `play`, `pause` and `loop` (with the passes complete) to dispatch. */
   emit(type: 'play' | 'pause', detail: Record<string, never>): void;
+  /** `append-animation` / `detach-animation` to dispatch. */
+  layerChanged(type: 'append-animation' | 'detach-animation', name: string): void;
   looped(count: number): void;
   /** The shown model's stage (its fade length follows clip changes). */
   stage(): ViewerStage | undefined;
@@ -83,7 +85,9 @@ export class ViewerPlayback {
     const clip = player.findClip(name);
     if (clip < 0) throw new RangeError(`<${TAG_NAME}>.appendAnimation: no animation ${JSON.stringify(name)}; available: ${this.names.join(', ') || 'none'}`);
     this.api.append(player, clip, name, options, this.crossfadeSeconds());
+    this.unpause(player);
     this.events.invalidate();
+    this.events.layerChanged('append-animation', name);
   }
 
   detachAnimation(name: string, options: DetachAnimationOptions): void {
@@ -92,7 +96,17 @@ export class ViewerPlayback {
       warnOnce(`detachAnimation("${name}"): it is not appended (appended: ${this.api.names.join(', ') || 'none'})`);
       return;
     }
+    this.unpause(player);
     this.events.invalidate();
+    this.events.layerChanged('detach-animation', name);
+  }
+
+  /**
+   * Appending or detaching a clip plays the model, as model-viewer 4.4's do (its mixers are
+   * unpaused): the layer's fades and the clip under it move. Without a `play` event, as there.
+   */
+  private unpause(player: AnimationPlayer): void {
+    if (!player.playing) player.play();
   }
 
   crossfadeTo(nameOrIndex: string | number, seconds: number): void {

@@ -1,4 +1,4 @@
-import { NEAR_VIEWPORT_MARGIN, RevealState, type LoadingMode, type RevealMode } from './reveal.ts';
+import { NEAR_VIEWPORT_MARGIN, parseLoading, parseReveal, RevealState, type LoadingMode, type RevealMode } from './reveal.ts';
 
 /**
  * The poster of <skinned-mesh-viewer> and what decides when the model loads and shows
@@ -45,6 +45,14 @@ export class PosterView {
   setImage(url: string | null): void {
     const text = url?.trim();
     this.defaultPoster.style.backgroundImage = text ? `url(${JSON.stringify(new URL(text, document.baseURI).href)})` : '';
+  }
+
+  /** `loading` and `reveal` as the attributes say (unknown values warn and mean `auto`). */
+  readModes(loadingText: string | null, revealText: string | null, warn: (message: string) => void): void {
+    const loading = parseLoading(loadingText), reveal = parseReveal(revealText);
+    if (!loading) warn(`loading="${loadingText}" is not auto, lazy or eager; using auto`);
+    if (!reveal) warn(`reveal="${revealText}" is not auto or manual; using auto`);
+    this.setModes(loading ?? 'auto', reveal ?? 'auto');
   }
 
   setModes(loading: LoadingMode, reveal: RevealMode): void {

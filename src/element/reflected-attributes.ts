@@ -33,7 +33,8 @@ export type AttributeKind = 'string' | 'boolean' | 'number' | 'seconds' | 'count
 export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
   | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'animation-src' | 'poster' | 'reveal'
-  | 'camera-target' | 'field-of-view' | 'orbit-limits' | 'camera-motion' | 'interaction' | 'model-transform' | 'lighting'
+  | 'camera-target' | 'field-of-view' | 'field-of-view-limits' | 'orbit-limits' | 'camera-motion' | 'interaction' | 'model-transform'
+  | 'lighting'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -76,8 +77,8 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'with-credentials', property: 'withCredentials', kind: 'boolean', fallback: false, reaction: 'none' },
   { attribute: 'camera-target', property: 'cameraTarget', kind: 'string', fallback: null, reaction: 'camera-target' },
   { attribute: 'field-of-view', property: 'fieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
-  { attribute: 'min-field-of-view', property: 'minFieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
-  { attribute: 'max-field-of-view', property: 'maxFieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view' },
+  { attribute: 'min-field-of-view', property: 'minFieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view-limits' },
+  { attribute: 'max-field-of-view', property: 'maxFieldOfView', kind: 'string', fallback: null, reaction: 'field-of-view-limits' },
   { attribute: 'min-camera-orbit', property: 'minCameraOrbit', kind: 'string', fallback: null, reaction: 'orbit-limits' },
   { attribute: 'max-camera-orbit', property: 'maxCameraOrbit', kind: 'string', fallback: null, reaction: 'orbit-limits' },
   { attribute: 'interpolation-decay', property: 'interpolationDecay', kind: 'number', fallback: DEFAULT_INTERPOLATION_DECAY_MS, reaction: 'camera-motion' },
@@ -231,11 +232,18 @@ export interface ReflectedProperties {
   withCredentials: boolean;
   /** `$x $y $z` (m, cm, mm; `auto` terms: the framed box's centre): what the camera orbits and looks at. */
   cameraTarget: string | null;
-  /** Vertical field of view (`30deg`, rad; `auto`: 30°), clamped to `min-`/`max-field-of-view` (auto: 25°, 45°). */
+  /**
+   * Vertical field of view (`30deg`, rad; `auto`: 30°), clamped to `min-`/`max-field-of-view` (auto: 12°, 30°, as
+   * model-viewer 4.4); an element narrower than the framed model widens it and its maximum. Setting a limit puts
+   * the camera inside it at once.
+   */
   fieldOfView: string | null;
   minFieldOfView: string | null;
   maxFieldOfView: string | null;
-  /** Limits of the orbit in `camera-orbit` syntax; `auto` terms: theta open, phi 22.5°…157.5°, radius 0.1×…10× the `camera-orbit` one. */
+  /**
+   * Limits of the orbit in `camera-orbit` syntax; `auto` terms: theta open, phi 22.5°…157.5°, radius 0.1×…10× the
+   * `camera-orbit` one. Setting one puts the camera inside it at once (no easing), as model-viewer 4.4 does.
+   */
   minCameraOrbit: string | null;
   maxCameraOrbit: string | null;
   /** Milliseconds over which the camera eases to a new goal (default 50; 0 jumps). */

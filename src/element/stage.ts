@@ -27,6 +27,13 @@ export function parseCrowdEvaluator(value: string | null): CrowdEvaluator | unde
   return v === 'cpu' || v === 'gpu' || v === 'auto' ? v : undefined;
 }
 
+/** Warns about a malformed `instances` or `crowd-evaluator` value (the properties fall back by themselves). */
+export function checkCrowdAttribute(name: string, value: string | null, warn: (message: string) => void): void {
+  if (value === null) return;
+  if (name === 'instances' && (value.trim() === '' || !Number.isFinite(Number(value)))) warn(`instances="${value}" is not a number; drawing 1`);
+  if (name === 'crowd-evaluator' && parseCrowdEvaluator(value) === undefined) warn(`crowd-evaluator="${value}" is not cpu, gpu or auto; using ${DEFAULT_CROWD_EVALUATOR}`);
+}
+
 /** With root motion, one character walks a circle this many framing radii wide around the origin. */
 const CIRCLE_RADIUS_SCALE = 1.5;
 /** Crowd grid spacing, in widths of the character's in-place footprint. */

@@ -1,6 +1,8 @@
+import { A11Y_MARKUP, A11Y_STYLES } from './a11y.ts';
+
 /**
- * The element's shadow DOM: a canvas, a progress bar and a message area, and what the
- * element does with them (ViewerShadow). Sizes default to
+ * The element's shadow DOM: a canvas, a progress bar (model-viewer's `progress-bar` slot, the
+ * default bar as its fallback) and a message area, and what the element does with them (ViewerShadow). Sizes default to
  * 300×150 like <model-viewer> (and <canvas>); page CSS on the element overrides them.
  * Colours come from custom properties with fallbacks at the point of use, so values set
  * on any ancestor inherit into every viewer.
@@ -43,8 +45,11 @@ canvas.empty { visibility: hidden; }
 @keyframes smv-wiggle { 0%, 100% { translate: 0 0; } 25% { translate: -40px 0; } 75% { translate: 40px 0; } }
 @media (prefers-reduced-motion: reduce) { .hand { animation: none; } }
 :host([interaction-prompt-style="basic"]) .hand { animation: none; }
-:host([camera-controls]) canvas { touch-action: none; cursor: grab; }
+:host([camera-controls]) canvas { touch-action: none; cursor: grab; user-select: none; -webkit-user-select: none; }
 :host([camera-controls]) canvas:active { cursor: grabbing; }
+/* A slot="progress-bar" element replaces the default bar and is always laid out over the model, as in
+   <model-viewer>: the page shows, updates and hides it from the progress events. */
+.progress-slot { position: absolute; inset: 0; pointer-events: none; }
 .progress {
   position: absolute; top: 0; left: 0; right: 0;
   height: var(--progress-bar-height, 5px);
@@ -73,17 +78,18 @@ canvas.empty { visibility: hidden; }
   color: var(--message-color, #3c4043);
   background: var(--message-background, #f1f3f4);
 }
-`;
+${A11Y_STYLES}`;
 
 export const MARKUP = `
 <div class="container">
   <canvas part="canvas" class="empty"></canvas>
   <div class="poster-container"><slot name="poster"><div class="poster" part="default-poster" role="img" aria-hidden="true"></div></slot></div>
   <div class="interaction-prompt" hidden><slot name="interaction-prompt"><div class="hand" part="default-interaction-prompt" aria-hidden="true"></div></slot></div>
-  <div class="progress" part="progress-bar" role="progressbar" aria-label="Loading model" aria-valuemin="0" aria-valuemax="100" hidden><div class="bar"></div></div>
+  <div class="progress-slot"><slot name="progress-bar"><div class="progress" part="progress-bar default-progress-bar" role="progressbar" aria-label="Loading model" aria-valuemin="0" aria-valuemax="100" hidden><div class="bar"></div></div></slot></div>
   <div class="message" part="message" role="alert" hidden></div>
   <slot></slot>
 </div>
+${A11Y_MARKUP}
 `;
 
 let sharedSheet: CSSStyleSheet | undefined;
@@ -113,6 +119,8 @@ export class ViewerShadow {
   readonly defaultPoster: HTMLElement;
   /** Holds the `slot="interaction-prompt"` slot and, as its fallback, the default prompt. */
   readonly interactionPrompt: HTMLElement;
+  /** The live region's role="status" element (a11y.ts). */
+  readonly status: HTMLElement;
   private readonly progress: HTMLElement;
   private readonly bar: HTMLElement;
   private readonly message: HTMLElement;
@@ -124,11 +132,11 @@ export class ViewerShadow {
     this.posterContainer = root.querySelector('.poster-container')!;
     this.defaultPoster = root.querySelector('.poster')!;
     this.interactionPrompt = root.querySelector('.interaction-prompt')!;
+    this.status = root.querySelector('[role="status"]')!;
     this.progress = root.querySelector('.progress')!;
     this.bar = root.querySelector('.bar')!;
     this.message = root.querySelector('.message')!;
     this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', '3D model');
   }
 
   /** Shows the bar at `loaded / total`, or sliding while `total` is 0 (unknown). */

@@ -3,18 +3,17 @@ import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
 import { setIdentity } from '../math/trs.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/bounds.ts';
-import { parseDebugViews } from '../gpu/debug-views.ts';
-import { backgroundColor, parseNumber, parseSkinning, TRANSPARENT, type Rgba } from './attributes.ts';
 import type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
-import { CameraApi, vector3, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
+import { CameraApi, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
+import { vector3d } from './vector3d.ts';
 import { readModelMatrix } from './model-transform.ts';
-import { canvasDataUrl, frameBlob, idealAspectOf, renderImage, type FrameSource, type ToBlobOptions } from './capture.ts';
+import { canvasDataUrl, frameBlob, renderImage, type FrameSource, type ToBlobOptions } from './capture.ts';
 import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
 } from './events.ts';
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
 import { animatedBounds, ViewerCamera } from './framing.ts';
-import { GpuSession, type GpuState } from './gpu-session.ts';
+import { GpuSession, readViewerSettings, type GpuState } from './gpu-session.ts';
 import { ViewerHotspots, type HotspotQuery, type SurfacePoint } from './hotspots.ts';
 import { ViewerLighting } from './lighting.ts';
 import { ModelLoader } from './model-loader.ts';
@@ -22,13 +21,13 @@ import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
 import { PosterView } from './poster.ts';
-import { parseLoading, parseReveal } from './reveal.ts';
 import { loadModelSource } from './source.ts';
 import { addAnimationSources } from './animation-sources.ts';
 import { variantIndex } from './variants.ts';
-import { DEFAULT_CROWD_EVALUATOR, parseCrowdEvaluator, ViewerStage } from './stage.ts';
+import { checkCrowdAttribute, DEFAULT_CROWD_EVALUATOR, parseCrowdEvaluator, ViewerStage } from './stage.ts';
 import { clipNames, ViewerPlayback } from './playback.ts';
 import { ViewerShadow } from './template.ts';
+import { ViewerA11y } from './a11y.ts';
 import { displayName, HTMLElementBase, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
 
 export { TAG_NAME } from './page.ts';
@@ -55,7 +54,8 @@ const PROGRESS_BEFORE_UPLOAD = 0.95;
  * reflected-attributes.ts.
  */
 export class SkinnedMeshViewerElement extends HTMLElementBase {
-  static readonly observedAttributes = REFLECTED_ATTRIBUTES.map((row) => row.attribute);
+  /** The table's attributes, and model-viewer's `a11y` (its property also takes an object). */
+  static readonly observedAttributes = [...REFLECTED_ATTRIBUTES.map((row) => row.attribute), 'a11y'];
 
   // The properties of ReflectedProperties, declared on the interface below.
   static {
@@ -72,10 +72,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private readonly posterView: PosterView;
   /** Camera attributes, getters and the interaction prompt. */
   private readonly cameraApi: CameraApi;
+  /** The canvas's label, the element's tab stop and the live region (`alt`, `a11y`). */
+  private readonly accessibility: ViewerA11y;
 
   // Connection to the page.
   private attached = false;
-  private addedTabIndex = false;
   private readonly session: GpuSession;
   private readonly frames: FrameLoop;
   private readonly hotspots: ViewerHotspots;
@@ -92,10 +93,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** environment-image, skybox-image, tone-mapping, shadow-intensity, shadow-softness. */
   private readonly lighting: ViewerLighting;
 
-  // Settings, parsed once per attribute change.
-  private clearColor: Rgba = TRANSPARENT;
-  private debugMask = 0;
-  /** `orientation` and `scale`. */
+  /** `orientation` and `scale`, parsed once per attribute change. */
   private readonly modelMatrix = setIdentity(new Float64Array(16));
 
   constructor() {
@@ -104,11 +102,13 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.canvas = this.shadow.canvas;
     this.playback = new ViewerPlayback(this, {
       emit: (type, detail) => this.emit(type, detail),
+      layerChanged: (type, name) => this.emit(type, { name }),
       looped: (count) => this.emit('loop', { count }),
       stage: () => this.stage,
       invalidate: () => this.frames.invalidate(),
     });
     this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, warnOnce, () => this.frames.invalidate());
+    this.accessibility = new ViewerA11y({ element: this, image: this.canvas, status: this.shadow.status, warn: warnOnce });
     this.lighting = new ViewerLighting({
       getAttribute: (name) => this.getAttribute(name),
       baseUrl: () => document.baseURI,
@@ -119,13 +119,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     });
     this.session = new GpuSession(this.canvas, `<${TAG_NAME}> #${this.viewerId}`, {
       model: () => this.loader.model,
-      settings: () => ({
-        exposure: this.exposure,
-        clearColor: this.clearColor,
-        debugMask: this.debugMask,
-        skinning: parseSkinning(this.getAttribute('skinning')) ?? DEFAULT_SKINNING,
-        shadows: this.shadows || this.lighting.shadowIntensity > 0,
-      }),
+      settings: () => readViewerSettings(this, this.lighting.shadowIntensity, warnOnce),
       configure: (gpu) => this.lighting.apply(gpu.renderer, gpu.device, this.shadows),
       variant: (model) => variantIndex(model, this.variantName, warnOnce),
       variantApplied: () => this.emit('variant-applied', { name: this.variantName }),
@@ -154,6 +148,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       loadStarted: () => {
         this.loaderBytes = 0;
         this.shadow.setProgress(0, 0);
+        this.accessibility.loading();
+        // model-viewer's first progress event of a load is 0: a page's own bar shows from the start.
+        this.emit('progress', { loaded: 0, total: 0, totalProgress: 0, reason: 'model-load' });
       },
       loadProgress: (loaded, total) => {
         this.loaderBytes = loaded;
@@ -179,7 +176,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.posterView.frameDrawn();
         this.hotspots.drawn();
       },
-      cameraChanged: () => this.cameraApi.dispatchChange(),
+      cameraChanged: () => {
+        this.cameraApi.dispatchChange();
+        this.accessibility.cameraMoved(this.view.theta, this.view.phi);
+      },
     });
     this.posterView = new PosterView(this, this.shadow.posterContainer, this.shadow.defaultPoster, this.shadow.container, {
       loadAllowed: () => { if (this.attached) this.loader.connected(this.source); },
@@ -205,6 +205,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   // ---------------------------------------------------------------- playback and state
+
+  /**
+   * model-viewer's `a11y`: the words the live region says for each side the camera views the
+   * model from (`front`, `upper-left`, …) and `interaction-prompt`, as an object or a JSON string
+   * (the attribute); null: model-viewer's defaults ("View from stage front").
+   */
+  get a11y(): unknown { return this.accessibility.a11y; }
+  set a11y(value: unknown) { this.accessibility.a11y = value; }
 
   /** The loaded model (kept across removal from the page). */
   get model(): Model | undefined { return this.loader.model; }
@@ -283,7 +291,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   getMaximumFieldOfView(): number { return this.cameraApi.getFieldOfViewLimits()[1]; }
 
   /** Width over height the framed model needs (what `toBlob({idealAspect: true})` uses). */
-  getIdealAspect(): number { return this.bounds ? idealAspectOf(this.bounds, this.view.camera) : 1; }
+  getIdealAspect(): number { return this.bounds ? this.view.idealAspect : 1; }
 
   /** The angle `auto-rotate` has turned the model by, radians about +Y. */
   getTurntableRotation(): number { return this.view.turntable; }
@@ -325,7 +333,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   /** model-viewer's `toBlob`: as capture(), or with `idealAspect` as wide as the framed model needs. */
   async toBlob(options: ToBlobOptions = {}): Promise<Blob> {
-    const aspect = options.idealAspect && this.bounds ? idealAspectOf(this.bounds, this.view.camera) : undefined;
+    const aspect = options.idealAspect && this.bounds ? this.view.idealAspect : undefined;
     return frameBlob(this.frameSource('toBlob'), this.canvas, aspect, options, `<${TAG_NAME}> #${this.viewerId} toBlob`);
   }
 
@@ -345,13 +353,13 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** The model's box size after `orientation` and `scale`, metres (its clip's sweep, in place). */
   getDimensions(): ViewerVector3 {
     const b = this.stage?.modelBounds();
-    return b ? vector3(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) : vector3(0, 0, 0);
+    return b ? vector3d(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) : vector3d(0, 0, 0);
   }
 
   /** The centre of that box, metres. */
   getBoundingBoxCenter(): ViewerVector3 {
     const c = this.stage?.modelBounds().center;
-    return c ? vector3(c[0], c[1], c[2]) : vector3(0, 0, 0);
+    return c ? vector3d(c[0], c[1], c[2]) : vector3d(0, 0, 0);
   }
 
   /**
@@ -399,7 +407,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   // ---------------------------------------------------------------- custom element callbacks
 
   connectedCallback(): void {
-    upgradeProperties(this, REFLECTED_ATTRIBUTES);
+    upgradeProperties(this, [...REFLECTED_ATTRIBUTES, { property: 'a11y' }]);
     // Moved within one task (disconnected then connected again): nothing was torn down.
     if (!this.attached) this.setUp();
   }
@@ -413,6 +421,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
     if (oldValue === newValue) return;
+    if (name === 'a11y') this.a11y = newValue;
     const reaction = reflectedAttribute(name)?.reaction;
     switch (reaction) {
       case 'reload':
@@ -424,50 +433,29 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       case 'poster':
         this.posterView.setImage(newValue);
         break;
-      case 'reveal': {
-        const loading = parseLoading(this.getAttribute('loading')), reveal = parseReveal(this.getAttribute('reveal'));
-        if (!loading) warnOnce(`loading="${this.getAttribute('loading')}" is not auto, lazy or eager; using auto`);
-        if (!reveal) warnOnce(`reveal="${this.getAttribute('reveal')}" is not auto or manual; using auto`);
-        this.posterView.setModes(loading ?? 'auto', reveal ?? 'auto');
+      case 'reveal':
+        this.posterView.readModes(this.getAttribute('loading'), this.getAttribute('reveal'), warnOnce);
         break;
-      }
       case 'clip': case 'autoplay': case 'loop': case 'speed':
         this.playback.attributeChanged(reaction);
         break;
       case 'controls':
         this.cameraApi.controls.setEnabled(this.cameraControls);
-        this.syncTabIndex();
+        this.accessibility.updateLabel();
         break;
-      case 'frame': case 'camera-target': case 'field-of-view': case 'orbit-limits': case 'camera-motion': case 'interaction':
+      case 'frame': case 'camera-target': case 'field-of-view': case 'field-of-view-limits': case 'orbit-limits': case 'camera-motion':
+      case 'interaction':
         this.cameraApi.attributeChanged(reaction);
         this.frames.invalidate();
         break;
-      case 'settings':
-        this.applySettings();
-        break;
-      case 'background':
-        this.clearColor = backgroundColor(newValue, warnOnce);
-        this.applySettings();
-        break;
-      case 'debug': {
-        const { mask, unknown } = parseDebugViews(newValue);
-        if (unknown.length > 0) warnOnce(`debug="${newValue}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe bounds)`);
-        this.debugMask = mask;
-        this.applySettings();
-        break;
-      }
-      case 'skinning':
-        if (parseSkinning(newValue) === undefined) warnOnce(`skinning="${newValue}" is not supported; using ${DEFAULT_SKINNING}`);
+      case 'settings': case 'background': case 'debug': case 'skinning': case 'lighting':
         this.applySettings();
         break;
       case 'label':
-        this.canvas.setAttribute('aria-label', newValue ?? '3D model');
+        this.accessibility.updateLabel();
         break;
       case 'crowd':
-        if (name === 'instances' && parseNumber(newValue) === undefined && newValue !== null) warnOnce(`instances="${newValue}" is not a number; drawing 1`);
-        if (name === 'crowd-evaluator' && newValue !== null && parseCrowdEvaluator(newValue) === undefined) {
-          warnOnce(`crowd-evaluator="${newValue}" is not cpu, gpu or auto; using ${DEFAULT_CROWD_EVALUATOR}`);
-        }
+        checkCrowdAttribute(name, newValue, warnOnce);
         if (this.stage && this.playback.player) {
           this.configureStage(this.stage);
           this.stage.setInstances(this.instances, this.playback.player);
@@ -488,9 +476,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.stage?.setModelMatrix(this.modelMatrix);
         this.frames.invalidate();
         break;
-      case 'lighting':
-        this.applySettings();
-        break;
       case 'none':
       case undefined:
         break;
@@ -501,7 +486,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private setUp(): void {
     this.attached = true;
-    this.syncTabIndex();
+    this.accessibility.connect();
     try {
       this.resizeObserver.observe(this.canvas, { box: 'device-pixel-content-box' });
     } catch {
@@ -522,6 +507,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
     this.hotspots.disconnect();
+    this.accessibility.disconnect();
     this.posterView.detach();
     this.cameraApi.stop();
     this.frames.stop();
@@ -573,6 +559,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.session.ensureUploaded();
     const bytes = this.loaderBytes;
     this.emit('progress', { loaded: bytes, total: bytes, totalProgress: 1, reason: 'model-load' });
+    // model-viewer 4.4's: the page may change the model before its first frame (drawn at the next animation frame).
+    this.emit('before-render', {});
     this.emit('load', { src: source, url: source });
     this.frames.invalidate();
   }
@@ -668,19 +656,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   ): void {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
-
-  /** Keyboard control needs focus: give the element a tab stop unless the page chose one. */
-  private syncTabIndex(): void {
-    if (!this.isConnected) return;
-    if (this.cameraControls && !this.hasAttribute('tabindex')) {
-      this.setAttribute('tabindex', '0');
-      this.addedTabIndex = true;
-    } else if (!this.cameraControls && this.addedTabIndex) {
-      this.removeAttribute('tabindex');
-      this.addedTabIndex = false;
-    }
-  }
-
 }
 
 /** The reflected properties (typed by ReflectedProperties), and typed listeners for the element's own events. */

@@ -6,28 +6,32 @@
  * what model-viewer's documentation says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { writeArtifactPng } from '../support/png.ts';
-import { decodeBase64Image, foregroundFraction, openTestPage, serveAssets, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, foregroundFraction, openTestPage, readAccessibility, serveAssets, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
 
 const LOAD_TIMEOUT = 45_000;
-const SHOWN = ['basic', 'animated', 'camera', 'turntable', 'staged'];
+const SHOWN = ['basic', 'animated', 'camera', 'turntable', 'staged', 'progress', 'skybox', 'fov', 'layers', 'described'];
+const DEG = Math.PI / 180;
 
 describe.skipIf(!!unavailable)('model-viewer markup with only the tag name changed', () => {
   let session: BrowserSession;
   let page: Page;
   let consoleErrors: string[];
   let requested: string[];
+  let cdp: CDPSession;
   beforeAll(async () => {
     session = await startBrowserSession();
     ({ page, consoleErrors } = await session.newPage());
     requested = await serveAssets(page);
     await openTestPage(page, session.baseUrl, 'element-model-viewer-markup.html');
     for (const id of SHOWN) await page.evaluate(([i, t]) => window.helpers.whenLoaded(window.helpers.viewer(i), t), [id, LOAD_TIMEOUT] as const);
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Accessibility.enable');
   }, 120_000);
   afterAll(async () => {
     await session?.checkWebGpuErrors();
@@ -47,8 +51,10 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
       expect(foregroundFraction(image), id).toBeGreaterThan(0.01);
     }
     await expect.poll(() => page.evaluate(() => window.helpers.events(window.helpers.viewer('basic')).some((e) => e.type === 'poster-dismissed'))).toBe(true);
-    const label = await page.evaluate(() => window.helpers.canvasOf(window.helpers.viewer('basic')).getAttribute('aria-label'));
-    expect(label).toBe('A 3D model of a fox');
+    // With camera-controls model-viewer appends its interaction prompt to alt; without, alt alone.
+    const images = (await readAccessibility(cdp)).images;
+    expect(images).toContain('A 3D model of a fox. Use mouse, touch or arrow keys to move.');
+    expect(images).toContain('A man, turned and halved');
     expect(consoleErrors).toEqual([]);
   });
 
@@ -69,8 +75,8 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
       el.jumpCameraToGoal();
       return { orbit: String(el.getCameraOrbit()), target: String(el.getCameraTarget()), fov: el.getFieldOfView() };
     });
-    // 4m is past max-camera-orbit's 3m; phi "auto" is model-viewer's 75°.
-    expect(camera).toEqual({ orbit: '-30deg 75deg 3m', target: '0m 0.8m 0m', fov: expect.closeTo(40, 9) });
+    // 4m is past max-camera-orbit's 3m; phi "auto" is model-viewer's 75°; 40deg is past 4.4's auto max-field-of-view, 30deg.
+    expect(camera).toEqual({ orbit: `${-30 * DEG}rad ${75 * DEG}rad 3m`, target: '0m 0.8m 0m', fov: expect.closeTo(30, 9) });
   });
 
   it('auto-rotate turns the turntable (camera-change "automatic"); disable-zoom leaves the wheel to the page', async () => {
@@ -117,5 +123,71 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
     expect(staged[1]).toBeCloseTo(plain[1] / 2, 4);
     // Turned 90° about +Y: width and depth swap.
     expect(staged[0]).toBeCloseTo(plain[2] / 2, 4);
+  });
+
+  it('the page\'s own progress bar (slot="progress-bar") shows while loading, filled by its progress listener, and is hidden at 1', async () => {
+    const seen = await page.evaluate(() => {
+      const el = window.helpers.viewer('progress');
+      const bar = el.querySelector<HTMLElement>('.progress-bar')!;
+      return { slotted: bar.assignedSlot !== null, hidden: bar.classList.contains('hide'), width: el.querySelector<HTMLElement>('.update-bar')!.style.width };
+    });
+    expect(seen).toEqual({ slotted: true, hidden: true, width: '100%' });
+    const shares = (await page.evaluate(() => window.helpers.events(window.helpers.viewer('progress'))))
+      .filter((e) => e.type === 'progress').map((e) => e.detail.totalProgress);
+    // model-viewer's first progress event of a load is 0 (the page shows its bar at once); the last is 1.
+    expect(shares[0]).toBe(0);
+    expect(shares.at(-1)).toBe(1);
+  });
+
+  it('shift-drag turns the scene through the page\'s mousedown handler; the orbit it changed goes back through toString() exactly', async () => {
+    await page.locator('#skybox').scrollIntoViewIfNeeded();
+    const box = (await page.locator('#skybox').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.down('Shift');
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 50, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    const result = await page.evaluate(() => ({
+      turns: (window as unknown as { sceneTurns: number[] }).sceneTurns,
+      orientation: window.helpers.viewer('skybox').orientation,
+    }));
+    expect(result.turns.length).toBeGreaterThan(0);
+    for (const difference of result.turns) expect(Math.abs(difference)).toBeLessThan(1e-12);
+    // Dragged right by 50 px on a 190 px element: the scene turned by −50/190 rad.
+    const angle = Number(/^0 0 (\S+)rad$/.exec(result.orientation ?? '')?.[1]);
+    expect(angle).toBeCloseTo(-50 / box.height, 6);
+  });
+
+  it('field-of-view below model-viewer\'s default minimum is 12°; the limits are 12° and 30°', async () => {
+    const fov = await page.evaluate(() => {
+      const el = window.helpers.viewer('fov');
+      return [el.getFieldOfView(), el.getMinimumFieldOfView(), el.getMaximumFieldOfView()];
+    });
+    expect(fov).toEqual([expect.closeTo(12, 9), expect.closeTo(12, 9), expect.closeTo(30, 9)]);
+  });
+
+  it('buttons append and detach a clip; the page\'s append-animation and detach-animation listeners report both', async () => {
+    await page.click('#append-run');
+    await expect.poll(() => page.locator('#layer-status').textContent()).toBe('appended: Run');
+    await page.click('#detach-run');
+    await expect.poll(() => page.locator('#layer-status').textContent()).toBe('appended: Run | detached');
+    // Faded out over 0.2 s, then gone.
+    await expect.poll(() => page.evaluate(() => window.helpers.viewer('layers').appendedAnimations), { timeout: 10_000 }).toEqual([]);
+  });
+
+  it('a11y: the focused viewer tells a screen reader which side it shows, in the page\'s words; its image carries the page\'s prompt', async () => {
+    await page.locator('#described').scrollIntoViewIfNeeded();
+    await page.focus('#described');
+    const tree = await readAccessibility(cdp);
+    expect(tree.images).toContain('A walking man. Drag to walk around him');
+    expect(tree.status).toContain('The man faces you');
+    await page.evaluate(async () => {
+      const el = window.helpers.viewer('described');
+      el.cameraOrbit = '180deg 75deg auto';
+      el.jumpCameraToGoal();
+      await window.helpers.nextFrames(2);
+    });
+    expect((await readAccessibility(cdp)).status).toContain('You see his back');
   });
 });

@@ -4,7 +4,7 @@
  * Playwright routes, and decoding of what the page sends back.
  */
 import { readFileSync } from 'node:fs';
-import type { Page, Route } from 'playwright-core';
+import type { CDPSession, Page, Route } from 'playwright-core';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { parseGlb } from '../../src/gltf/glb.ts';
 import { assetPath } from '../support/assets.ts';
@@ -149,4 +149,31 @@ export function maxDifference(a: Rgba8Image, b: Rgba8Image): number {
   let max = 0;
   for (let i = 0; i < a.data.length; i++) max = Math.max(max, Math.abs(a.data[i] - b.data[i]));
   return max;
+}
+
+interface AxNode {
+  nodeId: string;
+  ignored: boolean;
+  role?: { value: string };
+  name?: { value: string };
+  properties?: { name: string; value: { value: unknown } }[];
+  childIds?: string[];
+}
+
+/**
+ * What Chromium's accessibility tree (CDP Accessibility domain, enabled on `cdp`) holds for
+ * the page, as a screen reader gets it: the names of its images, and the text and `live`
+ * setting of its role="status" regions, in document order.
+ */
+export async function readAccessibility(cdp: CDPSession): Promise<{ images: string[]; status: string[]; live: unknown[] }> {
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree') as unknown as { nodes: AxNode[] };
+  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  const text = (node: AxNode): string => (node.role?.value === 'StaticText' ? node.name?.value ?? '' : (node.childIds ?? []).map((id) => text(byId.get(id)!)).join(''));
+  const shown = nodes.filter((n) => !n.ignored);
+  const statuses = shown.filter((n) => n.role?.value === 'status');
+  return {
+    images: shown.filter((n) => n.role?.value === 'image').map((n) => n.name?.value ?? ''),
+    status: statuses.map(text),
+    live: statuses.map((n) => n.properties?.find((p) => p.name === 'live')?.value.value),
+  };
 }

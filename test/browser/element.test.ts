@@ -159,7 +159,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       expect(await page.getAttribute('#character', 'tabindex')).toBe('0');
       await page.focus('#character');
       const start = await orbit();
-      expect(start.text).toMatch(/^0deg 75deg [\d.]+m$/);
+      expect(start.text).toMatch(new RegExp(`^0rad ${(75 * Math.PI) / 180}rad [\\d.]+m$`));
       await page.keyboard.press('ArrowLeft');
       const left = await orbit();
       expect(left.theta - start.theta).toBeCloseTo((10 * Math.PI) / 180, 6);
@@ -551,10 +551,10 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
     });
 
     it('applies camera-orbit, background, exposure, debug views and skinning; warns (only) about an unknown skinning', async () => {
-      await addViewer(page, 'look', { builtin: 'character', background: '#ff0000', 'camera-orbit': '90deg 60deg 3m' });
+      await addViewer(page, 'look', { builtin: 'character', background: '#ff0000', 'camera-orbit': '1.5rad 1rad 3m' });
       await whenLoaded(page, 'look');
       const orbit = await page.evaluate(() => String(window.helpers.viewer('look').getCameraOrbit()));
-      expect(orbit).toBe('90deg 60deg 3m');
+      expect(orbit).toBe('1.5rad 1rad 3m');
       const red = await capture(page, 'look');
       expect([...red.data.subarray(0, 4)]).toEqual([255, 0, 0, 255]);
       await page.evaluate(() => { window.helpers.viewer('look').background = 'rebeccapurple'; });

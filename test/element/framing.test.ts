@@ -59,12 +59,22 @@ describe('ViewerCamera', () => {
     expect(view.camera.far).toBeCloseTo(5 + 4 * bounds.radius, 9);
   });
 
-  it('frames again when the aspect changes: a narrow canvas needs more distance', () => {
+  it('a canvas narrower than the framed model widens the vertical field of view (model-viewer 4.4\'s adjustedFoV); the distance stays', () => {
     const view = new ViewerCamera();
-    view.reset(parseCameraOrbit('auto 90deg')!, bounds, 0.1);
-    const narrow = view.camera.distance;
-    view.setAspect(1);
-    expect(view.camera.distance).toBeLessThan(narrow);
+    view.reset(parseCameraOrbit('auto 90deg')!, bounds, 1);
+    const distance = view.camera.distance;
+    // Seen from the front the box is 1 m wide and 2 m tall: framed at 30°, it needs a view about half as wide as tall.
+    const ideal = view.idealAspect;
+    expect(ideal).toBeGreaterThan(0.4);
+    expect(ideal).toBeLessThan(0.8);
+    expect(view.camera.fovY).toBeCloseTo(Math.PI / 6, 12);
+    view.setAspect(0.1);
+    expect(view.camera.distance).toBeCloseTo(distance, 12);
+    expect(view.camera.fovY).toBeCloseTo(2 * Math.atan(Math.tan(Math.PI / 12) * (ideal / 0.1)), 12);
+    expect(view.maxFieldOfView).toBeCloseTo(view.camera.fovY, 12);
+    // Exactly as wide as the model needs: no widening.
+    view.setAspect(ideal);
+    expect(view.camera.fovY).toBeCloseTo(Math.PI / 6, 12);
   });
 
   it('zooms within limits and keeps the zoom across a re-frame until the orbit is reset', () => {
@@ -147,7 +157,17 @@ describe('ViewerCamera', () => {
     view.setFieldOfViewGoal('none');
     view.jumpToGoal();
     expect(view.source).toBe('none');
-    expect(view.camera.fovY).toBeCloseTo((45 * Math.PI) / 180, 12);
+    // model-viewer 4.4's limits: 12°…30°.
+    expect(view.camera.fovY).toBeCloseTo((30 * Math.PI) / 180, 12);
+    view.settings.fieldOfView = 0.01;
+    view.setFieldOfViewGoal('none');
+    view.jumpToGoal();
+    expect(view.camera.fovY).toBeCloseTo((12 * Math.PI) / 180, 12);
+    // A minimum above the maximum wins, as there.
+    view.settings.minFieldOfView = (60 * Math.PI) / 180;
+    view.setFieldOfViewGoal('none');
+    view.jumpToGoal();
+    expect(view.camera.fovY).toBeCloseTo((60 * Math.PI) / 180, 12);
   });
 
   it('camera-target moves the goal target; a pan moves it in the view plane; the default field of view is 30°', () => {

@@ -27,6 +27,7 @@ async function setup() {
   let invalidations = 0;
   const playback = new ViewerPlayback(element, {
     emit: (type) => events.push(type),
+    layerChanged: (type, name) => events.push(`${type} ${name}`),
     looped: (count) => events.push(`loop ${count}`),
     stage: () => undefined,
     invalidate: () => invalidations++,
@@ -115,7 +116,7 @@ describe('ViewerPlayback (the element\'s player, play/pause and clip attributes)
   });
 
   it('appendAnimation needs a model and a known clip; detaching what is not appended only warns', async () => {
-    const { model, playback } = await setup();
+    const { model, playback, events } = await setup();
     expect(() => playback.appendAnimation('x', {})).toThrow(/no model is loaded yet/);
     playback.modelLoaded(model);
     const names = clipNames(model);
@@ -124,6 +125,20 @@ describe('ViewerPlayback (the element\'s player, play/pause and clip attributes)
     expect(() => playback.appendAnimation('nope', {})).toThrow(RangeError);
     playback.detachAnimation('nope', {});
     expect(playback.api.names).toEqual([names[1]]);
+    expect(events).toEqual([`append-animation ${names[1]}`]);
+  });
+
+  it('appending or detaching a clip plays the paused model without a play event, and reports the layer (model-viewer 4.4)', async () => {
+    const { model, playback, events } = await setup();
+    const player = playback.modelLoaded(model);
+    const names = clipNames(model);
+    expect(player.playing).toBe(false);
+    playback.appendAnimation(names[2], {});
+    expect(player.playing).toBe(true);
+    playback.pause();
+    playback.detachAnimation(names[2], { fade: false });
+    expect(player.playing).toBe(true);
+    expect(events).toEqual([`append-animation ${names[2]}`, 'pause', `detach-animation ${names[2]}`]);
   });
 
   it('speed and loop attributes reach the player; a cleared model leaves nothing to play', async () => {

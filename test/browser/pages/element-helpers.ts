@@ -125,7 +125,7 @@ window.helpers = {
   canvasOf: (el) => el.shadowRoot!.querySelector('canvas')!,
   messageOf,
   progressVisible(el) {
-    const bar = el.shadowRoot!.querySelector<HTMLElement>('[part="progress-bar"]')!;
+    const bar = el.shadowRoot!.querySelector<HTMLElement>('[part~="progress-bar"]')!;
     return !bar.hidden;
   },
   async addViewer(id, attributes, { timeoutMs = 20_000, watch = false } = {}) {
