@@ -1,3 +1,4 @@
+import { defineExtraModel, ExtraModelElement } from './extra-model.ts';
 import { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
 
 /**
@@ -12,6 +13,8 @@ import { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
  * definition wins, and a different class under the same tag is reported, not thrown.
  */
 if (typeof customElements !== 'undefined') {
+  // model-viewer's <extra-model> children (first, so the viewer's upgrade sees them defined).
+  defineExtraModel();
   const existing = customElements.get(TAG_NAME);
   if (!existing) {
     customElements.define(TAG_NAME, SkinnedMeshViewerElement);
@@ -23,10 +26,12 @@ if (typeof customElements !== 'undefined') {
 declare global {
   interface HTMLElementTagNameMap {
     'skinned-mesh-viewer': SkinnedMeshViewerElement;
+    'extra-model': ExtraModelElement;
   }
 }
 
 export { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
+export { EXTRA_MODEL_TAG, ExtraModelElement, type ExtraModelChangeDetail } from './extra-model.ts';
 export type { ViewerCameraOrbit, ViewerVector3 } from './camera-api.ts';
 export type { SphericalPosition, Vector2D, Vector3D } from './vector3d.ts';
 export type { ViewerStats } from './frame-loop.ts';

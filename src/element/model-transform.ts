@@ -46,14 +46,19 @@ export function parseScale(text: string | null | undefined): readonly [number, n
 const ZERO = new Float64Array(3);
 const qz = new Float64Array(4), qx = new Float64Array(4), qy = new Float64Array(4), q = new Float64Array(4), s3 = new Float64Array(3);
 
-/** dst = Ry(yaw) · Rx(pitch) · Rz(roll) · S, column-major. Allocates nothing. */
-export function modelMatrix(orientation: Orientation, scale: ArrayLike<number>, dst: Float64Array): Float64Array {
+/** dst = the quaternion (x y z w) of Ry(yaw) · Rx(pitch) · Rz(roll). Allocates nothing. */
+export function orientationQuaternion(orientation: Orientation, dst: Float64Array): Float64Array {
   const { roll, pitch, yaw } = orientation;
   qz[2] = Math.sin(roll / 2); qz[3] = Math.cos(roll / 2);
   qx[0] = Math.sin(pitch / 2); qx[3] = Math.cos(pitch / 2);
   qy[1] = Math.sin(yaw / 2); qy[3] = Math.cos(yaw / 2);
-  mulQuat(qx, 0, qz, 0, q, 0);
-  mulQuat(qy, 0, q, 0, q, 0);
+  mulQuat(qx, 0, qz, 0, dst, 0);
+  return mulQuat(qy, 0, dst, 0, dst, 0);
+}
+
+/** dst = Ry(yaw) · Rx(pitch) · Rz(roll) · S, column-major. Allocates nothing. */
+export function modelMatrix(orientation: Orientation, scale: ArrayLike<number>, dst: Float64Array): Float64Array {
+  orientationQuaternion(orientation, q);
   s3[0] = scale[0]; s3[1] = scale[1]; s3[2] = scale[2];
   return composeTRS(ZERO, q, s3, dst);
 }

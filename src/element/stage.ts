@@ -117,6 +117,8 @@ export class ViewerStage {
   private readonly clock = new Float64Array(2);
   /** The player's clip sweep with the root in place. */
   private base: Bounds | undefined;
+  /** Set when the base bounds are out of date: what computes them again. */
+  private staleBase: (() => Bounds) | undefined;
 
   constructor(readonly model: Model) {
     const rest = createModelInstance(model);
@@ -147,6 +149,7 @@ export class ViewerStage {
 
   /** The model's own box (the clip sweep, in place) after `orientation` and `scale` (not the turntable). */
   modelBounds(): Bounds {
+    this.refreshBase();
     return isIdentityMat4(this.base4) ? this.base! : transformBounds(this.base!, this.base4);
   }
 
@@ -185,8 +188,26 @@ export class ViewerStage {
     updateMatricesAndPalettes(player.instance);
   }
 
+  /**
+   * The model's rest transforms changed (an `<extra-model>` moved): the base bounds are
+   * `recompute`d when next asked for (a page may move one every frame), and a crowd, which
+   * copied the rest pose when it was built, is built again.
+   */
+  restChanged(player: AnimationPlayer, recompute: () => Bounds): void {
+    this.staleBase = recompute;
+    if (!this.crowd) return;
+    this.crowd.destroy();
+    this.crowd = undefined;
+    if (this.requested > 1) this.setInstances(this.requested, player);
+  }
+
+  private refreshBase(): void {
+    if (this.staleBase) this.setBaseBounds(this.staleBase());
+  }
+
   /** The framing box of the in-place clip sweep; call before `framingBounds`. */
   setBaseBounds(bounds: Bounds): void {
+    this.staleBase = undefined;
     this.base = bounds;
     const width = Math.max(bounds.max[0] - bounds.min[0], bounds.max[2] - bounds.min[2], 0.5 * (bounds.max[1] - bounds.min[1]));
     this.spacing = GRID_SPACING_SCALE * width;
@@ -195,6 +216,7 @@ export class ViewerStage {
 
   /** The box the camera frames: the clip's sweep, spread over the crowd's area or the walking circle. Allocates. */
   framingBounds(): Bounds {
+    this.refreshBase();
     const b = this.instanceCount > 1 ? this.base! : this.modelBounds();
     const min = Float32Array.from(b.min), max = Float32Array.from(b.max);
     if (this.crowd && this.instanceCount > 1) {

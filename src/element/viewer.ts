@@ -28,6 +28,7 @@ import { checkCrowdAttribute, DEFAULT_CROWD_EVALUATOR, parseCrowdEvaluator, View
 import { clipNames, ViewerPlayback } from './playback.ts';
 import { ViewerShadow } from './template.ts';
 import { ViewerA11y } from './a11y.ts';
+import { ViewerExtraModels } from './extra-model.ts';
 import { displayName, HTMLElementBase, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
 
 export { TAG_NAME } from './page.ts';
@@ -74,6 +75,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private readonly cameraApi: CameraApi;
   /** The canvas's label, the element's tab stop and the live region (`alt`, `a11y`). */
   private readonly accessibility: ViewerA11y;
+  /** `<extra-model>` children, loaded and composed with the element's own source. */
+  private readonly extraModels: ViewerExtraModels;
 
   // Connection to the page.
   private attached = false;
@@ -109,6 +112,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     });
     this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, warnOnce, () => this.frames.invalidate());
     this.accessibility = new ViewerA11y({ element: this, image: this.canvas, status: this.shadow.status, warn: warnOnce });
+    this.extraModels = new ViewerExtraModels({
+      element: this, warn: warnOnce, shownModel: () => this.loader.model, placed: () => this.partMoved(),
+      reload: () => { if (this.attached && this.posterView.state.mayLoad()) this.loader.start(this.source); },
+    });
     this.lighting = new ViewerLighting({
       getAttribute: (name) => this.getAttribute(name),
       baseUrl: () => document.baseURI,
@@ -136,9 +143,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     });
     this.loader = new ModelLoader<GpuState>({
       fetch: async (source, signal, onProgress) => addAnimationSources(
-        await loadModelSource(source, {
-          baseUrl: document.baseURI, signal, onProgress, credentials: this.withCredentials ? 'include' : undefined,
-        }),
+        await this.extraModels.load(this.ownSource, source, (src, progress) => loadModelSource(src, {
+          baseUrl: document.baseURI, signal, onProgress: progress, credentials: this.withCredentials ? 'include' : undefined,
+        }), onProgress),
         this.getAttribute('animation-src'), { baseUrl: document.baseURI, signal, warn: warnOnce },
       ),
       gpu: () => this.session.ready!,
@@ -495,6 +502,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     }
     this.intersectionObserver.observe(this);
     this.hotspots.connect();
+    this.extraModels.connect();
     this.session.open();
     // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return;
@@ -507,6 +515,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.resizeObserver.disconnect();
     this.intersectionObserver.disconnect();
     this.hotspots.disconnect();
+    this.extraModels.disconnect();
     this.accessibility.disconnect();
     this.posterView.detach();
     this.cameraApi.stop();
@@ -522,12 +531,26 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   // ---------------------------------------------------------------- loading
 
   /** `src`, else `builtin:NAME` from the builtin attribute, else undefined. */
-  private get source(): string | undefined {
+  private get ownSource(): string | undefined {
     const src = this.getAttribute('src');
     if (src !== null && src.trim() !== '') return src.trim();
     const builtin = this.getAttribute('builtin');
     if (builtin !== null && builtin.trim() !== '') return `builtin:${builtin.trim()}`;
     return undefined;
+  }
+
+  /** What loads: the element's own source, else (model-viewer's hero) its first `<extra-model>`'s. */
+  private get source(): string | undefined {
+    return this.ownSource ?? this.extraModels.firstSource();
+  }
+
+  /** An `<extra-model>` moved: the pose starts from its new place; bounds and a crowd follow. */
+  private partMoved(): void {
+    const player = this.playback.player, stage = this.stage;
+    if (!player || !stage) return;
+    player.evaluate();
+    stage.restChanged(player, () => animatedBounds(player, (p) => stage.lockRoot(p)));
+    this.frames.invalidate();
   }
 
   /** The crowd's evaluator (`crowd-evaluator`) and the device a GPU one runs on. */
