@@ -1,7 +1,7 @@
 import { parseCameraOrbit, parseNumber } from './attributes.ts';
 import {
   DEFAULT_AUTO_ROTATE_DELAY, DEFAULT_FIELD_OF_VIEW, DEFAULT_INTERPOLATION_DECAY, DEFAULT_MAX_FIELD_OF_VIEW, DEFAULT_MIN_FIELD_OF_VIEW,
-  DEFAULT_ROTATION_PER_SECOND, parseAngleOr, parseCameraTarget, parseMilliseconds, parseOrbitLimits,
+  DEFAULT_ROTATION_PER_SECOND, parseAngleOr, parseCameraTarget, parseMilliseconds, parseOrbitLimits, parseRotationRate,
 } from './camera-goal.ts';
 import { CameraControls } from './controls.ts';
 import { AUTO_ORBIT, type CameraChangeSource, type ViewerCamera } from './framing.ts';
@@ -116,7 +116,9 @@ export class CameraApi {
     s.decay = this.milliseconds('interpolation-decay', DEFAULT_INTERPOLATION_DECAY);
     s.autoRotate = this.element.hasAttribute('auto-rotate');
     s.autoRotateDelay = this.milliseconds('auto-rotate-delay', DEFAULT_AUTO_ROTATE_DELAY);
-    s.rotationPerSecond = this.angle('rotation-per-second', DEFAULT_ROTATION_PER_SECOND);
+    const rate = parseRotationRate(this.attr('rotation-per-second'));
+    if (rate === undefined) this.warn(`rotation-per-second="${this.attr('rotation-per-second')}" is not an angle or a percentage (e.g. "30deg", "-100%"); using auto`);
+    s.rotationPerSecond = rate ?? DEFAULT_ROTATION_PER_SECOND;
   }
 
   /** disable-*, *-sensitivity and touch-action. */
@@ -128,10 +130,10 @@ export class CameraApi {
     o.orbitSensitivity = this.sensitivity('orbit-sensitivity');
     o.zoomSensitivity = this.sensitivity('zoom-sensitivity');
     o.panSensitivity = this.sensitivity('pan-sensitivity');
-    const touch = (this.attr('touch-action') ?? 'pan-y').trim().toLowerCase();
-    if (touch !== 'pan-y' && touch !== 'pan-x' && touch !== 'none') this.warn(`touch-action="${touch}" is not pan-y, pan-x or none; using pan-y`);
-    // model-viewer's: with pan-y a vertical swipe scrolls the page and a horizontal one orbits.
-    this.canvas.style.touchAction = touch === 'pan-x' || touch === 'none' ? touch : 'pan-y';
+    // model-viewer 4.4's default is none (every touch is the viewer's); with pan-y a vertical swipe scrolls the page.
+    const touch = (this.attr('touch-action') ?? 'none').trim().toLowerCase();
+    if (touch !== 'pan-y' && touch !== 'pan-x' && touch !== 'none') this.warn(`touch-action="${touch}" is not pan-y, pan-x or none; using none`);
+    this.canvas.style.touchAction = touch === 'pan-x' || touch === 'pan-y' ? touch : 'none';
   }
 
   getCameraOrbit(): ViewerCameraOrbit {

@@ -23,8 +23,8 @@ export const DEFAULT_MAX_PHI = 157.5 * DEG;
 export const DEFAULT_INTERPOLATION_DECAY = 0.05;
 /** `auto-rotate-delay` default, seconds (model-viewer: 3000 ms). */
 export const DEFAULT_AUTO_ROTATE_DELAY = 3;
-/** `rotation-per-second` default (model-viewer: 32deg). */
-export const DEFAULT_ROTATION_PER_SECOND = 32 * DEG;
+/** `rotation-per-second` default, radians per second (model-viewer 4.4: π/32, about 5.6° a second). */
+export const DEFAULT_ROTATION_PER_SECOND = Math.PI / 32;
 /** How far camera controls may zoom by default, relative to the distance `camera-orbit` asks for. */
 export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 10;
@@ -63,6 +63,18 @@ export function parseAngleOr(text: string | null | undefined, fallback: number):
   const angle = parseAngle(text.trim());
   if (angle === null) return undefined;
   return angle === undefined ? fallback : Number.isFinite(angle) ? angle : undefined;
+}
+
+/**
+ * `rotation-per-second`: an angle per second (`30deg`, `0.5rad`, bare radians; negative turns the
+ * other way) or a percentage of the default (`-100%`), as model-viewer 4.4 reads it; absent or
+ * `auto` → the default; malformed → undefined.
+ */
+export function parseRotationRate(text: string | null | undefined): number | undefined {
+  const t = text?.trim();
+  const percent = t ? /^([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)%$/i.exec(t) : null;
+  if (percent) return (Number(percent[1]) / 100) * DEFAULT_ROTATION_PER_SECOND;
+  return parseAngleOr(t, DEFAULT_ROTATION_PER_SECOND);
 }
 
 /** Milliseconds as model-viewer writes them (`50`, `50ms`, `0.05s`) → seconds; absent → `fallback`; malformed or negative → undefined. */

@@ -96,3 +96,39 @@ export function frameBlob(source: FrameSource, canvas: HTMLCanvasElement, aspect
   const width = aspect === undefined ? canvas.width : Math.max(1, Math.min(max, Math.round(height * aspect)));
   return renderImage(source, width, height, label, options.mimeType ?? 'image/png', options.qualityArgument);
 }
+
+/** What ViewerImages needs from its element. */
+export interface ImageHost {
+  readonly canvas: HTMLCanvasElement;
+  /** The element's label in GPU object labels. */
+  readonly label: string;
+  /** What is shown now, or undefined when nothing is (no model on the GPU yet). */
+  frameSource(): FrameSource | undefined;
+  /** toBlob({idealAspect}): the width over height the framed model needs, or undefined without a model. */
+  idealAspect(): number | undefined;
+}
+
+/** The element's `capture()`, `toBlob()` and `toDataURL()` over what it shows now. */
+export class ViewerImages {
+  constructor(private readonly host: ImageHost) {}
+
+  capture(type: string, quality?: number): Promise<Blob> {
+    const { width, height } = this.host.canvas;
+    return renderImage(this.source('capture'), width, height, `${this.host.label} capture`, type, quality);
+  }
+
+  toBlob(options: ToBlobOptions): Promise<Blob> {
+    const aspect = options.idealAspect ? this.host.idealAspect() : undefined;
+    return frameBlob(this.source('toBlob'), this.host.canvas, aspect, options, `${this.host.label} toBlob`);
+  }
+
+  toDataURL(type: string, quality?: number): string {
+    return canvasDataUrl(this.source('toDataURL'), this.host.canvas, type, quality);
+  }
+
+  private source(method: string): FrameSource {
+    const source = this.host.frameSource();
+    if (!source) throw new Error(`<skinned-mesh-viewer>.${method}: nothing is shown yet (wait for "load" while the element is in the page)`);
+    return source;
+  }
+}

@@ -81,6 +81,15 @@ export class CameraControls {
     if (!enabled) this.cancelGestures();
   }
 
+  /**
+   * model-viewer's `zoom(keyPresses)`: a wheel event of −30 px per press (positive zooms in)
+   * on the canvas, so it does what the user's wheel would — nothing without camera controls
+   * or with `disable-zoom`.
+   */
+  zoomSteps(keyPresses: number): void {
+    if (Number.isFinite(keyPresses)) this.surface.dispatchEvent(new WheelEvent('wheel', { deltaY: -30 * keyPresses, cancelable: true }));
+  }
+
   /** Forgets pointers mid-drag (the element left the page and lost its pointer capture). */
   cancelGestures(): void {
     this.pointers.clear();

@@ -55,6 +55,8 @@ export interface ViewerVariantDetail {
 export interface ViewerLoopDetail {
   /** Passes of the clip completed since play(). */
   readonly count: number;
+  /** The clip's name (model-viewer 4.4's detail has it too). */
+  readonly name: string | undefined;
 }
 
 export interface ViewerCameraChangeDetail {

@@ -78,6 +78,15 @@ export function defineExtraModel(): void {
   if (typeof customElements !== 'undefined' && !customElements.get(EXTRA_MODEL_TAG)) customElements.define(EXTRA_MODEL_TAG, ExtraModelElement);
 }
 
+/**
+ * The root node of the model at model-viewer's `modelIndex` (the element's own `src` is 0 and its
+ * `<extra-model>`s follow; without a `src` the first `<extra-model>` is 0): what `data-joint` or
+ * a hotspot's `data-model-index` rides on.
+ */
+export function extraModelRootName(modelIndex: number): string {
+  return `extra-model ${modelIndex}`;
+}
+
 /** Per model-viewer's rule, the clips of the whole: every part's names in order, once; each plays its own clip of that name, or its first. */
 export function extraModelClips(models: readonly Model[]): ComposedClip[] {
   const names: string[] = [];
@@ -178,7 +187,7 @@ export class ViewerExtraModels {
     const sources = [...(own === undefined ? [] : [own]), ...elements.map((e) => e.getAttribute('src')!.trim())];
     const progress = sumProgress(sources.length, onProgress);
     const models = await Promise.all(sources.map((src, i) => fetchOne(src, progress[i])));
-    const parts = models.map((model, i) => (own !== undefined && i === 0 ? { model } : { model, root: `extra-model ${own === undefined ? i : i - 1}` }));
+    const parts = models.map((model, i) => (own !== undefined && i === 0 ? { model } : { model, root: extraModelRootName(i) }));
     const composed = composeModels(models.map((m) => m.name).join(' + '), parts, extraModelClips(models));
     const partElements = own === undefined ? elements : [null, ...elements];
     partElements.forEach((element, i) => { if (element) placeExtraModel(composed.model, composed.rootSlots[i], element, this.host.warn); });

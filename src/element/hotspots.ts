@@ -26,6 +26,7 @@ import type { OrbitCamera } from '../gpu/camera.ts';
 import { invertMat4 } from '../math/trs.ts';
 import { createRayHit, SkinnedRaycaster, type RayHit } from '../skin/raycast.ts';
 import { vector2d, vector3d, type Vector2D, type Vector3D } from './vector3d.ts';
+import { extraModelRootName } from './extra-model.ts';
 import {
   DEFAULT_HOTSPOT_NORMAL, DEFAULT_HOTSPOT_POSITION, facesEye, JOINT_OCCLUSION_SLACK, jointHotspot, occluded, parseHotspotVector,
   pixelRay, placeHotspot, projectToPixels, SURFACE_OCCLUSION_SLACK,
@@ -34,7 +35,7 @@ import {
 /** Children whose slot starts with this are hotspots (model-viewer's rule). */
 export const HOTSPOT_SLOT_PREFIX = 'hotspot';
 /** The hotspot attributes a change of which rescans. */
-const HOTSPOT_ATTRIBUTES = ['slot', 'data-position', 'data-normal', 'data-joint', 'data-offset', 'data-surface', 'data-visibility-attribute'];
+const HOTSPOT_ATTRIBUTES = ['slot', 'data-position', 'data-normal', 'data-joint', 'data-offset', 'data-surface', 'data-visibility-attribute', 'data-model-index'];
 /** Below this many CSS pixels of movement the transform is not written again. */
 const MOVE_EPSILON = 0.01;
 
@@ -93,7 +94,9 @@ interface Hotspot {
   readonly position: Float64Array;
   readonly normal: Float64Array;
   hasNormal: boolean;
-  readonly jointName: string | undefined;
+  /** `data-joint`, or the root node a `data-model-index` names (undefined again if the model has none: model coordinates). */
+  jointName: string | undefined;
+  readonly fromModelIndex: boolean;
   jointSlot: number;
   /** `data-surface`: glTF mesh, primitive, vertices a b c, weights (8 numbers); undefined without it. */
   readonly surface: Float64Array | undefined;
@@ -378,7 +381,10 @@ export class ViewerHotspots {
       if (!value) this.warn(`${attribute}="${text}" on slot "${name}" is not "x y z" in m, cm or mm${fallback ? `; using ${fallback.join(' ')}` : ''}`);
       return value ?? (fallback ? [...fallback] : undefined);
     };
-    const jointName = first.getAttribute('data-joint')?.trim() || undefined;
+    // model-viewer's data-model-index: the point is in that <extra-model>'s frame, i.e. on its root node (extra-model.ts).
+    const modelIndex = first.getAttribute('data-model-index')?.trim();
+    const ownJoint = first.getAttribute('data-joint')?.trim() || undefined;
+    const jointName = ownJoint ?? (modelIndex ? extraModelRootName(Number(modelIndex)) : undefined);
     const surfaceText = first.getAttribute('data-surface');
     let surface: Float64Array | undefined;
     if (surfaceText !== null) {
@@ -387,7 +393,7 @@ export class ViewerHotspots {
       if (numbers.length === 8 && integral && numbers.every(Number.isFinite)) surface = Float64Array.from(numbers);
       else this.warn(`data-surface="${surfaceText}" on slot "${name}" is not 8 numbers (mesh primitive a b c and three weights)`);
     }
-    const normal = read('data-normal', jointName === undefined ? DEFAULT_HOTSPOT_NORMAL : undefined);
+    const normal = read('data-normal', ownJoint === undefined ? DEFAULT_HOTSPOT_NORMAL : undefined);
     if (!wrapper) {
       wrapper = document.createElement('div');
       wrapper.className = 'hotspot';
@@ -406,8 +412,8 @@ export class ViewerHotspots {
       position: Float64Array.from(read('data-position', DEFAULT_HOTSPOT_POSITION)!),
       normal: Float64Array.from(normal ?? DEFAULT_HOTSPOT_NORMAL),
       hasNormal: normal !== undefined,
-      jointName, jointSlot: -1, surface, surfaceMeshNode: -1,
-      offset: Float64Array.from(read('data-offset', [0, 0, 0])!),
+      jointName, fromModelIndex: ownJoint === undefined && jointName !== undefined, jointSlot: -1, surface, surfaceMeshNode: -1,
+      offset: Float64Array.from((ownJoint === undefined && jointName !== undefined ? read('data-position', DEFAULT_HOTSPOT_POSITION) : read('data-offset', [0, 0, 0]))!),
       world: new Float64Array(3), worldNormal: new Float64Array(3), pixel: new Float64Array(3),
       transform: typedOm ? new CSSTransformValue([new CSSTranslate(tx!, ty!)]) : undefined, tx, ty,
       lastX: NaN, lastY: NaN, visible: undefined, shown: !wrapper.hidden,
@@ -434,6 +440,12 @@ export class ViewerHotspots {
       try {
         h.jointSlot = findSlot(model, h.jointName);
       } catch (error) {
+        // data-model-index 0 of an element with its own src: that model's coordinates are the scene's.
+        if (h.fromModelIndex) {
+          h.position.set(h.offset);
+          h.jointName = undefined;
+          continue;
+        }
         this.warn(`data-joint="${h.jointName}" on slot "${h.name}": ${(error as Error).message}`);
       }
     }

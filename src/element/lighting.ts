@@ -23,12 +23,12 @@ export const LEGACY = 'legacy';
 
 /**
  * model-viewer's `tone-mapping` values and ours: `neutral` (Khronos PBR Neutral, the
- * default; `commerce` is its older name), `aces`, `agx`, `none` / `linear` (colour ×
+ * default; `auto`, model-viewer 4.4's default, and `commerce`, its older name, mean it too), `aces`, `agx`, `none` / `linear` (colour ×
  * exposure, clamped); `reinhard` maps to PBR Neutral (both roll highlights off gently and
  * keep hues) and `cineon` to ACES (both filmic S-curves).
  */
 const TONE_MAPPINGS: Readonly<Record<string, ToneMapping>> = {
-  neutral: ToneMapping.PBR_NEUTRAL, commerce: ToneMapping.PBR_NEUTRAL, reinhard: ToneMapping.PBR_NEUTRAL,
+  neutral: ToneMapping.PBR_NEUTRAL, auto: ToneMapping.PBR_NEUTRAL, commerce: ToneMapping.PBR_NEUTRAL, reinhard: ToneMapping.PBR_NEUTRAL,
   aces: ToneMapping.ACES, cineon: ToneMapping.ACES, agx: ToneMapping.AGX, none: ToneMapping.NONE, linear: ToneMapping.NONE,
 };
 

@@ -91,7 +91,7 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'orbit-sensitivity', property: 'orbitSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
   { attribute: 'zoom-sensitivity', property: 'zoomSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
   { attribute: 'pan-sensitivity', property: 'panSensitivity', kind: 'number', fallback: 1, reaction: 'interaction' },
-  { attribute: 'touch-action', property: 'touchAction', kind: 'string', fallback: 'pan-y', reaction: 'interaction' },
+  { attribute: 'touch-action', property: 'touchAction', kind: 'string', fallback: 'none', reaction: 'interaction' },
   { attribute: 'interaction-prompt', property: 'interactionPrompt', kind: 'string', fallback: 'auto', reaction: 'none' },
   { attribute: 'interaction-prompt-style', property: 'interactionPromptStyle', kind: 'string', fallback: 'wiggle', reaction: 'none' },
   { attribute: 'orientation', property: 'orientation', kind: 'string', fallback: null, reaction: 'model-transform' },
@@ -252,7 +252,7 @@ export interface ReflectedProperties {
   autoRotate: boolean;
   /** Milliseconds (default 3000). */
   autoRotateDelay: number;
-  /** Angle per second of `auto-rotate` (`32deg` by default). */
+  /** Angle per second of `auto-rotate` (`30deg`, negative the other way, or `-100%` of the default; default π/32 rad, model-viewer 4.4's). */
   rotationPerSecond: string | null;
   disableZoom: boolean;
   disablePan: boolean;
@@ -261,7 +261,7 @@ export interface ReflectedProperties {
   orbitSensitivity: number;
   zoomSensitivity: number;
   panSensitivity: number;
-  /** `pan-y` (default: vertical swipes scroll the page), `pan-x` or `none`. */
+  /** `none` (default, model-viewer 4.4's: every touch orbits), `pan-y` (vertical swipes scroll the page) or `pan-x`. */
   get touchAction(): string;
   set touchAction(value: string | null);
   /** `auto` (default): with camera-controls, a prompt shows after `interaction-prompt-threshold` ms without interaction; `none`. */

@@ -32,6 +32,8 @@ canvas.empty { visibility: hidden; }
 }
 ::slotted([slot="poster"]) { position: absolute; inset: 0; pointer-events: auto; }
 .interaction-prompt {
+  /* model-viewer's custom property: a page can keep the prompt off (none) while it still "shows". */
+  display: var(--interaction-prompt-display, block);
   position: absolute; left: 50%; top: 50%; pointer-events: none;
   transform: translate(-50%, -50%);
 }

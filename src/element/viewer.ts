@@ -7,7 +7,7 @@ import type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from
 import { CameraApi, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
 import { vector3d } from './vector3d.ts';
 import { readModelMatrix } from './model-transform.ts';
-import { canvasDataUrl, frameBlob, renderImage, type FrameSource, type ToBlobOptions } from './capture.ts';
+import { ViewerImages, type ToBlobOptions } from './capture.ts';
 import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
 } from './events.ts';
@@ -75,6 +75,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private readonly cameraApi: CameraApi;
   /** The canvas's label, the element's tab stop and the live region (`alt`, `a11y`). */
   private readonly accessibility: ViewerA11y;
+  /** capture(), toBlob(), toDataURL(). */
+  private readonly images: ViewerImages;
   /** `<extra-model>` children, loaded and composed with the element's own source. */
   private readonly extraModels: ViewerExtraModels;
 
@@ -106,12 +108,19 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.playback = new ViewerPlayback(this, {
       emit: (type, detail) => this.emit(type, detail),
       layerChanged: (type, name) => this.emit(type, { name }),
-      looped: (count) => this.emit('loop', { count }),
+      looped: (count) => this.emit('loop', { count, name: this.animations[this.playback.player?.clip ?? -1] }),
       stage: () => this.stage,
       invalidate: () => this.frames.invalidate(),
     });
     this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, warnOnce, () => this.frames.invalidate());
     this.accessibility = new ViewerA11y({ element: this, image: this.canvas, status: this.shadow.status, warn: warnOnce });
+    this.images = new ViewerImages({
+      canvas: this.canvas, label: `<${TAG_NAME}> #${this.viewerId}`, idealAspect: () => (this.bounds ? this.view.idealAspect : undefined),
+      frameSource: () => {
+        const gpu = this.session.gpu, player = this.playback.player;
+        return gpu && player && gpu.uploaded === player.model ? { gpu, player, stage: this.stage, draw: (g, t, p, stage) => this.frames.draw(g, t, p, stage) } : undefined;
+      },
+    });
     this.extraModels = new ViewerExtraModels({
       element: this, warn: warnOnce, shownModel: () => this.loader.model, placed: () => this.partMoved(),
       reload: () => { if (this.attached && this.posterView.state.mayLoad()) this.loader.start(this.source); },
@@ -300,8 +309,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   /** Width over height the framed model needs (what `toBlob({idealAspect: true})` uses). */
   getIdealAspect(): number { return this.bounds ? this.view.idealAspect : 1; }
 
-  /** The angle `auto-rotate` has turned the model by, radians about +Y. */
+  /** The angle `auto-rotate` has turned the model by, radians about +Y (model-viewer 4.4's `turntableRotation`). */
+  get turntableRotation(): number { return this.view.turntable; }
   getTurntableRotation(): number { return this.view.turntable; }
+
+  /** model-viewer's `zoom(keyPresses)`: zooms in (positive) or out as that many wheel steps would, with camera controls. */
+  zoom(keyPresses: number): void { this.cameraApi.controls.zoomSteps(keyPresses); }
 
   /** Turns the model back to `theta` radians (default 0). */
   resetTurntableRotation(theta = 0): void {
@@ -333,29 +346,13 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
    * default; `image/jpeg` and `image/webp` take a quality 0…1). Rendered again into an
    * offscreen texture and read back, so it works whatever the canvas compositing does.
    */
-  async capture(type = 'image/png', quality?: number): Promise<Blob> {
-    const { width, height } = this.canvas;
-    return renderImage(this.frameSource('capture'), width, height, `<${TAG_NAME}> #${this.viewerId} capture`, type, quality);
-  }
+  capture(type = 'image/png', quality?: number): Promise<Blob> { return this.images.capture(type, quality); }
 
   /** model-viewer's `toBlob`: as capture(), or with `idealAspect` as wide as the framed model needs. */
-  async toBlob(options: ToBlobOptions = {}): Promise<Blob> {
-    const aspect = options.idealAspect && this.bounds ? this.view.idealAspect : undefined;
-    return frameBlob(this.frameSource('toBlob'), this.canvas, aspect, options, `<${TAG_NAME}> #${this.viewerId} toBlob`);
-  }
+  toBlob(options: ToBlobOptions = {}): Promise<Blob> { return this.images.toBlob(options); }
 
   /** model-viewer's `toDataURL`: synchronous, a frame drawn now and encoded by the canvas. */
-  toDataURL(type = 'image/png', encoderOptions?: number): string {
-    return canvasDataUrl(this.frameSource('toDataURL'), this.canvas, type, encoderOptions);
-  }
-
-  private frameSource(method: string): FrameSource {
-    const gpu = this.session.gpu, player = this.playback.player;
-    if (!gpu || !player || gpu.uploaded !== player.model) {
-      throw new Error(`<${TAG_NAME}>.${method}: nothing is shown yet (wait for "load" while the element is in the page)`);
-    }
-    return { gpu, player, stage: this.stage, draw: (g, target, p, stage) => this.frames.draw(g, target, p, stage) };
-  }
+  toDataURL(type = 'image/png', encoderOptions?: number): string { return this.images.toDataURL(type, encoderOptions); }
 
   /** The model's box size after `orientation` and `scale`, metres (its clip's sweep, in place). */
   getDimensions(): ViewerVector3 {

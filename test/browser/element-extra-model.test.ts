@@ -194,6 +194,26 @@ describe.skipIf(!!unavailable)('<extra-model> children (model-viewer 4.4)', () =
     expect(await place()).toBeCloseTo(x + 1, 4);
   });
 
+  it('"data-model-index forces hotspot attachment to extra model": its data-position is in that model\'s frame; index 0 is the element\'s own src', async () => {
+    await addViewer({ builtin: 'limb', 'camera-orbit': '0deg 90deg 8m' }, [{ src: 'builtin:character', offset: '1.5m 0 0', orientation: '0 0 90deg' }]);
+    const spots = await page.evaluate(async () => {
+      const el = window.helpers.viewer('viewer');
+      for (const [name, index] of [['hotspot-extra', '1'], ['hotspot-own', '0']]) {
+        const spot = document.createElement('div');
+        spot.slot = name;
+        spot.dataset.modelIndex = index;
+        spot.dataset.position = '0.5m 1m 0';
+        el.append(spot);
+      }
+      await window.helpers.nextFrames(3);
+      const p = (name: string) => { const q = el.queryHotspot(name)!.position; return [q.x, q.y, q.z]; };
+      return { extra: p('hotspot-extra'), own: p('hotspot-own') };
+    });
+    // Turned 90° about +Y: the extra model's +x is the scene's −z.
+    expect(spots.extra).toEqual([expect.closeTo(1.5, 4), expect.closeTo(1, 4), expect.closeTo(-0.5, 4)]);
+    expect(spots.own).toEqual([expect.closeTo(0.5, 4), expect.closeTo(1, 4), expect.closeTo(0, 4)]);
+  });
+
   it('a crowd (instances) of the composition draws every part for each member', async () => {
     await addViewer({ builtin: 'limb', instances: '4', 'crowd-evaluator': 'cpu' }, [{ src: 'builtin:character', offset: '1m 0 0' }]);
     const stats = await page.evaluate(async () => {

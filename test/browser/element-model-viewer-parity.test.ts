@@ -186,6 +186,62 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> as model-viewer 4.4 pages 
     });
   });
 
+  describe('camera methods and properties', () => {
+    it('zoom(keyPresses) zooms as the wheel would, only with camera-controls and without disable-zoom; turntableRotation is the turntable\'s angle', async () => {
+      await addViewer('zoom', { builtin: 'character', 'camera-controls': '', 'interpolation-decay': '0', 'camera-orbit': '0deg 90deg 4m' });
+      const radius = (presses: number) => page.evaluate((n) => {
+        const el = window.helpers.viewer('zoom');
+        el.zoom(n);
+        el.jumpCameraToGoal();
+        return el.getCameraOrbit().radius;
+      }, presses);
+      const inward = await radius(3);
+      expect(inward).toBeLessThan(4 * 0.9);
+      expect(await radius(-3)).toBeCloseTo(4, 9);
+      await page.evaluate(() => { window.helpers.viewer('zoom').disableZoom = true; });
+      expect(await radius(3)).toBeCloseTo(4, 9);
+      await page.evaluate(() => { const el = window.helpers.viewer('zoom'); el.disableZoom = false; el.cameraControls = false; });
+      expect(await radius(3)).toBeCloseTo(4, 9);
+      expect(await page.evaluate(() => {
+        const el = window.helpers.viewer('zoom');
+        el.resetTurntableRotation(1.25);
+        return el.turntableRotation;
+      })).toBe(1.25);
+    });
+  });
+
+  describe('staging and prompt, as 4.4 defines them', () => {
+    it('rotation-per-second is π/32 rad/s by default, and "-100%" turns the other way at that rate', async () => {
+      await addViewer('spin', { builtin: 'character', 'animation-name': 'Idle', 'auto-rotate': '', 'auto-rotate-delay': '0' });
+      await expect.poll(() => page.evaluate(() => window.helpers.viewer('spin').modelIsVisible)).toBe(true);
+      const rate = () => page.evaluate(async () => {
+        const el = window.helpers.viewer('spin');
+        const a = el.turntableRotation, t0 = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        const turned = Math.atan2(Math.sin(el.turntableRotation - a), Math.cos(el.turntableRotation - a));
+        return turned / ((performance.now() - t0) / 1000);
+      });
+      // Never faster than the rate (the old default, 32°/s, was ten times it); frames carry at most 0.25 s each, so a
+      // loaded machine may lose time and the rate seen be lower.
+      const forward = await rate();
+      expect(forward).toBeGreaterThan((Math.PI / 32) * 0.2);
+      expect(forward).toBeLessThan((Math.PI / 32) * 1.1);
+      await page.evaluate(() => { window.helpers.viewer('spin').rotationPerSecond = '-100%'; });
+      const backward = await rate();
+      expect(backward).toBeLessThan(-(Math.PI / 32) * 0.2);
+      expect(backward).toBeGreaterThan(-(Math.PI / 32) * 1.1);
+    });
+
+    it('--interaction-prompt-display: none keeps a page\'s own slot="interaction-prompt" element off while the prompt is up', async () => {
+      await addViewer('prompt', { builtin: 'limb', 'camera-controls': '', 'interaction-prompt-threshold': '0' }, '',
+        '<div slot="interaction-prompt" style="width: 20px; height: 20px; background: red"></div>');
+      const shown = () => page.evaluate(() => window.helpers.viewer('prompt').querySelector('[slot="interaction-prompt"]')!.checkVisibility());
+      await expect.poll(shown).toBe(true);
+      await page.evaluate(() => window.helpers.viewer('prompt').style.setProperty('--interaction-prompt-display', 'none'));
+      expect(await shown()).toBe(false);
+    });
+  });
+
   describe('limits', () => {
     it('"jumps to maxCameraOrbit / minCameraOrbit / maxFieldOfView / minFieldOfView when outside": within the same task, no easing', async () => {
       await addViewer('jump', { builtin: 'character', 'camera-orbit': '0deg 90deg 2.5m', 'interpolation-decay': '1000' });

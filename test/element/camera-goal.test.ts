@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_MAX_PHI, DEFAULT_MIN_PHI, parseAngleOr, parseCameraTarget, parseMilliseconds, parseOrbitLimits, stepDamped, type OrbitLimits,
+  DEFAULT_MAX_PHI, DEFAULT_MIN_PHI, DEFAULT_ROTATION_PER_SECOND, parseAngleOr, parseCameraTarget, parseMilliseconds, parseOrbitLimits,
+  parseRotationRate, stepDamped, type OrbitLimits,
 } from '../../src/element/camera-goal.ts';
 
 const DEG = Math.PI / 180;
@@ -19,6 +20,17 @@ describe('camera attribute parsing', () => {
     expect(parseAngleOr('auto', 7)).toBe(7);
     expect(parseAngleOr(null, 7)).toBe(7);
     expect(parseAngleOr('fast', 7)).toBeUndefined();
+  });
+
+  it('rotation-per-second as model-viewer 4.4 reads it: default π/32 rad/s, angles either way, percentages of the default', () => {
+    expect(DEFAULT_ROTATION_PER_SECOND).toBe(Math.PI / 32);
+    expect(parseRotationRate(null)).toBe(Math.PI / 32);
+    expect(parseRotationRate('auto')).toBe(Math.PI / 32);
+    expect(parseRotationRate('30deg')).toBeCloseTo(30 * DEG, 12);
+    expect(parseRotationRate('-0.5rad')).toBe(-0.5);
+    expect(parseRotationRate('-100%')).toBe(-Math.PI / 32);
+    expect(parseRotationRate('250%')).toBeCloseTo(2.5 * Math.PI / 32, 12);
+    for (const bad of ['fast', '10%%', '%']) expect(parseRotationRate(bad), bad).toBeUndefined();
   });
 
   it('milliseconds as model-viewer writes them: bare and ms are milliseconds, s seconds', () => {

@@ -23,6 +23,8 @@ describe('element lighting attributes', () => {
     expect(parseToneMapping(null)).toBe(ToneMapping.PBR_NEUTRAL);
     expect(parseToneMapping('neutral')).toBe(ToneMapping.PBR_NEUTRAL);
     expect(parseToneMapping('commerce')).toBe(ToneMapping.PBR_NEUTRAL);
+    // model-viewer 4.4's default value.
+    expect(parseToneMapping('auto')).toBe(ToneMapping.PBR_NEUTRAL);
     expect(parseToneMapping('reinhard')).toBe(ToneMapping.PBR_NEUTRAL);
     expect(parseToneMapping('ACES')).toBe(ToneMapping.ACES);
     expect(parseToneMapping('cineon')).toBe(ToneMapping.ACES);
