@@ -214,22 +214,38 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> as model-viewer 4.4 pages 
     it('rotation-per-second is π/32 rad/s by default, and "-100%" turns the other way at that rate', async () => {
       await addViewer('spin', { builtin: 'character', 'animation-name': 'Idle', 'auto-rotate': '', 'auto-rotate-delay': '0' });
       await expect.poll(() => page.evaluate(() => window.helpers.viewer('spin').modelIsVisible)).toBe(true);
-      const rate = () => page.evaluate(async () => {
-        const el = window.helpers.viewer('spin');
-        const a = el.turntableRotation, t0 = performance.now();
-        await new Promise((resolve) => setTimeout(resolve, 2000));
-        const turned = Math.atan2(Math.sin(el.turntableRotation - a), Math.cos(el.turntableRotation - a));
-        return turned / ((performance.now() - t0) / 1000);
+      // Each animation frame's timestamp, as every callback of the frame (the element's too) gets it.
+      await page.evaluate(() => {
+        const raf = window.requestAnimationFrame;
+        const times: number[] = [];
+        Object.assign(window, { spinTimes: times });
+        window.requestAnimationFrame = (callback) => raf((t) => {
+          if (times[times.length - 1] !== t) times.push(t);
+          callback(t);
+        });
       });
-      // Never faster than the rate (the old default, 32°/s, was ten times it); frames carry at most 0.25 s each, so a
-      // loaded machine may lose time and the rate seen be lower.
-      const forward = await rate();
-      expect(forward).toBeGreaterThan((Math.PI / 32) * 0.2);
-      expect(forward).toBeLessThan((Math.PI / 32) * 1.1);
+      /**
+       * How far the turntable turns over 10 frames, against what `rate` rad/s gives for those frames'
+       * own steps (at most 0.25 s each, as the element's): counted, not timed.
+       */
+      const turnsAt = (rate: number) => page.evaluate(async (r) => {
+        const el = window.helpers.viewer('spin');
+        const times = (window as unknown as { spinTimes: number[] }).spinTimes;
+        await window.helpers.nextFrames(2);
+        const a0 = el.turntableRotation, n0 = times.length;
+        await window.helpers.nextFrames(10);
+        let seconds = 0;
+        for (let i = n0; i < times.length; i++) seconds += Math.min(0.25, (times[i] - times[i - 1]) / 1000);
+        const turned = el.turntableRotation - a0;
+        return { error: turned - r * seconds - 2 * Math.PI * Math.round((turned - r * seconds) / (2 * Math.PI)), turned };
+      }, rate);
+      const forward = await turnsAt(Math.PI / 32);
+      expect(Math.abs(forward.error)).toBeLessThan(1e-9);
+      expect(forward.turned).toBeGreaterThan(0);
       await page.evaluate(() => { window.helpers.viewer('spin').rotationPerSecond = '-100%'; });
-      const backward = await rate();
-      expect(backward).toBeLessThan(-(Math.PI / 32) * 0.2);
-      expect(backward).toBeGreaterThan(-(Math.PI / 32) * 1.1);
+      const backward = await turnsAt(-Math.PI / 32);
+      expect(Math.abs(backward.error)).toBeLessThan(1e-9);
+      expect(backward.turned).toBeLessThan(0);
     });
 
     it('--interaction-prompt-display: none keeps a page\'s own slot="interaction-prompt" element off while the prompt is up', async () => {
