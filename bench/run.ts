@@ -13,7 +13,9 @@
  * `--environment` (bench/environment.ts: prefiltering a 2k×1k .hdr; also after the GPU section),
  * `--crowd-evaluator` (bench/crowd-evaluator.ts: the GPU pose evaluator against the CPU batch),
  * `--crowd` (bench/gpu/crowd-bench.ts: 1,000–100,000 characters, CPU batch vs GPU evaluator vs three.js),
- * `--hostile-loads` (bench/hostile-loads.ts: files that ask the loader for a lot, each against a peer).
+ * `--hostile-loads` (bench/hostile-loads.ts: files that ask the loader for a lot, each against a peer),
+ * `--skinning-methods` (bench/skinning-methods.ts: centre-of-rotation precomputation, its worker,
+ * and the per-frame cost of linear, dual-quaternion and centre-of-rotation skinning side by side).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -38,6 +40,7 @@ import { runRaycastBench } from './raycast.ts';
 import { runEnvironmentBench } from './environment.ts';
 import { runCrowdEvaluatorBench } from './crowd-evaluator.ts';
 import { runHostileLoadsBench } from './hostile-loads.ts';
+import { runSkinningMethodsBench } from './skinning-methods.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -76,6 +79,10 @@ if (process.argv.includes('--skinned-bounds')) {
 }
 if (process.argv.includes('--retarget')) {
   await runRetargetBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--skinning-methods')) {
+  await runSkinningMethodsBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--hostile-loads')) {
