@@ -9,6 +9,7 @@
  * three writeBuffers. PNGs: test-artifacts/cor-*.png.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Crowd } from '../../src/anim/crowd.ts';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { bakeModel } from '../../src/bake/bake.ts';
@@ -19,6 +20,7 @@ import { ComponentType } from '../../src/gltf/constants.ts';
 import type { GltfWarning } from '../../src/gltf/errors.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { drawIndices } from '../../src/gltf/topology.ts';
+import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { centersOfRotationCounters, readyCenters } from '../../src/skin/centers-of-rotation/centers.ts';
@@ -190,6 +192,41 @@ describe.skipIf(!device)('centre-of-rotation skinning in the Renderer (Dawn on S
       } finally {
         renderer.destroy();
       }
+    });
+  });
+
+  it('a crowd (one instanced draw per primitive, the CPU evaluator) draws each character as it draws alone', async () => {
+    const model = await loadModel(buildBuiltinGlb('character'), 'character');
+    await expectNoGpuErrors(gpu, async () => {
+      await scene.setModel(model, false);
+      scene.renderer.settings.skinning = 'center-of-rotation';
+      await scene.renderer.prepareSkinning();
+      scene.camera.target.set([0, 0.9, 0]);
+      scene.camera.distance = 7;
+      const crowd = new Crowd(model, 3);
+      [-2, 0, 2].forEach((x, k) => {
+        crowd.setPlacement(k, x, 0, 0, 0);
+        crowd.play(k, k % model.animations.length, 0.3 * k);
+      });
+      crowd.update(0.2);
+      renderCrowd(scene.renderer, scene.target, scene.camera, crowd);
+      expect(scene.renderer.skinning).toBe('center-of-rotation');
+      expect(scene.renderer.stats.instances).toBe(3);
+      const together = await scene.read();
+      // Each alone, at its own placement, into a composite.
+      const composite = new Uint8Array(together.rgba.length);
+      for (let k = 0; k < 3; k++) {
+        scene.renderer.renderInstances(scene.target, scene.camera, [crowd.instances[k]], 1, crowd.placementsF32.subarray(k * 16, k * 16 + 16));
+        const alone = await scene.read();
+        for (let i = 0; i < alone.rgba.length; i += 4) if (alone.rgba[i + 3] > 0) composite.set(alone.rgba.subarray(i, i + 4), i);
+      }
+      let differing = 0, covered = 0;
+      for (let i = 0; i < composite.length; i += 4) {
+        if (together.rgba[i + 3] > 0) covered++;
+        for (let c = 0; c < 4; c++) if (Math.abs(together.rgba[i + c] - composite[i + c]) > 1) { differing++; break; }
+      }
+      expect(covered).toBeGreaterThan(300);
+      expect(differing).toBe(0);
     });
   });
 
