@@ -215,19 +215,22 @@ describe.skipIf(!!unavailable)('<extra-model> children (model-viewer 4.4)', () =
   });
 
   it('a crowd (instances) of the composition draws every part for each member', async () => {
-    await addViewer({ builtin: 'limb', instances: '4', 'crowd-evaluator': 'cpu' }, [{ src: 'builtin:character', offset: '1m 0 0' }]);
-    const stats = await page.evaluate(async () => {
+    await addViewer({ builtin: 'limb', instances: '4', 'crowd-evaluator': 'cpu', 'camera-orbit': 'auto auto 300%' }, [{ src: 'builtin:character', offset: '1m 0 0' }]);
+    const triangles = (instances: number) => page.evaluate(async (n) => {
       const el = window.helpers.viewer('viewer');
+      el.instances = n;
       await window.helpers.nextFrames(3);
-      return { instances: el.stats!.instances + el.stats!.culled, triangles: el.stats!.triangles };
-    });
-    const single = await page.evaluate(async () => {
-      const el = window.helpers.viewer('viewer');
-      el.instances = 1;
-      await window.helpers.nextFrames(3);
-      return el.stats!.triangles;
-    });
-    expect(stats.instances).toBe(4);
-    expect(stats.triangles).toBeGreaterThan(single * 2);
+      return { drawn: el.stats!.instances, triangles: el.stats!.triangles };
+    }, instances);
+    const crowd = await triangles(4);
+    const single = await triangles(1);
+    // Without the extra model: the limb alone.
+    const removed = nextLoad();
+    await page.evaluate(() => window.helpers.viewer('viewer').querySelector('extra-model')!.remove());
+    await removed;
+    const limb = await triangles(1);
+    expect(crowd.drawn).toBe(4);
+    expect(crowd.triangles).toBe(4 * single.triangles);
+    expect(single.triangles).toBeGreaterThan(limb.triangles);
   });
 });
