@@ -20,6 +20,7 @@
  */
 import type { ModelInstance } from '../anim/instance.ts';
 import { findSlot } from '../anim/mask.ts';
+import { humanoidBoneSlot } from '../anim/retarget/joint-map.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
 import type { OrbitCamera } from '../gpu/camera.ts';
@@ -446,7 +447,10 @@ export class ViewerHotspots {
           h.jointName = undefined;
           continue;
         }
-        this.warn(`data-joint="${h.jointName}" on slot "${h.name}": ${(error as Error).message}`);
+        // Not a node name: a humanoid bone (`leftHand`), by a VRM's humanoid map or the rig's naming convention.
+        h.jointSlot = humanoidBoneSlot(model, h.jointName);
+        if (h.jointSlot >= 0) continue;
+        this.warn(`data-joint="${h.jointName}" on slot "${h.name}": ${(error as Error).message} (nor is it a humanoid bone of the model)`);
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { BudgetState } from './budget.ts';
+import type { HumanoidMap } from './humanoid.ts';
 import type { Channel, Clip, Hierarchy, Material, Mesh, MeshNode, Model, NodeInfo, Primitive, Skin, Texture, TextureInfo } from './model.ts';
 
 /**
@@ -125,6 +126,7 @@ export function composeModels(name: string, parts: readonly ComposedPart[], clip
     images: parts.flatMap((p) => p.model.images),
     warnings: parts.flatMap((p) => p.model.warnings),
     ...(variants.length > 0 ? { variants } : {}),
+    ...composeHumanoid(parts, offsets),
     ...composeBudget(parts.map((p) => p.model.loadBudget)),
   };
   return { model, rootSlots };
@@ -240,6 +242,14 @@ function composeClip(clip: ComposedClip, parts: readonly ComposedPart[], offsets
     duration = Math.max(duration, source.duration);
   });
   return { name: clip.name, duration, channels, timelines, ...(materialTracks.length > 0 ? { materialTracks } : {}) };
+}
+
+/** The first part's humanoid map that has one (a VRM avatar's), its nodes shifted: the whole has one set of humanoid bones. */
+function composeHumanoid(parts: readonly ComposedPart[], offsets: readonly Offsets[]): { humanoid?: HumanoidMap } {
+  const p = parts.findIndex((part) => part.model.humanoid !== undefined);
+  if (p < 0) return {};
+  const base = offsets[p].node + offsets[p].rootShift;
+  return { humanoid: Object.fromEntries(Object.entries(parts[p].model.humanoid!).map(([bone, node]) => [bone, node! + base])) as HumanoidMap };
 }
 
 function unionOf(lists: readonly (readonly string[])[]): string[] {

@@ -8,7 +8,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { openTestPage } from './element-support.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ASSETS_DIR } from '../support/assets.ts';
+import { editGlb } from '../anim/retarget/fixtures.ts';
+import { openTestPage, serveFiles } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -357,5 +361,43 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       };
     });
     expect(result).toEqual({ inside: false, hidden: true, warned: true });
+  });
+
+  it('data-joint takes a humanoid bone name: a VRM\'s humanoid map whatever its nodes are called, or the rig\'s naming convention', async () => {
+    // The VRM sample with every node renamed: only its humanoid map says which node is the head.
+    const vrm = editGlb(new Uint8Array(readFileSync(join(ASSETS_DIR, 'vrm', 'VRMC_vrm_expressions_isBinary_Overrides.vrm'))), (json) => {
+      json.nodes.forEach((node: { name?: string }, i: number) => { node.name = `n${i}`; });
+    });
+    await serveFiles(page, 'humanoid', (name) => (name === 'avatar.vrm' ? { body: vrm, type: 'model/gltf-binary' } : undefined));
+    const placed = await page.evaluate(async (t) => {
+      const positions = async (src: string | null, builtin: string | null, joints: string[]) => {
+        const el = document.createElement('skinned-mesh-viewer');
+        if (src) el.setAttribute('src', src);
+        if (builtin) el.setAttribute('builtin', builtin);
+        el.setAttribute('loading', 'eager');
+        el.innerHTML = joints.map((j, i) => `<span slot="hotspot-${i}" data-joint="${j}"></span>`).join('');
+        document.getElementById('stage')!.append(el);
+        await window.helpers.whenLoaded(el, t);
+        await window.helpers.nextFrames(3);
+        const out = joints.map((_, i) => { const q = el.queryHotspot(`hotspot-${i}`); return q && [q.position.x, q.position.y, q.position.z]; });
+        el.remove();
+        return out;
+      };
+      const model = (await fetch('/humanoid/avatar.vrm').then((r) => r.arrayBuffer())).byteLength;
+      return {
+        model,
+        character: await positions(null, 'character', ['leftHand', 'Hand.L', 'head', 'Head']),
+        vrm: await positions('/humanoid/avatar.vrm', null, ['head', 'leftHand', 'rightHand']),
+      };
+    }, LOAD_TIMEOUT);
+    expect(placed.model).toBe(vrm.byteLength);
+    // The built-in character's joints follow a known convention (Hand.L is leftHand).
+    expect(placed.character[0]).toEqual(placed.character[1]);
+    expect(placed.character[2]).toEqual(placed.character[3]);
+    expect(placed.character[0]).not.toBeNull();
+    // The VRM's head is above its hands, which are on either side.
+    const [head, left, right] = placed.vrm as number[][];
+    expect(head[1]).toBeGreaterThan(Math.max(left[1], right[1]));
+    expect(Math.sign(left[0])).not.toBe(Math.sign(right[0]));
   });
 });

@@ -84,6 +84,16 @@ function humanoidBySlot(sk: RetargetSkeleton, slots: Int32Array): Map<number, Hu
   return out;
 }
 
+/**
+ * The slot of humanoid `bone` (VRM 1.0's name, e.g. `leftHand`) in `model`: by its humanoid map
+ * (a VRM file's) when it has one, else by its joint names read in the rigging convention that
+ * names most of them; −1 when no joint is that bone.
+ */
+export function humanoidBoneSlot(model: Model, bone: string): number {
+  for (const [slot, b] of humanoidBySlot({ model }, skeletonSlots(model))) if (b === bone) return slot;
+  return -1;
+}
+
 /** Maps the target's skeleton joints onto the source's (see the module comment). Throws RetargetError when nothing matches or the user map is wrong. */
 export function mapJoints(source: RetargetSkeleton, target: RetargetSkeleton, options: JointMapOptions = {}): JointMapping {
   const src = source.model, tgt = target.model;
