@@ -33,6 +33,8 @@ const CHAINS: readonly { name: string; parent: string; start: V3; dir: V3; segme
 ];
 
 const EYE_Y = 1.725, EYE_X = 0.038, EYE_Z = 0.09, EYE_R = 0.022;
+/** How far above the eye an open lid sits (a closed one covers the eye). */
+const LID_RAISE = EYE_R * 2.1;
 
 /** Face morph targets, in target order. */
 const FACE_TARGETS = ['aa', 'ih', 'ou', 'ee', 'oh', 'smile', 'frown', 'blinkL', 'blinkR'] as const;
@@ -137,9 +139,9 @@ function faceMesh(rig: Rig): { mesh: MeshData; targets: Float32Array[] } {
   mark('mouth', () => addLathe(mesh, { frame: frameAlong(mouth, Z, [0, -1, 0]), segments: 16, rings: ellipsoidRings(0.03, 0.008, 0.008, 7), influences: head }));
   for (const side of ['L', 'R'] as const) {
     const x = (side === 'L' ? 1 : -1) * EYE_X;
-    // A lid: a shell just outside the eyeball, above it when open.
+    // A lid: a shell as big as the eyeball, above it (a brow) when open, over it when closed.
     mark(side === 'L' ? 'lidL' : 'lidR', () => addLathe(mesh, {
-      frame: frameAlong([x, EYE_Y + EYE_R * 1.05, EYE_Z + 0.002], Z, [0, -1, 0]), segments: 12, rings: ellipsoidRings(EYE_R * 1.12, EYE_R * 0.35, EYE_R * 0.9, 7), influences: head,
+      frame: frameAlong([x, EYE_Y + LID_RAISE, EYE_Z + 0.003], Z, [0, -1, 0]), segments: 12, rings: ellipsoidRings(EYE_R * 1.15, EYE_R * 1.05, EYE_R * 1.05, 9), influences: head,
     }));
   }
   const P = mesh.positions;
@@ -159,9 +161,8 @@ function faceMesh(rig: Rig): { mesh: MeshData; targets: Float32Array[] } {
           if (target === 'smile') d[o + 1] = 0.012 * corner;
           if (target === 'frown') d[o + 1] = -0.01 * corner;
         } else if ((target === 'blinkL' && part.kind === 'lidL') || (target === 'blinkR' && part.kind === 'lidR')) {
-          // Down over the eye and a little forward.
-          d[o + 1] = -EYE_R * 1.05;
-          d[o + 2] = 0.004;
+          // Down over the eye.
+          d[o + 1] = -LID_RAISE;
         }
       }
     }

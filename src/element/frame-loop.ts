@@ -39,6 +39,8 @@ export interface FrameLoopHost {
   animationEnded(player: AnimationPlayer): void;
   /** Advances the playing player by `dt` seconds (its update, with the element's passes and layer ramps). */
   advance(player: AnimationPlayer, dt: number): void;
+  /** A VRM avatar's settings onto the player before the pose (vrm-viewer.ts); true while it needs frames though paused. */
+  vrm(player: AnimationPlayer, elapsed: number): boolean;
   /** A frame was drawn into the canvas (the poster comes down, hotspots follow it; must allocate nothing). */
   frameDrawn(): void;
   /** The camera moved in the frame just drawn (must allocate nothing). */
@@ -173,10 +175,14 @@ export class FrameLoop {
     // Pose time: the player and the stage (root motion, the crowd).
     const started = performance.now();
     const advancing = player.playing;
+    const vrmActive = this.host.vrm(player, elapsed);
     if (advancing) {
       dt = elapsed;
       this.host.advance(player, dt);
       ended = player.ended;
+    } else if (vrmActive) {
+      // A paused clip holds, but the avatar's springs, blinks and gaze move on.
+      player.update(elapsed);
     } else if (hook !== null) {
       // The hook edits the pose in place; start it from the clip again, not from its last edit.
       player.evaluate();
@@ -190,7 +196,7 @@ export class FrameLoop {
     this.host.frameDrawn();
     if (cameraMoved) this.host.cameraChanged();
     // Easing or auto-rotating keeps frames coming, as playing does.
-    if ((player.playing || this.view.active) && this.visible) {
+    if ((player.playing || this.view.active || vrmActive) && this.visible) {
       this.lastFrameTime = time;
       // The hook may have asked for a frame already (requestRender, crossfadeTo): one loop only.
       if (this.rafId === 0) this.rafId = requestAnimationFrame(this.frame);

@@ -34,7 +34,7 @@ export type AttributeReaction =
   | 'reload' | 'clip' | 'autoplay' | 'loop' | 'speed' | 'controls' | 'frame' | 'settings' | 'background'
   | 'skinning' | 'debug' | 'label' | 'crowd' | 'root-motion' | 'variant' | 'animation-src' | 'poster' | 'reveal'
   | 'camera-target' | 'field-of-view' | 'field-of-view-limits' | 'orbit-limits' | 'camera-motion' | 'interaction' | 'model-transform'
-  | 'lighting'
+  | 'lighting' | 'vrm'
   /** Read where it is used (a clip change reads `crossfade-duration`). */
   | 'none';
 
@@ -102,6 +102,11 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'tone-mapping', property: 'toneMapping', kind: 'string', fallback: 'neutral', reaction: 'lighting' },
   { attribute: 'shadow-intensity', property: 'shadowIntensity', kind: 'number', fallback: 0, reaction: 'lighting' },
   { attribute: 'shadow-softness', property: 'shadowSoftness', kind: 'number', fallback: 1, reaction: 'lighting' },
+  { attribute: 'expression', property: 'expression', kind: 'string', fallback: null, reaction: 'vrm' },
+  { attribute: 'look-at', property: 'lookAt', kind: 'string', fallback: null, reaction: 'vrm' },
+  { attribute: 'auto-blink', property: 'autoBlink', kind: 'boolean', fallback: false, reaction: 'vrm' },
+  { attribute: 'spring-bones', property: 'springBones', kind: 'string', fallback: 'on', reaction: 'vrm' },
+  { attribute: 'vrm0-turn', property: 'vrm0Turn', kind: 'string', fallback: 'on', reaction: 'vrm' },
 ];
 
 const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
@@ -290,4 +295,14 @@ export interface ReflectedProperties {
   shadowIntensity: number;
   /** 0…1: how soft that shadow's edge is; default 1. */
   shadowSoftness: number;
+  /** VRM expression weights, `"happy:1 blink:0.5"` (a name alone is weight 1); setExpression() overrides them. */
+  expression: string | null;
+  /** Where a VRM avatar looks: `camera`, a point `"x y z"` in metres, or `none`/unset (its clip decides). */
+  lookAt: string | null;
+  /** A VRM avatar blinks by itself every 2–5 s. */
+  autoBlink: boolean;
+  /** `off` stops a VRM avatar's spring bones (hair and clothes hang as the clip poses them); default `on`. */
+  springBones: string;
+  /** `off` draws a VRM 0.x avatar as the file has it (facing −Z); by default it is turned to face the camera, as three-vrm's examples do. */
+  vrm0Turn: string;
 }

@@ -103,6 +103,11 @@ export class ViewerStage {
   private readonly model4 = new Float64Array(16);
   private transformed = false;
   private readonly placed = new Float64Array(16);
+  /**
+   * A VRM 0.x avatar faces −Z: unless `vrm0-turn="off"`, it is drawn turned half round about +Y
+   * under orientation and scale (three-vrm's rotateVRM0), so it faces the default camera.
+   */
+  private vrm0Turn = false;
   /** The turntable angle applied (radians about +Y) and its rotation matrix. */
   private readonly turntable = new Float64Array(1);
   private readonly turn4 = new Float64Array(16);
@@ -138,6 +143,14 @@ export class ViewerStage {
     this.syncModel();
   }
 
+  /** Turns a VRM 0.x model to face +Z (on, the element's default) or not; other models are never turned. */
+  setVrm0Turn(on: boolean): void {
+    const turn = on && this.model.vrm?.specVersion === 0;
+    if (turn === this.vrm0Turn) return;
+    this.vrm0Turn = turn;
+    this.syncModel();
+  }
+
   /** `auto-rotate`'s turntable: the model turns about +Y (radians), over orientation and scale. Allocates nothing. */
   setTurntable(angle: number): void {
     if (angle === this.turntable[0]) return;
@@ -147,14 +160,23 @@ export class ViewerStage {
     this.syncModel();
   }
 
-  /** The model's own box (the clip sweep, in place) after `orientation` and `scale` (not the turntable). */
+  /** The model's own box (the clip sweep, in place) after `orientation` and `scale` (and a VRM 0.x turn; not the turntable). */
   modelBounds(): Bounds {
     this.refreshBase();
+    if (this.vrm0Turn) {
+      const m = this.base4.slice();
+      for (let r = 0; r < 4; r++) { m[r] = -m[r]; m[8 + r] = -m[8 + r]; }
+      return transformBounds(this.base!, m);
+    }
     return isIdentityMat4(this.base4) ? this.base! : transformBounds(this.base!, this.base4);
   }
 
   private syncModel(): void {
     multiplyMat4(this.turn4, this.base4, this.model4);
+    if (this.vrm0Turn) {
+      // model4 · RotY(π): columns 0 and 2 negated.
+      for (let r = 0; r < 4; r++) { this.model4[r] = -this.model4[r]; this.model4[8 + r] = -this.model4[8 + r]; }
+    }
     this.transformed = !isIdentityMat4(this.model4);
     this.syncPlaced();
   }

@@ -30,6 +30,7 @@ import { ViewerShadow } from './template.ts';
 import { ViewerA11y } from './a11y.ts';
 import { ViewerExtraModels } from './extra-model.ts';
 import { displayName, HTMLElementBase, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
+import { attachVrm, defineVrmApi, type VrmElementApi } from './vrm-api.ts';
 
 export { TAG_NAME } from './page.ts';
 
@@ -61,9 +62,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   // The properties of ReflectedProperties, declared on the interface below.
   static {
     defineReflectedProperties(this.prototype);
+    defineVrmApi(this.prototype);
   }
 
   private readonly viewerId = nextViewerId++;
+  private readonly vrm = attachVrm(this, { getAttribute: (n) => this.getAttribute(n), hasAttribute: (n) => this.hasAttribute(n), placement: () => this.stage?.singlePlacement() ?? null, eye: () => this.view.camera.eye, warn: warnOnce });
   private readonly shadow: ViewerShadow;
   private readonly canvas: HTMLCanvasElement;
   private readonly view = new ViewerCamera();
@@ -188,6 +191,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.emit('finished', {});
       },
       advance: (player, dt) => this.playback.api.advance(player, dt),
+      vrm: (player, elapsed) => this.vrm.frame(player, elapsed),
       frameDrawn: () => {
         this.posterView.frameDrawn();
         this.hotspots.drawn();
@@ -480,9 +484,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.stage?.setModelMatrix(this.modelMatrix);
         this.frames.invalidate();
         break;
-      case 'none':
-      case undefined:
-        break;
+      case 'vrm': this.vrm.attributesChanged(); this.stage?.setVrm0Turn(this.getAttribute('vrm0-turn') !== 'off'); this.frames.invalidate(); break;
+      case 'none': case undefined: break;
     }
   }
 
@@ -562,6 +565,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     const stage = new ViewerStage(model);
     this.stage = stage;
     stage.setModelMatrix(this.modelMatrix);
+    stage.setVrm0Turn(this.getAttribute('vrm0-turn') !== 'off');
     stage.fadeSeconds = this.playback.crossfadeSeconds();
     const base = animatedBounds(player, (p) => stage.lockRoot(p));
     stage.setBaseBounds(base);
@@ -679,7 +683,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 }
 
 /** The reflected properties (typed by ReflectedProperties), and typed listeners for the element's own events. */
-export interface SkinnedMeshViewerElement extends ReflectedProperties {
+export interface SkinnedMeshViewerElement extends ReflectedProperties, VrmElementApi {
   addEventListener<K extends keyof SkinnedMeshViewerEventMap>(
     type: K, listener: (this: SkinnedMeshViewerElement, event: SkinnedMeshViewerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions,
   ): void;

@@ -1,0 +1,129 @@
+/**
+ * The element's VRM controls (src/element/vrm-viewer.ts) in Node, on a real player: the
+ * attribute parsers, auto-blink's timing, what a frame writes into the VRM runtime (expression
+ * weights from the attribute and from code, the world matrix from the element's placement,
+ * the gaze target, springs on/off) and when it stops asking for frames.
+ */
+import { describe, expect, it } from 'vitest';
+import { AnimationPlayer } from '../../src/anim/player.ts';
+import { buildBuiltinGlb } from '../../src/builtin/index.ts';
+import { AutoBlink, parseExpressionWeights, parseLookAt, ViewerVrm, type ViewerVrmHost } from '../../src/element/vrm-viewer.ts';
+import { loadGltf } from '../../src/gltf/load.ts';
+
+describe('VRM attribute parsers', () => {
+  it('expression="name:weight …"', () => {
+    expect(parseExpressionWeights('happy:1 blink:0.5, aa')).toEqual(new Map([['happy', 1], ['blink', 0.5], ['aa', 1]]));
+    expect(parseExpressionWeights(null)).toEqual(new Map());
+    expect(parseExpressionWeights('happy:2')).toBeUndefined();
+    expect(parseExpressionWeights('happy:')).toBeUndefined();
+    expect(parseExpressionWeights(':0.5')).toBeUndefined();
+    expect(parseExpressionWeights('happy:x')).toBeUndefined();
+  });
+
+  it('look-at="camera" | "x y z" | none', () => {
+    expect(parseLookAt('camera')).toEqual({ kind: 'camera' });
+    expect(parseLookAt(null)).toEqual({ kind: 'none' });
+    expect(parseLookAt('none')).toEqual({ kind: 'none' });
+    expect(parseLookAt('1 1.5m -2')).toEqual({ kind: 'point', point: [1, 1.5, -2] });
+    expect(parseLookAt('1 2')).toBeUndefined();
+    expect(parseLookAt('up')).toBeUndefined();
+  });
+
+  it('auto-blink closes and opens within a quarter second, every 2–5 s', () => {
+    const blink = new AutoBlink();
+    const closed: number[] = [];
+    let wasShut = false;
+    for (let t = 0; t < 30; t += 1 / 120) {
+      const w = blink.advance(1 / 120);
+      expect(w).toBeGreaterThanOrEqual(0);
+      expect(w).toBeLessThanOrEqual(1);
+      if (w === 1 && !wasShut) closed.push(t);
+      wasShut = w === 1;
+    }
+    expect(closed.length).toBeGreaterThanOrEqual(6);
+    expect(closed.length).toBeLessThanOrEqual(15);
+    for (let i = 1; i < closed.length; i++) expect(closed[i] - closed[i - 1]).toBeGreaterThan(2);
+  });
+});
+
+function host(attributes: Record<string, string>, extra: Partial<ViewerVrmHost> = {}): ViewerVrmHost & { warnings: string[] } {
+  const warnings: string[] = [];
+  return {
+    getAttribute: (n) => attributes[n] ?? null,
+    hasAttribute: (n) => n in attributes,
+    placement: () => null,
+    eye: () => undefined,
+    warn: (m) => warnings.push(m),
+    warnings,
+    ...extra,
+  };
+}
+
+describe('ViewerVrm on the built-in avatar', () => {
+  it('writes attribute and code weights, code over attribute; unknown names warn', async () => {
+    const player = new AnimationPlayer(await loadGltf(buildBuiltinGlb('vrm-avatar')));
+    const h = host({ expression: 'happy:0.6 aa:1 grin:1' });
+    const vrm = new ViewerVrm(h);
+    expect(vrm.expressionNames(player)).toContain('happy');
+    vrm.frame(player, 1 / 60);
+    const e = player.instance.vrm!.expressions;
+    expect(e.weights[e.find('happy')]).toBeCloseTo(0.6, 6);
+    expect(e.weights[e.find('aa')]).toBe(1);
+    expect(h.warnings.some((w) => /grin.*no such expression/.test(w))).toBe(true);
+    vrm.setExpression(player, 'happy', 0.2);
+    vrm.frame(player, 1 / 60);
+    expect(e.weights[e.find('happy')]).toBeCloseTo(0.2, 6);
+    vrm.setExpression(player, 'happy', null);
+    vrm.frame(player, 1 / 60);
+    expect(e.weights[e.find('happy')]).toBeCloseTo(0.6, 6);
+  });
+
+  it('hands the placement to the springs and look-at, looks at the camera, and turns springs off', async () => {
+    const player = new AnimationPlayer(await loadGltf(buildBuiltinGlb('vrm-avatar')));
+    const placement = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 2, 0, 3, 1]);
+    const eye = Float64Array.of(0, 1.7, 3);
+    const attributes: Record<string, string> = { 'look-at': 'camera' };
+    const vrm = new ViewerVrm(host(attributes, { placement: () => placement, eye: () => eye }));
+    expect(vrm.frame(player, 1 / 60)).toBe(true);
+    const rt = player.instance.vrm!;
+    expect(Array.from(rt.worldFromModel)).toEqual(Array.from(placement));
+    expect(rt.lookAt!.hasTarget).toBe(true);
+    expect(Array.from(rt.lookAt!.target)).toEqual([0, 1.7, 3]);
+    attributes['spring-bones'] = 'off';
+    delete attributes['look-at'];
+    vrm.attributesChanged();
+    vrm.frame(player, 1 / 60);
+    expect(rt.springsEnabled).toBe(false);
+    expect(rt.lookAt!.enabled).toBe(false);
+  });
+
+  it('asks for frames while the springs move, and stops once they have rested a second', async () => {
+    const player = new AnimationPlayer(await loadGltf(buildBuiltinGlb('vrm-avatar')));
+    const placement = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    const vrm = new ViewerVrm(host({}, { placement: () => placement }));
+    // A shove: the model jumps sideways, the hair lags and swings, then settles.
+    let frames = 0;
+    placement[12] = 0.5;
+    while (vrm.frame(player, 1 / 60) && frames < 2000) {
+      player.update(1 / 60);
+      frames++;
+    }
+    expect(frames).toBeGreaterThan(60);
+    expect(frames).toBeLessThan(2000);
+  });
+
+});
+
+describe('ViewerStage turns a VRM 0.x avatar to face +Z', () => {
+  it('by default for 0.x, never for 1.0, and not with vrm0-turn="off"', async () => {
+    const { ViewerStage } = await import('../../src/element/stage.ts');
+    const v0 = new ViewerStage(await loadGltf(buildBuiltinGlb('vrm0-avatar')));
+    const v1 = new ViewerStage(await loadGltf(buildBuiltinGlb('vrm-avatar')));
+    v0.setVrm0Turn(true);
+    v1.setVrm0Turn(true);
+    expect(Array.from(v0.singlePlacement()!.subarray(0, 11), (v) => v + 0)).toEqual([-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1]);
+    expect(v1.singlePlacement()).toBeNull();
+    v0.setVrm0Turn(false);
+    expect(v0.singlePlacement()).toBeNull();
+  });
+});
