@@ -163,27 +163,23 @@ fn rotateByQuat(r: vec4f, v: vec3f) -> vec3f {
   return v + 2.0 * cross(r.xyz, cross(r.xyz, v) + r.w * v);
 }
 
-// Applies a blend to a vertex frame: the stretch first, then the normalised dual quaternion.
-// Normals take the cofactor of S (det · S⁻ᵀ, sign-corrected for mirrors), as skinFrame's
-// exact path does for M; tangents take S itself; both are then rotated.
-fn skinFrameDq(blend: DqBlend, position: vec3f, normal: vec3f, tangent: vec4f) -> SkinnedFrame {
-  let len2 = dot(blend.real, blend.real);
-  var r = vec4f(0.0, 0.0, 0.0, 1.0);
-  var d = vec4f(0.0);
-  if (len2 > 0.0) {
-    // inverseSqrt may be off by a few ulp, and that error scales both the rotation and the
-    // (often large) translation; one Newton step cut the GPU-vs-CPU error on far-from-origin
-    // meshes by a third (RecursiveSkeletons), for three multiplies.
-    let il0 = inverseSqrt(len2);
-    let il = il0 * (1.5 - 0.5 * len2 * il0 * il0);
-    r = blend.real * il;
-    d = blend.dual * il;
-  }
-  // The vector part of 2·d·r*; it ignores d's component along r, so no re-orthogonalising.
-  let t = 2.0 * (r.w * d.xyz - d.w * r.xyz + cross(r.xyz, d.xyz));
-  let s = blend.stretch;
+// 1 / |q| for a blended quaternion of squared length len2 > 0. inverseSqrt may be off by a
+// few ulp, and that error scales both the rotation and the (often large) translation; one
+// Newton step cut the GPU-vs-CPU error on far-from-origin meshes by a third
+// (RecursiveSkeletons), for three multiplies.
+fn inverseLength(len2: f32) -> f32 {
+  let il0 = inverseSqrt(len2);
+  return il0 * (1.5 - 0.5 * len2 * il0 * il0);
+}
+
+// The last step dual quaternions and centres of rotation share (src/skin/stretch-rotate.ts):
+// `offset` (the position less the point it turns about) stretched by S, then rotated by the
+// unit quaternion r; normals take the cofactor of S (det · S⁻ᵀ, sign-corrected for mirrors),
+// as skinFrame's exact path does for M; tangents take S itself; both are then rotated. The
+// caller adds where the point went.
+fn stretchRotateFrame(r: vec4f, s: mat3x3f, offset: vec3f, normal: vec3f, tangent: vec4f) -> SkinnedFrame {
   var out: SkinnedFrame;
-  out.position = rotateByQuat(r, s * position) + t;
+  out.position = rotateByQuat(r, s * offset);
   let a = s[0];
   let b = s[1];
   let c = s[2];
@@ -194,6 +190,23 @@ fn skinFrameDq(blend: DqBlend, position: vec3f, normal: vec3f, tangent: vec4f) -
   }
   out.normal = normalizeOrZero(rotateByQuat(r, n));
   out.tangent = vec4f(normalizeOrZero(rotateByQuat(r, s * tangent.xyz)), tangent.w);
+  return out;
+}
+
+// Applies a blend to a vertex frame: the stretch first, then the normalised dual quaternion.
+fn skinFrameDq(blend: DqBlend, position: vec3f, normal: vec3f, tangent: vec4f) -> SkinnedFrame {
+  let len2 = dot(blend.real, blend.real);
+  var r = vec4f(0.0, 0.0, 0.0, 1.0);
+  var d = vec4f(0.0);
+  if (len2 > 0.0) {
+    let il = inverseLength(len2);
+    r = blend.real * il;
+    d = blend.dual * il;
+  }
+  // The vector part of 2·d·r*; it ignores d's component along r, so no re-orthogonalising.
+  let t = 2.0 * (r.w * d.xyz - d.w * r.xyz + cross(r.xyz, d.xyz));
+  var out = stretchRotateFrame(r, blend.stretch, position, normal, tangent);
+  out.position += t;
   return out;
 }
 
@@ -258,28 +271,14 @@ fn blendCentersOfRotation8(paletteOffset: u32, joints0: vec4u, weights0: vec4f, 
 }
 
 // Applies a blend to a vertex frame about its centre `center` (p*): the stretch, then the
-// normalised rotation, then the moved centre. Normals take the cofactor of S̄ (sign-corrected
-// for mirrors), tangents S̄ itself, both then rotated, as in skinFrameDq.
+// normalised rotation, then the moved centre (stretchRotateFrame, as skinFrameDq).
 fn skinFrameCor(blend: CorBlend, center: vec3f, position: vec3f, normal: vec3f, tangent: vec4f) -> SkinnedFrame {
   let len2 = dot(blend.rotation, blend.rotation);
   var r = vec4f(0.0, 0.0, 0.0, 1.0);
   if (len2 > 0.0) {
-    // One Newton step on inverseSqrt, as skinFrameDq takes.
-    let il0 = inverseSqrt(len2);
-    r = blend.rotation * (il0 * (1.5 - 0.5 * len2 * il0 * il0));
+    r = blend.rotation * inverseLength(len2);
   }
-  let s = blend.stretch;
-  var out: SkinnedFrame;
-  out.position = rotateByQuat(r, s * (position - center)) + blend.center;
-  let a = s[0];
-  let b = s[1];
-  let c = s[2];
-  let bc = cross(b, c);
-  var n = mat3x3f(bc, cross(c, a), cross(a, b)) * normal;
-  if (dot(a, bc) < 0.0) {
-    n = -n;
-  }
-  out.normal = normalizeOrZero(rotateByQuat(r, n));
-  out.tangent = vec4f(normalizeOrZero(rotateByQuat(r, s * tangent.xyz)), tangent.w);
+  var out = stretchRotateFrame(r, blend.stretch, position - center, normal, tangent);
+  out.position += blend.center;
   return out;
 }

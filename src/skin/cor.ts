@@ -25,6 +25,10 @@ import { DQ_JOINT_FLOATS, DqJointFloat } from '../anim/dq-palette.ts';
 import type { Primitive } from '../gltf/model.ts';
 import type { NumArray } from '../math/types.ts';
 import type { SkinnedVertices } from './cpu-skin.ts';
+import { VERTEX_BLEND_FLOATS, writeStretchRotated } from './stretch-rotate.ts';
+
+/** The vertex's blend as stretch-rotate.ts takes it (VertexBlend offsets; from = p*, to = c). */
+const blend = new Float64Array(VERTEX_BLEND_FLOATS);
 
 export function skinPrimitiveCor(
   prim: Primitive,
@@ -88,38 +92,12 @@ export function skinPrimitiveCor(
       cx *= iw; cy *= iw; cz *= iw;
     }
 
-    // Position: R·S̄·(v − p*) + c, rotating by v + 2 r × (r × v + w v).
-    const e0 = pos[v * 3] - px, e1 = pos[v * 3 + 1] - py, e2 = pos[v * 3 + 2] - pz;
-    const qx = sxx * e0 + sxy * e1 + sxz * e2, qy = sxy * e0 + syy * e1 + syz * e2, qz = sxz * e0 + syz * e1 + szz * e2;
-    let ux = ry * qz - rz * qy + rw * qx, uy = rz * qx - rx * qz + rw * qy, uz = rx * qy - ry * qx + rw * qz;
-    outPos[v * 3] = qx + 2 * (ry * uz - rz * uy) + cx;
-    outPos[v * 3 + 1] = qy + 2 * (rz * ux - rx * uz) + cy;
-    outPos[v * 3 + 2] = qz + 2 * (rx * uy - ry * ux) + cz;
-
-    if (outNrm && nrm) {
-      // cofactor(S̄) = det(S̄)·S̄⁻ᵀ, symmetric like S̄; flipped for mirrors so normals stay outward.
-      const kxx = syy * szz - syz * syz, kyy = sxx * szz - sxz * sxz, kzz = sxx * syy - sxy * sxy;
-      const kxy = sxz * syz - sxy * szz, kxz = sxy * syz - sxz * syy, kyz = sxy * sxz - sxx * syz;
-      const det = sxx * kxx + sxy * kxy + sxz * kxz;
-      const n0 = nrm[v * 3], n1 = nrm[v * 3 + 1], n2 = nrm[v * 3 + 2];
-      let mx = kxx * n0 + kxy * n1 + kxz * n2, my = kxy * n0 + kyy * n1 + kyz * n2, mz = kxz * n0 + kyz * n1 + kzz * n2;
-      if (det < 0) { mx = -mx; my = -my; mz = -mz; }
-      ux = ry * mz - rz * my + rw * mx; uy = rz * mx - rx * mz + rw * my; uz = rx * my - ry * mx + rw * mz;
-      const nx = mx + 2 * (ry * uz - rz * uy), ny = my + 2 * (rz * ux - rx * uz), nz = mz + 2 * (rx * uy - ry * ux);
-      const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      const il = nl > 0 ? 1 / nl : 0;
-      outNrm[v * 3] = nx * il; outNrm[v * 3 + 1] = ny * il; outNrm[v * 3 + 2] = nz * il;
-    }
-    if (outTan && tan) {
-      const t0 = tan[v * 4], t1 = tan[v * 4 + 1], t2 = tan[v * 4 + 2];
-      const mx = sxx * t0 + sxy * t1 + sxz * t2, my = sxy * t0 + syy * t1 + syz * t2, mz = sxz * t0 + syz * t1 + szz * t2;
-      ux = ry * mz - rz * my + rw * mx; uy = rz * mx - rx * mz + rw * my; uz = rx * my - ry * mx + rw * mz;
-      const bx = mx + 2 * (ry * uz - rz * uy), by = my + 2 * (rz * ux - rx * uz), bz = mz + 2 * (rx * uy - ry * ux);
-      const tl = Math.sqrt(bx * bx + by * by + bz * bz);
-      const il = tl > 0 ? 1 / tl : 0;
-      outTan[v * 4] = bx * il; outTan[v * 4 + 1] = by * il; outTan[v * 4 + 2] = bz * il;
-      outTan[v * 4 + 3] = tan[v * 4 + 3];
-    }
+    // Position R·S̄·(v − p*) + c; normal and tangent as DQS's (stretch-rotate.ts).
+    const b = blend;
+    b[0] = rx; b[1] = ry; b[2] = rz; b[3] = rw;
+    b[4] = sxx; b[5] = syy; b[6] = szz; b[7] = sxy; b[8] = sxz; b[9] = syz;
+    b[10] = px; b[11] = py; b[12] = pz; b[13] = cx; b[14] = cy; b[15] = cz;
+    writeStretchRotated(b, v, pos, nrm, tan, outPos, outNrm, outTan);
   }
   return out;
 }

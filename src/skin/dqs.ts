@@ -19,6 +19,10 @@ import { DQ_JOINT_FLOATS, DqJointFloat } from '../anim/dq-palette.ts';
 import type { Primitive } from '../gltf/model.ts';
 import type { NumArray } from '../math/types.ts';
 import type { SkinnedVertices } from './cpu-skin.ts';
+import { VERTEX_BLEND_FLOATS, writeStretchRotated } from './stretch-rotate.ts';
+
+/** The vertex's blend as stretch-rotate.ts takes it (VertexBlend offsets; from = 0, to = t). */
+const blend = new Float64Array(VERTEX_BLEND_FLOATS);
 
 export function skinPrimitiveDq(
   prim: Primitive,
@@ -79,38 +83,11 @@ export function skinPrimitiveDq(
     const ty = 2 * (rw * dy - dw * ry + rz * dx - rx * dz);
     const tz = 2 * (rw * dz - dw * rz + rx * dy - ry * dx);
 
-    // Position: stretch, rotate (v + 2 r × (r × v + w v)), translate.
-    const p0 = pos[v * 3], p1 = pos[v * 3 + 1], p2 = pos[v * 3 + 2];
-    const qx = sxx * p0 + sxy * p1 + sxz * p2, qy = sxy * p0 + syy * p1 + syz * p2, qz = sxz * p0 + syz * p1 + szz * p2;
-    let cx = ry * qz - rz * qy + rw * qx, cy = rz * qx - rx * qz + rw * qy, cz = rx * qy - ry * qx + rw * qz;
-    outPos[v * 3] = qx + 2 * (ry * cz - rz * cy) + tx;
-    outPos[v * 3 + 1] = qy + 2 * (rz * cx - rx * cz) + ty;
-    outPos[v * 3 + 2] = qz + 2 * (rx * cy - ry * cx) + tz;
-
-    if (outNrm && nrm) {
-      // cofactor(S) = det(S)·S⁻ᵀ, symmetric like S; flipped for mirrors so normals stay outward.
-      const kxx = syy * szz - syz * syz, kyy = sxx * szz - sxz * sxz, kzz = sxx * syy - sxy * sxy;
-      const kxy = sxz * syz - sxy * szz, kxz = sxy * syz - sxz * syy, kyz = sxy * sxz - sxx * syz;
-      const det = sxx * kxx + sxy * kxy + sxz * kxz;
-      const n0 = nrm[v * 3], n1 = nrm[v * 3 + 1], n2 = nrm[v * 3 + 2];
-      let mx = kxx * n0 + kxy * n1 + kxz * n2, my = kxy * n0 + kyy * n1 + kyz * n2, mz = kxz * n0 + kyz * n1 + kzz * n2;
-      if (det < 0) { mx = -mx; my = -my; mz = -mz; }
-      cx = ry * mz - rz * my + rw * mx; cy = rz * mx - rx * mz + rw * my; cz = rx * my - ry * mx + rw * mz;
-      const nx = mx + 2 * (ry * cz - rz * cy), ny = my + 2 * (rz * cx - rx * cz), nz = mz + 2 * (rx * cy - ry * cx);
-      const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      const il = nl > 0 ? 1 / nl : 0;
-      outNrm[v * 3] = nx * il; outNrm[v * 3 + 1] = ny * il; outNrm[v * 3 + 2] = nz * il;
-    }
-    if (outTan && tan) {
-      const t0 = tan[v * 4], t1 = tan[v * 4 + 1], t2 = tan[v * 4 + 2];
-      const mx = sxx * t0 + sxy * t1 + sxz * t2, my = sxy * t0 + syy * t1 + syz * t2, mz = sxz * t0 + syz * t1 + szz * t2;
-      cx = ry * mz - rz * my + rw * mx; cy = rz * mx - rx * mz + rw * my; cz = rx * my - ry * mx + rw * mz;
-      const ux = mx + 2 * (ry * cz - rz * cy), uy = my + 2 * (rz * cx - rx * cz), uz = mz + 2 * (rx * cy - ry * cx);
-      const tl = Math.sqrt(ux * ux + uy * uy + uz * uz);
-      const il = tl > 0 ? 1 / tl : 0;
-      outTan[v * 4] = ux * il; outTan[v * 4 + 1] = uy * il; outTan[v * 4 + 2] = uz * il;
-      outTan[v * 4 + 3] = tan[v * 4 + 3];
-    }
+    const b = blend;
+    b[0] = rx; b[1] = ry; b[2] = rz; b[3] = rw;
+    b[4] = sxx; b[5] = syy; b[6] = szz; b[7] = sxy; b[8] = sxz; b[9] = syz;
+    b[10] = 0; b[11] = 0; b[12] = 0; b[13] = tx; b[14] = ty; b[15] = tz;
+    writeStretchRotated(b, v, pos, nrm, tan, outPos, outNrm, outTan);
   }
   return out;
 }

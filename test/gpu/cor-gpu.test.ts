@@ -31,6 +31,7 @@ import { axisAngle } from '../support/cylinders.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
 import { ourLines, runBake } from '../support/bake-cli.ts';
 import { useTestDevice } from '../support/webgpu.ts';
+import { runComputeCases } from './compute-harness.ts';
 
 const gpu = useTestDevice('centre-of-rotation gpu tests');
 
@@ -106,8 +107,6 @@ ${skinningWgsl}`;
 const CASE_BYTES = 96, RESULT_BYTES = 48;
 
 async function runHarness(device: GPUDevice): Promise<Float32Array[]> {
-  const module = device.createShaderModule({ label: 'cor harness', code: HARNESS_WGSL });
-  const pipeline = await device.createComputePipelineAsync({ label: 'cor harness', layout: 'auto', compute: { module, entryPoint: 'main' } });
   const data = new ArrayBuffer(COR_CASES.length * CASE_BYTES);
   COR_CASES.forEach((c, i) => {
     const u = new Uint32Array(data, i * CASE_BYTES, CASE_BYTES / 4), f = new Float32Array(data, i * CASE_BYTES, CASE_BYTES / 4);
@@ -116,29 +115,7 @@ async function runHarness(device: GPUDevice): Promise<Float32Array[]> {
     u[19] = c.paletteOffset;
     u[20] = c.joints.length === 8 ? 1 : 0;
   });
-  const buffer = (label: string, size: number, usage: number) => device.createBuffer({ label: `cor harness ${label}`, size, usage });
-  const palette = buffer('palette', HARNESS_PALETTE.byteLength / 2, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
-  device.queue.writeBuffer(palette, 0, Float32Array.from(HARNESS_PALETTE));
-  const input = buffer('cases', data.byteLength, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
-  device.queue.writeBuffer(input, 0, data);
-  const output = buffer('results', COR_CASES.length * RESULT_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
-  const readback = buffer('readback', output.size, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
-  const bindGroup = device.createBindGroup({
-    label: 'cor harness bind group', layout: pipeline.getBindGroupLayout(0),
-    entries: [palette, input, output].map((b, binding) => ({ binding, resource: { buffer: b } })),
-  });
-  const encoder = device.createCommandEncoder({ label: 'cor harness' });
-  const pass = encoder.beginComputePass({ label: 'cor harness' });
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, bindGroup);
-  pass.dispatchWorkgroups(COR_CASES.length);
-  pass.end();
-  encoder.copyBufferToBuffer(output, 0, readback, 0, output.size);
-  device.queue.submit([encoder.finish({ label: 'cor harness' })]);
-  await readback.mapAsync(GPUMapMode.READ);
-  const out = new Float32Array(readback.getMappedRange().slice(0));
-  for (const b of [palette, input, output, readback]) b.destroy();
-  return COR_CASES.map((_, i) => out.subarray((i * RESULT_BYTES) / 4, ((i + 1) * RESULT_BYTES) / 4));
+  return runComputeCases(device, 'cor harness', HARNESS_WGSL, Float32Array.from(HARNESS_PALETTE), data, COR_CASES.length, RESULT_BYTES);
 }
 
 describe('blendCentersOfRotation / blendCentersOfRotation8 / skinFrameCor', () => {

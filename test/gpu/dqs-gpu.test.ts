@@ -29,6 +29,7 @@ import { sharedAssets } from '../support/assets.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
 import { useTestDevice } from '../support/webgpu.ts';
 import { compareBakes, noErrors, poses as posesOf, type BakeErrors } from '../support/compare-bakes.ts';
+import { runComputeCases } from './compute-harness.ts';
 import { screamingSnake, structLayout } from './wgsl-layout.ts';
 
 const gpu = useTestDevice('dqs gpu tests');
@@ -132,8 +133,6 @@ ${skinningWgsl}`;
 const DQ_CASE_BYTES = 80, DQ_RESULT_BYTES = 48;
 
 async function runDqHarness(device: GPUDevice): Promise<Float32Array[]> {
-  const module = device.createShaderModule({ label: 'dq harness', code: DQ_HARNESS_WGSL });
-  const pipeline = await device.createComputePipelineAsync({ label: 'dq harness', layout: 'auto', compute: { module, entryPoint: 'main' } });
   const data = new ArrayBuffer(DQ_CASES.length * DQ_CASE_BYTES);
   DQ_CASES.forEach((c, i) => {
     const u = new Uint32Array(data, i * DQ_CASE_BYTES, DQ_CASE_BYTES / 4), f = new Float32Array(data, i * DQ_CASE_BYTES, DQ_CASE_BYTES / 4);
@@ -141,29 +140,7 @@ async function runDqHarness(device: GPUDevice): Promise<Float32Array[]> {
     u[16] = c.paletteOffset;
     u[17] = c.joints.length === 8 ? 1 : 0;
   });
-  const buffer = (label: string, size: number, usage: number) => device.createBuffer({ label: `dq harness ${label}`, size, usage });
-  const palette = buffer('palette', HARNESS_PALETTE.byteLength / 2, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
-  device.queue.writeBuffer(palette, 0, Float32Array.from(HARNESS_PALETTE));
-  const input = buffer('cases', data.byteLength, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
-  device.queue.writeBuffer(input, 0, data);
-  const output = buffer('results', DQ_CASES.length * DQ_RESULT_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
-  const readback = buffer('readback', output.size, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
-  const bindGroup = device.createBindGroup({
-    label: 'dq harness bind group', layout: pipeline.getBindGroupLayout(0),
-    entries: [palette, input, output].map((b, binding) => ({ binding, resource: { buffer: b } })),
-  });
-  const encoder = device.createCommandEncoder({ label: 'dq harness' });
-  const pass = encoder.beginComputePass({ label: 'dq harness' });
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, bindGroup);
-  pass.dispatchWorkgroups(DQ_CASES.length);
-  pass.end();
-  encoder.copyBufferToBuffer(output, 0, readback, 0, output.size);
-  device.queue.submit([encoder.finish({ label: 'dq harness' })]);
-  await readback.mapAsync(GPUMapMode.READ);
-  const out = new Float32Array(readback.getMappedRange().slice(0));
-  for (const b of [palette, input, output, readback]) b.destroy();
-  return DQ_CASES.map((_, i) => out.subarray((i * DQ_RESULT_BYTES) / 4, ((i + 1) * DQ_RESULT_BYTES) / 4));
+  return runComputeCases(device, 'dq harness', DQ_HARNESS_WGSL, Float32Array.from(HARNESS_PALETTE), data, DQ_CASES.length, DQ_RESULT_BYTES);
 }
 
 describe('blendDualQuats / blendDualQuats8 / skinFrameDq', () => {

@@ -19,29 +19,17 @@ import type { AccessorData } from '../../src/gltf/accessors.ts';
 import { ComponentType } from '../../src/gltf/constants.ts';
 import type { GltfWarning } from '../../src/gltf/errors.ts';
 import type { Model } from '../../src/gltf/model.ts';
-import { drawIndices } from '../../src/gltf/topology.ts';
 import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { centersOfRotationCounters, readyCenters } from '../../src/skin/centers-of-rotation/centers.ts';
 import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';
 import { countGpuCalls, expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
-import { compareCoverage, overBackdrop, sampleMask, samplesCovered } from './silhouette.ts';
+import { bakedCoverage, compareCoverage, overBackdrop } from './silhouette.ts';
 
 const device = await testDevice();
 const W = 160, H = 160;
 
-/** CPU sample counts of every baked (skinned, world-space) primitive of `model`. */
-function bakedCoverage(scene: OffscreenScene, model: Model, skinning: SkinningMethod, animation: number, time: number): Uint8Array {
-  const baked = bakeModel(model, { animation, time, skinning });
-  const mask = new Uint8Array(W * H);
-  for (const b of baked.primitives) {
-    const prim = model.meshes[b.mesh].primitives[b.primitive];
-    const material = prim.material >= 0 ? model.materials[prim.material] : undefined;
-    sampleMask(scene.camera, W, H, { positions: b.positions, indices: drawIndices(prim), cull: material?.doubleSided ? 'none' : 'back' }, mask);
-  }
-  return samplesCovered(mask);
-}
 
 const differingPixels = (a: Frame, b: Frame): number => {
   let n = 0;
@@ -82,8 +70,8 @@ describe.skipIf(!device)('centre-of-rotation skinning in the Renderer (Dawn on S
         const frames = { linear: await renderWith('linear'), dq: await renderWith('dual-quaternion'), cor: await renderWith('center-of-rotation') };
         writeArtifactPng(`cor-${name}`, W, H, overBackdrop(frames.cor));
         const cpu = {
-          linear: bakedCoverage(scene, model, 'linear', animation, time),
-          cor: bakedCoverage(scene, model, 'center-of-rotation', animation, time),
+          linear: bakedCoverage(scene.camera, W, H, model, { animation, time, skinning: 'linear' }),
+          cor: bakedCoverage(scene.camera, W, H, model, { animation, time, skinning: 'center-of-rotation' }),
         };
         const results = {
           cor: compareCoverage(frames.cor, cpu.cor), linear: compareCoverage(frames.linear, cpu.linear),

@@ -9,18 +9,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createModelInstance } from '../../src/anim/instance.ts';
-import { bakeModel } from '../../src/bake/bake.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
 import { DebugView } from '../../src/gpu/debug-views.ts';
-import { drawIndices } from '../../src/gltf/topology.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { assetPath } from '../support/assets.ts';
 import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice, countGpuCalls, type Frame } from './gpu-test.ts';
-import { compareCoverage, overBackdrop, sampleMask, samplesCovered } from './silhouette.ts';
+import { bakedCoverage, compareCoverage, overBackdrop } from './silhouette.ts';
 
 const device = await testDevice();
 const W = 128, H = 256;
@@ -34,17 +32,6 @@ function rowWidth(frame: Frame, y: number): number {
   return n;
 }
 
-/** CPU sample counts of every baked (skinned, world-space) primitive of `model`. */
-function bakedCoverage(scene: OffscreenScene, model: Model, skinning: SkinningMethod, time: number): Uint8Array {
-  const baked = bakeModel(model, { animation: 0, time, skinning });
-  const mask = new Uint8Array(W * H);
-  for (const b of baked.primitives) {
-    const prim = model.meshes[b.mesh].primitives[b.primitive];
-    const material = prim.material >= 0 ? model.materials[prim.material] : undefined;
-    sampleMask(scene.camera, W, H, { positions: b.positions, indices: drawIndices(prim), cull: material?.doubleSided ? 'none' : 'back' }, mask);
-  }
-  return samplesCovered(mask);
-}
 
 describe.skipIf(!device)('dual-quaternion skinning in the Renderer (Dawn on SwiftShader)', () => {
   const gpu = device!;
@@ -94,8 +81,8 @@ describe.skipIf(!device)('dual-quaternion skinning in the Renderer (Dawn on Swif
       expect(lbsBase).toBeGreaterThan(diameter * 0.9);
 
       // GPU = CPU: each frame's coverage against the double-precision reference of its method.
-      const cpuLbs = bakedCoverage(scene, twist, 'linear', TWIST_TIME);
-      const cpuDqs = bakedCoverage(scene, twist, 'dual-quaternion', TWIST_TIME);
+      const cpuLbs = bakedCoverage(scene.camera, W, H, twist, { animation: 0, time: TWIST_TIME, skinning: 'linear' });
+      const cpuDqs = bakedCoverage(scene.camera, W, H, twist, { animation: 0, time: TWIST_TIME, skinning: 'dual-quaternion' });
       const results = {
         lbs: compareCoverage(lbs, cpuLbs), dqs: compareCoverage(dqs, cpuDqs),
         dqsVsCpuLbs: compareCoverage(dqs, cpuLbs), lbsVsCpuDqs: compareCoverage(lbs, cpuDqs),

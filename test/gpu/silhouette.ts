@@ -6,6 +6,9 @@
  * off by a fraction of a pixel flips a sample or two along an edge; a wrong skinning
  * method, a missing morph or a mis-indexed delta moves whole runs of pixels.
  */
+import { bakeModel, type BakeOptions } from '../../src/bake/bake.ts';
+import type { Model } from '../../src/gltf/model.ts';
+import { drawIndices } from '../../src/gltf/topology.ts';
 import type { OrbitCamera } from '../../src/gpu/camera.ts';
 import { MSAA_SAMPLE_COUNT } from '../../src/gpu/layouts.ts';
 import { projectToPixel, type Frame } from './gpu-test.ts';
@@ -108,4 +111,20 @@ export function overBackdrop(frame: Frame, backdrop: readonly number[] = [40, 43
     out[i + 3] = 255;
   }
   return out;
+}
+
+/**
+ * Sample counts of every skinned primitive of `model` as the CPU bake poses it (world space,
+ * double precision), each culled as its material says: the reference a frame of the same
+ * pose and skinning method is compared with (compareCoverage).
+ */
+export function bakedCoverage(camera: OrbitCamera, width: number, height: number, model: Model, options: BakeOptions): Uint8Array {
+  const baked = bakeModel(model, options);
+  const mask = new Uint8Array(width * height);
+  for (const b of baked.primitives) {
+    const prim = model.meshes[b.mesh].primitives[b.primitive];
+    const material = prim.material >= 0 ? model.materials[prim.material] : undefined;
+    sampleMask(camera, width, height, { positions: b.positions, indices: drawIndices(prim), cull: material?.doubleSided ? 'none' : 'back' }, mask);
+  }
+  return samplesCovered(mask);
 }

@@ -1,63 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DQ_JOINT_FLOATS, DqJointFloat, dqPaletteFromMatrices } from '../../src/anim/dq-palette.ts';
+import { DQ_JOINT_FLOATS, DqJointFloat } from '../../src/anim/dq-palette.ts';
 import { skinPalette } from '../../src/anim/palette.ts';
 import { poseForBake } from '../../src/bake/bake.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import type { Primitive } from '../../src/gltf/model.ts';
-import { composeTRS } from '../../src/math/trs.ts';
-import { createSkinnedVertices, skinPrimitive } from '../../src/skin/cpu-skin.ts';
+import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
 import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
-
-/** A primitive of the given vertices, each bound to its own joints/weights (4 or 8 per vertex). */
-function vertices(list: { p: number[]; n?: number[]; t?: number[]; j: number[]; w: number[] }[]): Primitive {
-  const influences = list[0].j.length as 4 | 8;
-  return {
-    mode: 4, vertexCount: list.length,
-    positions: Float32Array.from(list.flatMap((v) => v.p)),
-    normals: Float32Array.from(list.flatMap((v) => v.n ?? [0, 0, 1])),
-    tangents: Float32Array.from(list.flatMap((v) => v.t ?? [1, 0, 0, 1])),
-    texcoords0: undefined, texcoords1: undefined, colors0: undefined, indices: undefined, material: -1,
-    influences, joints: Uint16Array.from(list.flatMap((v) => v.j)), weights: Float32Array.from(list.flatMap((v) => v.w)),
-    maxJoint: Math.max(...list.flatMap((v) => v.j)), jointSets: [], weightSets: [], targets: [],
-  };
-}
-
-/** A unit quaternion about `axis` in double precision. */
-const axisAngle = (axis: number[], degrees: number) => {
-  const len = Math.hypot(axis[0], axis[1], axis[2]), half = (degrees * Math.PI) / 360;
-  const k = Math.sin(half) / len;
-  return [axis[0] * k, axis[1] * k, axis[2] * k, Math.cos(half)];
-};
-
-/** Matrices from T/R/S triples, back to back. */
-const matrices = (...trs: [number[], number[], number[]][]) => {
-  const out = new Float64Array(trs.length * 16);
-  trs.forEach(([t, r, s], i) => composeTRS(t, r, s, out, 0, 0, 0, i * 16));
-  return out;
-};
-const toDq = (m: Float64Array) => dqPaletteFromMatrices(m, m.length / 16, new Float64Array(m.length));
-
-const close = (a: ArrayLike<number>, b: ArrayLike<number>, eps = 1e-9) => {
-  expect(a.length).toBe(b.length);
-  for (let i = 0; i < b.length; i++) expect(Math.abs(a[i] - b[i]), `component ${i}: ${a[i]} vs ${b[i]}`).toBeLessThan(eps);
-};
-
-const dqs = (prim: Primitive, palette: ArrayLike<number>) => skinPrimitiveDq(prim, palette as Float64Array, createSkinnedVertices(prim, 'float64'));
-const lbs = (prim: Primitive, palette: Float64Array) => skinPrimitive(prim, palette, createSkinnedVertices(prim, 'float64'));
-
-/** A rigid and a scaled/sheared joint, and a few vertices with unit normals and tangents. */
-const JOINTS = matrices(
-  [[1, 2, 3], axisAngle([1, 2, 3], 75), [1, 1, 1]],
-  [[-1, 0.5, 2], axisAngle([0, 1, -1], 140), [2, 0.5, 1.3]],
-  [[0, 0, 0], axisAngle([1, 0, 0], -30), [1, 1, 1]],
-  [[0.2, 0.4, -3], axisAngle([1, 1, 0], 200), [0.7, 0.7, 0.7]],
-);
-const SPOTS = [
-  { p: [0.3, -1, 2], n: [0, 0.6, 0.8], t: [1, 0, 0, 1] },
-  { p: [-2, 0.5, 0.1], n: [1, 0, 0], t: [0, 0.8, 0.6, -1] },
-  { p: [0, 0, 0], n: [0.48, 0.6, 0.64], t: [0.6, -0.8, 0, 1] },
-];
+import { axisAngle } from '../support/cylinders.ts';
+import { close, dqs, JOINTS, lbs, matrices, SPOTS, toDq, vertices } from '../support/skin-fixtures.ts';
 
 describe('skinPrimitiveDq: invalid inputs', () => {
   it('throws for a primitive without skinning attributes', () => {
