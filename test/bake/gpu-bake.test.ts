@@ -12,36 +12,16 @@ import { createNodeDevice } from '../../src/gpu/node-device.ts';
 import { PRESKIN_WORKGROUP_SIZE } from '../../src/gpu/preskin.ts';
 import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
 import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
-import { assetPath, sharedAssets } from '../support/assets.ts';
+import { assetPath } from '../support/assets.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
 import { useTestDevice } from '../support/webgpu.ts';
-import { compareBakes, diagonal, noErrors, POSITION_TOLERANCE, poses, type BakeErrors } from '../support/compare-bakes.ts';
+import { bakeErrorTable, compareBakes, describeGpuBakeOnSharedAssets, diagonal, noErrors, POSITION_TOLERANCE } from '../support/compare-bakes.ts';
 
 const gpu = useTestDevice('gpu-bake tests');
 
 
-const measured = new Map<string, BakeErrors>();
-afterAll(() => {
-  if (measured.size === 0) return;
-  const rows = [...measured].map(([name, e]) =>
-    `  ${name.padEnd(44)} ${String(e.primitives).padStart(4)} primitive bakes ${String(e.vertices).padStart(6)} vertices  pos ${e.position.toExponential(1)}  nrm ${e.normalDegrees.toExponential(1)}°  tan ${e.tangentDegrees.toExponential(1)}°`);
-  process.stdout.write(`GPU vs CPU bake, largest errors (position relative to the bbox diagonal):\n${rows.join('\n')}\n`);
-});
-
-describe('bakeModelGpu matches bakeModel on every shared asset', () => {
-  for (const asset of sharedAssets()) {
-    it(`${asset.name}: every skinned primitive, every clip at 3 times`, async (ctx) => {
-      const device = gpu.device(ctx);
-      const model = await loadGltfFile(asset.path);
-      const errors = noErrors();
-      for (const options of poses(model)) {
-        const what = `${asset.name} ${JSON.stringify(options)}`;
-        compareBakes(bakeModel(model, options), await bakeModelGpu(device, model, options), what, errors);
-      }
-      measured.set(asset.name, errors);
-    });
-  }
-});
+const measured = bakeErrorTable('GPU vs CPU bake');
+describeGpuBakeOnSharedAssets('bakeModelGpu matches bakeModel on every shared asset', gpu, {}, measured);
 
 describe('bakeModelGpu matches bakeModel on the code-built chain', () => {
   const cases: [string, ChainOptions][] = [

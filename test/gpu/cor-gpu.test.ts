@@ -16,7 +16,6 @@ import { dqPaletteFromMatrices } from '../../src/anim/dq-palette.ts';
 import { bakeModel, type BakeOptions, type BakeResult } from '../../src/bake/bake.ts';
 import { bakeModelGpu } from '../../src/bake/gpu-bake.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
-import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Primitive } from '../../src/gltf/model.ts';
 import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines.ts';
@@ -25,8 +24,7 @@ import { compilationErrors } from '../../src/gpu/shader-module.ts';
 import { composeTRS } from '../../src/math/trs.ts';
 import { skinPrimitiveCor } from '../../src/skin/cor.ts';
 import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
-import { sharedAssets } from '../support/assets.ts';
-import { compareBakes, noErrors, poses as posesOf, type BakeErrors } from '../support/compare-bakes.ts';
+import { bakeErrorTable, compareBakes, describeGpuBakeOnSharedAssets, noErrors } from '../support/compare-bakes.ts';
 import { axisAngle } from '../support/cylinders.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
 import { ourLines, runBake } from '../support/bake-cli.ts';
@@ -146,27 +144,8 @@ describe('blendCentersOfRotation / blendCentersOfRotation8 / skinFrameCor', () =
   });
 });
 
-const measured = new Map<string, BakeErrors>();
-afterAll(() => {
-  if (measured.size === 0) return;
-  const rows = [...measured].map(([name, e]) =>
-    `  ${name.padEnd(44)} ${String(e.primitives).padStart(4)} primitive bakes ${String(e.vertices).padStart(6)} vertices  pos ${e.position.toExponential(1)}  nrm ${e.normalDegrees.toExponential(1)}°  tan ${e.tangentDegrees.toExponential(1)}°`);
-  process.stdout.write(`Centre-of-rotation GPU vs CPU bake, largest errors (position relative to the bbox diagonal):\n${rows.join('\n')}\n`);
-});
-
-describe('bakeModelGpu (center-of-rotation) matches bakeModel (center-of-rotation) on every shared asset', () => {
-  for (const asset of sharedAssets()) {
-    it(`${asset.name}: every skinned primitive, every clip at 3 times`, async (ctx) => {
-      const device = gpu.device(ctx);
-      const model = await loadGltfFile(asset.path);
-      const errors = noErrors();
-      for (const options of posesOf(model, COR)) {
-        compareBakes(bakeModel(model, options), await bakeModelGpu(device, model, options), `${asset.name} ${JSON.stringify(options)}`, errors);
-      }
-      measured.set(asset.name, errors);
-    });
-  }
-});
+const measured = bakeErrorTable('Centre-of-rotation GPU vs CPU bake');
+describeGpuBakeOnSharedAssets('bakeModelGpu (center-of-rotation) matches bakeModel (center-of-rotation) on every shared asset', gpu, COR, measured);
 
 describe('bakeModelGpu (center-of-rotation) matches bakeModel (center-of-rotation) on the code-built chain and the built-in models', () => {
   const cases: [string, ChainOptions][] = [

@@ -15,7 +15,6 @@ import { DQ_JOINT_FLOATS, DqJointFloat, dqPaletteFromMatrices } from '../../src/
 import { bakeModel, type BakeOptions, type BakeResult } from '../../src/bake/bake.ts';
 import { bakeModelGpu } from '../../src/bake/gpu-bake.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
-import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Primitive } from '../../src/gltf/model.ts';
 import { PALETTE_MATRIX_BYTES } from '../../src/gpu/layouts.ts';
@@ -25,10 +24,9 @@ import { compilationErrors } from '../../src/gpu/shader-module.ts';
 import { composeTRS } from '../../src/math/trs.ts';
 import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
 import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
-import { sharedAssets } from '../support/assets.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
 import { useTestDevice } from '../support/webgpu.ts';
-import { compareBakes, noErrors, poses as posesOf, type BakeErrors } from '../support/compare-bakes.ts';
+import { bakeErrorTable, compareBakes, describeGpuBakeOnSharedAssets, noErrors } from '../support/compare-bakes.ts';
 import { runComputeCases } from './compute-harness.ts';
 import { screamingSnake, structLayout } from './wgsl-layout.ts';
 
@@ -173,27 +171,8 @@ describe('blendDualQuats / blendDualQuats8 / skinFrameDq', () => {
 });
 
 
-const measured = new Map<string, BakeErrors>();
-afterAll(() => {
-  if (measured.size === 0) return;
-  const rows = [...measured].map(([name, e]) =>
-    `  ${name.padEnd(44)} ${String(e.primitives).padStart(4)} primitive bakes ${String(e.vertices).padStart(6)} vertices  pos ${e.position.toExponential(1)}  nrm ${e.normalDegrees.toExponential(1)}°  tan ${e.tangentDegrees.toExponential(1)}°`);
-  process.stdout.write(`DQS GPU vs CPU bake, largest errors (position relative to the bbox diagonal):\n${rows.join('\n')}\n`);
-});
-
-describe('bakeModelGpu (dual-quaternion) matches bakeModel (dual-quaternion) on every shared asset', () => {
-  for (const asset of sharedAssets()) {
-    it(`${asset.name}: every skinned primitive, every clip at 3 times`, async (ctx) => {
-      const device = gpu.device(ctx);
-      const model = await loadGltfFile(asset.path);
-      const errors = noErrors();
-      for (const options of posesOf(model, DQS)) {
-        compareBakes(bakeModel(model, options), await bakeModelGpu(device, model, options), `${asset.name} ${JSON.stringify(options)}`, errors);
-      }
-      measured.set(asset.name, errors);
-    });
-  }
-});
+const measured = bakeErrorTable('DQS GPU vs CPU bake');
+describeGpuBakeOnSharedAssets('bakeModelGpu (dual-quaternion) matches bakeModel (dual-quaternion) on every shared asset', gpu, DQS, measured);
 
 describe('bakeModelGpu (dual-quaternion) matches bakeModel (dual-quaternion) on the code-built chain', () => {
   const cases: [string, ChainOptions][] = [

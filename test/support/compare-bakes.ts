@@ -1,11 +1,15 @@
 /**
  * Comparing a GPU bake with the CPU reference at the tolerances the issue sets: positions
  * relative to each primitive's bounding-box diagonal, normals and tangents in degrees,
- * tangent w exactly. Shared by the linear and dual-quaternion GPU bake tests.
+ * tangent w exactly. Shared by the GPU bake tests of every skinning method.
  */
-import { expect } from 'vitest';
-import type { BakeOptions, BakeResult } from '../../src/bake/bake.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bakeModel, type BakeOptions, type BakeResult } from '../../src/bake/bake.ts';
+import { bakeModelGpu } from '../../src/bake/gpu-bake.ts';
+import { loadGltfFile } from '../../src/cli/load-file.ts';
 import type { Model } from '../../src/gltf/model.ts';
+import { sharedAssets } from './assets.ts';
+import type { TestDevice } from './webgpu.ts';
 
 /** Position error relative to the primitive's bounding-box diagonal, and angles in degrees. */
 export const POSITION_TOLERANCE = 1e-5;
@@ -79,4 +83,36 @@ export function compareBakes(cpu: BakeResult, gpuResult: BakeResult, what: strin
 export function poses(model: Model, extra: BakeOptions = {}): BakeOptions[] {
   if (model.animations.length === 0) return [{ ...extra, time: 0 }];
   return model.animations.flatMap((clip, c) => [0, clip.duration * 0.37, clip.duration].map((time) => ({ ...extra, animation: c, time })));
+}
+
+/**
+ * The largest errors of a test file's GPU bakes, by case: printed after the file's tests under
+ * `title` (the numbers the README quotes).
+ */
+export function bakeErrorTable(title: string): Map<string, BakeErrors> {
+  const measured = new Map<string, BakeErrors>();
+  afterAll(() => {
+    if (measured.size === 0) return;
+    const rows = [...measured].map(([name, e]) =>
+      `  ${name.padEnd(44)} ${String(e.primitives).padStart(4)} primitive bakes ${String(e.vertices).padStart(6)} vertices  pos ${e.position.toExponential(1)}  nrm ${e.normalDegrees.toExponential(1)}°  tan ${e.tangentDegrees.toExponential(1)}°`);
+    process.stdout.write(`${title}, largest errors (position relative to the bbox diagonal):\n${rows.join('\n')}\n`);
+  });
+  return measured;
+}
+
+/** A test per shared asset: bakeModelGpu against bakeModel (with `options`) on every skinned primitive, every clip at 3 times. */
+export function describeGpuBakeOnSharedAssets(title: string, gpu: TestDevice, options: BakeOptions, measured: Map<string, BakeErrors>): void {
+  describe(title, () => {
+    for (const asset of sharedAssets()) {
+      it(`${asset.name}: every skinned primitive, every clip at 3 times`, async (ctx) => {
+        const device = gpu.device(ctx);
+        const model = await loadGltfFile(asset.path);
+        const errors = noErrors();
+        for (const pose of poses(model, options)) {
+          compareBakes(bakeModel(model, pose), await bakeModelGpu(device, model, pose), `${asset.name} ${JSON.stringify(pose)}`, errors);
+        }
+        measured.set(asset.name, errors);
+      });
+    }
+  });
 }
