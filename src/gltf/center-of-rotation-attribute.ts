@@ -26,11 +26,11 @@ export function readCenterOfRotation(
   const path = `${apath}.${CENTER_OF_ROTATION_ATTRIBUTE}`;
   const recompute = skinned ? 'ignored, the centres are computed instead' : 'ignored';
   if (!skinned) {
-    ctx.accessorCount(index, path);
+    ctx.attributeCount(attrs, CENTER_OF_ROTATION_ATTRIBUTE, apath);
     ctx.warn(path, 'is on a primitive without JOINTS_0/WEIGHTS_0 (only skinned vertices have centres of rotation); ignored');
     return {};
   }
-  const data = ctx.accessor(index, path);
+  const data = ctx.attribute(attrs, CENTER_OF_ROTATION_ATTRIBUTE, apath);
   if (data.components !== 3 || data.componentType !== ComponentType.FLOAT) {
     ctx.warn(path, `must be a VEC3 FLOAT accessor (accessors[${String(index)}] has ${data.components} component(s) of componentType ${data.componentType}); ${recompute}`);
     return {};

@@ -77,18 +77,18 @@ class PrimitiveReader {
     const attrs = asObject(prim.attributes, `${path}.attributes`);
     const apath = `${path}.attributes`;
     if (attrs.POSITION === undefined) throw new GltfError(`${apath}.POSITION`, 'is required');
-    const positions = this.ctx.floatAccessor(attrs.POSITION, `${apath}.POSITION`, [3]);
+    const positions = this.ctx.attributeFloats(attrs, 'POSITION', apath, [3]);
     const vertexCount = positions.length / 3;
     // glTF-Validator MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT (an error), also for attributes we do not read.
     for (const name of Object.keys(attrs)) {
       // Our own attribute is only a cache: center-of-rotation-attribute.ts warns and recomputes instead.
       if (name === CENTER_OF_ROTATION_ATTRIBUTE) continue;
-      const n = this.ctx.accessorCount(attrs[name], `${apath}.${name}`);
+      const n = this.ctx.attributeCount(attrs, name, apath);
       if (n !== vertexCount) throw new GltfError(`${apath}.${name}`, `has ${n} elements but POSITION has ${vertexCount}`);
     }
     const attribute = (name: string, components: readonly number[]): Float32Array | undefined => {
       if (attrs[name] === undefined) return undefined;
-      return this.ctx.floatAccessor(attrs[name], `${apath}.${name}`, components);
+      return this.ctx.attributeFloats(attrs, name, apath, components);
     };
     const normals = attribute('NORMAL', [3]);
     const tangents = attribute('TANGENT', [4]);

@@ -6,15 +6,20 @@ import { asObject, checkIndex, reqInteger, type JsonObject } from './json.ts';
 
 /**
  * What a compressed primitive (extensions/khr-draco-mesh-compression.ts) decodes to: the data
- * that replaces some of its accessors while that primitive is read, its triangle-list indices,
- * and the mode they are in. Primitives that share one decode share one substitute, and with
- * it everything derived from its data.
+ * that replaces some of its attributes' accessors while that primitive is read, its
+ * triangle-list indices, and the mode they are in. Primitives that share one decode share one
+ * substitute, and with it everything derived from its data.
  */
 export interface PrimitiveSubstitute {
   /** Distinguishes what is derived from this substitute's data in the readers' caches. */
   readonly key: string;
-  /** Replacement data by accessor index (those accessors may have no bufferView at all). */
-  readonly accessors: ReadonlyMap<number, AccessorData>;
+  /**
+   * Replacement data by attribute semantic (TEXCOORD_1). By semantic, not by accessor: the
+   * compressed stream's attribute map defines the data, and some writers name one accessor
+   * for several attributes (TEXCOORD_0…3), which still decode to four arrays, as in three.js.
+   * Those accessors may have no bufferView at all.
+   */
+  readonly attributes: ReadonlyMap<string, AccessorData>;
   readonly indices: AccessorData;
   readonly mode: number;
 }
@@ -42,6 +47,7 @@ export class ReadContext {
   /** Decoded compressed primitives, by their JSON object (filled before the meshes are read). */
   readonly substitutes = new Map<JsonObject, PrimitiveSubstitute>();
   private active: PrimitiveSubstitute | undefined;
+  /** floatValues of substitutes' data, by that data. */
   private readonly substituteFloats = new WeakMap<AccessorData, Float32Array>();
 
   constructor(
@@ -77,10 +83,7 @@ export class ReadContext {
   }
 
   accessor(index: unknown, usedAt: string): AccessorData {
-    const i = checkIndex(index, usedAt, this.src.accessors.length, 'accessors');
-    this.usedAccessors[i] = 1;
-    const substituted = this.active?.accessors.get(i);
-    if (substituted) return substituted;
+    const i = this.markUsed(index, usedAt);
     let data = this.accessorCache.get(i);
     if (!data) {
       data = readAccessor(this.src, i, usedAt, (at, message) => this.warn(at, message));
@@ -93,37 +96,90 @@ export class ReadContext {
   floatValues(index: unknown, usedAt: string): Float32Array {
     const data = this.accessor(index, usedAt);
     const i = index as number;
-    const substituted = this.active?.accessors.get(i) === data;
-    let out = substituted ? this.substituteFloats.get(data) : this.floatCache.get(i);
+    let out = this.floatCache.get(i);
     if (!out) {
-      if (data.componentType !== ComponentType.FLOAT) this.budget.charge(data.array.length * 4, usedAt);
-      out = toFloat32(data);
-      for (let k = 0; k < out.length; k++) {
-        if (!Number.isFinite(out[k])) {
-          throw new GltfError(usedAt, `accessors[${i}] has a non-finite value (${out[k]}) at element ${Math.floor(k / data.components)}`);
-        }
-      }
-      if (substituted) this.substituteFloats.set(data, out);
-      else this.floatCache.set(i, out);
+      out = this.checkedFloats(data, `accessors[${i}]`, usedAt);
+      this.floatCache.set(i, out);
     }
     return out;
   }
 
   floatAccessor(index: unknown, usedAt: string, components: readonly number[]): Float32Array {
     const data = this.accessor(index, usedAt);
-    if (!components.includes(data.components)) {
-      throw new GltfError(usedAt, `accessors[${index}] has ${data.components} components, expected ${components.join(' or ')}`);
-    }
+    checkComponents(data, `accessors[${String(index)}]`, usedAt, components);
     return this.floatValues(index, usedAt);
   }
 
   /** An accessor's `count` from its JSON alone (for attributes the loader does not read). */
   accessorCount(index: unknown, usedAt: string): number {
-    const i = checkIndex(index, usedAt, this.src.accessors.length, 'accessors');
-    this.usedAccessors[i] = 1;
-    const cached = this.active?.accessors.get(i) ?? this.accessorCache.get(i);
+    const i = this.markUsed(index, usedAt);
+    const cached = this.accessorCache.get(i);
     if (cached) return cached.count;
     return reqInteger(asObject(this.src.accessors[i], `accessors[${i}]`), 'count', `accessors[${i}]`);
+  }
+
+  /**
+   * A primitive's attribute `name` (`attrs[name]` names its accessor, `apath` is
+   * `….attributes`): the active substitute's data for that semantic when it decodes one, else
+   * the accessor's. Every attribute reader goes through these three, so a decoded attribute is
+   * read as what it decodes to whichever accessor it names.
+   */
+  attribute(attrs: JsonObject, name: string, apath: string): AccessorData {
+    const decoded = this.active?.attributes.get(name);
+    if (!decoded) return this.accessor(attrs[name], `${apath}.${name}`);
+    this.markAttribute(attrs, name, apath);
+    return decoded;
+  }
+
+  /** `attribute`'s values as floats (normalisation applied), all checked finite; `components` it must have. */
+  attributeFloats(attrs: JsonObject, name: string, apath: string, components?: readonly number[]): Float32Array {
+    const decoded = this.active?.attributes.get(name);
+    if (!decoded) {
+      const usedAt = `${apath}.${name}`;
+      return components ? this.floatAccessor(attrs[name], usedAt, components) : this.floatValues(attrs[name], usedAt);
+    }
+    const usedAt = this.markAttribute(attrs, name, apath);
+    const what = `the decoded ${name}`;
+    if (components) checkComponents(decoded, what, usedAt, components);
+    let out = this.substituteFloats.get(decoded);
+    if (!out) {
+      out = this.checkedFloats(decoded, what, usedAt);
+      this.substituteFloats.set(decoded, out);
+    }
+    return out;
+  }
+
+  /** `attribute`'s element count, from the accessor's JSON alone when nothing decodes it. */
+  attributeCount(attrs: JsonObject, name: string, apath: string): number {
+    const decoded = this.active?.attributes.get(name);
+    if (!decoded) return this.accessorCount(attrs[name], `${apath}.${name}`);
+    this.markAttribute(attrs, name, apath);
+    return decoded.count;
+  }
+
+  private markAttribute(attrs: JsonObject, name: string, apath: string): string {
+    const usedAt = `${apath}.${name}`;
+    this.markUsed(attrs[name], usedAt);
+    return usedAt;
+  }
+
+  /** Checks an accessor index and marks the accessor used. */
+  private markUsed(index: unknown, usedAt: string): number {
+    const i = checkIndex(index, usedAt, this.src.accessors.length, 'accessors');
+    this.usedAccessors[i] = 1;
+    return i;
+  }
+
+  /** `data` widened to floats (charged unless already float), every value checked finite. */
+  private checkedFloats(data: AccessorData, what: string, usedAt: string): Float32Array {
+    if (data.componentType !== ComponentType.FLOAT) this.budget.charge(data.array.length * 4, usedAt);
+    const out = toFloat32(data);
+    for (let k = 0; k < out.length; k++) {
+      if (!Number.isFinite(out[k])) {
+        throw new GltfError(usedAt, `${what} has a non-finite value (${out[k]}) at element ${Math.floor(k / data.components)}`);
+      }
+    }
+    return out;
   }
 
   /** Like glTF-Validator's UNUSED_OBJECT hint: accessors the file carries but no section read. */
@@ -139,4 +195,10 @@ export function listOf(indices: number[], what: string): string {
   const shown = indices.slice(0, 5).map((i) => `${what}[${i}]`).join(', ');
   const more = indices.length > 5 ? ` and ${indices.length - 5} more` : '';
   return `${shown}${more} ${indices.length === 1 ? 'is' : 'are'}`;
+}
+
+function checkComponents(data: AccessorData, what: string, usedAt: string, components: readonly number[]): void {
+  if (!components.includes(data.components)) {
+    throw new GltfError(usedAt, `${what} has ${data.components} components, expected ${components.join(' or ')}`);
+  }
 }

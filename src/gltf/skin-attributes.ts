@@ -40,13 +40,13 @@ export class SkinAttributeReader {
     for (let set = 0; set < sets; set++) {
       const jpath = `${apath}.JOINTS_${set}`;
       const wpath = `${apath}.WEIGHTS_${set}`;
-      const j = this.ctx.accessor(attrs[`JOINTS_${set}`], jpath);
+      const j = this.ctx.attribute(attrs, `JOINTS_${set}`, apath);
       if (j.components !== 4) throw new GltfError(jpath, 'must be a VEC4 accessor');
       if (j.componentType !== ComponentType.UNSIGNED_BYTE && j.componentType !== ComponentType.UNSIGNED_SHORT) {
         throw new GltfError(jpath, `componentType ${j.componentType} must be UNSIGNED_BYTE or UNSIGNED_SHORT`);
       }
       if (j.count !== vertexCount) throw new GltfError(jpath, `has ${j.count} elements but POSITION has ${vertexCount}`);
-      const w = this.ctx.accessor(attrs[`WEIGHTS_${set}`], wpath);
+      const w = this.ctx.attribute(attrs, `WEIGHTS_${set}`, apath);
       if (w.components !== 4) throw new GltfError(wpath, 'must be a VEC4 accessor');
       const wct = w.componentType;
       const validWeightType = wct === ComponentType.FLOAT || (w.normalized && (wct === ComponentType.UNSIGNED_BYTE || wct === ComponentType.UNSIGNED_SHORT));
@@ -67,7 +67,7 @@ export class SkinAttributeReader {
     for (let set = 0; set < sets; set++) {
       const wpath = `${apath}.WEIGHTS_${set}`;
       const j = jointSets[set];
-      const wf = this.ctx.floatValues(attrs[`WEIGHTS_${set}`], wpath);
+      const wf = this.ctx.attributeFloats(attrs, `WEIGHTS_${set}`, apath);
       for (let v = 0; v < vertexCount; v++) {
         for (let c = 0; c < 4; c++) {
           const wv = wf[v * 4 + c];

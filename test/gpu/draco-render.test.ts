@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetPath } from '../support/assets.ts';
 import { compressFile } from '../support/compressed.ts';
+import { sharedAccessorFixture } from '../support/draco-shared-accessor.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
 
 const device = await testDevice();
@@ -73,4 +74,37 @@ describe.skipIf(!device)('Draco variants render like their originals', () => {
       });
     });
   }
+});
+
+describe.skipIf(!device)('the Draco file naming one accessor for TEXCOORD_0…3 draws like its decoded twin', () => {
+  const gpu = device!;
+  let scene: OffscreenScene;
+  beforeAll(() => {
+    scene = new OffscreenScene(gpu, SIZE, SIZE);
+    scene.camera.yaw = 0.4;
+    scene.camera.pitch = 0.3;
+  });
+  afterAll(() => scene?.destroy());
+
+  it('the same pixels, bent; and the checker on TEXCOORD_1 would show a wrong set', async () => {
+    // test/support/draco-shared-accessor.ts: a checker texture read through TEXCOORD_1.
+    const { draco, twin } = await sharedAccessorFixture();
+    const shared = await loadModel(draco, 'shared TEXCOORD accessor (Draco)');
+    const decoded = await loadModel(twin, 'decoded twin');
+    const bend = decoded.animations.findIndex((a) => a.name === 'Bend');
+    await expectNoGpuErrors(gpu, async () => {
+      await scene.setModel(decoded);
+      const want = await scene.pose(bend, 0.8).render();
+      await scene.setModel(shared, false);
+      const got = await scene.pose(bend, 0.8).render();
+      expect(Array.from(got.rgba)).toEqual(Array.from(want.rgba));
+      // The control: the twin with TEXCOORD_0's data in TEXCOORD_1 (what reading the shared
+      // accessor as one array would draw) is a different picture.
+      const prim = decoded.meshes[0].primitives[0];
+      const wrong = { ...decoded, meshes: [{ ...decoded.meshes[0], primitives: [{ ...prim, texcoords1: prim.texcoords0 }] }] };
+      await scene.setModel(wrong, false);
+      const control = compare(want, await scene.pose(bend, 0.8).render());
+      expect(control.colour, 'mean colour difference with TEXCOORD_0 drawn for TEXCOORD_1').toBeGreaterThan(10 * MEAN_COLOUR_DIFFERENCE);
+    });
+  }, 60_000);
 });

@@ -1,6 +1,5 @@
 import type { AccessorData, AccessorSource } from '../accessors.ts';
 import { PrimitiveMode } from '../constants.ts';
-import { GltfError } from '../errors.ts';
 import { isObject, optArray, type JsonObject } from '../json.ts';
 import type { PrimitiveSubstitute, ReadContext } from '../read-context.ts';
 import { KHR_DRACO_MESH_COMPRESSION, readDracoPrimitive, type DracoPrimitive, type DracoPrimitiveRequest } from './draco.ts';
@@ -33,7 +32,7 @@ export async function decodeDracoPrimitives(ctx: ReadContext, src: AccessorSourc
       const key = decodeKey(prim, request);
       let substitute = decodes.get(key);
       if (!substitute) {
-        substitute = toSubstitute(`draco${decodes.size}`, prim, request, await decodeDraco(request, ctx.budget));
+        substitute = toSubstitute(`draco${decodes.size}`, request, await decodeDraco(request, ctx.budget));
         decodes.set(key, substitute);
       }
       ctx.substitutes.set(prim, substitute);
@@ -48,19 +47,13 @@ function decodeKey(prim: JsonObject, request: DracoPrimitiveRequest): string {
   return `${String(ext.bufferView)}|${attributes.join(',')}|${request.indices?.path ?? ''}`;
 }
 
-function toSubstitute(key: string, prim: JsonObject, request: DracoPrimitiveRequest, decoded: DracoPrimitive): PrimitiveSubstitute {
-  const attrs = prim.attributes as JsonObject;
-  const accessors = new Map<number, AccessorData>();
-  const filledBy = new Map<number, string>();
-  for (const { semantic } of request.attributes) {
-    // Checked by readDracoPrimitive: an index into `accessors`.
-    const index = attrs[semantic] as number;
-    const other = filledBy.get(index);
-    if (other !== undefined) {
-      throw new GltfError(`${request.path}.attributes.${semantic}`, `fills accessors[${index}], which ${other} also names; each decoded attribute needs an accessor of its own`);
-    }
-    filledBy.set(index, semantic);
-    accessors.set(index, decoded.attributes.get(semantic)!);
-  }
-  return { key, accessors, indices: decoded.indices, mode: PrimitiveMode.TRIANGLES };
+/**
+ * The decode's data by semantic. Attributes that name one accessor (a gltfpack / glTF-Transform 3.0
+ * file names one for TEXCOORD_0…3) still get their own decoded data: the extension's attribute
+ * map defines what each attribute holds, as three.js reads it.
+ */
+function toSubstitute(key: string, request: DracoPrimitiveRequest, decoded: DracoPrimitive): PrimitiveSubstitute {
+  const attributes = new Map<string, AccessorData>();
+  for (const { semantic } of request.attributes) attributes.set(semantic, decoded.attributes.get(semantic)!);
+  return { key, attributes, indices: decoded.indices, mode: PrimitiveMode.TRIANGLES };
 }

@@ -34,7 +34,7 @@ export function quantizedAttributes(ctx: ReadContext, attrs: JsonObject, apath: 
   let out: Record<string, AccessorData> | undefined;
   for (const name of GPU_ATTRIBUTES) {
     if (attrs[name] === undefined) continue;
-    const data = ctx.accessor(attrs[name], `${apath}.${name}`);
+    const data = ctx.attribute(attrs, name, apath);
     if (!isQuantizedType(data.componentType)) continue;
     (out ??= {})[name] = data;
   }

@@ -12,6 +12,7 @@ import { loadGltf } from '../../../src/gltf/load.ts';
 import { sharedAssets } from '../../support/assets.ts';
 import { poses } from '../../support/compare-bakes.ts';
 import { compressFile } from '../../support/compressed.ts';
+import { sharedAccessorFixture } from '../../support/draco-shared-accessor.ts';
 
 /**
  * Every shared asset's Draco variant (glTF-Transform's `draco()`: welded, then Edgebreaker or,
@@ -307,5 +308,47 @@ describe('KHR_draco_mesh_compression: damaged, lying and shared data', () => {
     const strip = (await loadGltf(await edited((j) => { j.meshes[0].primitives[0].mode = PrimitiveMode.TRIANGLE_STRIP; }))).meshes[0].primitives[0];
     expect(strip.mode).toBe(PrimitiveMode.TRIANGLES);
     expect(Array.from(strip.indices!)).toEqual(Array.from(list.indices!));
+  });
+});
+
+describe('KHR_draco_mesh_compression: one accessor named for TEXCOORD_0…3 (gltfpack / glTF-Transform 3.0 output)', () => {
+  // test/support/draco-shared-accessor.ts: the limb, Draco-compressed with four UV sets, its
+  // four TEXCOORD_n rewritten to name one accessor; the twin is the same Draco stream decoded
+  // by glTF-Transform and stored uncompressed.
+  const fixture = sharedAccessorFixture();
+
+  it('has the shape: one accessor for four attributes that the Draco map decodes separately', async () => {
+    const { json } = parseGlb((await fixture).draco) as { json: any };
+    const prim = json.meshes[0].primitives[0];
+    const named = [0, 1, 2, 3].map((k) => prim.attributes[`TEXCOORD_${k}`]);
+    expect(new Set(named).size).toBe(1);
+    const ids = [0, 1, 2, 3].map((k) => prim.extensions.KHR_draco_mesh_compression.attributes[`TEXCOORD_${k}`]);
+    expect(new Set(ids).size).toBe(4);
+  });
+
+  it('loads each attribute as its own Draco data, exactly like the decoded twin, with the same warnings', async () => {
+    const { draco, twin } = await fixture;
+    const [got, want] = await Promise.all([loadGltf(draco), loadGltf(twin)]);
+    // By path: accessor numbers differ (the shared file has three fewer).
+    expect(got.warnings.map((w) => w.path)).toEqual(want.warnings.map((w) => w.path));
+    const a = got.meshes[0].primitives[0], b = want.meshes[0].primitives[0];
+    // The sets differ, so reading TEXCOORD_0's data for all four would fail here.
+    expect(Array.from(b.texcoords1!)).not.toEqual(Array.from(b.texcoords0!));
+    for (const key of ['positions', 'normals', 'texcoords0', 'texcoords1', 'joints', 'weights', 'indices'] as const) {
+      expect(Array.from(a[key]!), key).toEqual(Array.from(b[key]!));
+    }
+  });
+
+  it('bakes like the decoded twin at every clip’s start, middle and end', async () => {
+    const { draco, twin } = await fixture;
+    const [got, want] = await Promise.all([loadGltf(draco), loadGltf(twin)]);
+    for (const options of poses(want)) {
+      const a = bakeModel(got, options), b = bakeModel(want, options);
+      expect(a.primitives.length).toBe(b.primitives.length);
+      a.primitives.forEach((p, i) => {
+        expect(Array.from(p.positions), `clip ${options.animation} t=${options.time}`).toEqual(Array.from(b.primitives[i].positions));
+        expect(Array.from(p.normals!)).toEqual(Array.from(b.primitives[i].normals!));
+      });
+    }
   });
 });
