@@ -3,13 +3,14 @@ import type { Model } from '../gltf/model.ts';
 import { invertMat4, isIdentityMat4 } from '../math/trs.ts';
 import { updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
 import { localToModel } from './local-to-model.ts';
-import { MaterialAnimation } from './material-tracks.ts';
+import { animatedMaterials, MaterialAnimation } from './material-tracks.ts';
 import { skinPalette } from './palette.ts';
 import { createPose, type Pose } from './pose.ts';
 import {
   CHANNEL_RECORD_BYTES, CLIP_DESCRIPTOR_BYTES, instantiatePoseKernel, MATRIX_BYTES, MESH_INVERSE_BYTES, POSE_BYTES_PER_NODE, type PoseKernel,
 } from './pose-kernel.ts';
 import { clipTracks, createClipCursor, findCursorKeys, sampleCursor, sampleOtherChannels, type ClipCursor } from './sample.ts';
+import { VrmRuntime } from './vrm/vrm-runtime.ts';
 
 /**
  * Many posed copies of one model, updated together: the fast path for crowds. Each
@@ -219,8 +220,13 @@ export function createInstanceBatch(model: Model, count: number, options: Instan
       paletteOffsets,
       paletteMatrixCount,
       // Material uniforms are per model: the renderer draws the first instance's (crowd.ts evaluates them).
-      ...(i === 0 && model.animations.some((c) => c.materialTracks) ? { materialAnimation: new MaterialAnimation(model) } : {}),
+      ...(i === 0 && animatedMaterials(model).length > 0 ? { materialAnimation: new MaterialAnimation(model) } : {}),
     });
+    // A VRM avatar's steps (springs, constraints, expressions) run per character, each with its own springs.
+    if (model.vrm) {
+      const instance = instances[i];
+      (instance as { vrm?: VrmRuntime }).vrm = new VrmRuntime(model, instance.pose, instance.nodeMatrices, instance.materialAnimation);
+    }
   }
 
   const batch: InstanceBatch = {
@@ -371,6 +377,11 @@ export function updateBatchMatricesAndPalettes(batch: InstanceBatch, count = bat
   checkCount(batch, count);
   const { instances, layout } = batch;
   const kernel = layout.kernel;
+  if (batch.model.vrm) {
+    // The VRM steps run between each character's node matrices and its palettes: in JS, character by character.
+    for (let i = 0; i < count; i++) vrmMatricesAndPalettes(batch, instances[i]);
+    return;
+  }
   if (!kernel) {
     if (batch.worldPalettes) {
       for (let i = 0; i < count; i++) worldPalettesJs(batch, instances[i]);
@@ -417,6 +428,21 @@ function matricesAndPalettes(batch: InstanceBatch, kernel: PoseKernel, first: nu
         skinPalette(skin, instances[i].nodeMatrices, meshSlot, instances[i].palette, mesh.paletteOffset);
       }
     }
+  }
+}
+
+/** A VRM character: node matrices, its VRM steps, then its palettes (world or mesh-relative, as the batch makes them). */
+function vrmMatricesAndPalettes(batch: InstanceBatch, instance: ModelInstance): void {
+  if (!batch.worldPalettes) {
+    updateMatricesAndPalettes(instance);
+    return;
+  }
+  const { model } = instance;
+  localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
+  instance.vrm!.run();
+  const meshes = batch.layout.meshes;
+  for (let m = 0; m < meshes.length; m++) {
+    skinPalette(model.skins[meshes[m].skin], instance.nodeMatrices, -1, instance.palette, meshes[m].paletteOffset);
   }
 }
 

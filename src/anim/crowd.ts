@@ -197,6 +197,24 @@ export class Crowd {
     this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, instances[0].nodeMatrices));
   }
 
+  /**
+   * A VRM crowd's per-instance VRM steps: each instance's spring bones step by `dt` in its own
+   * world (its placement), so every avatar's hair swings with its own walk; a VRM animation
+   * clip's expression and look-at tracks follow each instance's clock. Allocates nothing.
+   */
+  private prepareVrm(dt: number, n: number): void {
+    const p = this.placements;
+    for (let k = 0; k < n; k++) {
+      const vrm = this.instances[k].vrm;
+      if (vrm === undefined) continue;
+      vrm.dt = dt;
+      vrm.clip = this.clip[k];
+      vrm.time = this.time[k];
+      const w = vrm.worldFromModel, o = k * 16;
+      for (let i = 0; i < 16; i++) w[i] = p[o + i];
+    }
+  }
+
   /** Cuts instance k to `clip` (-1: rest pose) at `time` seconds (wrapped into the clip). */
   play(k: number, clip: number, time = 0): void {
     this.checkInstance(k);
@@ -335,6 +353,7 @@ export class Crowd {
       for (let k = 0; k < n; k++) {
         if (this.clip[k] >= 0) this.finishPose(k, dt);
       }
+      if (this.model.vrm) this.prepareVrm(dt, n);
       updateBatchMatricesAndPalettes(batch, n);
     }
     const materials = this.instances[0]?.materialAnimation;

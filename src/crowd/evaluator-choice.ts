@@ -29,9 +29,15 @@ export interface CrowdOptions {
  * evaluator gives the renderer palettes, placements, morph weights and the model matrices of
  * the mesh nodes clips move; draws of EXT_mesh_gpu_instancing nodes are recorded on the CPU
  * from the instances' poses, so a clip that moves such a node (each instance's world) needs the
- * CPU evaluator. Such a crowd stays on the CPU (`auto`), or is refused (`gpu`). Load time.
+ * CPU evaluator. So do a VRM avatar's spring bones and node constraints (src/anim/vrm), which
+ * run per instance between its pose and its palettes. Such a crowd stays on the CPU (`auto`),
+ * or is refused (`gpu`). Load time.
  */
 export function gpuCrowdUnsupported(model: Model): string | undefined {
+  const vrm = model.vrm;
+  if (vrm && (vrm.springBones || vrm.constraints.length > 0)) {
+    return `its VRM ${vrm.springBones ? 'spring bones' : 'node constraints'} run per instance on the CPU evaluator`;
+  }
   for (const i of movingMeshNodes(model)) {
     const mn = model.meshNodes[i];
     if (mn.instances) return `a clip moves node ${mn.node}, whose mesh is drawn with EXT_mesh_gpu_instancing (its draws are recorded on the CPU)`;

@@ -1,5 +1,5 @@
 import { applyRootMotion, findRootMotion, type CrowdRootMotion } from '../anim/crowd.ts';
-import { gpuCrowdUnsupported, type CrowdEvaluator } from '../crowd/evaluator-choice.ts';
+import { AUTO_GPU_MIN_INSTANCES, gpuCrowdUnsupported, type CrowdEvaluator } from '../crowd/evaluator-choice.ts';
 import { createCrowd, type AnyCrowd } from '../crowd/gpu-crowd.ts';
 import { renderCrowd } from '../crowd/render-crowd.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.ts';
@@ -294,7 +294,10 @@ export class ViewerStage {
       // Without a device (not yet, or none), or for a model whose clips move meshes
       // (gpuCrowdUnsupported), only the CPU can evaluate it.
       const unsupported = this.evaluator !== 'cpu' ? gpuCrowdUnsupported(this.model) : undefined;
-      if (unsupported && this.evaluator === 'gpu') console.warn(`<skinned-mesh-viewer>: crowd-evaluator="gpu": ${unsupported}; the crowd is evaluated on the CPU`);
+      // 'auto' says so too (a VRM avatar's springs, for one), where the GPU would have taken the crowd.
+      if (unsupported && (this.evaluator === 'gpu' || (this.device && count >= AUTO_GPU_MIN_INSTANCES))) {
+        console.warn(`<skinned-mesh-viewer>: crowd-evaluator="${this.evaluator}": ${this.model.name}: ${unsupported}; the crowd is evaluated on the CPU`);
+      }
       const gpuPossible = this.evaluator !== 'cpu' && this.device !== undefined && !unsupported;
       let crowd = this.buildCrowd(Math.min(gpuPossible ? MAX_GPU_INSTANCES : MAX_INSTANCES, grown), gpuPossible ? this.evaluator : 'cpu');
       // The CPU evaluator took it (the setting, 'auto' below its crossover, or no GPU): no bigger than its cap.
