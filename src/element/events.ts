@@ -2,6 +2,7 @@
  * The events <skinned-mesh-viewer> dispatches, as CustomEvents with typed details. None
  * bubbles (like a media element's): listen on the element itself.
  */
+import type { GltfWarning } from '../gltf/errors.ts';
 
 export interface ViewerProgressDetail {
   /** Bytes received so far, over the model file and its external resources. */
@@ -19,6 +20,11 @@ export interface ViewerLoadDetail {
   readonly src: string;
   /** model-viewer's name for `src`. */
   readonly url: string;
+  /**
+   * What the loader repaired or ignored (the model's `warnings`), each naming its glTF JSON path;
+   * empty for a clean file. The element also logs them, once per load, with console.warn.
+   */
+  readonly warnings: readonly GltfWarning[];
 }
 
 export type ViewerErrorKind = 'webgpu-unsupported' | 'load' | 'gpu';

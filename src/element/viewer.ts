@@ -30,6 +30,7 @@ import { ViewerShadow } from './template.ts';
 import { ViewerA11y } from './a11y.ts';
 import { ViewerExtraModels } from './extra-model.ts';
 import { displayName, HTMLElementBase, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
+import { logLoadWarnings } from './loading/load-warnings.ts';
 import { attachVrm, defineVrmApi, type VrmElementApi } from './vrm-api.ts';
 
 export { TAG_NAME } from './page.ts';
@@ -585,7 +586,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.emit('progress', { loaded: bytes, total: bytes, totalProgress: 1, reason: 'model-load' });
     // model-viewer 4.4's: the page may change the model before its first frame (drawn at the next animation frame).
     this.emit('before-render', {});
-    this.emit('load', { src: source, url: source });
+    logLoadWarnings(`<${TAG_NAME}>`, displayName(source), model.warnings);
+    this.emit('load', { src: source, url: source, warnings: model.warnings });
     this.frames.invalidate();
   }
 

@@ -312,6 +312,38 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       expect(opened.consoleErrors).toEqual([]);
     }, 60_000);
 
+    it('logs a load\'s warnings once per load with their JSON paths and puts them in the load event\'s detail', async () => {
+      // The Fox has no NORMAL (a loader warning at meshes[0].primitives); CesiumMan loads clean.
+      const before = opened.warnings.length;
+      const loads = await page.evaluate(async () => {
+        const details: { src: string; warnings: { path: string; message: string }[] }[] = [];
+        const el = document.createElement('skinned-mesh-viewer');
+        el.addEventListener('load', (e) => {
+          const d = (e as CustomEvent).detail;
+          details.push({ src: d.src, warnings: d.warnings.map((w: { path: string; message: string }) => ({ path: w.path, message: w.message })) });
+        });
+        document.getElementById('stage')!.append(el);
+        for (const src of ['/assets/Fox.glb', '/assets/CesiumMan.glb', '/assets/Fox.glb']) {
+          const loaded = new Promise((resolve) => el.addEventListener('load', resolve, { once: true }));
+          el.src = src;
+          await loaded;
+        }
+        return details;
+      });
+      const flatNormals = { path: 'meshes[0].primitives', message: '1 of 1 primitive(s) have no NORMAL; flat normals are derived per face when drawn' };
+      expect(loads).toEqual([
+        { src: '/assets/Fox.glb', warnings: [flatNormals] },
+        { src: '/assets/CesiumMan.glb', warnings: [] },
+        { src: '/assets/Fox.glb', warnings: [flatNormals] },
+      ]);
+      // One console.warn per load that has warnings (twice the Fox, never CesiumMan), naming the path.
+      const logged = opened.warnings.slice(before).filter((w) => w.includes('loaded with'));
+      expect(logged).toEqual([
+        '<skinned-mesh-viewer> Fox.glb loaded with 1 warning:\n  meshes[0].primitives: 1 of 1 primitive(s) have no NORMAL; flat normals are derived per face when drawn',
+        '<skinned-mesh-viewer> Fox.glb loaded with 1 warning:\n  meshes[0].primitives: 1 of 1 primitive(s) have no NORMAL; flat normals are derived per face when drawn',
+      ]);
+    }, 60_000);
+
     it('the last src set wins a race, whichever load finishes first', async () => {
       // Slow A, then fast B: A arrives after B and must be ignored.
       await page.evaluate(() => {
