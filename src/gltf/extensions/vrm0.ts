@@ -12,7 +12,8 @@ import type {
   VrmTextureTransformBind,
 } from '../vrm-model.ts';
 import { checkMorphTarget, DEFAULT_LOOK_AT_OFFSET, RANGE_MAP_MIN_INPUT } from './vrmc-vrm.ts';
-import { fitsFloat32, type VrmReader } from './vrm-read.ts';
+import { fitsFloat32 } from './lenient-reader.ts';
+import type { VrmReader } from './vrm-read.ts';
 
 export const VRM0 = 'VRM';
 const PATH = 'extensions.VRM';
