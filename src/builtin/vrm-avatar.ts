@@ -388,7 +388,8 @@ export function buildVrm0Avatar(): GltfBuilder {
         }),
       },
       materialProperties: b.json.materials.map((m) => {
-        const color = (m.pbrMetallicRoughness?.baseColorFactor ?? [1, 1, 1, 1]) as number[];
+        // Unity colour properties are gamma-encoded (alpha linear): the converted MToon gets the glTF colour back.
+        const color = ((m.pbrMetallicRoughness?.baseColorFactor ?? [1, 1, 1, 1]) as number[]).map((v, i) => (i < 3 ? v ** (1 / 2.2) : v));
         return {
           name: m.name, shader: 'VRM/MToon', renderQueue: 2000,
           floatProperties: { _Cutoff: 0.5, _ShadeShift: 0, _ShadeToony: 0.9, _OutlineWidth: 0.08, _OutlineWidthMode: 1, _CullMode: 2, _ZWrite: 1 },

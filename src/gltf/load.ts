@@ -17,6 +17,7 @@ import { readMeshNodes, readScene } from './scene.ts';
 import { readSkins, warnUnusedSkins } from './skins.ts';
 import { NodeTree } from './node-tree.ts';
 import { readVrm, vrmAnimationClips } from './extensions/vrm.ts';
+import { convertVrm0Materials } from './extensions/vrm0-mtoon.ts';
 
 export { decodeDataUri } from './resources.ts';
 
@@ -77,7 +78,8 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   return Object.freeze({
     name: options.name ?? 'model',
     nodes, hierarchy, meshes, skins, animations: clips, scene, sceneRoots, inScene, meshNodes,
-    materials,
+    // VRM 0.x MToon lives in the VRM extension: converted to MToon 1.0 on its materials.
+    materials: vrm?.materialProperties ? convertVrm0Materials(materials, vrm.materialProperties, (path, message) => ctx.warn(path, message)) : materials,
     textures,
     samplers: readSamplers(ctx),
     images,

@@ -3,7 +3,11 @@ import type { BudgetState } from './budget.ts';
 import type { Interpolation, TargetPath } from './constants.ts';
 import type { GltfWarning } from './errors.ts';
 import type { HumanoidMap } from './humanoid.ts';
+import type { MToonMaterial } from './mtoon-model.ts';
+import type { TextureInfo } from './texture-info.ts';
 import type { Vrm } from './vrm-model.ts';
+
+export type { TextureInfo, TextureTransform, UvTransform } from './texture-info.ts';
 
 /**
  * The loaded, validated, immutable model. Everything per node is stored in flat
@@ -232,26 +236,6 @@ export interface MaterialTrack {
   readonly sampler: Sampler;
 }
 
-export interface TextureInfo {
-  readonly index: number;
-  readonly texCoord: number;
-  /** normalTexture.scale or occlusionTexture.strength; 1 otherwise. */
-  readonly scale: number;
-  /** KHR_texture_transform, undefined for none. `texCoord` already holds its override. */
-  readonly transform?: TextureTransform;
-}
-
-/** KHR_texture_transform's parameters: uv' = T(offset) · R(rotation) · S(scale) · uv. */
-export interface TextureTransform {
-  readonly offset: readonly [number, number];
-  /** Radians, counter-clockwise in UV space. */
-  readonly rotation: number;
-  readonly scale: readonly [number, number];
-}
-
-/** A 2D affine UV matrix, column-major 3×2: [m00, m10, m01, m11, offsetU, offsetV]. */
-export type UvTransform = readonly [number, number, number, number, number, number];
-
 /** How a material is shaded beyond metallic-roughness (each a mesh pipeline specialisation). */
 export type MaterialShading =
   /** glTF metallic-roughness (the default). */
@@ -283,6 +267,11 @@ export interface Material {
   readonly emissiveStrength?: number;
   /** 'pbr' when absent. */
   readonly shading?: MaterialShading;
+  /**
+   * VRM's toon material (VRMC_materials_mtoon, or a VRM 0.x MToon converted to it): drawn with
+   * the MToon path instead of `shading`, which stays the fallback (RenderSettings.mtoon off).
+   */
+  readonly mtoon?: MToonMaterial;
 }
 
 export interface Texture {

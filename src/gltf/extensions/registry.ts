@@ -21,6 +21,7 @@ import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
 import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
 import type { GltfExtension } from './types.ts';
 import { VRM0 } from './vrm0.ts';
+import { VRMC_MATERIALS_MTOON_EXTENSION } from './vrmc-materials-mtoon.ts';
 import { VRMC_NODE_CONSTRAINT } from './vrmc-node-constraint.ts';
 import { VRMC_SPRING_BONE } from './vrmc-spring-bone.ts';
 import { VRMC_SPRING_BONE_EXTENDED_COLLIDER } from './vrmc-spring-bone-extended-collider.ts';
@@ -45,6 +46,7 @@ const EXTENSIONS: readonly GltfExtension[] = [
   KHR_MATERIALS_EMISSIVE_STRENGTH,
   KHR_MATERIALS_UNLIT,
   KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS,
+  VRMC_MATERIALS_MTOON_EXTENSION,
   // Animation: pointer channels read by animations.ts.
   KHR_ANIMATION_POINTER,
   // Read by meshes.ts and load.ts (khr-materials-variants.ts); switched by the renderer.
