@@ -57,7 +57,8 @@ struct RecordDraw {
   weightCount: u32,
   // The mesh node's place among an instance's moving mesh nodes in meshWorlds (NO_INDEX: nodeWorld, the rest pose's).
   worldIndex: u32,
-  _pad0: u32,
+  // First vertex of the primitive in the model's centres of rotation (draw record centerBase).
+  centerBase: u32,
 }
 
 const NO_INDEX: u32 = 0xffffffffu;
@@ -237,6 +238,7 @@ fn writeRecords(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
     }
     record.flags = flags;
     record.skinnedBase = select(0u, k * params.preskinVertices + info.skinnedBase, info.skinnedBase != NO_INDEX);
+    record.centerBase = info.centerBase;
     records[d * count + k] = record;
   }
 }

@@ -55,6 +55,7 @@ export const RecordDrawWord = {
   WEIGHT_OFFSET: 24,
   WEIGHT_COUNT: 25,
   WORLD_INDEX: 26,
+  CENTER_BASE: 27,
 } as const;
 export const RECORD_DRAW_BYTES = 112;
 

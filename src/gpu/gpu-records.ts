@@ -69,7 +69,7 @@ export function animatesMorphWeights(model: Model, draws: readonly GpuRecordDraw
  * `weightOffsets`: Pose.weightOffsets; `moving`: movingMeshNodes(model). Load time.
  */
 export function packRecordDraws(
-  model: Model, draws: readonly GpuRecordDraw[], restWorld: Float64Array, preskinBase: Int32Array, weightOffsets: Int32Array, moving: readonly number[],
+  model: Model, draws: readonly GpuRecordDraw[], restWorld: Float64Array, preskinBase: Int32Array, centerBase: Int32Array, weightOffsets: Int32Array, moving: readonly number[],
 ): ArrayBuffer {
   const bytes = new ArrayBuffer(Math.max(1, draws.length) * RECORD_DRAW_BYTES);
   const f = new Float32Array(bytes), u = new Uint32Array(bytes);
@@ -90,6 +90,7 @@ export function packRecordDraws(
     u[o + RecordDrawWord.STATIC_FLAGS] = d.staticFlags;
     u[o + RecordDrawWord.SKINNED] = d.skinned ? 1 : 0;
     u[o + RecordDrawWord.SKINNED_BASE] = preskinBase[i] >= 0 ? preskinBase[i] : CULL_NO_INDEX;
+    u[o + RecordDrawWord.CENTER_BASE] = centerBase[i];
     // As draw-record-writer.ts: the mesh node's weights; targets beyond them weigh 0, weights beyond the targets are not read.
     const p = d.primitive;
     u[o + RecordDrawWord.MORPH_FLAGS] = p.morphFlags;
@@ -252,12 +253,12 @@ export class GpuRecords {
 
   constructor(
     private readonly device: GPUDevice, model: Model, draws: readonly GpuRecordDraw[], restWorld: Float64Array, preskinBase: Int32Array,
-    paletteMatrices: number, preskinVertices: number, private readonly label: string,
+    centerBase: Int32Array, paletteMatrices: number, preskinVertices: number, private readonly label: string,
   ) {
     this.recordDraws = device.createBuffer({ label: `${label} ${model.name} record draws`, size: Math.max(1, draws.length) * RECORD_DRAW_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     const { weights: rest, weightOffsets } = setRestPose(model, createPose(model));
     const moving = movingMeshNodes(model);
-    device.queue.writeBuffer(this.recordDraws, 0, packRecordDraws(model, draws, restWorld, preskinBase, weightOffsets, moving));
+    device.queue.writeBuffer(this.recordDraws, 0, packRecordDraws(model, draws, restWorld, preskinBase, centerBase, weightOffsets, moving));
     this.weightsPerInstance = rest.length;
     this.animatesMorphWeights = animatesMorphWeights(model, draws);
     this.restWeights = device.createBuffer({ label: `${label} ${model.name} rest morph weights`, size: Math.max(16, rest.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });

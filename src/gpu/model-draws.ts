@@ -4,7 +4,7 @@
  * sorted back to front every frame), their pipeline table, and the per-instance buffers
  * (palettes, draw records, the skin bind group) sized by the most instances drawn so far.
  */
-import { SKINNING_METHODS, type SkinningMethod } from '../anim/skinning-method.ts';
+import { SKINNING_METHODS, usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { MeshNode, Model } from '../gltf/model.ts';
 import { maxAxisScale, multiplyMat4 } from '../math/trs.ts';
@@ -15,6 +15,7 @@ import { DebugViewDraws } from './debug-view-draws.ts';
 import { DrawPipelineTable } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from './draw-record.ts';
 import type { GpuMaterial, GpuModel, GpuPrimitive } from './gpu-model.ts';
+import { DqPalettePass } from './dq-palette-pass.ts';
 import { centerLayout, GpuCenters } from './model/center-buffer.ts';
 import { INDIRECT_ARGS_BYTES } from './gpu-culling-layout.ts';
 import { GpuCuller, gpuCullingSupported } from './gpu-culling.ts';
@@ -104,6 +105,8 @@ export class ModelDraws {
   readonly centerBase: Int32Array;
   /** The model's centres of rotation on the GPU, made when centre-of-rotation skinning is first prepared. */
   readonly centers: GpuCenters;
+  /** DqJoint entries from GPU palettes (a GPU-evaluated crowd), for the methods that read them. */
+  readonly dqPalettes: DqPalettePass;
   readonly preskinVertices: number;
   /** The compute path's buffers, made when its pipelines are. */
   preskin: PreskinBuffers | undefined;
@@ -149,11 +152,17 @@ export class ModelDraws {
     const { draws, restRadius } = createDraws(model, gpu, ctx.format, variant);
     let created: ModelDraws | undefined;
     const centers = new GpuCenters(ctx.device, model, gpu, `${ctx.label} ${model.name}`, ctx.onWarning);
-    // Nothing can ask for the compute path before `create` returns the table's owner. A
-    // centre-of-rotation entry waits for the centres, as for a shader compile.
-    const pipelines = new DrawPipelineTable(ctx, draws, () => created!.createPreskin(), (method) => (method === 'center-of-rotation' ? centers.prepare() : Promise.resolve()));
+    const dqPalettes = new DqPalettePass(ctx.device, `${ctx.label} ${model.name}`);
+    // Nothing can ask for the compute path before `create` returns the table's owner. The
+    // methods that read DqJoint entries wait for the conversion pass, and centres of rotation
+    // for the centres too, as for a shader compile.
+    const prepareMethod = async (method: SkinningMethod) => {
+      if (usesDqPalette(method)) await dqPalettes.prepare();
+      if (method === 'center-of-rotation') await centers.prepare();
+    };
+    const pipelines = new DrawPipelineTable(ctx, draws, () => created!.createPreskin(), prepareMethod);
     const { surface } = await pipelines.ensure(skinning, 'vertex', false);
-    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers);
+    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers, dqPalettes);
     return created;
   }
 
@@ -188,9 +197,11 @@ export class ModelDraws {
     skinning: SkinningMethod,
     variant: number,
     centers: GpuCenters,
+    dqPalettes: DqPalettePass,
   ) {
     this.draws = draws;
     this.centers = centers;
+    this.dqPalettes = dqPalettes;
     this.skinning = skinning;
     this.variant = variant;
     // Draws that share a pipeline for one method share it for the other (the keys differ in the method alone).
@@ -304,7 +315,8 @@ export class ModelDraws {
       this.gpuRecordsChecked = true;
       if (gpuRecordsApply(this.draws)) {
         this.gpuRecords = new GpuRecords(
-          this.ctx.device, this.model, this.draws, restWorldMatrices(this.model), this.preskinBase, this.paletteMatrices, this.preskinVertices, `${this.ctx.label} ${this.model.name}`,
+          this.ctx.device, this.model, this.draws, restWorldMatrices(this.model), this.preskinBase, this.centerBase, this.paletteMatrices, this.preskinVertices,
+          `${this.ctx.label} ${this.model.name}`,
         );
       }
     }
@@ -487,6 +499,7 @@ export class ModelDraws {
   /** Frees what this made; the upload too unless `keepUpload` (another ModelDraws shares it: `switched`). */
   destroy(keepUpload = false): void {
     this.centers.destroy();
+    this.dqPalettes.destroy();
     this.debug.destroy();
     if (!keepUpload) this.gpu.destroy();
     this.drawBuffer.destroy();

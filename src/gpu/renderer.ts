@@ -369,8 +369,10 @@ export class Renderer {
    * EXT_mesh_gpu_instancing models, every instance is drawn unculled. The draw records are
    * written on the GPU too (gpu-records.ts), from the source's placements, morph weights and
    * mesh node matrices where it has them; models it cannot serve have theirs written from the
-   * instances (node matrices, morph weights) as usual. Dual-quaternion skinning ignores `source`
-   * and uploads the instances' own palettes.
+   * instances (node matrices, morph weights) as usual. Dual-quaternion and centre-of-rotation
+   * skinning convert the source's matrices into DqJoint entries in a compute pass
+   * (dq-palette-pass.ts) and draw such frames unculled (their surfaces leave the linear bound
+   * the GPU culler computes).
    */
   renderInstances(
     target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array | Float64Array,
@@ -383,11 +385,13 @@ export class Renderer {
       return;
     }
     if (current) this.beginModelFrame(current, instances, count, placements);
-    // Palettes from the GPU (linear skinning); a chunk reads its range copied into the model's own buffer.
-    const gpuSource = current !== undefined && source !== undefined && !usesDqPalette(current.skinning) ? source : undefined;
+    // Palettes from the GPU; a chunk reads its range copied into the model's own buffer, and
+    // methods reading DqJoint entries read them converted there.
+    const gpuSource = current !== undefined && source !== undefined ? source : undefined;
+    const convert = gpuSource !== undefined && usesDqPalette(current!.skinning);
     if (gpuSource) checkPaletteSource(gpuSource, this.chunkFirst + count, current!.paletteMatrices);
     const chunked = this.chunkContinues || this.chunkFollows;
-    current?.usePalettes(gpuSource && !chunked ? gpuSource.palettes : undefined);
+    current?.usePalettes(gpuSource && !chunked && !convert ? gpuSource.palettes : undefined);
     // Not drawn until the record pass is built when the source's per-instance data is needed (ModelDraws.awaitsGpuRecords).
     if (gpuSource && count > 0 && current!.awaitsGpuRecords(gpuSource, this.onGpuCullingFailed)) count = 0;
     let uploaded = 0;
@@ -453,7 +457,12 @@ export class Renderer {
         uploaded += gpuSource.writeInstances?.(queue) ?? 0;
         gpuSource.encode?.(encoder);
       }
-      if (chunked && count > 0 && paletteBytes > 0) encoder.copyBufferToBuffer(gpuSource.palettes, this.chunkFirst * paletteBytes, current.paletteBuffer, 0, count * paletteBytes);
+      if (convert && count > 0 && paletteBytes > 0) {
+        const m = current.paletteMatrices;
+        uploaded += current.dqPalettes.encode(encoder, queue, gpuSource.palettes, current.paletteBuffer, count * m, this.chunkFirst * m);
+      } else if (chunked && count > 0 && paletteBytes > 0) {
+        encoder.copyBufferToBuffer(gpuSource.palettes, this.chunkFirst * paletteBytes, current.paletteBuffer, 0, count * paletteBytes);
+      }
     }
     if (current && current.draws.length > 0 && count > 0) {
       // Records (and palettes) go up before the passes that read them: the queue orders them before the submit.
@@ -478,7 +487,7 @@ export class Renderer {
       }
       if (gpuCuller) {
         frustumPlanes(this.frameData.viewProjection, this.cullPlanes);
-        uploaded += gpuCuller.encode(encoder, queue, current.palettes, current.drawBuffer, count, this.cullPlanes, this.settings.culling, this.chunkIndex);
+        uploaded += gpuCuller.encode(encoder, queue, current.palettes, current.drawBuffer, count, this.cullPlanes, this.settings.culling && !convert, this.chunkIndex);
       }
     }
     const indirect = gpuCuller?.args;

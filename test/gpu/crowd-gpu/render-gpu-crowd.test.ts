@@ -185,6 +185,48 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
     });
   });
 
+  for (const method of ['dual-quaternion', 'center-of-rotation'] as const) {
+    it(`${method}: the GPU evaluator's matrices are split into DqJoint entries on the GPU, and its frame is the CPU evaluator's of the same method`, async () => {
+      await expectNoGpuErrors(gpu, async () => {
+        const r = scene.renderer;
+        r.settings.culling = true;
+        r.settings.skinning = method;
+        try {
+          await r.prepareSkinning();
+          aim();
+          const cpu = crowdOf(COUNT, 'cpu');
+          const onGpu = crowdOf(COUNT, 'gpu');
+          renderCrowd(r, scene.target, scene.camera, cpu);
+          expect(r.skinning).toBe(method);
+          const cpuFrame = await scene.read();
+          renderCrowd(r, scene.target, scene.camera, onGpu, onGpu.gpu);
+          const gpuFrame = await scene.read();
+          writeArtifactPng(`gpu-crowd-evaluator-${method}`, W, H, gpuFrame.rgba);
+          // Drawn from the evaluator's poses, not the instances' rest pose: the linear frame of
+          // the same crowd differs from this one where the methods do, not where the poses would.
+          let covered = 0;
+          for (let i = 3; i < cpuFrame.rgba.length; i += 4) if (cpuFrame.rgba[i] > 0) covered++;
+          const diff = differingPixels(cpuFrame, gpuFrame);
+          console.log(`${method}, GPU vs CPU evaluator, ${COUNT} Foxes: ${diff.pixels} of ${covered} covered pixels differ, by at most ${diff.maxChannel}/255`);
+          expect(covered).toBeGreaterThan(W * H / 20);
+          expect(diff.pixels).toBeLessThanOrEqual(Math.ceil(covered * 0.01));
+          // A few edge pixels more than the linear frame's 8: the split runs in float32 on the GPU, in float64 on the CPU.
+          expect(diff.maxChannel).toBeLessThanOrEqual(32);
+          // The rest pose would differ almost everywhere.
+          const rest = createCrowd(model, COUNT, { evaluator: 'cpu' });
+          rest.rootMotion = false;
+          rest.placeOnGrid(size * 1.2);
+          renderCrowd(r, scene.target, scene.camera, rest);
+          expect(differingPixels(await scene.read(), gpuFrame).pixels).toBeGreaterThan(covered * 0.1);
+          await gpu.queue.onSubmittedWorkDone();
+          onGpu.destroy();
+        } finally {
+          r.settings.skinning = 'linear';
+        }
+      });
+    });
+  }
+
   it('only models whose clips move EXT_mesh_gpu_instancing meshes stay on the CPU evaluator (auto, the element) or are refused (gpu), naming why', async () => {
     const verdicts: Record<string, string | undefined> = {};
     for (const name of ['Fox', 'CesiumMan', 'RobotExpressive', 'SimpleMorph', 'InterpolationTest']) {
