@@ -30,6 +30,13 @@ export const FRAME_MARGIN = 1.1;
 const NEAR_RATIO = 100;
 
 const basis = new Float64Array(9);
+const cornerOffset = new Float64Array(3);
+
+/** Corner `corner` of `bounds` (bit 0, 1, 2: the max of x, y, z) relative to its centre, into `out`. */
+function boxCorner(bounds: Bounds, corner: number, out: Float64Array): Float64Array {
+  for (let axis = 0; axis < 3; axis++) out[axis] = (corner & (1 << axis) ? bounds.max[axis] : bounds.min[axis]) - bounds.center[axis];
+  return out;
+}
 
 /** The orbit's basis at (yaw, pitch) into `out`: towards the eye (0–2), right (3–5), up (6–8). */
 function orbitBasis(yaw: number, pitch: number, out: Float64Array): Float64Array {
@@ -84,12 +91,10 @@ export class OrbitCamera implements Camera {
     const b = orbitBasis(this.yaw, this.pitch, basis);
     let distance = 0;
     for (let corner = 0; corner < 8; corner++) {
-      const x = (corner & 1 ? bounds.max[0] : bounds.min[0]) - bounds.center[0];
-      const y = (corner & 2 ? bounds.max[1] : bounds.min[1]) - bounds.center[1];
-      const z = (corner & 4 ? bounds.max[2] : bounds.min[2]) - bounds.center[2];
-      const towards = x * b[0] + y * b[1] + z * b[2];
-      const right = Math.abs(x * b[3] + z * b[5]);
-      const up = Math.abs(x * b[6] + y * b[7] + z * b[8]);
+      const c = boxCorner(bounds, corner, cornerOffset);
+      const towards = c[0] * b[0] + c[1] * b[1] + c[2] * b[2];
+      const right = Math.abs(c[0] * b[3] + c[2] * b[5]);
+      const up = Math.abs(c[0] * b[6] + c[1] * b[7] + c[2] * b[8]);
       distance = Math.max(distance, towards + (right * FRAME_MARGIN) / tanX, towards + (up * FRAME_MARGIN) / tanY);
     }
     this.distance = Math.max(distance, bounds.radius * 1e-3);
@@ -108,11 +113,9 @@ export class OrbitCamera implements Camera {
     const b = orbitBasis(this.yaw, this.pitch, basis);
     let tanX = 0;
     for (let corner = 0; corner < 8; corner++) {
-      const x = (corner & 1 ? bounds.max[0] : bounds.min[0]) - bounds.center[0];
-      const y = (corner & 2 ? bounds.max[1] : bounds.min[1]) - bounds.center[1];
-      const z = (corner & 4 ? bounds.max[2] : bounds.min[2]) - bounds.center[2];
-      const depth = this.distance - (x * b[0] + y * b[1] + z * b[2]);
-      if (depth > 0) tanX = Math.max(tanX, (Math.abs(x * b[3] + z * b[5]) * FRAME_MARGIN) / depth);
+      const c = boxCorner(bounds, corner, cornerOffset);
+      const depth = this.distance - (c[0] * b[0] + c[1] * b[1] + c[2] * b[2]);
+      if (depth > 0) tanX = Math.max(tanX, (Math.abs(c[0] * b[3] + c[2] * b[5]) * FRAME_MARGIN) / depth);
     }
     return tanY > 0 && tanX > 0 ? tanX / tanY : 1;
   }

@@ -150,27 +150,20 @@ describe.skipIf(!!unavailable)('<extra-model> children (model-viewer 4.4)', () =
       return { wave, bend: el.duration };
     });
     // Wave is the character's (the limb plays its first clip, Bend, beside it); Bend is the limb's (the character plays Walk).
-    const limb = await page.evaluate(async () => {
+    /** The duration of each clip of a built-in model shown alone. */
+    const alone = (builtin: string, names: string[]) => page.evaluate(async ([b, clips, t]) => {
       const el = document.createElement('skinned-mesh-viewer');
-      el.setAttribute('builtin', 'limb');
+      el.setAttribute('builtin', b);
       el.setAttribute('loading', 'eager');
       document.getElementById('stage')!.append(el);
-      await window.helpers.whenLoaded(el, 40_000);
-      const bend = el.duration;
-      el.remove();
-      return bend;
-    });
-    const character = await page.evaluate(async () => {
-      const el = document.createElement('skinned-mesh-viewer');
-      el.setAttribute('builtin', 'character');
-      el.setAttribute('loading', 'eager');
-      document.getElementById('stage')!.append(el);
-      await window.helpers.whenLoaded(el, 40_000);
+      await window.helpers.whenLoaded(el, t);
       const out: Record<string, number> = {};
-      for (const name of ['Walk', 'Wave']) { el.animationName = name; out[name] = el.duration; }
+      for (const name of clips) { el.animationName = name; out[name] = el.duration; }
       el.remove();
       return out;
-    });
+    }, [builtin, names, LOAD_TIMEOUT] as const);
+    const limb = (await alone('limb', ['Bend'])).Bend;
+    const character = await alone('character', ['Walk', 'Wave']);
     expect(durations.wave).toBeCloseTo(Math.max(character.Wave, limb), 9);
     expect(durations.bend).toBeCloseTo(Math.max(character.Walk, limb), 9);
   });
