@@ -37,6 +37,8 @@ export class CameraApi {
     private readonly view: ViewerCamera,
     private readonly canvas: HTMLCanvasElement,
     private readonly prompt: HTMLElement,
+    /** model-viewer's pan target, shown while a pointer pans. */
+    panTarget: HTMLElement,
     private readonly warn: (message: string) => void,
     /** The goal moved: a frame is due. */
     private readonly invalidate: () => void,
@@ -50,6 +52,7 @@ export class CameraApi {
       zoom: (factor) => { view.zoomBy(factor); interacted(); },
       pan: (dx, dy) => { view.panBy(dx, dy); interacted(); },
       recenter: () => { view.setTargetGoal('user-interaction'); interacted(); },
+      panning: (active) => { panTarget.classList.toggle('panning', active); },
     });
     const event = (source: CameraChangeSource) => new CustomEvent('camera-change', { detail: { source } });
     this.changeEvents = { 'user-interaction': event('user-interaction'), none: event('none'), automatic: event('automatic') };

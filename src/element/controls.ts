@@ -18,6 +18,8 @@ export interface OrbitTarget {
   pan(dx: number, dy: number): void;
   /** A double click or tap: the target goes back to `camera-target`. */
   recenter(): void;
+  /** A pointer gesture started (true) or stopped (false) panning: model-viewer shows its pan target meanwhile. */
+  panning(active: boolean): void;
 }
 
 /** model-viewer's interaction attributes, read by CameraControls at each gesture. */
@@ -94,6 +96,8 @@ export class CameraControls {
   cancelGestures(): void {
     this.pointers.clear();
     this.pinchDistance = 0;
+    this.panning = false;
+    this.target.panning(false);
   }
 
   private pointerDown(e: PointerEvent): void {
@@ -112,6 +116,8 @@ export class CameraControls {
       this.pinchDistance = this.spread();
       this.center(this.midpoint);
     }
+    // A modified or right-button drag pans; so do two fingers (unless panning is off).
+    if (this.panning || (this.pointers.size === 2 && !this.options.disablePan)) this.target.panning(true);
     // Not cancelled, as model-viewer's controls do not: a cancelled pointerdown suppresses the
     // mousedown/mouseup a page's own listeners wait for (its shift-drag examples). Text selection
     // is off over the canvas in CSS instead, and touch scrolling is `touch-action`'s.
@@ -147,7 +153,11 @@ export class CameraControls {
     this.pointers.delete(e.pointerId);
     this.pinchDistance = this.pointers.size === 2 ? this.spread() : 0;
     if (this.pointers.size === 2) this.center(this.midpoint);
-    if (this.pointers.size === 0) this.panning = false;
+    if (this.pointers.size < 2 && !this.panning) this.target.panning(false);
+    if (this.pointers.size === 0) {
+      this.panning = false;
+      this.target.panning(false);
+    }
   }
 
   private center(out: { x: number; y: number }): void {

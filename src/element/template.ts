@@ -31,6 +31,13 @@ canvas.empty { visibility: hidden; }
   background-position: center; background-repeat: no-repeat; background-size: contain;
 }
 ::slotted([slot="poster"]) { position: absolute; inset: 0; pointer-events: auto; }
+/* model-viewer's pan target: a marker at the pivot while a pointer pans (a slot="pan-target" element replaces it). */
+.pan-target {
+  position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%);
+  pointer-events: none; opacity: 0; transition: opacity 0.3s;
+}
+.pan-target.panning { opacity: 1; }
+.default-pan-target { width: 6px; height: 6px; border-radius: 6px; border: 1px solid white; box-shadow: 0 0 2px 1px rgba(0, 0, 0, 0.8); }
 .interaction-prompt {
   /* model-viewer's custom property: a page can keep the prompt off (none) while it still "shows". */
   display: var(--interaction-prompt-display, block);
@@ -86,6 +93,7 @@ export const MARKUP = `
 <div class="container">
   <canvas part="canvas" class="empty"></canvas>
   <div class="poster-container"><slot name="poster"><div class="poster" part="default-poster" role="img" aria-hidden="true"></div></slot></div>
+  <div class="pan-target"><slot name="pan-target"><div class="default-pan-target" part="default-pan-target"></div></slot></div>
   <div class="interaction-prompt" hidden><slot name="interaction-prompt"><div class="hand" part="default-interaction-prompt" aria-hidden="true"></div></slot></div>
   <div class="progress-slot"><slot name="progress-bar"><div class="progress" part="progress-bar default-progress-bar" role="progressbar" aria-label="Loading model" aria-valuemin="0" aria-valuemax="100" hidden><div class="bar"></div></div></slot></div>
   <div class="message" part="message" role="alert" hidden></div>
@@ -121,6 +129,8 @@ export class ViewerShadow {
   readonly defaultPoster: HTMLElement;
   /** Holds the `slot="interaction-prompt"` slot and, as its fallback, the default prompt. */
   readonly interactionPrompt: HTMLElement;
+  /** Holds the `slot="pan-target"` slot and, as its fallback, the default marker (class `panning` shows it). */
+  readonly panTarget: HTMLElement;
   /** The live region's role="status" element (a11y.ts). */
   readonly status: HTMLElement;
   private readonly progress: HTMLElement;
@@ -134,6 +144,7 @@ export class ViewerShadow {
     this.posterContainer = root.querySelector('.poster-container')!;
     this.defaultPoster = root.querySelector('.poster')!;
     this.interactionPrompt = root.querySelector('.interaction-prompt')!;
+    this.panTarget = root.querySelector('.pan-target')!;
     this.status = root.querySelector('[role="status"]')!;
     this.progress = root.querySelector('.progress')!;
     this.bar = root.querySelector('.bar')!;

@@ -116,7 +116,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       stage: () => this.stage,
       invalidate: () => this.frames.invalidate(),
     });
-    this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, warnOnce, () => this.frames.invalidate());
+    this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, this.shadow.panTarget, warnOnce, () => this.frames.invalidate());
     this.accessibility = new ViewerA11y({ element: this, image: this.canvas, status: this.shadow.status, warn: warnOnce });
     this.images = new ViewerImages({
       canvas: this.canvas, label: `<${TAG_NAME}> #${this.viewerId}`, idealAspect: () => (this.bounds ? this.view.idealAspect : undefined),

@@ -112,6 +112,27 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> as model-viewer 4.4 pages 
     });
   });
 
+  describe('pan target', () => {
+    it('a page\'s slot="pan-target" element shows at the pivot while a pointer pans, and goes when it lets go', async () => {
+      await addViewer('pan', { builtin: 'character', 'camera-controls': '', 'interpolation-decay': '0' }, 'width: 300px; height: 200px',
+        '<div slot="pan-target" style="width: 8px; height: 8px; background: red"></div>');
+      const shown = () => page.evaluate(() => window.helpers.viewer('pan').querySelector('[slot="pan-target"]')!.checkVisibility({ opacityProperty: true }));
+      expect(await shown()).toBe(false);
+      const box = (await page.locator('#pan').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down({ button: 'right' });
+      await page.mouse.move(box.x + box.width / 2 + 30, box.y + box.height / 2, { steps: 3 });
+      await expect.poll(shown).toBe(true);
+      await page.mouse.up({ button: 'right' });
+      await expect.poll(shown).toBe(false);
+      // An orbit (plain drag) is no pan: it stays off.
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 3 });
+      expect(await shown()).toBe(false);
+      await page.mouse.up();
+    });
+  });
+
   describe('camera values', () => {
     it('"can independently adjust azimuth" and target: a changed field of getCameraOrbit() / getCameraTarget() is in its toString(), which camera-orbit / camera-target take back', async () => {
       await addViewer('round', { builtin: 'character', 'camera-orbit': '0.5rad 1.2rad 4m', 'interpolation-decay': '0' });
