@@ -6,6 +6,7 @@ import {
 import { CameraControls } from './controls.ts';
 import { AUTO_ORBIT, type CameraChangeSource, type ViewerCamera } from './framing.ts';
 import { sphericalPosition, vector3d, type SphericalPosition, type Vector3D } from './vector3d.ts';
+import { ScriptedGestures, type Finger } from './interact.ts';
 
 /**
  * The camera half of <skinned-mesh-viewer>'s model-viewer API: the camera attributes
@@ -26,6 +27,8 @@ export const DEFAULT_PROMPT_THRESHOLD_MS = 3000;
 export class CameraApi {
   /** `camera-controls`: pointer, wheel and keys, moving the view's goal. */
   readonly controls: CameraControls;
+  /** interact(): scripted touches for the controls. */
+  private readonly gestures: ScriptedGestures;
   private promptTimer: ReturnType<typeof setTimeout> | undefined;
   /** The user has interacted since the model loaded: the prompt does not come back. */
   private interactedOnce = false;
@@ -39,21 +42,26 @@ export class CameraApi {
     private readonly prompt: HTMLElement,
     /** model-viewer's pan target, shown while a pointer pans. */
     panTarget: HTMLElement,
+    /** The containers of the `finger0` / `finger1` slots a scripted gesture moves. */
+    fingers: readonly HTMLElement[],
     private readonly warn: (message: string) => void,
     /** The goal moved: a frame is due. */
     private readonly invalidate: () => void,
   ) {
-    const interacted = (): void => {
-      this.interacted();
+    // A scripted gesture's moves (interact()) are 'automatic' and do not count as the user's.
+    const interacted = (automatic = false): void => {
+      if (!automatic) this.interacted();
       this.invalidate();
     };
+    const source = (automatic = false): CameraChangeSource => (automatic ? 'automatic' : 'user-interaction');
     this.controls = new CameraControls(element, canvas, {
-      orbit: (deltaYaw, deltaPitch) => { view.orbitBy(deltaYaw, deltaPitch); interacted(); },
-      zoom: (factor) => { view.zoomBy(factor); interacted(); },
-      pan: (dx, dy) => { view.panBy(dx, dy); interacted(); },
+      orbit: (deltaYaw, deltaPitch, automatic) => { view.orbitBy(deltaYaw, deltaPitch, source(automatic)); interacted(automatic); },
+      zoom: (factor, automatic) => { view.zoomBy(factor, source(automatic)); interacted(automatic); },
+      pan: (dx, dy, automatic) => { view.panBy(dx, dy, source(automatic)); interacted(automatic); },
       recenter: () => { view.setTargetGoal('user-interaction'); interacted(); },
       panning: (active) => { panTarget.classList.toggle('panning', active); },
     });
+    this.gestures = new ScriptedGestures({ element, surface: canvas, fingers, warn });
     const event = (source: CameraChangeSource) => new CustomEvent('camera-change', { detail: { source } });
     this.changeEvents = { 'user-interaction': event('user-interaction'), none: event('none'), automatic: event('automatic') };
   }
@@ -71,6 +79,8 @@ export class CameraApi {
   attributeChanged(
     reaction: 'frame' | 'camera-target' | 'field-of-view' | 'field-of-view-limits' | 'orbit-limits' | 'camera-motion' | 'interaction',
   ): void {
+    // The camera is set from elsewhere: a scripted gesture stops, as model-viewer's does.
+    if (reaction !== 'camera-motion' && reaction !== 'interaction') this.gestures.stop('none');
     switch (reaction) {
       case 'frame': this.readOrbit(); this.view.setOrbitGoal(); break;
       case 'camera-target': this.readTarget(); this.view.setTargetGoal(); break;
@@ -191,6 +201,7 @@ export class CameraApi {
 
   /** The user orbited, zoomed or panned: the prompt goes, for good. */
   interacted(): void {
+    this.gestures.stop('user-interaction');
     this.interactedOnce = true;
     this.clearPromptTimer();
     this.prompt.hidden = true;
@@ -201,7 +212,13 @@ export class CameraApi {
     this.interactedOnce = false;
   }
 
+  /** model-viewer's `interact(duration, finger0, finger1?)` (interact.ts). */
+  interact(duration: number, finger0: Finger, finger1?: Finger): void {
+    this.gestures.start(duration, finger0, finger1);
+  }
+
   stop(): void {
+    this.gestures.stop('none');
     this.clearPromptTimer();
     this.prompt.hidden = true;
   }

@@ -9,13 +9,17 @@
  */
 import type { ReflectedProperties } from './reflected-attributes.ts';
 
+/**
+ * What the gestures move. `automatic`: the touches are a scripted gesture's (interact.ts marks
+ * them with altKey, as model-viewer does), not the user's.
+ */
 export interface OrbitTarget {
   /** Turns the camera about the target: yaw about +Y, pitch towards straight above (radians). */
-  orbit(deltaYaw: number, deltaPitch: number): void;
+  orbit(deltaYaw: number, deltaPitch: number, automatic?: boolean): void;
   /** Multiplies the camera distance (< 1 moves closer). */
-  zoom(factor: number): void;
+  zoom(factor: number, automatic?: boolean): void;
   /** Moves the target in the view plane by fractions of the viewport's height (right, down: the model follows). */
-  pan(dx: number, dy: number): void;
+  pan(dx: number, dy: number, automatic?: boolean): void;
   /** A double click or tap: the target goes back to `camera-target`. */
   recenter(): void;
   /** A pointer gesture started (true) or stopped (false) panning: model-viewer shows its pan target meanwhile. */
@@ -49,6 +53,8 @@ export class CameraControls {
   private pinchDistance = 0;
   /** The gesture in progress pans (right button, a modifier, or two fingers moving together). */
   private panning = false;
+  /** The gesture in progress is a scripted one (interact()): touches with altKey. */
+  private automatic = false;
   private readonly midpoint = { x: 0, y: 0 };
   readonly options: ControlOptions = { ...DEFAULT_CONTROL_OPTIONS };
   private readonly onDoubleClick = (e: MouseEvent) => this.doubleClick(e);
@@ -102,8 +108,11 @@ export class CameraControls {
 
   private pointerDown(e: PointerEvent): void {
     if (e.pointerType === 'mouse' && e.button !== 0 && e.button !== 2) return;
-    if (this.pointers.size === 0) {
-      this.panning = !this.options.disablePan && (e.button === 2 || e.shiftKey || e.ctrlKey || e.metaKey);
+    const scripted = e.pointerType === 'touch' && e.altKey;
+    // A user's pointer joining a scripted gesture makes the gesture the user's.
+    if (this.pointers.size === 0 || (this.automatic && !scripted)) {
+      this.automatic = scripted;
+      this.panning = !this.options.disablePan && !this.automatic && (e.button === 2 || e.shiftKey || e.ctrlKey || e.metaKey);
     }
     try {
       // Keeps the drag ours outside the canvas, with no window-level listeners.
@@ -131,21 +140,22 @@ export class CameraControls {
     last.y = e.clientY;
     const height = Math.max(1, this.surface.clientHeight);
     const o = this.options;
+    const automatic = this.automatic;
     if (this.pointers.size === 1 && this.panning) {
-      this.target.pan((dx / height) * o.panSensitivity, (dy / height) * o.panSensitivity);
+      this.target.pan((dx / height) * o.panSensitivity, (dy / height) * o.panSensitivity, automatic);
     } else if (this.pointers.size === 1) {
       const perPixel = (ORBIT_PER_HEIGHT / height) * o.orbitSensitivity;
       // The model follows the pointer: dragging right turns it right (the camera left);
       // dragging down shows it more from above.
-      this.target.orbit(-dx * perPixel, dy * perPixel);
+      this.target.orbit(-dx * perPixel, dy * perPixel, automatic);
     } else if (this.pointers.size === 2) {
       const spread = this.spread();
-      if (!o.disableZoom && this.pinchDistance > 0 && spread > 0) this.target.zoom((this.pinchDistance / spread) ** o.zoomSensitivity);
+      if (!o.disableZoom && this.pinchDistance > 0 && spread > 0) this.target.zoom((this.pinchDistance / spread) ** o.zoomSensitivity, automatic);
       this.pinchDistance = spread;
       // Two fingers moving together pan.
       const mx = this.midpoint.x, my = this.midpoint.y;
       this.center(this.midpoint);
-      if (!o.disablePan) this.target.pan(((this.midpoint.x - mx) / height) * o.panSensitivity, ((this.midpoint.y - my) / height) * o.panSensitivity);
+      if (!o.disablePan) this.target.pan(((this.midpoint.x - mx) / height) * o.panSensitivity, ((this.midpoint.y - my) / height) * o.panSensitivity, automatic);
     }
   }
 

@@ -110,6 +110,8 @@ export interface SkinnedMeshViewerCustomEvents {
    * `load` (model-viewer 4.4's event, for pages that change the model before anyone sees it).
    */
   'before-render': CustomEvent<Record<string, never>>;
+  /** A scripted gesture (interact()) ended: played to its end (`automatic`), or stopped by the user or by a camera change. */
+  'interact-stopped': CustomEvent<ViewerCameraChangeDetail>;
   /** The last pass ended (with `animationend`); model-viewer's event. */
   finished: CustomEvent<Record<string, never>>;
   /** The camera moved this frame (model-viewer's event; one event object per source, reused). */

@@ -185,17 +185,18 @@ export class ViewerCamera {
     this.jumpToGoal();
   }
 
-  orbitBy(deltaYaw: number, deltaPitch: number): void {
+  /** The user's orbit (`source` 'automatic': a scripted gesture's, which does not hold auto-rotate back). */
+  orbitBy(deltaYaw: number, deltaPitch: number, source: CameraChangeSource = 'user-interaction'): void {
     this.goal[THETA] += deltaYaw;
     // Pitch up is phi down.
     this.goal[PHI] -= deltaPitch;
-    this.interacted();
+    this.interacted(source);
     this.clampGoal();
   }
 
-  zoomBy(factor: number): void {
+  zoomBy(factor: number, source: CameraChangeSource = 'user-interaction'): void {
     this.userZoom *= factor;
-    this.interacted();
+    this.interacted(source);
     this.applyDistance();
   }
 
@@ -203,7 +204,7 @@ export class ViewerCamera {
    * Moves the target in the view plane by (dx, dy) fractions of the viewport's height
    * (right and down positive: the model follows the pointer).
    */
-  panBy(dx: number, dy: number): void {
+  panBy(dx: number, dy: number, source: CameraChangeSource = 'user-interaction'): void {
     const goal = this.goal;
     const height = 2 * goal[RADIUS] * Math.tan(goal[FOV] / 2);
     const theta = goal[THETA], phi = goal[PHI];
@@ -213,8 +214,8 @@ export class ViewerCamera {
     goal[TARGET] += x * ct + y * -cp * st;
     goal[TARGET + 1] += y * sp;
     goal[TARGET + 2] += x * -st + y * -cp * ct;
-    this.interacted();
-    this.changed('user-interaction');
+    this.interacted(source);
+    this.changed(source);
   }
 
   /** Skips the easing: the camera is at its goal now. */
@@ -273,9 +274,9 @@ export class ViewerCamera {
     return moved || turned;
   }
 
-  private interacted(): void {
-    this.idle = 0;
-    this.source = 'user-interaction';
+  private interacted(source: CameraChangeSource): void {
+    if (source === 'user-interaction') this.idle = 0;
+    this.source = source;
   }
 
   private changed(source: CameraChangeSource): void {

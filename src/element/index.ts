@@ -34,6 +34,7 @@ export { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
 export { EXTRA_MODEL_TAG, ExtraModelElement, type ExtraModelChangeDetail } from './extra-model.ts';
 export type { ViewerCameraOrbit, ViewerVector3 } from './camera-api.ts';
 export type { SphericalPosition, Vector2D, Vector3D } from './vector3d.ts';
+export type { Finger, Keyframe, Path } from './interact.ts';
 export type { ViewerStats } from './frame-loop.ts';
 export type { HotspotQuery, HotspotVector2, HotspotVector3, SurfacePoint } from './hotspots.ts';
 export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';

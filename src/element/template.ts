@@ -37,6 +37,8 @@ canvas.empty { visibility: hidden; }
   pointer-events: none; opacity: 0; transition: opacity 0.3s;
 }
 .pan-target.panning { opacity: 1; }
+/* interact()'s fingers: moved to each finger's point, shown while it touches. */
+.finger { position: absolute; left: 0; top: 0; pointer-events: none; opacity: 0; transition: opacity 0.3s; }
 .default-pan-target { width: 6px; height: 6px; border-radius: 6px; border: 1px solid white; box-shadow: 0 0 2px 1px rgba(0, 0, 0, 0.8); }
 .interaction-prompt {
   /* model-viewer's custom property: a page can keep the prompt off (none) while it still "shows". */
@@ -94,6 +96,7 @@ export const MARKUP = `
   <canvas part="canvas" class="empty"></canvas>
   <div class="poster-container"><slot name="poster"><div class="poster" part="default-poster" role="img" aria-hidden="true"></div></slot></div>
   <div class="pan-target"><slot name="pan-target"><div class="default-pan-target" part="default-pan-target"></div></slot></div>
+  <div class="finger"><slot name="finger0"></slot></div><div class="finger"><slot name="finger1"></slot></div>
   <div class="interaction-prompt" hidden><slot name="interaction-prompt"><div class="hand" part="default-interaction-prompt" aria-hidden="true"></div></slot></div>
   <div class="progress-slot"><slot name="progress-bar"><div class="progress" part="progress-bar default-progress-bar" role="progressbar" aria-label="Loading model" aria-valuemin="0" aria-valuemax="100" hidden><div class="bar"></div></div></slot></div>
   <div class="message" part="message" role="alert" hidden></div>
@@ -131,6 +134,8 @@ export class ViewerShadow {
   readonly interactionPrompt: HTMLElement;
   /** Holds the `slot="pan-target"` slot and, as its fallback, the default marker (class `panning` shows it). */
   readonly panTarget: HTMLElement;
+  /** Hold the `finger0` and `finger1` slots (interact()). */
+  readonly fingers: readonly HTMLElement[];
   /** The live region's role="status" element (a11y.ts). */
   readonly status: HTMLElement;
   private readonly progress: HTMLElement;
@@ -145,6 +150,7 @@ export class ViewerShadow {
     this.defaultPoster = root.querySelector('.poster')!;
     this.interactionPrompt = root.querySelector('.interaction-prompt')!;
     this.panTarget = root.querySelector('.pan-target')!;
+    this.fingers = Array.from(root.querySelectorAll<HTMLElement>('.finger'));
     this.status = root.querySelector('[role="status"]')!;
     this.progress = root.querySelector('.progress')!;
     this.bar = root.querySelector('.bar')!;

@@ -29,6 +29,7 @@ import { clipNames, ViewerPlayback } from './playback.ts';
 import { ViewerShadow } from './template.ts';
 import { ViewerA11y } from './a11y.ts';
 import { ViewerExtraModels } from './extra-model.ts';
+import type { Finger } from './interact.ts';
 import { displayName, HTMLElementBase, TAG_NAME, upgradeProperties, warnOnce } from './page.ts';
 import { logLoadWarnings } from './loading/load-warnings.ts';
 import { attachVrm, defineVrmApi, type VrmElementApi } from './vrm-api.ts';
@@ -116,7 +117,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       stage: () => this.stage,
       invalidate: () => this.frames.invalidate(),
     });
-    this.cameraApi = new CameraApi(this, this.view, this.canvas, this.shadow.interactionPrompt, this.shadow.panTarget, warnOnce, () => this.frames.invalidate());
+    const shadow = this.shadow;
+    this.cameraApi = new CameraApi(this, this.view, this.canvas, shadow.interactionPrompt, shadow.panTarget, shadow.fingers, warnOnce, () => this.frames.invalidate());
     this.accessibility = new ViewerA11y({ element: this, image: this.canvas, status: this.shadow.status, warn: warnOnce });
     this.images = new ViewerImages({
       canvas: this.canvas, label: `<${TAG_NAME}> #${this.viewerId}`, idealAspect: () => (this.bounds ? this.view.idealAspect : undefined),
@@ -320,6 +322,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   /** model-viewer's `zoom(keyPresses)`: zooms in (positive) or out as that many wheel steps would, with camera controls. */
   zoom(keyPresses: number): void { this.cameraApi.controls.zoomSteps(keyPresses); }
+
+  /** model-viewer's `interact(duration, finger0, finger1?)`: a scripted touch gesture for the camera controls (interact.ts). */
+  interact(duration: number, finger0: Finger, finger1?: Finger): void { this.cameraApi.interact(duration, finger0, finger1); }
 
   /** Turns the model back to `theta` radians (default 0). */
   resetTurntableRotation(theta = 0): void {

@@ -18,9 +18,12 @@ const LOAD_TIMEOUT = 45_000;
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> as model-viewer 4.4 pages and tests use it', () => {
   let session: BrowserSession;
   let page: Page;
+  let warnings: string[];
   beforeAll(async () => {
     session = await startBrowserSession();
     ({ page } = await session.newPage());
+    warnings = [];
+    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
     await serveAssets(page);
     await openTestPage(page, session.baseUrl);
   }, 60_000);
@@ -109,6 +112,66 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> as model-viewer 4.4 pages 
         'pointerdown cancelled=false', 'mousedown shift=true', 'mouseup',
       ]);
       await expect.poll(theta).not.toBeCloseTo(before, 3);
+    });
+  });
+
+  describe('interact()', () => {
+    it('"synthetic interaction": a one-finger gesture orbits as a drag would, its camera changes say automatic, interact-stopped follows; a second call warns; setting camera-orbit stops one', async () => {
+      await addViewer('gesture', { builtin: 'character', 'camera-controls': '', 'interpolation-decay': '0', 'camera-orbit': '0deg 90deg 4m' },
+        'width: 300px; height: 200px', '<div slot="finger0" style="width: 10px; height: 10px; background: red"></div>');
+      const result = await page.evaluate(async () => {
+        const el = window.helpers.viewer('gesture');
+        const sources = new Set<string>();
+        el.addEventListener('camera-change', (e) => sources.add((e as CustomEvent<{ source: string }>).detail.source));
+        const stopped = () => new Promise<string>((resolve) => el.addEventListener('interact-stopped', (e) => resolve((e as CustomEvent<{ source: string }>).detail.source), { once: true }));
+        const finger = document.querySelector('[slot="finger0"]')!;
+        const theta = el.getCameraOrbit().theta;
+        let done = stopped();
+        // Left to right across a third of the element, level.
+        el.interact(1500, { x: { initialValue: 0.3, keyframes: [{ frames: 1, value: 0.63 }] }, y: { initialValue: 0.5, keyframes: [{ frames: 1, value: 0.5 }] } });
+        el.interact(400, { x: { initialValue: 0, keyframes: [] }, y: { initialValue: 0, keyframes: [] } });
+        // The finger fades in (an opacity transition): shown within a few frames.
+        let fingerShown = false;
+        for (let i = 0; i < 20 && !fingerShown; i++) {
+          await window.helpers.nextFrames(1);
+          fingerShown = finger.checkVisibility({ opacityProperty: true });
+        }
+        const ended = await done;
+        await window.helpers.nextFrames(2);
+        const turned = el.getCameraOrbit().theta - theta;
+        // A long gesture, stopped by a camera-orbit set meanwhile.
+        done = stopped();
+        el.interact(60_000, { x: { initialValue: 0.3, keyframes: [{ frames: 1, value: 0.7 }] }, y: { initialValue: 0.5, keyframes: [{ frames: 1, value: 0.5 }] } });
+        await window.helpers.nextFrames(2);
+        el.cameraOrbit = '30deg 90deg 4m';
+        const interrupted = await done;
+        return { ended, interrupted, turned, sources: [...sources], fingerShown };
+      });
+      expect(result.ended).toBe('automatic');
+      expect(result.interrupted).toBe('none');
+      expect(result.fingerShown).toBe(true);
+      // Dragging right turns the model right: the camera's theta goes down, by π per element height (100 px of 200).
+      expect(result.turned).toBeCloseTo(-Math.PI * (0.33 * 300) / 200, 1);
+      expect(result.sources).toContain('automatic');
+      expect(result.sources).not.toContain('user-interaction');
+      expect(warnings.some((w) => w.includes('an existing interaction is running'))).toBe(true);
+    });
+  });
+
+  describe('interact() and the user', () => {
+    it('the user\'s own drag during a gesture ends it with interact-stopped {source: "user-interaction"}', async () => {
+      await addViewer('taken', { builtin: 'character', 'camera-controls': '', 'interpolation-decay': '0' }, 'width: 300px; height: 200px');
+      await page.evaluate(() => {
+        const el = window.helpers.viewer('taken');
+        (window as unknown as { stopped: Promise<string> }).stopped = new Promise((resolve) => el.addEventListener('interact-stopped', (e) => resolve((e as CustomEvent<{ source: string }>).detail.source), { once: true }));
+        el.interact(60_000, { x: { initialValue: 0.5, keyframes: [{ frames: 1, value: 0.9 }] }, y: { initialValue: 0.5, keyframes: [{ frames: 1, value: 0.5 }] } });
+      });
+      const box = (await page.locator('#taken').boundingBox())!;
+      await page.mouse.move(box.x + 40, box.y + 40);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 90, box.y + 60, { steps: 3 });
+      await page.mouse.up();
+      expect(await page.evaluate(() => (window as unknown as { stopped: Promise<string> }).stopped)).toBe('user-interaction');
     });
   });
 
