@@ -7,6 +7,7 @@ import { CameraControls } from './controls.ts';
 import { AUTO_ORBIT, type CameraChangeSource, type ViewerCamera } from './framing.ts';
 import { sphericalPosition, vector3d, type SphericalPosition, type Vector3D } from './vector3d.ts';
 import { ScriptedGestures, type Finger } from './interact.ts';
+import type { ViewerShadow } from './template.ts';
 
 /**
  * The camera half of <skinned-mesh-viewer>'s model-viewer API: the camera attributes
@@ -27,6 +28,9 @@ export const DEFAULT_PROMPT_THRESHOLD_MS = 3000;
 export class CameraApi {
   /** `camera-controls`: pointer, wheel and keys, moving the view's goal. */
   readonly controls: CameraControls;
+  private readonly canvas: HTMLCanvasElement;
+  /** The interaction prompt's container. */
+  private readonly prompt: HTMLElement;
   /** interact(): scripted touches for the controls. */
   private readonly gestures: ScriptedGestures;
   private promptTimer: ReturnType<typeof setTimeout> | undefined;
@@ -38,16 +42,15 @@ export class CameraApi {
   constructor(
     private readonly element: HTMLElement,
     private readonly view: ViewerCamera,
-    private readonly canvas: HTMLCanvasElement,
-    private readonly prompt: HTMLElement,
-    /** model-viewer's pan target, shown while a pointer pans. */
-    panTarget: HTMLElement,
-    /** The containers of the `finger0` / `finger1` slots a scripted gesture moves. */
-    fingers: readonly HTMLElement[],
+    /** The canvas the controls listen on; the interaction prompt, the pan target and the finger slots' containers. */
+    shadow: Pick<ViewerShadow, 'canvas' | 'interactionPrompt' | 'panTarget' | 'fingers'>,
     private readonly warn: (message: string) => void,
     /** The goal moved: a frame is due. */
     private readonly invalidate: () => void,
   ) {
+    const { canvas, interactionPrompt, panTarget, fingers } = shadow;
+    this.canvas = canvas;
+    this.prompt = interactionPrompt;
     // A scripted gesture's moves (interact()) are 'automatic' and do not count as the user's.
     const interacted = (automatic = false): void => {
       if (!automatic) this.interacted();

@@ -11,6 +11,15 @@ import { builtinNameOf } from './attributes.ts';
  * so it runs (and is tested) in Node with an injected `fetch`.
  */
 
+/** An element's own source: `src`, else `builtin:NAME` from its `builtin` attribute, else undefined. */
+export function elementSource(element: Pick<Element, 'getAttribute'>): string | undefined {
+  const src = element.getAttribute('src');
+  if (src !== null && src.trim() !== '') return src.trim();
+  const builtin = element.getAttribute('builtin');
+  if (builtin !== null && builtin.trim() !== '') return `builtin:${builtin.trim()}`;
+  return undefined;
+}
+
 /** An HTTP failure, reported with the URL and status so a page author can fix the path. */
 export class SourceError extends Error {
   override readonly name = 'SourceError';

@@ -21,7 +21,7 @@ import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
 import { PosterView } from './poster.ts';
-import { loadModelSource } from './source.ts';
+import { elementSource, loadModelSource } from './source.ts';
 import { addAnimationSources } from './animation-sources.ts';
 import { variantIndex } from './variants.ts';
 import { checkCrowdAttribute, DEFAULT_CROWD_EVALUATOR, parseCrowdEvaluator, ViewerStage } from './stage.ts';
@@ -117,8 +117,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       stage: () => this.stage,
       invalidate: () => this.frames.invalidate(),
     });
-    const shadow = this.shadow;
-    this.cameraApi = new CameraApi(this, this.view, this.canvas, shadow.interactionPrompt, shadow.panTarget, shadow.fingers, warnOnce, () => this.frames.invalidate());
+    this.cameraApi = new CameraApi(this, this.view, this.shadow, warnOnce, () => this.frames.invalidate());
     this.accessibility = new ViewerA11y({ element: this, image: this.canvas, status: this.shadow.status, warn: warnOnce });
     this.images = new ViewerImages({
       canvas: this.canvas, label: `<${TAG_NAME}> #${this.viewerId}`, idealAspect: () => (this.bounds ? this.view.idealAspect : undefined),
@@ -158,7 +157,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     });
     this.loader = new ModelLoader<GpuState>({
       fetch: async (source, signal, onProgress) => addAnimationSources(
-        await this.extraModels.load(this.ownSource, source, (src, progress) => loadModelSource(src, {
+        await this.extraModels.load(elementSource(this), source, (src, progress) => loadModelSource(src, {
           baseUrl: document.baseURI, signal, onProgress: progress, credentials: this.withCredentials ? 'include' : undefined,
         }), onProgress),
         this.getAttribute('animation-src'), { baseUrl: document.baseURI, signal, warn: warnOnce },
@@ -536,18 +535,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // ---------------------------------------------------------------- loading
 
-  /** `src`, else `builtin:NAME` from the builtin attribute, else undefined. */
-  private get ownSource(): string | undefined {
-    const src = this.getAttribute('src');
-    if (src !== null && src.trim() !== '') return src.trim();
-    const builtin = this.getAttribute('builtin');
-    if (builtin !== null && builtin.trim() !== '') return `builtin:${builtin.trim()}`;
-    return undefined;
-  }
-
-  /** What loads: the element's own source, else (model-viewer's hero) its first `<extra-model>`'s. */
+  /** What loads: the element's own source (`src`, `builtin`), else (model-viewer's hero) its first `<extra-model>`'s. */
   private get source(): string | undefined {
-    return this.ownSource ?? this.extraModels.firstSource();
+    return elementSource(this) ?? this.extraModels.firstSource();
   }
 
   /** An `<extra-model>` moved: the pose starts from its new place; bounds and a crowd follow. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { parseGlb } from '../../src/gltf/glb.ts';
 import { GltfError } from '../../src/gltf/errors.ts';
-import { fileNameOf, loadModelSource, SourceError } from '../../src/element/source.ts';
+import { elementSource, fileNameOf, loadModelSource, SourceError } from '../../src/element/source.ts';
 
 /** A fetch serving `files` (by absolute URL), streaming each body in `chunk`-byte pieces. */
 function fakeFetch(files: Record<string, Uint8Array>, chunk = 64 * 1024, withLength = true) {
@@ -122,5 +122,14 @@ describe('URI helpers', () => {
   it('name a model by its decoded file name', () => {
     expect(fileNameOf(new URL('https://x.test/a/b%20c.glb?v=2'))).toBe('b c.glb');
     expect(fileNameOf(new URL('https://x.test/'))).toBe('x.test');
+  });
+});
+
+describe('elementSource', () => {
+  const element = (attrs: Record<string, string>) => ({ getAttribute: (name: string) => attrs[name] ?? null });
+  it('is src (trimmed), else builtin:NAME, else undefined; blank values do not count', () => {
+    expect(elementSource(element({ src: ' a.glb ', builtin: 'limb' }))).toBe('a.glb');
+    expect(elementSource(element({ src: '  ', builtin: ' limb ' }))).toBe('builtin:limb');
+    expect(elementSource(element({ builtin: '' }))).toBeUndefined();
   });
 });
