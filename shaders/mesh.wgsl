@@ -1,31 +1,21 @@
-// The mesh pipeline. Built as skinning.wgsl + pbr.wgsl + draw-record.wgsl + morph.wgsl + this file
-// (src/gpu/pipelines.ts). Vertex stage: applies the draw's morph targets (morph.wgsl), skins
-// position, normal and tangent with the shared skinning functions — linear blend or, with
-// DUAL_QUATERNION, dual quaternions, or with CENTER_OF_ROTATION too, centres of rotation
-// (vsSkin4 / vsSkin8; vsRigid for unskinned meshes) —
-// then applies the mesh node's world matrix from the draw's record. Fragment stage: glTF metallic-roughness with one
-// directional key light and a hemispherical ambient term, exposure, tone mapping, sRGB.
+// The shared part of every mesh pipeline. Built as skinning.wgsl + pbr.wgsl + draw-record.wgsl +
+// centre-of-rotation.wgsl + morph.wgsl + this file + sh9.wgsl + environment-lighting.wgsl, then
+// the material path's own WGSL (src/gpu/pipelines.ts, src/gpu/pipelines/*-path.ts): its group 2
+// bindings, its shaded fragment entry points and `materialVertexOffset`, the vertex hook below.
+// Vertex stage: applies the draw's morph targets (morph.wgsl), skins position, normal and
+// tangent with the shared skinning functions — linear blend or, with DUAL_QUATERNION, dual
+// quaternions, or with CENTER_OF_ROTATION too, centres of rotation (vsSkin4 / vsSkin8; vsRigid
+// for unskinned meshes) — then applies the mesh node's world matrix from the draw's record and
+// the material's vertex offset. Here too: the key light's shadow lookup, the output transform
+// (exposure, tone mapping, sRGB), the ground disc and the debug fragment variants.
 //
 // Every binding number, location, flag bit and struct offset here is a copy of
 // src/gpu/layouts.ts or a layout module there; test/gpu/layouts.test.ts compares them.
 
-// MaterialFlag.
-const MATERIAL_HAS_NORMAL_TEXTURE: u32 = 1u;
-const MATERIAL_DOUBLE_SIDED: u32 = 2u;
-// MaterialTexture: which of a material's texture slots hold its own texture (MATERIAL_TEXTURES).
-const TEXTURE_BASE_COLOR: u32 = 1u;
-const TEXTURE_METALLIC_ROUGHNESS: u32 = 2u;
-const TEXTURE_NORMAL: u32 = 4u;
-const TEXTURE_OCCLUSION: u32 = 8u;
-const TEXTURE_EMISSIVE: u32 = 16u;
 // AlphaModeCode.
 const ALPHA_OPAQUE: u32 = 0u;
 const ALPHA_MASK: u32 = 1u;
 const ALPHA_BLEND: u32 = 2u;
-// MaterialShadingCode: the MATERIAL_SHADING specialisations.
-const SHADING_PBR: u32 = 0u;
-const SHADING_PBR_GLOSSINESS: u32 = 1u;
-const SHADING_UNLIT: u32 = 2u;
 
 // True when the colour target stores raw values (a …unorm format): the shader then
 // applies the sRGB transfer function itself. …-srgb targets encode in hardware.
@@ -54,22 +44,11 @@ override MORPH_TARGETS: bool = true;
 // True only for alphaMode MASK pipelines: the others compile without `discard`, which lets
 // rasterisers test depth before shading (SwiftShader shades first in any shader that may discard).
 override ALPHA_TEST: bool = true;
-// fsMain samples only the texture slots whose TEXTURE_* bit is set (MeshPipelineDesc.materialTextures);
-// the others read the value of the default texture bound there (white; the flat normal,
-// which is never read: MATERIAL_HAS_NORMAL_TEXTURE is then off too). Each sample skipped is
-// a filtered texture fetch per fragment saved on rasterisers like SwiftShader.
-override MATERIAL_TEXTURES: u32 = 31u;
 // False compiles the key light's shadow lookup out of fsMain / fsMainLean (keyLightVisibility
 // returns 1, as it does at runtime when frame.shadowStrength is 0): shaded pipelines of frames
 // without shadows (MeshPipelineDesc.shadows). SwiftShader runs that lookup's code, a first
 // comparison tap included, under a lane mask even when shadows are off; 3–4% of a 100-Fox frame.
 override SHADOWS: bool = true;
-// How fsMain / fsMainLean shade (MeshPipelineDesc.shading, a MaterialShadingCode): SHADING_PBR,
-// metallic-roughness; SHADING_PBR_GLOSSINESS, the same with roughness read as
-// 1 − (1 − roughnessFactor) · alpha of the metallic-roughness slot (a converted
-// KHR_materials_pbrSpecularGlossiness texture); SHADING_UNLIT, the base colour only
-// (KHR_materials_unlit), no lighting code compiled in.
-override MATERIAL_SHADING: u32 = SHADING_PBR;
 
 struct FrameUniforms {
   viewProjection: mat4x4f,
@@ -106,29 +85,6 @@ struct FrameUniforms {
   environmentIrradiance: array<vec4f, 9>,
 }
 
-struct MaterialUniforms {
-  baseColorFactor: vec4f,
-  emissiveFactor: vec3f,
-  metallicFactor: f32,
-  roughnessFactor: f32,
-  normalScale: f32,
-  occlusionStrength: f32,
-  alphaCutoff: f32,
-  alphaMode: u32,
-  flags: u32,
-  baseColorTexCoord: u32,
-  metallicRoughnessTexCoord: u32,
-  normalTexCoord: u32,
-  occlusionTexCoord: u32,
-  emissiveTexCoord: u32,
-  // KHR_texture_transform per slot: uv' = M · (u, v, 1); the identity without one.
-  baseColorUvTransform: mat3x2f,
-  metallicRoughnessUvTransform: mat3x2f,
-  normalUvTransform: mat3x2f,
-  occlusionUvTransform: mat3x2f,
-  emissiveUvTransform: mat3x2f,
-}
-
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
 @group(0) @binding(1) var shadowMap: texture_depth_2d;
 @group(0) @binding(2) var shadowSampler: sampler_comparison;
@@ -143,18 +99,6 @@ struct MaterialUniforms {
 // Every skinned primitive's centres of rotation (xyz per vertex, src/gpu/model/center-buffer.ts),
 // read by CENTER_OF_ROTATION pipelines; a placeholder until the model's centres are ready.
 @group(1) @binding(4) var<storage, read> centers: array<f32>;
-
-@group(2) @binding(0) var<uniform> material: MaterialUniforms;
-@group(2) @binding(1) var baseColorTexture: texture_2d<f32>;
-@group(2) @binding(2) var baseColorSampler: sampler;
-@group(2) @binding(3) var metallicRoughnessTexture: texture_2d<f32>;
-@group(2) @binding(4) var metallicRoughnessSampler: sampler;
-@group(2) @binding(5) var normalTexture: texture_2d<f32>;
-@group(2) @binding(6) var normalSampler: sampler;
-@group(2) @binding(7) var occlusionTexture: texture_2d<f32>;
-@group(2) @binding(8) var occlusionSampler: sampler;
-@group(2) @binding(9) var emissiveTexture: texture_2d<f32>;
-@group(2) @binding(10) var emissiveSampler: sampler;
 
 // Attributes every primitive supplies (missing ones come from a constant default buffer).
 struct SurfaceInput {
@@ -192,15 +136,20 @@ struct VertexOutput {
 // Mesh-node space → world → clip. Normals go through the record's normal matrix (the
 // model matrix's cofactor), tangents through the model matrix, as surface directions.
 fn toWorld(local: SkinnedFrame, surface: SurfaceInput, record: DrawRecord) -> VertexOutput {
-  let world = record.model * vec4f(local.position, 1.0);
+  let placed = record.model * vec4f(local.position, 1.0);
+  let normal = record.normalMatrix * local.normal;
+  // The material path's hook: xyz moves the vertex (world units), w pushes it back in depth (clip w units).
+  let moved = materialVertexOffset(placed.xyz, normal, surface.texcoord0);
+  let world = vec4f(placed.xyz + moved.xyz, 1.0);
   let linear = mat3x3f(record.model[0].xyz, record.model[1].xyz, record.model[2].xyz);
   var out: VertexOutput;
   out.clipPosition = frame.viewProjection * world;
+  out.clipPosition.z += moved.w * out.clipPosition.w;
   if (DEPTH_PULL > 0.0) {
     out.clipPosition = frame.viewProjection * vec4f(mix(world.xyz, frame.cameraPosition, DEPTH_PULL), 1.0);
   }
   out.worldPosition = world.xyz;
-  out.normal = record.normalMatrix * local.normal;
+  out.normal = normal;
   out.tangent = vec4f(linear * local.tangent.xyz, local.tangent.w);
   out.texcoord0 = surface.texcoord0;
   out.texcoord1 = surface.texcoord1;
@@ -330,11 +279,6 @@ fn vsSkin8Lean(lean: LeanSurfaceInput, skin: Influences8, @builtin(vertex_index)
   return leanOutput(toWorld(skinVertex8(record, localFrame(surface, record, vertex), skin, vertex), surface, record));
 }
 
-@fragment
-fn fsMainLean(in: LeanVertexOutput, @builtin(front_facing) frontFacing: bool) -> @location(0) vec4f {
-  return shadeSurface(VertexOutput(in.clipPosition, in.worldPosition, in.normal, DEFAULT_TANGENT, in.texcoord0, DEFAULT_TEXCOORD, DEFAULT_COLOR, in.drawFlags), frontFacing);
-}
-
 // How much of the key light reaches a point (1 lit … 1 − shadowStrength in shadow): 3×3
 // percentage-closer taps of the shadow map, each a 2×2 bilinear comparison (a linear
 // comparison sampler), so the edge is soft over about four texels. Level-0 sampling has no
@@ -422,144 +366,6 @@ fn fsGround(in: GroundOutput) -> @location(0) vec4f {
     display = linearToSrgb(display);
   }
   return vec4f(display * alpha, alpha);
-}
-
-// The UV set a slot reads, moved by its texture transform.
-fn pickUv(in: VertexOutput, uvSet: u32, transform: mat3x2f) -> vec2f {
-  return transform * vec3f(select(in.texcoord0, in.texcoord1, uvSet == 1u), 1.0);
-}
-
-@fragment
-fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @location(0) vec4f {
-  return shadeSurface(in, frontFacing);
-}
-
-// fsMain's shading, shared with fsMainLean.
-fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
-  // Every texture sample and derivative first, in uniform control flow.
-  let baseUv = pickUv(in, material.baseColorTexCoord, material.baseColorUvTransform);
-  let normalUv = pickUv(in, material.normalTexCoord, material.normalUvTransform);
-  // An override condition is uniform, so these samples stay in uniform control flow.
-  var baseSample = vec4f(1.0);
-  if ((MATERIAL_TEXTURES & TEXTURE_BASE_COLOR) != 0u) {
-    baseSample = textureSample(baseColorTexture, baseColorSampler, baseUv);
-  }
-  var mrSample = vec4f(1.0);
-  if ((MATERIAL_TEXTURES & TEXTURE_METALLIC_ROUGHNESS) != 0u) {
-    mrSample = textureSample(metallicRoughnessTexture, metallicRoughnessSampler, pickUv(in, material.metallicRoughnessTexCoord, material.metallicRoughnessUvTransform));
-  }
-  var normalSample = vec3f(0.5, 0.5, 1.0);
-  if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u) {
-    normalSample = textureSample(normalTexture, normalSampler, normalUv).xyz;
-  }
-  var occlusionSample = 1.0;
-  if ((MATERIAL_TEXTURES & TEXTURE_OCCLUSION) != 0u) {
-    occlusionSample = textureSample(occlusionTexture, occlusionSampler, pickUv(in, material.occlusionTexCoord, material.occlusionUvTransform)).r;
-  }
-  var emissiveSample = vec3f(1.0);
-  if ((MATERIAL_TEXTURES & TEXTURE_EMISSIVE) != 0u) {
-    emissiveSample = textureSample(emissiveTexture, emissiveSampler, pickUv(in, material.emissiveTexCoord, material.emissiveUvTransform)).rgb;
-  }
-  let dpx = dpdx(in.worldPosition);
-  let dpy = dpdy(in.worldPosition);
-  let duvx = dpdx(normalUv);
-  let duvy = dpdy(normalUv);
-
-  var base = material.baseColorFactor * baseSample * in.color0;
-  if (material.alphaMode == ALPHA_MASK) {
-    if (ALPHA_TEST && base.a < material.alphaCutoff) {
-      discard;
-    }
-    base.a = 1.0;
-  } else if (material.alphaMode == ALPHA_OPAQUE) {
-    base.a = 1.0;
-  }
-  if (MATERIAL_SHADING == SHADING_UNLIT) {
-    return outputColor(base.rgb, base.a);
-  }
-
-  let toEye = normalize(frame.cameraPosition - in.worldPosition);
-  // Geometric normal: interpolated, or flat from the skinned surface itself.
-  var n: vec3f;
-  if ((in.drawFlags & DRAW_FLAT_NORMALS) != 0u) {
-    n = normalize(cross(dpx, dpy));
-    // Derivative normals have no winding; the visible side is the front.
-    if (dot(n, toEye) < 0.0) {
-      n = -n;
-    }
-  } else {
-    n = normalize(in.normal);
-    // Back faces (only drawn for double-sided materials) light their own side.
-    if (!frontFacing) {
-      n = -n;
-    }
-  }
-
-  if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u && (material.flags & MATERIAL_HAS_NORMAL_TEXTURE) != 0u) {
-    var t: vec3f;
-    var b: vec3f;
-    if ((in.drawFlags & DRAW_HAS_TANGENTS) != 0u) {
-      let tangentSign = select(-in.tangent.w, in.tangent.w, frontFacing);
-      let tRaw = select(-in.tangent.xyz, in.tangent.xyz, frontFacing);
-      t = normalize(tRaw - n * dot(n, tRaw));
-      b = cross(n, t) * tangentSign;
-    } else {
-      // No TANGENT: the tangent is ∂position/∂u from screen-space derivatives (as the
-      // Khronos sample viewer does), made orthogonal to n.
-      let det = duvx.x * duvy.y - duvy.x * duvx.y;
-      var tDeriv = (duvy.y * dpx - duvx.y * dpy) * select(0.0, 1.0 / det, abs(det) > 1e-12);
-      tDeriv = tDeriv - n * dot(n, tDeriv);
-      let tLen2 = dot(tDeriv, tDeriv);
-      // Degenerate UVs: any vector perpendicular to n.
-      let fallback = select(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), abs(n.x) > 0.9);
-      t = select(normalize(fallback - n * dot(n, fallback)), tDeriv * inverseSqrt(tLen2), tLen2 > 1e-20);
-      b = cross(n, t);
-    }
-    let scaled = (normalSample * 2.0 - 1.0) * vec3f(material.normalScale, material.normalScale, 1.0);
-    n = normalize(mat3x3f(t, b, n) * scaled);
-  }
-
-  let metallic = clamp(material.metallicFactor * mrSample.b, 0.0, 1.0);
-  var roughness = clamp(material.roughnessFactor * mrSample.g, MIN_ROUGHNESS, 1.0);
-  if (MATERIAL_SHADING == SHADING_PBR_GLOSSINESS) {
-    roughness = clamp(1.0 - (1.0 - material.roughnessFactor) * mrSample.a, MIN_ROUGHNESS, 1.0);
-  }
-  let diffuseColor = base.rgb * (1.0 - metallic);
-  let f0 = mix(vec3f(DIELECTRIC_F0), base.rgb, metallic);
-  let nDotV = clamp(abs(dot(n, toEye)), 1e-4, 1.0);
-
-  let occlusion = 1.0 + material.occlusionStrength * (occlusionSample - 1.0);
-  var color: vec3f;
-  if (frame.environmentLevels > 0.0) {
-    // An environment lights the scene alone.
-    color = environmentLight(n, toEye, base.rgb, metallic, roughness, nDotV, occlusion);
-  } else {
-    color = keyAndHemisphereLight(in, n, toEye, diffuseColor, f0, roughness, nDotV, occlusion);
-  }
-  color += material.emissiveFactor * emissiveSample;
-  return outputColor(color, base.a);
-}
-
-// The legacy lighting (no environment): one directional key light with its shadow, and a
-// hemispherical ambient, sky above and ground below, for diffuse and (by the reflected
-// direction) specular, both darkened by occlusion.
-fn keyAndHemisphereLight(in: VertexOutput, n: vec3f, toEye: vec3f, diffuseColor: vec3f, f0: vec3f, roughness: f32, nDotV: f32, occlusion: f32) -> vec3f {
-  let alpha = roughness * roughness;
-  let l = frame.lightDirection;
-  let h = normalize(l + toEye);
-  let nDotL = clamp(dot(n, l), 0.0, 1.0);
-  let nDotH = clamp(dot(n, h), 0.0, 1.0);
-  let vDotH = clamp(dot(toEye, h), 0.0, 1.0);
-  let fresnel = fresnelSchlick(f0, vDotH);
-  let specular = fresnel * distributionGgx(nDotH, alpha) * visibilitySmithGgx(nDotL, nDotV, alpha);
-  let diffuse = (vec3f(1.0) - fresnel) * diffuseColor / PI;
-  var color = frame.lightColor * nDotL * (diffuse + specular) * keyLightVisibility(in.worldPosition, in.normal);
-
-  let skyDiffuse = mix(frame.groundColor, frame.skyColor, n.y * 0.5 + 0.5);
-  let r = reflect(-toEye, n);
-  let skySpecular = mix(frame.groundColor, frame.skyColor, r.y * 0.5 + 0.5);
-  color += occlusion * (skyDiffuse * diffuseColor + skySpecular * environmentBrdf(f0, roughness, nDotV));
-  return color;
 }
 
 // Linear radiance to the target: exposure, tone mapping, sRGB encoding when the target

@@ -1,16 +1,19 @@
 import type { AccessorData } from '../gltf/accessors.ts';
 import { ComponentType, PrimitiveMode } from '../gltf/constants.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
-import type { Material, MaterialShading, Model, Primitive, TextureInfo } from '../gltf/model.ts';
+import type { Material, Model, Primitive, TextureInfo } from '../gltf/model.ts';
 import { drawIndices, weldPrimitive } from '../gltf/topology.ts';
 import { ktx2UploadBudget, uploadKtx2Source } from './ktx2-texture.ts';
-import { MaterialBinding, MaterialTexture, VertexLocation } from './layouts.ts';
+import { VertexLocation } from './layouts.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from './limits.ts';
 import { createAnimatedMaterialUniforms, type AnimatedMaterialUniforms } from './material-animation.ts';
-import { DEFAULT_MATERIAL, MATERIAL_UNIFORMS_SIZE, packMaterialUniforms } from './material-uniforms.ts';
+import { DEFAULT_MATERIAL } from './material-uniforms.ts';
+import type { GpuMaterial, MaterialTextures, MaterialUploader } from './material-upload.ts';
+import { PBR_UPLOADER } from './pbr-material.ts';
+import type { MaterialPathName } from './pipelines/material-path.ts';
 import type { MipmapGenerator } from './mipmaps.ts';
 import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
-import type { AlphaMode, MeshPipelines } from './pipelines.ts';
+import type { MeshPipelines } from './pipelines.ts';
 import { buildGeometryBuffer } from './quantized-vertex.ts';
 import {
   createImageTexture, createSolidTexture, fitImage, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,
@@ -152,18 +155,7 @@ export interface GpuPrimitive {
   readonly morphBase: number;
 }
 
-export interface GpuMaterial {
-  readonly label: string;
-  readonly alphaMode: AlphaMode;
-  readonly doubleSided: boolean;
-  /** MaterialTexture bits of the slots that hold the material's own texture (the rest hold defaults). */
-  readonly textures: number;
-  /** Material.shading, 'pbr' when absent (MeshPipelineDesc.shading). */
-  readonly shading: MaterialShading;
-  /** Its own, or for an animated material the shared one (GpuModel.animatedMaterialUniforms). */
-  readonly uniformBuffer: GPUBuffer;
-  readonly bindGroup: GPUBindGroup;
-}
+export type { GpuMaterial } from './material-upload.ts';
 
 export interface GpuModel {
   readonly model: Model;
@@ -485,6 +477,14 @@ function bytesOf(a: ArrayBufferView): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
+/** How each material path uploads its materials. */
+const MATERIAL_UPLOADERS: Readonly<Record<MaterialPathName, MaterialUploader>> = { pbr: PBR_UPLOADER };
+
+/** The path a material is drawn with. */
+function materialPathFor(_material: Material): MaterialPathName {
+  return 'pbr';
+}
+
 async function uploadMaterials(
   ctx: UploadContext, model: Model, label: string, owned: { destroy(): void }[], limits: AllocationLimits, warnings: GltfWarning[],
   animated: AnimatedMaterialUniforms | undefined,
@@ -533,53 +533,36 @@ async function uploadMaterials(
     return s;
   };
 
+  const materialTextures: MaterialTextures = { defaults, view: textureView, sampler };
   const all: { material: Material; path: string }[] = model.materials.map((material, i) => ({ material, path: `materials[${i}]` }));
   all.push({ material: DEFAULT_MATERIAL, path: 'default material' });
   const out: GpuMaterial[] = [];
   for (const [mi, { material, path }] of all.entries()) {
     const matLabel = `${label} ${path}${material.name ? ` "${material.name}"` : ''}`;
+    const materialPath = materialPathFor(material);
+    const uploader = MATERIAL_UPLOADERS[materialPath];
     // KHR_animation_pointer: an animated material's uniforms live in the shared, rewritten buffer.
     const slot = animated ? animated.materials.indexOf(mi) : -1;
     let uniformBuffer: GPUBuffer;
     let uniforms: GPUBufferBinding;
     if (animated && slot >= 0) {
       uniformBuffer = animated.buffer;
-      uniforms = { buffer: uniformBuffer, offset: slot * animated.stride, size: MATERIAL_UNIFORMS_SIZE };
+      uniforms = { buffer: uniformBuffer, offset: slot * animated.stride, size: uploader.uniformsSize };
     } else {
-      uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(packMaterialUniforms(material)), GPUBufferUsage.UNIFORM);
+      uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(uploader.pack(material)), GPUBufferUsage.UNIFORM);
       owned.push(uniformBuffer);
       uniforms = { buffer: uniformBuffer };
     }
-    const shading = material.shading ?? 'pbr';
-    // Unlit reads the base colour only: its other textures are neither uploaded nor sampled.
-    const drawn: Material = shading !== 'unlit' ? material : {
-      ...material, metallicRoughnessTexture: undefined, normalTexture: undefined, occlusionTexture: undefined, emissiveTexture: undefined,
-    };
-    const M = MaterialBinding;
-    const T = MaterialTexture;
-    const entries: GPUBindGroupEntry[] = [
-      { binding: M.UNIFORMS, resource: uniforms },
-      { binding: M.BASE_COLOR_TEXTURE, resource: await textureView(drawn.baseColorTexture, true, defaults.whiteSrgb, `${path}.baseColorTexture`) },
-      { binding: M.BASE_COLOR_SAMPLER, resource: sampler(drawn.baseColorTexture) },
-      { binding: M.METALLIC_ROUGHNESS_TEXTURE, resource: await textureView(drawn.metallicRoughnessTexture, false, defaults.whiteLinear, `${path}.metallicRoughnessTexture`) },
-      { binding: M.METALLIC_ROUGHNESS_SAMPLER, resource: sampler(drawn.metallicRoughnessTexture) },
-      { binding: M.NORMAL_TEXTURE, resource: await textureView(drawn.normalTexture, false, defaults.flatNormal, `${path}.normalTexture`) },
-      { binding: M.NORMAL_SAMPLER, resource: sampler(drawn.normalTexture) },
-      { binding: M.OCCLUSION_TEXTURE, resource: await textureView(drawn.occlusionTexture, false, defaults.whiteLinear, `${path}.occlusionTexture`) },
-      { binding: M.OCCLUSION_SAMPLER, resource: sampler(drawn.occlusionTexture) },
-      { binding: M.EMISSIVE_TEXTURE, resource: await textureView(drawn.emissiveTexture, true, defaults.whiteSrgb, `${path}.emissiveTexture`) },
-      { binding: M.EMISSIVE_SAMPLER, resource: sampler(drawn.emissiveTexture) },
-    ];
-    const own = (drawn.baseColorTexture ? T.BASE_COLOR : 0) | (drawn.metallicRoughnessTexture ? T.METALLIC_ROUGHNESS : 0)
-      | (drawn.normalTexture ? T.NORMAL : 0) | (drawn.occlusionTexture ? T.OCCLUSION : 0) | (drawn.emissiveTexture ? T.EMISSIVE : 0);
+    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: uniforms }, ...await uploader.textureEntries(material, materialTextures, path)];
     out.push({
       label: matLabel,
       alphaMode: material.alphaMode,
       doubleSided: material.doubleSided,
-      textures: own,
-      shading,
+      path: materialPath,
+      features: uploader.features(material),
+      material,
       uniformBuffer,
-      bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout, entries }),
+      bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout(materialPath), entries }),
     });
   }
   return out;

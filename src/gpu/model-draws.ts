@@ -567,9 +567,9 @@ function createDraw(
     colorFormat: format,
     morphed: primitive.morphFlags !== 0,
     leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
-    materialTextures: material.textures,
+    materialPath: material.path,
+    materialFeatures: material.features,
     shadows: false,
-    shading: material.shading,
   };
   return {
     meshNode: i,

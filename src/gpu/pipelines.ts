@@ -7,23 +7,34 @@ import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import { usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
-import type { MaterialShading } from '../gltf/model.ts';
-import { ALL_MATERIAL_TEXTURES, DEPTH_FORMAT, FrameBinding, MaterialBinding, MaterialShadingCode, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
+import { DEPTH_FORMAT, FrameBinding, MSAA_SAMPLE_COUNT, SkinBinding } from './layouts.ts';
 import { OVERLAY_DEPTH_PULL } from './debug-layouts.ts';
 import { FRAME_UNIFORMS_SIZE } from './frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from './draw-record.ts';
-import { MATERIAL_UNIFORMS_SIZE } from './material-uniforms.ts';
 import { environmentLayoutEntries } from './environment/environment.ts';
 import { perDevice } from './per-device.ts';
+import type { MaterialPath, MaterialPathName } from './pipelines/material-path.ts';
+import { PBR_PATH } from './pipelines/pbr-path.ts';
 
-/** The mesh shader: the shared skinning functions, the PBR pieces, the draw record, morph targets, then the pipeline itself. */
-export const MESH_SHADER_SOURCE = `${skinningWgsl}\n${pbrWgsl}\n${drawRecordWgsl}\n${centerOfRotationWgsl}\n${morphWgsl}\n${meshWgsl}\n${sh9Wgsl}\n${environmentLightingWgsl}`;
+/**
+ * What every mesh pipeline is made of, in order: the shared skinning functions, the PBR
+ * lighting pieces, the draw record, centres of rotation, morph targets, the mesh stages, SH9
+ * and the environment lighting. A material path's own parts follow (MATERIAL_PATHS).
+ */
+export const MESH_SHARED_PARTS: readonly string[] = [skinningWgsl, pbrWgsl, drawRecordWgsl, centerOfRotationWgsl, morphWgsl, meshWgsl, sh9Wgsl, environmentLightingWgsl];
+
+/** Every material path, by name: each is drawn by pipelines of MESH_SHARED_PARTS + its own parts. */
+export const MATERIAL_PATHS: Readonly<Record<MaterialPathName, MaterialPath>> = { pbr: PBR_PATH };
+
+/** The whole WGSL source of a material path's mesh pipelines. */
+export function meshShaderSource(path: MaterialPathName): string {
+  return [...MESH_SHARED_PARTS, ...MATERIAL_PATHS[path].parts].join('\n');
+}
+
+/** The PBR path's mesh shader, whose vertex stages the shadow pass and the debug pipelines share. */
+export const MESH_SHADER_SOURCE = meshShaderSource('pbr');
 
 export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
-
-const SHADING_CODE: Readonly<Record<MaterialShading, number>> = {
-  'pbr': MaterialShadingCode.PBR, 'pbr-glossiness': MaterialShadingCode.PBR_GLOSSINESS, 'unlit': MaterialShadingCode.UNLIT,
-};
 
 /** Vertex stage entry point by influences per vertex. */
 export const VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsRigid', 4: 'vsSkin4', 8: 'vsSkin8' };
@@ -33,7 +44,6 @@ export const VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsR
  * no TANGENT, TEXCOORD_1 or COLOR_0 fetched or passed to the fragment stage.
  */
 export const LEAN_VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsRigidLean', 4: 'vsSkin4Lean', 8: 'vsSkin8Lean' };
-export const LEAN_FRAGMENT_ENTRY_POINT = 'fsMainLean';
 
 /** The compute path's vertex stage: no skinning, this frame's skinned vertices. */
 export const PRESKINNED_ENTRY_POINT = 'vsPreskinned';
@@ -64,7 +74,8 @@ export function skinningKey(readsPalette: boolean, method: SkinningMethod | unde
  */
 export type MeshVariant = 'shaded' | 'weights' | 'wireframe';
 
-const FRAGMENT_ENTRY_POINT: Readonly<Record<MeshVariant, string>> = { shaded: 'fsMain', weights: 'fsWeights', wireframe: 'fsWireframe' };
+/** Fragment entry points of the debug variants (shaded pipelines take their material path's). */
+const FRAGMENT_ENTRY_POINT: Readonly<Record<Exclude<MeshVariant, 'shaded'>, string>> = { weights: 'fsWeights', wireframe: 'fsWireframe' };
 
 /**
  * Everything a mesh pipeline depends on. Two draws with equal keys share one pipeline;
@@ -104,33 +115,34 @@ export interface MeshPipelineDesc {
    * interpolate those defaults; other variants and the compute path ignore it.
    */
   readonly leanVertexLayouts?: readonly GPUVertexBufferLayout[];
+  /** The material's path (GpuMaterial.path, pipelines/material-path.ts); default 'pbr'. */
+  readonly materialPath?: MaterialPathName;
   /**
-   * MaterialTexture bits of the material's own textures (GpuMaterial.textures); default all.
-   * Shaded pipelines sample only these (mesh.wgsl `MATERIAL_TEXTURES`).
+   * The material's feature bits (GpuMaterial.features; the path's meaning), which shaded
+   * pipelines compile in; default the path's `allFeatures`.
    */
-  readonly materialTextures?: number;
+  readonly materialFeatures?: number;
   /**
    * Whether shaded pipelines look the key light's shadow up (mesh.wgsl `SHADOWS`); default
    * true. The Renderer draws frames without shadows with false, frames with shadows with true.
    */
   readonly shadows?: boolean;
-  /** The material's shading (GpuMaterial.shading, mesh.wgsl `MATERIAL_SHADING`); default 'pbr'. */
-  readonly shading?: MaterialShading;
+}
+
+/** The material path a pipeline is made of. */
+export function materialPathOf(d: MeshPipelineDesc): MaterialPath {
+  return MATERIAL_PATHS[d.materialPath ?? 'pbr'];
 }
 
 /** Whether `d` is drawn with the lean entry points (see MeshPipelineDesc.leanVertexLayouts). */
 export function usesLeanSurface(d: MeshPipelineDesc): boolean {
-  return d.leanVertexLayouts !== undefined && (d.variant ?? 'shaded') === 'shaded' && !d.preskinned;
+  return d.leanVertexLayouts !== undefined && (d.variant ?? 'shaded') === 'shaded' && !d.preskinned && materialPathOf(d).leanFragmentEntry !== undefined;
 }
 
-/** The `MATERIAL_TEXTURES` a pipeline compiles with: only shaded pipelines sample material textures. */
-export function materialTexturesOf(d: MeshPipelineDesc): number {
-  return (d.variant ?? 'shaded') === 'shaded' ? (d.materialTextures ?? ALL_MATERIAL_TEXTURES) : ALL_MATERIAL_TEXTURES;
-}
-
-/** The `MATERIAL_SHADING` a pipeline compiles with: only shaded pipelines shade materials. */
-export function shadingOf(d: MeshPipelineDesc): MaterialShading {
-  return (d.variant ?? 'shaded') === 'shaded' ? (d.shading ?? 'pbr') : 'pbr';
+/** The material features a pipeline compiles with: only shaded pipelines specialise for the material. */
+export function materialFeaturesOf(d: MeshPipelineDesc): number {
+  const path = materialPathOf(d);
+  return (d.variant ?? 'shaded') === 'shaded' ? (d.materialFeatures ?? path.allFeatures) : path.allFeatures;
 }
 
 /** The `SHADOWS` a pipeline compiles with: only shaded pipelines light with shadows. */
@@ -142,7 +154,7 @@ export function meshPipelineKey(d: MeshPipelineDesc): string {
   return [
     d.variant ?? 'shaded', d.preskinned ? 'preskinned' : 'vertex-skinned', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
     d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
-    d.morphed === false ? 'static' : 'morph', usesLeanSurface(d) ? 'lean' : 'full', `t${materialTexturesOf(d)}`, shadowsOf(d) ? 'shadows' : 'unshadowed', shadingOf(d),
+    d.morphed === false ? 'static' : 'morph', usesLeanSurface(d) ? 'lean' : 'full', `${materialPathOf(d).name}:${materialFeaturesOf(d)}`, shadowsOf(d) ? 'shadows' : 'unshadowed',
   ].join('|');
 }
 
@@ -166,13 +178,18 @@ export function isSrgbFormat(format: GPUTextureFormat): boolean {
   return format.endsWith('-srgb');
 }
 
-/** What every MeshPipelines of one device shares: made once per device. */
-interface DeviceMeshPipelines {
+/** A material path's shader module, group 2 layout and pipeline layout on one device. */
+interface PathPipelines {
   readonly module: GPUShaderModule;
-  readonly frameLayout: GPUBindGroupLayout;
-  readonly skinLayout: GPUBindGroupLayout;
   readonly materialLayout: GPUBindGroupLayout;
   readonly pipelineLayout: GPUPipelineLayout;
+}
+
+/** What every MeshPipelines of one device shares: made once per device (a path's part when first used). */
+interface DeviceMeshPipelines {
+  readonly frameLayout: GPUBindGroupLayout;
+  readonly skinLayout: GPUBindGroupLayout;
+  readonly paths: Map<MaterialPathName, PathPipelines>;
   /** By meshPipelineKey; a failed creation is dropped, so the next request tries again. */
   readonly cache: Map<string, Promise<GPURenderPipeline>>;
 }
@@ -199,55 +216,52 @@ const deviceMeshPipelines = perDevice((device): DeviceMeshPipelines => {
       { binding: SkinBinding.CENTERS, visibility: VERTEX, buffer: { type: 'read-only-storage' } },
     ],
   });
-  const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });
-  const sampler = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, sampler: { type: 'filtering' } });
-  const M = MaterialBinding;
-  const materialLayout = device.createBindGroupLayout({
-    label: 'material (group 2)',
-    entries: [
-      { binding: M.UNIFORMS, visibility: FRAGMENT, buffer: { type: 'uniform', minBindingSize: MATERIAL_UNIFORMS_SIZE } },
-      texture(M.BASE_COLOR_TEXTURE), sampler(M.BASE_COLOR_SAMPLER),
-      texture(M.METALLIC_ROUGHNESS_TEXTURE), sampler(M.METALLIC_ROUGHNESS_SAMPLER),
-      texture(M.NORMAL_TEXTURE), sampler(M.NORMAL_SAMPLER),
-      texture(M.OCCLUSION_TEXTURE), sampler(M.OCCLUSION_SAMPLER),
-      texture(M.EMISSIVE_TEXTURE), sampler(M.EMISSIVE_SAMPLER),
-    ],
-  });
-  return {
-    module: device.createShaderModule({ label: 'mesh', code: MESH_SHADER_SOURCE }),
-    frameLayout,
-    skinLayout,
-    materialLayout,
-    pipelineLayout: device.createPipelineLayout({ label: 'mesh', bindGroupLayouts: [frameLayout, skinLayout, materialLayout] }),
-    cache: new Map(),
-  };
+  return { frameLayout, skinLayout, paths: new Map(), cache: new Map() };
 });
 
+/** `path`'s module and layouts on `device`, made on first use. */
+function pathPipelines(device: GPUDevice, shared: DeviceMeshPipelines, path: MaterialPathName): PathPipelines {
+  let made = shared.paths.get(path);
+  if (!made) {
+    const materialLayout = device.createBindGroupLayout({ label: `${path} material (group 2)`, entries: MATERIAL_PATHS[path].layoutEntries() });
+    made = {
+      module: device.createShaderModule({ label: `mesh (${path})`, code: meshShaderSource(path) }),
+      materialLayout,
+      pipelineLayout: device.createPipelineLayout({ label: `mesh (${path})`, bindGroupLayouts: [shared.frameLayout, shared.skinLayout, materialLayout] }),
+    };
+    shared.paths.set(path, made);
+  }
+  return made;
+}
+
 /**
- * The mesh shader module, the three bind group layouts (0 frame, 1 skin, 2 material)
- * shared by every mesh pipeline, and the pipeline cache, as one user (a Renderer) sees
- * them. All of it is made once per device and shared by every MeshPipelines on it:
- * several viewers on a page share one device and compile each pipeline once. Outlives models.
+ * The mesh shader modules, the bind group layouts (0 frame, 1 skin, 2 material: one per
+ * material path) and the pipeline cache, as one user (a Renderer) sees them. All of it is made
+ * once per device and shared by every MeshPipelines on it: several viewers on a page share one
+ * device and compile each pipeline once. Outlives models.
  */
 export class MeshPipelines {
   readonly frameLayout: GPUBindGroupLayout;
   readonly skinLayout: GPUBindGroupLayout;
-  readonly materialLayout: GPUBindGroupLayout;
-  readonly pipelineLayout: GPUPipelineLayout;
-  /** The compiled MESH_SHADER_SOURCE; the shadow pass (shadow-map.ts) draws with its vertex stages. */
+  /** The PBR path's compiled shader; the shadow pass (shadow-map.ts) draws with its vertex stages. */
   readonly module: GPUShaderModule;
+  private readonly shared: DeviceMeshPipelines;
   private readonly cache: Map<string, Promise<GPURenderPipeline>>;
   /** Keys of the pipelines this user asked for. */
   private readonly used = new Set<string>();
 
   constructor(private readonly device: GPUDevice) {
     const shared = deviceMeshPipelines(device);
-    this.module = shared.module;
+    this.shared = shared;
     this.frameLayout = shared.frameLayout;
     this.skinLayout = shared.skinLayout;
-    this.materialLayout = shared.materialLayout;
-    this.pipelineLayout = shared.pipelineLayout;
+    this.module = pathPipelines(device, shared, 'pbr').module;
     this.cache = shared.cache;
+  }
+
+  /** Group 2's layout of material path `path` (what a material's bind group is made for). */
+  materialLayout(path: MaterialPathName): GPUBindGroupLayout {
+    return pathPipelines(this.device, this.shared, path).materialLayout;
   }
 
   /** Distinct pipelines this user has been given (for tests and diagnostics); the device may hold more. */
@@ -283,20 +297,24 @@ export class MeshPipelines {
     if (wireframe) vertexConstants.DEPTH_PULL = OVERLAY_DEPTH_PULL;
     if (desc.morphed === false) vertexConstants.MORPH_TARGETS = 0;
     const lean = usesLeanSurface(desc);
+    const path = materialPathOf(desc);
+    const { module, pipelineLayout } = pathPipelines(this.device, this.shared, path.name);
+    const materialConstants = path.constants(materialFeaturesOf(desc));
+    Object.assign(vertexConstants, materialConstants.vertex);
     return this.device.createRenderPipelineAsync({
       label: `mesh ${key}`,
-      layout: this.pipelineLayout,
+      layout: pipelineLayout,
       vertex: {
-        module: this.module,
+        module,
         entryPoint: desc.preskinned ? PRESKINNED_ENTRY_POINT : (lean ? LEAN_VERTEX_ENTRY_POINT : VERTEX_ENTRY_POINT)[desc.influences],
         buffers: (lean ? desc.leanVertexLayouts! : desc.vertexLayouts) as GPUVertexBufferLayout[],
         constants: vertexConstants,
       },
       fragment: {
-        module: this.module,
-        entryPoint: lean ? LEAN_FRAGMENT_ENTRY_POINT : FRAGMENT_ENTRY_POINT[variant],
+        module,
+        entryPoint: variant !== 'shaded' ? FRAGMENT_ENTRY_POINT[variant] : lean ? path.leanFragmentEntry! : path.fragmentEntry,
         constants: variant === 'shaded'
-          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, MATERIAL_TEXTURES: materialTexturesOf(desc), SHADOWS: shadowsOf(desc) ? 1 : 0, MATERIAL_SHADING: SHADING_CODE[shadingOf(desc)] }
+          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, SHADOWS: shadowsOf(desc) ? 1 : 0, ...materialConstants.fragment }
           : { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
         targets: [{
           format: desc.colorFormat,

@@ -1,3 +1,4 @@
+import { pbrShading, pbrTextures } from '../../src/gpu/pipelines/pbr-path.ts';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ComponentType } from '../../src/gltf/constants.ts';
@@ -108,13 +109,13 @@ describe.skipIf(!device)('uploadModel (Dawn)', () => {
       }
     };
     const lit = await expectNoGpuErrors(gpu, created(textured({})));
-    expect([lit.material.shading, lit.material.textures, lit.textures]).toEqual(['pbr', T.BASE_COLOR | T.NORMAL | T.OCCLUSION | T.EMISSIVE, 4]);
+    expect([lit.material.path, pbrShading(lit.material.features), pbrTextures(lit.material.features), lit.textures]).toEqual(['pbr', 'pbr', T.BASE_COLOR | T.NORMAL | T.OCCLUSION | T.EMISSIVE, 4]);
     const unlit = await expectNoGpuErrors(gpu, created(textured({ KHR_materials_unlit: {} })));
-    expect([unlit.material.shading, unlit.material.textures, unlit.textures]).toEqual(['unlit', T.BASE_COLOR, 1]);
+    expect([pbrShading(unlit.material.features), pbrTextures(unlit.material.features), unlit.textures]).toEqual(['unlit', T.BASE_COLOR, 1]);
     const sg = await expectNoGpuErrors(gpu, created(buildMaterialQuad((texture) => ({
       extensions: { KHR_materials_pbrSpecularGlossiness: { specularGlossinessTexture: { index: texture(solidPng([10, 10, 10, 128])) } } },
     }))));
-    expect([sg.material.shading, sg.material.textures, sg.textures]).toEqual(['pbr-glossiness', T.METALLIC_ROUGHNESS, 1]);
+    expect([pbrShading(sg.material.features), pbrTextures(sg.material.features), sg.textures]).toEqual(['pbr-glossiness', T.METALLIC_ROUGHNESS, 1]);
   });
 
   it('Fox: non-indexed and without NORMAL; uploaded welded (434 distinct of 1728 corners) with an index buffer', async () => {
@@ -148,8 +149,8 @@ describe.skipIf(!device)('uploadModel (Dawn)', () => {
     expect(p.leanRigidLayouts!.length).toBe(p.surfaceSlotCount);
     expect(p.leanSkinnedLayouts!.map((l) => l.arrayStride)).toEqual(p.skinnedLayouts.map((l) => l.arrayStride));
     // Its one material has a base colour texture and no other.
-    expect(up.materials[model.meshes[0].primitives[0].material].textures).toBe(MaterialTexture.BASE_COLOR);
-    expect(up.materials[up.materials.length - 1].textures).toBe(0);
+    expect(pbrTextures(up.materials[model.meshes[0].primitives[0].material].features)).toBe(MaterialTexture.BASE_COLOR);
+    expect(pbrTextures(up.materials[up.materials.length - 1].features)).toBe(0);
     up.destroy();
   });
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import drawRecordWgsl from '../../shaders/draw-record.wgsl?raw';
 import environmentLightingWgsl from '../../shaders/environment-lighting.wgsl?raw';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
+import pbrMaterialWgsl from '../../shaders/pbr-material.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordOffset, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../src/gpu/draw-record.ts';
@@ -61,7 +62,7 @@ describe('WGSL struct layouts ↔ TS layout modules', () => {
   });
 
   it('MaterialUniforms, and packMaterialUniforms writes where WGSL reads', () => {
-    expectStructMatches('MaterialUniforms', MaterialUniformsOffset, MATERIAL_UNIFORMS_SIZE);
+    expectStructMatches('MaterialUniforms', MaterialUniformsOffset, MATERIAL_UNIFORMS_SIZE, pbrMaterialWgsl);
     const packed = packMaterialUniforms({ ...DEFAULT_MATERIAL, baseColorFactor: [0.1, 0.2, 0.3, 0.4], alphaMode: 'MASK', alphaCutoff: 0.25, doubleSided: true });
     const f32 = new Float32Array(packed), u32 = new Uint32Array(packed);
     expect(Array.from(f32.subarray(0, 4))).toEqual([0.1, 0.2, 0.3, 0.4].map(Math.fround));
@@ -109,9 +110,9 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
     for (const [name, n] of structLocations(meshWgsl, 'LeanVertexOutput')) expect(n, name).toBe(outputs.get(name));
   });
 
-  it('@group/@binding of every resource', () => {
+  it('@group/@binding of every resource (groups 0 and 1 in mesh.wgsl, the PBR path’s group 2 in pbr-material.wgsl)', () => {
     const M = MaterialBinding;
-    expect(Object.fromEntries(bindings(meshWgsl))).toEqual({
+    expect(Object.fromEntries([...bindings(meshWgsl), ...bindings(pbrMaterialWgsl)])).toEqual({
       frame: { group: BindGroup.FRAME, binding: FrameBinding.UNIFORMS },
       shadowMap: { group: BindGroup.FRAME, binding: FrameBinding.SHADOW_MAP },
       shadowSampler: { group: BindGroup.FRAME, binding: FrameBinding.SHADOW_SAMPLER },
@@ -151,7 +152,7 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
   });
 
   it('flag bits and enum codes', () => {
-    const c = new Map([...u32Constants(meshWgsl), ...u32Constants(pbrWgsl), ...u32Constants(drawRecordWgsl)]);
+    const c = new Map([...u32Constants(meshWgsl), ...u32Constants(pbrMaterialWgsl), ...u32Constants(pbrWgsl), ...u32Constants(drawRecordWgsl)]);
     const prefixed = (prefix: string) => Object.fromEntries([...c].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
     expect(prefixed('DRAW_')).toEqual(DrawFlag);
     expect(prefixed('MATERIAL_')).toEqual(MaterialFlag);

@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import meshWgsl from '../../shaders/mesh.wgsl?raw';
+import pbrMaterialWgsl from '../../shaders/pbr-material.wgsl?raw';
 import { ALL_MATERIAL_TEXTURES, MaterialTexture } from '../../src/gpu/layouts.ts';
-import { materialTexturesOf, meshPipelineKey, meshVariantDesc, shadingOf, shadowsOf, usesLeanSurface, type MeshPipelineDesc } from '../../src/gpu/pipelines.ts';
+import { MATERIAL_PATHS, materialFeaturesOf, meshPipelineKey, meshShaderSource, meshVariantDesc, shadowsOf, usesLeanSurface, type MeshPipelineDesc } from '../../src/gpu/pipelines.ts';
+import { pbrFeatures, pbrShading, pbrTextures } from '../../src/gpu/pipelines/pbr-path.ts';
 
 const desc: MeshPipelineDesc = {
   vertexLayoutKey: 'p', vertexLayouts: [], influences: 4, topology: 'triangle-list', stripIndexFormat: undefined,
@@ -21,11 +23,17 @@ describe('meshPipelineKey', () => {
   it('the overrides it sets exist in mesh.wgsl, defaulting to the behaviour of an unspecialised pipeline', () => {
     expect(meshWgsl).toMatch(/override MORPH_TARGETS: bool = true;/);
     expect(meshWgsl).toMatch(/override ALPHA_TEST: bool = true;/);
-    // discard only under ALPHA_TEST, so opaque and blended pipelines compile without it.
-    for (const m of meshWgsl.matchAll(/discard;/g)) {
-      const before = meshWgsl.slice(Math.max(0, m.index! - 120), m.index);
-      expect(before).toMatch(/ALPHA_TEST &&/);
+    // discard only under ALPHA_TEST, in every material path, so opaque and blended pipelines compile without it.
+    let discards = 0;
+    for (const path of Object.keys(MATERIAL_PATHS) as (keyof typeof MATERIAL_PATHS)[]) {
+      const source = meshShaderSource(path);
+      for (const m of source.matchAll(/discard;/g)) {
+        discards++;
+        const before = source.slice(Math.max(0, m.index! - 120), m.index);
+        expect(before, path).toMatch(/ALPHA_TEST &&/);
+      }
     }
+    expect(discards).toBeGreaterThan(0);
   });
 
   it('keys lean surfaces (shaded, vertex-skinned pipelines only); other variants and the compute path use the full layouts', () => {
@@ -42,23 +50,23 @@ describe('meshPipelineKey', () => {
   });
 
   it('keys the material textures a shaded pipeline samples; unset means all; debug variants sample none of them and share', () => {
-    const baseOnly = { ...desc, materialTextures: MaterialTexture.BASE_COLOR };
-    expect(materialTexturesOf(desc)).toBe(ALL_MATERIAL_TEXTURES);
+    const baseOnly = { ...desc, materialFeatures: pbrFeatures(MaterialTexture.BASE_COLOR) };
+    expect(pbrTextures(materialFeaturesOf(desc))).toBe(ALL_MATERIAL_TEXTURES);
     expect(Object.values(MaterialTexture).reduce((a, b) => a | b, 0)).toBe(ALL_MATERIAL_TEXTURES);
-    expect(meshPipelineKey(desc)).toBe(meshPipelineKey({ ...desc, materialTextures: ALL_MATERIAL_TEXTURES }));
+    expect(meshPipelineKey(desc)).toBe(meshPipelineKey({ ...desc, materialFeatures: pbrFeatures(ALL_MATERIAL_TEXTURES) }));
     expect(meshPipelineKey(baseOnly)).not.toBe(meshPipelineKey(desc));
-    expect(meshPipelineKey(baseOnly)).not.toBe(meshPipelineKey({ ...desc, materialTextures: 0 }));
+    expect(meshPipelineKey(baseOnly)).not.toBe(meshPipelineKey({ ...desc, materialFeatures: pbrFeatures(0) }));
     for (const variant of ['weights', 'wireframe'] as const) {
       expect(meshPipelineKey(meshVariantDesc(baseOnly, variant))).toBe(meshPipelineKey(meshVariantDesc(desc, variant)));
     }
   });
 
   it('MATERIAL_TEXTURES defaults to every texture, and each sample in fsMain is under its bit', () => {
-    expect(meshWgsl).toMatch(new RegExp(`override MATERIAL_TEXTURES: u32 = ${ALL_MATERIAL_TEXTURES}u;`));
-    const samples = [...meshWgsl.matchAll(/= textureSample\((\w+)Texture,/g)];
+    expect(pbrMaterialWgsl).toMatch(new RegExp(`override MATERIAL_TEXTURES: u32 = ${ALL_MATERIAL_TEXTURES}u;`));
+    const samples = [...pbrMaterialWgsl.matchAll(/= textureSample\((\w+)Texture,/g)];
     expect(samples.map((m) => m[1])).toEqual(['baseColor', 'metallicRoughness', 'normal', 'occlusion', 'emissive']);
     for (const m of samples) {
-      const before = meshWgsl.slice(Math.max(0, m.index! - 160), m.index);
+      const before = pbrMaterialWgsl.slice(Math.max(0, m.index! - 160), m.index);
       expect(before).toMatch(/if \(\(MATERIAL_TEXTURES & TEXTURE_\w+\) != 0u\) \{\s*\w+\s*$/);
     }
   });
@@ -76,19 +84,28 @@ describe('meshPipelineKey', () => {
   });
 
   it('keys the material shading of shaded pipelines; unset means pbr; debug variants shade no material and share', () => {
-    expect(shadingOf(desc)).toBe('pbr');
-    expect(meshPipelineKey(desc)).toBe(meshPipelineKey({ ...desc, shading: 'pbr' }));
-    const keys = new Set((['pbr', 'pbr-glossiness', 'unlit'] as const).map((shading) => meshPipelineKey({ ...desc, shading })));
+    expect(pbrShading(materialFeaturesOf(desc))).toBe('pbr');
+    const all = (shading: 'pbr' | 'pbr-glossiness' | 'unlit') => ({ ...desc, materialFeatures: pbrFeatures(ALL_MATERIAL_TEXTURES, shading) });
+    expect(meshPipelineKey(desc)).toBe(meshPipelineKey(all('pbr')));
+    const keys = new Set((['pbr', 'pbr-glossiness', 'unlit'] as const).map((shading) => meshPipelineKey(all(shading))));
     expect(keys.size).toBe(3);
     for (const variant of ['weights', 'wireframe'] as const) {
-      expect(shadingOf(meshVariantDesc({ ...desc, shading: 'unlit' }, variant))).toBe('pbr');
-      expect(meshPipelineKey(meshVariantDesc({ ...desc, shading: 'unlit' }, variant))).toBe(meshPipelineKey(meshVariantDesc(desc, variant)));
+      expect(pbrShading(materialFeaturesOf(meshVariantDesc(all('unlit'), variant)))).toBe('pbr');
+      expect(meshPipelineKey(meshVariantDesc(all('unlit'), variant))).toBe(meshPipelineKey(meshVariantDesc(desc, variant)));
+    }
+  });
+
+  it('PBR features round-trip their textures and shading', () => {
+    for (const shading of ['pbr', 'pbr-glossiness', 'unlit'] as const) {
+      for (const textures of [0, MaterialTexture.NORMAL, ALL_MATERIAL_TEXTURES]) {
+        expect([pbrTextures(pbrFeatures(textures, shading)), pbrShading(pbrFeatures(textures, shading))]).toEqual([textures, shading]);
+      }
     }
   });
 
   it('MATERIAL_SHADING defaults to metallic-roughness; unlit returns before any lighting', () => {
-    expect(meshWgsl).toMatch(/override MATERIAL_SHADING: u32 = SHADING_PBR;/);
-    const shade = meshWgsl.slice(meshWgsl.indexOf('fn shadeSurface('));
+    expect(pbrMaterialWgsl).toMatch(/override MATERIAL_SHADING: u32 = SHADING_PBR;/);
+    const shade = pbrMaterialWgsl.slice(pbrMaterialWgsl.indexOf('fn shadeSurface('));
     const unlitReturn = shade.indexOf('if (MATERIAL_SHADING == SHADING_UNLIT) {\n    return outputColor(base.rgb, base.a);');
     expect(unlitReturn).toBeGreaterThan(0);
     for (const lighting of ['frame.lightDirection', 'keyLightVisibility(', 'environmentBrdf(', 'material.emissiveFactor']) {

@@ -1,0 +1,216 @@
+// The PBR material path (src/gpu/pipelines/pbr-path.ts): glTF metallic-roughness, its
+// KHR_materials_pbrSpecularGlossiness and KHR_materials_unlit specialisations. Appended to the
+// shared mesh source (mesh.wgsl and what comes before it): the material's uniforms and
+// textures (group 2), the shaded fragment entry points fsMain / fsMainLean, and the path's
+// vertex hook. Every binding number, flag bit and struct offset here is a copy of
+// src/gpu/layouts.ts or src/gpu/material-uniforms.ts; test/gpu/layouts.test.ts compares them.
+
+// MaterialFlag.
+const MATERIAL_HAS_NORMAL_TEXTURE: u32 = 1u;
+const MATERIAL_DOUBLE_SIDED: u32 = 2u;
+// MaterialTexture: which of a material's texture slots hold its own texture (MATERIAL_TEXTURES).
+const TEXTURE_BASE_COLOR: u32 = 1u;
+const TEXTURE_METALLIC_ROUGHNESS: u32 = 2u;
+const TEXTURE_NORMAL: u32 = 4u;
+const TEXTURE_OCCLUSION: u32 = 8u;
+const TEXTURE_EMISSIVE: u32 = 16u;
+
+// MaterialShadingCode: the MATERIAL_SHADING specialisations.
+const SHADING_PBR: u32 = 0u;
+const SHADING_PBR_GLOSSINESS: u32 = 1u;
+const SHADING_UNLIT: u32 = 2u;
+
+// fsMain samples only the texture slots whose TEXTURE_* bit is set (MeshPipelineDesc.materialTextures);
+// the others read the value of the default texture bound there (white; the flat normal,
+// which is never read: MATERIAL_HAS_NORMAL_TEXTURE is then off too). Each sample skipped is
+// a filtered texture fetch per fragment saved on rasterisers like SwiftShader.
+override MATERIAL_TEXTURES: u32 = 31u;
+// How fsMain / fsMainLean shade (MeshPipelineDesc.shading, a MaterialShadingCode): SHADING_PBR,
+// metallic-roughness; SHADING_PBR_GLOSSINESS, the same with roughness read as
+// 1 − (1 − roughnessFactor) · alpha of the metallic-roughness slot (a converted
+// KHR_materials_pbrSpecularGlossiness texture); SHADING_UNLIT, the base colour only
+// (KHR_materials_unlit), no lighting code compiled in.
+override MATERIAL_SHADING: u32 = SHADING_PBR;
+
+struct MaterialUniforms {
+  baseColorFactor: vec4f,
+  emissiveFactor: vec3f,
+  metallicFactor: f32,
+  roughnessFactor: f32,
+  normalScale: f32,
+  occlusionStrength: f32,
+  alphaCutoff: f32,
+  alphaMode: u32,
+  flags: u32,
+  baseColorTexCoord: u32,
+  metallicRoughnessTexCoord: u32,
+  normalTexCoord: u32,
+  occlusionTexCoord: u32,
+  emissiveTexCoord: u32,
+  // KHR_texture_transform per slot: uv' = M · (u, v, 1); the identity without one.
+  baseColorUvTransform: mat3x2f,
+  metallicRoughnessUvTransform: mat3x2f,
+  normalUvTransform: mat3x2f,
+  occlusionUvTransform: mat3x2f,
+  emissiveUvTransform: mat3x2f,
+}
+
+@group(2) @binding(0) var<uniform> material: MaterialUniforms;
+@group(2) @binding(1) var baseColorTexture: texture_2d<f32>;
+@group(2) @binding(2) var baseColorSampler: sampler;
+@group(2) @binding(3) var metallicRoughnessTexture: texture_2d<f32>;
+@group(2) @binding(4) var metallicRoughnessSampler: sampler;
+@group(2) @binding(5) var normalTexture: texture_2d<f32>;
+@group(2) @binding(6) var normalSampler: sampler;
+@group(2) @binding(7) var occlusionTexture: texture_2d<f32>;
+@group(2) @binding(8) var occlusionSampler: sampler;
+@group(2) @binding(9) var emissiveTexture: texture_2d<f32>;
+@group(2) @binding(10) var emissiveSampler: sampler;
+
+// The mesh vertex stage's material hook (mesh.wgsl toWorld): PBR surfaces stay where skinning put them.
+fn materialVertexOffset(worldPosition: vec3f, worldNormal: vec3f, texcoord0: vec2f) -> vec4f {
+  return vec4f(0.0);
+}
+
+// The UV set a slot reads, moved by its texture transform.
+fn pickUv(in: VertexOutput, uvSet: u32, transform: mat3x2f) -> vec2f {
+  return transform * vec3f(select(in.texcoord0, in.texcoord1, uvSet == 1u), 1.0);
+}
+
+@fragment
+fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @location(0) vec4f {
+  return shadeSurface(in, frontFacing);
+}
+
+// fsMain's shading, shared with fsMainLean.
+fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
+  // Every texture sample and derivative first, in uniform control flow.
+  let baseUv = pickUv(in, material.baseColorTexCoord, material.baseColorUvTransform);
+  let normalUv = pickUv(in, material.normalTexCoord, material.normalUvTransform);
+  // An override condition is uniform, so these samples stay in uniform control flow.
+  var baseSample = vec4f(1.0);
+  if ((MATERIAL_TEXTURES & TEXTURE_BASE_COLOR) != 0u) {
+    baseSample = textureSample(baseColorTexture, baseColorSampler, baseUv);
+  }
+  var mrSample = vec4f(1.0);
+  if ((MATERIAL_TEXTURES & TEXTURE_METALLIC_ROUGHNESS) != 0u) {
+    mrSample = textureSample(metallicRoughnessTexture, metallicRoughnessSampler, pickUv(in, material.metallicRoughnessTexCoord, material.metallicRoughnessUvTransform));
+  }
+  var normalSample = vec3f(0.5, 0.5, 1.0);
+  if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u) {
+    normalSample = textureSample(normalTexture, normalSampler, normalUv).xyz;
+  }
+  var occlusionSample = 1.0;
+  if ((MATERIAL_TEXTURES & TEXTURE_OCCLUSION) != 0u) {
+    occlusionSample = textureSample(occlusionTexture, occlusionSampler, pickUv(in, material.occlusionTexCoord, material.occlusionUvTransform)).r;
+  }
+  var emissiveSample = vec3f(1.0);
+  if ((MATERIAL_TEXTURES & TEXTURE_EMISSIVE) != 0u) {
+    emissiveSample = textureSample(emissiveTexture, emissiveSampler, pickUv(in, material.emissiveTexCoord, material.emissiveUvTransform)).rgb;
+  }
+  let dpx = dpdx(in.worldPosition);
+  let dpy = dpdy(in.worldPosition);
+  let duvx = dpdx(normalUv);
+  let duvy = dpdy(normalUv);
+
+  var base = material.baseColorFactor * baseSample * in.color0;
+  if (material.alphaMode == ALPHA_MASK) {
+    if (ALPHA_TEST && base.a < material.alphaCutoff) {
+      discard;
+    }
+    base.a = 1.0;
+  } else if (material.alphaMode == ALPHA_OPAQUE) {
+    base.a = 1.0;
+  }
+  if (MATERIAL_SHADING == SHADING_UNLIT) {
+    return outputColor(base.rgb, base.a);
+  }
+
+  let toEye = normalize(frame.cameraPosition - in.worldPosition);
+  // Geometric normal: interpolated, or flat from the skinned surface itself.
+  var n: vec3f;
+  if ((in.drawFlags & DRAW_FLAT_NORMALS) != 0u) {
+    n = normalize(cross(dpx, dpy));
+    // Derivative normals have no winding; the visible side is the front.
+    if (dot(n, toEye) < 0.0) {
+      n = -n;
+    }
+  } else {
+    n = normalize(in.normal);
+    // Back faces (only drawn for double-sided materials) light their own side.
+    if (!frontFacing) {
+      n = -n;
+    }
+  }
+
+  if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u && (material.flags & MATERIAL_HAS_NORMAL_TEXTURE) != 0u) {
+    var t: vec3f;
+    var b: vec3f;
+    if ((in.drawFlags & DRAW_HAS_TANGENTS) != 0u) {
+      let tangentSign = select(-in.tangent.w, in.tangent.w, frontFacing);
+      let tRaw = select(-in.tangent.xyz, in.tangent.xyz, frontFacing);
+      t = normalize(tRaw - n * dot(n, tRaw));
+      b = cross(n, t) * tangentSign;
+    } else {
+      // No TANGENT: the tangent is ∂position/∂u from screen-space derivatives (as the
+      // Khronos sample viewer does), made orthogonal to n.
+      let det = duvx.x * duvy.y - duvy.x * duvx.y;
+      var tDeriv = (duvy.y * dpx - duvx.y * dpy) * select(0.0, 1.0 / det, abs(det) > 1e-12);
+      tDeriv = tDeriv - n * dot(n, tDeriv);
+      let tLen2 = dot(tDeriv, tDeriv);
+      // Degenerate UVs: any vector perpendicular to n.
+      let fallback = select(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), abs(n.x) > 0.9);
+      t = select(normalize(fallback - n * dot(n, fallback)), tDeriv * inverseSqrt(tLen2), tLen2 > 1e-20);
+      b = cross(n, t);
+    }
+    let scaled = (normalSample * 2.0 - 1.0) * vec3f(material.normalScale, material.normalScale, 1.0);
+    n = normalize(mat3x3f(t, b, n) * scaled);
+  }
+
+  let metallic = clamp(material.metallicFactor * mrSample.b, 0.0, 1.0);
+  var roughness = clamp(material.roughnessFactor * mrSample.g, MIN_ROUGHNESS, 1.0);
+  if (MATERIAL_SHADING == SHADING_PBR_GLOSSINESS) {
+    roughness = clamp(1.0 - (1.0 - material.roughnessFactor) * mrSample.a, MIN_ROUGHNESS, 1.0);
+  }
+  let diffuseColor = base.rgb * (1.0 - metallic);
+  let f0 = mix(vec3f(DIELECTRIC_F0), base.rgb, metallic);
+  let nDotV = clamp(abs(dot(n, toEye)), 1e-4, 1.0);
+
+  let occlusion = 1.0 + material.occlusionStrength * (occlusionSample - 1.0);
+  var color: vec3f;
+  if (frame.environmentLevels > 0.0) {
+    // An environment lights the scene alone.
+    color = environmentLight(n, toEye, base.rgb, metallic, roughness, nDotV, occlusion);
+  } else {
+    color = keyAndHemisphereLight(in, n, toEye, diffuseColor, f0, roughness, nDotV, occlusion);
+  }
+  color += material.emissiveFactor * emissiveSample;
+  return outputColor(color, base.a);
+}
+
+// The legacy lighting (no environment): one directional key light with its shadow, and a
+// hemispherical ambient, sky above and ground below, for diffuse and (by the reflected
+// direction) specular, both darkened by occlusion.
+fn keyAndHemisphereLight(in: VertexOutput, n: vec3f, toEye: vec3f, diffuseColor: vec3f, f0: vec3f, roughness: f32, nDotV: f32, occlusion: f32) -> vec3f {
+  let alpha = roughness * roughness;
+  let l = frame.lightDirection;
+  let h = normalize(l + toEye);
+  let nDotL = clamp(dot(n, l), 0.0, 1.0);
+  let nDotH = clamp(dot(n, h), 0.0, 1.0);
+  let vDotH = clamp(dot(toEye, h), 0.0, 1.0);
+  let fresnel = fresnelSchlick(f0, vDotH);
+  let specular = fresnel * distributionGgx(nDotH, alpha) * visibilitySmithGgx(nDotL, nDotV, alpha);
+  let diffuse = (vec3f(1.0) - fresnel) * diffuseColor / PI;
+  var color = frame.lightColor * nDotL * (diffuse + specular) * keyLightVisibility(in.worldPosition, in.normal);
+
+  let skyDiffuse = mix(frame.groundColor, frame.skyColor, n.y * 0.5 + 0.5);
+  let r = reflect(-toEye, n);
+  let skySpecular = mix(frame.groundColor, frame.skyColor, r.y * 0.5 + 0.5);
+  color += occlusion * (skyDiffuse * diffuseColor + skySpecular * environmentBrdf(f0, roughness, nDotV));
+  return color;
+}
+
+@fragment
+fn fsMainLean(in: LeanVertexOutput, @builtin(front_facing) frontFacing: bool) -> @location(0) vec4f {
+  return shadeSurface(VertexOutput(in.clipPosition, in.worldPosition, in.normal, DEFAULT_TANGENT, in.texcoord0, DEFAULT_TEXCOORD, DEFAULT_COLOR, in.drawFlags), frontFacing);
+}

@@ -1,0 +1,29 @@
+/**
+ * Material paths: each kind of material the mesh pipelines draw (glTF PBR, VRM's MToon) is a
+ * path with its own WGSL (its group 2 bindings and shaded fragment entry points, appended to
+ * the shared mesh source), its own group 2 layout, and its own feature bits, which say what a
+ * material uses and become override constants, so a pipeline compiles in only that. Two
+ * materials of one path with equal features share pipelines; the pipeline key holds both
+ * (src/gpu/pipelines.ts). A new path is a module of its own exporting a MaterialPath and a
+ * line in pipelines.ts's table.
+ */
+
+export type MaterialPathName = 'pbr';
+
+export interface MaterialPath {
+  readonly name: MaterialPathName;
+  /** The path's WGSL, in order, after the shared mesh source: group 2, `materialVertexOffset`, its fragment entry points. */
+  readonly parts: readonly string[];
+  /** Group 2's layout entries (every GPU object gets its label from the caller). */
+  layoutEntries(): GPUBindGroupLayoutEntry[];
+  /**
+   * The override constants of a shaded pipeline for feature bits `features` (the path's own
+   * meaning), per stage. Every path also takes the shared ENCODE_SRGB, ALPHA_TEST and SHADOWS.
+   */
+  constants(features: number): { readonly vertex: Record<string, number>; readonly fragment: Record<string, number> };
+  /** The features of pipelines that shade nothing of the material (debug variants): what an unspecialised pipeline has. */
+  readonly allFeatures: number;
+  readonly fragmentEntry: string;
+  /** The fragment entry point for lean primitives (MeshPipelineDesc.leanVertexLayouts); undefined: the path draws them with the full entry points. */
+  readonly leanFragmentEntry: string | undefined;
+}
