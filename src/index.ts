@@ -18,7 +18,7 @@ export {
   type ConfigureCanvasOptions, type ConfiguredCanvas, type PixelSize, type RequestDeviceOptions,
 } from './gpu/device.ts';
 export { Renderer } from './gpu/renderer.ts';
-export { defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats } from './gpu/render-settings.ts';
+export { defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinnedNormalMode } from './gpu/render-settings.ts';
 export { GpuLimitError, type AllocationLimits } from './gpu/limits.ts';
 export { OrbitCamera, type Camera } from './gpu/camera.ts';
 export { computeInstanceBounds, type Bounds } from './gpu/bounds.ts';
@@ -32,7 +32,6 @@ export { neutralEnvironment } from './gpu/environment/neutral.ts';
 export { decodeImageEnvironment } from './gpu/environment/srgb-image.ts';
 export { prefilterEnvironment } from './gpu/environment/prefilter.ts';
 export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type DebugViewName } from './gpu/debug-views.ts';
-export type { SkinnedNormalMode } from './gpu/skin-normals.ts';
 export { browserImageDecoder, type DecodedExternalImage, type DecodedImage, type DecodedPixels, type ImageDecoder } from './gpu/textures.ts';
 
 // ── Tier 3: instance + jobs. The pose of one character, step by step, editable between steps. ──

@@ -21,7 +21,7 @@ import { OrbitCamera } from '../../src/gpu/camera.ts';
 import { createNodeDevice } from '../../src/gpu/node-device.ts';
 import { createOffscreenTarget } from '../../src/gpu/readback.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
-import type { SkinningPath } from '../../src/gpu/preskin.ts';
+import type { SkinningPath } from '../../src/gpu/render-settings.ts';
 import { assetPath } from '../../test/support/assets.ts';
 import { nodeImageDecoder } from '../../test/support/png.ts';
 

@@ -10,7 +10,8 @@
  */
 import { SKINNING_METHODS, type SkinningMethod } from '../anim/skinning-method.ts';
 import { PRESKINNED_ENTRY_POINT, type MeshPipelineDesc, type MeshPipelines } from './pipelines.ts';
-import { preskinPipeline, preskinVariants, type PreskinDraw, type SkinningPath } from './preskin.ts';
+import { preskinPipeline, preskinVariants, type PreskinDraw } from './preskin.ts';
+import type { SkinningPath } from './render-settings.ts';
 import type { ShadowCasterPipelines } from './shadow-map.ts';
 
 /** What frames of one key draw with. */

@@ -29,6 +29,7 @@ import type { Model, Primitive } from '../gltf/model.ts';
 import { usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GpuPrimitive } from './gpu-model.ts';
 import { SkinBinding } from './layouts.ts';
+import type { SkinningPath } from './render-settings.ts';
 import { compileShaderModule } from './shader-module.ts';
 
 export const PRESKIN_WGSL = `${skinningWgsl}\n${drawRecordWgsl}\n${centerOfRotationWgsl}\n${morphWgsl}\n${preskinWgsl}`;
@@ -58,8 +59,6 @@ export const PreskinBinding = {
 export const PRESKIN_PARAMS_FIELDS = ['draw', 'vertexCount', 'sourceBase', 'influenceBase'] as const;
 export const PRESKIN_PARAMS_BYTES = PRESKIN_PARAMS_FIELDS.length * 4;
 
-/** How skinned vertices reach the passes: skinned in each pass's vertex stage, or once by compute. */
-export type SkinningPath = 'vertex' | 'compute';
 
 /**
  * The 'auto' rule, from bench/gpu/skin-paths.ts (README "Skinning paths"). Measured on Dawn

@@ -6,10 +6,23 @@ import type { SkinningMethod } from '../anim/skinning-method.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import { ToneMapping } from './layouts.ts';
 import type { AllocationLimits } from './limits.ts';
-import type { SkinningPath } from './preskin.ts';
 import { DEFAULT_SHADOW_MAP_SIZE } from './shadow-map.ts';
-import type { SkinnedNormalMode } from './skin-normals.ts';
 import type { ImageDecoder } from './textures.ts';
+
+/** How skinned vertices reach the passes: skinned in each pass's vertex stage, or once by compute (preskin.ts). */
+export type SkinningPath = 'vertex' | 'compute';
+
+/**
+ * How the vertex stage skins normals (shaders/skinning.wgsl `skinFrame`'s `exactNormals`; skin-normals.ts).
+ *
+ * - 'exact': always the cofactor of the blended matrix (det · M⁻ᵀ), which is what the CPU
+ *   reference (src/skin/cpu-skin.ts) does. The default.
+ * - 'fast-when-uniform': the blended 3×3 itself when every joint matrix of the skin is a
+ *   rotation times a uniform scale, the cofactor otherwise. Cheaper, but a weighted sum of
+ *   two different rotations is not a rotation, so blended vertices' normals tilt away from
+ *   the reference (by degrees on real assets: test/gpu/normal-paths.test.ts measures it).
+ */
+export type SkinnedNormalMode = 'exact' | 'fast-when-uniform';
 
 export interface RendererOptions {
   /**

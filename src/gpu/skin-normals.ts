@@ -1,15 +1,3 @@
-/**
- * How the vertex stage skins normals (shaders/skinning.wgsl `skinFrame`'s `exactNormals`).
- *
- * - 'exact': always the cofactor of the blended matrix (det · M⁻ᵀ), which is what the CPU
- *   reference (src/skin/cpu-skin.ts) does. The default.
- * - 'fast-when-uniform': the blended 3×3 itself when every joint matrix of the skin is a
- *   rotation times a uniform scale, the cofactor otherwise. Cheaper, but a weighted sum of
- *   two different rotations is not a rotation, so blended vertices' normals tilt away from
- *   the reference (by degrees on real assets: test/gpu/normal-paths.test.ts measures it).
- */
-export type SkinnedNormalMode = 'exact' | 'fast-when-uniform';
-
 /** Relative tolerance on column lengths² and on normalised dot products. */
 export const UNIFORM_SCALE_TOLERANCE = 1e-4;
 
