@@ -26,9 +26,9 @@ import { Crowd } from '../src/anim/crowd.ts';
 import { createCrowd } from '../src/crowd/gpu-crowd.ts';
 import { loadGltfFile } from '../src/cli/load-file.ts';
 import type { Model } from '../src/gltf/model.ts';
-import type { HierarchyMode } from '../src/gpu/crowd-gpu/evaluator.ts';
-import { GpuTimer } from '../src/gpu/gpu-timer.ts';
-import { createNodeDevice } from '../src/gpu/node-device.ts';
+import type { HierarchyMode } from '../src/gpu/crowd/evaluator.ts';
+import { GpuTimer } from '../src/gpu/device/gpu-timer.ts';
+import { createNodeDevice } from '../src/gpu/device/node-device.ts';
 import { assetPath } from '../test/support/assets.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

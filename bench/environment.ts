@@ -16,7 +16,7 @@ import { downsampleEquirect, toHalfRgba, type EquirectImage } from '../src/gpu/e
 import { parseHdr, writeHdr } from '../src/gpu/environment/hdr.ts';
 import { prefilterEnvironment } from '../src/gpu/environment/prefilter.ts';
 import { MAX_EQUIRECT_WIDTH } from '../src/gpu/environment/prefilter-params.ts';
-import { createNodeDevice } from '../src/gpu/node-device.ts';
+import { createNodeDevice } from '../src/gpu/device/node-device.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WIDTH = 2048, HEIGHT = 1024;

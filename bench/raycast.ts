@@ -19,7 +19,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Raycaster, Vector3, type SkinnedMesh } from 'three';
-import { computeInstanceBounds } from '../src/gpu/bounds.ts';
+import { computeInstanceBounds } from '../src/gpu/frame/bounds.ts';
 import { createModelInstance, updateModelInstance } from '../src/anim/instance.ts';
 import { loadGltfFile } from '../src/cli/load-file.ts';
 import { createRayHit, SkinnedRaycaster } from '../src/skin/raycast.ts';

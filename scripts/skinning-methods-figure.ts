@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { SKINNING_METHODS } from '../src/anim/skinning-method.ts';
 import { buildBuiltinGlb } from '../src/builtin/index.ts';
 import { loadGltf } from '../src/gltf/load.ts';
-import { computeInstanceBounds } from '../src/gpu/bounds.ts';
-import { createNodeDevice } from '../src/gpu/node-device.ts';
+import { computeInstanceBounds } from '../src/gpu/frame/bounds.ts';
+import { createNodeDevice } from '../src/gpu/device/node-device.ts';
 import { OffscreenScene } from '../test/gpu/gpu-test.ts';
 import { encodePng } from '../test/support/png.ts';
 

@@ -16,14 +16,14 @@ export type { ClipLayer, LayerStack } from './anim/layer-stack.ts';
 export {
   canvasPixelSize, configureCanvas, observeCanvasSize, requestWebGpuDevice, srgbViewFormat, WebGpuUnsupportedError,
   type ConfigureCanvasOptions, type ConfiguredCanvas, type PixelSize, type RequestDeviceOptions,
-} from './gpu/device.ts';
+} from './gpu/device/device.ts';
 export { Renderer } from './gpu/renderer.ts';
-export { defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinnedNormalMode } from './gpu/render-settings.ts';
-export { GpuLimitError, type AllocationLimits } from './gpu/limits.ts';
-export { OrbitCamera, type Camera } from './gpu/camera.ts';
-export { computeInstanceBounds, type Bounds } from './gpu/bounds.ts';
-export { createOffscreenTarget, readTexturePixels } from './gpu/readback.ts';
-export { ToneMapping } from './gpu/layouts.ts';
+export { defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinnedNormalMode } from './gpu/frame/render-settings.ts';
+export { GpuLimitError, type AllocationLimits } from './gpu/device/limits.ts';
+export { OrbitCamera, type Camera } from './gpu/frame/camera.ts';
+export { computeInstanceBounds, type Bounds } from './gpu/frame/bounds.ts';
+export { createOffscreenTarget, readTexturePixels } from './gpu/device/readback.ts';
+export { ToneMapping } from './gpu/layouts/layouts.ts';
 export type { Environment } from './gpu/environment/environment.ts';
 export { EnvironmentError, type EquirectImage } from './gpu/environment/equirect.ts';
 export { parseHdr, writeHdr } from './gpu/environment/hdr.ts';
@@ -31,8 +31,8 @@ export { parseExrEnvironment } from './gpu/environment/exr.ts';
 export { neutralEnvironment } from './gpu/environment/neutral.ts';
 export { decodeImageEnvironment } from './gpu/environment/srgb-image.ts';
 export { prefilterEnvironment } from './gpu/environment/prefilter.ts';
-export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type DebugViewName } from './gpu/debug-views.ts';
-export { browserImageDecoder, type DecodedExternalImage, type DecodedImage, type DecodedPixels, type ImageDecoder } from './gpu/textures.ts';
+export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type DebugViewName } from './gpu/debug/debug-views.ts';
+export { browserImageDecoder, type DecodedExternalImage, type DecodedImage, type DecodedPixels, type ImageDecoder } from './gpu/textures/textures.ts';
 
 // ── Tier 3: instance + jobs. The pose of one character, step by step, editable between steps. ──
 export { createModelInstance, updateMatricesAndPalettes, updateModelInstance, type ModelInstance } from './anim/instance.ts';
@@ -61,9 +61,9 @@ export { Crowd, findRootMotion, type CrowdPoses, type CrowdRootMotion } from './
 export { AUTO_GPU_MIN_INSTANCES, type CrowdEvaluator, type CrowdOptions } from './crowd/evaluator-choice.ts';
 export { createCrowd, GpuCrowd, type AnyCrowd } from './crowd/gpu-crowd.ts';
 export { movingMeshNodes } from './anim/moving-mesh-nodes.ts';
-export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from './gpu/crowd-gpu/evaluator.ts';
+export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from './gpu/crowd/evaluator.ts';
 export { renderCrowd } from './crowd/render-crowd.ts';
-export type { GpuPaletteSource } from './gpu/gpu-culling.ts';
+export type { GpuPaletteSource } from './gpu/draw/gpu-culling.ts';
 
 // ── Loading: glTF bytes → immutable model (every tier starts from a Model). ──
 export { loadGltf, type LoadOptions } from './gltf/load.ts';

@@ -16,12 +16,12 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createModelInstance, updateModelInstance, type ModelInstance } from '../../src/anim/instance.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
-import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
-import { OrbitCamera } from '../../src/gpu/camera.ts';
-import { createNodeDevice } from '../../src/gpu/node-device.ts';
-import { createOffscreenTarget } from '../../src/gpu/readback.ts';
+import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
+import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
+import { createNodeDevice } from '../../src/gpu/device/node-device.ts';
+import { createOffscreenTarget } from '../../src/gpu/device/readback.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
-import type { SkinningPath } from '../../src/gpu/render-settings.ts';
+import type { SkinningPath } from '../../src/gpu/frame/render-settings.ts';
 import { assetPath } from '../../test/support/assets.ts';
 import { nodeImageDecoder } from '../../test/support/png.ts';
 

@@ -5,7 +5,7 @@
  * phases and how an error is reported.
  */
 import * as THREE from 'three/webgpu';
-import type { OrbitCamera } from '../../src/gpu/camera.ts';
+import type { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 
 /** Background of every canvas (display-referred sRGB), also the page's. */
 export const CLEAR = [0x29 / 255, 0x2b / 255, 0x30 / 255] as const;

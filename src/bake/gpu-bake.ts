@@ -27,13 +27,13 @@ import { skinPalette } from '../anim/palette.ts';
 import { skinDqPalette } from '../anim/dq-palette.ts';
 import { parseSkinningMethod, usesDqPalette } from '../anim/skinning-method.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
-import { DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from '../gpu/draw-record.ts';
-import { DrawFlag, PALETTE_MATRIX_FLOATS } from '../gpu/layouts.ts';
-import { maxStorageBytes } from '../gpu/limits.ts';
+import { DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from '../gpu/layouts/draw-record.ts';
+import { DrawFlag, PALETTE_MATRIX_FLOATS } from '../gpu/layouts/layouts.ts';
+import { maxStorageBytes } from '../gpu/device/limits.ts';
 import {
   PreskinInputs, preskinPipeline, SKINNED_VERTEX_BYTES, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS,
   type PreskinDispatch, type PreskinVertices,
-} from '../gpu/preskin.ts';
+} from '../gpu/draw/preskin.ts';
 import { centersOf } from '../skin/centers-of-rotation/centers.ts';
 import { morphForBake, poseForBake, type BakedPrimitive, type BakeOptions, type BakeResult } from './bake.ts';
 

@@ -314,7 +314,7 @@ function loadLibraryFile(path: string): Promise<AnimationLibrary> {
 
 /** Loaded only for --backend gpu, so the CPU path never touches WebGPU. Throws one clear line when WebGPU is unavailable. */
 async function bakeOnGpu(model: Model, options: BakeOptions): Promise<BakeResult> {
-  const [{ withNodeDevice }, { bakeModelGpu }] = await Promise.all([import('../gpu/node-device.ts'), import('../bake/gpu-bake.ts')]);
+  const [{ withNodeDevice }, { bakeModelGpu }] = await Promise.all([import('../gpu/device/node-device.ts'), import('../bake/gpu-bake.ts')]);
   return withNodeDevice((device) => bakeModelGpu(device, model, options), { label: 'bake' });
 }
 

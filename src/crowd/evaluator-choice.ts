@@ -1,7 +1,7 @@
 import { movingMeshNodes } from '../anim/moving-mesh-nodes.ts';
 import type { Model } from '../gltf/model.ts';
-import type { HierarchyMode } from '../gpu/crowd-gpu/evaluator.ts';
-import type { AllocationLimits } from '../gpu/limits.ts';
+import type { HierarchyMode } from '../gpu/crowd/evaluator.ts';
+import type { AllocationLimits } from '../gpu/device/limits.ts';
 
 /** Where a crowd's poses are evaluated: the CPU batch (the reference), the GPU evaluator, or by count. */
 export type CrowdEvaluator = 'cpu' | 'gpu' | 'auto';

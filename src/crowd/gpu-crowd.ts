@@ -1,7 +1,7 @@
 import { Crowd } from '../anim/crowd.ts';
 import type { Model } from '../gltf/model.ts';
-import { GpuPoseEvaluator } from '../gpu/crowd-gpu/evaluator.ts';
-import { INSTANCE_STATE_BYTES, InstanceStateOffset, NO_CLIP } from '../gpu/crowd-gpu/layout.ts';
+import { GpuPoseEvaluator } from '../gpu/crowd/evaluator.ts';
+import { INSTANCE_STATE_BYTES, InstanceStateOffset, NO_CLIP } from '../gpu/crowd/layout.ts';
 import { chooseCrowdEvaluator, type CrowdOptions } from './evaluator-choice.ts';
 
 const STATE_WORDS = INSTANCE_STATE_BYTES / 4;

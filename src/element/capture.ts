@@ -1,5 +1,5 @@
 import type { AnimationPlayer } from '../anim/player.ts';
-import { createOffscreenTarget, readTexturePixels } from '../gpu/readback.ts';
+import { createOffscreenTarget, readTexturePixels } from '../gpu/device/readback.ts';
 import type { GpuState } from './gpu-session.ts';
 import type { ViewerStage } from './stage.ts';
 

@@ -1,5 +1,5 @@
 import type { AnimationPlayer } from '../anim/player.ts';
-import { canvasPixelSize, type PixelSize } from '../gpu/device.ts';
+import { canvasPixelSize, type PixelSize } from '../gpu/device/device.ts';
 import type { ViewerCamera } from './framing.ts';
 import type { GpuSession, GpuState } from './gpu-session.ts';
 import type { ViewerStage } from './stage.ts';

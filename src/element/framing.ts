@@ -1,6 +1,6 @@
 import type { AnimationPlayer } from '../anim/player.ts';
-import { computeInstanceBounds, type Bounds } from '../gpu/bounds.ts';
-import { OrbitCamera } from '../gpu/camera.ts';
+import { computeInstanceBounds, type Bounds } from '../gpu/frame/bounds.ts';
+import { OrbitCamera } from '../gpu/frame/camera.ts';
 import { DEFAULT_PHI, DEFAULT_THETA, type CameraOrbit } from './attributes.ts';
 import {
   AUTO_TARGET, clamp, DEFAULT_AUTO_ROTATE_DELAY, DEFAULT_FIELD_OF_VIEW, DEFAULT_INTERPOLATION_DECAY, DEFAULT_MAX_FIELD_OF_VIEW,

@@ -23,7 +23,7 @@ import { findSlot } from '../anim/mask.ts';
 import { humanoidBoneSlot } from '../anim/retarget/joint-map.ts';
 import type { SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
-import type { OrbitCamera } from '../gpu/camera.ts';
+import type { OrbitCamera } from '../gpu/frame/camera.ts';
 import { invertMat4 } from '../math/trs.ts';
 import { createRayHit, SkinnedRaycaster, type RayHit } from '../skin/raycast.ts';
 import { vector2d, vector3d, type Vector2D, type Vector3D } from './vector3d.ts';

@@ -1,4 +1,4 @@
-import type { Bounds } from '../gpu/bounds.ts';
+import type { Bounds } from '../gpu/frame/bounds.ts';
 import { mulQuat } from '../math/quat.ts';
 import { composeTRS } from '../math/trs.ts';
 import { parseAngle } from './attributes.ts';

@@ -1,4 +1,4 @@
-import { requestWebGpuDevice } from '../gpu/device.ts';
+import { requestWebGpuDevice } from '../gpu/device/device.ts';
 
 /**
  * The one GPUDevice every <skinned-mesh-viewer> on the page shares, requested lazily by

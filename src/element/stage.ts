@@ -6,8 +6,8 @@ import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } fr
 import type { AnimationPlayer } from '../anim/player.ts';
 import { lockRootInPlace } from '../anim/root-motion.ts';
 import type { Model } from '../gltf/model.ts';
-import type { Bounds } from '../gpu/bounds.ts';
-import type { Camera } from '../gpu/camera.ts';
+import type { Bounds } from '../gpu/frame/bounds.ts';
+import type { Camera } from '../gpu/frame/camera.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 import { multiplyMat4, setIdentity } from '../math/trs.ts';
 import { isIdentityMat4 } from '../math/trs.ts';

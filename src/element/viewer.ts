@@ -2,7 +2,7 @@ import type { AnimationPlayer } from '../anim/player.ts';
 import { DEFAULT_SKINNING } from '../anim/skinning-method.ts';
 import { setIdentity } from '../math/trs.ts';
 import type { Model } from '../gltf/model.ts';
-import type { Bounds } from '../gpu/bounds.ts';
+import type { Bounds } from '../gpu/frame/bounds.ts';
 import type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
 import { CameraApi, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
 import { vector3d } from './vector3d.ts';

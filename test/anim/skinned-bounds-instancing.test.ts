@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import { createSkinnedBounds, SkinnedBoundsJob } from '../../src/anim/skinned-bounds.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { createShadowCasterBounds } from '../../src/gpu/shadow-map.ts';
+import { createShadowCasterBounds } from '../../src/gpu/frame/shadow-map.ts';
 import { buildInstancedQuad, translations } from '../support/instancing.ts';
 
 /** A quad of half size 0.25 instanced at x = −2 and x = 3 (scaled 2), on a node lifted 1, and a plain copy of it at z = 5. */

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DRACO_WORKER_MEASURE } from '../../src/gltf/extensions/draco-offthread.ts';
-import { KTX2_WORKER_MEASURE } from '../../src/gpu/ktx2-offthread.ts';
+import { KTX2_WORKER_MEASURE } from '../../src/gpu/textures/ktx2-offthread.ts';
 import { assetPath } from '../support/assets.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { compressFile } from '../support/compressed.ts';

@@ -10,7 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { writeHdr } from '../../src/gpu/environment/hdr.ts';
-import { srgbToLinear } from '../../src/gpu/textures.ts';
+import { srgbToLinear } from '../../src/gpu/textures/textures.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { buildSphere } from '../gpu/fixtures.ts';
 import { decodeBase64Image, openTestPage, serveFiles, type Rgba8Image } from './element-support.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
+import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
 import { createModelInstance, updateModelInstance } from '../../src/anim/instance.ts';
 import { findSlot } from '../../src/anim/mask.ts';
-import { OrbitCamera } from '../../src/gpu/camera.ts';
+import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 import { composeTRS } from '../../src/math/trs.ts';
 import { createRayHit, SkinnedRaycaster } from '../../src/skin/raycast.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../src/gltf/model.ts';
-import { WebGpuUnsupportedError } from '../../src/gpu/device.ts';
+import { WebGpuUnsupportedError } from '../../src/gpu/device/device.ts';
 import { ModelLoader } from '../../src/element/model-loader.ts';
 
 interface Deferred<T> {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KTX2_WORKER_MEASURE } from '../../src/gpu/ktx2-offthread.ts';
+import { KTX2_WORKER_MEASURE } from '../../src/gpu/textures/ktx2-offthread.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { assetPath } from '../support/assets.ts';
 import { compressGlb } from '../support/compressed.ts';

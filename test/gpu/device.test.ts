@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canvasPixelSize, requestWebGpuDevice, srgbViewFormat, WebGpuUnsupportedError } from '../../src/gpu/device.ts';
+import { canvasPixelSize, requestWebGpuDevice, srgbViewFormat, WebGpuUnsupportedError } from '../../src/gpu/device/device.ts';
 
 /** Just enough of GPU for requestWebGpuDevice. */
 function fakeGpu(adapter: unknown): GPU {

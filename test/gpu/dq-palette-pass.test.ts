@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DQ_JOINT_FLOATS, dqPaletteFromMatrices } from '../../src/anim/dq-palette.ts';
-import { DqPalettePass } from '../../src/gpu/dq-palette-pass.ts';
+import { DqPalettePass } from '../../src/gpu/draw/dq-palette-pass.ts';
 import { composeTRS } from '../../src/math/trs.ts';
 import { axisAngle } from '../support/cylinders.ts';
 import { useTestDevice } from '../support/webgpu.ts';

@@ -4,7 +4,7 @@
  * an error scope and uncaptured, and that the hooks the harness installs fail the test.
  */
 import { describe, expect, it } from 'vitest';
-import { createNodeDevice } from '../../src/gpu/node-device.ts';
+import { createNodeDevice } from '../../src/gpu/device/node-device.ts';
 import { GpuErrorWatch } from '../support/gpu-errors.ts';
 import { useTestDevice } from '../support/webgpu.ts';
 

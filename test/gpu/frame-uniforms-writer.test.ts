@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { OrbitCamera } from '../../src/gpu/camera.ts';
+import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 import type { Environment } from '../../src/gpu/environment/environment.ts';
-import { FrameUniformsData } from '../../src/gpu/frame-uniforms.ts';
-import { writeFrameUniforms } from '../../src/gpu/frame-uniforms-writer.ts';
-import { defaultRenderSettings } from '../../src/gpu/render-settings.ts';
+import { FrameUniformsData } from '../../src/gpu/layouts/frame-uniforms.ts';
+import { writeFrameUniforms } from '../../src/gpu/frame/frame-uniforms-writer.ts';
+import { defaultRenderSettings } from '../../src/gpu/frame/render-settings.ts';
 
 const target = { width: 300, height: 200 } as GPUTexture;
 

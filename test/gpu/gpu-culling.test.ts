@@ -11,14 +11,14 @@ import cullWgsl from '../../shaders/cull.wgsl?raw';
 import { Crowd } from '../../src/anim/crowd.ts';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import type { Model } from '../../src/gltf/model.ts';
-import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
-import { InstanceCuller } from '../../src/gpu/culling.ts';
-import { DRAW_RECORD_SIZE, DrawRecordWord, DRAW_RECORD_WORDS } from '../../src/gpu/draw-record.ts';
+import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
+import { InstanceCuller } from '../../src/gpu/draw/culling.ts';
+import { DRAW_RECORD_SIZE, DrawRecordWord, DRAW_RECORD_WORDS } from '../../src/gpu/layouts/draw-record.ts';
 import {
   CULL_DRAW_BYTES, CULL_MESH_NODE_BYTES, CULL_PAIR_BYTES, CULL_PARAMS_BYTES, CullBinding, CullDrawWord, CullMeshNodeWord, CullPairWord, CullParamsWord,
-} from '../../src/gpu/gpu-culling-layout.ts';
-import { cullGrid, packCullData, type GpuPaletteSource } from '../../src/gpu/gpu-culling.ts';
-import type { ModelDraws } from '../../src/gpu/model-draws.ts';
+} from '../../src/gpu/layouts/gpu-culling-layout.ts';
+import { cullGrid, packCullData, type GpuPaletteSource } from '../../src/gpu/draw/gpu-culling.ts';
+import type { ModelDraws } from '../../src/gpu/draw/model-draws.ts';
 import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { mat4 } from 'wgpu-matrix';
 import { assetPath } from '../support/assets.ts';

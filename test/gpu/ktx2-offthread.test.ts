@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoadBudget } from '../../src/gltf/budget.ts';
 import { GltfError } from '../../src/gltf/errors.ts';
-import { KTX2_WORKER_MEASURE, transcodeKtx2OffThread } from '../../src/gpu/ktx2-offthread.ts';
-import { FEATURE_BC, transcodeKtx2 } from '../../src/gpu/ktx2-transcode.ts';
+import { KTX2_WORKER_MEASURE, transcodeKtx2OffThread } from '../../src/gpu/textures/ktx2-offthread.ts';
+import { FEATURE_BC, transcodeKtx2 } from '../../src/gpu/textures/ktx2-transcode.ts';
 import { encodeKtx2, gradientImage } from '../support/ktx2.ts';
 import { installStandInWorker, removeStandInWorker, type StandInWorkerLog } from '../support/stand-in-worker.ts';
 
@@ -20,7 +20,7 @@ let uastc: Uint8Array;
 
 beforeAll(async () => {
   uastc = await encodeKtx2(gradientImage(32, 16), { uastc: true });
-  log = await installStandInWorker(/\/ktx2-worker\.ts$/, () => import('../../src/gpu/ktx2-worker.ts'));
+  log = await installStandInWorker(/\/ktx2-worker\.ts$/, () => import('../../src/gpu/textures/ktx2-worker.ts'));
 }, 60_000);
 
 afterAll(removeStandInWorker);
@@ -75,7 +75,7 @@ describe('KTX2 transcoding in a page goes to the worker', () => {
   it('when the worker cannot start, transcodes on the page instead, from then on', async () => {
     const { vi } = await import('vitest');
     vi.resetModules();
-    const fresh = await import('../../src/gpu/ktx2-offthread.ts');
+    const fresh = await import('../../src/gpu/textures/ktx2-offthread.ts');
     log.failOnStart = true;
     const started = log.started;
     const budget = new LoadBudget(1 << 30, 0);

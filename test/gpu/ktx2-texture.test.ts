@@ -10,12 +10,12 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bakeModel } from '../../src/bake/bake.ts';
 import { GltfError, type GltfWarning } from '../../src/gltf/errors.ts';
-import { FEATURE_ASTC, FEATURE_BC, FEATURE_ETC2, transcodeKtx2 } from '../../src/gpu/ktx2-transcode.ts';
-import { createKtx2Texture, isKtx2Image } from '../../src/gpu/ktx2-texture.ts';
+import { FEATURE_ASTC, FEATURE_BC, FEATURE_ETC2, transcodeKtx2 } from '../../src/gpu/textures/ktx2-transcode.ts';
+import { createKtx2Texture, isKtx2Image } from '../../src/gpu/textures/ktx2-texture.ts';
 import { assetPath } from '../support/assets.ts';
 import { encodeKtx2, gradientImage, ktx2Glb, ktx2Quad, pngQuad, type Rgba8Image } from '../support/ktx2.ts';
 import { encodePng } from '../support/png.ts';
-import { createOffscreenTarget, readTexturePixels } from '../../src/gpu/readback.ts';
+import { createOffscreenTarget, readTexturePixels } from '../../src/gpu/device/readback.ts';
 import { coverage, expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
 
 const device = await testDevice();

@@ -4,7 +4,7 @@ import { LoadBudget } from '../../src/gltf/budget.ts';
 import { GltfError } from '../../src/gltf/errors.ts';
 import {
   FEATURE_ASTC, FEATURE_BC, FEATURE_ETC2, readKtx2Header, transcodeKtx2, type Ktx2Options,
-} from '../../src/gpu/ktx2-transcode.ts';
+} from '../../src/gpu/textures/ktx2-transcode.ts';
 import { Rng } from '../support/fuzz.ts';
 import { encodeKtx2, gradientImage, type Rgba8Image } from '../support/ktx2.ts';
 

@@ -10,17 +10,17 @@ import meshWgsl from '../../shaders/mesh.wgsl?raw';
 import pbrMaterialWgsl from '../../shaders/pbr-material.wgsl?raw';
 import morphWgsl from '../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../shaders/pbr.wgsl?raw';
-import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordOffset, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../src/gpu/draw-record.ts';
-import { FRAME_UNIFORMS_SIZE, FrameUniformsData, FrameUniformsOffset } from '../../src/gpu/frame-uniforms.ts';
+import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordOffset, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../src/gpu/layouts/draw-record.ts';
+import { FRAME_UNIFORMS_SIZE, FrameUniformsData, FrameUniformsOffset } from '../../src/gpu/layouts/frame-uniforms.ts';
 import {
   AlphaModeCode, BindGroup, DrawFlag, FrameBinding, MaterialBinding, MaterialFlag, MaterialShadingCode, MaterialTexture, PALETTE_MATRIX_BYTES, SkinBinding,
   ToneMapping, VertexLocation,
-} from '../../src/gpu/layouts.ts';
+} from '../../src/gpu/layouts/layouts.ts';
 import { uvTransformMatrix } from '../../src/gltf/extensions/khr-texture-transform.ts';
-import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../src/gpu/material-uniforms.ts';
-import { MAX_ACTIVE_MORPH_TARGETS, MORPH_DELTA_COMPONENTS } from '../../src/gpu/morph-targets.ts';
-import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines.ts';
-import { PRESKIN_WGSL } from '../../src/gpu/preskin.ts';
+import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../src/gpu/layouts/material-uniforms.ts';
+import { MAX_ACTIVE_MORPH_TARGETS, MORPH_DELTA_COMPONENTS } from '../../src/gpu/model/morph-targets.ts';
+import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines/pipelines.ts';
+import { PRESKIN_WGSL } from '../../src/gpu/draw/preskin.ts';
 import { expectNoGpuErrors, testDevice } from './gpu-test.ts';
 import { bindings, screamingSnake, structLayout, structLocations, u32Constants } from './wgsl-layout.ts';
 

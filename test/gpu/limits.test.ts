@@ -11,16 +11,16 @@ import { createModelInstance, updateModelInstance, type ModelInstance } from '..
 import type { GltfWarning } from '../../src/gltf/errors.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
-import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
-import { DRAW_RECORD_SIZE } from '../../src/gpu/draw-record.ts';
-import { PALETTE_MATRIX_BYTES } from '../../src/gpu/layouts.ts';
+import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
+import { DRAW_RECORD_SIZE } from '../../src/gpu/layouts/draw-record.ts';
+import { PALETTE_MATRIX_BYTES } from '../../src/gpu/layouts/layouts.ts';
 import {
   allocationLimits, fitDimensions, GpuLimitError, instancesPerBinding, type AllocationLimits,
-} from '../../src/gpu/limits.ts';
-import { MipmapGenerator } from '../../src/gpu/mipmaps.ts';
-import { readTexturePixels } from '../../src/gpu/readback.ts';
-import type { RendererOptions } from '../../src/gpu/render-settings.ts';
-import { createImageTexture, downscalePixels, fitImage } from '../../src/gpu/textures.ts';
+} from '../../src/gpu/device/limits.ts';
+import { MipmapGenerator } from '../../src/gpu/textures/mipmaps.ts';
+import { readTexturePixels } from '../../src/gpu/device/readback.ts';
+import type { RendererOptions } from '../../src/gpu/frame/render-settings.ts';
+import { createImageTexture, downscalePixels, fitImage } from '../../src/gpu/textures/textures.ts';
 import { assetPath } from '../support/assets.ts';
 import { buildChain } from '../support/fixtures.ts';
 import { writeArtifactPng } from '../support/png.ts';

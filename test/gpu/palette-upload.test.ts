@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { dqPaletteFromMatrices } from '../../src/anim/dq-palette.ts';
 import type { ModelInstance } from '../../src/anim/instance.ts';
 import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
-import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from '../../src/gpu/layouts.ts';
-import type { ModelDraws } from '../../src/gpu/model-draws.ts';
-import { palettesUploadInPlace, uploadPalettes } from '../../src/gpu/palette-upload.ts';
+import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from '../../src/gpu/layouts/layouts.ts';
+import type { ModelDraws } from '../../src/gpu/draw/model-draws.ts';
+import { palettesUploadInPlace, uploadPalettes } from '../../src/gpu/draw/palette-upload.ts';
 
 const JOINTS = 2;
 const FLOATS = JOINTS * PALETTE_MATRIX_FLOATS;

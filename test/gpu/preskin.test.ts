@@ -13,13 +13,13 @@ import { createModelInstance, updateModelInstance } from '../../src/anim/instanc
 import { bakeModel } from '../../src/bake/bake.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import type { Model } from '../../src/gltf/model.ts';
-import { DRAW_RECORD_SIZE, DrawRecordOffset } from '../../src/gpu/draw-record.ts';
-import { DrawFlag } from '../../src/gpu/layouts.ts';
+import { DRAW_RECORD_SIZE, DrawRecordOffset } from '../../src/gpu/layouts/draw-record.ts';
+import { DrawFlag } from '../../src/gpu/layouts/layouts.ts';
 import {
   AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, PRESKIN_PARAMS_FIELDS, PRESKIN_WGSL, PRESKIN_WORKGROUP_SIZE, PreskinBinding,
   preskinGrid, preskinVariants, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS, type PreskinDraw,
-} from '../../src/gpu/preskin.ts';
-import { readTexturePixels } from '../../src/gpu/readback.ts';
+} from '../../src/gpu/draw/preskin.ts';
+import { readTexturePixels } from '../../src/gpu/device/readback.ts';
 import { SKINNING_METHODS } from '../../src/anim/skinning-method.ts';
 import preskinWgsl from '../../shaders/preskin.wgsl?raw';
 import { assetPath } from '../support/assets.ts';

@@ -20,7 +20,7 @@ import { ComponentType } from '../../src/gltf/constants.ts';
 import type { GltfWarning } from '../../src/gltf/errors.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { renderCrowd } from '../../src/crowd/render-crowd.ts';
-import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
+import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { centersOfRotationCounters, readyCenters } from '../../src/skin/centers-of-rotation/centers.ts';
 import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';

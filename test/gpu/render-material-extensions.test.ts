@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GltfMaterialJson } from '../../src/gltf/builder.ts';
 import type { GltfWarning } from '../../src/gltf/errors.ts';
-import { ToneMapping } from '../../src/gpu/layouts.ts';
-import { defaultRenderSettings } from '../../src/gpu/render-settings.ts';
-import type { ImageDecoder } from '../../src/gpu/textures.ts';
+import { ToneMapping } from '../../src/gpu/layouts/layouts.ts';
+import { defaultRenderSettings } from '../../src/gpu/frame/render-settings.ts';
+import type { ImageDecoder } from '../../src/gpu/textures/textures.ts';
 import { encodePng, nodeImageDecoder } from '../support/png.ts';
 import { buildMaterialQuad, solidPng, type AddTexture } from './fixtures.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, testDevice, type Frame } from './gpu-test.ts';

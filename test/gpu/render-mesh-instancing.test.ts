@@ -4,7 +4,7 @@
  * transforms draw — and the framing bounds cover every instance.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
+import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import { GltfBuilder } from '../../src/gltf/builder.ts';
 import { composeTRS } from '../../src/math/trs.ts';

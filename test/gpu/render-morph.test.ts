@@ -12,10 +12,10 @@ import { createModelInstance, updateModelInstance } from '../../src/anim/instanc
 import { bakeModel } from '../../src/bake/bake.ts';
 import { TargetPath } from '../../src/gltf/constants.ts';
 import type { Clip, Model } from '../../src/gltf/model.ts';
-import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
-import { DebugView } from '../../src/gpu/debug-views.ts';
+import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
+import { DebugView } from '../../src/gpu/debug/debug-views.ts';
 import { drawIndices } from '../../src/gltf/topology.ts';
-import { MAX_ACTIVE_MORPH_TARGETS } from '../../src/gpu/morph-targets.ts';
+import { MAX_ACTIVE_MORPH_TARGETS } from '../../src/gpu/model/morph-targets.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { SKINNING_METHODS, type SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { applyMorphTargets, createMorphedVertices } from '../../src/skin/morph.ts';

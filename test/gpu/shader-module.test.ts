@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilationErrors, compileShaderModule, throwOnCompilationErrors } from '../../src/gpu/shader-module.ts';
+import { compilationErrors, compileShaderModule, throwOnCompilationErrors } from '../../src/gpu/device/shader-module.ts';
 import { useTestDevice } from '../support/webgpu.ts';
 
 const gpu = useTestDevice('shader-module tests');

@@ -12,9 +12,9 @@ import { createModelInstance, updateModelInstance } from '../../src/anim/instanc
 import { bakeModel } from '../../src/bake/bake.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { GltfBuilder } from '../../src/gltf/builder.ts';
-import { computeInstanceBounds } from '../../src/gpu/bounds.ts';
-import { ToneMapping } from '../../src/gpu/layouts.ts';
-import { createShadowCasterBounds, fitLight, shadowCasterBox } from '../../src/gpu/shadow-map.ts';
+import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
+import { ToneMapping } from '../../src/gpu/layouts/layouts.ts';
+import { createShadowCasterBounds, fitLight, shadowCasterBox } from '../../src/gpu/frame/shadow-map.ts';
 import { assetPath } from '../support/assets.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import { countGpuCalls, expectNoGpuErrors, loadModel, luma, OffscreenScene, projectToPixel, testDevice, type Frame } from './gpu-test.ts';

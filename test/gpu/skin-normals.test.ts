@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mat4 } from 'wgpu-matrix';
-import { paletteHasNonUniformScale } from '../../src/gpu/skin-normals.ts';
+import { paletteHasNonUniformScale } from '../../src/gpu/draw/skin-normals.ts';
 
 function palette(...matrices: Float32Array[]): Float32Array {
   const out = new Float32Array(matrices.length * 16);

@@ -3,8 +3,8 @@ import { mat4 } from 'wgpu-matrix';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import preskinWgsl from '../../shaders/preskin.wgsl?raw';
 import type { Primitive } from '../../src/gltf/model.ts';
-import { PRESKIN_ENTRY_POINT, PRESKIN_WGSL, preskinPipeline } from '../../src/gpu/preskin.ts';
-import { compilationErrors as errorsOf } from '../../src/gpu/shader-module.ts';
+import { PRESKIN_ENTRY_POINT, PRESKIN_WGSL, preskinPipeline } from '../../src/gpu/draw/preskin.ts';
+import { compilationErrors as errorsOf } from '../../src/gpu/device/shader-module.ts';
 import { createSkinnedVertices, skinPrimitive } from '../../src/skin/cpu-skin.ts';
 import { useTestDevice } from '../support/webgpu.ts';
 

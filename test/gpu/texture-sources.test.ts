@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GltfWarning } from '../../src/gltf/errors.ts';
 import type { Image, Model } from '../../src/gltf/model.ts';
-import { decodeTextureSource, textureSourceCandidates } from '../../src/gpu/texture-sources.ts';
-import type { DecodedImage, ImageDecoder } from '../../src/gpu/textures.ts';
+import { decodeTextureSource, textureSourceCandidates } from '../../src/gpu/textures/texture-sources.ts';
+import type { DecodedImage, ImageDecoder } from '../../src/gpu/textures/textures.ts';
 
 const image = (mimeType: string, tag: number): Image => ({ name: undefined, mimeType, bytes: Uint8Array.of(tag) });
 const model = {

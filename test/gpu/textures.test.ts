@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SamplerFilter, SamplerWrap } from '../../src/gltf/constants.ts';
-import { MipmapGenerator, mipLevelCount } from '../../src/gpu/mipmaps.ts';
-import { readTexturePixels } from '../../src/gpu/readback.ts';
-import { createImageTexture, samplerDescriptor } from '../../src/gpu/textures.ts';
+import { MipmapGenerator, mipLevelCount } from '../../src/gpu/textures/mipmaps.ts';
+import { readTexturePixels } from '../../src/gpu/device/readback.ts';
+import { createImageTexture, samplerDescriptor } from '../../src/gpu/textures/textures.ts';
 import { decodeImageBytes, encodePng } from '../support/png.ts';
 import { expectNoGpuErrors, testDevice } from './gpu-test.ts';
 

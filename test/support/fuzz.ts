@@ -4,8 +4,8 @@ import { GltfError } from '../../src/gltf/errors.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { bakeModel } from '../../src/bake/bake.ts';
-import { ktx2UploadBudget, isKtx2Image } from '../../src/gpu/ktx2-texture.ts';
-import { FEATURE_BC, transcodeKtx2 } from '../../src/gpu/ktx2-transcode.ts';
+import { ktx2UploadBudget, isKtx2Image } from '../../src/gpu/textures/ktx2-texture.ts';
+import { FEATURE_BC, transcodeKtx2 } from '../../src/gpu/textures/ktx2-transcode.ts';
 import type { AssetFile } from './assets.ts';
 
 /**

@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import type { Image } from '../../src/gltf/model.ts';
-import type { DecodedPixels, ImageDecoder } from '../../src/gpu/textures.ts';
+import type { DecodedPixels, ImageDecoder } from '../../src/gpu/textures/textures.ts';
 
 /** Rendered images for people to look at; git-ignored. */
 export const ARTIFACTS_DIR = resolve(import.meta.dirname, '../../test-artifacts');

@@ -12,7 +12,7 @@
  * (reason "destroyed"), so no Dawn work keeps the worker alive.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, type TestContext } from 'vitest';
-import { createNodeDevice, WebGpuUnavailableError } from '../../src/gpu/node-device.ts';
+import { createNodeDevice, WebGpuUnavailableError } from '../../src/gpu/device/node-device.ts';
 import { GpuErrorWatch } from './gpu-errors.ts';
 
 export const IN_CI = process.env.CI === 'true';

@@ -13,8 +13,8 @@
 import environmentWgsl from '../../../shaders/environment.wgsl?raw';
 import pbrWgsl from '../../../shaders/pbr.wgsl?raw';
 import sh9Wgsl from '../../../shaders/sh9.wgsl?raw';
-import { mipLevelCount } from '../mipmaps.ts';
-import { perDevice } from '../per-device.ts';
+import { mipLevelCount } from '../textures/mipmaps.ts';
+import { perDevice } from '../device/per-device.ts';
 import { Environment } from './environment.ts';
 import { downsampleEquirect, toHalfRgba, type EquirectImage } from './equirect.ts';
 import {

@@ -2,7 +2,7 @@
  * Environments from ordinary images (`.jpg`, `.png`, `.webp`): sRGB-encoded, decoded by the
  * browser, made linear here. Low dynamic range, so highlights are clipped at 1.
  */
-import { srgbToLinear } from '../textures.ts';
+import { srgbToLinear } from '../textures/textures.ts';
 import { checkEnvironmentSize, EnvironmentError, type EquirectImage } from './equirect.ts';
 
 /** Widest image kept: wider ones are scaled down as they are decoded (the cube map needs no more). */

@@ -7,8 +7,8 @@
  */
 import pbrMaterialWgsl from '../../../shaders/pbr-material.wgsl?raw';
 import type { MaterialShading } from '../../gltf/model.ts';
-import { ALL_MATERIAL_TEXTURES, MaterialBinding, MaterialShadingCode } from '../layouts.ts';
-import { MATERIAL_UNIFORMS_SIZE } from '../material-uniforms.ts';
+import { ALL_MATERIAL_TEXTURES, MaterialBinding, MaterialShadingCode } from '../layouts/layouts.ts';
+import { MATERIAL_UNIFORMS_SIZE } from '../layouts/material-uniforms.ts';
 import type { MaterialPath } from './material-path.ts';
 
 /** Where the shading code sits in the features, above the texture bits. */

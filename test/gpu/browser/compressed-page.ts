@@ -7,10 +7,10 @@
 import { createModelInstance, updateModelInstance } from '../../../src/anim/instance.ts';
 import { toBase64 } from '../../../src/gltf/builder.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
-import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
-import { OrbitCamera } from '../../../src/gpu/camera.ts';
-import { requestWebGpuDevice } from '../../../src/gpu/device.ts';
-import { createOffscreenTarget, readTexturePixels } from '../../../src/gpu/readback.ts';
+import { computeInstanceBounds } from '../../../src/gpu/frame/bounds.ts';
+import { OrbitCamera } from '../../../src/gpu/frame/camera.ts';
+import { requestWebGpuDevice } from '../../../src/gpu/device/device.ts';
+import { createOffscreenTarget, readTexturePixels } from '../../../src/gpu/device/readback.ts';
 import { Renderer } from '../../../src/gpu/renderer.ts';
 import { fromBase64 } from './base64.ts';
 

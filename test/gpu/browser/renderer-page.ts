@@ -6,14 +6,14 @@
 import { createModelInstance, updateModelInstance } from '../../../src/anim/instance.ts';
 import { toBase64 } from '../../../src/gltf/builder.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
-import { computeInstanceBounds } from '../../../src/gpu/bounds.ts';
-import { OrbitCamera } from '../../../src/gpu/camera.ts';
-import { configureCanvas, observeCanvasSize, requestWebGpuDevice } from '../../../src/gpu/device.ts';
-import { createOffscreenTarget, readTexturePixels } from '../../../src/gpu/readback.ts';
-import { MipmapGenerator } from '../../../src/gpu/mipmaps.ts';
+import { computeInstanceBounds } from '../../../src/gpu/frame/bounds.ts';
+import { OrbitCamera } from '../../../src/gpu/frame/camera.ts';
+import { configureCanvas, observeCanvasSize, requestWebGpuDevice } from '../../../src/gpu/device/device.ts';
+import { createOffscreenTarget, readTexturePixels } from '../../../src/gpu/device/readback.ts';
+import { MipmapGenerator } from '../../../src/gpu/textures/mipmaps.ts';
 import { Renderer } from '../../../src/gpu/renderer.ts';
 import { fromBase64 } from './base64.ts';
-import { createImageTexture, fitImage } from '../../../src/gpu/textures.ts';
+import { createImageTexture, fitImage } from '../../../src/gpu/textures/textures.ts';
 
 export interface RendererCheckResult {
   readonly canvasSize: [number, number];

@@ -4,9 +4,9 @@ import { Interpolation, TargetPath } from '../../../src/gltf/constants.ts';
 import {
   CHANNEL_WORDS, CLIP_WORDS, CROWD_WORKGROUP_SIZE, CrowdBinding, GLOBAL_VEC4S, INSTANCE_STATE_BYTES, InstanceStateOffset, LOCAL_VEC4S, MeshMode,
   NO_CLIP, NODE_RECORD_BYTES, NodeKind, NodeRecordOffset, NO_CHANNEL, PALETTE_JOINT_BYTES, PaletteJointOffset, PARAMS_BYTES, ParamsOffset, TABLE_WORDS,
-} from '../../../src/gpu/crowd-gpu/layout.ts';
+} from '../../../src/gpu/crowd/layout.ts';
 import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
-import { specialisation } from '../../../src/gpu/crowd-gpu/evaluator.ts';
+import { specialisation } from '../../../src/gpu/crowd/evaluator.ts';
 import { loadModel } from '../gpu-test.ts';
 import { buildChain, buildMorphedSkin } from '../../support/fixtures.ts';
 import { bindings, screamingSnake, structLayout, u32Constants } from '../wgsl-layout.ts';

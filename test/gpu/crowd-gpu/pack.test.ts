@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { Interpolation, TargetPath } from '../../../src/gltf/constants.ts';
 import type { Model } from '../../../src/gltf/model.ts';
-import { ChannelWord, CLIP_WORDS, ClipWord, MeshMode, NODE_RECORD_BYTES, NodeKind, NodeRecordOffset, NO_CHANNEL, PALETTE_JOINT_BYTES, PaletteJointOffset, TABLE_WORDS } from '../../../src/gpu/crowd-gpu/layout.ts';
-import { packModel } from '../../../src/gpu/crowd-gpu/pack.ts';
-import { GpuLimitError } from '../../../src/gpu/limits.ts';
+import { ChannelWord, CLIP_WORDS, ClipWord, MeshMode, NODE_RECORD_BYTES, NodeKind, NodeRecordOffset, NO_CHANNEL, PALETTE_JOINT_BYTES, PaletteJointOffset, TABLE_WORDS } from '../../../src/gpu/crowd/layout.ts';
+import { packModel } from '../../../src/gpu/crowd/pack.ts';
+import { GpuLimitError } from '../../../src/gpu/device/limits.ts';
 import { loadCharacter } from '../../anim/fixtures.ts';
 import { buildChain, buildMorphedSkin } from '../../support/fixtures.ts';
 import { loadModel } from '../gpu-test.ts';

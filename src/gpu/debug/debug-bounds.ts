@@ -1,0 +1,74 @@
+/**
+ * The BOUNDS debug view: the world-space box of every instance the frame draws (the
+ * culling bounds of src/gpu/culling.ts) as 12 lines each, one instanced line-list draw
+ * over the frame. The pipeline is built the first time a frame asks for the view; the
+ * box buffer grows with the most boxes drawn so far (otherwise nothing is allocated).
+ */
+import { BOUNDS_BOX_STRIDE, BOUNDS_EDGE_VERTICES } from '../layouts/debug-layouts.ts';
+import type { DebugPipelines } from '../pipelines/debug-pipelines.ts';
+
+export class BoundsOverlay {
+  private pipeline: GPURenderPipeline | undefined;
+  private building: Promise<void> | undefined;
+  private buffer: GPUBuffer | undefined;
+  private capacity = 0;
+  /** Bytes the last `encode` wrote to the GPU (RenderStats.bytesUploaded). */
+  uploadedBytes = 0;
+  private readonly onFailed = (e: unknown): void => {
+    this.building = undefined;
+    console.error(`${this.label}: building the bounds view failed:`, e);
+  };
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly pipelines: DebugPipelines,
+    private readonly format: GPUTextureFormat,
+    private readonly label: string,
+  ) {}
+
+  get ready(): boolean {
+    return this.pipeline !== undefined;
+  }
+
+  /** Builds the pipeline (once; concurrent calls share the build). */
+  prepare(): Promise<void> {
+    this.building ??= this.pipelines.bounds(this.format).then((p) => { this.pipeline = p; });
+    return this.building;
+  }
+
+  /** From the frame path: starts the build without awaiting it (allocates only the first time). */
+  request(): void {
+    if (!this.building) this.prepare().catch(this.onFailed);
+  }
+
+  /**
+   * Uploads `count` boxes (WORLD_BOX_FLOATS each: min x y z, max x y z) and draws them into
+   * `pass`, whose frame (group 0) and skin (group 1) bind groups are set. Returns the draw
+   * calls made: 0 until the pipeline is ready or without boxes.
+   */
+  encode(pass: GPURenderPassEncoder, boxes: Float32Array, count: number): number {
+    this.uploadedBytes = 0;
+    if (!this.pipeline || count === 0) return 0;
+    if (count > this.capacity) {
+      this.buffer?.destroy();
+      this.capacity = Math.max(count, this.capacity * 2);
+      this.buffer = this.device.createBuffer({
+        label: `${this.label} bounds boxes ×${this.capacity}`,
+        size: this.capacity * BOUNDS_BOX_STRIDE,
+        usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST,
+      });
+    }
+    this.device.queue.writeBuffer(this.buffer!, 0, boxes.buffer, boxes.byteOffset, count * BOUNDS_BOX_STRIDE);
+    this.uploadedBytes += count * BOUNDS_BOX_STRIDE;
+    pass.setPipeline(this.pipeline);
+    pass.setVertexBuffer(0, this.buffer!);
+    pass.draw(BOUNDS_EDGE_VERTICES, count);
+    return 1;
+  }
+
+  destroy(): void {
+    this.buffer?.destroy();
+    this.buffer = undefined;
+    this.capacity = 0;
+  }
+}

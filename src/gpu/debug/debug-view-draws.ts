@@ -1,0 +1,392 @@
+/**
+ * What the debug views need for one model, built the first time a view is asked for
+ * (never for models nobody debugs) and drawn by the Renderer inside its frame pass:
+ *
+ *   WEIGHTS    a 'weights' variant of each draw's mesh pipeline
+ *   WIREFRAME  a line-list index buffer of each triangle primitive's unique edges, drawn
+ *              with the 'wireframe' variant over the same vertex buffers
+ *   NORMALS,   one line per vertex, from the primitive's own vertex buffers read
+ *   TANGENTS   per instance, skinned by the shared skinning functions (debug.wgsl)
+ *   SKELETON   one instance per joint from a buffer of bind-time joint positions, posed
+ *              on the GPU by the palette entries every frame
+ *
+ * The views read the palette, whose entries are matrices or DqJoints by the skinning
+ * method, so pipelines are built per method (`prepare(mask, method)`); buffers are shared.
+ *
+ * Nothing here runs per frame except `encode*`, which allocates nothing.
+ */
+import type { Model, Skin } from '../../gltf/model.ts';
+import { invertMat4 } from '../../math/trs.ts';
+import { DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_JOINT_STRIDE, SkeletonJointOffset } from '../layouts/debug-layouts.ts';
+import { instanceStepped, type DebugPipelines } from '../pipelines/debug-pipelines.ts';
+import { DebugView } from './debug-views.ts';
+import { drawIndices } from '../../gltf/topology.ts';
+import { createBufferWithData, type GpuPrimitive } from '../model/gpu-model.ts';
+import type { SkinningMethod } from '../../anim/skinning-method.ts';
+import { meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/pipelines.ts';
+
+/** What the debug views need to know about one of the Renderer's draws. */
+export interface DebugDrawSource {
+  readonly meshNode: number;
+  /** Index of the primitive in its mesh. */
+  readonly primitiveIndex: number;
+  readonly primitive: GpuPrimitive;
+  /** The draw's shaded pipeline, whose variants the weights and wireframe views use (with each method's `skinning`). */
+  readonly desc: MeshPipelineDesc;
+  /** Vertex buffer slots the draw binds (its pipeline's layouts). */
+  readonly vertexSlots: number;
+}
+
+export interface DebugViewContext {
+  readonly device: GPUDevice;
+  readonly label: string;
+  readonly format: GPUTextureFormat;
+  readonly meshPipelines: MeshPipelines;
+  readonly debugPipelines: DebugPipelines;
+}
+
+export const ALL_DEBUG_VIEWS = DebugView.SKELETON | DebugView.NORMALS | DebugView.TANGENTS | DebugView.WEIGHTS | DebugView.WIREFRAME;
+
+// ---------------------------------------------------------------------- pure builders
+
+/**
+ * The unique edges of a triangle list or strip as a line list (each edge once, whichever
+ * triangles share it; degenerate edges dropped). `indices` undefined: non-indexed.
+ */
+export function wireframeIndices(
+  indices: ArrayLike<number> | undefined, vertexCount: number, topology: 'triangle-list' | 'triangle-strip',
+): Uint16Array | Uint32Array {
+  const n = indices ? indices.length : vertexCount;
+  const at = (i: number): number => (indices ? indices[i] : i);
+  const seen = new Set<number>();
+  const edges: number[] = [];
+  const add = (a: number, b: number): void => {
+    if (a === b) return;
+    const lo = Math.min(a, b), hi = Math.max(a, b);
+    const key = lo * vertexCount + hi;
+    if (seen.has(key)) return;
+    seen.add(key);
+    edges.push(lo, hi);
+  };
+  const triangles = topology === 'triangle-list' ? Math.floor(n / 3) : Math.max(0, n - 2);
+  for (let t = 0; t < triangles; t++) {
+    const first = topology === 'triangle-list' ? t * 3 : t;
+    const a = at(first), b = at(first + 1), c = at(first + 2);
+    add(a, b);
+    add(b, c);
+    add(c, a);
+  }
+  return vertexCount > 0xffff ? Uint32Array.from(edges) : Uint16Array.from(edges);
+}
+
+/**
+ * The SkeletonJointInput records of `skin` (see debug-layouts.ts): every joint whose
+ * inverse bind matrix can be inverted, with its nearest ancestor joint. Returns the
+ * bytes and the joint count.
+ */
+export function skeletonJointRecords(skin: Skin): { bytes: ArrayBuffer; count: number } {
+  const count = skin.joints.length;
+  const bind = new Float64Array(count * 3);
+  const valid = new Uint8Array(count);
+  const inverse = new Float64Array(16);
+  for (let j = 0; j < count; j++) {
+    if (!invertMat4(skin.inverseBindMatrices, inverse, j * 16)) continue;
+    // inverse(IBM) · (0, 0, 0, 1): the joint's origin at bind time, in the palette's space.
+    const w = inverse[15];
+    if (!(Math.abs(w) > 1e-12)) continue;
+    bind[j * 3] = inverse[12] / w;
+    bind[j * 3 + 1] = inverse[13] / w;
+    bind[j * 3 + 2] = inverse[14] / w;
+    valid[j] = bind.subarray(j * 3, j * 3 + 3).every(Number.isFinite) ? 1 : 0;
+  }
+  const bytes = new ArrayBuffer(count * SKELETON_JOINT_STRIDE);
+  const f32 = new Float32Array(bytes);
+  const u32 = new Uint32Array(bytes);
+  const i32 = new Int32Array(bytes);
+  let n = 0;
+  for (let j = 0; j < count; j++) {
+    if (!valid[j]) continue;
+    const base = (n * SKELETON_JOINT_STRIDE) / 4;
+    const parent = skin.jointParents[j];
+    const hasParent = parent >= 0 && valid[parent] === 1;
+    for (let c = 0; c < 3; c++) {
+      f32[base + SkeletonJointOffset.BIND_POSITION / 4 + c] = bind[j * 3 + c];
+      f32[base + SkeletonJointOffset.PARENT_BIND_POSITION / 4 + c] = hasParent ? bind[parent * 3 + c] : 0;
+    }
+    u32[base + SkeletonJointOffset.JOINT / 4] = j;
+    i32[base + SkeletonJointOffset.PARENT_JOINT / 4] = hasParent ? parent : -1;
+    n++;
+  }
+  return { bytes: bytes.slice(0, n * SKELETON_JOINT_STRIDE), count: n };
+}
+
+// ---------------------------------------------------------------------- per-model draws
+
+interface EdgeBuffer {
+  readonly indexBuffer: GPUBuffer;
+  readonly indexFormat: GPUIndexFormat;
+  readonly indexCount: number;
+}
+
+interface WireDraw extends EdgeBuffer {
+  readonly draw: number;
+  readonly pipeline: GPURenderPipeline;
+}
+
+interface LineDraw {
+  readonly draw: number;
+  readonly pipeline: GPURenderPipeline;
+}
+
+interface SkeletonDraw {
+  /** A draw of the mesh node whose palette poses this skeleton: its record holds the palette offset and world matrix. */
+  readonly draw: number;
+  readonly firstJoint: number;
+  readonly jointCount: number;
+}
+
+/**
+ * The pipelines of every view for one skinning method. The palette holds matrices or
+ * DqJoints depending on the method, so every view that reads it has a pipeline per method
+ * (rigid draws resolve to the same cached pipeline for both).
+ */
+class MethodViews {
+  /** DebugView bits ready to draw with this method. */
+  ready = 0;
+  /** DebugView bits built or being built with this method (so a frame asks for each once). */
+  requested = 0;
+  /** Per draw: its 'weights' variant pipeline (once WEIGHTS is ready). */
+  readonly weights: GPURenderPipeline[] = [];
+  readonly wire: WireDraw[] = [];
+  readonly normals: LineDraw[] = [];
+  readonly tangents: LineDraw[] = [];
+  bone: GPURenderPipeline | undefined;
+  joint: GPURenderPipeline | undefined;
+}
+
+/** The debug views' draws of one model: built on request, drawn over the model in its frame pass. */
+export class DebugViewDraws {
+  private readonly methods: Readonly<Record<SkinningMethod, MethodViews>> = {
+    'linear': new MethodViews(), 'dual-quaternion': new MethodViews(), 'center-of-rotation': new MethodViews(),
+  };
+  /** Edge index buffers by draw, built with the first WIREFRAME (shared by every method). */
+  private edges: Map<number, EdgeBuffer> | undefined;
+  /** Skeletons and their joint buffer, built with the first SKELETON. */
+  private readonly skeletons: SkeletonDraw[] = [];
+  private skeletonsBuilt = false;
+  private skeletonBuffer: GPUBuffer | undefined;
+  private readonly owned: GPUBuffer[] = [];
+  private building: Promise<void> = Promise.resolve();
+  private destroyed = false;
+
+  constructor(private readonly ctx: DebugViewContext, private readonly model: Model, private readonly draws: readonly DebugDrawSource[]) {}
+
+  /** DebugView bits whose resources and pipelines are ready to draw with `method`. */
+  readyFor(method: SkinningMethod): number {
+    return this.methods[method].ready;
+  }
+
+  /** Per draw, the 'weights' variant pipelines of `method` (complete once WEIGHTS is ready for it). */
+  weightsPipelines(method: SkinningMethod): readonly GPURenderPipeline[] {
+    return this.methods[method].weights;
+  }
+
+  /** Builds what the views in `mask` need with `method` and is not built yet; calls queue behind each other. */
+  prepare(mask: number, method: SkinningMethod = 'linear'): Promise<void> {
+    const views = this.methods[method];
+    views.requested |= mask & ALL_DEBUG_VIEWS;
+    const next = this.building.then(() => this.build(mask & ALL_DEBUG_VIEWS & ~views.ready, method, views));
+    this.building = next.catch(() => undefined);
+    return next;
+  }
+
+  private async build(missing: number, skinning: SkinningMethod, views: MethodViews): Promise<void> {
+    if (this.destroyed) return;
+    const { meshPipelines, debugPipelines, format } = this.ctx;
+    if (missing & DebugView.WEIGHTS) {
+      const pipelines: GPURenderPipeline[] = [];
+      // One at a time: draws share variants, and the mesh cache fills as each resolves.
+      for (const d of this.draws) pipelines.push(await meshPipelines.pipeline({ ...meshVariantDesc(d.desc, 'weights'), skinning }));
+      if (this.destroyed) return;
+      views.weights.push(...pipelines);
+      views.ready |= DebugView.WEIGHTS;
+    }
+    if (missing & DebugView.WIREFRAME) {
+      this.edges ??= this.createEdgeBuffers();
+      const wire: WireDraw[] = [];
+      for (const [draw, e] of this.edges) {
+        const pipeline = await meshPipelines.pipeline({ ...meshVariantDesc(this.draws[draw].desc, 'wireframe'), skinning });
+        wire.push({ draw, pipeline, ...e });
+      }
+      if (this.destroyed) return;
+      views.wire.push(...wire);
+      views.ready |= DebugView.WIREFRAME;
+    }
+    for (const [bit, kind, out] of [
+      [DebugView.NORMALS, DebugLineKind.NORMALS, views.normals],
+      [DebugView.TANGENTS, DebugLineKind.TANGENTS, views.tangents],
+    ] as const) {
+      if (!(missing & bit)) continue;
+      const lines: LineDraw[] = [];
+      for (let i = 0; i < this.draws.length; i++) {
+        const d = this.draws[i];
+        const has = kind === DebugLineKind.NORMALS ? d.primitive.hasNormals : d.primitive.hasTangents;
+        if (!has || d.primitive.vertexCount === 0) continue;
+        const pipeline = await debugPipelines.lines({
+          kind,
+          vertexLayoutKey: d.desc.vertexLayoutKey,
+          vertexLayouts: instanceStepped(d.desc.vertexLayouts),
+          influences: d.desc.influences,
+          skinning,
+          colorFormat: format,
+        });
+        lines.push({ draw: i, pipeline });
+      }
+      if (this.destroyed) return;
+      out.push(...lines);
+      views.ready |= bit;
+    }
+    if (missing & DebugView.SKELETON) {
+      const [bone, joint] = await Promise.all([debugPipelines.skeleton('bone', format, skinning), debugPipelines.skeleton('joint', format, skinning)]);
+      if (this.destroyed) return;
+      views.bone = bone;
+      views.joint = joint;
+      if (!this.skeletonsBuilt) this.createSkeletons();
+      views.ready |= DebugView.SKELETON;
+    }
+  }
+
+  /** Edge index buffers of every triangle draw (one per primitive, shared by the draws of a mesh), by draw. */
+  private createEdgeBuffers(): Map<number, EdgeBuffer> {
+    const byPrimitive = new Map<GpuPrimitive, EdgeBuffer | null>();
+    const out = new Map<number, EdgeBuffer>();
+    const model = this.model;
+    for (let i = 0; i < this.draws.length; i++) {
+      const d = this.draws[i];
+      const p = d.primitive;
+      let entry = byPrimitive.get(p);
+      if (entry === undefined) {
+        entry = null;
+        if (p.topology === 'triangle-list' || p.topology === 'triangle-strip') {
+          // The model's own edges (a welded primitive's shared edges stay one line per triangle,
+          // as before welding), renumbered to the vertices the buffers hold.
+          const own = model.meshes[model.meshNodes[d.meshNode].mesh].primitives[d.primitiveIndex];
+          let indices = wireframeIndices(drawIndices(own), own.vertexCount, p.topology);
+          if (p.source !== own) {
+            const welded = p.source.indices!;
+            indices = indices.map((v) => welded[v]);
+          }
+          if (indices.length > 0) {
+            const indexBuffer = createBufferWithData(this.ctx.device, `${p.label} wireframe edges`, indices, GPUBufferUsage.INDEX);
+            this.owned.push(indexBuffer);
+            entry = { indexBuffer, indexFormat: indices instanceof Uint32Array ? 'uint32' : 'uint16', indexCount: indices.length };
+          }
+        }
+        byPrimitive.set(p, entry);
+      }
+      if (entry) out.set(i, entry);
+    }
+    return out;
+  }
+
+  /** One skeleton per skin, posed by the palette of the first mesh node that uses it. */
+  private createSkeletons(): void {
+    this.skeletonsBuilt = true;
+    const model = this.model;
+    const parts: ArrayBuffer[] = [];
+    let joints = 0;
+    const done = new Set<number>();
+    for (let i = 0; i < this.draws.length; i++) {
+      const skinIndex = model.meshNodes[this.draws[i].meshNode].skin;
+      if (skinIndex < 0 || done.has(skinIndex)) continue;
+      done.add(skinIndex);
+      const { bytes, count } = skeletonJointRecords(model.skins[skinIndex]);
+      if (count === 0) continue;
+      this.skeletons.push({ draw: i, firstJoint: joints, jointCount: count });
+      parts.push(bytes);
+      joints += count;
+    }
+    if (joints === 0) return;
+    const all = new Uint8Array(joints * SKELETON_JOINT_STRIDE);
+    let at = 0;
+    for (const p of parts) {
+      all.set(new Uint8Array(p), at);
+      at += p.byteLength;
+    }
+    this.skeletonBuffer = createBufferWithData(this.ctx.device, `${this.ctx.label} ${model.name} skeleton joints`, all, GPUBufferUsage.VERTEX);
+    this.owned.push(this.skeletonBuffer);
+  }
+
+  /**
+   * From the frame path: starts building the views of `mask` that were never asked for with
+   * `method` (allocates only then); `onFailed` reports a failed build.
+   */
+  request(mask: number, method: SkinningMethod, onFailed: (e: unknown) => void): void {
+    const wanted = mask & ALL_DEBUG_VIEWS & ~this.methods[method].requested;
+    if (wanted !== 0) this.prepare(wanted, method).catch(onFailed);
+  }
+
+  /**
+   * Records the overlays of `mask` (wireframe, normals, tangents, skeleton — in that order,
+   * the skeleton on top) for `instances` instances into the frame's pass, with the pipelines
+   * of skinning `method` (the palette's format this frame); the draw records of draw i
+   * are i × instances + k. Returns the draw calls issued. Allocates nothing.
+   */
+  encodeOverlays(pass: GPURenderPassEncoder, mask: number, instances: number, method: SkinningMethod = 'linear'): number {
+    const m = this.methods[method];
+    const views = mask & m.ready;
+    let calls = 0;
+    if (views & DebugView.WIREFRAME) {
+      for (let w = 0; w < m.wire.length; w++) {
+        const e = m.wire[w];
+        pass.setPipeline(e.pipeline);
+        this.bindVertexBuffers(pass, e.draw);
+        pass.setIndexBuffer(e.indexBuffer, e.indexFormat);
+        pass.drawIndexed(e.indexCount, instances, 0, 0, e.draw * instances);
+        calls++;
+      }
+    }
+    for (let kind = 0; kind < 2; kind++) {
+      const lines = kind === 0 ? m.normals : m.tangents;
+      if (!(views & (kind === 0 ? DebugView.NORMALS : DebugView.TANGENTS))) continue;
+      for (let l = 0; l < lines.length; l++) {
+        const e = lines[l];
+        pass.setPipeline(e.pipeline);
+        this.bindVertexBuffers(pass, e.draw);
+        const vertices = this.draws[e.draw].primitive.vertexCount;
+        // One instance per mesh vertex; the record comes from the first vertex.
+        for (let k = 0; k < instances; k++) {
+          pass.draw(LINE_SEGMENT_VERTICES, vertices, (e.draw * instances + k) * LINE_SEGMENT_VERTICES, 0);
+          calls++;
+        }
+      }
+    }
+    if ((views & DebugView.SKELETON) && this.skeletonBuffer) {
+      pass.setVertexBuffer(0, this.skeletonBuffer);
+      for (let shape = 0; shape < 2; shape++) {
+        pass.setPipeline(shape === 0 ? m.bone! : m.joint!);
+        for (let s = 0; s < this.skeletons.length; s++) {
+          const e = this.skeletons[s];
+          for (let k = 0; k < instances; k++) {
+            pass.draw(SHAPE_SEGMENT_VERTICES, e.jointCount, (e.draw * instances + k) * SHAPE_SEGMENT_VERTICES, e.firstJoint);
+            calls++;
+          }
+        }
+      }
+    }
+    return calls;
+  }
+
+  private bindVertexBuffers(pass: GPURenderPassEncoder, draw: number): void {
+    const d = this.draws[draw];
+    const p = d.primitive;
+    for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    for (const b of this.owned) b.destroy();
+    this.owned.length = 0;
+    for (const m of Object.values(this.methods)) m.ready = 0;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The pipelines of one model's draws, in one table keyed by what a frame chooses: the
+ * skinning method (the palette's format), the skinning path (preskin.ts: skin in each
+ * pass's vertex stage, or read what the compute pass skinned) and whether the lit pass
+ * looks the key light's shadow up. An entry is built the first time something asks for
+ * it, from the device's pipeline caches; frames read entries without allocating.
+ *
+ * The compute path's lit pipelines always take the shadow lookup (they are not
+ * specialised for it), so one entry per method serves that path with shadows on or off.
+ */
+import { SKINNING_METHODS, type SkinningMethod } from '../../anim/skinning-method.ts';
+import { PRESKINNED_ENTRY_POINT, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/pipelines.ts';
+import { preskinPipeline, preskinVariants, type PreskinDraw } from './preskin.ts';
+import type { SkinningPath } from '../frame/render-settings.ts';
+import type { ShadowCasterPipelines } from '../frame/shadow-map.ts';
+
+/** What frames of one key draw with. */
+export interface DrawPipelines {
+  /** Per draw: its lit pipeline. */
+  readonly surface: readonly GPURenderPipeline[];
+  /** Per draw: its shadow pass pipeline (null: it casts none); empty for the vertex path without shadows. */
+  readonly casters: readonly (GPURenderPipeline | null)[];
+  /** The compute path's pipelines, one per skinned draw (preskinVariants); empty on the vertex path. */
+  readonly compute: readonly GPUComputePipeline[];
+}
+
+/** What the table needs of one of the Renderer's draws. */
+export interface PipelineDraw extends PreskinDraw {
+  /** Its lit pipeline on the vertex path; the key sets `skinning` and `shadows`. */
+  readonly desc: MeshPipelineDesc;
+}
+
+export interface DrawPipelineContext {
+  readonly device: GPUDevice;
+  readonly meshPipelines: MeshPipelines;
+  readonly casterPipelines: ShadowCasterPipelines;
+}
+
+/** What a method needs ready besides its pipelines (centre of rotation: the model's centres on the GPU). */
+export type PrepareMethod = (method: SkinningMethod) => Promise<void>;
+
+/** Entries per method: the vertex path without and with shadows, then the compute path. */
+const ENTRIES_PER_METHOD = 3;
+
+/** The path/shadow keys of one method's entries. */
+const KEYS: readonly (readonly [SkinningPath, boolean])[] = [['vertex', false], ['vertex', true], ['compute', true]];
+
+function entryIndex(method: SkinningMethod, path: SkinningPath, shadows: boolean): number {
+  return SKINNING_METHODS.indexOf(method) * ENTRIES_PER_METHOD + (path === 'compute' ? 2 : shadows ? 1 : 0);
+}
+
+export class DrawPipelineTable {
+  private readonly entries: (DrawPipelines | undefined)[] = new Array(SKINNING_METHODS.length * ENTRIES_PER_METHOD).fill(undefined);
+  private readonly builds: (Promise<DrawPipelines> | undefined)[] = new Array(SKINNING_METHODS.length * ENTRIES_PER_METHOD).fill(undefined);
+
+  /**
+   * `onComputeBuilt`: runs when a compute path entry is built, before frames can take it (its
+   * buffers). `prepareMethod`: awaited before a method's first entry is built, so an entry is
+   * ready only once what its pipelines read is (a shader compile and the centres alike).
+   */
+  constructor(
+    private readonly ctx: DrawPipelineContext,
+    private readonly draws: readonly PipelineDraw[],
+    private readonly onComputeBuilt: () => void,
+    private readonly prepareMethod: PrepareMethod = async () => {},
+  ) {}
+
+  /** The key's entry once built, else undefined. Allocates nothing. */
+  get(method: SkinningMethod, path: SkinningPath, shadows: boolean): DrawPipelines | undefined {
+    return this.entries[entryIndex(method, path, shadows)];
+  }
+
+  /**
+   * From the frame path: the key's entry once built; until then undefined, and the first
+   * call starts the build (the frame allocates only then), reporting a failure to `onFailed`.
+   */
+  request(method: SkinningMethod, path: SkinningPath, shadows: boolean, onFailed: (e: unknown) => void): DrawPipelines | undefined {
+    const i = entryIndex(method, path, shadows);
+    const entry = this.entries[i];
+    if (!entry && !this.builds[i]) this.ensure(method, path, shadows).catch(onFailed);
+    return entry;
+  }
+
+  /**
+   * Builds the key's entry unless that has started; concurrent callers share the build. A
+   * failed build is kept: frames that ask again do not retry (and report) every frame, and
+   * awaiting it reports the failure again.
+   */
+  ensure(method: SkinningMethod, path: SkinningPath, shadows: boolean): Promise<DrawPipelines> {
+    const i = entryIndex(method, path, shadows);
+    let build = this.builds[i];
+    if (!build) {
+      build = this.build(method, path, shadows).then((entry) => {
+        this.entries[i] = entry;
+        return entry;
+      });
+      this.builds[i] = build;
+    }
+    return build;
+  }
+
+  /** Builds every entry `other` (a table of the same model's draws) has built; resolves when they are. */
+  async ensureBuiltIn(other: DrawPipelineTable): Promise<void> {
+    const builds: Promise<DrawPipelines>[] = [];
+    for (const method of SKINNING_METHODS) {
+      for (const [path, shadows] of KEYS) if (other.get(method, path, shadows)) builds.push(this.ensure(method, path, shadows));
+    }
+    await Promise.all(builds);
+  }
+
+  private async build(skinning: SkinningMethod, path: SkinningPath, shadows: boolean): Promise<DrawPipelines> {
+    const { device, meshPipelines, casterPipelines } = this.ctx;
+    const draws = this.draws;
+    await this.prepareMethod(skinning);
+    if (path === 'compute') {
+      // A frame falls back to its method's vertex path until this is built; preparing the
+      // compute path readies that fallback too.
+      await this.ensure(skinning, 'vertex', false);
+      const compute = await Promise.all(preskinVariants(draws).map((v) => preskinPipeline(device, skinning, v)));
+      const surface = await Promise.all(draws.map((d) => meshPipelines.pipeline(d.skinned ? {
+        ...d.desc, skinning, shadows: true, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
+      } : { ...d.desc, skinning, shadows: true })));
+      const casters = await Promise.all(draws.map((d) => (d.skinned
+        ? casterPipelines.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
+        : casterPipelines.pipeline(d.desc, skinning))));
+      this.onComputeBuilt();
+      return { surface, casters, compute };
+    }
+    const surface = await Promise.all(draws.map((d) => meshPipelines.pipeline({ ...d.desc, skinning, shadows })));
+    const casters = shadows ? await Promise.all(draws.map((d) => casterPipelines.pipeline(d.desc, skinning))) : [];
+    return { surface, casters, compute: [] };
+  }
+}

@@ -1,0 +1,630 @@
+/**
+ * The Renderer's per-model draw state: one draw per primitive of each mesh node, the
+ * order they are drawn in (solid draws grouped by pipeline then material; blended draws
+ * sorted back to front every frame), their pipeline table, and the per-instance buffers
+ * (palettes, draw records, the skin bind group) sized by the most instances drawn so far.
+ */
+import { SKINNING_METHODS, usesDqPalette, type SkinningMethod } from '../../anim/skinning-method.ts';
+import type { GltfWarning } from '../../gltf/errors.ts';
+import type { MeshNode, Model } from '../../gltf/model.ts';
+import { maxAxisScale, multiplyMat4 } from '../../math/trs.ts';
+import { InstanceCuller } from './culling.ts';
+import { DEBUG_LINE_LENGTH_FRACTION } from '../layouts/debug-layouts.ts';
+import type { DebugPipelines } from '../pipelines/debug-pipelines.ts';
+import { DebugViewDraws } from '../debug/debug-view-draws.ts';
+import { DrawPipelineTable } from './draw-pipelines.ts';
+import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from '../layouts/draw-record.ts';
+import type { GpuMaterial, GpuModel, GpuPrimitive } from '../model/gpu-model.ts';
+import { DqPalettePass } from './dq-palette-pass.ts';
+import { centerLayout, GpuCenters } from '../model/center-buffer.ts';
+import { INDIRECT_ARGS_BYTES } from '../layouts/gpu-culling-layout.ts';
+import { GpuCuller, gpuCullingSupported } from './gpu-culling.ts';
+import { GpuRecords, gpuRecordsApply, type GpuRecordSource } from './gpu-records.ts';
+import { groundFootprint, type GroundDisc, type GroundFootprint } from '../frame/ground.ts';
+import { BindGroup, DrawFlag, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from '../layouts/layouts.ts';
+import { instancesPerBinding, type AllocationLimits } from '../device/limits.ts';
+import type { MeshPipelineDesc, MeshPipelines } from '../pipelines/pipelines.ts';
+import { preskinLayout, PreskinBuffers, type PreskinSharedBuffers } from './preskin.ts';
+import { createShadowCasterBounds, type ShadowCasterBounds, type ShadowCasterPipelines } from '../frame/shadow-map.ts';
+
+/** One draw: a primitive of a mesh node. Its index i gives its draw records, i × instances + k. */
+export interface Draw {
+  readonly meshNode: number;
+  /** Index of the primitive in its mesh. */
+  readonly primitiveIndex: number;
+  /** Hierarchy slot of the mesh node (its world matrix in instance.nodeMatrices). */
+  readonly nodeSlot: number;
+  readonly primitive: GpuPrimitive;
+  readonly material: GpuMaterial;
+  /** Its lit pipeline on the vertex path without shadows; DrawPipelineTable keys set the method and shadows. */
+  readonly desc: MeshPipelineDesc;
+  readonly vertexSlots: number;
+  readonly skinned: boolean;
+  readonly staticFlags: number;
+  /** Triangles per instance (0 for points and lines). */
+  readonly triangles: number;
+  /**
+   * EXT_mesh_gpu_instancing: the mesh node's instance matrices (MeshNode.instances), of which
+   * this draw places the one at `instanceOffset` (world = node world · that matrix). A mesh
+   * node with N instances has N draws per primitive. Undefined for a node drawn once.
+   */
+  readonly instanceMatrices: Float64Array | undefined;
+  readonly instanceOffset: number;
+}
+
+/** What the Renderer lends its models. */
+export interface ModelDrawsContext {
+  readonly device: GPUDevice;
+  readonly label: string;
+  readonly format: GPUTextureFormat;
+  readonly limits: AllocationLimits;
+  readonly meshPipelines: MeshPipelines;
+  readonly casterPipelines: ShadowCasterPipelines;
+  readonly debugPipelines: DebugPipelines;
+  /** Bound as the skinned vertices on the vertex path, and as the centres of rotation until they are ready (a storage binding cannot be empty). */
+  readonly skinnedPlaceholder: GPUBuffer;
+  /** What preparing centre-of-rotation skinning reports (a primitive over the precomputation's budget). */
+  readonly onWarning: (warning: GltfWarning) => void;
+}
+
+export class ModelDraws {
+  readonly draws: readonly Draw[];
+  /** Opaque and masked draws, grouped by pipeline then material (fixed order). */
+  readonly solidOrder: Int32Array;
+  /**
+   * Per entry of `solidOrder` that starts a call: how many entries the call draws (1, or the
+   * consecutive instance draws of one EXT_mesh_gpu_instancing primitive, whose records are
+   * contiguous: one call for all of them).
+   */
+  readonly solidRuns: Int32Array;
+  /** Blended draws (draw indices). */
+  readonly blendDraws: Int32Array;
+  /** Joint matrices of one instance (all its skinned mesh nodes). */
+  readonly paletteMatrices: number;
+  /** Vertices and triangles one instance's draws transform and rasterise (RenderStats). */
+  readonly surfaceVertices: number;
+  readonly surfaceTriangles: number;
+  /** The skinning method frames use (its pipelines are built): the setting once it is ready. */
+  skinning: SkinningMethod;
+  /** Per mesh node: 1 when its palette needs exact normals this frame (reused per instance). */
+  readonly exactNormals: Uint8Array;
+  /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
+  readonly autoLineLength: number;
+  readonly debug: DebugViewDraws;
+  /** Most instances whose palettes and draw records fit one storage binding: more are drawn in chunks. */
+  readonly maxInstances: number;
+  /** World bounds, frustum culling and the front-to-back order of the instances. */
+  readonly culler: InstanceCuller;
+  /** Where the ground disc goes (ground.ts). */
+  readonly groundFootprint: GroundFootprint;
+  /** Load-time reach of the shadow casters (shadow-map.ts). */
+  readonly shadowCasters: ShadowCasterBounds;
+  /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
+  readonly preskinBase: Int32Array;
+  /** Per draw: its first vertex in the centres of rotation (model/center-buffer.ts; 0 for rigid draws). */
+  readonly centerBase: Int32Array;
+  /** The model's centres of rotation on the GPU, made when centre-of-rotation skinning is first prepared. */
+  readonly centers: GpuCenters;
+  /** DqJoint entries from GPU palettes (a GPU-evaluated crowd), for the methods that read them. */
+  readonly dqPalettes: DqPalettePass;
+  readonly preskinVertices: number;
+  /** The compute path's buffers, made when its pipelines are. */
+  preskin: PreskinBuffers | undefined;
+  /** The KHR_materials_variants variant the draws' materials come from (-1: the file's own). */
+  readonly variant: number;
+
+  /** Instances the buffers below hold. */
+  capacity = 0;
+  records!: DrawRecordArray;
+  drawBuffer!: GPUBuffer;
+  paletteBuffer!: GPUBuffer;
+  /**
+   * Every instance's palettes back to back, for one writeBuffer: copied for several
+   * instances, converted to DqJoint entries for dual-quaternion skinning (unused for one
+   * linear instance, whose palette is written as it is).
+   */
+  paletteStaging!: Float32Array;
+  skinBindGroup!: GPUBindGroup;
+  /** GPU culling (requestGpuCulling): its compacted records, and the skin bind group over them. */
+  gpuCuller: GpuCuller | undefined;
+  /** Draw records written on the GPU (requestGpuRecords), for GPU-culled frames of models they apply to. */
+  private gpuRecords: GpuRecords | undefined;
+  private gpuRecordsChecked = false;
+  culledDrawBuffer: GPUBuffer | undefined;
+  culledSkinBindGroup: GPUBindGroup | undefined;
+  /** The palettes bound (paletteBuffer or `external`), and a GpuPaletteSource's buffer bound instead of paletteBuffer. */
+  private boundPalettes!: GPUBuffer;
+  private external: GPUBuffer | undefined;
+  /** Blended draw records (draw × instances + instance); re-sorted back to front every frame. */
+  blendOrder!: Int32Array;
+  /** Entries of blendOrder in use, and the instance count they were made for. */
+  blendCount = 0;
+  private blendInstances = 0;
+  /** View-space depth by draw record. */
+  private blendDepth!: Float32Array;
+  /** What `encode` has bound in the pass so far. */
+  private boundPipeline: GPURenderPipeline | undefined;
+  private boundMaterial: GpuMaterial | undefined;
+  private boundDraw = -1;
+
+  /** The draws of `model` as uploaded in `gpu`, with the lit pipelines of `skinning` built and buffers for one instance. */
+  static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod, variant = -1): Promise<ModelDraws> {
+    const { draws, restRadius } = createDraws(model, gpu, ctx.format, variant);
+    let created: ModelDraws | undefined;
+    const centers = new GpuCenters(ctx.device, model, gpu, `${ctx.label} ${model.name}`, ctx.onWarning);
+    const dqPalettes = new DqPalettePass(ctx.device, `${ctx.label} ${model.name}`);
+    // Nothing can ask for the compute path before `create` returns the table's owner. The
+    // methods that read DqJoint entries wait for the conversion pass, and centres of rotation
+    // for the centres too, as for a shader compile.
+    const prepareMethod = async (method: SkinningMethod) => {
+      if (usesDqPalette(method)) await dqPalettes.prepare();
+      if (method === 'center-of-rotation') await centers.prepare();
+    };
+    const pipelines = new DrawPipelineTable(ctx, draws, () => created!.createPreskin(), prepareMethod);
+    const { surface } = await pipelines.ensure(skinning, 'vertex', false);
+    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers, dqPalettes);
+    return created;
+  }
+
+  /**
+   * The draws of `from`'s model with the materials of `variant` (KHR_materials_variants;
+   * -1: the file's own), sharing `from`'s upload (buffers, textures, material bind groups).
+   * Resolves once every pipeline `from` has built (paths, shadows, debug views) is built for
+   * the new materials too, so frames can switch without a frame that lacks one.
+   */
+  static async switched(ctx: ModelDrawsContext, from: ModelDraws, variant: number): Promise<ModelDraws> {
+    const next = await ModelDraws.create(ctx, from.model, from.gpu, from.skinning, variant);
+    try {
+      await Promise.all([
+        next.pipelines.ensureBuiltIn(from.pipelines),
+        ...SKINNING_METHODS.map((m) => (from.debug.readyFor(m) ? next.debug.prepare(from.debug.readyFor(m), m) : undefined)),
+      ]);
+    } catch (e) {
+      next.destroy(true);
+      throw e;
+    }
+    return next;
+  }
+
+  private constructor(
+    private readonly ctx: ModelDrawsContext,
+    readonly model: Model,
+    readonly gpu: GpuModel,
+    draws: readonly Draw[],
+    restRadius: number,
+    readonly pipelines: DrawPipelineTable,
+    surface: readonly GPURenderPipeline[],
+    skinning: SkinningMethod,
+    variant: number,
+    centers: GpuCenters,
+    dqPalettes: DqPalettePass,
+  ) {
+    this.draws = draws;
+    this.centers = centers;
+    this.dqPalettes = dqPalettes;
+    this.skinning = skinning;
+    this.variant = variant;
+    // Draws that share a pipeline for one method share it for the other (the keys differ in the method alone).
+    const pipelineIds = new Map<GPURenderPipeline, number>();
+    const materialIds = new Map<GpuMaterial, number>();
+    draws.forEach((d, i) => {
+      if (!pipelineIds.has(surface[i])) pipelineIds.set(surface[i], pipelineIds.size);
+      if (!materialIds.has(d.material)) materialIds.set(d.material, materialIds.size);
+    });
+    const solid: number[] = [];
+    const blend: number[] = [];
+    draws.forEach((d, i) => (d.material.alphaMode === 'BLEND' ? blend : solid).push(i));
+    // Fewest state changes: group by pipeline, then by material.
+    solid.sort((a, b) => (pipelineIds.get(surface[a])! - pipelineIds.get(surface[b])!)
+      || (materialIds.get(draws[a].material)! - materialIds.get(draws[b].material)!) || a - b);
+    this.solidOrder = Int32Array.from(solid);
+    this.solidRuns = instanceRuns(draws, this.solidOrder);
+    this.blendDraws = Int32Array.from(blend);
+    this.surfaceVertices = draws.reduce((n, d) => n + d.primitive.vertexCount, 0);
+    this.surfaceTriangles = draws.reduce((n, d) => n + d.triangles, 0);
+
+    let paletteMatrices = 0;
+    for (const mn of model.meshNodes) if (mn.skin >= 0) paletteMatrices += model.skins[mn.skin].joints.length;
+    this.paletteMatrices = paletteMatrices;
+    this.maxInstances = instancesPerBinding(ctx.limits, [paletteMatrices * PALETTE_MATRIX_BYTES, draws.length * DRAW_RECORD_SIZE], `${ctx.label} ${model.name}`);
+    this.debug = new DebugViewDraws({
+      device: ctx.device, label: ctx.label, format: ctx.format, meshPipelines: ctx.meshPipelines, debugPipelines: ctx.debugPipelines,
+    }, model, draws);
+    const centerBases = centerLayout(gpu).base;
+    this.centerBase = Int32Array.from(draws, (d) => (d.skinned ? centerBases.get(d.primitive)! : 0));
+    const layout = preskinLayout(draws);
+    this.preskinBase = layout.drawBase;
+    this.preskinVertices = layout.verticesPerInstance;
+    this.preskin = undefined;
+    this.shadowCasters = createShadowCasterBounds(model);
+    this.groundFootprint = groundFootprint(model);
+    this.exactNormals = new Uint8Array(model.meshNodes.length);
+    this.autoLineLength = Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION;
+    this.culler = new InstanceCuller(model);
+    this.ensureCapacity(1);
+    // Centres made later (a method switch) are bound as they arrive.
+    centers.onReady = () => this.bind();
+  }
+
+  /** Grows the per-instance buffers to hold `instances` (doubling); allocates only when it grows. */
+  ensureCapacity(instances: number): void {
+    if (instances <= this.capacity) return;
+    const capacity = Math.min(this.maxInstances, Math.max(instances, this.capacity * 2));
+    const { device, label } = this.ctx;
+    const { model, draws } = this;
+    this.drawBuffer?.destroy();
+    this.paletteBuffer?.destroy();
+    this.records = new DrawRecordArray(draws.length * capacity);
+    this.drawBuffer = device.createBuffer({
+      label: `${label} ${model.name} draw records ×${capacity}`,
+      size: this.records.buffer.byteLength,
+      // COPY_SRC: records written on the GPU (gpu-records.ts) can be read back.
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+    });
+    // A storage binding cannot be empty: a model without skins still gets one matrix.
+    this.paletteBuffer = device.createBuffer({
+      label: `${label} ${model.name} joint palettes ×${capacity}`,
+      size: Math.max(PALETTE_MATRIX_BYTES, this.paletteMatrices * PALETTE_MATRIX_BYTES * capacity),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    this.paletteStaging = new Float32Array(this.paletteMatrices * PALETTE_MATRIX_FLOATS * capacity);
+    this.capacity = capacity;
+    this.bind();
+    this.blendOrder = new Int32Array(this.blendDraws.length * capacity);
+    this.blendDepth = new Float32Array(draws.length * capacity);
+    this.blendCount = 0;
+    this.blendInstances = 0;
+  }
+
+  /**
+   * Binds `palettes` (a GpuPaletteSource's buffer, in the linear layout) as the palettes every
+   * pass reads instead of `paletteBuffer` (undefined: back to it). Remakes the bind groups only
+   * when the buffer changes.
+   */
+  usePalettes(palettes: GPUBuffer | undefined): void {
+    const wanted = palettes ?? this.paletteBuffer;
+    if (wanted === this.boundPalettes) return;
+    this.external = palettes;
+    this.bind();
+  }
+
+  /** The palettes the passes read now: `paletteBuffer`, or the buffer `usePalettes` bound. */
+  get palettes(): GPUBuffer {
+    return this.boundPalettes;
+  }
+
+  /**
+   * The model's GPU culling (gpu-culling.ts), when the device and model allow it and its
+   * pipelines are built; the first call starts building them (frames draw unculled meanwhile).
+   */
+  requestGpuCulling(onFailed: (e: unknown) => void): GpuCuller | undefined {
+    if (!this.gpuCuller) {
+      if (!gpuCullingSupported(this.ctx.device, this.model)) return undefined;
+      this.gpuCuller = new GpuCuller(this.ctx.device, this.model, this.draws, this.paletteMatrices, `${this.ctx.label}`);
+      this.bind();
+    }
+    return this.gpuCuller.request(onFailed) ? this.gpuCuller : undefined;
+  }
+
+  /**
+   * The model's GPU record writing (gpu-records.ts), when it applies to the model and its
+   * pipeline is built; the first call starts building it (frames write records on the CPU meanwhile).
+   */
+  requestGpuRecords(onFailed: (e: unknown) => void): GpuRecords | undefined {
+    if (!this.gpuRecordsChecked) {
+      this.gpuRecordsChecked = true;
+      if (gpuRecordsApply(this.draws)) {
+        this.gpuRecords = new GpuRecords(
+          this.ctx.device, this.model, this.draws, restWorldMatrices(this.model), this.preskinBase, this.centerBase, this.paletteMatrices, this.preskinVertices,
+          `${this.ctx.label} ${this.model.name}`,
+        );
+      }
+    }
+    return this.gpuRecords?.request(onFailed) ? this.gpuRecords : undefined;
+  }
+
+  /**
+   * Whether frames from `source` must wait for GPU record writing (requested here) to be built: the
+   * source carries per-instance mesh matrices or morph weights (GpuRecords.dependsOn), so the
+   * instances' own poses, the CPU writer's input, are not the crowd's.
+   */
+  awaitsGpuRecords(source: GpuRecordSource, onFailed: (e: unknown) => void): boolean {
+    this.requestGpuRecords(onFailed);
+    return this.gpuRecords !== undefined && !this.gpuRecords.ready && this.gpuRecords.dependsOn(source);
+  }
+
+  /** Resolves once GPU record writing is built (at once when it does not apply to the model). */
+  async gpuRecordsPrepared(): Promise<void> {
+    await this.gpuRecords?.prepare();
+  }
+
+  /** The skin bind groups (and the compute path's and the culler's buffers) over the current buffers. */
+  private bind(): void {
+    const { device, label } = this.ctx;
+    const name = `${label} ${this.model.name}`;
+    this.boundPalettes = this.external ?? this.paletteBuffer;
+    const group = (draws: GPUBuffer, what: string): GPUBindGroup => device.createBindGroup({
+      label: `${name} palettes, ${what} and morph deltas ×${this.capacity}`,
+      layout: this.ctx.meshPipelines.skinLayout,
+      entries: [
+        { binding: SkinBinding.PALETTE, resource: { buffer: this.boundPalettes } },
+        { binding: SkinBinding.DRAWS, resource: { buffer: draws } },
+        { binding: SkinBinding.MORPH_DELTAS, resource: { buffer: this.gpu.morphDeltas } },
+        { binding: SkinBinding.SKINNED_VERTICES, resource: { buffer: this.ctx.skinnedPlaceholder } },
+        { binding: SkinBinding.CENTERS, resource: { buffer: this.centers.buffer ?? this.ctx.skinnedPlaceholder } },
+      ],
+    });
+    this.skinBindGroup = group(this.drawBuffer, 'draws');
+    if (this.gpuCuller) {
+      if (this.culledDrawBuffer?.size !== this.drawBuffer.size || this.gpuCuller.culledDraws !== this.culledDrawBuffer) {
+        this.culledDrawBuffer = this.gpuCuller.resize(this.drawBuffer);
+      }
+      this.culledSkinBindGroup = group(this.culledDrawBuffer, 'culled draws');
+    }
+    this.preskin?.resize(this.capacity, this.preskinInputs(), this.ctx.meshPipelines.skinLayout);
+  }
+
+  /** The compute path's buffers, when its first pipelines are built (then grown with the rest). */
+  private createPreskin(): void {
+    if (this.preskin) return;
+    this.preskin = new PreskinBuffers(this.ctx.device, this.model, this.draws, this.ctx.label);
+    this.preskin.resize(this.capacity, this.preskinInputs(), this.ctx.meshPipelines.skinLayout);
+  }
+
+  private preskinInputs(): PreskinSharedBuffers {
+    return {
+      palette: this.boundPalettes, draws: this.drawBuffer, morphDeltas: this.gpu.morphDeltas, culledDraws: this.culledDrawBuffer,
+      centers: this.centers.buffer ?? this.ctx.skinnedPlaceholder,
+    };
+  }
+
+  /**
+   * Back to front by view-space depth of each (draw, instance)'s bounds centre, from this
+   * frame's draw records (camera-relative) and the rotation of the view matrix `v`; insertion sort, nearly
+   * sorted from the last frame.
+   */
+  sortBlended(count: number, v: Float32Array): void {
+    const blendDraws = this.blendDraws;
+    if (blendDraws.length === 0) return;
+    const order = this.blendOrder;
+    if (this.blendInstances !== count) {
+      let e = 0;
+      for (let b = 0; b < blendDraws.length; b++) for (let k = 0; k < count; k++) order[e++] = blendDraws[b] * count + k;
+      this.blendCount = e;
+      this.blendInstances = count;
+    }
+    const n = this.blendCount;
+    const depth = this.blendDepth;
+    const f32 = this.records.f32;
+    for (let e = 0; e < n; e++) {
+      const record = order[e];
+      const d = this.draws[(record / count) | 0];
+      const c = d.primitive.center;
+      // The record's model matrix (placement included) was written this frame.
+      const mo = record * DRAW_RECORD_WORDS + DrawRecordWord.MODEL;
+      const x = f32[mo] * c[0] + f32[mo + 4] * c[1] + f32[mo + 8] * c[2] + f32[mo + 12];
+      const y = f32[mo + 1] * c[0] + f32[mo + 5] * c[1] + f32[mo + 9] * c[2] + f32[mo + 13];
+      const z = f32[mo + 2] * c[0] + f32[mo + 6] * c[1] + f32[mo + 10] * c[2] + f32[mo + 14];
+      // View-space z: more negative is farther away.
+      depth[record] = v[2] * x + v[6] * y + v[10] * z + v[14];
+    }
+    if (n < 2) return;
+    for (let k = 1; k < n; k++) {
+      const record = order[k];
+      const z = depth[record];
+      let j = k - 1;
+      while (j >= 0 && depth[order[j]] > z) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = record;
+    }
+  }
+
+  /**
+   * Encodes the draws of `count` instances into the frame pass (frame and skin groups set):
+   * solid draws one instanced call each, then `ground` (it blends at its rim), then blended
+   * draws one call per (draw, instance) in `blendOrder`. `pipelines[i]` is draw i's.
+   * `indirect` (a GPU-culled frame: gpu-culling.ts): every draw, blended ones too (then not
+   * sorted between instances), is one indirect call with its arguments there.
+   * Returns the draw calls made. Allocates nothing.
+   */
+  encode(pass: GPURenderPassEncoder, count: number, pipelines: readonly GPURenderPipeline[], ground: GroundDisc | undefined, indirect?: GPUBuffer): number {
+    this.boundPipeline = undefined;
+    this.boundMaterial = undefined;
+    this.boundDraw = -1;
+    let calls = 0;
+    if (indirect) {
+      const solid = this.solidOrder, blend = this.blendDraws;
+      for (let s = 0; s < solid.length; s++) this.drawIndirect(pass, pipelines, solid[s], indirect);
+      if (ground) {
+        calls += ground.encode(pass);
+        this.boundPipeline = undefined;
+      }
+      for (let b = 0; b < blend.length; b++) this.drawIndirect(pass, pipelines, blend[b], indirect);
+      return calls + solid.length + blend.length;
+    }
+    const solid = this.solidOrder;
+    const runs = this.solidRuns;
+    let solidCalls = 0;
+    for (let s = 0; s < solid.length; s += runs[s]) {
+      // Draws i … i + n − 1 of `count` instances each: records i × count … (i + n) × count − 1.
+      this.draw(pass, pipelines, solid[s], count * runs[s], solid[s] * count);
+      solidCalls++;
+    }
+    if (ground) {
+      calls += ground.encode(pass);
+      this.boundPipeline = undefined;
+    }
+    const order = this.blendOrder;
+    for (let e = 0; e < this.blendCount; e++) this.draw(pass, pipelines, (order[e] / count) | 0, 1, order[e]);
+    return calls + solidCalls + this.blendCount;
+  }
+
+  /** Draws draw `index` with its indirect arguments in `args` (GPU culling), setting only the state that changed. */
+  private drawIndirect(pass: GPURenderPassEncoder, pipelines: readonly GPURenderPipeline[], index: number, args: GPUBuffer): void {
+    this.bindDraw(pass, pipelines, index);
+    if (this.draws[index].primitive.indexBuffer) pass.drawIndexedIndirect(args, index * INDIRECT_ARGS_BYTES);
+    else pass.drawIndirect(args, index * INDIRECT_ARGS_BYTES);
+  }
+
+  /** Draws `instances` instances of draw `index` from record `firstRecord`, setting only the state that changed. */
+  private draw(pass: GPURenderPassEncoder, pipelines: readonly GPURenderPipeline[], index: number, instances: number, firstRecord: number): void {
+    this.bindDraw(pass, pipelines, index);
+    const p = this.draws[index].primitive;
+    if (p.indexBuffer) pass.drawIndexed(p.drawCount, instances, 0, 0, firstRecord);
+    else pass.draw(p.drawCount, instances, 0, firstRecord);
+  }
+
+  /** Sets draw `index`'s pipeline, material and buffers where they changed. */
+  private bindDraw(pass: GPURenderPassEncoder, pipelines: readonly GPURenderPipeline[], index: number): void {
+    const d = this.draws[index];
+    const pipeline = pipelines[index];
+    if (pipeline !== this.boundPipeline) {
+      this.boundPipeline = pipeline;
+      pass.setPipeline(pipeline);
+    }
+    if (d.material !== this.boundMaterial) {
+      this.boundMaterial = d.material;
+      pass.setBindGroup(BindGroup.MATERIAL, d.material.bindGroup);
+    }
+    const p = d.primitive;
+    if (this.boundDraw !== index) {
+      this.boundDraw = index;
+      for (let s = 0; s < d.vertexSlots; s++) pass.setVertexBuffer(s, p.vertexBuffers[s], p.vertexOffsets[s], p.vertexSizes[s]);
+      if (p.indexBuffer) pass.setIndexBuffer(p.indexBuffer, p.indexFormat!);
+    }
+  }
+
+  /** Frees what this made; the upload too unless `keepUpload` (another ModelDraws shares it: `switched`). */
+  destroy(keepUpload = false): void {
+    this.centers.destroy();
+    this.dqPalettes.destroy();
+    this.debug.destroy();
+    if (!keepUpload) this.gpu.destroy();
+    this.drawBuffer.destroy();
+    this.paletteBuffer.destroy();
+    this.preskin?.destroy();
+    this.gpuCuller?.destroy();
+    this.gpuRecords?.destroy();
+  }
+}
+
+/** Index into `gpu.materials` of what primitive `p` of mesh `mesh` draws with in `variant` (-1: its own). */
+function variantMaterial(model: Model, gpu: GpuModel, mesh: number, p: number, variant: number): number {
+  const own = gpu.primitives[mesh][p].material;
+  const table = variant >= 0 ? model.meshes[mesh].primitives[p].variantMaterials : undefined;
+  if (!table) return own;
+  // -1: the glTF default material, the last entry.
+  return table[variant] >= 0 ? table[variant] : gpu.materials.length - 1;
+}
+
+/**
+ * One draw per primitive of each mesh node, in mesh node order; an EXT_mesh_gpu_instancing
+ * node has one per primitive and instance, the instances of a primitive consecutive (so
+ * that `encode` draws them in one call), with the materials of `variant`. Also the rest pose's radius.
+ */
+function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat, variant: number): { draws: Draw[]; restRadius: number } {
+  const draws: Draw[] = [];
+  const restWorld = restWorldMatrices(model);
+  const instanceWorld = new Float64Array(16);
+  let restRadius = 0;
+  for (let i = 0; i < model.meshNodes.length; i++) {
+    const mn = model.meshNodes[i];
+    const nodeSlot = model.hierarchy.slotOf[mn.node];
+    const instances = mn.instances;
+    const primitives = gpu.primitives[mn.mesh];
+    for (let p = 0; p < primitives.length; p++) {
+      const primitive = primitives[p];
+      for (let k = 0; k < (instances ? instances.length / 16 : 1); k++) {
+        const world = instances ? multiplyMat4(restWorld, instances, instanceWorld, nodeSlot * 16, k * 16, 0) : restWorld;
+        const wo = instances ? 0 : nodeSlot * 16;
+        // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
+        const mirrored = determinant3(world, wo) < 0;
+        draws.push(createDraw(gpu, format, i, mn, p, primitive, variantMaterial(model, gpu, mn.mesh, p, variant), nodeSlot, mirrored, instances, k * 16));
+        restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(world, wo));
+      }
+    }
+  }
+  return { draws, restRadius };
+}
+
+function createDraw(
+  gpu: GpuModel, format: GPUTextureFormat, i: number, mn: MeshNode, p: number, primitive: GpuPrimitive, materialIndex: number, nodeSlot: number,
+  mirrored: boolean, instanceMatrices: Float64Array | undefined, instanceOffset: number,
+): Draw {
+  const skinned = mn.skin >= 0 && primitive.influences > 0;
+  const material = gpu.materials[materialIndex];
+  const desc: MeshPipelineDesc = {
+    vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
+    vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
+    influences: skinned ? primitive.influences : 0,
+    topology: primitive.topology,
+    stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
+    alphaMode: material.alphaMode,
+    doubleSided: material.doubleSided,
+    frontFace: mirrored ? 'cw' : 'ccw',
+    colorFormat: format,
+    morphed: primitive.morphFlags !== 0,
+    leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
+    materialPath: material.path,
+    materialFeatures: material.features,
+    shadows: false,
+  };
+  return {
+    meshNode: i,
+    primitiveIndex: p,
+    nodeSlot,
+    primitive,
+    material,
+    desc,
+    vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
+    skinned,
+    staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
+    triangles: primitive.topology === 'triangle-list' ? Math.floor(primitive.drawCount / 3)
+      : primitive.topology === 'triangle-strip' ? Math.max(0, primitive.drawCount - 2) : 0,
+    instanceMatrices,
+    instanceOffset,
+  };
+}
+
+/**
+ * Runs in `order` of draws that one call can draw: the instance draws of one primitive of
+ * an EXT_mesh_gpu_instancing node, consecutive in `order` and by index, with one winding.
+ */
+function instanceRuns(draws: readonly Draw[], order: Int32Array): Int32Array {
+  const runs = new Int32Array(order.length).fill(1);
+  for (let s = 0; s < order.length; s += runs[s]) {
+    const d = draws[order[s]];
+    if (!d.instanceMatrices) continue;
+    let n = 1;
+    while (s + n < order.length && order[s + n] === order[s] + n) {
+      const e = draws[order[s + n]];
+      if (e.instanceMatrices !== d.instanceMatrices || e.primitive !== d.primitive || e.desc.frontFace !== d.desc.frontFace) break;
+      n++;
+    }
+    runs[s] = n;
+  }
+  return runs;
+}
+
+/** World matrices of the rest pose, by slot (load time). */
+export function restWorldMatrices(model: Model): Float64Array {
+  const h = model.hierarchy;
+  const out = new Float64Array(h.count * 16);
+  for (let slot = 0; slot < h.count; slot++) {
+    const parent = h.parentSlot[slot];
+    if (parent < 0) {
+      out.set(h.restMatrix.subarray(slot * 16, slot * 16 + 16), slot * 16);
+    } else {
+      multiplyMat4(out, h.restMatrix, out, parent * 16, slot * 16, slot * 16);
+    }
+  }
+  return out;
+}
+
+function determinant3(m: Float64Array, o: number): number {
+  return m[o] * (m[o + 5] * m[o + 10] - m[o + 6] * m[o + 9])
+    - m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 2] * m[o + 9])
+    + m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]);
+}

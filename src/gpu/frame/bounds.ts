@@ -1,0 +1,57 @@
+import type { ModelInstance } from '../../anim/instance.ts';
+import { multiplyMat4 } from '../../math/trs.ts';
+import { createSkinnedVertices, skinPrimitive } from '../../skin/cpu-skin.ts';
+
+/** An axis-aligned box in world units, with its bounding sphere. */
+export interface Bounds {
+  readonly min: Float32Array;
+  readonly max: Float32Array;
+  readonly center: Float32Array;
+  /** Half the box diagonal: a sphere around `center` containing the box. */
+  readonly radius: number;
+}
+
+/**
+ * World-space bounds of every vertex of the instance as currently posed (call after
+ * `createModelInstance` for the rest pose): skinned primitives are skinned on the CPU
+ * with the instance's palettes, then every vertex goes through its mesh node's world
+ * matrix (and each EXT_mesh_gpu_instancing instance's), exactly as the vertex stage places
+ * it. Load-time only (allocates).
+ * A model with no vertices gets a unit box at the origin.
+ */
+export function computeInstanceBounds(instance: ModelInstance): Bounds {
+  const { model, nodeMatrices } = instance;
+  const min = Float32Array.of(Infinity, Infinity, Infinity);
+  const max = Float32Array.of(-Infinity, -Infinity, -Infinity);
+  const instanceWorld = new Float64Array(16);
+  model.meshNodes.forEach((mn, i) => {
+    const nodeOffset = model.hierarchy.slotOf[mn.node] * 16;
+    // An EXT_mesh_gpu_instancing node: every instance's vertices, through node world · instance.
+    const instances = mn.instances ? mn.instances.length / 16 : 1;
+    for (let k = 0; k < instances; k++) {
+      const m = mn.instances ? multiplyMat4(nodeMatrices, mn.instances, instanceWorld, nodeOffset, k * 16, 0) : nodeMatrices;
+      const o = mn.instances ? 0 : nodeOffset;
+      for (const prim of model.meshes[mn.mesh].primitives) {
+        const offset = instance.paletteOffsets[i];
+        const positions = offset >= 0 && prim.influences > 0
+          ? skinPrimitive(prim, instance.palette, createSkinnedVertices(prim, 'float64'), offset).positions
+          : prim.positions;
+        for (let v = 0; v < prim.vertexCount; v++) {
+          const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
+          for (let c = 0; c < 3; c++) {
+            const w = m[o + c] * x + m[o + 4 + c] * y + m[o + 8 + c] * z + m[o + 12 + c];
+            if (w < min[c]) min[c] = w;
+            if (w > max[c]) max[c] = w;
+          }
+        }
+      }
+    }
+  });
+  if (!(min[0] <= max[0])) {
+    min.fill(-0.5);
+    max.fill(0.5);
+  }
+  const center = Float32Array.of((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
+  const radius = Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
+  return { min, max, center, radius };
+}

@@ -1,0 +1,51 @@
+/**
+ * What the upload (gpu-model.ts) asks of a material path to put one material on the GPU: its
+ * uniforms, its feature bits and its textures' bind group entries. Each path answers in a
+ * module of its own (pbr-material.ts, mtoon-material.ts); the upload caches textures and
+ * samplers for all of them and makes the bind group with the path's layout.
+ */
+import type { Material, TextureInfo } from '../../gltf/model.ts';
+import type { AlphaMode } from '../pipelines/pipelines.ts';
+import type { MaterialPathName } from '../pipelines/material-path.ts';
+
+export interface GpuMaterial {
+  readonly label: string;
+  readonly alphaMode: AlphaMode;
+  readonly doubleSided: boolean;
+  /** The material path it is drawn with (MeshPipelineDesc.materialPath). */
+  readonly path: MaterialPathName;
+  /** The path's feature bits of what it uses (MeshPipelineDesc.materialFeatures). */
+  readonly features: number;
+  /** The model material (or the glTF default material) it was made from. */
+  readonly material: Material;
+  /** Its own, or for an animated material the shared one (GpuModel.animatedMaterialUniforms). */
+  readonly uniformBuffer: GPUBuffer;
+  readonly bindGroup: GPUBindGroup;
+}
+
+/** The shared defaults a material binds where it has no texture of its own. */
+export interface DefaultTextures {
+  readonly whiteSrgb: GPUTexture;
+  readonly whiteLinear: GPUTexture;
+  readonly flatNormal: GPUTexture;
+}
+
+/** The upload's texture and sampler caches, lent to a path's uploader. */
+export interface MaterialTextures {
+  readonly defaults: DefaultTextures;
+  /** A view of `info`'s texture (decoded and uploaded once per model), or of `fallback` without one. `usedAt` names the slot in labels and warnings. */
+  view(info: TextureInfo | undefined, srgb: boolean, fallback: GPUTexture, usedAt: string): Promise<GPUTextureView>;
+  /** `info`'s sampler (glTF's default without one). */
+  sampler(info: TextureInfo | undefined): GPUSampler;
+}
+
+export interface MaterialUploader {
+  /** Bytes of its uniform struct (group 2 binding 0). */
+  readonly uniformsSize: number;
+  /** The uniforms of `material` as the path's WGSL reads them (upload time). */
+  pack(material: Material): ArrayBuffer;
+  /** Its feature bits (what its pipelines compile in). */
+  features(material: Material): number;
+  /** The bind group entries after the uniforms (binding 0), in the path's layout. `path` is the material's JSON path. */
+  textureEntries(material: Material, textures: MaterialTextures, path: string): Promise<GPUBindGroupEntry[]>;
+}

@@ -1,0 +1,84 @@
+/**
+ * A draw of the lit pass with no buffers of its own: its vertices come from the vertex index
+ * and everything else from the frame uniforms (group 0) — the ground disc (ground.ts) and the
+ * skybox (environment/skybox.ts). One pipeline per device, kind and colour format, built on
+ * first use and shared by every Renderer.
+ */
+import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/layouts.ts';
+import { perDevice } from '../device/per-device.ts';
+import { isSrgbFormat, MeshPipelines } from './pipelines.ts';
+
+/** What distinguishes one kind of frame draw. */
+export interface FrameDrawKind {
+  /** In the pipeline labels: `${name} ${format}`. */
+  readonly name: string;
+  /** Entry points in the mesh shader module. */
+  readonly vertexEntry: string;
+  readonly fragmentEntry: string;
+  readonly vertexCount: number;
+  /** Premultiplied-alpha blending (the ground's rim fades out); none for opaque. */
+  readonly blend: boolean;
+  /** The draw never writes depth; it tests it with this. */
+  readonly depthCompare: GPUCompareFunction;
+}
+
+const PREMULTIPLIED: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' };
+
+/** One kind's pipeline for one colour format, built on first use. */
+export class FrameDraw {
+  private pipeline: GPURenderPipeline | undefined;
+  private build: Promise<void> | undefined;
+
+  constructor(
+    private readonly device: GPUDevice, private readonly meshPipelines: MeshPipelines,
+    private readonly format: GPUTextureFormat, private readonly kind: FrameDrawKind,
+  ) {}
+
+  get ready(): boolean {
+    return this.pipeline !== undefined;
+  }
+
+  /** Builds the pipeline (once; concurrent calls share the build; a failed build may be retried). */
+  prepare(): Promise<void> {
+    if (!this.build) {
+      const { kind, format } = this;
+      const label = `${kind.name} ${format}`;
+      this.build = this.device.createRenderPipelineAsync({
+        label,
+        layout: this.device.createPipelineLayout({ label, bindGroupLayouts: [this.meshPipelines.frameLayout] }),
+        vertex: { module: this.meshPipelines.module, entryPoint: kind.vertexEntry },
+        fragment: {
+          module: this.meshPipelines.module,
+          entryPoint: kind.fragmentEntry,
+          constants: { ENCODE_SRGB: isSrgbFormat(format) ? 0 : 1 },
+          targets: [kind.blend ? { format, blend: { color: PREMULTIPLIED, alpha: PREMULTIPLIED } } : { format }],
+        },
+        primitive: { topology: 'triangle-list', cullMode: 'none' },
+        depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: false, depthCompare: kind.depthCompare },
+        multisample: { count: MSAA_SAMPLE_COUNT },
+      }).then((p) => { this.pipeline = p; });
+      this.build.catch(() => { this.build = undefined; });
+    }
+    return this.build;
+  }
+
+  /** Draws (the frame bind group is set); returns the draw calls made: 0 until built. */
+  encode(pass: GPURenderPassEncoder): number {
+    if (!this.pipeline) return 0;
+    pass.setPipeline(this.pipeline);
+    pass.draw(this.kind.vertexCount);
+    return 1;
+  }
+}
+
+const drawsByKind = perDevice(() => new Map<FrameDrawKind, Map<GPUTextureFormat, FrameDraw>>());
+
+/** The device's frame draw of `kind` for `format`, shared by every Renderer. */
+export function deviceFrameDraw(device: GPUDevice, kind: FrameDrawKind, format: GPUTextureFormat): FrameDraw {
+  const kinds = drawsByKind(device);
+  let byFormat = kinds.get(kind);
+  if (!byFormat) kinds.set(kind, byFormat = new Map());
+  let made = byFormat.get(format);
+  if (!made) byFormat.set(format, made = new FrameDraw(device, new MeshPipelines(device), format, kind));
+  return made;
+}

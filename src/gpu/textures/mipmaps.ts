@@ -1,0 +1,81 @@
+import mipmapWgsl from '../../../shaders/mipmap.wgsl?raw';
+import { perDevice } from '../device/per-device.ts';
+
+/** Number of levels in a full mip chain down to 1×1. */
+export function mipLevelCount(width: number, height: number): number {
+  return Math.floor(Math.log2(Math.max(width, height))) + 1;
+}
+
+/**
+ * Fills levels 1… of a texture from level 0 on the GPU, one render pass per level.
+ * The texture needs TEXTURE_BINDING | RENDER_ATTACHMENT usage and a renderable,
+ * filterable format. Pipelines are cached by format; upload-time only.
+ */
+export class MipmapGenerator {
+  private readonly module: GPUShaderModule;
+  private readonly sampler: GPUSampler;
+  private readonly bindGroupLayout: GPUBindGroupLayout;
+  private readonly pipelineLayout: GPUPipelineLayout;
+  private readonly pipelines = new Map<GPUTextureFormat, GPURenderPipeline>();
+
+  constructor(private readonly device: GPUDevice) {
+    this.module = device.createShaderModule({ label: 'mipmap', code: mipmapWgsl });
+    this.sampler = device.createSampler({ label: 'mipmap source', minFilter: 'linear', magFilter: 'linear' });
+    this.bindGroupLayout = device.createBindGroupLayout({
+      label: 'mipmap source',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: 'float' } },
+        { binding: 1, visibility: GPUShaderStage.FRAGMENT, sampler: { type: 'filtering' } },
+      ],
+    });
+    this.pipelineLayout = device.createPipelineLayout({ label: 'mipmap', bindGroupLayouts: [this.bindGroupLayout] });
+  }
+
+  private pipeline(format: GPUTextureFormat): GPURenderPipeline {
+    let p = this.pipelines.get(format);
+    if (!p) {
+      p = this.device.createRenderPipeline({
+        label: `mipmap ${format}`,
+        layout: this.pipelineLayout,
+        vertex: { module: this.module, entryPoint: 'vsFullscreen' },
+        fragment: { module: this.module, entryPoint: 'fsDownsample', targets: [{ format }] },
+        primitive: { topology: 'triangle-list' },
+      });
+      this.pipelines.set(format, p);
+    }
+    return p;
+  }
+
+  generate(texture: GPUTexture): void {
+    if (texture.mipLevelCount < 2) return;
+    const pipeline = this.pipeline(texture.format);
+    const encoder = this.device.createCommandEncoder({ label: `mipmaps ${texture.label}` });
+    for (let level = 1; level < texture.mipLevelCount; level++) {
+      const bindGroup = this.device.createBindGroup({
+        label: `mipmap ${texture.label} level ${level - 1}`,
+        layout: this.bindGroupLayout,
+        entries: [
+          { binding: 0, resource: texture.createView({ label: `${texture.label} level ${level - 1}`, baseMipLevel: level - 1, mipLevelCount: 1 }) },
+          { binding: 1, resource: this.sampler },
+        ],
+      });
+      const pass = encoder.beginRenderPass({
+        label: `mipmap ${texture.label} level ${level}`,
+        colorAttachments: [{
+          view: texture.createView({ label: `${texture.label} level ${level}`, baseMipLevel: level, mipLevelCount: 1 }),
+          loadOp: 'clear',
+          storeOp: 'store',
+          clearValue: [0, 0, 0, 0],
+        }],
+      });
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bindGroup);
+      pass.draw(3);
+      pass.end();
+    }
+    this.device.queue.submit([encoder.finish()]);
+  }
+}
+
+/** The device's MipmapGenerator (made on first use), so every Renderer on it shares its pipelines. */
+export const mipmapGenerator = perDevice((device) => new MipmapGenerator(device));

@@ -1,0 +1,188 @@
+import { SamplerFilter, SamplerWrap } from '../../gltf/constants.ts';
+import type { Image, TextureSampler } from '../../gltf/model.ts';
+import { fitDimensions } from '../device/limits.ts';
+import { MipmapGenerator, mipLevelCount } from './mipmaps.ts';
+
+/** RGBA8 pixels, straight (not premultiplied) alpha, top row first. */
+export interface DecodedPixels {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array | Uint8ClampedArray;
+}
+
+/** Something the browser decoded (e.g. an ImageBitmap), copied with `copyExternalImageToTexture`. */
+export interface DecodedExternalImage {
+  readonly width: number;
+  readonly height: number;
+  readonly source: GPUCopyExternalImageSource;
+}
+
+export type DecodedImage = DecodedPixels | DecodedExternalImage;
+
+/**
+ * Turns a glTF image's bytes into pixels. Injected so that the same upload code runs in
+ * the browser (createImageBitmap) and in Node tests (a JS PNG/JPEG decoder).
+ */
+export type ImageDecoder = (image: Image) => Promise<DecodedImage>;
+
+/**
+ * The browser's decoder: no colour-space conversion and no premultiplication, so the
+ * texels are exactly the file's bytes (glTF colour textures are sRGB-encoded already).
+ */
+export const browserImageDecoder: ImageDecoder = async (image) => {
+  if (typeof createImageBitmap !== 'function') {
+    throw new Error('createImageBitmap is not available in this environment; pass an imageDecoder to decode glTF images');
+  }
+  const blob = new Blob([image.bytes.slice()], image.mimeType ? { type: image.mimeType } : {});
+  const bitmap = await createImageBitmap(blob, { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
+  return { width: bitmap.width, height: bitmap.height, source: bitmap };
+};
+
+/** Formats of colour data (baseColor, emissive: sRGB-encoded) and of everything else (linear data). */
+export const COLOR_TEXTURE_FORMAT: GPUTextureFormat = 'rgba8unorm-srgb';
+export const DATA_TEXTURE_FORMAT: GPUTextureFormat = 'rgba8unorm';
+
+const RGBA8_BYTES = 4;
+
+function isPixels(image: DecodedImage): image is DecodedPixels {
+  return (image as DecodedPixels).data !== undefined;
+}
+
+/** A mipmapped texture of a decoded image, levels generated on the GPU. Upload-time only. */
+export function createImageTexture(
+  device: GPUDevice, mipmaps: MipmapGenerator, image: DecodedImage, srgb: boolean, label: string,
+): GPUTexture {
+  const { width, height } = image;
+  const texture = device.createTexture({
+    label,
+    size: [width, height],
+    format: srgb ? COLOR_TEXTURE_FORMAT : DATA_TEXTURE_FORMAT,
+    // RENDER_ATTACHMENT: mip levels are drawn, and copyExternalImageToTexture needs it.
+    // COPY_SRC: tests and debugging tools read levels back.
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    mipLevelCount: mipLevelCount(width, height),
+  });
+  if (isPixels(image)) {
+    if (image.data.byteLength < width * height * RGBA8_BYTES) {
+      throw new Error(`${label}: decoded image has ${image.data.byteLength} bytes, ${width}×${height} RGBA8 needs ${width * height * RGBA8_BYTES}`);
+    }
+    device.queue.writeTexture({ texture }, image.data as Uint8Array<ArrayBuffer>, { bytesPerRow: width * RGBA8_BYTES, rowsPerImage: height }, [width, height]);
+  } else {
+    device.queue.copyExternalImageToTexture({ source: image.source }, { texture, premultipliedAlpha: false }, [width, height]);
+  }
+  mipmaps.generate(texture);
+  return texture;
+}
+
+/**
+ * `image` scaled down (aspect kept) so neither side exceeds `maxDimension`, the device's
+ * maxTextureDimension2D: a texture that large cannot be created at all. Returns `image`
+ * itself when it fits. Decoded pixels are box-filtered on the CPU like a mip level (in
+ * linear light for sRGB colour textures, alpha-weighted); a browser image is resized by
+ * `createImageBitmap`. Upload-time only.
+ */
+export async function fitImage(image: DecodedImage, maxDimension: number, srgb: boolean): Promise<DecodedImage> {
+  const { width, height } = fitDimensions(image.width, image.height, maxDimension);
+  if (width === image.width && height === image.height) return image;
+  if (isPixels(image)) return downscalePixels(image, width, height, srgb);
+  if (typeof createImageBitmap !== 'function') throw new Error(`cannot resize a ${image.width}×${image.height} image here: createImageBitmap is unavailable`);
+  const source = await createImageBitmap(image.source as ImageBitmapSource, {
+    resizeWidth: width, resizeHeight: height, resizeQuality: 'high', colorSpaceConversion: 'none', premultiplyAlpha: 'none',
+  });
+  return { width, height, source };
+}
+
+/** The sRGB transfer function's inverse: an encoded value in [0, 1] to linear. */
+export function srgbToLinear(c: number): number {
+  return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+}
+
+const SRGB_TO_LINEAR = Float32Array.from({ length: 256 }, (_, i) => srgbToLinear(i / 255));
+
+function linearToSrgbByte(l: number): number {
+  const c = l <= 0.0031308 ? l * 12.92 : 1.055 * Math.pow(l, 1 / 2.4) - 0.055;
+  return Math.round(Math.min(1, Math.max(0, c)) * 255);
+}
+
+/** Box filter: each output texel averages the input texels its footprint covers. */
+export function downscalePixels(image: DecodedPixels, width: number, height: number, srgb: boolean): DecodedPixels {
+  const src = image.data;
+  const out = new Uint8Array(width * height * RGBA8_BYTES);
+  const sx = image.width / width, sy = image.height / height;
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.floor(y * sy), y1 = Math.max(y0 + 1, Math.ceil((y + 1) * sy));
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.floor(x * sx), x1 = Math.max(x0 + 1, Math.ceil((x + 1) * sx));
+      let r = 0, g = 0, b = 0, a = 0, n = 0;
+      for (let v = y0; v < y1; v++) {
+        for (let u = x0; u < x1; u++) {
+          const i = (v * image.width + u) * RGBA8_BYTES;
+          // Colour weighted by alpha, so transparent texels do not bleed their colour in.
+          const w = src[i + 3] / 255;
+          r += (srgb ? SRGB_TO_LINEAR[src[i]] : src[i] / 255) * w;
+          g += (srgb ? SRGB_TO_LINEAR[src[i + 1]] : src[i + 1] / 255) * w;
+          b += (srgb ? SRGB_TO_LINEAR[src[i + 2]] : src[i + 2] / 255) * w;
+          a += w;
+          n++;
+        }
+      }
+      const o = (y * width + x) * RGBA8_BYTES;
+      const inv = a > 0 ? 1 / a : 0;
+      out[o] = srgb ? linearToSrgbByte(r * inv) : Math.round(r * inv * 255);
+      out[o + 1] = srgb ? linearToSrgbByte(g * inv) : Math.round(g * inv * 255);
+      out[o + 2] = srgb ? linearToSrgbByte(b * inv) : Math.round(b * inv * 255);
+      out[o + 3] = Math.round((a / n) * 255);
+    }
+  }
+  return { width, height, data: out };
+}
+
+/** A 1×1 texture of one RGBA8 colour (bytes), for material slots without a texture. */
+export function createSolidTexture(device: GPUDevice, rgba: readonly number[], srgb: boolean, label: string): GPUTexture {
+  const texture = device.createTexture({
+    label,
+    size: [1, 1],
+    format: srgb ? COLOR_TEXTURE_FORMAT : DATA_TEXTURE_FORMAT,
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+  });
+  device.queue.writeTexture({ texture }, Uint8Array.from(rgba), { bytesPerRow: RGBA8_BYTES }, [1, 1]);
+  return texture;
+}
+
+/** Defaults that leave a material's factors unchanged: white (×1) and a straight-up normal. */
+export const WHITE_RGBA8 = [255, 255, 255, 255] as const;
+export const FLAT_NORMAL_RGBA8 = [128, 128, 255, 255] as const;
+
+function addressMode(wrap: number): GPUAddressMode {
+  switch (wrap) {
+    case SamplerWrap.CLAMP_TO_EDGE: return 'clamp-to-edge';
+    case SamplerWrap.MIRRORED_REPEAT: return 'mirror-repeat';
+    default: return 'repeat';
+  }
+}
+
+/**
+ * A glTF sampler as a GPUSamplerDescriptor. Undefined filters get the usual trilinear
+ * default; a non-mipmapped minFilter (NEAREST, LINEAR) samples level 0 only.
+ */
+export function samplerDescriptor(sampler: TextureSampler | undefined, label: string): GPUSamplerDescriptor {
+  const wrapS = sampler?.wrapS ?? SamplerWrap.REPEAT;
+  const wrapT = sampler?.wrapT ?? SamplerWrap.REPEAT;
+  const desc: GPUSamplerDescriptor = {
+    label,
+    addressModeU: addressMode(wrapS),
+    addressModeV: addressMode(wrapT),
+    magFilter: sampler?.magFilter === SamplerFilter.NEAREST ? 'nearest' : 'linear',
+    minFilter: 'linear',
+    mipmapFilter: 'linear',
+  };
+  switch (sampler?.minFilter) {
+    case SamplerFilter.NEAREST: desc.minFilter = 'nearest'; desc.mipmapFilter = 'nearest'; desc.lodMaxClamp = 0; break;
+    case SamplerFilter.LINEAR: desc.minFilter = 'linear'; desc.mipmapFilter = 'nearest'; desc.lodMaxClamp = 0; break;
+    case SamplerFilter.NEAREST_MIPMAP_NEAREST: desc.minFilter = 'nearest'; desc.mipmapFilter = 'nearest'; break;
+    case SamplerFilter.LINEAR_MIPMAP_NEAREST: desc.minFilter = 'linear'; desc.mipmapFilter = 'nearest'; break;
+    case SamplerFilter.NEAREST_MIPMAP_LINEAR: desc.minFilter = 'nearest'; desc.mipmapFilter = 'linear'; break;
+    default: break; // LINEAR_MIPMAP_LINEAR or unspecified.
+  }
+  return desc;
+}
