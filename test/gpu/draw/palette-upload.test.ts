@@ -1,0 +1,85 @@
+/**
+ * Palette upload (src/gpu/palette-upload.ts) against a recording queue: one writeBuffer per
+ * frame, from where the palettes are when they sit back to back, else from the staging
+ * copy (DqJoint entries for dual-quaternion skinning).
+ */
+import { describe, expect, it } from 'vitest';
+import { dqPaletteFromMatrices } from '../../../src/anim/dq-palette.ts';
+import type { ModelInstance } from '../../../src/anim/instance.ts';
+import type { SkinningMethod } from '../../../src/anim/skinning-method.ts';
+import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from '../../../src/gpu/layouts/layouts.ts';
+import type { ModelDraws } from '../../../src/gpu/draw/model-draws.ts';
+import { palettesUploadInPlace, uploadPalettes } from '../../../src/gpu/draw/palette-upload.ts';
+
+const JOINTS = 2;
+const FLOATS = JOINTS * PALETTE_MATRIX_FLOATS;
+
+/** A joint matrix per entry: a rotation about z by a different angle, with a translation. */
+function fillPalettes(out: Float32Array): Float32Array {
+  for (let j = 0; j < out.length / 16; j++) {
+    const a = 0.3 * (j + 1), o = j * 16;
+    out.set([Math.cos(a), Math.sin(a), 0, 0, -Math.sin(a), Math.cos(a), 0, 0, 0, 0, 1, 0, j, 2 * j, 0, 1], o);
+  }
+  return out;
+}
+
+function draws(skinning: SkinningMethod, instances: number, paletteMatrices = JOINTS): ModelDraws {
+  return { paletteMatrices, skinning, paletteBuffer: { label: 'palettes' }, paletteStaging: new Float32Array(paletteMatrices * 16 * instances) } as unknown as ModelDraws;
+}
+
+function recordingQueue(): { queue: GPUQueue; writes: { buffer: ArrayBufferLike; offset: number; size: number }[] } {
+  const writes: { buffer: ArrayBufferLike; offset: number; size: number }[] = [];
+  const queue = {
+    writeBuffer: (_target: GPUBuffer, _at: number, buffer: ArrayBufferLike, offset: number, size: number) => { writes.push({ buffer, offset, size }); },
+  } as unknown as GPUQueue;
+  return { queue, writes };
+}
+
+const asInstances = (palettes: Float32Array[]) => palettes.map((palette) => ({ palette }) as unknown as ModelInstance);
+
+describe('palette upload', () => {
+  const crowd = fillPalettes(new Float32Array(3 * FLOATS));
+  const backToBack = asInstances([0, 1, 2].map((k) => crowd.subarray(k * FLOATS, (k + 1) * FLOATS)));
+  const apart = asInstances([0, 1, 2].map(() => fillPalettes(new Float32Array(FLOATS))));
+
+  it('in place only for linear skinning of palettes back to back (a Crowd\'s, or one instance)', () => {
+    expect(palettesUploadInPlace(draws('linear', 3), backToBack, 3)).toBe(true);
+    expect(palettesUploadInPlace(draws('linear', 3), apart, 1)).toBe(true);
+    expect(palettesUploadInPlace(draws('linear', 3), apart, 3)).toBe(false);
+    expect(palettesUploadInPlace(draws('dual-quaternion', 3), backToBack, 3)).toBe(false);
+    expect(palettesUploadInPlace(draws('linear', 3, 0), backToBack, 3)).toBe(false);
+  });
+
+  it('in place: one write of every instance before culling, from the palettes themselves', () => {
+    const { queue, writes } = recordingQueue();
+    const kept = [backToBack[2], backToBack[0]];
+    expect(uploadPalettes(queue, draws('linear', 3), kept, 2, true, backToBack, 3)).toBe(2 * JOINTS);
+    expect(writes).toEqual([{ buffer: crowd.buffer, offset: crowd.byteOffset, size: 3 * JOINTS * PALETTE_MATRIX_BYTES }]);
+  });
+
+  it('copied: the instances drawn, in order, through the staging array', () => {
+    const { queue, writes } = recordingQueue();
+    const d = draws('linear', 3);
+    const kept = [apart[2], apart[0]];
+    expect(uploadPalettes(queue, d, kept, 2, false, apart, 3)).toBe(2 * JOINTS);
+    expect(writes).toEqual([{ buffer: d.paletteStaging.buffer, offset: 0, size: 2 * JOINTS * PALETTE_MATRIX_BYTES }]);
+    expect(d.paletteStaging.subarray(0, FLOATS)).toEqual(apart[2].palette);
+    expect(d.paletteStaging.subarray(FLOATS, 2 * FLOATS)).toEqual(apart[0].palette);
+  });
+
+  it('dual-quaternion: each instance\'s entries converted into its slots, one write', () => {
+    const { queue, writes } = recordingQueue();
+    const d = draws('dual-quaternion', 3);
+    expect(uploadPalettes(queue, d, backToBack, 3, false, backToBack, 3)).toBe(3 * JOINTS);
+    expect(writes).toEqual([{ buffer: d.paletteStaging.buffer, offset: 0, size: 3 * JOINTS * PALETTE_MATRIX_BYTES }]);
+    const expected = new Float32Array(3 * FLOATS);
+    for (let k = 0; k < 3; k++) dqPaletteFromMatrices(backToBack[k].palette, JOINTS, expected, 0, k * JOINTS);
+    expect(d.paletteStaging).toEqual(expected);
+  });
+
+  it('nothing for a model without skins', () => {
+    const { queue, writes } = recordingQueue();
+    expect(uploadPalettes(queue, draws('linear', 1, 0), backToBack, 1, false, backToBack, 1)).toBe(0);
+    expect(writes).toEqual([]);
+  });
+});
