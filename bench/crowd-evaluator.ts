@@ -27,7 +27,7 @@ import { createCrowd } from '../src/crowd/gpu-crowd.ts';
 import { loadGltfFile } from '../src/cli/load-file.ts';
 import type { Model } from '../src/gltf/model.ts';
 import type { HierarchyMode } from '../src/gpu/crowd/evaluator.ts';
-import { GpuTimer } from '../src/gpu/device/gpu-timer.ts';
+import { GpuTimer } from '../src/gpu/device/timer.ts';
 import { createNodeDevice } from '../src/gpu/device/node-device.ts';
 import { assetPath } from '../test/support/assets.ts';
 

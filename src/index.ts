@@ -23,7 +23,7 @@ export { GpuLimitError, type AllocationLimits } from './gpu/device/limits.ts';
 export { OrbitCamera, type Camera } from './gpu/frame/camera.ts';
 export { computeInstanceBounds, type Bounds } from './gpu/frame/bounds.ts';
 export { createOffscreenTarget, readTexturePixels } from './gpu/device/readback.ts';
-export { ToneMapping } from './gpu/layouts/layouts.ts';
+export { ToneMapping } from './gpu/layouts/bindings.ts';
 export type { Environment } from './gpu/environment/environment.ts';
 export { EnvironmentError, type EquirectImage } from './gpu/environment/equirect.ts';
 export { parseHdr, writeHdr } from './gpu/environment/hdr.ts';
@@ -31,7 +31,7 @@ export { parseExrEnvironment } from './gpu/environment/exr.ts';
 export { neutralEnvironment } from './gpu/environment/neutral.ts';
 export { decodeImageEnvironment } from './gpu/environment/srgb-image.ts';
 export { prefilterEnvironment } from './gpu/environment/prefilter.ts';
-export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type DebugViewName } from './gpu/debug/debug-views.ts';
+export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type DebugViewName } from './gpu/debug/views.ts';
 export { browserImageDecoder, type DecodedExternalImage, type DecodedImage, type DecodedPixels, type ImageDecoder } from './gpu/textures/textures.ts';
 
 // ── Tier 3: instance + jobs. The pose of one character, step by step, editable between steps. ──
@@ -63,7 +63,7 @@ export { createCrowd, GpuCrowd, type AnyCrowd } from './crowd/gpu-crowd.ts';
 export { movingMeshNodes } from './anim/moving-mesh-nodes.ts';
 export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from './gpu/crowd/evaluator.ts';
 export { renderCrowd } from './crowd/render-crowd.ts';
-export type { GpuPaletteSource } from './gpu/draw/gpu-culling.ts';
+export type { GpuPaletteSource } from './gpu/draw/culling-pass.ts';
 
 // ── Loading: glTF bytes → immutable model (every tier starts from a Model). ──
 export { loadGltf, type LoadOptions } from './gltf/load.ts';

@@ -20,7 +20,7 @@ import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds, type Bounds } from '../../src/gpu/frame/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 import { configureCanvas, requestWebGpuDevice } from '../../src/gpu/device/device.ts';
-import type { GpuPaletteSource } from '../../src/gpu/draw/gpu-culling.ts';
+import type { GpuPaletteSource } from '../../src/gpu/draw/culling-pass.ts';
 import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import * as THREE from 'three/webgpu';

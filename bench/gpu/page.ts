@@ -12,7 +12,7 @@ import type { Model, TextureInfo } from '../../src/gltf/model.ts';
 import { computeInstanceBounds, type Bounds } from '../../src/gpu/frame/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 import { configureCanvas, requestWebGpuDevice } from '../../src/gpu/device/device.ts';
-import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../../src/gpu/layouts/layouts.ts';
+import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../../src/gpu/layouts/bindings.ts';
 import { MipmapGenerator } from '../../src/gpu/textures/mipmaps.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { browserImageDecoder, createImageTexture, samplerDescriptor } from '../../src/gpu/textures/textures.ts';

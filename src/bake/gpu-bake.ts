@@ -28,7 +28,7 @@ import { skinDqPalette } from '../anim/dq-palette.ts';
 import { parseSkinningMethod, usesDqPalette } from '../anim/skinning-method.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
 import { DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from '../gpu/layouts/draw-record.ts';
-import { DrawFlag, PALETTE_MATRIX_FLOATS } from '../gpu/layouts/layouts.ts';
+import { DrawFlag, PALETTE_MATRIX_FLOATS } from '../gpu/layouts/bindings.ts';
 import { maxStorageBytes } from '../gpu/device/limits.ts';
 import {
   PreskinInputs, preskinPipeline, SKINNED_VERTEX_BYTES, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS,

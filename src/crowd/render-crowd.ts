@@ -1,6 +1,6 @@
 import type { Crowd } from '../anim/crowd.ts';
 import type { Camera } from '../gpu/frame/camera.ts';
-import type { GpuPaletteSource } from '../gpu/draw/gpu-culling.ts';
+import type { GpuPaletteSource } from '../gpu/draw/culling-pass.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
-import { parseDebugViews } from '../gpu/debug/debug-views.ts';
+import { parseDebugViews } from '../gpu/debug/views.ts';
 import { configureCanvas, WebGpuUnsupportedError } from '../gpu/device/device.ts';
 import { Renderer } from '../gpu/renderer.ts';
 import { backgroundColor, parseNumber, parseSkinning, type Rgba } from './attributes.ts';

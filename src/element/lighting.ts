@@ -14,7 +14,7 @@ import { isOpenExr, parseExrEnvironment } from '../gpu/environment/exr.ts';
 import { neutralEnvironment } from '../gpu/environment/neutral.ts';
 import { prefilterEnvironment } from '../gpu/environment/prefilter.ts';
 import { decodeImageEnvironment } from '../gpu/environment/srgb-image.ts';
-import { ToneMapping } from '../gpu/layouts/layouts.ts';
+import { ToneMapping } from '../gpu/layouts/bindings.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 import { parseNumber } from './attributes.ts';
 

@@ -3,7 +3,7 @@ import { DQ_JOINT_FLOATS, DqJointFloat, dqPaletteFromMatrices, skinDqPalette } f
 import { skinPalette } from '../../src/anim/palette.ts';
 import { poseForBake } from '../../src/bake/bake.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { PALETTE_MATRIX_FLOATS } from '../../src/gpu/layouts/layouts.ts';
+import { PALETTE_MATRIX_FLOATS } from '../../src/gpu/layouts/bindings.ts';
 import { rigidStretchFromMat4 } from '../../src/math/dual-quat.ts';
 import { buildChain } from '../support/fixtures.ts';
 

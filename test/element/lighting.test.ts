@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseLighting, loadEnvironmentImage, parseToneMapping, parseUnit } from '../../src/element/lighting.ts';
 import { writeHdr } from '../../src/gpu/environment/hdr.ts';
 import { writeExr } from '../support/exr.ts';
-import { ToneMapping } from '../../src/gpu/layouts/layouts.ts';
+import { ToneMapping } from '../../src/gpu/layouts/bindings.ts';
 
 const BASE = 'https://example.com/page/index.html';
 

@@ -18,7 +18,7 @@ import { bakeModelGpu } from '../../src/bake/gpu-bake.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Primitive } from '../../src/gltf/model.ts';
-import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines/pipelines.ts';
+import { MESH_SHADER_SOURCE } from '../../src/gpu/pipelines/mesh.ts';
 import { preskinPipeline, type PreskinVariant } from '../../src/gpu/draw/preskin.ts';
 import { compilationErrors } from '../../src/gpu/device/shader-module.ts';
 import { composeTRS } from '../../src/math/trs.ts';

@@ -12,7 +12,7 @@ import { createModelInstance } from '../../src/anim/instance.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
-import { DebugView } from '../../src/gpu/debug/debug-views.ts';
+import { DebugView } from '../../src/gpu/debug/views.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { assetPath } from '../support/assets.ts';

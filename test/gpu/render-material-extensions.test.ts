@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GltfMaterialJson } from '../../src/gltf/builder.ts';
 import type { GltfWarning } from '../../src/gltf/errors.ts';
-import { ToneMapping } from '../../src/gpu/layouts/layouts.ts';
+import { ToneMapping } from '../../src/gpu/layouts/bindings.ts';
 import { defaultRenderSettings } from '../../src/gpu/frame/render-settings.ts';
 import type { ImageDecoder } from '../../src/gpu/textures/textures.ts';
 import { encodePng, nodeImageDecoder } from '../support/png.ts';

@@ -13,7 +13,7 @@ import { bakeModel } from '../../src/bake/bake.ts';
 import { TargetPath } from '../../src/gltf/constants.ts';
 import type { Clip, Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
-import { DebugView } from '../../src/gpu/debug/debug-views.ts';
+import { DebugView } from '../../src/gpu/debug/views.ts';
 import { drawIndices } from '../../src/gltf/topology.ts';
 import { MAX_ACTIVE_MORPH_TARGETS } from '../../src/gpu/model/morph-targets.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';

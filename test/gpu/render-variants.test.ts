@@ -4,8 +4,8 @@
  * with -1, without uploading anything again; pipelines for shadows are ready before a switch shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DebugView } from '../../src/gpu/debug/debug-views.ts';
-import { ToneMapping } from '../../src/gpu/layouts/layouts.ts';
+import { DebugView } from '../../src/gpu/debug/views.ts';
+import { ToneMapping } from '../../src/gpu/layouts/bindings.ts';
 import { COLOUR_VARIANTS, variantFileBytes } from '../support/variant-files.ts';
 import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice, type Frame } from './gpu-test.ts';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelInstance, updateModelInstance } from '../../src/anim/instance.ts';
-import { ToneMapping } from '../../src/gpu/layouts/layouts.ts';
+import { ToneMapping } from '../../src/gpu/layouts/bindings.ts';
 import { assetPath } from '../support/assets.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import { buildBlendedPair } from './fixtures.ts';

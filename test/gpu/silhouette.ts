@@ -10,7 +10,7 @@ import { bakeModel, type BakeOptions } from '../../src/bake/bake.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { drawIndices } from '../../src/gltf/topology.ts';
 import type { OrbitCamera } from '../../src/gpu/frame/camera.ts';
-import { MSAA_SAMPLE_COUNT } from '../../src/gpu/layouts/layouts.ts';
+import { MSAA_SAMPLE_COUNT } from '../../src/gpu/layouts/bindings.ts';
 import { projectToPixel, type Frame } from './gpu-test.ts';
 
 /** WebGPU's standard 4-sample pattern, in pixel units from the pixel's top-left corner (y down). */

@@ -17,7 +17,7 @@
  */
 import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
 import type { Model } from '../../gltf/model.ts';
-import { cullGrid } from '../draw/gpu-culling.ts';
+import { cullGrid } from '../draw/culling-pass.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from '../device/limits.ts';
 import {
   CROWD_WORKGROUP_SIZE, GLOBAL_VEC4S, INSTANCE_STATE_BYTES, InstanceStateOffset, LOCAL_VEC4S, NO_CLIP, PARAMS_BYTES, PARAMS_STRIDE, ParamsOffset,

@@ -7,7 +7,7 @@
  * changes; the frame writes one 8-byte uniform. Allocates nothing per frame otherwise.
  */
 import dqPaletteWgsl from '../../../shaders/dq-palette.wgsl?raw';
-import { PALETTE_MATRIX_BYTES } from '../layouts/layouts.ts';
+import { PALETTE_MATRIX_BYTES } from '../layouts/bindings.ts';
 import { perDevice } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
 

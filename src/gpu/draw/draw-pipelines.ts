@@ -9,7 +9,7 @@
  * specialised for it), so one entry per method serves that path with shadows on or off.
  */
 import { SKINNING_METHODS, type SkinningMethod } from '../../anim/skinning-method.ts';
-import { PRESKINNED_ENTRY_POINT, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/pipelines.ts';
+import { PRESKINNED_ENTRY_POINT, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
 import { preskinPipeline, preskinVariants, type PreskinDraw } from './preskin.ts';
 import type { SkinningPath } from '../frame/render-settings.ts';
 import type { ShadowCasterPipelines } from '../frame/shadow-map.ts';

@@ -9,7 +9,7 @@ import { usesDqPalette } from '../../anim/skinning-method.ts';
 import { multiplyMat4 } from '../../math/trs.ts';
 import { cameraRelativeModel } from '../frame/camera-relative.ts';
 import { DRAW_RECORD_WORDS, DrawRecordWord, MAT3_COLUMN_WORDS } from '../layouts/draw-record.ts';
-import { DrawFlag } from '../layouts/layouts.ts';
+import { DrawFlag } from '../layouts/bindings.ts';
 import type { ModelDraws } from './model-draws.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from '../model/morph-targets.ts';
 import { paletteHasNonUniformScale } from './skin-normals.ts';

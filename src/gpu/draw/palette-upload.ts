@@ -7,7 +7,7 @@
 import { dqPaletteFromMatrices } from '../../anim/dq-palette.ts';
 import type { ModelInstance } from '../../anim/instance.ts';
 import { usesDqPalette } from '../../anim/skinning-method.ts';
-import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from '../layouts/layouts.ts';
+import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from '../layouts/bindings.ts';
 import type { ModelDraws } from './model-draws.ts';
 
 /** Whether the instances' palettes follow each other in one ArrayBuffer (as a Crowd lays them out). */

@@ -27,8 +27,8 @@ import skinningWgsl from '../../../shaders/skinning.wgsl?raw';
 import { ComponentType } from '../../gltf/constants.ts';
 import type { Model, Primitive } from '../../gltf/model.ts';
 import { usesDqPalette, type SkinningMethod } from '../../anim/skinning-method.ts';
-import type { GpuPrimitive } from '../model/gpu-model.ts';
-import { SkinBinding } from '../layouts/layouts.ts';
+import type { GpuPrimitive } from '../model/upload.ts';
+import { SkinBinding } from '../layouts/bindings.ts';
 import type { SkinningPath } from '../frame/render-settings.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
 

@@ -2,7 +2,7 @@
  * A prefiltered environment on the GPU (made by prefilter.ts): what the mesh shader lights
  * with and the skybox shows. The caller owns it: `destroy()` it when no renderer uses it.
  */
-import { FrameBinding } from '../layouts/layouts.ts';
+import { FrameBinding } from '../layouts/bindings.ts';
 import { perDevice } from '../device/per-device.ts';
 import { ENVIRONMENT_FORMAT } from './prefilter-params.ts';
 

@@ -1,7 +1,7 @@
 import { environmentBindGroupEntries, EnvironmentPlaceholder, type Environment } from '../environment/environment.ts';
 import { acquireBrdfLut, releaseBrdfLut } from '../environment/prefilter.ts';
 import { FrameUniformsData } from '../layouts/frame-uniforms.ts';
-import { FrameBinding } from '../layouts/layouts.ts';
+import { FrameBinding } from '../layouts/bindings.ts';
 import type { ShadowMap } from './shadow-map.ts';
 
 /**

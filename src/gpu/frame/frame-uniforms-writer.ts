@@ -7,7 +7,7 @@ import { mat4 } from 'wgpu-matrix';
 import { length3 } from '../../math/trs.ts';
 import { viewRotation } from './camera-relative.ts';
 import type { Camera } from './camera.ts';
-import { DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from '../layouts/debug-layouts.ts';
+import { DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from '../layouts/debug.ts';
 import type { Environment } from '../environment/environment.ts';
 import type { FrameUniformsData } from '../layouts/frame-uniforms.ts';
 import type { RenderSettings } from './render-settings.ts';

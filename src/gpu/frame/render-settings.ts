@@ -4,7 +4,7 @@
  */
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
 import type { GltfWarning } from '../../gltf/errors.ts';
-import { ToneMapping } from '../layouts/layouts.ts';
+import { ToneMapping } from '../layouts/bindings.ts';
 import type { AllocationLimits } from '../device/limits.ts';
 import { DEFAULT_SHADOW_MAP_SIZE } from './shadow-map.ts';
 import type { ImageDecoder } from '../textures/textures.ts';

@@ -3,8 +3,8 @@
  * (recreated only when that changes), resolved into the target through a view made when
  * the target changes; and the pass descriptor, reused every frame.
  */
-import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/layouts.ts';
-import { isSrgbFormat } from '../pipelines/pipelines.ts';
+import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/bindings.ts';
+import { isSrgbFormat } from '../pipelines/mesh.ts';
 import { srgbToLinear } from '../textures/textures.ts';
 
 export class RenderTargets {

@@ -22,11 +22,11 @@ import type { Model } from '../../gltf/model.ts';
 import { length3, maxAxisScale } from '../../math/trs.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData } from '../layouts/frame-uniforms.ts';
-import { INDIRECT_ARGS_BYTES } from '../layouts/gpu-culling-layout.ts';
-import type { GpuPrimitive } from '../model/gpu-model.ts';
-import { BindGroup, FrameBinding } from '../layouts/layouts.ts';
+import { INDIRECT_ARGS_BYTES } from '../layouts/cull.ts';
+import type { GpuPrimitive } from '../model/upload.ts';
+import { BindGroup, FrameBinding } from '../layouts/bindings.ts';
 import { perDevice } from '../device/per-device.ts';
-import { meshPipelineKey, MeshPipelines, skinningConstants, VERTEX_ENTRY_POINT, type MeshPipelineDesc } from '../pipelines/pipelines.ts';
+import { meshPipelineKey, MeshPipelines, skinningConstants, VERTEX_ENTRY_POINT, type MeshPipelineDesc } from '../pipelines/mesh.ts';
 
 export const SHADOW_MAP_FORMAT: GPUTextureFormat = 'depth32float';
 export const DEFAULT_SHADOW_MAP_SIZE = 2048;

@@ -1,6 +1,6 @@
 import { IDENTITY_UV_TRANSFORM, uvTransformMatrix } from '../../gltf/extensions/khr-texture-transform.ts';
 import type { Material, TextureInfo } from '../../gltf/model.ts';
-import { AlphaModeCode, MaterialFlag } from './layouts.ts';
+import { AlphaModeCode, MaterialFlag } from './bindings.ts';
 
 /**
  * Byte layout of `struct MaterialUniforms` (shaders/mesh.wgsl), group 2 binding 0:

@@ -14,7 +14,7 @@ import type { GltfWarning } from '../../gltf/errors.ts';
 import type { Model, Primitive } from '../../gltf/model.ts';
 import { readyCenters } from '../../skin/centers-of-rotation/centers.ts';
 import { prepareCentersOfRotation } from '../../skin/centers-of-rotation/offthread.ts';
-import { createBufferWithData, type GpuModel, type GpuPrimitive } from './gpu-model.ts';
+import { createBufferWithData, type GpuModel, type GpuPrimitive } from './upload.ts';
 
 /**
  * One model's centres buffer, made on the first `prepare()` (centre-of-rotation skinning

@@ -5,7 +5,7 @@
  * samplers for all of them and makes the bind group with the path's layout.
  */
 import type { Material, TextureInfo } from '../../gltf/model.ts';
-import type { AlphaMode } from '../pipelines/pipelines.ts';
+import type { AlphaMode } from '../pipelines/mesh.ts';
 import type { MaterialPathName } from '../pipelines/material-path.ts';
 
 export interface GpuMaterial {

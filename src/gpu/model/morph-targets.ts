@@ -19,7 +19,7 @@
  * expressions — the GPU applies exactly what src/skin/morph.ts does on the CPU.
  */
 import type { Primitive } from '../../gltf/model.ts';
-import { DrawFlag } from '../layouts/layouts.ts';
+import { DrawFlag } from '../layouts/bindings.ts';
 
 /** Targets one draw applies per frame (two vec4f of weights in the draw record). */
 export const MAX_ACTIVE_MORPH_TARGETS = 8;

@@ -4,7 +4,7 @@
  * neither uploaded nor sampled.
  */
 import type { Material } from '../../gltf/model.ts';
-import { MaterialBinding, MaterialTexture } from '../layouts/layouts.ts';
+import { MaterialBinding, MaterialTexture } from '../layouts/bindings.ts';
 import { MATERIAL_UNIFORMS_SIZE, packMaterialUniforms } from '../layouts/material-uniforms.ts';
 import { pbrFeatures } from '../pipelines/pbr-path.ts';
 import type { MaterialTextures, MaterialUploader } from './material-upload.ts';

@@ -4,9 +4,9 @@
  * skybox (environment/skybox.ts). One pipeline per device, kind and colour format, built on
  * first use and shared by every Renderer.
  */
-import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/layouts.ts';
+import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/bindings.ts';
 import { perDevice } from '../device/per-device.ts';
-import { isSrgbFormat, MeshPipelines } from './pipelines.ts';
+import { isSrgbFormat, MeshPipelines } from './mesh.ts';
 
 /** What distinguishes one kind of frame draw. */
 export interface FrameDrawKind {

@@ -7,7 +7,7 @@
  */
 import pbrMaterialWgsl from '../../../shaders/pbr-material.wgsl?raw';
 import type { MaterialShading } from '../../gltf/model.ts';
-import { ALL_MATERIAL_TEXTURES, MaterialBinding, MaterialShadingCode } from '../layouts/layouts.ts';
+import { ALL_MATERIAL_TEXTURES, MaterialBinding, MaterialShadingCode } from '../layouts/bindings.ts';
 import { MATERIAL_UNIFORMS_SIZE } from '../layouts/material-uniforms.ts';
 import type { MaterialPath } from './material-path.ts';
 

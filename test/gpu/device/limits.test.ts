@@ -13,7 +13,7 @@ import { loadGltf } from '../../../src/gltf/load.ts';
 import type { Model } from '../../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../../src/gpu/frame/bounds.ts';
 import { DRAW_RECORD_SIZE } from '../../../src/gpu/layouts/draw-record.ts';
-import { PALETTE_MATRIX_BYTES } from '../../../src/gpu/layouts/layouts.ts';
+import { PALETTE_MATRIX_BYTES } from '../../../src/gpu/layouts/bindings.ts';
 import {
   allocationLimits, fitDimensions, GpuLimitError, instancesPerBinding, type AllocationLimits,
 } from '../../../src/gpu/device/limits.ts';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SkinningMethod } from '../../../src/anim/skinning-method.ts';
 import { DrawPipelineTable, type DrawPipelineContext, type PipelineDraw } from '../../../src/gpu/draw/draw-pipelines.ts';
-import type { MeshPipelineDesc } from '../../../src/gpu/pipelines/pipelines.ts';
+import type { MeshPipelineDesc } from '../../../src/gpu/pipelines/mesh.ts';
 
 /** Rigid draws (the compute path then needs no compute pipelines, so no device). */
 const draws = ['a', 'b'].map((key, i) => ({

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { dqPaletteFromMatrices } from '../../../src/anim/dq-palette.ts';
 import type { ModelInstance } from '../../../src/anim/instance.ts';
 import type { SkinningMethod } from '../../../src/anim/skinning-method.ts';
-import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from '../../../src/gpu/layouts/layouts.ts';
+import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from '../../../src/gpu/layouts/bindings.ts';
 import type { ModelDraws } from '../../../src/gpu/draw/model-draws.ts';
 import { palettesUploadInPlace, uploadPalettes } from '../../../src/gpu/draw/palette-upload.ts';
 

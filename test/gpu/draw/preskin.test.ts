@@ -14,7 +14,7 @@ import { bakeModel } from '../../../src/bake/bake.ts';
 import { buildBuiltinGlb } from '../../../src/builtin/index.ts';
 import type { Model } from '../../../src/gltf/model.ts';
 import { DRAW_RECORD_SIZE, DrawRecordOffset } from '../../../src/gpu/layouts/draw-record.ts';
-import { DrawFlag } from '../../../src/gpu/layouts/layouts.ts';
+import { DrawFlag } from '../../../src/gpu/layouts/bindings.ts';
 import {
   AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, PRESKIN_PARAMS_FIELDS, PRESKIN_WGSL, PRESKIN_WORKGROUP_SIZE, PreskinBinding,
   preskinGrid, preskinVariants, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS, type PreskinDraw,

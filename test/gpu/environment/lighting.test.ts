@@ -11,7 +11,7 @@ import type { EquirectImage } from '../../../src/gpu/environment/equirect.ts';
 import { parseHdr, writeHdr } from '../../../src/gpu/environment/hdr.ts';
 import { neutralEnvironment } from '../../../src/gpu/environment/neutral.ts';
 import { prefilterEnvironment } from '../../../src/gpu/environment/prefilter.ts';
-import { ToneMapping } from '../../../src/gpu/layouts/layouts.ts';
+import { ToneMapping } from '../../../src/gpu/layouts/bindings.ts';
 import { srgbToLinear } from '../../../src/gpu/textures/textures.ts';
 import { sharedAssets } from '../../support/assets.ts';
 import { writeArtifactPng } from '../../support/png.ts';

@@ -13,7 +13,7 @@ import { bakeModel } from '../../../src/bake/bake.ts';
 import { buildBuiltinGlb } from '../../../src/builtin/index.ts';
 import { GltfBuilder } from '../../../src/gltf/builder.ts';
 import { computeInstanceBounds } from '../../../src/gpu/frame/bounds.ts';
-import { ToneMapping } from '../../../src/gpu/layouts/layouts.ts';
+import { ToneMapping } from '../../../src/gpu/layouts/bindings.ts';
 import { createShadowCasterBounds, fitLight, shadowCasterBox } from '../../../src/gpu/frame/shadow-map.ts';
 import { assetPath } from '../../support/assets.ts';
 import { writeArtifactPng } from '../../support/png.ts';

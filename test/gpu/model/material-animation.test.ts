@@ -11,7 +11,7 @@ import { MATERIAL_ANIM_FLOATS } from '../../../src/gltf/extensions/khr-animation
 import { loadGltf } from '../../../src/gltf/load.ts';
 import { MaterialUniformAnimator, packAnimatedValues } from '../../../src/gpu/model/material-animation.ts';
 import { MATERIAL_UNIFORMS_SIZE, packMaterialUniforms } from '../../../src/gpu/layouts/material-uniforms.ts';
-import { ToneMapping } from '../../../src/gpu/layouts/layouts.ts';
+import { ToneMapping } from '../../../src/gpu/layouts/bindings.ts';
 import { addPointerAnimation, type PointerTrack } from '../../support/animation-pointer.ts';
 import { measureAllocation } from '../../support/allocation.ts';
 import { encodePng } from '../../support/png.ts';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { MorphTarget, Primitive } from '../../../src/gltf/model.ts';
-import { DrawFlag } from '../../../src/gpu/layouts/layouts.ts';
+import { DrawFlag } from '../../../src/gpu/layouts/bindings.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, MAX_MORPH_TARGETS, packMorphDeltas, selectMorphTargets } from '../../../src/gpu/model/morph-targets.ts';
 
 /** A primitive of `n` vertices with the given attributes and targets (only what packing reads). */

@@ -3,10 +3,10 @@ import type { AccessorData, ComponentArray } from '../../../src/gltf/accessors.t
 import { ComponentType } from '../../../src/gltf/constants.ts';
 import type { Primitive } from '../../../src/gltf/model.ts';
 import { loadGltfFile } from '../../../src/cli/load-file.ts';
-import { createDefaultResources, uploadModel, type UploadContext } from '../../../src/gpu/model/gpu-model.ts';
-import { VertexLocation } from '../../../src/gpu/layouts/layouts.ts';
+import { createDefaultResources, uploadModel, type UploadContext } from '../../../src/gpu/model/upload.ts';
+import { VertexLocation } from '../../../src/gpu/layouts/bindings.ts';
 import { MipmapGenerator } from '../../../src/gpu/textures/mipmaps.ts';
-import { MeshPipelines } from '../../../src/gpu/pipelines/pipelines.ts';
+import { MeshPipelines } from '../../../src/gpu/pipelines/mesh.ts';
 import { buildGeometryBuffer, quantizedVertexFormat, type GeometryAttribute } from '../../../src/gpu/model/quantized-vertex.ts';
 import { sharedAssets } from '../../support/assets.ts';
 import { compressFile, type CompressedVariant } from '../../support/compressed.ts';

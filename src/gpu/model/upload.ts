@@ -4,7 +4,7 @@ import type { GltfWarning } from '../../gltf/errors.ts';
 import type { Material, Model, Primitive, TextureInfo } from '../../gltf/model.ts';
 import { drawIndices, weldPrimitive } from '../../gltf/topology.ts';
 import { ktx2UploadBudget, uploadKtx2Source } from '../textures/ktx2-texture.ts';
-import { VertexLocation } from '../layouts/layouts.ts';
+import { VertexLocation } from '../layouts/bindings.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from '../device/limits.ts';
 import { createAnimatedMaterialUniforms, type AnimatedMaterialUniforms } from './material-animation.ts';
 import { DEFAULT_MATERIAL } from '../layouts/material-uniforms.ts';
@@ -13,7 +13,7 @@ import { PBR_UPLOADER } from './pbr-material.ts';
 import type { MaterialPathName } from '../pipelines/material-path.ts';
 import type { MipmapGenerator } from '../textures/mipmaps.ts';
 import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
-import type { MeshPipelines } from '../pipelines/pipelines.ts';
+import type { MeshPipelines } from '../pipelines/mesh.ts';
 import { buildGeometryBuffer } from './quantized-vertex.ts';
 import {
   createImageTexture, createSolidTexture, fitImage, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,

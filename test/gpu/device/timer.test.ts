@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelInstance } from '../../../src/anim/instance.ts';
 import { requestWebGpuDevice } from '../../../src/gpu/device/device.ts';
-import { GpuTimer } from '../../../src/gpu/device/gpu-timer.ts';
+import { GpuTimer } from '../../../src/gpu/device/timer.ts';
 import { createNodeDevice } from '../../../src/gpu/device/node-device.ts';
 import { assetPath } from '../../support/assets.ts';
 import { GpuErrorWatch } from '../../support/gpu-errors.ts';

@@ -10,10 +10,10 @@ import { loadGltf } from '../../../src/gltf/load.ts';
 import {
   BOUNDS_BOX_LAYOUT, BOUNDS_BOX_STRIDE, BOUNDS_EDGE_VERTICES, BoundsBoxLocation, DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_JOINT_LAYOUT, SKELETON_JOINT_STRIDE,
   SkeletonJointLocation, SkeletonJointOffset,
-} from '../../../src/gpu/layouts/debug-layouts.ts';
-import { WORLD_BOX_FLOATS } from '../../../src/gpu/draw/culling.ts';
-import { DEBUG_SHADER_SOURCE } from '../../../src/gpu/pipelines/debug-pipelines.ts';
-import { skeletonJointRecords, wireframeIndices } from '../../../src/gpu/debug/debug-view-draws.ts';
+} from '../../../src/gpu/layouts/debug.ts';
+import { WORLD_BOX_FLOATS } from '../../../src/gpu/draw/cpu-culling.ts';
+import { DEBUG_SHADER_SOURCE } from '../../../src/gpu/pipelines/debug.ts';
+import { skeletonJointRecords, wireframeIndices } from '../../../src/gpu/debug/view-draws.ts';
 import { buildChain } from '../../support/fixtures.ts';
 import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';
 import { screamingSnake, structLocations, u32Constants } from '../wgsl-layout.ts';

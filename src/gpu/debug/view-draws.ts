@@ -17,13 +17,13 @@
  */
 import type { Model, Skin } from '../../gltf/model.ts';
 import { invertMat4 } from '../../math/trs.ts';
-import { DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_JOINT_STRIDE, SkeletonJointOffset } from '../layouts/debug-layouts.ts';
-import { instanceStepped, type DebugPipelines } from '../pipelines/debug-pipelines.ts';
-import { DebugView } from './debug-views.ts';
+import { DebugLineKind, LINE_SEGMENT_VERTICES, SHAPE_SEGMENT_VERTICES, SKELETON_JOINT_STRIDE, SkeletonJointOffset } from '../layouts/debug.ts';
+import { instanceStepped, type DebugPipelines } from '../pipelines/debug.ts';
+import { DebugView } from './views.ts';
 import { drawIndices } from '../../gltf/topology.ts';
-import { createBufferWithData, type GpuPrimitive } from '../model/gpu-model.ts';
+import { createBufferWithData, type GpuPrimitive } from '../model/upload.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
-import { meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/pipelines.ts';
+import { meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
 
 /** What the debug views need to know about one of the Renderer's draws. */
 export interface DebugDrawSource {

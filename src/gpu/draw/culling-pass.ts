@@ -32,8 +32,8 @@ import { CountReadback } from '../device/count-readback.ts';
 import {
   CULL_DRAW_BYTES, CULL_MESH_NODE_BYTES, CULL_NO_INDEX, CULL_PAIR_BYTES, CULL_PARAMS_BYTES, CULL_WORKGROUP_SIZE, CullBinding,
   CullDrawWord, CullMeshNodeWord, CullPairWord, CullParamsWord, INDIRECT_ARGS_BYTES,
-} from '../layouts/gpu-culling-layout.ts';
-import { PALETTE_MATRIX_BYTES } from '../layouts/layouts.ts';
+} from '../layouts/cull.ts';
+import { PALETTE_MATRIX_BYTES } from '../layouts/bindings.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
 
 export const CULL_WGSL = `${drawRecordWgsl}\n${cullWgsl}`;

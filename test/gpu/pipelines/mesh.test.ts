@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import meshWgsl from '../../../shaders/mesh.wgsl?raw';
 import pbrMaterialWgsl from '../../../shaders/pbr-material.wgsl?raw';
-import { ALL_MATERIAL_TEXTURES, MaterialTexture } from '../../../src/gpu/layouts/layouts.ts';
-import { MATERIAL_PATHS, materialFeaturesOf, meshPipelineKey, meshShaderSource, meshVariantDesc, shadowsOf, usesLeanSurface, type MeshPipelineDesc } from '../../../src/gpu/pipelines/pipelines.ts';
+import { ALL_MATERIAL_TEXTURES, MaterialTexture } from '../../../src/gpu/layouts/bindings.ts';
+import { MATERIAL_PATHS, materialFeaturesOf, meshPipelineKey, meshShaderSource, meshVariantDesc, shadowsOf, usesLeanSurface, type MeshPipelineDesc } from '../../../src/gpu/pipelines/mesh.ts';
 import { pbrFeatures, pbrShading, pbrTextures } from '../../../src/gpu/pipelines/pbr-path.ts';
 
 const desc: MeshPipelineDesc = {

@@ -2,11 +2,11 @@ import { pbrShading, pbrTextures } from '../../../src/gpu/pipelines/pbr-path.ts'
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ComponentType } from '../../../src/gltf/constants.ts';
-import { createDefaultResources, jointsFormat, uploadModel, weightsFormat, type UploadContext } from '../../../src/gpu/model/gpu-model.ts';
-import { DrawFlag, MaterialTexture, VertexLocation } from '../../../src/gpu/layouts/layouts.ts';
+import { createDefaultResources, jointsFormat, uploadModel, weightsFormat, type UploadContext } from '../../../src/gpu/model/upload.ts';
+import { DrawFlag, MaterialTexture, VertexLocation } from '../../../src/gpu/layouts/bindings.ts';
 import { MipmapGenerator } from '../../../src/gpu/textures/mipmaps.ts';
 import { packMorphDeltas } from '../../../src/gpu/model/morph-targets.ts';
-import { MeshPipelines } from '../../../src/gpu/pipelines/pipelines.ts';
+import { MeshPipelines } from '../../../src/gpu/pipelines/mesh.ts';
 import { assetPath } from '../../support/assets.ts';
 import { buildChain } from '../../support/fixtures.ts';
 import { nodeImageDecoder } from '../../support/png.ts';

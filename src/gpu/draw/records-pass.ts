@@ -23,11 +23,11 @@ import { movingMeshNodes } from '../../anim/moving-mesh-nodes.ts';
 import { createPose, setRestPose } from '../../anim/pose.ts';
 import { TargetPath } from '../../gltf/constants.ts';
 import type { Model } from '../../gltf/model.ts';
-import { cullGrid } from './gpu-culling.ts';
-import { CULL_NO_INDEX, CULL_WORKGROUP_SIZE } from '../layouts/gpu-culling-layout.ts';
+import { cullGrid } from './culling-pass.ts';
+import { CULL_NO_INDEX, CULL_WORKGROUP_SIZE } from '../layouts/cull.ts';
 import {
   PLACEMENT_COMPACT_FLOATS, PLACEMENT_ROW_FLOATS, PlacementForm, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding,
-} from '../layouts/gpu-records-layout.ts';
+} from '../layouts/records.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
 
 export const RECORDS_WGSL = `${drawRecordWgsl}\n${recordsWgsl}`;

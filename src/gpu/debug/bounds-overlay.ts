@@ -4,8 +4,8 @@
  * over the frame. The pipeline is built the first time a frame asks for the view; the
  * box buffer grows with the most boxes drawn so far (otherwise nothing is allocated).
  */
-import { BOUNDS_BOX_STRIDE, BOUNDS_EDGE_VERTICES } from '../layouts/debug-layouts.ts';
-import type { DebugPipelines } from '../pipelines/debug-pipelines.ts';
+import { BOUNDS_BOX_STRIDE, BOUNDS_EDGE_VERTICES } from '../layouts/debug.ts';
+import type { DebugPipelines } from '../pipelines/debug.ts';
 
 export class BoundsOverlay {
   private pipeline: GPURenderPipeline | undefined;

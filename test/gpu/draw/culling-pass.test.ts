@@ -12,12 +12,12 @@ import { Crowd } from '../../../src/anim/crowd.ts';
 import { createModelInstance } from '../../../src/anim/instance.ts';
 import type { Model } from '../../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../../src/gpu/frame/bounds.ts';
-import { InstanceCuller } from '../../../src/gpu/draw/culling.ts';
+import { InstanceCuller } from '../../../src/gpu/draw/cpu-culling.ts';
 import { DRAW_RECORD_SIZE, DrawRecordWord, DRAW_RECORD_WORDS } from '../../../src/gpu/layouts/draw-record.ts';
 import {
   CULL_DRAW_BYTES, CULL_MESH_NODE_BYTES, CULL_PAIR_BYTES, CULL_PARAMS_BYTES, CullBinding, CullDrawWord, CullMeshNodeWord, CullPairWord, CullParamsWord,
-} from '../../../src/gpu/layouts/gpu-culling-layout.ts';
-import { cullGrid, packCullData, type GpuPaletteSource } from '../../../src/gpu/draw/gpu-culling.ts';
+} from '../../../src/gpu/layouts/cull.ts';
+import { cullGrid, packCullData, type GpuPaletteSource } from '../../../src/gpu/draw/culling-pass.ts';
 import type { ModelDraws } from '../../../src/gpu/draw/model-draws.ts';
 import { renderCrowd } from '../../../src/crowd/render-crowd.ts';
 import { mat4 } from 'wgpu-matrix';

@@ -5,11 +5,11 @@
  * WEIGHTS and WIREFRAME views are mesh pipeline variants (pipelines.ts).
  */
 import debugWgsl from '../../../shaders/debug.wgsl?raw';
-import { BOUNDS_BOX_LAYOUT, DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from '../layouts/debug-layouts.ts';
-import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/layouts.ts';
+import { BOUNDS_BOX_LAYOUT, DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from '../layouts/debug.ts';
+import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/bindings.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
 import { perDevice } from '../device/per-device.ts';
-import { isSrgbFormat, MESH_SHADER_SOURCE, MeshPipelines, skinningConstants, skinningKey } from './pipelines.ts';
+import { isSrgbFormat, MESH_SHADER_SOURCE, MeshPipelines, skinningConstants, skinningKey } from './mesh.ts';
 
 /** The mesh shader (structs, bindings, vertex inputs, skinning) followed by the overlays. */
 export const DEBUG_SHADER_SOURCE = `${MESH_SHADER_SOURCE}\n${debugWgsl}`;

@@ -15,11 +15,11 @@ import { FRAME_UNIFORMS_SIZE, FrameUniformsData, FrameUniformsOffset } from '../
 import {
   AlphaModeCode, BindGroup, DrawFlag, FrameBinding, MaterialBinding, MaterialFlag, MaterialShadingCode, MaterialTexture, PALETTE_MATRIX_BYTES, SkinBinding,
   ToneMapping, VertexLocation,
-} from '../../../src/gpu/layouts/layouts.ts';
+} from '../../../src/gpu/layouts/bindings.ts';
 import { uvTransformMatrix } from '../../../src/gltf/extensions/khr-texture-transform.ts';
 import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../../src/gpu/layouts/material-uniforms.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, MORPH_DELTA_COMPONENTS } from '../../../src/gpu/model/morph-targets.ts';
-import { MESH_SHADER_SOURCE } from '../../../src/gpu/pipelines/pipelines.ts';
+import { MESH_SHADER_SOURCE } from '../../../src/gpu/pipelines/mesh.ts';
 import { PRESKIN_WGSL } from '../../../src/gpu/draw/preskin.ts';
 import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';
 import { bindings, screamingSnake, structLayout, structLocations, u32Constants } from '../wgsl-layout.ts';

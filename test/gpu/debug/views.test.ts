@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DebugView, debugViewNames, parseDebugViews } from '../../../src/gpu/debug/debug-views.ts';
+import { DebugView, debugViewNames, parseDebugViews } from '../../../src/gpu/debug/views.ts';
 
 describe('debug view names', () => {
   it('parse a space-separated attribute into a mask, reporting unknown words', () => {
