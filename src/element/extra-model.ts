@@ -1,6 +1,6 @@
 import { composeModels, setPartRoot, type ComposedClip, type ComposedModel } from '../gltf/compose.ts';
 import type { Model } from '../gltf/model.ts';
-import { parseCameraTarget } from './camera-goal.ts';
+import { parseCameraTarget } from './camera/camera-goal.ts';
 import { orientationQuaternion, parseOrientation, parseScale, IDENTITY_ORIENTATION, UNIT_SCALE } from './model-transform.ts';
 import { HTMLElementBase } from './page.ts';
 

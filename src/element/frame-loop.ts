@@ -1,6 +1,6 @@
 import type { AnimationPlayer } from '../anim/player.ts';
 import { canvasPixelSize, type PixelSize } from '../gpu/device/device.ts';
-import type { ViewerCamera } from './framing.ts';
+import type { ViewerCamera } from './camera/framing.ts';
 import type { GpuSession, GpuState } from './gpu-session.ts';
 import type { ViewerStage } from './stage.ts';
 

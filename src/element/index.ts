@@ -32,11 +32,11 @@ declare global {
 
 export { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
 export { EXTRA_MODEL_TAG, ExtraModelElement, type ExtraModelChangeDetail } from './extra-model.ts';
-export type { ViewerCameraOrbit, ViewerVector3 } from './camera-api.ts';
+export type { ViewerCameraOrbit, ViewerVector3 } from './camera/camera-api.ts';
 export type { SphericalPosition, Vector2D, Vector3D } from './vector3d.ts';
 export type { Finger, Keyframe, Path } from './interact.ts';
 export type { ViewerStats } from './frame-loop.ts';
-export type { HotspotQuery, HotspotVector2, HotspotVector3, SurfacePoint } from './hotspots.ts';
+export type { HotspotQuery, HotspotVector2, HotspotVector3, SurfacePoint } from './hotspots/hotspots.ts';
 export { DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED } from './reflected-attributes.ts';
 export type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerAnimationEndDetail, ViewerEnvironmentDetail, ViewerErrorDetail,
@@ -46,4 +46,4 @@ export type {
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
 export type { ToBlobOptions } from './capture.ts';
 export type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
-export { loadModelSource, SourceError, type LoadSourceOptions } from './source.ts';
+export { loadModelSource, SourceError, type LoadSourceOptions } from './loading/source.ts';

@@ -4,7 +4,7 @@ import { setIdentity } from '../math/trs.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/frame/bounds.ts';
 import type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
-import { CameraApi, type ViewerCameraOrbit, type ViewerVector3 } from './camera-api.ts';
+import { CameraApi, type ViewerCameraOrbit, type ViewerVector3 } from './camera/camera-api.ts';
 import { vector3d } from './vector3d.ts';
 import { readModelMatrix } from './model-transform.ts';
 import { ViewerImages, type ToBlobOptions } from './capture.ts';
@@ -12,17 +12,17 @@ import type {
   SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
 } from './events.ts';
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
-import { animatedBounds, ViewerCamera } from './framing.ts';
+import { animatedBounds, ViewerCamera } from './camera/framing.ts';
 import { GpuSession, readViewerSettings, type GpuState } from './gpu-session.ts';
-import { ViewerHotspots, type HotspotQuery, type SurfacePoint } from './hotspots.ts';
+import { ViewerHotspots, type HotspotQuery, type SurfacePoint } from './hotspots/hotspots.ts';
 import { ViewerLighting } from './lighting.ts';
-import { ModelLoader } from './model-loader.ts';
+import { ModelLoader } from './loading/model-loader.ts';
 import {
   defineReflectedProperties, REFLECTED_ATTRIBUTES, reflectedAttribute, type ReflectedProperties,
 } from './reflected-attributes.ts';
-import { PosterView } from './poster.ts';
-import { elementSource, loadModelSource } from './source.ts';
-import { addAnimationSources } from './animation-sources.ts';
+import { PosterView } from './loading/poster.ts';
+import { elementSource, loadModelSource } from './loading/source.ts';
+import { addAnimationSources } from './loading/animation-sources.ts';
 import { variantIndex } from './variants.ts';
 import { checkCrowdAttribute, DEFAULT_CROWD_EVALUATOR, parseCrowdEvaluator, ViewerStage } from './stage.ts';
 import { clipNames, ViewerPlayback } from './playback.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findSlot } from '../../src/anim/mask.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';
 import { WALK_STRIDE } from '../../src/builtin/character.ts';
-import { animatedBounds } from '../../src/element/framing.ts';
+import { animatedBounds } from '../../src/element/camera/framing.ts';
 import { MAX_GPU_INSTANCES, MAX_INSTANCES, parseCrowdEvaluator, ViewerStage } from '../../src/element/stage.ts';
 import { setIdentity } from '../../src/math/trs.ts';
 import { loadCharacter } from '../anim/fixtures.ts';

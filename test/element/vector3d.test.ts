@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCameraOrbit } from '../../src/element/attributes.ts';
-import { parseCameraTarget } from '../../src/element/camera-goal.ts';
+import { parseCameraTarget } from '../../src/element/camera/camera-goal.ts';
 import { sphericalPosition, vector2d, vector3d } from '../../src/element/vector3d.ts';
 
 describe('model-viewer\'s value objects', () => {

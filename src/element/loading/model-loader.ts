@@ -1,5 +1,5 @@
-import type { Model } from '../gltf/model.ts';
-import { WebGpuUnsupportedError } from '../gpu/device/device.ts';
+import type { Model } from '../../gltf/model.ts';
+import { WebGpuUnsupportedError } from '../../gpu/device/device.ts';
 
 /**
  * The steps of a load and the effects of its outcome, supplied by the element (by fakes in

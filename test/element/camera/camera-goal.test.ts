@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_MAX_PHI, DEFAULT_MIN_PHI, DEFAULT_ROTATION_PER_SECOND, parseAngleOr, parseCameraTarget, parseMilliseconds, parseOrbitLimits,
   parseRotationRate, stepDamped, type OrbitLimits,
-} from '../../src/element/camera-goal.ts';
+} from '../../../src/element/camera/camera-goal.ts';
 
 const DEG = Math.PI / 180;
 

@@ -1,13 +1,13 @@
-import { parseCameraOrbit, parseNumber } from './attributes.ts';
+import { parseCameraOrbit, parseNumber } from '../attributes.ts';
 import {
   DEFAULT_AUTO_ROTATE_DELAY, DEFAULT_FIELD_OF_VIEW, DEFAULT_INTERPOLATION_DECAY, DEFAULT_MAX_FIELD_OF_VIEW, DEFAULT_MIN_FIELD_OF_VIEW,
   DEFAULT_ROTATION_PER_SECOND, parseAngleOr, parseCameraTarget, parseMilliseconds, parseOrbitLimits, parseRotationRate,
 } from './camera-goal.ts';
 import { CameraControls } from './controls.ts';
 import { AUTO_ORBIT, type CameraChangeSource, type ViewerCamera } from './framing.ts';
-import { sphericalPosition, vector3d, type SphericalPosition, type Vector3D } from './vector3d.ts';
-import { ScriptedGestures, type Finger } from './interact.ts';
-import type { ViewerShadow } from './template.ts';
+import { sphericalPosition, vector3d, type SphericalPosition, type Vector3D } from '../vector3d.ts';
+import { ScriptedGestures, type Finger } from '../interact.ts';
+import type { ViewerShadow } from '../template.ts';
 
 /**
  * The camera half of <skinned-mesh-viewer>'s model-viewer API: the camera attributes

@@ -13,9 +13,9 @@
  *
  * Every function allocates nothing; outputs are caller-owned arrays (`dst` last).
  */
-import type { ModelInstance } from '../anim/instance.ts';
-import type { NumArray } from '../math/types.ts';
-import type { RayHit, SkinnedRaycaster } from '../skin/raycast.ts';
+import type { ModelInstance } from '../../anim/instance.ts';
+import type { NumArray } from '../../math/types.ts';
+import type { RayHit, SkinnedRaycaster } from '../../skin/raycast.ts';
 
 const NUMBER = '[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:e[+-]?\\d+)?';
 const SIGNED_LENGTH_RE = new RegExp(`^(${NUMBER})(m|cm|mm)?$`, 'i');

@@ -4,9 +4,9 @@
  * when a test says so.
  */
 import { describe, expect, it } from 'vitest';
-import type { Model } from '../../src/gltf/model.ts';
-import { WebGpuUnsupportedError } from '../../src/gpu/device/device.ts';
-import { ModelLoader } from '../../src/element/model-loader.ts';
+import type { Model } from '../../../src/gltf/model.ts';
+import { WebGpuUnsupportedError } from '../../../src/gpu/device/device.ts';
+import { ModelLoader } from '../../../src/element/loading/model-loader.ts';
 
 interface Deferred<T> {
   readonly promise: Promise<T>;

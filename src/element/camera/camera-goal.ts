@@ -1,4 +1,4 @@
-import { parseAngle, parseCameraOrbit, parseLength, type CameraOrbit, type OrbitRadius } from './attributes.ts';
+import { parseAngle, parseCameraOrbit, parseLength, type CameraOrbit, type OrbitRadius } from '../attributes.ts';
 
 /**
  * The camera attributes of <skinned-mesh-viewer> after model-viewer's (`camera-target`,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AnimationPlayer } from '../../src/anim/player.ts';
-import { buildBuiltinGlb } from '../../src/builtin/index.ts';
-import { loadGltf } from '../../src/gltf/load.ts';
-import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
-import { animatedBounds, AUTO_ORBIT, MAX_ZOOM, ViewerCamera } from '../../src/element/framing.ts';
-import { parseCameraOrbit } from '../../src/element/attributes.ts';
-import { measureAllocation } from '../support/allocation.ts';
+import { AnimationPlayer } from '../../../src/anim/player.ts';
+import { buildBuiltinGlb } from '../../../src/builtin/index.ts';
+import { loadGltf } from '../../../src/gltf/load.ts';
+import { computeInstanceBounds } from '../../../src/gpu/frame/bounds.ts';
+import { animatedBounds, AUTO_ORBIT, MAX_ZOOM, ViewerCamera } from '../../../src/element/camera/framing.ts';
+import { parseCameraOrbit } from '../../../src/element/attributes.ts';
+import { measureAllocation } from '../../support/allocation.ts';
 
 describe('animatedBounds', () => {
   it('contains every sampled pose of the clip and leaves the player where it was', async () => {

@@ -1,8 +1,8 @@
 /** `animation-src`: clip files fetched like `src`, retargeted onto the element's model, appended in order; failures skipped by name. */
 import { describe, expect, it } from 'vitest';
-import { addAnimationSources, parseAnimationSources } from '../../src/element/animation-sources.ts';
-import { loadGltf } from '../../src/gltf/load.ts';
-import { baseJoints, buildRig, clipKeys, relativeError, skinnedAt } from '../anim/retarget/fixtures.ts';
+import { addAnimationSources, parseAnimationSources } from '../../../src/element/loading/animation-sources.ts';
+import { loadGltf } from '../../../src/gltf/load.ts';
+import { baseJoints, buildRig, clipKeys, relativeError, skinnedAt } from '../../anim/retarget/fixtures.ts';
 
 const joints = baseJoints();
 const files = new Map<string, Uint8Array>([

@@ -1,7 +1,7 @@
-import type { AnimationPlayer } from '../anim/player.ts';
-import { computeInstanceBounds, type Bounds } from '../gpu/frame/bounds.ts';
-import { OrbitCamera } from '../gpu/frame/camera.ts';
-import { DEFAULT_PHI, DEFAULT_THETA, type CameraOrbit } from './attributes.ts';
+import type { AnimationPlayer } from '../../anim/player.ts';
+import { computeInstanceBounds, type Bounds } from '../../gpu/frame/bounds.ts';
+import { OrbitCamera } from '../../gpu/frame/camera.ts';
+import { DEFAULT_PHI, DEFAULT_THETA, type CameraOrbit } from '../attributes.ts';
 import {
   AUTO_TARGET, clamp, DEFAULT_AUTO_ROTATE_DELAY, DEFAULT_FIELD_OF_VIEW, DEFAULT_INTERPOLATION_DECAY, DEFAULT_MAX_FIELD_OF_VIEW,
   DEFAULT_MAX_PHI, DEFAULT_MIN_FIELD_OF_VIEW, DEFAULT_MIN_PHI, DEFAULT_ROTATION_PER_SECOND, MAX_ZOOM, MIN_ZOOM, stepDamped,

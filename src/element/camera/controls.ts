@@ -7,7 +7,7 @@
  * window or document: pointer capture keeps a drag going outside the canvas, so nothing
  * page-wide has to be added or, on removal, forgotten.
  */
-import type { ReflectedProperties } from './reflected-attributes.ts';
+import type { ReflectedProperties } from '../reflected-attributes.ts';
 
 /**
  * What the gestures move. `automatic`: the touches are a scripted gesture's (interact.ts marks

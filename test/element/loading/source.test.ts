@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildBuiltinGlb } from '../../src/builtin/index.ts';
-import { parseGlb } from '../../src/gltf/glb.ts';
-import { GltfError } from '../../src/gltf/errors.ts';
-import { elementSource, fileNameOf, loadModelSource, SourceError } from '../../src/element/source.ts';
+import { buildBuiltinGlb } from '../../../src/builtin/index.ts';
+import { parseGlb } from '../../../src/gltf/glb.ts';
+import { GltfError } from '../../../src/gltf/errors.ts';
+import { elementSource, fileNameOf, loadModelSource, SourceError } from '../../../src/element/loading/source.ts';
 
 /** A fetch serving `files` (by absolute URL), streaming each body in `chunk`-byte pieces. */
 function fakeFetch(files: Record<string, Uint8Array>, chunk = 64 * 1024, withLength = true) {

@@ -18,20 +18,20 @@
  * hotspot (a string only where the browser has no Typed OM); the DOM is written only when
  * a value changed. Adding, removing or editing hotspot children rescans (a MutationObserver).
  */
-import type { ModelInstance } from '../anim/instance.ts';
-import { findSlot } from '../anim/mask.ts';
-import { humanoidBoneSlot } from '../anim/retarget/joint-map.ts';
-import type { SkinningMethod } from '../anim/skinning-method.ts';
-import type { Model } from '../gltf/model.ts';
-import type { OrbitCamera } from '../gpu/frame/camera.ts';
-import { invertMat4 } from '../math/trs.ts';
-import { createRayHit, SkinnedRaycaster, type RayHit } from '../skin/raycast.ts';
-import { vector2d, vector3d, type Vector2D, type Vector3D } from './vector3d.ts';
-import { extraModelRootName } from './extra-model.ts';
+import type { ModelInstance } from '../../anim/instance.ts';
+import { findSlot } from '../../anim/mask.ts';
+import { humanoidBoneSlot } from '../../anim/retarget/joint-map.ts';
+import type { SkinningMethod } from '../../anim/skinning-method.ts';
+import type { Model } from '../../gltf/model.ts';
+import type { OrbitCamera } from '../../gpu/frame/camera.ts';
+import { invertMat4 } from '../../math/trs.ts';
+import { createRayHit, SkinnedRaycaster, type RayHit } from '../../skin/raycast.ts';
+import { vector2d, vector3d, type Vector2D, type Vector3D } from '../vector3d.ts';
+import { extraModelRootName } from '../extra-model.ts';
 import {
   DEFAULT_HOTSPOT_NORMAL, DEFAULT_HOTSPOT_POSITION, facesEye, JOINT_OCCLUSION_SLACK, jointHotspot, occluded, parseHotspotVector,
   pixelRay, placeHotspot, projectToPixels, SURFACE_OCCLUSION_SLACK,
-} from './hotspot-placement.ts';
+} from './placement.ts';
 
 /** Children whose slot starts with this are hotspots (model-viewer's rule). */
 export const HOTSPOT_SLOT_PREFIX = 'hotspot';

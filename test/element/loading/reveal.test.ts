@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLoading, parseReveal, RevealState } from '../../src/element/reveal.ts';
+import { parseLoading, parseReveal, RevealState } from '../../../src/element/loading/reveal.ts';
 
 describe('loading and reveal attributes', () => {
   it('parse model-viewer values case-insensitively; absent is auto; unknown is undefined', () => {

@@ -1,8 +1,8 @@
-import { buildBuiltinGlb } from '../builtin/index.ts';
-import { resolveGltfUri } from '../gltf/uri.ts';
-import { loadGltf } from '../gltf/load.ts';
-import type { Model } from '../gltf/model.ts';
-import { builtinNameOf } from './attributes.ts';
+import { buildBuiltinGlb } from '../../builtin/index.ts';
+import { resolveGltfUri } from '../../gltf/uri.ts';
+import { loadGltf } from '../../gltf/load.ts';
+import type { Model } from '../../gltf/model.ts';
+import { builtinNameOf } from '../attributes.ts';
 
 /**
  * Turning an element's `src` into a Model: `builtin:NAME` builds a procedural model in

@@ -1,7 +1,7 @@
-import { addClips } from '../anim/retarget/add-clips.ts';
-import { retargetClips } from '../anim/retarget/retarget.ts';
-import { loadAnimationLibrary } from '../anim/retarget/animation-library.ts';
-import type { Model } from '../gltf/model.ts';
+import { addClips } from '../../anim/retarget/add-clips.ts';
+import { retargetClips } from '../../anim/retarget/retarget.ts';
+import { loadAnimationLibrary } from '../../anim/retarget/animation-library.ts';
+import type { Model } from '../../gltf/model.ts';
 import { fileNameOf } from './source.ts';
 
 /**

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
-import { createModelInstance, updateModelInstance } from '../../src/anim/instance.ts';
-import { findSlot } from '../../src/anim/mask.ts';
-import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
-import { composeTRS } from '../../src/math/trs.ts';
-import { createRayHit, SkinnedRaycaster } from '../../src/skin/raycast.ts';
+import { computeInstanceBounds } from '../../../src/gpu/frame/bounds.ts';
+import { createModelInstance, updateModelInstance } from '../../../src/anim/instance.ts';
+import { findSlot } from '../../../src/anim/mask.ts';
+import { OrbitCamera } from '../../../src/gpu/frame/camera.ts';
+import { composeTRS } from '../../../src/math/trs.ts';
+import { createRayHit, SkinnedRaycaster } from '../../../src/skin/raycast.ts';
 import {
   facesEye, JOINT_OCCLUSION_SLACK, jointHotspot, occluded, parseHotspotVector, pixelRay, placeHotspot, projectToPixels,
-} from '../../src/element/hotspot-placement.ts';
-import { loadCharacter } from '../anim/fixtures.ts';
-import { measureAllocation } from '../support/allocation.ts';
+} from '../../../src/element/hotspots/placement.ts';
+import { loadCharacter } from '../../anim/fixtures.ts';
+import { measureAllocation } from '../../support/allocation.ts';
 
 function camera(yaw: number, pitch: number, distance: number, target: number[], aspect: number): OrbitCamera {
   const c = new OrbitCamera();
