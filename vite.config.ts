@@ -46,7 +46,7 @@ export default defineConfig(({ mode }) => ({
   // Workers are module workers (src/gltf/offthread.ts starts them with type: 'module'), each
   // one file with what it imports lazily inlined (the Basis transcoder into the KTX2 worker).
   worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
-  // The Basis transcoder's WebAssembly is bundled as a data URL (src/gpu/basis-transcoder.ts).
+  // The Basis transcoder's WebAssembly is bundled as a data URL (src/gpu/textures/basis-transcoder.ts).
   assetsInclude: ['**/basis_transcoder.wasm'],
   // The decoders are imported lazily, by the first file that needs them, on the page or in a
   // worker: the dev server prepares them when it starts, so meeting one mid-session (a dropped

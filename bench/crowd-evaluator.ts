@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --crowd-evaluator`: a crowd evaluated by the GPU pose evaluator
- * (src/gpu/crowd-gpu) against the same crowd on the CPU batch, in Node with Dawn on
+ * (src/gpu/crowd) against the same crowd on the CPU batch, in Node with Dawn on
  * SwiftShader, for 1,000 to 100,000 Foxes ("Walk") and CesiumMen.
  *
  * Per frame, medians over the measured frames:

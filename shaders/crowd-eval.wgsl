@@ -3,7 +3,7 @@
 // from 32 bytes of per-instance state a frame. The CPU batch (src/anim/batch.ts) is the
 // reference; every formula below mirrors its JS/WebAssembly one (sample.ts, blend.ts,
 // local-to-model.ts, palette.ts, root-motion.ts lockRootInPlace), in f32.
-// Layouts: src/gpu/crowd-gpu/layout.ts (locked by test/gpu/crowd-gpu/layout.test.ts).
+// Layouts: src/gpu/crowd/layout.ts (locked by test/gpu/crowd/layout.test.ts).
 
 const WORKGROUP_SIZE: u32 = 64u;
 const NO_CLIP: u32 = 65535u;

@@ -1,6 +1,6 @@
-// GPU bounds, frustum culling and compaction of a crowd (src/gpu/gpu-culling.ts). Built as
+// GPU bounds, frustum culling and compaction of a crowd (src/gpu/draw/culling-pass.ts). Built as
 // draw-record.wgsl + this file. The bindings and the structs below are mirrored in
-// src/gpu/gpu-culling-layout.ts; test/gpu/gpu-culling.test.ts compares them.
+// src/gpu/layouts/cull.ts; test/gpu/draw/culling-pass.test.ts compares them.
 //
 // `cull`: one invocation per instance k. Its box is SkinnedBoundsJob's (src/anim/skinned-bounds.ts,
 // grouped linear bounds): per mesh node, per dominant-joint group, the group's bind-space pair boxes

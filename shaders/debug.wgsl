@@ -1,6 +1,6 @@
 // Debug overlays: NORMALS and TANGENTS lines and the SKELETON. Built as the mesh shader
 // (skinning.wgsl + pbr.wgsl + morph.wgsl + mesh.wgsl) + this file
-// (src/gpu/debug-pipelines.ts), so every morphed and skinned position, normal, tangent and
+// (src/gpu/pipelines/debug.ts), so every morphed and skinned position, normal, tangent and
 // joint here comes from the same functions (DUAL_QUATERNION included), the same draw
 // records and the same palette buffer as the shaded surface: nothing is skinned on the CPU. (WEIGHTS and WIREFRAME are variants of the mesh pipeline: see mesh.wgsl.)
 //
@@ -9,7 +9,7 @@
 // for the skeleton — so instance_index walks the data and the draw record comes from
 // vertex_index: record = vertex_index / vertices per segment (the draw's firstVertex is
 // record × that; LINE_SEGMENT_VERTICES and SHAPE_SEGMENT_VERTICES in
-// src/gpu/debug-layouts.ts, which test/gpu/debug-layouts.test.ts compares with this file).
+// src/gpu/layouts/debug.ts, which test/gpu/layouts/debug.test.ts compares with this file).
 
 // DebugLineKind.
 const LINE_NORMALS: u32 = 0u;
@@ -217,9 +217,9 @@ fn fsJoint(in: DebugShapeOutput) -> @location(0) vec4f {
 
 // ---------------------------------------------------------------- bounds
 
-// BOUNDS: the 12 edges of each instance's world-space culling box (src/gpu/culling.ts) as
+// BOUNDS: the 12 edges of each instance's world-space culling box (src/gpu/draw/cpu-culling.ts) as
 // a line list, one instance per box from an instance-stepped buffer of min/max corners
-// (BOUNDS_BOX_LAYOUT in src/gpu/debug-layouts.ts). Edge e = vertex_index / 2 runs along
+// (BOUNDS_BOX_LAYOUT in src/gpu/layouts/debug.ts). Edge e = vertex_index / 2 runs along
 // axis e / 4; its other two corner bits are e % 4, its end vertex_index % 2.
 const BOUNDS_EDGE_VERTICES: u32 = 24u;
 const BOUNDS_COLOR: vec3f = vec3f(1.0, 0.75, 0.05);

@@ -4,7 +4,7 @@
 // decomposition of M's 3×3 A (through the Jacobi eigen-decomposition of AᵀA, a mirror kept in
 // S as a negative stretch on A's weakest axis, R completing collapsed axes) and S = Rᵀ·A
 // symmetrised; R as a unit quaternion by Shepperd's method; the dual part ½·(t, 0)·q.
-// One invocation per entry; src/gpu/dq-palette-pass.ts dispatches it. The entry layout is
+// One invocation per entry; src/gpu/draw/dq-palette-pass.ts dispatches it. The entry layout is
 // skinning.wgsl's DqJoint (real, dual, stretch diagonal, stretch off-diagonal), written as the
 // four columns of a palette slot.
 

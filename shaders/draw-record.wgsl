@@ -1,9 +1,9 @@
 // One draw's record, shared by every pipeline that reads the draw records (prepended to
-// shaders/mesh.wgsl by src/gpu/pipelines.ts and to shaders/preskin.wgsl by src/gpu/preskin.ts;
-// morph.wgsl reads it too). Its layout is src/gpu/draw-record.ts and its flag bits DrawFlag in
-// src/gpu/layouts.ts; test/gpu/layouts.test.ts compares them.
+// shaders/mesh.wgsl by src/gpu/pipelines/mesh.ts and to shaders/preskin.wgsl by src/gpu/draw/preskin.ts;
+// morph.wgsl reads it too). Its layout is src/gpu/layouts/draw-record.ts and its flag bits DrawFlag in
+// src/gpu/layouts/bindings.ts; test/gpu/layouts/bindings.test.ts compares them.
 
-// DrawFlag in src/gpu/layouts.ts.
+// DrawFlag in src/gpu/layouts/bindings.ts.
 const DRAW_EXACT_NORMALS: u32 = 1u;
 const DRAW_FLAT_NORMALS: u32 = 2u;
 const DRAW_HAS_TANGENTS: u32 = 4u;
@@ -21,7 +21,7 @@ struct DrawRecord {
   morphWeights0: vec4f,
   morphWeights1: vec4f,
   morphTargets: vec4u,
-  // First vertex of this draw and instance in skinnedVertices (compute path, src/gpu/preskin.ts); 0 for rigid draws.
+  // First vertex of this draw and instance in skinnedVertices (compute path, src/gpu/draw/preskin.ts); 0 for rigid draws.
   skinnedBase: u32,
   // First vertex of the primitive in the model's centres of rotation (`centers`, 3 floats
   // each: src/gpu/model/center-buffer.ts); read only by CENTER_OF_ROTATION pipelines.

@@ -1,7 +1,7 @@
-// Image-based lighting in the mesh pipeline (appended to it by src/gpu/pipelines.ts, after
+// Image-based lighting in the mesh pipeline (appended to it by src/gpu/pipelines/mesh.ts, after
 // sh9.wgsl): a prefiltered Environment (src/gpu/environment/) in the frame group, the
 // split-sum specular term (Karis 2013) and SH9 diffuse irradiance, and the skybox.
-// Bindings: FrameBinding in src/gpu/layouts.ts (test/gpu/layouts.test.ts).
+// Bindings: FrameBinding in src/gpu/layouts/bindings.ts (test/gpu/layouts/bindings.test.ts).
 
 // The GGX specular chain: level i for perceptual roughness i / (frame.environmentLevels − 1).
 @group(0) @binding(3) var environmentSpecular: texture_cube<f32>;

@@ -1,6 +1,6 @@
 // The shared part of every mesh pipeline. Built as skinning.wgsl + pbr.wgsl + draw-record.wgsl +
 // centre-of-rotation.wgsl + morph.wgsl + this file + sh9.wgsl + environment-lighting.wgsl, then
-// the material path's own WGSL (src/gpu/pipelines.ts, src/gpu/pipelines/*-path.ts): its group 2
+// the material path's own WGSL (src/gpu/pipelines/mesh.ts, src/gpu/pipelines/*-path.ts): its group 2
 // bindings, its shaded fragment entry points and `materialVertexOffset`, the vertex hook below.
 // Vertex stage: applies the draw's morph targets (morph.wgsl), skins position, normal and
 // tangent with the shared skinning functions — linear blend or, with DUAL_QUATERNION, dual
@@ -10,7 +10,7 @@
 // (exposure, tone mapping, sRGB), the ground disc and the debug fragment variants.
 //
 // Every binding number, location, flag bit and struct offset here is a copy of
-// src/gpu/layouts.ts or a layout module there; test/gpu/layouts.test.ts compares them.
+// src/gpu/layouts/bindings.ts or a layout module there; test/gpu/layouts/bindings.test.ts compares them.
 
 // AlphaModeCode.
 const ALPHA_OPAQUE: u32 = 0u;
@@ -20,7 +20,7 @@ const ALPHA_BLEND: u32 = 2u;
 // True when the colour target stores raw values (a …unorm format): the shader then
 // applies the sRGB transfer function itself. …-srgb targets encode in hardware.
 override ENCODE_SRGB: bool = false;
-// The WEIGHTS debug variant (MeshVariant 'weights' in src/gpu/pipelines.ts): the vertex
+// The WEIGHTS debug variant (MeshVariant 'weights' in src/gpu/pipelines/mesh.ts): the vertex
 // stage replaces COLOR_0 by the skin-weight colour, which fsWeights shows.
 override WEIGHT_COLORS: bool = false;
 // The WIREFRAME debug variant (and the debug.wgsl lines): moves every vertex this
@@ -64,7 +64,7 @@ struct FrameUniforms {
   viewportSize: vec2f,
   debugLineLength: f32,
   debugLineWidth: f32,
-  // Camera-relative world → the shadow map's clip space (shaders/shadow.wgsl, src/gpu/shadow-map.ts).
+  // Camera-relative world → the shadow map's clip space (shaders/shadow.wgsl, src/gpu/frame/shadow-map.ts).
   lightViewProjection: mat4x4f,
   // 0: no shadow (shadows off, or the map is not ready); 1: the key light is fully blocked in shadow.
   shadowStrength: f32,
@@ -245,7 +245,7 @@ struct LeanVertexOutput {
   @location(6) @interpolate(flat) drawFlags: u32,
 }
 
-// The constants of src/gpu/gpu-model.ts DefaultAttributeOffset / DEFAULT_ATTRIBUTES.
+// The constants of src/gpu/model/upload.ts DefaultAttributeOffset / DEFAULT_ATTRIBUTES.
 const DEFAULT_TANGENT: vec4f = vec4f(1.0, 0.0, 0.0, 1.0);
 const DEFAULT_TEXCOORD: vec2f = vec2f(0.0, 0.0);
 const DEFAULT_COLOR: vec4f = vec4f(1.0, 1.0, 1.0, 1.0);

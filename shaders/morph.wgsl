@@ -3,9 +3,9 @@
 // handedness w is not morphed; normals and tangents are left unnormalised, skinning and
 // shading renormalise them). Rigid and skinned draws alike.
 //
-// Part of the mesh shader (src/gpu/pipelines.ts): it reads `morphDeltas` and the morph
+// Part of the mesh shader (src/gpu/pipelines/mesh.ts): it reads `morphDeltas` and the morph
 // fields and DRAW_MORPH_* flags of the draw record, all declared in mesh.wgsl. The delta
-// layout is src/gpu/morph-targets.ts's: per primitive a vertex-major block, 3 floats per
+// layout is src/gpu/model/morph-targets.ts's: per primitive a vertex-major block, 3 floats per
 // attribute the flags name, in the order position, normal, tangent:
 //   index of (vertex v, target t) = morphBase + (v × morphTargetCount + t) × floatsPerTarget
 // A record lists at most MAX_ACTIVE_MORPH_TARGETS targets (weights 0 after the last one).

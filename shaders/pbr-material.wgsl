@@ -3,7 +3,7 @@
 // shared mesh source (mesh.wgsl and what comes before it): the material's uniforms and
 // textures (group 2), the shaded fragment entry points fsMain / fsMainLean, and the path's
 // vertex hook. Every binding number, flag bit and struct offset here is a copy of
-// src/gpu/layouts.ts or src/gpu/material-uniforms.ts; test/gpu/layouts.test.ts compares them.
+// src/gpu/layouts/bindings.ts or src/gpu/layouts/material-uniforms.ts; test/gpu/layouts/bindings.test.ts compares them.
 
 // MaterialFlag.
 const MATERIAL_HAS_NORMAL_TEXTURE: u32 = 1u;

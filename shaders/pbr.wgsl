@@ -1,6 +1,6 @@
 // glTF metallic-roughness shading pieces (glTF 2.0 spec, Appendix B) and the output
 // transforms. Prepended to shaders/mesh.wgsl; the constants marked below are checked
-// against src/gpu/layouts.ts by test/gpu/layouts.test.ts.
+// against src/gpu/layouts/bindings.ts by test/gpu/layouts/bindings.test.ts.
 
 const PI: f32 = 3.141592653589793;
 /** Reflectance of every dielectric at normal incidence (glTF Appendix B). */
@@ -8,7 +8,7 @@ const DIELECTRIC_F0: f32 = 0.04;
 /** Keeps GGX finite on perfectly smooth surfaces. */
 const MIN_ROUGHNESS: f32 = 0.03;
 
-// ToneMapping in src/gpu/layouts.ts.
+// ToneMapping in src/gpu/layouts/bindings.ts.
 const TONE_MAP_NONE: u32 = 0u;
 const TONE_MAP_PBR_NEUTRAL: u32 = 1u;
 const TONE_MAP_ACES: u32 = 2u;

@@ -1,4 +1,4 @@
-// The Renderer's compute skinning path (RenderSettings.skinningPath, src/gpu/preskin.ts):
+// The Renderer's compute skinning path (RenderSettings.skinningPath, src/gpu/draw/preskin.ts):
 // once per frame, every skinned draw's vertices of every instance are morphed (morph.wgsl)
 // and skinned (skinning.wgsl) — the very functions the vertex stage calls — and written
 // in mesh-node space to `skinned`, which the lit and shadow passes then read (mesh.wgsl
@@ -8,14 +8,14 @@
 // One dispatch per skinned draw: x covers its vertices, y its instances (y = instance k,
 // `num_workgroups.y` = the frame's instance count, so the draw record of (draw, k) is
 // draw × count + k, as the render passes index it), and z the vertices of a primitive with
-// more workgroups than x allows (src/gpu/preskin.ts preskinGrid; 1 almost always). The
+// more workgroups than x allows (src/gpu/draw/preskin.ts preskinGrid; 1 almost always). The
 // record gives the palette offset, the morph weights, the flags and where the output goes
 // (skinnedBase).
 //
 // `bake --backend gpu` (src/bake/gpu-bake.ts) runs this pass too: one instance, world
 // palettes and records of its own, sources morphed on the CPU; its output is in world space.
 //
-// The bindings and PreskinParams are mirrored in src/gpu/preskin.ts, test/gpu/preskin.test.ts
+// The bindings and PreskinParams are mirrored in src/gpu/draw/preskin.ts, test/gpu/draw/preskin.test.ts
 // compares them; DrawRecord and its DRAW_* bits come from draw-record.wgsl.
 
 // Set by the pipeline from PRESKIN_WORKGROUP_SIZE.
@@ -24,7 +24,7 @@ override workgroupSize: u32 = 64u;
 override DUAL_QUATERNION: bool = false;
 // As mesh.wgsl's: with DUAL_QUATERNION, centre-of-rotation skinning about `centers`.
 override CENTER_OF_ROTATION: bool = false;
-// Set per draw by the pipeline (src/gpu/preskin.ts preskinVariants): its influence sets (1:
+// Set per draw by the pipeline (src/gpu/draw/preskin.ts preskinVariants): its influence sets (1:
 // JOINTS_0/WEIGHTS_0; 2: also JOINTS_1/WEIGHTS_1) and whether it has morph targets. As
 // constants, not uniforms: SwiftShader runs both sides of a branch it cannot prove uniform,
 // and a loop's body at least once, so a runtime test paid for the 8-influence blend and the

@@ -1,9 +1,9 @@
-// Draw records of a crowd written on the GPU (src/gpu/gpu-records.ts), what
-// src/gpu/draw-record-writer.ts writes on the CPU. A draw's mesh node world is its rest pose's,
+// Draw records of a crowd written on the GPU (src/gpu/draw/records-pass.ts), what
+// src/gpu/draw/draw-record-writer.ts writes on the CPU. A draw's mesh node world is its rest pose's,
 // or, for mesh nodes that clips move, the instance's from a GPU pose evaluator's meshWorlds.
 // Morph weights come from the evaluator's per-instance block, or are the rest weights for all.
 // Built as draw-record.wgsl + this file. The bindings and structs are mirrored in
-// src/gpu/gpu-records-layout.ts; test/gpu/gpu-records.test.ts compares them.
+// src/gpu/layouts/records.ts; test/gpu/draw/records-pass.test.ts compares them.
 //
 // One invocation per instance k; per draw d, record d × count + k:
 //   model = placement_k (camera-relative, uploaded as three rows) · the draw's node world,
@@ -62,7 +62,7 @@ struct RecordDraw {
 }
 
 const NO_INDEX: u32 = 0xffffffffu;
-// RecordParams.placementForm (gpu-records-layout.ts PlacementForm).
+// RecordParams.placementForm (layouts/records.ts PlacementForm).
 const PLACEMENT_ROWS: u32 = 0u;
 const PLACEMENT_COMPACT: u32 = 1u;
 const PLACEMENT_MATRICES: u32 = 2u;
@@ -179,7 +179,7 @@ fn writeRecords(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
   } else if (params.placementForm == PLACEMENT_COMPACT) {
     let q = placements[2u * k];
     let ts = placements[2u * k + 1u];
-    // s · R(q), R from a unit quaternion (gpu-records.ts packs it from the placement's rotation).
+    // s · R(q), R from a unit quaternion (draw/records-pass.ts packs it from the placement's rotation).
     let x = q.x; let y = q.y; let z = q.z; let w = q.w;
     let s = ts.w;
     placement = mat4x4f(

@@ -2,7 +2,7 @@
  * Skinning paths (RenderSettings.skinningPath): the vertex path (skin in every pass's vertex
  * stage) against the compute path (skin once, read in every pass), with one pass (shadows
  * off) and two (shadows on), for Fox crowds of growing size. Measures what decides the
- * 'auto' rule (src/gpu/preskin.ts `chooseSkinningPath`).
+ * 'auto' rule (src/gpu/draw/preskin.ts `chooseSkinningPath`).
  *
  * Runs in Node on Dawn (the `webgpu` package) with SwiftShader: a frame's time is the wall
  * time from `render` to `onSubmittedWorkDone`, which on a CPU rasteriser is all of its GPU

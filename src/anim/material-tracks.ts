@@ -35,7 +35,7 @@ export function textureSlots(m: Material): readonly (TextureInfo | undefined)[] 
  * MATERIAL_ANIM_FLOATS floats (MaterialAnimOffset) holding the material's own values where no
  * track of the playing clip writes. `evaluate` samples the clip's material tracks (and blends
  * a crossfade's outgoing clip) without allocating; `version` counts the changes, so the
- * renderer uploads only then (src/gpu/material-animation.ts).
+ * renderer uploads only then (src/gpu/model/material-animation.ts).
  */
 export class MaterialAnimation {
   /** Animated material indices, ascending; block i of `values` belongs to `materials[i]`. */

@@ -1,7 +1,7 @@
 /**
  * `bake --backend gpu`: the CPU poses the model (the same pose and palette code as
  * bakeModel), the GPU skins every skinned primitive through the Renderer's compute skinning
- * pass (src/gpu/preskin.ts: its shaders, pipelines, input layout and dispatches), and the
+ * pass (src/gpu/draw/preskin.ts: its shaders, pipelines, input layout and dispatches), and the
  * result comes back as the same BakeResult as bakeModel's — in float32 precision, widened to
  * Float64Array.
  *

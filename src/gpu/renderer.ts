@@ -363,11 +363,11 @@ export class Renderer {
    *
    * `source` (optional): the palettes are already on the GPU (a GPU pose evaluator's; see
    * GpuPaletteSource): nothing of them is uploaded, and bounds, frustum culling and compaction
-   * run on the GPU (gpu-culling.ts), each draw one indirect call; `stats.instances` and
+   * run on the GPU (draw/culling-pass.ts), each draw one indirect call; `stats.instances` and
    * `stats.culled` are then read back a frame or two late (per chunk for crowds drawn in chunks).
    * Until the culling pipelines are built, without the 'indirect-first-instance' feature and for
    * EXT_mesh_gpu_instancing models, every instance is drawn unculled. The draw records are
-   * written on the GPU too (gpu-records.ts), from the source's placements, morph weights and
+   * written on the GPU too (draw/records-pass.ts), from the source's placements, morph weights and
    * mesh node matrices where it has them; models it cannot serve have theirs written from the
    * instances (node matrices, morph weights) as usual. Dual-quaternion and centre-of-rotation
    * skinning convert the source's matrices into DqJoint entries in a compute pass
@@ -468,7 +468,7 @@ export class Renderer {
       // Records (and palettes) go up before the passes that read them: the queue orders them before the submit.
       const inPlace = !gpuSource && palettesUploadInPlace(current, sourceInstances, sourceCount);
       const exactNormals = this.settings.normals === 'exact';
-      // With GPU palettes the records are written on the GPU where they can be (gpu-records.ts): from the
+      // With GPU palettes the records are written on the GPU where they can be (draw/records-pass.ts): from the
       // source's placements, morph weights and mesh node matrices, a chunk from its first instance on.
       const gpuRecords = gpuSource && current.requestGpuRecords(this.onGpuCullingFailed);
       if (gpuRecords && gpuRecords.servesFrom(gpuSource)) {

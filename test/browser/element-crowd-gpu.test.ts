@@ -6,7 +6,7 @@
  * plus a fixed amount (Fox: its draw records are written on the GPU from the evaluator's
  * placements; RobotExpressive: its bone-riding meshes and face weights from the evaluator too).
  * `instances` beyond the CPU evaluator's 4096 with the GPU evaluator are checked on
- * the stage in Node (test/gpu/crowd-gpu/render-gpu-crowd.test.ts): thousands of characters take
+ * the stage in Node (test/crowd/render-gpu-crowd.test.ts): thousands of characters take
  * minutes per frame on SwiftShader.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

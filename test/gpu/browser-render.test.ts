@@ -112,7 +112,7 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
       }
     }
     expect(covered).toBeGreaterThan(SIZE * SIZE * 0.05);
-    // As in test/gpu/quantized-vertex.test.ts: edge pixels may flip, shading moves under a level.
+    // As in test/gpu/model/quantized-vertex.test.ts: edge pixels may flip, shading moves under a level.
     expect(onlyOne, `pixels covered in one frame only (of ${covered})`).toBeLessThanOrEqual(Math.max(8, covered * 0.005));
     expect(sum / (both * 3), 'mean RGB difference where both are covered').toBeLessThan(1.5);
   }, 120_000);

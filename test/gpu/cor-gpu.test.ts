@@ -4,7 +4,7 @@
  * 'center-of-rotation' })` (the Renderer's compute pass, with the model's centres in a storage
  * buffer) against the CPU bake on every shared asset at three clip times and on the code-built
  * chain, at the tolerances the other two methods are held to. The Renderer's vertex path is
- * held to the compute path's image in test/gpu/preskin.test.ts (every method).
+ * held to the compute path's image in test/gpu/draw/preskin.test.ts (every method).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

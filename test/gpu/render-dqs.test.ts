@@ -120,7 +120,7 @@ describe.skipIf(!device)('dual-quaternion skinning in the Renderer (Dawn on Swif
       const diameter = projectToPixel(cam, W, H, [0.25, 1, 0])[0] - projectToPixel(cam, W, H, [-0.25, 1, 0])[0];
       try {
         for (const [name, view] of Object.entries(DebugView)) {
-          // BOUNDS draws the culling box, not the surface or the palette (test/gpu/culling.test.ts); here
+          // BOUNDS draws the culling box, not the surface or the palette (test/gpu/draw/cpu-culling.test.ts); here
           // the DQS-padded box of the twisted strip lies outside the tight framing.
           if (view === DebugView.BOUNDS) continue;
           s.debug = view;

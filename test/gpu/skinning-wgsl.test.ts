@@ -21,7 +21,7 @@ async function compilationErrors(device: GPUDevice, code: string, label: string)
 }
 
 describe('skinning WGSL sources (text)', () => {
-  // The compute pass's bindings and PreskinParams are checked against src/gpu/preskin.ts in test/gpu/preskin.test.ts.
+  // The compute pass's bindings and PreskinParams are checked against src/gpu/draw/preskin.ts in test/gpu/draw/preskin.test.ts.
   it('preskin.wgsl (the compute pass of the Renderer and the GPU bake) reuses skinning.wgsl instead of defining its own skinning', () => {
     expect(preskinWgsl).not.toMatch(/fn\s+(blendJointMatrices|blendJointMatrices8|skinFrame)\s*\(/);
     expect(preskinWgsl).toMatch(/skinFrame\(/);

@@ -1,5 +1,5 @@
 /**
- * A real WebGPU device (Dawn on SwiftShader, src/gpu/node-device.ts) for the tests of
+ * A real WebGPU device (Dawn on SwiftShader, src/gpu/device/node-device.ts) for the tests of
  * one file. In CI (CI=true) a missing WebGPU fails every test of the file loudly;
  * elsewhere each test that asks for the device is skipped, the reason in its note.
  *

@@ -7,7 +7,7 @@
  * (and `data-normal`, when given, is in that frame too).
  *
  * A hotspot is visible when it is in front of the camera, its normal (if any) faces the
- * camera, and no skinned surface hides it (hotspot-placement.ts says why on the CPU). A
+ * camera, and no skinned surface hides it (hotspots/placement.ts says why on the CPU). A
  * visible hotspot's elements get `data-visible` (or `data-NAME` with
  * `data-visibility-attribute="NAME"`, as in model-viewer) and show at `--max-hotspot-opacity`
  * (default 1); a hidden one fades to `--min-hotspot-opacity` (default 0.25) and ignores the pointer; each change fires

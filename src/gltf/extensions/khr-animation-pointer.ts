@@ -8,7 +8,7 @@
  * - `/materials/M/pbrMetallicRoughness/baseColorFactor`, `/materials/M/emissiveFactor`,
  *   `/materials/M/alphaCutoff` and `…/<slot>Texture/extensions/KHR_texture_transform/offset|rotation|scale`
  *   of the five texture slots: material tracks (`Clip.materialTracks`), sampled per frame by
- *   src/anim/material-tracks.ts and written into the material uniforms (src/gpu/material-animation.ts).
+ *   src/anim/material-tracks.ts and written into the material uniforms (src/gpu/model/material-animation.ts).
  *
  * Every other pointer (cameras, lights, other material properties…; the Khronos sample viewer
  * animates more of them) is ignored and listed in one warning. A pointer that is not a JSON

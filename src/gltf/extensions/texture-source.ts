@@ -1,7 +1,7 @@
 /**
  * The shared reading of texture-source extensions (EXT_texture_webp, EXT_texture_avif):
  * `textures[i].extensions[name].source` names an image in a format the core spec does not
- * allow. Which one is drawn is decided at upload (src/gpu/gpu-model.ts): the first source
+ * allow. Which one is drawn is decided at upload (src/gpu/model/upload.ts): the first source
  * the image decoder accepts, else the texture's plain `source`.
  */
 import { reqIndex, type JsonObject } from '../json.ts';

@@ -1,6 +1,6 @@
 /**
  * Byte and word layouts shared by shaders/crowd-eval.wgsl and the TS that fills its buffers
- * (the GPU pose evaluator, issue #16). One definition each; test/gpu/crowd-gpu/layout.test.ts
+ * (the GPU pose evaluator, issue #16). One definition each; test/gpu/crowd/layout.test.ts
  * reads the WGSL and checks every size, offset and constant here against it.
  */
 

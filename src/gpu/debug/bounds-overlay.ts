@@ -1,6 +1,6 @@
 /**
  * The BOUNDS debug view: the world-space box of every instance the frame draws (the
- * culling bounds of src/gpu/culling.ts) as 12 lines each, one instanced line-list draw
+ * culling bounds of src/gpu/draw/cpu-culling.ts) as 12 lines each, one instanced line-list draw
  * over the frame. The pipeline is built the first time a frame asks for the view; the
  * box buffer grows with the most boxes drawn so far (otherwise nothing is allocated).
  */

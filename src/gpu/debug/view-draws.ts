@@ -80,7 +80,7 @@ export function wireframeIndices(
 }
 
 /**
- * The SkeletonJointInput records of `skin` (see debug-layouts.ts): every joint whose
+ * The SkeletonJointInput records of `skin` (see layouts/debug.ts): every joint whose
  * inverse bind matrix can be inverted, with its nearest ancestor joint. Returns the
  * bytes and the joint count.
  */

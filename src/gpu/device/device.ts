@@ -29,7 +29,7 @@ export function optionalFeatures(adapter: GPUAdapter, options: { readonly timest
   if (options.timestampQuery !== false && adapter.features?.has('timestamp-query')) features.push('timestamp-query');
   // KTX2 textures transcode to these when present (ktx2-transcode.ts), else to RGBA8.
   for (const f of TEXTURE_COMPRESSION_FEATURES) if (adapter.features?.has(f)) features.push(f);
-  // GPU culling's compacted indirect draws (gpu-culling.ts); without it crowds are culled on the CPU.
+  // GPU culling's compacted indirect draws (draw/culling-pass.ts); without it crowds are culled on the CPU.
   if (adapter.features?.has('indirect-first-instance')) features.push('indirect-first-instance');
   return features;
 }

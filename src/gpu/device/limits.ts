@@ -6,7 +6,7 @@
  *   palettes + draw records   beyond maxStorageBufferBindingSize / maxBufferSize: the
  *                             renderer draws the instances in chunks that fit (renderer.ts)
  *   vertex buffers            beyond maxVertexBuffers: the skinning attributes are packed
- *                             into one interleaved buffer (gpu-model.ts); refused if even
+ *                             into one interleaved buffer (model/upload.ts); refused if even
  *                             that does not fit
  *   vertex/index/morph data   beyond maxBufferSize (maxStorageBufferBindingSize for the
  *                             morph deltas): refused

@@ -8,7 +8,7 @@
  * Per frame, two compute dispatches (shaders/cull.wgsl), nothing read back:
  * - `cull`, one invocation per instance: its box by SkinnedBoundsJob's grouped linear math
  *   through its palettes and its draw records' model matrices (camera-relative), the frustum
- *   test of InstanceCuller (src/gpu/culling.ts) against the camera-relative planes; a visible
+ *   test of InstanceCuller (src/gpu/draw/cpu-culling.ts) against the camera-relative planes; a visible
  *   instance takes a slot from an atomic counter and its records are copied there;
  * - `writeArgs`, one invocation per draw: drawIndexedIndirect / drawIndirect arguments, the
  *   counter's instances from record d × count (so the render passes index the compacted records

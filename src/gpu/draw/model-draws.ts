@@ -258,7 +258,7 @@ export class ModelDraws {
     this.drawBuffer = device.createBuffer({
       label: `${label} ${model.name} draw records ×${capacity}`,
       size: this.records.buffer.byteLength,
-      // COPY_SRC: records written on the GPU (gpu-records.ts) can be read back.
+      // COPY_SRC: records written on the GPU (draw/records-pass.ts) can be read back.
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
     });
     // A storage binding cannot be empty: a model without skins still gets one matrix.
@@ -294,7 +294,7 @@ export class ModelDraws {
   }
 
   /**
-   * The model's GPU culling (gpu-culling.ts), when the device and model allow it and its
+   * The model's GPU culling (draw/culling-pass.ts), when the device and model allow it and its
    * pipelines are built; the first call starts building them (frames draw unculled meanwhile).
    */
   requestGpuCulling(onFailed: (e: unknown) => void): GpuCuller | undefined {
@@ -307,7 +307,7 @@ export class ModelDraws {
   }
 
   /**
-   * The model's GPU record writing (gpu-records.ts), when it applies to the model and its
+   * The model's GPU record writing (draw/records-pass.ts), when it applies to the model and its
    * pipeline is built; the first call starts building it (frames write records on the CPU meanwhile).
    */
   requestGpuRecords(onFailed: (e: unknown) => void): GpuRecords | undefined {
@@ -425,7 +425,7 @@ export class ModelDraws {
    * Encodes the draws of `count` instances into the frame pass (frame and skin groups set):
    * solid draws one instanced call each, then `ground` (it blends at its rim), then blended
    * draws one call per (draw, instance) in `blendOrder`. `pipelines[i]` is draw i's.
-   * `indirect` (a GPU-culled frame: gpu-culling.ts): every draw, blended ones too (then not
+   * `indirect` (a GPU-culled frame: draw/culling-pass.ts): every draw, blended ones too (then not
    * sorted between instances), is one indirect call with its arguments there.
    * Returns the draw calls made. Allocates nothing.
    */

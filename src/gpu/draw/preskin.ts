@@ -188,7 +188,7 @@ export interface PreskinSharedBuffers {
   readonly draws: GPUBuffer;
   readonly morphDeltas: GPUBuffer;
   /**
-   * GPU culling's compacted records (gpu-culling.ts), when the model has them: the render passes
+   * GPU culling's compacted records (draw/culling-pass.ts), when the model has them: the render passes
    * of a GPU-culled frame read those, with the skinned vertices the pass wrote from `draws`.
    */
   readonly culledDraws?: GPUBuffer;
@@ -371,7 +371,7 @@ function weightValue(componentType: number, value: number): number {
 
 /**
  * A primitive's vertices as the vertex path reads them, so both paths skin the same numbers:
- * tangents only with normals (gpu-model.ts), the file's joints, and its weights dequantised
+ * tangents only with normals (model/upload.ts), the file's joints, and its weights dequantised
  * (unorm8 c/255, unorm16 c/65535) but not renormalised.
  */
 function vertexPathVertices(prim: Primitive): PreskinVertices {

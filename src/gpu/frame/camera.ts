@@ -14,7 +14,7 @@ export interface Camera {
   /**
    * The eye position in double precision, if the camera has it: the Renderer subtracts it
    * from every model matrix in float64 before rounding to float32 (camera-relative
-   * rendering, src/gpu/camera-relative.ts), so it should be exact far from the origin.
+   * rendering, src/gpu/frame/camera-relative.ts), so it should be exact far from the origin.
    * Without it `position` is used.
    */
   readonly eye?: Float64Array;

@@ -41,7 +41,7 @@ export interface RendererOptions {
    */
   readonly gpuTiming?: boolean;
   /**
-   * Allocate as if the device's limits were no higher than these (src/gpu/limits.ts): a
+   * Allocate as if the device's limits were no higher than these (src/gpu/device/limits.ts): a
    * memory budget, and how tests drive the fallbacks (instances drawn in chunks, packed
    * vertex buffers, downscaled textures) on any device. Default: the device's limits.
    */
@@ -73,7 +73,7 @@ export interface RenderSettings {
   /** See SkinnedNormalMode; 'exact' matches the CPU reference. */
   normals: SkinnedNormalMode;
   /**
-   * DebugView bits (debug-views.ts; `parseDebugViews` reads the element's attribute): 0
+   * DebugView bits (debug/views.ts; `parseDebugViews` reads the element's attribute): 0
    * draws the model alone. A view's pipelines and buffers are built the first time it is
    * asked for, asynchronously: it appears a few frames later, or right away after
    * `await renderer.prepareDebugViews()`.
@@ -132,7 +132,7 @@ export interface RenderSettings {
    */
   skinningPath: 'auto' | SkinningPath;
   /**
-   * Frustum-cull instances by their skinned bounds (src/gpu/culling.ts) and draw the rest
+   * Frustum-cull instances by their skinned bounds (src/gpu/draw/cpu-culling.ts) and draw the rest
    * nearest first; default true. `stats.culled` counts what was dropped.
    */
   culling: boolean;

@@ -424,7 +424,7 @@ export class ShadowMap {
    * lit pass's skin bind group (palettes, records, morph deltas). `order` lists draw
    * indices; `pipelines[i]` is draw i's (null: casts none). `runs` (ModelDraws.solidRuns):
    * per entry of `order` that starts a call, how many consecutive draws it covers.
-   * `indirect` (GPU culling, gpu-culling.ts): draw i's instance count and first record come
+   * `indirect` (GPU culling, draw/culling-pass.ts): draw i's instance count and first record come
    * from its arguments there, at i × INDIRECT_ARGS_BYTES (runs are then 1).
    */
   encode(

@@ -1,7 +1,7 @@
 /**
  * Constants shared by the TypeScript side and the WGSL: vertex attribute locations,
  * bind group indices (ordered by update rate), binding numbers, flag bits and buffer
- * strides. The WGSL sources spell these values as literals; test/gpu/layouts.test.ts
+ * strides. The WGSL sources spell these values as literals; test/gpu/layouts/bindings.test.ts
  * checks that the shader text agrees with this table, so a number is never typed
  * twice without a test watching both.
  */
@@ -46,13 +46,13 @@ export const FrameBinding = {
 
 /**
  * Bindings of group 1: every palette back to back, one record per draw, and the morph
- * target deltas of every morphed primitive of the model (src/gpu/morph-targets.ts).
+ * target deltas of every morphed primitive of the model (src/gpu/model/morph-targets.ts).
  */
 export const SkinBinding = {
   PALETTE: 0,
   DRAWS: 1,
   MORPH_DELTAS: 2,
-  /** The compute path's skinned vertices (src/gpu/preskin.ts), read by vsPreskinned. */
+  /** The compute path's skinned vertices (src/gpu/draw/preskin.ts), read by vsPreskinned. */
   SKINNED_VERTICES: 3,
   /** Every skinned primitive's centres of rotation (src/gpu/model/center-buffer.ts), read by centre-of-rotation pipelines. */
   CENTERS: 4,

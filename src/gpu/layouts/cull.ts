@@ -1,7 +1,7 @@
 /**
- * Byte layouts of shaders/cull.wgsl (GPU bounds, culling and compaction: gpu-culling.ts):
+ * Byte layouts of shaders/cull.wgsl (GPU bounds, culling and compaction: draw/culling-pass.ts):
  * its bindings and the structs CullParams, CullMeshNode, CullPair and CullDraw, as word
- * offsets for the typed arrays that fill them. test/gpu/gpu-culling.test.ts compares them
+ * offsets for the typed arrays that fill them. test/gpu/draw/culling-pass.test.ts compares them
  * with the WGSL declarations.
  */
 

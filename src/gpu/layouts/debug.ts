@@ -1,6 +1,6 @@
 /**
  * Constants and byte layouts shared by the debug overlays (shaders/debug.wgsl) and the
- * TypeScript that feeds them. test/gpu/debug-layouts.test.ts checks every value here
+ * TypeScript that feeds them. test/gpu/layouts/debug.test.ts checks every value here
  * against the shader text.
  */
 

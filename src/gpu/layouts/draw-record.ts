@@ -5,7 +5,7 @@
  * so every draw shares one bind group and the records go up in one `writeBuffer`.
  * The morph weights ride in the record (48 bytes more per record than without them)
  * so that they need no buffer or writeBuffer of their own: a frame stays at three.
- * test/gpu/layouts.test.ts checks the offsets against the WGSL declaration.
+ * test/gpu/layouts/bindings.test.ts checks the offsets against the WGSL declaration.
  */
 export const DrawRecordOffset = {
   /** mat4x4f: the mesh node's world matrix (skinned vertices are in mesh-node space too). */
@@ -16,7 +16,7 @@ export const DrawRecordOffset = {
   PALETTE_OFFSET: 112,
   /** u32: `DrawFlag` bits. */
   FLAGS: 116,
-  /** u32: first float of the primitive's block in the morph delta array (src/gpu/morph-targets.ts). */
+  /** u32: first float of the primitive's block in the morph delta array (src/gpu/model/morph-targets.ts). */
   MORPH_BASE: 120,
   /** u32: morph targets of the primitive (its block holds this many per vertex). */
   MORPH_TARGET_COUNT: 124,
@@ -28,7 +28,7 @@ export const DrawRecordOffset = {
   MORPH_WEIGHTS_1: 144,
   /** vec4u: the active targets' indices, two 16-bit halves per word, low half first. */
   MORPH_TARGETS: 160,
-  /** u32: first vertex of this draw and instance in the compute path's skinned vertices (src/gpu/preskin.ts); 0 for rigid draws. */
+  /** u32: first vertex of this draw and instance in the compute path's skinned vertices (src/gpu/draw/preskin.ts); 0 for rigid draws. */
   SKINNED_BASE: 176,
   /** u32: first vertex of the primitive in the model's centres of rotation (src/gpu/model/center-buffer.ts); 0 for rigid draws. */
   CENTER_BASE: 180,

@@ -2,7 +2,7 @@
  * Byte layout of `struct FrameUniforms` (shaders/mesh.wgsl), group 0 binding 0: what
  * changes once per frame. One ArrayBuffer, typed-array views at the offsets WGSL
  * dictates (a vec3f aligns to 16), written to the GPU with one `writeBuffer`.
- * test/gpu/layouts.test.ts checks every offset against the WGSL declaration.
+ * test/gpu/layouts/bindings.test.ts checks every offset against the WGSL declaration.
  */
 export const FrameUniformsOffset = {
   /** mat4x4f: projection · view. */
@@ -31,7 +31,7 @@ export const FrameUniformsOffset = {
   DEBUG_LINE_LENGTH: 280,
   /** f32: half width of SKELETON bones in pixels (joint discs are larger). */
   DEBUG_LINE_WIDTH: 284,
-  /** mat4x4f: camera-relative world → shadow-map clip space (src/gpu/shadow-map.ts). */
+  /** mat4x4f: camera-relative world → shadow-map clip space (src/gpu/frame/shadow-map.ts). */
   LIGHT_VIEW_PROJECTION: 288,
   /** f32: 0 no shadow (off, or not ready), 1 the key light fully blocked in shadow. */
   SHADOW_STRENGTH: 352,
@@ -41,7 +41,7 @@ export const FrameUniformsOffset = {
   SHADOW_DEPTH_BIAS: 360,
   /** f32: 1 / shadow map size (one texel in uv). */
   SHADOW_TEXEL_SIZE: 364,
-  /** vec3f: centre of the ground disc, camera-relative (src/gpu/ground.ts). */
+  /** vec3f: centre of the ground disc, camera-relative (src/gpu/frame/ground.ts). */
   GROUND_CENTER: 368,
   /** f32: its radius in world units; 0 draws none. */
   GROUND_RADIUS: 380,

@@ -6,7 +6,7 @@ import { AlphaModeCode, MaterialFlag } from './bindings.ts';
  * Byte layout of `struct MaterialUniforms` (shaders/mesh.wgsl), group 2 binding 0:
  * the glTF metallic-roughness material's factors and which UV set each texture reads.
  * Written once at upload (an animated material's factors and UV matrices again per frame:
- * material-animation.ts). test/gpu/layouts.test.ts checks the offsets against the WGSL.
+ * material-animation.ts). test/gpu/layouts/bindings.test.ts checks the offsets against the WGSL.
  */
 export const MaterialUniformsOffset = {
   /** vec4f, linear RGBA. */

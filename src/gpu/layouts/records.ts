@@ -1,7 +1,7 @@
 /**
- * Byte layouts of shaders/records.wgsl (draw records written on the GPU: gpu-records.ts): its
+ * Byte layouts of shaders/records.wgsl (draw records written on the GPU: draw/records-pass.ts): its
  * bindings and the structs RecordParams and RecordDraw, as word offsets for the typed arrays
- * that fill them. test/gpu/gpu-records.test.ts compares them with the WGSL declarations.
+ * that fill them. test/gpu/draw/records-pass.test.ts compares them with the WGSL declarations.
  */
 
 /** `@binding(N)` of records.wgsl's group 0. */

@@ -1,5 +1,5 @@
 /**
- * What the upload (gpu-model.ts) asks of a material path to put one material on the GPU: its
+ * What the upload (model/upload.ts) asks of a material path to put one material on the GPU: its
  * uniforms, its feature bits and its textures' bind group entries. Each path answers in a
  * module of its own (pbr-material.ts, mtoon-material.ts); the upload caches textures and
  * samplers for all of them and makes the bind group with the path's layout.

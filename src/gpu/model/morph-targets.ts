@@ -41,7 +41,7 @@ export interface MorphDeltaBlock {
 /**
  * The delta block of `prim`, or undefined when it has nothing to morph on the GPU: no
  * targets, or targets of attributes the primitive does not draw (NORMAL deltas without
- * NORMAL; TANGENT deltas without both, as gpu-model.ts ignores such tangents).
+ * NORMAL; TANGENT deltas without both, as model/upload.ts ignores such tangents).
  */
 export function packMorphDeltas(prim: Primitive, path = 'primitive'): MorphDeltaBlock | undefined {
   const targets = prim.targets;

@@ -3,7 +3,7 @@ import { ComponentType } from '../../gltf/constants.ts';
 import type { Primitive, QuantizedAttributes } from '../../gltf/model.ts';
 
 /**
- * The interleaved geometry vertex buffer (slot 0, see gpu-model.ts) with KHR_mesh_quantization
+ * The interleaved geometry vertex buffer (slot 0, see model/upload.ts) with KHR_mesh_quantization
  * attributes kept in their integer storage where WebGPU has a vertex format that turns them
  * into the same floats the CPU model holds:
  *
@@ -23,7 +23,7 @@ import type { Primitive, QuantizedAttributes } from '../../gltf/model.ts';
  * Files without integer attributes get exactly the float32 layout and key they always had.
  */
 
-/** An attribute the geometry buffer may hold (gpu-model.ts lists them in slot-0 order). */
+/** An attribute the geometry buffer may hold (model/upload.ts lists them in slot-0 order). */
 export interface GeometryAttribute {
   readonly location: number;
   /** The glTF attribute name (also the QuantizedAttributes key). */

@@ -2,7 +2,7 @@
  * The overlay pipelines of the debug views (NORMALS, TANGENTS, SKELETON, BOUNDS): one shader
  * module built from the mesh shader plus shaders/debug.wgsl, a pipeline layout of the
  * mesh's groups 0 (frame) and 1 (palettes and draw records), and a cache by key. The
- * WEIGHTS and WIREFRAME views are mesh pipeline variants (pipelines.ts).
+ * WEIGHTS and WIREFRAME views are mesh pipeline variants (pipelines/mesh.ts).
  */
 import debugWgsl from '../../../shaders/debug.wgsl?raw';
 import { BOUNDS_BOX_LAYOUT, DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from '../layouts/debug.ts';

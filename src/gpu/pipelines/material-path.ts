@@ -4,8 +4,8 @@
  * the shared mesh source), its own group 2 layout, and its own feature bits, which say what a
  * material uses and become override constants, so a pipeline compiles in only that. Two
  * materials of one path with equal features share pipelines; the pipeline key holds both
- * (src/gpu/pipelines.ts). A new path is a module of its own exporting a MaterialPath and a
- * line in pipelines.ts's table.
+ * (src/gpu/pipelines/mesh.ts). A new path is a module of its own exporting a MaterialPath and a
+ * line in pipelines/mesh.ts's table.
  */
 
 export type MaterialPathName = 'pbr';

@@ -99,7 +99,7 @@ export interface MeshPipelineDesc {
   /** How skinned layouts blend their joints; default 'linear'. Ignored (and not keyed) when `influences` is 0. */
   readonly skinning?: SkinningMethod;
   /**
-   * The compute path (src/gpu/preskin.ts): the vertex stage reads this frame's skinned
+   * The compute path (src/gpu/draw/preskin.ts): the vertex stage reads this frame's skinned
    * vertices (vsPreskinned) instead of skinning; give the rigid layouts and influences 0.
    */
   readonly preskinned?: boolean;

@@ -1,5 +1,5 @@
 /**
- * The GPU pose evaluator (src/gpu/crowd-gpu, shaders/crowd-eval.wgsl) against the CPU batch,
+ * The GPU pose evaluator (src/gpu/crowd, shaders/crowd-eval.wgsl) against the CPU batch,
  * the reference (src/anim/batch.ts): palettes within 8 f32 ulps of the largest translation
  * involved (paletteUlpError ≤ 1, as the batch kernel is held to) for every clip of every
  * shared asset at many times, with crossfades, STEP and CUBICSPLINE fixtures and morph

@@ -1,4 +1,4 @@
-/** crowd-eval.wgsl ↔ src/gpu/crowd-gpu/layout.ts: every struct's size and offsets, constants and bindings, from the shader text. */
+/** crowd-eval.wgsl ↔ src/gpu/crowd/layout.ts: every struct's size and offsets, constants and bindings, from the shader text. */
 import { describe, expect, it } from 'vitest';
 import { Interpolation, TargetPath } from '../../../src/gltf/constants.ts';
 import {

@@ -1,4 +1,4 @@
-/** The GPU evaluator's load-time pack (src/gpu/crowd-gpu/pack.ts), on the CPU: what goes where, and what is refused. */
+/** The GPU evaluator's load-time pack (src/gpu/crowd/pack.ts), on the CPU: what goes where, and what is refused. */
 import { describe, expect, it } from 'vitest';
 import { Interpolation, TargetPath } from '../../../src/gltf/constants.ts';
 import type { Model } from '../../../src/gltf/model.ts';

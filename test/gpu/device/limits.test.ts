@@ -1,5 +1,5 @@
 /**
- * Models and crowds beyond the device limits (issue #7, src/gpu/limits.ts): handled or
+ * Models and crowds beyond the device limits (issue #7, src/gpu/device/limits.ts): handled or
  * refused with a clear message, never a WebGPU validation error. Dawn will not give a
  * device limits below the WebGPU defaults, so the tests lower them through
  * `RendererOptions.limits` and render on the real device; the harness fails any test

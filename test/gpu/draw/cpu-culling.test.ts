@@ -1,5 +1,5 @@
 /**
- * Frustum culling in the Renderer (src/gpu/culling.ts) on Dawn (SwiftShader): instances
+ * Frustum culling in the Renderer (src/gpu/draw/cpu-culling.ts) on Dawn (SwiftShader): instances
  * wholly outside the view are not drawn (stats and pixels), instances inside or partly
  * inside are, culling never changes the picture, and the BOUNDS debug view draws each
  * drawn instance's box as lines where the box projects.

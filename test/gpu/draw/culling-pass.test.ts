@@ -1,5 +1,5 @@
 /**
- * GPU bounds, culling and indirect draws (src/gpu/gpu-culling.ts, shaders/cull.wgsl) on Dawn
+ * GPU bounds, culling and indirect draws (src/gpu/draw/culling-pass.ts, shaders/cull.wgsl) on Dawn
  * (SwiftShader): the WGSL layouts against the TS ones; the instances the GPU keeps are
  * exactly the CPU culler's (InstanceCuller); a 50-instance crowd drawn from GPU palettes with
  * GPU culling gives the same pixels as the CPU path; stats.bytesUploaded counts every
@@ -26,7 +26,7 @@ import { writeArtifactPng } from '../../support/png.ts';
 import { countGpuCalls, expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from '../gpu-test.ts';
 import { bindings, structLayout } from '../wgsl-layout.ts';
 
-describe('cull.wgsl ↔ gpu-culling-layout.ts', () => {
+describe('cull.wgsl ↔ layouts/cull.ts', () => {
   // The layout parser knows no arrays: the six planes as six vec4f fields.
   const source = cullWgsl.replace('planes: array<vec4f, 6>,', 'planes: vec4f, _p1: vec4f, _p2: vec4f, _p3: vec4f, _p4: vec4f, _p5: vec4f,');
   const words = (name: string) => Object.fromEntries(structLayout(source, name).fields.filter((f) => !f.name.startsWith('_')).map((f) => [f.name, f.offset / 4]));

@@ -1,5 +1,5 @@
 /**
- * The per-model pipeline table (src/gpu/draw-pipelines.ts) with stand-in pipeline caches:
+ * The per-model pipeline table (src/gpu/draw/draw-pipelines.ts) with stand-in pipeline caches:
  * which pipelines each (method, path, shadows) key asks for, when entries appear, and that
  * builds run once, failures included.
  */

@@ -1,5 +1,5 @@
 /**
- * Palette upload (src/gpu/palette-upload.ts) against a recording queue: one writeBuffer per
+ * Palette upload (src/gpu/draw/palette-upload.ts) against a recording queue: one writeBuffer per
  * frame, from where the palettes are when they sit back to back, else from the staging
  * copy (DqJoint entries for dual-quaternion skinning).
  */

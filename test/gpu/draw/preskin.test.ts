@@ -1,5 +1,5 @@
 /**
- * The compute skinning path (src/gpu/preskin.ts, shaders/preskin.wgsl,
+ * The compute skinning path (src/gpu/draw/preskin.ts, shaders/preskin.wgsl,
  * RenderSettings.skinningPath): its WGSL mirrors the TS layouts; with shadows on it draws
  * the same image as the vertex path (linear and dual-quaternion, 4 and 8 influences, morph
  * targets, several instances); its skinned vertices are the CPU reference's within the GPU

@@ -1,5 +1,5 @@
 /**
- * Draw records written on the GPU (src/gpu/gpu-records.ts, shaders/records.wgsl) on Dawn
+ * Draw records written on the GPU (src/gpu/draw/records-pass.ts, shaders/records.wgsl) on Dawn
  * (SwiftShader): the WGSL layouts against the TS ones; which models they apply to; the
  * placement packing; and the records a GPU-culled crowd frame writes against the CPU's
  * (draw-record-writer.ts) — u32 fields equal, matrices within float32 rounding of a
@@ -32,7 +32,7 @@ import { bindings, structLayout } from '../wgsl-layout.ts';
 
 const snake = (s: string) => s.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
 
-describe('records.wgsl ↔ gpu-records-layout.ts', () => {
+describe('records.wgsl ↔ layouts/records.ts', () => {
   it('bindings, struct offsets and sizes agree', () => {
     expect(Object.fromEntries([...bindings(recordsWgsl)].map(([name, b]) => [snake(name), b.binding]))).toEqual(RecordsBinding);
     const words = (name: string) => Object.fromEntries(structLayout(recordsWgsl, name).fields.filter((f) => !f.name.startsWith('_')).map((f) => [snake(f.name), f.offset / 4]));

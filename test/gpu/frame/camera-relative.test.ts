@@ -1,5 +1,5 @@
 /**
- * Camera-relative precision (src/gpu/camera-relative.ts): a skinned character at
+ * Camera-relative precision (src/gpu/frame/camera-relative.ts): a skinned character at
  * (1e4, 0, 1e4) seen from a camera offset by the same amount lands where the same
  * character at the origin does, to 1e-4 m — in the float32 numbers that reach the GPU,
  * and in the rendered image. The naive float32 path (world matrix, then eye subtracted

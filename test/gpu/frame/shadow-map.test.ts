@@ -1,5 +1,5 @@
 /**
- * The directional shadow map (src/gpu/shadow-map.ts, RenderSettings.shadows): the caster
+ * The directional shadow map (src/gpu/frame/shadow-map.ts, RenderSettings.shadows): the caster
  * box holds every skinned vertex; the fitted light maps the casters into its clip box; a
  * quad above a ground quad darkens the ground where the light's ray meets it and nowhere
  * else; shadows off is exactly the old image; the shadowed frame path makes one more

@@ -99,7 +99,7 @@ describe('WGSL struct layouts ↔ TS layout modules', () => {
   });
 });
 
-describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
+describe('WGSL literals ↔ src/gpu/layouts/bindings.ts', () => {
   it('vertex @locations', () => {
     const locations = new Map([...structLocations(meshWgsl, 'SurfaceInput'), ...structLocations(meshWgsl, 'Influences8')]);
     expect(Object.fromEntries([...locations].map(([name, n]) => [screamingSnake(name), n]))).toEqual(VertexLocation);
@@ -162,7 +162,7 @@ describe('WGSL literals ↔ src/gpu/layouts.ts', () => {
     expect(prefixed('SHADING_')).toEqual(MaterialShadingCode);
   });
 
-  it('morph.wgsl: the active-target maximum and delta width of src/gpu/morph-targets.ts; it declares no bindings of its own', () => {
+  it('morph.wgsl: the active-target maximum and delta width of src/gpu/model/morph-targets.ts; it declares no bindings of its own', () => {
     const c = u32Constants(morphWgsl);
     expect(c.get('MAX_ACTIVE_MORPH_TARGETS')).toBe(MAX_ACTIVE_MORPH_TARGETS);
     expect(c.get('MORPH_DELTA_COMPONENTS')).toBe(MORPH_DELTA_COMPONENTS);

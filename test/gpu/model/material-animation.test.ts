@@ -1,5 +1,5 @@
 /**
- * KHR_animation_pointer material tracks on the GPU (src/gpu/material-animation.ts): the
+ * KHR_animation_pointer material tracks on the GPU (src/gpu/model/material-animation.ts): the
  * packed values match upload-time packing, an animated base colour draws the colour of the
  * time (Dawn on SwiftShader), an animated UV offset draws what a static one does, and a frame
  * writes the animated materials' uniforms (one buffer) only when their values change.

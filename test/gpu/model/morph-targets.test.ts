@@ -1,5 +1,5 @@
 /**
- * src/gpu/morph-targets.ts: the vertex-major delta layout the vertex shader reads, and the
+ * src/gpu/model/morph-targets.ts: the vertex-major delta layout the vertex shader reads, and the
  * per-frame choice of at most MAX_ACTIVE_MORPH_TARGETS targets.
  */
 import { describe, expect, it } from 'vitest';

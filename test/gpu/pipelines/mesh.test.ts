@@ -1,5 +1,5 @@
 /**
- * Pipeline keys (src/gpu/pipelines.ts): what is compiled in per pipeline is part of the key,
+ * Pipeline keys (src/gpu/pipelines/mesh.ts): what is compiled in per pipeline is part of the key,
  * so a primitive without morph targets never shares a pipeline compiled with them.
  */
 import { describe, expect, it } from 'vitest';
