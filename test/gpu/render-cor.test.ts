@@ -8,6 +8,7 @@
  * budget warns through `onWarning` and draws as linear blending; the frame path stays at
  * three writeBuffers. PNGs: test-artifacts/cor-*.png.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Crowd } from '../../src/anim/crowd.ts';
 import { createModelInstance } from '../../src/anim/instance.ts';
@@ -23,6 +24,7 @@ import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { centersOfRotationCounters, readyCenters } from '../../src/skin/centers-of-rotation/centers.ts';
+import { sharedAssets } from '../support/assets.ts';
 import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';
 import { countGpuCalls, expectNoGpuErrors, loadModel, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
 import { bakedCoverage, compareCoverage, overBackdrop } from './silhouette.ts';
@@ -216,6 +218,46 @@ describe.skipIf(!device)('centre-of-rotation skinning in the Renderer (Dawn on S
       expect(covered).toBeGreaterThan(300);
       expect(differing).toBe(0);
     });
+  });
+
+  it('every skinned shared asset at three clip times: the vertex path draws the compute path\'s image (which the GPU bake tests hold to the CPU)', async () => {
+    const small = new OffscreenScene(gpu, 96, 96);
+    try {
+      const s = small.renderer.settings;
+      s.skinning = 'center-of-rotation';
+      let checked = 0;
+      for (const asset of sharedAssets()) {
+        const model = await loadModel(readFileSync(asset.path), asset.name);
+        if (!model.meshNodes.some((mn) => mn.skin >= 0)) continue;
+        await expectNoGpuErrors(gpu, async () => {
+          await small.setModel(model);
+          await small.renderer.prepareSkinning();
+          await small.renderer.prepareComputeSkinning();
+          const duration = model.animations[0]?.duration ?? 0;
+          for (const fraction of [0.1, 0.45, 0.8]) {
+            small.pose(model.animations.length > 0 ? 0 : -1, duration * fraction);
+            s.skinningPath = 'vertex';
+            const vertex = await small.render();
+            s.skinningPath = 'compute';
+            const compute = await small.render();
+            expect(small.renderer.skinningPath).toBe('compute');
+            expect(small.renderer.skinning).toBe('center-of-rotation');
+            let covered = 0, worst = 0;
+            for (let i = 0; i < vertex.rgba.length; i++) {
+              worst = Math.max(worst, Math.abs(vertex.rgba[i] - compute.rgba[i]));
+              if (i % 4 === 3 && vertex.rgba[i] > 0) covered++;
+            }
+            expect(covered, `${asset.name} at ${fraction}`).toBeGreaterThan(20);
+            // Identical on SwiftShader; a driver contracting differently may round a level.
+            expect(worst, `${asset.name} at ${fraction}`).toBeLessThanOrEqual(2);
+          }
+        });
+        checked++;
+      }
+      expect(checked).toBeGreaterThanOrEqual(6);
+    } finally {
+      small.destroy();
+    }
   });
 
   it('the centre-of-rotation frame path: 3 writeBuffers and 1 submit per frame, nothing created after the first frame', async () => {
