@@ -30,6 +30,39 @@ import { VERTEX_BLEND_FLOATS, writeStretchRotated } from './stretch-rotate.ts';
 /** The vertex's blend as stretch-rotate.ts takes it (VertexBlend offsets; from = p*, to = c). */
 const blend = new Float64Array(VERTEX_BLEND_FLOATS);
 
+/** Floats per joint in `jointAffine`: Mⱼ's 3×3 (column-major) then its translation. */
+const AFFINE_FLOATS = 12;
+/** Each joint's Mⱼ = [Rⱼ·Sⱼ | tⱼ] rebuilt from its DqJoint entry once per call; grows with the largest skin seen. */
+let jointAffine = new Float64Array(AFFINE_FLOATS * 64);
+
+/**
+ * `jointAffine` ← joint j's affine matrix for j < count, from the DqJoint entries at `base`:
+ * Rⱼ from the quaternion, times Sⱼ, and tⱼ = 2·d·q* (vector part). Once per joint, so a
+ * vertex pays 12 multiply-adds per influence for Mⱼ·p*, not a quaternion rotation.
+ */
+function rebuildAffine(dq: NumArray, base: number, count: number): void {
+  if (jointAffine.length < count * AFFINE_FLOATS) jointAffine = new Float64Array(count * AFFINE_FLOATS * 2);
+  const F = DqJointFloat, a = jointAffine;
+  for (let j = 0; j < count; j++) {
+    const o = base + j * DQ_JOINT_FLOATS, t = j * AFFINE_FLOATS;
+    const x = dq[o + F.REAL], y = dq[o + F.REAL + 1], z = dq[o + F.REAL + 2], w = dq[o + F.REAL + 3];
+    // R (rRC: row R, column C) of the unit quaternion.
+    const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - w * z), r02 = 2 * (x * z + w * y);
+    const r10 = 2 * (x * y + w * z), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - w * x);
+    const r20 = 2 * (x * z - w * y), r21 = 2 * (y * z + w * x), r22 = 1 - 2 * (x * x + y * y);
+    const sxx = dq[o + F.STRETCH_DIAGONAL], syy = dq[o + F.STRETCH_DIAGONAL + 1], szz = dq[o + F.STRETCH_DIAGONAL + 2];
+    const sxy = dq[o + F.STRETCH_OFF_DIAGONAL], sxz = dq[o + F.STRETCH_OFF_DIAGONAL + 1], syz = dq[o + F.STRETCH_OFF_DIAGONAL + 2];
+    // Columns of R·S.
+    a[t] = r00 * sxx + r01 * sxy + r02 * sxz; a[t + 1] = r10 * sxx + r11 * sxy + r12 * sxz; a[t + 2] = r20 * sxx + r21 * sxy + r22 * sxz;
+    a[t + 3] = r00 * sxy + r01 * syy + r02 * syz; a[t + 4] = r10 * sxy + r11 * syy + r12 * syz; a[t + 5] = r20 * sxy + r21 * syy + r22 * syz;
+    a[t + 6] = r00 * sxz + r01 * syz + r02 * szz; a[t + 7] = r10 * sxz + r11 * syz + r12 * szz; a[t + 8] = r20 * sxz + r21 * syz + r22 * szz;
+    const dx = dq[o + F.DUAL], dy = dq[o + F.DUAL + 1], dz = dq[o + F.DUAL + 2], dw = dq[o + F.DUAL + 3];
+    a[t + 9] = 2 * (w * dx - dw * x + y * dz - z * dy);
+    a[t + 10] = 2 * (w * dy - dw * y + z * dx - x * dz);
+    a[t + 11] = 2 * (w * dz - dw * z + x * dy - y * dx);
+  }
+}
+
 export function skinPrimitiveCor(
   prim: Primitive,
   dqPalette: NumArray,
@@ -47,6 +80,8 @@ export function skinPrimitiveCor(
   const outPos = out.positions, outNrm = out.normals, outTan = out.tangents;
   const F = DqJointFloat;
   const base = paletteJointOffset * DQ_JOINT_FLOATS;
+  rebuildAffine(dqPalette, base, prim.maxJoint + 1);
+  const affine = jointAffine;
   for (let v = 0; v < prim.vertexCount; v++) {
     const iv = v * influences;
     const px = centers[v * 3], py = centers[v * 3 + 1], pz = centers[v * 3 + 2];
@@ -67,13 +102,11 @@ export function skinPrimitiveCor(
         const jxx = dqPalette[o + F.STRETCH_DIAGONAL], jyy = dqPalette[o + F.STRETCH_DIAGONAL + 1], jzz = dqPalette[o + F.STRETCH_DIAGONAL + 2];
         const jxy = dqPalette[o + F.STRETCH_OFF_DIAGONAL], jxz = dqPalette[o + F.STRETCH_OFF_DIAGONAL + 1], jyz = dqPalette[o + F.STRETCH_OFF_DIAGONAL + 2];
         sxx += w * jxx; syy += w * jyy; szz += w * jzz; sxy += w * jxy; sxz += w * jxz; syz += w * jyz;
-        // Mⱼ·p* = Rⱼ·(Sⱼ·p*) + tⱼ, with tⱼ = 2·d·q* (vector part) from the dual part d.
-        const ax = jxx * px + jxy * py + jxz * pz, ay = jxy * px + jyy * py + jyz * pz, az = jxz * px + jyz * py + jzz * pz;
-        const ux = qy * az - qz * ay + qw * ax, uy = qz * ax - qx * az + qw * ay, uz = qx * ay - qy * ax + qw * az;
-        const dx = dqPalette[o + F.DUAL], dy = dqPalette[o + F.DUAL + 1], dz = dqPalette[o + F.DUAL + 2], dw = dqPalette[o + F.DUAL + 3];
-        cx += w * (ax + 2 * (qy * uz - qz * uy) + 2 * (qw * dx - dw * qx + qy * dz - qz * dy));
-        cy += w * (ay + 2 * (qz * ux - qx * uz) + 2 * (qw * dy - dw * qy + qz * dx - qx * dz));
-        cz += w * (az + 2 * (qx * uy - qy * ux) + 2 * (qw * dz - dw * qz + qx * dy - qy * dx));
+        // Mⱼ·p*, from the joint's rebuilt affine matrix.
+        const m = joints[iv + i] * AFFINE_FLOATS;
+        cx += w * (affine[m] * px + affine[m + 3] * py + affine[m + 6] * pz + affine[m + 9]);
+        cy += w * (affine[m + 1] * px + affine[m + 4] * py + affine[m + 7] * pz + affine[m + 10]);
+        cz += w * (affine[m + 2] * px + affine[m + 5] * py + affine[m + 8] * pz + affine[m + 11]);
         wsum += w;
       }
     }

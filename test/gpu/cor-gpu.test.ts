@@ -123,7 +123,7 @@ describe('blendCentersOfRotation / blendCentersOfRotation8 / skinFrameCor', () =
     COR_CASES.forEach((c, i) => {
       const sum = c.weights.reduce((a, b) => a + b, 0);
       const prim = {
-        vertexCount: 1, influences: c.joints.length, joints: Uint16Array.from(c.joints),
+        vertexCount: 1, influences: c.joints.length, joints: Uint16Array.from(c.joints), maxJoint: Math.max(...c.joints),
         // The loader hands the CPU renormalised weights; the shader divides by the sum itself.
         weights: Float32Array.from(c.weights, (w) => w / sum),
         positions: Float32Array.from(POSITION), normals: Float32Array.from(NORMAL), tangents: Float32Array.from(TANGENT),
