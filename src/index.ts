@@ -51,6 +51,7 @@ export {
 } from './anim/root-motion.ts';
 export { editBindPose } from './anim/bind-pose.ts';
 export { createSkinnedBounds, SkinnedBoundsJob, type SkinnedBounds } from './anim/skinned-bounds.ts';
+export { centerOfRotationBounds } from './skin/centers-of-rotation/bounds.ts';
 export { createRayHit, SkinnedRaycaster, type RayHit } from './skin/raycast.ts';
 
 // ── Tier 4: batch / crowd. Many characters of one model, one upload and one draw per primitive. ──

@@ -37,7 +37,7 @@ const TIERS = {
   },
   instanceAndJobs: {
     values: [
-      'AdditiveJob', 'AimJob', 'BlendingJob', 'LayerBlendingJob', 'RootMotionJob', 'SkinnedBoundsJob', 'TwoBoneIKJob', 'accumulateRootMotion',
+      'AdditiveJob', 'AimJob', 'BlendingJob', 'LayerBlendingJob', 'RootMotionJob', 'SkinnedBoundsJob', 'TwoBoneIKJob', 'accumulateRootMotion', 'centerOfRotationBounds',
       'SkinnedRaycaster', 'createClipCursor', 'createModelInstance', 'createPose', 'createRayHit', 'createRootMotionTrack', 'createSkinnedBounds', 'editBindPose', 'findSlot',
       'localToModel', 'lockRootInPlace', 'makeAdditiveClip', 'rootMotionMatrix', 'sampleClip', 'setIdentityPose', 'setRestPose', 'skinPalette',
       'subtreeMask', 'updateMatricesAndPalettes', 'updateModelInstance',
