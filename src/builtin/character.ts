@@ -214,7 +214,7 @@ export function buildMeshes(rig: Rig, { eyes = true } = {}) {
 }
 
 /** Walk, Idle and Wave on the character's joints. */
-export function clips(rig: Rig): ClipSpec[] {
+export function characterClips(rig: Rig): ClipSpec[] {
   const j = (name: string) => rig.index(name);
   const root = j('Root');
   const restRoot = rig.restT(root);
@@ -340,6 +340,6 @@ export function buildCharacter(): GltfBuilder {
   const mesh = b.addMesh({ name: 'Character', primitives });
 
   const jointNodes = writeSkinnedScene(b, rig, { name: 'Character', mesh });
-  for (const clip of clips(rig)) addClip(b, jointNodes, clip);
+  for (const clip of characterClips(rig)) addClip(b, jointNodes, clip);
   return b;
 }

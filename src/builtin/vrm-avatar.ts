@@ -1,6 +1,6 @@
 import { BufferTarget } from '../gltf/constants.ts';
 import { GltfBuilder } from '../gltf/builder.ts';
-import { addCharacterMaterials, buildMeshes, clips, jointSpecs } from './character.ts';
+import { addCharacterMaterials, buildMeshes, characterClips, jointSpecs } from './character.ts';
 import { addClip } from './clips.ts';
 import { MeshData, addLathe, chainInfluences, ellipsoidRings, frameAlong, rigid, writePrimitive, type Ring } from './geometry.ts';
 import { Rig, type JointSpec } from './rig.ts';
@@ -238,7 +238,7 @@ function buildAvatarParts(generator: string, turned = false): AvatarParts {
   const faceNode = b.json.nodes.length - 1;
   const rootJoint = rig.index('Root');
   if (turned) b.json.nodes[jointNodes[rootJoint]].rotation = [0, 1, 0, 0];
-  for (const clip of clips(rig)) {
+  for (const clip of characterClips(rig)) {
     if (turned) {
       for (const track of clip.tracks) {
         if (track.joint !== rootJoint || track.path !== 'translation') continue;

@@ -332,7 +332,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     await page.goto(`${session.baseUrl}/`);
     await whenLoaded(page);
     const embedded = 'document.querySelectorAll("#embedded skinned-mesh-viewer")';
-    expect(await page.evaluate(`[...${embedded}].map((v) => v.getAttribute('loading'))`)).toEqual(['eager', 'eager', 'eager', 'eager']);
+    expect(await page.evaluate(`[...${embedded}].map((v) => v.getAttribute('loading'))`)).toEqual(['eager', 'eager', 'eager', 'eager', 'eager']);
     // Below the fold, yet loaded: nothing waits for the scroll.
     await page.waitForFunction(`[...${embedded}].every((v) => v.loaded)`, undefined, { timeout: 60_000 });
     expect(await page.evaluate(`[...${embedded}].every((v) => v.getBoundingClientRect().top > innerHeight)`)).toBe(true);
