@@ -56,6 +56,8 @@ export interface CentersOfRotationOptions {
   readonly maxPairEntries?: number;
   /** The budget: at most this many similarity terms evaluated (default MAX_TERMS). */
   readonly maxTerms?: number;
+  /** The budget: at most this many (vertex, joint pair) keys looked up (default MAX_VERTEX_PAIRS). */
+  readonly maxVertexPairs?: number;
 }
 
 /** Default merge grid: 1/4096 in weight, far below what the exp(−d²/σ²) kernel resolves at σ = 0.1. */
@@ -66,6 +68,8 @@ export const MAX_PIECES = 4_000_000;
 export const MAX_PAIR_ENTRIES = 1_000_000;
 /** Default budget: similarity terms (an exp each; a few seconds on a slow laptop core). */
 export const MAX_TERMS = 300_000_000;
+/** Default budget: (vertex, joint pair) keys, a string each while they are merged (a few hundred MB at most). */
+export const MAX_VERTEX_PAIRS = 4_000_000;
 
 /** What the precomputation did (all counts). */
 export interface CentersOfRotationStats {
@@ -171,6 +175,7 @@ export function computeCentersOfRotation(input: CentersOfRotationInput, options:
   const maxPieces = options.maxPieces ?? MAX_PIECES;
   const maxPairEntries = options.maxPairEntries ?? MAX_PAIR_ENTRIES;
   const maxTerms = options.maxTerms ?? MAX_TERMS;
+  const maxVertexPairs = options.maxVertexPairs ?? MAX_VERTEX_PAIRS;
   if (!(sigma > 0)) throw new RangeError(`computeCentersOfRotation: sigma ${sigma} must be positive`);
   if (!(epsilon > 0)) throw new RangeError(`computeCentersOfRotation: epsilon ${epsilon} must be positive`);
   if (!(Number.isInteger(mergeSteps) && mergeSteps >= 0)) throw new RangeError(`computeCentersOfRotation: mergeSteps ${mergeSteps} must be a whole number ≥ 0`);
@@ -271,7 +276,15 @@ export function computeCentersOfRotation(input: CentersOfRotationInput, options:
     ex[at] = values[o + 3]; ey[at] = values[o + 4]; ez[at] = values[o + 5];
   }
 
-  // 3. The distinct (pair, w_ij, w_ik) of the vertices, and the work they need.
+  // 3. The distinct (pair, w_ij, w_ik) of the vertices, and the work they need; counted first, as that takes memory.
+  let vertexPairs = 0;
+  for (let v = 0; v < vertexCount; v++) {
+    const n = offsets[v + 1] - offsets[v];
+    vertexPairs += (n * (n - 1)) / 2;
+  }
+  if (vertexPairs > maxVertexPairs) {
+    return { ok: false, reason: `over the budget: the vertices have more than ${maxVertexPairs} joint pairs (${vertexPairs})`, stats };
+  }
   const keyOf = new Map<string, number>();
   const keyBucket: number[] = [], keyWj: number[] = [], keyWk: number[] = [];
   const vertexKeyStart = new Uint32Array(vertexCount + 1);

@@ -232,6 +232,7 @@ describe('the budget: a primitive too large stops early with the reason, never a
     [{ maxPieces: 50 }, /more than 50 pieces/],
     [{ maxPairEntries: 20 }, /more than 20 joint-pair entries/],
     [{ maxTerms: 100 }, /more than 100 similarity terms/],
+    [{ maxVertexPairs: 30 }, /the vertices have more than 30 joint pairs/],
   ] as const)('%o', (options, reason) => {
     const result = computeCentersOfRotation(sheet, options);
     expect(result.ok).toBe(false);
