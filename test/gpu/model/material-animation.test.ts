@@ -90,8 +90,9 @@ describe('MaterialUniformAnimator', () => {
     animator.write(queue, values);
     animator.write(queue, values);
     expect([writes, bytes]).toEqual([1, 2 * 256]);
-    let frames = 0;
+    let frames = 0, calls = 0;
     const frame = (): void => {
+      calls++;
       if (++frames === 120) frames = 0;
       values.time = frames / 60;
       values.evaluate();
@@ -99,7 +100,9 @@ describe('MaterialUniformAnimator', () => {
     };
     const { rounds, clean } = await measureAllocation(frame, 20_000, 64 * 1024);
     expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
-    expect(writes).toBeGreaterThan(100_000);
+    // One write per frame, counted (how many frames fit the warm-up depends on the machine's speed).
+    expect(calls).toBeGreaterThanOrEqual(2 * 20_000);
+    expect(writes).toBe(1 + calls);
     expect(elsewhere).toBe(0);
   });
 });
