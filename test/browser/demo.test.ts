@@ -3,6 +3,11 @@
  * character with no console errors, draws non-blank frames that change while the clip
  * plays, loads every skinned shared asset through its file input and lists the clips,
  * and its controls reach the viewer. Screenshots go to test-artifacts/.
+ *
+ * Most tests share one page, used in turn as a visitor would: opening the demo costs about
+ * 7 s of CPU on SwiftShader (a device, its pipelines, five viewers), which once per test was
+ * most of this file's time. A test that needs the opening state asks for it (`home`), and
+ * each checks the console errors of its own steps. `?src` needs a page of its own.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,20 +52,21 @@ function changedFraction(a: { data: Uint8Array | Uint8ClampedArray }, b: { data:
   return n / (a.data.length / 4);
 }
 
+/** The shared assets the demo is for, loaded: those with a skinned mesh (the element tests open the others). */
+const skinnedAssets = (await Promise.all(sharedAssets().map(async (asset) => ({ asset, model: await loadGltfFile(asset.path) }))))
+  .filter(({ model }) => model.meshNodes.some((m) => m.skin >= 0));
+
+/** The demo writes its stats panel every 15 animation frames: waits for 16 of the page's (frames, not seconds: a busy machine draws fewer). */
+const statsWritten = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => {
+  let frames = 0;
+  const step = () => (++frames >= 16 ? resolve() : requestAnimationFrame(step));
+  requestAnimationFrame(step);
+}));
+
 const whenLoaded = (page: Page) => page.waitForFunction(() => (document.getElementById('viewer') as HTMLElement & { loaded: boolean }).loaded, undefined, { timeout: 60_000 });
 
 describe.skipIf(!!unavailable)('the demo page', () => {
   let session: BrowserSession;
-  const pages: Page[] = [];
-  /** A fresh page; every page is closed after its test, so SwiftShader never renders several at once. */
-  const openPage = async () => {
-    const opened = await session.newPage();
-    pages.push(opened.page);
-    return opened;
-  };
-  afterEach(async () => {
-    for (const p of pages.splice(0)) await p.close();
-  });
   beforeAll(async () => {
     session = await startBrowserSession();
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
@@ -69,418 +75,468 @@ describe.skipIf(!!unavailable)('the demo page', () => {
   // Any WebGPU error in a page fails the test that caused it.
   afterEach(async () => { await session?.checkWebGpuErrors(); });
 
-  it('starts on the built-in character with no console errors, and its frames move', async () => {
-    const { page, consoleErrors } = await openPage();
-    await page.setViewportSize({ width: 1200, height: 900 });
-    await page.goto(`${session.baseUrl}/`);
-    await whenLoaded(page);
-    await expect.poll(() => page.textContent('#model-info')).toMatch(/builtin:character: 1 skin\(s\), 20 joints/);
-    const clock = () => page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { currentTime: number }).currentTime);
-    const t0 = await clock();
-    const first = await frame(page);
-    expect(coverage(first)).toBeGreaterThan(0.02);
-    // The clip is playing: wait until it is a quarter of a (1 s) walk cycle further on.
-    await expect.poll(async () => Math.abs((await clock()) - t0), { timeout: 20_000 }).toBeGreaterThan(0.25);
-    const later = await frame(page);
-    expect(changedFraction(first, later)).toBeGreaterThan(0.002);
-    // The clip list and stats panel are filled.
-    expect(await page.$$eval('#clip option', (o) => o.map((x) => x.textContent))).toEqual(['Walk', 'Idle', 'Wave']);
-    await expect.poll(() => page.textContent('#stat-joints'), { timeout: 10_000 }).toBe('20');
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo.png') });
-    // The embedded viewers draw once they are scrolled into view.
-    await page.locator('#embedded').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => [...document.querySelectorAll('#embedded skinned-mesh-viewer')].every((v) => (v as HTMLElement & { loaded: boolean }).loaded), undefined, { timeout: 60_000 });
-    await page.waitForTimeout(500);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-embedded.png'), fullPage: true });
-    expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
-  });
-
-  it('controls reach the viewer: pause, scrub, clip, skinning, debug', async () => {
-    const { page, consoleErrors } = await openPage();
-    await page.goto(`${session.baseUrl}/`);
-    await whenLoaded(page);
-    await page.click('#play');
-    expect(await page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { paused: boolean }).paused)).toBe(true);
-    await page.fill('#scrub', '0.5');
-    await page.dispatchEvent('#scrub', 'input');
-    const t = await page.evaluate(() => {
-      const v = document.getElementById('viewer') as HTMLElement & { currentTime: number; duration: number };
-      return v.currentTime / v.duration;
+  describe('opened with ?src', () => {
+    const pages: Page[] = [];
+    /** A fresh page, closed after its test, so SwiftShader never renders two pages at once. */
+    const openPage = async () => {
+      const opened = await session.newPage();
+      pages.push(opened.page);
+      return opened;
+    };
+    afterEach(async () => {
+      for (const p of pages.splice(0)) await p.close();
     });
-    expect(t).toBeCloseTo(0.5, 2);
-    await page.selectOption('#clip', '2');
-    expect(await page.getAttribute('#viewer', 'animation')).toBe('2');
-    await page.check('input[name=debug][value=skeleton]');
-    await page.check('input[name=debug][value=wireframe]');
-    await page.check('input[name=debug][value=bounds]');
-    expect(await page.getAttribute('#viewer', 'debug')).toBe('skeleton wireframe bounds');
-    await page.check('input[name=skinning][value=center-of-rotation]');
-    expect(await page.getAttribute('#viewer', 'skinning')).toBe('center-of-rotation');
-    await page.check('input[name=skinning][value=dual-quaternion]');
-    expect(await page.getAttribute('#viewer', 'skinning')).toBe('dual-quaternion');
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-debug.png') });
-    expect(consoleErrors.filter((e) => !/skinning/.test(e))).toEqual([]);
-  });
 
-  for (const asset of sharedAssets()) {
-    it(`opens ${asset.name} through the file input and lists its clips`, async () => {
-      const model = await loadGltfFile(asset.path);
-      if (!model.meshNodes.some((m) => m.skin >= 0)) return; // the demo is for skinned models; others are checked elsewhere
+    it('the model picker names what ?src, the file input or a drop loaded, and shows it again when chosen', async () => {
       const { page, consoleErrors } = await openPage();
-      await page.goto(`${session.baseUrl}/`);
+      await serveAssets(page);
+      // Encoded, so the page's own URL does not match the asset route's pattern.
+      await page.goto(`${session.baseUrl}/?src=${encodeURIComponent('/assets/CesiumMan.glb')}`);
       await whenLoaded(page);
-      await page.setInputFiles('#file', asset.path);
-      await expect.poll(() => page.textContent('#model-info'), { timeout: 60_000 }).toMatch(new RegExp(`^${asset.path.split('/').pop()!.replace('.', '\\.')}:`));
-      const names = model.animations.map((c, i) => c.name || `clip ${i}`); // the demo's labels for unnamed clips
-      expect(await page.$$eval('#clip option', (o) => o.map((x) => x.textContent))).toEqual(names);
-      await page.waitForTimeout(200);
-      expect(coverage(await frame(page))).toBeGreaterThan(0.002);
+      const picked = () => page.$eval('#model', (s) => { const el = s as HTMLSelectElement; return { value: el.value, text: el.selectedOptions[0]?.textContent }; });
+      expect(await picked()).toEqual({ value: 'loaded', text: 'URL: CesiumMan.glb' });
+      // A built-in, then the loaded entry again: the URL comes back.
+      await page.selectOption('#model', 'builtin:limb');
+      await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:limb:/);
+      expect((await picked()).value).toBe('builtin:limb');
+      await page.selectOption('#model', 'loaded');
+      await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^CesiumMan\.glb:/);
+      // The file input.
+      const fox = sharedAssets().find((a) => a.name === 'Fox')!.path;
+      await page.setInputFiles('#file', fox);
+      await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: Fox.glb' });
+      // A drop on the stage.
+      const { readFileSync } = await import('node:fs');
+      const bytes = [...readFileSync(sharedAssets().find((a) => a.name === 'RiggedSimple')!.path)];
+      await page.evaluate((data) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(data)], 'RiggedSimple.glb', { type: 'model/gltf-binary' }));
+        document.getElementById('stage')!.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }, bytes);
+      await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: RiggedSimple.glb' });
+      await page.selectOption('#model', 'builtin:character');
+      await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:character:/);
+      await page.selectOption('#model', 'loaded');
+      await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^RiggedSimple\.glb:/);
       expect(consoleErrors).toEqual([]);
     });
-  }
-
-  it('reports a broken file in the page and keeps the previous model', async () => {
-    const { page } = await openPage();
-    await page.goto(`${session.baseUrl}/`);
-    await whenLoaded(page);
-    await page.setInputFiles('#file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF not really') });
-    await expect.poll(() => page.textContent('#error')).toMatch(/glb/);
-    expect(coverage(await frame(page))).toBeGreaterThan(0.02);
   });
 
-  for (const [width, height] of [[1280, 720], [1400, 900], [1920, 1080]]) {
-    it(`fits a ${width}×${height} window: the whole viewer in view, the panel scrolling on its own`, async () => {
-      const { page, consoleErrors } = await openPage();
-      await page.setViewportSize({ width, height });
+  // Each test waits on frames and loads; a machine loaded by other work draws slowly, so the limit is generous.
+  describe('one page, used test after test', { timeout: 120_000 }, () => {
+    let page: Page;
+    /** Console errors since the last test ended (the first test's include the page's start). */
+    let testErrors: string[] = [];
+    beforeAll(async () => {
+      ({ page } = await session.newPage());
+      page.on('console', (msg) => { if (msg.type() === 'error') testErrors.push(msg.text()); });
+      page.on('pageerror', (err) => testErrors.push(err.message));
+      // The first test looks at the page as it opens at this size.
+      await page.setViewportSize({ width: 1280, height: 720 });
       await page.goto(`${session.baseUrl}/`);
       await whenLoaded(page);
-      const layout = await page.evaluate(() => {
-        const r = document.getElementById('viewer')!.getBoundingClientRect();
-        const panel = document.querySelector<HTMLElement>('.panel')!;
-        const before = window.scrollY;
-        panel.scrollTop = 400;
-        const scrolled = { panel: panel.scrollTop, page: window.scrollY - before };
-        panel.scrollTop = 0;
-        return {
-          top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height,
-          innerWidth, innerHeight, panelOverflow: getComputedStyle(panel).overflowY,
-          panelFits: panel.getBoundingClientRect().bottom <= innerHeight + 0.5, scrolled,
-        };
-      });
-      expect(layout.top).toBeGreaterThanOrEqual(0);
-      expect(layout.left).toBeGreaterThanOrEqual(0);
-      expect(layout.bottom).toBeLessThanOrEqual(layout.innerHeight);
-      expect(layout.right).toBeLessThanOrEqual(layout.innerWidth);
-      // Most of the window: not squeezed to make room.
-      expect(layout.height).toBeGreaterThan(layout.innerHeight * 0.75);
-      expect(layout.width).toBeGreaterThan(layout.innerWidth * 0.6);
-      // The panel is cut at the window and scrolls itself; the page does not move.
-      expect(layout.panelOverflow).toBe('auto');
-      expect(layout.panelFits).toBe(true);
-      expect(layout.scrolled.panel).toBeGreaterThan(0);
-      expect(layout.scrolled.page).toBe(0);
-      expect(coverage(await frame(page))).toBeGreaterThan(0.02);
-      if (width === 1280) await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-1280x720.png') });
-      expect(consoleErrors).toEqual([]);
-    });
-  }
+    }, 90_000);
+    afterAll(async () => { await page?.close(); });
+    afterEach(() => { testErrors = []; });
 
-  it('the model picker names what ?src, the file input or a drop loaded, and shows it again when chosen', async () => {
-    const { page, consoleErrors } = await openPage();
-    await serveAssets(page);
-    // Encoded, so the page's own URL does not match the asset route's pattern.
-    await page.goto(`${session.baseUrl}/?src=${encodeURIComponent('/assets/CesiumMan.glb')}`);
-    await whenLoaded(page);
-    const picked = () => page.$eval('#model', (s) => { const el = s as HTMLSelectElement; return { value: el.value, text: el.selectedOptions[0]?.textContent }; });
-    expect(await picked()).toEqual({ value: 'loaded', text: 'URL: CesiumMan.glb' });
-    // A built-in, then the loaded entry again: the URL comes back.
-    await page.selectOption('#model', 'builtin:limb');
-    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:limb:/);
-    expect((await picked()).value).toBe('builtin:limb');
-    await page.selectOption('#model', 'loaded');
-    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^CesiumMan\.glb:/);
-    // The file input.
-    const fox = sharedAssets().find((a) => a.name === 'Fox')!.path;
-    await page.setInputFiles('#file', fox);
-    await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: Fox.glb' });
-    // A drop on the stage.
-    const { readFileSync } = await import('node:fs');
-    const bytes = [...readFileSync(sharedAssets().find((a) => a.name === 'RiggedSimple')!.path)];
-    await page.evaluate((data) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([new Uint8Array(data)], 'RiggedSimple.glb', { type: 'model/gltf-binary' }));
-      document.getElementById('stage')!.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, bytes);
-    await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: RiggedSimple.glb' });
-    await page.selectOption('#model', 'builtin:character');
-    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:character:/);
-    await page.selectOption('#model', 'loaded');
-    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^RiggedSimple\.glb:/);
-    expect(consoleErrors).toEqual([]);
-  });
-
-  it('the hand hotspot rides on Hand.L as the character walks, and leaves with the character', async () => {
-    const { page, consoleErrors } = await openPage();
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(`${session.baseUrl}/`);
-    await whenLoaded(page);
-    await page.click('#play'); // pause: each sample is one known time
-    // Kept, since the hotspot leaves the document with the character.
-    await page.evaluate(() => { (window as unknown as { hand: HTMLElement }).hand = document.getElementById('hand-hotspot')!; });
-    const connected = () => page.evaluate(() => (window as unknown as { hand: HTMLElement }).hand.isConnected);
-    const sample = (time: number) => page.evaluate(async (t) => {
-      type V = HTMLElement & { currentTime: number; duration: number; model: { hierarchy: { order: Int32Array }; nodes: { name?: string }[] };
-        player: { instance: { nodeMatrices: Float64Array } }; positionAndNormalFromPoint(x: number, y: number): { position: { x: number; y: number; z: number } } | null };
-      const viewer = document.getElementById('viewer') as V;
-      viewer.currentTime = t * viewer.duration;
-      for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
-      const box = viewer.getBoundingClientRect();
-      const label = document.getElementById('hand-hotspot')!.getBoundingClientRect();
-      const x = label.left + label.width / 2 - box.left, y = label.top + label.height / 2 - box.top;
-      const slot = [...viewer.model.hierarchy.order].findIndex((node) => viewer.model.nodes[node].name === 'Hand.L');
-      const m = viewer.player.instance.nodeMatrices;
-      // Where the hotspot points: 9 cm up the hand's own +Y (its data-offset).
-      const point = [0, 1, 2].map((r) => m[slot * 16 + 4 + r] * 0.09 + m[slot * 16 + 12 + r]);
-      const joint = [m[slot * 16 + 12], m[slot * 16 + 13], m[slot * 16 + 14]];
-      const hit = viewer.positionAndNormalFromPoint(x, y);
-      return { x, y, point, joint, hit: hit && [hit.position.x, hit.position.y, hit.position.z], visible: document.getElementById('hand-hotspot')!.hasAttribute('data-visible') };
-    }, time);
-    const samples = [];
-    for (const t of [0, 0.25, 0.5, 0.75]) samples.push(await sample(t));
-    for (const s of samples) {
-      expect(s.visible).toBe(true);
-      // The ray through the label's centre meets the hand (the label floats over the hand, at most a hand's length from the joint).
-      expect(s.hit).not.toBeNull();
-      expect(Math.hypot(s.hit![0] - s.joint[0], s.hit![1] - s.joint[1], s.hit![2] - s.joint[2])).toBeLessThan(0.2);
-    }
-    const xs = samples.map((s) => s.x), ys = samples.map((s) => s.y);
-    expect(Math.max(...xs) - Math.min(...xs) + Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(5);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-hotspot.png') });
-    // A model without the joint: the hotspot is taken out (no warning about a missing joint).
-    await page.selectOption('#model', 'builtin:limb');
-    await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:limb:/);
-    expect(await connected()).toBe(false);
-    await page.selectOption('#model', 'builtin:character');
-    await expect.poll(connected, { timeout: 30_000 }).toBe(true);
-    expect(consoleErrors).toEqual([]);
-  });
-
-  it('the Look pickers set environment-image (neutral, legacy, a generated .hdr), tone-mapping and shadow-intensity', async () => {
-    const { page, consoleErrors } = await openPage();
-    await page.goto(`${session.baseUrl}/`);
-    await whenLoaded(page);
-    const attr = (name: string) => page.getAttribute('#viewer', name);
-    expect(await attr('shadow-intensity')).toBe('1');
-    await page.selectOption('#environment', 'legacy');
-    expect(await attr('environment-image')).toBe('legacy');
-    await page.selectOption('#environment', 'sky');
-    const url = (await attr('environment-image'))!;
-    expect(url).toMatch(/^blob:/);
-    // The blob is a Radiance file the element can fetch like any URL.
-    const head = await page.evaluate(async (u) => new TextDecoder().decode((await (await fetch(u)).arrayBuffer()).slice(0, 64)), url);
-    expect(head).toMatch(/^#\?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 128 \+X 256\n/);
-    await page.selectOption('#environment', 'neutral');
-    expect(await attr('environment-image')).toBe('neutral');
-    for (const tone of ['aces', 'agx', 'none', 'neutral']) {
-      await page.selectOption('#tone-mapping', tone);
-      expect(await attr('tone-mapping')).toBe(tone);
-    }
-    await page.evaluate(() => {
-      const input = document.getElementById('shadow-intensity') as HTMLInputElement;
-      input.value = '0.35';
-      input.dispatchEvent(new Event('input'));
-    });
-    expect(await attr('shadow-intensity')).toBe('0.35');
-    expect(await page.textContent('#shadow-intensity-value')).toBe('0.35');
-    await page.waitForTimeout(200);
-    expect(coverage(await frame(page))).toBeGreaterThan(0.02);
-    expect(consoleErrors).toEqual([]);
-  });
-
-  it('double-clicking the model pins a hotspot at the point under the pointer', async () => {
-    const { page, consoleErrors } = await openPage();
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(`${session.baseUrl}/`);
-    await whenLoaded(page);
-    await page.click('#play');
-    const box = (await page.locator('#viewer').boundingBox())!;
-    // The middle of the framed character (its chest): a hit.
-    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height * 0.45);
-    await expect.poll(() => page.locator('#viewer .hotspot-pin').count()).toBe(1);
-    const pin = await page.evaluate(() => {
-      const el = document.querySelector<HTMLElement>('#viewer .hotspot-pin')!;
-      for (let i = 0; i < 2; i++) requestAnimationFrame(() => undefined);
-      return { position: el.dataset.position!, normal: el.dataset.normal!, slot: el.slot };
-    });
-    expect(pin.slot).toMatch(/^hotspot-pin-\d+$/);
-    expect(pin.position.split(' ')).toHaveLength(3);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const at = (await page.locator('#viewer .hotspot-pin').boundingBox())!;
-    expect(Math.abs(at.x + at.width / 2 - (box.x + box.width / 2))).toBeLessThan(1.5);
-    expect(Math.abs(at.y + at.height / 2 - (box.y + box.height * 0.45))).toBeLessThan(1.5);
-    // A corner shows no model: no pin.
-    await page.mouse.dblclick(box.x + 4, box.y + 4);
-    await page.waitForTimeout(100);
-    expect(await page.locator('#viewer .hotspot-pin').count()).toBe(1);
-    expect(consoleErrors).toEqual([]);
-  });
-
-  it('the embedded viewers load before they are scrolled to, and draw as soon as they are', async () => {
-    const { page, consoleErrors } = await openPage();
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(`${session.baseUrl}/`);
-    await whenLoaded(page);
-    const embedded = 'document.querySelectorAll("#embedded skinned-mesh-viewer")';
-    expect(await page.evaluate(`[...${embedded}].map((v) => v.getAttribute('loading'))`)).toEqual(['eager', 'eager', 'eager', 'eager', 'eager']);
-    // Below the fold, yet loaded: nothing waits for the scroll.
-    await page.waitForFunction(`[...${embedded}].every((v) => v.loaded)`, undefined, { timeout: 60_000 });
-    expect(await page.evaluate(`[...${embedded}].every((v) => v.getBoundingClientRect().top > innerHeight)`)).toBe(true);
-    await page.locator('#embedded figure').first().scrollIntoViewIfNeeded();
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const drawn = await page.evaluate(async () => {
-      const v = document.querySelector('#embedded skinned-mesh-viewer') as HTMLElement & { capture(): Promise<Blob> };
-      const bitmap = await createImageBitmap(await v.capture());
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(bitmap, 0, 0);
-      const d = ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
-      let n = 0;
-      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
-      return n / (d.length / 4);
-    });
-    expect(drawn).toBeGreaterThan(0.02);
-    expect(consoleErrors).toEqual([]);
-  });
-
-  it('animation lab: each feature changes the paused frame, and customise changes the silhouette', async () => {
-    const { page, consoleErrors } = await openPage();
-    await page.setViewportSize({ width: 1200, height: 900 });
-    await page.goto(`${session.baseUrl}/`);
-    await whenLoaded(page);
-    expect(await page.isDisabled('#lab-wave')).toBe(false);
-    // Paused at a fixed time, so only the lab changes the image.
-    await page.click('#play');
-    await page.fill('#scrub', '0.3');
-    await page.dispatchEvent('#scrub', 'input');
-    const settled = async () => {
-      await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
-      return frame(page);
-    };
-    // A busy machine may still be drawing the frame of the last change: take the frame once
-    // two captures in a row agree.
-    const stable = async () => {
-      let previous = await settled();
-      for (let i = 0; i < 20; i++) {
-        const next = await settled();
-        if (changedFraction(previous, next) === 0) return next;
-        previous = next;
-      }
-      return previous;
-    };
-    const plain = await stable();
-    expect(coverage(plain)).toBeGreaterThan(0.02);
-    const changes: Record<string, number> = {};
-    for (const id of ['lab-wave', 'lab-look', 'lab-reach']) {
-      await page.check(`#${id}`);
-      changes[id] = changedFraction(plain, await stable());
-      await page.uncheck(`#${id}`);
-      // Off again is exactly the plain frame: nothing accumulates in the pose.
-      expect(changedFraction(plain, await stable()), `${id} off`).toBe(0);
-    }
-    for (const [id, changed] of Object.entries(changes)) expect(changed, id).toBeGreaterThan(0.001);
-    // The wave's weight slider scales the layer: 0 is no change.
-    await page.check('#lab-wave');
-    await page.fill('#lab-wave-weight', '0');
-    await page.dispatchEvent('#lab-wave-weight', 'input');
-    expect(changedFraction(plain, await stable())).toBe(0);
-    await page.fill('#lab-wave-weight', '1');
-    await page.dispatchEvent('#lab-wave-weight', 'input');
-    await page.uncheck('#lab-wave');
-
-    // Customise: a bigger head and longer arms load an edited model, paused at the same time.
-    const time = await page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { currentTime: number }).currentTime);
-    const before = coverage(plain);
-    await page.evaluate(() => {
-      (window as unknown as { labLoads: number }).labLoads = 0;
-      document.getElementById('viewer')!.addEventListener('load', () => { (window as unknown as { labLoads: number }).labLoads++; });
-    });
-    await page.fill('#lab-head-scale', '1.4');
-    await page.dispatchEvent('#lab-head-scale', 'input');
-    await page.fill('#lab-arm-length', '1.3');
-    await page.dispatchEvent('#lab-arm-length', 'input');
-    await page.waitForFunction(() => (window as unknown as { labLoads: number }).labLoads > 0, undefined, { timeout: 30_000 });
-    await whenLoaded(page);
-    const state = await page.evaluate(() => {
-      const v = document.getElementById('viewer') as HTMLElement & { currentTime: number; paused: boolean; animation: string | null };
-      return { time: v.currentTime, paused: v.paused };
-    });
-    expect(state.paused).toBe(true);
-    expect(state.time).toBeCloseTo(time, 5);
-    const edited = await settled();
-    expect(changedFraction(plain, edited)).toBeGreaterThan(0.005);
-    expect(coverage(edited)).not.toBeCloseTo(before, 3);
-    // Every feature at once, for the screenshot.
-    for (const id of ['lab-wave', 'lab-look', 'lab-reach']) await page.check(`#${id}`);
-    await settled();
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-lab.png') });
-    expect(consoleErrors).toEqual([]);
-  });
-
-  it('crowd slider: N instances drawn in one draw per primitive, the frame changes; root motion moves the character between frames', async () => {
-    const { page, consoleErrors } = await openPage();
-    await page.setViewportSize({ width: 1200, height: 900 });
-    await page.goto(`${session.baseUrl}/`);
-    await whenLoaded(page);
-    type Viewer = HTMLElement & { stats: { instances: number; drawCalls: number; joints: number } | undefined; instances: number };
-    const stats = () => page.evaluate(() => {
-      const s = (document.getElementById('viewer') as Viewer).stats!;
-      return { instances: s.instances, drawCalls: s.drawCalls, joints: s.joints };
-    });
-    // Set like a user drag would, without scrolling the panel (and the viewer out of view: it stops drawing).
-    const slide = (n: number) => page.evaluate((v) => {
-      const input = document.getElementById('instances') as HTMLInputElement;
-      input.value = String(v);
-      input.dispatchEvent(new Event('input'));
-    }, n);
-    const one = await frame(page);
-    await slide(25);
-    expect(await page.textContent('#instances-value')).toBe('25');
-    // The built-in character's 4 primitives, drawn lit and into the shadow map, plus the
-    // ground disc: 9 draws whatever the number of instances.
-    const draws = 4 * 2 + 1;
-    await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 25, drawCalls: draws, joints: 25 * 20 });
-    await expect.poll(() => page.textContent('#stat-instances'), { timeout: 20_000 }).toBe('25');
-    // The framed crowd is all in view: nothing culled.
-    expect(await page.textContent('#stat-culled')).toBe('0');
-    const crowd = await frame(page);
-    expect(changedFraction(one, crowd)).toBeGreaterThan(0.02);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-crowd.png') });
-    await slide(1);
-    await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 1, drawCalls: draws, joints: 20 });
-
-    // Where the character is: the centroid of the pixels that are not background.
-    const centroid = (image: { width: number; data: Uint8Array | Uint8ClampedArray }): [number, number] => {
-      const d = image.data;
-      let n = 0, sx = 0, sy = 0;
-      for (let i = 0; i < d.length; i += 4) {
-        if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) {
-          const p = i / 4;
-          n++; sx += p % image.width; sy += Math.floor(p / image.width);
+    /** The panel's controls as the demo opens (linear skinning, no debug view, no root motion, one instance), scrolled to the top. */
+    async function resetControls(): Promise<void> {
+      await page.evaluate(() => {
+        window.scrollTo(0, 0);
+        for (const box of document.querySelectorAll<HTMLInputElement>('input[name=debug]')) if (box.checked) box.click();
+        const linear = document.querySelector<HTMLInputElement>('input[name=skinning][value=linear]')!;
+        if (!linear.checked) linear.click();
+        const rootMotion = document.getElementById('root-motion') as HTMLInputElement;
+        if (rootMotion.checked) rootMotion.click();
+        const instances = document.getElementById('instances') as HTMLInputElement;
+        if (instances.value !== '1') {
+          instances.value = '1';
+          instances.dispatchEvent(new Event('input'));
         }
+      });
+    }
+
+    type DemoViewer = HTMLElement & { model: { name: string } | null; paused: boolean; animation: string | null };
+    const viewerState = () => page.evaluate(() => {
+      const v = document.getElementById('viewer') as DemoViewer;
+      return { model: v.model?.name, paused: v.paused, animation: v.animation };
+    });
+
+    /** The demo's opening state: resetControls, and the built-in character shown, playing its first clip (Walk). */
+    async function home(): Promise<void> {
+      await resetControls();
+      if ((await viewerState()).model !== 'builtin:character') {
+        await page.selectOption('#model', 'builtin:character');
+        await expect.poll(async () => (await viewerState()).model, { timeout: 30_000 }).toBe('builtin:character');
       }
-      return [sx / n, sy / n];
-    };
-    const shift = (a: [number, number], b: [number, number]) => Math.hypot(b[0] - a[0], b[1] - a[1]);
-    // Walking in place, the silhouette's centre stays put (only the limbs swing).
-    const inPlace = centroid(await frame(page));
-    await page.waitForTimeout(400);
-    const stillInPlace = shift(inPlace, centroid(await frame(page)));
-    await page.evaluate(() => document.getElementById('root-motion')!.click());
-    expect(await page.getAttribute('#viewer', 'root-motion')).toBe('');
-    const start = centroid(await frame(page));
-    await expect.poll(async () => shift(start, centroid(await frame(page))), { timeout: 20_000 }).toBeGreaterThan(Math.max(20, 3 * stillInPlace));
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-root-motion.png') });
-    expect(consoleErrors).toEqual([]);
-  }, 180_000); // Loads, slides to 25 and back, then watches root motion: slow on SwiftShader under load.
+      await whenLoaded(page);
+      // Another clip chosen earlier: back to the first through the clip menu, paused (a cut, not a crossfade).
+      if (![null, '0'].includes((await viewerState()).animation)) {
+        if (!(await viewerState()).paused) await page.click('#play');
+        await page.selectOption('#clip', '0');
+      }
+      if ((await viewerState()).paused) await page.click('#play');
+    }
+
+    /** A test's start: this window size and the opening state (home); returns the list its steps' console errors go to. */
+    async function startAt(size: { width: number; height: number }): Promise<string[]> {
+      await page.setViewportSize(size);
+      await home();
+      return testErrors;
+    }
+
+    // First: nothing has scrolled yet.
+    it('the embedded viewers load before they are scrolled to, and draw as soon as they are', async () => {
+      const consoleErrors = testErrors;
+      await page.setViewportSize({ width: 1280, height: 720 });
+      const embedded = 'document.querySelectorAll("#embedded skinned-mesh-viewer")';
+      expect(await page.evaluate(`[...${embedded}].map((v) => v.getAttribute('loading'))`)).toEqual(['eager', 'eager', 'eager', 'eager', 'eager']);
+      // Below the fold, yet loaded: nothing waits for the scroll.
+      await page.waitForFunction(`[...${embedded}].every((v) => v.loaded)`, undefined, { timeout: 60_000 });
+      expect(await page.evaluate(`[...${embedded}].every((v) => v.getBoundingClientRect().top > innerHeight)`)).toBe(true);
+      await page.locator('#embedded figure').first().scrollIntoViewIfNeeded();
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const drawn = await page.evaluate(async () => {
+        const v = document.querySelector('#embedded skinned-mesh-viewer') as HTMLElement & { capture(): Promise<Blob> };
+        const bitmap = await createImageBitmap(await v.capture());
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(bitmap, 0, 0);
+        const d = ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
+        let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+        return n / (d.length / 4);
+      });
+      expect(drawn).toBeGreaterThan(0.02);
+      expect(consoleErrors).toEqual([]);
+    });
+
+    it('starts on the built-in character with no console errors, and its frames move', async () => {
+      const consoleErrors = await startAt({ width: 1200, height: 900 });
+      await expect.poll(() => page.textContent('#model-info')).toMatch(/builtin:character: 1 skin\(s\), 20 joints/);
+      const clock = () => page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { currentTime: number }).currentTime);
+      const t0 = await clock();
+      const first = await frame(page);
+      expect(coverage(first)).toBeGreaterThan(0.02);
+      // The clip is playing: wait until it is a quarter of a (1 s) walk cycle further on.
+      await expect.poll(async () => Math.abs((await clock()) - t0), { timeout: 20_000 }).toBeGreaterThan(0.25);
+      const later = await frame(page);
+      expect(changedFraction(first, later)).toBeGreaterThan(0.002);
+      // The clip list and stats panel are filled.
+      expect(await page.$$eval('#clip option', (o) => o.map((x) => x.textContent))).toEqual(['Walk', 'Idle', 'Wave']);
+      await statsWritten(page);
+      expect(await page.textContent('#stat-joints')).toBe('20');
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo.png') });
+      // The embedded viewers draw once they are scrolled into view.
+      await page.locator('#embedded').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => [...document.querySelectorAll('#embedded skinned-mesh-viewer')].every((v) => (v as HTMLElement & { loaded: boolean }).loaded), undefined, { timeout: 60_000 });
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-embedded.png'), fullPage: true });
+      expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
+    });
+
+    it('the Look pickers set environment-image (neutral, legacy, a generated .hdr), tone-mapping and shadow-intensity', async () => {
+      const consoleErrors = await startAt({ width: 800, height: 600 });
+      const attr = (name: string) => page.getAttribute('#viewer', name);
+      expect(await attr('shadow-intensity')).toBe('1');
+      await page.selectOption('#environment', 'legacy');
+      expect(await attr('environment-image')).toBe('legacy');
+      await page.selectOption('#environment', 'sky');
+      const url = (await attr('environment-image'))!;
+      expect(url).toMatch(/^blob:/);
+      // The blob is a Radiance file the element can fetch like any URL.
+      const head = await page.evaluate(async (u) => new TextDecoder().decode((await (await fetch(u)).arrayBuffer()).slice(0, 64)), url);
+      expect(head).toMatch(/^#\?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 128 \+X 256\n/);
+      await page.selectOption('#environment', 'neutral');
+      expect(await attr('environment-image')).toBe('neutral');
+      for (const tone of ['aces', 'agx', 'none', 'neutral']) {
+        await page.selectOption('#tone-mapping', tone);
+        expect(await attr('tone-mapping')).toBe(tone);
+      }
+      await page.evaluate(() => {
+        const input = document.getElementById('shadow-intensity') as HTMLInputElement;
+        input.value = '0.35';
+        input.dispatchEvent(new Event('input'));
+      });
+      expect(await attr('shadow-intensity')).toBe('0.35');
+      expect(await page.textContent('#shadow-intensity-value')).toBe('0.35');
+      await page.waitForTimeout(200);
+      expect(coverage(await frame(page))).toBeGreaterThan(0.02);
+      expect(consoleErrors).toEqual([]);
+    });
+
+    it('controls reach the viewer: pause, scrub, clip, skinning, debug', async () => {
+      const consoleErrors = await startAt({ width: 800, height: 600 });
+      await page.click('#play');
+      expect(await page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { paused: boolean }).paused)).toBe(true);
+      await page.fill('#scrub', '0.5');
+      await page.dispatchEvent('#scrub', 'input');
+      const t = await page.evaluate(() => {
+        const v = document.getElementById('viewer') as HTMLElement & { currentTime: number; duration: number };
+        return v.currentTime / v.duration;
+      });
+      expect(t).toBeCloseTo(0.5, 2);
+      await page.selectOption('#clip', '2');
+      expect(await page.getAttribute('#viewer', 'animation')).toBe('2');
+      await page.check('input[name=debug][value=skeleton]');
+      await page.check('input[name=debug][value=wireframe]');
+      await page.check('input[name=debug][value=bounds]');
+      expect(await page.getAttribute('#viewer', 'debug')).toBe('skeleton wireframe bounds');
+      await page.check('input[name=skinning][value=center-of-rotation]');
+      expect(await page.getAttribute('#viewer', 'skinning')).toBe('center-of-rotation');
+      await page.check('input[name=skinning][value=dual-quaternion]');
+      expect(await page.getAttribute('#viewer', 'skinning')).toBe('dual-quaternion');
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-debug.png') });
+      expect(consoleErrors.filter((e) => !/skinning/.test(e))).toEqual([]);
+    });
+    for (const { asset, model } of skinnedAssets) {
+      it(`opens ${asset.name} through the file input and lists its clips`, async () => {
+        const consoleErrors = testErrors;
+        await page.setViewportSize({ width: 800, height: 600 });
+        await resetControls();
+        await page.setInputFiles('#file', asset.path);
+        await expect.poll(() => page.textContent('#model-info'), { timeout: 60_000 }).toMatch(new RegExp(`^${asset.path.split('/').pop()!.replace('.', '\\.')}:`));
+        const names = model.animations.map((c, i) => c.name || `clip ${i}`); // the demo's labels for unnamed clips
+        expect(await page.$$eval('#clip option', (o) => o.map((x) => x.textContent))).toEqual(names);
+        await page.waitForTimeout(200);
+        expect(coverage(await frame(page))).toBeGreaterThan(0.002);
+        expect(consoleErrors).toEqual([]);
+      });
+    }
+
+    it('reports a broken file in the page and keeps the previous model', async () => {
+      await startAt({ width: 800, height: 600 });
+      await page.setInputFiles('#file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF not really') });
+      await expect.poll(() => page.textContent('#error')).toMatch(/glb/);
+      expect(coverage(await frame(page))).toBeGreaterThan(0.02);
+    });
+    for (const [width, height] of [[1280, 720], [1400, 900], [1920, 1080]]) {
+      it(`fits a ${width}×${height} window: the whole viewer in view, the panel scrolling on its own`, async () => {
+        const consoleErrors = await startAt({ width, height });
+        const layout = await page.evaluate(() => {
+          const r = document.getElementById('viewer')!.getBoundingClientRect();
+          const panel = document.querySelector<HTMLElement>('.panel')!;
+          const before = window.scrollY;
+          panel.scrollTop = 400;
+          const scrolled = { panel: panel.scrollTop, page: window.scrollY - before };
+          panel.scrollTop = 0;
+          return {
+            top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height,
+            innerWidth, innerHeight, panelOverflow: getComputedStyle(panel).overflowY,
+            panelFits: panel.getBoundingClientRect().bottom <= innerHeight + 0.5, scrolled,
+          };
+        });
+        expect(layout.top).toBeGreaterThanOrEqual(0);
+        expect(layout.left).toBeGreaterThanOrEqual(0);
+        expect(layout.bottom).toBeLessThanOrEqual(layout.innerHeight);
+        expect(layout.right).toBeLessThanOrEqual(layout.innerWidth);
+        // Most of the window: not squeezed to make room.
+        expect(layout.height).toBeGreaterThan(layout.innerHeight * 0.75);
+        expect(layout.width).toBeGreaterThan(layout.innerWidth * 0.6);
+        // The panel is cut at the window and scrolls itself; the page does not move.
+        expect(layout.panelOverflow).toBe('auto');
+        expect(layout.panelFits).toBe(true);
+        expect(layout.scrolled.panel).toBeGreaterThan(0);
+        expect(layout.scrolled.page).toBe(0);
+        expect(coverage(await frame(page))).toBeGreaterThan(0.02);
+        if (width === 1280) await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-1280x720.png') });
+        expect(consoleErrors).toEqual([]);
+      });
+    }
+
+    it('the hand hotspot rides on Hand.L as the character walks, and leaves with the character', async () => {
+      const consoleErrors = await startAt({ width: 1280, height: 720 });
+      await page.click('#play'); // pause: each sample is one known time
+      // Kept, since the hotspot leaves the document with the character.
+      await page.evaluate(() => { (window as unknown as { hand: HTMLElement }).hand = document.getElementById('hand-hotspot')!; });
+      const connected = () => page.evaluate(() => (window as unknown as { hand: HTMLElement }).hand.isConnected);
+      const sample = (time: number) => page.evaluate(async (t) => {
+        type V = HTMLElement & { currentTime: number; duration: number; model: { hierarchy: { order: Int32Array }; nodes: { name?: string }[] };
+          player: { instance: { nodeMatrices: Float64Array } }; positionAndNormalFromPoint(x: number, y: number): { position: { x: number; y: number; z: number } } | null };
+        const viewer = document.getElementById('viewer') as V;
+        viewer.currentTime = t * viewer.duration;
+        for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
+        const box = viewer.getBoundingClientRect();
+        const label = document.getElementById('hand-hotspot')!.getBoundingClientRect();
+        const x = label.left + label.width / 2 - box.left, y = label.top + label.height / 2 - box.top;
+        const slot = [...viewer.model.hierarchy.order].findIndex((node) => viewer.model.nodes[node].name === 'Hand.L');
+        const m = viewer.player.instance.nodeMatrices;
+        // Where the hotspot points: 9 cm up the hand's own +Y (its data-offset).
+        const point = [0, 1, 2].map((r) => m[slot * 16 + 4 + r] * 0.09 + m[slot * 16 + 12 + r]);
+        const joint = [m[slot * 16 + 12], m[slot * 16 + 13], m[slot * 16 + 14]];
+        const hit = viewer.positionAndNormalFromPoint(x, y);
+        return { x, y, point, joint, hit: hit && [hit.position.x, hit.position.y, hit.position.z], visible: document.getElementById('hand-hotspot')!.hasAttribute('data-visible') };
+      }, time);
+      const samples = [];
+      for (const t of [0, 0.25, 0.5, 0.75]) samples.push(await sample(t));
+      for (const s of samples) {
+        expect(s.visible).toBe(true);
+        // The ray through the label's centre meets the hand (the label floats over the hand, at most a hand's length from the joint).
+        expect(s.hit).not.toBeNull();
+        expect(Math.hypot(s.hit![0] - s.joint[0], s.hit![1] - s.joint[1], s.hit![2] - s.joint[2])).toBeLessThan(0.2);
+      }
+      const xs = samples.map((s) => s.x), ys = samples.map((s) => s.y);
+      expect(Math.max(...xs) - Math.min(...xs) + Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(5);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-hotspot.png') });
+      // A model without the joint: the hotspot is taken out (no warning about a missing joint).
+      await page.selectOption('#model', 'builtin:limb');
+      await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:limb:/);
+      expect(await connected()).toBe(false);
+      await page.selectOption('#model', 'builtin:character');
+      await expect.poll(connected, { timeout: 30_000 }).toBe(true);
+      expect(consoleErrors).toEqual([]);
+    });
+
+    it('double-clicking the model pins a hotspot at the point under the pointer', async () => {
+      const consoleErrors = await startAt({ width: 1280, height: 720 });
+      await page.click('#play');
+      const box = (await page.locator('#viewer').boundingBox())!;
+      // The middle of the framed character (its chest): a hit.
+      await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height * 0.45);
+      await expect.poll(() => page.locator('#viewer .hotspot-pin').count()).toBe(1);
+      const pin = await page.evaluate(() => {
+        const el = document.querySelector<HTMLElement>('#viewer .hotspot-pin')!;
+        for (let i = 0; i < 2; i++) requestAnimationFrame(() => undefined);
+        return { position: el.dataset.position!, normal: el.dataset.normal!, slot: el.slot };
+      });
+      expect(pin.slot).toMatch(/^hotspot-pin-\d+$/);
+      expect(pin.position.split(' ')).toHaveLength(3);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const at = (await page.locator('#viewer .hotspot-pin').boundingBox())!;
+      expect(Math.abs(at.x + at.width / 2 - (box.x + box.width / 2))).toBeLessThan(1.5);
+      expect(Math.abs(at.y + at.height / 2 - (box.y + box.height * 0.45))).toBeLessThan(1.5);
+      // A corner shows no model: no pin.
+      await page.mouse.dblclick(box.x + 4, box.y + 4);
+      await page.waitForTimeout(100);
+      expect(await page.locator('#viewer .hotspot-pin').count()).toBe(1);
+      expect(consoleErrors).toEqual([]);
+    });
+
+    it('crowd slider: N instances drawn in one draw per primitive, the frame changes; root motion moves the character between frames', async () => {
+      const consoleErrors = await startAt({ width: 1200, height: 900 });
+      type Viewer = HTMLElement & { stats: { instances: number; drawCalls: number; joints: number } | undefined; instances: number };
+      const stats = () => page.evaluate(() => {
+        const s = (document.getElementById('viewer') as Viewer).stats!;
+        return { instances: s.instances, drawCalls: s.drawCalls, joints: s.joints };
+      });
+      // Set like a user drag would, without scrolling the panel (and the viewer out of view: it stops drawing).
+      const slide = (n: number) => page.evaluate((v) => {
+        const input = document.getElementById('instances') as HTMLInputElement;
+        input.value = String(v);
+        input.dispatchEvent(new Event('input'));
+      }, n);
+      const one = await frame(page);
+      await slide(25);
+      expect(await page.textContent('#instances-value')).toBe('25');
+      // The built-in character's 4 primitives, drawn lit and into the shadow map, plus the
+      // ground disc: 9 draws whatever the number of instances.
+      const draws = 4 * 2 + 1;
+      await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 25, drawCalls: draws, joints: 25 * 20 });
+      await statsWritten(page);
+      expect(await page.textContent('#stat-instances')).toBe('25');
+      // The framed crowd is all in view: nothing culled.
+      expect(await page.textContent('#stat-culled')).toBe('0');
+      const crowd = await frame(page);
+      expect(changedFraction(one, crowd)).toBeGreaterThan(0.02);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-crowd.png') });
+      await slide(1);
+      await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 1, drawCalls: draws, joints: 20 });
+
+      // Where the character is: the centroid of the pixels that are not background.
+      const centroid = (image: { width: number; data: Uint8Array | Uint8ClampedArray }): [number, number] => {
+        const d = image.data;
+        let n = 0, sx = 0, sy = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) {
+            const p = i / 4;
+            n++; sx += p % image.width; sy += Math.floor(p / image.width);
+          }
+        }
+        return [sx / n, sy / n];
+      };
+      const shift = (a: [number, number], b: [number, number]) => Math.hypot(b[0] - a[0], b[1] - a[1]);
+      // Walking in place, the silhouette's centre stays put (only the limbs swing).
+      const inPlace = centroid(await frame(page));
+      await page.waitForTimeout(400);
+      const stillInPlace = shift(inPlace, centroid(await frame(page)));
+      await page.evaluate(() => document.getElementById('root-motion')!.click());
+      expect(await page.getAttribute('#viewer', 'root-motion')).toBe('');
+      const start = centroid(await frame(page));
+      await expect.poll(async () => shift(start, centroid(await frame(page))), { timeout: 20_000 }).toBeGreaterThan(Math.max(20, 3 * stillInPlace));
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-root-motion.png') });
+      expect(consoleErrors).toEqual([]);
+    }, 180_000); // Loads, slides to 25 and back, then watches root motion: slow on SwiftShader under load.
+    // Last: the lab loads an edited character.
+    it('animation lab: each feature changes the paused frame, and customise changes the silhouette', async () => {
+      const consoleErrors = await startAt({ width: 1200, height: 900 });
+      expect(await page.isDisabled('#lab-wave')).toBe(false);
+      // Paused at a fixed time, so only the lab changes the image.
+      await page.click('#play');
+      await page.fill('#scrub', '0.3');
+      await page.dispatchEvent('#scrub', 'input');
+      const settled = async () => {
+        await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+        return frame(page);
+      };
+      // A busy machine may still be drawing the frame of the last change: take the frame once
+      // two captures in a row agree.
+      const stable = async () => {
+        let previous = await settled();
+        for (let i = 0; i < 20; i++) {
+          const next = await settled();
+          if (changedFraction(previous, next) === 0) return next;
+          previous = next;
+        }
+        return previous;
+      };
+      const plain = await stable();
+      expect(coverage(plain)).toBeGreaterThan(0.02);
+      const changes: Record<string, number> = {};
+      for (const id of ['lab-wave', 'lab-look', 'lab-reach']) {
+        await page.check(`#${id}`);
+        changes[id] = changedFraction(plain, await stable());
+        await page.uncheck(`#${id}`);
+        // Off again is exactly the plain frame: nothing accumulates in the pose.
+        expect(changedFraction(plain, await stable()), `${id} off`).toBe(0);
+      }
+      for (const [id, changed] of Object.entries(changes)) expect(changed, id).toBeGreaterThan(0.001);
+      // The wave's weight slider scales the layer: 0 is no change.
+      await page.check('#lab-wave');
+      await page.fill('#lab-wave-weight', '0');
+      await page.dispatchEvent('#lab-wave-weight', 'input');
+      expect(changedFraction(plain, await stable())).toBe(0);
+      await page.fill('#lab-wave-weight', '1');
+      await page.dispatchEvent('#lab-wave-weight', 'input');
+      await page.uncheck('#lab-wave');
+
+      // Customise: a bigger head and longer arms load an edited model, paused at the same time.
+      const time = await page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { currentTime: number }).currentTime);
+      const before = coverage(plain);
+      await page.evaluate(() => {
+        (window as unknown as { labLoads: number }).labLoads = 0;
+        document.getElementById('viewer')!.addEventListener('load', () => { (window as unknown as { labLoads: number }).labLoads++; });
+      });
+      await page.fill('#lab-head-scale', '1.4');
+      await page.dispatchEvent('#lab-head-scale', 'input');
+      await page.fill('#lab-arm-length', '1.3');
+      await page.dispatchEvent('#lab-arm-length', 'input');
+      await page.waitForFunction(() => (window as unknown as { labLoads: number }).labLoads > 0, undefined, { timeout: 30_000 });
+      await whenLoaded(page);
+      const state = await page.evaluate(() => {
+        const v = document.getElementById('viewer') as HTMLElement & { currentTime: number; paused: boolean; animation: string | null };
+        return { time: v.currentTime, paused: v.paused };
+      });
+      expect(state.paused).toBe(true);
+      expect(state.time).toBeCloseTo(time, 5);
+      const edited = await settled();
+      expect(changedFraction(plain, edited)).toBeGreaterThan(0.005);
+      expect(coverage(edited)).not.toBeCloseTo(before, 3);
+      // Every feature at once, for the screenshot.
+      for (const id of ['lab-wave', 'lab-look', 'lab-reach']) await page.check(`#${id}`);
+      await settled();
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-lab.png') });
+      expect(consoleErrors).toEqual([]);
+    });
+  });
 });
