@@ -36,6 +36,21 @@ function decodersOnlyInWorkers(): Plugin {
   };
 }
 
+/**
+ * The test files that drive Chromium (test/support/browser.ts startBrowserSession): the
+ * 'browser' test project. A file that does and is not listed still works; it starts its own
+ * Chromium and dev server.
+ */
+const BROWSER_TESTS = ['test/browser/**/*.test.ts', 'test/gpu/**/browser-render.test.ts', 'test/gpu/**/compressed-assets-render.test.ts'];
+
+/**
+ * The Node tests on a Dawn device (and the rest of their folders): the 'gpu' project, whose files run one after another in a
+ * worker without isolation, so they share the worker's device and the renderer's per-device
+ * pipelines (test/support/webgpu.ts). A file that resets modules (ktx2-offthread: a fresh
+ * worker pool) stays in the isolated 'node' project.
+ */
+const GPU_TESTS = ['test/gpu/**/!(ktx2-offthread).test.ts', 'test/crowd/**/*.test.ts', 'test/bake/**/*.test.ts'];
+
 // One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
@@ -83,10 +98,20 @@ export default defineConfig(({ mode }) => ({
       emptyOutDir: true,
     },
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: [...BROWSER_TESTS, ...GPU_TESTS] } },
+      // One Dawn device per worker, its pipelines compiled once for all these files (test/support/webgpu.ts).
+      // Its own group, after the others: vitest keeps a non-isolated worker only while the next file is of the same project.
+      {
+        extends: true,
+        test: { name: 'gpu', include: GPU_TESTS, exclude: BROWSER_TESTS, isolate: false, provide: { shareGpuDevice: true }, sequence: { groupOrder: 1 } },
+      },
+      // One Chromium and one dev server for the whole run, started only when one of these runs.
+      { extends: true, test: { name: 'browser', include: BROWSER_TESTS, globalSetup: ['test/support/browser-server.ts'] } },
+    ],
   },
 }));

@@ -11,26 +11,28 @@ import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
-import { createNodeDevice, WebGpuUnavailableError } from '../../src/gpu/device/node-device.ts';
+import { WebGpuUnavailableError } from '../../src/gpu/device/node-device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../../src/gpu/device/readback.ts';
 import type { RendererOptions } from '../../src/gpu/frame/render-settings.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { GpuErrorWatch } from '../support/gpu-errors.ts';
+import { acquireTestDevice, IN_CI, releaseTestDevice } from '../support/webgpu.ts';
 import { nodeImageDecoder } from '../support/png.ts';
 
-export const IN_CI = process.env.CI === 'true';
+export { IN_CI };
 
 /**
  * The file's device; call once, at the top level of a test file. Registers hooks that
  * fail the running test on any WebGPU error it caused (error scopes around every test,
  * plus uncaptured errors and device loss: test/support/gpu-errors.ts) and destroy the
- * device after the file. Resolves to undefined (tests skip) when WebGPU is unavailable outside CI.
+ * device after the file (unless the project shares one per worker: test/support/webgpu.ts).
+ * Resolves to undefined (tests skip) when WebGPU is unavailable outside CI.
  */
 export async function testDevice(label = 'gpu test device'): Promise<GPUDevice | undefined> {
   const watch = new GpuErrorWatch();
   let device: GPUDevice;
   try {
-    device = await createNodeDevice({ label, onUncapturedError: watch.onUncapturedError, onLost: watch.onLost });
+    device = await acquireTestDevice(label, watch);
   } catch (e) {
     if (IN_CI) throw new Error(`CI=true and WebGPU is unavailable, so the GPU tests cannot run: ${(e as Error).message}`);
     if (!(e instanceof WebGpuUnavailableError)) throw e;
@@ -39,10 +41,7 @@ export async function testDevice(label = 'gpu test device'): Promise<GPUDevice |
   }
   beforeEach(() => watch.begin(device));
   afterEach(() => watch.check());
-  afterAll(async () => {
-    device.destroy();
-    await device.lost;
-  });
+  afterAll(() => releaseTestDevice(device));
   return device;
 }
 

@@ -30,7 +30,6 @@ export function browserUnavailable(): string | undefined {
 
 export interface BrowserSession {
   readonly browser: Browser;
-  readonly server: ViteDevServer;
   readonly baseUrl: string;
   newPage(): Promise<{ page: Page; consoleErrors: string[] }>;
   /**
@@ -84,8 +83,21 @@ export async function heapAfterGc(cdp: CDPSession): Promise<number> {
   return usedSize;
 }
 
-/** Starts the project's Vite dev server on 127.0.0.1 (WebGPU needs a secure context) and Chromium. */
-export async function startBrowserSession(): Promise<BrowserSession> {
+/** Where the 'browser' test project's global setup (browser-server.ts) serves: its Chromium and its Vite dev server. */
+export interface SharedBrowserServer {
+  readonly wsEndpoint: string;
+  readonly baseUrl: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set by test/support/browser-server.ts for the files of the 'browser' project. */
+    browserServer?: SharedBrowserServer;
+  }
+}
+
+/** The project's Vite dev server on 127.0.0.1 (WebGPU needs a secure context), on a free port. */
+export async function startDevServer(): Promise<{ server: ViteDevServer; baseUrl: string }> {
   const root = resolve(import.meta.dirname, '../..');
   const server = await createServer({
     root,
@@ -103,16 +115,39 @@ export async function startBrowserSession(): Promise<BrowserSession> {
   await server.listen();
   const address = server.httpServer!.address();
   if (!address || typeof address === 'string') throw new Error('vite did not report a port');
-  const baseUrl = `http://127.0.0.1:${address.port}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
+  return { server, baseUrl: `http://127.0.0.1:${address.port}` };
+}
+
+/**
+ * Chromium and the dev server for one test file. In the 'browser' test project both are the
+ * run's own, started once by its global setup (test/support/browser-server.ts): a file then
+ * connects, so it neither launches Chromium nor waits for Vite to transform the library
+ * again. Anywhere else (another project, a script) the file starts its own.
+ */
+export async function startBrowserSession(): Promise<BrowserSession> {
+  // Imported here: the global setup imports this file in vitest's main process, where the test API is not.
+  const { inject } = await import('vitest');
+  const shared = inject('browserServer');
+  let browser: Browser, baseUrl: string, stop: () => Promise<void>;
+  if (shared) {
+    browser = await chromium.connect(shared.wsEndpoint);
+    baseUrl = shared.baseUrl;
+    // Closes the contexts this file made and disconnects; the run's Chromium goes on.
+    stop = () => browser.close();
+  } else {
+    const dev = await startDevServer();
     // Playwright gives every launch a fresh, empty profile of its own.
-    args: chromiumArgs(),
-  });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArgs() });
+    baseUrl = dev.baseUrl;
+    stop = async () => {
+      await browser.close();
+      await dev.server.close();
+    };
+  }
   const webgpuErrors: string[] = [];
   const openPages = new Set<Page>();
   return {
-    browser, server, baseUrl,
+    browser, baseUrl,
     async newPage() {
       const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
       const consoleErrors: string[] = [];
@@ -143,9 +178,6 @@ export async function startBrowserSession(): Promise<BrowserSession> {
       }
       if (webgpuErrors.length > 0) throw new Error(`WebGPU errors in the page:\n${webgpuErrors.splice(0).join('\n')}`);
     },
-    async close() {
-      await browser.close();
-      await server.close();
-    },
+    close: stop,
   };
 }
