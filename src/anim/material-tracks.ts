@@ -1,6 +1,7 @@
 import {
   MATERIAL_ANIM_FLOATS, MaterialAnimOffset, TEXTURE_SLOT_COUNT, UV_TRANSFORM_FLOATS, UvTransformOffset,
 } from '../gltf/extensions/khr-animation-pointer.ts';
+import { DEFAULT_IOR } from '../gltf/extensions/khr-materials-ior.ts';
 import type { Material, Model, TextureInfo } from '../gltf/model.ts';
 import { findKey, sampleVector } from './sample.ts';
 
@@ -159,4 +160,33 @@ export function restValues(m: Material, out: Float32Array, o: number): void {
     out[at + UvTransformOffset.ROTATION] = t ? t.rotation : 0;
     out.set(t ? t.scale : [1, 1], at + UvTransformOffset.SCALE);
   }
+  restExtensionValues(m, out, o);
+}
+
+/** The material extensions' values (the extensions' defaults where a material lacks one). */
+function restExtensionValues(m: Material, out: Float32Array, o: number): void {
+  const O = MaterialAnimOffset;
+  out[o + O.EMISSIVE_STRENGTH] = m.emissiveStrength ?? 1;
+  out[o + O.CLEARCOAT_FACTOR] = m.clearcoat?.factor ?? 0;
+  out[o + O.CLEARCOAT_ROUGHNESS_FACTOR] = m.clearcoat?.roughnessFactor ?? 0;
+  out[o + O.SPECULAR_FACTOR] = m.specular?.factor ?? 1;
+  out.set(m.specular?.colorFactor ?? [1, 1, 1], o + O.SPECULAR_COLOR_FACTOR);
+  out[o + O.IOR] = m.ior ?? DEFAULT_IOR;
+  out.set(m.sheen?.colorFactor ?? [0, 0, 0], o + O.SHEEN_COLOR_FACTOR);
+  out[o + O.SHEEN_ROUGHNESS_FACTOR] = m.sheen?.roughnessFactor ?? 0;
+  out[o + O.TRANSMISSION_FACTOR] = m.transmission?.factor ?? 0;
+  out[o + O.THICKNESS_FACTOR] = m.volume?.thicknessFactor ?? 0;
+  // 0 stands for infinity (no attenuation), as in the sample viewer: the values stay finite.
+  const distance = m.volume?.attenuationDistance ?? Infinity;
+  out[o + O.ATTENUATION_DISTANCE] = Number.isFinite(distance) ? distance : 0;
+  out.set(m.volume?.attenuationColor ?? [1, 1, 1], o + O.ATTENUATION_COLOR);
+  out[o + O.IRIDESCENCE_FACTOR] = m.iridescence?.factor ?? 0;
+  out[o + O.IRIDESCENCE_IOR] = m.iridescence?.ior ?? 1.3;
+  out[o + O.IRIDESCENCE_THICKNESS_MINIMUM] = m.iridescence?.thicknessMinimum ?? 100;
+  out[o + O.IRIDESCENCE_THICKNESS_MAXIMUM] = m.iridescence?.thicknessMaximum ?? 400;
+  out[o + O.ANISOTROPY_STRENGTH] = m.anisotropy?.strength ?? 0;
+  out[o + O.ANISOTROPY_ROTATION] = m.anisotropy?.rotation ?? 0;
+  out[o + O.DISPERSION] = m.dispersion ?? 0;
+  out[o + O.DIFFUSE_TRANSMISSION_FACTOR] = m.diffuseTransmission?.factor ?? 0;
+  out.set(m.diffuseTransmission?.colorFactor ?? [1, 1, 1], o + O.DIFFUSE_TRANSMISSION_COLOR_FACTOR);
 }

@@ -2,6 +2,7 @@ import { BufferTarget } from '../gltf/constants.ts';
 import { GltfBuilder, type GltfMaterialJson, type GltfPrimitiveJson, type GltfTextureInfoJson } from '../gltf/builder.ts';
 import { specularGlossinessJson } from '../gltf/extensions/khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_VARIANTS, variantMappingsJson } from '../gltf/extensions/khr-materials-variants.ts';
+import { MATERIAL_WRITERS } from '../gltf/extensions/registry.ts';
 import { textureTransformJson } from '../gltf/extensions/khr-texture-transform.ts';
 import type { Material, Model, TextureInfo } from '../gltf/model.ts';
 import type { BakeResult } from './bake.ts';
@@ -114,6 +115,10 @@ function materialJson(m: Material, textureMap: number[], b: GltfBuilder): GltfMa
   }
   if (m.shading === 'unlit') extensions.KHR_materials_unlit = {};
   if (m.emissiveStrength !== undefined && m.emissiveStrength !== 1) extensions.KHR_materials_emissive_strength = { emissiveStrength: m.emissiveStrength };
+  for (const e of MATERIAL_WRITERS) {
+    const ext = e.writeMaterial!(m, (info, scaleKey) => textureInfo(info, textureMap, b, scaleKey));
+    if (ext) extensions[e.name] = ext;
+  }
   const normal = textureInfo(m.normalTexture, textureMap, b, 'scale');
   if (normal) json.normalTexture = normal;
   const occlusion = textureInfo(m.occlusionTexture, textureMap, b, 'strength');

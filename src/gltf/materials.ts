@@ -31,6 +31,13 @@ export function readMaterials(ctx: ReadContext): Material[] {
     const t = optObject(obj, key, path);
     if (!t) return undefined;
     const p = `${path}.${key}`;
+    // An index past the textures (or negative) loses the texture, not the file: three.js and the
+    // sample viewer draw the material without it. A non-integer is refused as any index is.
+    const index = t.index;
+    if (typeof index === 'number' && Number.isInteger(index) && (index < 0 || index >= textureCount)) {
+      ctx.warn(`${p}.index`, `textures[${index}] does not exist (the file has ${textureCount}); the texture is ignored`);
+      return undefined;
+    }
     const scale = scaleKey ? optNumber(t, scaleKey, p, 1) : 1;
     const out: TextureInfoDraft = {
       index: reqIndex(t, 'index', p, textureCount, 'textures'),
@@ -40,7 +47,16 @@ export function readMaterials(ctx: ReadContext): Material[] {
     forEachExtension(t, p, (name, ext, ep) => findExtension(name)?.readTextureInfo?.(ext, ep, out));
     return out;
   };
-  const reader: MaterialReader = { textureInfo: (obj, key, path) => info(obj, key, path), inRange, warn: (path, message) => ctx.warn(path, message) };
+  const reader: MaterialReader = {
+    textureInfo: (obj, key, path, scaleKey) => info(obj, key, path, scaleKey),
+    inRange,
+    factor: (obj, key, path, fallback, min, max) => inRange(optNumber(obj, key, path, fallback), `${path}.${key}`, min, max),
+    factors: (obj, key, path, fallback, min, max) => {
+      const v = optNumbers(obj, key, path, fallback.length);
+      return v ? v.map((x, i) => inRange(x, `${path}.${key}[${i}]`, min, max)) : [...fallback];
+    },
+    warn: (path, message) => ctx.warn(path, message),
+  };
   const unsupported = new UnsupportedMaterialExtensions();
   const materials = optArray(ctx.root, 'materials', '').map((m, mi): Material => {
     const path = `materials[${mi}]`;

@@ -1,4 +1,5 @@
 import type { AccessorData } from './accessors.ts';
+import type { PbrExtensions } from './pbr-extensions-model.ts';
 import type { BudgetState } from './budget.ts';
 import type { Interpolation, TargetPath } from './constants.ts';
 import type { GltfWarning } from './errors.ts';
@@ -249,7 +250,7 @@ export type MaterialShading =
   /** KHR_materials_unlit: the base colour only. */
   | 'unlit';
 
-export interface Material {
+export interface Material extends PbrExtensions {
   readonly name: string | undefined;
   readonly baseColorFactor: readonly [number, number, number, number];
   readonly baseColorTexture: TextureInfo | undefined;

@@ -10,6 +10,7 @@ import { parseGlb } from '../../src/gltf/glb.ts';
 import { buildMaterialQuad, solidPng } from '../gpu/fixtures.ts';
 import { encodeKtx2, gradientImage, ktx2Quad } from '../support/ktx2.ts';
 import { encodePng } from '../support/png.ts';
+import { everyPbrExtension, PBR_EXTENSION_NAMES, PBR_EXTENSION_TEXTURE_COUNT } from '../support/pbr-materials.ts';
 import { COLOUR_VARIANTS, variantFileBytes, VARIANTS_EXT } from '../support/variant-files.ts';
 
 describe('bakeToGlb and material extensions', () => {
@@ -46,6 +47,24 @@ describe('bakeToGlb and material extensions', () => {
       const { name: _m, ...reloaded } = baked.materials[i];
       expect(reloaded, `materials[${i}]`).toEqual({ ...original, roughnessFactor: expect.closeTo(original.roughnessFactor, 12) });
     }
+  });
+
+  it('writes every PBR material extension back with its textures; the baked file loads to the same materials', async () => {
+    const bytes = buildMaterialQuad((texture, b) => {
+      const textures = Array.from({ length: PBR_EXTENSION_TEXTURE_COUNT }, (_, k) => texture(solidPng([k * 16, 255 - k * 16, 128, 255])));
+      b.json.extensionsUsed!.push(...PBR_EXTENSION_NAMES);
+      return { extensions: everyPbrExtension((k) => textures[k]) };
+    });
+    const model = await loadGltf(bytes);
+    expect(model.warnings).toEqual([]);
+    const out = bakeToGlb(model, bakeModel(model));
+    const baked = await loadGltf(out);
+    expect(baked.warnings).toEqual([]);
+    expect([...(parseGlb(out).json as { extensionsUsed: string[] }).extensionsUsed].sort()).toEqual([...PBR_EXTENSION_NAMES, 'KHR_texture_transform'].sort());
+    const { name: _n, ...original } = model.materials[0];
+    const { name: _m, ...reloaded } = baked.materials[0];
+    expect(reloaded).toEqual(original);
+    expect(original.volume!.attenuationDistance).toBe(0.5);
   });
 
   it('a texture with no plain source makes its source extension required', async () => {

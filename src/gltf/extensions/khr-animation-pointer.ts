@@ -6,8 +6,9 @@
  * - `/nodes/N/translation|rotation|scale|weights` and `/meshes/M/weights`: mapped onto core
  *   channels (animations.ts), so they sample exactly as core channels do;
  * - `/materials/M/pbrMetallicRoughness/baseColorFactor`, `/materials/M/emissiveFactor`,
- *   `/materials/M/alphaCutoff` and `…/<slot>Texture/extensions/KHR_texture_transform/offset|rotation|scale`
- *   of the five texture slots: material tracks (`Clip.materialTracks`), sampled per frame by
+ *   `/materials/M/alphaCutoff`, `…/<slot>Texture/extensions/KHR_texture_transform/offset|rotation|scale`
+ *   of the five texture slots, and the material extensions' factors (`EXTENSION_PROPERTIES`:
+ *   `/materials/M/extensions/KHR_materials_clearcoat/clearcoatFactor`…): material tracks (`Clip.materialTracks`), sampled per frame by
  *   src/anim/material-tracks.ts and written into the material uniforms (src/gpu/model/material-animation.ts).
  *
  * Every other pointer (cameras, lights, other material properties…; the Khronos sample viewer
@@ -16,7 +17,7 @@
  */
 import { TargetPath } from '../constants.ts';
 import { GltfError } from '../errors.ts';
-import { describe, optArray, type JsonObject } from '../json.ts';
+import { describe, isObject, optArray, type JsonObject } from '../json.ts';
 import type { GltfExtension } from './types.ts';
 
 export const KHR_ANIMATION_POINTER: GltfExtension = { name: 'KHR_animation_pointer' };
@@ -37,10 +38,60 @@ export const MaterialAnimOffset = {
   ALPHA_CUTOFF: 7,
   /** Per texture slot s, at UV_TRANSFORM + s × UV_TRANSFORM_FLOATS: offset (2), rotation (1), scale (2). */
   UV_TRANSFORM: 8,
+  // The material extensions' animatable values (EXTENSION_PROPERTIES), each as its extension names it.
+  EMISSIVE_STRENGTH: 33,
+  CLEARCOAT_FACTOR: 34,
+  CLEARCOAT_ROUGHNESS_FACTOR: 35,
+  SPECULAR_FACTOR: 36,
+  /** 3 floats. */
+  SPECULAR_COLOR_FACTOR: 37,
+  IOR: 40,
+  /** 3 floats. */
+  SHEEN_COLOR_FACTOR: 41,
+  SHEEN_ROUGHNESS_FACTOR: 44,
+  TRANSMISSION_FACTOR: 45,
+  THICKNESS_FACTOR: 46,
+  /** 0 for infinity (no attenuation): the values stay finite. */
+  ATTENUATION_DISTANCE: 47,
+  /** 3 floats. */
+  ATTENUATION_COLOR: 48,
+  IRIDESCENCE_FACTOR: 51,
+  IRIDESCENCE_IOR: 52,
+  IRIDESCENCE_THICKNESS_MINIMUM: 53,
+  IRIDESCENCE_THICKNESS_MAXIMUM: 54,
+  ANISOTROPY_STRENGTH: 55,
+  ANISOTROPY_ROTATION: 56,
+  DISPERSION: 57,
+  DIFFUSE_TRANSMISSION_FACTOR: 58,
+  /** 3 floats. */
+  DIFFUSE_TRANSMISSION_COLOR_FACTOR: 59,
 } as const;
 export const UvTransformOffset = { OFFSET: 0, ROTATION: 2, SCALE: 3 } as const;
 export const UV_TRANSFORM_FLOATS = 5;
-export const MATERIAL_ANIM_FLOATS = MaterialAnimOffset.UV_TRANSFORM + TEXTURE_SLOT_COUNT * UV_TRANSFORM_FLOATS;
+export const MATERIAL_ANIM_FLOATS = MaterialAnimOffset.DIFFUSE_TRANSMISSION_COLOR_FACTOR + 3;
+
+const O = MaterialAnimOffset;
+/**
+ * The material extensions' properties a pointer may animate (`/materials/M/extensions/<name>/<property>`):
+ * where the value lives in the MaterialAnimOffset layout and its size. Pointers at an extension the
+ * material does not use, and at extension textures' transforms, are ignored.
+ */
+export const EXTENSION_PROPERTIES: Readonly<Record<string, Readonly<Record<string, readonly [number, number]>>>> = {
+  KHR_materials_emissive_strength: { emissiveStrength: [O.EMISSIVE_STRENGTH, 1] },
+  KHR_materials_clearcoat: { clearcoatFactor: [O.CLEARCOAT_FACTOR, 1], clearcoatRoughnessFactor: [O.CLEARCOAT_ROUGHNESS_FACTOR, 1] },
+  KHR_materials_specular: { specularFactor: [O.SPECULAR_FACTOR, 1], specularColorFactor: [O.SPECULAR_COLOR_FACTOR, 3] },
+  KHR_materials_ior: { ior: [O.IOR, 1] },
+  KHR_materials_sheen: { sheenColorFactor: [O.SHEEN_COLOR_FACTOR, 3], sheenRoughnessFactor: [O.SHEEN_ROUGHNESS_FACTOR, 1] },
+  KHR_materials_transmission: { transmissionFactor: [O.TRANSMISSION_FACTOR, 1] },
+  KHR_materials_volume: { thicknessFactor: [O.THICKNESS_FACTOR, 1], attenuationDistance: [O.ATTENUATION_DISTANCE, 1], attenuationColor: [O.ATTENUATION_COLOR, 3] },
+  KHR_materials_iridescence: {
+    iridescenceFactor: [O.IRIDESCENCE_FACTOR, 1], iridescenceIor: [O.IRIDESCENCE_IOR, 1],
+    iridescenceThicknessMinimum: [O.IRIDESCENCE_THICKNESS_MINIMUM, 1], iridescenceThicknessMaximum: [O.IRIDESCENCE_THICKNESS_MAXIMUM, 1],
+  },
+  KHR_materials_anisotropy: { anisotropyStrength: [O.ANISOTROPY_STRENGTH, 1], anisotropyRotation: [O.ANISOTROPY_ROTATION, 1] },
+  KHR_materials_dispersion: { dispersion: [O.DISPERSION, 1] },
+  KHR_materials_diffuse_transmission: { diffuseTransmissionFactor: [O.DIFFUSE_TRANSMISSION_FACTOR, 1], diffuseTransmissionColorFactor: [O.DIFFUSE_TRANSMISSION_COLOR_FACTOR, 3] },
+};
 
 /** What a pointer names. `components` is the value size per key (weights: the morph target count, set by the caller). */
 export type PointerTarget =
@@ -103,11 +154,19 @@ export function resolvePointer(pointer: string, root: JsonObject, path: string):
     return p === undefined ? IGNORED : { kind: 'node', node: index, path: p };
   }
   if (collection === 'meshes') return rest.length === 1 && rest[0] === 'weights' ? { kind: 'mesh-weights', mesh: index } : IGNORED;
-  return materialTarget(index, rest);
+  return materialTarget(index, rest, optArray(root, 'materials', '')[index]);
 }
 
-function materialTarget(material: number, rest: readonly string[]): PointerTarget {
+function materialTarget(material: number, rest: readonly string[], json: unknown): PointerTarget {
   const key = rest.join('/');
+  if (rest.length === 3 && rest[0] === 'extensions') {
+    const properties = Object.hasOwn(EXTENSION_PROPERTIES, rest[1]) ? EXTENSION_PROPERTIES[rest[1]] : undefined;
+    const property = properties && Object.hasOwn(properties, rest[2]) ? properties[rest[2]] : undefined;
+    // A value of an extension the material does not use would animate nothing that is drawn.
+    const exts = isObject(json) && isObject(json.extensions) ? json.extensions : undefined;
+    if (!property || !exts || !isObject(exts[rest[1]])) return IGNORED;
+    return { kind: 'material', material, offset: property[0], components: property[1] };
+  }
   if (key === 'pbrMetallicRoughness/baseColorFactor') return { kind: 'material', material, offset: MaterialAnimOffset.BASE_COLOR_FACTOR, components: 4 };
   if (key === 'emissiveFactor') return { kind: 'material', material, offset: MaterialAnimOffset.EMISSIVE_FACTOR, components: 3 };
   if (key === 'alphaCutoff') return { kind: 'material', material, offset: MaterialAnimOffset.ALPHA_CUTOFF, components: 1 };

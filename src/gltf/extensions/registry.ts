@@ -11,6 +11,16 @@ import { EXT_TEXTURE_AVIF } from './ext-texture-avif.ts';
 import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
 import { KHR_ANIMATION_POINTER } from './khr-animation-pointer.ts';
 import { decodeDracoPrimitives } from './khr-draco-mesh-compression.ts';
+import { KHR_MATERIALS_CLEARCOAT } from './khr-materials-clearcoat.ts';
+import { KHR_MATERIALS_SPECULAR } from './khr-materials-specular.ts';
+import { KHR_MATERIALS_IOR } from './khr-materials-ior.ts';
+import { KHR_MATERIALS_SHEEN } from './khr-materials-sheen.ts';
+import { KHR_MATERIALS_TRANSMISSION } from './khr-materials-transmission.ts';
+import { KHR_MATERIALS_VOLUME } from './khr-materials-volume.ts';
+import { KHR_MATERIALS_IRIDESCENCE } from './khr-materials-iridescence.ts';
+import { KHR_MATERIALS_ANISOTROPY } from './khr-materials-anisotropy.ts';
+import { KHR_MATERIALS_DISPERSION } from './khr-materials-dispersion.ts';
+import { KHR_MATERIALS_DIFFUSE_TRANSMISSION } from './khr-materials-diffuse-transmission.ts';
 import { KHR_MATERIALS_EMISSIVE_STRENGTH } from './khr-materials-emissive-strength.ts';
 import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_UNLIT } from './khr-materials-unlit.ts';
@@ -47,6 +57,17 @@ const EXTENSIONS: readonly GltfExtension[] = [
   KHR_MATERIALS_UNLIT,
   KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS,
   VRMC_MATERIALS_MTOON_EXTENSION,
+  // The PBR material extensions (Material.clearcoat…, drawn by shaders/pbr-extensions.wgsl).
+  KHR_MATERIALS_CLEARCOAT,
+  KHR_MATERIALS_SPECULAR,
+  KHR_MATERIALS_IOR,
+  KHR_MATERIALS_SHEEN,
+  KHR_MATERIALS_TRANSMISSION,
+  KHR_MATERIALS_VOLUME,
+  KHR_MATERIALS_IRIDESCENCE,
+  KHR_MATERIALS_ANISOTROPY,
+  KHR_MATERIALS_DISPERSION,
+  KHR_MATERIALS_DIFFUSE_TRANSMISSION,
   // Animation: pointer channels read by animations.ts.
   KHR_ANIMATION_POINTER,
   // Read by meshes.ts and load.ts (khr-materials-variants.ts); switched by the renderer.
@@ -66,3 +87,6 @@ const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) =
 export function findExtension(name: string): GltfExtension | undefined {
   return BY_NAME.get(name);
 }
+
+/** The registered material extensions that write a material back (a baked GLB's materials), in registry order. */
+export const MATERIAL_WRITERS: readonly GltfExtension[] = EXTENSIONS.filter((e) => e.writeMaterial !== undefined);

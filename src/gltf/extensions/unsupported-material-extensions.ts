@@ -1,6 +1,6 @@
 /**
- * Material extensions the loader does not draw (KHR_materials_ior, _specular, _clearcoat,
- * _sheen, _transmission, _volume, _iridescence, _anisotropy, _dispersion, vendor ones…):
+ * Material extensions the loader does not draw (KHR_materials_diffuse_roughness, proposed and
+ * vendor ones…; the PBR extensions it draws each have a module of their own, khr-materials-*.ts):
  * when only used, the material is drawn without them, as three.js does for the ones it
  * lacks, and each name is listed once in the model's warnings. A file that *requires*
  * one is still refused by load.ts, by name.

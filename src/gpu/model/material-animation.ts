@@ -49,7 +49,6 @@ export function createAnimatedMaterialUniforms(device: GPUDevice, model: Model, 
  */
 export class MaterialUniformAnimator {
   private readonly staging: Float32Array;
-  private readonly strengths: Float32Array;
   private written = -1;
   private source: MaterialAnimation | undefined;
 
@@ -57,11 +56,7 @@ export class MaterialUniformAnimator {
     const { stride } = uniforms;
     const animated = uniforms.materials;
     this.staging = new Float32Array(animated.length * stride / 4);
-    this.strengths = new Float32Array(animated.length);
-    animated.forEach((m, i) => {
-      this.staging.set(new Float32Array(packMaterialUniforms(materials[m])), i * stride / 4);
-      this.strengths[i] = materials[m].emissiveStrength ?? 1;
-    });
+    animated.forEach((m, i) => this.staging.set(new Float32Array(packMaterialUniforms(materials[m])), i * stride / 4));
   }
 
   /** Uploads `animation`'s values when they changed since the last call (allocation-free); returns the bytes written. */
@@ -70,8 +65,8 @@ export class MaterialUniformAnimator {
     this.source = animation;
     this.written = animation.version;
     const floatStride = this.uniforms.stride / 4;
-    for (let i = 0; i < this.strengths.length; i++) {
-      packAnimatedValues(animation.values, i * MATERIAL_ANIM_FLOATS, this.strengths[i], this.staging, i * floatStride);
+    for (let i = 0; i < this.uniforms.materials.length; i++) {
+      packAnimatedValues(animation.values, i * MATERIAL_ANIM_FLOATS, this.staging, i * floatStride);
     }
     queue.writeBuffer(this.uniforms.buffer, 0, this.staging.buffer, 0, this.staging.byteLength);
     return this.staging.byteLength;
@@ -80,11 +75,12 @@ export class MaterialUniformAnimator {
 
 /**
  * One material's animated values (`values` at `v`, the MaterialAnimOffset layout) into its
- * uniforms (`out` at float `u`): factors as they are, emissive × strength, and each slot's
+ * uniforms (`out` at float `u`): factors as they are, emissive × its (animated) strength, and each slot's
  * UV matrix T(offset) · R(rotation) · S(scale) as `uvTransformMatrix` builds it.
  */
-export function packAnimatedValues(values: Float32Array, v: number, emissiveStrength: number, out: Float32Array, u: number): void {
+export function packAnimatedValues(values: Float32Array, v: number, out: Float32Array, u: number): void {
   const O = MaterialUniformsOffset;
+  const emissiveStrength = values[v + MaterialAnimOffset.EMISSIVE_STRENGTH];
   for (let c = 0; c < 4; c++) out[u + O.BASE_COLOR_FACTOR / 4 + c] = values[v + MaterialAnimOffset.BASE_COLOR_FACTOR + c];
   for (let c = 0; c < 3; c++) out[u + O.EMISSIVE_FACTOR / 4 + c] = values[v + MaterialAnimOffset.EMISSIVE_FACTOR + c] * emissiveStrength;
   out[u + O.ALPHA_CUTOFF / 4] = values[v + MaterialAnimOffset.ALPHA_CUTOFF];

@@ -7,11 +7,12 @@ import type { AnimationTrack, GltfBuilder } from '../../../src/gltf/builder.ts';
 import { TargetPath } from '../../../src/gltf/constants.ts';
 import { GltfError } from '../../../src/gltf/errors.ts';
 import {
-  MATERIAL_ANIM_FLOATS, MaterialAnimOffset, resolvePointer, TextureSlot, UV_TRANSFORM_FLOATS, UvTransformOffset,
+  EXTENSION_PROPERTIES, MATERIAL_ANIM_FLOATS, MaterialAnimOffset, resolvePointer, TextureSlot, UV_TRANSFORM_FLOATS, UvTransformOffset,
 } from '../../../src/gltf/extensions/khr-animation-pointer.ts';
 import { CHANNEL_BYTES } from '../../../src/gltf/animations.ts';
 import { LoadBudget } from '../../../src/gltf/budget.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
+import { MaterialAnimation } from '../../../src/anim/material-tracks.ts';
 import type { Model } from '../../../src/gltf/model.ts';
 import { addPointerAnimation, asPointerTrack, buildPointerScene, SceneNode, type PointerTrack } from '../../support/animation-pointer.ts';
 import { trackAllocations } from '../../support/fuzz.ts';
@@ -171,7 +172,62 @@ describe('KHR_animation_pointer: material tracks', () => {
     expect(resolvePointer('/nodes/0/rotation', root, 'p')).toEqual({ kind: 'node', node: 0, path: TargetPath.ROTATION });
     // "~1" is "/" inside a token: this names a property "rotation/x", not rotation.
     expect(resolvePointer('/nodes/0/rotation~1x', root, 'p')).toEqual({ kind: 'ignored' });
-    expect(MATERIAL_ANIM_FLOATS).toBe(MaterialAnimOffset.UV_TRANSFORM + 5 * UV_TRANSFORM_FLOATS);
+    // The UV blocks end where the extensions' values begin, which fill the rest without overlap.
+    expect(MaterialAnimOffset.EMISSIVE_STRENGTH).toBe(MaterialAnimOffset.UV_TRANSFORM + 5 * UV_TRANSFORM_FLOATS);
+    const ranges = Object.values(EXTENSION_PROPERTIES).flatMap((p) => Object.values(p)).sort((a, b) => a[0] - b[0]);
+    let next: number = MaterialAnimOffset.EMISSIVE_STRENGTH;
+    for (const [offset, components] of ranges) {
+      expect(offset).toBe(next);
+      next = offset + components;
+    }
+    expect(MATERIAL_ANIM_FLOATS).toBe(next);
+  });
+});
+
+describe('KHR_animation_pointer: the PBR material extensions\' factors', () => {
+  it('every animatable property resolves to its block, on a material that uses the extension; not on one that does not', () => {
+    const extensions = Object.fromEntries(Object.keys(EXTENSION_PROPERTIES).map((name) => [name, {}]));
+    const root = { materials: [{ extensions }, {}, { extensions: { KHR_materials_clearcoat: 1 } }] };
+    for (const [name, properties] of Object.entries(EXTENSION_PROPERTIES)) {
+      for (const [property, [offset, components]] of Object.entries(properties)) {
+        const pointer = `/materials/0/extensions/${name}/${property}`;
+        expect(resolvePointer(pointer, root, 'p'), pointer).toEqual({ kind: 'material', material: 0, offset, components });
+        // Material 1 has no extensions; material 2's clearcoat is not an object.
+        expect(resolvePointer(`/materials/1/extensions/${name}/${property}`, root, 'p')).toEqual({ kind: 'ignored' });
+      }
+    }
+    expect(resolvePointer('/materials/2/extensions/KHR_materials_clearcoat/clearcoatFactor', root, 'p')).toEqual({ kind: 'ignored' });
+    // Not animatable here: an unknown property, an extension texture's transform, an unknown extension.
+    for (const pointer of [
+      '/materials/0/extensions/KHR_materials_clearcoat/clearcoatGloss',
+      '/materials/0/extensions/KHR_materials_clearcoat/clearcoatTexture/extensions/KHR_texture_transform/offset',
+      '/materials/0/extensions/KHR_materials_unknown/factor',
+    ]) expect(resolvePointer(pointer, root, 'p'), pointer).toEqual({ kind: 'ignored' });
+  });
+
+  it('an animated clearcoat factor and sheen colour are sampled into the material\'s values; the rest keep the material\'s own', async () => {
+    const bytes = buildPointerScene((b) => {
+      const m = b.json.materials![0] as Record<string, unknown>;
+      m.extensions = { KHR_materials_clearcoat: { clearcoatFactor: 0.25, clearcoatRoughnessFactor: 0.5 }, KHR_materials_sheen: { sheenColorFactor: [0.1, 0.2, 0.3] } };
+      b.json.extensionsUsed!.push('KHR_materials_clearcoat', 'KHR_materials_sheen');
+      addPointerAnimation(b, 'coat', [
+        { pointer: '/materials/0/extensions/KHR_materials_clearcoat/clearcoatFactor', input: Float32Array.of(0, 2), output: Float32Array.of(0, 1), type: 'SCALAR' },
+        { pointer: '/materials/0/extensions/KHR_materials_sheen/sheenColorFactor', input: Float32Array.of(0, 2), output: Float32Array.of(1, 0, 0, 0, 0, 1), type: 'VEC3' },
+      ]);
+    });
+    const model = await loadGltf(bytes);
+    expect(model.warnings).toEqual([]);
+    const animation = new MaterialAnimation(model);
+    animation.clip = 0;
+    animation.time = 0.5;
+    animation.evaluate();
+    const block = animation.block(0)!;
+    expect(block[MaterialAnimOffset.CLEARCOAT_FACTOR]).toBeCloseTo(0.25, 6);
+    expect(Array.from(block.subarray(MaterialAnimOffset.SHEEN_COLOR_FACTOR, MaterialAnimOffset.SHEEN_COLOR_FACTOR + 3))).toEqual([0.75, 0, 0.25]);
+    expect(block[MaterialAnimOffset.CLEARCOAT_ROUGHNESS_FACTOR]).toBe(0.5);
+    expect(block[MaterialAnimOffset.IOR]).toBe(1.5);
+    // 0 stands for an infinite attenuation distance.
+    expect(block[MaterialAnimOffset.ATTENUATION_DISTANCE]).toBe(0);
   });
 });
 

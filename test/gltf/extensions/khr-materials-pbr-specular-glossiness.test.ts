@@ -52,12 +52,16 @@ describe('KHR_materials_pbrSpecularGlossiness', () => {
       [{ diffuseFactor: [1, 1, 1] }, `materials[0].extensions.${EXT}.diffuseFactor`],
       [{ glossinessFactor: 'high' }, `materials[0].extensions.${EXT}.glossinessFactor`],
       [{ specularFactor: [1, 1] }, `materials[0].extensions.${EXT}.specularFactor`],
-      [{ diffuseTexture: { index: 3 } }, `materials[0].extensions.${EXT}.diffuseTexture.index`],
+      [{ diffuseTexture: { index: 'three' } }, `materials[0].extensions.${EXT}.diffuseTexture.index`],
       [{ specularGlossinessTexture: 7 }, `materials[0].extensions.${EXT}.specularGlossinessTexture`],
     ] as const) {
       const error = await loadMaterialFile({ images: ['image/png'], textures: [{ source: 0 }], materials: [{ extensions: { [EXT]: ext } }] }).catch((e: unknown) => e);
       expect(error, JSON.stringify(ext)).toBeInstanceOf(GltfError);
       expect((error as GltfError).path, JSON.stringify(ext)).toBe(path);
     }
+    // An index past the textures loses that texture, not the file (as every material texture).
+    const dropped = await loadMaterialFile({ images: ['image/png'], textures: [{ source: 0 }], materials: [{ extensions: { [EXT]: { diffuseTexture: { index: 3 } } } }] });
+    expect(dropped.materials[0].baseColorTexture).toBeUndefined();
+    expect(dropped.warnings).toEqual([{ path: `materials[0].extensions.${EXT}.diffuseTexture.index`, message: 'textures[3] does not exist (the file has 1); the texture is ignored' }]);
   });
 });

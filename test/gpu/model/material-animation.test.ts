@@ -58,7 +58,7 @@ describe('packAnimatedValues', () => {
     m.evaluate();
     const expected = new Float32Array(packMaterialUniforms(model.materials[0]));
     const packed = new Float32Array(MATERIAL_UNIFORMS_SIZE / 4).fill(NaN);
-    packAnimatedValues(m.values, 0, 3, packed, 0);
+    packAnimatedValues(m.values, 0, packed, 0);
     let written = 0;
     expected.forEach((e, i) => {
       if (Number.isNaN(packed[i])) return; // not an animated field: upload's value stays
