@@ -15,7 +15,8 @@
  * `--crowd` (bench/gpu/crowd-bench.ts: 1,000–100,000 characters, CPU batch vs GPU evaluator vs three.js),
  * `--hostile-loads` (bench/hostile-loads.ts: files that ask the loader for a lot, each against a peer),
  * `--skinning-methods` (bench/skinning-methods.ts: centre-of-rotation precomputation, its worker,
- * and the per-frame cost of linear, dual-quaternion and centre-of-rotation skinning side by side).
+ * and the per-frame cost of linear, dual-quaternion and centre-of-rotation skinning side by side),
+ * `--vrm` (bench/vrm.ts: VRM spring bones against three-vrm's vrm.update, and a crowd of VRM avatars).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -41,6 +42,7 @@ import { runEnvironmentBench } from './environment.ts';
 import { runCrowdEvaluatorBench } from './crowd-evaluator.ts';
 import { runHostileLoadsBench } from './hostile-loads.ts';
 import { runSkinningMethodsBench } from './skinning-methods.ts';
+import { runVrmBench } from './vrm.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -83,6 +85,10 @@ if (process.argv.includes('--retarget')) {
 }
 if (process.argv.includes('--skinning-methods')) {
   await runSkinningMethodsBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--vrm')) {
+  await runVrmBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--hostile-loads')) {

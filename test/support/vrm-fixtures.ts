@@ -6,7 +6,8 @@
  * the last joint's offset, so the 1.0 form adds a tail node exactly there; 0.x stores
  * collider offsets with z negated.
  */
-import { GltfBuilder, type GltfNodeJson } from '../../src/gltf/builder.ts';
+import { encodeGlb, GltfBuilder, type GltfNodeJson } from '../../src/gltf/builder.ts';
+import { parseGlb } from '../../src/gltf/glb.ts';
 
 type Vec3 = [number, number, number];
 type Quat = [number, number, number, number];
@@ -196,4 +197,38 @@ export function buildConstraintFixture(constraints: readonly ConstraintSpec[] = 
     json.nodes[node].extensions = { VRMC_node_constraint: { specVersion: '1.0', constraint } };
   }
   return b.toGlb();
+}
+
+/**
+ * The built-in VRM avatar with its springs replaced by `chains` chains of `joints` joints each
+ * (hanging from the head, the chest and the hips) and `colliders` colliders (spheres and
+ * capsules on the body's joints): the spring-bone benchmark's avatar (~100 joints, ~20 colliders).
+ */
+export function buildSpringBenchAvatar(glb: Uint8Array, chains = 10, joints = 10, colliders = 20): Uint8Array {
+  const { json, bin } = parseGlb(glb) as { json: Record<string, any>; bin: Uint8Array }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const nodes = json.nodes as { name?: string; children?: number[]; translation?: number[] }[];
+  const byName = (n: string) => nodes.findIndex((x) => x.name === n);
+  const anchors = ['Head', 'Chest', 'Hips'].map(byName);
+  const springs = [];
+  for (let c = 0; c < chains; c++) {
+    const anchor = anchors[c % anchors.length];
+    const angle = (c / chains) * 2 * Math.PI;
+    let parent = anchor;
+    const chain: number[] = [];
+    for (let j = 0; j <= joints; j++) {
+      const t = j === 0 ? [0.12 * Math.sin(angle), 0.05, 0.12 * Math.cos(angle)] : [0.01 * Math.sin(angle), -0.05, 0.01 * Math.cos(angle)];
+      const node = nodes.push({ name: `bench${c}_${j}`, translation: t }) - 1;
+      (nodes[parent].children ??= []).push(node);
+      chain.push(node);
+      parent = node;
+    }
+    springs.push({ name: `bench${c}`, joints: chain.map((node) => ({ node, hitRadius: 0.01, stiffness: 1, dragForce: 0.4, gravityPower: 0.5 })), colliderGroups: [0] });
+  }
+  const bodies = ['Head', 'Neck', 'Chest', 'Spine', 'Hips', 'UpperArm.L', 'UpperArm.R', 'LowerArm.L', 'LowerArm.R', 'UpperLeg.L', 'UpperLeg.R', 'LowerLeg.L', 'LowerLeg.R', 'Shoulder.L', 'Shoulder.R', 'Hand.L', 'Hand.R', 'Foot.L', 'Foot.R', 'Root'].map(byName);
+  const list = Array.from({ length: colliders }, (_, i) => ({
+    node: bodies[i % bodies.length],
+    shape: i % 2 === 0 ? { sphere: { offset: [0, 0.05, 0], radius: 0.08 } } : { capsule: { offset: [0, 0, 0], tail: [0, 0.2, 0], radius: 0.06 } },
+  }));
+  json.extensions.VRMC_springBone = { specVersion: '1.0', colliders: list, colliderGroups: [{ name: 'body', colliders: list.map((_, i) => i) }], springs };
+  return encodeGlb(json, bin);
 }

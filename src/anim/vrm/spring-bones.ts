@@ -49,14 +49,22 @@ export class SpringBoneJob {
   /** Rest local matrices (16 per joint) and their inverses. */
   private readonly restLocal: Float64Array;
   private readonly restLocalInverse: Float64Array;
-  /** After the joint at order position k: slots `updateSlots[updateStart[k] … updateStart[k + 1]]` are recomputed (its own first). */
+  /**
+   * After the joint at order position k, the slots to recompute (its own first, then the nodes it
+   * carries) as runs of consecutive slots: `updateRuns[2i] … updateRuns[2i + 1]` (end exclusive)
+   * for i from `updateStart[k]` to `updateStart[k + 1]`.
+   */
   private readonly updateStart: Int32Array;
-  private readonly updateSlots: Int32Array;
+  private readonly updateRuns: Int32Array;
   private readonly colliderSlot: Int32Array;
+  /** 1 for a collider whose node a joint moves (at or below a joint): recomputed when its node is; the others once per run. */
+  private readonly colliderMoves: Uint8Array;
   /** Per collider, in world space: centre, capsule axis or plane normal; `colliderStamp` says when it was computed. */
   private readonly colliderCenter: Float64Array;
   private readonly colliderAxis: Float64Array;
   private readonly colliderStamp: Float64Array;
+  /** How far from its centre a collider can push (radius, plus a capsule's length), −1 for no limit (planes, inside shapes). */
+  private readonly colliderReach: Float64Array;
   /** `version` when each slot's matrix was last rewritten by this job (compared with `colliderStamp`). */
   private readonly slotStamp: Float64Array;
   /** Counts matrix rewrites and collider computations; `runStart` is its value when the current run began. */
@@ -97,13 +105,18 @@ export class SpringBoneJob {
       invertAffine(this.restLocal, j * 16, this.restLocalInverse, j * 16);
       transformDirection(this.restLocal, j * 16, this.boneAxis, j * 3, this.restAxis, j * 3);
     }
-    const { updateStart, updateSlots } = updateLists(h, springs, this.slot);
+    const { updateStart, updateRuns } = updateLists(h, springs, this.slot);
     this.updateStart = updateStart;
-    this.updateSlots = updateSlots;
+    this.updateRuns = updateRuns;
     this.colliderSlot = Int32Array.from(springs.colliderNode, (node) => h.slotOf[node]);
+    const moved = new Uint8Array(h.count);
+    for (const s of this.slot) moved[s] = 1;
+    for (let s = 0; s < h.count; s++) if (h.parentSlot[s] >= 0 && moved[h.parentSlot[s]]) moved[s] = 1;
+    this.colliderMoves = Uint8Array.from(this.colliderSlot, (s) => moved[s]);
     this.colliderCenter = new Float64Array(springs.colliderCount * 3);
     this.colliderAxis = new Float64Array(springs.colliderCount * 3);
     this.colliderStamp = new Float64Array(springs.colliderCount);
+    this.colliderReach = new Float64Array(springs.colliderCount);
     this.slotStamp = new Float64Array(h.count);
   }
 
@@ -132,6 +145,8 @@ export class SpringBoneJob {
       this.resetPass();
     }
     if (dt > 0) this.snapshotTails();
+    // Colliders no joint moves: placed once for the whole run.
+    for (let c = 0; c < this.colliderMoves.length; c++) if (this.colliderMoves[c] === 0) this.colliderWorld(c);
     const order = this.springs.order;
     for (let k = 0; k < order.length; k++) {
       const j = order[k];
@@ -141,7 +156,7 @@ export class SpringBoneJob {
       this.worldOf(this.slot[j], jointWorld);
       if (dt > 0) this.stepJoint(j);
       this.applyJoint(j);
-      for (let u = this.updateStart[k]; u < this.updateStart[k + 1]; u++) this.updateSlot(this.updateSlots[u]);
+      this.updateAfter(k);
     }
   }
 
@@ -157,7 +172,7 @@ export class SpringBoneJob {
       R[r] = this.restRotation[j * 4]; R[r + 1] = this.restRotation[j * 4 + 1];
       R[r + 2] = this.restRotation[j * 4 + 2]; R[r + 3] = this.restRotation[j * 4 + 3];
       for (let i = 0; i < 4; i++) this.appliedRotation[j * 4 + i] = this.restRotation[j * 4 + i];
-      for (let u = this.updateStart[k]; u < this.updateStart[k + 1]; u++) this.updateSlot(this.updateSlots[u]);
+      this.updateAfter(k);
       this.worldOf(this.slot[j], jointWorld);
       transformPoint(jointWorld, 0, t, j * 3, tail, 0);
       this.toCenter(j, tail, 0, this.currentTail, j * 3);
@@ -178,7 +193,7 @@ export class SpringBoneJob {
       const j = order[k];
       const r = this.slot[j] * 4;
       R[r] = A[j * 4]; R[r + 1] = A[j * 4 + 1]; R[r + 2] = A[j * 4 + 2]; R[r + 3] = A[j * 4 + 3];
-      for (let u = this.updateStart[k]; u < this.updateStart[k + 1]; u++) this.updateSlot(this.updateSlots[u]);
+      this.updateAfter(k);
     }
     for (let j = 0; j < this.tailSlot.length; j++) {
       const ts = this.tailSlot[j];
@@ -192,6 +207,17 @@ export class SpringBoneJob {
   private updateSlot(slot: number): void {
     localToModel(this.hierarchy, this.pose, this.nodeMatrices, slot, slot + 1);
     this.slotStamp[slot] = ++this.version;
+  }
+
+  /** Recomputes and stamps the slots the joint at order position k moves (it first). */
+  private updateAfter(k: number): void {
+    const runs = this.updateRuns;
+    for (let i = this.updateStart[k]; i < this.updateStart[k + 1]; i++) {
+      const first = runs[2 * i], end = runs[2 * i + 1];
+      localToModel(this.hierarchy, this.pose, this.nodeMatrices, first, end);
+      const v = ++this.version;
+      for (let s = first; s < end; s++) this.slotStamp[s] = v;
+    }
   }
 
   /** `dst` = world matrix of `slot` (W · nodeMatrices), W alone for -1. */
@@ -263,13 +289,22 @@ export class SpringBoneJob {
   private collide(j: number): void {
     const sp = this.springs;
     const hit = sp.hitRadius[j];
-    for (let i = sp.jointColliderStart[j]; i < sp.jointColliderStart[j + 1]; i++) {
-      const c = sp.jointColliders[i];
-      this.colliderWorld(c);
-      const cc = this.colliderCenter, ca = this.colliderAxis, o = c * 3;
+    const list = sp.jointColliders, moves = this.colliderMoves, reaches = this.colliderReach, cc = this.colliderCenter, ca = this.colliderAxis;
+    const px = head[0], py = head[1], pz = head[2], bound = hit + head[3];
+    for (let i = sp.jointColliderStart[j], end = sp.jointColliderStart[j + 1]; i < end; i++) {
+      const c = list[i];
+      if (moves[c] === 1) this.colliderWorld(c);
+      const o = c * 3;
+      // Too far to touch: the tail stays within the bone's length of the joint, so a collider whose
+      // reach (radius, capsule length, hit radius) ends further away cannot push it. Exact, not a guess.
+      const reach = reaches[c];
+      if (reach >= 0) {
+        const ex = px - cc[o], ey = py - cc[o + 1], ez = pz - cc[o + 2], r = reach + bound;
+        if (ex * ex + ey * ey + ez * ez > r * r) continue;
+      }
+      const shape = sp.colliderShape[c];
       let dx = tail[0] - cc[o], dy = tail[1] - cc[o + 1], dz = tail[2] - cc[o + 2];
       let distance: number;
-      const shape = sp.colliderShape[c];
       if (shape === ColliderShape.PLANE) {
         const nx = ca[o], ny = ca[o + 1], nz = ca[o + 2];
         distance = dx * nx + dy * ny + dz * nz - hit;
@@ -317,13 +352,17 @@ export class SpringBoneJob {
     const sp = this.springs, o = c * 3;
     transformPoint(colliderMatrix, 0, sp.colliderOffset, o, this.colliderCenter, o);
     const shape = sp.colliderShape[c];
+    // Planes and inside shapes reach everywhere; a sphere its radius, a capsule also its length.
+    this.colliderReach[c] = shape === ColliderShape.PLANE || sp.colliderInside[c] === 1 ? -1 : sp.colliderRadius[c];
     if (shape === ColliderShape.CAPSULE) {
       const off = sp.colliderOffset, tl = sp.colliderTail;
       axis2[0] = tl[o] - off[o]; axis2[1] = tl[o + 1] - off[o + 1]; axis2[2] = tl[o + 2] - off[o + 2];
       const m = colliderMatrix;
-      this.colliderAxis[o] = m[0] * axis2[0] + m[4] * axis2[1] + m[8] * axis2[2];
-      this.colliderAxis[o + 1] = m[1] * axis2[0] + m[5] * axis2[1] + m[9] * axis2[2];
-      this.colliderAxis[o + 2] = m[2] * axis2[0] + m[6] * axis2[1] + m[10] * axis2[2];
+      const ax = m[0] * axis2[0] + m[4] * axis2[1] + m[8] * axis2[2];
+      const ay = m[1] * axis2[0] + m[5] * axis2[1] + m[9] * axis2[2];
+      const az = m[2] * axis2[0] + m[6] * axis2[1] + m[10] * axis2[2];
+      this.colliderAxis[o] = ax; this.colliderAxis[o + 1] = ay; this.colliderAxis[o + 2] = az;
+      if (sp.colliderInside[c] === 0) this.colliderReach[c] += Math.sqrt(ax * ax + ay * ay + az * az);
     } else if (shape === ColliderShape.PLANE) {
       normalDirection(colliderMatrix, sp.colliderTail, o, this.colliderAxis, o);
     }
@@ -447,7 +486,7 @@ function invertAffine(m: Float64Array, mo: number, dst: Float64Array, o: number)
  * descendant not below another joint (those are recomputed after their own joint), in slot
  * order — three-vrm's `traverseChildrenUntilConditionMet`.
  */
-function updateLists(h: Hierarchy, springs: VrmSpringBones, slot: Int32Array): { updateStart: Int32Array; updateSlots: Int32Array } {
+function updateLists(h: Hierarchy, springs: VrmSpringBones, slot: Int32Array): { updateStart: Int32Array; updateRuns: Int32Array } {
   const isJoint = new Uint8Array(h.count);
   for (const s of slot) isJoint[s] = 1;
   // Owner of each slot: the nearest joint at or above it (slots are parent-first).
@@ -464,13 +503,18 @@ function updateLists(h: Hierarchy, springs: VrmSpringBones, slot: Int32Array): {
     else bySlot.set(owner[s], [s]);
   }
   const starts: number[] = [0];
-  const slots: number[] = [];
+  const runs: number[] = [];
   for (let k = 0; k < springs.order.length; k++) {
     const s = slot[springs.order[k]];
-    slots.push(s, ...(bySlot.get(s) ?? []));
+    const slots = [s, ...(bySlot.get(s) ?? [])];
     // A node that is the head of several joints gets its owned nodes after the first only.
     bySlot.delete(s);
-    starts.push(slots.length);
+    // Consecutive slots (parents before children already) in one run.
+    for (let i = 0; i < slots.length; i++) {
+      if (i > 0 && slots[i] === runs[runs.length - 1]) runs[runs.length - 1]++;
+      else runs.push(slots[i], slots[i] + 1);
+    }
+    starts.push(runs.length / 2);
   }
-  return { updateStart: Int32Array.from(starts), updateSlots: Int32Array.from(slots) };
+  return { updateStart: Int32Array.from(starts), updateRuns: Int32Array.from(runs) };
 }

@@ -1,0 +1,114 @@
+/**
+ * `npm run bench -- --vrm`: VRM per frame.
+ *
+ * 1. Spring bones of an avatar with ~100 spring joints and ~20 colliders (the built-in VRM
+ *    avatar with generated chains, test/support/vrm-fixtures.ts), the model moving so the
+ *    springs work: ours (node matrices + VrmRuntime.run: expressions, springs) against
+ *    three-vrm 3.5's `vrm.update(dt)` on the same file in the same process. µs per frame and
+ *    the ratio (target ≤ 0.2×), and our heap growth over the timed frames (the test suite
+ *    counts it exactly: test/anim/vrm/allocation.test.ts).
+ * 2. A crowd of 1,000 VRM avatars with springs on the CPU evaluator (Crowd.update): ms per frame,
+ *    beside 1,000 of the same avatar with its VRM data removed (the plain character's cost).
+ *
+ * Times are process CPU time, medians of interleaved batches. Writes bench/results/vrm-latest.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Crowd } from '../src/anim/crowd.ts';
+import { createModelInstance } from '../src/anim/instance.ts';
+import { localToModel } from '../src/anim/local-to-model.ts';
+import { buildBuiltinGlb } from '../src/builtin/index.ts';
+import { loadGltf } from '../src/gltf/load.ts';
+import { loadThreeVrm } from '../test/support/three-vrm.ts';
+import { buildSpringBenchAvatar } from '../test/support/vrm-fixtures.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DT = 1 / 60;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * µs per call of `frame` in each of `batches` batches of `n` calls (after a warm-up), in
+ * process CPU time: steadier than wall time on a shared machine.
+ */
+function timePerFrame(frame: () => void, n: number, batches: number): number[] {
+  for (let i = 0; i < n * 2; i++) frame();
+  const out: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) frame();
+    const c = process.cpuUsage(c0);
+    out.push((c.user + c.system) / n);
+  }
+  return out;
+}
+
+export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> {
+  console.log(`machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  const bytes = buildSpringBenchAvatar(buildBuiltinGlb('vrm-avatar'));
+  const model = await loadGltf(bytes, { name: 'spring-bench-avatar' });
+  const springs = model.vrm!.springBones!;
+  console.log(`spring-bone avatar: ${springs.jointCount} joints, ${springs.colliderCount} colliders`);
+
+  // Ours: the pose's node matrices, then the VRM steps (expressions, springs), as a frame runs them.
+  const instance = createModelInstance(model);
+  const vrm = instance.vrm!;
+  const clock = new Float64Array(1);
+  const ours = (): void => {
+    const t = (clock[0] += DT);
+    vrm.worldFromModel[12] = 0.3 * Math.sin(3 * t);
+    vrm.worldFromModel[14] = 0.2 * Math.cos(2 * t);
+    localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
+    vrm.dt = DT;
+    vrm.run();
+  };
+  const three = await loadThreeVrm(bytes);
+  const scene = three.vrm.scene;
+  const threeClock = { t: 0 };
+  const theirs = (): void => {
+    const t = (threeClock.t += DT);
+    scene.position.set(0.3 * Math.sin(3 * t), 0, 0.2 * Math.cos(2 * t));
+    scene.updateMatrix();
+    three.vrm.update(DT);
+  };
+  const n = quick ? 200 : 2000, batches = quick ? 3 : 9;
+  const a: number[] = [], b: number[] = [];
+  for (let r = 0; r < batches; r++) {
+    if (r % 2 === 0) { a.push(...timePerFrame(ours, n, 1)); b.push(...timePerFrame(theirs, n, 1)); }
+    else { b.push(...timePerFrame(theirs, n, 1)); a.push(...timePerFrame(ours, n, 1)); }
+  }
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  for (let i = 0; i < n; i++) ours();
+  const growth = process.memoryUsage().heapUsed - heap0;
+  const oursUs = median(a), threeUs = median(b);
+  console.log(`spring bones, ${springs.jointCount} joints / ${springs.colliderCount} colliders: ours ${oursUs.toFixed(1)} µs/frame, three-vrm vrm.update ${threeUs.toFixed(1)} µs/frame, ratio ${(oursUs / threeUs).toFixed(3)} (target ≤ 0.2); heap growth over ${n} frames ${growth} bytes`);
+
+  // A crowd of 1,000 avatars with springs, and the same crowd without VRM data.
+  const avatar = await loadGltf(buildBuiltinGlb('vrm-avatar'), { name: 'vrm-avatar' });
+  const plain = { ...avatar, vrm: undefined };
+  const count = quick ? 200 : 1000;
+  const crowdMs = (m: typeof avatar): number[] => {
+    const crowd = new Crowd(m, count);
+    crowd.placeOnGrid(1.5);
+    for (let k = 0; k < count; k++) crowd.play(k, 0, (k * 0.37) % 1);
+    return timePerFrame(() => crowd.update(DT), quick ? 5 : 20, batches).map((us) => us / 1000);
+  };
+  const withVrm = median(crowdMs(avatar)), without = median(crowdMs(plain));
+  console.log(`crowd of ${count} VRM avatars (${avatar.vrm!.springBones!.jointCount} spring joints each), CPU evaluator: ${withVrm.toFixed(2)} ms/frame; the same crowd without its VRM data: ${without.toFixed(2)} ms/frame`);
+
+  const out = resolve(HERE, 'results/vrm-latest.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({
+    machine: { cpu: cpus()[0]?.model, cores: cpus().length, loadavg: loadavg() },
+    springs: { joints: springs.jointCount, colliders: springs.colliderCount, oursUs, threeVrmUs: threeUs, ratio: oursUs / threeUs, heapGrowthBytes: growth, frames: n },
+    crowd: { count, vrmMsPerFrame: withVrm, withoutVrmMsPerFrame: without },
+  }, null, 2) + '\n');
+  console.log(`wrote ${out}`);
+}
