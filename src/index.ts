@@ -53,6 +53,12 @@ export { editBindPose } from './anim/bind-pose.ts';
 export { createSkinnedBounds, SkinnedBoundsJob, type SkinnedBounds } from './anim/skinned-bounds.ts';
 export { centerOfRotationBounds } from './skin/centers-of-rotation/bounds.ts';
 export { createRayHit, SkinnedRaycaster, type RayHit } from './skin/raycast.ts';
+// VRM avatars: the steps `ModelInstance.vrm` runs between the pose and the palettes, usable one by one.
+export { VrmRuntime, type SpringStepMode } from './anim/vrm/vrm-runtime.ts';
+export { SpringBoneJob } from './anim/vrm/spring-bones.ts';
+export { ExpressionJob } from './anim/vrm/expressions.ts';
+export { LookAtJob } from './anim/vrm/look-at.ts';
+export { NodeConstraintJob } from './anim/vrm/node-constraints.ts';
 
 // ── Tier 4: batch / crowd. Many characters of one model, one upload and one draw per primitive. ──
 export {
@@ -71,9 +77,13 @@ export { loadGltf, type LoadOptions } from './gltf/load.ts';
 export { GltfError, type GltfWarning } from './gltf/errors.ts';
 export { resolveGltfUri, type UriPolicy } from './gltf/uri.ts';
 export type {
-  Channel, Clip, Hierarchy, Image, Material, Mesh, MeshNode, Model, MorphTarget, NodeInfo, Primitive, Sampler, Skin,
+  Channel, Clip, ExpressionTrack, Hierarchy, Image, Material, Mesh, MeshNode, Model, MorphTarget, NodeInfo, Primitive, Sampler, Skin,
   Texture, TextureInfo, TextureSampler,
 } from './gltf/model.ts';
+export type {
+  Vrm, Vrm0MaterialProperties, VrmExpression, VrmLookAt, VrmMaterialColorBind, VrmMaterialColorType, VrmMeta, VrmMorphBind, VrmNodeConstraint,
+  VrmOverride, VrmRangeMap, VrmSpring, VrmSpringBones, VrmTextureTransformBind,
+} from './gltf/vrm-model.ts';
 
 // ── Animation library: clips from other files, retargeted between skeletons (baked into ordinary clips). ──
 export { loadAnimationLibrary, type AnimationLibrary, type AnimationLibraryOptions } from './anim/retarget/animation-library.ts';
@@ -88,6 +98,7 @@ export type { ReferencePose } from './anim/retarget/reference-pose.ts';
 // ── Bake: the posed mesh on the CPU (reference skinning) and its writers. ──
 export { createSkinnedVertices, skinPrimitive, type SkinnedVertices } from './skin/cpu-skin.ts';
 export { bakeModel, resolveAnimation, type BakedPrimitive, type BakeOptions, type BakeResult } from './bake/bake.ts';
+export type { BakeExpression, SpringSteps } from './bake/vrm-bake.ts';
 export { bakeToGlb } from './bake/glb.ts';
 export { bakeToJson } from './bake/json.ts';
 export { bakeToObj } from './bake/obj.ts';

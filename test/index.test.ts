@@ -41,8 +41,9 @@ const TIERS = {
       'SkinnedRaycaster', 'createClipCursor', 'createModelInstance', 'createPose', 'createRayHit', 'createRootMotionTrack', 'createSkinnedBounds', 'editBindPose', 'findSlot',
       'localToModel', 'lockRootInPlace', 'makeAdditiveClip', 'rootMotionMatrix', 'sampleClip', 'setIdentityPose', 'setRestPose', 'skinPalette',
       'subtreeMask', 'updateMatricesAndPalettes', 'updateModelInstance',
+      'ExpressionJob', 'LookAtJob', 'NodeConstraintJob', 'SpringBoneJob', 'VrmRuntime',
     ],
-    types: ['BlendLayer', 'ClipCursor', 'ModelInstance', 'Pose', 'RayHit', 'RootMotionTrack', 'SkinnedBounds'],
+    types: ['BlendLayer', 'ClipCursor', 'ModelInstance', 'Pose', 'RayHit', 'RootMotionTrack', 'SkinnedBounds', 'SpringStepMode'],
   },
   batchAndCrowd: {
     values: [
@@ -57,8 +58,10 @@ const TIERS = {
   loading: {
     values: ['GltfError', 'loadGltf', 'resolveGltfUri'],
     types: [
-      'Channel', 'Clip', 'GltfWarning', 'Hierarchy', 'Image', 'LoadOptions', 'Material', 'Mesh', 'MeshNode', 'Model', 'MorphTarget', 'NodeInfo',
+      'Channel', 'Clip', 'ExpressionTrack', 'GltfWarning', 'Hierarchy', 'Image', 'LoadOptions', 'Material', 'Mesh', 'MeshNode', 'Model', 'MorphTarget', 'NodeInfo',
       'Primitive', 'Sampler', 'Skin', 'Texture', 'TextureInfo', 'TextureSampler', 'UriPolicy',
+      'Vrm', 'Vrm0MaterialProperties', 'VrmExpression', 'VrmLookAt', 'VrmMaterialColorBind', 'VrmMaterialColorType', 'VrmMeta', 'VrmMorphBind', 'VrmNodeConstraint',
+      'VrmOverride', 'VrmRangeMap', 'VrmSpring', 'VrmSpringBones', 'VrmTextureTransformBind',
     ],
   },
   animationLibrary: {
@@ -70,7 +73,7 @@ const TIERS = {
   },
   bake: {
     values: ['bakeModel', 'bakeToGlb', 'bakeToJson', 'bakeToObj', 'createSkinnedVertices', 'resolveAnimation', 'skinPrimitive'],
-    types: ['BakeOptions', 'BakeResult', 'BakedPrimitive', 'SkinnedVertices'],
+    types: ['BakeExpression', 'BakeOptions', 'BakeResult', 'BakedPrimitive', 'SkinnedVertices', 'SpringSteps'],
   },
   builtin: {
     values: ['DEFAULT_BUILTIN_MODEL', 'buildBuiltinGlb', 'builtinModelNames'],

@@ -24,13 +24,13 @@ export function normalizePath(path: string): string {
 }
 
 /**
- * Loads the one .glb/.gltf among `files`, resolving a .gltf's external buffers and
+ * Loads the one .glb/.gltf/.vrm/.vrma among `files`, resolving a .gltf's external buffers and
  * images against the other files (by path relative to the .gltf, falling back to the
  * bare file name, since a plain multi-file drop carries no folders).
  */
 export async function modelFromFiles(files: readonly DroppedFile[]): Promise<Model> {
-  const models = files.filter((f) => /\.(glb|gltf)$/i.test(f.path));
-  if (models.length === 0) throw new Error(`no .glb or .gltf among the ${files.length} file(s) given`);
+  const models = files.filter((f) => /\.(glb|gltf|vrm|vrma)$/i.test(f.path));
+  if (models.length === 0) throw new Error(`no .glb, .gltf, .vrm or .vrma among the ${files.length} file(s) given`);
   if (models.length > 1) throw new Error(`several models given (${models.map((m) => m.path).join(', ')}); drop one .glb, or one .gltf with its files`);
   const main = models[0];
   const folder = normalizePath(main.path).split('/').slice(0, -1).join('/');

@@ -14,6 +14,7 @@ import { setupLab } from './lab.ts';
 import { setupLook } from './look.ts';
 import { setupModelPicker } from './model-picker.ts';
 import { formatBytes, RollingAverage } from './stats.ts';
+import { setupVrmPanel } from './vrm-panel.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const element = document.getElementById(id);
@@ -190,6 +191,17 @@ for (const radio of document.querySelectorAll<HTMLInputElement>('input[name=crow
 }
 
 // ---------------------------------------------------------------- animation lab
+
+setupVrmPanel(viewer, {
+  fieldset: $<HTMLFieldSetElement>('vrm'),
+  expressions: $('vrm-expressions'),
+  lookAt: $<HTMLSelectElement>('vrm-look-at'),
+  autoBlink: $<HTMLInputElement>('vrm-auto-blink'),
+  springs: $<HTMLInputElement>('vrm-springs'),
+  resetSprings: $<HTMLButtonElement>('vrm-reset-springs'),
+  turn: $<HTMLInputElement>('vrm-turn'),
+  turnValue: $<HTMLOutputElement>('vrm-turn-value'),
+});
 
 setupLab(viewer, {
   fieldset: $<HTMLFieldSetElement>('lab'),

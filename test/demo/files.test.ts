@@ -15,7 +15,7 @@ function externalGltf(binUri: string) {
 
 describe('modelFromFiles', () => {
   it('refuses no model, or several models', async () => {
-    await expect(modelFromFiles([file('a.bin', new Uint8Array(4))])).rejects.toThrow(/no .glb or .gltf among the 1 file/);
+    await expect(modelFromFiles([file('a.bin', new Uint8Array(4))])).rejects.toThrow(/no .glb, .gltf, .vrm or .vrma among the 1 file/);
     const glb = readFileSync(assetPath('Fox'));
     await expect(modelFromFiles([file('a.glb', glb), file('b.glb', glb)])).rejects.toThrow(/several models given \(a.glb, b.glb\)/);
   });
