@@ -1,0 +1,59 @@
+/**
+ * The right half of docs/vrm-side-by-side.png (scripts/vrm-figure.ts drives it): the same
+ * built-in VRM 0.x avatar drawn by three-vrm 3.5 with three.js's WebGLRenderer, posed as the
+ * left half (Idle at 0.5 s, `happy` at 1, turned to face +Z by rotateVRM0), from the camera
+ * the element settled on. three-vrm draws the avatar's VRM/MToon materials as MToon (toon
+ * shading under a hemisphere and a key light); we draw their glTF fallback with the element's
+ * neutral lighting until MToon lands (issue 24): the pose, springs and expression are the
+ * comparison, not the shading.
+ */
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { VRMLoaderPlugin, VRMUtils, type VRM } from '@pixiv/three-vrm';
+import { buildBuiltinGlb } from '../src/builtin/index.ts';
+
+const TIME = 0.5;
+
+/** The left half's camera (model-viewer's orbit: radians, metres; vertical field of view in degrees). */
+export interface FigureCamera { theta: number; phi: number; radius: number; target: number[]; fov: number }
+
+async function draw(view: FigureCamera): Promise<string> {
+  const canvas = document.getElementById('three') as HTMLCanvasElement;
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(1);
+  renderer.setSize(canvas.width, canvas.height, false);
+  renderer.setClearColor(0xf6f6f3, 1);
+  const scene = new THREE.Scene();
+  // The avatar's materials declare VRM/MToon, which three-vrm draws as MToonMaterial: lit by
+  // punctual and ambient lights only (an environment map leaves it black).
+  scene.add(new THREE.HemisphereLight(0xffffff, 0x888880, 1.6));
+  const key = new THREE.DirectionalLight(0xffffff, 1.6);
+  key.position.set(1, 2, 2);
+  scene.add(key);
+  const loader = new GLTFLoader();
+  loader.register((parser) => new VRMLoaderPlugin(parser, { autoUpdateHumanBones: false }));
+  const bytes = buildBuiltinGlb('vrm0-avatar');
+  const gltf = await loader.parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, '');
+  const vrm = gltf.userData.vrm as VRM;
+  VRMUtils.rotateVRM0(vrm);
+  scene.add(vrm.scene);
+  const mixer = new THREE.AnimationMixer(vrm.scene);
+  mixer.clipAction(gltf.animations.find((c) => c.name === 'Idle')!).play();
+  mixer.setTime(TIME);
+  vrm.expressionManager!.setValue('happy', 1);
+  vrm.scene.updateMatrixWorld(true);
+  vrm.springBoneManager?.setInitState();
+  // The springs settle under gravity, as the left half's do before it is captured.
+  for (let i = 0; i < 120; i++) {
+    mixer.setTime(TIME);
+    vrm.update(1 / 60);
+  }
+  const camera = new THREE.PerspectiveCamera(view.fov, canvas.width / canvas.height, 0.05, 50);
+  const target = new THREE.Vector3().fromArray(view.target), { theta, phi, radius } = view;
+  camera.position.set(radius * Math.sin(phi) * Math.sin(theta), radius * Math.cos(phi), radius * Math.sin(phi) * Math.cos(theta)).add(target);
+  camera.lookAt(target);
+  renderer.render(scene, camera);
+  return canvas.toDataURL('image/png');
+}
+
+(window as unknown as { drawThreeVrm: typeof draw }).drawThreeVrm = draw;
