@@ -1,15 +1,15 @@
 /**
  * The right half of docs/vrm-side-by-side.png (scripts/vrm-figure.ts drives it): the same
- * built-in VRM 0.x avatar drawn by three-vrm 3.5 with three.js's WebGLRenderer, posed as the
- * left half (Idle at 0.5 s, `happy` at 1, turned to face +Z by rotateVRM0), from the camera
- * the element settled on. three-vrm draws the avatar's VRM/MToon materials as MToon (toon
- * shading under a hemisphere and a key light); we draw their glTF fallback with the element's
- * neutral lighting until MToon lands (issue 24): the pose, springs and expression are the
- * comparison, not the shading.
+ * built-in VRM 1.0 avatar drawn by three-vrm 3.5 with three.js's WebGLRenderer, posed as the
+ * left half (Idle at 0.5 s, `happy` at 1, springs settled), from the camera the element settled
+ * on. Its materials are plain glTF PBR on both sides (the 1.0 avatar has no MToon), lit as near
+ * the element's default as three.js allows: the pose, springs and expression are the
+ * comparison; the lighting is close, not equal.
  */
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { VRMLoaderPlugin, VRMUtils, type VRM } from '@pixiv/three-vrm';
+import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
+import { VRMLoaderPlugin, type VRM } from '@pixiv/three-vrm';
 import { buildBuiltinGlb } from '../src/builtin/index.ts';
 
 const TIME = 0.5;
@@ -24,18 +24,15 @@ async function draw(view: FigureCamera): Promise<string> {
   renderer.setSize(canvas.width, canvas.height, false);
   renderer.setClearColor(0xf6f6f3, 1);
   const scene = new THREE.Scene();
-  // The avatar's materials declare VRM/MToon, which three-vrm draws as MToonMaterial: lit by
-  // punctual and ambient lights only (an environment map leaves it black).
-  scene.add(new THREE.HemisphereLight(0xffffff, 0x888880, 1.6));
-  const key = new THREE.DirectionalLight(0xffffff, 1.6);
-  key.position.set(1, 2, 2);
-  scene.add(key);
+  // As near the element's default look as three.js has: a generated room for image-based lighting
+  // (ours is a generated studio) and Khronos PBR Neutral tone mapping (ours too).
+  renderer.toneMapping = THREE.NeutralToneMapping;
+  scene.environment = new THREE.PMREMGenerator(renderer).fromScene(new RoomEnvironment(), 0.04).texture;
   const loader = new GLTFLoader();
   loader.register((parser) => new VRMLoaderPlugin(parser, { autoUpdateHumanBones: false }));
-  const bytes = buildBuiltinGlb('vrm0-avatar');
+  const bytes = buildBuiltinGlb('vrm-avatar');
   const gltf = await loader.parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, '');
   const vrm = gltf.userData.vrm as VRM;
-  VRMUtils.rotateVRM0(vrm);
   scene.add(vrm.scene);
   const mixer = new THREE.AnimationMixer(vrm.scene);
   mixer.clipAction(gltf.animations.find((c) => c.name === 'Idle')!).play();
