@@ -153,7 +153,9 @@ export class SpringBoneJob {
       // The joint's own matrix from its (already updated) parent, as three-vrm updates it first.
       this.updateSlot(this.slot[j]);
       this.worldOf(this.parentSlot[j], parentWorld);
-      this.worldOf(this.slot[j], jointWorld);
+      // The joint's position; its axes too for a 0.x chain end, whose tail is an offset along them.
+      if (this.tailSlot[j] >= 0) this.positionOf(this.slot[j], jointWorld);
+      else this.worldOf(this.slot[j], jointWorld);
       if (dt > 0) this.stepJoint(j);
       this.applyJoint(j);
       this.updateAfter(k);
@@ -198,7 +200,7 @@ export class SpringBoneJob {
     for (let j = 0; j < this.tailSlot.length; j++) {
       const ts = this.tailSlot[j];
       if (ts < 0) continue;
-      this.worldOf(ts, colliderMatrix);
+      this.positionOf(ts, colliderMatrix);
       this.startTail[j * 3] = colliderMatrix[12]; this.startTail[j * 3 + 1] = colliderMatrix[13]; this.startTail[j * 3 + 2] = colliderMatrix[14];
     }
   }
@@ -231,6 +233,15 @@ export class SpringBoneJob {
     } else {
       multiplyAffine(W, 0, this.nodeMatrices, slot * 16, dst);
     }
+  }
+
+  /** `dst[12..14]` = world position of `slot` (the translation of W · nodeMatrices), all `worldOf` computes of it. */
+  private positionOf(slot: number, dst: Float64Array): void {
+    const W = this.worldFromModel, M = this.nodeMatrices, o = slot * 16;
+    const x = M[o + 12], y = M[o + 13], z = M[o + 14];
+    dst[12] = W[0] * x + W[4] * y + W[8] * z + W[12];
+    dst[13] = W[1] * x + W[5] * y + W[9] * z + W[13];
+    dst[14] = W[2] * x + W[6] * y + W[10] * z + W[14];
   }
 
   private stepJoint(j: number): void {
