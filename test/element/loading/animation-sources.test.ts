@@ -1,4 +1,5 @@
 /** `animation-src`: clip files fetched like `src`, retargeted onto the element's model, appended in order; failures skipped by name. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { addAnimationSources, parseAnimationSources } from '../../../src/element/loading/animation-sources.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
@@ -49,5 +50,27 @@ describe('animation-src', () => {
     const out = await addAnimationSources(model, 'anims/dance.glb', { baseUrl: 'https://site.test/', fetch: fetchFn, warn: (m) => warnings.push(m) });
     expect(out.animations).toHaveLength(1);
     expect(warnings).toEqual(['animation-src "anims/dance.glb": 1 joint(s) of fox-ish.glb have no source joint and keep their rest pose: Tail']);
+  });
+});
+
+describe('animation-src with a VRM animation (.vrma)', () => {
+  it('puts its clip on a VRM avatar with the expression and look-at tracks', async () => {
+    const vrma = new Uint8Array(readFileSync('../shared/assets/vrm/test.vrma'));
+    const avatar = await loadGltf(new Uint8Array(readFileSync('../shared/assets/vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm')), { name: 'avatar.vrm' });
+    const fetchVrma = (async (u: URL | string) => String(u) === 'https://site.test/anims/test.vrma'
+      ? new Response(vrma.slice().buffer)
+      : new Response('', { status: 404, statusText: 'Not Found' })) as typeof fetch;
+    const warnings: string[] = [];
+    const out = await addAnimationSources(avatar, 'anims/test.vrma', { baseUrl: 'https://site.test/', fetch: fetchVrma, warn: (m) => warnings.push(m) });
+    // Reported: the clip's expression and look-at proxy nodes (which play as tracks, not joints)
+    // and the avatar's joints it does not key; nothing else.
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/outside the mapped skeleton are ignored: happy, lookAt$/);
+    expect(warnings[1]).toMatch(/joint\(s\) of avatar\.vrm have no source joint/);
+    const added = out.animations.slice(avatar.animations.length);
+    expect(added).toHaveLength(1);
+    expect(added[0].expressionTracks?.map((t) => t.name)).toEqual(['happy']);
+    expect(added[0].lookAtTrack).toBeDefined();
+    expect(added[0].channels.length).toBeGreaterThan(20);
   });
 });
