@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GltfBuilder } from '../../src/gltf/builder.ts';
-import { modelFromFiles, normalizePath, type DroppedFile } from '../../src/demo/files.ts';
+import { modelFromFiles, normalizePath, withOpenedModel, type DroppedFile } from '../../src/demo/files.ts';
+import { loadGltf } from '../../src/gltf/load.ts';
 import { readFileSync } from 'node:fs';
 import { assetPath } from '../support/assets.ts';
 
@@ -37,5 +38,19 @@ describe('modelFromFiles', () => {
   });
   it('normalises paths', () => {
     expect(normalizePath('a/./b/../c\\d.bin')).toBe('a/c/d.bin');
+  });
+});
+
+describe('withOpenedModel', () => {
+  it('plays a dropped .vrma on the shown VRM avatar, with its expression and look-at tracks', async () => {
+    const avatar = await loadGltf(new Uint8Array(readFileSync('../shared/assets/vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm')), { name: 'avatar.vrm' });
+    const vrma = await modelFromFiles([file('dance.vrma', readFileSync('../shared/assets/vrm/test.vrma'))]);
+    const { model, note } = withOpenedModel(avatar, vrma);
+    expect(model.meshNodes).toBe(avatar.meshNodes);
+    expect(model.animations).toHaveLength(avatar.animations.length + 1);
+    const clip = model.animations.at(-1)!;
+    expect(clip.expressionTracks?.map((t) => t.name)).toEqual(['happy']);
+    expect(clip.lookAtTrack).toBeDefined();
+    expect(note).toMatch(/^Added 1 clip\(s\) from dance\.vrma to avatar\.vrm/);
   });
 });
