@@ -4,7 +4,7 @@ import { invertMat4, length3, multiplyMat4, setIdentity } from '../math/trs.ts';
 import { createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, type InstanceBatch } from './batch.ts';
 import { BlendingJob } from './blend.ts';
 import type { ModelInstance } from './instance.ts';
-import { wrapLoopTime } from './loop-time.ts';
+import { wrapLoopTime, wrapLoopTimeIn } from './loop-time.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import {
   createRootMotionTrack, lockRootInPlace, motionOf, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
@@ -325,19 +325,17 @@ export class Crowd {
       this.moved[k] = 0;
       if (clip < 0) continue;
       const step = dt * this.speed[k];
-      const duration = durations[clip];
       const previous = this.time[k];
-      const time = wrapLoopTime(previous + step, duration);
       this.previousTime[k] = previous;
-      this.time[k] = time;
-      if (onCpu) times[k] = time;
+      this.time[k] = previous + step;
+      wrapLoopTimeIn(this.time, k, durations, clip);
+      if (onCpu) times[k] = this.time[k];
       const fromClip = this.fromClip[k];
       if (fromClip >= 0) {
-        const fromDuration = durations[fromClip];
         const fromPrevious = this.fromTime[k];
-        const fromTime = wrapLoopTime(fromPrevious + step, fromDuration);
         this.fromPreviousTime[k] = fromPrevious;
-        this.fromTime[k] = fromTime;
+        this.fromTime[k] = fromPrevious + step;
+        wrapLoopTimeIn(this.fromTime, k, durations, fromClip);
         this.fadeElapsed[k] += dt;
         if (this.fadeElapsed[k] >= this.fadeDuration[k]) this.fromClip[k] = -1;
       }

@@ -2,7 +2,7 @@ import type { Clip, Model } from '../gltf/model.ts';
 import { AdditiveJob, makeAdditiveClip, setIdentityPose } from './additive.ts';
 import { LayerBlendingJob } from './blend-layers.ts';
 import { createPose, type Pose } from './pose.ts';
-import { wrapLoopTime } from './loop-time.ts';
+import { wrapLoopTimeIn } from './loop-time.ts';
 import { createClipCursor, sampleCursor, type ClipCursor } from './sample.ts';
 
 /** One clip layered over a base pose by a `LayerStack`. Fields the caller may change per frame are mutable. */
@@ -37,6 +37,8 @@ export class LayerStack {
   /** Seconds `advance` moves every layer by; a field so the per-frame call passes no double. */
   dt = 0;
   private readonly rest: Pose;
+  /** A layer's time and its clip's duration, for wrapLoopTimeIn. */
+  private readonly clock = new Float64Array(2);
 
   constructor(
     readonly model: Model,
@@ -78,7 +80,13 @@ export class LayerStack {
       const duration = layer.cursor.clip.duration;
       let t = layer.time + dt * layer.speed;
       if (duration <= 0) t = 0;
-      else if (layer.loop) t = wrapLoopTime(t, duration);
+      else if (layer.loop) {
+        const clock = this.clock;
+        clock[0] = t;
+        clock[1] = duration;
+        wrapLoopTimeIn(clock, 0, clock, 1);
+        t = clock[0];
+      }
       else t = t < 0 ? 0 : t > duration ? duration : t;
       layer.time = t;
     }

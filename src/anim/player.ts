@@ -3,7 +3,7 @@ import { BlendingJob } from './blend.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
 import { LayerStack } from './layer-stack.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
-import { wrapLoopTime } from './loop-time.ts';
+import { wrapLoopTimeIn } from './loop-time.ts';
 import { sampleCursor } from './sample.ts';
 
 /**
@@ -34,8 +34,10 @@ export class AnimationPlayer {
   private fadeDuration = 0;
   /** Seconds this frame's update moves the clips by (dt × speed). */
   private step = 0;
-  /** A time `wrap` brings into a clip's range, in place. */
-  private wrapping = 0;
+  /** A time `wrap` brings into a clip's range, in place (an array: wrapLoopTimeIn works on one). */
+  private readonly wrapping = new Float64Array(1);
+  /** Each clip's duration, for wrapLoopTimeIn. */
+  private readonly durations: Float64Array;
   /** Wall seconds of the `update` being evaluated (what a VRM model's spring bones step by), 0 otherwise. */
   private frameDt = 0;
   private readonly fromPose: Pose;
@@ -46,6 +48,7 @@ export class AnimationPlayer {
     this.fromPose = createPose(model);
     this.blend = new BlendingJob(this.fromPose, this.instance.pose, this.instance.pose);
     this.layers = new LayerStack(model, this.instance.pose);
+    this.durations = Float64Array.from(model.animations, (c) => c.duration);
     if (model.animations.length > 0) this.clip = 0;
     this.evaluate();
   }
@@ -93,9 +96,9 @@ export class AnimationPlayer {
 
   /** Moves the playing clip to `time` seconds (clamped, or wrapped when looping) and re-evaluates. */
   seek(time: number): void {
-    this.wrapping = time;
+    this.wrapping[0] = time;
     this.wrap(this.clip);
-    this.time = this.wrapping;
+    this.time = this.wrapping[0];
     this.evaluate();
   }
 
@@ -195,33 +198,33 @@ export class AnimationPlayer {
       this.playing = false;
       this.ended = true;
     } else {
-      this.wrapping = next;
+      this.wrapping[0] = next;
       this.wrap(this.clip);
-      this.time = this.wrapping;
+      this.time = this.wrapping[0];
     }
   }
 
   /** Moves a crossfade's outgoing clip on by `step`. */
   private advanceFromClip(): void {
-    this.wrapping = this.fromTime + this.step;
+    this.wrapping[0] = this.fromTime + this.step;
     this.wrap(this.fromClip);
-    this.fromTime = this.wrapping;
+    this.fromTime = this.wrapping[0];
   }
 
   private atEnd(): boolean {
     return this.speed < 0 ? this.time <= 0 : this.time >= this.duration;
   }
 
-  /** Wraps `wrapping` into `clip`'s duration when looping, else clamps it there (0 for no clip). */
+  /** Wraps `wrapping[0]` into `clip`'s duration when looping, else clamps it there (0 for no clip). */
   private wrap(clip: number): void {
-    const duration = clip >= 0 ? this.model.animations[clip].duration : 0;
-    const time = this.wrapping;
-    if (duration <= 0) {
-      this.wrapping = 0;
+    const wrapping = this.wrapping;
+    if (clip < 0) {
+      wrapping[0] = 0;
     } else if (!this.loop) {
-      this.wrapping = time < 0 ? 0 : time > duration ? duration : time;
+      const duration = this.durations[clip], time = wrapping[0];
+      wrapping[0] = duration <= 0 || time < 0 ? 0 : time > duration ? duration : time;
     } else {
-      this.wrapping = wrapLoopTime(time, duration);
+      wrapLoopTimeIn(wrapping, 0, this.durations, clip);
     }
   }
 
