@@ -8,7 +8,7 @@ import { bakeModel, type BakeOptions, type BakeResult } from '../../src/bake/bak
 import { bakeModelGpu } from '../../src/bake/gpu-bake.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import type { Model } from '../../src/gltf/model.ts';
-import { sharedAssets } from './assets.ts';
+import { everySharedModelFile } from './assets.ts';
 import type { TestDevice } from './webgpu.ts';
 
 /** Position error relative to the primitive's bounding-box diagonal, and angles in degrees. */
@@ -100,10 +100,10 @@ export function bakeErrorTable(title: string): Map<string, BakeErrors> {
   return measured;
 }
 
-/** A test per shared asset: bakeModelGpu against bakeModel (with `options`) on every skinned primitive, every clip at 3 times. */
+/** A test per shared asset (the .vrm files too): bakeModelGpu against bakeModel (with `options`) on every skinned primitive, every clip at 3 times. */
 export function describeGpuBakeOnSharedAssets(title: string, gpu: TestDevice, options: BakeOptions, measured: Map<string, BakeErrors>): void {
   describe(title, () => {
-    for (const asset of sharedAssets()) {
+    for (const asset of everySharedModelFile()) {
       it(`${asset.name}: every skinned primitive, every clip at 3 times`, async (ctx) => {
         const device = gpu.device(ctx);
         const model = await loadGltfFile(asset.path);

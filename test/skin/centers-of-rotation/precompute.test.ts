@@ -8,7 +8,7 @@ import { computeCentersOfRotation, type CentersOfRotationOptions } from '../../.
 import { pairSimilarity, weightSimilarity } from '../../../src/skin/centers-of-rotation/similarity.ts';
 import { CENTERS_OF_ROTATION_EPSILON, TriangleSubdivider } from '../../../src/skin/centers-of-rotation/subdivide.ts';
 import { sparseWeights } from '../../../src/skin/centers-of-rotation/weights.ts';
-import { sharedAssets } from '../../support/assets.ts';
+import { everySharedModelFile, skinnedPrimitivesInJson } from '../../support/assets.ts';
 import { cylinder } from '../../support/cylinders.ts';
 import { boxDiagonal, denseSimilarity, denseWeights, referenceCenters, subdividedPieces, trianglePieces } from './reference.ts';
 
@@ -240,12 +240,12 @@ describe('the budget: a primitive too large stops early with the reason, never a
   });
 });
 
-describe('every shared asset and built-in model: the fast version (default merge grid) within 1e-4 of the box diagonal of the reference', () => {
-  /** Every skinned primitive of every model, loaded once. */
-  async function models(): Promise<Model[]> {
-    const out: Model[] = [];
-    for (const name of builtinModelNames()) out.push(await loadGltf(buildBuiltinGlb(name), { name }));
-    for (const asset of sharedAssets()) out.push(await loadGltfFile(asset.path));
+describe('every shared asset (the .vrm files too) and built-in model: the fast version (default merge grid) within 1e-4 of the box diagonal of the reference', () => {
+  /** Every model, loaded once, with the count of skinned primitives its file's JSON declares (built-ins: undefined). */
+  async function models(): Promise<{ model: Model; declared?: number }[]> {
+    const out: { model: Model; declared?: number }[] = [];
+    for (const name of builtinModelNames()) out.push({ model: await loadGltf(buildBuiltinGlb(name), { name }) });
+    for (const asset of everySharedModelFile()) out.push({ model: await loadGltfFile(asset.path), declared: skinnedPrimitivesInJson(asset.path) });
     return out;
   }
   /** About `n` vertices spread over the primitive, blended ones first (one-joint vertices are trivial). */
@@ -262,7 +262,7 @@ describe('every shared asset and built-in model: the fast version (default merge
 
   it('samples of every skinned primitive', async () => {
     let checked = 0;
-    for (const model of await models()) {
+    for (const { model, declared } of await models()) {
       const seen = new Set<Primitive>();
       for (const mesh of model.meshes) {
         for (const prim of mesh.primitives) {
@@ -281,6 +281,8 @@ describe('every shared asset and built-in model: the fast version (default merge
           checked++;
         }
       }
+      // Every skinned primitive the file declares was checked (the .vrm samples declare none: they carry no skin).
+      if (declared !== undefined) expect(seen.size, `${model.name}: skinned primitives checked`).toBe(declared);
     }
     expect(checked).toBeGreaterThanOrEqual(12);
   }, 120_000);
