@@ -10,7 +10,7 @@ import { CENTERS_OF_ROTATION_EPSILON, TriangleSubdivider } from '../../../src/sk
 import { sparseWeights } from '../../../src/skin/centers-of-rotation/weights.ts';
 import { everySharedModelFile, skinnedPrimitivesInJson } from '../../support/assets.ts';
 import { cylinder } from '../../support/cylinders.ts';
-import { boxDiagonal, denseSimilarity, denseWeights, referenceCenters, subdividedPieces, trianglePieces } from './reference.ts';
+import { boxDiagonal, denseSimilarity, denseWeights, referenceCenters, subdividedPieces, trianglePieces, uniformPieces } from './reference.ts';
 
 /** A deterministic pseudo-random stream in [0, 1). */
 function random(seed: number): () => number {
@@ -148,6 +148,20 @@ describe('the subdivision (the paper\'s ε = 0.1 in weight space)', () => {
     }
   });
 
+  it('the reference\'s own uniform grid (reference.ts uniformPieces) tiles the triangle too: n² pieces, the same integrals', () => {
+    const dense = Float64Array.from(corners);
+    const pieces = uniformPieces(positions, [0, 1, 2], dense, 3, CENTERS_OF_ROTATION_EPSILON);
+    // The longest edge in weight space is corner 0 → 1: √2, so n = ⌈√2 / 0.1⌉ = 15.
+    expect(pieces.count).toBe(15 * 15);
+    const area = Math.hypot(0, -1, 2) / 2;
+    const sum = (f: (p: number) => number) => Array.from({ length: pieces.count }, (_, p) => f(p)).reduce((a, b) => a + b, 0);
+    expect(sum((p) => pieces.area[p])).toBeCloseTo(area, 12);
+    for (let k = 0; k < 3; k++) {
+      expect(sum((p) => pieces.area[p] * pieces.centroid[p * 3 + k]) / area).toBeCloseTo((positions[k] + positions[3 + k] + positions[6 + k]) / 3, 12);
+      expect(sum((p) => pieces.area[p] * pieces.weights[p * 3 + k]) / area).toBeCloseTo((corners[k] + corners[3 + k] + corners[6 + k]) / 3, 12);
+    }
+  });
+
   it('stops when the sink says so', () => {
     let seen = 0;
     const count = new TriangleSubdivider(3).run(positions, 0, 1, 2, corners, 3, 0.1, () => ++seen < 5);
@@ -159,6 +173,13 @@ describe('the subdivision (the paper\'s ε = 0.1 in weight space)', () => {
     expect(() => new TriangleSubdivider(2).run(positions, 0, 1, 2, corners, 3, 0.1, () => true)).toThrow(/3 joints on a triangle, scratch for 2/);
   });
 });
+
+/**
+ * Two subdivisions to the same ε sample the same integral differently: on the random sheets
+ * the fast path's bisection and the reference's uniform grid differ by up to 8e-4 of the
+ * diagonal (4e-4 to 7e-4 against the grid at ε/8), the unsplit mesh by 3e-2 to 8e-2.
+ */
+const SUBDIVISION_AGREEMENT = 2e-3;
 
 describe('the fast precomputation against the O(V·T) reference', () => {
   for (const influences of [4, 8] as const) {
@@ -182,6 +203,19 @@ describe('the fast precomputation against the O(V·T) reference', () => {
       // The subdivision matters: the unsplit mesh gives centres a good way off.
       const coarse = fast(sheet, { epsilon: Infinity, mergeSteps: 0 });
       expect(relativeError(coarse, reference, boxDiagonal(sheet.positions))).toBeGreaterThan(1e-3);
+    });
+
+    it(`${influences} influences, subdivided (ε = 0.1): within ${SUBDIVISION_AGREEMENT} of the box diagonal of the reference on its own uniform subdivision (at ε and ε/4); unsplit is 10× further`, () => {
+      const sheet = randomSheet(6, 5, influences, 3 + influences);
+      const dense = denseWeights(sheet.joints, sheet.weights, influences, sheet.vertexCount, sheet.jointCount);
+      const diagonal = boxDiagonal(sheet.positions);
+      const centers = fast(sheet, { mergeSteps: 0 });
+      const coarse = fast(sheet, { epsilon: Infinity, mergeSteps: 0 });
+      for (const epsilon of [CENTERS_OF_ROTATION_EPSILON, CENTERS_OF_ROTATION_EPSILON / 4]) {
+        const reference = referenceCenters(sheet.positions, dense, uniformPieces(sheet.positions, sheet.triangles, dense, sheet.jointCount, epsilon));
+        expect(relativeError(centers, reference, diagonal), `ε ${epsilon}`).toBeLessThan(SUBDIVISION_AGREEMENT);
+        expect(relativeError(coarse, reference, diagonal), `ε ${epsilon}, unsplit`).toBeGreaterThan(10 * SUBDIVISION_AGREEMENT);
+      }
     });
   }
 

@@ -4,7 +4,10 @@ import { TriangleSubdivider } from '../../../src/skin/centers-of-rotation/subdiv
  * The slow, plain statement of Le & Hodgins' centres of rotation the fast precomputation is
  * checked against: double precision, dense weight vectors over every joint, the similarity
  * summed over every joint pair j < k, every vertex against every triangle (O(V·T·J²)), no
- * bucketing, caching or merging.
+ * bucketing, caching or merging. Pieces come unsplit (trianglePieces), from the production
+ * subdivision (subdividedPieces: the fast path's summation checked to float rounding on the
+ * same pieces), or from this file's own uniform grid (uniformPieces: the fast path's
+ * subdivision checked against another one to the same ε).
  */
 
 /** A triangle soup with one dense weight vector (over `joints` joints) per triangle. */
@@ -58,6 +61,38 @@ export function subdividedPieces(positions: ArrayLike<number>, triangles: ArrayL
       area.push(a); centroid.push(cx, cy, cz); weights.push(...mean.subarray(0, joints));
       return true;
     });
+  }
+  return { count: area.length, joints, area: Float64Array.from(area), centroid: Float64Array.from(centroid), weights: Float64Array.from(weights) };
+}
+
+/**
+ * The reference's own subdivision, independent of the production one's longest-edge
+ * bisection: each triangle cut uniformly into n² congruent pieces by the lines of its
+ * barycentric grid, n = ⌈longest edge in weight space / ε⌉. Weights vary linearly over the
+ * triangle, so every piece's edges are its triangle's over n: all within ε.
+ */
+export function uniformPieces(positions: ArrayLike<number>, triangles: ArrayLike<number>, dense: Float64Array, joints: number, epsilon: number): Pieces {
+  const area: number[] = [], centroid: number[] = [], weights: number[] = [];
+  const whole = trianglePieces(positions, triangles, dense, joints);
+  for (let t = 0; t < whole.count; t++) {
+    const corner = [0, 1, 2].map((k) => triangles[t * 3 + k]);
+    const point = (i: number) => [positions[i * 3], positions[i * 3 + 1], positions[i * 3 + 2], ...dense.subarray(i * joints, i * joints + joints)];
+    const [a, b, c] = corner.map(point);
+    const weightDistance = (p: number[], q: number[]) => Math.hypot(...p.slice(3).map((w, j) => w - q[3 + j]));
+    const n = Math.max(1, Math.ceil(Math.max(weightDistance(a, b), weightDistance(b, c), weightDistance(c, a)) / epsilon));
+    // Grid point (i, j): a + (i/n)(b − a) + (j/n)(c − a), position and weights alike.
+    const at = (i: number, j: number) => a.map((x, k) => x + (i / n) * (b[k] - x) + (j / n) * (c[k] - x));
+    const piece = (p: number[], q: number[], r: number[]) => {
+      area.push(whole.area[t] / (n * n));
+      centroid.push((p[0] + q[0] + r[0]) / 3, (p[1] + q[1] + r[1]) / 3, (p[2] + q[2] + r[2]) / 3);
+      for (let j = 0; j < joints; j++) weights.push((p[3 + j] + q[3 + j] + r[3 + j]) / 3);
+    };
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; i + j < n; j++) {
+        piece(at(i, j), at(i + 1, j), at(i, j + 1));
+        if (i + j + 1 < n) piece(at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+      }
+    }
   }
   return { count: area.length, joints, area: Float64Array.from(area), centroid: Float64Array.from(centroid), weights: Float64Array.from(weights) };
 }
