@@ -27,7 +27,27 @@ export function methodChoices(): string {
   return `${SKINNING_METHODS.slice(0, -1).join(', ')} or ${SKINNING_METHODS[SKINNING_METHODS.length - 1]}`;
 }
 
-/** Whether the method reads the DQ palette (DqJoint entries) instead of matrices. */
+/**
+ * The method a setting asks for, as a frame uses it: anything but a known method is the
+ * default (settings are read per frame and never thrown on). The renderer resolves it once
+ * per frame (Renderer.renderInstances) and everything after reads the result.
+ */
+export function resolveSkinningMethod(setting: string): SkinningMethod {
+  return asSkinningMethod(setting) ?? DEFAULT_SKINNING;
+}
+
+/**
+ * The palette each method's shaders read: the joint matrices as the CPU and the GPU evaluator
+ * make them, or DqJoint entries made from them each frame (dq-palette.ts). A new method adds its
+ * row; the palette upload, the draw records' normals and how a GPU palette source is fed follow.
+ */
+const PALETTE_OF: Readonly<Record<SkinningMethod, 'matrices' | 'dual-quaternions'>> = {
+  'linear': 'matrices',
+  'dual-quaternion': 'dual-quaternions',
+  'center-of-rotation': 'dual-quaternions',
+};
+
+/** Whether the method reads the DQ palette (DqJoint entries) instead of matrices (PALETTE_OF). */
 export function usesDqPalette(method: SkinningMethod): boolean {
-  return method !== 'linear';
+  return PALETTE_OF[method] === 'dual-quaternions';
 }

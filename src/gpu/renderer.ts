@@ -1,6 +1,6 @@
 import type { ModelInstance } from '../anim/instance.ts';
 import { MaterialUniformAnimator } from './model/material-animation.ts';
-import { asSkinningMethod, DEFAULT_SKINNING, usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
+import { resolveSkinningMethod, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
 import { mat4 } from 'wgpu-matrix';
@@ -18,25 +18,21 @@ import { writeDrawRecords } from './draw/draw-record-writer.ts';
 import { FrameBindings } from './frame/frame-bindings.ts';
 import { writeFrameUniforms } from './frame/frame-uniforms-writer.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './model/upload.ts';
-import { checkPaletteSource, type GpuCuller, type GpuPaletteSource } from './draw/culling-pass.ts';
+import { checkPaletteSource, type GpuPaletteSource } from './draw/culling-pass.ts';
+import { FramePlan } from './draw/frame-plan.ts';
 import { GpuTimer } from './device/timer.ts';
 import { groundDisc, placeGround, type GroundDisc } from './frame/ground.ts';
 import { BindGroup, PALETTE_MATRIX_BYTES } from './layouts/bindings.ts';
 import { allocationLimits, type AllocationLimits } from './device/limits.ts';
 import { mipmapGenerator, type MipmapGenerator } from './textures/mipmaps.ts';
 import { ModelDraws, type ModelDrawsContext } from './draw/model-draws.ts';
-import { paletteUploadBytes, palettesUploadInPlace, uploadPalettes } from './draw/palette-upload.ts';
+import { paletteFeed, uploadPalettes } from './draw/palette-upload.ts';
 import { MeshPipelines } from './pipelines/mesh.ts';
 import { chooseSkinningPath } from './draw/preskin.ts';
 import { createRenderStats, defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinningPath } from './frame/render-settings.ts';
 import { RenderTargets } from './frame/render-targets.ts';
 import { DEFAULT_SHADOW_MAP_SIZE, shadowCasterPipelines, ShadowMap } from './frame/shadow-map.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures/textures.ts';
-
-/** The method a setting asks for: anything but a known method is linear (settings are read per frame, never thrown on). */
-function skinningOf(setting: SkinningMethod): SkinningMethod {
-  return asSkinningMethod(setting) ?? DEFAULT_SKINNING;
-}
 
 /**
  * Draws model instances per frame: 4× MSAA, depth, resolved into any texture.
@@ -83,9 +79,6 @@ export class Renderer {
   private readonly worldViewProjection = new Float32Array(16);
   /** The frame's camera-relative frustum planes, for GPU culling. */
   private readonly cullPlanes = new Float32Array(FRUSTUM_FLOATS);
-  /** Set by renderInChunks: the first instance of this chunk, and which chunk it is. */
-  private chunkFirst = 0;
-  private chunkIndex = 0;
   private lastPath: SkinningPath = 'vertex';
   /** The current model's draws. */
   private current: ModelDraws | undefined;
@@ -93,10 +86,8 @@ export class Renderer {
   private materialAnimator: MaterialUniformAnimator | undefined;
   /** Counts setVariant calls, so an older one that finishes later does not undo a newer one. */
   private variantRequest = 0;
-  /** Set by renderInChunks: this pass continues the previous chunk's / another chunk follows. */
-  private chunkContinues = false;
-  private chunkFollows = false;
-  private readonly chunkInstances: ModelInstance[] = [];
+  /** What the pass being drawn draws (renderInstances fills it in place). */
+  private readonly plan = new FramePlan();
   private readonly encoderDescriptor: GPUCommandEncoderDescriptor;
   private readonly commandBuffers: GPUCommandBuffer[] = [];
   /** `render`'s one instance, as the list `renderInstances` takes. */
@@ -152,7 +143,7 @@ export class Renderer {
     }, model);
     for (const w of gpu.warnings) this.onWarning(w);
     let draws: ModelDraws | undefined;
-    const skinning = skinningOf(this.settings.skinning);
+    const skinning = resolveSkinningMethod(this.settings.skinning);
     try {
       draws = await ModelDraws.create(this.drawContext, model, gpu, skinning);
       if (this.settings.debug & ALL_DEBUG_VIEWS) await draws.debug.prepare(this.settings.debug, skinning);
@@ -215,7 +206,7 @@ export class Renderer {
    */
   get skinning(): SkinningMethod {
     const current = this.current;
-    const wanted = skinningOf(this.settings.skinning);
+    const wanted = resolveSkinningMethod(this.settings.skinning);
     return !current || current.pipelines.get(wanted, 'vertex', false) ? wanted : current.skinning;
   }
 
@@ -224,7 +215,7 @@ export class Renderer {
    * `settings.skinning` asks for); frames use it once this resolves (if it is still the setting).
    */
   async prepareSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
-    await this.current?.pipelines.ensure(skinningOf(method), 'vertex', false);
+    await this.current?.pipelines.ensure(resolveSkinningMethod(method), 'vertex', false);
   }
 
   /** Whether the current model's shadow pipelines (for the skinning method frames use) are built. */
@@ -238,7 +229,7 @@ export class Renderer {
    * pass's and the shaded ones with the shadow lookup; frames with shadows on use them once this resolves.
    */
   async prepareShadows(method: SkinningMethod = this.settings.skinning): Promise<void> {
-    await this.current?.pipelines.ensure(skinningOf(method), 'vertex', true);
+    await this.current?.pipelines.ensure(resolveSkinningMethod(method), 'vertex', true);
   }
 
   /**
@@ -289,7 +280,7 @@ export class Renderer {
 
   /** Builds the current model's compute skinning path for `method` (default: the setting's). */
   async prepareComputeSkinning(method: SkinningMethod = this.settings.skinning): Promise<void> {
-    await this.current?.pipelines.ensure(skinningOf(method), 'compute', true);
+    await this.current?.pipelines.ensure(resolveSkinningMethod(method), 'compute', true);
   }
 
   /**
@@ -316,7 +307,7 @@ export class Renderer {
     const current = this.current;
     if (!current) return;
     // For the method the settings ask for, whose surface pipelines come first.
-    const skinning = skinningOf(this.settings.skinning);
+    const skinning = resolveSkinningMethod(this.settings.skinning);
     await Promise.all([
       current.pipelines.ensure(skinning, 'vertex', false), current.debug.prepare(mask, skinning),
       mask & DebugView.BOUNDS ? this.boundsOverlay.prepare() : undefined,
@@ -348,7 +339,11 @@ export class Renderer {
    */
   render(target: GPUTexture, camera: Camera, instance: ModelInstance): void {
     this.single[0] = instance;
-    this.renderInstances(target, camera, this.single, 1);
+    try {
+      this.renderInstances(target, camera, this.single, 1);
+    } finally {
+      this.single[0] = undefined as unknown as ModelInstance;
+    }
   }
 
   /**
@@ -359,7 +354,9 @@ export class Renderer {
    * node matrices and made camera-relative in float64). Growing beyond the most instances
    * drawn so far reallocates the per-instance buffers once; otherwise nothing is allocated.
    * More instances than one storage binding holds (`maxInstances`, from the device limits)
-   * are drawn in chunks.
+   * are drawn in passes of that many, each submitted before the next overwrites the
+   * per-instance buffers (blended surfaces are sorted within a pass; a chunked frame
+   * allocates the views of `placements` its passes take).
    *
    * `source` (optional): the palettes are already on the GPU (a GPU pose evaluator's; see
    * GpuPaletteSource): nothing of them is uploaded, and bounds, frustum culling and compaction
@@ -371,138 +368,171 @@ export class Renderer {
    * mesh node matrices where it has them; models it cannot serve have theirs written from the
    * instances (node matrices, morph weights) as usual. Dual-quaternion and centre-of-rotation
    * skinning convert the source's matrices into DqJoint entries in a compute pass
-   * (dq-palette-pass.ts) and draw such frames unculled (their surfaces leave the linear bound
+   * (draw/dq-palette-pass.ts) and draw such frames unculled (their surfaces leave the linear bound
    * the GPU culler computes).
+   *
+   * Each pass is planned first (draw/frame-plan.ts: its range, palette feed, visible list,
+   * skinning method and path), then run: uploads, compute, shadow pass, main pass.
    */
   renderInstances(
     target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array | Float64Array,
     source?: GpuPaletteSource,
   ): void {
     const started = performance.now();
+    const stats = this.stats;
+    stats.drawCalls = stats.vertices = stats.triangles = stats.joints = stats.culled = stats.instances = stats.bytesUploaded = 0;
     const current = this.current;
-    if (current && count > current.maxInstances) {
-      this.renderInChunks(target, camera, instances, count, placements, current.maxInstances, source);
-      return;
-    }
     if (current) this.beginModelFrame(current, instances, count, placements);
-    // Palettes from the GPU; a chunk reads its range copied into the model's own buffer, and
-    // methods reading DqJoint entries read them converted there.
-    const gpuSource = current !== undefined && source !== undefined ? source : undefined;
-    const convert = gpuSource !== undefined && usesDqPalette(current!.skinning);
-    if (gpuSource) checkPaletteSource(gpuSource, this.chunkFirst + count, current!.paletteMatrices);
-    const chunked = this.chunkContinues || this.chunkFollows;
-    current?.usePalettes(gpuSource && !chunked && !convert ? gpuSource.palettes : undefined);
-    // Not drawn until the record pass is built when the source's per-instance data is needed (ModelDraws.awaitsGpuRecords).
-    if (gpuSource && count > 0 && current!.awaitsGpuRecords(gpuSource, this.onGpuCullingFailed)) count = 0;
-    let uploaded = 0;
     camera.update(target.width / target.height);
+    const plan = this.plan;
+    const chunk = current ? current.maxInstances : Math.max(1, count);
+    try {
+      for (let first = 0, index = 0; first === 0 || first < count; first += chunk, index++) {
+        plan.setRange(instances, first, Math.min(chunk, count - first), count, index, placements);
+        this.planPass(plan, current, camera, target, source);
+        this.runPass(plan, current, camera, target);
+      }
+    } finally {
+      plan.release();
+    }
+    stats.frames++;
+    stats.gpuMs = this.timer?.lastMs;
+    stats.encodeMs = performance.now() - started;
+  }
+
+  /**
+   * Checks the frame's instances and placements, grows the per-instance buffers, decides the
+   * frame's skinning method (the setting when its pipelines are built; otherwise the previous
+   * one while they build) and starts building the debug views the settings ask for. Allocates
+   * only when it grows or starts a build.
+   */
+  private beginModelFrame(current: ModelDraws, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined): void {
+    for (let k = 0; k < count; k++) {
+      if (instances[k].model !== current.model) {
+        throw new Error(`Renderer.render: the instance is of model "${instances[k].model.name}" but the renderer holds "${current.model.name}"`);
+      }
+    }
+    if (placements && placements.length < count * 16) throw new RangeError(`Renderer.renderInstances: ${count} instances need ${count * 16} placement floats, got ${placements.length}`);
+    current.ensureCapacity(Math.min(count, current.maxInstances));
+    const wanted = resolveSkinningMethod(this.settings.skinning);
+    if (current.pipelines.request(wanted, 'vertex', false, this.onSkinningPrepareFailed)) current.skinning = wanted;
+    current.debug.request(this.settings.debug, current.skinning, this.onDebugPrepareFailed);
+  }
+
+  /**
+   * Resolves one pass: where its palettes come from, whether it can draw yet, the frame
+   * uniforms (shadow fit and ground included), the visible list after culling and the
+   * skinning path. Encodes and uploads nothing.
+   */
+  private planPass(plan: FramePlan, current: ModelDraws | undefined, camera: Camera, target: GPUTexture, source: GpuPaletteSource | undefined): void {
+    const settings = this.settings;
+    if (current) plan.skinning = current.skinning;
+    plan.source = current ? source : undefined;
+    plan.feed = paletteFeed(plan, current);
+    if (plan.source) checkPaletteSource(plan.source, plan.first + plan.count, current!.paletteMatrices);
+    current?.usePalettes(plan.feed === 'gpu' ? plan.source!.palettes : undefined);
+    // Not drawn until the record pass is built when the source's per-instance data is needed (ModelDraws.awaitsGpuRecords).
+    if (plan.source && plan.count > 0 && current!.awaitsGpuRecords(plan.source, this.onGpuCullingFailed)) plan.count = 0;
+    const drawing = current !== undefined && plan.count > 0;
     this.writeFrameUniforms(camera, target, current);
     const eye = camera.eye ?? camera.position;
-    const shadowed = current !== undefined && count > 0 && this.shadowFrame(current, instances, count, placements, eye);
+    plan.shadowed = drawing && this.shadowFrame(current!, plan.instances, plan.count, plan.placements, eye);
     this.frameData.groundRadius[0] = 0;
-    if (current !== undefined && count > 0 && this.settings.ground) {
-      if (this.ground.ready) placeGround(current.groundFootprint, count, placements, eye, this.frameData);
+    if (drawing && settings.ground) {
+      if (this.ground.ready) placeGround(current!.groundFootprint, plan.count, plan.placements, eye, this.frameData);
       else this.ground.prepare().catch(this.onGroundPrepareFailed);
     }
-    const queue = this.device.queue;
-    queue.writeBuffer(this.frame.buffer, 0, this.frameData.buffer);
-    uploaded += this.frameData.buffer.byteLength + (shadowed ? this.shadow.uniformBytes : 0);
-    // Per model: the frame's first instance's values (a later chunk of the frame keeps them).
-    const materialValues = count > 0 && !this.chunkContinues ? instances[0].materialAnimation : undefined;
-    if (materialValues && this.materialAnimator) uploaded += this.materialAnimator.write(queue, materialValues);
-    // A chunk after the first draws over the previous ones: keep colour and depth between passes.
-    const passDescriptor = this.targets.pass(target, this.settings.clearColor, this.chunkContinues, this.chunkFollows);
-    passDescriptor.timestampWrites = this.timer?.beginPass();
-
-    const stats = this.stats;
-    stats.drawCalls = 0;
-    stats.vertices = 0;
-    stats.triangles = 0;
-    stats.joints = 0;
-    stats.culled = 0;
-    // Culling compacts the instance list (nearest first): the draws below see only survivors.
-    // GPU culling draws no CPU boxes.
-    const showBounds = (this.settings.debug & DebugView.BOUNDS) !== 0 && !gpuSource;
-    if (showBounds) this.boundsOverlay.request();
-    // Before culling: palettes already back to back (a Crowd's) go up as they are, and the
-    // records of the instances kept point at their slot there (`paletteSlots`).
-    const sourceInstances = instances, sourceCount = count;
-    let paletteSlots: Int32Array | undefined;
-    let gpuCuller: GpuCuller | undefined;
-    if (current && count > 0 && gpuSource) {
-      gpuCuller = current.requestGpuCulling(this.onGpuCullingFailed);
-    } else if (current && count > 0 && (this.settings.culling || showBounds)) {
-      const culler = current.culler;
+    // Culling compacts the instance list (nearest first): the draws see only survivors. GPU culling draws no CPU boxes.
+    plan.showBounds = (settings.debug & DebugView.BOUNDS) !== 0 && !plan.source;
+    if (plan.showBounds) this.boundsOverlay.request();
+    plan.gpuCuller = undefined;
+    plan.paletteSlots = undefined;
+    plan.visible = plan.instances;
+    plan.visibleCount = plan.drawn = drawing ? plan.count : 0;
+    plan.visiblePlacements = plan.placements;
+    plan.culled = 0;
+    if (drawing && plan.source) {
+      plan.gpuCuller = current!.requestGpuCulling(this.onGpuCullingFailed);
+      if (plan.gpuCuller) {
+        // The GPU's count of a frame or two ago (display only); this pass's until the first arrives.
+        const visible = plan.gpuCuller.visibleCount(plan.chunk);
+        plan.drawn = visible >= 0 ? Math.min(visible, plan.count) : plan.count;
+        plan.culled = plan.count - plan.drawn;
+      }
+    } else if (drawing && (settings.culling || plan.showBounds)) {
+      const culler = current!.culler;
       // The frame uniforms are camera-relative; the culler's boxes are in world space.
       mat4.multiply(camera.projection, camera.view, this.worldViewProjection);
-      culler.run(this.worldViewProjection, camera.view, instances, count, placements, current.skinning, this.settings.culling, this.settings.culling, eye);
-      stats.culled = count - culler.visibleCount;
-      paletteSlots = culler.kept;
-      instances = culler.instances;
-      count = culler.visibleCount;
-      placements = placements ? culler.placements : undefined;
+      culler.run(this.worldViewProjection, camera.view, plan.instances, plan.count, plan.placements, plan.skinning, settings.culling, settings.culling, eye);
+      plan.culled = plan.count - culler.visibleCount;
+      // Palettes already back to back (a Crowd's) go up as they are: the survivors' records point at their slot there.
+      plan.paletteSlots = culler.kept;
+      plan.visible = culler.instances;
+      plan.visibleCount = plan.drawn = culler.visibleCount;
+      plan.visiblePlacements = plan.placements ? culler.placements : undefined;
     }
-    stats.instances = current ? count : 0;
-    if (gpuCuller) {
-      // The GPU's count of a frame or two ago (display only); this frame's until the first arrives.
-      const visible = gpuCuller.visibleCount(this.chunkIndex);
-      stats.instances = visible >= 0 ? Math.min(visible, count) : count;
-      stats.culled = count - stats.instances;
-    }
+    // Skin once for every pass (compute path), or in each pass's vertex stage.
+    plan.compute = plan.visibleCount > 0 && this.selectPath(current!, plan.shadowed ? 2 : 1, plan.visibleCount);
+  }
+
+  /** Runs a planned pass: uploads, compute (the source's passes, palettes, records, culling, pre-skinning), shadow pass, main pass; one submit. */
+  private runPass(plan: FramePlan, current: ModelDraws | undefined, camera: Camera, target: GPUTexture): void {
+    const stats = this.stats, queue = this.device.queue, settings = this.settings;
+    const count = plan.visibleCount, source = plan.source, gpuCuller = plan.gpuCuller;
+    const drawsModel = current !== undefined && current.draws.length > 0 && count > 0;
+    queue.writeBuffer(this.frame.buffer, 0, this.frameData.buffer);
+    let uploaded = this.frameData.buffer.byteLength + (plan.shadowed ? this.shadow.uniformBytes : 0);
+    // Per model: the frame's first instance's values (a later pass of the frame keeps them).
+    const materialValues = plan.count > 0 && !plan.continues ? plan.instances[0].materialAnimation : undefined;
+    if (materialValues && this.materialAnimator) uploaded += this.materialAnimator.write(queue, materialValues);
+    // A pass after the first draws over the previous ones: keep colour and depth between passes.
+    const passDescriptor = this.targets.pass(target, settings.clearColor, plan.continues, plan.follows);
+    passDescriptor.timestampWrites = this.timer?.beginPass();
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
-    const paletteBytes = current ? current.paletteMatrices * PALETTE_MATRIX_BYTES : 0;
-    if (gpuSource && current) {
-      // The source's upload and passes once per frame (the first chunk's); a chunk copies its palettes.
-      if (!this.chunkContinues) {
-        uploaded += gpuSource.writeInstances?.(queue) ?? 0;
-        gpuSource.encode?.(encoder);
+    const eye = camera.eye ?? camera.position;
+    if (source && current) {
+      // The source's upload and passes once per frame (the first pass's).
+      if (!plan.continues) {
+        uploaded += source.writeInstances?.(queue) ?? 0;
+        source.encode?.(encoder);
       }
-      if (convert && count > 0 && paletteBytes > 0) {
-        const m = current.paletteMatrices;
-        uploaded += current.dqPalettes.encode(encoder, queue, gpuSource.palettes, current.paletteBuffer, count * m, this.chunkFirst * m);
-      } else if (chunked && count > 0 && paletteBytes > 0) {
-        encoder.copyBufferToBuffer(gpuSource.palettes, this.chunkFirst * paletteBytes, current.paletteBuffer, 0, count * paletteBytes);
-      }
+      if (count > 0) uploaded += this.feedGpuPalettes(encoder, plan, current, source);
     }
-    if (current && current.draws.length > 0 && count > 0) {
+    if (drawsModel) {
       // Records (and palettes) go up before the passes that read them: the queue orders them before the submit.
-      const inPlace = !gpuSource && palettesUploadInPlace(current, sourceInstances, sourceCount);
-      const exactNormals = this.settings.normals === 'exact';
+      const exactNormals = settings.normals === 'exact';
       // With GPU palettes the records are written on the GPU where they can be (draw/records-pass.ts): from the
       // source's placements, morph weights and mesh node matrices, a chunk from its first instance on.
-      const gpuRecords = gpuSource && current.requestGpuRecords(this.onGpuCullingFailed);
-      if (gpuRecords && gpuRecords.servesFrom(gpuSource)) {
-        uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, placements, eye, exactNormals, gpuSource, this.chunkFirst);
+      const gpuRecords = source && current.requestGpuRecords(this.onGpuCullingFailed);
+      if (gpuRecords && gpuRecords.servesFrom(source)) {
+        uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, plan.visiblePlacements, eye, exactNormals, source, plan.first);
       } else {
-        writeDrawRecords(current, instances, count, placements, eye, inPlace ? paletteSlots : undefined, exactNormals);
+        writeDrawRecords(current, plan.visible, count, plan.visiblePlacements, eye, plan.feed === 'in-place' ? plan.paletteSlots : undefined, exactNormals);
         const recordBytes = current.draws.length * count * DRAW_RECORD_SIZE;
         queue.writeBuffer(current.drawBuffer, 0, current.records.buffer, 0, recordBytes);
         uploaded += recordBytes;
       }
-      if (gpuSource) {
-        stats.joints = 0;
-      } else {
-        stats.joints = uploadPalettes(queue, current, instances, count, inPlace, sourceInstances, sourceCount);
-        uploaded += paletteUploadBytes(current, count, inPlace, sourceCount);
+      if (!source) {
+        uploaded += uploadPalettes(queue, current, plan);
+        stats.joints += current.paletteMatrices * count;
       }
       if (gpuCuller) {
         frustumPlanes(this.frameData.viewProjection, this.cullPlanes);
-        uploaded += gpuCuller.encode(encoder, queue, current.palettes, current.drawBuffer, count, this.cullPlanes, this.settings.culling && !convert, this.chunkIndex);
+        // DqJoint surfaces leave the linear bound the culler computes: compacted, not culled.
+        uploaded += gpuCuller.encode(encoder, queue, current.palettes, current.drawBuffer, count, this.cullPlanes, settings.culling && plan.feed !== 'gpu-converted', plan.chunk);
       }
     }
     const indirect = gpuCuller?.args;
-    // Skin once for every pass (compute path), or in each pass's vertex stage.
-    const compute = current !== undefined && count > 0 && this.selectPath(current, shadowed ? 2 : 1, count);
-    const pipelines = current && this.framePipelines(current, compute);
+    const pipelines = current && this.framePipelines(current, plan.compute);
     let skinGroup = gpuCuller ? current?.culledSkinBindGroup : current?.skinBindGroup;
-    if (compute) skinGroup = current.preskin!.encode(encoder, pipelines!.compute, count, gpuCuller !== undefined);
-    if (shadowed) stats.drawCalls += this.shadow.encode(encoder, current.draws, current.solidOrder, pipelines!.casters, skinGroup!, count, undefined, current.solidRuns, indirect);
+    if (plan.compute) skinGroup = current!.preskin!.encode(encoder, pipelines!.compute, count, gpuCuller !== undefined);
+    if (plan.shadowed) stats.drawCalls += this.shadow.encode(encoder, current!.draws, current!.solidOrder, pipelines!.casters, skinGroup!, count, undefined, current!.solidRuns, indirect);
     const pass = encoder.beginRenderPass(passDescriptor);
-    if (this.frame.background && this.settings.skybox && !this.chunkContinues) stats.drawCalls += this.encodeSkybox(pass);
-    if (current && current.draws.length > 0 && count > 0) {
+    if (this.frame.background && settings.skybox && !plan.continues) stats.drawCalls += this.encodeSkybox(pass);
+    if (drawsModel) {
       if (!indirect) current.sortBlended(count, this.frameData.view);
-      this.encodeModel(pass, current, count, skinGroup!, pipelines!.surface, indirect, compute);
-      if (showBounds) {
+      this.encodeModel(pass, current, count, plan.drawn, skinGroup!, pipelines!.surface, indirect, plan.compute);
+      if (plan.showBounds) {
         stats.drawCalls += this.boundsOverlay.encode(pass, current.culler.boxes, count);
         uploaded += this.boundsOverlay.uploadedBytes;
       }
@@ -513,72 +543,18 @@ export class Renderer {
     queue.submit(this.commandBuffers);
     this.timer?.afterSubmit();
     gpuCuller?.afterSubmit();
-    stats.bytesUploaded = uploaded;
-    this.single[0] = undefined as unknown as ModelInstance;
-    stats.frames++;
-    stats.gpuMs = this.timer?.lastMs;
-    stats.encodeMs = performance.now() - started;
+    stats.instances += current ? plan.drawn : 0;
+    stats.culled += plan.culled;
+    stats.bytesUploaded += uploaded;
   }
 
-  /**
-   * Draws `count` instances as passes of at most `chunk` instances, each submitted before
-   * the next chunk's palettes and draw records overwrite the buffers (queue order keeps
-   * them apart). Blended surfaces are sorted back to front within a chunk only. Allocates
-   * only the chunks' views of `placements`.
-   */
-  private renderInChunks(
-    target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined, chunk: number,
-    source: GpuPaletteSource | undefined,
-  ): void {
-    const started = performance.now();
-    const stats = this.stats;
-    const part = this.chunkInstances;
-    let drawCalls = 0, vertices = 0, triangles = 0, joints = 0, uploaded = 0, culled = 0;
-    try {
-      for (let first = 0; first < count; first += chunk) {
-        const n = Math.min(chunk, count - first);
-        if (part.length < n) part.length = n;
-        for (let k = 0; k < n; k++) part[k] = instances[first + k];
-        this.chunkContinues = first > 0;
-        this.chunkFollows = first + n < count;
-        this.chunkFirst = first;
-        this.chunkIndex = first / chunk;
-        this.renderInstances(target, camera, part, n, placements?.subarray(first * 16, (first + n) * 16), source);
-        drawCalls += stats.drawCalls; vertices += stats.vertices; triangles += stats.triangles; joints += stats.joints;
-        uploaded += stats.bytesUploaded;
-        culled += stats.culled;
-        if (this.chunkContinues) stats.frames--;
-      }
-    } finally {
-      this.chunkContinues = this.chunkFollows = false;
-      this.chunkFirst = this.chunkIndex = 0;
-      // Keep the array (no reallocation next frame), not the instances.
-      part.fill(undefined as unknown as ModelInstance);
-    }
-    stats.drawCalls = drawCalls; stats.vertices = vertices; stats.triangles = triangles; stats.joints = joints;
-    stats.bytesUploaded = uploaded;
-    stats.culled = culled;
-    stats.instances = count - culled;
-    stats.encodeMs = performance.now() - started;
-  }
-
-  /**
-   * Checks the frame's instances and placements, grows the per-instance buffers, picks the
-   * skinning method (the setting when its pipelines are built; otherwise the previous one
-   * while they build) and starts building the debug views the settings ask for. Allocates
-   * only when it grows or starts a build.
-   */
-  private beginModelFrame(current: ModelDraws, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined): void {
-    for (let k = 0; k < count; k++) {
-      if (instances[k].model !== current.model) {
-        throw new Error(`Renderer.render: the instance is of model "${instances[k].model.name}" but the renderer holds "${current.model.name}"`);
-      }
-    }
-    if (placements && placements.length < count * 16) throw new RangeError(`Renderer.renderInstances: ${count} instances need ${count * 16} placement floats, got ${placements.length}`);
-    current.ensureCapacity(count);
-    const wanted = skinningOf(this.settings.skinning);
-    if (current.pipelines.request(wanted, 'vertex', false, this.onSkinningPrepareFailed)) current.skinning = wanted;
-    current.debug.request(this.settings.debug, current.skinning, this.onDebugPrepareFailed);
+  /** The pass's GPU palettes into the model's own buffer where the plan says so (a chunk's range, or converted to DqJoint entries); returns the bytes written. */
+  private feedGpuPalettes(encoder: GPUCommandEncoder, plan: FramePlan, current: ModelDraws, source: GpuPaletteSource): number {
+    const m = current.paletteMatrices, count = plan.visibleCount;
+    if (m === 0) return 0;
+    if (plan.feed === 'gpu-converted') return current.dqPalettes.encode(encoder, this.device.queue, source.palettes, current.paletteBuffer, count * m, plan.first * m);
+    if (plan.feed === 'gpu-range') encoder.copyBufferToBuffer(source.palettes, plan.first * m * PALETTE_MATRIX_BYTES, current.paletteBuffer, 0, count * m * PALETTE_MATRIX_BYTES);
+    return 0;
   }
 
   private writeFrameUniforms(camera: Camera, target: GPUTexture, current: ModelDraws | undefined): void {
@@ -637,10 +613,11 @@ export class Renderer {
 
   /**
    * The model's draws (WEIGHTS replaces their pipelines), the ground disc between its solid and blended ones, then the overlays.
-   * `indirect`: a GPU-culled frame's arguments (the overlays then draw every instance from the uncompacted records).
+   * `indirect`: a GPU-culled frame's arguments (the overlays then draw every instance from the uncompacted records);
+   * `drawn`: the instances the stats count (GPU culling: those of the last count read back).
    */
   private encodeModel(
-    pass: GPURenderPassEncoder, current: ModelDraws, count: number, skinGroup: GPUBindGroup, surface: readonly GPURenderPipeline[],
+    pass: GPURenderPassEncoder, current: ModelDraws, count: number, drawn: number, skinGroup: GPUBindGroup, surface: readonly GPURenderPipeline[],
     indirect: GPUBuffer | undefined, compute: boolean,
   ): void {
     const stats = this.stats;
@@ -650,8 +627,6 @@ export class Renderer {
     pass.setBindGroup(BindGroup.SKIN, skinGroup);
     const pipelines = (debugMask & DebugView.WEIGHTS) !== 0 ? current.debug.weightsPipelines(method) : surface;
     stats.drawCalls += current.encode(pass, count, pipelines, this.frameData.groundRadius[0] > 0 ? this.ground : undefined, indirect);
-    // GPU culling: the instances of the last count read back.
-    const drawn = indirect ? stats.instances : count;
     stats.vertices += current.surfaceVertices * drawn;
     stats.triangles += current.surfaceTriangles * drawn;
     if (debugMask & ~DebugView.WEIGHTS) {

@@ -1,13 +1,14 @@
 /**
  * A frame's joint palettes into the palette storage buffer, with one writeBuffer: where
  * they are when the instances' matrices already sit back to back (one instance, or a
- * Crowd's), else copied into the model's staging array, and for dual-quaternion and
- * centre-of-rotation skinning converted there into DqJoint entries (same slots, same bytes).
+ * Crowd's), else copied into the model's staging array, and for a method that reads DqJoint
+ * entries (usesDqPalette) converted there (same slots, same bytes).
  */
 import { dqPaletteFromMatrices } from '../../anim/dq-palette.ts';
 import type { ModelInstance } from '../../anim/instance.ts';
 import { usesDqPalette } from '../../anim/skinning-method.ts';
 import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from '../layouts/bindings.ts';
+import type { FramePlan, PaletteFeed } from './frame-plan.ts';
 import type { ModelDraws } from './model-draws.ts';
 
 /** Whether the instances' palettes follow each other in one ArrayBuffer (as a Crowd lays them out). */
@@ -22,9 +23,9 @@ function palettesContiguous(instances: readonly ModelInstance[], count: number, 
 }
 
 /**
- * Whether the palettes of these `count` instances (the frame's list before culling) go up
- * where they are: linear skinning, matrices back to back. Their draw records then point at
- * each kept instance's slot in that list.
+ * Whether the palettes of these `count` instances (the pass's list before culling) go up
+ * where they are: a method that reads matrices, matrices back to back. Their draw records
+ * then point at each kept instance's slot in that list.
  */
 export function palettesUploadInPlace(modelDraws: ModelDraws, instances: readonly ModelInstance[], count: number): boolean {
   const paletteBytes = modelDraws.paletteMatrices * PALETTE_MATRIX_BYTES;
@@ -32,34 +33,37 @@ export function palettesUploadInPlace(modelDraws: ModelDraws, instances: readonl
 }
 
 /**
- * Uploads the palettes of the `count` instances drawn (after culling), or with `inPlace`
- * (palettesUploadInPlace) those of all `sourceCount` instances before culling, culled ones
- * too: one write, no copy. Returns the joint entries of the instances drawn
- * (RenderStats.joints). Allocates nothing.
+ * Where a pass's palettes come from (PaletteFeed), for its method, range and source: a GPU
+ * source is bound as it is, copied by range (a chunk) or converted (a method that reads
+ * DqJoint entries); the instances' palettes go up in place when they can, else copied.
  */
-export function uploadPalettes(
-  queue: GPUQueue, modelDraws: ModelDraws, instances: readonly ModelInstance[], count: number,
-  inPlace: boolean, sourceInstances: readonly ModelInstance[], sourceCount: number,
-): number {
+export function paletteFeed(plan: FramePlan, modelDraws: ModelDraws | undefined): PaletteFeed {
+  if (plan.source) return usesDqPalette(plan.skinning) ? 'gpu-converted' : plan.chunked ? 'gpu-range' : 'gpu';
+  return modelDraws !== undefined && plan.count > 0 && palettesUploadInPlace(modelDraws, plan.instances, plan.count) ? 'in-place' : 'copied';
+}
+
+/**
+ * Uploads the palettes of a pass whose feed is the instances: those drawn, after culling, in
+ * order (converted to DqJoint entries for a method that reads them: same slots, same bytes),
+ * or `in-place` those of all the pass's instances before culling, culled ones too: one write,
+ * no copy. Returns the bytes written. Allocates nothing.
+ */
+export function uploadPalettes(queue: GPUQueue, modelDraws: ModelDraws, plan: FramePlan): number {
   const { paletteMatrices, paletteBuffer, paletteStaging: staging } = modelDraws;
   const paletteBytes = paletteMatrices * PALETTE_MATRIX_BYTES;
   if (paletteBytes === 0) return 0;
-  if (usesDqPalette(modelDraws.skinning)) {
-    for (let k = 0; k < count; k++) dqPaletteFromMatrices(instances[k].palette, paletteMatrices, staging, 0, k * paletteMatrices);
-    queue.writeBuffer(paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
-  } else if (inPlace) {
-    const palette = sourceInstances[0].palette;
-    queue.writeBuffer(paletteBuffer, 0, palette.buffer, palette.byteOffset, paletteBytes * sourceCount);
+  const visible = plan.visible, count = plan.visibleCount;
+  if (plan.feed === 'in-place') {
+    const palette = plan.instances[0].palette;
+    queue.writeBuffer(paletteBuffer, 0, palette.buffer, palette.byteOffset, paletteBytes * plan.count);
+    return paletteBytes * plan.count;
+  }
+  if (usesDqPalette(plan.skinning)) {
+    for (let k = 0; k < count; k++) dqPaletteFromMatrices(visible[k].palette, paletteMatrices, staging, 0, k * paletteMatrices);
   } else {
     const floats = paletteMatrices * PALETTE_MATRIX_FLOATS;
-    for (let k = 0; k < count; k++) staging.set(instances[k].palette, k * floats);
-    queue.writeBuffer(paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
+    for (let k = 0; k < count; k++) staging.set(visible[k].palette, k * floats);
   }
-  return paletteMatrices * count;
-}
-
-/** The bytes `uploadPalettes` writes for the same arguments (RenderStats.bytesUploaded). */
-export function paletteUploadBytes(modelDraws: ModelDraws, count: number, inPlace: boolean, sourceCount: number): number {
-  // DqJoint entries take the matrices' slots: the same bytes.
-  return modelDraws.paletteMatrices * PALETTE_MATRIX_BYTES * (inPlace && !usesDqPalette(modelDraws.skinning) ? sourceCount : count);
+  queue.writeBuffer(paletteBuffer, 0, staging.buffer, staging.byteOffset, paletteBytes * count);
+  return paletteBytes * count;
 }
