@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -51,6 +52,9 @@ const BROWSER_TESTS = ['test/browser/**/*.test.ts', 'test/gpu/**/browser-render.
  */
 const GPU_TESTS = ['test/gpu/**/!(ktx2-offthread).test.ts', 'test/crowd/**/*.test.ts', 'test/bake/**/*.test.ts'];
 
+/** Workers for the plain Node files: one per core (at least two). */
+const NODE_WORKERS = Math.max(2, availableParallelism());
+
 // One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
@@ -102,16 +106,24 @@ export default defineConfig(({ mode }) => ({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Three groups, one after another (groupOrder), each with its own worker count.
     projects: [
-      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: [...BROWSER_TESTS, ...GPU_TESTS] } },
-      // One Dawn device per worker, its pipelines compiled once for all these files (test/support/webgpu.ts).
-      // Its own group, after the others: vitest keeps a non-isolated worker only while the next file is of the same project.
+      // Plain Node files: one per core. vitest's default leaves a core free (one worker on the
+      // 2-core CI machine, so a file that computes on one core leaves the other idle); these
+      // files are single-threaded JS and share nothing, so two run side by side.
       {
         extends: true,
-        test: { name: 'gpu', include: GPU_TESTS, exclude: BROWSER_TESTS, isolate: false, provide: { shareGpuDevice: true }, sequence: { groupOrder: 1 } },
+        test: { name: 'node', include: ['test/**/*.test.ts'], exclude: [...BROWSER_TESTS, ...GPU_TESTS], maxWorkers: NODE_WORKERS, sequence: { groupOrder: 0 } },
       },
       // One Chromium and one dev server for the whole run, started only when one of these runs.
-      { extends: true, test: { name: 'browser', include: BROWSER_TESTS, globalSetup: ['test/support/browser-server.ts'] } },
+      // vitest's worker count: SwiftShader draws each page on several threads already.
+      { extends: true, test: { name: 'browser', include: BROWSER_TESTS, globalSetup: ['test/support/browser-server.ts'], sequence: { groupOrder: 1 } } },
+      // One Dawn device per worker, its pipelines compiled once for all these files (test/support/webgpu.ts).
+      // Its own group: vitest keeps a non-isolated worker only while the next file is of the same project.
+      {
+        extends: true,
+        test: { name: 'gpu', include: GPU_TESTS, exclude: BROWSER_TESTS, isolate: false, provide: { shareGpuDevice: true }, sequence: { groupOrder: 2 } },
+      },
     ],
   },
 }));
