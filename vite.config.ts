@@ -3,9 +3,22 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-/** The library build in `dist/lib/`: readable (package.json `exports`) and minified (for a plain <script>). */
-export const LIBRARY_FILE = 'skinned-mesh-webgpu.js';
-export const LIBRARY_MIN_FILE = 'skinned-mesh-webgpu.min.js';
+/** The `bake` command as plain Node JavaScript (package.json `bin`), built by `--mode cli`. */
+export const CLI_FILE = 'skinned-mesh-bake.js';
+
+/**
+ * The library's entries, each a file in dist/lib (NAME.js, and NAME.min.js minified) and a
+ * subpath of the package (package.json `exports`): the full API, and the parts a page may
+ * want alone, so that it pays only for what it imports.
+ */
+export const LIBRARY_ENTRIES: readonly { name: string; subpath: string; source: string }[] = [
+  { name: 'skinned-mesh-webgpu', subpath: '.', source: 'src/index.ts' },
+  { name: 'element', subpath: './element', source: 'src/element/index.ts' },
+  { name: 'crowd', subpath: './crowd', source: 'src/crowd/index.ts' },
+  { name: 'retarget', subpath: './retarget', source: 'src/anim/retarget/index.ts' },
+  { name: 'environment', subpath: './environment', source: 'src/gpu/environment/index.ts' },
+  { name: 'bake', subpath: './bake', source: 'src/bake/index.ts' },
+];
 
 /** The Draco decoder's JS module, which draco.ts imports when a file first needs it. */
 const DRACO_DECODER_MODULE = 'draco3dgltf/draco_decoder_gltf_nodejs.js';
@@ -55,13 +68,36 @@ const GPU_TESTS = ['test/gpu/**/!(ktx2-offthread).test.ts', 'test/crowd/**/*.tes
 /** Workers for the plain Node files: one per core (at least two). */
 const NODE_WORKERS = Math.max(2, availableParallelism());
 
+/**
+ * three.js's EXRLoader (src/gpu/environment/exr.ts) imports a few classes and constants from
+ * 'three'. Given whole, three.js's module also announces itself on the page (window.__THREE__,
+ * which makes a page that has its own three.js warn about two copies) and brings far more
+ * code than the loader runs; so the loader's 'three' is a module of just those parts, from
+ * three's own src/ files.
+ */
+function exrLoaderAlone(): Plugin {
+  const parts = '\0three-parts-for-exr-loader';
+  return {
+    name: 'exr-loader-alone',
+    enforce: 'pre',
+    resolveId: (id, importer) => (id === 'three' && importer?.endsWith('/examples/jsm/loaders/EXRLoader.js') ? parts : undefined),
+    load: (id) => (id === parts
+      ? [
+        "export { DataTextureLoader } from 'three/src/loaders/DataTextureLoader.js';",
+        "export { DataUtils } from 'three/src/extras/DataUtils.js';",
+        "export { FloatType, HalfFloatType, LinearFilter, LinearSRGBColorSpace, RedFormat, RGFormat, RGBAFormat } from 'three/src/constants.js';",
+      ].join('\n')
+      : undefined),
+  };
+}
+
 // One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
 export default defineConfig(({ mode }) => ({
   // The library's files find each other relative to where the page loads them from (the
   // decoders' workers: `assets/draco-worker-*.js` with its WebAssembly, `assets/ktx2-worker-*.js`).
-  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [decodersOnlyInWorkers()] } : {}),
+  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [decodersOnlyInWorkers(), exrLoaderAlone()] } : { plugins: [exrLoaderAlone()] }),
   // Workers are module workers (src/gltf/offthread.ts starts them with type: 'module'), each
   // one file with what it imports lazily inlined (the Basis transcoder into the KTX2 worker).
   worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
@@ -78,12 +114,32 @@ export default defineConfig(({ mode }) => ({
     // the demo may use.
     alias: [{ find: /^skinned-mesh-webgpu$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
   },
-  build: mode === 'lib' || mode === 'lib-min'
+  build: mode === 'cli'
     ? {
-      // One ES module a page can load with a single <script type="module">, so wgpu-matrix
-      // is bundled rather than left as a bare import that only a bundler or an import map
-      // resolves. It has no module state a second copy could disagree with.
-      lib: { entry: 'src/index.ts', formats: ['es' as const], fileName: () => (mode === 'lib' ? LIBRARY_FILE : LIBRARY_MIN_FILE) },
+      // The bake command for Node 20: the sources bundled (WGSL and the Basis transcoder
+      // inlined as they are for pages), the package's dependencies left as imports Node resolves
+      // from node_modules (the Draco decoder reads its WebAssembly beside its own file), and
+      // `webgpu` (--backend gpu) imported only when asked for.
+      ssr: 'src/cli/bin.ts',
+      outDir: 'dist/cli',
+      emptyOutDir: true,
+      copyPublicDir: false,
+      target: 'node20',
+      sourcemap: true,
+      minify: false,
+      rolldownOptions: { output: { entryFileNames: CLI_FILE, banner: '#!/usr/bin/env node' } },
+    }
+    : mode === 'lib' || mode === 'lib-min'
+    ? {
+      // One ES module per entry (LIBRARY_ENTRIES), which a page can load with a single
+      // <script type="module">: wgpu-matrix is bundled rather than left as a bare import that
+      // only a bundler or an import map resolves (it has no module state a second copy could
+      // disagree with). What two entries share, and what is imported lazily, is in chunks/.
+      lib: {
+        entry: Object.fromEntries(LIBRARY_ENTRIES.map((e) => [e.name + (mode === 'lib' ? '' : '.min'), e.source])),
+        formats: ['es' as const],
+      },
+      rolldownOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
       outDir: 'dist/lib',
       // The minified build lands beside the readable one.
       emptyOutDir: mode === 'lib',
@@ -92,9 +148,9 @@ export default defineConfig(({ mode }) => ({
       // Every browser with WebGPU runs ES2022.
       target: 'es2022',
       minify: mode === 'lib-min',
-      // Lazily imported code stays in chunks beside the module, fetched by the page only when
-      // a file needs it; the module itself has no static import. (The Draco decoder and the
-      // Basis transcoder live only in their workers' files.)
+      // Lazily imported code stays in chunks, fetched by the page only when a file or an
+      // attribute needs it. (The Draco decoder and the Basis transcoder live only in their
+      // workers' files, in assets/.)
     }
     : {
       // The demo site (index.html), beside the library rather than over it.

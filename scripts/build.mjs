@@ -1,15 +1,17 @@
 // `npm run build`: the library as one ES module, readable and minified (dist/lib), its type declarations
-// (dist/types), and the demo site (dist/site) once index.html exists.
+// (dist/types), the `skinned-mesh-bake` command for Node (dist/cli), and the demo site (dist/site)
+// once index.html exists.
 //
 //   node scripts/build.mjs [--out-dir DIR] [--no-site]
 //
-// --out-dir puts all three under DIR instead of dist/ (the build test uses a temp dir).
+// --out-dir puts them all under DIR instead of dist/ (the build test uses a temp dir).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { printSizes, recordChunks, sizeReport } from './build-sizes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -18,11 +20,23 @@ const outDir = resolve(root, outIndex >= 0 ? args[outIndex + 1] : 'dist');
 const site = !args.includes('--no-site');
 const configFile = join(root, 'vite.config.ts');
 
+/** What the minified build wrote: each chunk's static and lazy imports, for the size report. */
+const minChunks = new Map();
 for (const mode of ['lib', 'lib-min']) {
-  await build({ root, configFile, mode, logLevel: 'warn', build: { outDir: join(outDir, 'lib') } });
+  await build({
+    root, configFile, mode, logLevel: 'warn', build: { outDir: join(outDir, 'lib') },
+    plugins: mode === 'lib-min' ? [recordChunks(minChunks)] : [],
+  });
 }
+const sizes = sizeReport(join(outDir, 'lib'), minChunks);
+writeFileSync(join(outDir, 'sizes.json'), JSON.stringify(sizes, null, 1) + '\n');
+printSizes(sizes);
 
 writeFileSync(join(outDir, 'lib', 'THIRD-PARTY-LICENSES.md'), thirdPartyLicenses());
+
+await build({ root, configFile, mode: 'cli', logLevel: 'warn', build: { outDir: join(outDir, 'cli') } });
+// npm makes a `bin` executable when it installs the package; this makes the built file runnable here too.
+chmodSync(join(outDir, 'cli', 'skinned-mesh-bake.js'), 0o755);
 
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 const types = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', join(outDir, 'types')], { cwd: root, stdio: 'inherit' });
@@ -56,8 +70,8 @@ function thirdPartyLicenses() {
     { name: 'meshoptimizer', what: 'the meshopt decoder (a lazy chunk)' },
     { name: 'ktx-parse', what: 'the KTX2 parser' },
     { name: 'draco3dgltf', what: "Google's Draco decoder (the Draco worker's file)" },
-    { name: 'parse-exr', what: 'the OpenEXR decoder for `.exr` environments (a lazy chunk)' },
-    { name: 'fflate', what: "parse-exr's zlib inflate (in its chunk)" },
+    { name: 'three', what: "three.js's EXRLoader and the few three.js parts it imports, for `.exr` environments (a lazy chunk)" },
+    { name: 'fflate', what: "the zlib inflate EXRLoader uses (three.js's copy, in the same chunk)" },
   ];
   const parts = ['# Third-party code in this build', ''];
   for (const { name, what } of bundled) {
@@ -66,8 +80,18 @@ function thirdPartyLicenses() {
     parts.push(`## ${name} ${pkg.version} (${pkg.license}): ${what}`, '');
     parts.push(file ? readFileSync(file, 'utf8').trim() : `Licensed under ${pkg.license}; the text is at the end of this file.`, '');
   }
+  parts.push("## OpenEXR and TinyEXR notices (BSD-3-Clause): in three.js's EXRLoader (the `.exr` chunk)", '', openExrNotices(), '');
   parts.push('## Basis Universal transcoder (Apache-2.0): KTX2 textures (lazy chunks)', '');
   parts.push("Copyright Binomial LLC. `basis_transcoder.js` and `.wasm` as shipped in the `three` package's examples/jsm/libs/basis; licensed under the Apache License 2.0 below.", '');
   parts.push('## Apache License 2.0', '', readFileSync(join(packageDir('typescript'), 'LICENSE'), 'utf8').trim(), '');
   return parts.join('\n');
+}
+
+/** The copyright notices EXRLoader keeps from TinyEXR and OpenEXR, as its source comments give them. */
+function openExrNotices() {
+  const source = readFileSync(join(root, 'node_modules/three/examples/jsm/loaders/EXRLoader.js'), 'utf8');
+  const start = source.indexOf('// /*');
+  const end = source.indexOf('// // End of OpenEXR license');
+  if (start < 0 || end < start) throw new Error("build: EXRLoader.js no longer has the OpenEXR notices where expected; update openExrNotices()");
+  return source.slice(start, end).split('\n').map((line) => line.replace(/^\/\/ ?(\/\/ ?)?/, '')).join('\n').trim();
 }

@@ -4,7 +4,9 @@
  * tiers 1–3 go from the least code to the most control, each built on the next, and tier 4
  * is tier 3 for many characters of one model at once; loading, bake and the built-in models
  * serve every tier. README.md ("How it works") says when to use which; test/index.test.ts
- * pins the list. Re-exports only: each concern lives in its folder.
+ * pins the list. Re-exports only: each concern lives in its folder. The optional parts also
+ * have subpaths of their own, so a page pays only for what it imports (package.json
+ * `exports`): `/element`, `/crowd`, `/retarget`, `/environment`, `/bake`.
  */
 
 // ── Tier 1: the element. One tag per model; registers itself on import. ──
@@ -24,13 +26,6 @@ export { OrbitCamera, type Camera } from './gpu/frame/camera.ts';
 export { computeInstanceBounds, type Bounds } from './gpu/frame/bounds.ts';
 export { createOffscreenTarget, readTexturePixels } from './gpu/device/readback.ts';
 export { ToneMapping } from './gpu/layouts/bindings.ts';
-export type { Environment } from './gpu/environment/environment.ts';
-export { EnvironmentError, type EquirectImage } from './gpu/environment/equirect.ts';
-export { parseHdr, writeHdr } from './gpu/environment/hdr.ts';
-export { parseExrEnvironment } from './gpu/environment/exr.ts';
-export { neutralEnvironment } from './gpu/environment/neutral.ts';
-export { decodeImageEnvironment } from './gpu/environment/srgb-image.ts';
-export { prefilterEnvironment } from './gpu/environment/prefilter.ts';
 export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type DebugViewName } from './gpu/debug/views.ts';
 export { browserImageDecoder, type DecodedExternalImage, type DecodedImage, type DecodedPixels, type ImageDecoder } from './gpu/textures/textures.ts';
 
@@ -61,16 +56,11 @@ export { LookAtJob } from './anim/vrm/look-at.ts';
 export { NodeConstraintJob } from './anim/vrm/node-constraints.ts';
 
 // ── Tier 4: batch / crowd. Many characters of one model, one upload and one draw per primitive. ──
-export {
-  createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
-} from './anim/batch.ts';
-export { Crowd, findRootMotion, type CrowdPoses, type CrowdRootMotion } from './anim/crowd.ts';
-export { AUTO_GPU_MIN_INSTANCES, type CrowdEvaluator, type CrowdOptions } from './crowd/evaluator-choice.ts';
-export { createCrowd, GpuCrowd, type AnyCrowd } from './crowd/gpu-crowd.ts';
-export { movingMeshNodes } from './anim/moving-mesh-nodes.ts';
-export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from './gpu/crowd/evaluator.ts';
-export { renderCrowd } from './crowd/render-crowd.ts';
-export type { GpuPaletteSource } from './gpu/draw/culling-pass.ts';
+// Also `skinned-mesh-webgpu/crowd`.
+export * from './crowd/index.ts';
+
+// ── Environments: image-based lighting from .hdr, .exr and 8-bit images. Also `skinned-mesh-webgpu/environment`. ──
+export * from './gpu/environment/index.ts';
 
 // ── Loading: glTF bytes → immutable model (every tier starts from a Model). ──
 export { loadGltf, type LoadOptions } from './gltf/load.ts';
@@ -86,22 +76,11 @@ export type {
 } from './gltf/vrm-model.ts';
 
 // ── Animation library: clips from other files, retargeted between skeletons (baked into ordinary clips). ──
-export { loadAnimationLibrary, type AnimationLibrary, type AnimationLibraryOptions } from './anim/retarget/animation-library.ts';
-export { retargetClips, type RetargetOptions, type RetargetResult } from './anim/retarget/retarget.ts';
-export { addClips } from './anim/retarget/add-clips.ts';
-export {
-  mapJoints, RetargetError, type JointMapping, type JointMapOptions, type JointMatch, type JointPair, type RetargetSkeleton,
-} from './anim/retarget/joint-map.ts';
-export type { HumanoidBone, HumanoidMap } from './gltf/humanoid.ts';
-export type { ReferencePose } from './anim/retarget/reference-pose.ts';
+// Also `skinned-mesh-webgpu/retarget`.
+export * from './anim/retarget/index.ts';
 
-// ── Bake: the posed mesh on the CPU (reference skinning) and its writers. ──
-export { createSkinnedVertices, skinPrimitive, type SkinnedVertices } from './skin/cpu-skin.ts';
-export { bakeModel, resolveAnimation, type BakedPrimitive, type BakeOptions, type BakeResult } from './bake/bake.ts';
-export type { BakeExpression, SpringSteps } from './bake/vrm-bake.ts';
-export { bakeToGlb } from './bake/glb.ts';
-export { bakeToJson } from './bake/json.ts';
-export { bakeToObj } from './bake/obj.ts';
+// ── Bake: the posed mesh on the CPU (reference skinning) and its writers. Also `skinned-mesh-webgpu/bake`. ──
+export * from './bake/index.ts';
 
 // ── Built-in models: procedural, rigged and animated, no files needed. ──
 export { buildBuiltinGlb, builtinModelNames, DEFAULT_BUILTIN_MODEL } from './builtin/index.ts';

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LIBRARY_ENTRIES } from '../vite.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -16,24 +17,27 @@ const TIERS = {
   element: {
     values: ['DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE', 'DEFAULT_SPEED', 'EXTRA_MODEL_TAG', 'ExtraModelElement', 'SkinnedMeshViewerElement', 'SourceError', 'TAG_NAME', 'loadModelSource', 'parseCameraOrbit'],
     types: [
-      'AppendAnimationOptions', 'CameraOrbit', 'DetachAnimationOptions', 'ExtraModelChangeDetail', 'Finger', 'HotspotQuery', 'HotspotVector2', 'HotspotVector3', 'Keyframe', 'LoadSourceOptions', 'OrbitRadius', 'Path', 'PlayOptions',
-      'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'SphericalPosition', 'SurfacePoint', 'ToBlobOptions', 'Vector2D', 'Vector3D', 'ViewerAnimationEndDetail', 'ViewerAnimationLayerDetail',
+      'AppendAnimationOptions', 'CameraOrbit', 'DetachAnimationOptions', 'ExtraModelAttributes', 'ExtraModelChangeDetail', 'Finger', 'HotspotQuery', 'HotspotVector2', 'HotspotVector3', 'Keyframe', 'LoadSourceOptions', 'OrbitRadius', 'Path', 'PlayOptions',
+      'SkinnedMeshViewerAttributes', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'SphericalPosition', 'SurfacePoint', 'ToBlobOptions', 'Vector2D', 'Vector3D', 'ViewerAnimationEndDetail', 'ViewerAnimationLayerDetail',
       'ViewerCameraChangeDetail', 'ViewerCameraOrbit', 'ViewerEnvironmentDetail', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerLoopDetail', 'ViewerProgressDetail', 'ViewerStats',
       'ViewerVariantDetail', 'ViewerVector3', 'ViewerVisibilityDetail',
     ],
   },
   rendererAndPlayer: {
     values: [
-      'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'EnvironmentError', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
+      'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
       'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createOffscreenTarget', 'debugViewNames',
-      'decodeImageEnvironment', 'defaultRenderSettings', 'neutralEnvironment', 'observeCanvasSize', 'parseDebugViews', 'parseExrEnvironment', 'parseHdr',
-      'prefilterEnvironment', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat', 'writeHdr',
+      'defaultRenderSettings', 'observeCanvasSize', 'parseDebugViews', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
     ],
     types: [
       'AllocationLimits', 'Bounds', 'Camera', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DebugViewName', 'DecodedExternalImage',
-      'DecodedImage', 'DecodedPixels', 'Environment', 'EquirectImage', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
+      'DecodedImage', 'DecodedPixels', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
       'RequestDeviceOptions', 'SkinnedNormalMode',
     ],
+  },
+  environment: {
+    values: ['EnvironmentError', 'decodeImageEnvironment', 'neutralEnvironment', 'parseExrEnvironment', 'parseHdr', 'prefilterEnvironment', 'writeHdr'],
+    types: ['Environment', 'EquirectImage'],
   },
   instanceAndJobs: {
     values: [
@@ -164,6 +168,24 @@ describe('the library entry (src/index.ts)', () => {
     expect(found.types).toEqual(allOf('types'));
     const all = [...allOf('values'), ...allOf('types')];
     expect(all.filter((name, i) => all.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it('has a subpath for each optional part, exporting exactly that part (package.json `exports`, vite.config.ts LIBRARY_ENTRIES)', () => {
+    const part: Record<string, keyof typeof TIERS> = {
+      './element': 'element', './crowd': 'batchAndCrowd', './retarget': 'animationLibrary', './environment': 'environment', './bake': 'bake',
+    };
+    const subpaths = LIBRARY_ENTRIES.map((e) => e.subpath);
+    expect(subpaths).toEqual(['.', ...Object.keys(part)]);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { import: string; types: string } | string> };
+    for (const { name, subpath, source } of LIBRARY_ENTRIES) {
+      const target = pkg.exports[subpath] as { import: string; types: string };
+      expect(target.import, subpath).toBe(`./dist/lib/${name}.js`);
+      expect(target.types, subpath).toBe(`./dist/types/${source.replace(/^src\//, '').replace(/\.ts$/, '.d.ts')}`);
+      if (subpath === '.') continue;
+      const found = reexports(join(ROOT, source));
+      expect(found.values, subpath).toEqual([...TIERS[part[subpath]].values].sort());
+      expect(found.types, subpath).toEqual([...TIERS[part[subpath]].types].sort());
+    }
   });
 
   it('exports every library name the README writes as code', () => {

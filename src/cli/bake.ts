@@ -27,7 +27,6 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bakeModel, type BakeOptions, type BakeResult } from '../bake/bake.ts';
 import { bakeToJson } from '../bake/json.ts';
 import { bakeToObj } from '../bake/obj.ts';
@@ -318,7 +317,8 @@ async function bakeOnGpu(model: Model, options: BakeOptions): Promise<BakeResult
   return withNodeDevice((device) => bakeModelGpu(device, model, options), { label: 'bake' });
 }
 
-function main(): void {
+/** The command: runs `runBake` on the process's arguments; a failure is one line on stderr and exit code 1. */
+export function main(): void {
   const argv = process.argv.slice(2);
   runBake(argv).catch((e: unknown) => {
     const err = e as Error;
@@ -332,4 +332,3 @@ function main(): void {
   });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -45,5 +45,6 @@ export type {
 } from './events.ts';
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
 export type { ToBlobOptions } from './capture.ts';
+export type { ExtraModelAttributes, SkinnedMeshViewerAttributes } from './jsx-attributes.ts';
 export type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
 export { loadModelSource, SourceError, type LoadSourceOptions } from './loading/source.ts';

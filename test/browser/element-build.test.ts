@@ -33,6 +33,29 @@ function built(packagePath: string): string {
   return join(OUT, packagePath.replace(/^\.\/dist\//, ''));
 }
 
+/** The specifiers of a built module's static imports and re-exports, and of its lazy `import("…")`s. */
+function importsOf(code: string): { statics: string[]; lazy: string[] } {
+  return {
+    statics: [...code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[^'"`;]*?\sfrom\s*)?["']([^"']+)["']/g)].map((m) => m[1]),
+    lazy: [...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]),
+  };
+}
+
+/** The code of `file` (in lib/) and of every chunk it imports, statically or lazily, transitively. */
+function withChunks(file: string): string[] {
+  const seen = new Set([join(OUT, 'lib', file)]);
+  const stack = [...seen];
+  while (stack.length > 0) {
+    const path = stack.pop()!;
+    const { statics, lazy } = importsOf(readFileSync(path, 'utf8'));
+    for (const spec of [...statics, ...lazy]) {
+      const next = resolve(dirname(path), spec);
+      if (spec.startsWith('.') && !seen.has(next)) { seen.add(next); stack.push(next); }
+    }
+  }
+  return [...seen].map((p) => readFileSync(p, 'utf8'));
+}
+
 describe('library build', () => {
   beforeAll(() => {
     rmSync(OUT, { recursive: true, force: true });
@@ -48,14 +71,20 @@ describe('library build', () => {
       targets.push(...Object.values(entry));
     }
     for (const target of targets) expect(existsSync(built(target)), target).toBe(true);
-    expect(PACKAGE.files).toEqual(['dist/lib', 'dist/types']);
+    expect(PACKAGE.files).toEqual(['dist/lib', 'dist/types', 'dist/cli']);
   });
 
-  it('is one self-contained ES module (wgpu-matrix and the WGSL bundled in)', () => {
-    for (const file of ['lib/skinned-mesh-webgpu.js', 'lib/skinned-mesh-webgpu.min.js']) {
-      const code = readFileSync(join(OUT, file), 'utf8');
-      const imports = [...code.matchAll(/(?:^|[;\s])(?:import|export)\s*(?:[^'"`;]*?\sfrom\s*)?["']([^"']+)["']/g)].map((m) => m[1]);
-      expect(imports, file).toEqual([]);
+  it('is self-contained ES modules: every import is a file of the build (wgpu-matrix and the WGSL bundled in)', () => {
+    const files = readdirSync(join(OUT, 'lib'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+    for (const file of files) {
+      const { statics, lazy } = importsOf(readFileSync(join(OUT, 'lib', file), 'utf8'));
+      for (const spec of [...statics, ...lazy]) {
+        expect(spec, `${file} imports ${spec}`).toMatch(/^\.\.?\//);
+        expect(existsSync(resolve(dirname(join(OUT, 'lib', file)), spec)), `${file} imports ${spec}`).toBe(true);
+      }
+    }
+    for (const file of ['skinned-mesh-webgpu.js', 'skinned-mesh-webgpu.min.js', 'element.js', 'element.min.js']) {
+      const code = withChunks(file).join('\n');
       expect(code).toContain('skinned-mesh-viewer');
       expect(code).toMatch(/@vertex/);
     }
@@ -65,14 +94,15 @@ describe('library build', () => {
     // A string of the decoder's Emscripten glue, and the inlined WebAssembly.
     const decoderJs = 'both async and sync fetching of the wasm failed';
     const wasm = 'data:application/wasm;base64,';
-    for (const file of ['lib/skinned-mesh-webgpu.js', 'lib/skinned-mesh-webgpu.min.js']) {
-      const code = readFileSync(join(OUT, file), 'utf8');
-      expect(code, file).not.toContain(decoderJs);
-      expect(code, file).not.toContain(wasm);
-      // What a page without Workers gets instead of a decoder: the message, in the module or a
-      // chunk beside it that the module imports lazily.
-      const besides = readdirSync(join(OUT, 'lib')).filter((f) => f.endsWith('.js') && !f.startsWith('skinned-mesh-webgpu'));
-      expect([code, ...besides.map((f) => readFileSync(join(OUT, 'lib', f), 'utf8'))].some((c) => c.includes('cannot start a Web Worker, where the library decodes Draco')), file).toBe(true);
+    for (const file of ['skinned-mesh-webgpu.js', 'skinned-mesh-webgpu.min.js']) {
+      const modules = withChunks(file);
+      for (const code of modules) {
+        expect(code, file).not.toContain(decoderJs);
+        expect(code, file).not.toContain(wasm);
+      }
+      // What a page without Workers gets instead of a decoder: the message, in a chunk the module imports.
+      expect(modules.some((c) => c.includes('cannot start a Web Worker, where the library decodes Draco')), file).toBe(true);
+      const code = modules.join('\n');
       const worker = /assets\/draco-worker-[\w-]+\.js/.exec(code)?.[0];
       expect(worker, file).toBeDefined();
       const workerCode = readFileSync(join(OUT, 'lib', worker!), 'utf8');
@@ -85,25 +115,31 @@ describe('library build', () => {
     // The transcoder's Emscripten glue, and its inlined WebAssembly (~530 KB).
     const transcoderJs = 'both async and sync fetching of the wasm failed';
     const wasm = 'data:application/wasm;base64,';
-    const besides = readdirSync(join(OUT, 'lib')).filter((f) => f.endsWith('.js') && !f.startsWith('skinned-mesh-webgpu'));
-    for (const f of besides) expect(readFileSync(join(OUT, 'lib', f), 'utf8'), f).not.toContain(wasm);
-    for (const file of ['lib/skinned-mesh-webgpu.js', 'lib/skinned-mesh-webgpu.min.js']) {
-      const code = readFileSync(join(OUT, file), 'utf8');
-      expect(code, file).not.toContain(wasm);
+    for (const file of ['skinned-mesh-webgpu.js', 'skinned-mesh-webgpu.min.js']) {
+      const modules = withChunks(file);
+      for (const code of modules) expect(code, file).not.toContain(wasm);
       // What a page without Workers gets instead of a transcoder: the message, in a chunk the module imports lazily.
-      expect([code, ...besides.map((f) => readFileSync(join(OUT, 'lib', f), 'utf8'))].some((c) => c.includes('cannot start a Web Worker, where the library transcodes KTX2')), file).toBe(true);
+      expect(modules.some((c) => c.includes('cannot start a Web Worker, where the library transcodes KTX2')), file).toBe(true);
+      const code = modules.join('\n');
       const worker = /assets\/ktx2-worker-[\w-]+\.js/.exec(code)?.[0];
       expect(worker, file).toBeDefined();
       const workerCode = readFileSync(join(OUT, 'lib', worker!), 'utf8');
       expect(workerCode).toContain(transcoderJs);
       expect(workerCode).toContain(wasm);
     }
-    // The OpenEXR decoder (parse-exr's Huffman tables) is a lazy chunk, loaded by the first `.exr`.
+    // The OpenEXR decoder (three.js's EXRLoader, with its Huffman tables) is a lazy chunk, loaded by
+    // the first `.exr`; it carries only the parts of three.js it imports, so it does not announce
+    // itself as three.js on the page.
     const exrDecoder = 'Something wrong with hufUnpackEncTable';
-    for (const file of ['lib/skinned-mesh-webgpu.js', 'lib/skinned-mesh-webgpu.min.js']) expect(readFileSync(join(OUT, file), 'utf8'), file).not.toContain(exrDecoder);
-    expect(besides.filter((f) => readFileSync(join(OUT, 'lib', f), 'utf8').includes(exrDecoder)).length).toBeGreaterThan(0);
+    const chunks = readdirSync(join(OUT, 'lib/chunks')).filter((f) => f.endsWith('.js'));
+    for (const file of ['skinned-mesh-webgpu.js', 'skinned-mesh-webgpu.min.js', 'element.js', 'element.min.js']) {
+      expect(readFileSync(join(OUT, 'lib', file), 'utf8'), file).not.toContain(exrDecoder);
+    }
+    const exrChunks = chunks.filter((f) => readFileSync(join(OUT, 'lib/chunks', f), 'utf8').includes(exrDecoder));
+    expect(exrChunks.length).toBe(2);
+    for (const f of exrChunks) expect(readFileSync(join(OUT, 'lib/chunks', f), 'utf8'), f).not.toContain('__THREE__');
     const notices = readFileSync(join(OUT, 'lib/THIRD-PARTY-LICENSES.md'), 'utf8');
-    for (const name of ['wgpu-matrix', 'meshoptimizer', 'ktx-parse', 'draco3dgltf', 'parse-exr', 'fflate', 'Basis Universal transcoder']) {
+    for (const name of ['wgpu-matrix', 'meshoptimizer', 'ktx-parse', 'draco3dgltf', 'three', 'fflate', 'OpenEXR and TinyEXR notices', 'Basis Universal transcoder']) {
       expect(notices).toMatch(new RegExp(`^## ${name} `, 'm'));
     }
     expect(notices).toContain('Apache License');

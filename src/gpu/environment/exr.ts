@@ -1,8 +1,9 @@
 /**
- * OpenEXR (`.exr`) environments, decoded by the `parse-exr` package (three.js's EXRLoader
- * without three.js: scanline and tiled files, uncompressed, RLE, ZIP(S), PIZ, PXR24, B44(A)
- * and DWA(A/B), half or float channels). It is imported on first use, so pages that never
- * show an `.exr` do not load it.
+ * OpenEXR (`.exr`) environments, decoded by three.js's EXRLoader from the `three` package
+ * (scanline and tiled files, uncompressed, RLE, ZIP(S), PIZ, PXR24, B44(A) and DWA(A/B), half
+ * or float channels). It is imported on first use, so pages that never show an `.exr` do not
+ * load it; the library build gives the loader only the few parts of three.js it imports
+ * (vite.config.ts, `exrLoaderAlone`), not three.js itself.
  *
  * Before the decoder sees the bytes, the header is read here far enough to check the magic
  * number and the data window against the environment size limit: the decoder allocates the
@@ -13,14 +14,27 @@ import { checkEnvironmentSize, EnvironmentError, type EquirectImage } from './eq
 
 /** 20000630 little-endian: the first four bytes of every OpenEXR file. */
 const EXR_MAGIC = [0x76, 0x2f, 0x31, 0x01];
-/** parse-exr's output type codes (three.js's FloatType) and channel layout (RGBAFormat). */
+/** three.js's FloatType: the loader's output is float RGBA (its default RGBAFormat; a Y-only file is spread to RGB). */
 const FLOAT_TYPE = 1015;
-const RGBA_FORMAT = 1023;
+const RGBA = 4;
 /** Header attributes beyond this many bytes are not a sane OpenEXR header. */
 const MAX_HEADER_BYTES = 1 << 20;
 
-type ParseExr = typeof import('parse-exr').default;
-let decoder: Promise<ParseExr> | undefined;
+interface DecodedExr {
+  readonly width: number;
+  readonly height: number;
+  readonly data: ArrayLike<number>;
+}
+let decoder: Promise<(buffer: ArrayBuffer) => DecodedExr> | undefined;
+
+function loadDecoder(): Promise<(buffer: ArrayBuffer) => DecodedExr> {
+  decoder ??= import('three/examples/jsm/loaders/EXRLoader.js').then(({ EXRLoader }) => {
+    const loader = new EXRLoader();
+    loader.setDataType(FLOAT_TYPE);
+    return (buffer) => loader.parse(buffer) as DecodedExr;
+  });
+  return decoder;
+}
 
 function fail(message: string): never {
   throw new EnvironmentError(`.exr: ${message}`);
@@ -75,31 +89,29 @@ export function exrSize(bytes: Uint8Array): { width: number; height: number } {
 /** Decodes an OpenEXR file into linear RGB floats, top row first. Throws EnvironmentError naming what is wrong. */
 export async function parseExrEnvironment(bytes: Uint8Array): Promise<EquirectImage> {
   const { width, height } = exrSize(bytes);
-  decoder ??= import('parse-exr').then((m) => m.default);
-  const parse = await decoder;
+  const parse = await loadDecoder();
   // The decoder reads an ArrayBuffer from its start: hand it exactly the file's bytes.
   const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
     ? bytes.buffer as ArrayBuffer
     : bytes.slice().buffer;
-  let decoded: ReturnType<ParseExr>;
+  let decoded: DecodedExr;
   try {
-    decoded = parse(buffer, FLOAT_TYPE);
+    decoded = parse(buffer);
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));
   }
   if (decoded.width !== width || decoded.height !== height) fail(`decoded ${decoded.width} × ${decoded.height}, the header says ${width} × ${height}`);
   if (!(decoded.data instanceof Float32Array)) fail('the decoder did not return float pixels');
-  // A single-channel (Y or R only) file is grey; otherwise RGBA, alpha ignored.
-  const channels = decoded.format === RGBA_FORMAT ? 4 : 1;
-  if (decoded.data.length < width * height * channels) fail('the decoder returned fewer pixels than the data window holds');
+  // RGBA, alpha ignored.
+  if (decoded.data.length < width * height * RGBA) fail('the decoder returned fewer pixels than the data window holds');
   const rgb = new Float32Array(width * height * 3);
   for (let y = 0; y < height; y++) {
-    // parse-exr (as three.js) writes the bottom row first.
+    // three.js writes the bottom row first.
     const from = (height - 1 - y) * width;
     for (let x = 0; x < width; x++) {
-      const s = (from + x) * channels, d = (y * width + x) * 3;
+      const s = (from + x) * RGBA, d = (y * width + x) * 3;
       for (let c = 0; c < 3; c++) {
-        const v = decoded.data[s + (channels === 4 ? c : 0)];
+        const v = decoded.data[s + c];
         // Negative, NaN and infinite radiance would poison every prefiltered texel.
         rgb[d + c] = v > 0 && v < Infinity ? v : 0;
       }

@@ -1,0 +1,14 @@
+/**
+ * `skinned-mesh-webgpu/crowd`: tier 4, many characters of one model at once — the CPU batch
+ * and crowd, the GPU pose evaluator and the crowd's draw. Also part of the full API (`.`).
+ */
+export {
+  createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
+} from '../anim/batch.ts';
+export { Crowd, findRootMotion, type CrowdPoses, type CrowdRootMotion } from '../anim/crowd.ts';
+export { AUTO_GPU_MIN_INSTANCES, type CrowdEvaluator, type CrowdOptions } from './evaluator-choice.ts';
+export { createCrowd, GpuCrowd, type AnyCrowd } from './gpu-crowd.ts';
+export { movingMeshNodes } from '../anim/moving-mesh-nodes.ts';
+export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from '../gpu/crowd/evaluator.ts';
+export { renderCrowd } from './render-crowd.ts';
+export type { GpuPaletteSource } from '../gpu/draw/culling-pass.ts';

@@ -1,0 +1,261 @@
+/**
+ * The package as someone who installs it gets it: `npm pack` (its `prepack` runs the build) once
+ * per run, the tarball installed into a temporary folder outside the repository, and then what
+ * a consumer does with it, each against the installed copy, not the sources:
+ *  1. a Vite + TypeScript app imports the library and the element, type-checks, builds, and
+ *     draws a shared asset in Chromium with no console error;
+ *  2. a plain HTML page with one <script type="module"> of the installed dist/lib file draws;
+ *  3. `npx skinned-mesh-bake` writes the same JSON as `npm run bake`, with the same exit code
+ *     and message for a bad file;
+ *  4. a TSX file using <skinned-mesh-viewer src camera-controls animation-name> type-checks
+ *     under React 19's JSX types, and a misspelled or wrongly typed attribute is a type error.
+ *
+ * No network: the install runs `npm install --offline`, so the package's dependencies come
+ * from the npm cache that `npm ci` filled, pinned to the tarball URLs of the versions in
+ * package-lock.json (the cache keeps tarballs by URL, not the registry's version lists). The
+ * tools a consumer brings (TypeScript, Vite, @types/react) are the repository's: TypeScript and
+ * Vite run from it, and @types/react is linked into the consumer's node_modules.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { assetPath } from '../support/assets.ts';
+import { ourLines, runBake } from '../support/bake-cli.ts';
+import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { decodeBase64Image, foregroundFraction } from './element-support.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+const TSC = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+const run = promisify(execFile);
+
+const unavailable = browserUnavailable();
+if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
+
+/**
+ * The package's runtime dependencies and theirs, each pinned to its registry tarball at the
+ * version package-lock.json holds: what `npm install --offline` finds in the npm cache.
+ */
+function lockedDependencyTarballs(): Record<string, string> {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version: string; dependencies?: Record<string, string> }>;
+  };
+  const pinned: Record<string, string> = {};
+  const visit = (name: string): void => {
+    if (pinned[name]) return;
+    const entry = lock.packages[`node_modules/${name}`];
+    if (!entry) throw new Error(`package-lock.json has no node_modules/${name}`);
+    pinned[name] = `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
+    for (const dep of Object.keys(entry.dependencies ?? {})) visit(dep);
+  };
+  for (const name of Object.keys(PACKAGE.dependencies)) visit(name);
+  return pinned;
+}
+
+/** Runs a command, failing with its output when it exits non-zero. */
+function mustRun(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** `tsc -p DIR`: its diagnostics, one per line, and its exit code. */
+function typeCheck(dir: string): { status: number | null; errors: string[] } {
+  const result = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8' });
+  return { status: result.status, errors: `${result.stdout}${result.stderr}`.split('\n').filter((l) => /error TS\d+/.test(l)) };
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', strict: true,
+    noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [],
+  },
+};
+
+/** The Vite app: the library's API and the element, both from the installed package. */
+const APP_HTML = `<!doctype html>
+<meta charset="utf-8">
+<link rel="icon" href="data:,">
+<style>skinned-mesh-viewer { width: 240px; height: 240px; }</style>
+<skinned-mesh-viewer id="viewer" src="Fox.glb" background="#223344" camera-controls animation-name="Walk" autoplay></skinned-mesh-viewer>
+<script type="module" src="./main.ts"></script>
+`;
+const APP_MAIN = `import { loadGltf } from '${PACKAGE.name}';
+import { TAG_NAME, type SkinnedMeshViewerElement, type ViewerLoadDetail } from '${PACKAGE.name}/element';
+
+const viewer: SkinnedMeshViewerElement = document.querySelector(TAG_NAME)!;
+viewer.addEventListener('load', async (event) => {
+  const detail: ViewerLoadDetail = event.detail;
+  // The full API beside the element: the same file, loaded again by the library's own loader.
+  const model = await loadGltf(new Uint8Array(await (await fetch(detail.url)).arrayBuffer()));
+  document.body.dataset.animations = model.animations.map((clip) => clip.name).join(',');
+});
+`;
+/** React 19 JSX: compiles as written; each \`@ts-expect-error\` line must be an error for the file to compile. */
+const APP_TSX = `import type {} from '${PACKAGE.name}/react';
+import type { SkinnedMeshViewerElement } from '${PACKAGE.name}/element';
+import { useRef } from 'react';
+
+export function Viewer() {
+  const ref = useRef<SkinnedMeshViewerElement>(null);
+  return (
+    <skinned-mesh-viewer ref={ref} src="Fox.glb" camera-controls animation-name="Walk" speed={1.5} className="viewer" onClick={() => ref.current?.play()}>
+      <extra-model src="hat.glb" offset="0 1 0" />
+    </skinned-mesh-viewer>
+  );
+}
+// @ts-expect-error a misspelled attribute
+export const misspelled = <skinned-mesh-viewer scr="Fox.glb" />;
+// @ts-expect-error camera-controls is a boolean attribute
+export const wrongType = <skinned-mesh-viewer camera-controls="yes" />;
+// @ts-expect-error speed is a number
+export const wrongValue = <skinned-mesh-viewer speed={{ fast: true }} />;
+`;
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.glb': 'model/gltf-binary', '.wasm': 'application/wasm', '.json': 'application/json',
+};
+
+describe('the npm package, installed from its tarball', () => {
+  let work: string;
+  let consumer: string;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'skinned-mesh-consumer-'));
+    mustRun('npm', ['pack', '--pack-destination', work, '--silent'], ROOT);
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`);
+    consumer = join(work, 'consumer');
+    mkdirSync(consumer);
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: lockedDependencyTarballs() }));
+    try {
+      mustRun('npm', ['install', '--offline', '--no-audit', '--no-fund', join(work, tarball)], consumer);
+    } catch (e) {
+      throw new Error(`the offline install needs the package's dependencies in the npm cache (npm ci fills it): ${(e as Error).message}`);
+    }
+    // What a consumer brings for TSX: React's types (and theirs).
+    mkdirSync(join(consumer, 'node_modules/@types'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules/@types/react'), join(consumer, 'node_modules/@types/react'), 'dir');
+    symlinkSync(join(ROOT, 'node_modules/csstype'), join(consumer, 'node_modules/csstype'), 'dir');
+  }, 300_000);
+  afterAll(() => { if (work) rmSync(work, { recursive: true, force: true }); });
+
+  it('is the packed files, not links into the repository', () => {
+    const installed = join(consumer, 'node_modules', PACKAGE.name);
+    expect(readdirSync(installed).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
+    expect(readdirSync(join(installed, 'dist')).sort()).toEqual(['cli', 'lib', 'types']);
+  });
+
+  it('npx skinned-mesh-bake writes the same JSON as npm run bake, and fails a bad file the same way', async () => {
+    const fox = assetPath('Fox');
+    const args = [fox, '--animation', '1', '--time', '0.3', '--out'];
+    await run('npx', ['--offline', '--no-install', 'skinned-mesh-bake', ...args, join(work, 'bin.json')], { cwd: consumer });
+    const source = await runBake([...args, join(work, 'source.json')]);
+    expect(source.code).toBe(0);
+    const bin = readFileSync(join(work, 'bin.json'), 'utf8');
+    expect(JSON.parse(bin).primitives[0].vertexCount).toBeGreaterThan(0);
+    expect(bin).toBe(readFileSync(join(work, 'source.json'), 'utf8'));
+
+    const missing = join(work, 'missing.glb');
+    const failed = await run('npx', ['--offline', '--no-install', 'skinned-mesh-bake', missing], { cwd: consumer }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+    );
+    const sourceFailed = await runBake([missing]);
+    expect(failed.code).toBe(1);
+    expect(sourceFailed.code).toBe(1);
+    expect(ourLines(failed.stderr)).toEqual([`bake: ${missing}: no such file`]);
+    expect(ourLines(sourceFailed.stderr)).toEqual(ourLines(failed.stderr));
+  }, 120_000);
+
+  it('a TSX file under React 19 JSX types type-checks, and misspelled or wrongly typed attributes are errors', () => {
+    const dir = join(consumer, 'tsx');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'viewer.tsx'), APP_TSX);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files: ['viewer.tsx'] }));
+    expect(typeCheck(dir)).toEqual({ status: 0, errors: [] });
+    // Without the expectations (blanked, so lines keep their numbers), each line below one is its own error.
+    const expectedErrorLines = APP_TSX.split('\n').flatMap((line, i) => (line.startsWith('// @ts-expect-error') ? [String(i + 2)] : []));
+    expect(expectedErrorLines).toHaveLength(3);
+    writeFileSync(join(dir, 'viewer.tsx'), APP_TSX.replaceAll(/^\/\/ @ts-expect-error.*$/gm, ''));
+    const { errors } = typeCheck(dir);
+    expect(errors.map((e) => /viewer\.tsx\((\d+),/.exec(e)?.[1])).toEqual(expectedErrorLines);
+    expect(errors[0]).toContain("'scr' does not exist");
+  }, 120_000);
+
+  describe.skipIf(!!unavailable)('in Chromium', () => {
+    let session: BrowserSession;
+    beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
+    afterAll(async () => { await session?.close(); });
+    afterEach(async () => { await session?.checkWebGpuErrors(); });
+
+    /** Serves `dir` under /consumer/ (and the Fox beside every page), opens `page` and waits for the viewer's load. */
+    async function openServed(page: Page, dir: string, path: string): Promise<void> {
+      await page.route('**/consumer/**', async (route) => {
+        const rel = new URL(route.request().url()).pathname.replace(/^\/consumer\//, '');
+        const file = rel.endsWith('Fox.glb') ? assetPath('Fox') : join(dir, rel);
+        await route.fulfill({ status: 200, contentType: MIME[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
+      });
+      await page.goto(`${session.baseUrl}/consumer/${path}`);
+      await page.waitForFunction(() => (document.querySelector('skinned-mesh-viewer') as { loaded?: boolean } | null)?.loaded === true, undefined, { timeout: 45_000 });
+    }
+
+    /** The viewer's picture: the fraction that is not its background. */
+    async function drawnFraction(page: Page): Promise<number> {
+      const base64 = await page.evaluate(async () => {
+        const viewer = document.querySelector('skinned-mesh-viewer')!;
+        for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
+        const url = await new Promise<string>((done) => {
+          const reader = new FileReader();
+          reader.onload = () => done(reader.result as string);
+          void viewer.toBlob().then((blob) => reader.readAsDataURL(blob));
+        });
+        return url.slice(url.indexOf(',') + 1);
+      });
+      return foregroundFraction(decodeBase64Image(base64));
+    }
+
+    it('a Vite + TypeScript app imports the library and the element, type-checks, builds and draws the Fox', async () => {
+      const app = join(consumer, 'vite-app');
+      mkdirSync(app);
+      writeFileSync(join(app, 'index.html'), APP_HTML);
+      writeFileSync(join(app, 'main.ts'), APP_MAIN);
+      writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files: ['main.ts'] }));
+      expect(typeCheck(app)).toEqual({ status: 0, errors: [] });
+      const { build } = await import('vite');
+      await build({ root: app, configFile: false, logLevel: 'warn', base: './', build: { outDir: join(app, 'dist'), emptyOutDir: true } });
+      const { page, consoleErrors } = await session.newPage();
+      try {
+        await openServed(page, join(app, 'dist'), 'index.html');
+        await page.waitForFunction(() => document.body.dataset.animations !== undefined, undefined, { timeout: 20_000 });
+        expect(await page.evaluate(() => document.body.dataset.animations)).toBe('Survey,Walk,Run');
+        expect(await drawnFraction(page)).toBeGreaterThan(0.03);
+        expect(consoleErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }, 180_000);
+
+    it('a plain HTML page with one <script type="module"> of the installed dist/lib file draws the Fox', async () => {
+      writeFileSync(join(consumer, 'plain.html'), `<!doctype html>
+<meta charset="utf-8">
+<link rel="icon" href="data:,">
+<script type="module" src="./node_modules/${PACKAGE.name}/dist/lib/element.min.js"></script>
+<skinned-mesh-viewer src="Fox.glb" background="#223344" style="width: 240px; height: 240px"></skinned-mesh-viewer>
+`);
+      const { page, consoleErrors } = await session.newPage();
+      try {
+        await openServed(page, consumer, 'plain.html');
+        expect(await drawnFraction(page)).toBeGreaterThan(0.03);
+        expect(consoleErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }, 90_000);
+  });
+});
