@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DRACO_WORKER_MEASURE } from '../../src/gltf/extensions/draco-offthread.ts';
@@ -17,6 +18,7 @@ import { browserUnavailable, startBrowserSession, type BrowserSession } from '..
 import { compressFile } from '../support/compressed.ts';
 import { ktx2Glb } from '../support/ktx2.ts';
 import { decodeBase64Image, foregroundFraction } from './element-support.ts';
+import { LIBRARY_ENTRIES } from '../../vite.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Inside the repository so the declarations resolve @webgpu/types from its node_modules. */
@@ -33,8 +35,13 @@ function built(packagePath: string): string {
   return join(OUT, packagePath.replace(/^\.\/dist\//, ''));
 }
 
-/** The specifiers of a built module's static imports and re-exports, and of its lazy `import("…")`s. */
-function importsOf(code: string): { statics: string[]; lazy: string[] } {
+/**
+ * The specifiers of a built module's static imports and re-exports, and of its lazy `import("…")`s.
+ * Comment blocks that start a line (the readable build keeps bundled code's JSDoc, whose examples
+ * write imports) are not code; the minified build has none.
+ */
+function importsOf(source: string): { statics: string[]; lazy: string[] } {
+  const code = source.replace(/^\s*\/\*[\s\S]*?\*\//gm, '');
   return {
     statics: [...code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[^'"`;]*?\sfrom\s*)?["']([^"']+)["']/g)].map((m) => m[1]),
     lazy: [...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]),
@@ -72,6 +79,29 @@ describe('library build', () => {
     }
     for (const target of targets) expect(existsSync(built(target)), target).toBe(true);
     expect(PACKAGE.files).toEqual(['dist/lib', 'dist/types', 'dist/cli']);
+  });
+
+  it('reports each minified entry and chunk with its size, and what an entry loads before its first lazy import (sizes.json)', () => {
+    const sizes = JSON.parse(readFileSync(join(OUT, 'sizes.json'), 'utf8')) as {
+      entries: { entry: string; bytes: number; gzip: number; firstLoad: { files: number; bytes: number; gzip: number }; lazy: string[] }[];
+      chunks: Record<string, { bytes: number; gzip: number; imports: string[] }>;
+    };
+    expect(sizes.entries.map((e) => e.entry).sort()).toEqual(LIBRARY_ENTRIES.map((e) => `${e.name}.min.js`).sort());
+    for (const [file, chunk] of Object.entries(sizes.chunks)) {
+      const data = readFileSync(join(OUT, 'lib', file));
+      expect(chunk.bytes, file).toBe(data.length);
+      expect(chunk.gzip, file).toBe(gzipSync(data, { level: 9 }).length);
+    }
+    const minChunks = readdirSync(join(OUT, 'lib/chunks')).filter((f) => f.endsWith('.js') && Object.keys(sizes.chunks).includes(`chunks/${f}`));
+    expect(minChunks.length).toBeGreaterThan(0);
+    for (const entry of sizes.entries) {
+      // The first load is the entry and its static imports, transitively: at least the entry, and
+      // for the element, the chunk that defines the tag; the EXR decoder stays out of every first load.
+      expect(entry.firstLoad.gzip, entry.entry).toBeGreaterThanOrEqual(entry.gzip);
+      expect(entry.firstLoad.files, entry.entry).toBeGreaterThanOrEqual(1 + sizes.chunks[entry.entry].imports.length);
+    }
+    const element = sizes.entries.find((e) => e.entry === 'element.min.js')!;
+    expect(element.lazy.some((f) => f.includes('EXRLoader'))).toBe(true);
   });
 
   it('is self-contained ES modules: every import is a file of the build (wgpu-matrix and the WGSL bundled in)', () => {
