@@ -16,7 +16,9 @@
  * `--hostile-loads` (bench/hostile-loads.ts: files that ask the loader for a lot, each against a peer),
  * `--skinning-methods` (bench/skinning-methods.ts: centre-of-rotation precomputation, its worker,
  * and the per-frame cost of linear, dual-quaternion and centre-of-rotation skinning side by side),
- * `--vrm` (bench/vrm.ts: VRM spring bones against three-vrm's vrm.update, and a crowd of VRM avatars).
+ * `--vrm` (bench/vrm.ts: VRM spring bones against three-vrm's vrm.update, and a crowd of VRM avatars),
+ * `--first-load` (bench/first-load.ts: bytes and time before the first frame of a page with one
+ * model, <skinned-mesh-viewer> against <model-viewer> 4.4).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -43,6 +45,7 @@ import { runCrowdEvaluatorBench } from './crowd-evaluator.ts';
 import { runHostileLoadsBench } from './hostile-loads.ts';
 import { runSkinningMethodsBench } from './skinning-methods.ts';
 import { runVrmBench } from './vrm.ts';
+import { runFirstLoadBench } from './first-load.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -101,6 +104,10 @@ if (process.argv.includes('--raycast')) {
 }
 if (process.argv.includes('--load-only')) {
   await runGpuBench({ quick: QUICK, loadOnly: true });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--first-load')) {
+  await runFirstLoadBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--environment')) {
