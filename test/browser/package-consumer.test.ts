@@ -185,7 +185,8 @@ describe('the npm package, installed from its tarball', () => {
     writeFileSync(join(dir, 'viewer.tsx'), APP_TSX.replaceAll(/^\/\/ @ts-expect-error.*$/gm, ''));
     const { errors } = typeCheck(dir);
     expect(errors.map((e) => /viewer\.tsx\((\d+),/.exec(e)?.[1])).toEqual(expectedErrorLines);
-    expect(errors[0]).toContain("'scr' does not exist");
+    expect(errors[0]).toContain('{ scr: string; }');
+    expect(errors[1]).toContain(`{ "camera-controls": string; }`);
   }, 120_000);
 
   describe.skipIf(!!unavailable)('in Chromium', () => {
