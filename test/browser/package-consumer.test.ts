@@ -8,13 +8,14 @@
  *  3. `npx skinned-mesh-bake` writes the same JSON as `npm run bake`, with the same exit code
  *     and message for a bad file;
  *  4. a TSX file using <skinned-mesh-viewer src camera-controls animation-name> type-checks
- *     under React 19's JSX types, and a misspelled or wrongly typed attribute is a type error.
+ *     under React 19's JSX types, and under Preact's, and a misspelled plain attribute or a
+ *     wrongly typed value is a type error.
  *
  * No network: the install runs `npm install --offline`, so the package's dependencies come
  * from the npm cache that `npm ci` filled, pinned to the tarball URLs of the versions in
  * package-lock.json (the cache keeps tarballs by URL, not the registry's version lists). The
- * tools a consumer brings (TypeScript, Vite, @types/react) are the repository's: TypeScript and
- * Vite run from it, and @types/react is linked into the consumer's node_modules.
+ * tools a consumer brings (TypeScript, Vite, @types/react, Preact) are the repository's: TypeScript
+ * and Vite run from it, and @types/react and preact are linked into the consumer's node_modules.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -96,15 +97,21 @@ viewer.addEventListener('load', async (event) => {
   document.body.dataset.animations = model.animations.map((clip) => clip.name).join(',');
 });
 `;
-/** React 19 JSX: compiles as written; each \`@ts-expect-error\` line must be an error for the file to compile. */
-const APP_TSX = `import type {} from '${PACKAGE.name}/react';
+/**
+ * A component using the tags, for a JSX framework; \`@ts-expect-error\` marks each line that must be an
+ * error (the file compiles only if each is).
+ */
+function tsxFor(framework: 'react' | 'preact'): string {
+  const hooks = framework === 'react' ? 'react' : 'preact/hooks';
+  const className = framework === 'react' ? 'className' : 'class';
+  return `import type {} from '${PACKAGE.name}/${framework}';
 import type { SkinnedMeshViewerElement } from '${PACKAGE.name}/element';
-import { useRef } from 'react';
+import { useRef } from '${hooks}';
 
 export function Viewer() {
   const ref = useRef<SkinnedMeshViewerElement>(null);
   return (
-    <skinned-mesh-viewer ref={ref} src="Fox.glb" camera-controls animation-name="Walk" speed={1.5} className="viewer" onClick={() => ref.current?.play()}>
+    <skinned-mesh-viewer ref={ref} src="Fox.glb" camera-controls animation-name="Walk" speed={1.5} ${className}="viewer" onClick={() => ref.current?.play()}>
       <extra-model src="hat.glb" offset="0 1 0" />
     </skinned-mesh-viewer>
   );
@@ -116,6 +123,7 @@ export const wrongType = <skinned-mesh-viewer camera-controls="yes" />;
 // @ts-expect-error speed is a number
 export const wrongValue = <skinned-mesh-viewer speed={{ fast: true }} />;
 `;
+}
 
 const MIME: Record<string, string> = {
   '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.glb': 'model/gltf-binary', '.wasm': 'application/wasm', '.json': 'application/json',
@@ -138,10 +146,9 @@ describe('the npm package, installed from its tarball', () => {
     } catch (e) {
       throw new Error(`the offline install needs the package's dependencies in the npm cache (npm ci fills it): ${(e as Error).message}`);
     }
-    // What a consumer brings for TSX: React's types (and theirs).
+    // What a consumer brings for TSX: React's types (and theirs), and Preact.
     mkdirSync(join(consumer, 'node_modules/@types'), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules/@types/react'), join(consumer, 'node_modules/@types/react'), 'dir');
-    symlinkSync(join(ROOT, 'node_modules/csstype'), join(consumer, 'node_modules/csstype'), 'dir');
+    for (const name of ['@types/react', 'csstype', 'preact']) symlinkSync(join(ROOT, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
   }, 300_000);
   afterAll(() => { if (work) rmSync(work, { recursive: true, force: true }); });
 
@@ -173,16 +180,20 @@ describe('the npm package, installed from its tarball', () => {
     expect(ourLines(sourceFailed.stderr)).toEqual(ourLines(failed.stderr));
   }, 120_000);
 
-  it('a TSX file under React 19 JSX types type-checks, and misspelled or wrongly typed attributes are errors', () => {
-    const dir = join(consumer, 'tsx');
+  it.each([
+    { framework: 'react' as const, jsxImportSource: 'react' },
+    { framework: 'preact' as const, jsxImportSource: 'preact' },
+  ])('a TSX file under $framework JSX types type-checks, and misspelled or wrongly typed attributes are errors', ({ framework, jsxImportSource }) => {
+    const dir = join(consumer, `tsx-${framework}`);
     mkdirSync(dir);
-    writeFileSync(join(dir, 'viewer.tsx'), APP_TSX);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files: ['viewer.tsx'] }));
+    const tsx = tsxFor(framework);
+    writeFileSync(join(dir, 'viewer.tsx'), tsx);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...TSCONFIG.compilerOptions, jsxImportSource }, files: ['viewer.tsx'] }));
     expect(typeCheck(dir)).toEqual({ status: 0, errors: [] });
     // Without the expectations (blanked, so lines keep their numbers), each line below one is its own error.
-    const expectedErrorLines = APP_TSX.split('\n').flatMap((line, i) => (line.startsWith('// @ts-expect-error') ? [String(i + 2)] : []));
+    const expectedErrorLines = tsx.split('\n').flatMap((line, i) => (line.startsWith('// @ts-expect-error') ? [String(i + 2)] : []));
     expect(expectedErrorLines).toHaveLength(3);
-    writeFileSync(join(dir, 'viewer.tsx'), APP_TSX.replaceAll(/^\/\/ @ts-expect-error.*$/gm, ''));
+    writeFileSync(join(dir, 'viewer.tsx'), tsx.replaceAll(/^\/\/ @ts-expect-error.*$/gm, ''));
     const { errors } = typeCheck(dir);
     expect(errors.map((e) => /viewer\.tsx\((\d+),/.exec(e)?.[1])).toEqual(expectedErrorLines);
     expect(errors[0]).toContain('{ scr: string; }');
