@@ -6,7 +6,7 @@
 //
 // --out-dir puts them all under DIR instead of dist/ (the build test uses a temp dir).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,8 @@ await build({ root, configFile, mode: 'cli', logLevel: 'warn', build: { outDir: 
 chmodSync(join(outDir, 'cli', 'skinned-mesh-bake.js'), 0o755);
 
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+// tsc only adds files: a declaration left from a moved or deleted source would otherwise be packed.
+rmSync(join(outDir, 'types'), { recursive: true, force: true });
 const types = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', join(outDir, 'types')], { cwd: root, stdio: 'inherit' });
 if (types.status !== 0) {
   console.error('build: type declarations failed');

@@ -66,6 +66,9 @@ function withChunks(file: string): string[] {
 describe('library build', () => {
   beforeAll(() => {
     rmSync(OUT, { recursive: true, force: true });
+    // A declaration left from an earlier build of a file that no longer exists: the build must not ship it.
+    mkdirSync(join(OUT, 'types/moved-away'), { recursive: true });
+    writeFileSync(join(OUT, 'types/moved-away/old.d.ts'), 'export {};\n');
     const run = spawnSync(process.execPath, ['scripts/build.mjs', '--out-dir', OUT, '--no-site'], { cwd: ROOT, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`build failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
   }, 120_000);
@@ -79,6 +82,7 @@ describe('library build', () => {
     }
     for (const target of targets) expect(existsSync(built(target)), target).toBe(true);
     expect(PACKAGE.files).toEqual(['dist/lib', 'dist/types', 'dist/cli']);
+    expect(existsSync(join(OUT, 'types/moved-away'))).toBe(false);
   });
 
   it('reports each minified entry and chunk with its size, and what an entry loads before its first lazy import (sizes.json)', () => {
