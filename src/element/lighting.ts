@@ -13,6 +13,7 @@ import { isRadianceHdr, parseHdr } from '../gpu/environment/hdr.ts';
 import { isOpenExr, parseExrEnvironment } from '../gpu/environment/exr.ts';
 import { neutralEnvironment } from '../gpu/environment/neutral.ts';
 import { prefilterEnvironment } from '../gpu/environment/prefilter.ts';
+import { perDevice } from '../gpu/device/per-device.ts';
 import { decodeImageEnvironment } from '../gpu/environment/srgb-image.ts';
 import { ToneMapping } from '../gpu/layouts/bindings.ts';
 import type { Renderer } from '../gpu/renderer.ts';
@@ -82,11 +83,10 @@ export async function loadEnvironmentImage(key: string, fetcher: typeof fetch = 
 interface CacheEntry { readonly environment: Promise<Environment>; users: number }
 
 /** Environments by device and key, shared by every viewer, freed when no viewer uses them. */
-const cache = new WeakMap<GPUDevice, Map<string, CacheEntry>>();
+const environmentsOf = perDevice(() => new Map<string, CacheEntry>());
 
 function acquire(device: GPUDevice, key: string): Promise<Environment> {
-  let byKey = cache.get(device);
-  if (!byKey) cache.set(device, (byKey = new Map()));
+  const byKey = environmentsOf(device);
   let entry = byKey.get(key);
   if (!entry) {
     const environment = loadEnvironmentImage(key).then((image) => prefilterEnvironment(device, image, key === NEUTRAL ? 'neutral environment' : key));
@@ -106,8 +106,8 @@ function acquire(device: GPUDevice, key: string): Promise<Environment> {
 const RELEASE_GRACE_MS = 200;
 
 function release(device: GPUDevice, key: string): void {
-  const byKey = cache.get(device), entry = byKey?.get(key);
-  if (!byKey || !entry || --entry.users > 0) return;
+  const byKey = environmentsOf(device), entry = byKey.get(key);
+  if (!entry || --entry.users > 0) return;
   setTimeout(() => {
     if (entry.users > 0 || byKey.get(key) !== entry) return;
     byKey.delete(key);

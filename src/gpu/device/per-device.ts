@@ -13,3 +13,22 @@ export function perDevice<T>(create: (device: GPUDevice) => T): (device: GPUDevi
     return value;
   };
 }
+
+/**
+ * `perDevice` for something built asynchronously (compute pipelines, shader modules): callers
+ * while it builds share the one build, and a build that succeeded is kept; one that failed is
+ * forgotten, so the next call builds again (its caller sees the failure).
+ */
+export function perDeviceBuild<T>(build: (device: GPUDevice) => Promise<T>): (device: GPUDevice) => Promise<T> {
+  const made = new WeakMap<GPUDevice, Promise<T>>();
+  return (device) => {
+    let building = made.get(device);
+    if (building === undefined) {
+      const started = build(device);
+      made.set(device, started);
+      started.catch(() => { if (made.get(device) === started) made.delete(device); });
+      building = started;
+    }
+    return building;
+  };
+}

@@ -34,6 +34,7 @@ import {
   CullDrawWord, CullMeshNodeWord, CullPairWord, CullParamsWord, INDIRECT_ARGS_BYTES,
 } from '../layouts/cull.ts';
 import { PALETTE_MATRIX_BYTES } from '../layouts/bindings.ts';
+import { perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
 
 export const CULL_WGSL = `${drawRecordWgsl}\n${cullWgsl}`;
@@ -158,38 +159,28 @@ interface CullPipelines {
   readonly args: GPUComputePipeline;
 }
 
-const pipelineCache = new WeakMap<GPUDevice, Promise<CullPipelines>>();
-
 /** cull.wgsl's two pipelines, once per device. */
-export function cullPipelines(device: GPUDevice): Promise<CullPipelines> {
-  let p = pipelineCache.get(device);
-  if (!p) {
-    p = (async () => {
-      const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
-      const B = CullBinding;
-      const layout = device.createBindGroupLayout({
-        label: 'gpu culling (group 0)',
-        entries: [
-          storage(B.PALETTES, 'read-only-storage'), storage(B.SOURCE_DRAWS, 'read-only-storage'), storage(B.CULLED_DRAWS, 'storage'),
-          storage(B.MESH_NODES, 'read-only-storage'), storage(B.PAIRS, 'read-only-storage'), storage(B.DRAW_INFO, 'read-only-storage'),
-          storage(B.ARGS, 'storage'), storage(B.VISIBLE, 'storage'),
-          { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-        ],
-      });
-      const module = await compileShaderModule(device, 'cull.wgsl + draw-record.wgsl', CULL_WGSL);
-      const pipelineLayout = device.createPipelineLayout({ label: 'gpu culling', bindGroupLayouts: [layout] });
-      const constants = { workgroupSize: CULL_WORKGROUP_SIZE };
-      const [cull, args] = await Promise.all([
-        device.createComputePipelineAsync({ label: 'gpu culling: bounds, frustum, compaction', layout: pipelineLayout, compute: { module, entryPoint: 'cull', constants } }),
-        device.createComputePipelineAsync({ label: 'gpu culling: indirect arguments', layout: pipelineLayout, compute: { module, entryPoint: 'writeArgs', constants } }),
-      ]);
-      return { layout, cull, args };
-    })();
-    pipelineCache.set(device, p);
-    p.catch(() => pipelineCache.delete(device));
-  }
-  return p;
-}
+export const cullPipelines = perDeviceBuild(async (device): Promise<CullPipelines> => {
+  const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
+  const B = CullBinding;
+  const layout = device.createBindGroupLayout({
+    label: 'gpu culling (group 0)',
+    entries: [
+      storage(B.PALETTES, 'read-only-storage'), storage(B.SOURCE_DRAWS, 'read-only-storage'), storage(B.CULLED_DRAWS, 'storage'),
+      storage(B.MESH_NODES, 'read-only-storage'), storage(B.PAIRS, 'read-only-storage'), storage(B.DRAW_INFO, 'read-only-storage'),
+      storage(B.ARGS, 'storage'), storage(B.VISIBLE, 'storage'),
+      { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+    ],
+  });
+  const module = await compileShaderModule(device, 'cull.wgsl + draw-record.wgsl', CULL_WGSL);
+  const pipelineLayout = device.createPipelineLayout({ label: 'gpu culling', bindGroupLayouts: [layout] });
+  const constants = { workgroupSize: CULL_WORKGROUP_SIZE };
+  const [cull, args] = await Promise.all([
+    device.createComputePipelineAsync({ label: 'gpu culling: bounds, frustum, compaction', layout: pipelineLayout, compute: { module, entryPoint: 'cull', constants } }),
+    device.createComputePipelineAsync({ label: 'gpu culling: indirect arguments', layout: pipelineLayout, compute: { module, entryPoint: 'writeArgs', constants } }),
+  ]);
+  return { layout, cull, args };
+});
 
 /** Workgroups along x, then y, covering `n` invocations of `workgroupSize` (x at most `maxPerDimension`). */
 export function cullGrid(n: number, maxPerDimension: number, out: Uint32Array, workgroupSize = CULL_WORKGROUP_SIZE): Uint32Array {

@@ -30,6 +30,7 @@ import { usesDqPalette, type SkinningMethod } from '../../anim/skinning-method.t
 import type { GpuPrimitive } from '../model/upload.ts';
 import { SkinBinding } from '../layouts/bindings.ts';
 import type { SkinningPath } from '../frame/render-settings.ts';
+import { perDevice, perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
 
 export const PRESKIN_WGSL = `${skinningWgsl}\n${drawRecordWgsl}\n${centerOfRotationWgsl}\n${morphWgsl}\n${preskinWgsl}`;
@@ -115,42 +116,34 @@ export function preskinVariants(draws: readonly PreskinDraw[]): PreskinVariant[]
   return draws.filter((d) => d.skinned).map((d) => ({ influenceSets: d.primitive.source.influences / 4, morphed: d.primitive.morphFlags !== 0 }));
 }
 
-const layouts = new WeakMap<GPUDevice, GPUBindGroupLayout>();
+/** The compute pass's group 0 layout, once per device. */
+const preskinBindGroupLayout = perDevice((device): GPUBindGroupLayout => {
+  const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry =>
+    ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
+  const B = PreskinBinding;
+  return device.createBindGroupLayout({
+    label: 'preskin (group 0)',
+    entries: [
+      storage(B.PALETTE, 'read-only-storage'), storage(B.DRAWS, 'read-only-storage'), storage(B.MORPH_DELTAS, 'read-only-storage'),
+      storage(B.SOURCES, 'read-only-storage'), storage(B.JOINTS, 'read-only-storage'), storage(B.WEIGHTS, 'read-only-storage'),
+      storage(B.SKINNED, 'storage'), storage(B.CENTERS, 'read-only-storage'),
+      { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: PRESKIN_PARAMS_BYTES } },
+    ],
+  });
+});
 
-function preskinBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
-  let layout = layouts.get(device);
-  if (!layout) {
-    const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry =>
-      ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
-    const B = PreskinBinding;
-    layout = device.createBindGroupLayout({
-      label: 'preskin (group 0)',
-      entries: [
-        storage(B.PALETTE, 'read-only-storage'), storage(B.DRAWS, 'read-only-storage'), storage(B.MORPH_DELTAS, 'read-only-storage'),
-        storage(B.SOURCES, 'read-only-storage'), storage(B.JOINTS, 'read-only-storage'), storage(B.WEIGHTS, 'read-only-storage'),
-        storage(B.SKINNED, 'storage'), storage(B.CENTERS, 'read-only-storage'),
-        { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: PRESKIN_PARAMS_BYTES } },
-      ],
-    });
-    layouts.set(device, layout);
-  }
-  return layout;
-}
+/** The device's compute pipelines by method and variant (a failed build is forgotten, so a later frame tries again). */
+const pipelinesByKey = perDevice(() => new Map<string, Promise<GPUComputePipeline>>());
 
-const pipelines = new WeakMap<GPUDevice, Map<string, Promise<GPUComputePipeline>>>();
-const modules = new WeakMap<GPUDevice, Promise<GPUShaderModule>>();
+const preskinModule = perDeviceBuild((device) =>
+  compileShaderModule(device, 'preskin.wgsl + draw-record.wgsl + center-of-rotation.wgsl + morph.wgsl + skinning.wgsl', PRESKIN_WGSL));
 
 /** The compute pipeline of a skinning method and draw variant, once per device. */
 export function preskinPipeline(device: GPUDevice, skinning: SkinningMethod, variant: PreskinVariant): Promise<GPUComputePipeline> {
-  let byKey = pipelines.get(device);
-  if (!byKey) {
-    byKey = new Map();
-    pipelines.set(device, byKey);
-  }
+  const byKey = pipelinesByKey(device);
   const key = `${skinning} ×${variant.influenceSets}${variant.morphed ? ' morphed' : ''}`;
   let p = byKey.get(key);
   if (!p) {
-    const keys = byKey;
     p = (async () => {
       const module = await preskinModule(device);
       return device.createComputePipelineAsync({
@@ -166,20 +159,10 @@ export function preskinPipeline(device: GPUDevice, skinning: SkinningMethod, var
         },
       });
     })();
-    keys.set(key, p);
-    p.catch(() => keys.delete(key));
+    byKey.set(key, p);
+    p.catch(() => byKey.delete(key));
   }
   return p;
-}
-
-function preskinModule(device: GPUDevice): Promise<GPUShaderModule> {
-  let m = modules.get(device);
-  if (!m) {
-    m = compileShaderModule(device, 'preskin.wgsl + draw-record.wgsl + center-of-rotation.wgsl + morph.wgsl + skinning.wgsl', PRESKIN_WGSL);
-    modules.set(device, m);
-    m.catch(() => modules.delete(device));
-  }
-  return m;
 }
 
 /** The buffers the Renderer's skin group holds, which the compute pass reads too (the bake makes its own). */

@@ -28,6 +28,7 @@ import { CULL_NO_INDEX, CULL_WORKGROUP_SIZE } from '../layouts/cull.ts';
 import {
   PLACEMENT_COMPACT_FLOATS, PLACEMENT_ROW_FLOATS, PlacementForm, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding,
 } from '../layouts/records.ts';
+import { perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
 
 export const RECORDS_WGSL = `${drawRecordWgsl}\n${recordsWgsl}`;
@@ -193,34 +194,25 @@ interface RecordsPipeline {
   readonly pipeline: GPUComputePipeline;
 }
 
-const pipelineCache = new WeakMap<GPUDevice, Promise<RecordsPipeline>>();
-
-function recordsPipeline(device: GPUDevice): Promise<RecordsPipeline> {
-  let p = pipelineCache.get(device);
-  if (!p) {
-    p = (async () => {
-      const B = RecordsBinding;
-      const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
-      const layout = device.createBindGroupLayout({
-        label: 'gpu records (group 0)',
-        entries: [
-          storage(B.PLACEMENTS, 'read-only-storage'), storage(B.PALETTES, 'read-only-storage'), storage(B.RECORDS, 'storage'),
-          storage(B.RECORD_DRAWS, 'read-only-storage'), { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-          storage(B.MORPH_WEIGHTS, 'read-only-storage'), storage(B.MESH_WORLDS, 'read-only-storage'),
-        ],
-      });
-      const module = await compileShaderModule(device, 'records.wgsl + draw-record.wgsl', RECORDS_WGSL);
-      const pipeline = await device.createComputePipelineAsync({
-        label: 'gpu records', layout: device.createPipelineLayout({ label: 'gpu records', bindGroupLayouts: [layout] }),
-        compute: { module, entryPoint: 'writeRecords', constants: { workgroupSize: CULL_WORKGROUP_SIZE } },
-      });
-      return { layout, pipeline };
-    })();
-    pipelineCache.set(device, p);
-    p.catch(() => pipelineCache.delete(device));
-  }
-  return p;
-}
+/** records.wgsl's pipeline, once per device. */
+const recordsPipeline = perDeviceBuild(async (device): Promise<RecordsPipeline> => {
+  const B = RecordsBinding;
+  const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
+  const layout = device.createBindGroupLayout({
+    label: 'gpu records (group 0)',
+    entries: [
+      storage(B.PLACEMENTS, 'read-only-storage'), storage(B.PALETTES, 'read-only-storage'), storage(B.RECORDS, 'storage'),
+      storage(B.RECORD_DRAWS, 'read-only-storage'), { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+      storage(B.MORPH_WEIGHTS, 'read-only-storage'), storage(B.MESH_WORLDS, 'read-only-storage'),
+    ],
+  });
+  const module = await compileShaderModule(device, 'records.wgsl + draw-record.wgsl', RECORDS_WGSL);
+  const pipeline = await device.createComputePipelineAsync({
+    label: 'gpu records', layout: device.createPipelineLayout({ label: 'gpu records', bindGroupLayouts: [layout] }),
+    compute: { module, entryPoint: 'writeRecords', constants: { workgroupSize: CULL_WORKGROUP_SIZE } },
+  });
+  return { layout, pipeline };
+});
 
 /** One model's GPU record writing on a Renderer: the static per-draw data, the placement upload, the pass. */
 export class GpuRecords {
