@@ -20,6 +20,7 @@ import { writeFrameUniforms } from './frame/frame-uniforms-writer.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './model/upload.ts';
 import { checkPaletteSource, type GpuPaletteSource } from './draw/culling-pass.ts';
 import { FramePlan } from './draw/frame-plan.ts';
+import type { BuildFailure } from './device/background-build.ts';
 import { GpuTimer } from './device/timer.ts';
 import { groundDisc, placeGround, type GroundDisc } from './frame/ground.ts';
 import { BindGroup, PALETTE_MATRIX_BYTES } from './layouts/bindings.ts';
@@ -92,14 +93,8 @@ export class Renderer {
   private readonly commandBuffers: GPUCommandBuffer[] = [];
   /** `render`'s one instance, as the list `renderInstances` takes. */
   private readonly single: ModelInstance[] = [];
-  // What a background pipeline build that failed logs (made once: frames pass them, allocating nothing).
-  private readonly onDebugPrepareFailed = this.buildFailed('building debug views');
-  private readonly onGroundPrepareFailed = this.buildFailed('building the ground disc');
-  private readonly onSkyboxPrepareFailed = this.buildFailed('building the skybox');
-  private readonly onPreskinPrepareFailed = this.buildFailed('building the compute skinning path');
-  private readonly onShadowPrepareFailed = this.buildFailed('building shadow pipelines');
-  private readonly onGpuCullingFailed = this.buildFailed('building the GPU culling pipelines');
-  private readonly onSkinningPrepareFailed = this.buildFailed('building skinning pipelines');
+  /** Logs a background build that failed (device/background-build.ts), naming what it built; made once, so frames pass it allocating nothing. */
+  private readonly onBuildFailed: BuildFailure = (what, e) => console.error(`${this.label}: building ${what} failed:`, e);
 
   constructor(private readonly device: GPUDevice, options: RendererOptions) {
     this.format = options.format;
@@ -261,9 +256,9 @@ export class Renderer {
   async prepareGpuCulling(): Promise<boolean> {
     const current = this.current;
     if (!current) return false;
-    current.requestGpuCulling(this.onGpuCullingFailed);
+    current.requestGpuCulling(this.onBuildFailed);
     if (!current.gpuCuller) return false;
-    current.requestGpuRecords(this.onGpuCullingFailed);
+    current.requestGpuRecords(this.onBuildFailed);
     await Promise.all([current.gpuCuller.prepare(), current.gpuRecordsPrepared()]);
     return true;
   }
@@ -415,8 +410,8 @@ export class Renderer {
     if (placements && placements.length < count * 16) throw new RangeError(`Renderer.renderInstances: ${count} instances need ${count * 16} placement floats, got ${placements.length}`);
     current.ensureCapacity(Math.min(count, current.maxInstances));
     const wanted = resolveSkinningMethod(this.settings.skinning);
-    if (current.pipelines.request(wanted, 'vertex', false, this.onSkinningPrepareFailed)) current.skinning = wanted;
-    current.debug.request(this.settings.debug, current.skinning, this.onDebugPrepareFailed);
+    if (current.pipelines.request(wanted, 'vertex', false, this.onBuildFailed)) current.skinning = wanted;
+    current.debug.request(this.settings.debug, current.skinning, this.onBuildFailed);
   }
 
   /**
@@ -432,19 +427,18 @@ export class Renderer {
     if (plan.source) checkPaletteSource(plan.source, plan.first + plan.count, current!.paletteMatrices);
     current?.usePalettes(plan.feed === 'gpu' ? plan.source!.palettes : undefined);
     // Not drawn until the record pass is built when the source's per-instance data is needed (ModelDraws.awaitsGpuRecords).
-    if (plan.source && plan.count > 0 && current!.awaitsGpuRecords(plan.source, this.onGpuCullingFailed)) plan.count = 0;
+    if (plan.source && plan.count > 0 && current!.awaitsGpuRecords(plan.source, this.onBuildFailed)) plan.count = 0;
     const drawing = current !== undefined && plan.count > 0;
     this.writeFrameUniforms(camera, target, current);
     const eye = camera.eye ?? camera.position;
     plan.shadowed = drawing && this.shadowFrame(current!, plan.instances, plan.count, plan.placements, eye);
     this.frameData.groundRadius[0] = 0;
     if (drawing && settings.ground) {
-      if (this.ground.ready) placeGround(current!.groundFootprint, plan.count, plan.placements, eye, this.frameData);
-      else this.ground.prepare().catch(this.onGroundPrepareFailed);
+      if (this.ground.request(this.onBuildFailed)) placeGround(current!.groundFootprint, plan.count, plan.placements, eye, this.frameData);
     }
     // Culling compacts the instance list (nearest first): the draws see only survivors. GPU culling draws no CPU boxes.
     plan.showBounds = (settings.debug & DebugView.BOUNDS) !== 0 && !plan.source;
-    if (plan.showBounds) this.boundsOverlay.request();
+    if (plan.showBounds) this.boundsOverlay.request(this.onBuildFailed);
     plan.gpuCuller = undefined;
     plan.paletteSlots = undefined;
     plan.visible = plan.instances;
@@ -452,7 +446,7 @@ export class Renderer {
     plan.visiblePlacements = plan.placements;
     plan.culled = 0;
     if (drawing && plan.source) {
-      plan.gpuCuller = current!.requestGpuCulling(this.onGpuCullingFailed);
+      plan.gpuCuller = current!.requestGpuCulling(this.onBuildFailed);
       if (plan.gpuCuller) {
         // The GPU's count of a frame or two ago (display only); this pass's until the first arrives.
         const visible = plan.gpuCuller.visibleCount(plan.chunk);
@@ -503,7 +497,7 @@ export class Renderer {
       const exactNormals = settings.normals === 'exact';
       // With GPU palettes the records are written on the GPU where they can be (draw/records-pass.ts): from the
       // source's placements, morph weights and mesh node matrices, a chunk from its first instance on.
-      const gpuRecords = source && current.requestGpuRecords(this.onGpuCullingFailed);
+      const gpuRecords = source && current.requestGpuRecords(this.onBuildFailed);
       if (gpuRecords && gpuRecords.servesFrom(source)) {
         uploaded += gpuRecords.encode(encoder, queue, current.palettes, current.drawBuffer, count, plan.visiblePlacements, eye, exactNormals, source, plan.first);
       } else {
@@ -571,7 +565,7 @@ export class Renderer {
     const s = this.settings;
     this.frameData.shadowStrength[0] = 0;
     if (!s.shadows) return false;
-    if (!current.pipelines.request(current.skinning, 'vertex', true, this.onShadowPrepareFailed)) return false;
+    if (!current.pipelines.request(current.skinning, 'vertex', true, this.onBuildFailed)) return false;
     const size = Math.max(1, Math.min(this.device.limits.maxTextureDimension2D, Math.round(s.shadowMapSize) || DEFAULT_SHADOW_MAP_SIZE));
     const shadowed = this.shadow.fit(current.shadowCasters, instances, count, placements, eye, size, this.frameData);
     if (shadowed) this.frameData.shadowStrength[0] = Math.min(1, Math.max(0, s.shadowIntensity || 0));
@@ -586,7 +580,7 @@ export class Renderer {
    */
   private selectPath(current: ModelDraws, passes: number, count: number): boolean {
     let compute = current.preskinVertices > 0 && chooseSkinningPath(this.settings.skinningPath, passes, current.preskinVertices * count) === 'compute';
-    if (compute && !current.pipelines.request(current.skinning, 'compute', true, this.onPreskinPrepareFailed)) compute = false;
+    if (compute && !current.pipelines.request(current.skinning, 'compute', true, this.onBuildFailed)) compute = false;
     this.lastPath = compute ? 'compute' : 'vertex';
     return compute;
   }
@@ -603,10 +597,7 @@ export class Renderer {
 
   /** The environment behind everything (its pipeline is built by the first frame that asks). */
   private encodeSkybox(pass: GPURenderPassEncoder): number {
-    if (!this.skybox.ready) {
-      this.skybox.prepare().catch(this.onSkyboxPrepareFailed);
-      return 0;
-    }
+    if (!this.skybox.request(this.onBuildFailed)) return 0;
     pass.setBindGroup(BindGroup.FRAME, this.frame.group);
     return this.skybox.encode(pass);
   }
@@ -633,11 +624,6 @@ export class Renderer {
       if (indirect) pass.setBindGroup(BindGroup.SKIN, compute ? current.preskin!.sourceRenderGroup : current.skinBindGroup);
       stats.drawCalls += current.debug.encodeOverlays(pass, debugMask, count, method);
     }
-  }
-
-  /** A handler that logs `what` failing, under the renderer's label. */
-  private buildFailed(what: string): (e: unknown) => void {
-    return (e) => console.error(`${this.label}: ${what} failed:`, e);
   }
 
   /** Frees every GPU object this renderer created. The device (and its shared pipelines) stays alive. */

@@ -6,39 +6,36 @@
  */
 import { BOUNDS_BOX_STRIDE, BOUNDS_EDGE_VERTICES } from '../layouts/debug.ts';
 import type { DebugPipelines } from '../pipelines/debug.ts';
+import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 
 export class BoundsOverlay {
-  private pipeline: GPURenderPipeline | undefined;
-  private building: Promise<void> | undefined;
+  private readonly pipeline: BackgroundBuild<GPURenderPipeline>;
   private buffer: GPUBuffer | undefined;
   private capacity = 0;
   /** Bytes the last `encode` wrote to the GPU (RenderStats.bytesUploaded). */
   uploadedBytes = 0;
-  private readonly onFailed = (e: unknown): void => {
-    this.building = undefined;
-    console.error(`${this.label}: building the bounds view failed:`, e);
-  };
 
   constructor(
     private readonly device: GPUDevice,
-    private readonly pipelines: DebugPipelines,
-    private readonly format: GPUTextureFormat,
+    pipelines: DebugPipelines,
+    format: GPUTextureFormat,
     private readonly label: string,
-  ) {}
+  ) {
+    this.pipeline = new BackgroundBuild('the bounds view', () => pipelines.bounds(format));
+  }
 
   get ready(): boolean {
-    return this.pipeline !== undefined;
+    return this.pipeline.ready;
   }
 
-  /** Builds the pipeline (once; concurrent calls share the build). */
-  prepare(): Promise<void> {
-    this.building ??= this.pipelines.bounds(this.format).then((p) => { this.pipeline = p; });
-    return this.building;
+  /** Builds the pipeline (once; concurrent calls share the build; a failed one is built again when asked). */
+  async prepare(): Promise<void> {
+    await this.pipeline.prepare();
   }
 
-  /** From the frame path: starts the build without awaiting it (allocates only the first time). */
-  request(): void {
-    if (!this.building) this.prepare().catch(this.onFailed);
+  /** From the frame path: starts the build without awaiting it (allocates only then); `onFailed` hears of a failure. */
+  request(onFailed: BuildFailure): void {
+    this.pipeline.request(onFailed);
   }
 
   /**
@@ -48,7 +45,8 @@ export class BoundsOverlay {
    */
   encode(pass: GPURenderPassEncoder, boxes: Float32Array, count: number): number {
     this.uploadedBytes = 0;
-    if (!this.pipeline || count === 0) return 0;
+    const pipeline = this.pipeline.value;
+    if (!pipeline || count === 0) return 0;
     if (count > this.capacity) {
       this.buffer?.destroy();
       this.capacity = Math.max(count, this.capacity * 2);
@@ -60,7 +58,7 @@ export class BoundsOverlay {
     }
     this.device.queue.writeBuffer(this.buffer!, 0, boxes.buffer, boxes.byteOffset, count * BOUNDS_BOX_STRIDE);
     this.uploadedBytes += count * BOUNDS_BOX_STRIDE;
-    pass.setPipeline(this.pipeline);
+    pass.setPipeline(pipeline);
     pass.setVertexBuffer(0, this.buffer!);
     pass.draw(BOUNDS_EDGE_VERTICES, count);
     return 1;

@@ -23,6 +23,7 @@ import { DebugView } from './views.ts';
 import { drawIndices } from '../../gltf/topology.ts';
 import { createBufferWithData, type GpuPrimitive } from '../model/upload.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
+import type { BuildFailure } from '../device/background-build.ts';
 import { meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
 
 /** What the debug views need to know about one of the Renderer's draws. */
@@ -321,9 +322,9 @@ export class DebugViewDraws {
    * From the frame path: starts building the views of `mask` that were never asked for with
    * `method` (allocates only then); `onFailed` reports a failed build.
    */
-  request(mask: number, method: SkinningMethod, onFailed: (e: unknown) => void): void {
+  request(mask: number, method: SkinningMethod, onFailed: BuildFailure): void {
     const wanted = mask & ALL_DEBUG_VIEWS & ~this.methods[method].requested;
-    if (wanted !== 0) this.prepare(wanted, method).catch(onFailed);
+    if (wanted !== 0) this.prepare(wanted, method).catch((e: unknown) => onFailed('debug views', e));
   }
 
   /**

@@ -34,6 +34,7 @@ import {
   CullDrawWord, CullMeshNodeWord, CullPairWord, CullParamsWord, INDIRECT_ARGS_BYTES,
 } from '../layouts/cull.ts';
 import { PALETTE_MATRIX_BYTES } from '../layouts/bindings.ts';
+import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
 
@@ -200,8 +201,7 @@ export class GpuCuller {
   readonly args: GPUBuffer;
   /** The compacted draw records (draw d, visible instance j at d × count + j). */
   culledDraws: GPUBuffer | undefined;
-  private pipelines: CullPipelines | undefined;
-  private building: Promise<CullPipelines> | undefined;
+  private readonly pipelines = new BackgroundBuild('the GPU culling pipelines', () => cullPipelines(this.device));
   private readonly meshNodes: GPUBuffer;
   private readonly pairs: GPUBuffer;
   private readonly drawInfo: GPUBuffer;
@@ -244,18 +244,13 @@ export class GpuCuller {
   }
 
   /** Whether the pipelines are built; the first call starts the build (`onFailed` hears of a failure). */
-  request(onFailed: (e: unknown) => void): boolean {
-    if (this.pipelines) return true;
-    if (!this.building) {
-      this.building = cullPipelines(this.device);
-      this.building.then((p) => { this.pipelines = p; }, (e) => { this.building = undefined; onFailed(e); });
-    }
-    return false;
+  request(onFailed: BuildFailure): boolean {
+    return this.pipelines.request(onFailed) !== undefined;
   }
 
   /** Builds the pipelines; frames cull on the GPU once this resolves. */
   async prepare(): Promise<void> {
-    this.pipelines = await cullPipelines(this.device);
+    await this.pipelines.prepare();
   }
 
   /** Sizes the compacted records like `sourceDraws` (ModelDraws' capacity grew); returns the new buffer. */
@@ -288,7 +283,7 @@ export class GpuCuller {
    * readback ring the first time a chunk index is seen).
    */
   encode(encoder: GPUCommandEncoder, queue: GPUQueue, palettes: GPUBuffer, sourceDraws: GPUBuffer, count: number, planes: Float32Array, cull: boolean, chunk = 0): number {
-    const pipelines = this.pipelines!;
+    const pipelines = this.pipelines.value!;
     if (!this.culledDraws || this.culledDraws.size !== sourceDraws.size) throw new Error('GpuCuller.encode: resize to the source records first');
     if (!this.bindGroup || palettes !== this.boundPalettes || sourceDraws !== this.boundDraws) {
       this.bindGroup = this.createBindGroup(pipelines.layout, palettes, sourceDraws);

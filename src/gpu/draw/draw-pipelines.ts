@@ -13,6 +13,7 @@ import { PRESKINNED_ENTRY_POINT, type MeshPipelineDesc, type MeshPipelines } fro
 import { preskinPipeline, preskinVariants, type PreskinDraw } from './preskin.ts';
 import type { SkinningPath } from '../frame/render-settings.ts';
 import type { ShadowCasterPipelines } from '../frame/shadow-map.ts';
+import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 
 /** What frames of one key draw with. */
 export interface DrawPipelines {
@@ -50,8 +51,8 @@ function entryIndex(method: SkinningMethod, path: SkinningPath, shadows: boolean
 }
 
 export class DrawPipelineTable {
-  private readonly entries: (DrawPipelines | undefined)[] = new Array(SKINNING_METHODS.length * ENTRIES_PER_METHOD).fill(undefined);
-  private readonly builds: (Promise<DrawPipelines> | undefined)[] = new Array(SKINNING_METHODS.length * ENTRIES_PER_METHOD).fill(undefined);
+  /** By entryIndex. A failed build is kept: frames that ask again do not retry (and report) every frame. */
+  private readonly entries: BackgroundBuild<DrawPipelines>[] = [];
 
   /**
    * `onComputeBuilt`: runs when a compute path entry is built, before frames can take it (its
@@ -63,22 +64,26 @@ export class DrawPipelineTable {
     private readonly draws: readonly PipelineDraw[],
     private readonly onComputeBuilt: () => void,
     private readonly prepareMethod: PrepareMethod = async () => {},
-  ) {}
+  ) {
+    for (const method of SKINNING_METHODS) {
+      for (const [path, shadows] of KEYS) {
+        const what = `the ${method} ${path === 'compute' ? 'compute skinning path' : shadows ? 'shadow pipelines' : 'skinning pipelines'}`;
+        this.entries[entryIndex(method, path, shadows)] = new BackgroundBuild(what, () => this.build(method, path, shadows), { retry: false });
+      }
+    }
+  }
 
   /** The key's entry once built, else undefined. Allocates nothing. */
   get(method: SkinningMethod, path: SkinningPath, shadows: boolean): DrawPipelines | undefined {
-    return this.entries[entryIndex(method, path, shadows)];
+    return this.entries[entryIndex(method, path, shadows)].value;
   }
 
   /**
    * From the frame path: the key's entry once built; until then undefined, and the first
    * call starts the build (the frame allocates only then), reporting a failure to `onFailed`.
    */
-  request(method: SkinningMethod, path: SkinningPath, shadows: boolean, onFailed: (e: unknown) => void): DrawPipelines | undefined {
-    const i = entryIndex(method, path, shadows);
-    const entry = this.entries[i];
-    if (!entry && !this.builds[i]) this.ensure(method, path, shadows).catch(onFailed);
-    return entry;
+  request(method: SkinningMethod, path: SkinningPath, shadows: boolean, onFailed: BuildFailure): DrawPipelines | undefined {
+    return this.entries[entryIndex(method, path, shadows)].request(onFailed);
   }
 
   /**
@@ -87,16 +92,7 @@ export class DrawPipelineTable {
    * awaiting it reports the failure again.
    */
   ensure(method: SkinningMethod, path: SkinningPath, shadows: boolean): Promise<DrawPipelines> {
-    const i = entryIndex(method, path, shadows);
-    let build = this.builds[i];
-    if (!build) {
-      build = this.build(method, path, shadows).then((entry) => {
-        this.entries[i] = entry;
-        return entry;
-      });
-      this.builds[i] = build;
-    }
-    return build;
+    return this.entries[entryIndex(method, path, shadows)].prepare();
   }
 
   /** Builds every entry `other` (a table of the same model's draws) has built; resolves when they are. */

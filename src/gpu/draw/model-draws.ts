@@ -22,6 +22,7 @@ import { GpuCuller, gpuCullingSupported } from './culling-pass.ts';
 import { GpuRecords, gpuRecordsApply, type GpuRecordSource } from './records-pass.ts';
 import { groundFootprint, type GroundDisc, type GroundFootprint } from '../frame/ground.ts';
 import { BindGroup, DrawFlag, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from '../layouts/bindings.ts';
+import type { BuildFailure } from '../device/background-build.ts';
 import { instancesPerBinding, type AllocationLimits } from '../device/limits.ts';
 import type { MeshPipelineDesc, MeshPipelines } from '../pipelines/mesh.ts';
 import { preskinLayout, PreskinBuffers, type PreskinSharedBuffers } from './preskin.ts';
@@ -297,7 +298,7 @@ export class ModelDraws {
    * The model's GPU culling (draw/culling-pass.ts), when the device and model allow it and its
    * pipelines are built; the first call starts building them (frames draw unculled meanwhile).
    */
-  requestGpuCulling(onFailed: (e: unknown) => void): GpuCuller | undefined {
+  requestGpuCulling(onFailed: BuildFailure): GpuCuller | undefined {
     if (!this.gpuCuller) {
       if (!gpuCullingSupported(this.ctx.device, this.model)) return undefined;
       this.gpuCuller = new GpuCuller(this.ctx.device, this.model, this.draws, this.paletteMatrices, `${this.ctx.label}`);
@@ -310,7 +311,7 @@ export class ModelDraws {
    * The model's GPU record writing (draw/records-pass.ts), when it applies to the model and its
    * pipeline is built; the first call starts building it (frames write records on the CPU meanwhile).
    */
-  requestGpuRecords(onFailed: (e: unknown) => void): GpuRecords | undefined {
+  requestGpuRecords(onFailed: BuildFailure): GpuRecords | undefined {
     if (!this.gpuRecordsChecked) {
       this.gpuRecordsChecked = true;
       if (gpuRecordsApply(this.draws)) {
@@ -328,7 +329,7 @@ export class ModelDraws {
    * source carries per-instance mesh matrices or morph weights (GpuRecords.dependsOn), so the
    * instances' own poses, the CPU writer's input, are not the crowd's.
    */
-  awaitsGpuRecords(source: GpuRecordSource, onFailed: (e: unknown) => void): boolean {
+  awaitsGpuRecords(source: GpuRecordSource, onFailed: BuildFailure): boolean {
     this.requestGpuRecords(onFailed);
     return this.gpuRecords !== undefined && !this.gpuRecords.ready && this.gpuRecords.dependsOn(source);
   }

@@ -28,6 +28,7 @@ import { CULL_NO_INDEX, CULL_WORKGROUP_SIZE } from '../layouts/cull.ts';
 import {
   PLACEMENT_COMPACT_FLOATS, PLACEMENT_ROW_FLOATS, PlacementForm, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding,
 } from '../layouts/records.ts';
+import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
 
@@ -216,8 +217,7 @@ const recordsPipeline = perDeviceBuild(async (device): Promise<RecordsPipeline> 
 
 /** One model's GPU record writing on a Renderer: the static per-draw data, the placement upload, the pass. */
 export class GpuRecords {
-  private pipeline: RecordsPipeline | undefined;
-  private building: Promise<RecordsPipeline> | undefined;
+  private readonly pipeline = new BackgroundBuild('the GPU record pipeline', () => recordsPipeline(this.device));
   private readonly recordDraws: GPUBuffer;
   /** The model's rest morph weights (at least 16 bytes), every instance's when the source has none. */
   private readonly restWeights: GPUBuffer;
@@ -283,21 +283,16 @@ export class GpuRecords {
 
   /** Whether the pipeline is built. */
   get ready(): boolean {
-    return this.pipeline !== undefined;
+    return this.pipeline.ready;
   }
 
   /** Whether the pipeline is built; the first call starts the build (`onFailed` hears of a failure). */
-  request(onFailed: (e: unknown) => void): boolean {
-    if (this.pipeline) return true;
-    if (!this.building) {
-      this.building = recordsPipeline(this.device);
-      this.building.then((p) => { this.pipeline = p; }, (e) => { this.building = undefined; onFailed(e); });
-    }
-    return false;
+  request(onFailed: BuildFailure): boolean {
+    return this.pipeline.request(onFailed) !== undefined;
   }
 
   async prepare(): Promise<void> {
-    this.pipeline = await recordsPipeline(this.device);
+    await this.pipeline.prepare();
   }
 
   /**
@@ -316,7 +311,7 @@ export class GpuRecords {
     encoder: GPUCommandEncoder, queue: GPUQueue, palettes: GPUBuffer, records: GPUBuffer, count: number,
     placements: ArrayLike<number> | undefined, eye: ArrayLike<number>, exactNormals: boolean, source?: GpuRecordSource, first = 0,
   ): number {
-    const { layout, pipeline } = this.pipeline!;
+    const { layout, pipeline } = this.pipeline.value!;
     const gpuPlacements = source?.placements, gpuWeights = source?.morphWeights;
     if (gpuPlacements && gpuPlacements.size < (first + count) * 64) {
       throw new RangeError(`GpuRecords.encode: instances ${first}–${first + count - 1} need ${(first + count) * 64} bytes of placements, "${gpuPlacements.label}" holds ${gpuPlacements.size}`);

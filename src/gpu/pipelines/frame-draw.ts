@@ -5,6 +5,7 @@
  * first use and shared by every Renderer.
  */
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/bindings.ts';
+import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { perDevice } from '../device/per-device.ts';
 import { isSrgbFormat, MeshPipelines } from './mesh.ts';
 
@@ -26,46 +27,53 @@ const PREMULTIPLIED: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-min
 
 /** One kind's pipeline for one colour format, built on first use. */
 export class FrameDraw {
-  private pipeline: GPURenderPipeline | undefined;
-  private build: Promise<void> | undefined;
+  private readonly pipeline: BackgroundBuild<GPURenderPipeline>;
 
   constructor(
     private readonly device: GPUDevice, private readonly meshPipelines: MeshPipelines,
     private readonly format: GPUTextureFormat, private readonly kind: FrameDrawKind,
-  ) {}
-
-  get ready(): boolean {
-    return this.pipeline !== undefined;
+  ) {
+    this.pipeline = new BackgroundBuild(`the ${kind.name}`, () => this.build());
   }
 
-  /** Builds the pipeline (once; concurrent calls share the build; a failed build may be retried). */
-  prepare(): Promise<void> {
-    if (!this.build) {
-      const { kind, format } = this;
-      const label = `${kind.name} ${format}`;
-      this.build = this.device.createRenderPipelineAsync({
-        label,
-        layout: this.device.createPipelineLayout({ label, bindGroupLayouts: [this.meshPipelines.frameLayout] }),
-        vertex: { module: this.meshPipelines.module, entryPoint: kind.vertexEntry },
-        fragment: {
-          module: this.meshPipelines.module,
-          entryPoint: kind.fragmentEntry,
-          constants: { ENCODE_SRGB: isSrgbFormat(format) ? 0 : 1 },
-          targets: [kind.blend ? { format, blend: { color: PREMULTIPLIED, alpha: PREMULTIPLIED } } : { format }],
-        },
-        primitive: { topology: 'triangle-list', cullMode: 'none' },
-        depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: false, depthCompare: kind.depthCompare },
-        multisample: { count: MSAA_SAMPLE_COUNT },
-      }).then((p) => { this.pipeline = p; });
-      this.build.catch(() => { this.build = undefined; });
-    }
-    return this.build;
+  get ready(): boolean {
+    return this.pipeline.ready;
+  }
+
+  /** Builds the pipeline (once; concurrent calls share the build; a failed build is built again when asked). */
+  async prepare(): Promise<void> {
+    await this.pipeline.prepare();
+  }
+
+  /** From the frame path: whether the pipeline is built; the first call starts the build (`onFailed` hears of a failure). */
+  request(onFailed: BuildFailure): boolean {
+    return this.pipeline.request(onFailed) !== undefined;
+  }
+
+  private build(): Promise<GPURenderPipeline> {
+    const { kind, format } = this;
+    const label = `${kind.name} ${format}`;
+    return this.device.createRenderPipelineAsync({
+      label,
+      layout: this.device.createPipelineLayout({ label, bindGroupLayouts: [this.meshPipelines.frameLayout] }),
+      vertex: { module: this.meshPipelines.module, entryPoint: kind.vertexEntry },
+      fragment: {
+        module: this.meshPipelines.module,
+        entryPoint: kind.fragmentEntry,
+        constants: { ENCODE_SRGB: isSrgbFormat(format) ? 0 : 1 },
+        targets: [kind.blend ? { format, blend: { color: PREMULTIPLIED, alpha: PREMULTIPLIED } } : { format }],
+      },
+      primitive: { topology: 'triangle-list', cullMode: 'none' },
+      depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: false, depthCompare: kind.depthCompare },
+      multisample: { count: MSAA_SAMPLE_COUNT },
+    });
   }
 
   /** Draws (the frame bind group is set); returns the draw calls made: 0 until built. */
   encode(pass: GPURenderPassEncoder): number {
-    if (!this.pipeline) return 0;
-    pass.setPipeline(this.pipeline);
+    const pipeline = this.pipeline.value;
+    if (!pipeline) return 0;
+    pass.setPipeline(pipeline);
     pass.draw(this.kind.vertexCount);
     return 1;
   }

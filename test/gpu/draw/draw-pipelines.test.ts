@@ -76,12 +76,15 @@ describe('DrawPipelineTable', () => {
     const { ctx, asked } = fakeContext(true);
     const table = new DrawPipelineTable(ctx, draws, () => {});
     const failures: unknown[] = [];
-    const onFailed = (e: unknown): void => { failures.push(e); };
+    const named: string[] = [];
+    const onFailed = (what: string, e: unknown): void => { named.push(what); failures.push(e); };
     expect(table.request('linear', 'vertex', true, onFailed)).toBeUndefined();
     await expect(table.ensure('linear', 'vertex', true)).rejects.toThrow(/no a linear shadowed/);
     expect(table.request('linear', 'vertex', true, onFailed)).toBeUndefined();
     await Promise.resolve();
     expect(failures.length).toBe(1);
+    expect(String(failures[0])).toMatch(/no a linear shadowed/);
+    expect(named).toEqual(['the linear shadow pipelines']);
     expect(asked.length).toBe(2);
     await expect(table.ensure('linear', 'vertex', true)).rejects.toThrow(/no a linear shadowed/);
   });
