@@ -74,9 +74,20 @@ const delta = new Float64Array(4);
 const motion = new Float64Array(16);
 const conjugated = new Float64Array(16);
 const turned = new Float64Array(16);
-/** Times handed to `takeDelta`. */
+/** Times handed to `rootMotionStep`. */
 const clock = new Float64Array(4);
-const PREVIOUS = 0, TIME = 1, STEP = 2, DURATION = 3;
+
+/** Fields of the clock `rootMotionStep` reads. */
+export const RootMotionClock = {
+  /** Clip time where the step starts and where it ends (both wrapped into the clip). */
+  PREVIOUS: 0,
+  TIME: 1,
+  /** Seconds of clip time the step took (dt × speed), which may cross loop boundaries. */
+  STEP: 2,
+  /** The clip's duration. */
+  DURATION: 3,
+} as const;
+const { PREVIOUS, TIME, STEP, DURATION } = RootMotionClock;
 
 /**
  * Many instances of one model, each playing its own clip at its own time and speed, with
@@ -282,12 +293,8 @@ export class Crowd {
    * (steering). `yaw` is read from `turns[k]` so the per-frame call passes no double.
    */
   turn(k: number, turns: Float64Array): void {
-    const yaw = turns[k];
-    if (yaw === 0) return;
-    const c = Math.cos(yaw), s = Math.sin(yaw);
-    setIdentity(turned);
-    turned[0] = c; turned[2] = -s; turned[8] = s; turned[10] = c;
-    multiplyMat4(this.placements, turned, this.placements, k * 16, 0, k * 16);
+    if (turns[k] === 0) return;
+    turnPlacement(this.placements, k, turns);
     this.copyPlacement(k);
   }
 
@@ -392,7 +399,7 @@ export class Crowd {
         if (job.fromKnown) { from[0] = at[o]; from[1] = at[o + 1]; from[2] = at[o + 2]; from[3] = at[o + 3]; }
         // Helpers take their doubles through `clock`: V8 boxes doubles passed to calls it does not inline.
         clock[PREVIOUS] = this.previousTime[k]; clock[TIME] = this.time[k]; clock[STEP] = step; clock[DURATION] = durations[clip];
-        takeDelta(motionTo);
+        rootMotionStep(motionTo, clock, delta);
         at[o] = to[0]; at[o + 1] = to[1]; at[o + 2] = to[2]; at[o + 3] = to[3];
         this.motionClip[k] = clip;
         this.motionTime[k] = this.time[k];
@@ -423,7 +430,7 @@ export class Crowd {
           job.toKnown = onCpu;
           job.fromKnown = false;
           clock[PREVIOUS] = this.fromPreviousTime[k]; clock[TIME] = this.fromTime[k]; clock[STEP] = step; clock[DURATION] = durations[fromClip];
-          takeDelta(motionFrom);
+          rootMotionStep(motionFrom, clock, delta);
           const iw = 1 - weight;
           delta[0] = d0 + iw * delta[0]; delta[1] = d1 + iw * delta[1]; delta[2] = d2 + iw * delta[2]; delta[3] = d3 + iw * delta[3];
           moving = true;
@@ -481,12 +488,14 @@ export function applyRootMotion(m: CrowdRootMotion, delta: Float64Array, placeme
 }
 
 /**
- * The root's motion from clock[PREVIOUS] to clock[TIME] (clock[STEP] seconds of clip time,
- * which may cross loop boundaries of a clip clock[DURATION] long) into `delta`. The loop
- * count is what lies between the unwrapped and the wrapped time, rounded, so it agrees
- * with the wrap at the boundaries.
+ * One root-motion step, the one Crowd and the viewer's single walking character (ViewerStage)
+ * take: the root's motion from clip time clock[PREVIOUS] to clock[TIME] (clock[STEP] seconds of
+ * clip time, which may cross loop boundaries of a clip clock[DURATION] long) into `delta`
+ * (x y z yaw). The loop count is what lies between the unwrapped and the wrapped time, rounded,
+ * so it agrees with the wrap at the boundaries. Times travel in `clock` because V8 boxes doubles
+ * passed to calls it does not inline. Allocates nothing.
  */
-function takeDelta(m: CrowdRootMotion): void {
+export function rootMotionStep(m: CrowdRootMotion, clock: Float64Array, delta: Float64Array): void {
   const job = m.job;
   const previous = clock[PREVIOUS], time = clock[TIME], duration = clock[DURATION];
   job.fromTime = previous;
@@ -495,4 +504,17 @@ function takeDelta(m: CrowdRootMotion): void {
   job.run();
   const d = job.delta;
   delta[0] = d[0]; delta[1] = d[1]; delta[2] = d[2]; delta[3] = d[3];
+}
+
+/**
+ * placements[k] ← placements[k] · RotY(turns[k]): instance k turned about its own up axis,
+ * through its model origin (steering). The angle is read from `turns[k]` so the per-frame call
+ * passes no double. Allocates nothing.
+ */
+export function turnPlacement(placements: Float64Array, k: number, turns: Float64Array): void {
+  const yaw = turns[k];
+  const c = Math.cos(yaw), s = Math.sin(yaw);
+  setIdentity(turned);
+  turned[0] = c; turned[2] = -s; turned[8] = s; turned[10] = c;
+  multiplyMat4(placements, turned, placements, k * 16, 0, k * 16);
 }

@@ -1,4 +1,4 @@
-import { applyRootMotion, findRootMotion, type CrowdRootMotion } from '../anim/crowd.ts';
+import { applyRootMotion, findRootMotion, RootMotionClock, rootMotionStep, turnPlacement, type CrowdRootMotion } from '../anim/crowd.ts';
 import { AUTO_GPU_MIN_INSTANCES, gpuCrowdUnsupported, type CrowdEvaluator } from '../crowd/evaluator-choice.ts';
 import { createCrowd, type AnyCrowd } from '../crowd/gpu-crowd.ts';
 import { renderCrowd } from '../crowd/render-crowd.ts';
@@ -78,9 +78,10 @@ export class ViewerStage {
   private instanceCount = 1;
   private walking = false;
   private crowd: AnyCrowd | undefined;
-  /** `crowd-evaluator`, and the device a GPU evaluator runs on (the viewer's, once it has one). */
+  /** `crowd-evaluator`. */
   evaluator: CrowdEvaluator = DEFAULT_CROWD_EVALUATOR;
-  device: GPUDevice | undefined;
+  /** The device a GPU evaluator runs on (the viewer's, once it has one): set by `useDevice` alone. */
+  private device: GPUDevice | undefined;
   /** The evaluator and device the crowd was built with. */
   private builtFor: CrowdEvaluator | undefined;
   private builtOn: GPUDevice | undefined;
@@ -119,7 +120,7 @@ export class ViewerStage {
   /** The player's clip and time after the last frame (for its root motion since then). */
   private lastClip = -1;
   private lastTime = 0;
-  private readonly clock = new Float64Array(2);
+  private readonly clock = new Float64Array(4);
   /** The player's clip sweep with the root in place. */
   private base: Bounds | undefined;
   /** Set when the base bounds are out of date: what computes them again. */
@@ -264,10 +265,11 @@ export class ViewerStage {
   }
 
   /**
-   * The device frames draw with (the viewer's; a new one after a device loss): a crowd that may
-   * be evaluated on the GPU is built again on it. Allocates only when the device changes.
+   * The device frames draw with (the viewer's, undefined before it has one; a new one after a
+   * device loss): a crowd that may be evaluated on the GPU is built again on it. The one place
+   * the stage's device is set. Allocates only when the device changes.
    */
-  useDevice(device: GPUDevice, player: AnimationPlayer): void {
+  useDevice(device: GPUDevice | undefined, player: AnimationPlayer): void {
     if (device === this.device) return;
     this.device = device;
     if (this.requested > 1 && this.evaluator !== 'cpu') this.setInstances(this.requested, player);
@@ -347,20 +349,16 @@ export class ViewerStage {
     const m = clip >= 0 ? this.rootMotions[clip] : undefined;
     if (m !== undefined) {
       if (this.walking && this.instanceCount === 1 && dt > 0 && clip === this.lastClip) {
-        const job = m.job, clock = this.clock;
-        clock[0] = this.lastTime;
-        clock[1] = player.time;
-        const duration = player.duration;
-        job.fromTime = clock[0];
-        job.toTime = clock[1];
-        job.loops = duration > 0 ? Math.round((clock[0] + dt * player.speed - clock[1]) / duration) : 0;
-        job.run();
-        const d = job.delta, delta = this.delta;
-        delta[0] = d[0]; delta[1] = d[1]; delta[2] = d[2]; delta[3] = d[3];
-        applyRootMotion(m, delta, this.placement, 0, this.moved);
+        const clock = this.clock;
+        clock[RootMotionClock.PREVIOUS] = this.lastTime;
+        clock[RootMotionClock.TIME] = player.time;
+        clock[RootMotionClock.STEP] = dt * player.speed;
+        clock[RootMotionClock.DURATION] = player.duration;
+        rootMotionStep(m, clock, this.delta);
+        applyRootMotion(m, this.delta, this.placement, 0, this.moved);
         // Steer: turning by distance / radius walks a circle of that radius.
         this.turns[0] = this.moved[0] / this.radius;
-        turnPlacement(this.placement, this.turns);
+        turnPlacement(this.placement, 0, this.turns);
         for (let i = 0; i < 16; i++) this.placementF32[i] = this.placement[i];
         this.syncPlaced();
       }
@@ -400,17 +398,5 @@ export class ViewerStage {
     } else {
       renderer.render(target, camera, player.instance);
     }
-  }
-}
-
-/** placement ← placement · RotY(turns[0]). */
-function turnPlacement(placement: Float64Array, turns: Float64Array): void {
-  const yaw = turns[0];
-  const c = Math.cos(yaw), s = Math.sin(yaw);
-  // Columns 0 and 2 of the product mix; the others stay.
-  for (let r = 0; r < 4; r++) {
-    const a = placement[r], b = placement[8 + r];
-    placement[r] = a * c + b * -s;
-    placement[8 + r] = a * s + b * c;
   }
 }

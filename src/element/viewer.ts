@@ -470,7 +470,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       case 'crowd':
         checkCrowdAttribute(name, newValue, warnOnce);
         if (this.stage && this.playback.player) {
-          this.configureStage(this.stage);
+          this.configureStage(this.stage, this.playback.player);
           this.stage.setInstances(this.instances, this.playback.player);
           this.reframe();
         }
@@ -550,9 +550,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   /** The crowd's evaluator (`crowd-evaluator`) and the device a GPU one runs on. */
-  private configureStage(stage: ViewerStage): void {
+  private configureStage(stage: ViewerStage, player: AnimationPlayer): void {
     stage.evaluator = parseCrowdEvaluator(this.crowdEvaluator) ?? DEFAULT_CROWD_EVALUATOR;
-    stage.device = this.session.gpu?.device;
+    stage.useDevice(this.session.gpu?.device, player);
   }
 
   /** The loader committed `model`: play it, frame it, draw it. */
@@ -567,7 +567,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     stage.setBaseBounds(base);
     this.hotspots.modelChanged(model, base.radius);
     stage.setRootMotion(this.rootMotion, player);
-    this.configureStage(stage);
+    this.configureStage(stage, player);
     stage.setInstances(this.instances, player);
     this.bounds = stage.framingBounds();
     this.frameModel();

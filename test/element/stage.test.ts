@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Crowd } from '../../src/anim/crowd.ts';
 import { findSlot } from '../../src/anim/mask.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';
 import { WALK_STRIDE } from '../../src/builtin/character.ts';
@@ -65,6 +66,29 @@ describe('ViewerStage (what <skinned-mesh-viewer> draws around its player)', () 
     expect(maxFromOrigin).toBeGreaterThan(radius * 0.99);
     stage.setRootMotion(false, player);
     expect(p[12]).toBe(0);
+  });
+
+  it('the walking character takes the crowd\'s root-motion step: a one-instance Crowd steered the same way walks the same path', async () => {
+    const { model, player, stage } = await setup();
+    stage.setRootMotion(true, player);
+    const p = placementOf(stage);
+    const radius = Math.hypot(p[12], p[14]);
+    const crowd = new Crowd(model, 1);
+    const clip = player.clip;
+    crowd.play(0, clip, 0);
+    crowd.setPlacement(0, p[12], p[13], p[14], 0);
+    player.play();
+    const turns = new Float64Array(1);
+    for (let i = 0; i < 300; i++) {
+      player.update(DT);
+      stage.update(player, DT);
+      crowd.update(DT);
+      turns[0] = crowd.moved[0] / radius;
+      crowd.turn(0, turns);
+      for (const e of [0, 2, 8, 10, 12, 13, 14]) expect(crowd.placements[e]).toBeCloseTo(p[e], 9);
+    }
+    // It walked: a third of the circle in 5 s.
+    expect(Math.hypot(p[12] - -radius, p[14])).toBeGreaterThan(radius / 2);
   });
 
   it('a crowd follows the player: its clip (crossfading), its speed, its pause; instances are clamped', async () => {
