@@ -1,4 +1,4 @@
-import type { Model } from '../../gltf/model.ts';
+import type { Hierarchy, Model } from '../../gltf/model.ts';
 import { isInSubtree } from '../mask.ts';
 import type { HumanoidBone, HumanoidMap } from '../../gltf/humanoid.ts';
 import { humanoidBonesOf, normalizeJointName } from './humanoid.ts';
@@ -152,14 +152,10 @@ export function mapJoints(source: RetargetSkeleton, target: RetargetSkeleton, op
 
   // The map must keep ancestry: a target joint's nearest mapped ancestor must drive it from an
   // ancestor of its own source (or the same joint). The other way round is a cycle.
-  const nearestMapped = (t: number): number => {
-    for (let p = tgtH.parentSlot[t]; p >= 0; p = tgtH.parentSlot[p]) if (sourceSlotOf[p] >= 0) return p;
-    return -1;
-  };
   for (const t of tgtSlots) {
     const s = sourceSlotOf[t];
     if (s < 0) continue;
-    const a = nearestMapped(t);
+    const a = nearestMappedAncestor(tgtH, sourceSlotOf, t);
     if (a < 0) continue;
     const sa = sourceSlotOf[a];
     if (isInSubtree(srcH, s, sa)) continue;
@@ -189,6 +185,12 @@ export function mapJoints(source: RetargetSkeleton, target: RetargetSkeleton, op
   return { sourceSlotOf, pairs, unmapped, hipsSlot: findHips(tgt, tgtBones, sourceSlotOf), warnings };
 }
 
+/** The nearest proper ancestor of target `slot` that the map drives (sourceSlotOf ≥ 0), or -1. */
+export function nearestMappedAncestor(h: Hierarchy, sourceSlotOf: Int32Array, slot: number): number {
+  for (let p = h.parentSlot[slot]; p >= 0; p = h.parentSlot[p]) if (sourceSlotOf[p] >= 0) return p;
+  return -1;
+}
+
 /**
  * The target's hips: its humanoid `hips` when mapped; else the first mapped joint (parent-first)
  * with two or more mapped children, where legs and spine part (a quadruped's pelvis too); else
@@ -202,8 +204,7 @@ function findHips(tgt: Model, bones: ReadonlyMap<number, HumanoidBone>, sourceSl
   for (let slot = 0; slot < h.count; slot++) {
     if (sourceSlotOf[slot] < 0) continue;
     if (first < 0) first = slot;
-    let p = h.parentSlot[slot];
-    while (p >= 0 && sourceSlotOf[p] < 0) p = h.parentSlot[p];
+    const p = nearestMappedAncestor(h, sourceSlotOf, slot);
     if (p >= 0) mappedChildren[p]++;
   }
   for (let slot = 0; slot < h.count; slot++) if (sourceSlotOf[slot] >= 0 && mappedChildren[slot] >= 2) return slot;

@@ -5,7 +5,7 @@ import { composeTRS, invertMat4, multiplyMat4 } from '../../math/trs.ts';
 import { localToModel } from '../local-to-model.ts';
 import { createPose, setRestPose } from '../pose.ts';
 import { createClipCursor, sampleClip } from '../sample.ts';
-import { jointLabel, mapJoints, RetargetError, skeletonSlots, type JointMapOptions, type JointMapping, type RetargetSkeleton } from './joint-map.ts';
+import { jointLabel, mapJoints, nearestMappedAncestor, RetargetError, skeletonSlots, type JointMapOptions, type JointMapping, type RetargetSkeleton } from './joint-map.ts';
 import { referenceFrames, type ReferencePose } from './reference-pose.ts';
 
 /**
@@ -343,13 +343,9 @@ function swings(tgt: Model, sOf: Int32Array, tWorld: Float64Array, sWorld: Float
   const th = tgt.hierarchy;
   const out = new Float64Array(th.count * 4);
   const pairs: number[][] = Array.from({ length: th.count }, () => []);
-  const nearestMapped = (t: number): number => {
-    for (let p = th.parentSlot[t]; p >= 0; p = th.parentSlot[p]) if (sOf[p] >= 0) return p;
-    return -1;
-  };
   for (let c = 0; c < th.count; c++) {
     if (sOf[c] < 0) continue;
-    const j = nearestMapped(c);
+    const j = nearestMappedAncestor(th, sOf, c);
     if (j < 0) continue;
     if (unitBetween(tWorld, j, c, 0) && unitBetween(sWorld, sOf[j], sOf[c], 3)) pairs[j].push(...swingDir);
   }
@@ -361,7 +357,7 @@ function swings(tgt: Model, sOf: Int32Array, tWorld: Float64Array, sWorld: Float
     } else if (sOf[t] >= 0 && n > 1) {
       bestRotation(pairs[t], out, o);
     } else {
-      const p = nearestMapped(t);
+      const p = nearestMappedAncestor(th, sOf, t);
       if (p >= 0) out.set(out.subarray(p * 4, p * 4 + 4), o);
       else out[o + 3] = 1;
     }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { humanoidBoneSlot } from '../../../src/anim/retarget/joint-map.ts';
+import { humanoidBoneSlot, nearestMappedAncestor } from '../../../src/anim/retarget/joint-map.ts';
+import type { Hierarchy } from '../../../src/gltf/model.ts';
 import { findSlot } from '../../../src/anim/mask.ts';
 import { buildBuiltinGlb } from '../../../src/builtin/index.ts';
 import { composeModels } from '../../../src/gltf/compose.ts';
@@ -40,5 +41,15 @@ describe('humanoidBoneSlot', () => {
     expect(model.humanoid?.head).toBe(vrm.humanoid!.head! + shift);
     expect(model.nodes[model.humanoid!.head!].name).toBe(vrm.nodes[vrm.humanoid!.head!].name);
     expect(humanoidBoneSlot(model, 'head')).toBe(model.hierarchy.slotOf[model.humanoid!.head!]);
+  });
+});
+
+describe('nearestMappedAncestor (the one walk the map check, the hips search and the swings share)', () => {
+  it('skips unmapped joints up to the nearest mapped one; -1 above a mapped root or with none mapped above', () => {
+    // 0 ─ 1 ─ 2 ─ 3, and 0 ─ 4; 0 and 2 mapped.
+    const h = { parentSlot: Int32Array.of(-1, 0, 1, 2, 0) } as unknown as Hierarchy;
+    const mapped = Int32Array.of(7, -1, 5, -1, -1);
+    expect([0, 1, 2, 3, 4].map((slot) => nearestMappedAncestor(h, mapped, slot))).toEqual([-1, 0, 0, 2, 0]);
+    expect(nearestMappedAncestor(h, Int32Array.of(-1, -1, -1, 4, -1), 3)).toBe(-1);
   });
 });
