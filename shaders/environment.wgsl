@@ -24,20 +24,8 @@ struct PrefilterParams {
 @group(0) @binding(2) var equirect: texture_2d<f32>;
 @group(0) @binding(3) var sourceCube: texture_cube<f32>;
 
-struct FullscreenOutput {
-  @builtin(position) position: vec4f,
-  // 0…1 across the target, y down.
-  @location(0) uv: vec2f,
-}
-
-@vertex
-fn vsFullscreen(@builtin(vertex_index) vertex: u32) -> FullscreenOutput {
-  let xy = vec2f(f32((vertex << 1u) & 2u), f32(vertex & 2u));
-  var out: FullscreenOutput;
-  out.position = vec4f(xy * 2.0 - 1.0, 0.0, 1.0);
-  out.uv = vec2f(xy.x, 1.0 - xy.y);
-  return out;
-}
+// The passes draw with vsFullscreen (fullscreen.wgsl): FullscreenOutput.uv is 0…1 across the
+// target, y down.
 
 // The direction through `uv` (0…1, y down) of cube face `face` (the WebGPU/D3D cube layout).
 fn faceDirection(face: u32, uv: vec2f) -> vec3f {

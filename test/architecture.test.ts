@@ -2,7 +2,8 @@
  * The architecture of src/ holds by itself: imports point down the layers
  * (math < gltf < anim, builtin < skin < gpu < crowd < bake < element < index.ts < cli, demo;
  * test/support/architecture.ts says why each sits where it does), no cycle between files or
- * between folders, and no file in src/ or shaders/ over 700 lines. The checker is shown
+ * between folders, no file in src/ or shaders/ over 700 lines, and each WGSL struct declared in
+ * one shader file. The checker is shown
  * failing on small trees that break each rule, naming the file and the import, and on the
  * real tree with one bad import added.
  */
@@ -186,6 +187,14 @@ describe('the architecture checker', () => {
       "folder cycle: src/anim/ → src/gltf/ (src/anim/retarget/map.ts:1 imports '../../gltf/model.ts'), "
       + "src/gltf/ → src/anim/ (src/gltf/library.ts:1 imports '../anim/retarget/map.ts')",
     ]);
+  });
+
+  it('fails on a WGSL struct declared in two shader files (pipelines include the one that holds it)', () => {
+    expect(messages({
+      'shaders/mipmap.wgsl': 'struct FullscreenOutput {\n  uv: vec2f,\n}\n',
+      'shaders/environment.wgsl': '// struct FullscreenOutput in a comment is not a declaration\nstruct FullscreenOutput {\n  uv: vec2f,\n}\n',
+      'shaders/fullscreen.wgsl': 'struct Other {\n  uv: vec2f,\n}\n',
+    }, 'wgsl-struct')).toEqual(['struct FullscreenOutput is declared in shaders/environment.wgsl and again in shaders/mipmap.wgsl']);
   });
 
   it(`fails on a file over ${MAX_LINES} lines, in src/ or shaders/, and not on one of ${MAX_LINES}`, () => {

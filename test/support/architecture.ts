@@ -54,7 +54,7 @@ export interface Import {
   readonly to: string;
 }
 
-export type Rule = 'layer' | 'unplaced' | 'file-cycle' | 'folder-cycle' | 'length';
+export type Rule = 'layer' | 'unplaced' | 'file-cycle' | 'folder-cycle' | 'length' | 'wgsl-struct';
 
 export interface Finding {
   readonly rule: Rule;
@@ -274,6 +274,16 @@ export function checkArchitecture(sources: ReadonlyMap<string, string>, maxLines
     const text = sources.get(path)!;
     const lines = text.length === 0 ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
     if (lines > maxLines) findings.push({ rule: 'length', message: `${path} has ${lines} lines, over the limit of ${maxLines}` });
+  }
+
+  // A WGSL struct is declared in one shader file; pipelines that need it include that file.
+  const structHomes = new Map<string, string>();
+  for (const path of paths.filter((p) => p.startsWith('shaders/') && p.endsWith('.wgsl'))) {
+    for (const match of sources.get(path)!.matchAll(/^\s*struct\s+(\w+)/gm)) {
+      const home = structHomes.get(match[1]);
+      if (home === undefined) structHomes.set(match[1], path);
+      else if (home !== path) findings.push({ rule: 'wgsl-struct', message: `struct ${match[1]} is declared in ${home} and again in ${path}` });
+    }
   }
 
   const code = paths.filter((path) => path.startsWith('src/') && path.endsWith('.ts'));

@@ -11,6 +11,7 @@
  * Everything runs within WebGPU's default limits (SwiftShader included).
  */
 import environmentWgsl from '../../../shaders/environment.wgsl?raw';
+import fullscreenWgsl from '../../../shaders/fullscreen.wgsl?raw';
 import pbrWgsl from '../../../shaders/pbr.wgsl?raw';
 import sh9Wgsl from '../../../shaders/sh9.wgsl?raw';
 import { mipLevelCount } from '../textures/mipmaps.ts';
@@ -22,7 +23,7 @@ import {
   PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS, SPECULAR_SAMPLES, SPECULAR_SIZE_RATIO,
 } from './prefilter-params.ts';
 
-export const ENVIRONMENT_SHADER_SOURCE = `${pbrWgsl}\n${sh9Wgsl}\n${environmentWgsl}`;
+export const ENVIRONMENT_SHADER_SOURCE = `${pbrWgsl}\n${sh9Wgsl}\n${fullscreenWgsl}\n${environmentWgsl}`;
 
 /** Uniform slots are this far apart (the default minUniformBufferOffsetAlignment). */
 const PARAMS_STRIDE = 256;

@@ -1,3 +1,4 @@
+import fullscreenWgsl from '../../../shaders/fullscreen.wgsl?raw';
 import mipmapWgsl from '../../../shaders/mipmap.wgsl?raw';
 import { perDevice } from '../device/per-device.ts';
 
@@ -19,7 +20,7 @@ export class MipmapGenerator {
   private readonly pipelines = new Map<GPUTextureFormat, GPURenderPipeline>();
 
   constructor(private readonly device: GPUDevice) {
-    this.module = device.createShaderModule({ label: 'mipmap', code: mipmapWgsl });
+    this.module = device.createShaderModule({ label: 'mipmap', code: `${fullscreenWgsl}\n${mipmapWgsl}` });
     this.sampler = device.createSampler({ label: 'mipmap source', minFilter: 'linear', magFilter: 'linear' });
     this.bindGroupLayout = device.createBindGroupLayout({
       label: 'mipmap source',
