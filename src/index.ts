@@ -9,27 +9,41 @@
  * `exports`): `/element`, `/crowd`, `/retarget`, `/environment`, `/bake`.
  */
 
-// ── Tier 1: the element. One tag per model; registers itself on import. ──
-export * from './element/index.ts';
+// ── Tier 1: the element. One tag per model; registers itself on import (importing any name of it does). Also `/element`. ──
+export {
+  DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED, EXTRA_MODEL_TAG, ExtraModelElement, loadModelSource, parseCameraOrbit, SkinnedMeshViewerElement,
+  SourceError, TAG_NAME,
+  type AppendAnimationOptions, type CameraOrbit, type DetachAnimationOptions, type ExtraModelAttributes, type ExtraModelChangeDetail, type Finger,
+  type HotspotQuery, type HotspotVector2, type HotspotVector3, type Keyframe, type LoadSourceOptions, type OrbitRadius, type Path, type PlayOptions,
+  type SkinnedMeshViewerAttributes, type SkinnedMeshViewerCustomEvents, type SkinnedMeshViewerEventMap, type SphericalPosition, type SurfacePoint,
+  type ToBlobOptions, type Vector2D, type Vector3D, type ViewerAnimationEndDetail, type ViewerAnimationLayerDetail, type ViewerCameraChangeDetail,
+  type ViewerCameraOrbit, type ViewerEnvironmentDetail, type ViewerErrorDetail, type ViewerErrorKind, type ViewerLoadDetail,
+  type ViewerLoopDetail, type ViewerProgressDetail, type ViewerStats, type ViewerVariantDetail, type ViewerVector3,
+  type ViewerVisibilityDetail,
+} from './element/index.ts';
 
-// ── Tier 2: renderer + player. One model on a canvas the page owns. ──
+// ── Tier 2: renderer + player, camera and canvas. One model on a canvas the page owns. ──
+export { Renderer } from './gpu/renderer.ts';
+export { defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinnedNormalMode } from './gpu/frame/render-settings.ts';
+export { ToneMapping } from './gpu/layouts/bindings.ts';
 export { AnimationPlayer } from './anim/player.ts';
 export type { ClipLayer, LayerStack } from './anim/layer-stack.ts';
+export { OrbitCamera, type Camera } from './gpu/frame/camera.ts';
+export { computeInstanceBounds, type Bounds } from './gpu/frame/bounds.ts';
 export {
   canvasPixelSize, configureCanvas, observeCanvasSize, requestWebGpuDevice, srgbViewFormat, WebGpuUnsupportedError,
   type ConfigureCanvasOptions, type ConfiguredCanvas, type PixelSize, type RequestDeviceOptions,
 } from './gpu/device/device.ts';
-export { Renderer } from './gpu/renderer.ts';
-export { defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinnedNormalMode } from './gpu/frame/render-settings.ts';
-export { GpuLimitError, type AllocationLimits } from './gpu/device/limits.ts';
-export { OrbitCamera, type Camera } from './gpu/frame/camera.ts';
-export { computeInstanceBounds, type Bounds } from './gpu/frame/bounds.ts';
 export { createOffscreenTarget, readTexturePixels } from './gpu/device/readback.ts';
-export { ToneMapping } from './gpu/layouts/bindings.ts';
-export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type DebugViewName } from './gpu/debug/views.ts';
+export { GpuLimitError, type AllocationLimits } from './gpu/device/limits.ts';
 export { browserImageDecoder, type DecodedExternalImage, type DecodedImage, type DecodedPixels, type ImageDecoder } from './gpu/textures/textures.ts';
 
+// ── Debug views for tier 2 (RenderSettings.debug): skeleton, wireframe, normals, weights, bounds. ──
+export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type DebugViewName } from './gpu/debug/views.ts';
+
 // ── Tier 3: instance + jobs. The pose of one character, step by step, editable between steps. ──
+// updateModelInstance is the whole step (pose at a clip time, then matrices and palettes);
+// updateMatricesAndPalettes is its second half alone, for a pose the caller edited in between.
 export { createModelInstance, updateMatricesAndPalettes, updateModelInstance, type ModelInstance } from './anim/instance.ts';
 export { createPose, setRestPose, type Pose } from './anim/pose.ts';
 export { createClipCursor, sampleClip, type ClipCursor } from './anim/sample.ts';

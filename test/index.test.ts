@@ -25,15 +25,19 @@ const TIERS = {
   },
   rendererAndPlayer: {
     values: [
-      'AnimationPlayer', 'DEBUG_VIEW_NAMES', 'DebugView', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
-      'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createOffscreenTarget', 'debugViewNames',
-      'defaultRenderSettings', 'observeCanvasSize', 'parseDebugViews', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
+      'AnimationPlayer', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
+      'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createOffscreenTarget',
+      'defaultRenderSettings', 'observeCanvasSize', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
     ],
     types: [
-      'AllocationLimits', 'Bounds', 'Camera', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DebugViewName', 'DecodedExternalImage',
+      'AllocationLimits', 'Bounds', 'Camera', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DecodedExternalImage',
       'DecodedImage', 'DecodedPixels', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
       'RequestDeviceOptions', 'SkinnedNormalMode',
     ],
+  },
+  debugViews: {
+    values: ['DEBUG_VIEW_NAMES', 'DebugView', 'debugViewNames', 'parseDebugViews'],
+    types: ['DebugViewName'],
   },
   environment: {
     values: ['EnvironmentError', 'decodeImageEnvironment', 'neutralEnvironment', 'parseExrEnvironment', 'parseHdr', 'prefilterEnvironment', 'writeHdr'],

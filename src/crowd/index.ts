@@ -2,6 +2,8 @@
  * `skinned-mesh-webgpu/crowd`: tier 4, many characters of one model at once — the CPU batch
  * and crowd, the GPU pose evaluator and the crowd's draw. Also part of the full API (`.`).
  */
+// updateInstanceBatch is the whole step (fused chunk by chunk); sampleInstanceBatch and
+// updateBatchMatricesAndPalettes are its two halves, for poses edited in between (as Crowd locks roots).
 export {
   createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
 } from '../anim/batch.ts';
