@@ -319,55 +319,6 @@ fn vsPreskinned(surface: SurfaceInput, @builtin(vertex_index) vertex: u32, @buil
   return toWorld(local, surface, record);
 }
 
-// ---------------------------------------------------------------- ground
-
-// The ground disc (RenderSettings.ground): a horizontal disc under the model that receives
-// its shadow; a matte grey, lit like the surfaces' diffuse term, fading out towards its rim.
-const GROUND_ALBEDO: vec3f = vec3f(0.42, 0.42, 0.42);
-// The fade starts at this fraction of the radius.
-const GROUND_FADE_START: f32 = 0.45;
-
-struct GroundOutput {
-  @builtin(position) clipPosition: vec4f,
-  @location(0) worldPosition: vec3f,
-  // −1…1 across the disc's bounding square.
-  @location(1) disc: vec2f,
-}
-
-// Two triangles of the disc's square, from the vertex index alone (no vertex buffer).
-@vertex
-fn vsGround(@builtin(vertex_index) vertex: u32) -> GroundOutput {
-  let corners = array<vec2f, 6>(vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(1.0, -1.0), vec2f(-1.0, -1.0), vec2f(-1.0, 1.0), vec2f(1.0, 1.0));
-  let c = corners[vertex];
-  let world = frame.groundCenter + vec3f(c.x, 0.0, c.y) * frame.groundRadius;
-  var out: GroundOutput;
-  out.clipPosition = frame.viewProjection * vec4f(world, 1.0);
-  out.worldPosition = world;
-  out.disc = c;
-  return out;
-}
-
-@fragment
-fn fsGround(in: GroundOutput) -> @location(0) vec4f {
-  let r = length(in.disc);
-  let alpha = 1.0 - smoothstep(GROUND_FADE_START, 1.0, r);
-  let n = vec3f(0.0, 1.0, 0.0);
-  let nDotL = clamp(dot(n, frame.lightDirection), 0.0, 1.0);
-  let visibility = keyLightVisibility(in.worldPosition, n);
-  if (frame.environmentLevels > 0.0) {
-    // With an environment the ground only catches the shadow, as model-viewer's does: it
-    // darkens what is behind it and is invisible elsewhere.
-    let shade = alpha * (1.0 - visibility);
-    return vec4f(0.0, 0.0, 0.0, shade);
-  }
-  let color = GROUND_ALBEDO / PI * frame.lightColor * nDotL * visibility + GROUND_ALBEDO * frame.skyColor;
-  var display = toneMap(color * frame.exposure, frame.toneMapping);
-  if (ENCODE_SRGB) {
-    display = linearToSrgb(display);
-  }
-  return vec4f(display * alpha, alpha);
-}
-
 // Linear radiance to the target: exposure, tone mapping, sRGB encoding when the target
 // needs it, and premultiplied alpha, which the blend state ("one", "one-minus-src-alpha")
 // and a premultiplied canvas expect.
@@ -377,58 +328,4 @@ fn outputColor(color: vec3f, alpha: f32) -> vec4f {
     display = linearToSrgb(display);
   }
   return vec4f(display * alpha, alpha);
-}
-
-// ---------------------------------------------------------------- debug variants
-
-// WEIGHTS: every joint gets its own hue (golden-ratio steps around the colour wheel, so
-// neighbouring indices differ clearly) and a vertex shows the weighted mix of its joints'.
-const RIGID_WEIGHT_COLOR: vec3f = vec3f(0.35, 0.35, 0.35);
-
-fn jointColor(joint: u32) -> vec3f {
-  let hue = fract(f32(joint) * 0.61803398875 + 0.05);
-  // HSV → RGB at full saturation and value.
-  let k = fract(vec3f(hue) + vec3f(1.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0;
-  return clamp(abs(k) - 1.0, vec3f(0.0), vec3f(1.0));
-}
-
-fn weightColor(joints: vec4u, weights: vec4f) -> vec3f {
-  return weights.x * jointColor(joints.x) + weights.y * jointColor(joints.y)
-       + weights.z * jointColor(joints.z) + weights.w * jointColor(joints.w);
-}
-
-// The weight colour (in COLOR_0, see WEIGHT_COLORS) with a little diffuse shading from
-// the key light so the shape still reads; no material, no tone mapping.
-@fragment
-fn fsWeights(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @location(0) vec4f {
-  // Derivatives first, in uniform control flow.
-  let faceNormal = cross(dpdx(in.worldPosition), dpdy(in.worldPosition));
-  var n = normalize(in.normal);
-  if ((in.drawFlags & DRAW_FLAT_NORMALS) != 0u) {
-    n = normalize(faceNormal);
-    if (dot(n, frame.cameraPosition - in.worldPosition) < 0.0) {
-      n = -n;
-    }
-  } else if (!frontFacing) {
-    n = -n;
-  }
-  let shade = 0.45 + 0.55 * clamp(dot(n, frame.lightDirection), 0.0, 1.0);
-  var display = clamp(in.color0.rgb * shade, vec3f(0.0), vec3f(1.0));
-  if (ENCODE_SRGB) {
-    display = linearToSrgb(display);
-  }
-  return vec4f(display, 1.0);
-}
-
-// WIREFRAME: the edges (a line-list index buffer over the same vertices) in one colour,
-// blended over the shaded surface.
-const WIREFRAME_COLOR: vec4f = vec4f(0.92, 0.96, 1.0, 0.55);
-
-@fragment
-fn fsWireframe() -> @location(0) vec4f {
-  var display = WIREFRAME_COLOR.rgb;
-  if (ENCODE_SRGB) {
-    display = linearToSrgb(display);
-  }
-  return vec4f(display * WIREFRAME_COLOR.a, WIREFRAME_COLOR.a);
 }

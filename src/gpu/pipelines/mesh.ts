@@ -2,7 +2,9 @@ import centerOfRotationWgsl from '../../../shaders/center-of-rotation.wgsl?raw';
 import drawRecordWgsl from '../../../shaders/draw-record.wgsl?raw';
 import environmentLightingWgsl from '../../../shaders/environment-lighting.wgsl?raw';
 import sh9Wgsl from '../../../shaders/sh9.wgsl?raw';
+import groundWgsl from '../../../shaders/ground.wgsl?raw';
 import meshWgsl from '../../../shaders/mesh.wgsl?raw';
+import meshDebugWgsl from '../../../shaders/mesh-debug.wgsl?raw';
 import morphWgsl from '../../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../../shaders/pbr.wgsl?raw';
 import skinningWgsl from '../../../shaders/skinning.wgsl?raw';
@@ -18,10 +20,13 @@ import { PBR_PATH } from './pbr-path.ts';
 
 /**
  * What every mesh pipeline is made of, in order: the shared skinning functions, the PBR
- * lighting pieces, the draw record, centres of rotation, morph targets, the mesh stages, SH9
- * and the environment lighting. A material path's own parts follow (MATERIAL_PATHS).
+ * lighting pieces, the draw record, centres of rotation, morph targets, the mesh stages, the
+ * ground disc's and the debug variants' stages (frame draws and debug pipelines compile the same
+ * module), SH9 and the environment lighting. A material path's own parts follow (MATERIAL_PATHS).
  */
-export const MESH_SHARED_PARTS: readonly string[] = [skinningWgsl, pbrWgsl, drawRecordWgsl, centerOfRotationWgsl, morphWgsl, meshWgsl, sh9Wgsl, environmentLightingWgsl];
+export const MESH_SHARED_PARTS: readonly string[] = [
+  skinningWgsl, pbrWgsl, drawRecordWgsl, centerOfRotationWgsl, morphWgsl, meshWgsl, groundWgsl, meshDebugWgsl, sh9Wgsl, environmentLightingWgsl,
+];
 
 /** Every material path, by name: each is drawn by pipelines of MESH_SHARED_PARTS + its own parts. */
 export const MATERIAL_PATHS: Readonly<Record<MaterialPathName, MaterialPath>> = { pbr: PBR_PATH };

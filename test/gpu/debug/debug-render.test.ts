@@ -73,7 +73,7 @@ function jointWorld(scene: OffscreenScene, j: number): number[] {
   return Array.from(scene.instance.nodeMatrices.subarray(slot * 16 + 12, slot * 16 + 15));
 }
 
-/** jointColor of mesh.wgsl: golden-ratio hues at full saturation (linear RGB). */
+/** jointColor of mesh-debug.wgsl: golden-ratio hues at full saturation (linear RGB). */
 function jointColour(joint: number): number[] {
   const hue = (joint * 0.61803398875 + 0.05) % 1;
   return [1, 2 / 3, 1 / 3].map((o) => Math.min(1, Math.max(0, Math.abs(((hue + o) % 1) * 6 - 3) - 1)));
