@@ -20,8 +20,8 @@ const PATH_TRANSLATION: u32 = 0u;
 const PATH_ROTATION: u32 = 1u;
 const PATH_SCALE: u32 = 2u;
 const PATH_WEIGHTS: u32 = 3u;
-// blend.ts / quat.ts slerpQuat: below this angle's cosine, slerp; above, lerp.
-const SLERP_LERP_COS: f32 = 0.9999;
+// SLERP_LERP_COS (quat.ts slerpQuat: below this angle's cosine, slerp; above, lerp) is declared
+// from the TS constant ahead of this file (evaluator.ts CROWD_EVAL_WGSL).
 // What the model's clips use (crowd-gpu/evaluator.ts sets them per model): code a model
 // never needs is compiled out. SwiftShader runs every branch some lane of a SIMD group might
 // take, masked, so an unused CUBICSPLINE path would cost as if it ran.

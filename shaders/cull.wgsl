@@ -62,9 +62,9 @@ struct CullDraw {
 // Words per draw in `args`: drawIndexedIndirect's five (drawIndirect uses the first four).
 const ARGS_WORDS: u32 = 5u;
 const NO_INDEX: u32 = 0xffffffffu;
-// skinned-bounds.ts WEIGHT_SUM_MARGIN and, for float32 evaluation here (products of four terms,
-// each rounded), a wider outward rounding than its ROUND_OUT: 2⁻¹⁹, eight float32 ulps.
-const WEIGHT_SUM_MARGIN: f32 = 3.814697265625e-6;
+// WEIGHT_SUM_MARGIN is skinned-bounds.ts's, declared from it ahead of this file (culling-pass.ts
+// CULL_WGSL). For float32 evaluation here (products of four terms, each rounded), a wider
+// outward rounding than its ROUND_OUT: 2⁻¹⁹, eight float32 ulps.
 const GPU_ROUND_OUT: f32 = 1.9073486328125e-6;
 
 @group(0) @binding(0) var<storage, read> palettes: array<mat4x4f>;

@@ -66,9 +66,7 @@ const NO_INDEX: u32 = 0xffffffffu;
 const PLACEMENT_ROWS: u32 = 0u;
 const PLACEMENT_COMPACT: u32 = 1u;
 const PLACEMENT_MATRICES: u32 = 2u;
-// draw-record-writer.ts NORMAL_DETERMINANT_EPSILON, skin-normals.ts UNIFORM_SCALE_TOLERANCE.
-const NORMAL_DETERMINANT_EPSILON: f32 = 1e-30;
-const UNIFORM_SCALE_TOLERANCE: f32 = 1e-4;
+// NORMAL_DETERMINANT_EPSILON and UNIFORM_SCALE_TOLERANCE (skin-normals.ts) are declared from the TS constants ahead of this file (records-pass.ts RECORDS_WGSL).
 
 @group(0) @binding(0) var<storage, read> placements: array<vec4f>;
 @group(0) @binding(1) var<storage, read> palettes: array<mat4x4f>;

@@ -319,7 +319,7 @@ const ROUND_OUT = 2 ** -22;
  * The loader leaves weight sums within 1e-6 of 1 (src/gltf/skin-attributes.ts); a sum s ≠ 1 scales the
  * skinned vertex by s about the mesh node's origin. 2⁻¹⁸ ≈ 3.8e-6 of |centre| + extent covers it.
  */
-const WEIGHT_SUM_MARGIN = 2 ** -18;
+export const WEIGHT_SUM_MARGIN = 2 ** -18;
 
 // Per-frame scratch (min x y z, max x y z): module level, so `run` allocates nothing.
 /** Bound of the mesh node being processed, in its own space. */

@@ -18,7 +18,7 @@ import type { NumArray } from './types.ts';
  * the threshold the blending jobs have always used; the 0.9995 of an earlier test-only
  * slerp let the error grow to 1e-6 rad for no measurable gain.
  */
-const SLERP_LERP_COS = 0.9999;
+export const SLERP_LERP_COS = 0.9999;
 
 /**
  * dst = slerp(a, b, t[to]) on the shortest arc (b is negated when a·b < 0: q and −q are the

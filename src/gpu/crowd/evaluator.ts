@@ -17,6 +17,8 @@
  */
 import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
 import type { Model } from '../../gltf/model.ts';
+import { SLERP_LERP_COS } from '../../math/quat.ts';
+import { wgslF32Constants } from '../device/shader-module.ts';
 import { cullGrid } from '../draw/culling-pass.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from '../device/limits.ts';
 import {
@@ -25,7 +27,7 @@ import {
 import { packModel, type RootLock } from './pack.ts';
 import { Interpolation } from '../../gltf/constants.ts';
 
-export const CROWD_EVAL_WGSL = crowdEvalWgsl;
+export const CROWD_EVAL_WGSL = `${wgslF32Constants({ SLERP_LERP_COS })}\n${crowdEvalWgsl}`;
 
 /**
  * How local→model runs between the sampling pass (one invocation per node) and the palette
@@ -195,7 +197,7 @@ export class GpuPoseEvaluator {
       }
     }
 
-    const module = device.createShaderModule({ label: `${label} crowd-eval.wgsl`, code: crowdEvalWgsl });
+    const module = device.createShaderModule({ label: `${label} crowd-eval.wgsl`, code: CROWD_EVAL_WGSL });
     const constants = specialisation(model, pack.weightCount, options.locks);
     const pipeline = (entryPoint: string, extra: Record<string, number> = {}, name = entryPoint): GPUComputePipeline =>
       device.createComputePipeline({ label: `${label} ${name}`, layout: 'auto', compute: { module, entryPoint, constants: { ...constants, ...extra } } });

@@ -24,3 +24,16 @@ export async function compileShaderModule(device: GPUDevice, label: string, code
   await throwOnCompilationErrors(module, label);
   return module;
 }
+
+/**
+ * WGSL `const` declarations of f32 values a shader shares with TS code (tolerances, margins,
+ * thresholds): the TS constant is the one source, prepended to the shader's source instead of a
+ * copy kept in step by a comment. Each value is written as its float32 rounding, which WGSL reads
+ * back as that same f32.
+ */
+export function wgslF32Constants(values: Readonly<Record<string, number>>): string {
+  return Object.entries(values).map(([name, value]) => {
+    if (!Number.isFinite(value)) throw new RangeError(`wgslF32Constants: ${name} is ${value}, not a finite number`);
+    return `const ${name}: f32 = ${Math.fround(value)};`;
+  }).join('\n');
+}

@@ -25,7 +25,7 @@
  */
 import drawRecordWgsl from '../../../shaders/draw-record.wgsl?raw';
 import cullWgsl from '../../../shaders/cull.wgsl?raw';
-import { createSkinnedBounds, BOX_FLOATS } from '../../anim/skinned-bounds.ts';
+import { createSkinnedBounds, BOX_FLOATS, WEIGHT_SUM_MARGIN } from '../../anim/skinned-bounds.ts';
 import type { Model } from '../../gltf/model.ts';
 import { FRUSTUM_FLOATS } from '../../math/frustum.ts';
 import { CountReadback } from '../device/count-readback.ts';
@@ -36,9 +36,9 @@ import {
 import { PALETTE_MATRIX_BYTES } from '../layouts/bindings.ts';
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { perDeviceBuild } from '../device/per-device.ts';
-import { compileShaderModule } from '../device/shader-module.ts';
+import { compileShaderModule, wgslF32Constants } from '../device/shader-module.ts';
 
-export const CULL_WGSL = `${drawRecordWgsl}\n${cullWgsl}`;
+export const CULL_WGSL = `${drawRecordWgsl}\n${wgslF32Constants({ WEIGHT_SUM_MARGIN })}\n${cullWgsl}`;
 
 /** The WebGPU feature the compacted indirect draws need (a firstInstance other than 0). */
 export const INDIRECT_FIRST_INSTANCE: GPUFeatureName = 'indirect-first-instance';

@@ -12,10 +12,7 @@ import { DRAW_RECORD_WORDS, DrawRecordWord, MAT3_COLUMN_WORDS } from '../layouts
 import { DrawFlag } from '../layouts/bindings.ts';
 import type { ModelDraws } from './model-draws.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, selectMorphTargets } from '../model/morph-targets.ts';
-import { paletteHasNonUniformScale } from './skin-normals.ts';
-
-/** Below this the model matrix counts as singular: its normal matrix is the unscaled cofactor. */
-const NORMAL_DETERMINANT_EPSILON = 1e-30;
+import { NORMAL_DETERMINANT_EPSILON, paletteHasNonUniformScale } from './skin-normals.ts';
 
 /** An EXT_mesh_gpu_instancing draw's world matrix (node world · instance), reused for every such draw. */
 const instanceWorld = new Float64Array(16);

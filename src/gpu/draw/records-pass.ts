@@ -30,9 +30,10 @@ import {
 } from '../layouts/records.ts';
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { perDeviceBuild } from '../device/per-device.ts';
-import { compileShaderModule } from '../device/shader-module.ts';
+import { compileShaderModule, wgslF32Constants } from '../device/shader-module.ts';
+import { NORMAL_DETERMINANT_EPSILON, UNIFORM_SCALE_TOLERANCE } from './skin-normals.ts';
 
-export const RECORDS_WGSL = `${drawRecordWgsl}\n${recordsWgsl}`;
+export const RECORDS_WGSL = `${drawRecordWgsl}\n${wgslF32Constants({ NORMAL_DETERMINANT_EPSILON, UNIFORM_SCALE_TOLERANCE })}\n${recordsWgsl}`;
 
 /** What the record pass needs of each of the Renderer's draws. */
 export interface GpuRecordDraw {

@@ -1,6 +1,9 @@
 /** Relative tolerance on column lengths² and on normalised dot products. */
 export const UNIFORM_SCALE_TOLERANCE = 1e-4;
 
+/** Below this a model matrix counts as singular: its normal matrix is the unscaled cofactor (draw-record-writer.ts, records.wgsl). */
+export const NORMAL_DETERMINANT_EPSILON = 1e-30;
+
 /**
  * True when any of `count` column-major 4×4 matrices from matrix `firstMatrix` of `palette`
  * has a 3×3 part that is not a rotation (or mirror) times a uniform scale: columns of

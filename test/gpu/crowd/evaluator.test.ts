@@ -13,10 +13,9 @@ import { sampleCursor } from '../../../src/anim/sample.ts';
 import { loadGltfFile } from '../../../src/cli/load-file.ts';
 import type { Model } from '../../../src/gltf/model.ts';
 import { movingMeshNodes } from '../../../src/anim/moving-mesh-nodes.ts';
-import { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from '../../../src/gpu/crowd/evaluator.ts';
+import { CROWD_EVAL_WGSL, GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from '../../../src/gpu/crowd/evaluator.ts';
 import { GpuLimitError } from '../../../src/gpu/device/limits.ts';
 import { compilationErrors } from '../../../src/gpu/device/shader-module.ts';
-import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
 import { paletteUlpError } from '../../anim/fixtures.ts';
 import { sharedAssets } from '../../support/assets.ts';
 import { GltfBuilder } from '../../../src/gltf/builder.ts';
@@ -141,7 +140,7 @@ function buildAnimatedMeshNode(): Uint8Array {
 describe('crowd-eval.wgsl', () => {
   it('compiles without errors', async (ctx) => {
     const device = gpu.device(ctx);
-    const module = device.createShaderModule({ label: 'crowd-eval.wgsl test', code: crowdEvalWgsl });
+    const module = device.createShaderModule({ label: 'crowd-eval.wgsl test', code: CROWD_EVAL_WGSL });
     expect(await compilationErrors(module)).toEqual([]);
   });
 });

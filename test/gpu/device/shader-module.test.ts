@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { compilationErrors, compileShaderModule, throwOnCompilationErrors } from '../../../src/gpu/device/shader-module.ts';
+import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
+import cullWgsl from '../../../shaders/cull.wgsl?raw';
+import recordsWgsl from '../../../shaders/records.wgsl?raw';
+import { WEIGHT_SUM_MARGIN } from '../../../src/anim/skinned-bounds.ts';
+import { CROWD_EVAL_WGSL } from '../../../src/gpu/crowd/evaluator.ts';
+import { compilationErrors, compileShaderModule, throwOnCompilationErrors, wgslF32Constants } from '../../../src/gpu/device/shader-module.ts';
+import { CULL_WGSL } from '../../../src/gpu/draw/culling-pass.ts';
+import { RECORDS_WGSL } from '../../../src/gpu/draw/records-pass.ts';
+import { NORMAL_DETERMINANT_EPSILON, UNIFORM_SCALE_TOLERANCE } from '../../../src/gpu/draw/skin-normals.ts';
+import { SLERP_LERP_COS } from '../../../src/math/quat.ts';
 import { useTestDevice } from '../../support/webgpu.ts';
 
 const gpu = useTestDevice('shader-module tests');
@@ -37,5 +46,31 @@ describe('compiling WGSL with its errors surfaced', () => {
     // Wrapped, so that awaiting the scope does not await the compilation too.
     const { compiled } = await inValidationScope(device, () => ({ compiled: compileShaderModule(device, 'broken, compiled', BROKEN) }));
     await expect(compiled).rejects.toThrow(`broken, compiled does not compile: ${errors.join('; ')}`);
+  });
+});
+
+describe('f32 constants WGSL shares with TS (wgslF32Constants)', () => {
+  it('declares each value as its float32 rounding, which reads back as the same f32; refuses a non-finite one', () => {
+    const text = wgslF32Constants({ A: 2 ** -18, B: 1e-4, C: 1e-30, D: -0.9999, E: 3 });
+    const declared = [...text.matchAll(/^const (\w+): f32 = ([^;]+);$/gm)];
+    expect(declared.map((m) => m[1])).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect(declared.map((m) => Math.fround(Number(m[2])))).toEqual([2 ** -18, 1e-4, 1e-30, -0.9999, 3].map(Math.fround));
+    expect(() => wgslF32Constants({ X: Number.NaN })).toThrow(/X is NaN/);
+  });
+
+  it('the culling, record and crowd shaders take theirs from the TS constants, declared once, nowhere in the .wgsl files', () => {
+    const shared: [string, string, Record<string, number>][] = [
+      [CULL_WGSL, cullWgsl, { WEIGHT_SUM_MARGIN }],
+      [RECORDS_WGSL, recordsWgsl, { NORMAL_DETERMINANT_EPSILON, UNIFORM_SCALE_TOLERANCE }],
+      [CROWD_EVAL_WGSL, crowdEvalWgsl, { SLERP_LERP_COS }],
+    ];
+    for (const [source, file, values] of shared) {
+      for (const [name, value] of Object.entries(values)) {
+        const declarations = [...source.matchAll(new RegExp(`const ${name}: f32 = ([^;]+);`, 'g'))];
+        expect(declarations.length, name).toBe(1);
+        expect(Math.fround(Number(declarations[0][1])), name).toBe(Math.fround(value));
+        expect(file, name).not.toMatch(new RegExp(`const ${name}\\b`));
+      }
+    }
   });
 });
