@@ -1,4 +1,5 @@
-import { invertMat4, multiplyMat4 } from '../math/trs.ts';
+import { meshNodeWorld } from '../anim/mesh-node-world.ts';
+import { invertMat4 } from '../math/trs.ts';
 import type { MeshNode, Model, Primitive } from '../gltf/model.ts';
 import { morphForBake, type BakedPrimitive, type BakeResult } from './bake.ts';
 
@@ -26,14 +27,13 @@ export interface PosedPrimitive {
 export function posedPrimitives(model: Model, result: BakeResult): PosedPrimitive[] {
   const out: PosedPrimitive[] = [];
   const baked = new Map(result.primitives.map((p) => [`${p.node}/${p.primitive}`, p]));
-  for (const mn of model.meshNodes) {
-    const nodeWorld = result.nodeMatrices.subarray(model.hierarchy.slotOf[mn.node] * 16, model.hierarchy.slotOf[mn.node] * 16 + 16);
+  model.meshNodes.forEach((mn, i) => {
     const instances = mn.instances ? mn.instances.length / 16 : 1;
     for (let k = 0; k < instances; k++) {
-      const m = mn.instances ? multiplyMat4(nodeWorld, mn.instances, new Float64Array(16), 0, k * 16, 0) : nodeWorld;
+      const m = meshNodeWorld(model, result.nodeMatrices, i, k, new Float64Array(16));
       out.push(...posedMeshNode(model, result, baked, mn, m, mn.instances ? k : -1));
     }
-  }
+  });
   return out;
 }
 

@@ -21,6 +21,7 @@ import { createSkinnedBounds, SkinnedBoundsJob, type SkinnedBounds } from '../an
 import { usesDqPalette, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model, Primitive } from '../gltf/model.ts';
 import { triangleList } from '../gltf/topology.ts';
+import { meshNodeWorld } from '../anim/mesh-node-world.ts';
 import { invertMat4, multiplyMat4, setIdentity } from '../math/trs.ts';
 import type { NumArray } from '../math/types.ts';
 import { centerOfRotationBounds } from './centers-of-rotation/bounds.ts';
@@ -188,15 +189,12 @@ export class SkinnedRaycaster {
     best[1] = -1; // mesh node
     let found = false;
     const model = this.model;
-    const m = instance.nodeMatrices;
-    const slotOf = model.hierarchy.slotOf;
     for (let i = 0; i < model.meshNodes.length; i++) {
       if (!rayHitsBox(ray, this.meshBoxes, i * 6, best[0])) continue;
       const mn = model.meshNodes[i];
       const copies = mn.instances ? mn.instances.length / 16 : 1;
       for (let k = 0; k < copies; k++) {
-        if (mn.instances) multiplyMat4(m, mn.instances, world, slotOf[mn.node] * 16, k * 16, 0);
-        else for (let c = 0; c < 16; c++) world[c] = m[slotOf[mn.node] * 16 + c];
+        meshNodeWorld(model, instance.nodeMatrices, i, k, world);
         if (!invertMat4(world, toLocal)) continue;
         transformRay(toLocal, ray, ray, localRay, 3);
         if (this.castMeshNode(instance, i, out, k)) found = true;
@@ -232,10 +230,8 @@ export class SkinnedRaycaster {
     }
     if (pc.generation !== this.generation) this.pose(instance, meshNode, pc);
     const pos = pc.positions;
-    const mn = this.model.meshNodes[meshNode], m = instance.nodeMatrices, slot = this.model.hierarchy.slotOf[mn.node] * 16;
     // An EXT_mesh_gpu_instancing node: on its first copy.
-    if (mn.instances) multiplyMat4(m, mn.instances, world, slot, 0, 0);
-    else for (let k = 0; k < 16; k++) world[k] = m[slot + k];
+    meshNodeWorld(this.model, instance.nodeMatrices, meshNode, 0, world);
     if (placement !== null) multiplyMat4(placement, world, world);
     const lx = wa * pos[a * 3] + wb * pos[b * 3] + wc * pos[c * 3];
     const ly = wa * pos[a * 3 + 1] + wb * pos[b * 3 + 1] + wc * pos[c * 3 + 1];
@@ -326,11 +322,8 @@ export class SkinnedRaycaster {
 
   /** Position, normal and uv of the hit `best` and `out`'s indices name, in world space. */
   private finishHit(instance: ModelInstance, out: RayHit, placement: NumArray | null): void {
-    const model = this.model, mn = model.meshNodes[out.meshNode];
     const pc = this.meshNodes[out.meshNode].primitives[out.primitive];
-    const slot = model.hierarchy.slotOf[mn.node] * 16, m = instance.nodeMatrices;
-    if (mn.instances) multiplyMat4(m, mn.instances, world, slot, best[4] * 16, 0);
-    else for (let c = 0; c < 16; c++) world[c] = m[slot + c];
+    meshNodeWorld(this.model, instance.nodeMatrices, out.meshNode, best[4], world);
     if (placement !== null) multiplyMat4(placement, world, world);
     const u = best[2], v = best[3], w = 1 - u - v;
     const a = pc.triangles[out.triangle * 3], b = pc.triangles[out.triangle * 3 + 1], c = pc.triangles[out.triangle * 3 + 2];

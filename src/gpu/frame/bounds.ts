@@ -1,5 +1,5 @@
 import type { ModelInstance } from '../../anim/instance.ts';
-import { multiplyMat4 } from '../../math/trs.ts';
+import { meshNodeWorld } from '../../anim/mesh-node-world.ts';
 import { createSkinnedVertices, skinPrimitive } from '../../skin/cpu-skin.ts';
 
 /** An axis-aligned box in world units, with its bounding sphere. */
@@ -23,14 +23,12 @@ export function computeInstanceBounds(instance: ModelInstance): Bounds {
   const { model, nodeMatrices } = instance;
   const min = Float32Array.of(Infinity, Infinity, Infinity);
   const max = Float32Array.of(-Infinity, -Infinity, -Infinity);
-  const instanceWorld = new Float64Array(16);
+  const m = new Float64Array(16);
   model.meshNodes.forEach((mn, i) => {
-    const nodeOffset = model.hierarchy.slotOf[mn.node] * 16;
     // An EXT_mesh_gpu_instancing node: every instance's vertices, through node world · instance.
     const instances = mn.instances ? mn.instances.length / 16 : 1;
     for (let k = 0; k < instances; k++) {
-      const m = mn.instances ? multiplyMat4(nodeMatrices, mn.instances, instanceWorld, nodeOffset, k * 16, 0) : nodeMatrices;
-      const o = mn.instances ? 0 : nodeOffset;
+      meshNodeWorld(model, nodeMatrices, i, k, m);
       for (const prim of model.meshes[mn.mesh].primitives) {
         const offset = instance.paletteOffsets[i];
         const positions = offset >= 0 && prim.influences > 0
@@ -39,7 +37,7 @@ export function computeInstanceBounds(instance: ModelInstance): Bounds {
         for (let v = 0; v < prim.vertexCount; v++) {
           const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
           for (let c = 0; c < 3; c++) {
-            const w = m[o + c] * x + m[o + 4 + c] * y + m[o + 8 + c] * z + m[o + 12 + c];
+            const w = m[c] * x + m[4 + c] * y + m[8 + c] * z + m[12 + c];
             if (w < min[c]) min[c] = w;
             if (w > max[c]) max[c] = w;
           }
