@@ -1,4 +1,5 @@
 import type { Hierarchy } from '../gltf/model.ts';
+import { multiplyMat4 } from '../math/trs.ts';
 import type { Pose } from './pose.ts';
 
 /**
@@ -67,6 +68,23 @@ export function localToModel(h: Hierarchy, pose: Pose, out: Float64Array, first 
       out[o + 12] = l30; out[o + 13] = l31; out[o + 14] = l32;
     }
     out[o + 3] = 0; out[o + 7] = 0; out[o + 11] = 0; out[o + 15] = 1;
+  }
+  return out;
+}
+
+/**
+ * Model-space matrices of every node in the rest pose, by slot: the hierarchy's rest matrices
+ * multiplied down from the roots (what localToModel gives for a rest pose). The one rest-pose
+ * world function: the draws' winding and radius and the GPU record pass's static nodes read it.
+ * (A rest *instance* also runs a VRM avatar's pose steps: code that wants those, as the viewer's
+ * root motion and the ground's footprint do, makes one.) Load time; allocates the result.
+ */
+export function restWorldMatrices(h: Hierarchy): Float64Array {
+  const out = new Float64Array(h.count * 16);
+  for (let slot = 0; slot < h.count; slot++) {
+    const parent = h.parentSlot[slot];
+    if (parent < 0) out.set(h.restMatrix.subarray(slot * 16, slot * 16 + 16), slot * 16);
+    else multiplyMat4(out, h.restMatrix, out, parent * 16, slot * 16, slot * 16);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 import { SKINNING_METHODS, usesDqPalette, type SkinningMethod } from '../../anim/skinning-method.ts';
 import type { GltfWarning } from '../../gltf/errors.ts';
 import type { MeshNode, Model } from '../../gltf/model.ts';
+import { restWorldMatrices } from '../../anim/local-to-model.ts';
 import { maxAxisScale, multiplyMat4 } from '../../math/trs.ts';
 import { InstanceCuller } from './cpu-culling.ts';
 import { DEBUG_LINE_LENGTH_FRACTION } from '../layouts/debug.ts';
@@ -316,7 +317,7 @@ export class ModelDraws {
       this.gpuRecordsChecked = true;
       if (gpuRecordsApply(this.draws)) {
         this.gpuRecords = new GpuRecords(
-          this.ctx.device, this.model, this.draws, restWorldMatrices(this.model), this.preskinBase, this.centerBase, this.paletteMatrices, this.preskinVertices,
+          this.ctx.device, this.model, this.draws, restWorldMatrices(this.model.hierarchy), this.preskinBase, this.centerBase, this.paletteMatrices, this.preskinVertices,
           `${this.ctx.label} ${this.model.name}`,
         );
       }
@@ -527,7 +528,7 @@ function variantMaterial(model: Model, gpu: GpuModel, mesh: number, p: number, v
  */
 function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat, variant: number): { draws: Draw[]; restRadius: number } {
   const draws: Draw[] = [];
-  const restWorld = restWorldMatrices(model);
+  const restWorld = restWorldMatrices(model.hierarchy);
   const instanceWorld = new Float64Array(16);
   let restRadius = 0;
   for (let i = 0; i < model.meshNodes.length; i++) {
@@ -607,21 +608,6 @@ function instanceRuns(draws: readonly Draw[], order: Int32Array): Int32Array {
     runs[s] = n;
   }
   return runs;
-}
-
-/** World matrices of the rest pose, by slot (load time). */
-export function restWorldMatrices(model: Model): Float64Array {
-  const h = model.hierarchy;
-  const out = new Float64Array(h.count * 16);
-  for (let slot = 0; slot < h.count; slot++) {
-    const parent = h.parentSlot[slot];
-    if (parent < 0) {
-      out.set(h.restMatrix.subarray(slot * 16, slot * 16 + 16), slot * 16);
-    } else {
-      multiplyMat4(out, h.restMatrix, out, parent * 16, slot * 16, slot * 16);
-    }
-  }
-  return out;
 }
 
 function determinant3(m: Float64Array, o: number): number {
