@@ -3,6 +3,7 @@ import { BlendingJob } from './blend.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from './instance.ts';
 import { LayerStack } from './layer-stack.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
+import { lockRootInPlace, type RootMotionTrack } from './root-motion.ts';
 import { wrapLoopTimeIn } from './loop-time.ts';
 import { sampleCursor } from './sample.ts';
 
@@ -27,6 +28,13 @@ export class AnimationPlayer {
   ended = false;
   /** Override (masked) and additive clip layers applied over the playing clip; empty by default. */
   readonly layers: LayerStack;
+  /**
+   * Per clip, the root motion whose root this player holds in place (lockRootInPlace) after
+   * sampling, blending and layers, before node matrices and palettes: a travelling clip plays
+   * in place with one local→model a frame. The viewer's stage sets it (ViewerStage); undefined:
+   * every clip's root moves as the clip says.
+   */
+  rootLocks: readonly (RootMotionTrack | undefined)[] | undefined = undefined;
 
   private fromClip = -1;
   private fromTime = 0;
@@ -165,6 +173,8 @@ export class AnimationPlayer {
       }
     }
     this.layers.apply();
+    const lock = this.clip >= 0 && this.rootLocks !== undefined ? this.rootLocks[this.clip] : undefined;
+    if (lock !== undefined) lockRootInPlace(lock, instance.pose);
     const materials = instance.materialAnimation;
     if (materials) {
       materials.clip = this.clip;

@@ -4,7 +4,7 @@ import { createCrowd, type AnyCrowd } from '../crowd/gpu-crowd.ts';
 import { renderCrowd } from '../crowd/render-crowd.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.ts';
 import type { AnimationPlayer } from '../anim/player.ts';
-import { lockRootInPlace } from '../anim/root-motion.ts';
+import { lockRootInPlace, type RootMotionTrack } from '../anim/root-motion.ts';
 import type { Model } from '../gltf/model.ts';
 import type { Bounds } from '../gpu/frame/bounds.ts';
 import type { Camera } from '../gpu/frame/camera.ts';
@@ -75,6 +75,8 @@ function random(seed: number): () => number {
 export class ViewerStage {
   /** Root motion of each clip, for the player (undefined: the clip plays in place). */
   readonly rootMotions: readonly (CrowdRootMotion | undefined)[];
+  /** Their tracks, which the player locks (AnimationPlayer.rootLocks). */
+  private readonly rootLocks: readonly (RootMotionTrack | undefined)[];
   private instanceCount = 1;
   private walking = false;
   private crowd: AnyCrowd | undefined;
@@ -129,6 +131,7 @@ export class ViewerStage {
   constructor(readonly model: Model) {
     const rest = createModelInstance(model);
     this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, rest.nodeMatrices));
+    this.rootLocks = this.rootMotions.map((m) => m?.track);
     setIdentity(this.placement);
     setIdentity(this.placementF32);
     setIdentity(this.base4);
@@ -203,8 +206,14 @@ export class ViewerStage {
     return player.clip >= 0 && this.rootMotions[player.clip] !== undefined;
   }
 
-  /** Locks the player's root in place if its clip travels, and recomputes its matrices. Allocates nothing. */
+  /**
+   * Has the player lock its root in place whenever its clip travels (AnimationPlayer.rootLocks:
+   * inside its pose step, so node matrices and palettes are made once); the first time, also
+   * locks the pose it holds now and recomputes its matrices. Allocates nothing after that.
+   */
   lockRoot(player: AnimationPlayer): void {
+    if (player.rootLocks === this.rootLocks) return;
+    player.rootLocks = this.rootLocks;
     const m = player.clip >= 0 ? this.rootMotions[player.clip] : undefined;
     if (m === undefined) return;
     lockRootInPlace(m.track, player.instance.pose);
@@ -340,9 +349,9 @@ export class ViewerStage {
   }
 
   /**
-   * After the player evaluated this frame (`dt` seconds, 0 when paused): locks its root in
-   * place and, with root motion, moves and steers the one character by what the root
-   * travelled since the last frame; advances the crowd. Allocates nothing.
+   * After the player evaluated this frame (`dt` seconds, 0 when paused): with root motion,
+   * moves and steers the one character by what the root travelled since the last frame (the
+   * player holds the root itself in place: lockRoot); advances the crowd. Allocates nothing.
    */
   update(player: AnimationPlayer, dt: number): void {
     const clip = player.clip;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Crowd } from '../../src/anim/crowd.ts';
+import { updateMatricesAndPalettes } from '../../src/anim/instance.ts';
 import { findSlot } from '../../src/anim/mask.ts';
+import { lockRootInPlace } from '../../src/anim/root-motion.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';
 import { WALK_STRIDE } from '../../src/builtin/character.ts';
 import { animatedBounds } from '../../src/element/camera/framing.ts';
@@ -39,6 +41,28 @@ describe('ViewerStage (what <skinned-mesh-viewer> draws around its player)', () 
     expect(b.max[2] - b.min[2]).toBeLessThan(1.2);
     expect(b.max[2] - b.min[2]).toBeLessThan(travelling.max[2] - travelling.min[2] - 0.5);
     expect(Array.from(placementOf(stage))).toEqual([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  });
+
+  it('the player holds the root in place inside its own pose step, giving the matrices that locking after it gave', async () => {
+    const { model, player, stage } = await setup();
+    const reference = new AnimationPlayer(model);
+    const track = stage.rootMotions[player.clip]!.track;
+    expect(player.rootLocks?.[player.clip]).toBe(track);
+    player.play();
+    reference.play();
+    const root = findSlot(model, 'Root');
+    for (let i = 0; i < 50; i++) {
+      player.update(DT);
+      // Locked already, before the stage's update.
+      expect(Math.abs(player.instance.nodeMatrices[root * 16 + 14])).toBeLessThan(1e-9);
+      stage.update(player, DT);
+      // The old way: a second local→model and palettes after the step.
+      reference.update(DT);
+      lockRootInPlace(track, reference.instance.pose);
+      updateMatricesAndPalettes(reference.instance);
+      expect(player.instance.nodeMatrices).toEqual(reference.instance.nodeMatrices);
+      expect(player.instance.palette).toEqual(reference.instance.palette);
+    }
   });
 
   it('with root motion, one character walks a circle around the origin inside the framed area', async () => {
