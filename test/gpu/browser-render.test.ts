@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KTX2_WORKER_MEASURE } from '../../src/gpu/textures/ktx2-offthread.ts';
+import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { assetPath } from '../support/assets.ts';
 import { compressGlb } from '../support/compressed.ts';
@@ -25,16 +26,24 @@ const YAW = 0.6, PITCH = 0.15, TIME = 0.5;
 
 describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () => {
   let session: BrowserSession;
-  beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
+  let page: Page;
+  let pageErrors: string[];
+  // One page for every check, as one page would render several models: its device (and so
+  // the renderer's pipelines, compiled on SwiftShader) is made once, not once per frame compared.
+  beforeAll(async () => {
+    session = await startBrowserSession();
+    ({ page, consoleErrors: pageErrors } = await session.newPage());
+    await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
+    await page.waitForFunction(() => typeof window.rendererCheck === 'function' && typeof window.fitImageCheck === 'function');
+  }, 60_000);
   afterAll(async () => { await session?.close(); });
   // Any WebGPU error in a page fails the test that caused it.
   afterEach(async () => { await session?.checkWebGpuErrors(); });
+  /** The console errors since the last call: each test judges its own. */
+  const consoleErrorsSinceLast = (): string[] => pageErrors.splice(0);
 
   it('CesiumMan on a canvas: device, canvas and createImageBitmap paths; matches the Node render', async () => {
     const bytes = new Uint8Array(readFileSync(assetPath('CesiumMan')));
-    const { page, consoleErrors } = await session.newPage();
-    await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
-    await page.waitForFunction(() => typeof window.rendererCheck === 'function');
     const result: RendererCheckResult = await page.evaluate(
       ([b64, t, yaw, pitch, size]) => window.rendererCheck(b64, 0, t, yaw, pitch, size),
       [Buffer.from(bytes).toString('base64'), TIME, YAW, PITCH, SIZE] as const,
@@ -42,7 +51,7 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
     const shot = decodeImageBytes(new Uint8Array(await page.screenshot({ clip: { x: 0, y: 0, width: SIZE, height: SIZE } })));
     writeArtifactPng('browser-CesiumMan-canvas', shot.width, shot.height, new Uint8Array(shot.data));
     expect(result.errors).toEqual([]);
-    expect(consoleErrors).toEqual([]);
+    expect(consoleErrorsSinceLast()).toEqual([]);
     // The canvas's own format: the shader encodes sRGB (see configureCanvas).
     expect(result.viewFormat).toMatch(/^(bgra|rgba)8unorm$/);
     // Sized by the ResizeObserver helper.
@@ -86,20 +95,13 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
     const variant = await compressGlb(original, 'meshopt');
     const frames: Uint8Array[] = [];
     for (const bytes of [original, variant]) {
-      const { page, consoleErrors } = await session.newPage();
-      try {
-        await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
-        await page.waitForFunction(() => typeof window.rendererCheck === 'function');
-        const result: RendererCheckResult = await page.evaluate(
-          ([b64, t, yaw, pitch, size]) => window.rendererCheck(b64, 0, t, yaw, pitch, size),
-          [Buffer.from(bytes).toString('base64'), TIME, YAW, PITCH, SIZE] as const,
-        );
-        expect(result.errors).toEqual([]);
-        expect(consoleErrors).toEqual([]);
-        frames.push(new Uint8Array(Buffer.from(result.pixels, 'base64')));
-      } finally {
-        await page.close();
-      }
+      const result: RendererCheckResult = await page.evaluate(
+        ([b64, t, yaw, pitch, size]) => window.rendererCheck(b64, 0, t, yaw, pitch, size),
+        [Buffer.from(bytes).toString('base64'), TIME, YAW, PITCH, SIZE] as const,
+      );
+      expect(result.errors).toEqual([]);
+      expect(consoleErrorsSinceLast()).toEqual([]);
+      frames.push(new Uint8Array(Buffer.from(result.pixels, 'base64')));
     }
     let onlyOne = 0, both = 0, sum = 0, covered = 0;
     for (let i = 0; i < frames[0].length; i += 4) {
@@ -122,23 +124,18 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
     const png = encodePng(image.width, image.height, image.data);
     const frames: Uint8Array[] = [];
     for (const bytes of [pngQuad(png), ktx2Quad(await encodeKtx2(image, { uastc: true }), undefined)]) {
-      const { page, consoleErrors } = await session.newPage();
-      try {
-        await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
-        await page.waitForFunction(() => typeof window.rendererCheck === 'function');
-        const result: RendererCheckResult = await page.evaluate(
-          ([b64, size]) => window.rendererCheck(b64, -1, 0, 0, 0, size),
-          [Buffer.from(bytes).toString('base64'), SIZE] as const,
-        );
-        expect(result.errors).toEqual([]);
-        expect(consoleErrors).toEqual([]);
-        frames.push(new Uint8Array(Buffer.from(result.pixels, 'base64')));
-        // The KTX2 image was transcoded in the library's worker (ktx2-offthread.ts), the PNG decoded as usual.
-        const measures = await page.evaluate((name) => performance.getEntriesByName(name).map((e) => (e as PerformanceMeasure).detail as string), KTX2_WORKER_MEASURE);
-        expect(measures).toEqual(frames.length === 1 ? [] : ['images[0]']);
-      } finally {
-        await page.close();
-      }
+      // The worker's measures of this model only.
+      await page.evaluate((name) => performance.clearMeasures(name), KTX2_WORKER_MEASURE);
+      const result: RendererCheckResult = await page.evaluate(
+        ([b64, size]) => window.rendererCheck(b64, -1, 0, 0, 0, size),
+        [Buffer.from(bytes).toString('base64'), SIZE] as const,
+      );
+      expect(result.errors).toEqual([]);
+      expect(consoleErrorsSinceLast()).toEqual([]);
+      frames.push(new Uint8Array(Buffer.from(result.pixels, 'base64')));
+      // The KTX2 image was transcoded in the library's worker (ktx2-offthread.ts), the PNG decoded as usual.
+      const measures = await page.evaluate((name) => performance.getEntriesByName(name).map((e) => (e as PerformanceMeasure).detail as string), KTX2_WORKER_MEASURE);
+      expect(measures).toEqual(frames.length === 1 ? [] : ['images[0]']);
     }
     let covered = 0, off = 0;
     for (let i = 0; i < frames[0].length; i += 4) {
@@ -151,18 +148,11 @@ describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () =>
   }, 120_000);
 
   it('an image beyond maxTextureDimension2D is resized by createImageBitmap to fit, aspect kept, and uploads cleanly', async () => {
-    const { page, consoleErrors } = await session.newPage();
-    try {
-      await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
-      await page.waitForFunction(() => typeof window.fitImageCheck === 'function');
-      const result = await page.evaluate(() => window.fitImageCheck(60));
-      expect(result.size).toEqual([60, 20, 60, 20]);
-      expect(result.same).toBe(false);
-      expect(result.left).toEqual([255, 0, 0, 255]);
-      expect(result.right).toEqual([0, 0, 255, 255]);
-      expect(consoleErrors).toEqual([]);
-    } finally {
-      await page.close();
-    }
+    const result = await page.evaluate(() => window.fitImageCheck(60));
+    expect(result.size).toEqual([60, 20, 60, 20]);
+    expect(result.same).toBe(false);
+    expect(result.left).toEqual([255, 0, 0, 255]);
+    expect(result.right).toEqual([0, 0, 255, 255]);
+    expect(consoleErrorsSinceLast()).toEqual([]);
   }, 60_000);
 });

@@ -40,12 +40,31 @@ declare global {
   }
 }
 
+/** Every uncaptured error of the page's device, in order; a check returns those its own work raised. */
+const deviceErrors: string[] = [];
+let pageDevice: Promise<GPUDevice> | undefined;
+/** Resolves once the ResizeObserver helper has sized the page's canvas. */
+let canvasSized: Promise<void> | undefined;
+
+/**
+ * The page's one device, as a page keeps one: its checks share it, so the renderer's
+ * pipelines are compiled once per page (each new device compiles them again on SwiftShader).
+ */
+function sharedDevice(): Promise<GPUDevice> {
+  pageDevice ??= requestWebGpuDevice({ label: 'browser test device' }).then((device) => {
+    device.addEventListener('uncapturederror', (e) => deviceErrors.push((e as GPUUncapturedErrorEvent).error.message));
+    return device;
+  });
+  return pageDevice;
+}
+
 window.rendererCheck = async (glbBase64, clip, time, yaw, pitch, size, srgbView = false) => {
-  const errors: string[] = [];
-  const device = await requestWebGpuDevice({ label: 'browser test device' });
-  device.addEventListener('uncapturederror', (e) => errors.push((e as GPUUncapturedErrorEvent).error.message));
+  const device = await sharedDevice();
+  const firstError = deviceErrors.length;
   const canvas = document.getElementById('view') as HTMLCanvasElement;
-  const resized = new Promise<void>((resolve) => observeCanvasSize(canvas, device, () => resolve()));
+  // Observed once: the helper calls back when the size changes, and after the first check it does not.
+  canvasSized ??= new Promise<void>((resolve) => observeCanvasSize(canvas, device, () => resolve()));
+  const resized = canvasSized;
   const { context, viewFormat } = configureCanvas(canvas, device, { srgbView });
   await resized;
 
@@ -70,11 +89,13 @@ window.rendererCheck = async (glbBase64, clip, time, yaw, pitch, size, srgbView 
   renderer.render(target, camera, instance);
   const pixels = await readTexturePixels(device, target);
   await device.queue.onSubmittedWorkDone();
-  return { canvasSize: [canvas.width, canvas.height], viewFormat, pixels: toBase64(pixels), errors };
+  target.destroy();
+  renderer.destroy();
+  return { canvasSize: [canvas.width, canvas.height], viewFormat, pixels: toBase64(pixels), errors: deviceErrors.slice(firstError) };
 };
 
 window.fitImageCheck = async (maxDimension) => {
-  const device = await requestWebGpuDevice({ label: 'fitImage test device' });
+  const device = await sharedDevice();
   const canvas = new OffscreenCanvas(300, 100);
   const g = canvas.getContext('2d')!;
   g.fillStyle = '#ff0000';
@@ -90,6 +111,6 @@ window.fitImageCheck = async (maxDimension) => {
     size: [fitted.width, fitted.height, texture.width, texture.height],
     left: at(2, Math.floor(texture.height / 2)), right: at(texture.width - 3, Math.floor(texture.height / 2)), same: 'source' in fitted && fitted.source === bitmap,
   };
-  device.destroy();
+  texture.destroy();
   return result;
 };
