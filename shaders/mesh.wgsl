@@ -81,6 +81,8 @@ struct FrameUniforms {
   environmentLevels: f32,
   // The shadow lookup's tap spacing in shadow-map texels (RenderSettings.shadowSoftness).
   shadowSpread: f32,
+  // Multiplies every outline width (RenderSettings.outlineWidth; shaders/mtoon.wgsl): 1 as authored, 0 none.
+  outlineWidthScale: f32,
   // The environment's SH9 irradiance / π (rgb of each coefficient; shaders/sh9.wgsl).
   environmentIrradiance: array<vec4f, 9>,
 }
@@ -139,7 +141,7 @@ fn toWorld(local: SkinnedFrame, surface: SurfaceInput, record: DrawRecord) -> Ve
   let placed = record.model * vec4f(local.position, 1.0);
   let normal = record.normalMatrix * local.normal;
   // The material path's hook: xyz moves the vertex (world units), w pushes it back in depth (clip w units).
-  let moved = materialVertexOffset(placed.xyz, normal, surface.texcoord0);
+  let moved = materialVertexOffset(placed.xyz, normal, surface.texcoord0, surface.texcoord1);
   let world = vec4f(placed.xyz + moved.xyz, 1.0);
   let linear = mat3x3f(record.model[0].xyz, record.model[1].xyz, record.model[2].xyz);
   var out: VertexOutput;
@@ -317,6 +319,59 @@ fn vsPreskinned(surface: SurfaceInput, @builtin(vertex_index) vertex: u32, @buil
   let at = (record.skinnedBase + vertex) * 3u;
   let local = SkinnedFrame(skinnedVertices[at].xyz, skinnedVertices[at + 1u].xyz, skinnedVertices[at + 2u]);
   return toWorld(local, surface, record);
+}
+
+// ---------------------------------------------------------------- surface pieces every material path uses
+
+// Alpha by glTF's alphaMode: MASK keeps the fragment at or above the cutoff (discarded below,
+// in ALPHA_TEST pipelines only) as opaque, OPAQUE ignores alpha, BLEND keeps it.
+fn materialAlpha(alpha: f32, alphaMode: u32, cutoff: f32) -> f32 {
+  if (alphaMode == ALPHA_MASK) {
+    if (ALPHA_TEST && alpha < cutoff) {
+      discard;
+    }
+    return 1.0;
+  }
+  return select(alpha, 1.0, alphaMode == ALPHA_OPAQUE);
+}
+
+// The shading normal before normal mapping: interpolated, or flat from the skinned surface
+// itself (dpx, dpy: the world position's screen derivatives).
+fn geometricNormal(in: VertexOutput, frontFacing: bool, toEye: vec3f, dpx: vec3f, dpy: vec3f) -> vec3f {
+  if ((in.drawFlags & DRAW_FLAT_NORMALS) != 0u) {
+    let n = normalize(cross(dpx, dpy));
+    // Derivative normals have no winding; the visible side is the front.
+    return select(n, -n, dot(n, toEye) < 0.0);
+  }
+  // Back faces (only drawn for double-sided materials) light their own side.
+  return select(-1.0, 1.0, frontFacing) * normalize(in.normal);
+}
+
+// `n` bent by a tangent-space normal map sample (0…1 encoded) scaled in xy by `scale`: in the
+// skinned tangent frame, or without TANGENT one from screen-space derivatives (duvx, duvy: the
+// map's UV derivatives).
+fn mappedNormal(in: VertexOutput, n: vec3f, frontFacing: bool, normalSample: vec3f, scale: f32, dpx: vec3f, dpy: vec3f, duvx: vec2f, duvy: vec2f) -> vec3f {
+  var t: vec3f;
+  var b: vec3f;
+  if ((in.drawFlags & DRAW_HAS_TANGENTS) != 0u) {
+    let tangentSign = select(-in.tangent.w, in.tangent.w, frontFacing);
+    let tRaw = select(-in.tangent.xyz, in.tangent.xyz, frontFacing);
+    t = normalize(tRaw - n * dot(n, tRaw));
+    b = cross(n, t) * tangentSign;
+  } else {
+    // No TANGENT: the tangent is ∂position/∂u from screen-space derivatives (as the
+    // Khronos sample viewer does), made orthogonal to n.
+    let det = duvx.x * duvy.y - duvy.x * duvx.y;
+    var tDeriv = (duvy.y * dpx - duvx.y * dpy) * select(0.0, 1.0 / det, abs(det) > 1e-12);
+    tDeriv = tDeriv - n * dot(n, tDeriv);
+    let tLen2 = dot(tDeriv, tDeriv);
+    // Degenerate UVs: any vector perpendicular to n.
+    let fallback = select(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), abs(n.x) > 0.9);
+    t = select(normalize(fallback - n * dot(n, fallback)), tDeriv * inverseSqrt(tLen2), tLen2 > 1e-20);
+    b = cross(n, t);
+  }
+  let scaled = (normalSample * 2.0 - 1.0) * vec3f(scale, scale, 1.0);
+  return normalize(mat3x3f(t, b, n) * scaled);
 }
 
 // Linear radiance to the target: exposure, tone mapping, sRGB encoding when the target

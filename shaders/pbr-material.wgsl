@@ -68,7 +68,7 @@ struct MaterialUniforms {
 @group(2) @binding(10) var emissiveSampler: sampler;
 
 // The mesh vertex stage's material hook (mesh.wgsl toWorld): PBR surfaces stay where skinning put them.
-fn materialVertexOffset(worldPosition: vec3f, worldNormal: vec3f, texcoord0: vec2f) -> vec4f {
+fn materialVertexOffset(worldPosition: vec3f, worldNormal: vec3f, texcoord0: vec2f, texcoord1: vec2f) -> vec4f {
   return vec4f(0.0);
 }
 
@@ -114,57 +114,15 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   let duvy = dpdy(normalUv);
 
   var base = material.baseColorFactor * baseSample * in.color0;
-  if (material.alphaMode == ALPHA_MASK) {
-    if (ALPHA_TEST && base.a < material.alphaCutoff) {
-      discard;
-    }
-    base.a = 1.0;
-  } else if (material.alphaMode == ALPHA_OPAQUE) {
-    base.a = 1.0;
-  }
+  base.a = materialAlpha(base.a, material.alphaMode, material.alphaCutoff);
   if (MATERIAL_SHADING == SHADING_UNLIT) {
     return outputColor(base.rgb, base.a);
   }
 
   let toEye = normalize(frame.cameraPosition - in.worldPosition);
-  // Geometric normal: interpolated, or flat from the skinned surface itself.
-  var n: vec3f;
-  if ((in.drawFlags & DRAW_FLAT_NORMALS) != 0u) {
-    n = normalize(cross(dpx, dpy));
-    // Derivative normals have no winding; the visible side is the front.
-    if (dot(n, toEye) < 0.0) {
-      n = -n;
-    }
-  } else {
-    n = normalize(in.normal);
-    // Back faces (only drawn for double-sided materials) light their own side.
-    if (!frontFacing) {
-      n = -n;
-    }
-  }
-
+  var n = geometricNormal(in, frontFacing, toEye, dpx, dpy);
   if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u && (material.flags & MATERIAL_HAS_NORMAL_TEXTURE) != 0u) {
-    var t: vec3f;
-    var b: vec3f;
-    if ((in.drawFlags & DRAW_HAS_TANGENTS) != 0u) {
-      let tangentSign = select(-in.tangent.w, in.tangent.w, frontFacing);
-      let tRaw = select(-in.tangent.xyz, in.tangent.xyz, frontFacing);
-      t = normalize(tRaw - n * dot(n, tRaw));
-      b = cross(n, t) * tangentSign;
-    } else {
-      // No TANGENT: the tangent is ∂position/∂u from screen-space derivatives (as the
-      // Khronos sample viewer does), made orthogonal to n.
-      let det = duvx.x * duvy.y - duvy.x * duvx.y;
-      var tDeriv = (duvy.y * dpx - duvx.y * dpy) * select(0.0, 1.0 / det, abs(det) > 1e-12);
-      tDeriv = tDeriv - n * dot(n, tDeriv);
-      let tLen2 = dot(tDeriv, tDeriv);
-      // Degenerate UVs: any vector perpendicular to n.
-      let fallback = select(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), abs(n.x) > 0.9);
-      t = select(normalize(fallback - n * dot(n, fallback)), tDeriv * inverseSqrt(tLen2), tLen2 > 1e-20);
-      b = cross(n, t);
-    }
-    let scaled = (normalSample * 2.0 - 1.0) * vec3f(material.normalScale, material.normalScale, 1.0);
-    n = normalize(mat3x3f(t, b, n) * scaled);
+    n = mappedNormal(in, n, frontFacing, normalSample, material.normalScale, dpx, dpy, duvx, duvy);
   }
 
   let metallic = clamp(material.metallicFactor * mrSample.b, 0.0, 1.0);

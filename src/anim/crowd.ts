@@ -369,6 +369,7 @@ export class Crowd {
       materials.fromClip = this.fromClip[0];
       materials.fromTime = this.fromTime[0];
       materials.weight = this.fromClip[0] >= 0 ? this.fadeElapsed[0] / this.fadeDuration[0] : 1;
+      materials.uvAnimationTime += dt;
       materials.evaluate();
     }
   }

@@ -1,17 +1,20 @@
 import {
-  MATERIAL_ANIM_FLOATS, MaterialAnimOffset, TEXTURE_SLOT_COUNT, UV_TRANSFORM_FLOATS, UvTransformOffset,
+  MATERIAL_ANIM_FLOATS, MaterialAnimOffset, MTOON_TEXTURE_SLOT_COUNT, TEXTURE_SLOT_COUNT, UV_TRANSFORM_FLOATS, UvTransformOffset,
 } from '../gltf/extensions/khr-animation-pointer.ts';
 import { DEFAULT_IOR } from '../gltf/extensions/khr-materials-ior.ts';
 import type { Material, Model, TextureInfo } from '../gltf/model.ts';
+import { hasMToonUvAnimation } from '../gltf/mtoon-model.ts';
 import { findKey, sampleVector } from './sample.ts';
 
 /**
  * The materials whose values change per frame, ascending: those a clip animates
- * (KHR_animation_pointer material tracks) and those a VRM expression binds (colour and
- * texture-transform binds, applied by src/anim/vrm/expressions.ts).
+ * (KHR_animation_pointer material tracks), those a VRM expression binds (colour and
+ * texture-transform binds, applied by src/anim/vrm/expressions.ts) and MToon materials with
+ * UV animation (their time, MaterialAnimation.uvAnimationTime).
  */
 export function animatedMaterials(model: Model): number[] {
   const set = new Set<number>();
+  model.materials.forEach((m, i) => { if (m.mtoon && hasMToonUvAnimation(m.mtoon)) set.add(i); });
   for (const clip of model.animations) for (const t of clip.materialTracks ?? []) set.add(t.material);
   for (const e of model.vrm?.expressions ?? []) {
     for (const b of e.materialColorBinds) set.add(b.material);
@@ -58,6 +61,12 @@ export class MaterialAnimation {
 
   /** Applied over the sampled values on every `evaluate` and `publish`. */
   overlay: MaterialOverlay | undefined;
+  /**
+   * Seconds of MToon UV animation (VRMC_materials_mtoon scroll and rotation speeds multiply
+   * it), written into every block on `evaluate`. Wall time: the player adds each frame's dt,
+   * playing or paused, as three-vrm's `vrm.update(delta)` does.
+   */
+  uvAnimationTime = 0;
 
   private readonly rest: Float32Array;
   /** The clips' values of the last `evaluate`, before the overlay. */
@@ -99,6 +108,7 @@ export class MaterialAnimation {
       this.sample(this.fromClip, from);
       for (let i = 0; i < sampled.length; i++) sampled[i] = from[i] + (sampled[i] - from[i]) * weight;
     }
+    for (let o = MaterialAnimOffset.MTOON_UV_ANIMATION_TIME; o < sampled.length; o += MATERIAL_ANIM_FLOATS) sampled[o] = this.uvAnimationTime;
     this.publish();
   }
 
@@ -153,14 +163,9 @@ export function restValues(m: Material, out: Float32Array, o: number): void {
   out.set(m.emissiveFactor, o + MaterialAnimOffset.EMISSIVE_FACTOR);
   out[o + MaterialAnimOffset.ALPHA_CUTOFF] = m.alphaCutoff;
   const slots = textureSlots(m);
-  for (let s = 0; s < TEXTURE_SLOT_COUNT; s++) {
-    const t = slots[s]?.transform;
-    const at = o + MaterialAnimOffset.UV_TRANSFORM + s * UV_TRANSFORM_FLOATS;
-    out.set(t ? t.offset : [0, 0], at + UvTransformOffset.OFFSET);
-    out[at + UvTransformOffset.ROTATION] = t ? t.rotation : 0;
-    out.set(t ? t.scale : [1, 1], at + UvTransformOffset.SCALE);
-  }
+  for (let s = 0; s < TEXTURE_SLOT_COUNT; s++) restUvTransform(slots[s], out, o + MaterialAnimOffset.UV_TRANSFORM + s * UV_TRANSFORM_FLOATS);
   restExtensionValues(m, out, o);
+  restMToonValues(m, out, o);
 }
 
 /** The material extensions' values (the extensions' defaults where a material lacks one). */
@@ -189,4 +194,30 @@ function restExtensionValues(m: Material, out: Float32Array, o: number): void {
   out[o + O.DISPERSION] = m.dispersion ?? 0;
   out[o + O.DIFFUSE_TRANSMISSION_FACTOR] = m.diffuseTransmission?.factor ?? 0;
   out.set(m.diffuseTransmission?.colorFactor ?? [1, 1, 1], o + O.DIFFUSE_TRANSMISSION_COLOR_FACTOR);
+}
+
+/** A material's MToon values (nothing without MToon). */
+function restMToonValues(m: Material, out: Float32Array, o: number): void {
+  const t = m.mtoon;
+  if (!t) return;
+  out.set(t.shadeColorFactor, o + MaterialAnimOffset.MTOON_SHADE_COLOR);
+  out.set(t.matcapFactor, o + MaterialAnimOffset.MTOON_MATCAP_FACTOR);
+  out.set(t.parametricRimColorFactor, o + MaterialAnimOffset.MTOON_RIM_COLOR);
+  out.set(t.outlineColorFactor, o + MaterialAnimOffset.MTOON_OUTLINE_COLOR);
+  const mtoonSlots = mtoonTextureSlots(m);
+  for (let s = 0; s < MTOON_TEXTURE_SLOT_COUNT; s++) restUvTransform(mtoonSlots[s], out, o + MaterialAnimOffset.MTOON_UV_TRANSFORM + s * UV_TRANSFORM_FLOATS);
+}
+
+/** A material's MToon texture slots in MToonTextureSlot order (all undefined without MToon). */
+export function mtoonTextureSlots(m: Material): readonly (TextureInfo | undefined)[] {
+  const t = m.mtoon;
+  return [t?.shadeMultiplyTexture, t?.shadingShiftTexture, t?.matcapTexture, t?.rimMultiplyTexture, t?.outlineWidthMultiplyTexture, t?.uvAnimationMaskTexture];
+}
+
+/** A slot's KHR_texture_transform (the identity without one) at `at`, in the UvTransformOffset layout. */
+function restUvTransform(info: TextureInfo | undefined, out: Float32Array, at: number): void {
+  const t = info?.transform;
+  out.set(t ? t.offset : [0, 0], at + UvTransformOffset.OFFSET);
+  out[at + UvTransformOffset.ROTATION] = t ? t.rotation : 0;
+  out.set(t ? t.scale : [1, 1], at + UvTransformOffset.SCALE);
 }

@@ -146,8 +146,10 @@ export class AnimationPlayer {
       this.layers.dt = dt;
       this.layers.advance();
     }
-    // Spring bones move with wall time, playing or not (a paused model dragged still swings).
+    // Spring bones and MToon UV animation move with wall time, playing or not (a paused model dragged still swings).
     this.frameDt = dt;
+    const materials = this.instance.materialAnimation;
+    if (materials) materials.uvAnimationTime += dt;
     this.evaluate();
   }
 

@@ -134,7 +134,7 @@ export class Renderer {
   async setModel(model: Model): Promise<void> {
     const gpu = await uploadModel({
       device: this.device, pipelines: this.pipelines, mipmaps: this.mipmaps,
-      imageDecoder: this.imageDecoder, defaults: this.defaults, limits: this.limits,
+      imageDecoder: this.imageDecoder, defaults: this.defaults, limits: this.limits, mtoon: this.settings.mtoon,
     }, model);
     for (const w of gpu.warnings) this.onWarning(w);
     let draws: ModelDraws | undefined;
@@ -525,7 +525,7 @@ export class Renderer {
     if (this.frame.background && settings.skybox && !plan.continues) stats.drawCalls += this.encodeSkybox(pass);
     if (drawsModel) {
       if (!indirect) current.sortBlended(count, this.frameData.view);
-      this.encodeModel(pass, current, count, plan.drawn, skinGroup!, pipelines!.surface, indirect, plan.compute);
+      this.encodeModel(pass, current, count, plan.drawn, skinGroup!, pipelines!, indirect, plan.compute);
       if (plan.showBounds) {
         stats.drawCalls += this.boundsOverlay.encode(pass, current.culler.boxes, count);
         uploaded += this.boundsOverlay.uploadedBytes;
@@ -608,7 +608,7 @@ export class Renderer {
    * `drawn`: the instances the stats count (GPU culling: those of the last count read back).
    */
   private encodeModel(
-    pass: GPURenderPassEncoder, current: ModelDraws, count: number, drawn: number, skinGroup: GPUBindGroup, surface: readonly GPURenderPipeline[],
+    pass: GPURenderPassEncoder, current: ModelDraws, count: number, drawn: number, skinGroup: GPUBindGroup, built: DrawPipelines,
     indirect: GPUBuffer | undefined, compute: boolean,
   ): void {
     const stats = this.stats;
@@ -616,8 +616,11 @@ export class Renderer {
     const debugMask = this.settings.debug & current.debug.readyFor(method);
     pass.setBindGroup(BindGroup.FRAME, this.frame.group);
     pass.setBindGroup(BindGroup.SKIN, skinGroup);
-    const pipelines = (debugMask & DebugView.WEIGHTS) !== 0 ? current.debug.weightsPipelines(method) : surface;
-    stats.drawCalls += current.encode(pass, count, pipelines, this.frameData.groundRadius[0] > 0 ? this.ground : undefined, indirect);
+    const weights = (debugMask & DebugView.WEIGHTS) !== 0;
+    const pipelines = weights ? current.debug.weightsPipelines(method) : built.surface;
+    // Outlines (MToon) unless the weights view replaces the surfaces or their width is 0.
+    const outlines = weights || this.frameData.outlineWidthScale[0] === 0 ? undefined : built.outline;
+    stats.drawCalls += current.encode(pass, count, pipelines, this.frameData.groundRadius[0] > 0 ? this.ground : undefined, indirect, outlines);
     stats.vertices += current.surfaceVertices * drawn;
     stats.triangles += current.surfaceTriangles * drawn;
     if (debugMask & ~DebugView.WEIGHTS) {

@@ -65,10 +65,23 @@ export const MaterialAnimOffset = {
   DIFFUSE_TRANSMISSION_FACTOR: 58,
   /** 3 floats. */
   DIFFUSE_TRANSMISSION_COLOR_FACTOR: 59,
+  /** MToon (Material.mtoon; VRM expressions bind them), after the PBR extensions' values: 3 floats each, linear RGB. */
+  MTOON_SHADE_COLOR: 62,
+  MTOON_MATCAP_FACTOR: 65,
+  MTOON_RIM_COLOR: 68,
+  MTOON_OUTLINE_COLOR: 71,
+  /** Seconds the MToon UV animation has run (wall time, MaterialAnimation.uvAnimationTime). */
+  MTOON_UV_ANIMATION_TIME: 74,
+  /** Per MToon texture slot s (MToonTextureSlot), at MTOON_UV_TRANSFORM + s × UV_TRANSFORM_FLOATS, as UV_TRANSFORM. */
+  MTOON_UV_TRANSFORM: 75,
 } as const;
 export const UvTransformOffset = { OFFSET: 0, ROTATION: 2, SCALE: 3 } as const;
 export const UV_TRANSFORM_FLOATS = 5;
-export const MATERIAL_ANIM_FLOATS = MaterialAnimOffset.DIFFUSE_TRANSMISSION_COLOR_FACTOR + 3;
+
+/** MToon's own texture slots in the order of their animated UV transforms (the core slots hold the base colour, normal and emissive ones). */
+export const MToonTextureSlot = { SHADE_MULTIPLY: 0, SHADING_SHIFT: 1, MATCAP: 2, RIM_MULTIPLY: 3, OUTLINE_WIDTH_MULTIPLY: 4, UV_ANIMATION_MASK: 5 } as const;
+export const MTOON_TEXTURE_SLOT_COUNT = 6;
+export const MATERIAL_ANIM_FLOATS = MaterialAnimOffset.MTOON_UV_TRANSFORM + MTOON_TEXTURE_SLOT_COUNT * UV_TRANSFORM_FLOATS;
 
 const O = MaterialAnimOffset;
 /**

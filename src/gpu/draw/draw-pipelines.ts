@@ -9,7 +9,7 @@
  * specialised for it), so one entry per method serves that path with shadows on or off.
  */
 import { SKINNING_METHODS, type SkinningMethod } from '../../anim/skinning-method.ts';
-import { PRESKINNED_ENTRY_POINT, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
+import { materialFeaturesOf, materialPathOf, meshVariantDesc, PRESKINNED_ENTRY_POINT, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
 import { preskinPipeline, preskinVariants, type PreskinDraw } from './preskin.ts';
 import type { SkinningPath } from '../frame/render-settings.ts';
 import type { ShadowCasterPipelines } from '../frame/shadow-map.ts';
@@ -19,6 +19,8 @@ import { BackgroundBuild, type BuildFailure } from '../device/background-build.t
 export interface DrawPipelines {
   /** Per draw: its lit pipeline. */
   readonly surface: readonly GPURenderPipeline[];
+  /** Per draw: its outline's pipeline (MeshVariant 'outline'; null: its material draws none). */
+  readonly outline: readonly (GPURenderPipeline | null)[];
   /** Per draw: its shadow pass pipeline (null: it casts none); empty for the vertex path without shadows. */
   readonly casters: readonly (GPURenderPipeline | null)[];
   /** The compute path's pipelines, one per skinned draw (preskinVariants); empty on the vertex path. */
@@ -113,17 +115,26 @@ export class DrawPipelineTable {
       // compute path readies that fallback too.
       await this.ensure(skinning, 'vertex', false);
       const compute = await Promise.all(preskinVariants(draws).map((v) => preskinPipeline(device, skinning, v)));
-      const surface = await Promise.all(draws.map((d) => meshPipelines.pipeline(d.skinned ? {
+      const computeDesc = (d: PipelineDraw): MeshPipelineDesc => (d.skinned ? {
         ...d.desc, skinning, shadows: true, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
-      } : { ...d.desc, skinning, shadows: true })));
+      } : { ...d.desc, skinning, shadows: true });
+      const surface = await Promise.all(draws.map((d) => meshPipelines.pipeline(computeDesc(d))));
+      const outline = await this.outlines(draws.map(computeDesc));
       const casters = await Promise.all(draws.map((d) => (d.skinned
         ? casterPipelines.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
         : casterPipelines.pipeline(d.desc, skinning))));
       this.onComputeBuilt();
-      return { surface, casters, compute };
+      return { surface, outline, casters, compute };
     }
     const surface = await Promise.all(draws.map((d) => meshPipelines.pipeline({ ...d.desc, skinning, shadows })));
+    const outline = await this.outlines(draws.map((d) => ({ ...d.desc, skinning, shadows })));
     const casters = shadows ? await Promise.all(draws.map((d) => casterPipelines.pipeline(d.desc, skinning))) : [];
-    return { surface, casters, compute: [] };
+    return { surface, outline, casters, compute: [] };
+  }
+
+  /** The outline pipeline of each shaded description whose material draws one, else null. */
+  private outlines(descs: readonly MeshPipelineDesc[]): Promise<(GPURenderPipeline | null)[]> {
+    return Promise.all(descs.map((desc) => (materialPathOf(desc).outlines(materialFeaturesOf(desc))
+      ? this.ctx.meshPipelines.pipeline(meshVariantDesc(desc, 'outline')) : null)));
   }
 }

@@ -25,7 +25,7 @@ import { groundFootprint, type GroundDisc, type GroundFootprint } from '../frame
 import { BindGroup, DrawFlag, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from '../layouts/bindings.ts';
 import type { BuildFailure } from '../device/background-build.ts';
 import { instancesPerBinding, type AllocationLimits } from '../device/limits.ts';
-import type { MeshPipelineDesc, MeshPipelines } from '../pipelines/mesh.ts';
+import { materialFeaturesOf, materialPathOf, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
 import { preskinLayout, PreskinBuffers, type PreskinSharedBuffers } from './preskin.ts';
 import { createShadowCasterBounds, type ShadowCasterBounds, type ShadowCasterPipelines } from '../frame/shadow-map.ts';
 
@@ -81,6 +81,12 @@ export class ModelDraws {
   readonly solidRuns: Int32Array;
   /** Blended draws (draw indices). */
   readonly blendDraws: Int32Array;
+  /** Per draw: its blended draw order (GpuMaterial.blending.queue): blended draws go by it, then back to front. */
+  readonly blendQueue: Int32Array;
+  /** Entries of `solidOrder` (and their `solidRuns`) whose material draws an outline (MaterialPath.outlines), drawn after the solid surfaces. */
+  readonly solidOutlines: Int32Array;
+  /** Per draw: 1 when its material draws an outline. */
+  readonly hasOutline: Uint8Array;
   /** Joint matrices of one instance (all its skinned mesh nodes). */
   readonly paletteMatrices: number;
   /** Vertices and triangles one instance's draws transform and rasterise (RenderStats). */
@@ -216,12 +222,18 @@ export class ModelDraws {
     const solid: number[] = [];
     const blend: number[] = [];
     draws.forEach((d, i) => (d.material.alphaMode === 'BLEND' ? blend : solid).push(i));
-    // Fewest state changes: group by pipeline, then by material.
-    solid.sort((a, b) => (pipelineIds.get(surface[a])! - pipelineIds.get(surface[b])!)
+    // Opaque before masked (MToon's render queues), then fewest state changes: group by pipeline, then by material.
+    const masked = (i: number): number => (draws[i].material.alphaMode === 'MASK' ? 1 : 0);
+    solid.sort((a, b) => (masked(a) - masked(b)) || (pipelineIds.get(surface[a])! - pipelineIds.get(surface[b])!)
       || (materialIds.get(draws[a].material)! - materialIds.get(draws[b].material)!) || a - b);
     this.solidOrder = Int32Array.from(solid);
     this.solidRuns = instanceRuns(draws, this.solidOrder);
     this.blendDraws = Int32Array.from(blend);
+    this.blendQueue = Int32Array.from(draws, (d) => d.material.blending.queue);
+    this.hasOutline = Uint8Array.from(draws, (d) => (materialPathOf(d.desc).outlines(materialFeaturesOf(d.desc)) ? 1 : 0));
+    const outlined: number[] = [];
+    for (let s = 0; s < this.solidOrder.length; s += this.solidRuns[s]) if (this.hasOutline[this.solidOrder[s]]) outlined.push(s);
+    this.solidOutlines = Int32Array.from(outlined);
     this.surfaceVertices = draws.reduce((n, d) => n + d.primitive.vertexCount, 0);
     this.surfaceTriangles = draws.reduce((n, d) => n + d.triangles, 0);
 
@@ -381,9 +393,10 @@ export class ModelDraws {
   }
 
   /**
-   * Back to front by view-space depth of each (draw, instance)'s bounds centre, from this
-   * frame's draw records (camera-relative) and the rotation of the view matrix `v`; insertion sort, nearly
-   * sorted from the last frame.
+   * By blended draw order (`blendQueue`: MToon's render queues), then back to front by
+   * view-space depth of each (draw, instance)'s bounds centre, from this frame's draw records
+   * (camera-relative) and the rotation of the view matrix `v`; insertion sort, nearly sorted
+   * from the last frame.
    */
   sortBlended(count: number, v: Float32Array): void {
     const blendDraws = this.blendDraws;
@@ -411,11 +424,16 @@ export class ModelDraws {
       depth[record] = v[2] * x + v[6] * y + v[10] * z + v[14];
     }
     if (n < 2) return;
+    const queue = this.blendQueue;
     for (let k = 1; k < n; k++) {
       const record = order[k];
       const z = depth[record];
+      const q = queue[(record / count) | 0];
       let j = k - 1;
-      while (j >= 0 && depth[order[j]] > z) {
+      // By queue (MToon's render queues), then back to front.
+      while (j >= 0) {
+        const qj = queue[(order[j] / count) | 0];
+        if (qj < q || (qj === q && depth[order[j]] <= z)) break;
         order[j + 1] = order[j];
         j--;
       }
@@ -427,23 +445,37 @@ export class ModelDraws {
    * Encodes the draws of `count` instances into the frame pass (frame and skin groups set):
    * solid draws one instanced call each, then `ground` (it blends at its rim), then blended
    * draws one call per (draw, instance) in `blendOrder`. `pipelines[i]` is draw i's.
+   * `outlines` (MeshVariant 'outline' pipelines, null where a draw has none; undefined draws no
+   * outline): a solid draw's outline follows the solid surfaces, a blended one's its own surface.
    * `indirect` (a GPU-culled frame: draw/culling-pass.ts): every draw, blended ones too (then not
    * sorted between instances), is one indirect call with its arguments there.
    * Returns the draw calls made. Allocates nothing.
    */
-  encode(pass: GPURenderPassEncoder, count: number, pipelines: readonly GPURenderPipeline[], ground: GroundDisc | undefined, indirect?: GPUBuffer): number {
+  encode(
+    pass: GPURenderPassEncoder, count: number, pipelines: readonly GPURenderPipeline[], ground: GroundDisc | undefined, indirect?: GPUBuffer,
+    outlines?: readonly (GPURenderPipeline | null)[],
+  ): number {
     this.boundPipeline = undefined;
     this.boundMaterial = undefined;
     this.boundDraw = -1;
     let calls = 0;
+    const hasOutline = this.hasOutline;
     if (indirect) {
       const solid = this.solidOrder, blend = this.blendDraws;
       for (let s = 0; s < solid.length; s++) this.drawIndirect(pass, pipelines, solid[s], indirect);
+      if (outlines) {
+        for (let s = 0; s < solid.length; s++) {
+          if (hasOutline[solid[s]]) { this.drawIndirect(pass, outlines as readonly GPURenderPipeline[], solid[s], indirect); calls++; }
+        }
+      }
       if (ground) {
         calls += ground.encode(pass);
         this.boundPipeline = undefined;
       }
-      for (let b = 0; b < blend.length; b++) this.drawIndirect(pass, pipelines, blend[b], indirect);
+      for (let b = 0; b < blend.length; b++) {
+        this.drawIndirect(pass, pipelines, blend[b], indirect);
+        if (outlines && hasOutline[blend[b]]) { this.drawIndirect(pass, outlines as readonly GPURenderPipeline[], blend[b], indirect); calls++; }
+      }
       return calls + solid.length + blend.length;
     }
     const solid = this.solidOrder;
@@ -454,12 +486,24 @@ export class ModelDraws {
       this.draw(pass, pipelines, solid[s], count * runs[s], solid[s] * count);
       solidCalls++;
     }
+    if (outlines) {
+      const outlined = this.solidOutlines;
+      for (let o = 0; o < outlined.length; o++) {
+        const s = outlined[o];
+        this.draw(pass, outlines as readonly GPURenderPipeline[], solid[s], count * runs[s], solid[s] * count);
+        solidCalls++;
+      }
+    }
     if (ground) {
       calls += ground.encode(pass);
       this.boundPipeline = undefined;
     }
     const order = this.blendOrder;
-    for (let e = 0; e < this.blendCount; e++) this.draw(pass, pipelines, (order[e] / count) | 0, 1, order[e]);
+    for (let e = 0; e < this.blendCount; e++) {
+      const index = (order[e] / count) | 0;
+      this.draw(pass, pipelines, index, 1, order[e]);
+      if (outlines && hasOutline[index]) { this.draw(pass, outlines as readonly GPURenderPipeline[], index, 1, order[e]); calls++; }
+    }
     return calls + solidCalls + this.blendCount;
   }
 
@@ -572,6 +616,7 @@ function createDraw(
     materialPath: material.path,
     materialFeatures: material.features,
     shadows: false,
+    blendedDepthWrite: material.blending.depthWrite,
   };
   return {
     meshNode: i,

@@ -40,6 +40,8 @@ export function writeFrameUniforms(
   f.environmentLevels[0] = environment ? environment.specularLevels : 0;
   if (environment) f.environmentIrradiance.set(environment.irradianceCoefficients);
   f.shadowSpread[0] = shadowSpread(s.shadowSoftness);
+  // Not finite or below 0: as authored (settings are read per frame, never thrown on).
+  f.outlineWidthScale[0] = s.outlineWidth >= 0 && Number.isFinite(s.outlineWidth) ? s.outlineWidth : 1;
   const l = environment ? environment.dominantDirection : s.lightDirection;
   const w = worldLight;
   if (s.lightSpace === 'view' && !environment) {

@@ -136,6 +136,17 @@ export interface RenderSettings {
    * nearest first; default true. `stats.culled` counts what was dropped.
    */
   culling: boolean;
+  /**
+   * Draw MToon materials (VRMC_materials_mtoon, and VRM 0.x MToon converted to it) with the
+   * MToon path (shaders/mtoon.wgsl); false draws their glTF fallback instead (PBR or unlit).
+   * Default true. Read when a model is set (`setModel`): change it, then set the model again.
+   */
+  mtoon: boolean;
+  /**
+   * Multiplies every MToon outline's width: 1 (default) as the file says, 0.5 half as wide,
+   * 0 none (the outline draws are then skipped). Read every frame.
+   */
+  outlineWidth: number;
 }
 
 export function defaultRenderSettings(): RenderSettings {
@@ -161,6 +172,8 @@ export function defaultRenderSettings(): RenderSettings {
     ground: false,
     skinningPath: 'auto',
     culling: true,
+    mtoon: true,
+    outlineWidth: 1,
   };
 }
 

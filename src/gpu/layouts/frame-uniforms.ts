@@ -52,6 +52,8 @@ export const FrameUniformsOffset = {
   ENVIRONMENT_LEVELS: 384,
   /** f32: the shadow lookup's tap spacing in texels (1 sharp … larger softer; RenderSettings.shadowSoftness). */
   SHADOW_SPREAD: 388,
+  /** f32: multiplies every MToon outline width (RenderSettings.outlineWidth): 1 as authored, 0 none. */
+  OUTLINE_WIDTH_SCALE: 392,
   /** array<vec4f, 9>: the environment's SH9 irradiance / π, rgb per coefficient (Environment.irradianceCoefficients). */
   ENVIRONMENT_IRRADIANCE: 400,
 } as const;
@@ -83,5 +85,6 @@ export class FrameUniformsData {
   readonly groundRadius = new Float32Array(this.buffer, FrameUniformsOffset.GROUND_RADIUS, 1);
   readonly environmentLevels = new Float32Array(this.buffer, FrameUniformsOffset.ENVIRONMENT_LEVELS, 1);
   readonly shadowSpread = new Float32Array(this.buffer, FrameUniformsOffset.SHADOW_SPREAD, 1);
+  readonly outlineWidthScale = new Float32Array(this.buffer, FrameUniformsOffset.OUTLINE_WIDTH_SCALE, 1);
   readonly environmentIrradiance = new Float32Array(this.buffer, FrameUniformsOffset.ENVIRONMENT_IRRADIANCE, 36);
 }

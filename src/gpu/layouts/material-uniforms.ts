@@ -1,3 +1,4 @@
+import { MaterialAnimOffset, TEXTURE_SLOT_COUNT, UV_TRANSFORM_FLOATS, UvTransformOffset } from '../../gltf/extensions/khr-animation-pointer.ts';
 import { IDENTITY_UV_TRANSFORM, uvTransformMatrix } from '../../gltf/extensions/khr-texture-transform.ts';
 import type { Material, TextureInfo } from '../../gltf/model.ts';
 import { AlphaModeCode, MaterialFlag } from './bindings.ts';
@@ -90,4 +91,37 @@ export function packMaterialUniforms(material: Material): ArrayBuffer {
   transform(material.occlusionTexture, O.OCCLUSION_UV_TRANSFORM);
   transform(material.emissiveTexture, O.EMISSIVE_UV_TRANSFORM);
   return buffer;
+}
+
+/** A UvTransformOffset block (offset, rotation, scale) as the matrix T · R · S uvTransformMatrix builds, at `out[m]`. */
+export function packUvMatrix(values: Float32Array, t: number, out: Float32Array, m: number): void {
+  const rotation = values[t + UvTransformOffset.ROTATION];
+  const sx = values[t + UvTransformOffset.SCALE], sy = values[t + UvTransformOffset.SCALE + 1];
+  const cos = Math.cos(rotation), sin = Math.sin(rotation);
+  out[m] = cos * sx;
+  out[m + 1] = 0 - sin * sx;
+  out[m + 2] = sin * sy;
+  out[m + 3] = cos * sy;
+  out[m + 4] = values[t + UvTransformOffset.OFFSET];
+  out[m + 5] = values[t + UvTransformOffset.OFFSET + 1];
+}
+
+/** UV matrix offsets in the uniforms, in TextureSlot order. */
+const UV_MATRIX_OFFSETS = [
+  MaterialUniformsOffset.BASE_COLOR_UV_TRANSFORM, MaterialUniformsOffset.METALLIC_ROUGHNESS_UV_TRANSFORM,
+  MaterialUniformsOffset.NORMAL_UV_TRANSFORM, MaterialUniformsOffset.OCCLUSION_UV_TRANSFORM, MaterialUniformsOffset.EMISSIVE_UV_TRANSFORM,
+] as const;
+
+/**
+ * One material's animated values (`values` at `v`, the MaterialAnimOffset layout) into its
+ * uniforms (`out` at float `u`): factors as they are, emissive × its (animated) strength, and each slot's
+ * UV matrix T(offset) · R(rotation) · S(scale) as `uvTransformMatrix` builds it.
+ */
+export function packAnimatedValues(values: Float32Array, v: number, out: Float32Array, u: number): void {
+  const emissiveStrength = values[v + MaterialAnimOffset.EMISSIVE_STRENGTH];
+  const O = MaterialUniformsOffset;
+  for (let c = 0; c < 4; c++) out[u + O.BASE_COLOR_FACTOR / 4 + c] = values[v + MaterialAnimOffset.BASE_COLOR_FACTOR + c];
+  for (let c = 0; c < 3; c++) out[u + O.EMISSIVE_FACTOR / 4 + c] = values[v + MaterialAnimOffset.EMISSIVE_FACTOR + c] * emissiveStrength;
+  out[u + O.ALPHA_CUTOFF / 4] = values[v + MaterialAnimOffset.ALPHA_CUTOFF];
+  for (let s = 0; s < TEXTURE_SLOT_COUNT; s++) packUvMatrix(values, v + MaterialAnimOffset.UV_TRANSFORM + s * UV_TRANSFORM_FLOATS, out, u + UV_MATRIX_OFFSETS[s] / 4);
 }

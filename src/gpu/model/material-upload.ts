@@ -14,6 +14,8 @@ export interface GpuMaterial {
   readonly doubleSided: boolean;
   /** The material path it is drawn with (MeshPipelineDesc.materialPath). */
   readonly path: MaterialPathName;
+  /** Where a BLEND material is drawn among the blended ones, and whether it writes depth (MaterialUploader.blending). */
+  readonly blending: BlendOrder;
   /** The path's feature bits of what it uses (MeshPipelineDesc.materialFeatures). */
   readonly features: number;
   /** The model material (or the glTF default material) it was made from. */
@@ -39,13 +41,36 @@ export interface MaterialTextures {
   sampler(info: TextureInfo | undefined): GPUSampler;
 }
 
+/**
+ * A blended material's place in the draw order: blended draws go by `queue` (ascending), then
+ * back to front. MToon's render queue (three-vrm's renderOrder): 0…9 for transparentWithZWrite
+ * (its renderQueueOffsetNumber), 10…19 for the others (19 + the offset); every other blended
+ * material is BLENDED_QUEUE.
+ */
+export interface BlendOrder {
+  readonly queue: number;
+  /** Writes depth though blended (MeshPipelineDesc.blendedDepthWrite). */
+  readonly depthWrite: boolean;
+}
+
+/** The queue of blended materials that say nothing of their order. */
+export const BLENDED_QUEUE = 19;
+
 export interface MaterialUploader {
   /** Bytes of its uniform struct (group 2 binding 0). */
   readonly uniformsSize: number;
   /** The uniforms of `material` as the path's WGSL reads them (upload time). */
   pack(material: Material): ArrayBuffer;
+  /**
+   * One animated material's values (`values` at float `v`, the MaterialAnimOffset layout of
+   * src/anim/material-tracks.ts) into its uniforms (`out` at float `u`, packed by `pack`),
+   * allocating nothing: what KHR_animation_pointer tracks and VRM expressions move.
+   */
+  packAnimated(values: Float32Array, v: number, out: Float32Array, u: number): void;
   /** Its feature bits (what its pipelines compile in). */
   features(material: Material): number;
+  /** Its place among blended draws (meaningful for alphaMode BLEND). */
+  blending(material: Material): BlendOrder;
   /** The bind group entries after the uniforms (binding 0), in the path's layout. `path` is the material's JSON path. */
   textureEntries(material: Material, textures: MaterialTextures, path: string): Promise<GPUBindGroupEntry[]>;
 }

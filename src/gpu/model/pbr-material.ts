@@ -5,9 +5,9 @@
  */
 import type { Material } from '../../gltf/model.ts';
 import { MaterialBinding, MaterialTexture } from '../layouts/bindings.ts';
-import { MATERIAL_UNIFORMS_SIZE, packMaterialUniforms } from '../layouts/material-uniforms.ts';
+import { MATERIAL_UNIFORMS_SIZE, packAnimatedValues, packMaterialUniforms } from '../layouts/material-uniforms.ts';
 import { pbrFeatures } from '../pipelines/pbr-path.ts';
-import type { MaterialTextures, MaterialUploader } from './material-upload.ts';
+import { BLENDED_QUEUE, type MaterialTextures, type MaterialUploader } from './material-upload.ts';
 
 /** `material` as drawn: an unlit one without the textures it does not read. */
 function drawn(material: Material): Material {
@@ -16,9 +16,12 @@ function drawn(material: Material): Material {
   };
 }
 
+const PLAIN_BLENDING = Object.freeze({ queue: BLENDED_QUEUE, depthWrite: false });
+
 export const PBR_UPLOADER: MaterialUploader = {
   uniformsSize: MATERIAL_UNIFORMS_SIZE,
   pack: packMaterialUniforms,
+  packAnimated: packAnimatedValues,
   features(material: Material): number {
     const m = drawn(material);
     const T = MaterialTexture;
@@ -26,6 +29,7 @@ export const PBR_UPLOADER: MaterialUploader = {
       | (m.normalTexture ? T.NORMAL : 0) | (m.occlusionTexture ? T.OCCLUSION : 0) | (m.emissiveTexture ? T.EMISSIVE : 0);
     return pbrFeatures(own, m.shading);
   },
+  blending: () => PLAIN_BLENDING,
   async textureEntries(material: Material, textures: MaterialTextures, path: string): Promise<GPUBindGroupEntry[]> {
     const m = drawn(material);
     const M = MaterialBinding;

@@ -8,9 +8,8 @@ import { VertexLocation } from '../layouts/bindings.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from '../device/limits.ts';
 import { createAnimatedMaterialUniforms, type AnimatedMaterialUniforms } from './material-animation.ts';
 import { DEFAULT_MATERIAL } from '../layouts/material-uniforms.ts';
-import type { GpuMaterial, MaterialTextures, MaterialUploader } from './material-upload.ts';
-import { PBR_UPLOADER } from './pbr-material.ts';
-import type { MaterialPathName } from '../pipelines/material-path.ts';
+import type { GpuMaterial, MaterialTextures } from './material-upload.ts';
+import { MATERIAL_UPLOADERS, materialPathFor } from './material-uploaders.ts';
 import type { MipmapGenerator } from '../textures/mipmaps.ts';
 import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
 import type { MeshPipelines } from '../pipelines/mesh.ts';
@@ -187,6 +186,8 @@ export interface UploadContext {
   readonly defaults: DefaultResources;
   /** What to allocate against; default the device's own limits. */
   readonly limits?: AllocationLimits;
+  /** Draw MToon materials with the MToon path (default); false: their glTF fallback (RenderSettings.mtoon). */
+  readonly mtoon?: boolean;
 }
 
 export interface DefaultResources {
@@ -235,7 +236,8 @@ export async function uploadModel(ctx: UploadContext, model: Model, label = mode
   const limits = ctx.limits ?? allocationLimits(ctx.device);
   const warnings: GltfWarning[] = [];
   try {
-    const animatedMaterialUniforms = createAnimatedMaterialUniforms(ctx.device, model, label);
+    const mtoon = ctx.mtoon ?? true;
+    const animatedMaterialUniforms = createAnimatedMaterialUniforms(ctx.device, model, label, (m) => materialPathFor(m, mtoon));
     if (animatedMaterialUniforms) owned.push(animatedMaterialUniforms.buffer);
     const materials = await uploadMaterials(ctx, model, label, owned, limits, warnings, animatedMaterialUniforms);
     const morphs = new MorphDeltaPacker();
@@ -477,14 +479,6 @@ function bytesOf(a: ArrayBufferView): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
-/** How each material path uploads its materials. */
-const MATERIAL_UPLOADERS: Readonly<Record<MaterialPathName, MaterialUploader>> = { pbr: PBR_UPLOADER };
-
-/** The path a material is drawn with. */
-function materialPathFor(_material: Material): MaterialPathName {
-  return 'pbr';
-}
-
 async function uploadMaterials(
   ctx: UploadContext, model: Model, label: string, owned: { destroy(): void }[], limits: AllocationLimits, warnings: GltfWarning[],
   animated: AnimatedMaterialUniforms | undefined,
@@ -539,7 +533,7 @@ async function uploadMaterials(
   const out: GpuMaterial[] = [];
   for (const [mi, { material, path }] of all.entries()) {
     const matLabel = `${label} ${path}${material.name ? ` "${material.name}"` : ''}`;
-    const materialPath = materialPathFor(material);
+    const materialPath = materialPathFor(material, ctx.mtoon ?? true);
     const uploader = MATERIAL_UPLOADERS[materialPath];
     // KHR_animation_pointer: an animated material's uniforms live in the shared, rewritten buffer.
     const slot = animated ? animated.materials.indexOf(mi) : -1;
@@ -560,6 +554,7 @@ async function uploadMaterials(
       doubleSided: material.doubleSided,
       path: materialPath,
       features: uploader.features(material),
+      blending: uploader.blending(material),
       material,
       uniformBuffer,
       bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout(materialPath), entries }),

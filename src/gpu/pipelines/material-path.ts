@@ -8,7 +8,7 @@
  * line in pipelines/mesh.ts's table.
  */
 
-export type MaterialPathName = 'pbr';
+export type MaterialPathName = 'pbr' | 'mtoon';
 
 export interface MaterialPath {
   readonly name: MaterialPathName;
@@ -26,4 +26,9 @@ export interface MaterialPath {
   readonly fragmentEntry: string;
   /** The fragment entry point for lean primitives (MeshPipelineDesc.leanVertexLayouts); undefined: the path draws them with the full entry points. */
   readonly leanFragmentEntry: string | undefined;
+  /**
+   * Whether a material of these features is also drawn as an outline: a second pipeline
+   * (MeshVariant 'outline') with the path's `OUTLINE` override on in both stages, front faces culled.
+   */
+  outlines(features: number): boolean;
 }

@@ -16,6 +16,7 @@ import { DRAW_RECORD_SIZE } from '../layouts/draw-record.ts';
 import { environmentLayoutEntries } from '../environment/environment.ts';
 import { perDevice } from '../device/per-device.ts';
 import type { MaterialPath, MaterialPathName } from './material-path.ts';
+import { MTOON_PATH } from './mtoon-path.ts';
 import { PBR_PATH } from './pbr-path.ts';
 
 /**
@@ -29,7 +30,7 @@ export const MESH_SHARED_PARTS: readonly string[] = [
 ];
 
 /** Every material path, by name: each is drawn by pipelines of MESH_SHARED_PARTS + its own parts. */
-export const MATERIAL_PATHS: Readonly<Record<MaterialPathName, MaterialPath>> = { pbr: PBR_PATH };
+export const MATERIAL_PATHS: Readonly<Record<MaterialPathName, MaterialPath>> = { pbr: PBR_PATH, mtoon: MTOON_PATH };
 
 /** The whole WGSL source of a material path's mesh pipelines. */
 export function meshShaderSource(path: MaterialPathName): string {
@@ -72,15 +73,23 @@ export function skinningKey(readsPalette: boolean, method: SkinningMethod | unde
 }
 
 /**
- * What a mesh pipeline draws: the shaded surface, or one of two debug views of it —
- * 'weights' (surface coloured by skin weights, DebugView.WEIGHTS) and 'wireframe' (the
- * edges as a line list over the surface, DebugView.WIREFRAME). Same vertex stage and
- * skinning; the variant picks the fragment entry point, overrides and fixed-function state.
+ * What a mesh pipeline draws: the shaded surface; its outline, for material paths that draw
+ * one (MaterialPath.outlines: MToon's inverted hull, the path's `OUTLINE` override on in both
+ * stages, front faces culled); or one of two debug views of it — 'weights' (surface coloured
+ * by skin weights, DebugView.WEIGHTS) and 'wireframe' (the edges as a line list over the
+ * surface, DebugView.WIREFRAME). Same vertex stage and skinning; the variant picks the
+ * fragment entry point, overrides and fixed-function state.
  */
-export type MeshVariant = 'shaded' | 'weights' | 'wireframe';
+export type MeshVariant = 'shaded' | 'outline' | 'weights' | 'wireframe';
 
-/** Fragment entry points of the debug variants (shaded pipelines take their material path's). */
-const FRAGMENT_ENTRY_POINT: Readonly<Record<Exclude<MeshVariant, 'shaded'>, string>> = { weights: 'fsWeights', wireframe: 'fsWireframe' };
+/** Fragment entry points of the debug variants (shaded and outline pipelines take their material path's). */
+const FRAGMENT_ENTRY_POINT: Readonly<Record<'weights' | 'wireframe', string>> = { weights: 'fsWeights', wireframe: 'fsWireframe' };
+
+/** Whether `d` shades its material (the surface or its outline), not a debug view of it. */
+export function shadesMaterial(d: MeshPipelineDesc): boolean {
+  const variant = d.variant ?? 'shaded';
+  return variant === 'shaded' || variant === 'outline';
+}
 
 /**
  * Everything a mesh pipeline depends on. Two draws with equal keys share one pipeline;
@@ -132,6 +141,8 @@ export interface MeshPipelineDesc {
    * true. The Renderer draws frames without shadows with false, frames with shadows with true.
    */
   readonly shadows?: boolean;
+  /** Alpha mode BLEND that still writes depth (MToon's transparentWithZWrite); default false. */
+  readonly blendedDepthWrite?: boolean;
 }
 
 /** The material path a pipeline is made of. */
@@ -147,12 +158,12 @@ export function usesLeanSurface(d: MeshPipelineDesc): boolean {
 /** The material features a pipeline compiles with: only shaded pipelines specialise for the material. */
 export function materialFeaturesOf(d: MeshPipelineDesc): number {
   const path = materialPathOf(d);
-  return (d.variant ?? 'shaded') === 'shaded' ? (d.materialFeatures ?? path.allFeatures) : path.allFeatures;
+  return shadesMaterial(d) ? (d.materialFeatures ?? path.allFeatures) : path.allFeatures;
 }
 
 /** The `SHADOWS` a pipeline compiles with: only shaded pipelines light with shadows. */
 export function shadowsOf(d: MeshPipelineDesc): boolean {
-  return (d.variant ?? 'shaded') === 'shaded' && d.shadows !== false;
+  return shadesMaterial(d) && d.shadows !== false;
 }
 
 export function meshPipelineKey(d: MeshPipelineDesc): string {
@@ -160,17 +171,20 @@ export function meshPipelineKey(d: MeshPipelineDesc): string {
     d.variant ?? 'shaded', d.preskinned ? 'preskinned' : 'vertex-skinned', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
     d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
     d.morphed === false ? 'static' : 'morph', usesLeanSurface(d) ? 'lean' : 'full', `${materialPathOf(d).name}:${materialFeaturesOf(d)}`, shadowsOf(d) ? 'shadows' : 'unshadowed',
+    d.blendedDepthWrite && d.alphaMode === 'BLEND' && shadesMaterial(d) ? 'blend-depth' : '-',
   ].join('|');
 }
 
 /**
  * The description of `variant` of a draw's shaded pipeline, with every field the variant
  * ignores set to one value, so draws that differ only there share the variant's pipeline:
- * weights are opaque; wireframe is an unculled line list (its index buffer lists edges).
+ * weights are opaque; wireframe is an unculled line list (its index buffer lists edges); an
+ * outline culls front faces whatever the material's sides.
  */
 export function meshVariantDesc(shaded: MeshPipelineDesc, variant: MeshVariant): MeshPipelineDesc {
   switch (variant) {
     case 'shaded': return { ...shaded, variant };
+    case 'outline': return { ...shaded, variant, doubleSided: false };
     case 'weights': return { ...shaded, variant, alphaMode: 'OPAQUE' };
     case 'wireframe': return {
       ...shaded, variant, topology: 'line-list', stripIndexFormat: undefined, alphaMode: 'OPAQUE', doubleSided: true, frontFace: 'ccw',
@@ -295,6 +309,7 @@ export class MeshPipelines {
   private create(desc: MeshPipelineDesc, key: string): Promise<GPURenderPipeline> {
     const variant = desc.variant ?? 'shaded';
     const wireframe = variant === 'wireframe';
+    const outline = variant === 'outline';
     // Wireframe lines blend over the surface they outline (and do not hide each other).
     const blend = wireframe || desc.alphaMode === 'BLEND';
     const vertexConstants = skinningConstants(desc.influences > 0, desc.skinning, {});
@@ -306,6 +321,7 @@ export class MeshPipelines {
     const { module, pipelineLayout } = pathPipelines(this.device, this.shared, path.name);
     const materialConstants = path.constants(materialFeaturesOf(desc));
     Object.assign(vertexConstants, materialConstants.vertex);
+    if (outline) vertexConstants.OUTLINE = 1;
     return this.device.createRenderPipelineAsync({
       label: `mesh ${key}`,
       layout: pipelineLayout,
@@ -317,9 +333,12 @@ export class MeshPipelines {
       },
       fragment: {
         module,
-        entryPoint: variant !== 'shaded' ? FRAGMENT_ENTRY_POINT[variant] : lean ? path.leanFragmentEntry! : path.fragmentEntry,
-        constants: variant === 'shaded'
-          ? { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, SHADOWS: shadowsOf(desc) ? 1 : 0, ...materialConstants.fragment }
+        entryPoint: !shadesMaterial(desc) ? FRAGMENT_ENTRY_POINT[variant as 'weights' | 'wireframe'] : lean ? path.leanFragmentEntry! : path.fragmentEntry,
+        constants: shadesMaterial(desc)
+          ? {
+            ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, SHADOWS: shadowsOf(desc) ? 1 : 0,
+            ...materialConstants.fragment, ...(outline ? { OUTLINE: 1 } : {}),
+          }
           : { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
         targets: [{
           format: desc.colorFormat,
@@ -334,12 +353,14 @@ export class MeshPipelines {
         topology: desc.topology,
         stripIndexFormat: desc.stripIndexFormat,
         frontFace: desc.frontFace,
-        cullMode: desc.doubleSided ? 'none' : 'back',
+        // The outline is the inverted hull: its back faces are what shows.
+        cullMode: outline ? 'front' : desc.doubleSided ? 'none' : 'back',
       },
       depthStencil: {
         format: DEPTH_FORMAT,
-        // Blended surfaces are sorted back to front and test against, but do not hide, what is behind them.
-        depthWriteEnabled: !blend,
+        // Blended surfaces are sorted back to front and test against, but do not hide, what is behind
+        // them; unless the material asks to (MToon's transparentWithZWrite).
+        depthWriteEnabled: !blend || (desc.blendedDepthWrite === true && shadesMaterial(desc) && !wireframe),
         depthCompare: wireframe ? 'less-equal' : 'less',
       },
       multisample: { count: MSAA_SAMPLE_COUNT },

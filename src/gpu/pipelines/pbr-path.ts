@@ -57,4 +57,5 @@ export const PBR_PATH: MaterialPath = {
   allFeatures: pbrFeatures(ALL_MATERIAL_TEXTURES),
   fragmentEntry: 'fsMain',
   leanFragmentEntry: 'fsMainLean',
+  outlines: () => false,
 };

@@ -7,7 +7,7 @@ import type { AnimationTrack, GltfBuilder } from '../../../src/gltf/builder.ts';
 import { TargetPath } from '../../../src/gltf/constants.ts';
 import { GltfError } from '../../../src/gltf/errors.ts';
 import {
-  EXTENSION_PROPERTIES, MATERIAL_ANIM_FLOATS, MaterialAnimOffset, resolvePointer, TextureSlot, UV_TRANSFORM_FLOATS, UvTransformOffset,
+  EXTENSION_PROPERTIES, MATERIAL_ANIM_FLOATS, MaterialAnimOffset, MTOON_TEXTURE_SLOT_COUNT, resolvePointer, TextureSlot, UV_TRANSFORM_FLOATS, UvTransformOffset,
 } from '../../../src/gltf/extensions/khr-animation-pointer.ts';
 import { CHANNEL_BYTES } from '../../../src/gltf/animations.ts';
 import { LoadBudget } from '../../../src/gltf/budget.ts';
@@ -180,7 +180,9 @@ describe('KHR_animation_pointer: material tracks', () => {
       expect(offset).toBe(next);
       next = offset + components;
     }
-    expect(MATERIAL_ANIM_FLOATS).toBe(next);
+    // MToon's values follow them; its own texture slots close the block.
+    expect(MaterialAnimOffset.MTOON_SHADE_COLOR).toBe(next);
+    expect(MATERIAL_ANIM_FLOATS).toBe(MaterialAnimOffset.MTOON_UV_TRANSFORM + MTOON_TEXTURE_SLOT_COUNT * UV_TRANSFORM_FLOATS);
   });
 });
 

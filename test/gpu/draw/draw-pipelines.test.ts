@@ -41,7 +41,7 @@ describe('DrawPipelineTable', () => {
     expect(table.get('linear', 'vertex', false)).toBeUndefined();
     const entry = await first;
     expect(table.get('linear', 'vertex', false)).toBe(entry);
-    expect(entry).toEqual({ surface: ['a linear unshadowed', 'b linear unshadowed'], casters: [], compute: [] });
+    expect(entry).toEqual({ surface: ['a linear unshadowed', 'b linear unshadowed'], outline: [null, null], casters: [], compute: [] });
     expect(asked).toEqual(['a linear unshadowed', 'b linear unshadowed']);
     await table.ensure('linear', 'vertex', false);
     expect(asked.length).toBe(2);

@@ -9,7 +9,8 @@ import { MaterialAnimation } from '../../../src/anim/material-tracks.ts';
 import type { GltfBuilder } from '../../../src/gltf/builder.ts';
 import { MATERIAL_ANIM_FLOATS } from '../../../src/gltf/extensions/khr-animation-pointer.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';
-import { MaterialUniformAnimator, packAnimatedValues } from '../../../src/gpu/model/material-animation.ts';
+import { MaterialUniformAnimator } from '../../../src/gpu/model/material-animation.ts';
+import { packAnimatedValues } from '../../../src/gpu/layouts/material-uniforms.ts';
 import { MATERIAL_UNIFORMS_SIZE, packMaterialUniforms } from '../../../src/gpu/layouts/material-uniforms.ts';
 import { ToneMapping } from '../../../src/gpu/layouts/bindings.ts';
 import { addPointerAnimation, type PointerTrack } from '../../support/animation-pointer.ts';
@@ -76,7 +77,7 @@ describe('MaterialUniformAnimator', () => {
   it('writes all animated materials with one writeBuffer when their values changed, allocating nothing', async () => {
     const model = await loadGltf(animatedQuad([{ ...COLOUR_TRACK, pointer: BASE_COLOR.replace('/0/', '/2/') }, COLOUR_TRACK], undefined, 2));
     const buffer = {} as GPUBuffer;
-    const animator = new MaterialUniformAnimator({ buffer, stride: 256, materials: Int32Array.of(0, 2) }, model.materials);
+    const animator = new MaterialUniformAnimator({ buffer, stride: 256, materials: Int32Array.of(0, 2), paths: ['pbr', 'pbr'] }, model.materials);
     // Integers only in the stub (a double kept in a closure would be boxed).
     let writes = 0, bytes = 0, elsewhere = 0;
     const queue = { writeBuffer: (target: GPUBuffer, at: number, _data: ArrayBuffer, offset: number, size: number) => {
