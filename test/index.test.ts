@@ -162,7 +162,7 @@ describe('the library entry (src/index.ts)', () => {
       'rotation-per-second', 'disable-zoom', 'disable-pan', 'disable-tap', 'orbit-sensitivity', 'zoom-sensitivity', 'pan-sensitivity',
       'touch-action', 'interaction-prompt', 'interaction-prompt-style', 'orientation', 'scale', 'interaction-prompt-threshold',
       'environment-image', 'skybox-image', 'tone-mapping', 'shadow-intensity', 'shadow-softness',
-      'expression', 'look-at', 'auto-blink', 'spring-bones', 'vrm0-turn', 'a11y',
+      'expression', 'look-at', 'auto-blink', 'spring-bones', 'vrm0-turn', 'outline-width', 'a11y',
     ]);
   });
 

@@ -67,6 +67,8 @@ export class MaterialAnimation {
    * playing or paused, as three-vrm's `vrm.update(delta)` does.
    */
   uvAnimationTime = 0;
+  /** Whether some material's UVs move (MToon UV animation): frames are due even while the clip is paused. */
+  readonly uvAnimated: boolean;
 
   private readonly rest: Float32Array;
   /** The clips' values of the last `evaluate`, before the overlay. */
@@ -94,6 +96,7 @@ export class MaterialAnimation {
     this.next = this.rest.slice();
     this.from = this.rest.slice();
     this.hints = model.animations.map((c) => new Int32Array(c.materialTracks?.length ?? 0));
+    this.uvAnimated = materials.some((m) => { const t = model.materials[m].mtoon; return t !== undefined && hasMToonUvAnimation(t); });
   }
 
   /** Samples what `clip` … `weight` say into `values` (a crossfade lerps, as the pose blends). Allocates nothing. */

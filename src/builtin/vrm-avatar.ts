@@ -1,5 +1,6 @@
 import { BufferTarget } from '../gltf/constants.ts';
 import { GltfBuilder } from '../gltf/builder.ts';
+import { addMToon10, mtoon0Properties } from './avatar-mtoon.ts';
 import { addCharacterMaterials, buildMeshes, characterClips, jointSpecs } from './character.ts';
 import { addClip } from './clips.ts';
 import { MeshData, addLathe, chainInfluences, ellipsoidRings, frameAlong, rigid, writePrimitive, type Ring } from './geometry.ts';
@@ -10,11 +11,12 @@ import { writeSkinnedScene } from './scene.ts';
  * The built-in VRM avatar: the built-in character with what makes a VRM — a ponytail and two
  * side locks and a four-flap skirt on spring bones with head, back, hip and leg colliders;
  * eyes on their own joints for look-at; a face mesh whose morph targets (mouth shapes, smile,
- * frown, each eyelid) back the preset expressions, plus colour binds (angry reddens the skin,
- * a custom "blush" lights it); the humanoid map. `vrm-avatar` is VRM 1.0 (VRMC_vrm,
- * VRMC_springBone); `vrm0-avatar` is the same avatar as a VRM 0.x file (`extensions.VRM`,
- * facing −Z as 0.x models do, with MToon `materialProperties`). Both keep the character's
- * Walk, Idle and Wave clips.
+ * frown, each eyelid) back the preset expressions, plus colour binds (angry reddens the skin
+ * and its toon shade, a custom "blush" lights it); the humanoid map; MToon materials with
+ * outlines, rim light and shade colours (avatar-mtoon.ts). `vrm-avatar` is VRM 1.0 (VRMC_vrm,
+ * VRMC_springBone, VRMC_materials_mtoon); `vrm0-avatar` is the same avatar as a VRM 0.x file
+ * (`extensions.VRM`, facing −Z as 0.x models do, with MToon `materialProperties`). Both keep
+ * the character's Walk, Idle and Wave clips.
  */
 
 const X = [1, 0, 0] as const;
@@ -265,8 +267,9 @@ function colliders(p: AvatarParts): { node: number; offset: V3; tail?: V3; radiu
   ];
 }
 
-/** What `angry` turns the skin to and what the custom `blush` lights it with (linear RGBA). */
+/** What `angry` turns the skin and its MToon shade to and what the custom `blush` lights it with (linear RGBA). */
 const ANGRY = [1, 0.45, 0.4, 1];
+const ANGRY_SHADE = [0.7, 0.12, 0.1, 1];
 const BLUSH = [0.35, 0.02, 0.02, 1];
 
 const SPRING_SETTINGS = {
@@ -281,6 +284,7 @@ export function buildVrmAvatar(): GltfBuilder {
   const node = (name: string) => jointNodes[rig.index(name)];
   const json = b.json as unknown as Json & { extensionsUsed: string[] };
   json.extensionsUsed.push('VRMC_vrm', 'VRMC_springBone');
+  addMToon10(b);
   const cols = colliders(p);
   const groups = ['head', 'body', 'legs'] as const;
   const faceBind = (t: FaceTarget, weight: number) => ({ node: p.faceNode, index: FACE_TARGETS.indexOf(t), weight });
@@ -288,7 +292,11 @@ export function buildVrmAvatar(): GltfBuilder {
   for (const e of EXPRESSIONS) {
     preset[e.name] = {
       morphTargetBinds: e.morphs.map(([t, w]) => faceBind(t, w)),
-      ...(e.name === 'angry' ? { materialColorBinds: [p.materials.skin, p.materials.face].map((material) => ({ material, type: 'color', targetValue: ANGRY })) } : {}),
+      ...(e.name === 'angry' ? {
+        materialColorBinds: [p.materials.skin, p.materials.face].flatMap((material) => [
+          { material, type: 'color', targetValue: ANGRY }, { material, type: 'shadeColor', targetValue: ANGRY_SHADE },
+        ]),
+      } : {}),
       ...(e.overrideBlink ? { overrideBlink: e.overrideBlink } : {}),
     };
   }
@@ -355,7 +363,9 @@ export function buildVrm0Avatar(): GltfBuilder {
           ...EXPRESSIONS.map((e) => ({
             name: e.v0, presetName: e.v0,
             binds: e.morphs.map(([t, w]) => ({ mesh: p.faceMeshIndex, index: FACE_TARGETS.indexOf(t), weight: w * 100 })),
-            materialValues: e.name === 'angry' ? ['Skin', 'Face'].map((materialName) => ({ materialName, propertyName: '_Color', targetValue: ANGRY })) : [],
+            materialValues: e.name === 'angry' ? ['Skin', 'Face'].flatMap((materialName) => [
+              { materialName, propertyName: '_Color', targetValue: ANGRY }, { materialName, propertyName: '_ShadeColor', targetValue: ANGRY_SHADE },
+            ]) : [],
           })),
           { name: 'blush', presetName: 'unknown', binds: [], materialValues: ['Skin', 'Face'].map((materialName) => ({ materialName, propertyName: '_EmissionColor', targetValue: BLUSH })) },
         ],
@@ -387,16 +397,7 @@ export function buildVrm0Avatar(): GltfBuilder {
           };
         }),
       },
-      materialProperties: b.json.materials.map((m) => {
-        // Unity colour properties are gamma-encoded (alpha linear): the converted MToon gets the glTF colour back.
-        const color = ((m.pbrMetallicRoughness?.baseColorFactor ?? [1, 1, 1, 1]) as number[]).map((v, i) => (i < 3 ? v ** (1 / 2.2) : v));
-        return {
-          name: m.name, shader: 'VRM/MToon', renderQueue: 2000,
-          floatProperties: { _Cutoff: 0.5, _ShadeShift: 0, _ShadeToony: 0.9, _OutlineWidth: 0.08, _OutlineWidthMode: 1, _CullMode: 2, _ZWrite: 1 },
-          vectorProperties: { _Color: color, _ShadeColor: color.map((v, i) => (i < 3 ? v * 0.6 : v)), _EmissionColor: [0, 0, 0, 1], _OutlineColor: [0, 0, 0, 1], _MainTex: [0, 0, 1, 1] },
-          textureProperties: {}, keywordMap: {}, tagMap: { RenderType: 'Opaque' },
-        };
-      }),
+      materialProperties: b.json.materials.map((m) => mtoon0Properties(m)),
     },
   };
   return b;

@@ -175,13 +175,14 @@ export class FrameLoop {
     // Pose time: the player and the stage (root motion, the crowd).
     const started = performance.now();
     const advancing = player.playing;
-    const vrmActive = this.host.vrm(player, elapsed);
+    // MToon UV animation runs on wall time, as springs do.
+    const vrmActive = this.host.vrm(player, elapsed) || (player.instance.materialAnimation?.uvAnimated ?? false);
     if (advancing) {
       dt = elapsed;
       this.host.advance(player, dt);
       ended = player.ended;
     } else if (vrmActive) {
-      // A paused clip holds, but the avatar's springs, blinks and gaze move on.
+      // A paused clip holds, but the avatar's springs, blinks, gaze and scrolling textures move on.
       player.update(elapsed);
     } else if (hook !== null) {
       // The hook edits the pose in place; start it from the clip again, not from its last edit.

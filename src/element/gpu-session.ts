@@ -26,11 +26,13 @@ export interface ViewerSettings {
   readonly debugMask: number;
   readonly skinning: SkinningMethod;
   readonly shadows: boolean;
+  /** Multiplies MToon outline widths (RenderSettings.outlineWidth). */
+  readonly outlineWidth: number;
 }
 
 /**
  * The render settings as the element's attributes say now (`exposure`, `background`, `debug`,
- * `skinning`, `shadows`; a soft shadow from `shadowIntensity` needs the shadow pipelines too);
+ * `skinning`, `shadows`, `outline-width`; a soft shadow from `shadowIntensity` needs the shadow pipelines too);
  * a malformed value warns and falls back.
  */
 export function readViewerSettings(element: Pick<Element, 'getAttribute' | 'hasAttribute'>, shadowIntensity: number, warn: (message: string) => void): ViewerSettings {
@@ -39,12 +41,19 @@ export function readViewerSettings(element: Pick<Element, 'getAttribute' | 'hasA
   if (unknown.length > 0) warn(`debug="${debug}": unknown view(s) ${unknown.join(', ')} (skeleton normals tangents weights wireframe bounds)`);
   const method = parseSkinning(skinning);
   if (method === undefined) warn(`skinning="${skinning}" is not supported; using ${DEFAULT_SKINNING}`);
+  const outline = element.getAttribute('outline-width');
+  let outlineWidth = parseNumber(outline) ?? 1;
+  if (outline !== null && !(outlineWidth >= 0 && parseNumber(outline) !== undefined)) {
+    warn(`outline-width="${outline}" is not a number ≥ 0; outlines are drawn as authored`);
+    outlineWidth = 1;
+  }
   return {
     exposure: parseNumber(element.getAttribute('exposure')) ?? DEFAULT_EXPOSURE,
     clearColor: backgroundColor(element.getAttribute('background'), warn),
     debugMask: mask,
     skinning: method ?? DEFAULT_SKINNING,
     shadows: element.hasAttribute('shadows') || shadowIntensity > 0,
+    outlineWidth,
   };
 }
 
@@ -149,6 +158,7 @@ export class GpuSession {
     const wanted = this.host.settings();
     const settings = gpu.renderer.settings;
     settings.exposure = wanted.exposure;
+    settings.outlineWidth = wanted.outlineWidth;
     settings.clearColor.set(wanted.clearColor);
     settings.debug = wanted.debugMask;
     if (wanted.debugMask !== 0) this.prepareDebugViews(gpu, wanted.debugMask);

@@ -107,6 +107,7 @@ export const REFLECTED_ATTRIBUTES: readonly ReflectedAttribute[] = [
   { attribute: 'auto-blink', property: 'autoBlink', kind: 'boolean', fallback: false, reaction: 'vrm' },
   { attribute: 'spring-bones', property: 'springBones', kind: 'string', fallback: 'on', reaction: 'vrm' },
   { attribute: 'vrm0-turn', property: 'vrm0Turn', kind: 'string', fallback: 'on', reaction: 'vrm' },
+  { attribute: 'outline-width', property: 'outlineWidth', kind: 'number', fallback: 1, reaction: 'settings' },
 ];
 
 const BY_ATTRIBUTE: ReadonlyMap<string, ReflectedAttribute> = new Map(REFLECTED_ATTRIBUTES.map((row) => [row.attribute, row]));
@@ -305,4 +306,9 @@ export interface ReflectedProperties {
   springBones: string;
   /** `off` draws a VRM 0.x avatar as the file has it (facing −Z); by default it is turned to face the camera, as three-vrm's examples do. */
   vrm0Turn: string;
+  /**
+   * Multiplies the width of every MToon outline (VRM avatars): 1 (default) as the file says,
+   * 0.5 half as wide, 0 none. A negative or malformed value warns and draws them as authored.
+   */
+  outlineWidth: number;
 }

@@ -1,0 +1,155 @@
+/**
+ * MToon UV animation measured from frames: the specification's sample
+ * (../shared/assets/vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm: three quads scrolling in U,
+ * in V and turning, each at speed 1) drawn by the Renderer on Dawn at time 0 and after the
+ * player has run a while. The speed a frame shows is the one whose animation, applied to the
+ * first frame's pixels (each pixel's UV from the quad's own vertices and the camera), best
+ * predicts the later frame: a search over candidate speeds, in the specification's transform
+ * (turn about (0.5, 0.5) counter-clockwise in U-right V-down space, then scroll). The measured
+ * speeds must be the file's, and a wrong speed must predict the frame far worse.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AnimationPlayer } from '../../src/anim/player.ts';
+import { loadGltf } from '../../src/gltf/load.ts';
+import type { Model } from '../../src/gltf/model.ts';
+import { expectNoGpuErrors, luma, OffscreenScene, projectToPixel, testDevice, type Frame } from './gpu-test.ts';
+import { writeArtifactPng } from '../support/png.ts';
+
+const FILE = '../shared/assets/vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm';
+const WIDTH = 240, HEIGHT = 600;
+/** Seconds between the two frames compared. */
+const ELAPSED = 0.25;
+/** The measured speed must be the file's within this fraction. */
+const TOLERANCE = 0.03;
+
+type Vec2 = [number, number];
+
+/** A quad's UV ↔ pixel maps, from three of its vertices (the quads are flat and seen whole). */
+interface QuadMap {
+  readonly name: string;
+  /** Pixel = origin + u · du + v · dv. */
+  readonly origin: Vec2;
+  readonly du: Vec2;
+  readonly dv: Vec2;
+}
+
+function quadMaps(model: Model, scene: OffscreenScene): QuadMap[] {
+  return model.meshNodes.map((mn) => {
+    const p = model.meshes[mn.mesh].primitives[0];
+    const slot = model.hierarchy.slotOf[mn.node];
+    const m = scene.instance.nodeMatrices.subarray(slot * 16, slot * 16 + 16);
+    const pixelOf = (i: number): Vec2 => {
+      const x = p.positions[i * 3], y = p.positions[i * 3 + 1], z = p.positions[i * 3 + 2];
+      const w = [0, 1, 2].map((r) => m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
+      return projectToPixel(scene.camera, WIDTH, HEIGHT, w);
+    };
+    const uv = p.texcoords0!;
+    // Solve pixel = origin + u du + v dv from three vertices with independent UVs.
+    const [a, b, c] = [0, 1, 2];
+    const [pa, pb, pc] = [pixelOf(a), pixelOf(b), pixelOf(c)];
+    const [ua, va, ub, vb, uc, vc] = [uv[a * 2], uv[a * 2 + 1], uv[b * 2], uv[b * 2 + 1], uv[c * 2], uv[c * 2 + 1]];
+    const det = (ub - ua) * (vc - va) - (uc - ua) * (vb - va);
+    const solve = (k: 0 | 1): [number, number] => {
+      const db = pb[k] - pa[k], dc = pc[k] - pa[k];
+      return [(db * (vc - va) - dc * (vb - va)) / det, ((ub - ua) * dc - (uc - ua) * db) / det];
+    };
+    const [dux, dvx] = solve(0), [duy, dvy] = solve(1);
+    const du: Vec2 = [dux, duy], dv: Vec2 = [dvx, dvy];
+    return { name: model.nodes[mn.node].name ?? '', origin: [pa[0] - ua * du[0] - va * dv[0], pa[1] - ua * du[1] - va * dv[1]], du, dv };
+  });
+}
+
+/** Bilinear luma of `frame` at a pixel position. */
+function sample(frame: Frame, x: number, y: number): number {
+  const x0 = Math.floor(x - 0.5), y0 = Math.floor(y - 0.5), fx = x - 0.5 - x0, fy = y - 0.5 - y0;
+  const at = (px: number, py: number) => luma(frame, Math.min(frame.width - 1, Math.max(0, px)), Math.min(frame.height - 1, Math.max(0, py)));
+  return (at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx) * (1 - fy) + (at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx) * fy;
+}
+
+/** The specification's UV animation at time t for speeds (scroll x, scroll y, rotation). */
+function animate(u: number, v: number, t: number, speeds: readonly number[]): Vec2 {
+  const phase = speeds[2] * t, c = Math.cos(phase), s = Math.sin(phase);
+  const x = u - 0.5, y = v - 0.5;
+  return [c * x + s * y + 0.5 + speeds[0] * t, -s * x + c * y + 0.5 + speeds[1] * t];
+}
+
+/**
+ * Mean squared luma error of predicting `later` from `first` for the quad with `speeds`:
+ * every interior pixel's UV, animated, wrapped (REPEAT), looked up in the first frame.
+ */
+function predictionError(first: Frame, later: Frame, q: QuadMap, t: number, speeds: readonly number[]): number {
+  const toPixel = (u: number, v: number): Vec2 => [q.origin[0] + u * q.du[0] + v * q.dv[0], q.origin[1] + u * q.du[1] + v * q.dv[1]];
+  let sum = 0, n = 0;
+  const STEPS = 64;
+  // Away from the edges, where the quad's own silhouette blends with the background.
+  for (let i = 4; i < STEPS - 4; i++) {
+    for (let j = 4; j < STEPS - 4; j++) {
+      const u = (i + 0.5) / STEPS, v = (j + 0.5) / STEPS;
+      const [x, y] = toPixel(u, v);
+      const [au, av] = animate(u, v, t, speeds);
+      const wu = au - Math.floor(au), wv = av - Math.floor(av);
+      const [sx, sy] = toPixel(Math.min(Math.max(wu, 0.06), 0.94), Math.min(Math.max(wv, 0.06), 0.94));
+      // Points that wrap into the unseen margin are skipped rather than guessed.
+      if (wu < 0.06 || wu > 0.94 || wv < 0.06 || wv > 0.94) continue;
+      const d = sample(later, x, y) - sample(first, sx, sy);
+      sum += d * d;
+      n++;
+    }
+  }
+  return sum / Math.max(1, n);
+}
+
+/** The candidate for component `k` (others fixed at `base`) that best predicts the later frame. */
+function bestSpeed(first: Frame, later: Frame, q: QuadMap, t: number, base: readonly number[], k: number): { speed: number; error: number } {
+  let best = { speed: NaN, error: Infinity };
+  for (let s = -2; s <= 2 + 1e-9; s += 0.005) {
+    const speeds = base.slice();
+    speeds[k] = s;
+    const error = predictionError(first, later, q, t, speeds);
+    if (error < best.error) best = { speed: s, error };
+  }
+  return best;
+}
+
+const device = await testDevice();
+
+describe.skipIf(!device)('MToon UV animation on the specification’s sample, measured from frames', () => {
+  it('scrolls in U and V and turns at the file’s speeds (1 UV/s, 1 rad/s); a wrong speed predicts the frame far worse', async () => {
+    const gpu = device!;
+    const model = await loadGltf(readFileSync(FILE), { name: 'UV animation sample' });
+    const speedsOf = model.materials.map((m) => [m.mtoon!.uvAnimationScrollXSpeedFactor, m.mtoon!.uvAnimationScrollYSpeedFactor, m.mtoon!.uvAnimationRotationSpeedFactor]);
+    expect(speedsOf).toEqual([[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+    const scene = new OffscreenScene(gpu, WIDTH, HEIGHT);
+    // Framed from the front (the quads face +Z), level.
+    await expectNoGpuErrors(gpu, () => scene.setModel(model));
+    scene.renderer.settings.toneMapping = 0;
+    const player = new AnimationPlayer(model);
+    scene.instance = player.instance;
+    const first = await expectNoGpuErrors(gpu, () => scene.render());
+    // The player advances the UV animation with wall time, in frames of 1/60 s, paused or not.
+    for (let f = 0; f < ELAPSED * 60; f++) player.update(1 / 60);
+    expect(player.instance.materialAnimation!.uvAnimationTime).toBeCloseTo(ELAPSED, 9);
+    const later = await expectNoGpuErrors(gpu, () => scene.render());
+    writeArtifactPng('mtoon-uv-animation-0', WIDTH, HEIGHT, first.rgba);
+    writeArtifactPng('mtoon-uv-animation-1', WIDTH, HEIGHT, later.rgba);
+    const maps = quadMaps(model, scene);
+    expect(maps.map((q) => q.name)).toEqual(['ScrollX', 'ScrollY', 'ScrollRot']);
+    maps.forEach((q, i) => {
+      const file = speedsOf[i];
+      const k = file.findIndex((s) => s !== 0);
+      const measured = bestSpeed(first, later, q, ELAPSED, file, k);
+      expect(measured.speed, `${q.name}: measured ${measured.speed}`).toBeGreaterThan(file[k] * (1 - TOLERANCE));
+      expect(measured.speed, `${q.name}: measured ${measured.speed}`).toBeLessThan(file[k] * (1 + TOLERANCE));
+      // The assertion fails for a wrong speed: half, or the opposite direction, predicts far worse.
+      for (const wrong of [file[k] * 0.5, -file[k]]) {
+        const speeds = file.slice();
+        speeds[k] = wrong;
+        expect(predictionError(first, later, q, ELAPSED, speeds), `${q.name} at ${wrong}`).toBeGreaterThan(5 * measured.error + 1);
+      }
+      // Nothing else moves: the still quads' other speeds are 0.
+      expect(bestSpeed(first, later, q, ELAPSED, file, (k + 1) % 3).speed, `${q.name} other component`).toBeCloseTo(0, 1);
+    });
+    scene.destroy();
+  });
+});
