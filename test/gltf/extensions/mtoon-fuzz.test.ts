@@ -6,8 +6,8 @@
  * which glTF's schema forbids for every extension, is refused by the core reader, naming it)
  * and every MToon material must come out inside the
  * specification's ranges: finite numbers, colours in [0, 1], the render queue an integer in its
- * alpha mode's range, texture references that exist. The GPU side of the same cases is
- * test/gpu/materials/mtoon-bad-input.test.ts. FUZZ_MTOON_CASES scales it (default 300).
+ * alpha mode's range, texture references that exist. The GPU side (mutated files drawn without
+ * a WebGPU error) is test/gpu/mtoon-bad-input.test.ts. FUZZ_MTOON_CASES scales it (default 300).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
