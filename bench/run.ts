@@ -18,7 +18,8 @@
  * and the per-frame cost of linear, dual-quaternion and centre-of-rotation skinning side by side),
  * `--vrm` (bench/vrm.ts: VRM spring bones against three-vrm's vrm.update, and a crowd of VRM avatars),
  * `--first-load` (bench/first-load.ts: bytes and time before the first frame of a page with one
- * model, <skinned-mesh-viewer> against <model-viewer> 4.4).
+ * model, <skinned-mesh-viewer> against <model-viewer> 4.4),
+ * `--mtoon` (bench/gpu/mtoon-bench.ts: MToon frames with and without outlines against PBR frames of the same avatar).
  *
  * Heap growth needs `global.gc`: without --expose-gc the script re-runs itself under
  * `node --expose-gc` with the same loader flags (tsx's).
@@ -46,6 +47,7 @@ import { runHostileLoadsBench } from './hostile-loads.ts';
 import { runSkinningMethodsBench } from './skinning-methods.ts';
 import { runVrmBench } from './vrm.ts';
 import { runFirstLoadBench } from './first-load.ts';
+import { runMToonBench } from './gpu/mtoon-bench.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (typeof gc !== 'function' && process.env.POSE_BENCH_CHILD !== '1') {
@@ -92,6 +94,10 @@ if (process.argv.includes('--skinning-methods')) {
 }
 if (process.argv.includes('--vrm')) {
   await runVrmBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--mtoon')) {
+  await runMToonBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--hostile-loads')) {

@@ -24,6 +24,7 @@ import { Renderer } from '../../src/gpu/renderer.ts';
 import type { SkinningPath } from '../../src/gpu/frame/render-settings.ts';
 import { assetPath } from '../../test/support/assets.ts';
 import { nodeImageDecoder } from '../../test/support/png.ts';
+import { median, timeFrames } from './timed-frames.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** A full view, and a small one where rasterising costs little and vertex work shows. */
@@ -44,11 +45,6 @@ interface Row {
   computeMs: number;
   /** compute / vertex: below 1 means the compute path is faster. */
   ratio: number;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 export async function runSkinPathsBench(options: SkinPathsOptions = {}): Promise<Row[]> {
@@ -96,18 +92,12 @@ export async function runSkinPathsBench(options: SkinPathsOptions = {}): Promise
         for (let round = 0; round < rounds; round++) {
           for (const path of ['vertex', 'compute'] as SkinningPath[]) {
             s.skinningPath = path;
-            // Warm-up frame (path switch, buffers sized), not measured.
-            renderer.renderInstances(target, camera, instances, count, placements);
-            await device.queue.onSubmittedWorkDone();
-            for (let f = 0; f < framesPerRound; f++) {
+            const draw = () => renderer.renderInstances(target, camera, instances, count, placements);
+            times[path].push(...await timeFrames(device, framesPerRound, draw, () => {
               time += 1 / 60;
               for (const instance of instances) updateModelInstance(instance, CLIP, time);
-              const started = performance.now();
-              renderer.renderInstances(target, camera, instances, count, placements);
-              await device.queue.onSubmittedWorkDone();
-              times[path].push(performance.now() - started);
-              if (renderer.skinningPath !== path) throw new Error(`skin-paths: asked for ${path}, the frame took ${renderer.skinningPath}`);
-            }
+            }));
+            if (renderer.skinningPath !== path) throw new Error(`skin-paths: asked for ${path}, the frames took ${renderer.skinningPath}`);
           }
         }
         const vertexMs = median(times.vertex), computeMs = median(times.compute);
