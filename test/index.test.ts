@@ -55,7 +55,7 @@ const TIERS = {
   },
   batchAndCrowd: {
     values: [
-      'AUTO_GPU_MIN_INSTANCES', 'Crowd', 'GpuCrowd', 'GpuPoseEvaluator', 'createCrowd', 'createInstanceBatch', 'findRootMotion', 'movingMeshNodes', 'renderCrowd',
+      'AUTO_GPU_MIN_INSTANCES', 'Crowd', 'GpuCrowd', 'GpuPoseEvaluator', 'createCrowd', 'createInstanceBatch', 'findRootMotion', 'movingMeshNodes',
       'sampleInstanceBatch', 'updateBatchMatricesAndPalettes', 'updateInstanceBatch',
     ],
     types: [

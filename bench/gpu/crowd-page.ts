@@ -21,7 +21,6 @@ import { computeInstanceBounds, type Bounds } from '../../src/gpu/frame/bounds.t
 import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 import { configureCanvas, requestWebGpuDevice } from '../../src/gpu/device/device.ts';
 import type { GpuPaletteSource } from '../../src/gpu/draw/culling-pass.ts';
-import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import * as THREE from 'three/webgpu';
 import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
@@ -266,10 +265,10 @@ window.crowdBench = {
     const c = crowd;
     if (!c) throw new Error('prepareOurs first');
     const draw = staticPalettes
-      ? () => renderCrowd(renderer, context.getCurrentTexture(), camera, c, staticPalettes)
+      ? () => renderer.renderCrowd(context.getCurrentTexture(), camera, c, staticPalettes)
       : () => {
         c.update(FRAME_SECONDS);
-        renderCrowd(renderer, context.getCurrentTexture(), camera, c, c.gpu);
+        renderer.renderCrowd(context.getCurrentTexture(), camera, c, c.gpu);
       };
     const times = await measureFrames(warmup, frames, warmMs, device.queue, draw, (t) => {
       if (renderer.stats.gpuMs !== undefined) t.gpu.push(renderer.stats.gpuMs);

@@ -92,7 +92,7 @@ const { PREVIOUS, TIME, STEP, DURATION } = RootMotionClock;
 /**
  * Many instances of one model, each playing its own clip at its own time and speed, with
  * its own crossfade and its own world transform (its placement) — a crowd drawn with one
- * instanced draw per primitive by `Renderer.renderInstances` (see `renderCrowd`).
+ * instanced draw per primitive by `Renderer.renderCrowd`.
  *
  * `update(dt)` evaluates the first `count` instances allocating nothing, on an
  * `InstanceBatch` (the WebAssembly SIMD pose path, batch.ts): advance the clocks, sample

@@ -1,7 +1,6 @@
 import { applyRootMotion, findRootMotion, RootMotionClock, rootMotionStep, turnPlacement, type CrowdRootMotion } from '../anim/crowd.ts';
 import { AUTO_GPU_MIN_INSTANCES, gpuCrowdUnsupported, type CrowdEvaluator } from '../crowd/evaluator-choice.ts';
 import { createCrowd, type AnyCrowd } from '../crowd/gpu-crowd.ts';
-import { renderCrowd } from '../crowd/render-crowd.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.ts';
 import type { AnimationPlayer } from '../anim/player.ts';
 import { lockRootInPlace, type RootMotionTrack } from '../anim/root-motion.ts';
@@ -397,7 +396,7 @@ export class ViewerStage {
   render(renderer: Renderer, target: GPUTexture, camera: Camera, player: AnimationPlayer): void {
     const crowd = this.crowd;
     if (crowd && this.instanceCount > 1) {
-      renderCrowd(renderer, target, camera, crowd, crowd.gpu);
+      renderer.renderCrowd(target, camera, crowd, crowd.gpu);
     } else if (this.transformed) {
       this.singleList[0] = player.instance;
       renderer.renderInstances(target, camera, this.singleList, 1, this.placed);

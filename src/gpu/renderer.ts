@@ -1,3 +1,4 @@
+import type { Crowd } from '../anim/crowd.ts';
 import type { ModelInstance } from '../anim/instance.ts';
 import { MaterialUniformAnimator } from './model/material-animation.ts';
 import { resolveSkinningMethod, type SkinningMethod } from '../anim/skinning-method.ts';
@@ -326,6 +327,18 @@ export class Renderer {
   /** Whether frames are timed on the GPU (`stats.gpuMs`). */
   get gpuTiming(): boolean {
     return this.timer !== undefined;
+  }
+
+  /**
+   * Draws a crowd (of the current model, see `setModel`): its first `count` instances at their
+   * placements, each primitive of the model as one instanced draw call, every palette in one
+   * storage buffer. With `source` (the crowd's palettes evaluated on the GPU, as a GpuCrowd's
+   * `gpu`: GpuPaletteSource) nothing of the palettes is uploaded and the crowd is bounded,
+   * culled and drawn indirectly on the GPU (renderInstances). Allocates nothing (beyond the
+   * one-time growth to a larger crowd).
+   */
+  renderCrowd(target: GPUTexture, camera: Camera, crowd: Crowd, source?: GpuPaletteSource): void {
+    this.renderInstances(target, camera, crowd.instances, crowd.count, crowd.placementsF32, source);
   }
 
   /**

@@ -16,7 +16,6 @@ import { createModelInstance } from '../../src/anim/instance.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordWord } from '../../src/gpu/layouts/draw-record.ts';
-import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { GltfBuilder } from '../../src/gltf/builder.ts';
 import { addQuadMesh, EXT } from '../support/instancing.ts';
 import { assetPath } from '../support/assets.ts';
@@ -118,7 +117,7 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
         // Twice: the first frame may build the records' bind group; the counts must not depend on it.
         for (let f = 0; f < 2; f++) {
           crowd.update(DT);
-          const written = countWrites(gpu, () => renderCrowd(r, scene.target, scene.camera, crowd, crowd.gpu));
+          const written = countWrites(gpu, () => r.renderCrowd(scene.target, scene.camera, crowd, crowd.gpu));
           expect(r.stats.bytesUploaded).toBe(written);
           expect(r.stats.joints).toBe(0);
           if (f === 1) frameBytes.push(written);
@@ -142,10 +141,10 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
       const cpu = crowdOf(COUNT, 'cpu');
       const onGpu = crowdOf(COUNT, 'gpu');
       expect(Array.from(onGpu.placements)).toEqual(Array.from(cpu.placements));
-      renderCrowd(r, scene.target, scene.camera, cpu);
+      r.renderCrowd(scene.target, scene.camera, cpu);
       const cpuFrame = await scene.read();
       const cpuStats = { ...r.stats };
-      renderCrowd(r, scene.target, scene.camera, onGpu, onGpu.gpu);
+      r.renderCrowd(scene.target, scene.camera, onGpu, onGpu.gpu);
       const gpuFrame = await scene.read();
       writeArtifactPng('gpu-crowd-evaluator-cpu', W, H, cpuFrame.rgba);
       writeArtifactPng('gpu-crowd-evaluator-gpu', W, H, gpuFrame.rgba);
@@ -169,9 +168,9 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
       const encoder = gpu.createCommandEncoder({ label: 'test palettes copy' });
       encoder.copyBufferToBuffer(onGpu.gpu!.palettes, 0, gpuPalettes, 0, gpuPalettes.size);
       gpu.queue.submit([encoder.finish()]);
-      renderCrowd(r, scene.target, scene.camera, cpu, { palettes: gpuPalettes });
+      r.renderCrowd(scene.target, scene.camera, cpu, { palettes: gpuPalettes });
       const a = await scene.read();
-      renderCrowd(r, scene.target, scene.camera, cpu, { palettes: cpuPalettes, placements: onGpu.gpu!.placements });
+      r.renderCrowd(scene.target, scene.camera, cpu, { palettes: cpuPalettes, placements: onGpu.gpu!.placements });
       const b = await scene.read();
       const explained = new Set([...differing(a, cpuFrame), ...differing(b, cpuFrame)]);
       const unexplained = differing(gpuFrame, cpuFrame).filter((i) => !explained.has(i));
@@ -196,10 +195,10 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
           aim();
           const cpu = crowdOf(COUNT, 'cpu');
           const onGpu = crowdOf(COUNT, 'gpu');
-          renderCrowd(r, scene.target, scene.camera, cpu);
+          r.renderCrowd(scene.target, scene.camera, cpu);
           expect(r.skinning).toBe(method);
           const cpuFrame = await scene.read();
-          renderCrowd(r, scene.target, scene.camera, onGpu, onGpu.gpu);
+          r.renderCrowd(scene.target, scene.camera, onGpu, onGpu.gpu);
           const gpuFrame = await scene.read();
           writeArtifactPng(`gpu-crowd-evaluator-${method}`, W, H, gpuFrame.rgba);
           // Drawn from the evaluator's poses, not the instances' rest pose: the linear frame of
@@ -216,7 +215,7 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
           const rest = createCrowd(model, COUNT, { evaluator: 'cpu' });
           rest.rootMotion = false;
           rest.placeOnGrid(size * 1.2);
-          renderCrowd(r, scene.target, scene.camera, rest);
+          r.renderCrowd(scene.target, scene.camera, rest);
           expect(differingPixels(await scene.read(), gpuFrame).pixels).toBeGreaterThan(covered * 0.1);
           await gpu.queue.onSubmittedWorkDone();
           onGpu.destroy();
@@ -299,11 +298,11 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
     const max = Float32Array.of(area[2] + rest.max[0], rest.max[1], area[3] + rest.max[2]);
     const center = min.map((v, i) => (v + max[i]) / 2);
     c.frame({ min, max, center, radius: Math.hypot(...max.map((v, i) => v - min[i])) / 2 }, W / H);
-    renderCrowd(r, view.target, c, cpu);
+    r.renderCrowd(view.target, c, cpu);
     const cpuFrame = await view.read();
     // The GPU frame twice: the first one also uploads the evaluator's per-chunk parameter blocks.
-    renderCrowd(r, view.target, c, onGpu, onGpu.gpu);
-    const written = countWrites(gpu, () => renderCrowd(r, view.target, c, onGpu, onGpu.gpu));
+    r.renderCrowd(view.target, c, onGpu, onGpu.gpu);
+    const written = countWrites(gpu, () => r.renderCrowd(view.target, c, onGpu, onGpu.gpu));
     const gpuFrame = await view.read();
     writeArtifactPng(`gpu-crowd-${name}-cpu`, W, H, cpuFrame.rgba);
     writeArtifactPng(`gpu-crowd-${name}-gpu`, W, H, gpuFrame.rgba);
@@ -372,7 +371,7 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
           const counts = countGpuCalls(gpu, () => {
             for (let f = 0; f < 3; f++) {
               both.onGpu.update(DT);
-              renderCrowd(r, both.view.target, both.view.camera, both.onGpu, both.onGpu.gpu);
+              r.renderCrowd(both.view.target, both.view.camera, both.onGpu, both.onGpu.gpu);
             }
           });
           expect({ ...counts, writeBuffer: undefined }, name).toEqual({ createCommandEncoder: 3, submit: 3, writeBuffer: undefined });
@@ -397,11 +396,11 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
         crowd.update(DT);
         const r = view.renderer;
         // A fresh renderer: the first frame starts building the record pass and draws none of the crowd.
-        renderCrowd(r, view.target, view.camera, crowd, crowd.gpu);
+        r.renderCrowd(view.target, view.camera, crowd, crowd.gpu);
         expect(r.stats.instances).toBe(0);
         expect(r.stats.triangles).toBe(0);
         expect(await r.prepareGpuCulling()).toBe(true);
-        renderCrowd(r, view.target, view.camera, crowd, crowd.gpu);
+        r.renderCrowd(view.target, view.camera, crowd, crowd.gpu);
         expect(r.stats.instances).toBe(4);
         expect(r.stats.drawCalls).toBeGreaterThan(0);
         await gpu.queue.onSubmittedWorkDone();

@@ -20,7 +20,6 @@ import type { AccessorData } from '../../src/gltf/accessors.ts';
 import { ComponentType } from '../../src/gltf/constants.ts';
 import type { GltfWarning } from '../../src/gltf/errors.ts';
 import type { Model } from '../../src/gltf/model.ts';
-import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { centersOfRotationCounters, readyCenters } from '../../src/skin/centers-of-rotation/centers.ts';
@@ -199,7 +198,7 @@ describe.skipIf(!device)('centre-of-rotation skinning in the Renderer (Dawn on S
         crowd.play(k, k % model.animations.length, 0.3 * k);
       });
       crowd.update(0.2);
-      renderCrowd(scene.renderer, scene.target, scene.camera, crowd);
+      scene.renderer.renderCrowd(scene.target, scene.camera, crowd);
       expect(scene.renderer.skinning).toBe('center-of-rotation');
       expect(scene.renderer.stats.instances).toBe(3);
       const together = await scene.read();

@@ -19,7 +19,6 @@ import {
 } from '../../../src/gpu/layouts/cull.ts';
 import { cullGrid, packCullData, type GpuPaletteSource } from '../../../src/gpu/draw/culling-pass.ts';
 import type { ModelDraws } from '../../../src/gpu/draw/model-draws.ts';
-import { renderCrowd } from '../../../src/crowd/render-crowd.ts';
 import { mat4 } from 'wgpu-matrix';
 import { assetPath } from '../../support/assets.ts';
 import { writeArtifactPng } from '../../support/png.ts';
@@ -199,11 +198,11 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
         }
         try {
           aim(0.5, -0.35, 2.2);
-          renderCrowd(r, scene.target, scene.camera, crowd);
+          r.renderCrowd(scene.target, scene.camera, crowd);
           expect(r.skinningPath).toBe(config === 'vertex path' ? 'vertex' : 'compute');
           const cpuStats = { ...r.stats };
           const cpu = await scene.read();
-          renderCrowd(r, scene.target, scene.camera, crowd, source);
+          r.renderCrowd(scene.target, scene.camera, crowd, source);
           expect(r.stats.joints).toBe(0);
           expect(r.stats.drawCalls).toBe(cpuStats.drawCalls);
           const gpuFrame = await scene.read();
@@ -251,7 +250,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
       for (const shadows of [false, true]) {
         r.settings.shadows = shadows;
         if (shadows) await r.prepareShadows();
-        const cpu = measure(() => renderCrowd(r, scene.target, scene.camera, crowd));
+        const cpu = measure(() => r.renderCrowd(scene.target, scene.camera, crowd));
         expect(r.stats.bytesUploaded).toBe(cpu);
         // The in-place palette upload of every instance is most of it.
         expect(cpu).toBeGreaterThan(COUNT * crowd.paletteMatrices * 64);
@@ -278,7 +277,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
         const r = chunked.renderer;
         r.settings.culling = true;
         expect(await r.prepareGpuCulling()).toBe(true);
-        renderCrowd(r, chunked.target, chunked.camera, crowd);
+        r.renderCrowd(chunked.target, chunked.camera, crowd);
         const cpu = await chunked.read();
         const cpuCulled = r.stats.culled;
         expect(cpuCulled).toBeGreaterThan(0);

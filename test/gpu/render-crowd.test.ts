@@ -1,18 +1,17 @@
 /**
- * renderCrowd: a Crowd's instances drawn by Renderer.renderInstances at their placements,
+ * Renderer.renderCrowd: a Crowd's instances drawn by renderInstances at their placements,
  * palettes straight from the crowd's one array.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crowd } from '../../src/anim/crowd.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
-import { renderCrowd } from '../../src/crowd/render-crowd.ts';
 import { writeArtifactPng } from '../support/png.ts';
-import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice, type Frame } from '../gpu/gpu-test.ts';
+import { expectNoGpuErrors, loadModel, OffscreenScene, pixel, projectToPixel, testDevice, type Frame } from './gpu-test.ts';
 
 const device = await testDevice();
 const W = 192, H = 96;
 
-describe.skipIf(!device)('renderCrowd (Dawn on SwiftShader)', () => {
+describe.skipIf(!device)('Renderer.renderCrowd (Dawn on SwiftShader)', () => {
   const gpu = device!;
   let scene: OffscreenScene;
   beforeAll(() => {
@@ -39,7 +38,7 @@ describe.skipIf(!device)('renderCrowd (Dawn on SwiftShader)', () => {
       crowd.setPlacement(2, 2, 0, 0, 0);
       crowd.play(1, 1); // Idle: stays put
       crowd.update(0);
-      renderCrowd(scene.renderer, scene.target, scene.camera, crowd);
+      scene.renderer.renderCrowd(scene.target, scene.camera, crowd);
       const first = await scene.read();
       writeArtifactPng('crowd-three-characters', W, H, first.rgba);
       const stats = scene.renderer.stats;
@@ -60,7 +59,7 @@ describe.skipIf(!device)('renderCrowd (Dawn on SwiftShader)', () => {
         return original.apply(gpu.queue, args);
       };
       try {
-        renderCrowd(scene.renderer, scene.target, scene.camera, crowd);
+        scene.renderer.renderCrowd(scene.target, scene.camera, crowd);
       } finally {
         queue.writeBuffer = original;
       }
@@ -79,7 +78,7 @@ describe.skipIf(!device)('renderCrowd (Dawn on SwiftShader)', () => {
       crowd.turn(0, turns);
       crowd.turn(2, turns);
       for (let i = 0; i < 60; i++) crowd.update(1 / 60);
-      renderCrowd(scene.renderer, scene.target, scene.camera, crowd);
+      scene.renderer.renderCrowd(scene.target, scene.camera, crowd);
       const moved = await scene.read();
       writeArtifactPng('crowd-three-characters-walked', W, H, moved.rgba);
       const stride = crowd.placements[12] - -2;
