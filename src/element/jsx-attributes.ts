@@ -71,6 +71,8 @@ export interface SkinnedMeshViewerAttributes {
   'auto-blink'?: boolean;
   'spring-bones'?: string;
   'vrm0-turn'?: string;
+  /** A scale on MToon outlines' widths. */
+  'outline-width'?: NumberAttribute;
   /** JSON: what the live region says for each side the camera views the model from. */
   a11y?: string;
 }
