@@ -79,11 +79,21 @@ export class ViewerPlayback {
     this.events.emit('pause', {});
   }
 
+  /**
+   * Layers the clip `name` over the playing one. Before a model loads, or for a name the model
+   * does not have, nothing is appended (model-viewer 4.4 ignores both) and a warning says why.
+   */
   appendAnimation(name: string, options: AppendAnimationOptions): void {
     const player = this.player;
-    if (!player) throw new Error(`<${TAG_NAME}>.appendAnimation: no model is loaded yet`);
+    if (!player) {
+      warnOnce(`appendAnimation("${name}"): no model is loaded yet; nothing is appended (call it after the load event)`);
+      return;
+    }
     const clip = player.findClip(name);
-    if (clip < 0) throw new RangeError(`<${TAG_NAME}>.appendAnimation: no animation ${JSON.stringify(name)}; available: ${this.names.join(', ') || 'none'}`);
+    if (clip < 0) {
+      warnOnce(`appendAnimation("${name}"): ${player.model.name} has no such animation (available: ${this.names.join(', ') || 'none'}); nothing is appended`);
+      return;
+    }
     this.api.append(player, clip, name, options, this.crossfadeSeconds());
     this.unpause(player);
     this.events.invalidate();

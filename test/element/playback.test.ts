@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { clipNames, ViewerPlayback, type PlaybackElement } from '../../src/element/playback.ts';
 import { loadCharacter } from '../anim/fixtures.ts';
 
@@ -115,17 +115,29 @@ describe('ViewerPlayback (the element\'s player, play/pause and clip attributes)
     expect(playback.crossfadeSeconds()).toBe(0.25);
   });
 
-  it('appendAnimation needs a model and a known clip; detaching what is not appended only warns', async () => {
+  it('appendAnimation before a load or of an unknown clip appends nothing and warns (model-viewer 4.4 ignores both); detaching what is not appended only warns', async () => {
     const { model, playback, events } = await setup();
-    expect(() => playback.appendAnimation('x', {})).toThrow(/no model is loaded yet/);
-    playback.modelLoaded(model);
-    const names = clipNames(model);
-    playback.appendAnimation(names[1], { weight: 0.5 });
-    expect(playback.api.names).toEqual([names[1]]);
-    expect(() => playback.appendAnimation('nope', {})).toThrow(RangeError);
-    playback.detachAnimation('nope', {});
-    expect(playback.api.names).toEqual([names[1]]);
-    expect(events).toEqual([`append-animation ${names[1]}`]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      playback.appendAnimation('Early', {});
+      expect(warn.mock.calls.map(String)).toEqual([expect.stringMatching(/appendAnimation\("Early"\): no model is loaded yet; nothing is appended/)]);
+      const player = playback.modelLoaded(model);
+      expect(playback.api.names).toEqual([]);
+      const names = clipNames(model);
+      playback.appendAnimation('Nope', {});
+      expect(String(warn.mock.calls[1])).toContain(`appendAnimation("Nope"): ${model.name} has no such animation (available: ${names.join(', ')}); nothing is appended`);
+      // Nothing appended, so nothing plays and no event says otherwise.
+      expect(player.playing).toBe(false);
+      expect(playback.api.names).toEqual([]);
+      playback.appendAnimation(names[1], { weight: 0.5 });
+      expect(playback.api.names).toEqual([names[1]]);
+      playback.detachAnimation('Nope', {});
+      expect(warn).toHaveBeenCalledTimes(3);
+      expect(playback.api.names).toEqual([names[1]]);
+      expect(events).toEqual([`append-animation ${names[1]}`]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('appending or detaching a clip plays the paused model without a play event, and reports the layer (model-viewer 4.4)', async () => {
