@@ -125,7 +125,8 @@ function syncPlayButton(): void {
 }
 
 playButton.addEventListener('click', () => {
-  if (viewer.paused) viewer.play();
+  // play() alone repeats for ever (model-viewer's default); the loop box decides here.
+  if (viewer.paused) viewer.play({ repetitions: loopBox.checked ? Infinity : 1 });
   else viewer.pause();
   syncPlayButton();
 });

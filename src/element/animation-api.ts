@@ -1,5 +1,6 @@
 import type { AnimationPlayer } from '../anim/player.ts';
 import type { ClipLayer } from '../anim/layer-stack.ts';
+import { warnOnce } from './page.ts';
 
 /**
  * The animation half of <skinned-mesh-viewer>'s model-viewer API, over the AnimationPlayer
@@ -11,10 +12,29 @@ import type { ClipLayer } from '../anim/layer-stack.ts';
  */
 
 export interface PlayOptions {
-  /** How many times the clip plays (Infinity: for ever). A pingpong pass counts as one. */
+  /** How many times the clip plays (default Infinity: for ever, as model-viewer 4.4's). A pingpong pass counts as one. */
   repetitions?: number;
   /** Every other pass plays backwards. */
   pingpong?: boolean;
+}
+
+/**
+ * play()'s passes as model-viewer 4.4 plays them (three.js's LoopRepeat count): absent, for
+ * ever; below 1, one pass; a fraction, the pass it starts too; not a number, for ever (a NaN
+ * count is never reached). Numeric strings count, as 4.4's arithmetic takes them.
+ */
+export function playRepetitions(value: unknown): number {
+  if (value === undefined || value === null) return Infinity;
+  const count = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (Number.isNaN(count)) {
+    warnOnce(`play({repetitions: ${typeof value === 'string' ? JSON.stringify(value) : String(value)}}): not a number; the clip repeats for ever`);
+    return Infinity;
+  }
+  if (count < 1) {
+    warnOnce(`play({repetitions: ${count}}): below 1; the clip plays once`);
+    return 1;
+  }
+  return Math.ceil(count);
 }
 
 export interface AppendAnimationOptions {
@@ -80,16 +100,15 @@ export class AnimationApi {
   }
 
   /**
-   * play(options): how many passes and whether they alternate. Without options, the `loop`
-   * attribute decides: for ever with it, once without it.
+   * play(options): how many passes (for ever without `repetitions`, as model-viewer 4.4's
+   * play()) and whether they alternate.
    */
-  start(player: AnimationPlayer, options: PlayOptions | undefined, loop: boolean, speed: number): void {
-    const repetitions = options?.repetitions ?? (loop || options ? Infinity : 1);
-    if (!(repetitions >= 1)) throw new RangeError(`play: repetitions must be ≥ 1 (or Infinity), not ${options?.repetitions}`);
+  start(player: AnimationPlayer, options: PlayOptions | undefined, speed: number): void {
+    const repetitions = playRepetitions(options?.repetitions);
     // A finished clip starts over; a paused one resumes its pass.
     const finished = !player.playing && (player.ended || this.passes >= this.repetitions);
-    this.repetitions = Number.isFinite(repetitions) ? Math.floor(repetitions) : Infinity;
-    this.pingpong = options?.pingpong === true;
+    this.repetitions = repetitions;
+    this.pingpong = Boolean(options?.pingpong);
     if (finished) {
       this.passes = 0;
       this.direction = 1;
@@ -101,13 +120,13 @@ export class AnimationApi {
     if (finished) player.seek(player.speed < 0 ? player.duration : 0);
   }
 
-  /** `loop` changed while playing with the default repetitions. */
+  /** The `loop` attribute changed: set, the clip repeats for ever; removed, the pass under way is its last. */
   setLoop(player: AnimationPlayer, loop: boolean, speed: number): void {
     this.repetitions = loop ? Infinity : 1;
     this.configure(player, speed);
   }
 
-  /** A new clip (animation-name, crossfadeTo) or model: its passes count from 0. */
+  /** A new clip (animation-name, crossfadeTo) or model: its passes count from 0 (the last play()'s options stay, as 4.4's). */
   restart(player: AnimationPlayer, speed: number): void {
     this.passes = 0;
     this.direction = 1;

@@ -6,9 +6,6 @@ import { prefersReducedMotion, TAG_NAME, warnOnce } from './page.ts';
 import type { ReflectedProperties } from './reflected-attributes.ts';
 import type { ViewerStage } from './stage.ts';
 
-/** `autoplay` plays as model-viewer's does: the clip repeats for ever (`loop` or not; removing `loop` later ends it after its pass). */
-const AUTOPLAY: PlayOptions = { repetitions: Infinity };
-
 /** The element as playback reads it: its animation attributes and their properties. */
 export type PlaybackElement = Pick<Element, 'getAttribute' | 'hasAttribute' | 'setAttribute'>
   & Pick<ReflectedProperties, 'autoplay' | 'loop' | 'speed' | 'crossfadeDuration'>;
@@ -65,7 +62,7 @@ export class ViewerPlayback {
       return;
     }
     const was = player.playing;
-    this.api.start(player, options, this.element.loop, this.element.speed);
+    this.api.start(player, options, this.element.speed);
     player.play();
     this.events.invalidate();
     if (!was && player.playing) this.events.emit('play', {});
@@ -143,20 +140,20 @@ export class ViewerPlayback {
   modelLoaded(model: Model): AnimationPlayer {
     const player = new AnimationPlayer(model);
     this.api.clear();
-    this.api.setLoop(player, this.element.loop, this.element.speed);
+    this.api.restart(player, this.element.speed);
     this.player = player;
     const clip = this.resolveClip(player);
     if (clip >= 0 && clip !== player.clip) player.setClip(clip);
     return player;
   }
 
-  /** The model is framed and shown: play as asked before it loaded, or as `autoplay` says. */
+  /** The model is framed and shown: play as asked before it loaded, or as `autoplay` says (play(): for ever). */
   start(): void {
     const requested = this.playRequested, options = this.requestedOptions;
     this.playRequested = false;
     this.requestedOptions = undefined;
     if (requested) this.play(options);
-    else if (this.element.autoplay && !prefersReducedMotion()) this.play(AUTOPLAY);
+    else if (this.element.autoplay && !prefersReducedMotion()) this.play();
   }
 
   modelCleared(): void {
@@ -175,7 +172,8 @@ export class ViewerPlayback {
         }
         break;
       case 'autoplay':
-        if (this.element.autoplay && !player.playing && !prefersReducedMotion()) this.play(AUTOPLAY);
+        // As 4.4's: setting autoplay calls play(), so a playing clip now repeats for ever too.
+        if (this.element.autoplay && !prefersReducedMotion()) this.play();
         break;
       case 'loop':
         this.api.setLoop(player, this.element.loop, this.element.speed);

@@ -171,6 +171,7 @@ export interface ReflectedProperties {
   get animation(): string | null;
   set animation(value: string | number | null);
   autoplay: boolean;
+  /** Acts when it changes: set, the playing clip repeats for ever; removed, its pass under way is its last (play() alone repeats for ever). */
   loop: boolean;
   /** Playback rate (negative plays backwards); default 1. */
   speed: number;

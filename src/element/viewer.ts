@@ -269,9 +269,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   /**
-   * Plays the clip (model-viewer's `play`): `repetitions` passes (Infinity: for ever),
-   * alternating direction with `pingpong`. Without options, the `loop` attribute decides:
-   * for ever with it, once without. Fires `play` when playback starts.
+   * Plays the clip (model-viewer's `play`): `repetitions` passes (by default Infinity: for
+   * ever, as 4.4's), alternating direction with `pingpong`. Fires `play` when playback starts.
    */
   play(options?: PlayOptions): void { this.playback.play(options); }
 

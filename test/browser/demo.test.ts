@@ -265,7 +265,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       expect(consoleErrors).toEqual([]);
     });
 
-    it('controls reach the viewer: pause, scrub, clip, skinning, debug', async () => {
+    it('controls reach the viewer: pause, scrub, loop, clip, skinning, debug', async () => {
       const consoleErrors = await startAt({ width: 800, height: 600 });
       await page.click('#play');
       expect(await page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { paused: boolean }).paused)).toBe(true);
@@ -276,6 +276,15 @@ describe.skipIf(!!unavailable)('the demo page', () => {
         return v.currentTime / v.duration;
       });
       expect(t).toBeCloseTo(0.5, 2);
+      // The loop box off, Play plays the clip once (the element's play() alone repeats for ever); then the button says Play again.
+      await page.uncheck('#loop');
+      await page.click('#play');
+      await expect.poll(() => page.textContent('#play'), { timeout: 20_000 }).toBe('Play');
+      expect(await page.evaluate(() => {
+        const v = document.getElementById('viewer') as HTMLElement & { paused: boolean; currentTime: number; duration: number };
+        return [v.paused, v.currentTime === v.duration];
+      })).toEqual([true, true]);
+      await page.check('#loop');
       await page.selectOption('#clip', '2');
       expect(await page.getAttribute('#viewer', 'animation')).toBe('2');
       await page.check('input[name=debug][value=skeleton]');

@@ -61,7 +61,7 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
     expect(consoleErrors).toEqual([]);
   });
 
-  it('autoplay with animation-name plays that clip; play({repetitions: 1}) plays it once and fires finished', async () => {
+  it('autoplay with animation-name plays that clip; play({repetitions: 1}) plays it once and fires finished; play() repeats for ever', async () => {
     // What a model-viewer page can see: the Fox's three clips differ in length, so `duration`
     // names the clip that plays, and each pass's `loop` event names it too.
     const walk = (await loadGltf(new Uint8Array(readFileSync(assetPath('Fox'))))).animations.find((clip) => clip.name === 'Walk')!;
@@ -76,6 +76,12 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
     await page.evaluate(() => { const el = window.helpers.viewer('animated'); el.pause(); el.timeScale = 4; el.play({ repetitions: 1 }); });
     await page.waitForFunction(() => (window as unknown as { finishedOnce: number }).finishedOnce === 1, undefined, { timeout: 20_000 });
     expect(await page.evaluate(() => window.helpers.viewer('animated').paused)).toBe(true);
+    // model-viewer 4.4's play() without options: repetitions Infinity.
+    const passes = (await loopNames()).length;
+    await page.evaluate(() => window.helpers.viewer('animated').play());
+    await expect.poll(async () => (await loopNames()).length, { timeout: 20_000 }).toBeGreaterThan(passes + 1);
+    expect(await page.evaluate(() => [window.helpers.viewer('animated').paused, (window as unknown as { finishedOnce: number }).finishedOnce])).toEqual([false, 1]);
+    await page.evaluate(() => window.helpers.viewer('animated').pause());
   });
 
   it('camera-orbit inside min/max-camera-orbit, camera-target and field-of-view are what the getters report', async () => {

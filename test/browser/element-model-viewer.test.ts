@@ -489,11 +489,16 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       expect(backwards[1]).toBeLessThan(backwards[0]);
     });
 
-    it('autoplay repeats for ever as model-viewer’s does, loop or not; setting then removing loop ends it after the pass', async () => {
+    it('autoplay and play() without options repeat for ever as model-viewer 4.4’s do, loop or not; setting then removing loop ends it after the pass', async () => {
       await addViewer('auto-play', { builtin: 'character', 'animation-name': 'Wave', autoplay: '', speed: '8', loading: 'eager' });
+      await addViewer('played', { builtin: 'character', 'animation-name': 'Wave', speed: '8', loading: 'eager' });
       await whenLoaded('auto-play');
+      await whenLoaded('played');
+      await page.evaluate(() => window.helpers.viewer('played').play());
       await expect.poll(async () => (await events('auto-play', 'loop')).length, { timeout: 20_000 }).toBeGreaterThan(1);
-      expect(await page.evaluate(() => window.helpers.viewer('auto-play').paused)).toBe(false);
+      await expect.poll(async () => (await events('played', 'loop')).length, { timeout: 20_000 }).toBeGreaterThan(1);
+      expect(await page.evaluate(() => ['auto-play', 'played'].map((id) => window.helpers.viewer(id).paused))).toEqual([false, false]);
+      expect(await events('played', 'finished')).toEqual([]);
       const finished = page.evaluate(() => new Promise<void>((resolve) => window.helpers.viewer('auto-play').addEventListener('finished', () => resolve(), { once: true })));
       await page.evaluate(() => { const el = window.helpers.viewer('auto-play'); el.loop = true; el.loop = false; });
       await finished;

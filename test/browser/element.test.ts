@@ -277,7 +277,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       expect(state.duration).toBeGreaterThan(1);
       expect(state.progress).toBe(false);
 
-      // A non-looping clip at double speed ends and says so.
+      // A clip played once at double speed ends and says so.
       await addViewer(page, 'ending', { builtin: 'character', animation: 'Walk', speed: '2' });
       await whenLoaded(page, 'ending');
       const ended = await page.evaluate(async () => {
@@ -286,7 +286,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
         el.currentTime = seekTo;
         const seeked = el.currentTime;
         const end = new Promise<number>((resolve) => el.addEventListener('animationend', () => resolve(el.currentTime), { once: true }));
-        el.play();
+        el.play({ repetitions: 1 });
         const playing = !el.paused;
         const at = await end;
         return { seeked, playing, at, duration: el.duration, paused: el.paused, names: el.animations, events: window.helpers.events(el).filter((e) => e.type === 'animationend') };
@@ -629,7 +629,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
     // Front view, paused at the end of "Twist" (180°).
     await addViewer(page, 'twist', { builtin: 'twist-cylinder', animation: 'Twist', 'camera-orbit': '0deg 90deg auto' });
     await whenLoaded(page, 'twist');
-    await page.evaluate(() => { const v = window.helpers.viewer('twist'); v.currentTime = v.duration; });
+    // (A repeating clip, play()'s default, wraps a seek to its duration back to 0; a clip played once stays at its end.)
+    await page.evaluate(() => { const v = window.helpers.viewer('twist'); v.play({ repetitions: 1 }); v.pause(); v.currentTime = v.duration; });
     /** Widest run of model pixels across the middle row of the image. */
     const waist = (image: Rgba8Image): number => {
       const y = Math.floor(image.height / 2), bg = image.data.subarray(0, 4);

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AnimationPlayer } from '../../src/anim/player.ts';
-import { AnimationApi } from '../../src/element/animation-api.ts';
+import { AnimationApi, playRepetitions } from '../../src/element/animation-api.ts';
 import { loadCharacter } from '../anim/fixtures.ts';
 import { measureAllocation } from '../support/allocation.ts';
 
@@ -12,7 +12,7 @@ async function setup(clip = 1) {
   player.setClip(clip);
   const loops: number[] = [];
   const api = new AnimationApi({ looped: (count) => loops.push(count) });
-  api.setLoop(player, false, 1);
+  api.restart(player, 1);
   return { model, player, api, loops };
 }
 
@@ -27,24 +27,30 @@ function run(api: AnimationApi, player: AnimationPlayer, max = 10_000, dt = DT):
 }
 
 describe('AnimationApi: play({repetitions, pingpong})', () => {
-  it('without options the loop attribute decides: once without it (the player ends), for ever with it', async () => {
+  it('without options it repeats for ever, as model-viewer 4.4\'s play(); the loop attribute removed mid-play makes the pass under way the last', async () => {
     const { player, api, loops } = await setup();
-    api.start(player, undefined, false, 1);
-    player.play();
-    const times = run(api, player);
-    expect(player.ended).toBe(true);
-    expect(times.at(-1)).toBe(player.duration);
-    expect(loops).toEqual([]);
-    api.start(player, undefined, true, 1);
+    api.start(player, undefined, 1);
     player.play();
     run(api, player, Math.ceil((3.5 * player.duration) / DT));
     expect(player.playing).toBe(true);
     expect(loops).toEqual([1, 2, 3]);
+    api.setLoop(player, false, 1);
+    const times = run(api, player);
+    expect(player.ended).toBe(true);
+    expect(times.at(-1)).toBe(player.duration);
+    expect(times.length * DT).toBeLessThan(player.duration);
+    expect(loops).toEqual([1, 2, 3]);
+    // play() again starts over, for ever again.
+    api.start(player, undefined, 1);
+    player.play();
+    expect(player.time).toBe(0);
+    run(api, player, Math.ceil((2.5 * player.duration) / DT));
+    expect(player.playing).toBe(true);
   });
 
   it('repetitions: N passes, a loop event after each but the last, then it stops at the end; play() again starts over', async () => {
     const { player, api, loops } = await setup();
-    api.start(player, { repetitions: 3 }, false, 1);
+    api.start(player, { repetitions: 3 }, 1);
     player.play();
     const times = run(api, player);
     expect(loops).toEqual([1, 2]);
@@ -54,7 +60,7 @@ describe('AnimationApi: play({repetitions, pingpong})', () => {
     expect(times.length * DT).toBeGreaterThan(3 * player.duration - 2 * DT);
     expect(times.length * DT).toBeLessThan(3 * player.duration + 2 * DT);
     loops.length = 0;
-    api.start(player, { repetitions: 2 }, false, 1);
+    api.start(player, { repetitions: 2 }, 1);
     player.play();
     expect(player.time).toBe(0);
     run(api, player);
@@ -63,7 +69,7 @@ describe('AnimationApi: play({repetitions, pingpong})', () => {
 
   it('pingpong: every other pass runs backwards, mirrored at the ends; an even count ends at the start', async () => {
     const { player, api, loops } = await setup();
-    api.start(player, { repetitions: 2, pingpong: true }, false, 1);
+    api.start(player, { repetitions: 2, pingpong: true }, 1);
     player.play();
     const times = run(api, player);
     const turn = times.findIndex((t, i) => i > 0 && t < times[i - 1]);
@@ -81,9 +87,29 @@ describe('AnimationApi: play({repetitions, pingpong})', () => {
     expect(player.speed).toBe(1);
   });
 
-  it('refuses repetitions below 1', async () => {
-    const { player, api } = await setup();
-    expect(() => api.start(player, { repetitions: 0 }, false, 1)).toThrow(/repetitions must be ≥ 1/);
+  it('counts repetitions as 4.4 does: below 1 once and not a number for ever, each with a warning; a fraction plays the pass it starts', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect([undefined, null, 1, 2, 2.5, Infinity, '3'].map(playRepetitions)).toEqual([Infinity, Infinity, 1, 2, 3, Infinity, 3]);
+      expect(warn).not.toHaveBeenCalled();
+      expect(playRepetitions(0)).toBe(1);
+      expect(playRepetitions(-2)).toBe(1);
+      expect(playRepetitions(NaN)).toBe(Infinity);
+      expect(playRepetitions('twice')).toBe(Infinity);
+      expect(warn.mock.calls.map(String)).toEqual([
+        expect.stringContaining('play({repetitions: 0}): below 1; the clip plays once'),
+        expect.stringContaining('play({repetitions: -2}): below 1; the clip plays once'),
+        expect.stringContaining('play({repetitions: NaN}): not a number; the clip repeats for ever'),
+        expect.stringContaining('play({repetitions: "twice"}): not a number; the clip repeats for ever'),
+      ]);
+      const { player, api, loops } = await setup();
+      api.start(player, { repetitions: 0 }, 1);
+      player.play();
+      run(api, player);
+      expect([player.ended, loops]).toEqual([true, []]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
@@ -137,7 +163,7 @@ describe('AnimationApi: appendAnimation / detachAnimation', () => {
 
   it('a frame with pingpong passes and fading layers allocates nothing', async () => {
     const { player, api } = await setup(1);
-    api.start(player, { pingpong: true }, false, 1);
+    api.start(player, { pingpong: true }, 1);
     player.play();
     api.append(player, 2, 'Wave', { weight: 0.5 }, 0.25);
     let k = 0;

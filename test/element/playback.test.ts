@@ -20,6 +20,8 @@ class FakeElement implements PlaybackElement {
   }
 }
 
+const DT = 1 / 60;
+
 async function setup() {
   const model = await loadCharacter();
   const element = new FakeElement();
@@ -75,6 +77,38 @@ describe('ViewerPlayback (the element\'s player, play/pause and clip attributes)
     b.playback.modelLoaded(b.model);
     b.playback.start();
     expect(b.events).toEqual(['play']);
+  });
+
+  it('play() without options repeats for ever, loop or not; setting autoplay makes a clip played once repeat for ever; a new clip or model keeps the last play()\'s passes (model-viewer 4.4)', async () => {
+    const { model, element, playback, events } = await setup();
+    const names = clipNames(model);
+    element.attributes.set('animation-name', names[1]);
+    const player = playback.modelLoaded(model);
+    const frames = (target: typeof player, passes: number) => {
+      for (let i = 0; i < Math.ceil((passes * target.duration) / DT) && target.playing; i++) playback.api.advance(target, DT);
+    };
+    playback.play();
+    frames(player, 2.5);
+    expect(player.playing).toBe(true);
+    expect(events).toEqual(['play', 'loop 1', 'loop 2']);
+    playback.pause();
+    playback.play({ repetitions: 1 });
+    element.autoplay = true;
+    playback.attributeChanged('autoplay');
+    frames(player, 1.5);
+    expect(player.playing).toBe(true);
+    // Played once, then another clip named: it plays once too (4.4 keeps the last play()'s options).
+    element.autoplay = false;
+    playback.play({ repetitions: 1 });
+    element.setAttribute('animation-name', names[0]);
+    frames(player, 1.5);
+    expect([player.clip, player.playing, player.ended]).toEqual([0, false, true]);
+    // And a new model: appending a clip plays it, and its clip once.
+    const next = playback.modelLoaded(model);
+    playback.start();
+    playback.appendAnimation(names[2], {});
+    frames(next, 1.5);
+    expect([next.playing, next.ended]).toEqual([false, true]);
   });
 
   it('starts on the clip `animation-name` names, else `animation`, else the first; an unknown name plays the first', async () => {
