@@ -6,7 +6,8 @@
  * serve every tier. README.md ("How it works") says when to use which; test/index.test.ts
  * pins the list. Re-exports only: each concern lives in its folder. The optional parts also
  * have subpaths of their own, so a page pays only for what it imports (package.json
- * `exports`): `/element`, `/crowd`, `/retarget`, `/environment`, `/bake`.
+ * `exports`): `/element`, `/crowd`, `/retarget`, `/environment`, `/bake`; and the element's typings
+ * for frameworks are types-only subpaths: `/react`, `/preact`, `/solid`, `/vue`, `/svelte`.
  */
 
 // ── Tier 1: the element. One tag per model; registers itself on import (importing any name of it does). Also `/element`. ──

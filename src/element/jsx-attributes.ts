@@ -1,7 +1,7 @@
 /**
  * The attributes of `<skinned-mesh-viewer>` and `<extra-model>` as markup writes them, typed for
- * JSX (src/element/react.ts and preact.ts put them into React's and Preact's
- * `JSX.IntrinsicElements`; other frameworks' declarations can take the same interfaces).
+ * JSX (src/element/react.ts, preact.ts, solid.ts, vue.ts and svelte.ts put them into each
+ * framework's element typings; any other framework's declarations can take the same interfaces).
  * Attributes are text in HTML: a number may be written as a number or a string, a boolean
  * attribute is present (`true`) or absent (`false`).
  * test/element/jsx-attributes.test.ts keeps the list equal to the elements' `observedAttributes`.

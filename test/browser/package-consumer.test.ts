@@ -8,14 +8,14 @@
  *  3. `npx skinned-mesh-bake` writes the same JSON as `npm run bake`, with the same exit code
  *     and message for a bad file;
  *  4. a TSX file using <skinned-mesh-viewer src camera-controls animation-name> type-checks
- *     under React 19's JSX types, and under Preact's, and a misspelled plain attribute or a
- *     wrongly typed value is a type error.
+ *     under React 19's JSX types, and under Preact's, Solid's and Vue's, and a misspelled plain
+ *     attribute or a wrongly typed value is a type error; Svelte's element typings likewise.
  *
  * No network: the install runs `npm install --offline`, so the package's dependencies come
  * from the npm cache that `npm ci` filled, pinned to the tarball URLs of the versions in
  * package-lock.json (the cache keeps tarballs by URL, not the registry's version lists). The
- * tools a consumer brings (TypeScript, Vite, @types/react, Preact) are the repository's: TypeScript
- * and Vite run from it, and @types/react and preact are linked into the consumer's node_modules.
+ * tools a consumer brings (TypeScript, Vite, each framework's types) are the repository's:
+ * TypeScript and Vite run from it, and the framework packages are linked into the consumer's node_modules.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -67,7 +67,7 @@ function mustRun(command: string, args: string[], cwd: string): string {
 
 /** `tsc -p DIR`: its diagnostics, one per line, and its exit code. */
 function typeCheck(dir: string): { status: number | null; errors: string[] } {
-  const result = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [TSC, '-p', dir, '--pretty', 'false'], { cwd: dir, encoding: 'utf8' });
   return { status: result.status, errors: `${result.stdout}${result.stderr}`.split('\n').filter((l) => /error TS\d+/.test(l)) };
 }
 
@@ -97,25 +97,47 @@ viewer.addEventListener('load', async (event) => {
   document.body.dataset.animations = model.animations.map((clip) => clip.name).join(',');
 });
 `;
+type JsxFramework = 'react' | 'preact' | 'solid' | 'vue';
+
 /**
  * A component using the tags, for a JSX framework; \`@ts-expect-error\` marks each line that must be an
  * error (the file compiles only if each is).
  */
-function tsxFor(framework: 'react' | 'preact'): string {
-  const hooks = framework === 'react' ? 'react' : 'preact/hooks';
-  const className = framework === 'react' ? 'className' : 'class';
-  return `import type {} from '${PACKAGE.name}/${framework}';
-import type { SkinnedMeshViewerElement } from '${PACKAGE.name}/element';
-import { useRef } from '${hooks}';
-
+function tsxFor(framework: JsxFramework): string {
+  const component = {
+    react: `import { useRef } from 'react';
 export function Viewer() {
   const ref = useRef<SkinnedMeshViewerElement>(null);
   return (
-    <skinned-mesh-viewer ref={ref} src="Fox.glb" camera-controls animation-name="Walk" speed={1.5} ${className}="viewer" onClick={() => ref.current?.play()}>
+    <skinned-mesh-viewer ref={ref} src="Fox.glb" camera-controls animation-name="Walk" speed={1.5} className="viewer" onClick={() => ref.current?.play()}>
       <extra-model src="hat.glb" offset="0 1 0" />
     </skinned-mesh-viewer>
   );
-}
+}`,
+    preact: `import { useRef } from 'preact/hooks';
+export function Viewer() {
+  const ref = useRef<SkinnedMeshViewerElement>(null);
+  return (
+    <skinned-mesh-viewer ref={ref} src="Fox.glb" camera-controls animation-name="Walk" speed={1.5} class="viewer" onClick={() => ref.current?.play()}>
+      <extra-model src="hat.glb" offset="0 1 0" />
+    </skinned-mesh-viewer>
+  );
+}`,
+    solid: `let viewer: SkinnedMeshViewerElement | undefined;
+export const Viewer = () => (
+  <skinned-mesh-viewer ref={viewer} src="Fox.glb" camera-controls animation-name="Walk" speed={1.5} class="viewer" onClick={() => viewer?.play()}>
+    <extra-model src="hat.glb" offset="0 1 0" />
+  </skinned-mesh-viewer>
+);`,
+    vue: `export const Viewer = (props: { onPlay: (viewer: SkinnedMeshViewerElement) => void }) => (
+  <skinned-mesh-viewer src="Fox.glb" camera-controls animation-name="Walk" speed={1.5} class="viewer" onClick={(e: MouseEvent) => props.onPlay(e.currentTarget as SkinnedMeshViewerElement)}>
+    <extra-model src="hat.glb" offset="0 1 0" />
+  </skinned-mesh-viewer>
+);`,
+  }[framework];
+  return `import type {} from '${PACKAGE.name}/${framework}';
+import type { SkinnedMeshViewerElement } from '${PACKAGE.name}/element';
+${component}
 // @ts-expect-error a misspelled attribute
 export const misspelled = <skinned-mesh-viewer scr="Fox.glb" />;
 // @ts-expect-error camera-controls is a boolean attribute
@@ -123,6 +145,38 @@ export const wrongType = <skinned-mesh-viewer camera-controls="yes" />;
 // @ts-expect-error speed is a number
 export const wrongValue = <skinned-mesh-viewer speed={{ fast: true }} />;
 `;
+}
+
+/** Svelte's element typings (what svelte-check reads for markup), as objects: here even a misspelled hyphenated name is an error. */
+const SVELTE_TS = `import type {} from '${PACKAGE.name}/svelte';
+import type { SvelteHTMLElements } from 'svelte/elements';
+type Viewer = SvelteHTMLElements['skinned-mesh-viewer'];
+export const viewer: Viewer = { src: 'Fox.glb', 'camera-controls': true, 'animation-name': 'Walk', speed: 1.5, class: 'viewer', onclick: () => undefined };
+export const extra: SvelteHTMLElements['extra-model'] = { src: 'hat.glb', offset: '0 1 0' };
+// @ts-expect-error a misspelled attribute
+export const misspelled: Viewer = { scr: 'Fox.glb' };
+// @ts-expect-error a misspelled hyphenated attribute
+export const misspelledHyphen: Viewer = { 'camera-control': true };
+// @ts-expect-error camera-controls is a boolean attribute
+export const wrongType: Viewer = { 'camera-controls': 'yes' };
+`;
+
+/**
+ * Writes \`source\` as \`file\` in \`dir\` and checks that it compiles, and that without its
+ * \`@ts-expect-error\` comments (blanked, so lines keep their numbers) each line below one is an
+ * error; returns those errors.
+ */
+function expectTypeErrorsExactlyAtMarks(dir: string, file: string, source: string, compilerOptions: Record<string, unknown>): string[] {
+  mkdirSync(dir);
+  writeFileSync(join(dir, file), source);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...TSCONFIG.compilerOptions, ...compilerOptions }, files: [file] }));
+  expect(typeCheck(dir)).toEqual({ status: 0, errors: [] });
+  const marked = source.split('\n').flatMap((line, i) => (line.startsWith('// @ts-expect-error') ? [String(i + 2)] : []));
+  expect(marked.length).toBeGreaterThan(0);
+  writeFileSync(join(dir, file), source.replaceAll(/^\/\/ @ts-expect-error.*$/gm, ''));
+  const { errors } = typeCheck(dir);
+  expect(errors.map((e) => new RegExp(`${file.replace('.', '\\.')}\\((\\d+),`).exec(e)?.[1])).toEqual(marked);
+  return errors;
 }
 
 const MIME: Record<string, string> = {
@@ -146,9 +200,11 @@ describe('the npm package, installed from its tarball', () => {
     } catch (e) {
       throw new Error(`the offline install needs the package's dependencies in the npm cache (npm ci fills it): ${(e as Error).message}`);
     }
-    // What a consumer brings for TSX: React's types (and theirs), and Preact.
+    // What a consumer brings for its framework's types: React's types (and theirs), Preact, Solid, Svelte, Vue.
     mkdirSync(join(consumer, 'node_modules/@types'), { recursive: true });
-    for (const name of ['@types/react', 'csstype', 'preact']) symlinkSync(join(ROOT, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
+    for (const name of ['@types/react', 'csstype', 'preact', 'solid-js', 'svelte', 'vue', '@vue']) {
+      symlinkSync(join(ROOT, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
+    }
   }, 300_000);
   afterAll(() => { if (work) rmSync(work, { recursive: true, force: true }); });
 
@@ -181,23 +237,21 @@ describe('the npm package, installed from its tarball', () => {
   }, 120_000);
 
   it.each([
-    { framework: 'react' as const, jsxImportSource: 'react' },
-    { framework: 'preact' as const, jsxImportSource: 'preact' },
-  ])('a TSX file under $framework JSX types type-checks, and misspelled or wrongly typed attributes are errors', ({ framework, jsxImportSource }) => {
-    const dir = join(consumer, `tsx-${framework}`);
-    mkdirSync(dir);
-    const tsx = tsxFor(framework);
-    writeFileSync(join(dir, 'viewer.tsx'), tsx);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...TSCONFIG.compilerOptions, jsxImportSource }, files: ['viewer.tsx'] }));
-    expect(typeCheck(dir)).toEqual({ status: 0, errors: [] });
-    // Without the expectations (blanked, so lines keep their numbers), each line below one is its own error.
-    const expectedErrorLines = tsx.split('\n').flatMap((line, i) => (line.startsWith('// @ts-expect-error') ? [String(i + 2)] : []));
-    expect(expectedErrorLines).toHaveLength(3);
-    writeFileSync(join(dir, 'viewer.tsx'), tsx.replaceAll(/^\/\/ @ts-expect-error.*$/gm, ''));
-    const { errors } = typeCheck(dir);
-    expect(errors.map((e) => /viewer\.tsx\((\d+),/.exec(e)?.[1])).toEqual(expectedErrorLines);
+    { framework: 'react' as const, jsx: 'react-jsx' },
+    { framework: 'preact' as const, jsx: 'react-jsx' },
+    { framework: 'solid' as const, jsx: 'preserve' },
+    { framework: 'vue' as const, jsx: 'preserve' },
+  ])('a TSX file under $framework JSX types type-checks, and misspelled or wrongly typed attributes are errors', ({ framework, jsx }) => {
+    const jsxImportSource = framework === 'solid' ? 'solid-js' : framework;
+    const errors = expectTypeErrorsExactlyAtMarks(join(consumer, `tsx-${framework}`), 'viewer.tsx', tsxFor(framework), { jsx, jsxImportSource });
     expect(errors[0]).toContain('{ scr: string; }');
     expect(errors[1]).toContain(`{ "camera-controls": string; }`);
+  }, 120_000);
+
+  it("Svelte's element typings take the tags' attributes and refuse misspelled or wrongly typed ones", () => {
+    const errors = expectTypeErrorsExactlyAtMarks(join(consumer, 'svelte'), 'viewer.ts', SVELTE_TS, {});
+    expect(errors[0]).toContain("'scr' does not exist");
+    expect(errors[1]).toMatch(/'camera-control'+ does not exist/);
   }, 120_000);
 
   describe.skipIf(!!unavailable)('in Chromium', () => {
