@@ -169,10 +169,18 @@ export class Crowd {
   /** Per instance: fromPose → its pose. */
   private readonly blends: readonly BlendingJob[];
 
-  /** `poses`: 'cpu' (default) evaluates them on the batch; 'gpu' leaves them to an evaluator that reads the clocks (GpuCrowd). */
-  constructor(readonly model: Model, readonly capacity: number, poses: CrowdPoses = 'cpu') {
+  /**
+   * `poses`: 'cpu' (default) evaluates them on the batch; 'gpu' leaves them to an evaluator that
+   * reads the clocks (GpuCrowd). `rootMotions`: each clip's root motion (findRootMotion on this
+   * model's rest pose) when another user of the model has the table already (the viewer's stage
+   * shares its own); default: found here.
+   */
+  constructor(readonly model: Model, readonly capacity: number, poses: CrowdPoses = 'cpu', rootMotions?: readonly (CrowdRootMotion | undefined)[]) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Crowd: capacity ${capacity} must be an integer ≥ 1`);
     if (poses !== 'cpu' && poses !== 'gpu') throw new RangeError(`Crowd: poses ${String(poses)} is not 'cpu' or 'gpu'`);
+    if (rootMotions && rootMotions.length !== model.animations.length) {
+      throw new RangeError(`Crowd: rootMotions has ${rootMotions.length} entries; the model has ${model.animations.length} clips`);
+    }
     this.evaluator = poses;
     // Created in the rest pose; mesh-relative palettes, as updateMatricesAndPalettes gives.
     // On the GPU the batch holds instance 0 only: material animation and the rest pose's node matrices.
@@ -205,7 +213,7 @@ export class Crowd {
     this.motionClip = new Int32Array(capacity).fill(-1);
     this.motionTime = new Float64Array(capacity);
     // The rest pose's node matrices give each root's parent placement.
-    this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, instances[0].nodeMatrices));
+    this.rootMotions = rootMotions ?? model.animations.map((_, i) => findRootMotion(model, i, instances[0].nodeMatrices));
   }
 
   /**

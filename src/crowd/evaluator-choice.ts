@@ -1,3 +1,4 @@
+import type { CrowdRootMotion } from '../anim/crowd.ts';
 import { movingMeshNodes } from '../anim/moving-mesh-nodes.ts';
 import type { Model } from '../gltf/model.ts';
 import type { HierarchyMode } from '../gpu/crowd/evaluator.ts';
@@ -22,6 +23,8 @@ export interface CrowdOptions {
   readonly hierarchy?: HierarchyMode;
   /** GPU evaluator: lower limits than the device's. */
   readonly limits?: Partial<AllocationLimits>;
+  /** Each clip's root motion, when the caller has found it already (Crowd's constructor). */
+  readonly rootMotions?: readonly (CrowdRootMotion | undefined)[];
 }
 
 /**

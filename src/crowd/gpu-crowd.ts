@@ -22,7 +22,7 @@ export class GpuCrowd extends Crowd {
 
   constructor(model: Model, capacity: number, options: Omit<CrowdOptions, 'evaluator'> & { readonly device: GPUDevice }) {
     chooseCrowdEvaluator({ ...options, evaluator: 'gpu' }, capacity, model);
-    super(model, capacity, 'gpu');
+    super(model, capacity, 'gpu', options.rootMotions);
     const locks = this.rootMotions.map((m) => m && { rootSlot: m.track.rootSlot, up: m.track.up, ends: m.track.ends });
     this.gpu = new GpuPoseEvaluator(options.device, model, capacity, { label: 'crowd', hierarchy: options.hierarchy, limits: options.limits, locks });
     for (let k = 0; k < capacity; k++) this.copyPlacement(k);
@@ -75,6 +75,6 @@ export type AnyCrowd = Crowd & { readonly gpu?: GpuPoseEvaluator };
  * AUTO_GPU_MIN_INSTANCES given a device): a Crowd, or a GpuCrowd.
  */
 export function createCrowd(model: Model, capacity: number, options: CrowdOptions = {}): AnyCrowd {
-  if (chooseCrowdEvaluator(options, capacity, model) === 'cpu') return new Crowd(model, capacity);
+  if (chooseCrowdEvaluator(options, capacity, model) === 'cpu') return new Crowd(model, capacity, 'cpu', options.rootMotions);
   return new GpuCrowd(model, capacity, { ...options, device: options.device! });
 }

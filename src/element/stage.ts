@@ -73,9 +73,9 @@ function random(seed: number): () => number {
  */
 export class ViewerStage {
   /** Root motion of each clip, for the player (undefined: the clip plays in place). */
-  readonly rootMotions: readonly (CrowdRootMotion | undefined)[];
+  private motions: readonly (CrowdRootMotion | undefined)[] = [];
   /** Their tracks, which the player locks (AnimationPlayer.rootLocks). */
-  private readonly rootLocks: readonly (RootMotionTrack | undefined)[];
+  private rootLocks: readonly (RootMotionTrack | undefined)[] = [];
   private instanceCount = 1;
   private walking = false;
   private crowd: AnyCrowd | undefined;
@@ -128,9 +128,7 @@ export class ViewerStage {
   private staleBase: (() => Bounds) | undefined;
 
   constructor(readonly model: Model) {
-    const rest = createModelInstance(model);
-    this.rootMotions = model.animations.map((_, i) => findRootMotion(model, i, rest.nodeMatrices));
-    this.rootLocks = this.rootMotions.map((m) => m?.track);
+    this.findRootMotions();
     setIdentity(this.placement);
     setIdentity(this.placementF32);
     setIdentity(this.base4);
@@ -200,6 +198,21 @@ export class ViewerStage {
   }
   get rootMotion(): boolean { return this.walking; }
 
+  /**
+   * Root motion of each clip, for the player and the crowd, which shares the table (undefined:
+   * the clip plays in place); found again when the rest pose changes.
+   */
+  get rootMotions(): readonly (CrowdRootMotion | undefined)[] {
+    return this.motions;
+  }
+
+  /** Each clip's root motion, from a rest instance (load time, and when the rest pose changes). */
+  private findRootMotions(): void {
+    const model = this.model, rest = createModelInstance(model);
+    this.motions = model.animations.map((_, i) => findRootMotion(model, i, rest.nodeMatrices));
+    this.rootLocks = this.motions.map((m) => m?.track);
+  }
+
   /** Whether the player's clip has root motion to show. */
   hasRootMotion(player: AnimationPlayer): boolean {
     return player.clip >= 0 && this.rootMotions[player.clip] !== undefined;
@@ -226,6 +239,9 @@ export class ViewerStage {
    */
   restChanged(player: AnimationPlayer, recompute: () => Bounds): void {
     this.staleBase = recompute;
+    // From the new rest pose, as a crowd built now finds them.
+    this.findRootMotions();
+    if (player.rootLocks !== undefined) player.rootLocks = this.rootLocks;
     if (!this.crowd) return;
     this.crowd.destroy();
     this.crowd = undefined;
@@ -328,7 +344,7 @@ export class ViewerStage {
   private buildCrowd(capacity: number, evaluator = this.evaluator): AnyCrowd {
     // A GPU-evaluated crowd holds GPU buffers: free them.
     this.crowd?.destroy();
-    const crowd = createCrowd(this.model, capacity, { evaluator, device: this.device });
+    const crowd = createCrowd(this.model, capacity, { evaluator, device: this.device, rootMotions: this.motions });
     const next = random(17);
     this.phases = Float64Array.from({ length: capacity }, next);
     this.speedFactors = Float64Array.from({ length: capacity }, () => 1 - SPEED_SPREAD + 2 * SPEED_SPREAD * next());
@@ -358,6 +374,8 @@ export class ViewerStage {
     if (m !== undefined) {
       if (this.walking && this.instanceCount === 1 && dt > 0 && clip === this.lastClip) {
         const clock = this.clock;
+        // The job is the crowd's too, which may have left its ends marked known.
+        m.job.fromKnown = m.job.toKnown = false;
         clock[RootMotionClock.PREVIOUS] = this.lastTime;
         clock[RootMotionClock.TIME] = player.time;
         clock[RootMotionClock.STEP] = dt * player.speed;

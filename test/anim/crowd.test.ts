@@ -27,6 +27,13 @@ describe('Crowd', () => {
     expect(() => crowd.update(DT)).toThrow(/count 3 is not in \[0, 2\]/);
   });
 
+  it('takes a root motion table found elsewhere (one per clip), or refuses one of another length', async () => {
+    const model = await loadCharacter();
+    const table = new Crowd(model, 1).rootMotions;
+    expect(new Crowd(model, 2, 'cpu', table).rootMotions).toBe(table);
+    expect(() => new Crowd(model, 2, 'cpu', table.slice(1))).toThrow(/rootMotions has 2 entries; the model has 3 clips/);
+  });
+
   it('puts every palette back to back in one array, each instance viewing its own part', async () => {
     const crowd = new Crowd(await loadCharacter(), 3);
     const floats = crowd.paletteMatrices * 16;

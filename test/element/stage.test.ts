@@ -65,6 +65,18 @@ describe('ViewerStage (what <skinned-mesh-viewer> draws around its player)', () 
     }
   });
 
+  it('builds the root motion table once: the crowd shares the stage\'s, and both find it again when the rest pose changes', async () => {
+    const { player, stage } = await setup();
+    stage.setInstances(16, player);
+    const crowdOf = () => (stage as unknown as { crowd: Crowd }).crowd;
+    expect(crowdOf().rootMotions).toBe(stage.rootMotions);
+    const before = stage.rootMotions;
+    stage.restChanged(player, () => stage.framingBounds());
+    expect(stage.rootMotions).not.toBe(before);
+    expect(crowdOf().rootMotions).toBe(stage.rootMotions);
+    expect(player.rootLocks?.[player.clip]).toBe(stage.rootMotions[player.clip]!.track);
+  });
+
   it('with root motion, one character walks a circle around the origin inside the framed area', async () => {
     const { player, stage } = await setup();
     stage.setRootMotion(true, player);
