@@ -24,7 +24,7 @@ import { compilationErrors } from '../../src/gpu/device/shader-module.ts';
 import { composeTRS } from '../../src/math/trs.ts';
 import { skinPrimitiveCor } from '../../src/skin/cor.ts';
 import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
-import { bakeErrorTable, compareBakes, describeGpuBakeOnSharedAssets, noErrors } from '../support/compare-bakes.ts';
+import { bakeErrorTable, compareBakes, describeGpuBakeOnSharedAssets, noErrors, poses } from '../support/compare-bakes.ts';
 import { axisAngle } from '../support/cylinders.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
 import { ourLines, runBake } from '../support/bake-cli.ts';
@@ -181,6 +181,19 @@ describe('bakeModelGpu (center-of-rotation) matches bakeModel (center-of-rotatio
     const positions = (await bakeModelGpu(device, model, { ...COR, time: 2 })).primitives[0].positions;
     expect(Math.min(...ring.map((v) => Math.hypot(positions[v * 3], positions[v * 3 + 2]))) / 0.25).toBeGreaterThanOrEqual(0.9);
   });
+
+  // The shared .vrm samples carry no skin: the skinned VRM bodies are the built-in avatars (1.0 and 0.x).
+  for (const name of ['vrm-avatar', 'vrm0-avatar']) {
+    it(`${name} (a skinned VRM body): every skinned primitive, every clip at 3 times`, async (ctx) => {
+      const device = gpu.device(ctx);
+      const model = await loadGltf(buildBuiltinGlb(name), { name });
+      expect(model.vrm).toBeDefined();
+      const errors = noErrors();
+      for (const pose of poses(model, COR)) compareBakes(bakeModel(model, pose), await bakeModelGpu(device, model, pose), `${name} ${JSON.stringify(pose)}`, errors);
+      expect(errors.primitives).toBeGreaterThan(0);
+      measured.set(`builtin: ${name}`, errors);
+    });
+  }
 });
 
 describe('bake CLI --skinning center-of-rotation', () => {
