@@ -49,6 +49,12 @@ override ALPHA_TEST: bool = true;
 // without shadows (MeshPipelineDesc.shadows). SwiftShader runs that lookup's code, a first
 // comparison tap included, under a lane mask even when shadows are off; 3–4% of a 100-Fox frame.
 override SHADOWS: bool = true;
+// The transmission pass (src/gpu/draw/transmission-pass.ts): outputColor writes linear, premultiplied
+// radiance, without exposure, tone mapping or sRGB encoding, for transmissive surfaces to sample.
+override LINEAR_OUTPUT: bool = false;
+// Pipelines whose fragment stage needs the model matrix's scale (KHR_materials_volume's thickness
+// is in mesh units): toWorld packs it into the upper half of drawFlags (DrawFlag uses the lower).
+override PACK_MODEL_SCALE: bool = false;
 
 struct FrameUniforms {
   viewProjection: mat4x4f,
@@ -157,6 +163,11 @@ fn toWorld(local: SkinnedFrame, surface: SurfaceInput, record: DrawRecord) -> Ve
   out.texcoord1 = surface.texcoord1;
   out.color0 = surface.color0;
   out.drawFlags = record.flags;
+  if (PACK_MODEL_SCALE) {
+    // The upper half of the flags is free: the model matrix's mean scale as a half float.
+    let scale = (length(linear[0]) + length(linear[1]) + length(linear[2])) / 3.0;
+    out.drawFlags = (record.flags & 0xffffu) | (pack2x16float(vec2f(scale, 0.0)) << 16u);
+  }
   return out;
 }
 
@@ -347,10 +358,10 @@ fn geometricNormal(in: VertexOutput, frontFacing: bool, toEye: vec3f, dpx: vec3f
   return select(-1.0, 1.0, frontFacing) * normalize(in.normal);
 }
 
-// `n` bent by a tangent-space normal map sample (0…1 encoded) scaled in xy by `scale`: in the
-// skinned tangent frame, or without TANGENT one from screen-space derivatives (duvx, duvy: the
-// map's UV derivatives).
-fn mappedNormal(in: VertexOutput, n: vec3f, frontFacing: bool, normalSample: vec3f, scale: f32, dpx: vec3f, dpy: vec3f, duvx: vec2f, duvy: vec2f) -> vec3f {
+// The tangent frame (t, b, n) around `n`: the skinned TANGENT's, or without TANGENT ∂position/∂u
+// from screen-space derivatives (as the Khronos sample viewer does; duvx, duvy: the UV
+// derivatives), made orthogonal to n.
+fn tangentFrame(in: VertexOutput, n: vec3f, frontFacing: bool, dpx: vec3f, dpy: vec3f, duvx: vec2f, duvy: vec2f) -> mat3x3f {
   var t: vec3f;
   var b: vec3f;
   if ((in.drawFlags & DRAW_HAS_TANGENTS) != 0u) {
@@ -359,8 +370,6 @@ fn mappedNormal(in: VertexOutput, n: vec3f, frontFacing: bool, normalSample: vec
     t = normalize(tRaw - n * dot(n, tRaw));
     b = cross(n, t) * tangentSign;
   } else {
-    // No TANGENT: the tangent is ∂position/∂u from screen-space derivatives (as the
-    // Khronos sample viewer does), made orthogonal to n.
     let det = duvx.x * duvy.y - duvy.x * duvx.y;
     var tDeriv = (duvy.y * dpx - duvx.y * dpy) * select(0.0, 1.0 / det, abs(det) > 1e-12);
     tDeriv = tDeriv - n * dot(n, tDeriv);
@@ -370,14 +379,26 @@ fn mappedNormal(in: VertexOutput, n: vec3f, frontFacing: bool, normalSample: vec
     t = select(normalize(fallback - n * dot(n, fallback)), tDeriv * inverseSqrt(tLen2), tLen2 > 1e-20);
     b = cross(n, t);
   }
-  let scaled = (normalSample * 2.0 - 1.0) * vec3f(scale, scale, 1.0);
-  return normalize(mat3x3f(t, b, n) * scaled);
+  return mat3x3f(t, b, n);
+}
+
+// A tangent-space normal map sample (0…1 encoded) in the frame `tbn`, its xy scaled by `scale`.
+fn perturbedNormal(tbn: mat3x3f, normalSample: vec3f, scale: f32) -> vec3f {
+  return normalize(tbn * ((normalSample * 2.0 - 1.0) * vec3f(scale, scale, 1.0)));
+}
+
+// `n` bent by a normal map sample in its tangent frame (tangentFrame, perturbedNormal).
+fn mappedNormal(in: VertexOutput, n: vec3f, frontFacing: bool, normalSample: vec3f, scale: f32, dpx: vec3f, dpy: vec3f, duvx: vec2f, duvy: vec2f) -> vec3f {
+  return perturbedNormal(tangentFrame(in, n, frontFacing, dpx, dpy, duvx, duvy), normalSample, scale);
 }
 
 // Linear radiance to the target: exposure, tone mapping, sRGB encoding when the target
 // needs it, and premultiplied alpha, which the blend state ("one", "one-minus-src-alpha")
 // and a premultiplied canvas expect.
 fn outputColor(color: vec3f, alpha: f32) -> vec4f {
+  if (LINEAR_OUTPUT) {
+    return vec4f(color * alpha, alpha);
+  }
   var display = toneMap(color * frame.exposure, frame.toneMapping);
   if (ENCODE_SRGB) {
     display = linearToSrgb(display);

@@ -82,59 +82,90 @@ fn fsMain(in: VertexOutput, @builtin(front_facing) frontFacing: bool) -> @locati
   return shadeSurface(in, frontFacing);
 }
 
-// fsMain's shading, shared with fsMainLean.
-fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
-  // Every texture sample and derivative first, in uniform control flow.
+// What a fragment reads of the material's own (core) textures, and the derivatives taken
+// with them: every sample and derivative in uniform control flow. Shared by fsMain and the
+// PBR extensions' fragment stage (shaders/pbr-extensions/).
+struct CoreSamples {
+  base: vec4f,
+  metallicRoughness: vec4f,
+  normal: vec3f,
+  occlusion: f32,
+  emissive: vec3f,
+  // ∂position and ∂(normal UV) across the screen, for flat normals and derived tangents.
+  dpx: vec3f,
+  dpy: vec3f,
+  duvx: vec2f,
+  duvy: vec2f,
+}
+
+fn sampleCore(in: VertexOutput) -> CoreSamples {
+  var s: CoreSamples;
   let baseUv = pickUv(in, material.baseColorTexCoord, material.baseColorUvTransform);
   let normalUv = pickUv(in, material.normalTexCoord, material.normalUvTransform);
   // An override condition is uniform, so these samples stay in uniform control flow.
-  var baseSample = vec4f(1.0);
+  s.base = vec4f(1.0);
   if ((MATERIAL_TEXTURES & TEXTURE_BASE_COLOR) != 0u) {
-    baseSample = textureSample(baseColorTexture, baseColorSampler, baseUv);
+    s.base = textureSample(baseColorTexture, baseColorSampler, baseUv);
   }
-  var mrSample = vec4f(1.0);
+  s.metallicRoughness = vec4f(1.0);
   if ((MATERIAL_TEXTURES & TEXTURE_METALLIC_ROUGHNESS) != 0u) {
-    mrSample = textureSample(metallicRoughnessTexture, metallicRoughnessSampler, pickUv(in, material.metallicRoughnessTexCoord, material.metallicRoughnessUvTransform));
+    s.metallicRoughness = textureSample(metallicRoughnessTexture, metallicRoughnessSampler, pickUv(in, material.metallicRoughnessTexCoord, material.metallicRoughnessUvTransform));
   }
-  var normalSample = vec3f(0.5, 0.5, 1.0);
+  s.normal = vec3f(0.5, 0.5, 1.0);
   if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u) {
-    normalSample = textureSample(normalTexture, normalSampler, normalUv).xyz;
+    s.normal = textureSample(normalTexture, normalSampler, normalUv).xyz;
   }
-  var occlusionSample = 1.0;
+  s.occlusion = 1.0;
   if ((MATERIAL_TEXTURES & TEXTURE_OCCLUSION) != 0u) {
-    occlusionSample = textureSample(occlusionTexture, occlusionSampler, pickUv(in, material.occlusionTexCoord, material.occlusionUvTransform)).r;
+    s.occlusion = textureSample(occlusionTexture, occlusionSampler, pickUv(in, material.occlusionTexCoord, material.occlusionUvTransform)).r;
   }
-  var emissiveSample = vec3f(1.0);
+  s.emissive = vec3f(1.0);
   if ((MATERIAL_TEXTURES & TEXTURE_EMISSIVE) != 0u) {
-    emissiveSample = textureSample(emissiveTexture, emissiveSampler, pickUv(in, material.emissiveTexCoord, material.emissiveUvTransform)).rgb;
+    s.emissive = textureSample(emissiveTexture, emissiveSampler, pickUv(in, material.emissiveTexCoord, material.emissiveUvTransform)).rgb;
   }
-  let dpx = dpdx(in.worldPosition);
-  let dpy = dpdy(in.worldPosition);
-  let duvx = dpdx(normalUv);
-  let duvy = dpdy(normalUv);
+  s.dpx = dpdx(in.worldPosition);
+  s.dpy = dpdy(in.worldPosition);
+  s.duvx = dpdx(normalUv);
+  s.duvy = dpdy(normalUv);
+  return s;
+}
 
-  var base = material.baseColorFactor * baseSample * in.color0;
+// The base colour with the alpha mode applied (materialAlpha: MASK discards below the cutoff).
+fn baseColorOf(in: VertexOutput, s: CoreSamples) -> vec4f {
+  var base = material.baseColorFactor * s.base * in.color0;
   base.a = materialAlpha(base.a, material.alphaMode, material.alphaCutoff);
+  return base;
+}
+
+// Perceptual roughness as the material's shading reads the metallic-roughness slot.
+fn roughnessOf(s: CoreSamples) -> f32 {
+  if (MATERIAL_SHADING == SHADING_PBR_GLOSSINESS) {
+    return clamp(1.0 - (1.0 - material.roughnessFactor) * s.metallicRoughness.a, MIN_ROUGHNESS, 1.0);
+  }
+  return clamp(material.roughnessFactor * s.metallicRoughness.g, MIN_ROUGHNESS, 1.0);
+}
+
+// fsMain's shading, shared with fsMainLean.
+fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
+  let s = sampleCore(in);
+  let base = baseColorOf(in, s);
   if (MATERIAL_SHADING == SHADING_UNLIT) {
     return outputColor(base.rgb, base.a);
   }
 
   let toEye = normalize(frame.cameraPosition - in.worldPosition);
-  var n = geometricNormal(in, frontFacing, toEye, dpx, dpy);
+  var n = geometricNormal(in, frontFacing, toEye, s.dpx, s.dpy);
   if ((MATERIAL_TEXTURES & TEXTURE_NORMAL) != 0u && (material.flags & MATERIAL_HAS_NORMAL_TEXTURE) != 0u) {
-    n = mappedNormal(in, n, frontFacing, normalSample, material.normalScale, dpx, dpy, duvx, duvy);
+    n = mappedNormal(in, n, frontFacing, s.normal, material.normalScale, s.dpx, s.dpy, s.duvx, s.duvy);
   }
 
-  let metallic = clamp(material.metallicFactor * mrSample.b, 0.0, 1.0);
-  var roughness = clamp(material.roughnessFactor * mrSample.g, MIN_ROUGHNESS, 1.0);
-  if (MATERIAL_SHADING == SHADING_PBR_GLOSSINESS) {
-    roughness = clamp(1.0 - (1.0 - material.roughnessFactor) * mrSample.a, MIN_ROUGHNESS, 1.0);
-  }
+  let metallic = clamp(material.metallicFactor * s.metallicRoughness.b, 0.0, 1.0);
+  let roughness = roughnessOf(s);
   let diffuseColor = base.rgb * (1.0 - metallic);
   let f0 = mix(vec3f(DIELECTRIC_F0), base.rgb, metallic);
   let nDotV = clamp(abs(dot(n, toEye)), 1e-4, 1.0);
 
-  let occlusion = 1.0 + material.occlusionStrength * (occlusionSample - 1.0);
+  let occlusion = 1.0 + material.occlusionStrength * (s.occlusion - 1.0);
   var color: vec3f;
   if (frame.environmentLevels > 0.0) {
     // An environment lights the scene alone.
@@ -142,7 +173,7 @@ fn shadeSurface(in: VertexOutput, frontFacing: bool) -> vec4f {
   } else {
     color = keyAndHemisphereLight(in, n, toEye, diffuseColor, f0, roughness, nDotV, occlusion);
   }
-  color += material.emissiveFactor * emissiveSample;
+  color += material.emissiveFactor * s.emissive;
   return outputColor(color, base.a);
 }
 

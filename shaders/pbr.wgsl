@@ -37,12 +37,17 @@ fn fresnelSchlick(f0: vec3f, vDotH: f32) -> vec3f {
 // Split-sum environment BRDF without a lookup table (Karis, "Physically Based Shading
 // on Mobile"): the specular share of a uniform environment for f0 and roughness.
 fn environmentBrdf(f0: vec3f, roughness: f32, nDotV: f32) -> vec3f {
+  let ab = environmentBrdfScaleBias(roughness, nDotV);
+  return f0 * ab.x + ab.y;
+}
+
+// The same fit's f0 scale and bias (what the split-sum table holds), for the extensions' Fresnel.
+fn environmentBrdfScaleBias(roughness: f32, nDotV: f32) -> vec2f {
   let c0 = vec4f(-1.0, -0.0275, -0.572, 0.022);
   let c1 = vec4f(1.0, 0.0425, 1.04, -0.04);
   let r = roughness * c0 + c1;
   let a004 = min(r.x * r.x, exp2(-9.28 * nDotV)) * r.x + r.y;
-  let ab = vec2f(-1.04, 1.04) * a004 + r.zw;
-  return f0 * ab.x + ab.y;
+  return vec2f(-1.04, 1.04) * a004 + r.zw;
 }
 
 // Khronos PBR Neutral tone mapper (reference implementation, 2024).

@@ -35,6 +35,7 @@ import { createRenderStats, defaultRenderSettings, type RendererOptions, type Re
 import { RenderTargets } from './frame/render-targets.ts';
 import { DEFAULT_SHADOW_MAP_SIZE, shadowCasterPipelines, ShadowMap } from './frame/shadow-map.ts';
 import { browserImageDecoder, type ImageDecoder } from './textures/textures.ts';
+import { TransmissionPass } from './draw/transmission-pass.ts';
 
 /**
  * Draws model instances per frame: 4× MSAA, depth, resolved into any texture.
@@ -72,6 +73,8 @@ export class Renderer {
   private readonly shadow: ShadowMap;
   private readonly ground: GroundDisc;
   private readonly skybox: Skybox;
+  /** The opaque scene transmissive surfaces sample (group 3 of their pipelines). */
+  private readonly transmission: TransmissionPass;
   /** Bound as the skinned vertices on the vertex path (a storage binding cannot be empty). */
   private readonly skinnedPlaceholder: GPUBuffer;
   /** Group 0: the frame uniforms, the shadow map and the environment. */
@@ -114,6 +117,7 @@ export class Renderer {
     this.shadow = new ShadowMap(device, this.label);
     this.ground = groundDisc(device, this.format);
     this.skybox = deviceSkybox(device, this.format);
+    this.transmission = new TransmissionPass(device, this.label, this.onBuildFailed);
     this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
     this.drawContext = {
       device, label: this.label, format: this.format, limits: this.limits, meshPipelines: this.pipelines,
@@ -534,6 +538,11 @@ export class Renderer {
     let skinGroup = gpuCuller ? current?.culledSkinBindGroup : current?.skinBindGroup;
     if (plan.compute) skinGroup = current!.preskin!.encode(encoder, pipelines!.compute, count, gpuCuller !== undefined);
     if (plan.shadowed) stats.drawCalls += this.shadow.encode(encoder, current!.draws, current!.solidOrder, pipelines!.casters, skinGroup!, count, undefined, current!.solidRuns, indirect);
+    if (pipelines && pipelines.transmission.length > 0) {
+      stats.drawCalls += this.transmission.encode(
+        encoder, target.width, target.height, this.frame.group, this.frame.background !== undefined && settings.skybox, settings.clearColor, settings.exposure, current!, count, skinGroup!, pipelines.transmission, indirect,
+      );
+    }
     const pass = encoder.beginRenderPass(passDescriptor);
     if (this.frame.background && settings.skybox && !plan.continues) stats.drawCalls += this.encodeSkybox(pass);
     if (drawsModel) {
@@ -629,6 +638,7 @@ export class Renderer {
     const debugMask = this.settings.debug & current.debug.readyFor(method);
     pass.setBindGroup(BindGroup.FRAME, this.frame.group);
     pass.setBindGroup(BindGroup.SKIN, skinGroup);
+    if (current.transmissive) pass.setBindGroup(BindGroup.TRANSMISSION, this.transmission.bindGroup);
     const weights = (debugMask & DebugView.WEIGHTS) !== 0;
     const pipelines = weights ? current.debug.weightsPipelines(method) : built.surface;
     // Outlines (MToon) unless the weights view replaces the surfaces or their width is 0.
@@ -649,6 +659,7 @@ export class Renderer {
     this.materialAnimator = undefined;
     this.targets.destroy();
     this.frame.destroy();
+    this.transmission.destroy();
     this.shadow.destroy();
     this.skinnedPlaceholder.destroy();
     this.boundsOverlay.destroy();

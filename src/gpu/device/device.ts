@@ -34,6 +34,19 @@ export function optionalFeatures(adapter: GPUAdapter, options: { readonly timest
   return features;
 }
 
+/**
+ * Sampled textures per shader stage worth asking for: a material with every PBR extension texture
+ * (model/pbr-extensions-material.ts) samples 14 beside its own 5 and the frame's 4. WebGPU guarantees 16;
+ * most adapters offer more, and a device gets what it asks for up to what the adapter has.
+ */
+export const WANTED_SAMPLED_TEXTURES = 32;
+
+/** Limits worth raising when the adapter allows (never above what it has). */
+export function optionalLimits(adapter: GPUAdapter): Record<string, number> {
+  const have = adapter.limits?.maxSampledTexturesPerShaderStage ?? 16;
+  return { maxSampledTexturesPerShaderStage: Math.min(have, WANTED_SAMPLED_TEXTURES) };
+}
+
 function navigatorGpu(): GPU | undefined {
   const nav = (globalThis as { navigator?: Navigator }).navigator;
   return nav?.gpu;
@@ -63,7 +76,7 @@ export async function requestWebGpuDevice(options: RequestDeviceOptions = {}): P
     throw new WebGpuUnsupportedError('WebGPU is supported but no GPU adapter is available: the GPU may be blocklisted or hardware acceleration turned off in the browser settings');
   }
   try {
-    return await adapter.requestDevice({ label: options.label ?? 'skinned-mesh renderer', requiredFeatures: optionalFeatures(adapter, options) });
+    return await adapter.requestDevice({ label: options.label ?? 'skinned-mesh renderer', requiredFeatures: optionalFeatures(adapter, options), requiredLimits: optionalLimits(adapter) });
   } catch (e) {
     throw new WebGpuUnsupportedError(`WebGPU: the GPU adapter refused to create a device: ${(e as Error).message}`);
   }

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { TEXTURE_COMPRESSION_FEATURES } from './device.ts';
+import { optionalLimits, TEXTURE_COMPRESSION_FEATURES } from './device.ts';
 
 /** SwiftShader's Vulkan ICD as installed by Debian's `chromium` package. */
 export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
@@ -59,7 +59,7 @@ export async function createNodeDevice(options: NodeDeviceOptions = {}): Promise
     const requiredFeatures: GPUFeatureName[] = options.timestampQuery && adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
     for (const f of TEXTURE_COMPRESSION_FEATURES) if (adapter.features.has(f)) requiredFeatures.push(f);
     if (adapter.features.has('indirect-first-instance')) requiredFeatures.push('indirect-first-instance');
-    device = await adapter.requestDevice({ label, requiredFeatures });
+    device = await adapter.requestDevice({ label, requiredFeatures, requiredLimits: optionalLimits(adapter) });
   } catch (e) {
     throw new WebGpuUnavailableError(`WebGPU: the adapter "${adapter.info.description || adapter.info.vendor}" refused a device: ${firstLine(e)}`);
   }

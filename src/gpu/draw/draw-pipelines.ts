@@ -14,6 +14,8 @@ import { preskinPipeline, preskinVariants, type PreskinDraw } from './preskin.ts
 import type { SkinningPath } from '../frame/render-settings.ts';
 import type { ShadowCasterPipelines } from '../frame/shadow-map.ts';
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
+import { transmitsLight } from '../pipelines/pbr-extensions-path.ts';
+import { TRANSMISSION_FORMAT } from '../layouts/bindings.ts';
 
 /** What frames of one key draw with. */
 export interface DrawPipelines {
@@ -25,6 +27,12 @@ export interface DrawPipelines {
   readonly casters: readonly (GPURenderPipeline | null)[];
   /** The compute path's pipelines, one per skinned draw (preskinVariants); empty on the vertex path. */
   readonly compute: readonly GPUComputePipeline[];
+  /**
+   * Per draw: its pipeline into the transmission pass's target (transmission-pass.ts), null for
+   * draws that are not part of the opaque scene (blended and transmissive ones); empty for a
+   * model without transmission.
+   */
+  readonly transmission: readonly (GPURenderPipeline | null)[];
 }
 
 /** What the table needs of one of the Renderer's draws. */
@@ -123,18 +131,29 @@ export class DrawPipelineTable {
       const casters = await Promise.all(draws.map((d) => (d.skinned
         ? casterPipelines.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
         : casterPipelines.pipeline(d.desc, skinning))));
+      const transmission = await this.transmissionPipelines(computeDesc);
       this.onComputeBuilt();
-      return { surface, outline, casters, compute };
+      return { surface, outline, casters, compute, transmission };
     }
     const surface = await Promise.all(draws.map((d) => meshPipelines.pipeline({ ...d.desc, skinning, shadows })));
     const outline = await this.outlines(draws.map((d) => ({ ...d.desc, skinning, shadows })));
     const casters = shadows ? await Promise.all(draws.map((d) => casterPipelines.pipeline(d.desc, skinning))) : [];
-    return { surface, outline, casters, compute: [] };
+    const transmission = await this.transmissionPipelines((d) => ({ ...d.desc, skinning, shadows }));
+    return { surface, outline, casters, compute: [], transmission };
   }
 
   /** The outline pipeline of each shaded description whose material draws one, else null. */
   private outlines(descs: readonly MeshPipelineDesc[]): Promise<(GPURenderPipeline | null)[]> {
     return Promise.all(descs.map((desc) => (materialPathOf(desc).outlines(materialFeaturesOf(desc))
       ? this.ctx.meshPipelines.pipeline(meshVariantDesc(desc, 'outline')) : null)));
+  }
+
+  /** The transmission pass's pipelines (`surface`: a draw's lit pipeline's description), when a draw transmits light. */
+  private transmissionPipelines(surface: (d: PipelineDraw) => MeshPipelineDesc): Promise<(GPURenderPipeline | null)[]> {
+    const draws = this.draws;
+    if (!draws.some((d) => transmitsLight(d.desc))) return Promise.resolve([]);
+    return Promise.all(draws.map((d) => (d.desc.alphaMode === 'BLEND' || transmitsLight(d.desc)
+      ? null
+      : this.ctx.meshPipelines.pipeline({ ...surface(d), colorFormat: TRANSMISSION_FORMAT, transmissionSource: true }))));
   }
 }

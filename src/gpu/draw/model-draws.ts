@@ -13,6 +13,7 @@ import { InstanceCuller } from './cpu-culling.ts';
 import { DEBUG_LINE_LENGTH_FRACTION } from '../layouts/debug.ts';
 import type { DebugPipelines } from '../pipelines/debug.ts';
 import { DebugViewDraws } from '../debug/view-draws.ts';
+import { transmitsLight } from '../pipelines/pbr-extensions-path.ts';
 import { DrawPipelineTable } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from '../layouts/draw-record.ts';
 import type { GpuMaterial, GpuModel, GpuPrimitive } from '../model/upload.ts';
@@ -73,6 +74,8 @@ export class ModelDraws {
   readonly draws: readonly Draw[];
   /** Opaque and masked draws, grouped by pipeline then material (fixed order). */
   readonly solidOrder: Int32Array;
+  /** Whether a draw transmits light (KHR_materials_transmission): frames then run the transmission pass. */
+  readonly transmissive: boolean;
   /**
    * Per entry of `solidOrder` that starts a call: how many entries the call draws (1, or the
    * consecutive instance draws of one EXT_mesh_gpu_instancing primitive, whose records are
@@ -226,6 +229,7 @@ export class ModelDraws {
     const masked = (i: number): number => (draws[i].material.alphaMode === 'MASK' ? 1 : 0);
     solid.sort((a, b) => (masked(a) - masked(b)) || (pipelineIds.get(surface[a])! - pipelineIds.get(surface[b])!)
       || (materialIds.get(draws[a].material)! - materialIds.get(draws[b].material)!) || a - b);
+    this.transmissive = draws.some((d) => transmitsLight(d.desc));
     this.solidOrder = Int32Array.from(solid);
     this.solidRuns = instanceRuns(draws, this.solidOrder);
     this.blendDraws = Int32Array.from(blend);
@@ -505,6 +509,32 @@ export class ModelDraws {
       if (outlines && hasOutline[index]) { this.draw(pass, outlines as readonly GPURenderPipeline[], index, 1, order[e]); calls++; }
     }
     return calls + solidCalls + this.blendCount;
+  }
+
+  /**
+   * The opaque scene of the transmission pass (transmission-pass.ts): the solid draws that have
+   * a pipeline in `pipelines` (DrawPipelines.transmission: none for transmissive ones), as
+   * `encode` draws them (frame and skin groups set). Returns the draw calls. Allocates nothing.
+   */
+  encodeTransmissionSources(pass: GPURenderPassEncoder, count: number, pipelines: readonly (GPURenderPipeline | null)[], indirect: GPUBuffer | undefined): number {
+    this.boundPipeline = undefined;
+    this.boundMaterial = undefined;
+    this.boundDraw = -1;
+    const solid = this.solidOrder, runs = this.solidRuns;
+    // Non-null where drawn: only those entries are read.
+    const drawn = pipelines as readonly GPURenderPipeline[];
+    let calls = 0;
+    for (let s = 0; s < solid.length; s += runs[s]) {
+      if (pipelines[solid[s]] === null) continue;
+      if (indirect) {
+        for (let r = 0; r < runs[s]; r++) this.drawIndirect(pass, drawn, solid[s + r], indirect);
+        calls += runs[s];
+      } else {
+        this.draw(pass, drawn, solid[s], count * runs[s], solid[s] * count);
+        calls++;
+      }
+    }
+    return calls;
   }
 
   /** Draws draw `index` with its indirect arguments in `args` (GPU culling), setting only the state that changed. */

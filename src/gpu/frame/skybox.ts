@@ -11,7 +11,7 @@ const SKYBOX: FrameDrawKind = {
 
 export type Skybox = FrameDraw;
 
-/** The device's skybox for `format`, shared by every Renderer. */
-export function deviceSkybox(device: GPUDevice, format: GPUTextureFormat): Skybox {
-  return deviceFrameDraw(device, SKYBOX, format);
+/** The device's skybox for `format` (for the transmission pass's target: `transmissionSource`), shared by every Renderer. */
+export function deviceSkybox(device: GPUDevice, format: GPUTextureFormat, transmissionSource = false): Skybox {
+  return deviceFrameDraw(device, SKYBOX, format, transmissionSource);
 }

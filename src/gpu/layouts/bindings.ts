@@ -25,6 +25,8 @@ export const BindGroup = {
   FRAME: 0,
   SKIN: 1,
   MATERIAL: 2,
+  /** Pipelines of materials with KHR_materials_transmission: the transmitted scene (draw/transmission-pass.ts). */
+  TRANSMISSION: 3,
 } as const;
 
 /** Bindings of group 0. */
@@ -145,3 +147,8 @@ export const PALETTE_MATRIX_BYTES = PALETTE_MATRIX_FLOATS * 4;
 /** Every draw is multisampled this many times and resolved into the target. */
 export const MSAA_SAMPLE_COUNT = 4;
 export const DEPTH_FORMAT: GPUTextureFormat = 'depth24plus';
+/**
+ * The transmission pass's copy of the opaque scene (draw/transmission-pass.ts): linear radiance
+ * with headroom above 1 (what a highlight behind glass is), filterable for its blurred mips.
+ */
+export const TRANSMISSION_FORMAT: GPUTextureFormat = 'rgba16float';

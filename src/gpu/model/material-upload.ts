@@ -34,7 +34,10 @@ export interface DefaultTextures {
 
 /** The upload's texture and sampler caches, lent to a path's uploader. */
 export interface MaterialTextures {
+  readonly device: GPUDevice;
   readonly defaults: DefaultTextures;
+  /** Records a warning (by JSON path), as the upload's others. */
+  warn(path: string, message: string): void;
   /** A view of `info`'s texture (decoded and uploaded once per model), or of `fallback` without one. `usedAt` names the slot in labels and warnings. */
   view(info: TextureInfo | undefined, srgb: boolean, fallback: GPUTexture, usedAt: string): Promise<GPUTextureView>;
   /** `info`'s sampler (glTF's default without one). */
@@ -56,9 +59,28 @@ export interface BlendOrder {
 /** The queue of blended materials that say nothing of their order. */
 export const BLENDED_QUEUE = 19;
 
+/** What a path's uploader may ask about where its material is drawn (MaterialUploader.prepare). */
+export interface MaterialUploadContext {
+  readonly device: GPUDevice;
+  /** Whether a clip or an expression changes the material's values per frame (its uniforms are then rewritten). */
+  readonly animated: boolean;
+  /** Records a warning about the material (by JSON path), as the upload's others. */
+  warn(path: string, message: string): void;
+}
+
 export interface MaterialUploader {
-  /** Bytes of its uniform struct (group 2 binding 0). */
+  /** Bytes of its uniform block (group 2 binding 0 reads its start). */
   readonly uniformsSize: number;
+  /**
+   * Further uniform bindings inside the block: `binding` reads `size` bytes at `offset`
+   * (a multiple of 256, which every device allows as a uniform offset).
+   */
+  readonly uniformBlocks?: readonly { readonly binding: number; readonly offset: number; readonly size: number }[];
+  /**
+   * The material as this path draws it on this device (what it cannot draw left out, with a
+   * warning naming its JSON path `path`); the other members are given this. Default: as it is.
+   */
+  prepare?(material: Material, ctx: MaterialUploadContext, path: string): Material;
   /** The uniforms of `material` as the path's WGSL reads them (upload time). */
   pack(material: Material): ArrayBuffer;
   /**

@@ -237,7 +237,7 @@ export async function uploadModel(ctx: UploadContext, model: Model, label = mode
   const warnings: GltfWarning[] = [];
   try {
     const mtoon = ctx.mtoon ?? true;
-    const animatedMaterialUniforms = createAnimatedMaterialUniforms(ctx.device, model, label, (m) => materialPathFor(m, mtoon));
+    const animatedMaterialUniforms = createAnimatedMaterialUniforms(ctx.device, model, label, (m) => materialPathFor(m, mtoon, true));
     if (animatedMaterialUniforms) owned.push(animatedMaterialUniforms.buffer);
     const materials = await uploadMaterials(ctx, model, label, owned, limits, warnings, animatedMaterialUniforms);
     const morphs = new MorphDeltaPacker();
@@ -475,6 +475,11 @@ function packSkinAttributes(p: Primitive, sets: number): { bytes: Uint8Array; la
   return { bytes, layout: { arrayStride: stride, stepMode: 'vertex', attributes }, key: `s${stride}:${attributes.map((a) => a.format).join(',')}` };
 }
 
+/** What a sampler does (its descriptor without the label): equal keys sample alike. */
+function samplerKey(d: GPUSamplerDescriptor): string {
+  return `${d.addressModeU} ${d.addressModeV} ${d.magFilter} ${d.minFilter} ${d.mipmapFilter} ${d.lodMaxClamp ?? '-'}`;
+}
+
 function bytesOf(a: ArrayBufferView): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
@@ -485,7 +490,9 @@ async function uploadMaterials(
 ): Promise<GpuMaterial[]> {
   const { device, defaults } = ctx;
   const textures = new Map<string, GPUTexture>();
-  const samplers = new Map<number, GPUSampler>();
+  // Samplers of equal settings are one GPUSampler (a material's extension textures share one
+  // binding, model/pbr-extensions-material.ts, and files often repeat a sampler per texture).
+  const samplers = new Map<string, GPUSampler>([[samplerKey(samplerDescriptor(undefined, '')), defaults.sampler]]);
   const ktx2Budget = ktx2UploadBudget(model);
 
   const textureView = async (info: TextureInfo | undefined, srgb: boolean, fallback: GPUTexture, usedAt: string): Promise<GPUTextureView> => {
@@ -519,45 +526,55 @@ async function uploadMaterials(
   const sampler = (info: TextureInfo | undefined): GPUSampler => {
     const index = info ? model.textures[info.index].sampler : -1;
     if (index < 0) return defaults.sampler;
-    let s = samplers.get(index);
+    const descriptor = samplerDescriptor(model.samplers[index], `${label} samplers[${index}]`);
+    const key = samplerKey(descriptor);
+    let s = samplers.get(key);
     if (!s) {
-      s = device.createSampler(samplerDescriptor(model.samplers[index], `${label} samplers[${index}]`));
-      samplers.set(index, s);
+      s = device.createSampler(descriptor);
+      samplers.set(key, s);
     }
     return s;
   };
 
-  const materialTextures: MaterialTextures = { defaults, view: textureView, sampler };
+  const warn = (path: string, message: string) => {
+    if (!warnings.some((w) => w.path === path && w.message === message)) warnings.push({ path, message });
+  };
+  const materialTextures: MaterialTextures = { device, defaults, view: textureView, sampler, warn };
   const all: { material: Material; path: string }[] = model.materials.map((material, i) => ({ material, path: `materials[${i}]` }));
   all.push({ material: DEFAULT_MATERIAL, path: 'default material' });
   const out: GpuMaterial[] = [];
   for (const [mi, { material, path }] of all.entries()) {
     const matLabel = `${label} ${path}${material.name ? ` "${material.name}"` : ''}`;
-    const materialPath = materialPathFor(material, ctx.mtoon ?? true);
-    const uploader = MATERIAL_UPLOADERS[materialPath];
     // KHR_animation_pointer: an animated material's uniforms live in the shared, rewritten buffer.
     const slot = animated ? animated.materials.indexOf(mi) : -1;
+    const materialPath = materialPathFor(material, ctx.mtoon ?? true, slot >= 0);
+    const uploader = MATERIAL_UPLOADERS[materialPath];
+    const drawn = uploader.prepare ? uploader.prepare(material, { device, animated: slot >= 0, warn }, path) : material;
     let uniformBuffer: GPUBuffer;
-    let uniforms: GPUBufferBinding;
+    let base = 0;
     if (animated && slot >= 0) {
       uniformBuffer = animated.buffer;
-      uniforms = { buffer: uniformBuffer, offset: slot * animated.stride, size: uploader.uniformsSize };
+      base = slot * animated.stride;
     } else {
-      uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(uploader.pack(material)), GPUBufferUsage.UNIFORM);
+      uniformBuffer = createBufferWithData(device, `${matLabel} uniforms`, new Uint8Array(uploader.pack(drawn)), GPUBufferUsage.UNIFORM);
       owned.push(uniformBuffer);
-      uniforms = { buffer: uniformBuffer };
     }
-    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: uniforms }, ...await uploader.textureEntries(material, materialTextures, path)];
+    const entries: GPUBindGroupEntry[] = [
+      { binding: 0, resource: { buffer: uniformBuffer, offset: base, size: uploader.uniformsSize } },
+      ...(uploader.uniformBlocks ?? []).map((b) => ({ binding: b.binding, resource: { buffer: uniformBuffer, offset: base + b.offset, size: b.size } })),
+      ...await uploader.textureEntries(drawn, materialTextures, path),
+    ];
+    const features = uploader.features(drawn);
     out.push({
       label: matLabel,
       alphaMode: material.alphaMode,
       doubleSided: material.doubleSided,
       path: materialPath,
-      features: uploader.features(material),
+      features,
       blending: uploader.blending(material),
       material,
       uniformBuffer,
-      bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout(materialPath), entries }),
+      bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout(materialPath, features), entries }),
     });
   }
   return out;

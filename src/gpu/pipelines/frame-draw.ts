@@ -29,9 +29,13 @@ const PREMULTIPLIED: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-min
 export class FrameDraw {
   private readonly pipeline: BackgroundBuild<GPURenderPipeline>;
 
+  /**
+   * `transmissionSource`: drawn into the transmission pass's target (linear output, one sample:
+   * MeshPipelineDesc.transmissionSource).
+   */
   constructor(
     private readonly device: GPUDevice, private readonly meshPipelines: MeshPipelines,
-    private readonly format: GPUTextureFormat, private readonly kind: FrameDrawKind,
+    private readonly format: GPUTextureFormat, private readonly kind: FrameDrawKind, private readonly transmissionSource = false,
   ) {
     this.pipeline = new BackgroundBuild(`the ${kind.name}`, () => this.build());
   }
@@ -52,7 +56,7 @@ export class FrameDraw {
 
   private build(): Promise<GPURenderPipeline> {
     const { kind, format } = this;
-    const label = `${kind.name} ${format}`;
+    const label = `${kind.name} ${format}${this.transmissionSource ? ' (transmitted scene)' : ''}`;
     return this.device.createRenderPipelineAsync({
       label,
       layout: this.device.createPipelineLayout({ label, bindGroupLayouts: [this.meshPipelines.frameLayout] }),
@@ -60,12 +64,12 @@ export class FrameDraw {
       fragment: {
         module: this.meshPipelines.module,
         entryPoint: kind.fragmentEntry,
-        constants: { ENCODE_SRGB: isSrgbFormat(format) ? 0 : 1 },
+        constants: { ENCODE_SRGB: isSrgbFormat(format) ? 0 : 1, LINEAR_OUTPUT: this.transmissionSource ? 1 : 0 },
         targets: [kind.blend ? { format, blend: { color: PREMULTIPLIED, alpha: PREMULTIPLIED } } : { format }],
       },
       primitive: { topology: 'triangle-list', cullMode: 'none' },
       depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: false, depthCompare: kind.depthCompare },
-      multisample: { count: MSAA_SAMPLE_COUNT },
+      multisample: { count: this.transmissionSource ? 1 : MSAA_SAMPLE_COUNT },
     });
   }
 
@@ -79,14 +83,15 @@ export class FrameDraw {
   }
 }
 
-const drawsByKind = perDevice(() => new Map<FrameDrawKind, Map<GPUTextureFormat, FrameDraw>>());
+const drawsByKind = perDevice(() => new Map<FrameDrawKind, Map<string, FrameDraw>>());
 
-/** The device's frame draw of `kind` for `format`, shared by every Renderer. */
-export function deviceFrameDraw(device: GPUDevice, kind: FrameDrawKind, format: GPUTextureFormat): FrameDraw {
+/** The device's frame draw of `kind` for `format` (for the transmission pass's target: `transmissionSource`), shared by every Renderer. */
+export function deviceFrameDraw(device: GPUDevice, kind: FrameDrawKind, format: GPUTextureFormat, transmissionSource = false): FrameDraw {
   const kinds = drawsByKind(device);
   let byFormat = kinds.get(kind);
   if (!byFormat) kinds.set(kind, byFormat = new Map());
-  let made = byFormat.get(format);
-  if (!made) byFormat.set(format, made = new FrameDraw(device, new MeshPipelines(device), format, kind));
+  const key = `${format}${transmissionSource ? ' linear' : ''}`;
+  let made = byFormat.get(key);
+  if (!made) byFormat.set(key, made = new FrameDraw(device, new MeshPipelines(device), format, kind, transmissionSource));
   return made;
 }

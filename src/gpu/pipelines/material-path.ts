@@ -8,7 +8,22 @@
  * line in pipelines/mesh.ts's table.
  */
 
-export type MaterialPathName = 'pbr' | 'mtoon';
+export type MaterialPathName = 'pbr' | 'pbr-extensions' | 'mtoon';
+
+/**
+ * Where a path's WGSL and group 2 layout depend on the features too (not only its override
+ * constants): what features `MaterialPath.variant` gives. Pipelines of equal variant keys share
+ * one shader module and one group 2 layout; the features still go into the pipeline key.
+ */
+export interface MaterialPathVariant {
+  readonly key: string;
+  /** WGSL after the path's own `parts` (for instance the bindings only these features have). */
+  readonly parts: readonly string[];
+  /** Group 2 entries after the path's `layoutEntries()`. */
+  layoutEntries(): GPUBindGroupLayoutEntry[];
+  /** The layout of a group 3 these pipelines read (made once per device by the caller's function); undefined: none. */
+  readonly group3?: (device: GPUDevice) => GPUBindGroupLayout;
+}
 
 export interface MaterialPath {
   readonly name: MaterialPathName;
@@ -31,4 +46,10 @@ export interface MaterialPath {
    * (MeshVariant 'outline') with the path's `OUTLINE` override on in both stages, front faces culled.
    */
   outlines(features: number): boolean;
+  /**
+   * For a path whose WGSL and group 2 layout vary with the features: the variant `features`
+   * select. Debug variants of its pipelines keep the material's features (their group 2 must be
+   * the material's). Undefined: one module and layout for every feature set.
+   */
+  variant?(features: number): MaterialPathVariant;
 }

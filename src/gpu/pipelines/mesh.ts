@@ -18,6 +18,7 @@ import { perDevice } from '../device/per-device.ts';
 import type { MaterialPath, MaterialPathName } from './material-path.ts';
 import { MTOON_PATH } from './mtoon-path.ts';
 import { PBR_PATH } from './pbr-path.ts';
+import { PBR_EXTENSIONS_PATH } from './pbr-extensions-path.ts';
 
 /**
  * What every mesh pipeline is made of, in order: the shared skinning functions, the PBR
@@ -30,11 +31,13 @@ export const MESH_SHARED_PARTS: readonly string[] = [
 ];
 
 /** Every material path, by name: each is drawn by pipelines of MESH_SHARED_PARTS + its own parts. */
-export const MATERIAL_PATHS: Readonly<Record<MaterialPathName, MaterialPath>> = { pbr: PBR_PATH, mtoon: MTOON_PATH };
+export const MATERIAL_PATHS: Readonly<Record<MaterialPathName, MaterialPath>> = { 'pbr': PBR_PATH, 'pbr-extensions': PBR_EXTENSIONS_PATH, 'mtoon': MTOON_PATH };
 
-/** The whole WGSL source of a material path's mesh pipelines. */
-export function meshShaderSource(path: MaterialPathName): string {
-  return [...MESH_SHARED_PARTS, ...MATERIAL_PATHS[path].parts].join('\n');
+/** The whole WGSL source of a material path's mesh pipelines (of its variant for `features`, for a path that has variants). */
+export function meshShaderSource(path: MaterialPathName, features?: number): string {
+  const p = MATERIAL_PATHS[path];
+  const variant = p.variant?.(features ?? p.allFeatures);
+  return [...MESH_SHARED_PARTS, ...p.parts, ...(variant?.parts ?? [])].join('\n');
 }
 
 /** The PBR path's mesh shader, whose vertex stages the shadow pass and the debug pipelines share. */
@@ -143,6 +146,11 @@ export interface MeshPipelineDesc {
   readonly shadows?: boolean;
   /** Alpha mode BLEND that still writes depth (MToon's transparentWithZWrite); default false. */
   readonly blendedDepthWrite?: boolean;
+  /**
+   * Drawn into the transmission pass's target (draw/transmission-pass.ts): linear, premultiplied radiance
+   * without tone mapping (mesh.wgsl `LINEAR_OUTPUT`) and one sample; give `colorFormat` TRANSMISSION_FORMAT.
+   */
+  readonly transmissionSource?: boolean;
 }
 
 /** The material path a pipeline is made of. */
@@ -158,7 +166,13 @@ export function usesLeanSurface(d: MeshPipelineDesc): boolean {
 /** The material features a pipeline compiles with: only shaded pipelines specialise for the material. */
 export function materialFeaturesOf(d: MeshPipelineDesc): number {
   const path = materialPathOf(d);
-  return shadesMaterial(d) ? (d.materialFeatures ?? path.allFeatures) : path.allFeatures;
+  // A path with variants keeps them in debug variants too: their group 2 is the material's.
+  return shadesMaterial(d) || path.variant ? (d.materialFeatures ?? path.allFeatures) : path.allFeatures;
+}
+
+/** Samples per pixel of a pipeline's targets: the transmission pass's have one. */
+export function sampleCountOf(d: MeshPipelineDesc): number {
+  return d.transmissionSource ? 1 : MSAA_SAMPLE_COUNT;
 }
 
 /** The `SHADOWS` a pipeline compiles with: only shaded pipelines light with shadows. */
@@ -169,9 +183,10 @@ export function shadowsOf(d: MeshPipelineDesc): boolean {
 export function meshPipelineKey(d: MeshPipelineDesc): string {
   return [
     d.variant ?? 'shaded', d.preskinned ? 'preskinned' : 'vertex-skinned', d.vertexLayoutKey, d.influences, skinningKey(d.influences > 0, d.skinning), d.topology, d.stripIndexFormat ?? '-', d.alphaMode,
-    d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, MSAA_SAMPLE_COUNT,
+    d.doubleSided ? 'double' : 'single', d.frontFace, d.colorFormat, DEPTH_FORMAT, sampleCountOf(d),
     d.morphed === false ? 'static' : 'morph', usesLeanSurface(d) ? 'lean' : 'full', `${materialPathOf(d).name}:${materialFeaturesOf(d)}`, shadowsOf(d) ? 'shadows' : 'unshadowed',
     d.blendedDepthWrite && d.alphaMode === 'BLEND' && shadesMaterial(d) ? 'blend-depth' : '-',
+    d.transmissionSource ? 'linear' : 'display',
   ].join('|');
 }
 
@@ -208,23 +223,31 @@ interface PathPipelines {
 interface DeviceMeshPipelines {
   readonly frameLayout: GPUBindGroupLayout;
   readonly skinLayout: GPUBindGroupLayout;
-  readonly paths: Map<MaterialPathName, PathPipelines>;
+  /** By path name, and variant key for a path that has variants. */
+  readonly paths: Map<string, PathPipelines>;
   /** By meshPipelineKey; a failed creation is dropped, so the next request tries again. */
   readonly cache: Map<string, Promise<GPURenderPipeline>>;
 }
 
+/** Group 0's layout entries: every mesh pipeline's. */
+export function frameLayoutEntries(): GPUBindGroupLayoutEntry[] {
+  const FRAGMENT = GPUShaderStage.FRAGMENT;
+  return [
+    { binding: FrameBinding.UNIFORMS, visibility: GPUShaderStage.VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } },
+    { binding: FrameBinding.SHADOW_MAP, visibility: FRAGMENT, texture: { sampleType: 'depth' } },
+    { binding: FrameBinding.SHADOW_SAMPLER, visibility: FRAGMENT, sampler: { type: 'comparison' } },
+    ...environmentLayoutEntries(),
+  ];
+}
+
+/** How many of `entries` are textures (sampled by the fragment stage): what maxSampledTexturesPerShaderStage counts. */
+export function fragmentTextureCount(entries: readonly GPUBindGroupLayoutEntry[]): number {
+  return entries.filter((e) => e.texture !== undefined && (e.visibility & GPUShaderStage.FRAGMENT) !== 0).length;
+}
+
 const deviceMeshPipelines = perDevice((device): DeviceMeshPipelines => {
   const VERTEX = GPUShaderStage.VERTEX;
-  const FRAGMENT = GPUShaderStage.FRAGMENT;
-  const frameLayout = device.createBindGroupLayout({
-    label: 'frame (group 0)',
-    entries: [
-      { binding: FrameBinding.UNIFORMS, visibility: VERTEX | FRAGMENT, buffer: { type: 'uniform', minBindingSize: FRAME_UNIFORMS_SIZE } },
-      { binding: FrameBinding.SHADOW_MAP, visibility: FRAGMENT, texture: { sampleType: 'depth' } },
-      { binding: FrameBinding.SHADOW_SAMPLER, visibility: FRAGMENT, sampler: { type: 'comparison' } },
-      ...environmentLayoutEntries(),
-    ],
-  });
+  const frameLayout = device.createBindGroupLayout({ label: 'frame (group 0)', entries: frameLayoutEntries() });
   const skinLayout = device.createBindGroupLayout({
     label: 'skin, draws and morph deltas (group 1)',
     entries: [
@@ -238,17 +261,22 @@ const deviceMeshPipelines = perDevice((device): DeviceMeshPipelines => {
   return { frameLayout, skinLayout, paths: new Map(), cache: new Map() };
 });
 
-/** `path`'s module and layouts on `device`, made on first use. */
-function pathPipelines(device: GPUDevice, shared: DeviceMeshPipelines, path: MaterialPathName): PathPipelines {
-  let made = shared.paths.get(path);
+/** `path`'s module and layouts on `device` (its variant's for `features`, for a path that has variants), made on first use. */
+function pathPipelines(device: GPUDevice, shared: DeviceMeshPipelines, path: MaterialPathName, features?: number): PathPipelines {
+  const p = MATERIAL_PATHS[path];
+  const variant = p.variant?.(features ?? p.allFeatures);
+  const name = variant ? `${path} ${variant.key}` : path;
+  let made = shared.paths.get(name);
   if (!made) {
-    const materialLayout = device.createBindGroupLayout({ label: `${path} material (group 2)`, entries: MATERIAL_PATHS[path].layoutEntries() });
+    const materialLayout = device.createBindGroupLayout({ label: `${name} material (group 2)`, entries: [...p.layoutEntries(), ...(variant?.layoutEntries() ?? [])] });
+    const groups = [shared.frameLayout, shared.skinLayout, materialLayout];
+    if (variant?.group3) groups.push(variant.group3(device));
     made = {
-      module: device.createShaderModule({ label: `mesh (${path})`, code: meshShaderSource(path) }),
+      module: device.createShaderModule({ label: `mesh (${name})`, code: meshShaderSource(path, features) }),
       materialLayout,
-      pipelineLayout: device.createPipelineLayout({ label: `mesh (${path})`, bindGroupLayouts: [shared.frameLayout, shared.skinLayout, materialLayout] }),
+      pipelineLayout: device.createPipelineLayout({ label: `mesh (${name})`, bindGroupLayouts: groups }),
     };
-    shared.paths.set(path, made);
+    shared.paths.set(name, made);
   }
   return made;
 }
@@ -278,9 +306,9 @@ export class MeshPipelines {
     this.cache = shared.cache;
   }
 
-  /** Group 2's layout of material path `path` (what a material's bind group is made for). */
-  materialLayout(path: MaterialPathName): GPUBindGroupLayout {
-    return pathPipelines(this.device, this.shared, path).materialLayout;
+  /** Group 2's layout of material path `path` (what a material's bind group is made for), of its variant for `features` where it has variants. */
+  materialLayout(path: MaterialPathName, features?: number): GPUBindGroupLayout {
+    return pathPipelines(this.device, this.shared, path, features).materialLayout;
   }
 
   /** Distinct pipelines this user has been given (for tests and diagnostics); the device may hold more. */
@@ -318,7 +346,7 @@ export class MeshPipelines {
     if (desc.morphed === false) vertexConstants.MORPH_TARGETS = 0;
     const lean = usesLeanSurface(desc);
     const path = materialPathOf(desc);
-    const { module, pipelineLayout } = pathPipelines(this.device, this.shared, path.name);
+    const { module, pipelineLayout } = pathPipelines(this.device, this.shared, path.name, materialFeaturesOf(desc));
     const materialConstants = path.constants(materialFeaturesOf(desc));
     Object.assign(vertexConstants, materialConstants.vertex);
     if (outline) vertexConstants.OUTLINE = 1;
@@ -337,7 +365,7 @@ export class MeshPipelines {
         constants: shadesMaterial(desc)
           ? {
             ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1, ALPHA_TEST: desc.alphaMode === 'MASK' ? 1 : 0, SHADOWS: shadowsOf(desc) ? 1 : 0,
-            ...materialConstants.fragment, ...(outline ? { OUTLINE: 1 } : {}),
+            LINEAR_OUTPUT: desc.transmissionSource ? 1 : 0, ...materialConstants.fragment, ...(outline ? { OUTLINE: 1 } : {}),
           }
           : { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
         targets: [{
@@ -363,7 +391,7 @@ export class MeshPipelines {
         depthWriteEnabled: !blend || (desc.blendedDepthWrite === true && shadesMaterial(desc) && !wireframe),
         depthCompare: wireframe ? 'less-equal' : 'less',
       },
-      multisample: { count: MSAA_SAMPLE_COUNT },
+      multisample: { count: sampleCountOf(desc) },
     });
   }
 }

@@ -49,8 +49,17 @@ export class MipmapGenerator {
 
   generate(texture: GPUTexture): void {
     if (texture.mipLevelCount < 2) return;
-    const pipeline = this.pipeline(texture.format);
     const encoder = this.device.createCommandEncoder({ label: `mipmaps ${texture.label}` });
+    this.encode(encoder, this.chain(texture));
+    this.device.queue.submit([encoder.finish()]);
+  }
+
+  /**
+   * The passes that fill levels 1… of `texture` from level 0, made once: a texture filled
+   * again every frame (the transmitted scene) then encodes them without allocating.
+   */
+  chain(texture: GPUTexture): MipChain {
+    const levels: { bindGroup: GPUBindGroup; descriptor: GPURenderPassDescriptor }[] = [];
     for (let level = 1; level < texture.mipLevelCount; level++) {
       const bindGroup = this.device.createBindGroup({
         label: `mipmap ${texture.label} level ${level - 1}`,
@@ -60,7 +69,7 @@ export class MipmapGenerator {
           { binding: 1, resource: this.sampler },
         ],
       });
-      const pass = encoder.beginRenderPass({
+      const descriptor: GPURenderPassDescriptor = {
         label: `mipmap ${texture.label} level ${level}`,
         colorAttachments: [{
           view: texture.createView({ label: `${texture.label} level ${level}`, baseMipLevel: level, mipLevelCount: 1 }),
@@ -68,14 +77,29 @@ export class MipmapGenerator {
           storeOp: 'store',
           clearValue: [0, 0, 0, 0],
         }],
-      });
-      pass.setPipeline(pipeline);
-      pass.setBindGroup(0, bindGroup);
+      };
+      levels.push({ bindGroup, descriptor });
+    }
+    return { pipeline: this.pipeline(texture.format), levels };
+  }
+
+  /** Encodes `chain`'s passes into `encoder` (allocates nothing beyond the passes themselves). */
+  encode(encoder: GPUCommandEncoder, chain: MipChain): void {
+    for (let i = 0; i < chain.levels.length; i++) {
+      const level = chain.levels[i];
+      const pass = encoder.beginRenderPass(level.descriptor);
+      pass.setPipeline(chain.pipeline);
+      pass.setBindGroup(0, level.bindGroup);
       pass.draw(3);
       pass.end();
     }
-    this.device.queue.submit([encoder.finish()]);
   }
+}
+
+/** The prepared downsampling passes of one texture (MipmapGenerator.chain). */
+export interface MipChain {
+  readonly pipeline: GPURenderPipeline;
+  readonly levels: readonly { readonly bindGroup: GPUBindGroup; readonly descriptor: GPURenderPassDescriptor }[];
 }
 
 /** The device's MipmapGenerator (made on first use), so every Renderer on it shares its pipelines. */

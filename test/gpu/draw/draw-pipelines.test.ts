@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { SkinningMethod } from '../../../src/anim/skinning-method.ts';
 import { DrawPipelineTable, type DrawPipelineContext, type PipelineDraw } from '../../../src/gpu/draw/draw-pipelines.ts';
 import type { MeshPipelineDesc } from '../../../src/gpu/pipelines/mesh.ts';
+import { PbrExtensionFeature } from '../../../src/gpu/layouts/pbr-extension-uniforms.ts';
+import { pbrExtensionFeatures } from '../../../src/gpu/pipelines/pbr-extensions-path.ts';
 
 /** Rigid draws (the compute path then needs no compute pipelines, so no device). */
 const draws = ['a', 'b'].map((key, i) => ({
@@ -41,10 +43,26 @@ describe('DrawPipelineTable', () => {
     expect(table.get('linear', 'vertex', false)).toBeUndefined();
     const entry = await first;
     expect(table.get('linear', 'vertex', false)).toBe(entry);
-    expect(entry).toEqual({ surface: ['a linear unshadowed', 'b linear unshadowed'], outline: [null, null], casters: [], compute: [] });
+    // No draw transmits light: no transmission pass pipelines.
+    expect(entry).toEqual({ surface: ['a linear unshadowed', 'b linear unshadowed'], outline: [null, null], casters: [], compute: [], transmission: [] });
     expect(asked).toEqual(['a linear unshadowed', 'b linear unshadowed']);
     await table.ensure('linear', 'vertex', false);
     expect(asked.length).toBe(2);
+  });
+
+  it('with a draw that transmits light, every opaque draw also gets a pipeline into the transmission pass\'s target; the transmissive and blended draws none', async () => {
+    const glass = pbrExtensionFeatures(0, PbrExtensionFeature.TRANSMISSION, 0);
+    const scene = [
+      { ...draws[0], desc: { ...draws[0].desc, vertexLayoutKey: 'opaque' } },
+      { ...draws[0], desc: { ...draws[0].desc, vertexLayoutKey: 'glass', materialPath: 'pbr-extensions', materialFeatures: glass } },
+      { ...draws[0], desc: { ...draws[0].desc, vertexLayoutKey: 'blended', alphaMode: 'BLEND' } },
+    ] as unknown as PipelineDraw[];
+    const { ctx } = fakeContext();
+    const entry = await new DrawPipelineTable(ctx, scene, () => {}).ensure('linear', 'vertex', false);
+    expect(entry.transmission).toEqual(['opaque linear unshadowed', null, null]);
+    // Wrong input: without the glass, no draw needs the pass.
+    const plain = await new DrawPipelineTable(ctx, [scene[0], scene[2]], () => {}).ensure('linear', 'vertex', false);
+    expect(plain.transmission).toEqual([]);
   });
 
   it('keys method and shadows apart; a shadowed entry carries the shadow pass pipelines', async () => {

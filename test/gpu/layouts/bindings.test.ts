@@ -12,6 +12,13 @@ import morphWgsl from '../../../shaders/morph.wgsl?raw';
 import pbrWgsl from '../../../shaders/pbr.wgsl?raw';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordOffset, DrawRecordWord, MAT3_COLUMN_WORDS } from '../../../src/gpu/layouts/draw-record.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData, FrameUniformsOffset } from '../../../src/gpu/layouts/frame-uniforms.ts';
+import pbrExtensionsWgsl from '../../../shaders/pbr-extensions/pbr-extensions.wgsl?raw';
+import type { Material } from '../../../src/gltf/model.ts';
+import {
+  EXTENDED_UNIFORMS_SIZE, EXTENSION_TEXTURE_COUNT, EXTENSION_TEXTURE_SLOTS, EXTENSION_UNIFORMS_OFFSET, ExtensionTexture, PBR_EXTENSION_UNIFORMS_SIZE,
+  PbrExtensionBinding, PbrExtensionFeature, PbrExtensionUniformsOffset, writePbrExtensionUniforms,
+} from '../../../src/gpu/layouts/pbr-extension-uniforms.ts';
+import { TransmissionBinding, variantPart } from '../../../src/gpu/pipelines/pbr-extensions-path.ts';
 import {
   AlphaModeCode, BindGroup, DrawFlag, FrameBinding, MaterialBinding, MaterialFlag, MaterialShadingCode, MaterialTexture, PALETTE_MATRIX_BYTES, SkinBinding,
   ToneMapping, VertexLocation,
@@ -74,6 +81,49 @@ describe('WGSL struct layouts ↔ TS layout modules', () => {
     for (const offset of [O.BASE_COLOR_UV_TRANSFORM, O.METALLIC_ROUGHNESS_UV_TRANSFORM, O.NORMAL_UV_TRANSFORM, O.OCCLUSION_UV_TRANSFORM, O.EMISSIVE_UV_TRANSFORM]) {
       expect(Array.from(f32.subarray(offset / 4, offset / 4 + 6))).toEqual([1, 0, 0, 1, 0, 0]);
     }
+  });
+
+  it('PbrExtensionUniforms, its feature bits and bindings, and writePbrExtensionUniforms writes where WGSL reads', () => {
+    expectStructMatches('PbrExtensionUniforms', PbrExtensionUniformsOffset, PBR_EXTENSION_UNIFORMS_SIZE, pbrExtensionsWgsl);
+    // After MaterialUniforms in one block, at an offset every device allows for a uniform binding.
+    expect(MATERIAL_UNIFORMS_SIZE).toBeLessThanOrEqual(EXTENSION_UNIFORMS_OFFSET);
+    expect(EXTENSION_UNIFORMS_OFFSET % 256).toBe(0);
+    expect(EXTENDED_UNIFORMS_SIZE).toBe(EXTENSION_UNIFORMS_OFFSET + PBR_EXTENSION_UNIFORMS_SIZE);
+    const c = u32Constants(pbrExtensionsWgsl);
+    for (const [name, bit] of Object.entries(PbrExtensionFeature)) expect(c.get(`PBR_${name}`), name).toBe(bit);
+    expect(Object.fromEntries(bindings(pbrExtensionsWgsl))).toEqual({ extension: { group: BindGroup.MATERIAL, binding: PbrExtensionBinding.UNIFORMS } });
+    // Every slot's texture, the shared sampler, the sheen table and the transmitted scene: in the generated part.
+    const part = variantPart((1 << EXTENSION_TEXTURE_COUNT) - 1, true, true);
+    const expected: Record<string, { group: number; binding: number }> = {
+      extensionSampler: { group: BindGroup.MATERIAL, binding: PbrExtensionBinding.SAMPLER },
+      sheenAlbedoTable: { group: BindGroup.MATERIAL, binding: PbrExtensionBinding.SHEEN_ALBEDO },
+      transmissionScene: { group: BindGroup.TRANSMISSION, binding: TransmissionBinding.SCENE },
+      transmissionSampler: { group: BindGroup.TRANSMISSION, binding: TransmissionBinding.SAMPLER },
+    };
+    EXTENSION_TEXTURE_SLOTS.forEach((slot, k) => { expected[`${slot.name}Texture`] = { group: BindGroup.MATERIAL, binding: PbrExtensionBinding.TEXTURE_BASE + k }; });
+    expect(Object.fromEntries(bindings(part))).toEqual(expected);
+    // writePbrExtensionUniforms: a value per field where WGSL reads it.
+    const m: Material = {
+      ...DEFAULT_MATERIAL, ior: 1.7, dispersion: 0.25,
+      clearcoat: { factor: 0.8, roughnessFactor: 0.3, texture: undefined, roughnessTexture: undefined, normalTexture: { index: 0, texCoord: 1, scale: 0.5 } },
+      volume: { thicknessFactor: 0.4, thicknessTexture: undefined, attenuationDistance: Infinity, attenuationColor: [0.9, 0.8, 0.7] },
+      anisotropy: { strength: 0.6, rotation: Math.PI / 2, texture: undefined },
+    };
+    const buffer = new ArrayBuffer(PBR_EXTENSION_UNIFORMS_SIZE);
+    const f32 = new Float32Array(buffer), u32 = new Uint32Array(buffer);
+    writePbrExtensionUniforms(m, f32, u32, 0);
+    const O = PbrExtensionUniformsOffset;
+    expect(f32[O.IOR / 4]).toBeCloseTo(1.7, 6);
+    expect(f32[O.CLEARCOAT_NORMAL_SCALE / 4]).toBe(0.5);
+    // Infinity is written as 0 (no attenuation).
+    expect(f32[O.ATTENUATION_DISTANCE / 4]).toBe(0);
+    expect(Array.from(f32.subarray(O.ATTENUATION_COLOR / 4, O.ATTENUATION_COLOR / 4 + 3))).toEqual([0.9, 0.8, 0.7].map(Math.fround));
+    expect(f32[O.ANISOTROPY_DIRECTION / 4]).toBeCloseTo(0, 6);
+    expect(f32[O.ANISOTROPY_DIRECTION / 4 + 1]).toBeCloseTo(1, 6);
+    // Slot CLEARCOAT_NORMAL reads UV set 1; the rest UV set 0; transforms are identities.
+    expect(u32[O.TEX_COORDS / 4 + ExtensionTexture.CLEARCOAT_NORMAL]).toBe(1);
+    expect(u32[O.TEX_COORDS / 4 + ExtensionTexture.SHEEN_COLOR]).toBe(0);
+    expect(Array.from(f32.subarray(O.UV_TRANSFORMS / 4, O.UV_TRANSFORMS / 4 + 8))).toEqual([1, 0, 0, 1, 0, 0, 0, 0]);
   });
 
   it('packMaterialUniforms: every slot has its own texture transform at its own offset, emissive × emissiveStrength', () => {

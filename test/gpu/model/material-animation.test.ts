@@ -11,10 +11,12 @@ import { MATERIAL_ANIM_FLOATS } from '../../../src/gltf/extensions/khr-animation
 import { loadGltf } from '../../../src/gltf/load.ts';
 import { MaterialUniformAnimator } from '../../../src/gpu/model/material-animation.ts';
 import { packAnimatedValues } from '../../../src/gpu/layouts/material-uniforms.ts';
+import { packAnimatedExtensionValues, PBR_EXTENSION_UNIFORMS_SIZE, PbrExtensionUniformsOffset, writePbrExtensionUniforms } from '../../../src/gpu/layouts/pbr-extension-uniforms.ts';
 import { MATERIAL_UNIFORMS_SIZE, packMaterialUniforms } from '../../../src/gpu/layouts/material-uniforms.ts';
 import { ToneMapping } from '../../../src/gpu/layouts/bindings.ts';
 import { addPointerAnimation, type PointerTrack } from '../../support/animation-pointer.ts';
 import { measureAllocation } from '../../support/allocation.ts';
+import { everyPbrExtension, PBR_EXTENSION_NAMES } from '../../support/pbr-materials.ts';
 import { encodePng } from '../../support/png.ts';
 import { buildMaterialQuad, type AddTexture } from '../fixtures.ts';
 import { countGpuCalls, expectNoGpuErrors, loadModel, OffscreenScene, pixel, testDevice, type Frame } from '../gpu-test.ts';
@@ -70,6 +72,40 @@ describe('packAnimatedValues', () => {
     // Base colour 4, emissive 3, alpha cutoff 1, five 3×2 UV matrices.
     expect(written).toBe(4 + 3 + 1 + 5 * 6);
     expect(m.values.length).toBe(MATERIAL_ANIM_FLOATS);
+  });
+});
+
+describe('packAnimatedExtensionValues', () => {
+  it('packs a material\'s own extension factors as upload does (every animatable one, the anisotropy rotation as its direction)', async () => {
+    // Every extension on the quad, one of its factors animated so the material is an animated one.
+    const model = await loadGltf(buildMaterialQuad((texture, b) => {
+      const white = texture(TWO_TEXELS);
+      addPointerAnimation(b, 'coat', [{ pointer: '/materials/0/extensions/KHR_materials_clearcoat/clearcoatFactor', input: Float32Array.of(0, 1), output: Float32Array.of(0.8, 0.8), type: 'SCALAR' }]);
+      b.json.extensionsUsed!.push(...PBR_EXTENSION_NAMES);
+      return { extensions: everyPbrExtension(() => white) };
+    }, true));
+    expect(model.warnings).toEqual([]);
+    const m = new MaterialAnimation(model);
+    m.evaluate();
+    const expected = new Float32Array(PBR_EXTENSION_UNIFORMS_SIZE / 4);
+    writePbrExtensionUniforms(model.materials[0], expected, new Uint32Array(expected.buffer), 0);
+    const packed = new Float32Array(PBR_EXTENSION_UNIFORMS_SIZE / 4).fill(NaN);
+    packAnimatedExtensionValues(m.values, 0, packed, 0);
+    const O = PbrExtensionUniformsOffset;
+    let written = 0;
+    expected.forEach((e, i) => {
+      if (Number.isNaN(packed[i])) return;
+      written++;
+      expect(Math.abs(packed[i] - e), `float ${i}: ${packed[i]} vs ${e}`).toBeLessThan(1e-6);
+    });
+    // Specular colour, sheen colour, attenuation colour, diffuse transmission colour (3 each), the
+    // anisotropy direction (2) and 14 single factors; the normal scale, UV sets and transforms are not animatable.
+    expect(written).toBe(4 * 3 + 2 + 15);
+    expect(Number.isNaN(packed[O.CLEARCOAT_NORMAL_SCALE / 4])).toBe(true);
+    // Wrong input: another material's values differ (the comparison could fail).
+    const other = new Float32Array(PBR_EXTENSION_UNIFORMS_SIZE / 4);
+    writePbrExtensionUniforms({ ...model.materials[0], ior: 1.2 }, other, new Uint32Array(other.buffer), 0);
+    expect(Math.abs(packed[O.IOR / 4] - other[O.IOR / 4])).toBeGreaterThan(0.1);
   });
 });
 

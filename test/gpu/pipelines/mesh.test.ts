@@ -67,7 +67,7 @@ describe('meshPipelineKey', () => {
     expect(samples.map((m) => m[1])).toEqual(['baseColor', 'metallicRoughness', 'normal', 'occlusion', 'emissive']);
     for (const m of samples) {
       const before = pbrMaterialWgsl.slice(Math.max(0, m.index! - 160), m.index);
-      expect(before).toMatch(/if \(\(MATERIAL_TEXTURES & TEXTURE_\w+\) != 0u\) \{\s*\w+\s*$/);
+      expect(before).toMatch(/if \(\(MATERIAL_TEXTURES & TEXTURE_\w+\) != 0u\) \{\s*[\w.]+\s*$/);
     }
   });
 
