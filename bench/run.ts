@@ -14,6 +14,7 @@
  * `--crowd-evaluator` (bench/crowd-evaluator.ts: the GPU pose evaluator against the CPU batch),
  * `--crowd` (bench/gpu/crowd-bench.ts: 1,000–100,000 characters, CPU batch vs GPU evaluator vs three.js),
  * `--hostile-loads` (bench/hostile-loads.ts: files that ask the loader for a lot, each against a peer),
+ * `--pbr-extensions` (bench/gpu/pbr-extensions.ts: each PBR material extension's frame cost against the plain material),
  * `--skinning-methods` (bench/skinning-methods.ts: centre-of-rotation precomputation, its worker,
  * and the per-frame cost of linear, dual-quaternion and centre-of-rotation skinning side by side),
  * `--vrm` (bench/vrm.ts: VRM spring bones against three-vrm's vrm.update, and a crowd of VRM avatars),
@@ -38,6 +39,7 @@ import { checkPalettes, FRAME_SECONDS, OurCrowd, phaseOf, ThreeCrowd, type Palet
 import { runCrowdBench } from './gpu/crowd-bench.ts';
 import { runGpuBench } from './gpu/gpu-bench.ts';
 import { runSkinPathsBench } from './gpu/skin-paths.ts';
+import { runPbrExtensionsBench } from './gpu/pbr-extensions.ts';
 import { runSkinnedBoundsBench } from './skinned-bounds.ts';
 import { runRetargetBench } from './retarget.ts';
 import { runRaycastBench } from './raycast.ts';
@@ -69,6 +71,10 @@ const CASES = [
 const QUICK = process.argv.includes('--quick');
 if (process.argv.includes('--skin-paths')) {
   await runSkinPathsBench({ quick: QUICK });
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv.includes('--pbr-extensions')) {
+  await runPbrExtensionsBench({ quick: QUICK });
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv.includes('--crowd-evaluator')) {
