@@ -7,7 +7,7 @@
  * mips); their extra draw calls are reported beside them.
  *
  * Runs in Node on Dawn (the `webgpu` package) with SwiftShader: a frame's time is the wall time
- * from `render` to `onSubmittedWorkDone`. Only ratios between cases measured side by side mean
+ * from `render` to `onSubmittedWorkDone` (timed-frames.ts). Only ratios between cases measured side by side mean
  * anything (rounds interleave the cases). `npm run bench -- --pbr-extensions` (or with
  * `--quick`); writes bench/results/pbr-extensions-latest.json.
  */
@@ -25,6 +25,7 @@ import { Renderer } from '../../src/gpu/renderer.ts';
 import { everyPbrExtension, PBR_EXTENSION_NAMES, type PbrExtensionName } from '../../test/support/pbr-materials.ts';
 import { nodeImageDecoder } from '../../test/support/png.ts';
 import { sphereGlb } from '../../test/support/spheres.ts';
+import { median, timeFrames } from './timed-frames.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WIDTH = 640, HEIGHT = 480;
@@ -39,11 +40,6 @@ interface Row {
   /** ms / the plain material's ms, measured in the same rounds. */
   ratio: number;
   drawCalls: number;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 /** Extensions that show only with others: volume and dispersion need transmission to be seen through. */
@@ -87,14 +83,8 @@ export async function runPbrExtensionsBench(options: PbrExtensionsBenchOptions =
   const times = drawn.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
     for (const [k, d] of drawn.entries()) {
-      d.renderer.render(target, camera, d.instance);
-      await device.queue.onSubmittedWorkDone();
-      for (let f = 0; f < framesPerRound; f++) {
-        const started = performance.now();
-        d.renderer.render(target, camera, d.instance);
-        await device.queue.onSubmittedWorkDone();
-        times[k].push(performance.now() - started);
-      }
+      // The sphere does not move: nothing to advance between frames.
+      times[k].push(...await timeFrames(device, framesPerRound, () => d.renderer.render(target, camera, d.instance), () => {}));
     }
   }
   const plainMs = median(times[0]);

@@ -1,5 +1,5 @@
 /**
- * Frame timing for the Dawn benches (skin-paths.ts, mtoon-bench.ts): on SwiftShader a frame's
+ * Frame timing for the Dawn benches (skin-paths.ts, mtoon-bench.ts, pbr-extensions.ts): on SwiftShader a frame's
  * time is the wall time from encoding it to `onSubmittedWorkDone`, which is all of its GPU work.
  */
 
