@@ -476,6 +476,76 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-root-motion.png') });
       expect(consoleErrors).toEqual([]);
     }, 180_000); // Loads, slides to 25 and back, then watches root motion: slow on SwiftShader under load.
+    it('VRM panel: shown for a VRM avatar with a slider per expression; the controls reach the viewer; turning swings the springs', async () => {
+      // Wide enough that the panel scrolls on its own: the viewer stays in view (and drawing) while its controls are used.
+      const consoleErrors = await startAt({ width: 1200, height: 900 });
+      expect(await page.isHidden('#vrm')).toBe(true);
+      await page.selectOption('#model', 'builtin:vrm-avatar');
+      await expect.poll(async () => (await viewerState()).model, { timeout: 30_000 }).toBe('builtin:vrm-avatar');
+      await whenLoaded(page);
+      expect(await page.isHidden('#vrm')).toBe(false);
+      type VrmViewer = HTMLElement & {
+        expressions: string[];
+        player?: { instance: { vrm?: { expressions: { weights: Float32Array; find(name: string): number } } } };
+      };
+      const sliders = await page.$$eval('#vrm-expressions input', (inputs) => inputs.map((i) => (i as HTMLInputElement).dataset.expression));
+      const names = await page.evaluate(() => (document.getElementById('viewer') as VrmViewer).expressions);
+      expect(names).toContain('happy');
+      expect(sliders).toEqual(names);
+      // A slider sets that expression's weight on the avatar.
+      await page.fill('#vrm-expressions input[data-expression=happy]', '0.75');
+      await page.dispatchEvent('#vrm-expressions input[data-expression=happy]', 'input');
+      const weight = () => page.evaluate(() => {
+        const v = document.getElementById('viewer') as VrmViewer;
+        const e = v.player!.instance.vrm!.expressions;
+        return e.weights[e.find('happy')];
+      });
+      await expect.poll(weight, { timeout: 10_000 }).toBeCloseTo(0.75, 5);
+      await page.selectOption('#vrm-look-at', 'camera');
+      expect(await page.getAttribute('#viewer', 'look-at')).toBe('camera');
+      await page.check('#vrm-auto-blink');
+      expect(await page.getAttribute('#viewer', 'auto-blink')).toBe('');
+      await page.uncheck('#vrm-auto-blink');
+      await page.selectOption('#vrm-look-at', 'none');
+      expect(await page.getAttribute('#viewer', 'look-at')).toBeNull();
+
+      // Paused, a turn of the slider turns the avatar and its hair and skirt swing on after it
+      // (frames keep changing); with the springs off, the frames after the turn are the same.
+      await page.click('#play');
+      const nextFrames = () => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+      /** Turns the avatar; the pixels that changed between each two captures two frames apart after it, the first pair once the turn has surely been drawn. */
+      const turn = async (degrees: number, pairs: number) => {
+        await page.fill('#vrm-turn', String(degrees));
+        await page.dispatchEvent('#vrm-turn', 'input');
+        await nextFrames();
+        await nextFrames();
+        let previous = await frame(page);
+        const changed: number[] = [];
+        for (let i = 0; i < pairs; i++) {
+          await nextFrames();
+          const next = await frame(page);
+          changed.push(changedFraction(previous, next));
+          previous = next;
+        }
+        return changed;
+      };
+      expect((await turn(120, 1))[0]).toBeGreaterThan(0);
+      expect(await page.getAttribute('#viewer', 'orientation')).toBe('0deg 0deg 120deg');
+      expect(await page.textContent('#vrm-turn-value')).toBe('120°');
+      await page.uncheck('#vrm-springs');
+      expect(await page.getAttribute('#viewer', 'spring-bones')).toBe('off');
+      // A busy machine may draw the turn a frame late: some pair of the next five agrees.
+      expect(Math.min(...await turn(0, 5))).toBe(0);
+      await page.check('#vrm-springs');
+      expect(await page.getAttribute('#viewer', 'spring-bones')).toBe('on');
+      await page.click('#vrm-reset-springs');
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-vrm.png') });
+      // Back to the page's opening state for the tests after this one.
+      await page.evaluate(() => document.getElementById('viewer')!.removeAttribute('orientation'));
+      await home();
+      expect(await page.isHidden('#vrm')).toBe(true);
+      expect(consoleErrors).toEqual([]);
+    });
     // Last: the lab loads an edited character.
     it('animation lab: each feature changes the paused frame, and customise changes the silhouette', async () => {
       const consoleErrors = await startAt({ width: 1200, height: 900 });
