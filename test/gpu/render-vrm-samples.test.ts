@@ -5,8 +5,8 @@
  * `happy` (x) and `blink` (y): the tiles that `isBinary` and the blink override can produce are
  * green with check marks, every other one red with crosses. So at every input weight a correct
  * implementation draws the plane green with no red; dropping `isBinary`, or the override, draws
- * red at some of the weights below. The MToon UV-animation sample is drawn too (its materials'
- * fallback until MToon draws). PNGs in test-artifacts/.
+ * red at some of the weights below. The MToon UV-animation sample is drawn too (MToon's own
+ * tests check how). PNGs in test-artifacts/.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
