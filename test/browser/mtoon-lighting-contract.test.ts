@@ -10,6 +10,9 @@
  *  - the parametric rim is pow(1 − N·V + lift, power): brighter towards grazing;
  *  - the outline's width in pixels halves with twice the distance in world coordinates and
  *    stays the same in screen coordinates (factor × half the view height, as three-vrm);
+ *  - the outline width texture's green channel scales the width (0 on one half: no outline there),
+ *    and outlineLightingMix turns the outline colour from outlineColor (0) to outlineColor × the
+ *    lit surface colour (1);
  *  - a transparentWithZWrite surface is drawn before the other blended ones and hides what
  *    is behind it; renderQueueOffsetNumber orders blended surfaces whatever their depth.
  */
@@ -17,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { srgbToLinear } from '../../src/gpu/textures/textures.ts';
 import { toBase64 } from '../../src/gltf/builder.ts';
 import { browserUnavailable } from '../support/browser.ts';
-import { buildMToonFile, mtoonMaterial } from '../support/mtoon-fixtures.ts';
+import { buildMToonFile, mtoonMaterial, solidImage } from '../support/mtoon-fixtures.ts';
 import type { Rgba8Image } from './element-support.ts';
 import { useMToonPage } from './mtoon-session.ts';
 import type { MToonScene } from './pages/mtoon-page.ts';
@@ -200,6 +203,72 @@ describe.skipIf(!!unavailable)('MToon lighting contract (Chromium, WebGPU)', () 
     expect(measured.world[0] / measured.world[1]).toBeGreaterThan(1.7);
     expect(measured.screen[0] / measured.screen[1]).toBeLessThan(1.2);
     expect(Math.abs(measured.screen[1] - worldExpected[1] * (measured.screen[0] / worldExpected[0]))).toBeGreaterThan(2);
+  });
+
+  /** Outline (green) pixels on the middle row, left and right of the sphere. */
+  function outlineSides(image: Rgba8Image): { left: number; right: number } {
+    const y = SIZE / 2;
+    const sides = { left: 0, right: 0 };
+    for (let x = 0; x < SIZE; x++) {
+      const i = (y * SIZE + x) * 4;
+      if (image.data[i + 3] > 127 && image.data[i + 1] > image.data[i] + 60) sides[x < SIZE / 2 ? 'left' : 'right']++;
+    }
+    return sides;
+  }
+
+  it('the outline width texture’s green channel scales the width: 0 on one half of the sphere leaves no outline there; outlineLightingMix 0 keeps outlineColor, 1 multiplies it by the lit surface colour', async () => {
+    const screen = 0.06, expected = (screen * SIZE) / 2, distance = OUTLINE_DISTANCES[0];
+    // The sphere's u runs round Y from +Z: u < 0.5 is its right side (+X), u > 0.5 its left.
+    const HALF = 16;
+    const halfGreen = new Uint8Array(HALF * HALF * 4);
+    for (let i = 0; i < HALF * HALF; i++) halfGreen.set([255, i % HALF < HALF / 2 ? 0 : 255, 255, 255], i * 4);
+    const withWidthTexture = (image: { width: number; height: number; rgba: Uint8Array }) => buildMToonFile({
+      spheres: [{ center: [0, 0, 0], radius: 1, material: 0 }],
+      images: [image],
+      materials: [mtoonMaterial(
+        { shadeColorFactor: [1, 0, 0], outlineWidthMode: 'screenCoordinates', outlineWidthFactor: screen, outlineWidthMultiplyTexture: { index: 0 }, outlineColorFactor: [0, 1, 0], outlineLightingMixFactor: 0 },
+        { pbrMetallicRoughness: { baseColorFactor: [1, 0, 0, 1] } },
+      )],
+    });
+    const full = outlineSides(await render(scene(withWidthTexture(solidImage(HALF, HALF, [255, 255, 255, 255])), {}, distance), 'outline-width-texture-full'));
+    const half = outlineSides(await render(scene(withWidthTexture({ width: HALF, height: HALF, rgba: halfGreen }), {}, distance), 'outline-width-texture-half'));
+    const all = JSON.stringify({ full, half });
+    // Green 1 everywhere: the plain width on both sides.
+    expect(Math.abs(full.left - expected), all).toBeLessThanOrEqual(1.5);
+    expect(Math.abs(full.right - expected), all).toBeLessThanOrEqual(1.5);
+    // Green 0 on the right half: no outline there; the left keeps its width. A shader ignoring the texture draws both.
+    expect(half.right, all).toBe(0);
+    expect(Math.abs(half.left - expected), all).toBeLessThanOrEqual(1.5);
+
+    // Lighting mix: a white outline round a blue surface (lit and shade both blue, so the light's side does not matter).
+    const mixed = (mix: number) => sphereFile(
+      { shadeColorFactor: [0, 0, 1], outlineWidthMode: 'screenCoordinates', outlineWidthFactor: screen, outlineColorFactor: [1, 1, 1], outlineLightingMixFactor: mix, giEqualizationFactor: 0 },
+      { pbrMetallicRoughness: { baseColorFactor: [0, 0, 1, 1] } },
+    );
+    const focal = (SIZE / 2) / Math.tan(FOV / 2);
+    const disc = focal * Math.tan(Math.asin(1 / distance));
+    /** Mean sRGB colour of the opaque middle-row pixels at least a pixel outside the sphere's disc: the outline alone. */
+    const outlineColour = (image: Rgba8Image): number[] => {
+      const y = SIZE / 2, sum = [0, 0, 0];
+      let n = 0;
+      for (let x = 0; x < SIZE; x++) {
+        const i = (y * SIZE + x) * 4;
+        if (Math.abs(x + 0.5 - SIZE / 2) < disc + 1 || image.data[i + 3] !== 255) continue;
+        for (let c = 0; c < 3; c++) sum[c] += image.data[i + c];
+        n++;
+      }
+      expect(n, 'outline pixels outside the disc').toBeGreaterThanOrEqual(4);
+      return sum.map((v) => v / n);
+    };
+    const unlit = outlineColour(await render(scene(mixed(0), {}, distance), 'outline-mix-0'));
+    const lit = outlineColour(await render(scene(mixed(1), {}, distance), 'outline-mix-1'));
+    const colours = JSON.stringify({ unlit, lit });
+    // Mix 0: outlineColor itself, white.
+    for (const c of unlit) expect(c, colours).toBeGreaterThan(200);
+    // Mix 1: white × the blue surface: red and green gone, blue stays. A shader ignoring the mix leaves it white.
+    expect(lit[0], colours).toBeLessThan(40);
+    expect(lit[1], colours).toBeLessThan(40);
+    expect(lit[2], colours).toBeGreaterThan(lit[0] + 60);
   });
 
   it('transparentWithZWrite surfaces go first and hide what is behind them; renderQueueOffsetNumber orders the rest; the wrong order shows', async () => {
