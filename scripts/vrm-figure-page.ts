@@ -2,9 +2,9 @@
  * The right half of docs/vrm-side-by-side.png (scripts/vrm-figure.ts drives it): the same
  * built-in VRM 1.0 avatar drawn by three-vrm 3.5 with three.js's WebGLRenderer, posed as the
  * left half (Idle at 0.5 s, `happy` at 1, springs settled), from the camera the element settled
- * on. Its materials are plain glTF PBR on both sides (the 1.0 avatar has no MToon), lit as near
- * the element's default as three.js allows: the pose, springs and expression are the
- * comparison; the lighting is close, not equal.
+ * on. Its materials are MToon on both sides (three-vrm's MToonMaterial here), lit by the
+ * element's default key light and hemisphere: the pose, springs, expression and toon look are
+ * the comparison; the lighting is close, not equal (ours adds its studio environment).
  */
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -49,6 +49,14 @@ async function draw(view: FigureCamera): Promise<string> {
   const target = new THREE.Vector3().fromArray(view.target), { theta, phi, radius } = view;
   camera.position.set(radius * Math.sin(phi) * Math.sin(theta), radius * Math.cos(phi), radius * Math.sin(phi) * Math.cos(theta)).add(target);
   camera.lookAt(target);
+  // The avatar is MToon, which three-vrm lights by punctual and hemisphere lights only (not the
+  // room environment): the element's defaults as three.js lights (RenderSettings: a key light of
+  // intensity 3 from (0.45, 0.75, 0.5) in view space, the sky/ground hemisphere; three.js's
+  // HemisphereLight of intensity π reflects what ours does, as test/browser/pages/mtoon-page.ts).
+  const linear = (r: number, g: number, b: number) => new THREE.Color().setRGB(r, g, b, THREE.LinearSRGBColorSpace);
+  const key = new THREE.DirectionalLight(linear(1, 0.98, 0.95), 3);
+  key.position.set(0.45, 0.75, 0.5).applyQuaternion(camera.quaternion);
+  scene.add(key, key.target, new THREE.HemisphereLight(linear(0.42, 0.45, 0.5), linear(0.16, 0.14, 0.12), Math.PI));
   renderer.render(scene, camera);
   return canvas.toDataURL('image/png');
 }

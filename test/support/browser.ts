@@ -127,7 +127,9 @@ export async function startDevServer(): Promise<{ server: ViteDevServer; baseUrl
 export async function startBrowserSession(): Promise<BrowserSession> {
   // Imported here: the global setup imports this file in vitest's main process, where the test API is not.
   const { inject } = await import('vitest');
-  const shared = inject('browserServer');
+  let shared: ReturnType<typeof inject<'browserServer'>> | undefined;
+  // Outside a vitest worker (a script such as scripts/vrm-figure.ts) inject throws: start our own.
+  try { shared = inject('browserServer'); } catch { shared = undefined; }
   let browser: Browser, baseUrl: string, stop: () => Promise<void>;
   if (shared) {
     browser = await chromium.connect(shared.wsEndpoint);
