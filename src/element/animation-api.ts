@@ -91,6 +91,8 @@ export class AnimationApi {
   /** −1 while a pingpong pass runs backwards. */
   private direction = 1;
   private readonly appended: Appended[] = [];
+  /** A ramp's value, target and step, for towardsIn (the frame passes no double to it). */
+  private readonly rampScratch = new Float64Array(3);
 
   constructor(private readonly events: AnimationEvents) {}
 
@@ -239,9 +241,17 @@ export class AnimationApi {
   /** Moves each appended layer's weight and speed towards their targets; removes faded-out ones. */
   private ramp(player: AnimationPlayer, dt: number): void {
     for (let i = this.appended.length - 1; i >= 0; i--) {
-      const a = this.appended[i], layer = a.layer;
-      layer.weight = towards(layer.weight, a.targetWeight, a.weightRate * dt);
-      layer.speed = towards(layer.speed, a.targetSpeed, a.speedRate * dt);
+      const a = this.appended[i], layer = a.layer, ramp = this.rampScratch;
+      ramp[0] = layer.weight;
+      ramp[1] = a.targetWeight;
+      ramp[2] = a.weightRate * dt;
+      towardsIn(ramp);
+      layer.weight = ramp[0];
+      ramp[0] = layer.speed;
+      ramp[1] = a.targetSpeed;
+      ramp[2] = a.speedRate * dt;
+      towardsIn(ramp);
+      layer.speed = ramp[0];
       if (a.detaching && layer.weight === 0) {
         player.layers.remove(layer);
         // Removed without splice (which returns a new array): the frame allocates nothing.
@@ -252,8 +262,14 @@ export class AnimationApi {
   }
 }
 
-/** `value` moved by `step` towards `target` (an infinite or NaN step, e.g. Infinity·0, arrives). */
-function towards(value: number, target: number, step: number): number {
-  if (value === target || !(step < Math.abs(target - value))) return target;
-  return value < target ? value + step : value - step;
+/**
+ * `ramp[0]` (a value) moved in place by `ramp[2]` (a step) towards `ramp[1]` (its target); an
+ * infinite or NaN step, e.g. Infinity·0, arrives. It takes and returns no double: a double
+ * passed to or returned from a call V8 did not inline is boxed, a heap allocation per frame
+ * (as wrapLoopTimeIn, src/anim/loop-time.ts).
+ */
+function towardsIn(ramp: Float64Array): void {
+  const value = ramp[0], target = ramp[1], step = ramp[2];
+  if (value === target || !(step < Math.abs(target - value))) ramp[0] = target;
+  else ramp[0] = value < target ? value + step : value - step;
 }
