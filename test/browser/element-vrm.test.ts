@@ -3,13 +3,46 @@
  * avatar is turned to face the camera by default (its eye whites show; with vrm0-turn="off"
  * the back of its head does), `expressions` lists the avatar's, `setExpression('blink', 1)`
  * closes its eyelids over them, `data-joint="head"` (a humanoid bone name) places a hotspot at
- * the head, and a VRM sample file loads from `src` and draws with its expressions listed.
+ * the head, a VRM sample file loads from `src` and draws with its expressions listed, and the
+ * built-in VRM draws with MToon by default: its dark outline ring goes with outline-width="0", and
+ * its glTF fallback (RenderSettings.mtoon off) draws no ring and shades it otherwise.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { decodeBase64Image, foregroundFraction, openTestPage, serveFiles, type Rgba8Image } from './element-support.ts';
+
+/** Whether a pixel differs from the background (the top-left pixel) by more than 8 in a channel. */
+function isForeground(image: Rgba8Image, i: number): boolean {
+  const d = image.data;
+  return Math.abs(d[i] - d[0]) > 8 || Math.abs(d[i + 1] - d[1]) > 8 || Math.abs(d[i + 2] - d[2]) > 8;
+}
+
+const luma = (d: Uint8Array, i: number): number => 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+
+/**
+ * Pixels where `outlined` draws a dark ring round `plain`'s silhouette: background in `plain`,
+ * in `outlined` foreground and dark (luma < 60; the builtin avatar's outlines are its colours × ~0.18).
+ */
+function ringPixels(outlined: Rgba8Image, plain: Rgba8Image): number {
+  let n = 0;
+  for (let i = 0; i < plain.data.length; i += 4) {
+    if (!isForeground(plain, i) && isForeground(outlined, i) && luma(outlined.data, i) < 60) n++;
+  }
+  return n;
+}
+
+/** Of the pixels foreground in both, the fraction whose channels differ by more than 12. */
+function insideChanged(a: Rgba8Image, b: Rgba8Image): { both: number; fraction: number } {
+  let both = 0, changed = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    if (!isForeground(a, i) || !isForeground(b, i)) continue;
+    both++;
+    if (Math.abs(a.data[i] - b.data[i]) > 12 || Math.abs(a.data[i + 1] - b.data[i + 1]) > 12 || Math.abs(a.data[i + 2] - b.data[i + 2]) > 12) changed++;
+  }
+  return { both, fraction: changed / Math.max(1, both) };
+}
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -112,5 +145,56 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
     expect(state.expressions).toEqual(['happy', 'blink']);
     expect(foregroundFraction(await capture('file'))).toBeGreaterThan(0.05);
     expect(warnings.filter((w) => /expression|look-at|spring/.test(w))).toEqual([]);
+  }, 120_000);
+
+  it('draws a VRM with MToon by default: outline-width="0" takes its dark outline ring away; the glTF fallback draws otherwise', async () => {
+    const place = async (id: string, builtin: string, mtoonOff: boolean): Promise<void> => {
+      await page.evaluate(async ([i, b, off, size, t]) => {
+        const el = document.createElement('skinned-mesh-viewer');
+        el.id = i;
+        el.style.width = el.style.height = `${size}px`;
+        // Head and shoulders from the front, close enough that the 2.5 mm world-space outlines are ~1 px.
+        el.setAttribute('camera-orbit', '0deg 90deg 0.9m');
+        el.setAttribute('camera-target', '0m 1.5m 0m');
+        el.setAttribute('interpolation-decay', '0');
+        el.setAttribute('background', '#ffffff');
+        el.setAttribute('builtin', off ? 'character' : b);
+        document.getElementById('stage')!.append(el);
+        await window.helpers.whenLoaded(el, t);
+        if (off) {
+          // The element has no attribute for RenderSettings.mtoon (read at upload): set it on its renderer
+          // (a private field, reached only here), then load the avatar, which uploads with MToon off.
+          const gpu = (el as unknown as { session: { gpu?: { renderer: { settings: { mtoon: boolean } } } } }).session.gpu;
+          if (!gpu) throw new Error('no renderer after load');
+          gpu.renderer.settings.mtoon = false;
+          const loaded = window.helpers.nextLoad(el, t);
+          el.setAttribute('builtin', b);
+          await loaded;
+        }
+        el.pause();
+        el.currentTime = 0;
+        await window.helpers.waitForFrames(el, 2);
+      }, [id, builtin, mtoonOff, SIZE, LOAD_TIMEOUT] as const);
+    };
+    await place('toon', 'vrm-avatar', false);
+    const outlined = await capture('toon', 2);
+    await page.evaluate(() => window.helpers.viewer('toon').setAttribute('outline-width', '0'));
+    const plain = await capture('toon', 2);
+    const plainAgain = await capture('toon', 2);
+    await place('pbr', 'vrm-avatar', true);
+    const fallback = await capture('pbr', 2);
+
+    const ring = ringPixels(outlined, plain);
+    const inside = insideChanged(plain, fallback);
+    // Measured (SwiftShader, 240 px): ring 318, 0 the other way and between same frames; fallback 79% of the inside changed.
+    expect(foregroundFraction(plain)).toBeGreaterThan(0.2);
+    // The outline ring: a dark band outside the silhouette; with outline-width="0" it is gone (and no ring
+    // appears the other way, nor between two frames of the same settings).
+    expect(ring).toBeGreaterThan(150);
+    expect(ringPixels(plain, outlined)).toBeLessThan(ring / 20);
+    expect(ringPixels(plainAgain, plain)).toBeLessThan(ring / 20);
+    // MToon is what draws by default: the PBR fallback draws no outline and shades the avatar otherwise.
+    expect(ringPixels(fallback, plain)).toBeLessThan(ring / 20);
+    expect(inside.fraction).toBeGreaterThan(0.2);
   }, 120_000);
 });
