@@ -21,7 +21,7 @@ import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 import { createNodeDevice } from '../../src/gpu/device/node-device.ts';
 import { createOffscreenTarget } from '../../src/gpu/device/readback.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
-import { median, timeFrames } from './timed-frames.ts';
+import { gridPlacements, median, timeFrames } from './timed-frames.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SIZE = [640, 480] as const;
@@ -66,13 +66,11 @@ export async function runMToonBench(options: MToonBenchOptions = {}): Promise<Ro
   const rows: Row[] = [];
   for (const count of counts) {
     const instances: ModelInstance[] = [];
-    const side = Math.ceil(Math.sqrt(count));
-    const placements = new Float64Array(count * 16);
+    const { side, placements } = gridPlacements(count, SPACING);
     for (let k = 0; k < count; k++) {
       const instance = createModelInstance(model);
       updateModelInstance(instance, CLIP, k * 0.07);
       instances.push(instance);
-      placements.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (k % side) * SPACING, 0, Math.floor(k / side) * SPACING, 1], k * 16);
     }
     const camera = new OrbitCamera();
     camera.pitch = 0.3;

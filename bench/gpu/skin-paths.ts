@@ -24,7 +24,7 @@ import { Renderer } from '../../src/gpu/renderer.ts';
 import type { SkinningPath } from '../../src/gpu/frame/render-settings.ts';
 import { assetPath } from '../../test/support/assets.ts';
 import { nodeImageDecoder } from '../../test/support/png.ts';
-import { median, timeFrames } from './timed-frames.ts';
+import { gridPlacements, median, timeFrames } from './timed-frames.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** A full view, and a small one where rasterising costs little and vertex work shows. */
@@ -69,13 +69,11 @@ export async function runSkinPathsBench(options: SkinPathsOptions = {}): Promise
     for (const count of counts) {
       // A square grid of Foxes, each a little further along its walk.
       const instances: ModelInstance[] = [];
-      const side = Math.ceil(Math.sqrt(count));
-      const placements = new Float64Array(count * 16);
+      const { side, placements } = gridPlacements(count, 150);
       for (let k = 0; k < count; k++) {
         const instance = createModelInstance(model);
         updateModelInstance(instance, CLIP, k * 0.07);
         instances.push(instance);
-        placements.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (k % side) * 150, 0, Math.floor(k / side) * 150, 1], k * 16);
       }
       const camera = new OrbitCamera();
       camera.pitch = 0.5;

@@ -19,6 +19,7 @@ import { createOffscreenTarget } from '../../src/gpu/device/readback.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import { assetPath } from '../../test/support/assets.ts';
 import { nodeImageDecoder } from '../../test/support/png.ts';
+import { gridPlacements } from './timed-frames.ts';
 
 export interface MethodFramesRow {
   model: string;
@@ -52,16 +53,12 @@ export async function runMethodFrames(quick: boolean): Promise<MethodFramesRow[]
       await renderer.setModel(model);
       for (const method of SKINNING_METHODS) await renderer.prepareSkinning(method);
       const instances: ModelInstance[] = [];
-      const side = Math.ceil(Math.sqrt(count));
-      const placements = new Float64Array(count * 16);
       const first = createModelInstance(model);
       updateModelInstance(first, 0, 0);
       const bounds = computeInstanceBounds(first);
       const spacing = Math.max(bounds.max[0] - bounds.min[0], bounds.max[2] - bounds.min[2]) * 1.5;
-      for (let k = 0; k < count; k++) {
-        instances.push(createModelInstance(model));
-        placements.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (k % side) * spacing, 0, Math.floor(k / side) * spacing, 1], k * 16);
-      }
+      const { side, placements } = gridPlacements(count, spacing);
+      for (let k = 0; k < count; k++) instances.push(createModelInstance(model));
       for (const [width, height] of TARGETS) {
         const target = createOffscreenTarget(device, width, height, 'rgba8unorm', `skinning-methods target ${width}×${height}`);
         const camera = new OrbitCamera();

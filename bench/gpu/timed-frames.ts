@@ -1,5 +1,5 @@
 /**
- * Frame timing for the Dawn benches (skin-paths.ts, mtoon-bench.ts, pbr-extensions.ts): on SwiftShader a frame's
+ * Frame timing and the crowd grid for the Dawn benches (skin-paths.ts, mtoon-bench.ts, pbr-extensions.ts): on SwiftShader a frame's
  * time is the wall time from encoding it to `onSubmittedWorkDone`, which is all of its GPU work.
  */
 
@@ -26,4 +26,17 @@ export async function timeFrames(device: GPUDevice, frames: number, draw: () => 
     times.push(performance.now() - started);
   }
   return times;
+}
+
+/**
+ * Placements of `count` characters on a square grid in the ground plane, `spacing` apart along X
+ * and Z (row-major from the origin): the Dawn benches' crowd layout. `side` is the grid's width.
+ */
+export function gridPlacements(count: number, spacing: number): { side: number; placements: Float64Array } {
+  const side = Math.ceil(Math.sqrt(count));
+  const placements = new Float64Array(count * 16);
+  for (let k = 0; k < count; k++) {
+    placements.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (k % side) * spacing, 0, Math.floor(k / side) * spacing, 1], k * 16);
+  }
+  return { side, placements };
 }
