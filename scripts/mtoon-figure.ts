@@ -1,5 +1,5 @@
 /**
- * Composes docs/mtoon-vs-three-vrm.png, the README's picture of MToon: the built-in VRM 1.0
+ * Composes docs/mtoon-vs-three-vrm.png, docs/vrm.md's picture of MToon: the built-in VRM 1.0
  * avatar and a close view of its face, each drawn by our Renderer (left of the pair) and by
  * three.js with three-vrm 3.5's MToon (right), from the same camera and lights. The images are
  * the ones test/browser/mtoon-three-vrm.test.ts reads back in Chromium and compares (its

@@ -1,11 +1,11 @@
 /**
- * Renders docs/pbr-extensions.png, the README's picture of the PBR material extensions: the
+ * Renders docs/pbr-extensions.png, docs/loading.md's picture of the PBR material extensions: the
  * extension test spheres (test/support/spheres.ts) under the neutral studio's image-based light,
  * each in front of a backdrop whose left half is light and right half dark (what transmission
  * shows through). Top row: plain glTF PBR, clearcoat over a rough base, specular 0, IOR 1,
  * sheen on rough cloth, transmission; bottom row: volume, iridescence, anisotropy, dispersion,
  * diffuse transmission (lit from behind by the key light too), all ten. Drawn by the project's own
- * Renderer on Dawn (SwiftShader in Node) and read back: what the README shows is what the
+ * Renderer on Dawn (SwiftShader in Node) and read back: what the docs show is what the
  * renderer draws.
  *
  *   node --import tsx --import ./scripts/raw-loader.mjs scripts/pbr-extensions-figure.ts

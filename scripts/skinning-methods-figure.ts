@@ -1,9 +1,9 @@
 /**
- * Renders docs/skinning-methods.png, the README's picture of the three skinning methods:
+ * Renders docs/skinning-methods.png, docs/how-it-works.md's picture of the three skinning methods:
  * columns linear blend, dual quaternions, centres of rotation; top row the built-in
  * twist-cylinder at 180° of twist (front view), bottom row the built-in limb at the top of its
  * "Bend" clip (elbow 90°, wrist 45°; a close side view of the elbow). Drawn by the project's own Renderer on Dawn
- * (SwiftShader in Node) and read back: what the README shows is what the renderer draws.
+ * (SwiftShader in Node) and read back: what the docs show is what the renderer draws.
  *
  *   node --import tsx --import ./scripts/raw-loader.mjs scripts/skinning-methods-figure.ts
  */

@@ -1,5 +1,5 @@
 /**
- * Renders docs/vrm-side-by-side.png, the README's picture of a VRM avatar: left, the built-in
+ * Renders docs/vrm-side-by-side.png, docs/vrm.md's picture of a VRM avatar: left, the built-in
  * VRM 0.x avatar in <skinned-mesh-viewer> (our renderer, WebGPU); right, the same file in
  * three-vrm 3.5 (three.js WebGL), posed alike (scripts/vrm-figure-page.ts says how). Both are
  * drawn in headless Chromium on SwiftShader and put side by side.

@@ -3,7 +3,7 @@
  * The library's public API. Importing it registers <skinned-mesh-viewer>. Grouped by tier:
  * tiers 1–3 go from the least code to the most control, each built on the next, and tier 4
  * is tier 3 for many characters of one model at once; loading, bake and the built-in models
- * serve every tier. README.md ("How it works") says when to use which; test/index.test.ts
+ * serve every tier. docs/how-it-works.md ("Four tiers") says when to use which; test/index.test.ts
  * pins the list. Re-exports only: each concern lives in its folder. The optional parts also
  * have subpaths of their own, so a page pays only for what it imports (package.json
  * `exports`): `/element`, `/crowd`, `/retarget`, `/environment`, `/bake`; and the element's typings

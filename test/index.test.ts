@@ -1,14 +1,15 @@
 /**
  * The library entry (src/index.ts). It imports in Node without a DOM (the loader, the
  * player, the jobs and the bake run there); it exports exactly the names below, tier by
- * tier; and every library name README.md writes as code is one of them, or one of the few
- * internals the README names to explain how something works — so the README documents
- * nothing a user cannot import.
+ * tier; and every library name README.md and the guides in docs/ write as code is one of them,
+ * or one of the few internals they name to explain how something works — so the documentation
+ * documents nothing a user cannot import.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIBRARY_ENTRIES } from '../vite.config.ts';
+import { docFiles } from './support/docs.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -90,11 +91,11 @@ const TIERS = {
 };
 
 /**
- * Library names the README writes although they are not exported: it names them to say
- * how the renderer or the kernel works, not as API. Keep this short; each must still exist.
+ * Library names the README or docs/*.md write although they are not exported: they name them to
+ * say how the renderer or the kernel works, not as API. Keep this short; each must still exist.
  */
 const INTERNAL_NAMED_IN_README: string[] = [
-  // How a material kind plugs into the mesh pipelines (the README's "adding a material path").
+  // How a material kind plugs into the mesh pipelines (docs/renderer.md, on adding a material path).
   'MATERIAL_PATHS',
   // How <extra-model> children become one model: the element composes them.
   'composeModels',
@@ -123,7 +124,7 @@ function reexports(file: string): { values: string[]; types: string[] } {
   return { values: values.sort(), types: types.sort() };
 }
 
-/** Every name any module under src/ declares as an export (what the README could mean by a name in code). */
+/** Every name any module under src/ declares as an export (what the docs could mean by a name in code). */
 function sourceExports(): Set<string> {
   const names = new Set<string>();
   const visit = (dir: string): void => {
@@ -141,9 +142,9 @@ function sourceExports(): Set<string> {
   return names;
 }
 
-/** Identifiers inside the README's inline code and code blocks. */
-function readmeCodeNames(): Set<string> {
-  const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** Identifiers inside the documentation's inline code and code blocks. */
+function docsCodeNames(): Set<string> {
+  const text = docFiles().map((file) => readFileSync(join(ROOT, file), 'utf8')).join('\n');
   const code = [...text.matchAll(/```[^\n]*\n([\s\S]*?)```|`([^`\n]+)`/g)].map((m) => m[1] ?? m[2]).join('\n');
   return new Set(code.match(/[A-Za-z_$][\w$]*/g) ?? []);
 }
@@ -192,12 +193,13 @@ describe('the library entry (src/index.ts)', () => {
     }
   });
 
-  it('exports every library name the README writes as code', () => {
+  it('exports every library name README.md and docs/*.md write as code', () => {
     const library = sourceExports();
     const publicNames = new Set([...allOf('values'), ...allOf('types')]);
-    const named = [...readmeCodeNames()].filter((name) => library.has(name));
+    expect(docFiles()).toContain('docs/element.md');
+    const named = [...docsCodeNames()].filter((name) => library.has(name));
     expect(named.filter((name) => !publicNames.has(name) && !INTERNAL_NAMED_IN_README.includes(name)).sort()).toEqual([]);
-    // The exceptions stay true: still in the library, still in the README, still not exported.
+    // The exceptions stay true: still in the library, still in the docs, still not exported.
     for (const name of INTERNAL_NAMED_IN_README) {
       expect(library.has(name), name).toBe(true);
       expect(named, name).toContain(name);

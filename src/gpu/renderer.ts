@@ -288,7 +288,7 @@ export class Renderer {
    * (`previous`): mesh-node-space position, normal, tangent (3 vec4f per vertex); vertex v
    * of draw i and instance k at k × `verticesPerInstance` + `drawBase[i]` + v (draws in the
    * Renderer's order: mesh nodes, then primitives). Undefined on the vertex path or before
-   * two compute frames. See README "Motion vectors".
+   * two compute frames. See docs/renderer.md "Motion vectors".
    */
   skinnedVertices(which: 'current' | 'previous'): {
     readonly buffer: GPUBuffer; readonly instances: number; readonly verticesPerInstance: number; readonly drawBase: Int32Array;

@@ -20,7 +20,7 @@
  *    worst case), means 0–1.7 elsewhere. A wrong shade, shift, toony, rim or emission term
  *    moves whole regions by tens of levels: three-vrm lit from the other side gave 87.6% and
  *    a mean of 4.9, failing both (the test checks that it fails).
- * Where the two legitimately differ (README "MToon"): three-vrm ignores giEqualizationFactor
+ * Where the two legitimately differ (docs/vrm.md "MToon"): three-vrm ignores giEqualizationFactor
  * (the hemisphere here is uniform, sky = ground, where equalisation changes nothing; the
  * last test measures the difference under a sky/ground hemisphere and checks it is ours
  * that is flatter), and under an environment map three-vrm draws no image-based light at all.

@@ -3,7 +3,7 @@
  * integration), on Dawn (SwiftShader): the frame uploads 32 bytes per instance (the
  * evaluator's state) plus a fixed amount, because the GPU-written draw records read the
  * evaluator's own placements; and a 50-instance frame is the CPU evaluator's frame up to the
- * pixels where the palettes' or the placements' last bits differ (README "Crowds on the GPU").
+ * pixels where the palettes' or the placements' last bits differ (docs/crowds.md "Crowds on the GPU").
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@
  * morphs and skins every skinned draw's vertices of every instance once per frame into a
  * storage buffer; the lit pass and the shadow pass read them (mesh.wgsl vsPreskinned)
  * instead of each skinning in its vertex stage. RenderSettings.skinningPath chooses; see
- * `chooseSkinningPath` for the 'auto' rule and README "Skinning paths" for the measurement.
+ * `chooseSkinningPath` for the 'auto' rule and docs/renderer.md "Skinning paths" for the measurement.
  *
  * Output: per vertex three vec4f (position xyz 1, normal xyz 0, tangent xyzw) in mesh-node
  * space, instance-major: vertex v of skinned draw i and instance k is at
@@ -62,7 +62,7 @@ export const PRESKIN_PARAMS_BYTES = PRESKIN_PARAMS_FIELDS.length * 4;
 
 
 /**
- * The 'auto' rule, from bench/gpu/skin-paths.ts (README "Skinning paths"). Measured on Dawn
+ * The 'auto' rule, from bench/gpu/skin-paths.ts (docs/renderer.md "Skinning paths"). Measured on Dawn
  * over SwiftShader with Fox crowds of 1–48 at two target sizes, with each skinned draw's
  * compute pipeline specialised (`preskinVariants`): with two passes (shadows on) the compute
  * path's frame cost 0.80–1.04× the vertex path's (median 0.88, 7 of 8 sizes faster, down to

@@ -1,0 +1,77 @@
+/**
+ * The documentation as a reader meets it: README.md is a front page (the two commands first,
+ * at most ~250 lines) that links every guide in docs/; every relative link in README.md and
+ * docs/*.md reaches a file of the repository, and every `#anchor` a heading of that file; every
+ * picture in docs/ is shown somewhere. (test/index.test.ts checks the names the docs write.)
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { anchorsOf, docFiles, linksOf, ROOT } from './support/docs.ts';
+
+/** The first thing the README says: the two commands a fresh machine starts with. */
+const FIRST_COMMANDS = '```sh\nnpm ci && npm run demo\nnpm ci && npm test\n```';
+const FRONT_PAGE_MAX_LINES = 250;
+
+const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
+
+/** What is wrong with each relative link of `file` (a missing file or anchor), as `file:line: target: why`. */
+function brokenLinks(file: string, text = read(file)): string[] {
+  const broken: string[] = [];
+  for (const { target, line } of linksOf(text)) {
+    if (/^[a-z][a-z+.-]*:/i.test(target)) continue;             // https:, mailto: — not ours to check offline
+    const [path, anchor] = target.split('#') as [string, string | undefined];
+    const where = `${file}:${line}: ${target}`;
+    if (path === '') {
+      if (!anchorsOf(text).has(anchor ?? '')) broken.push(`${where}: no heading gives #${anchor}`);
+      continue;
+    }
+    const resolved = resolve(ROOT, dirname(file), decodeURIComponent(path));
+    if (relative(ROOT, resolved).startsWith('..')) broken.push(`${where}: outside the repository`);
+    else if (!existsSync(resolved)) broken.push(`${where}: no such file`);
+    else if (anchor !== undefined) {
+      if (!resolved.endsWith('.md') || statSync(resolved).isDirectory()) broken.push(`${where}: an anchor into a file that is not Markdown`);
+      else if (!anchorsOf(readFileSync(resolved, 'utf8')).has(anchor)) broken.push(`${where}: no heading gives #${anchor}`);
+    }
+  }
+  return broken;
+}
+
+describe('the documentation', () => {
+  it('starts the README with the two commands and keeps it a front page', () => {
+    const readme = read('README.md');
+    expect(readme.indexOf('```')).toBe(readme.indexOf(FIRST_COMMANDS));
+    expect(readme.split('\n').length).toBeLessThanOrEqual(FRONT_PAGE_MAX_LINES);
+  });
+
+  it('links every guide in docs/ from the README', () => {
+    const linked = new Set(linksOf(read('README.md')).map((l) => l.target.split('#')[0]));
+    expect(docFiles().filter((f) => f.startsWith('docs/') && !linked.has(f))).toEqual([]);
+  });
+
+  it('has no relative link to a missing file or heading', () => {
+    expect(docFiles().flatMap((file) => brokenLinks(file))).toEqual([]);
+  });
+
+  it('catches a link to a missing file, a missing heading, and a file outside the repository', () => {
+    const text = '# Top\n\n[ok](#top) [not here](#bottom) [self](element.md#compared-with-model-viewer-44)\n[gone](nope.md) [no heading](element.md#nope)\n'
+      + '```md\n[in code](skipped.md)\n```\n[up](../../x.md) `[code](skipped.md)` [web](https://example.com/x)\n';
+    expect(brokenLinks('docs/example.md', text)).toEqual([
+      'docs/example.md:3: #bottom: no heading gives #bottom',
+      'docs/example.md:4: nope.md: no such file',
+      'docs/example.md:4: element.md#nope: no heading gives #nope',
+      'docs/example.md:8: ../../x.md: outside the repository',
+    ]);
+  });
+
+  it('gives anchors as GitHub does', () => {
+    expect([...anchorsOf('# `<skinned-mesh-viewer>` (`src/element`)\n## Compared with `<model-viewer>` 4.4\n## Tests\n## Tests\n')])
+      .toEqual(['skinned-mesh-viewer-srcelement', 'compared-with-model-viewer-44', 'tests', 'tests-1']);
+  });
+
+  it('shows every picture in docs/', () => {
+    const shown = new Set(docFiles().flatMap((file) => linksOf(read(file)).map((l) => resolve(ROOT, dirname(file), l.target.split('#')[0]))));
+    const pictures = readdirSync(join(ROOT, 'docs')).filter((f) => /\.(png|jpe?g|webp|svg)$/.test(f));
+    expect(pictures.filter((f) => !shown.has(join(ROOT, 'docs', f)))).toEqual([]);
+  });
+});
