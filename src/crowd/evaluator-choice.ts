@@ -1,4 +1,4 @@
-import type { CrowdRootMotion } from '../anim/crowd.ts';
+import type { CrowdRootMotion } from '../anim/crowd-root-motion.ts';
 import { movingMeshNodes } from '../anim/moving-mesh-nodes.ts';
 import type { Model } from '../gltf/model.ts';
 import type { HierarchyMode } from '../gpu/crowd/evaluator.ts';

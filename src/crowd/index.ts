@@ -7,7 +7,8 @@
 export {
   createInstanceBatch, sampleInstanceBatch, updateBatchMatricesAndPalettes, updateInstanceBatch, type InstanceBatch, type InstanceBatchOptions,
 } from '../anim/batch.ts';
-export { Crowd, findRootMotion, type CrowdPoses, type CrowdRootMotion } from '../anim/crowd.ts';
+export { Crowd, type CrowdPoses } from '../anim/crowd.ts';
+export { findRootMotion, type CrowdRootMotion } from '../anim/crowd-root-motion.ts';
 export { AUTO_GPU_MIN_INSTANCES, type CrowdEvaluator, type CrowdOptions } from './evaluator-choice.ts';
 export { createCrowd, GpuCrowd, type AnyCrowd } from './gpu-crowd.ts';
 export { movingMeshNodes } from '../anim/moving-mesh-nodes.ts';

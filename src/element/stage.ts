@@ -1,6 +1,6 @@
-import { applyRootMotion, findRootMotion, RootMotionClock, rootMotionStep, turnPlacement, type CrowdRootMotion } from '../anim/crowd.ts';
-import { AUTO_GPU_MIN_INSTANCES, gpuCrowdUnsupported, type CrowdEvaluator } from '../crowd/evaluator-choice.ts';
-import { createCrowd, type AnyCrowd } from '../crowd/gpu-crowd.ts';
+import { applyRootMotion, findRootMotion, RootMotionClock, rootMotionStep, turnPlacement, type CrowdRootMotion } from '../anim/crowd-root-motion.ts';
+import type { CrowdEvaluator } from '../crowd/evaluator-choice.ts';
+import type { AnyCrowd } from '../crowd/gpu-crowd.ts';
 import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.ts';
 import type { AnimationPlayer } from '../anim/player.ts';
 import { lockRootInPlace, type RootMotionTrack } from '../anim/root-motion.ts';
@@ -31,6 +31,27 @@ export function checkCrowdAttribute(name: string, value: string | null, warn: (m
   if (value === null) return;
   if (name === 'instances' && (value.trim() === '' || !Number.isFinite(Number(value)))) warn(`instances="${value}" is not a number; drawing 1`);
   if (name === 'crowd-evaluator' && parseCrowdEvaluator(value) === undefined) warn(`crowd-evaluator="${value}" is not cpu, gpu or auto; using ${DEFAULT_CROWD_EVALUATOR}`);
+}
+
+/** What the stage builds crowds with: src/crowd's evaluator choice and crowds (the GPU evaluator's WGSL inside). */
+type CrowdCode = typeof import('../crowd/evaluator-choice.ts') & typeof import('../crowd/gpu-crowd.ts');
+let crowdCode: CrowdCode | undefined;
+let crowdCodeLoading: Promise<CrowdCode> | undefined;
+
+/**
+ * Imports the crowd code, once per page: the viewer asks for it when `instances` is above 1, so
+ * a page that shows one character never fetches it (its first load). Resolves at once after the
+ * first time; a failed import is tried again by the next call.
+ */
+export function loadCrowdCode(): Promise<CrowdCode> {
+  crowdCodeLoading ??= Promise.all([import('../crowd/evaluator-choice.ts'), import('../crowd/gpu-crowd.ts')]).then(
+    ([choice, crowds]) => (crowdCode = { ...choice, ...crowds }),
+    (error: unknown) => {
+      crowdCodeLoading = undefined;
+      throw error;
+    },
+  );
+  return crowdCodeLoading;
 }
 
 /** With root motion, one character walks a circle this many framing radii wide around the origin. */
@@ -126,6 +147,14 @@ export class ViewerStage {
   private base: Bounds | undefined;
   /** Set when the base bounds are out of date: what computes them again. */
   private staleBase: (() => Bounds) | undefined;
+  /**
+   * Called when a crowd asked for before the crowd code had arrived (setInstances) is built:
+   * the viewer frames it and draws. Not called for a retired stage, which builds nothing.
+   */
+  crowdBuilt: (() => void) | undefined;
+  /** The player the last setInstances was for: the one a crowd built later follows. */
+  private crowdPlayer: AnimationPlayer | undefined;
+  private retired = false;
 
   constructor(readonly model: Model) {
     this.findRootMotions();
@@ -307,13 +336,22 @@ export class ViewerStage {
   /**
    * Draws `n` instances (clamped to 1…MAX_GPU_INSTANCES, and to MAX_INSTANCES when the crowd is
    * evaluated on the CPU); more than the crowd holds, or another `evaluator` or `device`, builds
-   * a new one.
+   * a new one. Before the crowd code is loaded (loadCrowdCode), one character is drawn while it
+   * is fetched; the crowd is built when it arrives, and `crowdBuilt` called.
    */
   setInstances(n: number, player: AnimationPlayer): void {
     let count = clampInstances(n);
     this.requested = count;
     this.instanceCount = count;
+    this.crowdPlayer = player;
     if (count === 1) return;
+    const code = crowdCode;
+    if (!code) {
+      this.instanceCount = 1;
+      this.awaitCrowdCode();
+      return;
+    }
+    const { AUTO_GPU_MIN_INSTANCES, gpuCrowdUnsupported } = code;
     if (!this.crowd || this.crowd.capacity < count || this.builtFor !== this.evaluator || this.builtOn !== this.device) {
       // Grown by doubling, so a slider dragged up rebuilds the crowd a few times, not at every step.
       const grown = Math.max(count, this.builtFor === this.evaluator ? 2 * (this.crowd?.capacity ?? 0) : 0);
@@ -325,9 +363,9 @@ export class ViewerStage {
         console.warn(`<skinned-mesh-viewer>: crowd-evaluator="${this.evaluator}": ${this.model.name}: ${unsupported}; the crowd is evaluated on the CPU`);
       }
       const gpuPossible = this.evaluator !== 'cpu' && this.device !== undefined && !unsupported;
-      let crowd = this.buildCrowd(Math.min(gpuPossible ? MAX_GPU_INSTANCES : MAX_INSTANCES, grown), gpuPossible ? this.evaluator : 'cpu');
+      let crowd = this.buildCrowd(code, Math.min(gpuPossible ? MAX_GPU_INSTANCES : MAX_INSTANCES, grown), gpuPossible ? this.evaluator : 'cpu');
       // The CPU evaluator took it (the setting, 'auto' below its crossover, or no GPU): no bigger than its cap.
-      if (!crowd.gpu && crowd.capacity > MAX_INSTANCES) crowd = this.buildCrowd(MAX_INSTANCES, 'cpu');
+      if (!crowd.gpu && crowd.capacity > MAX_INSTANCES) crowd = this.buildCrowd(code, MAX_INSTANCES, 'cpu');
       this.crowd = crowd;
     }
     const crowd = this.crowd;
@@ -341,10 +379,28 @@ export class ViewerStage {
     for (let k = 0; k < crowd.capacity; k++) crowd.play(k, player.clip, this.phases[k] * duration);
   }
 
-  private buildCrowd(capacity: number, evaluator = this.evaluator): AnyCrowd {
+  private awaitCrowdCode(): void {
+    loadCrowdCode().then(() => {
+      const player = this.crowdPlayer;
+      if (this.retired || this.requested === 1 || !player) return;
+      this.setInstances(this.requested, player);
+      this.crowdBuilt?.();
+    }, (error: unknown) => {
+      console.warn(`<skinned-mesh-viewer>: instances="${this.requested}": the crowd code could not be loaded (${(error as Error).message}); drawing 1`);
+    });
+  }
+
+  /** The viewer no longer draws this stage (another model, or none): frees its crowd and builds no other. */
+  retire(): void {
+    this.retired = true;
+    this.crowd?.destroy();
+    this.crowd = undefined;
+  }
+
+  private buildCrowd(code: CrowdCode, capacity: number, evaluator = this.evaluator): AnyCrowd {
     // A GPU-evaluated crowd holds GPU buffers: free them.
     this.crowd?.destroy();
-    const crowd = createCrowd(this.model, capacity, { evaluator, device: this.device, rootMotions: this.motions });
+    const crowd = code.createCrowd(this.model, capacity, { evaluator, device: this.device, rootMotions: this.motions });
     const next = random(17);
     this.phases = Float64Array.from({ length: capacity }, next);
     this.speedFactors = Float64Array.from({ length: capacity }, () => 1 - SPEED_SPREAD + 2 * SPEED_SPREAD * next());

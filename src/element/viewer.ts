@@ -24,7 +24,7 @@ import { PosterView } from './loading/poster.ts';
 import { elementSource, loadModelSource } from './loading/source.ts';
 import { addAnimationSources } from './loading/animation-sources.ts';
 import { variantIndex } from './variants.ts';
-import { checkCrowdAttribute, DEFAULT_CROWD_EVALUATOR, parseCrowdEvaluator, ViewerStage } from './stage.ts';
+import { checkCrowdAttribute, DEFAULT_CROWD_EVALUATOR, loadCrowdCode, parseCrowdEvaluator, ViewerStage } from './stage.ts';
 import { clipNames, ViewerPlayback } from './playback.ts';
 import { ViewerShadow } from './template.ts';
 import { ViewerA11y } from './a11y.ts';
@@ -156,12 +156,17 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       },
     });
     this.loader = new ModelLoader<GpuState>({
-      fetch: async (source, signal, onProgress) => addAnimationSources(
-        await this.extraModels.load(elementSource(this), source, (src, progress) => loadModelSource(src, {
-          baseUrl: document.baseURI, signal, onProgress: progress, credentials: this.withCredentials ? 'include' : undefined,
-        }), onProgress),
-        this.getAttribute('animation-src'), { baseUrl: document.baseURI, signal, warn: warnOnce },
-      ),
+      fetch: async (source, signal, onProgress) => {
+        // Fetched beside the model, so the crowd is drawn from the first frame (else: one character, then the crowd).
+        const crowdCode = this.instances > 1 ? loadCrowdCode().catch(() => undefined) : undefined;
+        const model = await addAnimationSources(
+          await this.extraModels.load(elementSource(this), source, (src, progress) => loadModelSource(src, {
+            baseUrl: document.baseURI, signal, onProgress: progress, credentials: this.withCredentials ? 'include' : undefined,
+          }), onProgress),
+          this.getAttribute('animation-src'), { baseUrl: document.baseURI, signal, warn: warnOnce },
+        );
+        return crowdCode ? crowdCode.then(() => model) : model;
+      },
       gpu: () => this.session.ready!,
       // The model shows under its environment from the first frame.
       upload: (gpu, model) => this.lighting.ready().then(() => this.session.upload(gpu, model)),
@@ -558,7 +563,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   private showLoaded(source: string, model: Model): void {
     const player = this.playback.modelLoaded(model);
     const stage = new ViewerStage(model);
+    this.stage?.retire();
     this.stage = stage;
+    stage.crowdBuilt = () => this.reframe();
     stage.setModelMatrix(this.modelMatrix);
     stage.setVrm0Turn(this.getAttribute('vrm0-turn') !== 'off');
     stage.fadeSeconds = this.playback.crossfadeSeconds();
@@ -587,6 +594,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   private clearModel(): void {
     this.playback.modelCleared();
+    this.stage?.retire();
     this.stage = undefined;
     this.bounds = undefined;
     this.hotspots.modelChanged(undefined, 1);

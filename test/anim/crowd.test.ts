@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyRootMotion, Crowd } from '../../src/anim/crowd.ts';
+import { Crowd } from '../../src/anim/crowd.ts';
+import { applyRootMotion } from '../../src/anim/crowd-root-motion.ts';
 import { updateMatricesAndPalettes } from '../../src/anim/instance.ts';
 import { findSlot } from '../../src/anim/mask.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';

@@ -11,7 +11,7 @@ import { Crowd } from '../../src/anim/crowd.ts';
 import { AUTO_GPU_MIN_INSTANCES, chooseCrowdEvaluator, gpuCrowdUnsupported } from '../../src/crowd/evaluator-choice.ts';
 import { createCrowd, type AnyCrowd } from '../../src/crowd/gpu-crowd.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';
-import { MAX_INSTANCES, ViewerStage } from '../../src/element/stage.ts';
+import { loadCrowdCode, MAX_INSTANCES, ViewerStage } from '../../src/element/stage.ts';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
@@ -249,6 +249,7 @@ describe.skipIf(!device)('a GPU-evaluated Crowd drawn by the renderer (Dawn on S
     const warnings: string[] = [];
     console.warn = (m: string) => { warnings.push(m); };
     try {
+      await loadCrowdCode();
       for (const [m, expected] of [[instancedQuad, 'cpu'], [model, 'gpu']] as const) {
         const stage = new ViewerStage(m);
         const player = new AnimationPlayer(m);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Crowd } from '../../src/anim/crowd.ts';
 import { updateMatricesAndPalettes } from '../../src/anim/instance.ts';
 import { findSlot } from '../../src/anim/mask.ts';
@@ -6,7 +6,7 @@ import { lockRootInPlace } from '../../src/anim/root-motion.ts';
 import { AnimationPlayer } from '../../src/anim/player.ts';
 import { WALK_STRIDE } from '../../src/builtin/character.ts';
 import { animatedBounds } from '../../src/element/camera/framing.ts';
-import { MAX_GPU_INSTANCES, MAX_INSTANCES, parseCrowdEvaluator, ViewerStage } from '../../src/element/stage.ts';
+import { loadCrowdCode, MAX_GPU_INSTANCES, MAX_INSTANCES, parseCrowdEvaluator, ViewerStage } from '../../src/element/stage.ts';
 import { setIdentity } from '../../src/math/trs.ts';
 import { loadCharacter } from '../anim/fixtures.ts';
 import { measureAllocation } from '../support/allocation.ts';
@@ -14,6 +14,7 @@ import { measureAllocation } from '../support/allocation.ts';
 const DT = 1 / 60;
 
 async function setup() {
+  await loadCrowdCode();
   const model = await loadCharacter();
   const player = new AnimationPlayer(model);
   const stage = new ViewerStage(model);
@@ -25,6 +26,33 @@ async function setup() {
 const placementOf = (stage: ViewerStage): Float64Array => (stage as unknown as { placement: Float64Array }).placement;
 
 describe('ViewerStage (what <skinned-mesh-viewer> draws around its player)', () => {
+  it('imports the crowd code only when a crowd is asked for: one character is drawn until it arrives, then the crowd, framed (crowdBuilt)', async () => {
+    // A fresh copy of the module: no crowd code loaded yet, as on a page's first load.
+    vi.resetModules();
+    const fresh = await import('../../src/element/stage.ts');
+    const model = await loadCharacter();
+    const player = new AnimationPlayer(model);
+    const [stage, retired] = [new fresh.ViewerStage(model), new fresh.ViewerStage(model)];
+    const built: string[] = [];
+    for (const [s, name] of [[stage, 'shown'], [retired, 'retired']] as const) {
+      s.setBaseBounds(animatedBounds(player, (p) => s.lockRoot(p)));
+      s.crowdBuilt = () => built.push(name);
+      s.setInstances(16, player);
+      expect(s.instances).toBe(1);
+    }
+    retired.retire();
+    await fresh.loadCrowdCode();
+    await Promise.resolve();
+    expect(built).toEqual(['shown']);
+    expect(stage.instances).toBe(16);
+    expect(retired.instances).toBe(1);
+    // Loaded: the next crowd is built at once.
+    const next = new fresh.ViewerStage(model);
+    next.setBaseBounds(animatedBounds(player, (p) => next.lockRoot(p)));
+    next.setInstances(4, player);
+    expect(next.instances).toBe(4);
+  });
+
   it('plays a travelling clip in place by default: the root stays where the clip starts, framing excludes the travel', async () => {
     const { model, player, stage } = await setup();
     expect(stage.hasRootMotion(player)).toBe(true); // Walk
