@@ -1,4 +1,3 @@
-import { buildBuiltinGlb } from '../../builtin/index.ts';
 import { resolveGltfUri } from '../../gltf/uri.ts';
 import { loadGltf } from '../../gltf/load.ts';
 import type { Model } from '../../gltf/model.ts';
@@ -59,6 +58,8 @@ export function fileNameOf(url: URL): string {
 export async function loadModelSource(source: string, options: LoadSourceOptions): Promise<Model> {
   const builtin = builtinNameOf(source);
   if (builtin !== undefined) {
+    // Imported on demand: a page that shows its own file never fetches the generated models (first load).
+    const { buildBuiltinGlb } = await import('../../builtin/index.ts');
     const bytes = buildBuiltinGlb(builtin);
     options.onProgress?.(bytes.byteLength, bytes.byteLength);
     return loadGltf(bytes, { name: source });
