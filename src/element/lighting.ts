@@ -9,12 +9,9 @@
  */
 import type { Environment } from '../gpu/environment/environment.ts';
 import { EnvironmentError, type EquirectImage } from '../gpu/environment/equirect.ts';
-import { isRadianceHdr, parseHdr } from '../gpu/environment/hdr.ts';
-import { isOpenExr, parseExrEnvironment } from '../gpu/environment/exr.ts';
 import { neutralEnvironment } from '../gpu/environment/neutral.ts';
 import { prefilterEnvironment } from '../gpu/environment/prefilter.ts';
 import { perDevice } from '../gpu/device/per-device.ts';
-import { decodeImageEnvironment } from '../gpu/environment/srgb-image.ts';
 import { ToneMapping } from '../gpu/layouts/bindings.ts';
 import type { Renderer } from '../gpu/renderer.ts';
 import { parseNumber } from './attributes.ts';
@@ -71,13 +68,16 @@ export function chooseLighting(environmentImage: string | null, skyboxImage: str
 /** The image of a lighting key: generated (`neutral`) or fetched and decoded (a URL). */
 export async function loadEnvironmentImage(key: string, fetcher: typeof fetch = fetch): Promise<EquirectImage> {
   if (key === NEUTRAL) return neutralEnvironment();
-  const response = await fetcher(key);
+  // The decoders come with the file, imported only for one (a page's first load carries none).
+  const [response, hdr, exr, image] = await Promise.all([
+    fetcher(key), import('../gpu/environment/hdr.ts'), import('../gpu/environment/exr.ts'), import('../gpu/environment/srgb-image.ts'),
+  ]);
   if (!response.ok) throw new EnvironmentError(`${key}: HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
   // By content, not by name: a URL need not end in its file type.
-  if (isRadianceHdr(bytes)) return parseHdr(bytes);
-  if (isOpenExr(bytes)) return parseExrEnvironment(bytes);
-  return decodeImageEnvironment(bytes, response.headers.get('content-type') ?? undefined);
+  if (hdr.isRadianceHdr(bytes)) return hdr.parseHdr(bytes);
+  if (exr.isOpenExr(bytes)) return exr.parseExrEnvironment(bytes);
+  return image.decodeImageEnvironment(bytes, response.headers.get('content-type') ?? undefined);
 }
 
 interface CacheEntry { readonly environment: Promise<Environment>; users: number }
