@@ -1,6 +1,7 @@
 import { TargetPath } from '../gltf/constants.ts';
 import type { Model } from '../gltf/model.ts';
 import { invertMat4, length3, multiplyMat4, setIdentity } from '../math/trs.ts';
+import { restWorldMatrices } from './local-to-model.ts';
 import { createPose } from './pose.ts';
 import { createRootMotionTrack, RootMotionJob, rootMotionMatrix, type RootMotionTrack } from './root-motion.ts';
 import { createClipCursor } from './sample.ts';
@@ -61,6 +62,16 @@ export function findRootMotion(model: Model, clip: number, parentWorlds: Float64
   if (distance < ROOT_MOTION_MIN_DISTANCE && Math.abs(yaw) < ROOT_MOTION_MIN_YAW) return undefined;
   const job = new RootMotionJob(track, createClipCursor(track.clip), createPose(model), new Float64Array(4));
   return { track, job, parentWorld, parentWorldInverse };
+}
+
+/**
+ * Every clip's root motion (findRootMotion), each root's parent placed by the rest pose's world
+ * matrices (restWorldMatrices): the one table a crowd and the viewer's walking character share.
+ * Found again when the rest pose changes. Load-time only (allocates).
+ */
+export function findRootMotions(model: Model): (CrowdRootMotion | undefined)[] {
+  const rest = restWorldMatrices(model.hierarchy);
+  return model.animations.map((_, i) => findRootMotion(model, i, rest));
 }
 
 // Per-frame scratch: three 4×4 matrices.

@@ -5,7 +5,7 @@ import { BlendingJob } from './blend.ts';
 import type { ModelInstance } from './instance.ts';
 import { wrapLoopTime, wrapLoopTimeIn } from './loop-time.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
-import { applyRootMotion, findRootMotion, RootMotionClock, rootMotionStep, turnPlacement, type CrowdRootMotion } from './crowd-root-motion.ts';
+import { applyRootMotion, findRootMotions, RootMotionClock, rootMotionStep, turnPlacement, type CrowdRootMotion } from './crowd-root-motion.ts';
 import { lockRootInPlace, motionOf } from './root-motion.ts';
 import { sampleCursor } from './sample.ts';
 
@@ -102,8 +102,8 @@ export class Crowd {
 
   /**
    * `poses`: 'cpu' (default) evaluates them on the batch; 'gpu' leaves them to an evaluator that
-   * reads the clocks (GpuCrowd). `rootMotions`: each clip's root motion (findRootMotion on this
-   * model's rest pose) when another user of the model has the table already (the viewer's stage
+   * reads the clocks (GpuCrowd). `rootMotions`: each clip's root motion (findRootMotions of this
+   * model) when another user of the model has the table already (the viewer's stage
    * shares its own); default: found here.
    */
   constructor(readonly model: Model, readonly capacity: number, poses: CrowdPoses = 'cpu', rootMotions?: readonly (CrowdRootMotion | undefined)[]) {
@@ -143,8 +143,7 @@ export class Crowd {
     this.motionAt = new Float64Array(capacity * 4);
     this.motionClip = new Int32Array(capacity).fill(-1);
     this.motionTime = new Float64Array(capacity);
-    // The rest pose's node matrices give each root's parent placement.
-    this.rootMotions = rootMotions ?? model.animations.map((_, i) => findRootMotion(model, i, instances[0].nodeMatrices));
+    this.rootMotions = rootMotions ?? findRootMotions(model);
   }
 
   /**

@@ -30,14 +30,23 @@ export interface ModelInstance {
   readonly vrm?: VrmRuntime;
 }
 
-export function createModelInstance(model: Model): ModelInstance {
-  const paletteOffsets = new Int32Array(model.meshNodes.length).fill(-1);
-  let count = 0;
+/**
+ * Where each skinned mesh node's palette starts in one palette of all of them, in matrices
+ * (per `model.meshNodes` entry; -1 for rigid meshes), and the matrices in all. Load time.
+ */
+export function paletteLayout(model: Model): { readonly offsets: Int32Array; readonly matrixCount: number } {
+  const offsets = new Int32Array(model.meshNodes.length).fill(-1);
+  let matrixCount = 0;
   model.meshNodes.forEach((mn, i) => {
     if (mn.skin < 0) return;
-    paletteOffsets[i] = count;
-    count += model.skins[mn.skin].joints.length;
+    offsets[i] = matrixCount;
+    matrixCount += model.skins[mn.skin].joints.length;
   });
+  return { offsets, matrixCount };
+}
+
+export function createModelInstance(model: Model): ModelInstance {
+  const { offsets: paletteOffsets, matrixCount: count } = paletteLayout(model);
   const pose = createPose(model);
   const nodeMatrices = new Float64Array(model.hierarchy.count * 16);
   const materialAnimation = animatedMaterials(model).length > 0 ? new MaterialAnimation(model) : undefined;
@@ -87,11 +96,20 @@ export function updateMatricesAndPalettes(instance: ModelInstance): void {
   const { model } = instance;
   localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
   instance.vrm?.run();
+  skinPalettes(model, instance.nodeMatrices, instance.palette, instance.paletteOffsets);
+}
+
+/**
+ * Every skinned mesh node's palette from `nodeMatrices` (localToModel's output) into `palette`
+ * at `paletteOffsets` (paletteLayout): mesh-relative, as updateMatricesAndPalettes makes them.
+ * Allocates nothing.
+ */
+export function skinPalettes(model: Model, nodeMatrices: Float64Array, palette: Float32Array, paletteOffsets: Int32Array): void {
   const meshNodes = model.meshNodes;
   for (let i = 0; i < meshNodes.length; i++) {
-    const offset = instance.paletteOffsets[i];
+    const offset = paletteOffsets[i];
     if (offset < 0) continue;
     const mn = meshNodes[i];
-    skinPalette(model.skins[mn.skin], instance.nodeMatrices, model.hierarchy.slotOf[mn.node], instance.palette, offset);
+    skinPalette(model.skins[mn.skin], nodeMatrices, model.hierarchy.slotOf[mn.node], palette, offset);
   }
 }

@@ -75,9 +75,10 @@ export function localToModel(h: Hierarchy, pose: Pose, out: Float64Array, first 
 /**
  * Model-space matrices of every node in the rest pose, by slot: the hierarchy's rest matrices
  * multiplied down from the roots (what localToModel gives for a rest pose). The one rest-pose
- * world function: the draws' winding and radius and the GPU record pass's static nodes read it.
- * (A rest *instance* also runs a VRM avatar's pose steps: code that wants those, as the viewer's
- * root motion and the ground's footprint do, makes one.) Load time; allocates the result.
+ * world function: the draws' winding and radius, the GPU record pass's static nodes, each clip's
+ * root motion (findRootMotions) and the ground's footprint (restPoseBounds) read it. A VRM
+ * avatar's rest *instance* would also run its pose steps, which at rest move its spring joints
+ * by rounding only (test/anim/local-to-model.test.ts). Load time; allocates the result.
  */
 export function restWorldMatrices(h: Hierarchy): Float64Array {
   const out = new Float64Array(h.count * 16);

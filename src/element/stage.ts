@@ -1,7 +1,7 @@
-import { applyRootMotion, findRootMotion, RootMotionClock, rootMotionStep, turnPlacement, type CrowdRootMotion } from '../anim/crowd-root-motion.ts';
+import { applyRootMotion, findRootMotions, RootMotionClock, rootMotionStep, turnPlacement, type CrowdRootMotion } from '../anim/crowd-root-motion.ts';
 import type { CrowdEvaluator } from '../crowd/evaluator-choice.ts';
 import type { AnyCrowd } from '../crowd/gpu-crowd.ts';
-import { createModelInstance, updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.ts';
+import { updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.ts';
 import type { AnimationPlayer } from '../anim/player.ts';
 import { lockRootInPlace, type RootMotionTrack } from '../anim/root-motion.ts';
 import type { Model } from '../gltf/model.ts';
@@ -235,10 +235,9 @@ export class ViewerStage {
     return this.motions;
   }
 
-  /** Each clip's root motion, from a rest instance (load time, and when the rest pose changes). */
+  /** Each clip's root motion, from the rest pose (load time, and when the rest pose changes). */
   private findRootMotions(): void {
-    const model = this.model, rest = createModelInstance(model);
-    this.motions = model.animations.map((_, i) => findRootMotion(model, i, rest.nodeMatrices));
+    this.motions = findRootMotions(this.model);
     this.rootLocks = this.motions.map((m) => m?.track);
   }
 

@@ -1,3 +1,4 @@
+import { composeTRS } from '../math/trs.ts';
 import type { BudgetState } from './budget.ts';
 import type { HumanoidMap } from './humanoid.ts';
 import type { Channel, Clip, Hierarchy, Material, Mesh, MeshNode, Model, NodeInfo, Primitive, Skin, Texture, TextureInfo } from './model.ts';
@@ -134,8 +135,9 @@ export function composeModels(name: string, parts: readonly ComposedPart[], clip
 
 /**
  * Writes the rest transform of a composed model's added root node at `slot` (a slot of
- * `ComposedModel.rootSlots`): translation (3), rotation quaternion x y z w (4), scale (3).
- * Poses evaluated afterwards start from it (AnimationPlayer.evaluate resets to rest first).
+ * `ComposedModel.rootSlots`): translation (3), rotation quaternion x y z w (4), scale (3), and
+ * its rest matrix (so restWorldMatrices follows). Poses evaluated afterwards start from it
+ * (AnimationPlayer.evaluate resets to rest first).
  */
 export function setPartRoot(model: Model, slot: number, translation: ArrayLike<number>, rotation: ArrayLike<number>, scale: ArrayLike<number>): void {
   const h = model.hierarchy;
@@ -145,6 +147,7 @@ export function setPartRoot(model: Model, slot: number, translation: ArrayLike<n
     h.restScale[slot * 3 + c] = scale[c];
   }
   for (let c = 0; c < 4; c++) h.restRotation[slot * 4 + c] = rotation[c];
+  composeTRS(h.restTranslation, h.restRotation, h.restScale, h.restMatrix, slot * 3, slot * 4, slot * 3, slot * 16);
 }
 
 type MutableHierarchy = { -readonly [K in keyof Hierarchy]: Hierarchy[K] };

@@ -1,4 +1,6 @@
-import type { ModelInstance } from '../../anim/instance.ts';
+import { paletteLayout, skinPalettes, type ModelInstance } from '../../anim/instance.ts';
+import { restWorldMatrices } from '../../anim/local-to-model.ts';
+import type { Model } from '../../gltf/model.ts';
 import { meshNodeWorld } from '../../anim/mesh-node-world.ts';
 import { createSkinnedVertices, skinPrimitive } from '../../skin/cpu-skin.ts';
 
@@ -20,7 +22,24 @@ export interface Bounds {
  * A model with no vertices gets a unit box at the origin.
  */
 export function computeInstanceBounds(instance: ModelInstance): Bounds {
-  const { model, nodeMatrices } = instance;
+  return posedBounds(instance.model, instance.nodeMatrices, instance.palette, instance.paletteOffsets);
+}
+
+/**
+ * World-space bounds of the model's rest pose: its rest world matrices (restWorldMatrices) and
+ * the palettes made from them, as computeInstanceBounds reads an instance. A VRM avatar's pose
+ * steps (constraints, spring bones) do not run: at rest they move its spring joints by rounding
+ * only (~1e-15 on the built-in avatars). Load-time only (allocates).
+ */
+export function restPoseBounds(model: Model): Bounds {
+  const nodeMatrices = restWorldMatrices(model.hierarchy);
+  const { offsets, matrixCount } = paletteLayout(model);
+  const palette = new Float32Array(matrixCount * 16);
+  skinPalettes(model, nodeMatrices, palette, offsets);
+  return posedBounds(model, nodeMatrices, palette, offsets);
+}
+
+function posedBounds(model: Model, nodeMatrices: Float64Array, palette: Float32Array, paletteOffsets: Int32Array): Bounds {
   const min = Float32Array.of(Infinity, Infinity, Infinity);
   const max = Float32Array.of(-Infinity, -Infinity, -Infinity);
   const m = new Float64Array(16);
@@ -30,9 +49,9 @@ export function computeInstanceBounds(instance: ModelInstance): Bounds {
     for (let k = 0; k < instances; k++) {
       meshNodeWorld(model, nodeMatrices, i, k, m);
       for (const prim of model.meshes[mn.mesh].primitives) {
-        const offset = instance.paletteOffsets[i];
+        const offset = paletteOffsets[i];
         const positions = offset >= 0 && prim.influences > 0
-          ? skinPrimitive(prim, instance.palette, createSkinnedVertices(prim, 'float64'), offset).positions
+          ? skinPrimitive(prim, palette, createSkinnedVertices(prim, 'float64'), offset).positions
           : prim.positions;
         for (let v = 0; v < prim.vertexCount; v++) {
           const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];

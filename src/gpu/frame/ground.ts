@@ -10,8 +10,7 @@
  * moves away from its placement (root motion left in the pose) walks off the disc.
  */
 import type { Model } from '../../gltf/model.ts';
-import { createModelInstance } from '../../anim/instance.ts';
-import { computeInstanceBounds } from './bounds.ts';
+import { restPoseBounds } from './bounds.ts';
 import type { FrameUniformsData } from '../layouts/frame-uniforms.ts';
 import { deviceFrameDraw, type FrameDraw, type FrameDrawKind } from '../pipelines/frame-draw.ts';
 
@@ -28,7 +27,7 @@ export interface GroundFootprint {
 }
 
 export function groundFootprint(model: Model): GroundFootprint {
-  const b = computeInstanceBounds(createModelInstance(model));
+  const b = restPoseBounds(model);
   return { minY: b.min[1], centerX: b.center[0], centerZ: b.center[2], radius: b.radius };
 }
 
