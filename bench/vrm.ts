@@ -3,10 +3,13 @@
  *
  * 1. Spring bones of an avatar with ~100 spring joints and ~20 colliders (the built-in VRM
  *    avatar with generated chains, test/support/vrm-fixtures.ts), the model moving so the
- *    springs work: ours (node matrices + VrmRuntime.run: expressions, springs) against
- *    three-vrm 3.5's `vrm.update(dt)` on the same file in the same process. µs per frame and
- *    the ratio (target ≤ 0.2×), and our heap growth over the timed frames (the test suite
- *    counts it exactly: test/anim/vrm/allocation.test.ts).
+ *    springs work: ours (node matrices + VrmRuntime.run: look-at, expressions, springs) against
+ *    three-vrm 3.5's `vrm.update(dt)` on the same file in the same process (humanoid rig off, as
+ *    ours has none: look-at, expressions, constraints, springs). And the springs alone, like with
+ *    like: ours `localToModel` + `SpringBoneJob.run` (the matrices the springs read, and the
+ *    springs) against three-vrm's `springBoneManager.update(dt)` (which updates the world
+ *    matrices it reads itself). µs per frame and the ratios (target ≤ 0.2×), and our heap growth
+ *    over the timed frames (the test suite counts it exactly: test/anim/vrm/allocation.test.ts).
  * 2. A crowd of 1,000 VRM avatars with springs on the CPU evaluator (Crowd.update): ms per frame,
  *    beside 1,000 of the same avatar with its VRM data removed (the plain character's cost).
  *
@@ -76,19 +79,36 @@ export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> 
     scene.updateMatrix();
     three.vrm.update(DT);
   };
+  const springJob = vrm.springs!;
+  const oursSprings = (): void => {
+    const t = (clock[0] += DT);
+    vrm.worldFromModel[12] = 0.3 * Math.sin(3 * t);
+    vrm.worldFromModel[14] = 0.2 * Math.cos(2 * t);
+    localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
+    springJob.dt = DT;
+    springJob.run();
+  };
+  const manager = three.vrm.springBoneManager!;
+  const theirSprings = (): void => {
+    const t = (threeClock.t += DT);
+    scene.position.set(0.3 * Math.sin(3 * t), 0, 0.2 * Math.cos(2 * t));
+    scene.updateMatrix();
+    manager.update(DT);
+  };
   const n = quick ? 200 : 2000, batches = quick ? 3 : 9;
-  const a: number[] = [], b: number[] = [];
+  const a: number[] = [], b: number[] = [], c: number[] = [], d: number[] = [];
   for (let r = 0; r < batches; r++) {
-    if (r % 2 === 0) { a.push(...timePerFrame(ours, n, 1)); b.push(...timePerFrame(theirs, n, 1)); }
-    else { b.push(...timePerFrame(theirs, n, 1)); a.push(...timePerFrame(ours, n, 1)); }
+    if (r % 2 === 0) { a.push(...timePerFrame(ours, n, 1)); b.push(...timePerFrame(theirs, n, 1)); c.push(...timePerFrame(oursSprings, n, 1)); d.push(...timePerFrame(theirSprings, n, 1)); }
+    else { d.push(...timePerFrame(theirSprings, n, 1)); c.push(...timePerFrame(oursSprings, n, 1)); b.push(...timePerFrame(theirs, n, 1)); a.push(...timePerFrame(ours, n, 1)); }
   }
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const heap0 = process.memoryUsage().heapUsed;
   for (let i = 0; i < n; i++) ours();
   const growth = process.memoryUsage().heapUsed - heap0;
-  const oursUs = median(a), threeUs = median(b);
+  const oursUs = median(a), threeUs = median(b), oursSpringsUs = median(c), threeSpringsUs = median(d);
   console.log(`spring bones, ${springs.jointCount} joints / ${springs.colliderCount} colliders: ours ${oursUs.toFixed(1)} µs/frame, three-vrm vrm.update ${threeUs.toFixed(1)} µs/frame, ratio ${(oursUs / threeUs).toFixed(3)} (target ≤ 0.2); heap growth over ${n} frames ${growth} bytes`);
+  console.log(`springs alone: ours localToModel + SpringBoneJob.run ${oursSpringsUs.toFixed(1)} µs/frame, three-vrm springBoneManager.update ${threeSpringsUs.toFixed(1)} µs/frame, ratio ${(oursSpringsUs / threeSpringsUs).toFixed(3)}`);
 
   // A crowd of 1,000 avatars with springs, and the same crowd without VRM data.
   const avatar = await loadGltf(buildBuiltinGlb('vrm-avatar'), { name: 'vrm-avatar' });
@@ -107,7 +127,10 @@ export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> 
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, loadavg: loadavg() },
-    springs: { joints: springs.jointCount, colliders: springs.colliderCount, oursUs, threeVrmUs: threeUs, ratio: oursUs / threeUs, heapGrowthBytes: growth, frames: n },
+    springs: {
+      joints: springs.jointCount, colliders: springs.colliderCount, oursUs, threeVrmUs: threeUs, ratio: oursUs / threeUs, heapGrowthBytes: growth, frames: n,
+      springsAlone: { oursUs: oursSpringsUs, threeVrmUs: threeSpringsUs, ratio: oursSpringsUs / threeSpringsUs },
+    },
     crowd: { count, vrmMsPerFrame: withVrm, withoutVrmMsPerFrame: without },
   }, null, 2) + '\n');
   console.log(`wrote ${out}`);

@@ -1,6 +1,6 @@
 import type { Hierarchy } from '../../gltf/model.ts';
 import { ColliderShape, type VrmSpringBones } from '../../gltf/vrm-model.ts';
-import { quatFromTo, mulQuat } from '../../math/quat.ts';
+import { mulQuat } from '../../math/quat.ts';
 import { composeTRS, isIdentityMat4 } from '../../math/trs.ts';
 import { localToModel } from '../local-to-model.ts';
 import type { Pose } from '../pose.ts';
@@ -59,12 +59,29 @@ export class SpringBoneJob {
   private readonly colliderSlot: Int32Array;
   /** 1 for a collider whose node a joint moves (at or below a joint): recomputed when its node is; the others once per run. */
   private readonly colliderMoves: Uint8Array;
-  /** Per collider, in world space: centre, capsule axis or plane normal; `colliderStamp` says when it was computed. */
-  private readonly colliderCenter: Float64Array;
+  /**
+   * Per collider, in world space, 4 each: the centre and radius of a sphere the collider cannot
+   * push beyond (a sphere's own; a capsule's around its middle, radius plus half its length;
+   * infinite for planes and inside shapes), side by side for the reach test every joint–collider
+   * pair takes. `colliderStamp` says when it was computed.
+   */
+  private readonly colliderSphere: Float64Array;
+  /** Per collider (3 each), world space: its centre (a capsule's start), and its capsule axis or plane normal. */
+  private readonly colliderOrigin: Float64Array;
   private readonly colliderAxis: Float64Array;
   private readonly colliderStamp: Float64Array;
-  /** How far from its centre a collider can push (radius, plus a capsule's length), −1 for no limit (planes, inside shapes). */
-  private readonly colliderReach: Float64Array;
+  /** Per collider: sphere, capsule, plane, inside sphere or inside capsule (the `KIND_*` constants). */
+  private readonly colliderKind: Uint8Array;
+  /** 1 for a joint with a collider a joint moves in its list (placed before its collisions). */
+  private readonly movingColliders: Uint8Array;
+  /**
+   * 1 for a joint whose whole matrix is read before its step (a 0.x chain end, whose tail is an
+   * offset along its axes; a collider or a `center` on its node): recomputed as three-vrm does.
+   * The others need only their position, which their rotation does not change.
+   */
+  private readonly wholeMatrix: Uint8Array;
+  /** The inverse of `worldFromModel` for the current run. */
+  private readonly modelFromWorld = new Float64Array(16);
   /** `version` when each slot's matrix was last rewritten by this job (compared with `colliderStamp`). */
   private readonly slotStamp: Float64Array;
   /** Counts matrix rewrites and collider computations; `runStart` is its value when the current run began. */
@@ -113,11 +130,20 @@ export class SpringBoneJob {
     for (const s of this.slot) moved[s] = 1;
     for (let s = 0; s < h.count; s++) if (h.parentSlot[s] >= 0 && moved[h.parentSlot[s]]) moved[s] = 1;
     this.colliderMoves = Uint8Array.from(this.colliderSlot, (s) => moved[s]);
-    this.colliderCenter = new Float64Array(springs.colliderCount * 3);
+    this.colliderSphere = new Float64Array(springs.colliderCount * 4);
+    this.colliderOrigin = new Float64Array(springs.colliderCount * 3);
     this.colliderAxis = new Float64Array(springs.colliderCount * 3);
     this.colliderStamp = new Float64Array(springs.colliderCount);
-    this.colliderReach = new Float64Array(springs.colliderCount);
+    this.colliderKind = Uint8Array.from(springs.colliderShape, (shape, c) => colliderKind(shape, springs.colliderInside[c] === 1));
+    this.movingColliders = new Uint8Array(n);
+    for (let j = 0; j < n; j++) {
+      for (let i = springs.jointColliderStart[j]; i < springs.jointColliderStart[j + 1]; i++) if (this.colliderMoves[springs.jointColliders[i]] === 1) this.movingColliders[j] = 1;
+    }
     this.slotStamp = new Float64Array(h.count);
+    const readWhole = new Uint8Array(h.count);
+    for (const s of this.colliderSlot) readWhole[s] = 1;
+    for (const s of this.centerSlot) if (s >= 0) readWhole[s] = 1;
+    this.wholeMatrix = Uint8Array.from(this.slot, (s, j) => (this.tailSlot[j] < 0 || readWhole[s] ? 1 : 0));
   }
 
   /** Puts every tail back at rest, in the pose and world the next `run` finds (after a teleport). */
@@ -138,7 +164,9 @@ export class SpringBoneJob {
   /** Steps every joint by `dt` seconds (or only applies the tails when `dt <= 0`) and updates the node matrices below them. */
   run(): void {
     const dt = this.dt;
-    identityWorld[0] = isIdentityMat4(this.worldFromModel) ? 1 : 0;
+    const identity = isIdentityMat4(this.worldFromModel);
+    identityWorld[0] = identity ? 1 : 0;
+    if (!identity) invertAffine(this.worldFromModel, 0, this.modelFromWorld, 0);
     this.runStart = ++this.version;
     if (this.needsReset) {
       this.needsReset = false;
@@ -147,15 +175,16 @@ export class SpringBoneJob {
     if (dt > 0) this.snapshotTails();
     // Colliders no joint moves: placed once for the whole run.
     for (let c = 0; c < this.colliderMoves.length; c++) if (this.colliderMoves[c] === 0) this.colliderWorld(c);
-    const order = this.springs.order;
+    const order = this.springs.order, whole = this.wholeMatrix;
     for (let k = 0; k < order.length; k++) {
       const j = order[k];
-      // The joint's own matrix from its (already updated) parent, as three-vrm updates it first.
-      this.updateSlot(this.slot[j]);
-      this.worldOf(this.parentSlot[j], parentWorld);
-      // The joint's position; its axes too for a 0.x chain end, whose tail is an offset along them.
-      if (this.tailSlot[j] >= 0) this.positionOf(this.slot[j], jointWorld);
-      else this.worldOf(this.slot[j], jointWorld);
+      if (whole[j] === 1) {
+        // The joint's own matrix from its (already updated) parent, as three-vrm updates it first.
+        this.updateSlot(this.slot[j]);
+        this.worldOf(this.slot[j], jointWorld);
+      } else {
+        this.jointPosition(j);
+      }
       if (dt > 0) this.stepJoint(j);
       this.applyJoint(j);
       this.updateAfter(k);
@@ -191,10 +220,15 @@ export class SpringBoneJob {
    */
   private snapshotTails(): void {
     const order = this.springs.order, R = this.pose.rotation, A = this.appliedRotation;
+    const stamps = this.slotStamp, start = ++this.version;
     for (let k = 0; k < order.length; k++) {
       const j = order[k];
-      const r = this.slot[j] * 4;
-      R[r] = A[j * 4]; R[r + 1] = A[j * 4 + 1]; R[r + 2] = A[j * 4 + 2]; R[r + 3] = A[j * 4 + 3];
+      const r = this.slot[j] * 4, a = j * 4, p = this.parentSlot[j];
+      // A joint the pose left in the rotation it was given, under a parent not rewritten here,
+      // already stands as the frame began in the node matrices (the usual frame: no clip moves
+      // the hair, or a fixed step after the last).
+      if (R[r] === A[a] && R[r + 1] === A[a + 1] && R[r + 2] === A[a + 2] && R[r + 3] === A[a + 3] && (p < 0 || stamps[p] <= start)) continue;
+      R[r] = A[a]; R[r + 1] = A[a + 1]; R[r + 2] = A[a + 2]; R[r + 3] = A[a + 3];
       this.updateAfter(k);
     }
     for (let j = 0; j < this.tailSlot.length; j++) {
@@ -244,6 +278,26 @@ export class SpringBoneJob {
     dst[14] = W[2] * x + W[6] * y + W[10] * z + W[14];
   }
 
+  /**
+   * `jointWorld[12..14]` = the joint's world position from its parent's current matrix and its
+   * translation (its rotation does not move it): all a joint with no `wholeMatrix` reads of itself.
+   */
+  private jointPosition(j: number): void {
+    const p = this.parentSlot[j], t = this.slot[j] * 3, T = this.pose.translation;
+    const tx = T[t], ty = T[t + 1], tz = T[t + 2];
+    let x = tx, y = ty, z = tz;
+    if (p >= 0) {
+      const M = this.nodeMatrices, o = p * 16;
+      x = M[o] * tx + M[o + 4] * ty + M[o + 8] * tz + M[o + 12];
+      y = M[o + 1] * tx + M[o + 5] * ty + M[o + 9] * tz + M[o + 13];
+      z = M[o + 2] * tx + M[o + 6] * ty + M[o + 10] * tz + M[o + 14];
+    }
+    const W = this.worldFromModel;
+    jointWorld[12] = W[0] * x + W[4] * y + W[8] * z + W[12];
+    jointWorld[13] = W[1] * x + W[5] * y + W[9] * z + W[13];
+    jointWorld[14] = W[2] * x + W[6] * y + W[10] * z + W[14];
+  }
+
   private stepJoint(j: number): void {
     const sp = this.springs, o = j * 3, dt = this.dt;
     const Jw = jointWorld;
@@ -259,8 +313,8 @@ export class SpringBoneJob {
       lz = Jw[2] * t[o] + Jw[6] * t[o + 1] + Jw[10] * t[o + 2];
     }
     const length = Math.sqrt(lx * lx + ly * ly + lz * lz);
-    // The rest bone axis in world space.
-    transformDirection(parentWorld, 0, this.restAxis, o, axis, 0);
+    // The rest bone axis in world space: through the parent's model matrix, then W (never multiplied together).
+    this.restAxisWorld(j);
     // Inertia in center space, then to world; stiffness and gravity in world space.
     const cur = this.currentTail, prev = this.prevTail, drag = 1 - sp.dragForce[j];
     tail[0] = cur[o] + (cur[o] - prev[o]) * drag;
@@ -280,48 +334,78 @@ export class SpringBoneJob {
     this.toCenter(j, tail, 0, cur, o);
   }
 
+  /** `axis` = normalize(W₃ₓ₃ · P₃ₓ₃ · restAxis), P the parent's model matrix (identity at a root). */
+  private restAxisWorld(j: number): void {
+    const ra = this.restAxis, o = j * 3, p = this.parentSlot[j];
+    let x = ra[o], y = ra[o + 1], z = ra[o + 2];
+    if (p >= 0) {
+      const M = this.nodeMatrices, m = p * 16;
+      const mx = M[m] * x + M[m + 4] * y + M[m + 8] * z;
+      const my = M[m + 1] * x + M[m + 5] * y + M[m + 9] * z;
+      const mz = M[m + 2] * x + M[m + 6] * y + M[m + 10] * z;
+      x = mx; y = my; z = mz;
+    }
+    const W = this.worldFromModel;
+    const wx = W[0] * x + W[4] * y + W[8] * z;
+    const wy = W[1] * x + W[5] * y + W[9] * z;
+    const wz = W[2] * x + W[6] * y + W[10] * z;
+    const len = Math.sqrt(wx * wx + wy * wy + wz * wz);
+    const k = len > 0 ? 1 / len : 0;
+    axis[0] = wx * k; axis[1] = wy * k; axis[2] = wz * k;
+  }
+
   /** Rotates the joint so its tail points at the current tail (three-vrm's last step), from its rest rotation. */
   private applyJoint(j: number): void {
     const o = j * 3;
     tail[0] = this.currentTail[o]; tail[1] = this.currentTail[o + 1]; tail[2] = this.currentTail[o + 2];
     this.fromCenter(j, tail);
-    // The tail in the joint's rest frame under its current parent: (parent · restLocal)⁻¹ · tail.
-    invertAffine(parentWorld, 0, inverseParent, 0);
-    transformPoint(inverseParent, 0, tail, 0, axis, 0);
+    // The tail in the joint's rest frame under its current parent: (W · parent · restLocal)⁻¹ · tail,
+    // one factor at a time (W⁻¹ is made once per run; the parent's is solved, not built).
+    if (identityWorld[0] === 0) transformPoint(this.modelFromWorld, 0, tail, 0, tail, 0);
+    const p = this.parentSlot[j];
+    if (p >= 0) solveAffine(this.nodeMatrices, p * 16, tail, axis);
+    else { axis[0] = tail[0]; axis[1] = tail[1]; axis[2] = tail[2]; }
     transformPoint(this.restLocalInverse, j * 16, axis, 0, axis, 0);
     const len = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
     if (len > 0) { axis[0] /= len; axis[1] /= len; axis[2] /= len; }
-    quatFromTo(this.boneAxis, o, axis, 0, turn, 0);
+    unitQuatFromTo(this.boneAxis, o, axis, turn);
     mulQuat(this.restRotation, j * 4, turn, 0, this.appliedRotation, j * 4);
     const R = this.pose.rotation, A = this.appliedRotation, r = this.slot[j] * 4;
     R[r] = A[j * 4]; R[r + 1] = A[j * 4 + 1]; R[r + 2] = A[j * 4 + 2]; R[r + 3] = A[j * 4 + 3];
   }
 
+  /**
+   * Pushes `tail` out of (or into) each of the joint's colliders in list order, back to the bone
+   * length after each push. One tight loop over locals: the colliders a joint moves are placed
+   * first (nothing here moves a node), and a miss is found from squared distances, no root.
+   */
   private collide(j: number): void {
     const sp = this.springs;
+    const first = sp.jointColliderStart[j], end = sp.jointColliderStart[j + 1];
+    const list = sp.jointColliders;
+    if (this.movingColliders[j] === 1) {
+      for (let i = first; i < end; i++) if (this.colliderMoves[list[i]] === 1) this.colliderWorld(list[i]);
+    }
+    const S = this.colliderSphere, co = this.colliderOrigin, ca = this.colliderAxis, kinds = this.colliderKind, radii = sp.colliderRadius;
     const hit = sp.hitRadius[j];
-    const list = sp.jointColliders, moves = this.colliderMoves, reaches = this.colliderReach, cc = this.colliderCenter, ca = this.colliderAxis;
-    const px = head[0], py = head[1], pz = head[2], bound = hit + head[3];
-    for (let i = sp.jointColliderStart[j], end = sp.jointColliderStart[j + 1]; i < end; i++) {
-      const c = list[i];
-      if (moves[c] === 1) this.colliderWorld(c);
-      const o = c * 3;
+    const px = head[0], py = head[1], pz = head[2], length = head[3], bound = hit + length;
+    let tx = tail[0], ty = tail[1], tz = tail[2];
+    for (let i = first; i < end; i++) {
+      const c = list[i], q = c * 4;
       // Too far to touch: the tail stays within the bone's length of the joint, so a collider whose
       // reach (radius, capsule length, hit radius) ends further away cannot push it. Exact, not a guess.
-      const reach = reaches[c];
-      if (reach >= 0) {
-        const ex = px - cc[o], ey = py - cc[o + 1], ez = pz - cc[o + 2], r = reach + bound;
-        if (ex * ex + ey * ey + ez * ez > r * r) continue;
-      }
-      const shape = sp.colliderShape[c];
-      let dx = tail[0] - cc[o], dy = tail[1] - cc[o + 1], dz = tail[2] - cc[o + 2];
+      const ex = px - S[q], ey = py - S[q + 1], ez = pz - S[q + 2], reach = S[q + 3] + bound;
+      if (ex * ex + ey * ey + ez * ez > reach * reach) continue;
+      const kind = kinds[c], o = c * 3;
+      let dx = tx - co[o], dy = ty - co[o + 1], dz = tz - co[o + 2];
       let distance: number;
-      if (shape === ColliderShape.PLANE) {
+      if (kind === KIND_PLANE) {
         const nx = ca[o], ny = ca[o + 1], nz = ca[o + 2];
         distance = dx * nx + dy * ny + dz * nz - hit;
+        if (!(distance < 0)) continue;
         dx = nx; dy = ny; dz = nz;
       } else {
-        if (shape === ColliderShape.CAPSULE) {
+        if (kind === KIND_CAPSULE || kind === KIND_INSIDE_CAPSULE) {
           const bx = ca[o], by = ca[o + 1], bz = ca[o + 2];
           const dot = bx * dx + by * dy + bz * dz;
           const lengthSq = bx * bx + by * by + bz * bz;
@@ -334,23 +418,33 @@ export class SpringBoneJob {
             dx -= bx * f; dy -= by * f; dz -= bz * f;
           }
         }
-        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        const r = sp.colliderRadius[c];
-        const inside = sp.colliderInside[c] === 1;
-        distance = inside ? r - hit - d : d - hit - r;
-        // A tail exactly at the centre has no direction to be pushed along (three.js would make NaN).
-        if (distance < 0 && d > 0) {
-          const f = inside ? -1 / d : 1 / d;
-          dx *= f; dy *= f; dz *= f;
+        const dSq = dx * dx + dy * dy + dz * dz;
+        const r = radii[c];
+        const inside = kind >= KIND_INSIDE_SPHERE;
+        // Clear of the surface (compared squared; the root only for a push). A tail exactly at
+        // the centre has no direction to be pushed along (three.js would make NaN).
+        if (dSq === 0) continue;
+        if (inside) {
+          const limit = r - hit;
+          if (limit >= 0 && dSq <= limit * limit) continue;
         } else {
-          distance = 0;
+          const limit = r + hit;
+          if (dSq >= limit * limit) continue;
         }
+        const d = Math.sqrt(dSq);
+        distance = inside ? r - hit - d : d - hit - r;
+        if (!(distance < 0)) continue;
+        const f = inside ? -1 / d : 1 / d;
+        dx *= f; dy *= f; dz *= f;
       }
-      if (distance < 0) {
-        tail[0] -= dx * distance; tail[1] -= dy * distance; tail[2] -= dz * distance;
-        constrainLength();
-      }
+      tx -= dx * distance; ty -= dy * distance; tz -= dz * distance;
+      // Back to the bone length from the joint (three.js normalises a zero vector to zero).
+      const lx = tx - px, ly = ty - py, lz = tz - pz;
+      const l = Math.sqrt(lx * lx + ly * ly + lz * lz);
+      const k = l > 0 ? length / l : 0;
+      tx = px + lx * k; ty = py + ly * k; tz = pz + lz * k;
     }
+    tail[0] = tx; tail[1] = ty; tail[2] = tz;
   }
 
   /** World centre and axis/normal of collider `c`, recomputed only when its node moved since. */
@@ -360,21 +454,26 @@ export class SpringBoneJob {
     if (stamp > this.runStart && stamp > this.slotStamp[slot]) return;
     this.colliderStamp[c] = ++this.version;
     this.worldOf(slot, colliderMatrix);
-    const sp = this.springs, o = c * 3;
-    transformPoint(colliderMatrix, 0, sp.colliderOffset, o, this.colliderCenter, o);
-    const shape = sp.colliderShape[c];
-    // Planes and inside shapes reach everywhere; a sphere its radius, a capsule also its length.
-    this.colliderReach[c] = shape === ColliderShape.PLANE || sp.colliderInside[c] === 1 ? -1 : sp.colliderRadius[c];
-    if (shape === ColliderShape.CAPSULE) {
-      const off = sp.colliderOffset, tl = sp.colliderTail;
-      axis2[0] = tl[o] - off[o]; axis2[1] = tl[o + 1] - off[o + 1]; axis2[2] = tl[o + 2] - off[o + 2];
-      const m = colliderMatrix;
-      const ax = m[0] * axis2[0] + m[4] * axis2[1] + m[8] * axis2[2];
-      const ay = m[1] * axis2[0] + m[5] * axis2[1] + m[9] * axis2[2];
-      const az = m[2] * axis2[0] + m[6] * axis2[1] + m[10] * axis2[2];
+    const sp = this.springs, o = c * 3, q = c * 4, S = this.colliderSphere, origin = this.colliderOrigin;
+    transformPoint(colliderMatrix, 0, sp.colliderOffset, o, origin, o);
+    S[q] = origin[o]; S[q + 1] = origin[o + 1]; S[q + 2] = origin[o + 2];
+    const kind = this.colliderKind[c];
+    // Planes and inside shapes reach everywhere; a sphere its radius; a capsule its radius beyond its segment.
+    S[q + 3] = sp.colliderRadius[c];
+    // (Two stores, not a conditional expression: a phi of the constant Infinity and a double boxes it.)
+    if (kind === KIND_PLANE || kind >= KIND_INSIDE_SPHERE) S[q + 3] = Infinity;
+    if (kind === KIND_CAPSULE || kind === KIND_INSIDE_CAPSULE) {
+      const off = sp.colliderOffset, tl = sp.colliderTail, m = colliderMatrix;
+      const lx = tl[o] - off[o], ly = tl[o + 1] - off[o + 1], lz = tl[o + 2] - off[o + 2];
+      const ax = m[0] * lx + m[4] * ly + m[8] * lz;
+      const ay = m[1] * lx + m[5] * ly + m[9] * lz;
+      const az = m[2] * lx + m[6] * ly + m[10] * lz;
       this.colliderAxis[o] = ax; this.colliderAxis[o + 1] = ay; this.colliderAxis[o + 2] = az;
-      if (sp.colliderInside[c] === 0) this.colliderReach[c] += Math.sqrt(ax * ax + ay * ay + az * az);
-    } else if (shape === ColliderShape.PLANE) {
+      if (kind === KIND_CAPSULE) {
+        S[q] += ax * 0.5; S[q + 1] += ay * 0.5; S[q + 2] += az * 0.5;
+        S[q + 3] += 0.5 * Math.sqrt(ax * ax + ay * ay + az * az);
+      }
+    } else if (kind === KIND_PLANE) {
       normalDirection(colliderMatrix, sp.colliderTail, o, this.colliderAxis, o);
     }
   }
@@ -402,9 +501,7 @@ export class SpringBoneJob {
 
 // Scratch shared by every job (JavaScript runs one job at a time).
 const identityWorld = new Uint8Array(1);
-const parentWorld = new Float64Array(16);
 const jointWorld = new Float64Array(16);
-const inverseParent = new Float64Array(16);
 const centerMatrix = new Float64Array(16);
 const centerInverse = new Float64Array(16);
 const colliderMatrix = new Float64Array(16);
@@ -412,8 +509,20 @@ const tail = new Float64Array(3);
 /** The joint's world position (0..2) and its bone length (3) while it steps. */
 const head = new Float64Array(4);
 const axis = new Float64Array(3);
-const axis2 = new Float64Array(3);
 const turn = new Float64Array(4);
+
+const KIND_SPHERE = 0;
+const KIND_CAPSULE = 1;
+const KIND_PLANE = 2;
+/** The inside kinds come last: `kind >= KIND_INSIDE_SPHERE` is "inside". */
+const KIND_INSIDE_SPHERE = 3;
+const KIND_INSIDE_CAPSULE = 4;
+
+function colliderKind(shape: number, inside: boolean): number {
+  if (shape === ColliderShape.PLANE) return KIND_PLANE;
+  if (shape === ColliderShape.CAPSULE) return inside ? KIND_INSIDE_CAPSULE : KIND_CAPSULE;
+  return inside ? KIND_INSIDE_SPHERE : KIND_SPHERE;
+}
 
 /** Moves `tail` to the bone length `head[3]` from the joint at `head[0..2]`, along its direction (three.js normalises a zero vector to zero). */
 function constrainLength(): void {
@@ -422,6 +531,28 @@ function constrainLength(): void {
   const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
   const k = d > 0 ? head[3] / d : 0;
   tail[0] = px + dx * k; tail[1] = py + dy * k; tail[2] = pz + dz * k;
+}
+
+/**
+ * dst (4) = the shortest rotation taking unit vector u (3 at `uo`) to unit vector v (3 at 0),
+ * as `quatFromTo` for vectors already normalised (two roots fewer); a zero vector gives identity.
+ */
+function unitQuatFromTo(u: Float64Array, uo: number, v: Float64Array, dst: Float64Array): void {
+  const ux = u[uo], uy = u[uo + 1], uz = u[uo + 2], vx = v[0], vy = v[1], vz = v[2];
+  if ((ux === 0 && uy === 0 && uz === 0) || (vx === 0 && vy === 0 && vz === 0)) {
+    dst[0] = 0; dst[1] = 0; dst[2] = 0; dst[3] = 1;
+    return;
+  }
+  let x = uy * vz - uz * vy, y = uz * vx - ux * vz, z = ux * vy - uy * vx;
+  let w = 1 + (ux * vx + uy * vy + uz * vz);
+  if (w < 1e-12) {
+    // Opposite: any perpendicular axis, the one least aligned with u for accuracy.
+    const ax = Math.abs(ux), ay = Math.abs(uy), az = Math.abs(uz);
+    if (ax <= ay && ax <= az) { x = 0; y = -uz; z = uy; } else if (ay <= az) { x = -uz; y = 0; z = ux; } else { x = -uy; y = ux; z = 0; }
+    w = 0;
+  }
+  const il = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  dst[0] = x * il; dst[1] = y * il; dst[2] = z * il; dst[3] = w * il;
 }
 
 /** dst = a · b for affine matrices (bottom rows 0 0 0 1), 16 at the offsets; dst may alias neither. */
@@ -471,6 +602,21 @@ function normalDirection(m: Float64Array, v: Float64Array, vo: number, dst: Floa
   const len = Math.sqrt(rx * rx + ry * ry + rz * rz);
   const k = len > 0 ? 1 / len : 0;
   dst[o] = rx * k; dst[o + 1] = ry * k; dst[o + 2] = rz * k;
+}
+
+/**
+ * dst (3) = m⁻¹ · v for an affine matrix m (16 at `mo`), by its adjugate, without building the
+ * inverse; a singular 3×3 gives zeros, as `invertAffine` does. dst may not alias v.
+ */
+function solveAffine(m: Float64Array, mo: number, v: Float64Array, dst: Float64Array): void {
+  const a = m[mo], b = m[mo + 1], c = m[mo + 2], d = m[mo + 4], e = m[mo + 5], f = m[mo + 6], g = m[mo + 8], h = m[mo + 9], i = m[mo + 10];
+  const c00 = e * i - f * h, c01 = f * g - d * i, c02 = d * h - e * g;
+  const det = a * c00 + b * c01 + c * c02;
+  const k = det !== 0 ? 1 / det : 0;
+  const x = v[0] - m[mo + 12], y = v[1] - m[mo + 13], z = v[2] - m[mo + 14];
+  dst[0] = (c00 * x + c01 * y + c02 * z) * k;
+  dst[1] = ((c * h - b * i) * x + (a * i - c * g) * y + (b * g - a * h) * z) * k;
+  dst[2] = ((b * f - c * e) * x + (c * d - a * f) * y + (a * e - b * d) * z) * k;
 }
 
 /** dst = m⁻¹ for an affine matrix (16 at the offsets); a singular 3×3 gives zeros. dst may not alias m. */
