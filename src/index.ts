@@ -69,6 +69,7 @@ export { SpringBoneJob } from './anim/vrm/spring-bones.ts';
 export { ExpressionJob } from './anim/vrm/expressions.ts';
 export { LookAtJob } from './anim/vrm/look-at.ts';
 export { NodeConstraintJob } from './anim/vrm/node-constraints.ts';
+export { rotateVrm0 } from './anim/vrm/rotate-vrm0.ts';
 
 // ── Tier 4: batch / crowd. Many characters of one model, one upload and one draw per primitive. ──
 // Also `skinned-mesh-webgpu/crowd`.

@@ -5,6 +5,7 @@ import { updateMatricesAndPalettes, type ModelInstance } from '../anim/instance.
 import type { AnimationPlayer } from '../anim/player.ts';
 import { lockRootInPlace, type RootMotionTrack } from '../anim/root-motion.ts';
 import type { Model } from '../gltf/model.ts';
+import { rotateVrm0 } from '../anim/vrm/rotate-vrm0.ts';
 import type { Bounds } from '../gpu/frame/bounds.ts';
 import type { Camera } from '../gpu/frame/camera.ts';
 import type { Renderer } from '../gpu/renderer.ts';
@@ -128,7 +129,7 @@ export class ViewerStage {
   private readonly placed = new Float64Array(16);
   /**
    * A VRM 0.x avatar faces −Z: unless `vrm0-turn="off"`, it is drawn turned half round about +Y
-   * under orientation and scale (three-vrm's rotateVRM0), so it faces the default camera.
+   * under orientation and scale (`rotateVrm0`, three-vrm's rotateVRM0), so it faces the default camera.
    */
   private vrm0Turn = false;
   /** The turntable angle applied (radians about +Y) and its rotation matrix. */
@@ -195,7 +196,7 @@ export class ViewerStage {
     this.refreshBase();
     if (this.vrm0Turn) {
       const m = this.base4.slice();
-      for (let r = 0; r < 4; r++) { m[r] = -m[r]; m[8 + r] = -m[8 + r]; }
+      rotateVrm0(this.model, m, m);
       return transformBounds(this.base!, m);
     }
     return isIdentityMat4(this.base4) ? this.base! : transformBounds(this.base!, this.base4);
@@ -203,10 +204,7 @@ export class ViewerStage {
 
   private syncModel(): void {
     multiplyMat4(this.turn4, this.base4, this.model4);
-    if (this.vrm0Turn) {
-      // model4 · RotY(π): columns 0 and 2 negated.
-      for (let r = 0; r < 4; r++) { this.model4[r] = -this.model4[r]; this.model4[8 + r] = -this.model4[8 + r]; }
-    }
+    if (this.vrm0Turn) rotateVrm0(this.model, this.model4, this.model4);
     this.transformed = !isIdentityMat4(this.model4);
     this.syncPlaced();
   }
