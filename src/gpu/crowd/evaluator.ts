@@ -19,6 +19,7 @@ import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
 import type { Model } from '../../gltf/model.ts';
 import { SLERP_LERP_COS } from '../../math/quat.ts';
 import { wgslF32Constants } from '../device/shader-module.ts';
+import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 import { cullGrid } from '../draw/culling-pass.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from '../device/limits.ts';
 import {
@@ -27,7 +28,7 @@ import {
 import { packModel, type RootLock } from './pack.ts';
 import { Interpolation } from '../../gltf/constants.ts';
 
-export const CROWD_EVAL_WGSL = `${wgslF32Constants({ SLERP_LERP_COS })}\n${crowdEvalWgsl}`;
+export const CROWD_EVAL_WGSL = pipelineShader('crowd-eval', { 'f32 constants': wgslF32Constants({ SLERP_LERP_COS }), 'crowd-eval.wgsl': crowdEvalWgsl });
 
 /**
  * How local→model runs between the sampling pass (one invocation per node) and the palette

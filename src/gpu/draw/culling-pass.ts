@@ -37,8 +37,9 @@ import { PALETTE_MATRIX_BYTES } from '../layouts/bindings.ts';
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule, wgslF32Constants } from '../device/shader-module.ts';
+import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 
-export const CULL_WGSL = `${drawRecordWgsl}\n${wgslF32Constants({ WEIGHT_SUM_MARGIN })}\n${cullWgsl}`;
+export const CULL_WGSL = pipelineShader('cull', { 'draw-record.wgsl': drawRecordWgsl, 'f32 constants': wgslF32Constants({ WEIGHT_SUM_MARGIN }), 'cull.wgsl': cullWgsl });
 
 /** The WebGPU feature the compacted indirect draws need (a firstInstance other than 0). */
 export const INDIRECT_FIRST_INSTANCE: GPUFeatureName = 'indirect-first-instance';

@@ -10,6 +10,7 @@ import dqPaletteWgsl from '../../../shaders/dq-palette.wgsl?raw';
 import { PALETTE_MATRIX_BYTES } from '../layouts/bindings.ts';
 import { perDevice } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
+import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 
 /** Invocations per workgroup (WGSL `workgroupSize`). */
 export const DQ_PALETTE_WORKGROUP_SIZE = 64;
@@ -30,7 +31,7 @@ const devicePipeline = perDevice((device: GPUDevice): DevicePipeline => {
       { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', minBindingSize: DQ_PALETTE_PARAMS_BYTES } },
     ],
   });
-  const pipeline = compileShaderModule(device, 'dq-palette.wgsl', dqPaletteWgsl).then((module) => device.createComputePipelineAsync({
+  const pipeline = compileShaderModule(device, 'dq-palette.wgsl', pipelineShader('dq-palette', { 'dq-palette.wgsl': dqPaletteWgsl })).then((module) => device.createComputePipelineAsync({
     label: 'dq palette',
     layout: device.createPipelineLayout({ label: 'dq palette', bindGroupLayouts: [layout] }),
     compute: { module, entryPoint: 'main', constants: { workgroupSize: DQ_PALETTE_WORKGROUP_SIZE } },

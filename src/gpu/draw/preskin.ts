@@ -32,8 +32,11 @@ import { SkinBinding } from '../layouts/bindings.ts';
 import type { SkinningPath } from '../frame/render-settings.ts';
 import { perDevice, perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
+import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 
-export const PRESKIN_WGSL = `${skinningWgsl}\n${drawRecordWgsl}\n${centerOfRotationWgsl}\n${morphWgsl}\n${preskinWgsl}`;
+export const PRESKIN_WGSL = pipelineShader('preskin', {
+  'skinning.wgsl': skinningWgsl, 'draw-record.wgsl': drawRecordWgsl, 'center-of-rotation.wgsl': centerOfRotationWgsl, 'morph.wgsl': morphWgsl, 'preskin.wgsl': preskinWgsl,
+});
 export const PRESKIN_ENTRY_POINT = 'preskin';
 export const PRESKIN_WORKGROUP_SIZE = 64;
 /** vec4f per skinned vertex: position, normal, tangent. */

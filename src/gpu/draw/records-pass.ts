@@ -31,9 +31,12 @@ import {
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule, wgslF32Constants } from '../device/shader-module.ts';
+import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 import { NORMAL_DETERMINANT_EPSILON, UNIFORM_SCALE_TOLERANCE } from './skin-normals.ts';
 
-export const RECORDS_WGSL = `${drawRecordWgsl}\n${wgslF32Constants({ NORMAL_DETERMINANT_EPSILON, UNIFORM_SCALE_TOLERANCE })}\n${recordsWgsl}`;
+export const RECORDS_WGSL = pipelineShader('records', {
+  'draw-record.wgsl': drawRecordWgsl, 'f32 constants': wgslF32Constants({ NORMAL_DETERMINANT_EPSILON, UNIFORM_SCALE_TOLERANCE }), 'records.wgsl': recordsWgsl,
+});
 
 /** What the record pass needs of each of the Renderer's draws. */
 export interface GpuRecordDraw {

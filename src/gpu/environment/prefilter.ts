@@ -16,6 +16,7 @@ import pbrWgsl from '../../../shaders/pbr.wgsl?raw';
 import sh9Wgsl from '../../../shaders/sh9.wgsl?raw';
 import { mipLevelCount } from '../textures/mipmaps.ts';
 import { perDevice } from '../device/per-device.ts';
+import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 import { Environment } from './environment.ts';
 import { downsampleEquirect, toHalfRgba, type EquirectImage } from './equirect.ts';
 import {
@@ -23,7 +24,9 @@ import {
   PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS, SPECULAR_SAMPLES, SPECULAR_SIZE_RATIO,
 } from './prefilter-params.ts';
 
-export const ENVIRONMENT_SHADER_SOURCE = `${pbrWgsl}\n${sh9Wgsl}\n${fullscreenWgsl}\n${environmentWgsl}`;
+export const ENVIRONMENT_SHADER_SOURCE = pipelineShader('environment prefilter', {
+  'pbr.wgsl': pbrWgsl, 'sh9.wgsl': sh9Wgsl, 'fullscreen.wgsl': fullscreenWgsl, 'environment.wgsl': environmentWgsl,
+});
 
 /** Uniform slots are this far apart (the default minUniformBufferOffsetAlignment). */
 const PARAMS_STRIDE = 256;

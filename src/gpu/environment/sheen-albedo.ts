@@ -8,13 +8,16 @@ import pbrWgsl from '../../../shaders/pbr.wgsl?raw';
 import lobesWgsl from '../../../shaders/pbr-extensions/lobes.wgsl?raw';
 import sheenAlbedoWgsl from '../../../shaders/sheen-albedo.wgsl?raw';
 import { perDevice } from '../device/per-device.ts';
+import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 
 /** Texels per side: n·v across, roughness down. */
 export const SHEEN_ALBEDO_SIZE = 32;
 export const SHEEN_ALBEDO_FORMAT: GPUTextureFormat = 'r16float';
 
 /** The table's WGSL: the PBR and sheen lobe functions it integrates, then its own stages. */
-export const SHEEN_ALBEDO_WGSL = `const SHEEN_ALBEDO_SIZE: u32 = ${SHEEN_ALBEDO_SIZE}u;\n${pbrWgsl}\n${lobesWgsl}\n${sheenAlbedoWgsl}`;
+export const SHEEN_ALBEDO_WGSL = pipelineShader('sheen albedo table', {
+  'table size': `const SHEEN_ALBEDO_SIZE: u32 = ${SHEEN_ALBEDO_SIZE}u;`, 'pbr.wgsl': pbrWgsl, 'pbr-extensions/lobes.wgsl': lobesWgsl, 'sheen-albedo.wgsl': sheenAlbedoWgsl,
+});
 
 /** The table on `device`, rendered on first use (its pipeline built asynchronously, as uploads are). */
 export const sheenAlbedoTable = perDevice(async (device): Promise<GPUTexture> => {

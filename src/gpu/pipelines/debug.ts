@@ -9,10 +9,12 @@ import { BOUNDS_BOX_LAYOUT, DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LA
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/bindings.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
 import { perDevice } from '../device/per-device.ts';
-import { isSrgbFormat, MESH_SHADER_SOURCE, MeshPipelines, skinningConstants, skinningKey } from './mesh.ts';
+import { pipelineShader } from '../layouts/pipeline-shaders.ts';
+import { PBR_PATH } from './pbr-path.ts';
+import { isSrgbFormat, MESH_WGSL, MeshPipelines, skinningConstants, skinningKey } from './mesh.ts';
 
 /** The mesh shader (structs, bindings, vertex inputs, skinning) followed by the overlays. */
-export const DEBUG_SHADER_SOURCE = `${MESH_SHADER_SOURCE}\n${debugWgsl}`;
+export const DEBUG_SHADER_SOURCE = pipelineShader('debug overlays', { ...MESH_WGSL, ...PBR_PATH.files, 'debug.wgsl': debugWgsl });
 
 const LINE_VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsLinesRigid', 4: 'vsLines4', 8: 'vsLines8' };
 

@@ -1,12 +1,14 @@
 /**
  * Material paths: each kind of material the mesh pipelines draw (glTF PBR, VRM's MToon) is a
- * path with its own WGSL (its group 2 bindings and shaded fragment entry points, appended to
- * the shared mesh source), its own group 2 layout, and its own feature bits, which say what a
- * material uses and become override constants, so a pipeline compiles in only that. Two
- * materials of one path with equal features share pipelines; the pipeline key holds both
- * (src/gpu/pipelines/mesh.ts). A new path is a module of its own exporting a MaterialPath and a
- * line in pipelines/mesh.ts's table.
+ * path with its own WGSL (its group 2 bindings and shaded fragment entry points after the shared
+ * mesh parts: its `mesh (name)` entry in layouts/pipeline-shaders.ts), its own group 2 layout,
+ * and its own feature bits, which say what a material uses and become override constants, so a
+ * pipeline compiles in only that. Two materials of one path with equal features share pipelines;
+ * the pipeline key holds both (src/gpu/pipelines/mesh.ts). A new path is a module of its own exporting a MaterialPath, a
+ * line in pipelines/mesh.ts's table and its shader's line in layouts/pipeline-shaders.ts.
  */
+
+import type { WgslFile } from '../layouts/pipeline-shaders.ts';
 
 export type MaterialPathName = 'pbr' | 'pbr-extensions' | 'mtoon';
 
@@ -17,7 +19,7 @@ export type MaterialPathName = 'pbr' | 'pbr-extensions' | 'mtoon';
  */
 export interface MaterialPathVariant {
   readonly key: string;
-  /** WGSL after the path's own `parts` (for instance the bindings only these features have). */
+  /** Generated WGSL after the path's own files (its shader's `variant` part: for instance the bindings only these features have). */
   readonly parts: readonly string[];
   /** Group 2 entries after the path's `layoutEntries()`. */
   layoutEntries(): GPUBindGroupLayoutEntry[];
@@ -27,8 +29,8 @@ export interface MaterialPathVariant {
 
 export interface MaterialPath {
   readonly name: MaterialPathName;
-  /** The path's WGSL, in order, after the shared mesh source: group 2, `materialVertexOffset`, its fragment entry points. */
-  readonly parts: readonly string[];
+  /** The path's own WGSL files by their path under shaders/ (its `mesh (name)` shader's order: layouts/pipeline-shaders.ts): group 2, `materialVertexOffset`, its fragment entry points. */
+  readonly files: Readonly<Record<WgslFile, string>>;
   /** Group 2's layout entries (every GPU object gets its label from the caller). */
   layoutEntries(): GPUBindGroupLayoutEntry[];
   /**

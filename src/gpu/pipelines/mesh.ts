@@ -15,29 +15,33 @@ import { FRAME_UNIFORMS_SIZE } from '../layouts/frame-uniforms.ts';
 import { DRAW_RECORD_SIZE } from '../layouts/draw-record.ts';
 import { environmentLayoutEntries } from '../environment/environment.ts';
 import { perDevice } from '../device/per-device.ts';
+import { pipelineShader, type WgslFile } from '../layouts/pipeline-shaders.ts';
 import type { MaterialPath, MaterialPathName } from './material-path.ts';
 import { MTOON_PATH } from './mtoon-path.ts';
 import { PBR_PATH } from './pbr-path.ts';
 import { PBR_EXTENSIONS_PATH } from './pbr-extensions-path.ts';
 
 /**
- * What every mesh pipeline is made of, in order: the shared skinning functions, the PBR
- * lighting pieces, the draw record, centres of rotation, morph targets, the mesh stages, the
- * ground disc's and the debug variants' stages (frame draws and debug pipelines compile the same
- * module), SH9 and the environment lighting. A material path's own parts follow (MATERIAL_PATHS).
+ * The WGSL every mesh pipeline is made of before its material path's files (in the order of
+ * layouts/pipeline-shaders.ts): the shared skinning functions, the PBR lighting pieces, the draw
+ * record, centres of rotation, morph targets, the mesh stages, the ground disc's and the debug
+ * variants' stages (frame draws and debug pipelines compile the same module), SH9 and the
+ * environment lighting.
  */
-export const MESH_SHARED_PARTS: readonly string[] = [
-  skinningWgsl, pbrWgsl, drawRecordWgsl, centerOfRotationWgsl, morphWgsl, meshWgsl, groundWgsl, meshDebugWgsl, sh9Wgsl, environmentLightingWgsl,
-];
+export const MESH_WGSL: Readonly<Record<WgslFile, string>> = {
+  'skinning.wgsl': skinningWgsl, 'pbr.wgsl': pbrWgsl, 'draw-record.wgsl': drawRecordWgsl, 'center-of-rotation.wgsl': centerOfRotationWgsl,
+  'morph.wgsl': morphWgsl, 'mesh.wgsl': meshWgsl, 'ground.wgsl': groundWgsl, 'mesh-debug.wgsl': meshDebugWgsl, 'sh9.wgsl': sh9Wgsl,
+  'environment-lighting.wgsl': environmentLightingWgsl,
+};
 
-/** Every material path, by name: each is drawn by pipelines of MESH_SHARED_PARTS + its own parts. */
+/** Every material path, by name: each is drawn by pipelines of its `mesh (name)` shader (layouts/pipeline-shaders.ts). */
 export const MATERIAL_PATHS: Readonly<Record<MaterialPathName, MaterialPath>> = { 'pbr': PBR_PATH, 'pbr-extensions': PBR_EXTENSIONS_PATH, 'mtoon': MTOON_PATH };
 
 /** The whole WGSL source of a material path's mesh pipelines (of its variant for `features`, for a path that has variants). */
 export function meshShaderSource(path: MaterialPathName, features?: number): string {
   const p = MATERIAL_PATHS[path];
   const variant = p.variant?.(features ?? p.allFeatures);
-  return [...MESH_SHARED_PARTS, ...p.parts, ...(variant?.parts ?? [])].join('\n');
+  return pipelineShader(`mesh (${path})`, { ...MESH_WGSL, ...p.files, ...(variant ? { variant: variant.parts.join('\n') } : {}) });
 }
 
 /** The PBR path's mesh shader, whose vertex stages the shadow pass and the debug pipelines share. */

@@ -10,7 +10,7 @@ import type { MaterialPath } from './material-path.ts';
 
 export const MTOON_PATH: MaterialPath = {
   name: 'mtoon',
-  parts: [mtoonWgsl],
+  files: { 'mtoon.wgsl': mtoonWgsl },
   layoutEntries(): GPUBindGroupLayoutEntry[] {
     const VERTEX = GPUShaderStage.VERTEX, FRAGMENT = GPUShaderStage.FRAGMENT;
     const B = MToonBinding;

@@ -152,7 +152,9 @@ function variantLayoutEntries(textures: number, sheen: boolean): GPUBindGroupLay
 
 export const PBR_EXTENSIONS_PATH: MaterialPath = {
   name: 'pbr-extensions',
-  parts: [...PBR_PATH.parts, lobesWgsl, iridescenceWgsl, pbrExtensionsWgsl],
+  files: {
+    ...PBR_PATH.files, 'pbr-extensions/lobes.wgsl': lobesWgsl, 'pbr-extensions/iridescence.wgsl': iridescenceWgsl, 'pbr-extensions/pbr-extensions.wgsl': pbrExtensionsWgsl,
+  },
   layoutEntries(): GPUBindGroupLayoutEntry[] {
     return [
       ...PBR_PATH.layoutEntries(),

@@ -36,7 +36,7 @@ export function pbrShading(features: number): MaterialShading {
 
 export const PBR_PATH: MaterialPath = {
   name: 'pbr',
-  parts: [pbrMaterialWgsl],
+  files: { 'pbr-material.wgsl': pbrMaterialWgsl },
   layoutEntries(): GPUBindGroupLayoutEntry[] {
     const FRAGMENT = GPUShaderStage.FRAGMENT;
     const texture = (binding: number): GPUBindGroupLayoutEntry => ({ binding, visibility: FRAGMENT, texture: { sampleType: 'float' } });

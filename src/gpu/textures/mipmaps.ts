@@ -1,6 +1,10 @@
 import fullscreenWgsl from '../../../shaders/fullscreen.wgsl?raw';
 import mipmapWgsl from '../../../shaders/mipmap.wgsl?raw';
 import { perDevice } from '../device/per-device.ts';
+import { pipelineShader } from '../layouts/pipeline-shaders.ts';
+
+/** The mipmap pipeline's WGSL: the fullscreen triangle, then the box filter. */
+export const MIPMAP_WGSL = pipelineShader('mipmap', { 'fullscreen.wgsl': fullscreenWgsl, 'mipmap.wgsl': mipmapWgsl });
 
 /** Number of levels in a full mip chain down to 1×1. */
 export function mipLevelCount(width: number, height: number): number {
@@ -20,7 +24,7 @@ export class MipmapGenerator {
   private readonly pipelines = new Map<GPUTextureFormat, GPURenderPipeline>();
 
   constructor(private readonly device: GPUDevice) {
-    this.module = device.createShaderModule({ label: 'mipmap', code: `${fullscreenWgsl}\n${mipmapWgsl}` });
+    this.module = device.createShaderModule({ label: 'mipmap', code: MIPMAP_WGSL });
     this.sampler = device.createSampler({ label: 'mipmap source', minFilter: 'linear', magFilter: 'linear' });
     this.bindGroupLayout = device.createBindGroupLayout({
       label: 'mipmap source',
