@@ -106,8 +106,9 @@ export default defineConfig(({ mode }) => ({
   // The decoders are imported lazily, by the first file that needs them, on the page or in a
   // worker: the dev server prepares them when it starts, so meeting one mid-session (a dropped
   // file, a browser test) does not re-optimise dependencies and fail or reload the page.
-  // three and three-vrm: the MToon comparison page (test/browser/pages/mtoon-page.ts), dev only.
-  optimizeDeps: { include: ['meshoptimizer/decoder', 'ktx-parse', DRACO_DECODER_MODULE, 'three', 'three/examples/jsm/loaders/GLTFLoader.js', '@pixiv/three-vrm'] },
+  // three and three-vrm: the MToon comparison page (test/browser/pages/mtoon-page.ts); three/webgpu:
+  // the PBR extensions' comparison page (pbr-three-page.ts); dev only.
+  optimizeDeps: { include: ['meshoptimizer/decoder', 'ktx-parse', DRACO_DECODER_MODULE, 'three', 'three/examples/jsm/loaders/GLTFLoader.js', '@pixiv/three-vrm', 'three/webgpu'] },
   resolve: {
     // The demo imports the library by its package name, as a page that installed it would;
     // served and built from this checkout, that name is the sources (tsconfig.json `paths`

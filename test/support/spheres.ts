@@ -15,6 +15,9 @@ export interface SphereOptions {
    */
   readonly backdrop?: readonly [number, number, number] | readonly [readonly [number, number, number], readonly [number, number, number]];
   readonly backdropDistance?: number;
+  /** Where the backdrop's halves meet (x), and how far it reaches either side of that: 0 and 4 when absent. */
+  readonly backdropCentreX?: number;
+  readonly backdropHalfWidth?: number;
   /** Extensions the materials use (extensionsUsed). */
   readonly extensionsUsed?: readonly string[];
   /** PNG textures the materials' JSON refer to by index, in order. */
@@ -25,6 +28,9 @@ export interface SphereOptions {
   /** KHR_animation_pointer tracks of one clip (the file's only animation). */
   readonly pointerTracks?: readonly PointerTrack[];
 }
+
+/** The backdrop reaches this far above and below y = 0. */
+const BACKDROP_HALF_HEIGHT = 4;
 
 interface SphereBuffers { positions: Float32Array; normals: Float32Array; tangents: Float32Array; uvs: Float32Array; indices: Uint32Array }
 
@@ -77,15 +83,15 @@ export function sphereGlb(material: GltfMaterialJson, options: SphereOptions = {
   });
   if (options.backdrop) {
     const d = options.backdropDistance ?? 3;
-    const h = 4;
+    const h = options.backdropHalfWidth ?? 4, centre = options.backdropCentreX ?? 0;
     const halves = typeof options.backdrop[0] === 'number'
-      ? [[-h, h, options.backdrop as readonly number[]]] as const
-      : [[-h, 0, options.backdrop[0] as readonly number[]], [0, h, options.backdrop[1] as readonly number[]]] as const;
+      ? [[centre - h, centre + h, options.backdrop as readonly number[]]] as const
+      : [[centre - h, centre, options.backdrop[0] as readonly number[]], [centre, centre + h, options.backdrop[1] as readonly number[]]] as const;
     for (const [x0, x1, color] of halves) {
       const quad = b.addMesh({
         primitives: [{
           attributes: {
-            POSITION: b.addAccessor(Float32Array.of(x0, -h, -d, x1, -h, -d, x1, h, -d, x0, h, -d), 'VEC3', { minMax: true }),
+            POSITION: b.addAccessor(Float32Array.of(x0, -BACKDROP_HALF_HEIGHT, -d, x1, -BACKDROP_HALF_HEIGHT, -d, x1, BACKDROP_HALF_HEIGHT, -d, x0, BACKDROP_HALF_HEIGHT, -d), 'VEC3', { minMax: true }),
             NORMAL: b.addAccessor(Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1), 'VEC3'),
           },
           indices: b.addAccessor(Uint16Array.of(0, 1, 2, 0, 2, 3), 'SCALAR'),

@@ -4,100 +4,26 @@
  * three.js's WebGLRenderer and three-vrm 3.5's MToonMaterial, from the same camera under the
  * same lights: a directional key light and a hemisphere (three.js's HemisphereLight of
  * intensity π reflects what our hemisphere does). Both images come back as RGBA8, straight
- * alpha, top row first, base64.
+ * alpha, top row first, base64 (ours: side-by-side-scene.ts).
  */
 import { VRMLoaderPlugin } from '@pixiv/three-vrm';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { AnimationPlayer } from '../../../src/anim/player.ts';
 import { toBase64 } from '../../../src/gltf/builder.ts';
-import { loadGltf } from '../../../src/gltf/load.ts';
-import { OrbitCamera } from '../../../src/gpu/frame/camera.ts';
-import { requestWebGpuDevice } from '../../../src/gpu/device/device.ts';
-import { ToneMapping } from '../../../src/gpu/layouts/bindings.ts';
-import { createOffscreenTarget, readTexturePixels } from '../../../src/gpu/device/readback.ts';
-import { Renderer } from '../../../src/gpu/renderer.ts';
 import { fromBase64 } from '../../gpu/browser/base64.ts';
+import { canvasRgba, drawOurs, type SideBySideImage, type SideBySideScene } from './side-by-side-scene.ts';
 
-export interface MToonScene {
-  /** The file, base64. */
-  readonly glb: string;
-  readonly width: number;
-  readonly height: number;
-  readonly eye: readonly [number, number, number];
-  readonly target: readonly [number, number, number];
-  /** Vertical field of view, radians. */
-  readonly fovY: number;
-  readonly near: number;
-  readonly far: number;
-  /** Towards the key light, world space. */
-  readonly lightDirection: readonly [number, number, number];
-  /** Linear RGB × intensity. */
-  readonly lightColor: readonly [number, number, number];
-  readonly skyColor: readonly [number, number, number];
-  readonly groundColor: readonly [number, number, number];
-  readonly outlineWidth?: number;
-  /** Seconds of wall time the player runs before the frame (UV animation). */
-  readonly time?: number;
-}
-
-export interface MToonImage {
-  readonly rgba: string;
-  readonly errors: string[];
-}
+/** The MToon pages' scene: the side-by-side scene (our half draws it with side-by-side-scene.ts). */
+export type MToonScene = SideBySideScene;
 
 declare global {
   interface Window {
-    mtoonOurs(scene: MToonScene): Promise<MToonImage>;
-    mtoonThreeVrm(scene: MToonScene): Promise<MToonImage>;
+    mtoonOurs(scene: MToonScene): Promise<SideBySideImage>;
+    mtoonThreeVrm(scene: MToonScene): Promise<SideBySideImage>;
   }
 }
 
-let device: GPUDevice | undefined;
-const errors: string[] = [];
-
-window.mtoonOurs = async (s) => {
-  if (!device) {
-    device = await requestWebGpuDevice({ label: 'MToon test device' });
-    device.addEventListener('uncapturederror', (e) => errors.push((e as GPUUncapturedErrorEvent).error.message));
-  }
-  const model = await loadGltf(fromBase64(s.glb), { name: 'MToon test model' });
-  const renderer = new Renderer(device, { format: 'rgba8unorm-srgb', label: 'MToon test renderer', onWarning: (w) => errors.push(`warning ${w.path}: ${w.message}`) });
-  const settings = renderer.settings;
-  settings.clearColor.set([0, 0, 0, 0]);
-  settings.toneMapping = ToneMapping.NONE;
-  settings.exposure = 1;
-  settings.lightSpace = 'world';
-  settings.lightDirection.set(s.lightDirection);
-  settings.lightColor.set(s.lightColor);
-  settings.lightIntensity = 1;
-  settings.skyColor.set(s.skyColor);
-  settings.groundColor.set(s.groundColor);
-  settings.outlineWidth = s.outlineWidth ?? 1;
-  await renderer.setModel(model);
-  const player = new AnimationPlayer(model);
-  if (s.time) player.update(s.time);
-  const camera = new OrbitCamera();
-  const rel = [0, 1, 2].map((c) => s.eye[c] - s.target[c]);
-  camera.distance = Math.hypot(rel[0], rel[1], rel[2]);
-  camera.pitch = Math.asin(rel[1] / camera.distance);
-  camera.yaw = Math.atan2(rel[0], rel[2]);
-  camera.target.set(s.target);
-  camera.fovY = s.fovY;
-  camera.near = s.near;
-  camera.far = s.far;
-  const target = createOffscreenTarget(device, s.width, s.height, 'rgba8unorm-srgb', 'MToon test target');
-  renderer.render(target, camera, player.instance);
-  const rgba = await readTexturePixels(device, target);
-  target.destroy();
-  renderer.destroy();
-  // Premultiplied → straight alpha, as three.js's readback gives.
-  for (let i = 0; i < rgba.length; i += 4) {
-    const a = rgba[i + 3];
-    if (a > 0 && a < 255) for (let c = 0; c < 3; c++) rgba[i + c] = Math.min(255, Math.round((rgba[i + c] * 255) / a));
-  }
-  return { rgba: toBase64(rgba), errors: errors.splice(0) };
-};
+window.mtoonOurs = drawOurs;
 
 window.mtoonThreeVrm = async (s) => {
   const canvas = document.createElement('canvas');
@@ -148,12 +74,7 @@ window.mtoonThreeVrm = async (s) => {
   camera.position.set(s.eye[0], s.eye[1], s.eye[2]);
   camera.lookAt(s.target[0], s.target[1], s.target[2]);
   renderer.render(scene, camera);
-  const copy = document.createElement('canvas');
-  copy.width = s.width;
-  copy.height = s.height;
-  const context = copy.getContext('2d')!;
-  context.drawImage(canvas, 0, 0);
-  const rgba = new Uint8Array(context.getImageData(0, 0, s.width, s.height).data.buffer);
+  const rgba = canvasRgba(canvas);
   renderer.dispose();
-  return { rgba: toBase64(rgba), errors: [] };
+  return { rgba: toBase64(rgba), errors: [], warnings: [] };
 };
