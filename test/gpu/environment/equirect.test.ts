@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkEnvironmentSize, downsampleEquirect, EnvironmentError, toHalf, toHalfRgba } from '../../../src/gpu/environment/equirect.ts';
 import { neutralEnvironment } from '../../../src/gpu/environment/neutral.ts';
 import { srgbPixelsToEquirect } from '../../../src/gpu/environment/srgb-image.ts';
-
-/** binary16 bits → number, independently of toHalf. */
-function fromHalf(h: number): number {
-  const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  if (e === 31) return m ? NaN : s * Infinity;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
-}
+import { fromHalf } from '../../support/half-float.ts';
 
 describe('equirect images', () => {
   it('toHalf: exact values, rounding to nearest, subnormals, overflow, NaN', () => {

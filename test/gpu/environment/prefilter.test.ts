@@ -11,33 +11,12 @@ import { acquireBrdfLut, brdfLutTexture, dominantDirection, prefilterEnvironment
 import {
   BRDF_LUT_SIZE, PREFILTER_PARAMS_SIZE, PrefilterBinding, PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS,
 } from '../../../src/gpu/environment/prefilter-params.ts';
+import { readHalfTexels } from '../../support/half-float.ts';
 import { onOwnDevice } from '../../support/webgpu.ts';
 import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';
 import { bindings, screamingSnake, structLayout } from '../wgsl-layout.ts';
 
 const device = await testDevice('environment prefilter test device');
-
-function fromHalf(h: number): number {
-  const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
-}
-
-/** Texels of one level and layer of a 16-bit float texture with `channels` channels, as numbers. */
-async function readHalfTexels(gpu: GPUDevice, texture: GPUTexture, level: number, layer: number, channels: number): Promise<Float32Array> {
-  const w = Math.max(1, texture.width >> level), h = Math.max(1, texture.height >> level);
-  const bytesPerRow = Math.ceil((w * channels * 2) / 256) * 256;
-  const buffer = gpu.createBuffer({ label: 'test half readback', size: bytesPerRow * h, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  const encoder = gpu.createCommandEncoder({ label: 'test half readback' });
-  encoder.copyTextureToBuffer({ texture, mipLevel: level, origin: [0, 0, layer] }, { buffer, bytesPerRow }, [w, h]);
-  gpu.queue.submit([encoder.finish()]);
-  await buffer.mapAsync(GPUMapMode.READ);
-  const raw = new Uint16Array(buffer.getMappedRange());
-  const out = new Float32Array(w * h * channels);
-  for (let y = 0; y < h; y++) for (let i = 0; i < w * channels; i++) out[y * w * channels + i] = fromHalf(raw[(y * bytesPerRow) / 2 + i]);
-  buffer.destroy();
-  return out;
-}
 
 function uniformImage(l: readonly number[], width = 64): EquirectImage {
   const rgb = new Float32Array(width * (width / 2) * 3);
