@@ -4,7 +4,10 @@
  * unlit backdrop, drawn with a plain glTF PBR material and with each extension in turn (the
  * values of test/support/pbr-materials.ts, no textures), and with all ten. The transmission rows
  * include the transmission pass (the backdrop drawn again into the transmitted scene, and its
- * mips); their extra draw calls are reported beside them.
+ * mips); their extra draw calls are reported beside them. The pass on its own: the plain sphere
+ * with a second sphere behind the camera (drawn by no pixel) that is transmissive (the pass runs:
+ * the plain sphere and the backdrop drawn again, and the mips) or its opaque twin (no pass); the
+ * difference between the two rows is the pass alone.
  *
  * Runs in Node on Dawn (the `webgpu` package) with SwiftShader: a frame's time is the wall time
  * from `render` to `onSubmittedWorkDone` (timed-frames.ts). Only ratios between cases measured side by side mean
@@ -17,6 +20,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createModelInstance } from '../../src/anim/instance.ts';
 import type { GltfMaterialJson } from '../../src/gltf/builder.ts';
+import { encodeGlb } from '../../src/gltf/builder.ts';
+import { parseGlb } from '../../src/gltf/glb.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 import { createNodeDevice } from '../../src/gpu/device/node-device.ts';
@@ -56,6 +61,16 @@ function material(names: readonly PbrExtensionName[]): GltfMaterialJson {
   return { pbrMetallicRoughness: { baseColorFactor: [0.6, 0.6, 0.6, 1], metallicFactor: 0, roughnessFactor: 0.4 }, extensions };
 }
 
+/** Where the second sphere of the pass-alone rows sits: behind the camera (at +3.2 on z, looking at the origin). */
+const BEHIND_CAMERA = [0, 0, 50] as const;
+
+/** The plain sphere and backdrop, with a second sphere of `hidden` behind the camera. */
+function withHiddenSphere(hidden: GltfMaterialJson, extensionsUsed: readonly string[]): Uint8Array {
+  const { json, bin } = parseGlb(sphereGlb(material([]), { more: [hidden], extensionsUsed, backdrop: [0.2, 0.3, 0.5] }));
+  (json as { nodes: { translation?: number[] }[] }).nodes[1].translation = [...BEHIND_CAMERA];
+  return encodeGlb(json, bin);
+}
+
 export async function runPbrExtensionsBench(options: PbrExtensionsBenchOptions = {}): Promise<Row[]> {
   const quick = options.quick === true;
   const rounds = quick ? 2 : 8;
@@ -69,8 +84,14 @@ export async function runPbrExtensionsBench(options: PbrExtensionsBenchOptions =
   const target = createOffscreenTarget(device, WIDTH, HEIGHT, 'rgba8unorm', 'pbr-extensions target');
   const camera = new OrbitCamera();
   camera.distance = 3.2;
-  const drawn = await Promise.all(cases.map(async ([name, names]) => {
-    const model = await loadGltf(sphereGlb(material(names), { extensionsUsed: names, backdrop: [0.2, 0.3, 0.5] }), { name });
+  const transmissive = material(['KHR_materials_transmission']);
+  const files: [string, Uint8Array][] = [
+    ...cases.map(([name, names]): [string, Uint8Array] => [name, sphereGlb(material(names), { extensionsUsed: names, backdrop: [0.2, 0.3, 0.5] })]),
+    ['plain + hidden opaque twin (no pass)', withHiddenSphere({ ...transmissive, extensions: {} }, [])],
+    ['plain + hidden transmissive (pass)', withHiddenSphere(transmissive, ['KHR_materials_transmission'])],
+  ];
+  const drawn = await Promise.all(files.map(async ([name, glb]) => {
+    const model = await loadGltf(glb, { name });
     const renderer = new Renderer(device, { format: 'rgba8unorm', label: `pbr-extensions ${name}`, gpuTiming: false, imageDecoder: nodeImageDecoder });
     await renderer.setModel(model);
     return { name, renderer, instance: createModelInstance(model) };
@@ -89,7 +110,10 @@ export async function runPbrExtensionsBench(options: PbrExtensionsBenchOptions =
   }
   const plainMs = median(times[0]);
   const rows: Row[] = drawn.map((d, k) => ({ case: d.name, ms: median(times[k]), ratio: median(times[k]) / plainMs, drawCalls: d.renderer.stats.drawCalls }));
-  for (const r of rows) console.log(`${r.case.padEnd(22)} ${r.ms.toFixed(2).padStart(7)} ms  ×${r.ratio.toFixed(2)} of plain  ${r.drawCalls} draw calls`);
+  for (const r of rows) console.log(`${r.case.padEnd(36)} ${r.ms.toFixed(2).padStart(7)} ms  ×${r.ratio.toFixed(2)} of plain  ${r.drawCalls} draw calls`);
+  const [twin, pass] = rows.slice(-2);
+  const passAlone = (pass.ms - twin.ms) / plainMs;
+  console.log(`the transmission pass alone: ${passAlone.toFixed(2)} of a plain frame (+${pass.drawCalls - twin.drawCalls} draw calls)`);
   for (const d of drawn) d.renderer.destroy();
   target.destroy();
   device.destroy();
@@ -102,6 +126,7 @@ export async function runPbrExtensionsBench(options: PbrExtensionsBenchOptions =
     target: `${WIDTH}×${HEIGHT}, 4× MSAA, legacy lighting, no shadows`,
     quick,
     rows,
+    transmissionPassAlone: passAlone,
   }, null, 2) + '\n');
   console.log(`wrote ${out}`);
   return rows;
