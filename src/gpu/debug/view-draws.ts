@@ -23,7 +23,7 @@ import { DebugView } from './views.ts';
 import { drawIndices } from '../../gltf/topology.ts';
 import { createBufferWithData, type GpuPrimitive } from '../model/upload.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
-import type { BuildFailure } from '../device/background-build.ts';
+import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
 
 /** What the debug views need to know about one of the Renderer's draws. */
@@ -146,30 +146,37 @@ interface SkeletonDraw {
   readonly jointCount: number;
 }
 
-/**
- * The pipelines of every view for one skinning method. The palette holds matrices or
- * DqJoints depending on the method, so every view that reads it has a pipeline per method
- * (rigid draws resolve to the same cached pipeline for both).
- */
-class MethodViews {
-  /** DebugView bits ready to draw with this method. */
-  ready = 0;
-  /** DebugView bits built or being built with this method (so a frame asks for each once). */
-  requested = 0;
-  /** Per draw: its 'weights' variant pipeline (once WEIGHTS is ready). */
-  readonly weights: GPURenderPipeline[] = [];
-  readonly wire: WireDraw[] = [];
-  readonly normals: LineDraw[] = [];
-  readonly tangents: LineDraw[] = [];
-  bone: GPURenderPipeline | undefined;
-  joint: GPURenderPipeline | undefined;
+/** The two skeleton pipelines: bones (one segment per joint) and joints. */
+interface SkeletonPipelines {
+  readonly bone: GPURenderPipeline;
+  readonly joint: GPURenderPipeline;
 }
+
+/**
+ * The views of one skinning method, each built in the background (BackgroundBuild) the first
+ * time a frame or `prepare` asks for it. The palette holds matrices or DqJoints depending on the
+ * method, so every view that reads it has a pipeline per method (rigid draws resolve to the same
+ * cached pipeline for both). A failed build is reported once and kept (`retry: false`): frames
+ * asking again neither rebuild nor report it every frame.
+ */
+interface MethodViews {
+  /** DebugView bits ready to draw with this method (cleared by `DebugViewDraws.destroy`). */
+  ready: number;
+  /** Per draw: its 'weights' variant pipeline. */
+  readonly weights: BackgroundBuild<readonly GPURenderPipeline[]>;
+  readonly wire: BackgroundBuild<readonly WireDraw[]>;
+  readonly normals: BackgroundBuild<readonly LineDraw[]>;
+  readonly tangents: BackgroundBuild<readonly LineDraw[]>;
+  readonly skeleton: BackgroundBuild<SkeletonPipelines>;
+  /** Each view's build by its DebugView bit. */
+  readonly builds: readonly (readonly [number, BackgroundBuild<unknown>])[];
+}
+
+const NO_PIPELINES: readonly GPURenderPipeline[] = [];
 
 /** The debug views' draws of one model: built on request, drawn over the model in its frame pass. */
 export class DebugViewDraws {
-  private readonly methods: Readonly<Record<SkinningMethod, MethodViews>> = {
-    'linear': new MethodViews(), 'dual-quaternion': new MethodViews(), 'center-of-rotation': new MethodViews(),
-  };
+  private readonly methods: Readonly<Record<SkinningMethod, MethodViews>>;
   /** Edge index buffers by draw, built with the first WIREFRAME (shared by every method). */
   private edges: Map<number, EdgeBuffer> | undefined;
   /** Skeletons and their joint buffer, built with the first SKELETON. */
@@ -177,10 +184,36 @@ export class DebugViewDraws {
   private skeletonsBuilt = false;
   private skeletonBuffer: GPUBuffer | undefined;
   private readonly owned: GPUBuffer[] = [];
-  private building: Promise<void> = Promise.resolve();
+  /** Set by `destroy`: builds still under way then mark nothing ready. */
   private destroyed = false;
 
-  constructor(private readonly ctx: DebugViewContext, private readonly model: Model, private readonly draws: readonly DebugDrawSource[]) {}
+  constructor(private readonly ctx: DebugViewContext, private readonly model: Model, private readonly draws: readonly DebugDrawSource[]) {
+    this.methods = {
+      'linear': this.methodViews('linear'),
+      'dual-quaternion': this.methodViews('dual-quaternion'),
+      'center-of-rotation': this.methodViews('center-of-rotation'),
+    };
+  }
+
+  /** The background builds of every view with `method`; each marks its bit ready when it arrives. */
+  private methodViews(method: SkinningMethod): MethodViews {
+    const build = <T>(bit: number, name: string, make: () => Promise<T>): BackgroundBuild<T> =>
+      new BackgroundBuild(`the ${name} debug view (${method} skinning)`, async () => {
+        const built = await make();
+        if (!this.destroyed) views.ready |= bit;
+        return built;
+      }, { retry: false });
+    const weights = build(DebugView.WEIGHTS, 'weights', () => this.buildWeights(method));
+    const wire = build(DebugView.WIREFRAME, 'wireframe', () => this.buildWireframe(method));
+    const normals = build(DebugView.NORMALS, 'normals', () => this.buildLines(DebugLineKind.NORMALS, method));
+    const tangents = build(DebugView.TANGENTS, 'tangents', () => this.buildLines(DebugLineKind.TANGENTS, method));
+    const skeleton = build(DebugView.SKELETON, 'skeleton', () => this.buildSkeleton(method));
+    const views: MethodViews = {
+      ready: 0, weights, wire, normals, tangents, skeleton,
+      builds: [[DebugView.WEIGHTS, weights], [DebugView.WIREFRAME, wire], [DebugView.NORMALS, normals], [DebugView.TANGENTS, tangents], [DebugView.SKELETON, skeleton]],
+    };
+    return views;
+  }
 
   /** DebugView bits whose resources and pipelines are ready to draw with `method`. */
   readyFor(method: SkinningMethod): number {
@@ -189,72 +222,59 @@ export class DebugViewDraws {
 
   /** Per draw, the 'weights' variant pipelines of `method` (complete once WEIGHTS is ready for it). */
   weightsPipelines(method: SkinningMethod): readonly GPURenderPipeline[] {
-    return this.methods[method].weights;
+    return this.methods[method].weights.value ?? NO_PIPELINES;
   }
 
-  /** Builds what the views in `mask` need with `method` and is not built yet; calls queue behind each other. */
-  prepare(mask: number, method: SkinningMethod = 'linear'): Promise<void> {
-    const views = this.methods[method];
-    views.requested |= mask & ALL_DEBUG_VIEWS;
-    const next = this.building.then(() => this.build(mask & ALL_DEBUG_VIEWS & ~views.ready, method, views));
-    this.building = next.catch(() => undefined);
-    return next;
+  /** Builds what the views in `mask` need with `method` (each view once; concurrent asks share a build). */
+  async prepare(mask: number, method: SkinningMethod = 'linear'): Promise<void> {
+    await Promise.all(this.methods[method].builds.filter(([bit]) => (mask & bit) !== 0).map(([, b]) => b.prepare()));
   }
 
-  private async build(missing: number, skinning: SkinningMethod, views: MethodViews): Promise<void> {
-    if (this.destroyed) return;
-    const { meshPipelines, debugPipelines, format } = this.ctx;
-    if (missing & DebugView.WEIGHTS) {
-      const pipelines: GPURenderPipeline[] = [];
-      // One at a time: draws share variants, and the mesh cache fills as each resolves.
-      for (const d of this.draws) pipelines.push(await meshPipelines.pipeline({ ...meshVariantDesc(d.desc, 'weights'), skinning }));
-      if (this.destroyed) return;
-      views.weights.push(...pipelines);
-      views.ready |= DebugView.WEIGHTS;
+  /** Per draw, its 'weights' variant pipeline. */
+  private async buildWeights(skinning: SkinningMethod): Promise<readonly GPURenderPipeline[]> {
+    const pipelines: GPURenderPipeline[] = [];
+    // One at a time: draws share variants, and the mesh cache fills as each resolves.
+    for (const d of this.draws) pipelines.push(await this.ctx.meshPipelines.pipeline({ ...meshVariantDesc(d.desc, 'weights'), skinning }));
+    return pipelines;
+  }
+
+  /** Each triangle draw's edges with its 'wireframe' variant pipeline. */
+  private async buildWireframe(skinning: SkinningMethod): Promise<readonly WireDraw[]> {
+    this.edges ??= this.createEdgeBuffers();
+    const wire: WireDraw[] = [];
+    for (const [draw, e] of this.edges) {
+      const pipeline = await this.ctx.meshPipelines.pipeline({ ...meshVariantDesc(this.draws[draw].desc, 'wireframe'), skinning });
+      wire.push({ draw, pipeline, ...e });
     }
-    if (missing & DebugView.WIREFRAME) {
-      this.edges ??= this.createEdgeBuffers();
-      const wire: WireDraw[] = [];
-      for (const [draw, e] of this.edges) {
-        const pipeline = await meshPipelines.pipeline({ ...meshVariantDesc(this.draws[draw].desc, 'wireframe'), skinning });
-        wire.push({ draw, pipeline, ...e });
-      }
-      if (this.destroyed) return;
-      views.wire.push(...wire);
-      views.ready |= DebugView.WIREFRAME;
+    return wire;
+  }
+
+  /** The normal or tangent lines' pipeline of each draw whose primitive has them. */
+  private async buildLines(kind: DebugLineKind, skinning: SkinningMethod): Promise<readonly LineDraw[]> {
+    const lines: LineDraw[] = [];
+    for (let i = 0; i < this.draws.length; i++) {
+      const d = this.draws[i];
+      const has = kind === DebugLineKind.NORMALS ? d.primitive.hasNormals : d.primitive.hasTangents;
+      if (!has || d.primitive.vertexCount === 0) continue;
+      const pipeline = await this.ctx.debugPipelines.lines({
+        kind,
+        vertexLayoutKey: d.desc.vertexLayoutKey,
+        vertexLayouts: instanceStepped(d.desc.vertexLayouts),
+        influences: d.desc.influences,
+        skinning,
+        colorFormat: this.ctx.format,
+      });
+      lines.push({ draw: i, pipeline });
     }
-    for (const [bit, kind, out] of [
-      [DebugView.NORMALS, DebugLineKind.NORMALS, views.normals],
-      [DebugView.TANGENTS, DebugLineKind.TANGENTS, views.tangents],
-    ] as const) {
-      if (!(missing & bit)) continue;
-      const lines: LineDraw[] = [];
-      for (let i = 0; i < this.draws.length; i++) {
-        const d = this.draws[i];
-        const has = kind === DebugLineKind.NORMALS ? d.primitive.hasNormals : d.primitive.hasTangents;
-        if (!has || d.primitive.vertexCount === 0) continue;
-        const pipeline = await debugPipelines.lines({
-          kind,
-          vertexLayoutKey: d.desc.vertexLayoutKey,
-          vertexLayouts: instanceStepped(d.desc.vertexLayouts),
-          influences: d.desc.influences,
-          skinning,
-          colorFormat: format,
-        });
-        lines.push({ draw: i, pipeline });
-      }
-      if (this.destroyed) return;
-      out.push(...lines);
-      views.ready |= bit;
-    }
-    if (missing & DebugView.SKELETON) {
-      const [bone, joint] = await Promise.all([debugPipelines.skeleton('bone', format, skinning), debugPipelines.skeleton('joint', format, skinning)]);
-      if (this.destroyed) return;
-      views.bone = bone;
-      views.joint = joint;
-      if (!this.skeletonsBuilt) this.createSkeletons();
-      views.ready |= DebugView.SKELETON;
-    }
+    return lines;
+  }
+
+  /** The bone and joint pipelines; the skeletons' joint buffer the first time. */
+  private async buildSkeleton(skinning: SkinningMethod): Promise<SkeletonPipelines> {
+    const { debugPipelines, format } = this.ctx;
+    const [bone, joint] = await Promise.all([debugPipelines.skeleton('bone', format, skinning), debugPipelines.skeleton('joint', format, skinning)]);
+    if (!this.skeletonsBuilt && !this.destroyed) this.createSkeletons();
+    return { bone, joint };
   }
 
   /** Edge index buffers of every triangle draw (one per primitive, shared by the draws of a mesh), by draw. */
@@ -319,12 +339,12 @@ export class DebugViewDraws {
   }
 
   /**
-   * From the frame path: starts building the views of `mask` that were never asked for with
-   * `method` (allocates only then); `onFailed` reports a failed build.
+   * From the frame path: starts building the views of `mask` not yet built or under way with
+   * `method` (allocates only then); `onFailed` hears of a failed build once.
    */
   request(mask: number, method: SkinningMethod, onFailed: BuildFailure): void {
-    const wanted = mask & ALL_DEBUG_VIEWS & ~this.methods[method].requested;
-    if (wanted !== 0) this.prepare(wanted, method).catch((e: unknown) => onFailed('debug views', e));
+    const builds = this.methods[method].builds;
+    for (let i = 0; i < builds.length; i++) if (mask & builds[i][0]) builds[i][1].request(onFailed);
   }
 
   /**
@@ -338,8 +358,9 @@ export class DebugViewDraws {
     const views = mask & m.ready;
     let calls = 0;
     if (views & DebugView.WIREFRAME) {
-      for (let w = 0; w < m.wire.length; w++) {
-        const e = m.wire[w];
+      const wire = m.wire.value!;
+      for (let w = 0; w < wire.length; w++) {
+        const e = wire[w];
         pass.setPipeline(e.pipeline);
         this.bindVertexBuffers(pass, e.draw);
         pass.setIndexBuffer(e.indexBuffer, e.indexFormat);
@@ -348,8 +369,8 @@ export class DebugViewDraws {
       }
     }
     for (let kind = 0; kind < 2; kind++) {
-      const lines = kind === 0 ? m.normals : m.tangents;
       if (!(views & (kind === 0 ? DebugView.NORMALS : DebugView.TANGENTS))) continue;
+      const lines = (kind === 0 ? m.normals : m.tangents).value!;
       for (let l = 0; l < lines.length; l++) {
         const e = lines[l];
         pass.setPipeline(e.pipeline);
@@ -363,9 +384,10 @@ export class DebugViewDraws {
       }
     }
     if ((views & DebugView.SKELETON) && this.skeletonBuffer) {
+      const skeleton = m.skeleton.value!;
       pass.setVertexBuffer(0, this.skeletonBuffer);
       for (let shape = 0; shape < 2; shape++) {
-        pass.setPipeline(shape === 0 ? m.bone! : m.joint!);
+        pass.setPipeline(shape === 0 ? skeleton.bone : skeleton.joint);
         for (let s = 0; s < this.skeletons.length; s++) {
           const e = this.skeletons[s];
           for (let k = 0; k < instances; k++) {
