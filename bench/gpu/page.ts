@@ -95,7 +95,7 @@ let clipIndex = 0;
 let foxBounds: Bounds;
 const camera = new OrbitCamera();
 let count = 0;
-let placements = new Float32Array(0);
+let placements = new Float64Array(0);
 
 // Ours.
 let device: GPUDevice;
@@ -350,7 +350,7 @@ window.gpuBench = {
     const rows = Math.ceil(n / columns);
     const size = foxBounds.max.map((hi, c) => hi - foxBounds.min[c]);
     const spacing = 1.15 * Math.max(size[0], size[2]);
-    placements = new Float32Array(16 * n);
+    placements = new Float64Array(16 * n);
     const offsets: [number, number][] = [];
     for (let k = 0; k < n; k++) {
       const x = ((k % columns) - (columns - 1) / 2) * spacing;

@@ -30,8 +30,8 @@ const { PREVIOUS, TIME, STEP, DURATION } = RootMotionClock;
  * every instance in one batch call, lock roots and blend crossfades in JS (only fading
  * instances sample a second clip), then node matrices and palettes in one batch call. The
  * palettes of all instances live back to back in `palettes` (each instance's `palette` is
- * a view into it), the layout of the renderer's palette storage buffer; placements go to
- * `placementsF32` in the layout `renderInstances` takes.
+ * a view into it), the layout of the renderer's palette storage buffer; `placements` (doubles)
+ * are what `renderInstances` takes, rounded to float32 only where the frame packs them.
  *
  * Root motion: for clips whose root travels (see `findRootMotion`), the root joint is kept
  * in place and the instance's placement moves instead, by the root's motion since the last
@@ -64,8 +64,6 @@ export class Crowd {
   readonly speed: Float64Array;
   /** Model → world, 16 doubles per instance, column-major; root motion accumulates here. */
   readonly placements: Float64Array;
-  /** `placements` in single precision, written by `update` (what `renderInstances` takes). */
-  readonly placementsF32: Float32Array;
   /** Ground distance each instance's root motion carried it in the last `update`. */
   readonly moved: Float64Array;
   /** Root motion by clip, undefined for clips that play in place. */
@@ -127,11 +125,7 @@ export class Crowd {
     this.time = new Float64Array(capacity);
     this.speed = new Float64Array(capacity).fill(1);
     this.placements = new Float64Array(capacity * 16);
-    this.placementsF32 = new Float32Array(capacity * 16);
-    for (let k = 0; k < capacity; k++) {
-      setIdentity(this.placements, k * 16);
-      setIdentity(this.placementsF32, k * 16);
-    }
+    for (let k = 0; k < capacity; k++) setIdentity(this.placements, k * 16);
     this.moved = new Float64Array(capacity);
     this.durations = Float64Array.from(model.animations, (c) => c.duration);
     this.fromClip = new Int32Array(capacity).fill(-1);
@@ -207,7 +201,7 @@ export class Crowd {
     setIdentity(p, o);
     p[o] = c; p[o + 2] = -s; p[o + 8] = s; p[o + 10] = c;
     p[o + 12] = x; p[o + 13] = y; p[o + 14] = z;
-    this.copyPlacement(k);
+    this.placementChanged(k);
   }
 
   /**
@@ -233,7 +227,7 @@ export class Crowd {
   turn(k: number, turns: Float64Array): void {
     if (turns[k] === 0) return;
     turnPlacement(this.placements, k, turns);
-    this.copyPlacement(k);
+    this.placementChanged(k);
   }
 
   /**
@@ -252,7 +246,7 @@ export class Crowd {
       if (wx !== x || wz !== z) {
         p[o + 12] = wx;
         p[o + 14] = wz;
-        this.copyPlacement(k);
+        this.placementChanged(k);
       }
     }
   }
@@ -391,15 +385,11 @@ export class Crowd {
 
   private applyDelta(k: number, m: CrowdRootMotion): void {
     applyRootMotion(m, delta, this.placements, k, this.moved);
-    this.copyPlacement(k);
+    this.placementChanged(k);
   }
 
-  /** Instance k's placement changed: its single-precision copy follows (an evaluator elsewhere keeps its own too). */
-  protected copyPlacement(k: number): void {
-    const o = k * 16;
-    const p = this.placements;
-    for (let i = 0; i < 16; i++) this.placementsF32[o + i] = p[o + i];
-  }
+  /** Instance k's placement changed (an evaluator elsewhere, as GpuCrowd's, keeps its own copy). */
+  protected placementChanged(_k: number): void {}
 
   private checkInstance(k: number): void {
     if (!Number.isInteger(k) || k < 0 || k >= this.capacity) throw new RangeError(`Crowd: instance ${k} is not in [0, ${this.capacity})`);

@@ -25,7 +25,7 @@ export class GpuCrowd extends Crowd {
     super(model, capacity, 'gpu', options.rootMotions);
     const locks = this.rootMotions.map((m) => m && { rootSlot: m.track.rootSlot, up: m.track.up, ends: m.track.ends });
     this.gpu = new GpuPoseEvaluator(options.device, model, capacity, { label: 'crowd', hierarchy: options.hierarchy, limits: options.limits, locks });
-    for (let k = 0; k < capacity; k++) this.copyPlacement(k);
+    for (let k = 0; k < capacity; k++) this.placementChanged(k);
   }
 
   /** Advances every instance by `dt` seconds (as Crowd.update) and packs the clocks for the evaluator. Allocates nothing. */
@@ -57,8 +57,7 @@ export class GpuCrowd extends Crowd {
   }
 
   /** The evaluator keeps each placement as x y z and the turn about +Y (column 0 is (cos, 0, −sin), column 2 (sin, 0, cos)). */
-  protected override copyPlacement(k: number): void {
-    super.copyPlacement(k);
+  protected override placementChanged(k: number): void {
     const p = this.placements, o = k * 16;
     const state = this.gpu.state, g = k * STATE_WORDS + PLACEMENT;
     state[g] = p[o + 12]; state[g + 1] = p[o + 13]; state[g + 2] = p[o + 14];

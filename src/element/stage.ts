@@ -119,9 +119,8 @@ export class ViewerStage {
   fadeSeconds = 0.3;
   private readonly area = new Float64Array(4);
   private spacing = 1;
-  /** The one character's placement (root motion), its single-precision copy, and its steering. */
+  /** The one character's placement (root motion) and its steering. */
   private readonly placement = new Float64Array(16);
-  private readonly placementF32 = new Float32Array(16);
   /** `orientation` and `scale` (identity unless set); that turned by the turntable; the one character's placement times it. */
   private readonly base4 = new Float64Array(16);
   private readonly model4 = new Float64Array(16);
@@ -160,7 +159,6 @@ export class ViewerStage {
   constructor(readonly model: Model) {
     this.findRootMotions();
     setIdentity(this.placement);
-    setIdentity(this.placementF32);
     setIdentity(this.base4);
     setIdentity(this.model4);
     setIdentity(this.placed);
@@ -410,7 +408,6 @@ export class ViewerStage {
     setIdentity(this.placement);
     // On the circle's left edge, facing +Z: turning right (towards +X) circles the origin.
     if (this.walking) this.placement[12] = -this.radius;
-    for (let i = 0; i < 16; i++) this.placementF32[i] = this.placement[i];
     this.syncPlaced();
     this.lastClip = player.clip;
     this.lastTime = player.time;
@@ -438,8 +435,7 @@ export class ViewerStage {
         // Steer: turning by distance / radius walks a circle of that radius.
         this.turns[0] = this.moved[0] / this.radius;
         turnPlacement(this.placement, 0, this.turns);
-        for (let i = 0; i < 16; i++) this.placementF32[i] = this.placement[i];
-        this.syncPlaced();
+            this.syncPlaced();
       }
       this.lockRoot(player);
     }
@@ -473,7 +469,7 @@ export class ViewerStage {
       renderer.renderInstances(target, camera, this.singleList, 1, this.placed);
     } else if (this.walking) {
       this.singleList[0] = player.instance;
-      renderer.renderInstances(target, camera, this.singleList, 1, this.placementF32);
+      renderer.renderInstances(target, camera, this.singleList, 1, this.placement);
     } else {
       renderer.render(target, camera, player.instance);
     }

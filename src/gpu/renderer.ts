@@ -342,7 +342,7 @@ export class Renderer {
    * one-time growth to a larger crowd).
    */
   renderCrowd(target: GPUTexture, camera: Camera, crowd: Crowd, source?: GpuPaletteSource): void {
-    this.renderInstances(target, camera, crowd.instances, crowd.count, crowd.placementsF32, source);
+    this.renderInstances(target, camera, crowd.instances, crowd.count, crowd.placements, source);
   }
 
   /**
@@ -360,10 +360,12 @@ export class Renderer {
 
   /**
    * Draws `count` instances of the current model in one pass, each draw of the model as
-   * one instanced draw call. `placements` (optional): 16 floats per instance, a
+   * one instanced draw call. `placements` (optional): 16 doubles per instance, a
    * column-major world matrix applied on top of the instance's own node matrices (its
-   * position in a crowd; pass a Float64Array far from the origin: it is combined with the
-   * node matrices and made camera-relative in float64). Growing beyond the most instances
+   * position in a crowd, as Crowd.placements holds it). They stay in double precision until the
+   * frame packs them for the GPU: combined with the node matrices and made camera-relative in
+   * float64, then rounded once to float32 (draw records, the GPU record pass's placement rows),
+   * so an instance far from the origin keeps its precision near the camera. Growing beyond the most instances
    * drawn so far reallocates the per-instance buffers once; otherwise nothing is allocated.
    * More instances than one storage binding holds (`maxInstances`, from the device limits)
    * are drawn in passes of that many, each submitted before the next overwrites the
@@ -387,7 +389,7 @@ export class Renderer {
    * skinning method and path), then run: uploads, compute, shadow pass, main pass.
    */
   renderInstances(
-    target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float32Array | Float64Array,
+    target: GPUTexture, camera: Camera, instances: readonly ModelInstance[], count = instances.length, placements?: Float64Array,
     source?: GpuPaletteSource,
   ): void {
     const started = performance.now();
@@ -418,7 +420,7 @@ export class Renderer {
    * one while they build) and starts building the debug views the settings ask for. Allocates
    * only when it grows or starts a build.
    */
-  private beginModelFrame(current: ModelDraws, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined): void {
+  private beginModelFrame(current: ModelDraws, instances: readonly ModelInstance[], count: number, placements: Float64Array | undefined): void {
     for (let k = 0; k < count; k++) {
       if (instances[k].model !== current.model) {
         throw new Error(`Renderer.render: the instance is of model "${instances[k].model.name}" but the renderer holds "${current.model.name}"`);

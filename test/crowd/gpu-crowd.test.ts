@@ -74,7 +74,7 @@ async function compareWithCpu(d: GPUDevice, model: Model, n: number, frames: num
       if (cpu.fading(k)) fading++;
       const error = paletteUlpError(palettes.subarray(k * floats, (k + 1) * floats), cpu.instances[k].palette, model, cpu.instances[k].nodeMatrices);
       expect(error, `instance ${k}`).toBeLessThanOrEqual(1);
-      for (let i = 0; i < 16; i++) expect(placements[k * 16 + i], `placement ${k}[${i}]`).toBeCloseTo(cpu.placementsF32[k * 16 + i], 5);
+      for (let i = 0; i < 16; i++) expect(placements[k * 16 + i], `placement ${k}[${i}]`).toBeCloseTo(cpu.placements[k * 16 + i], 5);
     }
     expect(fading).toBeGreaterThan(0); // the comparison covered crossfades
   });

@@ -205,7 +205,7 @@ describe.skipIf(!device)('centre-of-rotation skinning in the Renderer (Dawn on S
       // Each alone, at its own placement, into a composite.
       const composite = new Uint8Array(together.rgba.length);
       for (let k = 0; k < 3; k++) {
-        scene.renderer.renderInstances(scene.target, scene.camera, [crowd.instances[k]], 1, crowd.placementsF32.subarray(k * 16, k * 16 + 16));
+        scene.renderer.renderInstances(scene.target, scene.camera, [crowd.instances[k]], 1, crowd.placements.subarray(k * 16, k * 16 + 16));
         const alone = await scene.read();
         for (let i = 0; i < alone.rgba.length; i += 4) if (alone.rgba[i + 3] > 0) composite.set(alone.rgba.subarray(i, i + 4), i);
       }

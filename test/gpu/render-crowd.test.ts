@@ -66,7 +66,7 @@ describe.skipIf(!device)('Renderer.renderCrowd (Dawn on SwiftShader)', () => {
       const paletteBytes = crowd.paletteMatrices * 64;
       expect(writes.filter((w) => w.source === crowd.palettes.buffer)).toEqual([{ source: crowd.palettes.buffer, size: 3 * paletteBytes }]);
       const copies = crowd.instances.map((instance) => ({ ...instance, palette: instance.palette.slice() }));
-      scene.renderer.renderInstances(scene.target, scene.camera, copies, 3, crowd.placementsF32);
+      scene.renderer.renderInstances(scene.target, scene.camera, copies, 3, crowd.placements);
       const staged = await scene.read();
       let differing = 0;
       for (let i = 0; i < staged.rgba.length; i++) if (staged.rgba[i] !== first.rgba[i]) differing++;

@@ -123,7 +123,7 @@ describe.skipIf(!device)('EXT_mesh_gpu_instancing rendering (Dawn on SwiftShader
     const model = await loadModel(instanced(), 'instanced quads');
     const reference = await loadModel(plainNodes(), 'plain quads');
     // Two model instances, one above the other.
-    const placements = Float32Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0.6, 0, 1);
+    const placements = Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0.6, 0, 1);
     const frames: Frame[] = [];
     const calls: number[] = [];
     await expectNoGpuErrors(gpu, async () => {

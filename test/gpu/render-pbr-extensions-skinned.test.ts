@@ -21,7 +21,7 @@ const device = await testDevice();
 const SIZE = 128;
 const CLIP_TIME = 0.6;
 /** Three placements side by side (column-major 4×4, translation in x). */
-const CROWD = Float32Array.from([-1, 0, 1].flatMap((x) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1]));
+const CROWD = Float64Array.from([-1, 0, 1].flatMap((x) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1]));
 
 /** Mean RGB difference in levels, and the share of pixels off by more than 8 levels in any channel. */
 function difference(a: Frame, b: Frame): { mean: number; off: number } {

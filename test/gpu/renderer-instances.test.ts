@@ -37,7 +37,7 @@ describe.skipIf(!device)('Renderer.renderInstances (Dawn on SwiftShader)', () =>
       const b = createModelInstance(model);
       updateModelInstance(a, 0, 0);
       updateModelInstance(b, 0, 1);
-      const placements = Float32Array.from([...translation(-1.6, 0, 0), ...translation(1.6, 0, 0)]);
+      const placements = Float64Array.from([...translation(-1.6, 0, 0), ...translation(1.6, 0, 0)]);
       const r = scene.renderer;
       r.renderInstances(scene.target, scene.camera, [a, b], 2, placements);
       const both = await scene.read();
@@ -72,7 +72,7 @@ describe.skipIf(!device)('Renderer.renderInstances (Dawn on SwiftShader)', () =>
       const near = createModelInstance(model);
       const far = createModelInstance(model);
       // The far copy 2 units behind the near one; each has red at z + 0.5 and blue at z − 0.5.
-      const placements = Float32Array.from([...translation(0, 0, 0), ...translation(0, 0, -2)]);
+      const placements = Float64Array.from([...translation(0, 0, 0), ...translation(0, 0, -2)]);
       try {
         for (const yaw of [0, Math.PI]) {
           scene.camera.target.set([0, 0, -1]);
@@ -80,7 +80,7 @@ describe.skipIf(!device)('Renderer.renderInstances (Dawn on SwiftShader)', () =>
           scene.camera.distance = 5;
           // Listing order must not matter.
           for (const order of [[near, far], [far, near]]) {
-            const p = order[0] === near ? placements : Float32Array.from([...placements.subarray(16), ...placements.subarray(0, 16)]);
+            const p = order[0] === near ? placements : Float64Array.from([...placements.subarray(16), ...placements.subarray(0, 16)]);
             scene.renderer.renderInstances(scene.target, scene.camera, order, 2, p);
             const [r, , b, a] = pixel(await scene.read(), W / 2, H / 2);
             // Four half-transparent layers: the nearest one dominates (0.5 vs 0.25, 0.125, …).
@@ -112,7 +112,7 @@ describe.skipIf(!device)('Renderer.renderInstances (Dawn on SwiftShader)', () =>
         dev.createBuffer = original;
       }
       expect(created).toEqual([]);
-      expect(() => scene.renderer.renderInstances(scene.target, scene.camera, crowd, 2, new Float32Array(16))).toThrow(/placement floats/);
+      expect(() => scene.renderer.renderInstances(scene.target, scene.camera, crowd, 2, new Float64Array(16))).toThrow(/placement floats/);
       const other = createModelInstance(await loadModel(buildBlendedPair(), 'other'));
       expect(() => scene.renderer.renderInstances(scene.target, scene.camera, [crowd[0], other], 2)).toThrow(/instance is of model/);
       await gpu.queue.onSubmittedWorkDone();

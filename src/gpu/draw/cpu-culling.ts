@@ -29,7 +29,7 @@ export class InstanceCuller {
   readonly planes = new Float32Array(FRUSTUM_FLOATS);
   /** The instances kept by the last `run` (`visibleCount` of them), nearest first when sorted. */
   instances: ModelInstance[] = [];
-  /** Their placements, 16 floats each in the same order (when `run` was given placements), kept in double precision. */
+  /** Their placements, 16 doubles each in the same order (when `run` was given placements), kept in double precision. */
   placements = new Float64Array(0);
   /** Their world boxes relative to `run`'s `origin` (the eye: what the debug overlay draws), WORLD_BOX_FLOATS each in the same order. */
   boxes = new Float32Array(0);
@@ -56,7 +56,7 @@ export class InstanceCuller {
 
   /**
    * Bounds every instance, culls (when `cull`) and compacts. `viewProjection` and `view`:
-   * the frame's column-major matrices; `placements`: 16 floats per instance applied over
+   * the frame's column-major matrices; `placements`: 16 doubles per instance applied over
    * its node matrices (as Renderer.renderInstances takes them), or undefined. `sort`: order
    * the kept instances nearest first (else input order). `skinning`: the method the
    * surfaces are skinned with, which the bounds must contain. `origin`: subtracted from
@@ -64,7 +64,7 @@ export class InstanceCuller {
    */
   run(
     viewProjection: Float32Array, view: Float32Array, instances: readonly ModelInstance[], count: number,
-    placements: Float32Array | Float64Array | undefined, skinning: SkinningMethod, cull = true, sort = true,
+    placements: Float64Array | undefined, skinning: SkinningMethod, cull = true, sort = true,
     origin: ArrayLike<number> = WORLD_ORIGIN,
   ): void {
     this.ensureCapacity(count);
@@ -140,7 +140,7 @@ export class InstanceCuller {
  * out[o…o+6] = the AABB of box min…max under the affine part of the column-major matrix
  * at m[mo…] (Arvo: centre by the matrix, half extent by its absolute 3×3).
  */
-function placeBox(m: Float32Array | Float64Array, mo: number, min: Float32Array, max: Float32Array, out: Float32Array, o: number): void {
+function placeBox(m: Float64Array, mo: number, min: Float32Array, max: Float32Array, out: Float32Array, o: number): void {
   if (!(min[0] <= max[0] && min[1] <= max[1] && min[2] <= max[2])) {
     // Empty (no vertices) stays empty; NaN stays NaN (never culled).
     for (let c = 0; c < 3; c++) { out[o + c] = min[c]; out[o + 3 + c] = max[c]; }

@@ -22,14 +22,14 @@ const morphWeights = new Float32Array(MAX_ACTIVE_MORPH_TARGETS);
 
 /**
  * Writes the records of `count` instances into `modelDraws.records`: draw i of instance k at
- * i × count + k. `placements`: 16 floats per instance (see Renderer.renderInstances);
+ * i × count + k. `placements`: 16 doubles per instance (see Renderer.renderInstances);
  * `eye`: the camera position the matrices are made relative to. `paletteSlots`: where
  * each instance's palettes sit in the upload when it is not instance k's slot k (culled
  * instances of a Crowd uploaded in place). `exactNormals`: the 'exact' normals setting;
  * otherwise a palette with non-uniform scale still takes the exact path. Allocates nothing.
  */
 export function writeDrawRecords(
-  modelDraws: ModelDraws, instances: readonly ModelInstance[], count: number, placements: Float32Array | Float64Array | undefined,
+  modelDraws: ModelDraws, instances: readonly ModelInstance[], count: number, placements: Float64Array | undefined,
   eye: ArrayLike<number>, paletteSlots: Int32Array | undefined, exactNormals: boolean,
 ): void {
   const { records, draws, paletteMatrices, preskinBase, preskinVertices, centerBase } = modelDraws;

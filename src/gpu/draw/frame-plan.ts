@@ -28,9 +28,9 @@ export class FramePlan {
   /** Whether a pass of the same frame came before this one (keep its colour and depth) or follows it. */
   continues = false;
   follows = false;
-  /** This pass's instances and their placements (16 floats each), before culling. */
+  /** This pass's instances and their placements (16 doubles each), before culling. */
   instances: readonly ModelInstance[] = [];
-  placements: Float32Array | Float64Array | undefined;
+  placements: Float64Array | undefined;
 
   // ── The palettes: uploaded from the instances, or already on the GPU. ──
   /** The palettes already on the GPU (a GPU pose evaluator's), if the frame has them. */
@@ -44,7 +44,7 @@ export class FramePlan {
   /** What is drawn: the survivors of CPU culling (nearest first), or every instance. */
   visible: readonly ModelInstance[] = [];
   visibleCount = 0;
-  visiblePlacements: Float32Array | Float64Array | undefined;
+  visiblePlacements: Float64Array | undefined;
   /** Where each survivor's palettes sit in an in-place upload (its slot before culling). */
   paletteSlots: Int32Array | undefined;
   /** Instances culled, and drawn, as the stats count them (GPU culling: by the count last read back). */
@@ -68,7 +68,7 @@ export class FramePlan {
    * pass. A chunk of a longer list gets its own list and a view of the placements (the only
    * allocation of a chunked frame).
    */
-  setRange(all: readonly ModelInstance[], first: number, count: number, total: number, chunk: number, placements: Float32Array | Float64Array | undefined): void {
+  setRange(all: readonly ModelInstance[], first: number, count: number, total: number, chunk: number, placements: Float64Array | undefined): void {
     this.first = first;
     this.count = count;
     this.chunk = chunk;

@@ -370,7 +370,7 @@ describe.skipIf(!device)('debug views (Dawn on SwiftShader)', () => {
     await expectNoGpuErrors(gpu, async () => {
       s.debug = ALL_VIEWS;
       const crowd = [big.instance, big.instance, big.instance];
-      const placements = new Float32Array(3 * 16);
+      const placements = new Float64Array(3 * 16);
       for (let k = 0; k < 3; k++) placements.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (k - 1) * 0.8, 0, 0, 1], k * 16);
       big.renderer.render(big.target, big.camera, big.instance);
       big.renderer.renderInstances(big.target, big.camera, crowd, 3, placements);

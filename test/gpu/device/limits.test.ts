@@ -115,7 +115,7 @@ describe.skipIf(!device)('beyond the device limits (Dawn on SwiftShader)', () =>
       // Overlapping, at alternating depths: later chunks must depth-test against earlier ones.
       placements.push(...translation((k - 3) * 0.35, 0, (k % 2) * -0.4));
     }
-    const place = Float32Array.from(placements);
+    const place = Float64Array.from(placements);
     const frames: Frame[] = [];
     await expectNoGpuErrors(gpu, async () => {
       for (const s of [whole, chunked]) {

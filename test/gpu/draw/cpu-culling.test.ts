@@ -46,7 +46,7 @@ describe.skipIf(!device)('frustum culling in the Renderer (Dawn on SwiftShader)'
   afterAll(() => scene?.destroy());
 
   async function frame(instances: ModelInstance[], placements: number[][]): Promise<Frame> {
-    scene.renderer.renderInstances(scene.target, scene.camera, instances, instances.length, Float32Array.from(placements.flat()));
+    scene.renderer.renderInstances(scene.target, scene.camera, instances, instances.length, Float64Array.from(placements.flat()));
     return scene.read();
   }
 
@@ -184,7 +184,7 @@ describe('InstanceCuller', () => {
     const view = mat4.lookAt([0, 1, 10], [0, 1, 0], [0, 1, 0]);
     const viewProjection = mat4.multiply(mat4.perspective(Math.PI / 3, 1, 0.1, 100), view);
     const zs = [-5, 100, 2, 0];
-    const placements = Float32Array.from(zs.flatMap((z) => translation(0, 0, z)));
+    const placements = Float64Array.from(zs.flatMap((z) => translation(0, 0, z)));
     culler.run(viewProjection, view, instances, 4, placements, 'linear');
     expect(culler.visibleCount).toBe(3);
     expect(culler.culledCount).toBe(1);

@@ -139,7 +139,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
     const c = scene.camera;
     c.update(W / H);
     const viewProjection = mat4.multiply(c.projection, c.view, new Float32Array(16)) as Float32Array;
-    culler.run(viewProjection, c.view as Float32Array, crowd.instances, COUNT, crowd.placementsF32, 'linear');
+    culler.run(viewProjection, c.view as Float32Array, crowd.instances, COUNT, crowd.placements, 'linear');
     return [...culler.kept.subarray(0, culler.visibleCount)].sort((a, b) => a - b);
   }
 
@@ -164,7 +164,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
       let partial = 0;
       for (const [yaw, pitch, distance] of [[0, -0.3, 2.5], [0.8, -0.2, 3], [-1.2, -0.5, 2], [2.5, -0.1, 4], [0.3, -1.2, 3.5]]) {
         aim(yaw, pitch, distance);
-        r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, source);
+        r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placements, source);
         const gpuSet = await gpuKept();
         const cpuSet = cpuKept();
         expect(gpuSet).toEqual(cpuSet);
@@ -175,10 +175,10 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
       // The stats show the GPU's count (read back late: after a settled frame, this one's).
       aim(0, -0.3, 2.5);
       for (let i = 0; i < 2; i++) {
-        r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, source);
+        r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placements, source);
         await gpuKept();
       }
-      r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, source);
+      r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placements, source);
       expect(r.stats.instances).toBe(cpuKept().length);
       expect(r.stats.culled).toBe(COUNT - cpuKept().length);
       await gpu.queue.onSubmittedWorkDone();
@@ -254,7 +254,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
         expect(r.stats.bytesUploaded).toBe(cpu);
         // The in-place palette upload of every instance is most of it.
         expect(cpu).toBeGreaterThan(COUNT * crowd.paletteMatrices * 64);
-        const gpuPath = measure(() => r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, uploading));
+        const gpuPath = measure(() => r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placements, uploading));
         expect(r.stats.bytesUploaded).toBe(gpuPath);
         expect(gpuPath).toBeLessThan(COUNT * crowd.paletteMatrices * 64);
         expect(gpuPath).toBeGreaterThan(bytes.byteLength);
@@ -281,7 +281,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
         const cpu = await chunked.read();
         const cpuCulled = r.stats.culled;
         expect(cpuCulled).toBeGreaterThan(0);
-        const copies = countGpuCalls(gpu, () => r.renderInstances(chunked.target, chunked.camera, crowd.instances, COUNT, crowd.placementsF32, source));
+        const copies = countGpuCalls(gpu, () => r.renderInstances(chunked.target, chunked.camera, crowd.instances, COUNT, crowd.placements, source));
         // Four chunks of at most 16: four submits, each culled on the GPU (indirect draws).
         expect(copies.submit).toBe(Math.ceil(COUNT / chunk));
         expect(r.stats.joints).toBe(0);
@@ -290,7 +290,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
         for (let f = 0; f < 50 && r.stats.culled !== cpuCulled; f++) {
           await gpu.queue.onSubmittedWorkDone();
           await new Promise((resolve) => setTimeout(resolve, 5));
-          r.renderInstances(chunked.target, chunked.camera, crowd.instances, COUNT, crowd.placementsF32, source);
+          r.renderInstances(chunked.target, chunked.camera, crowd.instances, COUNT, crowd.placements, source);
         }
         expect(r.stats.culled).toBe(cpuCulled);
         expect(r.stats.instances).toBe(COUNT - cpuCulled);
@@ -308,7 +308,7 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
   it('refuses GPU palettes too small for the instances drawn, naming the buffer', () => {
     const small = gpu.createBuffer({ label: 'too small palettes', size: 64 * crowd.paletteMatrices, usage: GPUBufferUsage.STORAGE });
     try {
-      expect(() => scene.renderer.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, { palettes: small }))
+      expect(() => scene.renderer.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placements, { palettes: small }))
         .toThrow(new RangeError(`Renderer.renderInstances: ${COUNT} instances need ${COUNT * crowd.paletteMatrices * 64} bytes of GPU palettes (at least one matrix), "too small palettes" holds ${64 * crowd.paletteMatrices}`));
     } finally {
       small.destroy();
@@ -320,9 +320,9 @@ describe.skipIf(!device)('GPU culling and indirect draws (Dawn on SwiftShader)',
       const r = scene.renderer;
       r.settings.culling = true;
       aim(0.5, -0.35, 2.2);
-      r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, source);
+      r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placements, source);
       const counts = countGpuCalls(gpu, () => {
-        for (let i = 0; i < 5; i++) r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placementsF32, source);
+        for (let i = 0; i < 5; i++) r.renderInstances(scene.target, scene.camera, crowd.instances, COUNT, crowd.placements, source);
       });
       // Per frame: frame uniforms, placements and record parameters (records written on the GPU), culling parameters.
       expect(counts).toEqual({ createCommandEncoder: 5, submit: 5, writeBuffer: 20 });
