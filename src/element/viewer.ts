@@ -168,8 +168,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         return crowdCode ? crowdCode.then(() => model) : model;
       },
       gpu: () => this.session.ready!,
-      // The model shows under its environment from the first frame.
-      upload: (gpu, model) => this.lighting.ready().then(() => this.session.upload(gpu, model)),
+      // The model shows under its environment from the first frame; its pipelines compile while that is prefiltered.
+      upload: async (gpu, model) => void await Promise.all([this.lighting.ready(), this.session.upload(gpu, model)]),
       unsupportedMessage: () => this.session.unsupportedMessage,
       loadStarted: () => {
         this.loaderBytes = 0;
