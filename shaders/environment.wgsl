@@ -2,9 +2,9 @@
 // environment loads: equirect → cube map, the cube's mip chain (2×2 averages), the GGX
 // specular mip chain (importance sampled, with filtered importance sampling: each sample
 // reads the mip whose texel covers its solid angle, Křivánek & Colbert, GPU Gems 3 ch. 20),
-// diffuse irradiance as nine SH coefficients (compute), and the split-sum BRDF table
-// (Karis, "Real Shading in Unreal Engine 4", 2013), once per device.
-// Built as pbr.wgsl + sh9.wgsl + this file. PrefilterParams is mirrored by
+// and the split-sum BRDF table (Karis, "Real Shading in Unreal Engine 4", 2013), once per
+// device. (The diffuse irradiance is projected on the CPU: src/gpu/environment/sh9.ts.)
+// Built as pbr.wgsl + fullscreen.wgsl + this file. PrefilterParams is mirrored by
 // src/gpu/environment/prefilter-params.ts (test/gpu/environment/prefilter.test.ts).
 
 struct PrefilterParams {
@@ -18,7 +18,7 @@ struct PrefilterParams {
 }
 
 // PrefilterBinding in src/gpu/environment/prefilter-params.ts. Each pipeline uses some of
-// them: the equirect pass 0, 1, 2; the cube passes 0, 1, 3; the irradiance pass 4, 5.
+// them: the equirect pass 0, 1, 2; the cube passes 0, 1, 3.
 @group(0) @binding(0) var<uniform> params: PrefilterParams;
 @group(0) @binding(1) var sourceSampler: sampler;
 @group(0) @binding(2) var equirect: texture_2d<f32>;
@@ -136,55 +136,4 @@ fn fsBrdfLut(in: FullscreenOutput) -> @location(0) vec4f {
     }
   }
   return vec4f(a / f32(BRDF_LUT_SAMPLES), b / f32(BRDF_LUT_SAMPLES), 0.0, 1.0);
-}
-
-// Diffuse irradiance: radiance of one cube level (as a 2D array, one layer per face)
-// projected on the nine SH functions, each texel weighted by its solid angle, then
-// convolved with the clamped cosine (shCosineBand). One workgroup; `irradianceOut` holds
-// nine vec4f (rgb, 0).
-const SH_THREADS: u32 = 64u;
-@group(0) @binding(4) var irradianceFaces: texture_2d_array<f32>;
-@group(0) @binding(5) var<storage, read_write> irradianceOut: array<vec4f, 9>;
-var<workgroup> partial: array<array<vec3f, 9>, SH_THREADS>;
-var<workgroup> partialWeight: array<f32, SH_THREADS>;
-
-@compute @workgroup_size(SH_THREADS)
-fn csIrradiance(@builtin(local_invocation_index) thread: u32) {
-  let size = textureDimensions(irradianceFaces).x;
-  let perFace = size * size;
-  var acc: array<vec3f, 9>;
-  var total = 0.0;
-  for (var k = thread; k < perFace * 6u; k += SH_THREADS) {
-    let face = k / perFace;
-    let x = (k % perFace) % size;
-    let y = (k % perFace) / size;
-    let uv = (vec2f(f32(x), f32(y)) + 0.5) / f32(size);
-    let st = uv * 2.0 - 1.0;
-    // The texel's solid angle, up to the constant (2 / size)².
-    let w = 1.0 / pow(1.0 + dot(st, st), 1.5);
-    let c = textureLoad(irradianceFaces, vec2u(x, y), face, 0).rgb * w;
-    let basis = shBasis(faceDirection(face, uv));
-    for (var j = 0u; j < 9u; j++) {
-      acc[j] += c * basis[j];
-    }
-    total += w;
-  }
-  partial[thread] = acc;
-  partialWeight[thread] = total;
-  workgroupBarrier();
-  if (thread == 0u) {
-    var sum: array<vec3f, 9>;
-    var weight = 0.0;
-    for (var t = 0u; t < SH_THREADS; t++) {
-      for (var j = 0u; j < 9u; j++) {
-        sum[j] += partial[t][j];
-      }
-      weight += partialWeight[t];
-    }
-    // The weights add up to the sphere: scale them to 4π exactly.
-    let scale = 4.0 * PI / weight;
-    for (var j = 0u; j < 9u; j++) {
-      irradianceOut[j] = vec4f(sum[j] * scale * shCosineBand(j), 0.0);
-    }
-  }
 }

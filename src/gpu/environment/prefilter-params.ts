@@ -20,8 +20,6 @@ export const PrefilterBinding = {
   SAMPLER: 1,
   EQUIRECT: 2,
   SOURCE_CUBE: 3,
-  IRRADIANCE_FACES: 4,
-  IRRADIANCE_OUT: 5,
 } as const;
 
 /**
@@ -38,8 +36,6 @@ export const MAX_EQUIRECT_WIDTH = 4 * RADIANCE_CUBE_SIZE;
 export const SPECULAR_SIZE_RATIO = 4;
 /** Levels of the specular chain (roughness = level / (levels − 1)). */
 export const SPECULAR_LEVELS = 6;
-/** Face size of the radiance level projected on SH for the irradiance. */
-export const IRRADIANCE_SOURCE_SIZE = 32;
 
 /** The radiance cube's face size for an equirect image `width` texels wide (a power of two). */
 export function radianceCubeSize(width: number): number {
@@ -48,9 +44,8 @@ export function radianceCubeSize(width: number): number {
 }
 /** GGX samples per texel of the rough levels (filtered importance sampling keeps this low). */
 export const SPECULAR_SAMPLES = 64;
-/** Nine SH coefficients, each a vec4f (rgb, 0): `array<vec4f, 9>`. */
+/** Nine SH coefficients (sh9.ts), each a vec4f (rgb, 0) in the frame uniforms: `array<vec4f, 9>`. */
 export const IRRADIANCE_COEFFICIENTS = 9;
-export const IRRADIANCE_BYTES = IRRADIANCE_COEFFICIENTS * 16;
 /** Size of the split-sum BRDF table (n·v across, roughness down), rg16float. */
 export const BRDF_LUT_SIZE = 64;
 export const ENVIRONMENT_FORMAT: GPUTextureFormat = 'rgba16float';

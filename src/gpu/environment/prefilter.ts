@@ -5,27 +5,27 @@
  * 2. the radiance cube's mip chain, 2×2 averages;
  * 3. the GGX specular chain from it, SPECULAR_LEVELS levels of rising roughness, level 0 a
  *    quarter of the radiance cube's size;
- * 4. diffuse irradiance: SH9 of one small level, by a compute pass;
- * then reads the nine coefficients back for the dominant direction (the ground shadow's
- * light). The split-sum BRDF table is made once per device (`acquireBrdfLut`).
+ * and projects the image's diffuse irradiance on SH9 on the CPU meanwhile (sh9.ts), whose
+ * band 1 gives the dominant direction (the ground shadow's light). The split-sum BRDF table is
+ * made once per device (`acquireBrdfLut`).
  * Everything runs within WebGPU's default limits (SwiftShader included).
  */
 import environmentWgsl from '../../../shaders/environment.wgsl?raw';
 import fullscreenWgsl from '../../../shaders/fullscreen.wgsl?raw';
 import pbrWgsl from '../../../shaders/pbr.wgsl?raw';
-import sh9Wgsl from '../../../shaders/sh9.wgsl?raw';
 import { mipLevelCount } from '../textures/mipmaps.ts';
 import { perDevice } from '../device/per-device.ts';
 import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 import { Environment } from './environment.ts';
 import { downsampleEquirect, toHalfRgba, type EquirectImage } from './equirect.ts';
 import {
-  BRDF_LUT_SIZE, ENVIRONMENT_FORMAT, IRRADIANCE_BYTES, IRRADIANCE_SOURCE_SIZE, MAX_EQUIRECT_WIDTH, PREFILTER_PARAMS_SIZE, PrefilterBinding,
+  BRDF_LUT_SIZE, ENVIRONMENT_FORMAT, MAX_EQUIRECT_WIDTH, PREFILTER_PARAMS_SIZE, PrefilterBinding,
   PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS, SPECULAR_SAMPLES, SPECULAR_SIZE_RATIO,
 } from './prefilter-params.ts';
+import { irradianceSh9 } from './sh9.ts';
 
 export const ENVIRONMENT_SHADER_SOURCE = pipelineShader('environment prefilter', {
-  'pbr.wgsl': pbrWgsl, 'sh9.wgsl': sh9Wgsl, 'fullscreen.wgsl': fullscreenWgsl, 'environment.wgsl': environmentWgsl,
+  'pbr.wgsl': pbrWgsl, 'fullscreen.wgsl': fullscreenWgsl, 'environment.wgsl': environmentWgsl,
 });
 
 /** Uniform slots are this far apart (the default minUniformBufferOffsetAlignment). */
@@ -37,11 +37,9 @@ interface PrefilterPipelines {
   readonly sampler: GPUSampler;
   readonly equirectLayout: GPUBindGroupLayout;
   readonly cubeLayout: GPUBindGroupLayout;
-  readonly irradianceLayout: GPUBindGroupLayout;
   readonly equirectToCube: Promise<GPURenderPipeline>;
   readonly downsample: Promise<GPURenderPipeline>;
   readonly specular: Promise<GPURenderPipeline>;
-  readonly irradiance: Promise<GPUComputePipeline>;
   /** The BRDF table's pipeline, built with the others (prefilterEnvironment awaits it). */
   readonly lut: Promise<GPURenderPipeline>;
   /** It, once built. */
@@ -59,13 +57,6 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
   });
   const cubeLayout = device.createBindGroupLayout({
     label: 'environment prefilter: cube', entries: [params, sampler, { binding: B.SOURCE_CUBE, visibility: FRAGMENT, texture: { sampleType: 'float', viewDimension: 'cube' } }],
-  });
-  const irradianceLayout = device.createBindGroupLayout({
-    label: 'environment prefilter: irradiance',
-    entries: [
-      { binding: B.IRRADIANCE_FACES, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'float', viewDimension: '2d-array' } },
-      { binding: B.IRRADIANCE_OUT, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
-    ],
   });
   const render = (name: string, entryPoint: string, layout: GPUBindGroupLayout, constants: Record<string, number> = {}) => device.createRenderPipelineAsync({
     label: `environment prefilter: ${name}`,
@@ -87,15 +78,10 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
       label: 'environment prefilter sampler', magFilter: 'linear', minFilter: 'linear', mipmapFilter: 'linear',
       addressModeU: 'repeat', addressModeV: 'clamp-to-edge',
     }),
-    equirectLayout, cubeLayout, irradianceLayout,
+    equirectLayout, cubeLayout,
     equirectToCube: render('equirect to cube', 'fsEquirectToCube', equirectLayout),
     downsample: render('cube mip', 'fsDownsample', cubeLayout),
     specular: render('specular', 'fsSpecular', cubeLayout, { MIRROR_SOURCE_LEVEL: Math.log2(SPECULAR_SIZE_RATIO) }),
-    irradiance: device.createComputePipelineAsync({
-      label: 'environment prefilter: irradiance SH9',
-      layout: device.createPipelineLayout({ label: 'environment prefilter: irradiance', bindGroupLayouts: [irradianceLayout] }),
-      compute: { module, entryPoint: 'csIrradiance' },
-    }),
     lut,
     lutReady: undefined,
   };
@@ -165,7 +151,7 @@ export function releaseBrdfLut(device: GPUDevice): void {
 /** Prefilters `image` into an Environment (see the module comment). The caller owns the result. */
 export async function prefilterEnvironment(device: GPUDevice, image: EquirectImage, label = 'environment'): Promise<Environment> {
   const p = prefilterPipelines(device);
-  const [equirectToCube, downsample, specularPipeline, irradiancePipeline] = await Promise.all([p.equirectToCube, p.downsample, p.specular, p.irradiance, p.lut]);
+  const [equirectToCube, downsample, specularPipeline] = await Promise.all([p.equirectToCube, p.downsample, p.specular, p.lut]);
   const source = downsampleEquirect(image, MAX_EQUIRECT_WIDTH);
   const equirect = device.createTexture({
     label: `${label} equirect`, size: [source.width, source.height], format: ENVIRONMENT_FORMAT,
@@ -182,8 +168,6 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
     label: `${label} specular`, size: [specularSize, specularSize, 6], mipLevelCount: SPECULAR_LEVELS, format: ENVIRONMENT_FORMAT,
     usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC, textureBindingViewDimension: 'cube',
   });
-  const irradiance = device.createBuffer({ label: `${label} irradiance SH9`, size: IRRADIANCE_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  const readback = device.createBuffer({ label: `${label} irradiance readback`, size: IRRADIANCE_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
 
   // One uniform slot per pass: 6 faces × (1 + radiance levels − 1 + specular levels).
   const passes = 6 * (radianceLevels + SPECULAR_LEVELS);
@@ -230,36 +214,14 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
   for (let level = 0; level < SPECULAR_LEVELS; level++) {
     for (let face = 0; face < 6; face++) drawFace(specularPipeline, specularSource, specular, level, face, level / (SPECULAR_LEVELS - 1), 'specular');
   }
-  const compute = encoder.beginComputePass({ label: `${label} irradiance SH9` });
-  compute.setPipeline(irradiancePipeline);
-  compute.setBindGroup(0, device.createBindGroup({
-    label: `${label} prefilter: irradiance`, layout: p.irradianceLayout,
-    entries: [
-      { binding: B.IRRADIANCE_FACES, resource: radiance.createView({ label: `${label} irradiance source`, dimension: '2d-array', baseMipLevel: Math.log2(radianceSize / IRRADIANCE_SOURCE_SIZE), mipLevelCount: 1 }) },
-      { binding: B.IRRADIANCE_OUT, resource: { buffer: irradiance } },
-    ],
-  }));
-  compute.dispatchWorkgroups(1);
-  compute.end();
-  encoder.copyBufferToBuffer(irradiance, 0, readback, 0, IRRADIANCE_BYTES);
   device.queue.writeBuffer(params, 0, paramsData);
   device.queue.submit([encoder.finish()]);
 
-  try {
-    await readback.mapAsync(GPUMapMode.READ);
-    const coefficients = new Float32Array(readback.getMappedRange().slice(0));
-    readback.unmap();
-    return new Environment(radiance, specular, dominantDirection(coefficients), coefficients);
-  } catch (e) {
-    radiance.destroy(); specular.destroy();
-    throw e;
-  } finally {
-    // The frame uniforms carry the coefficients from here on.
-    irradiance.destroy();
-    readback.destroy();
-    params.destroy();
-    equirect.destroy();
-  }
+  params.destroy();
+  equirect.destroy();
+  // The passes run on the GPU while the CPU projects the irradiance; frames queue after them.
+  const coefficients = irradianceSh9(image);
+  return new Environment(radiance, specular, dominantDirection(coefficients), coefficients);
 }
 
 /**
@@ -268,7 +230,7 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
  */
 export function dominantDirection(coefficients: Float32Array): Float32Array {
   const lum = (j: number) => 0.2126 * coefficients[j * 4] + 0.7152 * coefficients[j * 4 + 1] + 0.0722 * coefficients[j * 4 + 2];
-  // Band 1 is (y, z, x) in coefficients 1, 2, 3 (shaders/sh9.wgsl).
+  // Band 1 is (y, z, x) in coefficients 1, 2, 3 (sh9.ts, shaders/sh9.wgsl).
   const x = lum(3), y = lum(1), z = lum(2);
   const length = Math.hypot(x, y, z);
   // Below 1% of the mean (band 0): no direction to speak of.

@@ -50,7 +50,7 @@ export const PIPELINE_SHADERS = {
   'records': ['draw-record.wgsl', F32_CONSTANTS, 'records.wgsl'],
   'crowd-eval': [F32_CONSTANTS, 'crowd-eval.wgsl'],
   'dq-palette': ['dq-palette.wgsl'],
-  'environment prefilter': ['pbr.wgsl', 'sh9.wgsl', 'fullscreen.wgsl', 'environment.wgsl'],
+  'environment prefilter': ['pbr.wgsl', 'fullscreen.wgsl', 'environment.wgsl'],
   // The table's size, then the PBR and sheen lobe functions it integrates.
   'sheen albedo table': [{ generated: 'table size' }, 'pbr.wgsl', 'pbr-extensions/lobes.wgsl', 'sheen-albedo.wgsl'],
   'mipmap': ['fullscreen.wgsl', 'mipmap.wgsl'],

@@ -48,8 +48,6 @@ describe('PrefilterParams ↔ prefilter-params.ts', () => {
     expect(b.get('sourceSampler')?.binding).toBe(PrefilterBinding.SAMPLER);
     expect(b.get('equirect')?.binding).toBe(PrefilterBinding.EQUIRECT);
     expect(b.get('sourceCube')?.binding).toBe(PrefilterBinding.SOURCE_CUBE);
-    expect(b.get('irradianceFaces')?.binding).toBe(PrefilterBinding.IRRADIANCE_FACES);
-    expect(b.get('irradianceOut')?.binding).toBe(PrefilterBinding.IRRADIANCE_OUT);
   });
 
   it('radianceCubeSize: a quarter of the image width, a power of two, 128…512', () => {

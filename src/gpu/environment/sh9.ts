@@ -1,0 +1,84 @@
+/**
+ * Diffuse irradiance of an environment as nine spherical-harmonic coefficients (Ramamoorthi &
+ * Hanrahan, "An Efficient Representation for Irradiance Environment Maps", 2001), projected on
+ * the CPU from the equirect image. The basis is shaders/sh9.wgsl's, which the mesh shader
+ * evaluates (environment-lighting.wgsl); test/gpu/environment/sh9.test.ts holds the two to the
+ * same constants. On the CPU rather than in a compute pass: a projection this small takes a
+ * millisecond here, where compiling the pass took a CPU rasteriser (SwiftShader) over a second
+ * before a page's first frame.
+ */
+import { downsampleEquirect, type EquirectImage } from './equirect.ts';
+import { IRRADIANCE_COEFFICIENTS } from './prefilter-params.ts';
+
+/** The basis functions' constants (sh9.wgsl): band 0; band 1; band 2's xy, yz, xz terms, its z² term and its x² − y² term. */
+export const SH_C0 = 0.282095;
+export const SH_C1 = 0.488603;
+export const SH_C2_CROSS = 1.092548;
+export const SH_C2_ZZ = 0.315392;
+export const SH_C2_XX_YY = 0.546274;
+
+/**
+ * The clamped-cosine convolution of band 0, 1, 2 divided by π (A0 = π, A1 = 2π/3, A2 = π/4):
+ * the stored coefficients times the basis give irradiance / π, the radiance a white
+ * Lambertian surface reflects (sh9.wgsl `shCosineBand`).
+ */
+export const SH_COSINE_BANDS: readonly [number, number, number] = [1, 2 / 3, 0.25];
+
+/** Width the image is box-filtered down to before projecting: bands 0–2 see nothing finer. */
+export const SH9_SOURCE_WIDTH = 128;
+
+/** The nine basis functions at unit direction (x, y, z) into `dst` (shBasis's order). */
+export function shBasis(x: number, y: number, z: number, dst: Float64Array): Float64Array {
+  dst[0] = SH_C0;
+  dst[1] = SH_C1 * y;
+  dst[2] = SH_C1 * z;
+  dst[3] = SH_C1 * x;
+  dst[4] = SH_C2_CROSS * x * y;
+  dst[5] = SH_C2_CROSS * y * z;
+  dst[6] = SH_C2_ZZ * (3 * z * z - 1);
+  dst[7] = SH_C2_CROSS * x * z;
+  dst[8] = SH_C2_XX_YY * (x * x - y * y);
+  return dst;
+}
+
+/** The band of coefficient `j` (0: 0; 1–3: 1; 4–8: 2). */
+function bandOf(j: number): 0 | 1 | 2 {
+  return j === 0 ? 0 : j < 4 ? 1 : 2;
+}
+
+/**
+ * `image`'s irradiance / π as nine coefficients, each rgb then 0 (36 floats, the layout of the
+ * frame uniforms' `array<vec4f, 9>`): radiance projected on the basis, each texel weighted by
+ * its solid angle (sin θ on the equirect, scaled so the weights add up to 4π), then convolved
+ * with the clamped cosine. Load-time only (allocates).
+ */
+export function irradianceSh9(image: EquirectImage): Float32Array {
+  const { width, height, rgb } = downsampleEquirect(image, SH9_SOURCE_WIDTH);
+  const sums = new Float64Array(IRRADIANCE_COEFFICIENTS * 3);
+  const basis = new Float64Array(IRRADIANCE_COEFFICIENTS);
+  let total = 0;
+  for (let y = 0; y < height; y++) {
+    // equirect.ts: direction of (u, v) is (sin φ sin θ, cos θ, −cos φ sin θ), θ = π v, φ = 2π(u − 0.5).
+    const theta = (Math.PI * (y + 0.5)) / height;
+    const sinTheta = Math.sin(theta), cosTheta = Math.cos(theta);
+    for (let x = 0; x < width; x++) {
+      const phi = 2 * Math.PI * ((x + 0.5) / width - 0.5);
+      shBasis(Math.sin(phi) * sinTheta, cosTheta, -Math.cos(phi) * sinTheta, basis);
+      const i = (y * width + x) * 3;
+      for (let j = 0; j < IRRADIANCE_COEFFICIENTS; j++) {
+        const w = basis[j] * sinTheta;
+        sums[j * 3] += rgb[i] * w;
+        sums[j * 3 + 1] += rgb[i + 1] * w;
+        sums[j * 3 + 2] += rgb[i + 2] * w;
+      }
+      total += sinTheta;
+    }
+  }
+  const out = new Float32Array(IRRADIANCE_COEFFICIENTS * 4);
+  const scale = (4 * Math.PI) / total;
+  for (let j = 0; j < IRRADIANCE_COEFFICIENTS; j++) {
+    const k = scale * SH_COSINE_BANDS[bandOf(j)];
+    for (let c = 0; c < 3; c++) out[j * 4 + c] = sums[j * 3 + c] * k;
+  }
+  return out;
+}
