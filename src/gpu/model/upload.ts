@@ -12,7 +12,7 @@ import type { GpuMaterial, MaterialTextures } from './material-upload.ts';
 import { MATERIAL_UPLOADERS, materialPathFor } from './material-uploaders.ts';
 import type { MipmapGenerator } from '../textures/mipmaps.ts';
 import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
-import type { MeshPipelines } from '../pipelines/mesh.ts';
+import { loadMaterialPaths, type MeshPipelines } from '../pipelines/mesh.ts';
 import { buildGeometryBuffer } from './quantized-vertex.ts';
 import {
   createImageTexture, createSolidTexture, fitImage, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,
@@ -237,6 +237,8 @@ export async function uploadModel(ctx: UploadContext, model: Model, label = mode
   const warnings: GltfWarning[] = [];
   try {
     const mtoon = ctx.mtoon ?? true;
+    // Both ways a material may be drawn (animated or not): the WGSL of every path it may take.
+    await loadMaterialPaths(model.materials.flatMap((m) => [materialPathFor(m, mtoon, false), materialPathFor(m, mtoon, true)]));
     const animatedMaterialUniforms = createAnimatedMaterialUniforms(ctx.device, model, label, (m) => materialPathFor(m, mtoon, true));
     if (animatedMaterialUniforms) owned.push(animatedMaterialUniforms.buffer);
     const materials = await uploadMaterials(ctx, model, label, owned, limits, warnings, animatedMaterialUniforms);

@@ -27,10 +27,45 @@ export interface MaterialPathVariant {
   readonly group3?: (device: GPUDevice) => GPUBindGroupLayout;
 }
 
+/** WGSL files by their path under shaders/, as a path hands them to its shader (`files`). */
+export type WgslFiles = Readonly<Record<WgslFile, string>>;
+
+/**
+ * WGSL files a path imports the first time a model uses it (loadMaterialPaths in
+ * pipelines/mesh.ts), so that a page whose models never draw with the path does not fetch them
+ * (its first load).
+ */
+export class DeferredWgsl {
+  private files: WgslFiles | undefined;
+  private loading: Promise<void> | undefined;
+
+  constructor(private readonly path: MaterialPathName, private readonly importFiles: () => Promise<WgslFiles>) {}
+
+  /** Imports the files (once; a failed import is tried again by the next call). */
+  load(): Promise<void> {
+    this.loading ??= this.importFiles().then(
+      (files) => { this.files = files; },
+      (error: unknown) => {
+        this.loading = undefined;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
+
+  /** The files, once loaded; before, an error naming the path (its pipelines were asked for before loadMaterialPaths). */
+  get loaded(): WgslFiles {
+    if (!this.files) throw new Error(`material path '${this.path}': its WGSL is not loaded yet (loadMaterialPaths before building its pipelines)`);
+    return this.files;
+  }
+}
+
 export interface MaterialPath {
   readonly name: MaterialPathName;
   /** The path's own WGSL files by their path under shaders/ (its `mesh (name)` shader's order: layouts/pipeline-shaders.ts): group 2, `materialVertexOffset`, its fragment entry points. */
-  readonly files: Readonly<Record<WgslFile, string>>;
+  readonly files: WgslFiles;
+  /** Its files imported when a model first uses the path (DeferredWgsl), after `files` in the shader; undefined: all are in `files`. */
+  readonly deferredFiles?: DeferredWgsl;
   /** Group 2's layout entries (every GPU object gets its label from the caller). */
   layoutEntries(): GPUBindGroupLayoutEntry[];
   /**

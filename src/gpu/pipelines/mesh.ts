@@ -37,11 +37,21 @@ export const MESH_WGSL: Readonly<Record<WgslFile, string>> = {
 /** Every material path, by name: each is drawn by pipelines of its `mesh (name)` shader (layouts/pipeline-shaders.ts). */
 export const MATERIAL_PATHS: Readonly<Record<MaterialPathName, MaterialPath>> = { 'pbr': PBR_PATH, 'pbr-extensions': PBR_EXTENSIONS_PATH, 'mtoon': MTOON_PATH };
 
-/** The whole WGSL source of a material path's mesh pipelines (of its variant for `features`, for a path that has variants). */
+/**
+ * Imports the WGSL `paths` defer (MaterialPath.deferredFiles): before a model's pipelines of
+ * those paths are built (uploadModel calls it for the paths of the model's materials).
+ */
+export async function loadMaterialPaths(paths: Iterable<MaterialPathName>): Promise<void> {
+  await Promise.all([...new Set(paths)].map((path) => MATERIAL_PATHS[path].deferredFiles?.load()));
+}
+
+/** The whole WGSL source of a material path's mesh pipelines (of its variant for `features`, for a path that has variants); its deferred WGSL must be loaded. */
 export function meshShaderSource(path: MaterialPathName, features?: number): string {
   const p = MATERIAL_PATHS[path];
   const variant = p.variant?.(features ?? p.allFeatures);
-  return pipelineShader(`mesh (${path})`, { ...MESH_WGSL, ...p.files, ...(variant ? { variant: variant.parts.join('\n') } : {}) });
+  return pipelineShader(`mesh (${path})`, {
+    ...MESH_WGSL, ...p.files, ...(p.deferredFiles?.loaded ?? {}), ...(variant ? { variant: variant.parts.join('\n') } : {}),
+  });
 }
 
 /** The PBR path's mesh shader, whose vertex stages the shadow pass and the debug pipelines share. */

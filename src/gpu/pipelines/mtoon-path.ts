@@ -4,13 +4,13 @@
  * and the outline's width mode; a material with an outline gets a second pipeline, the
  * outline (`OUTLINE` on: the inverted hull, front faces culled).
  */
-import mtoonWgsl from '../../../shaders/mtoon.wgsl?raw';
 import { ALL_MTOON_FEATURES, MToonBinding, MToonFeature, MTOON_UNIFORMS_SIZE } from '../layouts/mtoon-uniforms.ts';
-import type { MaterialPath } from './material-path.ts';
+import { DeferredWgsl, type MaterialPath } from './material-path.ts';
 
 export const MTOON_PATH: MaterialPath = {
   name: 'mtoon',
-  files: { 'mtoon.wgsl': mtoonWgsl },
+  files: {},
+  deferredFiles: new DeferredWgsl('mtoon', () => import('./mtoon-wgsl.ts').then((m) => m.MTOON_WGSL)),
   layoutEntries(): GPUBindGroupLayoutEntry[] {
     const VERTEX = GPUShaderStage.VERTEX, FRAGMENT = GPUShaderStage.FRAGMENT;
     const B = MToonBinding;

@@ -11,14 +11,11 @@
  * for an absent slot — so a pipeline binds and samples only what its material has. A variant with
  * transmission also reads group 3: the opaque scene the transmission pass drew.
  */
-import lobesWgsl from '../../../shaders/pbr-extensions/lobes.wgsl?raw';
-import iridescenceWgsl from '../../../shaders/pbr-extensions/iridescence.wgsl?raw';
-import pbrExtensionsWgsl from '../../../shaders/pbr-extensions/pbr-extensions.wgsl?raw';
 import { perDevice } from '../device/per-device.ts';
 import {
   EXTENSION_TEXTURE_COUNT, EXTENSION_TEXTURE_SLOTS, PBR_EXTENSION_FEATURE_BITS, PBR_EXTENSION_UNIFORMS_SIZE, PbrExtensionBinding, PbrExtensionFeature,
 } from '../layouts/pbr-extension-uniforms.ts';
-import type { MaterialPath, MaterialPathVariant } from './material-path.ts';
+import { DeferredWgsl, type MaterialPath, type MaterialPathVariant } from './material-path.ts';
 import { PBR_PATH } from './pbr-path.ts';
 
 /** Bits below the extension features: the PBR path's own (textures and shading). */
@@ -152,9 +149,8 @@ function variantLayoutEntries(textures: number, sheen: boolean): GPUBindGroupLay
 
 export const PBR_EXTENSIONS_PATH: MaterialPath = {
   name: 'pbr-extensions',
-  files: {
-    ...PBR_PATH.files, 'pbr-extensions/lobes.wgsl': lobesWgsl, 'pbr-extensions/iridescence.wgsl': iridescenceWgsl, 'pbr-extensions/pbr-extensions.wgsl': pbrExtensionsWgsl,
-  },
+  files: PBR_PATH.files,
+  deferredFiles: new DeferredWgsl('pbr-extensions', () => import('./pbr-extensions-wgsl.ts').then((m) => m.PBR_EXTENSIONS_WGSL)),
   layoutEntries(): GPUBindGroupLayoutEntry[] {
     return [
       ...PBR_PATH.layoutEntries(),

@@ -15,7 +15,7 @@ import { DEFAULT_MATERIAL } from '../../../src/gpu/layouts/material-uniforms.ts'
 import {
   ALL_MTOON_FEATURES, MToonBinding, MToonFeature, mtoonFeatures, MToonUniformsOffset, MTOON_UNIFORMS_SIZE, packAnimatedMToonValues, packMToonUniforms,
 } from '../../../src/gpu/layouts/mtoon-uniforms.ts';
-import { meshShaderSource } from '../../../src/gpu/pipelines/mesh.ts';
+import { loadMaterialPaths, meshShaderSource } from '../../../src/gpu/pipelines/mesh.ts';
 import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';
 import { bindings, screamingSnake, structLayout, u32Constants } from '../wgsl-layout.ts';
 
@@ -118,6 +118,7 @@ const device = await testDevice();
 describe.skipIf(!device)('the MToon shader compiles (Dawn)', () => {
   it('without errors or warnings', async () => {
     const gpu = device!;
+    await loadMaterialPaths(['mtoon']);
     const compiled = await expectNoGpuErrors(gpu, () => gpu.createShaderModule({ label: 'mtoon (compile check)', code: meshShaderSource('mtoon') }).getCompilationInfo());
     expect(compiled.messages.map((m) => `${m.type} ${m.lineNum}:${m.linePos} ${m.message}`)).toEqual([]);
   });

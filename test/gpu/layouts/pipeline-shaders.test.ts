@@ -16,7 +16,7 @@ import { ENVIRONMENT_SHADER_SOURCE } from '../../../src/gpu/environment/prefilte
 import { SHEEN_ALBEDO_WGSL } from '../../../src/gpu/environment/sheen-albedo.ts';
 import { partName, PIPELINE_SHADERS, pipelineShader, type PipelineShaderName, type ShaderPart } from '../../../src/gpu/layouts/pipeline-shaders.ts';
 import { DEBUG_SHADER_SOURCE } from '../../../src/gpu/pipelines/debug.ts';
-import { MATERIAL_PATHS, meshShaderSource } from '../../../src/gpu/pipelines/mesh.ts';
+import { loadMaterialPaths, MATERIAL_PATHS, meshShaderSource } from '../../../src/gpu/pipelines/mesh.ts';
 import { MIPMAP_WGSL } from '../../../src/gpu/textures/mipmaps.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -84,7 +84,9 @@ describe('the pipelines\' shader parts', () => {
     expect(handed).toBeGreaterThanOrEqual(imports);
   });
 
-  it('each builder\'s source is its pipeline\'s files, in the table\'s order', () => {
+  it('each builder\'s source is its pipeline\'s files, in the table\'s order', async () => {
+    // MToon's and the PBR extensions' files arrive with their path (pipelines/material-path.ts DeferredWgsl).
+    await loadMaterialPaths(Object.keys(MATERIAL_PATHS) as (keyof typeof MATERIAL_PATHS)[]);
     const sources: [PipelineShaderName, string][] = [
       ['cull', CULL_WGSL], ['records', RECORDS_WGSL], ['preskin', PRESKIN_WGSL], ['crowd-eval', CROWD_EVAL_WGSL],
       ['environment prefilter', ENVIRONMENT_SHADER_SOURCE], ['sheen albedo table', SHEEN_ALBEDO_WGSL], ['debug overlays', DEBUG_SHADER_SOURCE],

@@ -2,11 +2,11 @@
  * Pipeline keys (src/gpu/pipelines/mesh.ts): what is compiled in per pipeline is part of the key,
  * so a primitive without morph targets never shares a pipeline compiled with them.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import meshWgsl from '../../../shaders/mesh.wgsl?raw';
 import pbrMaterialWgsl from '../../../shaders/pbr-material.wgsl?raw';
 import { ALL_MATERIAL_TEXTURES, MaterialTexture } from '../../../src/gpu/layouts/bindings.ts';
-import { MATERIAL_PATHS, materialFeaturesOf, meshPipelineKey, meshShaderSource, meshVariantDesc, shadowsOf, usesLeanSurface, type MeshPipelineDesc } from '../../../src/gpu/pipelines/mesh.ts';
+import { loadMaterialPaths, MATERIAL_PATHS, materialFeaturesOf, meshPipelineKey, meshShaderSource, meshVariantDesc, shadowsOf, usesLeanSurface, type MeshPipelineDesc } from '../../../src/gpu/pipelines/mesh.ts';
 import { pbrFeatures, pbrShading, pbrTextures } from '../../../src/gpu/pipelines/pbr-path.ts';
 
 const desc: MeshPipelineDesc = {
@@ -14,17 +14,32 @@ const desc: MeshPipelineDesc = {
   alphaMode: 'OPAQUE', doubleSided: false, frontFace: 'ccw', colorFormat: 'rgba8unorm',
 };
 
+describe('material paths whose WGSL is deferred (a page fetches it only for a model that draws with the path)', () => {
+  it('MToon\'s and the PBR extensions\' WGSL arrive with loadMaterialPaths; asked for before, meshShaderSource names the path', async () => {
+    // A fresh copy of the modules: nothing loaded yet, as on a page's first load.
+    vi.resetModules();
+    const fresh = await import('../../../src/gpu/pipelines/mesh.ts');
+    expect(fresh.meshShaderSource('pbr')).toContain('fn fsMain');
+    for (const [path, marker] of [['mtoon', 'fn fsMToon'], ['pbr-extensions', 'fn fsExtended']] as const) {
+      expect(() => fresh.meshShaderSource(path)).toThrow(`material path '${path}': its WGSL is not loaded yet`);
+      await fresh.loadMaterialPaths([path]);
+      expect(fresh.meshShaderSource(path)).toContain(marker);
+    }
+  });
+});
+
 describe('meshPipelineKey', () => {
   it('keys morph targets compiled in or out; unset means compiled in', () => {
     expect(meshPipelineKey({ ...desc, morphed: false })).not.toBe(meshPipelineKey({ ...desc, morphed: true }));
     expect(meshPipelineKey(desc)).toBe(meshPipelineKey({ ...desc, morphed: true }));
   });
 
-  it('the overrides it sets exist in mesh.wgsl, defaulting to the behaviour of an unspecialised pipeline', () => {
+  it('the overrides it sets exist in mesh.wgsl, defaulting to the behaviour of an unspecialised pipeline', async () => {
     expect(meshWgsl).toMatch(/override MORPH_TARGETS: bool = true;/);
     expect(meshWgsl).toMatch(/override ALPHA_TEST: bool = true;/);
     // discard only under ALPHA_TEST, in every material path, so opaque and blended pipelines compile without it.
     let discards = 0;
+    await loadMaterialPaths(Object.keys(MATERIAL_PATHS) as (keyof typeof MATERIAL_PATHS)[]);
     for (const path of Object.keys(MATERIAL_PATHS) as (keyof typeof MATERIAL_PATHS)[]) {
       const source = meshShaderSource(path);
       for (const m of source.matchAll(/discard;/g)) {
