@@ -1,6 +1,3 @@
-import { addClips } from '../../anim/retarget/add-clips.ts';
-import { retargetClips } from '../../anim/retarget/retarget.ts';
-import { loadAnimationLibrary } from '../../anim/retarget/animation-library.ts';
 import type { Model } from '../../gltf/model.ts';
 import { fileNameOf } from './source.ts';
 
@@ -28,6 +25,11 @@ export function parseAnimationSources(value: string | null): string[] {
 /** `model` with the clips of every `animation-src` file retargeted onto it and appended, in order. */
 export async function addAnimationSources(model: Model, value: string | null, options: AnimationSourcesOptions): Promise<Model> {
   const urls = parseAnimationSources(value);
+  if (urls.length === 0) return model;
+  // Retargeting is imported only for a page that sets animation-src (first load).
+  const [{ addClips }, { retargetClips }, { loadAnimationLibrary }] = await Promise.all([
+    import('../../anim/retarget/add-clips.ts'), import('../../anim/retarget/retarget.ts'), import('../../anim/retarget/animation-library.ts'),
+  ]);
   // Fetched in parallel, added in attribute order.
   const libraries = await Promise.all(urls.map(async (url) => {
     try {
