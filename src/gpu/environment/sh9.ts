@@ -27,6 +27,7 @@ export const SH_COSINE_BANDS: readonly [number, number, number] = [1, 2 / 3, 0.2
 /** Width the image is box-filtered down to before projecting: bands 0–2 see nothing finer. */
 export const SH9_SOURCE_WIDTH = 128;
 
+
 /** The nine basis functions at unit direction (x, y, z) into `dst` (shBasis's order). */
 export function shBasis(x: number, y: number, z: number, dst: Float64Array): Float64Array {
   dst[0] = SH_C0;
@@ -48,23 +49,34 @@ function bandOf(j: number): 0 | 1 | 2 {
 
 /**
  * `image`'s irradiance / π as nine coefficients, each rgb then 0 (36 floats, the layout of the
- * frame uniforms' `array<vec4f, 9>`): radiance projected on the basis, each texel weighted by
+ * frame uniforms' `array<vec4f, 9>`): radiance projected on the basis, each sample weighted by
  * its solid angle (sin θ on the equirect, scaled so the weights add up to 4π), then convolved
- * with the clamped cosine. Load-time only (allocates).
+ * with the clamped cosine. Load-time only (allocates; 8192 samples at most).
  */
 export function irradianceSh9(image: EquirectImage): Float32Array {
   const { width, height, rgb } = downsampleEquirect(image, SH9_SOURCE_WIDTH);
   const sums = new Float64Array(IRRADIANCE_COEFFICIENTS * 3);
   const basis = new Float64Array(IRRADIANCE_COEFFICIENTS);
+  // A texel's radiance is constant over it: a narrower image's texels are sampled at n × n
+  // points each, SH9_SOURCE_WIDTH across in all (at their centres only, a uniform 32 × 16 image
+  // lights 0.1% unevenly, enough to move an 8-bit pixel).
+  const n = Math.max(1, Math.ceil(SH9_SOURCE_WIDTH / width));
+  const columns = width * n;
+  const sinPhi = new Float64Array(columns), cosPhi = new Float64Array(columns);
+  for (let sx = 0; sx < columns; sx++) {
+    const phi = 2 * Math.PI * ((sx + 0.5) / columns - 0.5);
+    sinPhi[sx] = Math.sin(phi);
+    cosPhi[sx] = Math.cos(phi);
+  }
   let total = 0;
-  for (let y = 0; y < height; y++) {
+  for (let sy = 0; sy < height * n; sy++) {
     // equirect.ts: direction of (u, v) is (sin φ sin θ, cos θ, −cos φ sin θ), θ = π v, φ = 2π(u − 0.5).
-    const theta = (Math.PI * (y + 0.5)) / height;
+    const theta = (Math.PI * (sy + 0.5)) / (height * n);
     const sinTheta = Math.sin(theta), cosTheta = Math.cos(theta);
-    for (let x = 0; x < width; x++) {
-      const phi = 2 * Math.PI * ((x + 0.5) / width - 0.5);
-      shBasis(Math.sin(phi) * sinTheta, cosTheta, -Math.cos(phi) * sinTheta, basis);
-      const i = (y * width + x) * 3;
+    const row = Math.floor(sy / n) * width;
+    for (let sx = 0; sx < columns; sx++) {
+      shBasis(sinPhi[sx] * sinTheta, cosTheta, -cosPhi[sx] * sinTheta, basis);
+      const i = (row + Math.floor(sx / n)) * 3;
       for (let j = 0; j < IRRADIANCE_COEFFICIENTS; j++) {
         const w = basis[j] * sinTheta;
         sums[j * 3] += rgb[i] * w;
