@@ -59,6 +59,8 @@ export async function runEnvironmentBench(options: { quick?: boolean } = {}): Pr
     const prepareMs = performance.now() - t;
     t = performance.now();
     const environment = await prefilterEnvironment(device, image, 'bench environment');
+    // It returns once its passes are submitted: the GPU's part counts too.
+    await device.queue.onSubmittedWorkDone();
     const prefilterMs = performance.now() - t;
     environment.destroy();
     // The peer: the same pixels onto the GPU as a texture, and nothing else.
