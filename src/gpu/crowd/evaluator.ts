@@ -18,6 +18,7 @@
 import crowdEvalWgsl from '../../../shaders/crowd-eval.wgsl?raw';
 import type { Model } from '../../gltf/model.ts';
 import { SLERP_LERP_COS } from '../../math/quat.ts';
+import { perDevice } from '../device/per-device.ts';
 import { wgslF32Constants } from '../device/shader-module.ts';
 import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 import { cullGrid } from '../draw/culling-pass.ts';
@@ -198,10 +199,9 @@ export class GpuPoseEvaluator {
       }
     }
 
-    const module = device.createShaderModule({ label: `${label} crowd-eval.wgsl`, code: CROWD_EVAL_WGSL });
     const constants = specialisation(model, pack.weightCount, options.locks);
     const pipeline = (entryPoint: string, extra: Record<string, number> = {}, name = entryPoint): GPUComputePipeline =>
-      device.createComputePipeline({ label: `${label} ${name}`, layout: 'auto', compute: { module, entryPoint, constants: { ...constants, ...extra } } });
+      evaluatorPipeline(device, entryPoint, { ...constants, ...extra }, name);
     this.pipelines = {
       sample: pipeline('sampleLocals'),
       sampleSteady: pipeline('sampleLocals', { HAS_CROSSFADE: 0 }, 'sampleLocals without crossfades'),
@@ -357,6 +357,28 @@ export class GpuPoseEvaluator {
   destroy(): void {
     for (const b of [this.states, this.palettes, this.morphWeights, this.placements, this.animation, this.nodes, this.levelSlots, this.paletteJoints, this.locals, this.globals, this.params, this.noWeights, this.meshWorlds, this.meshSlots]) b?.destroy();
   }
+}
+
+/**
+ * crowd-eval.wgsl's module and its pipelines on a device, one per entry point and specialisation:
+ * every evaluator with the same features shares them (a crowd of another size or model, a second
+ * viewer's crowd), as the renderer's pipelines are shared, instead of compiling its five again.
+ */
+const evaluatorPipelines = perDevice((device) => ({
+  module: device.createShaderModule({ label: 'crowd-eval.wgsl', code: CROWD_EVAL_WGSL }),
+  pipelines: new Map<string, GPUComputePipeline>(),
+}));
+
+function evaluatorPipeline(device: GPUDevice, entryPoint: string, constants: Record<string, number>, name: string): GPUComputePipeline {
+  const { module, pipelines } = evaluatorPipelines(device);
+  const features = Object.entries(constants).map(([k, v]) => `${k}=${v}`).join(' ');
+  const key = `${entryPoint} ${features}`;
+  let made = pipelines.get(key);
+  if (!made) {
+    made = device.createComputePipeline({ label: `crowd evaluator ${name} (${features})`, layout: 'auto', compute: { module, entryPoint, constants } });
+    pipelines.set(key, made);
+  }
+  return made;
 }
 
 /** crowd-eval.wgsl's feature overrides for this model: false compiles that code out. */

@@ -13,14 +13,14 @@ import { sampleCursor } from '../../../src/anim/sample.ts';
 import { loadGltfFile } from '../../../src/cli/load-file.ts';
 import type { Model } from '../../../src/gltf/model.ts';
 import { movingMeshNodes } from '../../../src/anim/moving-mesh-nodes.ts';
-import { CROWD_EVAL_WGSL, GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from '../../../src/gpu/crowd/evaluator.ts';
+import { CROWD_EVAL_WGSL, GpuPoseEvaluator, specialisation, type GpuPoseEvaluatorOptions, type HierarchyMode } from '../../../src/gpu/crowd/evaluator.ts';
 import { GpuLimitError } from '../../../src/gpu/device/limits.ts';
 import { compilationErrors } from '../../../src/gpu/device/shader-module.ts';
 import { paletteUlpError } from '../../anim/fixtures.ts';
 import { sharedAssets } from '../../support/assets.ts';
 import { GltfBuilder } from '../../../src/gltf/builder.ts';
 import { buildChain, buildMorphedSkin } from '../../support/fixtures.ts';
-import { useTestDevice } from '../../support/webgpu.ts';
+import { onOwnDevice, useTestDevice } from '../../support/webgpu.ts';
 import { expectNoGpuErrors, loadModel } from '../gpu-test.ts';
 
 /** Tests skip visibly without WebGPU (and fail when CI=true): see test/support/webgpu.ts. */
@@ -241,6 +241,43 @@ describe('GpuPoseEvaluator against the CPU batch', () => {
     const expected = plays.flatMap((_, k) => Array.from(reference.instances[k].pose.weights));
     expect(expected[0]).toBe(0.5); // the rest pose's mesh weights
     for (let i = 0; i < expected.length; i++) expect(weights[i], `weight ${i}`).toBeCloseTo(expected[i], 6);
+  });
+});
+
+describe('GpuPoseEvaluator pipelines', () => {
+  it('are compiled once per device and feature set: another size, model or evaluator with the same features compiles nothing', async (ctx) => {
+    gpu.device(ctx);
+    const byName = (name: string) => loadGltfFile(sharedAssets().find((a) => a.name === name)!.path);
+    const [fox, cesium] = await Promise.all([byName('Fox'), byName('CesiumMan')]);
+    const cubic = await loadModel(buildChain({ interpolation: 'CUBICSPLINE' }), 'chain CUBICSPLINE');
+    // Fox and CesiumMan: LINEAR keys, no morph weights, no root locks: the same features.
+    expect(specialisation(fox, 0)).toEqual(specialisation(cesium, 0));
+    expect(specialisation(cubic, 0)).not.toEqual(specialisation(fox, 0));
+    // A device of its own, so that no other test's evaluator compiled them first.
+    const compiled = await onOwnDevice('evaluator pipeline cache', async (device) => {
+      const labels: string[] = [];
+      const compile = device.createComputePipeline.bind(device);
+      device.createComputePipeline = (descriptor) => { labels.push(descriptor.label ?? ''); return compile(descriptor); };
+      const made = (make: () => GpuPoseEvaluator) => {
+        const before = labels.length;
+        make().destroy();
+        return labels.slice(before);
+      };
+      return {
+        first: made(() => new GpuPoseEvaluator(device, fox, 10)),
+        resized: made(() => new GpuPoseEvaluator(device, fox, 300)),
+        otherModel: made(() => new GpuPoseEvaluator(device, cesium, 10)),
+        depth: made(() => new GpuPoseEvaluator(device, cesium, 10, { hierarchy: 'depth' })),
+        cubic: made(() => new GpuPoseEvaluator(device, cubic, 10)),
+      };
+    });
+    // Sampling with and without crossfades, local→model per instance, palettes.
+    expect(compiled.first).toHaveLength(4);
+    expect(compiled.resized).toEqual([]);
+    expect(compiled.otherModel).toEqual([]);
+    expect(compiled.depth.map((l) => l.split(' (')[0])).toEqual(['crowd evaluator modelAtLevel']);
+    expect(compiled.cubic).toHaveLength(4);
+    expect(compiled.cubic.every((l) => l.includes('HAS_CUBICSPLINE=1'))).toBe(true);
   });
 });
 
