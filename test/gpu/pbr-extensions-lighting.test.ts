@@ -302,4 +302,54 @@ describe.skipIf(!device)('PBR material extensions: the lighting contracts', () =
       });
     });
   }
+
+  describe('KHR_animation_pointer beyond clearcoat (image-based light)', () => {
+    /** A factor animated from `from` at 0 s to `to` at 2 s draws at 1 s as the static material of the midpoint. */
+    interface AnimatedFactor {
+      readonly extension: string;
+      readonly property: string;
+      readonly type: 'SCALAR' | 'VEC3';
+      readonly from: readonly number[];
+      readonly to: readonly number[];
+      /** The material with the extension's property at `value` (others fixed). */
+      readonly material: (value: number | readonly number[]) => GltfMaterialJson;
+      readonly options?: SphereOptions;
+    }
+    const ANIMATED: readonly AnimatedFactor[] = [
+      {
+        extension: 'KHR_materials_sheen', property: 'sheenColorFactor', type: 'VEC3', from: [0, 0, 0], to: [1, 0.6, 0.8],
+        material: (v) => pbr({ KHR_materials_sheen: { sheenColorFactor: v, sheenRoughnessFactor: 0.5 } }, { baseColorFactor: [0.05, 0.05, 0.05, 1] }),
+      },
+      {
+        extension: 'KHR_materials_transmission', property: 'transmissionFactor', type: 'SCALAR', from: [0], to: [1],
+        material: (v) => pbr({ KHR_materials_transmission: { transmissionFactor: v } }, { baseColorFactor: [0.9, 0.9, 0.9, 1], roughnessFactor: 0.1 }),
+        options: { backdrop: [[0.9, 0.8, 0.5], [0.05, 0.1, 0.4]] },
+      },
+      {
+        extension: 'KHR_materials_iridescence', property: 'iridescenceFactor', type: 'SCALAR', from: [0], to: [1],
+        material: (v) => pbr({ KHR_materials_iridescence: { iridescenceFactor: v, iridescenceIor: 1.8, iridescenceThicknessMaximum: 500 } }, { baseColorFactor: [0.05, 0.05, 0.05, 1], roughnessFactor: 0.2 }),
+      },
+      {
+        extension: 'KHR_materials_specular', property: 'specularFactor', type: 'SCALAR', from: [0], to: [1],
+        material: (v) => pbr({ KHR_materials_specular: { specularFactor: v } }, { baseColorFactor: [0, 0, 0, 1], roughnessFactor: 0.25 }),
+      },
+    ];
+    for (const a of ANIMATED) {
+      it(`an animated ${a.property} draws as the static factor of the time`, async () => {
+        const mid = a.from.map((f, i) => (f + a.to[i]) / 2);
+        const value = (v: readonly number[]) => (a.type === 'SCALAR' ? v[0] : v);
+        const pointerTracks = [{ pointer: `/materials/0/extensions/${a.extension}/${a.property}`, input: Float32Array.of(0, 2), output: Float32Array.of(...a.from, ...a.to), type: a.type }];
+        const options = { ...a.options, extensionsUsed: [a.extension] };
+        const animated = await render(a.material(value(a.from)), 'environment', { ...options, pointerTracks }, 1);
+        const half = await render(a.material(value(mid)), 'environment', options);
+        const start = await render(a.material(value(a.from)), 'environment', options);
+        const inside = ring(half, 0, 0.95);
+        const difference = (p: SphereImage, q: SphereImage) => mean(inside.map(([x, y]) => rgbAt(p, x, y).reduce((sum, c, k) => sum + Math.abs(c - rgbAt(q, x, y)[k]), 0) / 3));
+        const report = `animated vs static midpoint ${difference(animated, half).toFixed(5)}, start vs midpoint ${difference(start, half).toFixed(5)}`;
+        expect(difference(animated, half), report).toBeLessThan(1 / 255);
+        // Wrong input: the material's own factor, as a renderer that ignores the track draws it.
+        expect(difference(start, half), report).toBeGreaterThan(10 * difference(animated, half) + 2 / 255);
+      });
+    }
+  });
 });
