@@ -37,6 +37,12 @@ export interface LatheSpec {
   influences: (h: number) => readonly Influence[];
   /** UV rectangle [u0, v0, u1, v1]; u0 > u1 mirrors the texture (tangent w becomes -1). */
   uv?: readonly [number, number, number, number];
+  /**
+   * Vertex colour (COLOR_0, linear RGB) as a function of the fraction of the turn around the axis
+   * (0 ≤ around < 1, from frame x towards frame z) and the distance along it. Every lathe of a mesh
+   * has one, or none does.
+   */
+  color?: (around: number, h: number) => Vec3Tuple;
 }
 
 export const MAX_INFLUENCES = 4;
@@ -48,6 +54,8 @@ export class MeshData {
   readonly uvs: number[] = [];
   readonly joints: number[] = [];
   readonly weights: number[] = [];
+  /** RGBA per vertex, filled only by lathes given a `color`. */
+  readonly colors: number[] = [];
   readonly indices: number[] = [];
 
   get vertexCount(): number {
@@ -121,6 +129,7 @@ export function addLathe(mesh: MeshData, spec: LatheSpec): void {
       mesh.positions.push(frame.origin[0] + p[0], frame.origin[1] + p[1], frame.origin[2] + p[2]);
       mesh.normals.push(ringNormals[k][3 * jj], ringNormals[k][3 * jj + 1], ringNormals[k][3 * jj + 2]);
       mesh.uvs.push(u0 + ((u1 - u0) * j) / N, v);
+      if (spec.color) mesh.colors.push(...spec.color(jj / N, r.h), 1);
       for (const [joint, weight] of influences) {
         mesh.joints.push(joint);
         mesh.weights.push(weight);
@@ -282,6 +291,9 @@ export interface PrimitiveOptions {
 export function writePrimitive(builder: GltfBuilder, mesh: MeshData, opts: PrimitiveOptions): GltfPrimitiveJson {
   const n = mesh.vertexCount;
   if (n === 0) throw new Error('empty mesh');
+  if (mesh.colors.length !== 0 && mesh.colors.length !== 4 * n) {
+    throw new Error(`${mesh.colors.length / 4} of ${n} vertices have a colour: give every lathe of a mesh a color, or none`);
+  }
   const maxJoint = Math.max(...mesh.joints);
   if (opts.jointComponent === 'u8' && maxJoint > 0xff) throw new Error(`joint ${maxJoint} does not fit in u8`);
   const vertex = { target: BufferTarget.ARRAY_BUFFER };
@@ -297,6 +309,7 @@ export function writePrimitive(builder: GltfBuilder, mesh: MeshData, opts: Primi
     ),
     WEIGHTS_0: builder.addAccessor(new Float32Array(mesh.weights), 'VEC4', vertex),
   };
+  if (mesh.colors.length > 0) attributes.COLOR_0 = builder.addAccessor(new Float32Array(mesh.colors), 'VEC4', vertex);
   const indices = n <= 0xffff ? new Uint16Array(mesh.indices) : new Uint32Array(mesh.indices);
   return {
     attributes,

@@ -90,7 +90,7 @@ const EXPECTED = {
     maxDistanceToBone: 0.2,
     leafBone: 0.3,
   },
-  'twist-cylinder': { joints: 2, clips: { Twist: 2 }, loops: [], maxVertices: 5000, maxDistanceToBone: 0.26, leafBone: 1 },
+  'twist-cylinder': { joints: 2, clips: { Twist: 2 }, loops: [], maxVertices: 5000, maxDistanceToBone: 0.26, leafBone: 1, vertexColours: ['Cylinder'] },
   limb: { joints: 3, clips: { Bend: 2, Swing: 2 }, loops: ['Bend', 'Swing'], maxVertices: 5000, maxDistanceToBone: 0.21, leafBone: 0.6 },
   'vrm-avatar': { joints: 51, clips: { Walk: 1, Idle: 2, Wave: 2.5 }, loops: ['Walk', 'Idle'], maxVertices: 8000, maxDistanceToBone: 0.2, leafBone: 0.3 },
   'vrm0-avatar': { joints: 51, clips: { Walk: 1, Idle: 2, Wave: 2.5 }, loops: ['Walk', 'Idle'], maxVertices: 8000, maxDistanceToBone: 0.2, leafBone: 0.3 },
@@ -194,7 +194,9 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
   it('has complete, consistent vertex streams', () => {
     let vertices = 0;
     for (const p of skinnedPrimitives(json)) {
-      expect(Object.keys(p.attributes).sort()).toEqual(['JOINTS_0', 'NORMAL', 'POSITION', 'TANGENT', 'TEXCOORD_0', 'WEIGHTS_0']);
+      const coloured: readonly string[] = 'vertexColours' in expected ? expected.vertexColours : [];
+      const colours = coloured.includes(json.materials[p.material!].name!) ? ['COLOR_0'] : [];
+      expect(Object.keys(p.attributes).sort()).toEqual([...colours, 'JOINTS_0', 'NORMAL', 'POSITION', 'TANGENT', 'TEXCOORD_0', 'WEIGHTS_0']);
       const count = json.accessors[p.attributes.POSITION].count;
       for (const a of Object.values(p.attributes)) expect(json.accessors[a].count).toBe(count);
       expect(json.accessors[p.attributes.WEIGHTS_0].componentType).toBe(5126);
@@ -455,6 +457,37 @@ describe('builtin twist-cylinder specifics', () => {
     const last = Array.from(rotations.slice(rotations.length - 4));
     expect(Math.abs(last[1])).toBeCloseTo(1, 6);
     expect(last[3]).toBeCloseTo(0, 6);
+  });
+
+  it('is chequered in vertex colours, so its twist shows: the colour changes around the side and along it', () => {
+    const p = json.meshes[0].primitives[0];
+    const pos = read(p.attributes.POSITION);
+    const colours = read(p.attributes.COLOR_0!);
+    const key = (v: number) => Array.from(colours.slice(4 * v, 4 * v + 3), (c) => c.toFixed(3)).join(' ');
+    /** The distinct colours met going once around the side at height h (side vertices only, not the caps' centres). */
+    const around = (h: number) => {
+      const ring: [angle: number, colour: string][] = [];
+      for (let v = 0; v < pos.length / 3; v++) {
+        const [x, y, z] = at3(pos, v);
+        if (Math.abs(y - h) < 1e-6 && Math.hypot(x, z) > 0.2) ring.push([Math.atan2(z, x), key(v)]);
+      }
+      ring.sort((a, b) => a[0] - b[0]);
+      let changes = 0;
+      for (let i = 0; i < ring.length; i++) if (ring[i][1] !== ring[(i + 1) % ring.length][1]) changes++;
+      return { colours: new Set(ring.map(([, c]) => c)).size, changes };
+    };
+    // At the waist, where the twist and the collapse are: two colours, alternating in stripes (8 columns: 8 changes, seam duplicates aside).
+    const waist = around(1.1);
+    expect(waist.colours).toBe(2);
+    expect(waist.changes).toBeGreaterThanOrEqual(8);
+    // Along the side, a column changes colour too: its rows show where the waist pinches.
+    const column = new Set<string>();
+    for (let v = 0; v < pos.length / 3; v++) {
+      const [x, y, z] = at3(pos, v);
+      if (Math.abs(Math.atan2(z, x) - Math.PI / 8) < 1e-4 && Math.hypot(x, z) > 0.2 && y > 0.05 && y < 1.95) column.add(key(v));
+    }
+    expect(column.size).toBe(2);
+    expect(Array.from(json.materials[p.material!].pbrMetallicRoughness!.baseColorFactor!)).toEqual([1, 1, 1, 1]);
   });
 
   it('collapses the blended middle under linear blend skinning at 180° (candy wrapper)', () => {
