@@ -63,6 +63,55 @@ const statsWritten = (page: Page) => page.evaluate(() => new Promise<void>((reso
   requestAnimationFrame(step);
 }));
 
+/**
+ * Each viewer's interaction prompt as it shows once its threshold has passed: whether it shows, and whether
+ * its box covers the viewer's centre, where every demonstration stands. The threshold is set to 0 and the
+ * prompt reset (as if nobody had dragged yet), each viewer scrolled into view first (a viewer off screen
+ * shows none); the attribute is removed again after.
+ */
+const interactionPrompts = (page: Page) => page.evaluate(async () => {
+  type Viewer = HTMLElement & { interactionPromptThreshold: number; resetInteractionPrompt(): void };
+  const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const viewers = [...document.querySelectorAll<Viewer>('#embedded skinned-mesh-viewer'), document.getElementById('viewer') as Viewer];
+  const found: { alt: string | null; shown: boolean; coversCentre: boolean }[] = [];
+  for (const viewer of viewers) {
+    viewer.scrollIntoView({ block: 'center' });
+    await frames();
+    viewer.interactionPromptThreshold = 0;
+    viewer.resetInteractionPrompt();
+    await frames();
+    const prompt = viewer.shadowRoot!.querySelector<HTMLElement>('.interaction-prompt')!;
+    const shown = !prompt.hidden && getComputedStyle(prompt).display !== 'none';
+    // What it draws: the page's slot="interaction-prompt" element, or the default disc.
+    const drawn = viewer.querySelector('[slot="interaction-prompt"]') ?? prompt.querySelector('[part="default-interaction-prompt"]')!;
+    const box = drawn.getBoundingClientRect();
+    const r = viewer.getBoundingClientRect();
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    found.push({ alt: viewer.getAttribute('alt'), shown, coversCentre: shown && box.left <= x && x <= box.right && box.top <= y && y <= box.bottom });
+    viewer.removeAttribute('interaction-prompt-threshold');
+  }
+  window.scrollTo(0, 0);
+  return found;
+});
+
+/**
+ * The model panel's file picker: whether its label's text is cut, and whether the input draws its own
+ * text ("No file chosen", a file name) narrower than that text needs, which Chromium elides ("No…sen").
+ */
+const fileControl = (page: Page) => page.evaluate(() => {
+  const input = document.getElementById('file') as HTMLInputElement;
+  const label = input.closest('label')!;
+  const box = input.getBoundingClientRect();
+  const drawsItself = box.width > 1 && box.height > 1 && getComputedStyle(input).opacity !== '0';
+  const probe = input.cloneNode() as HTMLInputElement;
+  probe.removeAttribute('id');
+  probe.style.cssText = 'position: absolute; visibility: hidden; width: auto; max-width: none;';
+  label.append(probe);
+  const needed = probe.getBoundingClientRect().width;
+  probe.remove();
+  return { labelClipped: label.scrollWidth > label.clientWidth, inputElided: drawsItself && box.width + 0.5 < needed };
+});
+
 const whenLoaded = (page: Page) => page.waitForFunction(() => (document.getElementById('viewer') as HTMLElement & { loaded: boolean }).loaded, undefined, { timeout: 60_000 });
 
 describe.skipIf(!!unavailable)('the demo page', () => {
@@ -212,7 +261,8 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     });
 
     it('starts on the built-in character with no console errors, and its frames move', async () => {
-      const consoleErrors = await startAt({ width: 1200, height: 900 });
+      // The window a newcomer opens it in (issue 27's showcase): its screenshot is the README's picture.
+      const consoleErrors = await startAt({ width: 1400, height: 900 });
       await expect.poll(() => page.textContent('#model-info')).toMatch(/builtin:character: 1 skin\(s\), 20 joints/);
       const clock = () => page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { currentTime: number }).currentTime);
       const t0 = await clock();
@@ -232,6 +282,12 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       await page.waitForFunction(() => [...document.querySelectorAll('#embedded skinned-mesh-viewer')].every((v) => (v as HTMLElement & { loaded: boolean }).loaded), undefined, { timeout: 60_000 });
       await page.waitForTimeout(500);
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-embedded.png'), fullPage: true });
+      expect(await interactionPrompts(page)).toEqual([
+        ...['Character waving', 'A bending limb', 'A twisting cylinder, linear blend skinning', 'A twisting cylinder, dual-quaternion skinning', 'A twisting cylinder, centre-of-rotation skinning']
+          .map((alt) => ({ alt, shown: false, coversCentre: false })),
+        { alt: 'The demo model', shown: true, coversCentre: false },
+      ]);
+      expect(await fileControl(page)).toEqual({ labelClipped: false, inputElided: false });
       expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
     });
 
