@@ -12,15 +12,18 @@ import {
   writePrimitive,
   type Ring,
 } from './geometry.ts';
+import { addOutfitMaterials, buildOutfit } from './outfit.ts';
 import { Rig, type JointSpec } from './rig.ts';
 import { writeSkinnedScene } from './scene.ts';
 
 /**
  * The default built-in model: a stylised humanoid, 1.8 m tall, Y up, facing
  * +Z (so its left is +X), standing in an A-pose with the arms 50° below
- * horizontal. 20 joints, four primitives (shirt, trousers, skin, shoes+eyes)
- * sharing one skin, and three clips: Walk (the Root travels forward along +Z,
- * WALK_STRIDE per loop, for root motion to extract), Idle and Wave.
+ * horizontal. 20 joints; the body here (shirt, trousers, skin) dressed by
+ * outfit.ts (face, hair, hands, belt, shoes): eight primitives of eight
+ * materials sharing one skin; and three clips: Walk (the Root travels forward
+ * along +Z, WALK_STRIDE per loop, for root motion to extract), Idle and Wave.
+ * The VRM avatars (vrm-avatar.ts) build on the same joints, body and clips.
  */
 
 const ARM_DROP_DEG = 50;
@@ -89,32 +92,62 @@ export function jointSpecs(): JointSpec[] {
 
 const ring = (h: number, rx: number, rz = rx): Ring => ({ h, rx, rz });
 
-/** The body's four meshes; `eyes: false` leaves out the dark eyes (the VRM avatar has moving ones). */
-export function buildMeshes(rig: Rig, { eyes = true } = {}) {
+/** The base body's neck radius, metres. */
+const NECK_RADIUS = 0.046;
+
+/** The torso's rings, crotch to neck base (h in metres above the ground). */
+export const TORSO_RINGS: readonly Ring[] = [
+  ring(0.8, 0, 0), ring(0.815, 0.1, 0.07), ring(0.84, 0.145, 0.095), ring(0.88, 0.165, 0.105),
+  ring(0.95, 0.17, 0.11), ring(1.02, 0.155, 0.1), ring(1.07, 0.15, 0.1), ring(1.14, 0.16, 0.105),
+  ring(1.22, 0.175, 0.115), ring(1.3, 0.18, 0.115), ring(1.36, 0.175, 0.11), ring(1.41, 0.155, 0.1),
+  ring(1.445, 0.11, 0.08), ring(1.465, 0.05, 0.045), ring(1.47, 0, 0),
+];
+
+/** The torso's skin weights along its height: Hips → Spine → Chest → Neck. */
+export function torsoInfluences(rig: Rig) {
+  const j = (name: string) => rig.index(name);
+  return chainInfluences([j('Hips'), j('Spine'), j('Chest'), j('Neck')], [1.07, 1.24, 1.47], [0.07, 0.08, 0.03]);
+}
+
+export interface BodyOptions {
+  /** The dark eyes (the VRM avatar has moving ones, the dressed character its own). */
+  eyes?: boolean;
+  /** The flat mitten hands (the dressed character has fingered ones). */
+  hands?: boolean;
+  /** The one-piece dark shoes (the dressed character has uppers and soles). */
+  shoes?: boolean;
+  /** Where the shirt ends: the torso below this height (one of TORSO_RINGS') is trousers. Absent: all shirt. */
+  waistline?: number;
+  /** The neck's radius, metres. */
+  neckRadius?: number;
+}
+
+/** The body's four meshes: shirt, trousers, skin and dark (shoes and eyes), each part as `options` says. */
+export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true, waistline, neckRadius = NECK_RADIUS }: BodyOptions = {}) {
   const j = (name: string) => rig.index(name);
   const shirt = new MeshData();
   const trousers = new MeshData();
   const skin = new MeshData();
   const dark = new MeshData();
 
-  // Torso: one elliptical lathe from crotch to neck base, Hips → Spine → Chest → Neck.
-  addLathe(shirt, {
-    frame: frameAlong([0, 0, 0], Y),
-    segments: 28,
-    rings: [
-      ring(0.8, 0, 0), ring(0.815, 0.1, 0.07), ring(0.84, 0.145, 0.095), ring(0.88, 0.165, 0.105),
-      ring(0.95, 0.17, 0.11), ring(1.02, 0.155, 0.1), ring(1.07, 0.15, 0.1), ring(1.14, 0.16, 0.105),
-      ring(1.22, 0.175, 0.115), ring(1.3, 0.18, 0.115), ring(1.36, 0.175, 0.11), ring(1.41, 0.155, 0.1),
-      ring(1.445, 0.11, 0.08), ring(1.465, 0.05, 0.045), ring(1.47, 0, 0),
-    ],
-    influences: chainInfluences([j('Hips'), j('Spine'), j('Chest'), j('Neck')], [1.07, 1.24, 1.47], [0.07, 0.08, 0.03]),
-  });
+  // Torso: an elliptical lathe from crotch to neck base, Hips → Spine → Chest → Neck; split in two at the
+  // waistline (both halves share the ring there, so the surface stays closed).
+  const torso = { frame: frameAlong([0, 0, 0], Y), segments: 28, influences: torsoInfluences(rig) };
+  if (waistline === undefined) {
+    addLathe(shirt, { ...torso, rings: TORSO_RINGS });
+  } else {
+    const split = TORSO_RINGS.findIndex((r) => r.h === waistline);
+    if (split <= 0) throw new Error(`waistline ${waistline} is not one of the torso's inner ring heights`);
+    addLathe(trousers, { ...torso, rings: TORSO_RINGS.slice(0, split + 1) });
+    addLathe(shirt, { ...torso, rings: TORSO_RINGS.slice(split) });
+  }
 
   // Neck: an open tube whose ends hide inside the torso and the head.
+  const neck = neckRadius / NECK_RADIUS; // exactly 1 by default, so the default neck is the same bytes
   addLathe(skin, {
     frame: frameAlong([0, 0, 0], Y),
     segments: 16,
-    rings: [ring(1.4, 0.05), ring(1.46, 0.048), ring(1.52, 0.046), ring(1.58, 0.046), ring(1.64, 0.046)],
+    rings: [ring(1.4, 0.05 * neck), ring(1.46, 0.048 * neck), ring(1.52, 0.046 * neck), ring(1.58, 0.046 * neck), ring(1.64, 0.046 * neck)],
     influences: chainInfluences([j('Chest'), j('Neck'), j('Head')], [1.46, 1.57], [0.03, 0.04]),
   });
   addLathe(skin, {
@@ -164,7 +197,7 @@ export function buildMeshes(rig: Rig, { eyes = true } = {}) {
       ),
     });
     // The hand is flat: thin along the bone frame's x (towards the thigh), wide along z.
-    addLathe(skin, {
+    if (hands) addLathe(skin, {
       frame: rig.frame(j(`Hand.${side}`)),
       segments: 16,
       uv,
@@ -198,7 +231,7 @@ export function buildMeshes(rig: Rig, { eyes = true } = {}) {
       ),
     });
     // Shoe: along the foot bone (+Z), x = width, z = height (the foot frame's z points down).
-    addLathe(dark, {
+    if (shoes) addLathe(dark, {
       frame: rig.frame(j(`Foot.${side}`), [0, -0.035, -0.05]),
       segments: 20,
       uv,
@@ -329,12 +362,18 @@ export function addCharacterMaterials(b: GltfBuilder) {
   };
 }
 
+/** The dressed character's neck (the base body's is thinner) and where its shirt meets its jeans (a torso ring). */
+const CHARACTER_NECK_RADIUS = 0.052;
+const CHARACTER_WAISTLINE = 0.95;
+
 export function buildCharacter(): GltfBuilder {
   const rig = new Rig(jointSpecs());
   const b = new GltfBuilder('skinned-mesh-webgpu builtin character');
-  const mats = addCharacterMaterials(b);
-  const meshes = buildMeshes(rig);
-  const primitives = (['shirt', 'trousers', 'skin', 'dark'] as const).map((k) =>
+  const mats = addOutfitMaterials(b);
+  const body = buildMeshes(rig, { eyes: false, hands: false, shoes: false, waistline: CHARACTER_WAISTLINE, neckRadius: CHARACTER_NECK_RADIUS });
+  const outfit = buildOutfit(rig, body.shirt, body.skin, torsoInfluences(rig));
+  const meshes = { shirt: body.shirt, trousers: body.trousers, skin: body.skin, ...outfit };
+  const primitives = (['shirt', 'trousers', 'skin', 'hair', 'leather', 'sole', 'eyes', 'metal'] as const).map((k) =>
     writePrimitive(b, meshes[k], { material: mats[k], jointComponent: 'u8' }),
   );
   const mesh = b.addMesh({ name: 'Character', primitives });

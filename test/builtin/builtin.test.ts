@@ -85,7 +85,8 @@ const EXPECTED = {
     joints: 20,
     clips: { Walk: 1, Idle: 2, Wave: 2.5 },
     loops: ['Walk', 'Idle'],
-    maxVertices: 5000,
+    /** Dressed (face, hair, fingered hands, belt, soled shoes): 5,772 vertices; was 3,484 as a mannequin under 5,000. */
+    maxVertices: 6000,
     /** Largest distance from a vertex to the bone of its most influential joint, in metres. */
     maxDistanceToBone: 0.2,
     leafBone: 0.3,
@@ -394,6 +395,74 @@ describe('builtin character specifics', () => {
       }
     }
     for (const n of ['Root', 'Hips', 'Spine', 'Chest', 'Neck', 'Head']) expect(names).toContain(n);
+  });
+
+  /** Each primitive's separate pieces (vertex sets joined by triangles), with their box and the joint most of their weight is on. */
+  const pieces = (materialName: string) => {
+    const p = json.meshes[0].primitives.find((q) => json.materials[q.material!].name === materialName);
+    if (!p) throw new Error(`no primitive of material ${materialName}`);
+    const pos = read(p.attributes.POSITION);
+    const joints = read(p.attributes.JOINTS_0);
+    const weights = read(p.attributes.WEIGHTS_0);
+    const indices = read(p.indices!);
+    const root = Array.from({ length: pos.length / 3 }, (_, i) => i);
+    const find = (v: number): number => (root[v] === v ? v : (root[v] = find(root[v])));
+    for (let i = 0; i < indices.length; i++) root[find(indices[i])] = find(indices[i - (i % 3)]);
+    // Only vertices that triangles use (a lathe's pole leaves one column vertex unused).
+    const byRoot = new Map<number, number[]>();
+    for (const v of new Set(indices)) byRoot.set(find(v), [...(byRoot.get(find(v)) ?? []), v]);
+    return [...byRoot.values()].map((vertices) => {
+      const min = [0, 1, 2].map((c) => Math.min(...vertices.map((v) => pos[3 * v + c])));
+      const max = [0, 1, 2].map((c) => Math.max(...vertices.map((v) => pos[3 * v + c])));
+      const dominant = new Set(vertices.map((v) => names[joints[4 * v + [0, 1, 2, 3].reduce((b, k) => (weights[4 * v + k] > weights[4 * v + b] ? k : b), 0)]]));
+      return { min, max, centre: min.map((m, c) => (m + max[c]) / 2), joints: [...dominant] };
+    });
+  };
+
+  it('is dressed in materials that differ: fabric, denim, skin, hair, leather, rubber, eye white and a metal', () => {
+    const materials = json.materials;
+    expect(materials.map((m) => m.name)).toEqual(['Shirt', 'Denim', 'Skin', 'Hair', 'Leather', 'Rubber', 'Eye white', 'Brass']);
+    // Each material on its own primitive, and no two the same colour.
+    expect(json.meshes[0].primitives.map((p) => p.material).sort()).toEqual(materials.map((_, i) => i));
+    const colours = new Set(materials.map((m) => m.pbrMetallicRoughness!.baseColorFactor!.map((c) => c.toFixed(2)).join(' ')));
+    expect(colours.size).toBe(materials.length);
+    // Matte cloth and rubber beside glossy eyes and leather, and one metal.
+    const roughness = materials.map((m) => m.pbrMetallicRoughness!.roughnessFactor!);
+    expect(Math.max(...roughness) - Math.min(...roughness)).toBeGreaterThan(0.5);
+    expect(materials.filter((m) => m.pbrMetallicRoughness!.metallicFactor === 1).map((m) => m.name)).toEqual(['Brass']);
+  });
+
+  it('has a face: two eye whites, irises, brows and a mouth in front of the head, ears at its sides, hair over its top', () => {
+    const headTop = Math.max(...pieces('Skin').filter((p) => p.joints.join() === 'Head').map((p) => p.max[1]));
+    const whites = pieces('Eye white');
+    expect(whites).toHaveLength(2);
+    for (const eye of whites) {
+      expect(eye.joints).toEqual(['Head']);
+      expect(eye.centre[1]).toBeGreaterThan(1.69);
+      expect(eye.centre[2]).toBeGreaterThan(0.09);
+    }
+    expect(Math.sign(whites[0].centre[0])).toBe(-Math.sign(whites[1].centre[0]));
+    const hair = pieces('Hair');
+    // The face's dark marks, on the front of the head: two irises on the whites, two brows above them, a mouth below.
+    const marks = hair.filter((p) => p.max[2] > 0.09 && p.max[1] < headTop - 0.05);
+    expect(marks.filter((p) => whites.some((w) => Math.abs(p.centre[0] - w.centre[0]) < 0.005 && Math.abs(p.centre[1] - w.centre[1]) < 0.005))).toHaveLength(2);
+    expect(marks.filter((p) => p.centre[1] > 1.74)).toHaveLength(2);
+    expect(marks.filter((p) => p.centre[1] < 1.67 && Math.abs(p.centre[0]) < 0.005)).toHaveLength(1);
+    // The hair covers the head's top and reaches down its back.
+    const scalp = hair.find((p) => p.max[1] > headTop)!;
+    expect(scalp.min[2]).toBeLessThan(-0.1);
+    expect(scalp.min[1]).toBeLessThan(1.65);
+    // Ears: small Head pieces of skin beside the head.
+    expect(pieces('Skin').filter((p) => p.joints.join() === 'Head' && Math.abs(p.centre[0]) > 0.09)).toHaveLength(2);
+  });
+
+  it('has hands with four fingers and a thumb each, beside a palm blended from the forearm', () => {
+    for (const side of ['L', 'R']) {
+      const hand = pieces('Skin').filter((p) => p.joints.includes(`Hand.${side}`));
+      // The palm also follows the forearm at the wrist; each digit is on the hand alone.
+      expect(hand.filter((p) => p.joints.includes(`LowerArm.${side}`))).toHaveLength(1);
+      expect(hand.filter((p) => p.joints.join() === `Hand.${side}`)).toHaveLength(5);
+    }
   });
 
   it('stands on the ground, Y up, facing +Z with its left hand at +X', () => {
