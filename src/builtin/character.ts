@@ -8,12 +8,13 @@ import {
   ellipsoidRings,
   frameAlong,
   rigid,
+  ring,
   smoothstep,
   writePrimitive,
   type Ring,
 } from './geometry.ts';
 import { addOutfitMaterials, buildOutfit } from './outfit.ts';
-import { Rig, type JointSpec } from './rig.ts';
+import { Rig, SIDES, sideSign, type JointSpec, type Side } from './rig.ts';
 import { writeSkinnedScene } from './scene.ts';
 
 /**
@@ -48,10 +49,6 @@ const X = [1, 0, 0] as const;
 const Y = [0, 1, 0] as const;
 const Z = [0, 0, 1] as const;
 
-type Side = 'L' | 'R';
-const SIDES: readonly Side[] = ['L', 'R'];
-/** +1 on the character's left (+X), -1 on its right. */
-const sideSign = (s: Side): number => (s === 'L' ? 1 : -1);
 
 /** The character's joints (the VRM avatar, vrm-avatar.ts, appends its own after these). */
 export function jointSpecs(): JointSpec[] {
@@ -90,7 +87,6 @@ export function jointSpecs(): JointSpec[] {
   return specs;
 }
 
-const ring = (h: number, rx: number, rz = rx): Ring => ({ h, rx, rz });
 
 /** The base body's neck radius, metres. */
 const NECK_RADIUS = 0.046;

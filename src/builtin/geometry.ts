@@ -27,6 +27,9 @@ export interface Ring {
   rz: number;
 }
 
+/** A ring at `h` with half-extents `rx` and `rz` (round when `rz` is left out). */
+export const ring = (h: number, rx: number, rz = rx): Ring => ({ h, rx, rz });
+
 export type Influence = readonly [joint: number, weight: number];
 
 export interface LatheSpec {

@@ -7,12 +7,12 @@ import {
   ellipsoidRings,
   frameAlong,
   rigid,
+  ring,
   type Frame,
   type Influence,
-  type Ring,
   type Vec3Tuple,
 } from './geometry.ts';
-import type { Rig } from './rig.ts';
+import { SIDES, sideSign, type Rig } from './rig.ts';
 
 /**
  * What makes the built-in character look made rather than a mannequin: a face (eyes with
@@ -23,10 +23,6 @@ import type { Rig } from './rig.ts';
  */
 
 type V3 = [number, number, number];
-type Side = 'L' | 'R';
-const SIDES: readonly Side[] = ['L', 'R'];
-const sideSign = (s: Side): number => (s === 'L' ? 1 : -1);
-const ring = (h: number, rx: number, rz = rx): Ring => ({ h, rx, rz });
 const Y = [0, 1, 0] as const;
 const X = [1, 0, 0] as const;
 const Z = [0, 0, 1] as const;

@@ -29,6 +29,12 @@ export interface JointSpec {
 const DEFAULT_FORWARD = [0, 0, 1] as const;
 const DEG = Math.PI / 180;
 
+/** The sides of a symmetric rig, as joint names spell them (`Hand.L`): L is the model's left, +X. */
+export type Side = 'L' | 'R';
+export const SIDES: readonly Side[] = ['L', 'R'];
+/** +1 on the left (+X), -1 on the right. */
+export const sideSign = (s: Side): number => (s === 'L' ? 1 : -1);
+
 export class Rig {
   readonly names: string[];
   readonly parents: Int16Array;
