@@ -1,6 +1,6 @@
 // `npm run build`: the library as one ES module, readable and minified (dist/lib), its type declarations
 // (dist/types), the `skinned-mesh-bake` command for Node (dist/cli), and the demo site (dist/site)
-// once index.html exists.
+// once index.html exists, with the API reference in dist/site/api (scripts/api-reference.mjs).
 //
 //   node scripts/build.mjs [--out-dir DIR] [--no-site]
 //
@@ -51,6 +51,14 @@ if (!site) {
   // Asked for the library only.
 } else if (existsSync(join(root, 'index.html'))) {
   await build({ root, configFile, logLevel: 'warn', build: { outDir: join(outDir, 'site') } });
+  // The API reference (TypeDoc) beside the demo, at api/ of the site: the build fails on an
+  // undocumented public export, a broken {@link} or a public type that is not exported.
+  const { apiReference } = await import('./api-reference.mjs');
+  const problems = await apiReference({ out: join(outDir, 'site', 'api') });
+  if (problems.length) {
+    for (const problem of problems) console.error(`build: API reference: ${problem}`);
+    process.exit(1);
+  }
 } else {
   console.log('build: no index.html yet, so no demo site; library and types built');
 }

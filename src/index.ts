@@ -8,6 +8,8 @@
  * have subpaths of their own, so a page pays only for what it imports (package.json
  * `exports`): `/element`, `/crowd`, `/retarget`, `/environment`, `/bake`; and the element's typings
  * for frameworks are types-only subpaths: `/react`, `/preact`, `/solid`, `/vue`, `/svelte`.
+ *
+ * @module skinned-mesh-webgpu
  */
 
 // ── Tier 1: the element. One tag per model; registers itself on import (importing any name of it does). Also `/element`. ──
@@ -15,7 +17,8 @@ export {
   DEFAULT_CROSSFADE, DEFAULT_EXPOSURE, DEFAULT_SPEED, EXTRA_MODEL_TAG, ExtraModelElement, loadModelSource, parseCameraOrbit, SkinnedMeshViewerElement,
   SourceError, TAG_NAME,
   type AppendAnimationOptions, type CameraOrbit, type DetachAnimationOptions, type ExtraModelAttributes, type ExtraModelChangeDetail, type Finger,
-  type HotspotQuery, type HotspotVector2, type HotspotVector3, type Keyframe, type LoadSourceOptions, type OrbitRadius, type Path, type PlayOptions,
+  type HotspotQuery, type HotspotVector2, type HotspotVector3, type Keyframe, type LoadSourceOptions, type NumberAttribute, type OrbitRadius,
+  type Path, type PlayOptions,
   type SkinnedMeshViewerAttributes, type SkinnedMeshViewerCustomEvents, type SkinnedMeshViewerEventMap, type SphericalPosition, type SurfacePoint,
   type ToBlobOptions, type Vector2D, type Vector3D, type ViewerAnimationEndDetail, type ViewerAnimationLayerDetail, type ViewerCameraChangeDetail,
   type ViewerCameraOrbit, type ViewerEnvironmentDetail, type ViewerErrorDetail, type ViewerErrorKind, type ViewerLoadDetail,
@@ -25,7 +28,9 @@ export {
 
 // ── Tier 2: renderer + player, camera and canvas. One model on a canvas the page owns. ──
 export { Renderer } from './gpu/renderer.ts';
-export { defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinnedNormalMode } from './gpu/frame/render-settings.ts';
+export {
+  defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinnedNormalMode, type SkinningPath,
+} from './gpu/frame/render-settings.ts';
 export { ToneMapping } from './gpu/layouts/bindings.ts';
 export { AnimationPlayer } from './anim/player.ts';
 export type { ClipLayer, LayerStack } from './anim/layer-stack.ts';
@@ -47,7 +52,7 @@ export { DEBUG_VIEW_NAMES, DebugView, debugViewNames, parseDebugViews, type Debu
 // updateMatricesAndPalettes is its second half alone, for a pose the caller edited in between.
 export { createModelInstance, updateMatricesAndPalettes, updateModelInstance, type ModelInstance } from './anim/instance.ts';
 export { createPose, setRestPose, type Pose } from './anim/pose.ts';
-export { createClipCursor, sampleClip, type ClipCursor } from './anim/sample.ts';
+export { createClipCursor, sampleClip, type ClipCursor, type ClipTracks } from './anim/sample.ts';
 export { localToModel } from './anim/local-to-model.ts';
 export { skinPalette } from './anim/palette.ts';
 export { BlendingJob } from './anim/blend.ts';
@@ -60,7 +65,12 @@ export {
   accumulateRootMotion, createRootMotionTrack, lockRootInPlace, RootMotionJob, rootMotionMatrix, type RootMotionTrack,
 } from './anim/root-motion.ts';
 export { editBindPose } from './anim/bind-pose.ts';
-export { createSkinnedBounds, SkinnedBoundsJob, type SkinnedBounds } from './anim/skinned-bounds.ts';
+export {
+  createSkinnedBounds, SkinnedBoundsJob, type CentersOfPrimitive, type MeshSkinBounds, type SkinnedBounds,
+} from './anim/skinned-bounds.ts';
+export type { SkinningMethod } from './anim/skinning-method.ts';
+export type { MaterialAnimation, MaterialOverlay } from './anim/material-tracks.ts';
+export type { NumArray } from './math/types.ts';
 export { centerOfRotationBounds } from './skin/centers-of-rotation/bounds.ts';
 export { createRayHit, SkinnedRaycaster, type RayHit } from './skin/raycast.ts';
 // VRM avatars: the steps `ModelInstance.vrm` runs between the pose and the palettes, usable one by one.
@@ -83,11 +93,20 @@ export { loadGltf, type LoadOptions } from './gltf/load.ts';
 export { GltfError, type GltfWarning } from './gltf/errors.ts';
 export { resolveGltfUri, type UriPolicy } from './gltf/uri.ts';
 export type {
-  Channel, Clip, ExpressionTrack, Hierarchy, Image, Material, Mesh, MeshNode, Model, MorphTarget, NodeInfo, Primitive, Sampler, Skin,
-  Texture, TextureInfo, TextureSampler,
+  Channel, Clip, ExpressionTrack, Hierarchy, Image, Material, MaterialShading, MaterialTrack, Mesh, MeshNode, Model, MorphTarget, NodeInfo, Primitive,
+  QuantizedAttributes, Sampler, Skin, Texture, TextureInfo, TextureSampler, TextureSource,
 } from './gltf/model.ts';
+export type { AccessorData, ComponentArray } from './gltf/accessors.ts';
+export type { BudgetState } from './gltf/budget.ts';
+export type { ComponentType, Interpolation, TargetPath } from './gltf/constants.ts';
+export type { TextureTransform } from './gltf/texture-info.ts';
 export type {
-  Vrm, Vrm0MaterialProperties, VrmExpression, VrmLookAt, VrmMaterialColorBind, VrmMaterialColorType, VrmMeta, VrmMorphBind, VrmNodeConstraint,
+  AnisotropyExtension, ClearcoatExtension, DiffuseTransmissionExtension, IridescenceExtension, SheenExtension, SpecularExtension,
+  Rgb, TransmissionExtension, VolumeExtension,
+} from './gltf/pbr-extensions-model.ts';
+export type { MToonMaterial, MToonOutlineWidthMode } from './gltf/mtoon-model.ts';
+export type {
+  Vrm, Vrm0MaterialProperties, VrmConstraintType, VrmExpression, VrmLookAt, VrmMaterialColorBind, VrmMaterialColorType, VrmMeta, VrmMorphBind, VrmNodeConstraint,
   VrmOverride, VrmRangeMap, VrmSpring, VrmSpringBones, VrmTextureTransformBind,
 } from './gltf/vrm-model.ts';
 

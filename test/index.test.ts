@@ -18,7 +18,7 @@ const TIERS = {
   element: {
     values: ['DEFAULT_CROSSFADE', 'DEFAULT_EXPOSURE', 'DEFAULT_SPEED', 'EXTRA_MODEL_TAG', 'ExtraModelElement', 'SkinnedMeshViewerElement', 'SourceError', 'TAG_NAME', 'loadModelSource', 'parseCameraOrbit'],
     types: [
-      'AppendAnimationOptions', 'CameraOrbit', 'DetachAnimationOptions', 'ExtraModelAttributes', 'ExtraModelChangeDetail', 'Finger', 'HotspotQuery', 'HotspotVector2', 'HotspotVector3', 'Keyframe', 'LoadSourceOptions', 'OrbitRadius', 'Path', 'PlayOptions',
+      'AppendAnimationOptions', 'CameraOrbit', 'DetachAnimationOptions', 'ExtraModelAttributes', 'ExtraModelChangeDetail', 'Finger', 'NumberAttribute', 'HotspotQuery', 'HotspotVector2', 'HotspotVector3', 'Keyframe', 'LoadSourceOptions', 'OrbitRadius', 'Path', 'PlayOptions',
       'SkinnedMeshViewerAttributes', 'SkinnedMeshViewerCustomEvents', 'SkinnedMeshViewerEventMap', 'SphericalPosition', 'SurfacePoint', 'ToBlobOptions', 'Vector2D', 'Vector3D', 'ViewerAnimationEndDetail', 'ViewerAnimationLayerDetail',
       'ViewerCameraChangeDetail', 'ViewerCameraOrbit', 'ViewerEnvironmentDetail', 'ViewerErrorDetail', 'ViewerErrorKind', 'ViewerLoadDetail', 'ViewerLoopDetail', 'ViewerProgressDetail', 'ViewerStats',
       'ViewerVariantDetail', 'ViewerVector3', 'ViewerVisibilityDetail',
@@ -33,7 +33,7 @@ const TIERS = {
     types: [
       'AllocationLimits', 'Bounds', 'Camera', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DecodedExternalImage',
       'DecodedImage', 'DecodedPixels', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
-      'RequestDeviceOptions', 'SkinnedNormalMode',
+      'RequestDeviceOptions', 'SkinnedNormalMode', 'SkinningPath',
     ],
   },
   debugViews: {
@@ -52,7 +52,10 @@ const TIERS = {
       'subtreeMask', 'updateMatricesAndPalettes', 'updateModelInstance',
       'ExpressionJob', 'LookAtJob', 'MAX_FIXED_STEPS', 'NodeConstraintJob', 'SpringBoneJob', 'VrmRuntime', 'rotateVrm0',
     ],
-    types: ['BlendLayer', 'ClipCursor', 'ModelInstance', 'Pose', 'RayHit', 'RootMotionTrack', 'SkinnedBounds', 'SpringStepMode'],
+    types: [
+      'BlendLayer', 'CentersOfPrimitive', 'ClipCursor', 'ClipTracks', 'MaterialAnimation', 'MaterialOverlay', 'MeshSkinBounds', 'ModelInstance', 'NumArray', 'Pose',
+      'RayHit', 'RootMotionTrack', 'SkinnedBounds', 'SkinningMethod', 'SpringStepMode',
+    ],
   },
   batchAndCrowd: {
     values: [
@@ -61,7 +64,7 @@ const TIERS = {
     ],
     types: [
       'AnyCrowd', 'CrowdEvaluator', 'CrowdOptions', 'CrowdPoses', 'CrowdRootMotion', 'GpuPaletteSource', 'GpuPoseEvaluatorOptions', 'HierarchyMode', 'InstanceBatch',
-      'InstanceBatchOptions',
+      'InstanceBatchOptions', 'RootLock',
     ],
   },
   loading: {
@@ -69,7 +72,10 @@ const TIERS = {
     types: [
       'Channel', 'Clip', 'ExpressionTrack', 'GltfWarning', 'Hierarchy', 'Image', 'LoadOptions', 'Material', 'Mesh', 'MeshNode', 'Model', 'MorphTarget', 'NodeInfo',
       'Primitive', 'Sampler', 'Skin', 'Texture', 'TextureInfo', 'TextureSampler', 'UriPolicy',
-      'Vrm', 'Vrm0MaterialProperties', 'VrmExpression', 'VrmLookAt', 'VrmMaterialColorBind', 'VrmMaterialColorType', 'VrmMeta', 'VrmMorphBind', 'VrmNodeConstraint',
+      'AccessorData', 'AnisotropyExtension', 'BudgetState', 'ClearcoatExtension', 'ComponentArray', 'ComponentType', 'DiffuseTransmissionExtension', 'Interpolation',
+      'IridescenceExtension', 'MToonMaterial', 'MToonOutlineWidthMode', 'MaterialShading', 'MaterialTrack', 'QuantizedAttributes', 'Rgb', 'SheenExtension',
+      'SpecularExtension', 'TargetPath', 'TextureSource', 'TextureTransform', 'TransmissionExtension', 'VolumeExtension',
+      'Vrm', 'Vrm0MaterialProperties', 'VrmConstraintType', 'VrmExpression', 'VrmLookAt', 'VrmMaterialColorBind', 'VrmMaterialColorType', 'VrmMeta', 'VrmMorphBind', 'VrmNodeConstraint',
       'VrmOverride', 'VrmRangeMap', 'VrmSpring', 'VrmSpringBones', 'VrmTextureTransformBind',
     ],
   },

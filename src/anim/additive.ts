@@ -156,6 +156,10 @@ export class AdditiveJob {
     readonly output: Pose,
   ) {}
 
+  /**
+   * Checks that base, delta, output and mask are of one skeleton; throws a RangeError naming the mismatch.
+   * `run` calls it first.
+   */
   validate(): void {
     const { base, delta, output, mask } = this;
     if (base.rotation.length !== delta.rotation.length || base.rotation.length !== output.rotation.length ||
@@ -168,6 +172,7 @@ export class AdditiveJob {
     }
   }
 
+  /** Writes `base` + `weight` · mask · `delta` into `output`, joint by joint. */
   run(): void {
     this.validate();
     const { base, delta, output, mask } = this;

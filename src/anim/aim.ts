@@ -46,6 +46,10 @@ export class AimJob {
     readonly pole: Float64Array = Float64Array.of(0, 1, 0),
   ) {}
 
+  /**
+   * Checks the slot (in the hierarchy, a TRS node), the weight in [0, 1] and the limit ≥ 0; throws a
+   * RangeError naming the rule broken. `run` calls it first.
+   */
   validate(): void {
     const h = this.hierarchy, slot = this.slot;
     if (!Number.isInteger(slot) || slot < 0 || slot >= h.count) throw new RangeError(`AimJob: slot ${slot} is not in [0, ${h.count})`);
@@ -62,6 +66,10 @@ export class AimJob {
     if (!(this.limit >= 0)) throw new RangeError(`AimJob: limit ${this.limit} must be ≥ 0 radians`);
   }
 
+  /**
+   * Turns the joint's local rotation in `pose` toward `target` (weighted, capped at `limit`); `angle` is then
+   * the correction applied.
+   */
   run(): void {
     this.validate();
     this.angle = 0;

@@ -43,7 +43,10 @@ export interface InstanceBatch {
   readonly worldPalettes: boolean;
   /** True when the WebAssembly kernel runs; false: the JS jobs do (same results). */
   readonly accelerated: boolean;
-  /** Where everything lives; for the kernel. */
+  /**
+   * Where everything lives; for the kernel.
+   * @internal
+   */
   readonly layout: BatchLayout;
 }
 
@@ -94,6 +97,7 @@ export interface BatchMesh {
   readonly affine: boolean;
 }
 
+/** Options of `createInstanceBatch`: world-space palettes, and whether to use the WebAssembly kernel. */
 export interface InstanceBatchOptions {
   /** Palettes in world space (jointWorld · inverseBind), as three.js's boneMatrices. Default false. */
   readonly worldPalettes?: boolean;
@@ -105,6 +109,11 @@ const PAGE = 65536;
 const CHUNK_BYTES = 128 * 1024;
 const align16 = (n: number): number => (n + 15) & ~15;
 
+/**
+ * Lays out `count` characters of `model` in one WebAssembly memory: each an ordinary ModelInstance whose
+ * pose, node matrices and palette are views into it, with every palette back to back for one upload.
+ * `updateInstanceBatch` then poses them all in one call.
+ */
 export function createInstanceBatch(model: Model, count: number, options: InstanceBatchOptions = {}): InstanceBatch {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`createInstanceBatch: count must be a positive integer, got ${count}`);
   const h = model.hierarchy;

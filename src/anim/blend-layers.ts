@@ -51,6 +51,10 @@ export class LayerBlendingJob {
     readonly output: Pose,
   ) {}
 
+  /**
+   * Checks that every layer's pose and mask, `rest` and `output` are of one skeleton, each weight finite and
+   * ≥ 0 and `threshold` finite and > 0; throws a RangeError naming the layer. `run` calls it first.
+   */
   validate(): void {
     const { layers, rest, output } = this;
     const slots = rest.translation.length / 3;
@@ -70,6 +74,9 @@ export class LayerBlendingJob {
     }
   }
 
+  /**
+   * Writes the weighted blend of the layers (topped up with the rest pose below `threshold`) into `output`.
+   */
   run(): void {
     this.validate();
     const { layers, rest, output } = this;

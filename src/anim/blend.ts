@@ -19,6 +19,10 @@ export class BlendingJob {
     readonly output: Pose,
   ) {}
 
+  /**
+   * Checks that `from`, `to` and `output` are of one skeleton; throws a RangeError otherwise. `run` calls it
+   * first.
+   */
   validate(): void {
     const { from, to, output } = this;
     if (from.rotation.length !== to.rotation.length || from.rotation.length !== output.rotation.length) {
@@ -27,6 +31,7 @@ export class BlendingJob {
     if (!(this.weight >= 0 && this.weight <= 1)) throw new RangeError(`BlendingJob: weight ${this.weight} is not in [0, 1]`);
   }
 
+  /** Writes the blend of `from` and `to` at `weight` into `output`. */
   run(): void {
     this.validate();
     const w = this.weight;

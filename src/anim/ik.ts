@@ -63,6 +63,11 @@ export class TwoBoneIKJob {
     readonly pole: Float64Array,
   ) {}
 
+  /**
+   * Checks the three slots (in the hierarchy, each a descendant of the one before; start and mid T/R/S
+   * nodes), the pose, matrices, target and pole, and weight and soften in [0, 1]; throws a RangeError naming
+   * the rule broken. `run` calls it first.
+   */
   validate(): void {
     const h = this.hierarchy;
     const { startSlot, midSlot, endSlot } = this;
@@ -81,6 +86,10 @@ export class TwoBoneIKJob {
     if (m !== null && !(m.length >= 3 && m[0] * m[0] + m[1] * m[1] + m[2] * m[2] > 0)) throw new RangeError('TwoBoneIKJob: midAxis must be a non-zero 3-vector');
   }
 
+  /**
+   * Rewrites the start and mid joints' local rotations in `pose` so the end joint reaches toward `target`,
+   * bending toward `pole`; `reached` says whether it got there.
+   */
   run(): void {
     this.validate();
     this.reached = false;

@@ -45,6 +45,11 @@ export function paletteLayout(model: Model): { readonly offsets: Int32Array; rea
   return { offsets, matrixCount };
 }
 
+/**
+ * Allocates one character of `model`: a pose at rest, node matrices and palettes (filled by the first
+ * update), a clip cursor per clip, and its material animation and VRM steps when the model has them.
+ * Everything a frame needs is made here, once.
+ */
 export function createModelInstance(model: Model): ModelInstance {
   const { offsets: paletteOffsets, matrixCount: count } = paletteLayout(model);
   const pose = createPose(model);

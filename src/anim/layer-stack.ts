@@ -67,6 +67,7 @@ export class LayerStack {
     return this.push('additive', clip, makeAdditiveClip(this.model, this.clipOf(clip), reference), pose, job, new Float32Array(0), weight, mask);
   }
 
+  /** Takes a layer off the stack at once (no fade); removing a layer that is not on it does nothing. */
   remove(layer: ClipLayer): void {
     const i = this.layers.indexOf(layer);
     if (i >= 0) this.layers.splice(i, 1);

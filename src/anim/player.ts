@@ -80,6 +80,7 @@ export class AnimationPlayer {
     return /^\d+$/.test(nameOrIndex) ? this.findClip(Number(nameOrIndex)) : -1;
   }
 
+  /** Starts or resumes the current clip; a finished clip that does not loop starts over. */
   play(): void {
     if (this.clip < 0) return;
     // Replaying a finished clip starts it over, as a media element does.
@@ -88,6 +89,7 @@ export class AnimationPlayer {
     this.ended = false;
   }
 
+  /** Stops the clock; `update` still evaluates the pose at the current time. */
   pause(): void {
     this.playing = false;
   }

@@ -15,6 +15,7 @@ export interface Pose {
   readonly weightOffsets: Int32Array;
 }
 
+/** Allocates a pose for `model`'s hierarchy, set to the rest pose. */
 export function createPose(model: Model): Pose {
   const h = model.hierarchy;
   const weightOffsets = new Int32Array(h.count + 1);

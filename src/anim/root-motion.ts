@@ -137,6 +137,10 @@ export class RootMotionJob {
     readonly delta: Float64Array,
   ) {}
 
+  /**
+   * Checks that the cursor is of the track's clip and the scratch pose of its skeleton; throws a RangeError
+   * otherwise. `run` calls it first.
+   */
   validate(): void {
     const { track, cursor, scratch } = this;
     if (cursor.clip !== track.clip) throw new RangeError('RootMotionJob: the cursor is not of track.clip');
@@ -149,6 +153,10 @@ export class RootMotionJob {
     if (!Number.isInteger(this.loops)) throw new RangeError(`RootMotionJob: loops ${this.loops} is not an integer`);
   }
 
+  /**
+   * Computes the root's displacement and turn from `fromTime` to `toTime` (across `loops` wraps) into
+   * `delta`.
+   */
   run(): void {
     this.validate();
     const e = this.track.ends, up = this.track.up;

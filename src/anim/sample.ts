@@ -91,6 +91,10 @@ export function clipTracks(clip: Clip): ClipTracks {
   return tracks;
 }
 
+/**
+ * A cursor for sampling `clip`: it remembers each timeline's last key, so sampling forward in time finds the
+ * next key without a search.
+ */
 export function createClipCursor(clip: Clip): ClipCursor {
   const n = clip.timelines.length;
   return { clip, tracks: clipTracks(clip), keys: new Int32Array(n), fractions: new Float64Array(n), time: 0 };

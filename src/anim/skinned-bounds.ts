@@ -369,6 +369,10 @@ export class SkinnedBoundsJob {
     readonly outMeshNodes: Float32Array | null = null,
   ) {}
 
+  /**
+   * Checks that bounds and instance are of one model, the outputs large enough, the padding finite, and the
+   * skinning method one the bounds hold for; throws naming the rule broken. `run` calls it first.
+   */
   validate(): void {
     const { bounds, instance, outMin, outMax, outMeshNodes } = this;
     if (bounds.model !== instance.model) throw new Error('SkinnedBoundsJob: bounds and instance are of different models');
@@ -390,6 +394,10 @@ export class SkinnedBoundsJob {
     if (this.coarse && this.skinning !== 'linear') throw new RangeError('SkinnedBoundsJob: coarse bounds hold for linear skinning only');
   }
 
+  /**
+   * Writes the union of the mesh nodes' world-space boxes into `outMin`/`outMax`, and each mesh node's box
+   * into `outMeshNodes` when given.
+   */
   run(): void {
     this.validate();
     const { bounds, instance, outMin, outMax, outMeshNodes } = this;

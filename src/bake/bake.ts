@@ -11,6 +11,10 @@ import { skinPrimitiveWith } from '../skin/skin-with.ts';
 import { applyMorphTargets, createMorphedVertices, type MorphedVertices } from '../skin/morph.ts';
 import { bakeVrmPose, type BakeExpression, type SpringSteps } from './vrm-bake.ts';
 
+/**
+ * What `bakeModel` poses: which clip at which time, an optional second clip blended over it, the skinning
+ * method, and a VRM's spring steps and expressions.
+ */
 export interface BakeOptions {
   /** Clip index, or name; default 0. Ignored (rest pose) when the model has no animations. */
   readonly animation?: number | string;
@@ -30,6 +34,10 @@ export interface BakeOptions {
   readonly expressions?: readonly BakeExpression[];
 }
 
+/**
+ * One skinned primitive of the default scene, posed: world-space positions (and normals and tangents when it
+ * has them), in the accessor's vertex order.
+ */
 export interface BakedPrimitive {
   readonly node: number;
   readonly mesh: number;
@@ -41,6 +49,10 @@ export interface BakedPrimitive {
   readonly tangents: Float64Array | undefined;
 }
 
+/**
+ * What `bakeModel` returns: the clip and time it posed, and every skinned primitive of the default scene in
+ * world space.
+ */
 export interface BakeResult extends BakePose {
   readonly primitives: readonly BakedPrimitive[];
 }

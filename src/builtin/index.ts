@@ -16,8 +16,10 @@ const MODELS: ReadonlyArray<readonly [name: string, build: () => GltfBuilder]> =
   ['vrm0-avatar', buildVrm0Avatar],
 ];
 
+/** The built-in model the element and `bake --builtin` use when none is named. */
 export const DEFAULT_BUILTIN_MODEL = 'character';
 
+/** The names `buildBuiltinGlb` (and the element's `builtin` attribute) accept. */
 export function builtinModelNames(): string[] {
   return MODELS.map(([name]) => name);
 }

@@ -15,6 +15,10 @@ export type CrowdEvaluator = 'cpu' | 'gpu' | 'auto';
  */
 export const AUTO_GPU_MIN_INSTANCES = 1024;
 
+/**
+ * Options of `createCrowd`: where the poses are evaluated (CPU batch or GPU), the device the GPU evaluator
+ * needs, and its tuning.
+ */
 export interface CrowdOptions {
   /** Default 'cpu'; 'gpu' and 'auto' need `device`. */
   readonly evaluator?: CrowdEvaluator;

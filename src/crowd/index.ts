@@ -1,6 +1,8 @@
 /**
  * `skinned-mesh-webgpu/crowd`: tier 4, many characters of one model at once — the CPU batch
  * and crowd, the GPU pose evaluator and the crowd's draw. Also part of the full API (`.`).
+ *
+ * @module skinned-mesh-webgpu/crowd
  */
 // updateInstanceBatch is the whole step (fused chunk by chunk); sampleInstanceBatch and
 // updateBatchMatricesAndPalettes are its two halves, for poses edited in between (as Crowd locks roots).
@@ -14,3 +16,4 @@ export { createCrowd, GpuCrowd, type AnyCrowd } from './gpu-crowd.ts';
 export { movingMeshNodes } from '../anim/moving-mesh-nodes.ts';
 export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from '../gpu/crowd/evaluator.ts';
 export type { GpuPaletteSource } from '../gpu/draw/culling-pass.ts';
+export type { RootLock } from '../gpu/crowd/pack.ts';

@@ -37,6 +37,10 @@ export function playRepetitions(value: unknown): number {
   return Math.ceil(count);
 }
 
+/**
+ * Options of `appendAnimation`: the layer's weight and rate, how it fades and warps in, and where in the clip
+ * it starts.
+ */
 export interface AppendAnimationOptions {
   /** The layer's blend weight, 0…1 (default 1): the pose is slerp(base, clip, weight). */
   weight?: number;
@@ -50,6 +54,7 @@ export interface AppendAnimationOptions {
   time?: number;
 }
 
+/** Options of `detachAnimation`: whether, and over how long, the layer fades out first. */
 export interface DetachAnimationOptions {
   /** Fade the weight out before removing: true (default) over the crossfade duration, a number over that many seconds, false at once. */
   fade?: boolean | number;

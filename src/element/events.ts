@@ -4,6 +4,10 @@
  */
 import type { GltfWarning } from '../gltf/errors.ts';
 
+/**
+ * The detail of `progress`: bytes received of the model and its external files, and model-viewer's 0…1
+ * progress.
+ */
 export interface ViewerProgressDetail {
   /** Bytes received so far, over the model file and its external resources. */
   readonly loaded: number;
@@ -15,6 +19,7 @@ export interface ViewerProgressDetail {
   readonly reason: 'model-load';
 }
 
+/** The detail of `load`: which source loaded, and what the loader repaired or ignored on the way. */
 export interface ViewerLoadDetail {
   /** The source that loaded: the `src` value, or `builtin:NAME`. */
   readonly src: string;
@@ -27,8 +32,16 @@ export interface ViewerLoadDetail {
   readonly warnings: readonly GltfWarning[];
 }
 
+/**
+ * What an `error` event is about: no WebGPU here, a source that could not be fetched or parsed, or a failed
+ * upload or frame.
+ */
 export type ViewerErrorKind = 'webgpu-unsupported' | 'load' | 'gpu';
 
+/**
+ * The detail of `error`: the message the element also shows, its kind, the source and the thrown value (with
+ * model-viewer's names for them).
+ */
 export interface ViewerErrorDetail {
   /**
    * What went wrong, in the loader's words (a GltfError's message starts with the JSON path
@@ -47,17 +60,20 @@ export interface ViewerErrorDetail {
   readonly sourceError: unknown;
 }
 
+/** The detail of `finished` and `animationend`: the clip whose last pass ended. */
 export interface ViewerAnimationEndDetail {
   /** Index of the clip that reached its end. */
   readonly index: number;
   readonly name: string | undefined;
 }
 
+/** The detail of `variant-applied`: the material variant now drawn. */
 export interface ViewerVariantDetail {
   /** The `variant-name` value the shown materials follow now (null: the file's own). */
   readonly name: string | null;
 }
 
+/** The detail of `loop`: the passes completed and the clip's name. */
 export interface ViewerLoopDetail {
   /** Passes of the clip completed since play(). */
   readonly count: number;
@@ -65,16 +81,19 @@ export interface ViewerLoopDetail {
   readonly name: string | undefined;
 }
 
+/** The detail of `camera-change`: what moved the camera. */
 export interface ViewerCameraChangeDetail {
   /** `user-interaction`: camera controls; `automatic`: auto-rotate; `none`: an attribute or a method. */
   readonly source: 'user-interaction' | 'none' | 'automatic';
 }
 
+/** The detail of `model-visibility`: whether the model can be seen now. */
 export interface ViewerVisibilityDetail {
   /** The model is drawn, not behind the poster, and the element on screen. */
   readonly visible: boolean;
 }
 
+/** The detail of `environment-change`: the environment and skybox now shown. */
 export interface ViewerEnvironmentDetail {
   /** The `environment-image` value now shown (null: the default, `neutral`). */
   readonly environmentImage: string | null;
@@ -82,6 +101,7 @@ export interface ViewerEnvironmentDetail {
   readonly skyboxImage: string | null;
 }
 
+/** The detail of `append-animation` and `detach-animation`: the clip appended or detached. */
 export interface ViewerAnimationLayerDetail {
   /** The clip appended or detached (model-viewer's events carry no detail; the name is ours). */
   readonly name: string;

@@ -59,6 +59,10 @@ export class ExtraModelElement extends HTMLElementBase {
   get background(): boolean { return this.hasAttribute('background'); }
   set background(value: boolean) { this.toggleAttribute('background', Boolean(value)); }
 
+  /**
+   * Custom-element callback (the browser calls it): fires `extra-model-changed`, which bubbles to the viewer
+   * so it reloads or re-places this model.
+   */
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
     if (oldValue === newValue) return;
     const detail: ExtraModelChangeDetail = {

@@ -1,3 +1,10 @@
+/**
+ * `skinned-mesh-webgpu/element`: the `<skinned-mesh-viewer>` and `<extra-model>` elements and
+ * their API and types, what a page that only embeds models imports. Importing it registers
+ * both tags. Also part of the full API (`.`).
+ *
+ * @module skinned-mesh-webgpu/element
+ */
 import { defineExtraModel, ExtraModelElement } from './extra-model.ts';
 import { SkinnedMeshViewerElement, TAG_NAME } from './viewer.ts';
 
@@ -45,6 +52,6 @@ export type {
 } from './events.ts';
 export { parseCameraOrbit, type CameraOrbit, type OrbitRadius } from './attributes.ts';
 export type { ToBlobOptions } from './capture.ts';
-export type { ExtraModelAttributes, SkinnedMeshViewerAttributes } from './jsx-attributes.ts';
+export type { ExtraModelAttributes, NumberAttribute, SkinnedMeshViewerAttributes } from './jsx-attributes.ts';
 export type { AppendAnimationOptions, DetachAnimationOptions, PlayOptions } from './animation-api.ts';
 export { loadModelSource, SourceError, type LoadSourceOptions } from './loading/source.ts';

@@ -8,8 +8,13 @@
  */
 
 /** A numeric attribute: `speed={1.5}` or `speed="1.5"`. */
-type NumberAttribute = number | string;
+export type NumberAttribute = number | string;
 
+/**
+ * The attributes of `<skinned-mesh-viewer>` as JSX and framework typings declare them
+ * (`skinned-mesh-webgpu/react`, `/preact`, `/solid`, `/vue`, `/svelte`); the same names and kinds as
+ * `observedAttributes`.
+ */
 export interface SkinnedMeshViewerAttributes {
   src?: string;
   builtin?: string;
@@ -77,6 +82,7 @@ export interface SkinnedMeshViewerAttributes {
   a11y?: string;
 }
 
+/** The attributes of `<extra-model>` for JSX and framework typings. */
 export interface ExtraModelAttributes {
   src?: string;
   offset?: string;

@@ -11,6 +11,7 @@ import { clampInstances, DEFAULT_CROWD_EVALUATOR } from './stage.ts';
 
 /** Defaults of the numeric attributes. */
 export const DEFAULT_SPEED = 1;
+/** The `exposure` an element without the attribute renders with. */
 export const DEFAULT_EXPOSURE = 1;
 /** Seconds; model-viewer's `animation-crossfade-duration` default (300 ms). */
 export const DEFAULT_CROSSFADE = 0.3;

@@ -11,6 +11,7 @@ export interface Vector3D {
   x: number;
   y: number;
   z: number;
+  /** The value as the attribute writes it, in full precision. */
   toString(): string;
 }
 
@@ -18,6 +19,7 @@ export interface Vector3D {
 export interface Vector2D {
   u: number;
   v: number;
+  /** The value as the attribute writes it (`u v`). */
   toString(): string;
 }
 
@@ -29,6 +31,7 @@ export interface SphericalPosition {
   phi: number;
   /** Distance from the target. */
   radius: number;
+  /** The value as `camera-orbit` writes it (`0.5rad 1.2rad 3m`), in full precision. */
   toString(): string;
 }
 

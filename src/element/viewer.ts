@@ -314,6 +314,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   /** The field-of-view limits, degrees (`min-`/`max-field-of-view`). */
   getMinimumFieldOfView(): number { return this.cameraApi.getFieldOfViewLimits()[0]; }
+  /** The largest field of view allowed now, degrees (`max-field-of-view`, widened for a narrow element). */
   getMaximumFieldOfView(): number { return this.cameraApi.getFieldOfViewLimits()[1]; }
 
   /** Width over height the framed model needs (what `toBlob({idealAspect: true})` uses). */
@@ -321,6 +322,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   /** The angle `auto-rotate` has turned the model by, radians about +Y (model-viewer 4.4's `turntableRotation`). */
   get turntableRotation(): number { return this.view.turntable; }
+  /** The same angle as `turntableRotation`, radians (model-viewer 4.4's method form). */
   getTurntableRotation(): number { return this.view.turntable; }
 
   /** model-viewer's `zoom(keyPresses)`: zooms in (positive) or out as that many wheel steps would, with camera controls. */
@@ -423,12 +425,14 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
   // ---------------------------------------------------------------- custom element callbacks
 
+  /** Custom-element callback (the browser calls it): sets up the canvas, GPU session and load. */
   connectedCallback(): void {
     upgradeProperties(this, [...REFLECTED_ATTRIBUTES, { property: 'a11y' }]);
     // Moved within one task (disconnected then connected again): nothing was torn down.
     if (!this.attached) this.setUp();
   }
 
+  /** Custom-element callback: releases the GPU session (not when the element only moves within one task). */
   disconnectedCallback(): void {
     // Deferred so that moving the element (remove + insert in one task) keeps its GPU state.
     queueMicrotask(() => {
@@ -436,6 +440,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     });
   }
 
+  /** Custom-element callback: applies a changed attribute (see the attribute table in docs/element.md). */
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void {
     if (oldValue === newValue) return;
     if (name === 'a11y') this.a11y = newValue;
@@ -688,12 +693,16 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
 
 /** The reflected properties (typed by ReflectedProperties), and typed listeners for the element's own events. */
 export interface SkinnedMeshViewerElement extends ReflectedProperties, VrmElementApi {
+  /** Listens for one of the element's own events, typed by `SkinnedMeshViewerEventMap`. */
   addEventListener<K extends keyof SkinnedMeshViewerEventMap>(
     type: K, listener: (this: SkinnedMeshViewerElement, event: SkinnedMeshViewerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions,
   ): void;
+  /** Listens for any other event, as on every element. */
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  /** Removes a listener added for one of the element's own events. */
   removeEventListener<K extends keyof SkinnedMeshViewerEventMap>(
     type: K, listener: (this: SkinnedMeshViewerElement, event: SkinnedMeshViewerEventMap[K]) => unknown, options?: boolean | EventListenerOptions,
   ): void;
+  /** Removes a listener for any other event. */
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }

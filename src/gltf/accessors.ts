@@ -6,6 +6,7 @@ import {
   type JsonObject,
 } from './json.ts';
 
+/** The typed array of each glTF component type (BYTE … FLOAT). */
 export type ComponentArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Uint32Array | Float32Array;
 
 /** An accessor's elements, de-interleaved into a tightly packed array of its own component type. */

@@ -45,19 +45,23 @@ export const PrimitiveMode = {
   TRIANGLE_FAN: 6,
 } as const;
 
+/** glTF animation sampler interpolation, as the loader stores it (`Sampler.interpolation`). */
 export const Interpolation = {
   LINEAR: 0,
   STEP: 1,
   CUBICSPLINE: 2,
 } as const;
+/** A sampler's interpolation: 0 LINEAR, 1 STEP, 2 CUBICSPLINE. */
 export type Interpolation = (typeof Interpolation)[keyof typeof Interpolation];
 
+/** What an animation channel drives, as the loader stores it (`Channel.path`). */
 export const TargetPath = {
   TRANSLATION: 0,
   ROTATION: 1,
   SCALE: 2,
   WEIGHTS: 3,
 } as const;
+/** A channel's target: 0 translation, 1 rotation, 2 scale, 3 morph weights. */
 export type TargetPath = (typeof TargetPath)[keyof typeof TargetPath];
 
 export const SamplerFilter = {

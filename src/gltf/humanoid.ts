@@ -19,6 +19,10 @@ export const HUMANOID_BONES = [
   ]),
 ] as const;
 
+/**
+ * A VRM 1.0 humanoid bone name (`hips`, `spine`, `leftUpperArm`, … `rightLittleDistal`; VRM 0.x thumbs are
+ * renamed to 1.0's): the vocabulary `Model.humanoid` and retargeting map joints by.
+ */
 export type HumanoidBone = (typeof HUMANOID_BONES)[number];
 
 /** A skeleton's humanoid bones by glTF node index (VRM files carry one: `Model.humanoid`). */

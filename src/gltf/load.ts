@@ -21,6 +21,10 @@ import { convertVrm0Materials } from './extensions/vrm0-mtoon.ts';
 
 export { decodeDataUri } from './resources.ts';
 
+/**
+ * Options of `loadGltf`: a name for the model, and where and how its external files (buffers, images) are
+ * read.
+ */
 export interface LoadOptions extends ResourceOptions {
   /** Name recorded in the model (usually the file name). */
   readonly name?: string;

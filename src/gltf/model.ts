@@ -50,6 +50,10 @@ export interface Model {
   readonly loadBudget?: BudgetState;
 }
 
+/**
+ * One glTF node as loaded: its name, parent and children, mesh, skin and morph weights (its rest transform is
+ * in `Hierarchy`).
+ */
 export interface NodeInfo {
   readonly name: string | undefined;
   /** Parent node (glTF index), -1 for a root. */
@@ -61,6 +65,10 @@ export interface NodeInfo {
   readonly weights: Float32Array;
 }
 
+/**
+ * The node tree in slot order (every parent before its children) with each node's rest transform: what the
+ * pose, local→model and the palettes run over.
+ */
 export interface Hierarchy {
   readonly count: number;
   /** slot → glTF node index, parents before children. */
@@ -79,6 +87,7 @@ export interface Hierarchy {
   readonly useMatrix: Uint8Array;
 }
 
+/** A node of the scene that draws a mesh: the mesh, its skin (or -1) and its GPU instances, if any. */
 export interface MeshNode {
   readonly node: number;
   readonly mesh: number;
@@ -92,6 +101,7 @@ export interface MeshNode {
   readonly instances?: Float64Array;
 }
 
+/** A glTF mesh: its primitives and default morph weights. */
 export interface Mesh {
   readonly name: string | undefined;
   readonly primitives: readonly Primitive[];
@@ -99,12 +109,20 @@ export interface Mesh {
   readonly weights: Float32Array;
 }
 
+/**
+ * One morph target of a primitive: displacements of positions, normals and tangents (each absent when the
+ * target leaves it alone).
+ */
 export interface MorphTarget {
   readonly positions: Float32Array | undefined;
   readonly normals: Float32Array | undefined;
   readonly tangents: Float32Array | undefined;
 }
 
+/**
+ * One drawable part of a mesh, de-interleaved and validated: its vertex attributes, joints and weights,
+ * indices, morph targets and material.
+ */
 export interface Primitive {
   readonly mode: number;
   readonly vertexCount: number;
@@ -163,6 +181,9 @@ export interface QuantizedAttributes {
   readonly TEXCOORD_1?: AccessorData;
 }
 
+/**
+ * A glTF skin: its joints (as glTF nodes and as slots), their joint-space parents and inverse bind matrices.
+ */
 export interface Skin {
   readonly name: string | undefined;
   /** Joint node indices in the file's order: JOINTS_n values index this array. */
@@ -180,6 +201,7 @@ export interface Skin {
   readonly skeleton: number;
 }
 
+/** An animation sampler: key times and dequantised values, with what LINEAR rotation sampling precomputes. */
 export interface Sampler {
   readonly interpolation: Interpolation;
   /** Key times in seconds, non-decreasing. */
@@ -197,6 +219,7 @@ export interface Sampler {
   readonly slerpInvSin: Float64Array | undefined;
 }
 
+/** An animation channel: the node (and slot) and property it drives, from which sampler. */
 export interface Channel {
   readonly node: number;
   readonly slot: number;
@@ -206,6 +229,10 @@ export interface Channel {
   readonly timeline: number;
 }
 
+/**
+ * A glTF animation, ready to sample: its channels, shared key timelines, duration, and morph, material and
+ * VRM expression tracks.
+ */
 export interface Clip {
   readonly name: string | undefined;
   /** Latest key time over all channels (seconds). */
@@ -250,6 +277,10 @@ export type MaterialShading =
   /** KHR_materials_unlit: the base colour only. */
   | 'unlit';
 
+/**
+ * A glTF material: metallic-roughness factors and textures, alpha mode, the PBR extensions it uses, and MToon
+ * for VRM files.
+ */
 export interface Material extends PbrExtensions {
   readonly name: string | undefined;
   readonly baseColorFactor: readonly [number, number, number, number];
@@ -275,6 +306,7 @@ export interface Material extends PbrExtensions {
   readonly mtoon?: MToonMaterial;
 }
 
+/** A glTF texture: its sampler and image (with the images of texture-source extensions to try first). */
 export interface Texture {
   readonly sampler: number;
   /** The plain `source` (-1 when absent): the fallback of `extensionSources`. */
@@ -286,11 +318,18 @@ export interface Texture {
   readonly extensionSources?: readonly TextureSource[];
 }
 
+/**
+ * An image a texture-source extension (EXT_texture_webp, EXT_texture_avif) offers, by extension name and
+ * image index.
+ */
 export interface TextureSource {
   readonly extension: string;
   readonly source: number;
 }
 
+/**
+ * A glTF sampler: filters (WebGL enums, undefined when the file leaves them to the viewer) and wrap modes.
+ */
 export interface TextureSampler {
   readonly magFilter: number | undefined;
   readonly minFilter: number | undefined;
@@ -298,6 +337,7 @@ export interface TextureSampler {
   readonly wrapT: number;
 }
 
+/** A glTF image's encoded bytes (PNG, JPEG, KTX2, WebP…), decoded only when a renderer uploads it. */
 export interface Image {
   readonly name: string | undefined;
   readonly mimeType: string | undefined;

@@ -12,13 +12,19 @@
  * (shadeColorFactor, rimLightingMixFactor, parametricRimFresnelPowerFactor), three-vrm follows
  * the prose.
  */
+import type { Rgb } from './pbr-extensions-model.ts';
 import type { TextureInfo } from './texture-info.ts';
 
+/**
+ * How an MToon outline's width is measured: no outline, metres in the world, or a share of the screen height.
+ */
 export type MToonOutlineWidthMode = 'none' | 'worldCoordinates' | 'screenCoordinates';
 export const MTOON_OUTLINE_WIDTH_MODES: readonly MToonOutlineWidthMode[] = ['none', 'worldCoordinates', 'screenCoordinates'];
 
-export type Rgb = readonly [number, number, number];
-
+/**
+ * An MToon material's parameters (VRMC_materials_mtoon 1.0's, VRM 0.x converted to them): shade colour and
+ * shift, rim, matcap, outline and UV animation.
+ */
 export interface MToonMaterial {
   /** Alpha mode BLEND that still writes depth (drawn before the other blended materials). */
   readonly transparentWithZWrite: boolean;

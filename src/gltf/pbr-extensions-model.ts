@@ -6,6 +6,7 @@
  */
 import type { TextureInfo } from './texture-info.ts';
 
+/** A linear RGB colour. */
 export type Rgb = readonly [number, number, number];
 
 /** KHR_materials_clearcoat: a second, clear specular layer over the base. */

@@ -1,6 +1,7 @@
 import { GltfError } from './errors.ts';
 import { describe } from './json.ts';
 
+/** Which URIs a model may make the loader fetch. */
 export interface UriPolicy {
   /**
    * Allow http(s) resources on an origin other than the model's. Off by default: a model

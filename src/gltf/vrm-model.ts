@@ -14,6 +14,7 @@ export type VrmOverride = 'none' | 'block' | 'blend';
 /** The material value a colour bind drives (VRMC_vrm `materialColorBinds[].type`). */
 export type VrmMaterialColorType = 'color' | 'emissionColor' | 'shadeColor' | 'matcapColor' | 'rimColor' | 'outlineColor';
 
+/** A morph target an expression drives, and its weight at expression weight 1. */
 export interface VrmMorphBind {
   /** glTF node whose mesh has the morph target (every node using the mesh, for 0.x). */
   readonly node: number;
@@ -23,6 +24,7 @@ export interface VrmMorphBind {
   readonly weight: number;
 }
 
+/** A material colour an expression drives toward `targetValue`. */
 export interface VrmMaterialColorBind {
   readonly material: number;
   readonly type: VrmMaterialColorType;
@@ -30,6 +32,7 @@ export interface VrmMaterialColorBind {
   readonly targetValue: readonly [number, number, number, number];
 }
 
+/** A material UV scale and offset an expression drives. */
 export interface VrmTextureTransformBind {
   readonly material: number;
   /** UV scale and offset at expression weight 1 (KHR_texture_transform's meanings). */
@@ -37,6 +40,10 @@ export interface VrmTextureTransformBind {
   readonly offset: readonly [number, number];
 }
 
+/**
+ * A VRM expression (facial preset or custom): what it drives and which other expressions it overrides while
+ * on.
+ */
 export interface VrmExpression {
   /** VRM 1.0 name: a preset (`happy`, `blink`, `aa`…) or the custom name. */
   readonly name: string;
@@ -57,6 +64,10 @@ export interface VrmRangeMap {
   readonly outputScale: number;
 }
 
+/**
+ * A VRM avatar's gaze: eyes driven as bones or as expressions, with the range maps from gaze angle to bone
+ * angle or weight.
+ */
 export interface VrmLookAt {
   readonly type: 'bone' | 'expression';
   /** The eyes' point in the head bone's space (metres). */
@@ -123,6 +134,7 @@ export interface VrmSpringBones {
   readonly springs: readonly VrmSpring[];
 }
 
+/** One spring-bone chain: a run of joints in `VrmSpringBones`' joint arrays. */
 export interface VrmSpring {
   readonly name: string | undefined;
   /** Its joints are `firstJoint … firstJoint + jointCount − 1`. */
@@ -132,8 +144,13 @@ export interface VrmSpring {
   readonly path: string;
 }
 
+/** The three node constraints of VRMC_node_constraint. */
 export type VrmConstraintType = 'roll' | 'aim' | 'rotation';
 
+/**
+ * A VRMC_node_constraint: a node whose rotation follows a source node's (roll, aim or whole rotation), by
+ * weight.
+ */
 export interface VrmNodeConstraint {
   readonly type: VrmConstraintType;
   /** The node the constraint rotates (glTF index). */
@@ -163,6 +180,7 @@ export interface Vrm0MaterialProperties {
   readonly tagMap: Readonly<Record<string, string>>;
 }
 
+/** A VRM avatar's metadata: name, version, authors and licence. */
 export interface VrmMeta {
   readonly name: string | undefined;
   readonly version: string | undefined;
@@ -171,6 +189,10 @@ export interface VrmMeta {
   readonly license: string | undefined;
 }
 
+/**
+ * Everything a VRM file (0.x or 1.0) adds to glTF, in VRM 1.0's meanings: metadata, expressions, look-at,
+ * spring bones, node constraints and 0.x material properties.
+ */
 export interface Vrm {
   /** 0 for VRM 0.x (`extensions.VRM`), 1 for VRM 1.0 (`VRMC_vrm`). */
   readonly specVersion: 0 | 1;

@@ -8,6 +8,10 @@ export interface SkinnedVertices {
   readonly tangents: Float32Array | Float64Array | undefined;
 }
 
+/**
+ * Allocates the output arrays `skinPrimitive` writes a primitive's skinned positions, normals and tangents
+ * into, in float32 or float64.
+ */
 export function createSkinnedVertices(prim: Primitive, precision: 'float32' | 'float64' = 'float32'): SkinnedVertices {
   const A = precision === 'float64' ? Float64Array : Float32Array;
   const n = prim.vertexCount;

@@ -49,6 +49,7 @@ export interface RayHit {
   readonly barycentric: Float64Array;
 }
 
+/** An empty hit for `SkinnedRaycaster.cast` to fill, allocated once and reused. */
 export function createRayHit(): RayHit {
   return {
     position: new Float64Array(3), normal: new Float64Array(3), uv: new Float64Array(2), hasUv: false,

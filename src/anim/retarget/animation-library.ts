@@ -24,6 +24,7 @@ export interface AnimationLibrary extends RetargetSkeleton {
 export interface AnimationLibraryOptions extends LoadOptions {
   /** Resolves a relative URL `source` (default: the page's location when there is one). */
   readonly baseUrl?: string;
+  /** The fetch to use for a URL `source` and its external files (default: the global `fetch`). */
   readonly fetch?: typeof fetch;
   readonly signal?: AbortSignal;
 }

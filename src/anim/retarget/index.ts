@@ -1,6 +1,8 @@
 /**
  * `skinned-mesh-webgpu/retarget`: clips from other files, retargeted between skeletons and
  * baked into ordinary clips. Also part of the full API (`.`).
+ *
+ * @module skinned-mesh-webgpu/retarget
  */
 export { loadAnimationLibrary, type AnimationLibrary, type AnimationLibraryOptions } from './animation-library.ts';
 export { retargetClips, type RetargetOptions, type RetargetResult } from './retarget.ts';

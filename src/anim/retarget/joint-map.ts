@@ -24,6 +24,7 @@ export interface RetargetSkeleton {
   readonly humanoid?: HumanoidMap;
 }
 
+/** Options of `mapJoints` (and of retargeting): a user map that overrides the automatic matches. */
 export interface JointMapOptions {
   /** Target joint name → source joint name. Always wins over the automatic matches. */
   readonly jointMap?: Readonly<Record<string, string>>;
@@ -32,12 +33,16 @@ export interface JointMapOptions {
 /** How a target joint found its source joint. */
 export type JointMatch = 'user' | 'name' | 'normalized' | 'humanoid';
 
+/** One matched joint: the target joint's name, its source joint's name, and how the match was made. */
 export interface JointPair {
   readonly target: string;
   readonly source: string;
   readonly by: JointMatch;
 }
 
+/**
+ * The result of `mapJoints`: which source joint drives each target joint, and which target joints have none.
+ */
 export interface JointMapping {
   /** Per target slot: the source slot driving it, or -1. */
   readonly sourceSlotOf: Int32Array;

@@ -50,6 +50,10 @@ export interface RetargetOptions extends JointMapOptions {
   readonly translationScale?: number;
 }
 
+/**
+ * What `retargetClips` returns: the clips baked onto the target skeleton, the joint mapping used, and what
+ * was left out.
+ */
 export interface RetargetResult {
   /** Clips on the target's slots (names kept), ready for the player, layers, crowds and the batch kernel. */
   readonly clips: Clip[];

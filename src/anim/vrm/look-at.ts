@@ -136,6 +136,10 @@ export class LookAtJob {
     this.enabled = true;
   }
 
+  /**
+   * Checks the head node, the target (finite) and that an expression-type look-at has its expressions; throws
+   * a RangeError naming the rule broken.
+   */
   validate(): void {
     if (this.headSlot < 0) throw new RangeError('LookAtJob: the head node is not in the hierarchy');
     if (!this.target.every(Number.isFinite)) throw new RangeError('LookAtJob: the target is not finite');
@@ -143,6 +147,10 @@ export class LookAtJob {
     if (!Number.isFinite(this.yaw) || !Number.isFinite(this.pitch)) throw new RangeError('LookAtJob: yaw and pitch must be finite');
   }
 
+  /**
+   * Once enabled, turns the eyes toward the target (or the angles set): bone-type eyes in `pose`,
+   * expression-type ones as the look-at expressions' weights.
+   */
   run(): void {
     if (!this.enabled) return;
     if (this.hasTarget) this.aim();

@@ -56,12 +56,17 @@ export class NodeConstraintJob {
     }
   }
 
+  /**
+   * Checks that no constraint rotates a node posed by a matrix; throws a RangeError naming the constraint's
+   * JSON path.
+   */
   validate(): void {
     for (let i = 0; i < this.slot.length; i++) {
       if (this.hierarchy.useMatrix[this.slot[i]]) throw new RangeError(`NodeConstraintJob: ${this.constraints[i].path} rotates a node posed by a matrix`);
     }
   }
 
+  /** Applies every constraint, in order, to the local rotations in `pose`. */
   run(): void {
     const R = this.pose.rotation;
     for (let i = 0; i < this.slot.length; i++) {

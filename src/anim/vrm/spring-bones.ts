@@ -151,6 +151,10 @@ export class SpringBoneJob {
     this.needsReset = true;
   }
 
+  /**
+   * Checks that the node matrices and the pose are of this hierarchy, every spring joint a T/R/S node and
+   * `worldFromModel` finite; throws a RangeError naming the rule broken.
+   */
   validate(): void {
     const { hierarchy: h, springs } = this;
     if (this.nodeMatrices.length < h.count * 16) throw new RangeError(`SpringBoneJob: nodeMatrices holds ${this.nodeMatrices.length / 16} matrices, the hierarchy has ${h.count}`);

@@ -27,6 +27,7 @@ export class SourceError extends Error {
   }
 }
 
+/** Options of `loadModelSource`: the base URL, cancellation, progress, credentials and the fetch to use. */
 export interface LoadSourceOptions {
   /** Resolves relative `src` values (the document's base URL in a page). */
   readonly baseUrl: string;
@@ -37,6 +38,10 @@ export interface LoadSourceOptions {
    * announced (Content-Length); `total` is 0 while no size is known. Never decreases.
    */
   readonly onProgress?: (loaded: number, total: number) => void;
+  /**
+   * The fetch to use for the model and its external files (default: the global `fetch`); Node and tests
+   * inject their own.
+   */
   readonly fetch?: typeof fetch;
   /**
    * The fetches' credentials mode (default: the browser's, `same-origin`); `include` sends
@@ -55,6 +60,11 @@ export function fileNameOf(url: URL): string {
   }
 }
 
+/**
+ * Loads what an element's `src` names into a Model: `builtin:NAME` is built in memory, anything else is
+ * fetched as a URL (with streamed progress), and a `.gltf`'s external buffers and images are fetched relative
+ * to it. Throws a SourceError for a failed fetch, a GltfError for a bad file.
+ */
 export async function loadModelSource(source: string, options: LoadSourceOptions): Promise<Model> {
   const builtin = builtinNameOf(source);
   if (builtin !== undefined) {

@@ -9,7 +9,8 @@
  */
 import { describe, isObject, type JsonObject } from '../json.ts';
 import type { Material, TextureInfo } from '../model.ts';
-import { MTOON_DEFAULTS, MTOON_OUTLINE_WIDTH_MODES, type MToonMaterial, type Rgb } from '../mtoon-model.ts';
+import { MTOON_DEFAULTS, MTOON_OUTLINE_WIDTH_MODES, type MToonMaterial } from '../mtoon-model.ts';
+import type { Rgb } from '../pbr-extensions-model.ts';
 import { LenientReader } from './lenient-reader.ts';
 import type { GltfExtension, MaterialDraft, MaterialReader } from './types.ts';
 

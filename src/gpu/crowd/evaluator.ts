@@ -38,6 +38,7 @@ export const CROWD_EVAL_WGSL = pipelineShader('crowd-eval', { 'f32 constants': w
  */
 export type HierarchyMode = 'instance' | 'depth';
 
+/** Options of `GpuPoseEvaluator`: its label, how local→model runs, root locks and lowered limits. */
 export interface GpuPoseEvaluatorOptions {
   readonly label?: string;
   /** Default 'instance' (measured: bench/README.md "GPU pose evaluator"). */
@@ -68,6 +69,11 @@ interface Chunk {
   readonly meshWorlds: GPUBindGroup | undefined;
 }
 
+/**
+ * Evaluates many instances of one model on the GPU in compute passes: samples their clips (with crossfades),
+ * runs local→model and writes the palettes the draws read, with no per-instance CPU work. `GpuCrowd` drives
+ * one; the CPU batch stays the reference.
+ */
 export class GpuPoseEvaluator {
   /** Instances evaluated by `encode` and uploaded by `writeInstances`; at most `capacity`. */
   count: number;
@@ -354,6 +360,7 @@ export class GpuPoseEvaluator {
     if (!Number.isInteger(n) || n < 0 || n > this.capacity) throw new RangeError(`GpuPoseEvaluator: count ${n} is not in [0, ${this.capacity}]`);
   }
 
+  /** Releases its GPU buffers; the evaluator is unusable afterwards. */
   destroy(): void {
     for (const b of [this.states, this.palettes, this.morphWeights, this.placements, this.animation, this.nodes, this.levelSlots, this.paletteJoints, this.locals, this.globals, this.params, this.noWeights, this.meshWorlds, this.meshSlots]) b?.destroy();
   }

@@ -18,7 +18,9 @@ export const DebugView = {
   BOUNDS: 32,
 } as const;
 
+/** The debug views by name, as the element's `debug` attribute lists them. */
 export const DEBUG_VIEW_NAMES = ['skeleton', 'normals', 'tangents', 'weights', 'wireframe', 'bounds'] as const;
+/** One debug view's name (`skeleton`, `normals`, `tangents`, `weights`, `wireframe`, `bounds`). */
 export type DebugViewName = (typeof DEBUG_VIEW_NAMES)[number];
 
 const BIT_OF: Readonly<Record<DebugViewName, number>> = {
@@ -43,6 +45,7 @@ export function parseDebugViews(text: string | null | undefined): { mask: number
   return { mask, unknown };
 }
 
+/** The names of the views a `DebugView` bit mask turns on, in `DEBUG_VIEW_NAMES` order. */
 export function debugViewNames(mask: number): DebugViewName[] {
   return DEBUG_VIEW_NAMES.filter((name) => (mask & BIT_OF[name]) !== 0);
 }

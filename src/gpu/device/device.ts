@@ -8,6 +8,7 @@ export class WebGpuUnsupportedError extends Error {
   override readonly name = 'WebGpuUnsupportedError';
 }
 
+/** Options of `requestWebGpuDevice`. */
 export interface RequestDeviceOptions {
   readonly label?: string;
   readonly powerPreference?: GPUPowerPreference;
@@ -82,6 +83,7 @@ export async function requestWebGpuDevice(options: RequestDeviceOptions = {}): P
   }
 }
 
+/** What `configureCanvas` returns: the context and the formats to render with. */
 export interface ConfiguredCanvas {
   readonly context: GPUCanvasContext;
   /** What `getCurrentTexture()` returns (the browser's preferred format). */
@@ -90,6 +92,7 @@ export interface ConfiguredCanvas {
   readonly viewFormat: GPUTextureFormat;
 }
 
+/** Options of `configureCanvas`. */
 export interface ConfigureCanvasOptions {
   /**
    * Render through the canvas texture's `-srgb` view (hardware sRGB encoding, MSAA resolve

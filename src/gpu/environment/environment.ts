@@ -6,6 +6,11 @@ import { FrameBinding } from '../layouts/bindings.ts';
 import { perDevice } from '../device/per-device.ts';
 import { ENVIRONMENT_FORMAT } from './prefilter-params.ts';
 
+/**
+ * A prefiltered environment on the GPU (`prefilterEnvironment` makes one): the radiance cube, the GGX
+ * specular chain, irradiance as nine SH coefficients and the dominant light direction. The caller owns it:
+ * `destroy()` it once no renderer uses it.
+ */
 export class Environment {
   /** Set by `destroy()`. */
   destroyed = false;
@@ -35,6 +40,7 @@ export class Environment {
     return this.specular.mipLevelCount;
   }
 
+  /** Releases the environment's textures; a renderer must not be drawing with it. */
   destroy(): void {
     this.destroyed = true;
     this.radiance.destroy();

@@ -2,6 +2,8 @@
  * `skinned-mesh-webgpu/environment`: image-based lighting from files — the `.hdr`, `.exr` and
  * 8-bit image codecs, the neutral studio, and the prefilter that turns an equirect image into
  * an `Environment` for the Renderer. Also part of the full API (`.`).
+ *
+ * @module skinned-mesh-webgpu/environment
  */
 export type { Environment } from './environment.ts';
 export { EnvironmentError, type EquirectImage } from './equirect.ts';

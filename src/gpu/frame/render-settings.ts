@@ -24,6 +24,10 @@ export type SkinningPath = 'vertex' | 'compute';
  */
 export type SkinnedNormalMode = 'exact' | 'fast-when-uniform';
 
+/**
+ * Options of `new Renderer`: the target format, the image decoder, a label, GPU timing, lowered limits and
+ * where load warnings go.
+ */
 export interface RendererOptions {
   /**
    * Format of the views rendered into. An `-srgb` format lets the hardware encode (and
@@ -149,6 +153,7 @@ export interface RenderSettings {
   outlineWidth: number;
 }
 
+/** A fresh copy of the settings a new Renderer starts with (`renderer.settings`). */
 export function defaultRenderSettings(): RenderSettings {
   return {
     exposure: 1,

@@ -17,6 +17,7 @@ export interface DecodedExternalImage {
   readonly source: GPUCopyExternalImageSource;
 }
 
+/** What an `ImageDecoder` returns: raw pixels, or something the browser decoded. */
 export type DecodedImage = DecodedPixels | DecodedExternalImage;
 
 /**

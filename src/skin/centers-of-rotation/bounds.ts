@@ -7,6 +7,10 @@ import { createSkinnedBounds, type SkinnedBounds } from '../../anim/skinned-boun
 import type { Model } from '../../gltf/model.ts';
 import { centersOf } from './centers.ts';
 
+/**
+ * Skinned bounds for centre-of-rotation skinning: built from the model's centres of rotation (from the file,
+ * or computed), padded so every vertex stays inside for any pose.
+ */
 export function centerOfRotationBounds(model: Model): SkinnedBounds {
   return createSkinnedBounds(model, (prim) => centersOf(prim).centers);
 }
