@@ -146,3 +146,10 @@ export interface SkinnedMeshViewerCustomEvents {
 
 /** Every event a <skinned-mesh-viewer> can dispatch, for typed addEventListener. */
 export type SkinnedMeshViewerEventMap = Omit<HTMLElementEventMap, keyof SkinnedMeshViewerCustomEvents> & SkinnedMeshViewerCustomEvents;
+
+/** Dispatches one of the element's own events on `target`, with its typed detail (not bubbling, as every event of the element). */
+export function emitViewerEvent<K extends keyof SkinnedMeshViewerCustomEvents>(
+  target: EventTarget, type: K, detail: SkinnedMeshViewerCustomEvents[K] extends CustomEvent<infer D> ? D : never,
+): void {
+  target.dispatchEvent(new CustomEvent(type, { detail }));
+}

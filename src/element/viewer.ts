@@ -8,9 +8,7 @@ import { CameraApi, type ViewerCameraOrbit, type ViewerVector3 } from './camera/
 import { vector3d } from './vector3d.ts';
 import { readModelMatrix } from './model-transform.ts';
 import { ViewerImages, type ToBlobOptions } from './capture.ts';
-import type {
-  SkinnedMeshViewerCustomEvents, SkinnedMeshViewerEventMap, ViewerErrorKind,
-} from './events.ts';
+import { emitViewerEvent, type SkinnedMeshViewerEventMap, type ViewerErrorKind } from './events.ts';
 import { FrameLoop, type ViewerStats } from './frame-loop.ts';
 import { animatedBounds, ViewerCamera } from './camera/framing.ts';
 import { GpuSession, readViewerSettings, type GpuState } from './gpu-session.ts';
@@ -111,9 +109,9 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.shadow = new ViewerShadow(this.attachShadow({ mode: 'open' }));
     this.canvas = this.shadow.canvas;
     this.playback = new ViewerPlayback(this, {
-      emit: (type, detail) => this.emit(type, detail),
-      layerChanged: (type, name) => this.emit(type, { name }),
-      looped: (count) => this.emit('loop', { count, name: this.animations[this.playback.player?.clip ?? -1] }),
+      emit: (type, detail) => emitViewerEvent(this, type, detail),
+      layerChanged: (type, name) => emitViewerEvent(this, type, { name }),
+      looped: (count) => emitViewerEvent(this, 'loop', { count, name: this.animations[this.playback.player?.clip ?? -1] }),
       stage: () => this.stage,
       invalidate: () => this.frames.invalidate(),
     });
@@ -134,7 +132,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       getAttribute: (name) => this.getAttribute(name),
       baseUrl: () => document.baseURI,
       invalidate: () => this.frames.invalidate(),
-      environmentChanged: () => this.emit('environment-change', { environmentImage: this.environmentImage, skyboxImage: this.skyboxImage }),
+      environmentChanged: () => emitViewerEvent(this, 'environment-change', { environmentImage: this.environmentImage, skyboxImage: this.skyboxImage }),
       warn: warnOnce,
       failed: (attribute, error) => warnOnce(`${attribute}="${this.getAttribute(attribute)}" could not be used: ${(error as Error).message}`),
     });
@@ -143,7 +141,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       settings: () => readViewerSettings(this, this.lighting.shadowIntensity, warnOnce),
       configure: (gpu) => this.lighting.apply(gpu.renderer, gpu.device, this.shadows),
       variant: (model) => variantIndex(model, this.variantName, warnOnce),
-      variantApplied: () => this.emit('variant-applied', { name: this.variantName }),
+      variantApplied: () => emitViewerEvent(this, 'variant-applied', { name: this.variantName }),
       invalidate: () => this.frames.invalidate(),
       deviceFailed: (error, unsupported) => {
         // Nothing could be shown: stop fetching.
@@ -176,12 +174,12 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.shadow.setProgress(0, 0);
         this.accessibility.loading();
         // model-viewer's first progress event of a load is 0: a page's own bar shows from the start.
-        this.emit('progress', { loaded: 0, total: 0, totalProgress: 0, reason: 'model-load' });
+        emitViewerEvent(this, 'progress', { loaded: 0, total: 0, totalProgress: 0, reason: 'model-load' });
       },
       loadProgress: (loaded, total) => {
         this.loaderBytes = loaded;
         this.shadow.setProgress(loaded, total);
-        this.emit('progress', { loaded, total, totalProgress: total > 0 ? Math.min(1, loaded / total) * PROGRESS_BEFORE_UPLOAD : 0, reason: 'model-load' });
+        emitViewerEvent(this, 'progress', { loaded, total, totalProgress: total > 0 ? Math.min(1, loaded / total) * PROGRESS_BEFORE_UPLOAD : 0, reason: 'model-load' });
       },
       loadStopped: () => this.shadow.hideProgress(),
       message: (text) => this.shadow.showMessage(text),
@@ -194,8 +192,8 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       stage: () => this.stage,
       beforeRender: () => this.beforeRender,
       animationEnded: (player) => {
-        this.emit('animationend', { index: player.clip, name: player.model.animations[player.clip].name });
-        this.emit('finished', {});
+        emitViewerEvent(this, 'animationend', { index: player.clip, name: player.model.animations[player.clip].name });
+        emitViewerEvent(this, 'finished', {});
       },
       advance: (player, dt) => this.playback.api.advance(player, dt),
       vrm: (player, elapsed) => this.vrm.frame(player, elapsed),
@@ -210,10 +208,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     });
     this.posterView = new PosterView(this, this.shadow.posterContainer, this.shadow.defaultPoster, this.shadow.container, {
       loadAllowed: () => { if (this.attached) this.loader.connected(this.source); },
-      dismissed: () => this.emit('poster-dismissed', {}),
+      dismissed: () => emitViewerEvent(this, 'poster-dismissed', {}),
       visibilityChanged: (visible) => {
         this.cameraApi.modelVisible(visible);
-        this.emit('model-visibility', { visible });
+        emitViewerEvent(this, 'model-visibility', { visible });
       },
     });
     this.hotspots = new ViewerHotspots(this, this.shadowRoot!.querySelector<HTMLElement>('.container')!, {
@@ -589,11 +587,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.playback.start();
     this.session.ensureUploaded();
     const bytes = this.loaderBytes;
-    this.emit('progress', { loaded: bytes, total: bytes, totalProgress: 1, reason: 'model-load' });
+    emitViewerEvent(this, 'progress', { loaded: bytes, total: bytes, totalProgress: 1, reason: 'model-load' });
     // model-viewer 4.4's: the page may change the model before its first frame (drawn at the next animation frame).
-    this.emit('before-render', {});
+    emitViewerEvent(this, 'before-render', {});
     logLoadWarnings(`<${TAG_NAME}>`, displayName(source), model.warnings);
-    this.emit('load', { src: source, url: source, warnings: model.warnings });
+    emitViewerEvent(this, 'load', { src: source, url: source, warnings: model.warnings });
     this.frames.invalidate();
   }
 
@@ -613,7 +611,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.shadow.hideProgress();
     // Which file, then the loader's words (which name the glTF path at fault).
     this.shadow.showMessage(src === undefined ? message : `Could not show ${displayName(src)}\n${message}`);
-    this.emit('error', { message, kind, src, error, type: 'loadfailure', sourceError: error });
+    emitViewerEvent(this, 'error', { message, kind, src, error, type: 'loadfailure', sourceError: error });
   }
 
   // ---------------------------------------------------------------- camera
@@ -680,14 +678,6 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.removeAttribute('src');
     this.removeAttribute('builtin');
     this.loader.show(model);
-  }
-
-  // ---------------------------------------------------------------- DOM helpers
-
-  private emit<K extends keyof SkinnedMeshViewerCustomEvents>(
-    type: K, detail: SkinnedMeshViewerCustomEvents[K] extends CustomEvent<infer D> ? D : never,
-  ): void {
-    this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 }
 
