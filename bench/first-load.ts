@@ -174,6 +174,7 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
     const frameRatio = ours['first frame ms'] / peer['first frame ms'];
     console.log(`First load of one Fox.glb (Chromium on SwiftShader), medians of ${rounds} cold loads each:`);
     console.table({ 'skinned-mesh-viewer': ours, 'model-viewer 4.4': peer });
+    console.log(`first frame ms by round: ours ${results.ours.map((r) => Math.round(r.firstFrameMs)).join(', ')}; peer ${results.peer.map((r) => Math.round(r.firstFrameMs)).join(', ')}`);
     console.log(`bytes ours/peer ${bytesRatio.toFixed(2)}× (target ≤ ${TARGET_BYTES_RATIO}×: ${bytesRatio <= TARGET_BYTES_RATIO ? 'met' : 'NOT met'}); `
       + `first frame ours/peer ${frameRatio.toFixed(2)}× (target ≤ ${TARGET_FRAME_RATIO}×: ${frameRatio <= TARGET_FRAME_RATIO ? 'met' : 'NOT met'})`);
     const record = {
@@ -181,6 +182,8 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
       machine: { cpus: cpus().length, cpu: cpus()[0]?.model, loadavg: loadavg() },
       rounds, ours, peer, bytesRatio, frameRatio,
       oursFiles: results.ours[0].files, peerFiles: results.peer[0].files,
+      // Every round's first frame, in the order run: a median hides a stall of one side on a busy machine.
+      firstFrameMsByRound: { ours: results.ours.map((r) => Math.round(r.firstFrameMs)), peer: results.peer.map((r) => Math.round(r.firstFrameMs)) },
       sizes: JSON.parse(readFileSync(join(out, 'sizes.json'), 'utf8')).entries,
     };
     const results_ = resolve(HERE, 'results');
