@@ -202,6 +202,7 @@ export class Crowd {
     p[o] = c; p[o + 2] = -s; p[o + 8] = s; p[o + 10] = c;
     p[o + 12] = x; p[o + 13] = y; p[o + 14] = z;
     this.placementChanged(k);
+    this.teleported(k);
   }
 
   /**
@@ -247,6 +248,7 @@ export class Crowd {
         p[o + 12] = wx;
         p[o + 14] = wz;
         this.placementChanged(k);
+        this.teleported(k);
       }
     }
   }
@@ -390,6 +392,15 @@ export class Crowd {
 
   /** Instance k's placement changed (an evaluator elsewhere, as GpuCrowd's, keeps its own copy). */
   protected placementChanged(_k: number): void {}
+
+  /**
+   * Instance k was put somewhere new, not walked there: a VRM avatar's spring tails start again
+   * at rest where it now stands (VrmRuntime.resetSpringBones), or its hair would whip across
+   * the jump as if it had moved that far in one frame.
+   */
+  private teleported(k: number): void {
+    this.instances[k]?.vrm?.resetSpringBones();
+  }
 
   private checkInstance(k: number): void {
     if (!Number.isInteger(k) || k < 0 || k >= this.capacity) throw new RangeError(`Crowd: instance ${k} is not in [0, ${this.capacity})`);

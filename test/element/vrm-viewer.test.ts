@@ -127,3 +127,76 @@ describe('ViewerStage turns a VRM 0.x avatar to face +Z', () => {
     expect(v0.singlePlacement()).toBeNull();
   });
 });
+
+/**
+ * The element's frame path (FrameLoop.render) in Node for a playing avatar: the VRM controls
+ * take the stage's placement, the player steps the pose and the springs, the stage walks the
+ * character by the clip's root motion. Returns the spring joints' model-space positions per
+ * frame (what the springs do relative to the body) and how far the character travelled.
+ */
+async function walkVrm({ rootMotion, springs, frames, pausedFrames }: { rootMotion: boolean; springs: boolean; frames: number; pausedFrames: number }) {
+  const { ViewerStage } = await import('../../src/element/stage.ts');
+  const model = await loadGltf(buildBuiltinGlb('vrm-avatar'));
+  const player = new AnimationPlayer(model);
+  const stage = new ViewerStage(model);
+  const walk = model.animations.findIndex((c) => c.name === 'Walk');
+  player.setClip(walk);
+  player.play();
+  stage.setRootMotion(rootMotion, player);
+  stage.update(player, 0);
+  const vrm = new ViewerVrm(host(springs ? {} : { 'spring-bones': 'off' }, { placement: () => stage.singlePlacement() }));
+  const joints = Array.from(model.vrm!.springBones!.jointNode, (n) => model.hierarchy.slotOf[n]);
+  const positions: Float64Array[] = [];
+  const dt = 1 / 60;
+  const start = Float64Array.from((stage.singlePlacement() ?? new Float64Array(16)).subarray(12, 15));
+  let travelled = 0, settledAfter = -1;
+  for (let f = 0; f < frames + pausedFrames; f++) {
+    if (f === frames) {
+      const p = stage.singlePlacement();
+      if (p) travelled = Math.hypot(p[12] - start[0], p[14] - start[2]);
+      player.pause();
+    }
+    const active = vrm.frame(player, dt);
+    if (player.playing) player.update(dt);
+    else if (active) player.update(dt);
+    else if (settledAfter < 0) settledAfter = f - frames;
+    stage.update(player, player.playing ? dt : 0);
+    const m = player.instance.nodeMatrices, out = new Float64Array(joints.length * 3);
+    joints.forEach((s, i) => out.set(m.subarray(s * 16 + 12, s * 16 + 15), i * 3));
+    positions.push(out);
+  }
+  return { positions, travelled, settledAfter };
+}
+
+/** Largest distance between corresponding joints of two runs over frames [from, to). */
+function largestGap(a: Float64Array[], b: Float64Array[], from: number, to: number): number {
+  let gap = 0;
+  for (let f = from; f < to; f++) {
+    for (let i = 0; i < a[f].length; i += 3) gap = Math.max(gap, Math.hypot(a[f][i] - b[f][i], a[f][i + 1] - b[f][i + 1], a[f][i + 2] - b[f][i + 2]));
+  }
+  return gap;
+}
+
+describe('A walking VRM avatar: the springs react to root motion, then settle', () => {
+  it('the hair and skirt lag behind the body while it walks the circle, and come to the same rest once it stops', async () => {
+    const frames = 180, pausedFrames = 360;
+    const walking = await walkVrm({ rootMotion: true, springs: true, frames, pausedFrames });
+    const inPlace = await walkVrm({ rootMotion: false, springs: true, frames, pausedFrames });
+    expect(walking.travelled).toBeGreaterThan(0.5);
+    expect(inPlace.travelled).toBe(0);
+    // Springs off, the joints follow the clip alone: walking or in place, the same to rounding.
+    const rigidWalking = await walkVrm({ rootMotion: true, springs: false, frames, pausedFrames: 0 });
+    const rigidInPlace = await walkVrm({ rootMotion: false, springs: false, frames, pausedFrames: 0 });
+    expect(largestGap(rigidWalking.positions, rigidInPlace.positions, 0, frames)).toBeLessThan(1e-9);
+    // Springs on, the travel (forward and round the circle) swings them: centimetres apart.
+    const swing = largestGap(walking.positions, inPlace.positions, 0, frames);
+    console.log(`walking vs in place: spring joints up to ${(swing * 100).toFixed(1)} cm apart`);
+    expect(swing).toBeGreaterThan(0.01);
+    // Stopped, both come to rest (the element stops asking for frames) where the other did.
+    expect(walking.settledAfter).toBeGreaterThan(0);
+    expect(walking.settledAfter).toBeLessThan(pausedFrames);
+    const end = frames + pausedFrames;
+    expect(largestGap(walking.positions, inPlace.positions, end - 1, end)).toBeLessThan(0.002);
+  });
+});
+
