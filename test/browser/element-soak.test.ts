@@ -110,12 +110,13 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
   it('10 minutes of simulated playback with a crossfade every simulated second: flat heap, no errors', async () => {
     const { page, consoleErrors, cdp } = await open();
     /**
-     * Simulated time: every real frame is one simulated second, the element's own step (its
-     * 0.25 s maximum, from a virtual clock) plus three more steps in beforeRender. The
-     * crossfades happen inside that timeline, at every whole simulated second, so their
-     * rhythm does not depend on how many real frames the machine manages.
+     * Simulated time: every real frame is four simulated seconds, the element's own step (its
+     * 0.25 s maximum, from a virtual clock) plus fifteen more steps in beforeRender (as the demo's
+     * soak: the ten minutes are 165 drawn frames, not 660). The crossfades happen inside that
+     * timeline, at every whole simulated second, so their rhythm does not depend on how many
+     * real frames the machine manages.
      */
-    const STEP = 0.25, SUBSTEPS = 4;
+    const STEP = 0.25, SUBSTEPS = 16;
     const SIMULATED_SECONDS = 600, SAMPLE_EVERY = 100, WARM_UP_SECONDS = 60;
     try {
       const clips = await page.evaluate(async ([timeout, step, substeps]) => {
