@@ -16,7 +16,7 @@ import { assetPath } from '../support/assets.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { compressFile } from '../support/compressed.ts';
 import { ktx2Glb } from '../support/ktx2.ts';
-import { ARTIFACTS_DIR, decodeImageBytes } from '../support/png.ts';
+import { ARTIFACTS_DIR, coverage, decodeImageBytes } from '../support/png.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -33,14 +33,6 @@ async function frame(page: Page): Promise<Image> {
     return btoa(s);
   });
   return decodeImageBytes(new Uint8Array(Buffer.from(base64, 'base64')));
-}
-
-/** Pixels that differ from the top-left (background) pixel. */
-function coverage(image: Image): number {
-  const d = image.data;
-  let n = 0;
-  for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) n++;
-  return n / (d.length / 4);
 }
 
 function changedFraction(a: Image, b: Image): number {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { ARTIFACTS_DIR, decodeImageBytes } from '../support/png.ts';
+import { ARTIFACTS_DIR, coverage, decodeImageBytes } from '../support/png.ts';
 import { sharedAssets } from '../support/assets.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
@@ -34,16 +34,6 @@ async function frame(page: Page): Promise<{ width: number; height: number; data:
     return btoa(s);
   });
   return decodeImageBytes(new Uint8Array(Buffer.from(base64, 'base64')));
-}
-
-/** Pixels that differ from the top-left (background) pixel. */
-function coverage(image: { data: Uint8Array | Uint8ClampedArray }): number {
-  const d = image.data;
-  let n = 0;
-  for (let i = 0; i < d.length; i += 4) {
-    if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) n++;
-  }
-  return n / (d.length / 4);
 }
 
 function changedFraction(a: { data: Uint8Array | Uint8ClampedArray }, b: { data: Uint8Array | Uint8ClampedArray }): number {

@@ -50,3 +50,11 @@ export function decodeImageBytes(bytes: Uint8Array): DecodedPixels {
 
 /** The ImageDecoder for Node tests. */
 export const nodeImageDecoder: ImageDecoder = async (image: Image) => decodeImageBytes(image.bytes);
+
+/** The fraction of an RGBA8 image's pixels that differ from its top-left (background) pixel by more than 24 in R+G+B. */
+export function coverage(image: { data: Uint8Array | Uint8ClampedArray }): number {
+  const d = image.data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) n++;
+  return n / (d.length / 4);
+}
