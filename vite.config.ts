@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
@@ -91,6 +92,15 @@ function exrLoaderAlone(): Plugin {
   };
 }
 
+/** The site's pages, by name: the demo (index.html) and every page in examples/. */
+function sitePages(): Record<string, string> {
+  const pages: Record<string, string> = { main: fileURLToPath(new URL('./index.html', import.meta.url)) };
+  for (const file of readdirSync(new URL('./examples/', import.meta.url))) {
+    if (file.endsWith('.html')) pages[`examples/${file.slice(0, -'.html'.length)}`] = fileURLToPath(new URL(`./examples/${file}`, import.meta.url));
+  }
+  return pages;
+}
+
 // One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
@@ -109,12 +119,18 @@ export default defineConfig(({ mode }) => ({
   // three and three-vrm: the MToon comparison page (test/browser/pages/mtoon-page.ts); three/webgpu:
   // the PBR extensions' comparison page (pbr-three-page.ts); dev only.
   optimizeDeps: { include: ['meshoptimizer/decoder', 'ktx-parse', DRACO_DECODER_MODULE, 'three', 'three/examples/jsm/loaders/GLTFLoader.js', '@pixiv/three-vrm', 'three/webgpu'] },
+  // Several pages (the demo and examples/*.html): a path that names no file is a 404, not the
+  // demo page, so a dead link in them shows (test/browser/examples.test.ts).
+  appType: 'mpa',
   resolve: {
-    // The demo imports the library by its package name, as a page that installed it would;
-    // served and built from this checkout, that name is the sources (tsconfig.json `paths`
-    // says the same to the type checker). Exact match only: the package has no subpaths
-    // the demo may use.
-    alias: [{ find: /^skinned-mesh-webgpu$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
+    // The demo and the examples import the library by its package name and subpaths
+    // (`skinned-mesh-webgpu/element`…), as a page that installed it would; served and built
+    // from this checkout, each name is its entry's sources (tsconfig.json `paths` says the same
+    // to the type checker). Exact matches only: the package exports no other paths.
+    alias: LIBRARY_ENTRIES.map((e) => ({
+      find: new RegExp(`^skinned-mesh-webgpu${e.subpath.slice(1).replaceAll('/', '\\/')}$`),
+      replacement: fileURLToPath(new URL(`./${e.source}`, import.meta.url)),
+    })),
   },
   build: mode === 'cli'
     ? {
@@ -155,9 +171,10 @@ export default defineConfig(({ mode }) => ({
       // workers' files, in assets/.)
     }
     : {
-      // The demo site (index.html), beside the library rather than over it.
+      // The demo site (index.html and the example pages), beside the library rather than over it.
       outDir: 'dist/site',
       emptyOutDir: true,
+      rolldownOptions: { input: sitePages() },
     },
   test: {
     environment: 'node',

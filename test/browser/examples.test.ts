@@ -1,0 +1,123 @@
+/**
+ * The example pages (examples/*.html) in Chromium with WebGPU on SwiftShader: every page
+ * draws (pixels other than the background in its canvas) with no console error, the index
+ * lists every example, and no link on the examples or the demo page is dead (each resolves to
+ * a file of the dev server, which answers a 404 for any other path: vite.config.ts `appType`).
+ *
+ * One page visits every example in turn, at a small size: what costs here is SwiftShader
+ * drawing, not the number of pages. The crowd example draws 10,000 characters by default; the
+ * test asks it for a few (`?count=`), which is the same code path. Each canvas as last seen is
+ * in test-artifacts/examples/.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { ARTIFACTS_DIR, coverage, decodeImageBytes } from '../support/png.ts';
+
+const unavailable = browserUnavailable();
+if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const EXAMPLES_DIR = join(ROOT, 'examples');
+
+/** Every example page but the index, by file name. */
+const EXAMPLES = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.html') && f !== 'index.html').sort();
+
+/** The query each example is opened with: small where the default is heavy for a software rasteriser. */
+const QUERY: Record<string, string> = { 'crowd.html': '?count=16' };
+
+/** The share of a canvas that must differ from its background pixel: a character framed in it covers far more. */
+const MIN_COVERAGE = 0.01;
+
+/** How long an example may take to draw; the first waits for Vite to transform the library. */
+const DRAW_TIMEOUT_MS = 90_000;
+
+/** A PNG of the page's first canvas (the element's is in its shadow root, which the locator pierces). */
+const canvasShot = (page: Page) => page.locator('canvas').first().screenshot({ timeout: 5_000 });
+
+/**
+ * The canvas's coverage once it exceeds MIN_COVERAGE, or its last one when a console error
+ * came first (no need to wait further) or the time ran out; the last screenshot goes to
+ * test-artifacts/examples/NAME.png.
+ */
+async function coverageWhenDrawn(page: Page, consoleErrors: readonly string[], name: string): Promise<number> {
+  const deadline = Date.now() + DRAW_TIMEOUT_MS;
+  let covered = 0;
+  let shot: Uint8Array | undefined;
+  while (consoleErrors.length === 0 && covered <= MIN_COVERAGE && Date.now() < deadline) {
+    shot = await canvasShot(page).then((bytes) => new Uint8Array(bytes), () => undefined);
+    covered = shot ? coverage(decodeImageBytes(shot)) : 0;
+    if (covered <= MIN_COVERAGE) await page.waitForTimeout(300);
+  }
+  if (shot) writeFileSync(join(ARTIFACTS_DIR, 'examples', name.replace(/\.html$/, '.png')), shot);
+  return covered;
+}
+
+/** Every href of the page's links and style sheets, absolute. */
+const hrefsOf = (page: Page) => page.$$eval('a[href], link[href]', (els) => els.map((e) => (e as HTMLAnchorElement).href));
+
+/** The hrefs among `urls` that do not resolve: other sites (unreachable offline, so not allowed) or not a 200 from the dev server. */
+async function deadLinks(urls: string[], baseUrl: string): Promise<string[]> {
+  const dead: string[] = [];
+  for (const url of new Set(urls)) {
+    if (url.startsWith('data:')) continue;
+    if (!url.startsWith(`${baseUrl}/`)) {
+      dead.push(`${url} (another site)`);
+      continue;
+    }
+    const response = await fetch(url, { headers: { accept: 'text/html,*/*' } });
+    await response.arrayBuffer();
+    if (response.status !== 200) dead.push(`${url} (${response.status})`);
+  }
+  return dead;
+}
+
+describe.skipIf(!!unavailable)('the examples', () => {
+  let session: BrowserSession;
+  let page: Page;
+  let consoleErrors: string[];
+  beforeAll(async () => {
+    session = await startBrowserSession();
+    ({ page, consoleErrors } = await session.newPage());
+    await page.setViewportSize({ width: 360, height: 300 });
+    mkdirSync(join(ARTIFACTS_DIR, 'examples'), { recursive: true });
+  }, 90_000);
+  afterAll(async () => { await session?.close(); });
+  afterEach(async () => { await session?.checkWebGpuErrors(); });
+
+  it('the index lists every example, and each example links back to it', async () => {
+    expect(EXAMPLES.length).toBeGreaterThan(0);
+    await page.goto(`${session.baseUrl}/examples/`);
+    const listed = (await hrefsOf(page)).map((href) => new URL(href).pathname);
+    for (const file of EXAMPLES) expect(listed, `the index links ${file}`).toContain(`/examples/${file}`);
+    expect(consoleErrors.splice(0)).toEqual([]);
+  });
+
+  it.each(EXAMPLES)('%s draws with no console error and no dead link', async (file) => {
+    await page.goto(`${session.baseUrl}/examples/${file}${QUERY[file] ?? ''}`);
+    const covered = await coverageWhenDrawn(page, consoleErrors, file);
+    expect(consoleErrors.splice(0)).toEqual([]);
+    expect(covered, 'the share of the canvas drawn').toBeGreaterThan(MIN_COVERAGE);
+    const hrefs = await hrefsOf(page);
+    expect(hrefs.map((href) => new URL(href).pathname), 'links back to the index').toContain('/examples/');
+    expect(await deadLinks(hrefs, session.baseUrl)).toEqual([]);
+    expect(consoleErrors.splice(0)).toEqual([]);
+  }, DRAW_TIMEOUT_MS + 30_000);
+
+  it('no link of the examples index or the demo page is dead', async () => {
+    await page.goto(`${session.baseUrl}/examples/`);
+    const fromIndex = await hrefsOf(page);
+    // The demo's links are in its HTML; reading them there spares opening the demo (five viewers).
+    const demoHtml = readFileSync(join(ROOT, 'index.html'), 'utf8');
+    const fromDemo = [...demoHtml.matchAll(/\shref="([^"]*)"/g)].map((m) => new URL(m[1], `${session.baseUrl}/`).href);
+    expect(fromDemo.map((href) => new URL(href).pathname), 'the demo links the examples').toContain('/examples/');
+    expect(await deadLinks([...fromIndex, ...fromDemo], session.baseUrl)).toEqual([]);
+    // The check fails where it should: a missing page, and another site.
+    expect(await deadLinks([`${session.baseUrl}/examples/no-such-example.html`, 'https://example.com/'], session.baseUrl)).toEqual([
+      `${session.baseUrl}/examples/no-such-example.html (404)`, 'https://example.com/ (another site)',
+    ]);
+    expect(consoleErrors.splice(0)).toEqual([]);
+  });
+});
