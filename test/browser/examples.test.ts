@@ -1,10 +1,10 @@
 /**
  * The example pages (examples/*.html) in Chromium with WebGPU on SwiftShader: every page
- * draws (pixels other than the background in its canvas) with no console error, the index
+ * draws (pixels other than the background colour in its canvas) with no console error, the index
  * lists every example, and no link on the examples or the demo page is dead (each resolves to
  * a file of the dev server, which answers a 404 for any other path: vite.config.ts `appType`).
  *
- * One page visits every example in turn, at a small size: what costs here is SwiftShader
+ * One page visits every example in turn, at a small size (480×420): what costs here is SwiftShader
  * drawing, not the number of pages. The crowd example draws 10,000 characters by default; the
  * test asks it for a few (`?count=`), which is the same code path. Each canvas as last seen is
  * in test-artifacts/examples/.
@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { ARTIFACTS_DIR, coverage, decodeImageBytes } from '../support/png.ts';
+import { ARTIFACTS_DIR, decodeImageBytes } from '../support/png.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -28,8 +28,41 @@ const EXAMPLES = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.html') && 
 /** The query each example is opened with: small where the default is heavy for a software rasteriser. */
 const QUERY: Record<string, string> = { 'crowd.html': '?count=16' };
 
-/** The share of a canvas that must differ from its background pixel: a character framed in it covers far more. */
+/** The share of a canvas that must differ from its background: a character framed in it covers several times more. */
 const MIN_COVERAGE = 0.01;
+
+/** The pixels at a screenshot's edges, left out: a canvas at a fractional position has a row or column of the page there. */
+const EDGE = 2;
+
+/** The smallest canvas height the test accepts: a layout that squeezes the canvas is a broken page. */
+const MIN_CANVAS_HEIGHT = 120;
+
+/**
+ * The share of an RGBA8 image's pixels, edges left out, that differ by more than 24 in R+G+B
+ * from its background: its most frequent colour (a model or a crowd covers less than half).
+ */
+function drawnFraction(image: { width: number; height: number; data: Uint8Array | Uint8ClampedArray }): number {
+  const { width, height, data } = image;
+  const counts = new Map<number, number>();
+  for (let y = EDGE; y < height - EDGE; y++) {
+    for (let x = EDGE; x < width - EDGE; x++) {
+      const i = (y * width + x) * 4, rgb = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+      counts.set(rgb, (counts.get(rgb) ?? 0) + 1);
+    }
+  }
+  let background = 0, most = 0;
+  for (const [rgb, n] of counts) if (n > most) { background = rgb; most = n; }
+  const r = background >> 16, g = (background >> 8) & 255, b = background & 255;
+  let drawn = 0, all = 0;
+  for (let y = EDGE; y < height - EDGE; y++) {
+    for (let x = EDGE; x < width - EDGE; x++) {
+      const i = (y * width + x) * 4;
+      all++;
+      if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) > 24) drawn++;
+    }
+  }
+  return all > 0 ? drawn / all : 0;
+}
 
 /** How long an example may take to draw; the first waits for Vite to transform the library. */
 const DRAW_TIMEOUT_MS = 90_000;
@@ -48,7 +81,7 @@ async function coverageWhenDrawn(page: Page, consoleErrors: readonly string[], n
   let shot: Uint8Array | undefined;
   while (consoleErrors.length === 0 && covered <= MIN_COVERAGE && Date.now() < deadline) {
     shot = await canvasShot(page).then((bytes) => new Uint8Array(bytes), () => undefined);
-    covered = shot ? coverage(decodeImageBytes(shot)) : 0;
+    covered = shot ? drawnFraction(decodeImageBytes(shot)) : 0;
     if (covered <= MIN_COVERAGE) await page.waitForTimeout(300);
   }
   if (shot) writeFileSync(join(ARTIFACTS_DIR, 'examples', name.replace(/\.html$/, '.png')), shot);
@@ -74,6 +107,19 @@ async function deadLinks(urls: string[], baseUrl: string): Promise<string[]> {
   return dead;
 }
 
+describe('what counts as drawn', () => {
+  const image = (width: number, height: number, paint: (x: number, y: number) => number[]) => {
+    const data = new Uint8Array(width * height * 4);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set([...paint(x, y), 255], (y * width + x) * 4);
+    return { width, height, data };
+  };
+  const stage = [223, 227, 234], page = [244, 245, 247], model = [60, 120, 200];
+  it('an empty canvas with a row of the page at its edge is not drawn; a model on it is', () => {
+    expect(drawnFraction(image(100, 80, (_, y) => (y === 0 ? page : stage)))).toBe(0);
+    expect(drawnFraction(image(100, 80, (x, y) => (y === 0 ? page : x >= 40 && x < 60 && y >= 20 && y < 60 ? model : stage)))).toBeCloseTo(800 / (96 * 76), 6);
+  });
+});
+
 describe.skipIf(!!unavailable)('the examples', () => {
   let session: BrowserSession;
   let page: Page;
@@ -81,7 +127,7 @@ describe.skipIf(!!unavailable)('the examples', () => {
   beforeAll(async () => {
     session = await startBrowserSession();
     ({ page, consoleErrors } = await session.newPage());
-    await page.setViewportSize({ width: 360, height: 300 });
+    await page.setViewportSize({ width: 480, height: 420 });
     mkdirSync(join(ARTIFACTS_DIR, 'examples'), { recursive: true });
   }, 90_000);
   afterAll(async () => { await session?.close(); });
@@ -98,6 +144,8 @@ describe.skipIf(!!unavailable)('the examples', () => {
   it.each(EXAMPLES)('%s draws with no console error and no dead link', async (file) => {
     await page.goto(`${session.baseUrl}/examples/${file}${QUERY[file] ?? ''}`);
     const covered = await coverageWhenDrawn(page, consoleErrors, file);
+    const box = await page.locator('canvas').first().boundingBox();
+    expect(box?.height, 'the canvas height in CSS pixels').toBeGreaterThanOrEqual(MIN_CANVAS_HEIGHT);
     expect(consoleErrors.splice(0)).toEqual([]);
     expect(covered, 'the share of the canvas drawn').toBeGreaterThan(MIN_COVERAGE);
     const hrefs = await hrefsOf(page);
