@@ -3,6 +3,7 @@ import { ColliderShape, type VrmSpringBones } from '../../gltf/vrm-model.ts';
 import { mulQuat } from '../../math/quat.ts';
 import { composeTRS, isIdentityMat4 } from '../../math/trs.ts';
 import { localToModel } from '../local-to-model.ts';
+import { ColliderCull } from './collider-cull.ts';
 import type { Pose } from '../pose.ts';
 
 /**
@@ -80,6 +81,8 @@ export class SpringBoneJob {
    * The others need only their position, which their rotation does not change.
    */
   private readonly wholeMatrix: Uint8Array;
+  /** Which colliders each joint may touch, kept over frames (exact: see ColliderCull). */
+  private readonly cull: ColliderCull;
   /** The inverse of `worldFromModel` for the current run. */
   private readonly modelFromWorld = new Float64Array(16);
   /** `version` when each slot's matrix was last rewritten by this job (compared with `colliderStamp`). */
@@ -140,6 +143,8 @@ export class SpringBoneJob {
       for (let i = springs.jointColliderStart[j]; i < springs.jointColliderStart[j + 1]; i++) if (this.colliderMoves[springs.jointColliders[i]] === 1) this.movingColliders[j] = 1;
     }
     this.slotStamp = new Float64Array(h.count);
+    this.cull = new ColliderCull(springs.colliderCount, springs.jointColliderStart, springs.jointColliders,
+      Uint8Array.from(this.colliderKind, (kind, c) => (this.colliderMoves[c] === 1 || kind === KIND_PLANE || kind >= KIND_INSIDE_SPHERE ? 1 : 0)));
     const readWhole = new Uint8Array(h.count);
     for (const s of this.colliderSlot) readWhole[s] = 1;
     for (const s of this.centerSlot) if (s >= 0) readWhole[s] = 1;
@@ -179,6 +184,7 @@ export class SpringBoneJob {
     if (dt > 0) this.snapshotTails();
     // Colliders no joint moves: placed once for the whole run.
     for (let c = 0; c < this.colliderMoves.length; c++) if (this.colliderMoves[c] === 0) this.colliderWorld(c);
+    if (dt > 0) this.cull.beginRun(this.colliderSphere, this.worldFromModel);
     const order = this.springs.order, whole = this.wholeMatrix;
     for (let k = 0; k < order.length; k++) {
       const j = order[k];
@@ -200,6 +206,7 @@ export class SpringBoneJob {
    * its tail at rest under its parent's current matrix.
    */
   private resetPass(): void {
+    this.cull.forget();
     const order = this.springs.order, t = this.springs.tailOffset, R = this.pose.rotation;
     for (let k = 0; k < order.length; k++) {
       const j = order[k];
@@ -289,7 +296,7 @@ export class SpringBoneJob {
   private jointPosition(j: number): void {
     const p = this.parentSlot[j], t = this.slot[j] * 3, T = this.pose.translation;
     const tx = T[t], ty = T[t + 1], tz = T[t + 2];
-    let x = tx, y = ty, z = tz;
+    let x = tx, y = ty, z = tz; // (a root node: its translation is its position)
     if (p >= 0) {
       const M = this.nodeMatrices, o = p * 16;
       x = M[o] * tx + M[o + 4] * ty + M[o + 8] * tz + M[o + 12];
@@ -393,8 +400,19 @@ export class SpringBoneJob {
     const S = this.colliderSphere, co = this.colliderOrigin, ca = this.colliderAxis, kinds = this.colliderKind, radii = sp.colliderRadius;
     const hit = sp.hitRadius[j];
     const px = head[0], py = head[1], pz = head[2], length = head[3], bound = hit + length;
+    head[4] = bound;
+    // The colliders this joint may touch, from the set kept over frames, or the whole list.
+    const cull = this.cull;
+    const kept = cull.candidates(j, head, this.worldFromModel);
+    let bits = kept ? cull.found : 0, i = first - 1;
     let tx = tail[0], ty = tail[1], tz = tail[2];
-    for (let i = first; i < end; i++) {
+    for (;;) {
+      if (kept) {
+        if (bits === 0) break;
+        const low = bits & -bits;
+        bits ^= low;
+        i = first + 31 - Math.clz32(low);
+      } else if (++i >= end) break;
       const c = list[i], q = c * 4;
       // Too far to touch: the tail stays within the bone's length of the joint, so a collider whose
       // reach (radius, capsule length, hit radius) ends further away cannot push it. Exact, not a guess.
@@ -449,6 +467,7 @@ export class SpringBoneJob {
       tx = px + lx * k; ty = py + ly * k; tz = pz + lz * k;
     }
     tail[0] = tx; tail[1] = ty; tail[2] = tz;
+    if (!kept) cull.built(j, head, S);
   }
 
   /** World centre and axis/normal of collider `c`, recomputed only when its node moved since. */
@@ -510,8 +529,8 @@ const centerMatrix = new Float64Array(16);
 const centerInverse = new Float64Array(16);
 const colliderMatrix = new Float64Array(16);
 const tail = new Float64Array(3);
-/** The joint's world position (0..2) and its bone length (3) while it steps. */
-const head = new Float64Array(4);
+/** The joint's world position (0..2), its bone length (3) and its bound, hit radius + length (4), while it steps. */
+const head = new Float64Array(5);
 const axis = new Float64Array(3);
 const turn = new Float64Array(4);
 
