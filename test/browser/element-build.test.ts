@@ -1,12 +1,13 @@
 /**
- * The library build: `scripts/build.mjs` (what `npm run build` runs) into a scratch
- * directory, checked as a consumer sees it — the files package.json `exports` names, a
- * self-contained ES module, declarations a TypeScript project can use through the package
- * name, and the built module registering a working <skinned-mesh-viewer> in Chromium.
+ * The library build: `scripts/build.mjs` (what `npm run build` and the package's `prepack`
+ * run), the build `npm pack` packs (test/support/packed-library.ts, shared with
+ * package-consumer.test.ts), checked as a consumer sees it — the files package.json `exports`
+ * names, a self-contained ES module, declarations a TypeScript project can use through the
+ * package name, and the built module registering a working <skinned-mesh-viewer> in Chromium.
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,12 +18,13 @@ import { assetPath } from '../support/assets.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { compressFile } from '../support/compressed.ts';
 import { ktx2Glb } from '../support/ktx2.ts';
+import { packedLibrary, STALE_DECLARATION } from '../support/packed-library.ts';
 import { decodeBase64Image, foregroundFraction } from './element-support.ts';
 import { LIBRARY_ENTRIES } from '../../vite.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** Inside the repository so the declarations resolve @webgpu/types from its node_modules. */
-const OUT = join(ROOT, 'node_modules/.cache/element-build-test');
+/** The packed build (inside the repository, so the declarations resolve @webgpu/types from its node_modules). */
+let OUT: string;
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string; types: string; module: string; exports: Record<string, string | Record<string, string>>; files: string[];
 };
@@ -67,15 +69,7 @@ function withChunks(file: string): string[] {
 }
 
 describe('library build', () => {
-  beforeAll(() => {
-    rmSync(OUT, { recursive: true, force: true });
-    // A declaration left from an earlier build of a file that no longer exists: the build must not ship it.
-    mkdirSync(join(OUT, 'types/moved-away'), { recursive: true });
-    writeFileSync(join(OUT, 'types/moved-away/old.d.ts'), 'export {};\n');
-    const run = spawnSync(process.execPath, ['scripts/build.mjs', '--out-dir', OUT, '--no-site'], { cwd: ROOT, encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`build failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
-  }, 120_000);
-  afterAll(() => { rmSync(OUT, { recursive: true, force: true }); });
+  beforeAll(() => { OUT = packedLibrary().dist; }, 300_000);
 
   it('writes every file package.json points at', () => {
     const targets = [PACKAGE.types, PACKAGE.module];
@@ -85,7 +79,7 @@ describe('library build', () => {
     }
     for (const target of targets) expect(existsSync(built(target)), target).toBe(true);
     expect(PACKAGE.files).toEqual(['dist/lib', 'dist/types', 'dist/cli']);
-    expect(existsSync(join(OUT, 'types/moved-away'))).toBe(false);
+    expect(existsSync(join(OUT, 'types', STALE_DECLARATION, '..'))).toBe(false);
   });
 
   it('reports each minified entry and chunk with its size, and what an entry loads before its first lazy import (sizes.json)', () => {

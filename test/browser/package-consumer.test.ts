@@ -1,6 +1,6 @@
 /**
  * The package as someone who installs it gets it: `npm pack` (its `prepack` runs the build) once
- * per run, the tarball installed into a temporary folder outside the repository, and then what
+ * per run (test/support/packed-library.ts; element-build.test.ts checks the same build), the tarball installed into a temporary folder outside the repository, and then what
  * a consumer does with it, each against the installed copy, not the sources:
  *  1. a Vite + TypeScript app imports the library and the element, type-checks, builds, and
  *     draws a shared asset in Chromium with no console error;
@@ -28,6 +28,7 @@ import type { Page } from 'playwright-core';
 import { assetPath } from '../support/assets.ts';
 import { ourLines, runBake } from '../support/bake-cli.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { packedLibrary } from '../support/packed-library.ts';
 import { decodeBase64Image, foregroundFraction } from './element-support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -189,14 +190,12 @@ describe('the npm package, installed from its tarball', () => {
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'skinned-mesh-consumer-'));
-    mustRun('npm', ['pack', '--pack-destination', work, '--silent'], ROOT);
-    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
-    if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`);
+    const { tarball } = packedLibrary();
     consumer = join(work, 'consumer');
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: lockedDependencyTarballs() }));
     try {
-      mustRun('npm', ['install', '--offline', '--no-audit', '--no-fund', join(work, tarball)], consumer);
+      mustRun('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], consumer);
     } catch (e) {
       throw new Error(`the offline install needs the package's dependencies in the npm cache (npm ci fills it): ${(e as Error).message}`);
     }
