@@ -1,9 +1,13 @@
 /**
- * Every shared asset's compressed variants — Draco, meshopt + quantization, quantization
- * alone (test/support/compressed.ts), and KTX2 for those with textures (test/support/ktx2.ts)
- * — drawn in headless Chromium (WebGPU on SwiftShader) on one page, one device and one
+ * Every shared asset's variants that a page decodes in the library's workers — Draco
+ * (test/support/compressed.ts), and KTX2 for those with textures (test/support/ktx2.ts) —
+ * drawn in headless Chromium (WebGPU on SwiftShader) on one page, one device and one
  * Renderer, each against its uncompressed original drawn there with the same camera and pose,
  * with no WebGPU error. PNGs of the worst frames go to test-artifacts/compressed-*.png.
+ * The meshopt + quantization and quantization-alone variants, which the same Renderer draws
+ * from the same decoded data without a worker, are checked against their originals in Dawn
+ * (test/gpu/model/quantized-vertex.test.ts: the same colour limits, a stricter coverage
+ * count); their path through a page, the demo's drop, in test/browser/demo-compressed.test.ts.
  *
  * Tolerances, from the encoders' quantization steps: positions keep 14 bits (glTF-Transform's
  * quantize and meshopt, Draco's default), under 1/16000 of the model's size, so at 160 pixels
@@ -17,7 +21,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assetPath, sharedAssets } from '../support/assets.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { COMPRESSED_VARIANTS, compressFile } from '../support/compressed.ts';
+import { compressFile, type CompressedVariant } from '../support/compressed.ts';
 import { fileHasImages, ktx2Glb } from '../support/ktx2.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import type { CompressedRenderResult } from './browser/compressed-page.ts';
@@ -25,6 +29,8 @@ import type { CompressedRenderResult } from './browser/compressed-page.ts';
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
 
+/** The geometry variant a page decodes in a worker (meshopt and quantized: quantized-vertex.test.ts). */
+const WORKER_VARIANTS: readonly CompressedVariant[] = ['draco'];
 const SIZE = 160;
 /** Clip phase drawn: mid-motion, so skinning and morphing of the decoded data are in the frame. */
 const PHASE = 0.37;
@@ -90,10 +96,10 @@ describe.skipIf(!!unavailable)('compressed variants of every shared asset in hea
   afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   for (const asset of sharedAssets()) {
-    it(`${asset.name}: ${[...COMPRESSED_VARIANTS, ...(fileHasImages(asset.path) ? ['ktx2'] : [])].join(', ')} draw like the original`, async () => {
+    it(`${asset.name}: ${[...WORKER_VARIANTS, ...(fileHasImages(asset.path) ? ['ktx2'] : [])].join(', ')} draw like the original`, async () => {
       const original = await render(new Uint8Array(readFileSync(assetPath(asset.name))), asset.name);
       const variants: [string, Uint8Array][] = [];
-      for (const v of COMPRESSED_VARIANTS) variants.push([v, await compressFile(asset.path, v)]);
+      for (const v of WORKER_VARIANTS) variants.push([v, await compressFile(asset.path, v)]);
       if (fileHasImages(asset.path)) variants.push(['ktx2', await ktx2Glb(new Uint8Array(readFileSync(asset.path)))]);
       const report: string[] = [];
       for (const [name, bytes] of variants) {
