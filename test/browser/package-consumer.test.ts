@@ -25,6 +25,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { writeHdr } from '../../src/gpu/environment/hdr.ts';
 import { assetPath } from '../support/assets.ts';
 import { ourLines, runBake } from '../support/bake-cli.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
@@ -180,7 +181,15 @@ function expectTypeErrorsExactlyAtMarks(dir: string, file: string, source: strin
   return errors;
 }
 
+/** A 64 × 32 equirect image: blue sky over orange ground. */
+function skyOverGround(): { width: number; height: number; rgb: Float32Array } {
+  const width = 64, height = 32, rgb = new Float32Array(width * height * 3);
+  for (let i = 0; i < width * height; i++) rgb.set(i < (width * height) / 2 ? [0.15, 0.35, 1] : [0.9, 0.4, 0.05], i * 3);
+  return { width, height, rgb };
+}
+
 const MIME: Record<string, string> = {
+  '.hdr': 'image/vnd.radiance',
   '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.glb': 'model/gltf-binary', '.wasm': 'application/wasm', '.json': 'application/json',
 };
 
@@ -306,21 +315,59 @@ describe('the npm package, installed from its tarball', () => {
       }
     }, 180_000);
 
-    it('a plain HTML page with one <script type="module"> of the installed dist/lib file draws the Fox', async () => {
+    it('a plain HTML page with one <script type="module"> of the installed dist/lib file draws the Fox, then a crowd, an .hdr environment and the built-in VRM from its lazy chunks', async () => {
       writeFileSync(join(consumer, 'plain.html'), `<!doctype html>
 <meta charset="utf-8">
 <link rel="icon" href="data:,">
 <script type="module" src="./node_modules/${PACKAGE.name}/dist/lib/element.min.js"></script>
 <skinned-mesh-viewer src="Fox.glb" background="#223344" style="width: 240px; height: 240px"></skinned-mesh-viewer>
 `);
+      writeFileSync(join(consumer, 'sky.hdr'), writeHdr(skyOverGround()));
       const { page, consoleErrors } = await session.newPage();
+      // The package's lazy chunks the page has fetched: each step below must fetch its own.
+      const chunks = new Set<string>();
+      page.on('request', (request) => { if (/\/dist\/lib\/chunks\/[^/]+\.js$/.test(request.url())) chunks.add(request.url()); });
+      const fetchesChunks = async (step: () => Promise<unknown>): Promise<number> => {
+        const before = chunks.size;
+        await step();
+        return chunks.size - before;
+      };
       try {
         await openServed(page, consumer, 'plain.html');
+        expect(await drawnFraction(page)).toBeGreaterThan(0.03);
+
+        // A crowd: src/crowd arrives as a lazy chunk, and all four foxes are drawn (or culled).
+        expect(await fetchesChunks(async () => {
+          await page.evaluate(() => document.querySelector('skinned-mesh-viewer')!.setAttribute('instances', '4'));
+          await page.waitForFunction(() => {
+            const stats = (document.querySelector('skinned-mesh-viewer') as unknown as { stats?: { instances: number; culled: number } }).stats;
+            return stats !== undefined && stats.instances + stats.culled === 4;
+          }, undefined, { timeout: 45_000 });
+        })).toBeGreaterThan(0);
+        // Four foxes framed together, each smaller than the one was.
+        expect(await drawnFraction(page)).toBeGreaterThan(0.005);
+
+        // An environment file: the Radiance decoder arrives as a lazy chunk, and the model is lit by it.
+        expect(await fetchesChunks(() => page.evaluate(() => new Promise<unknown>((done) => {
+          const viewer = document.querySelector('skinned-mesh-viewer')!;
+          viewer.addEventListener('environment-change', (event) => done((event as CustomEvent).detail), { once: true });
+          viewer.setAttribute('environment-image', 'sky.hdr');
+        })))).toBeGreaterThan(0);
+        expect(await drawnFraction(page)).toBeGreaterThan(0.005);
+
+        // A VRM: the built-in avatar (its builder) and MToon's WGSL arrive as lazy chunks.
+        expect(await fetchesChunks(() => page.evaluate(() => new Promise<void>((done, fail) => {
+          const viewer = document.querySelector('skinned-mesh-viewer')!;
+          viewer.addEventListener('load', () => done(), { once: true });
+          viewer.addEventListener('error', (event) => fail(new Error((event as CustomEvent<{ message: string }>).detail.message)), { once: true });
+          viewer.removeAttribute('instances');
+          viewer.setAttribute('src', 'builtin:vrm-avatar');
+        })))).toBeGreaterThan(0);
         expect(await drawnFraction(page)).toBeGreaterThan(0.03);
         expect(consoleErrors).toEqual([]);
       } finally {
         await page.close();
       }
-    }, 90_000);
+    }, 150_000);
   });
 });
