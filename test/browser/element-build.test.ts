@@ -29,8 +29,8 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
   name: string; types: string; module: string; exports: Record<string, string | Record<string, string>>; files: string[];
 };
 
-/** Gzipped bytes the element's first load may take (its entry and static chunks): about 7% over the 239 KB it took when set. */
-const ELEMENT_FIRST_LOAD_BUDGET = 255_000;
+/** Gzipped bytes the element's first load may take (its entry and static chunks): about 5% over the 228 KB it took when set. */
+const ELEMENT_FIRST_LOAD_BUDGET = 240_000;
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -105,7 +105,7 @@ describe('library build', () => {
     expect(element.lazy.some((f) => f.includes('EXRLoader'))).toBe(true);
   });
 
-  it('the element\'s first load carries what a plain glTF needs: crowds, built-in models, retargeting, environment decoders and MToon\'s and the PBR extensions\' WGSL are lazy chunks', () => {
+  it('the element\'s first load carries what a plain glTF needs: crowds, built-in models, retargeting, environment decoders, the WGSL of MToon, the PBR extensions, the GPU culling/record, pre-skinning and DQ palette passes and the debug overlays are lazy chunks', () => {
     const sizes = JSON.parse(readFileSync(join(OUT, 'sizes.json'), 'utf8')) as {
       entries: { entry: string; firstLoad: { files: number; gzip: number }; lazy: string[] }[];
       chunks: Record<string, { imports: string[] }>;
@@ -124,6 +124,11 @@ describe('library build', () => {
       'the built-in models (builtin:)': 'twist-cylinder',
       'retargeting (animation-src)': 'translationJoints: the target has no skeleton joint',
       'the Radiance HDR decoder (environment-image)': '#?RADIANCE',
+      'the GPU culling pass\'s WGSL (crowds)': 'fn writeArgs',
+      'the GPU record pass\'s WGSL (crowds)': 'fn writeRecords',
+      'compute pre-skinning\'s WGSL (skinning-path="compute")': 'fn preskin(',
+      'the GPU dual-quaternion palette pass\'s WGSL (crowds skinned by dual quaternions)': 'fn jacobiEigen3',
+      'the debug overlays\' WGSL (debug-view)': 'fn fsBone(',
     };
     for (const [part, text] of Object.entries(parts)) {
       expect(eager.includes(text), `${part} in the first load`).toBe(false);

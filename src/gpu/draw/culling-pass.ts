@@ -23,9 +23,7 @@
  * Linear skinning only (the dual-quaternion bound pads by angles between joints, not ported),
  * and no EXT_mesh_gpu_instancing mesh nodes (their box is per node instance): `gpuCullingSupported`.
  */
-import drawRecordWgsl from '../../../shaders/draw-record.wgsl?raw';
-import cullWgsl from '../../../shaders/cull.wgsl?raw';
-import { createSkinnedBounds, BOX_FLOATS, WEIGHT_SUM_MARGIN } from '../../anim/skinned-bounds.ts';
+import { createSkinnedBounds, BOX_FLOATS } from '../../anim/skinned-bounds.ts';
 import type { Model } from '../../gltf/model.ts';
 import { FRUSTUM_FLOATS } from '../../math/frustum.ts';
 import { CountReadback } from '../device/count-readback.ts';
@@ -36,10 +34,7 @@ import {
 import { PALETTE_MATRIX_BYTES } from '../layouts/bindings.ts';
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { perDeviceBuild } from '../device/per-device.ts';
-import { compileShaderModule, wgslF32Constants } from '../device/shader-module.ts';
-import { pipelineShader } from '../layouts/pipeline-shaders.ts';
-
-export const CULL_WGSL = pipelineShader('cull', { 'draw-record.wgsl': drawRecordWgsl, 'f32 constants': wgslF32Constants({ WEIGHT_SUM_MARGIN }), 'cull.wgsl': cullWgsl });
+import { compileShaderModule } from '../device/shader-module.ts';
 
 /** The WebGPU feature the compacted indirect draws need (a firstInstance other than 0). */
 export const INDIRECT_FIRST_INSTANCE: GPUFeatureName = 'indirect-first-instance';
@@ -174,6 +169,8 @@ export const cullPipelines = perDeviceBuild(async (device): Promise<CullPipeline
       { binding: B.PARAMS, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
     ],
   });
+  // The WGSL is imported with the first crowd culled here, not with the page.
+  const { CULL_WGSL } = await import('./cull-wgsl.ts');
   const module = await compileShaderModule(device, 'cull.wgsl + draw-record.wgsl', CULL_WGSL);
   const pipelineLayout = device.createPipelineLayout({ label: 'gpu culling', bindGroupLayouts: [layout] });
   const constants = { workgroupSize: CULL_WORKGROUP_SIZE };

@@ -6,11 +6,9 @@
  * pipeline per device; a bind group per (source, target) pair, made again only when a buffer
  * changes; the frame writes one 8-byte uniform. Allocates nothing per frame otherwise.
  */
-import dqPaletteWgsl from '../../../shaders/dq-palette.wgsl?raw';
 import { PALETTE_MATRIX_BYTES } from '../layouts/bindings.ts';
 import { perDevice } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
-import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 
 /** Invocations per workgroup (WGSL `workgroupSize`). */
 export const DQ_PALETTE_WORKGROUP_SIZE = 64;
@@ -31,7 +29,8 @@ const devicePipeline = perDevice((device: GPUDevice): DevicePipeline => {
       { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', minBindingSize: DQ_PALETTE_PARAMS_BYTES } },
     ],
   });
-  const pipeline = compileShaderModule(device, 'dq-palette.wgsl', pipelineShader('dq-palette', { 'dq-palette.wgsl': dqPaletteWgsl })).then((module) => device.createComputePipelineAsync({
+  // The WGSL is imported with the first crowd that needs the pass, not with the page.
+  const pipeline = import('./dq-palette-wgsl.ts').then(({ DQ_PALETTE_WGSL }) => compileShaderModule(device, 'dq-palette.wgsl', DQ_PALETTE_WGSL)).then((module) => device.createComputePipelineAsync({
     label: 'dq palette',
     layout: device.createPipelineLayout({ label: 'dq palette', bindGroupLayouts: [layout] }),
     compute: { module, entryPoint: 'main', constants: { workgroupSize: DQ_PALETTE_WORKGROUP_SIZE } },

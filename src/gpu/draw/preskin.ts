@@ -19,11 +19,6 @@
  * function, so they compute the same numbers. PreskinInputs takes any vertices, records and
  * output buffer, so the pass is not tied to the Renderer's double-buffered outputs.
  */
-import centerOfRotationWgsl from '../../../shaders/center-of-rotation.wgsl?raw';
-import drawRecordWgsl from '../../../shaders/draw-record.wgsl?raw';
-import morphWgsl from '../../../shaders/morph.wgsl?raw';
-import preskinWgsl from '../../../shaders/preskin.wgsl?raw';
-import skinningWgsl from '../../../shaders/skinning.wgsl?raw';
 import { ComponentType } from '../../gltf/constants.ts';
 import type { Model, Primitive } from '../../gltf/model.ts';
 import { usesDqPalette, type SkinningMethod } from '../../anim/skinning-method.ts';
@@ -32,11 +27,7 @@ import { SkinBinding } from '../layouts/bindings.ts';
 import type { SkinningPath } from '../frame/render-settings.ts';
 import { perDevice, perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
-import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 
-export const PRESKIN_WGSL = pipelineShader('preskin', {
-  'skinning.wgsl': skinningWgsl, 'draw-record.wgsl': drawRecordWgsl, 'center-of-rotation.wgsl': centerOfRotationWgsl, 'morph.wgsl': morphWgsl, 'preskin.wgsl': preskinWgsl,
-});
 export const PRESKIN_ENTRY_POINT = 'preskin';
 export const PRESKIN_WORKGROUP_SIZE = 64;
 /** vec4f per skinned vertex: position, normal, tangent. */
@@ -138,8 +129,9 @@ const preskinBindGroupLayout = perDevice((device): GPUBindGroupLayout => {
 /** The device's compute pipelines by method and variant (a failed build is forgotten, so a later frame tries again). */
 const pipelinesByKey = perDevice(() => new Map<string, Promise<GPUComputePipeline>>());
 
-const preskinModule = perDeviceBuild((device) =>
-  compileShaderModule(device, 'preskin.wgsl + draw-record.wgsl + center-of-rotation.wgsl + morph.wgsl + skinning.wgsl', PRESKIN_WGSL));
+// The WGSL is imported with the first model skinned by compute, not with the page.
+const preskinModule = perDeviceBuild(async (device) =>
+  compileShaderModule(device, 'preskin.wgsl + draw-record.wgsl + center-of-rotation.wgsl + morph.wgsl + skinning.wgsl', (await import('./preskin-wgsl.ts')).PRESKIN_WGSL));
 
 /** The compute pipeline of a skinning method and draw variant, once per device. */
 export function preskinPipeline(device: GPUDevice, skinning: SkinningMethod, variant: PreskinVariant): Promise<GPUComputePipeline> {

@@ -17,8 +17,6 @@
  * row 0 0 0 1). The float32 products give records within a few ulps of the CPU's float64 ones;
  * the morph targets and weights are the CPU's exactly.
  */
-import drawRecordWgsl from '../../../shaders/draw-record.wgsl?raw';
-import recordsWgsl from '../../../shaders/records.wgsl?raw';
 import { movingMeshNodes } from '../../anim/moving-mesh-nodes.ts';
 import { createPose, setRestPose } from '../../anim/pose.ts';
 import { TargetPath } from '../../gltf/constants.ts';
@@ -30,13 +28,7 @@ import {
 } from '../layouts/records.ts';
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { perDeviceBuild } from '../device/per-device.ts';
-import { compileShaderModule, wgslF32Constants } from '../device/shader-module.ts';
-import { pipelineShader } from '../layouts/pipeline-shaders.ts';
-import { NORMAL_DETERMINANT_EPSILON, UNIFORM_SCALE_TOLERANCE } from './skin-normals.ts';
-
-export const RECORDS_WGSL = pipelineShader('records', {
-  'draw-record.wgsl': drawRecordWgsl, 'f32 constants': wgslF32Constants({ NORMAL_DETERMINANT_EPSILON, UNIFORM_SCALE_TOLERANCE }), 'records.wgsl': recordsWgsl,
-});
+import { compileShaderModule } from '../device/shader-module.ts';
 
 /** What the record pass needs of each of the Renderer's draws. */
 export interface GpuRecordDraw {
@@ -211,6 +203,8 @@ const recordsPipeline = perDeviceBuild(async (device): Promise<RecordsPipeline> 
       storage(B.MORPH_WEIGHTS, 'read-only-storage'), storage(B.MESH_WORLDS, 'read-only-storage'),
     ],
   });
+  // The WGSL is imported with the first crowd that writes its records here, not with the page.
+  const { RECORDS_WGSL } = await import('./records-wgsl.ts');
   const module = await compileShaderModule(device, 'records.wgsl + draw-record.wgsl', RECORDS_WGSL);
   const pipeline = await device.createComputePipelineAsync({
     label: 'gpu records', layout: device.createPipelineLayout({ label: 'gpu records', bindGroupLayouts: [layout] }),

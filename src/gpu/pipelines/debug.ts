@@ -4,17 +4,11 @@
  * mesh's groups 0 (frame) and 1 (palettes and draw records), and a cache by key. The
  * WEIGHTS and WIREFRAME views are mesh pipeline variants (pipelines/mesh.ts).
  */
-import debugWgsl from '../../../shaders/debug.wgsl?raw';
 import { BOUNDS_BOX_LAYOUT, DebugLineKind, OVERLAY_DEPTH_PULL, SKELETON_JOINT_LAYOUT } from '../layouts/debug.ts';
 import { DEPTH_FORMAT, MSAA_SAMPLE_COUNT } from '../layouts/bindings.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
 import { perDevice } from '../device/per-device.ts';
-import { pipelineShader } from '../layouts/pipeline-shaders.ts';
-import { PBR_PATH } from './pbr-path.ts';
-import { isSrgbFormat, MESH_WGSL, MeshPipelines, skinningConstants, skinningKey } from './mesh.ts';
-
-/** The mesh shader (structs, bindings, vertex inputs, skinning) followed by the overlays. */
-export const DEBUG_SHADER_SOURCE = pipelineShader('debug overlays', { ...MESH_WGSL, ...PBR_PATH.files, 'debug.wgsl': debugWgsl });
+import { isSrgbFormat, MeshPipelines, skinningConstants, skinningKey } from './mesh.ts';
 
 const LINE_VERTEX_ENTRY_POINT: Readonly<Record<0 | 4 | 8, string>> = { 0: 'vsLinesRigid', 4: 'vsLines4', 8: 'vsLines8' };
 
@@ -42,12 +36,11 @@ const PREMULTIPLIED_OVER: GPUBlendState = {
 
 /** One per device (`debugPipelines`), next to MeshPipelines, whose bind group layouts it shares. */
 export class DebugPipelines {
-  private readonly module: GPUShaderModule;
+  private module: Promise<GPUShaderModule> | undefined;
   private readonly layout: GPUPipelineLayout;
   private readonly cache = new Map<string, Promise<GPURenderPipeline>>();
 
   constructor(private readonly device: GPUDevice, mesh: MeshPipelines) {
-    this.module = device.createShaderModule({ label: 'mesh debug overlays', code: DEBUG_SHADER_SOURCE });
     this.layout = device.createPipelineLayout({
       label: 'mesh debug overlays',
       bindGroupLayouts: [mesh.frameLayout, mesh.skinLayout],
@@ -62,17 +55,17 @@ export class DebugPipelines {
   /** NORMALS or TANGENTS lines of one primitive layout: depth-tested, not written. */
   lines(desc: DebugLinePipelineDesc): Promise<GPURenderPipeline> {
     const key = ['lines', desc.kind, desc.vertexLayoutKey, desc.influences, skinningKey(desc.influences > 0, desc.skinning), desc.colorFormat].join('|');
-    return this.cached(key, () => ({
+    return this.cached(key, (module) => ({
       label: `debug ${key}`,
       layout: this.layout,
       vertex: {
-        module: this.module,
+        module,
         entryPoint: LINE_VERTEX_ENTRY_POINT[desc.influences],
         buffers: desc.vertexLayouts as GPUVertexBufferLayout[],
         constants: skinningConstants(desc.influences > 0, desc.skinning, { LINE_KIND: desc.kind, DEPTH_PULL: OVERLAY_DEPTH_PULL }),
       },
       fragment: {
-        module: this.module,
+        module,
         entryPoint: 'fsLine',
         constants: { ENCODE_SRGB: isSrgbFormat(desc.colorFormat) ? 0 : 1 },
         targets: [{ format: desc.colorFormat }],
@@ -89,17 +82,17 @@ export class DebugPipelines {
    */
   skeleton(shape: 'bone' | 'joint', colorFormat: GPUTextureFormat, skinning: SkinningMethod = 'linear'): Promise<GPURenderPipeline> {
     const key = ['skeleton', shape, skinning, colorFormat].join('|');
-    return this.cached(key, () => ({
+    return this.cached(key, (module) => ({
       label: `debug ${key}`,
       layout: this.layout,
       vertex: {
-        module: this.module,
+        module,
         entryPoint: shape === 'bone' ? 'vsBone' : 'vsJoint',
         buffers: [SKELETON_JOINT_LAYOUT],
         constants: skinningConstants(true, skinning, {}),
       },
       fragment: {
-        module: this.module,
+        module,
         entryPoint: shape === 'bone' ? 'fsBone' : 'fsJoint',
         constants: { ENCODE_SRGB: isSrgbFormat(colorFormat) ? 0 : 1 },
         targets: [{ format: colorFormat, blend: PREMULTIPLIED_OVER }],
@@ -113,12 +106,12 @@ export class DebugPipelines {
   /** BOUNDS: each instance's world box as 12 lines, drawn over everything (no depth test). */
   bounds(colorFormat: GPUTextureFormat): Promise<GPURenderPipeline> {
     const key = ['bounds', colorFormat].join('|');
-    return this.cached(key, () => ({
+    return this.cached(key, (module) => ({
       label: `debug ${key}`,
       layout: this.layout,
-      vertex: { module: this.module, entryPoint: 'vsBounds', buffers: [BOUNDS_BOX_LAYOUT] },
+      vertex: { module, entryPoint: 'vsBounds', buffers: [BOUNDS_BOX_LAYOUT] },
       fragment: {
-        module: this.module,
+        module,
         entryPoint: 'fsBounds',
         constants: { ENCODE_SRGB: isSrgbFormat(colorFormat) ? 0 : 1 },
         targets: [{ format: colorFormat }],
@@ -129,10 +122,22 @@ export class DebugPipelines {
     }));
   }
 
-  private cached(key: string, describe: () => GPURenderPipelineDescriptor): Promise<GPURenderPipeline> {
+  /** The overlays' shader module: its WGSL is imported with the first overlay asked for, not with the page (a failed import is tried again). */
+  private shaderModule(): Promise<GPUShaderModule> {
+    this.module ??= import('./debug-wgsl.ts').then(
+      ({ DEBUG_SHADER_SOURCE }) => this.device.createShaderModule({ label: 'mesh debug overlays', code: DEBUG_SHADER_SOURCE }),
+      (error: unknown) => {
+        this.module = undefined;
+        throw error;
+      },
+    );
+    return this.module;
+  }
+
+  private cached(key: string, describe: (module: GPUShaderModule) => GPURenderPipelineDescriptor): Promise<GPURenderPipeline> {
     let pipeline = this.cache.get(key);
     if (!pipeline) {
-      pipeline = this.device.createRenderPipelineAsync(describe());
+      pipeline = this.shaderModule().then((module) => this.device.createRenderPipelineAsync(describe(module)));
       // A failed creation is not cached: the next request tries again (and reports again).
       pipeline.catch(() => this.cache.delete(key));
       this.cache.set(key, pipeline);

@@ -27,7 +27,7 @@ import { uvTransformMatrix } from '../../../src/gltf/extensions/khr-texture-tran
 import { MATERIAL_UNIFORMS_SIZE, MaterialUniformsOffset, packMaterialUniforms, DEFAULT_MATERIAL } from '../../../src/gpu/layouts/material-uniforms.ts';
 import { MAX_ACTIVE_MORPH_TARGETS, MORPH_DELTA_COMPONENTS } from '../../../src/gpu/model/morph-targets.ts';
 import { MESH_SHADER_SOURCE } from '../../../src/gpu/pipelines/mesh.ts';
-import { PRESKIN_WGSL } from '../../../src/gpu/draw/preskin.ts';
+import { PRESKIN_WGSL } from '../../../src/gpu/draw/preskin-wgsl.ts';
 import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';
 import { bindings, screamingSnake, structLayout, structLocations, u32Constants } from '../wgsl-layout.ts';
 

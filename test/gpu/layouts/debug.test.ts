@@ -12,7 +12,7 @@ import {
   SkeletonJointLocation, SkeletonJointOffset,
 } from '../../../src/gpu/layouts/debug.ts';
 import { WORLD_BOX_FLOATS } from '../../../src/gpu/draw/cpu-culling.ts';
-import { DEBUG_SHADER_SOURCE } from '../../../src/gpu/pipelines/debug.ts';
+import { DEBUG_SHADER_SOURCE } from '../../../src/gpu/pipelines/debug-wgsl.ts';
 import { skeletonJointRecords, wireframeIndices } from '../../../src/gpu/debug/view-draws.ts';
 import { buildChain } from '../../support/fixtures.ts';
 import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';

@@ -9,13 +9,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CROWD_EVAL_WGSL } from '../../../src/gpu/crowd/evaluator.ts';
-import { CULL_WGSL } from '../../../src/gpu/draw/culling-pass.ts';
-import { PRESKIN_WGSL } from '../../../src/gpu/draw/preskin.ts';
-import { RECORDS_WGSL } from '../../../src/gpu/draw/records-pass.ts';
+import { CULL_WGSL } from '../../../src/gpu/draw/cull-wgsl.ts';
+import { PRESKIN_WGSL } from '../../../src/gpu/draw/preskin-wgsl.ts';
+import { RECORDS_WGSL } from '../../../src/gpu/draw/records-wgsl.ts';
 import { ENVIRONMENT_SHADER_SOURCE } from '../../../src/gpu/environment/prefilter.ts';
 import { SHEEN_ALBEDO_WGSL } from '../../../src/gpu/environment/sheen-albedo.ts';
 import { partName, PIPELINE_SHADERS, pipelineShader, type PipelineShaderName, type ShaderPart } from '../../../src/gpu/layouts/pipeline-shaders.ts';
-import { DEBUG_SHADER_SOURCE } from '../../../src/gpu/pipelines/debug.ts';
+import { DEBUG_SHADER_SOURCE } from '../../../src/gpu/pipelines/debug-wgsl.ts';
 import { loadMaterialPaths, MATERIAL_PATHS, meshShaderSource } from '../../../src/gpu/pipelines/mesh.ts';
 import { MIPMAP_WGSL } from '../../../src/gpu/textures/mipmaps.ts';
 
