@@ -16,7 +16,6 @@
 import { DEFAULT_IOR } from '../../gltf/extensions/khr-materials-ior.ts';
 import type { Material } from '../../gltf/model.ts';
 import type { PbrExtensions } from '../../gltf/pbr-extensions-model.ts';
-import { sheenAlbedoTable } from '../environment/sheen-albedo.ts';
 import {
   EXTENDED_UNIFORMS_SIZE, EXTENSION_TEXTURE_COUNT, packAnimatedExtensionValues, EXTENSION_TEXTURE_SLOTS, EXTENSION_UNIFORMS_OFFSET, PBR_EXTENSION_UNIFORMS_SIZE, PbrExtensionBinding,
   PbrExtensionFeature, writePbrExtensionUniforms,
@@ -140,7 +139,11 @@ async function textureEntries(m: Material, textures: MaterialTextures, path: str
     else if (own !== sampler) textures.warn(usedAt, 'names another sampler than the material\'s first extension texture; sampled with that one\'s (filtering and wrapping)');
   }
   if (sampler) entries.push({ binding: PbrExtensionBinding.SAMPLER, resource: sampler });
-  if (features & F.SHEEN) entries.push({ binding: PbrExtensionBinding.SHEEN_ALBEDO, resource: (await sheenAlbedoTable(textures.device)).createView({ label: 'sheen albedo table' }) });
+  if (features & F.SHEEN) {
+    // The table's builder (and its WGSL) is imported with the first sheen material, not with the page.
+    const { sheenAlbedoTable } = await import('../environment/sheen-albedo.ts');
+    entries.push({ binding: PbrExtensionBinding.SHEEN_ALBEDO, resource: (await sheenAlbedoTable(textures.device)).createView({ label: 'sheen albedo table' }) });
+  }
   return entries;
 }
 
