@@ -58,6 +58,9 @@ export class AnimationPlayer {
     this.layers = new LayerStack(model, this.instance.pose);
     this.durations = Float64Array.from(model.animations, (c) => c.duration);
     if (model.animations.length > 0) this.clip = 0;
+    // A VRM avatar's spring tails start at rest in the first clip's pose, not in the rest pose
+    // createModelInstance evaluated (world-space tails left there would bend the hair).
+    this.instance.vrm?.resetSpringBones();
     this.evaluate();
   }
 
