@@ -58,43 +58,34 @@ export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> 
   const springs = model.vrm!.springBones!;
   console.log(`spring-bone avatar: ${springs.jointCount} joints, ${springs.colliderCount} colliders`);
 
-  // Ours: the pose's node matrices, then the VRM steps (expressions, springs), as a frame runs them.
+  // Each side's frame: the model moved along the same path, its pose's node matrices (ours:
+  // localToModel; three-vrm's update computes what it reads), then `step` (the timed update).
   const instance = createModelInstance(model);
   const vrm = instance.vrm!;
   const clock = new Float64Array(1);
-  const ours = (): void => {
+  const oursFrame = (step: () => void) => (): void => {
     const t = (clock[0] += DT);
     vrm.worldFromModel[12] = 0.3 * Math.sin(3 * t);
     vrm.worldFromModel[14] = 0.2 * Math.cos(2 * t);
     localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
-    vrm.dt = DT;
-    vrm.run();
+    step();
   };
   const three = await loadThreeVrm(bytes);
   const scene = three.vrm.scene;
   const threeClock = { t: 0 };
-  const theirs = (): void => {
+  const theirFrame = (step: () => void) => (): void => {
     const t = (threeClock.t += DT);
     scene.position.set(0.3 * Math.sin(3 * t), 0, 0.2 * Math.cos(2 * t));
     scene.updateMatrix();
-    three.vrm.update(DT);
+    step();
   };
-  const springJob = vrm.springs!;
-  const oursSprings = (): void => {
-    const t = (clock[0] += DT);
-    vrm.worldFromModel[12] = 0.3 * Math.sin(3 * t);
-    vrm.worldFromModel[14] = 0.2 * Math.cos(2 * t);
-    localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
-    springJob.dt = DT;
-    springJob.run();
-  };
-  const manager = three.vrm.springBoneManager!;
-  const theirSprings = (): void => {
-    const t = (threeClock.t += DT);
-    scene.position.set(0.3 * Math.sin(3 * t), 0, 0.2 * Math.cos(2 * t));
-    scene.updateMatrix();
-    manager.update(DT);
-  };
+  // The whole VRM step: look-at, expressions (and constraints), springs.
+  const ours = oursFrame(() => { vrm.dt = DT; vrm.run(); });
+  const theirs = theirFrame(() => three.vrm.update(DT));
+  // The springs alone.
+  const springJob = vrm.springs!, manager = three.vrm.springBoneManager!;
+  const oursSprings = oursFrame(() => { springJob.dt = DT; springJob.run(); });
+  const theirSprings = theirFrame(() => manager.update(DT));
   const n = quick ? 200 : 2000, batches = quick ? 3 : 9;
   const a: number[] = [], b: number[] = [], c: number[] = [], d: number[] = [];
   for (let r = 0; r < batches; r++) {
