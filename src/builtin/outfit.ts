@@ -39,9 +39,9 @@ export function addOutfitMaterials(b: GltfBuilder) {
   const material = (name: string, color: readonly [number, number, number], roughness: number, metallic = 0) =>
     b.addMaterial({ name, pbrMetallicRoughness: { baseColorFactor: [...color, 1], metallicFactor: metallic, roughnessFactor: roughness } });
   return {
-    shirt: material('Shirt', [0.05, 0.26, 0.27], 0.88),
-    trousers: material('Denim', [0.035, 0.06, 0.13], 0.8),
-    skin: material('Skin', [0.78, 0.5, 0.37], 0.55),
+    shirt: material('Shirt', [0.1, 0.42, 0.44], 0.88),
+    trousers: material('Denim', [0.1, 0.17, 0.36], 0.8),
+    skin: material('Skin', [0.9, 0.62, 0.47], 0.55),
     hair: material('Hair', [0.06, 0.035, 0.02], 0.45),
     leather: material('Leather', [0.2, 0.085, 0.035], 0.38),
     sole: material('Rubber', [0.82, 0.78, 0.7], 0.92),
@@ -154,7 +154,7 @@ export function buildOutfit(rig: Rig, shirt: MeshData, skin: MeshData, torso: (h
       frame: rig.frame(j(`LowerArm.${side}`)),
       segments: 16,
       uv,
-      rings: [ring(0.2, 0.031), ring(0.205, 0.038), ring(0.255, 0.037), ring(0.26, 0.03)],
+      rings: [ring(0.215, 0.031), ring(0.22, 0.036), ring(0.25, 0.035), ring(0.255, 0.03)],
       influences: chainInfluences([j(`LowerArm.${side}`), hand], [0.26], [0.03]),
     });
     // Palm: flat, thin towards the thigh (frame x), wide front to back (frame z).
@@ -171,8 +171,8 @@ export function buildOutfit(rig: Rig, shirt: MeshData, skin: MeshData, torso: (h
       addFinger(skin, along(frame, [0, 0.082, across]), add(scale(frame.y, Math.cos(0.3)), scale(palmward, Math.sin(0.3))), length, radius, rigid(hand));
     }
     // Thumb: from the palm's front edge, forward and towards the thigh.
-    const thumbDir = add(add(scale(frame.y, 0.72), scale(frame.z, 0.5)), scale(palmward, 0.48));
-    addFinger(skin, add(along(frame, [0, 0.022, 0.03]), scale(palmward, 0.006)), thumbDir, 0.058, 0.0115, rigid(hand));
+    const thumbDir = add(add(scale(frame.y, 0.8), scale(frame.z, 0.3)), scale(palmward, 0.52));
+    addFinger(skin, add(along(frame, [0, 0.03, 0.026]), scale(palmward, 0.006)), thumbDir, 0.055, 0.011, rigid(hand));
 
     // Shoe: a leather upper on a rubber sole, along the foot (+Z); the foot frame's x is the
     // width, its z points down.
