@@ -330,9 +330,7 @@ export function buildVrmAvatar(): GltfBuilder {
           name: c.name,
           joints: names.map((n) => ({ node: node(n), ...(hair ? SPRING_SETTINGS.hair : SPRING_SETTINGS.skirt), gravityDir: [0, -1, 0] })),
           colliderGroups: hair ? [0, 1] : [1, 2],
-          // No center: the tails keep their inertia in world space, so walking (root motion),
-          // turning or dragging the avatar swings them, as VRoid's exports do. (With the chain's
-          // parent as center they would ride along with it and ignore all of that.)
+          center: node(c.parent),
         };
       }),
     },
@@ -394,7 +392,7 @@ export function buildVrm0Avatar(): GltfBuilder {
           const groupsFor = hair ? ['head', 'body'] : ['body', 'legs'];
           return {
             comment: c.name, stiffiness: s.stiffness, gravityPower: s.gravityPower, gravityDir: { x: 0, y: -1, z: 0 }, dragForce: s.dragForce, hitRadius: s.hitRadius,
-            center: -1, bones: [node(`${c.name}0`)],
+            center: node(c.parent), bones: [node(`${c.name}0`)],
             colliderGroups: groupNodes.flatMap((n, i) => (cols.some((col) => col.node === n && groupsFor.includes(col.group)) ? [i] : [])),
           };
         }),
