@@ -101,13 +101,32 @@ function sitePages(): Record<string, string> {
   return pages;
 }
 
+/**
+ * Where the built site has the documentation (scripts/build.mjs): TypeDoc's rendering of the
+ * front page (its index), the guides (`documents/`) and the API reference, in one site.
+ */
+export const SITE_DOCS_DIR = 'api';
+
+/**
+ * The pages' "Documentation" links name README.md, which the dev server serves; the built
+ * site has no README.md but the rendered documentation (SITE_DOCS_DIR), so the build points
+ * them there (test/examples/site-build.test.ts follows them).
+ */
+function documentationLinksInBuild(): Plugin {
+  return {
+    name: 'documentation-links-in-build',
+    apply: 'build',
+    transformIndexHtml: (html) => html.replace(/href="((?:\.\.\/)*)README\.md"/g, `href="$1${SITE_DOCS_DIR}/"`),
+  };
+}
+
 // One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
 export default defineConfig(({ mode }) => ({
   // The library's files find each other relative to where the page loads them from (the
   // decoders' workers: `assets/draco-worker-*.js` with its WebAssembly, `assets/ktx2-worker-*.js`).
-  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [decodersOnlyInWorkers(), exrLoaderAlone()] } : { plugins: [exrLoaderAlone()] }),
+  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [decodersOnlyInWorkers(), exrLoaderAlone()] } : { plugins: [exrLoaderAlone(), documentationLinksInBuild()] }),
   // Workers are module workers (src/gltf/offthread.ts starts them with type: 'module'), each
   // one file with what it imports lazily inlined (the Basis transcoder into the KTX2 worker).
   worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },

@@ -63,7 +63,9 @@ export async function apiReference({ out, extraEntries = [] } = {}) {
   }));
   try {
     const app = await Application.bootstrap({
-      entryPoints, tsconfig, name: 'skinned-mesh-webgpu', readme: 'none',
+      entryPoints, tsconfig, name: 'skinned-mesh-webgpu',
+      // The front page as the index and the guides beside the reference: one site, links checked.
+      readme: join(root, 'README.md'), projectDocuments: [join(root, 'docs', '*.md')],
       // The type check is `npm run typecheck`'s (TypeScript 7); TypeDoc only reads the declarations.
       skipErrorChecking: true,
       excludePrivate: true, excludeProtected: true, excludeInternal: true,

@@ -1,6 +1,7 @@
 // `npm run build`: the library as one ES module, readable and minified (dist/lib), its type declarations
 // (dist/types), the `skinned-mesh-bake` command for Node (dist/cli), and the demo site (dist/site)
-// once index.html exists, with the API reference in dist/site/api (scripts/api-reference.mjs).
+// once index.html exists, with the documentation in dist/site/api (scripts/api-reference.mjs): the
+// front page, the docs/*.md guides and the API reference, which the pages' "Documentation" links open.
 //
 //   node scripts/build.mjs [--out-dir DIR] [--no-site]
 //
@@ -51,10 +52,11 @@ if (!site) {
   // Asked for the library only.
 } else if (existsSync(join(root, 'index.html'))) {
   await build({ root, configFile, logLevel: 'warn', build: { outDir: join(outDir, 'site') } });
-  // The API reference (TypeDoc) beside the demo, at api/ of the site: the build fails on an
-  // undocumented public export, a broken {@link} or a public type that is not exported.
+  // The documentation (TypeDoc: README.md, docs/*.md, the API reference) beside the demo, at api/
+  // of the site: the build fails on an undocumented public export, a broken {@link}, a public type
+  // that is not exported, or a guide's relative link or #anchor that leads nowhere.
   const { apiReference } = await import('./api-reference.mjs');
-  const problems = await apiReference({ out: join(outDir, 'site', 'api') });
+  const problems = await apiReference({ out: join(outDir, 'site', 'api') }); // SITE_DOCS_DIR in vite.config.ts
   if (problems.length) {
     for (const problem of problems) console.error(`build: API reference: ${problem}`);
     process.exit(1);

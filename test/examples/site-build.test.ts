@@ -2,16 +2,29 @@
  * The demo site's build (what `npm run build` writes to dist/site) carries the examples: every
  * page of examples/ is built beside the demo, each of its scripts and style sheets is a file of
  * the build (the package's name resolved into bundled code, no bare import left), and the demo's
- * link to the examples reaches the built index.
+ * link to the examples reaches the built index. The documentation is rendered into the site as
+ * `npm run build` does it (scripts/api-reference.mjs at SITE_DOCS_DIR): the front page, a page per
+ * guide (docs/*.md) with its pictures, the API reference, and the "Documentation" links reach it.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
+import { SITE_DOCS_DIR } from '../../vite.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PAGES = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.html'));
+const GUIDES = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
+
+/** The relative links and pictures of a page (not #anchors, not other sites). */
+const relativeTargets = (html: string) => [...html.matchAll(/\s(?:href|src)="([^"#:]+)(?:#[^"]*)?"/g)].map((m) => m[1]).filter((t) => t !== '');
+
+/** The file a relative link from `page` (a file under `out`) opens: a folder opens its index.html. */
+const targetFile = (out: string, page: string, target: string) => {
+  const file = resolve(join(out, page, '..'), decodeURIComponent(target));
+  return target.endsWith('/') ? join(file, 'index.html') : file;
+};
 
 /** The files a built page loads: its module scripts and style sheets (site-absolute paths). */
 const loadedFiles = (html: string) => [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="(\/[^"]+)"/g)].map((m) => m[1]);
@@ -21,7 +34,9 @@ describe('the site build', () => {
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'site-build-'));
     await build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), logLevel: 'silent', build: { outDir: out } });
-  }, 120_000);
+    const { apiReference } = await import('../../scripts/api-reference.mjs');
+    expect(await apiReference({ out: join(out, SITE_DOCS_DIR) })).toEqual([]);
+  }, 180_000);
   afterAll(() => { if (out) rmSync(out, { recursive: true, force: true }); });
 
   it('has every example page, each loading only files of the build', () => {
@@ -39,5 +54,26 @@ describe('the site build', () => {
   it('keeps the demo link to the examples', () => {
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('href="examples/"');
     expect(existsSync(join(out, 'examples', 'index.html'))).toBe(true);
+  });
+
+  it('has the documentation: the front page, every guide with its pictures and links, the API reference', () => {
+    const pages = ['index.html', 'modules.html', ...GUIDES.map((g) => `documents/${g.replace(/\.md$/, '.html')}`)];
+    for (const page of pages) {
+      const file = join(out, SITE_DOCS_DIR, page);
+      expect(existsSync(file), `${SITE_DOCS_DIR}/${page}`).toBe(true);
+      for (const target of relativeTargets(readFileSync(file, 'utf8'))) {
+        expect(existsSync(targetFile(out, join(SITE_DOCS_DIR, page), target)), `${page} links ${target}`).toBe(true);
+      }
+    }
+    expect(readFileSync(join(out, SITE_DOCS_DIR, 'documents', 'how-it-works.html'), 'utf8')).toMatch(/<img [^>]*src="[^"]*skinning-methods\.png"/);
+  });
+
+  it('points the demo\'s and the examples\' "Documentation" links at the documentation', () => {
+    for (const page of ['index.html', 'examples/index.html']) {
+      const link = readFileSync(join(out, page), 'utf8').match(/<a href="([^"]*)">Documentation<\/a>/);
+      expect(link, page).not.toBeNull();
+      expect(targetFile(out, page, link![1]), `${page}: ${link![1]}`).toBe(join(out, SITE_DOCS_DIR, 'index.html'));
+      expect(existsSync(targetFile(out, page, link![1])), `${page}: ${link![1]}`).toBe(true);
+    }
   });
 });
