@@ -44,7 +44,7 @@ export function entrySources() {
 export async function apiReference({ out, extraEntries = [] } = {}) {
   // Loaded here, not on import, so that reading `entrySources` costs nothing.
   register('./typedoc-typescript.mjs', import.meta.url);
-  const { Application, Logger, LogLevel } = await import('typedoc');
+  const { Application, Logger, LogLevel, PageEvent } = await import('typedoc');
   /** TypeDoc's logger, keeping each warning and error as a line. */
   class CollectingLogger extends Logger {
     problems = [];
@@ -81,7 +81,14 @@ export async function apiReference({ out, extraEntries = [] } = {}) {
     const project = await app.convert();
     if (!project) return logger.problems.length ? logger.problems : ['api-reference: TypeDoc converted nothing'];
     app.validate(project);
-    if (out && logger.problems.length === 0) await app.generateDocs(project, out);
+    if (out && logger.problems.length === 0) {
+      // TypeDoc copies a linked file it does not render (examples/*.html) into media/; the site
+      // has those pages built at examples/, beside api/, so the guides' links open them there.
+      app.renderer.on(PageEvent.END, (page) => {
+        page.contents = page.contents?.replace(/href="((?:\.\.\/)*)media\/([\w-]+\.html)(?=[#"])/g, 'href="$1../examples/$2');
+      });
+      await app.generateDocs(project, out);
+    }
     return logger.problems;
   } finally {
     rmSync(dir, { recursive: true, force: true });

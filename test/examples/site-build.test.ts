@@ -63,9 +63,12 @@ describe('the site build', () => {
       expect(existsSync(file), `${SITE_DOCS_DIR}/${page}`).toBe(true);
       for (const target of relativeTargets(readFileSync(file, 'utf8'))) {
         expect(existsSync(targetFile(out, join(SITE_DOCS_DIR, page), target)), `${page} links ${target}`).toBe(true);
+        // Not TypeDoc's copy of a page's source: the built page (examples/).
+        expect(target, page).not.toMatch(/media\/[^/]*\.html$/);
       }
     }
     expect(readFileSync(join(out, SITE_DOCS_DIR, 'documents', 'how-it-works.html'), 'utf8')).toMatch(/<img [^>]*src="[^"]*skinning-methods\.png"/);
+    expect(readFileSync(join(out, SITE_DOCS_DIR, 'documents', 'examples.html'), 'utf8')).toContain('href="../../examples/embed.html"');
   });
 
   it('points the demo\'s and the examples\' "Documentation" links at the documentation', () => {
