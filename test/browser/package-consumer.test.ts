@@ -7,7 +7,9 @@
  *  2. a plain HTML page with one <script type="module"> of the installed dist/lib file draws;
  *  3. `npx skinned-mesh-bake` writes the same JSON as `npm run bake`, with the same exit code
  *     and message for a bad file;
- *  4. a TSX file using <skinned-mesh-viewer src camera-controls animation-name> type-checks
+ *  4. the README's code examples (its four tiers' HTML and TypeScript) type-check against the
+ *     installed declarations, and its `<script src>` is a file the package ships;
+ *  5. a TSX file using <skinned-mesh-viewer src camera-controls animation-name> type-checks
  *     under React 19's JSX types, and under Preact's, Solid's and Vue's, and a misspelled plain
  *     attribute or a wrongly typed value is a type error; Svelte's element typings likewise.
  *
@@ -19,7 +21,7 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,6 +32,7 @@ import { assetPath } from '../support/assets.ts';
 import { ourLines, runBake } from '../support/bake-cli.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { packedLibrary } from '../support/packed-library.ts';
+import { typeCheckableExamples } from '../support/docs.ts';
 import { decodeBase64Image, foregroundFraction } from './element-support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -164,6 +167,26 @@ export const wrongType: Viewer = { 'camera-controls': 'yes' };
 `;
 
 /**
+ * Examples as the README writes them, each with one mistake the README check must catch (line
+ * numbers below): a misspelled hyphenated attribute, a misspelled method in a page's script, an
+ * export the package does not have.
+ */
+const WRONG_EXAMPLES_MD = `Wrong on purpose.
+
+\`\`\`html
+<skinned-mesh-viewer src="robot.glb" animation-nam="Walk" camera-controls></skinned-mesh-viewer>
+<script type="module">
+  document.querySelector('skinned-mesh-viewer')!.crossfadeToo('Run', 0.4);
+</script>
+\`\`\`
+
+\`\`\`ts
+import { Renderr } from '${PACKAGE.name}';
+export const renderer = Renderr;
+\`\`\`
+`;
+
+/**
  * Writes \`source\` as \`file\` in \`dir\` and checks that it compiles, and that without its
  * \`@ts-expect-error\` comments (blanked, so lines keep their numbers) each line below one is an
  * error; returns those errors.
@@ -261,6 +284,34 @@ describe('the npm package, installed from its tarball', () => {
     expect(errors[0]).toContain("'scr' does not exist");
     expect(errors[1]).toMatch(/'camera-control'+ does not exist/);
   }, 120_000);
+
+  it("the README's code examples type-check against the installed declarations; a wrong export, attribute or method is an error", () => {
+    const dir = join(consumer, 'readme');
+    mkdirSync(dir);
+    const readme = typeCheckableExamples(readFileSync(join(ROOT, 'README.md'), 'utf8'), PACKAGE.name, 'readme');
+    const wrong = typeCheckableExamples(WRONG_EXAMPLES_MD, PACKAGE.name, 'wrong');
+    const modules = { ...readme.modules, ...wrong.modules };
+    for (const [file, source] of Object.entries(modules)) writeFileSync(join(dir, file), source);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files: Object.keys(modules) }));
+    // One compiler run for both: each error as 'README.md:LINE' or 'wrong.md:LINE' and its message.
+    const located = typeCheck(dir).errors.map((error) => {
+      const [, file, line, message] = /^(?:\S*\/)?([^/\s]+?)\((\d+),\d+\): error (TS\d+: .*)$/.exec(error) ?? [];
+      const from = file?.startsWith('readme') ? ['README.md', readme] as const : ['wrong.md', wrong] as const;
+      return `${from[0]}:${from[1].lineOf(file ?? '', Number(line)) ?? '?'}: ${message ?? error}`;
+    });
+    expect(Object.keys(readme.modules).length).toBeGreaterThanOrEqual(2);
+    expect(located.filter((e) => !e.startsWith('wrong.md:'))).toEqual([]);
+    // tsc sorts its errors by file name; here they are in the order of the Markdown's lines.
+    const wrongLine = (e: string): number => Number(/^wrong\.md:(\d+)/.exec(e)?.[1] ?? NaN);
+    located.sort((a, b) => wrongLine(a) - wrongLine(b));
+    expect(located.map(wrongLine)).toEqual([4, 6, 11]);
+    expect(located[0]).toMatch(/'"animation-nam"' does not exist in type 'SkinnedMeshViewerAttributes'/);
+    expect(located[1]).toContain("'crossfadeToo' does not exist");
+    expect(located[2]).toMatch(/no exported member (named )?'Renderr'/);
+    const installed = join(consumer, 'node_modules', PACKAGE.name);
+    expect(readme.scriptSources.length).toBeGreaterThan(0);
+    expect(readme.scriptSources.filter((src) => !existsSync(join(installed, src)))).toEqual([]);
+  }, 60_000);
 
   describe.skipIf(!!unavailable)('in Chromium', () => {
     let session: BrowserSession;
