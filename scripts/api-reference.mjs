@@ -29,6 +29,9 @@ const INTENTIONALLY_NOT_EXPORTED = [
   'src/gltf/humanoid.ts:HUMANOID_BONES',
 ];
 
+/** bench/README.md's document name, as its path from docs/ gives it; the site calls it 'benchmarks' (documents/benchmarks.html). */
+const BENCH_README = '../bench/README';
+
 /** The source file of each package subpath with code, read from package.json `exports` (test/index.test.ts ties it to LIBRARY_ENTRIES). */
 export function entrySources() {
   const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -44,7 +47,7 @@ export function entrySources() {
 export async function apiReference({ out, extraEntries = [] } = {}) {
   // Loaded here, not on import, so that reading `entrySources` costs nothing.
   register('./typedoc-typescript.mjs', import.meta.url);
-  const { Application, Logger, LogLevel, PageEvent } = await import('typedoc');
+  const { Application, Converter, Logger, LogLevel, PageEvent } = await import('typedoc');
   /** TypeDoc's logger, keeping each warning and error as a line. */
   class CollectingLogger extends Logger {
     problems = [];
@@ -65,7 +68,10 @@ export async function apiReference({ out, extraEntries = [] } = {}) {
     const app = await Application.bootstrap({
       entryPoints, tsconfig, name: 'skinned-mesh-webgpu',
       // The front page as the index and the guides beside the reference: one site, links checked.
-      readme: join(root, 'README.md'), projectDocuments: [join(root, 'docs', '*.md')],
+      // bench/README.md too: the guides link it for the benchmarks' history, so it is a page, not a raw copy in media/.
+      readme: join(root, 'README.md'), projectDocuments: [join(root, 'docs', '*.md'), join(root, 'bench', 'README.md')],
+      // Documents are named by their path from docs/ (animation, crowds…); bench/README.md is renamed below.
+      displayBasePath: join(root, 'docs'),
       // The type check is `npm run typecheck`'s (TypeScript 7); TypeDoc only reads the declarations.
       skipErrorChecking: true,
       excludePrivate: true, excludeProtected: true, excludeInternal: true,
@@ -78,6 +84,9 @@ export async function apiReference({ out, extraEntries = [] } = {}) {
     });
     const logger = new CollectingLogger();
     app.logger = logger;
+    app.converter.on(Converter.EVENT_CREATE_DOCUMENT, (_context, document) => {
+      if (document.name === BENCH_README) document.name = 'benchmarks';
+    });
     const project = await app.convert();
     if (!project) return logger.problems.length ? logger.problems : ['api-reference: TypeDoc converted nothing'];
     app.validate(project);

@@ -4,7 +4,8 @@
  * the build (the package's name resolved into bundled code, no bare import left), and the demo's
  * link to the examples reaches the built index. The documentation is rendered into the site as
  * `npm run build` does it (scripts/api-reference.mjs at SITE_DOCS_DIR): the front page, a page per
- * guide (docs/*.md) with its pictures, the API reference, and the "Documentation" links reach it.
+ * guide (docs/*.md) with its pictures, bench/README.md as a page (not a raw copy), the API
+ * reference, and the "Documentation" links reach it.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,18 +58,20 @@ describe('the site build', () => {
   });
 
   it('has the documentation: the front page, every guide with its pictures and links, the API reference', () => {
-    const pages = ['index.html', 'modules.html', ...GUIDES.map((g) => `documents/${g.replace(/\.md$/, '.html')}`)];
+    // bench/README.md, which the guides link for the benchmarks' history, is a page too (scripts/api-reference.mjs names it).
+    const pages = ['index.html', 'modules.html', 'documents/benchmarks.html', ...GUIDES.map((g) => `documents/${g.replace(/\.md$/, '.html')}`)];
     for (const page of pages) {
       const file = join(out, SITE_DOCS_DIR, page);
       expect(existsSync(file), `${SITE_DOCS_DIR}/${page}`).toBe(true);
       for (const target of relativeTargets(readFileSync(file, 'utf8'))) {
         expect(existsSync(targetFile(out, join(SITE_DOCS_DIR, page), target)), `${page} links ${target}`).toBe(true);
-        // Not TypeDoc's copy of a page's source: the built page (examples/).
-        expect(target, page).not.toMatch(/media\/[^/]*\.html$/);
+        // Not TypeDoc's copy of a page's source: the built page (examples/), the rendered Markdown (documents/).
+        expect(target, page).not.toMatch(/media\/[^/]*\.(html|md)$/);
       }
     }
     expect(readFileSync(join(out, SITE_DOCS_DIR, 'documents', 'how-it-works.html'), 'utf8')).toMatch(/<img [^>]*src="[^"]*skinning-methods\.png"/);
     expect(readFileSync(join(out, SITE_DOCS_DIR, 'documents', 'examples.html'), 'utf8')).toContain('href="../../examples/embed.html"');
+    expect(readFileSync(join(out, SITE_DOCS_DIR, 'documents', 'performance.html'), 'utf8')).toContain('href="benchmarks.html"');
   });
 
   it('points the demo\'s and the examples\' "Documentation" links at the documentation', () => {
