@@ -6,11 +6,23 @@
  * Each page is one <script type="module"> and one tag with src="Fox.glb": ours loads the built
  * dist/lib/element.min.js (this script builds the library into a scratch folder first), model-viewer
  * its own bundle. A local HTTP server serves both; ours draws with WebGPU and model-viewer with WebGL,
- * both on SwiftShader (CPU rasterisers) in one Chromium. The first frame is the second animation frame
- * after the element's `load` event; by then the page has fetched everything it needed to draw.
+ * both on SwiftShader (CPU rasterisers). The first frame is the second animation frame after the
+ * element's `load` event; by then the page has fetched everything it needed to draw.
  * Bytes are what the page fetched by then except the model (the same file for both): each
  * script and WebAssembly response gzipped at level 9, as a server's static compression would
- * send it. Rounds alternate the two pages; the medians are reported, with ratios ours / peer.
+ * send it. Rounds alternate which page goes first; the medians are reported, with ratios ours / peer,
+ * and every round's numbers are recorded.
+ *
+ * Every load runs in a browser of its own (its own GPU process). In one browser shared by all
+ * loads, model-viewer's `load` stalled 17–39 s in some rounds: its first render's synchronous
+ * WebGL calls (ANGLE on SwiftShader, in the GPU process) waited behind the GPU-process work left
+ * by the page before (our WebGPU page, closed right after its first frame: the device's teardown
+ * on SwiftShader), so its main thread was blocked (no timer fired) until that finished. A fresh
+ * browser per load measures each page from the same cold start, as a visitor's first page is.
+ *
+ * The pages count what they compile before the first frame (the init script wraps the WebGPU
+ * pipeline and WebGL program calls): pipelines/programs created, and for ours each pipeline's
+ * label with its request and resolve times (the first-frame profile).
  * Writes bench/results/first-load-latest.json and appends a line to first-load-history.jsonl.
  */
 import { spawnSync } from 'node:child_process';
@@ -73,6 +85,42 @@ function serve(libDir: string): Promise<{ server: Server; baseUrl: string }> {
   }));
 }
 
+/**
+ * Counts what the page compiles (the WebGPU pipelines ours creates, the WebGL programs
+ * model-viewer links) and when each WebGPU pipeline was asked for and arrived. A string, not a
+ * function: tsx's transform would put helpers into a serialised function that the page lacks.
+ */
+const COMPILE_PROFILE = `(() => {
+  const profile = { pipelines: [], programs: 0 };
+  window.__firstLoadProfile = profile;
+  const now = () => Math.round(performance.now());
+  if (window.GPUDevice) {
+    for (const name of ['createRenderPipelineAsync', 'createComputePipelineAsync', 'createRenderPipeline', 'createComputePipeline']) {
+      const original = GPUDevice.prototype[name];
+      GPUDevice.prototype[name] = function (descriptor) {
+        const entry = { label: String(descriptor && descriptor.label), call: name, requestedMs: now(), resolvedMs: -1 };
+        profile.pipelines.push(entry);
+        const result = original.call(this, descriptor);
+        if (result && typeof result.then === 'function') result.then(() => { entry.resolvedMs = now(); }, () => {});
+        else entry.resolvedMs = entry.requestedMs;
+        return result;
+      };
+    }
+  }
+  const link = WebGL2RenderingContext.prototype.linkProgram;
+  WebGL2RenderingContext.prototype.linkProgram = function (program) { profile.programs++; return link.call(this, program); };
+  const link1 = WebGLRenderingContext.prototype.linkProgram;
+  WebGLRenderingContext.prototype.linkProgram = function (program) { profile.programs++; return link1.call(this, program); };
+})()`;
+
+/** A WebGPU pipeline the page asked for: when (ms after navigation) and when it arrived (-1: not before the first frame). */
+interface PipelineTiming {
+  readonly label: string;
+  readonly call: string;
+  readonly requestedMs: number;
+  readonly resolvedMs: number;
+}
+
 interface Round {
   /** Milliseconds from navigation start to the first frame after `load`. */
   readonly firstFrameMs: number;
@@ -80,18 +128,23 @@ interface Round {
   readonly gzipBytes: number;
   readonly rawBytes: number;
   readonly files: string[];
+  /** WebGPU pipelines (ours) or WebGL programs (model-viewer) created before the first frame. */
+  readonly compiledBeforeFirstFrame: number;
+  /** Ours: every pipeline asked for before the first frame. */
+  readonly pipelines: PipelineTiming[];
 }
 
-/** One cold load of `side`'s page in a fresh browser context (no cache). */
+/** One cold load of `side`'s page (a fresh browser, no cache). */
 async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> {
   const bodies = new Map<string, Buffer>();
   page.on('response', (response) => {
     const url = response.url();
     if (/\.(m?js|wasm)(\?|$)/.test(url)) void response.body().then((body) => bodies.set(url, body), () => undefined);
   });
+  await page.addInitScript({ content: COMPILE_PROFILE });
   await page.goto(`${baseUrl}/${side}.html`, { waitUntil: 'commit' });
   const tag = side === 'ours' ? 'skinned-mesh-viewer' : 'model-viewer';
-  const { firstFrameMs, fetched } = await page.evaluate(async (selector) => {
+  const { firstFrameMs, fetched, profile } = await page.evaluate(async (selector) => {
     const element = document.querySelector(selector)!;
     await customElements.whenDefined(selector);
     if (!(element as unknown as { loaded?: boolean }).loaded) {
@@ -104,6 +157,7 @@ async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> 
     return {
       firstFrameMs: performance.now(),
       fetched: performance.getEntriesByType('resource').map((entry) => entry.name),
+      profile: structuredClone((window as unknown as { __firstLoadProfile: { pipelines: PipelineTiming[]; programs: number } }).__firstLoadProfile),
     };
   }, tag);
   // Bodies arrive asynchronously in the test process: wait for each one the page fetched.
@@ -116,7 +170,11 @@ async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> 
     rawBytes += body.length;
     gzipBytes += gzipSync(body, { level: 9 }).length;
   }
-  return { firstFrameMs, gzipBytes, rawBytes, files: wanted.map((url) => new URL(url).pathname) };
+  const pipelines = profile.pipelines.map((p) => ({ ...p, resolvedMs: p.resolvedMs <= firstFrameMs ? p.resolvedMs : -1 }));
+  return {
+    firstFrameMs, gzipBytes, rawBytes, files: wanted.map((url) => new URL(url).pathname),
+    compiledBeforeFirstFrame: side === 'ours' ? pipelines.length : profile.programs, pipelines,
+  };
 }
 
 const median = (values: number[]): number => {
@@ -139,27 +197,28 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
     // ANGLE on SwiftShader rather than on Vulkan: model-viewer draws with WebGL, which ANGLE's
     // Vulkan path cannot give here; WebGPU still runs on SwiftShader's Vulkan.
     const args = chromiumArgs().map((arg) => (arg === '--use-angle=vulkan' ? '--use-angle=swiftshader' : arg)).concat('--enable-unsafe-swiftshader');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args });
     const rounds = options.quick ? 1 : 5;
     const results: Record<Side, Round[]> = { ours: [], peer: [] };
+    const loadByRound: number[] = [];
     try {
       for (let r = 0; r < rounds; r++) {
+        loadByRound.push(Math.round(loadavg()[0] * 10) / 10);
         for (const side of (r % 2 ? ['peer', 'ours'] : ['ours', 'peer']) as Side[]) {
-          const context = await browser.newContext();
-          const page = await context.newPage();
+          // A browser per load: see the module comment (a shared GPU process stalled the next page).
+          const browser = await chromium.launch({ executablePath: CHROMIUM, args });
+          const page = await browser.newPage();
           const errors: string[] = [];
           page.on('pageerror', (error) => errors.push(error.message));
           page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
           try {
             results[side].push(await measure(page, baseUrl, side));
           } finally {
-            await context.close();
+            await browser.close();
           }
           if (errors.length > 0) throw new Error(`first-load bench: ${side} page errors: ${errors.join('; ')}`);
         }
       }
     } finally {
-      await browser.close();
       server.close();
     }
     const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -168,6 +227,7 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
       'script+wasm gzip KB': round1(median(results[side].map((r) => r.gzipBytes)) / 1024),
       'script+wasm raw KB': round1(median(results[side].map((r) => r.rawBytes)) / 1024),
       files: results[side][0].files.length,
+      'compiled before first frame': median(results[side].map((r) => r.compiledBeforeFirstFrame)),
     });
     const ours = summary('ours'), peer = summary('peer');
     const bytesRatio = ours['script+wasm gzip KB'] / peer['script+wasm gzip KB'];
@@ -175,6 +235,10 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
     console.log(`First load of one Fox.glb (Chromium on SwiftShader), medians of ${rounds} cold loads each:`);
     console.table({ 'skinned-mesh-viewer': ours, 'model-viewer 4.4': peer });
     console.log(`first frame ms by round: ours ${results.ours.map((r) => Math.round(r.firstFrameMs)).join(', ')}; peer ${results.peer.map((r) => Math.round(r.firstFrameMs)).join(', ')}`);
+    console.log(`ratio by round: ${results.ours.map((r, i) => (r.firstFrameMs / results.peer[i].firstFrameMs).toFixed(2)).join(', ')} (load average ${loadByRound.join(', ')})`);
+    const lastOurs = results.ours[results.ours.length - 1];
+    console.log(`ours' pipelines before the first frame (last round, ms after navigation: asked → arrived; first frame ${Math.round(lastOurs.firstFrameMs)}):`);
+    for (const p of lastOurs.pipelines) console.log(`  ${p.requestedMs} → ${p.resolvedMs < 0 ? 'later' : p.resolvedMs}  ${p.call} ${p.label.length > 90 ? `${p.label.slice(0, 90)}…` : p.label}`);
     console.log(`bytes ours/peer ${bytesRatio.toFixed(2)}× (target ≤ ${TARGET_BYTES_RATIO}×: ${bytesRatio <= TARGET_BYTES_RATIO ? 'met' : 'NOT met'}); `
       + `first frame ours/peer ${frameRatio.toFixed(2)}× (target ≤ ${TARGET_FRAME_RATIO}×: ${frameRatio <= TARGET_FRAME_RATIO ? 'met' : 'NOT met'})`);
     const record = {
@@ -184,6 +248,11 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
       oursFiles: results.ours[0].files, peerFiles: results.peer[0].files,
       // Every round's first frame, in the order run: a median hides a stall of one side on a busy machine.
       firstFrameMsByRound: { ours: results.ours.map((r) => Math.round(r.firstFrameMs)), peer: results.peer.map((r) => Math.round(r.firstFrameMs)) },
+      // Each round's ratio (the same round's two loads) and the load average as the round began.
+      frameRatioByRound: results.ours.map((r, i) => Math.round((r.firstFrameMs / results.peer[i].firstFrameMs) * 100) / 100),
+      loadavgByRound: loadByRound,
+      // Ours, round by round: each pipeline asked for before the first frame, requested and resolved (ms after navigation).
+      oursPipelinesByRound: results.ours.map((r) => r.pipelines),
       sizes: JSON.parse(readFileSync(join(out, 'sizes.json'), 'utf8')).entries,
     };
     const results_ = resolve(HERE, 'results');
@@ -191,7 +260,9 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
     const latest = join(results_, options.quick ? 'first-load-quick.json.tmp' : 'first-load-latest.json');
     writeFileSync(latest, JSON.stringify(record, null, 2) + '\n');
     if (!options.quick) {
-      appendFileSync(join(results_, 'first-load-history.jsonl'), JSON.stringify({ date: record.date, ours, peer, bytesRatio, frameRatio }) + '\n');
+      appendFileSync(join(results_, 'first-load-history.jsonl'), JSON.stringify({
+        date: record.date, ours, peer, bytesRatio, frameRatio, frameRatioByRound: record.frameRatioByRound, loadavgByRound: loadByRound,
+      }) + '\n');
     }
     console.log(`wrote ${latest}`);
   } finally {
