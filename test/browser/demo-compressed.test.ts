@@ -89,6 +89,10 @@ describe.skipIf(!!unavailable)('compressed files dropped on the demo page', () =
     session = await startBrowserSession();
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     ({ page } = await session.newPage());
+    // A small window (the demo's two columns, the whole stage in view): the page draws all the
+    // time a clip plays, and on SwiftShader a frame costs about its pixels. The checks read
+    // fractions of the frame.
+    await page.setViewportSize({ width: 820, height: 480 });
     page.on('console', (msg) => { if (msg.type() === 'error') testErrors.push(msg.text()); });
     page.on('pageerror', (err) => testErrors.push(err.message));
     await page.goto(`${session.baseUrl}/`);
