@@ -13,7 +13,10 @@
  * 2. A crowd of 1,000 VRM avatars with springs on the CPU evaluator (Crowd.update): ms per frame,
  *    beside 1,000 of the same avatar with its VRM data removed (the plain character's cost).
  *
- * Times are process CPU time, medians of interleaved batches. Writes bench/results/vrm-latest.json.
+ * Times are process CPU time. The ratios are per round (one batch each side, back to back, the
+ * order swapped every round) and reported as the median of the rounds with their quartiles and
+ * range, so a change of load during the run moves both sides of a round alike. Writes
+ * bench/results/vrm-latest.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -42,14 +45,36 @@ const median = (xs: number[]): number => {
 function timePerFrame(frame: () => void, n: number, batches: number): number[] {
   for (let i = 0; i < n * 2; i++) frame();
   const out: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) frame();
-    const c = process.cpuUsage(c0);
-    out.push((c.user + c.system) / n);
-  }
+  for (let b = 0; b < batches; b++) out.push(batchUs(frame, n));
   return out;
 }
+
+/** µs per call of `frame` over one batch of `n` calls, in process CPU time. */
+function batchUs(frame: () => void, n: number): number {
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) frame();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / n;
+}
+
+/** Per-round ratios of ours to theirs: their median, quartiles and extremes, and each side's median µs/frame. */
+interface PairedResult { ratio: number; ratioQuartiles: [number, number]; ratioRange: [number, number]; oursUs: number; theirsUs: number }
+
+/** `rounds` rounds of one batch of `n` frames each side, back to back, the order swapped every round. */
+function pairedRounds(ours: () => void, theirs: () => void, n: number, rounds: number): PairedResult {
+  for (let i = 0; i < n * 2; i++) { ours(); theirs(); }
+  const o: number[] = [], t: number[] = [], r: number[] = [];
+  for (let k = 0; k < rounds; k++) {
+    let a: number, b: number;
+    if (k % 2 === 0) { a = batchUs(ours, n); b = batchUs(theirs, n); } else { b = batchUs(theirs, n); a = batchUs(ours, n); }
+    o.push(a); t.push(b); r.push(a / b);
+  }
+  const sorted = [...r].sort((x, y) => x - y), q = (f: number): number => sorted[Math.round(f * (sorted.length - 1))];
+  return { ratio: median(r), ratioQuartiles: [q(0.25), q(0.75)], ratioRange: [sorted[0], sorted[sorted.length - 1]], oursUs: median(o), theirsUs: median(t) };
+}
+
+const describe = (p: PairedResult): string =>
+  `${p.ratio.toFixed(3)} (median of rounds; quartiles ${p.ratioQuartiles.map((x) => x.toFixed(3)).join('–')}, range ${p.ratioRange.map((x) => x.toFixed(3)).join('–')})`;
 
 export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> {
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
@@ -86,20 +111,17 @@ export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> 
   const springJob = vrm.springs!, manager = three.vrm.springBoneManager!;
   const oursSprings = oursFrame(() => { springJob.dt = DT; springJob.run(); });
   const theirSprings = theirFrame(() => manager.update(DT));
-  const n = quick ? 200 : 2000, batches = quick ? 3 : 9;
-  const a: number[] = [], b: number[] = [], c: number[] = [], d: number[] = [];
-  for (let r = 0; r < batches; r++) {
-    if (r % 2 === 0) { a.push(...timePerFrame(ours, n, 1)); b.push(...timePerFrame(theirs, n, 1)); c.push(...timePerFrame(oursSprings, n, 1)); d.push(...timePerFrame(theirSprings, n, 1)); }
-    else { d.push(...timePerFrame(theirSprings, n, 1)); c.push(...timePerFrame(oursSprings, n, 1)); b.push(...timePerFrame(theirs, n, 1)); a.push(...timePerFrame(ours, n, 1)); }
-  }
+  // Rounds: each side's batch right after the other's (the order swapped every round), so a load
+  // change hits both alike; the ratio is taken per round and its median reported with its spread.
+  const n = quick ? 100 : 500, rounds = quick ? 5 : 31;
+  const whole = pairedRounds(ours, theirs, n, rounds), alone = pairedRounds(oursSprings, theirSprings, n, rounds);
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const heap0 = process.memoryUsage().heapUsed;
   for (let i = 0; i < n; i++) ours();
   const growth = process.memoryUsage().heapUsed - heap0;
-  const oursUs = median(a), threeUs = median(b), oursSpringsUs = median(c), threeSpringsUs = median(d);
-  console.log(`spring bones, ${springs.jointCount} joints / ${springs.colliderCount} colliders: ours ${oursUs.toFixed(1)} µs/frame, three-vrm vrm.update ${threeUs.toFixed(1)} µs/frame, ratio ${(oursUs / threeUs).toFixed(3)} (target ≤ 0.2); heap growth over ${n} frames ${growth} bytes`);
-  console.log(`springs alone: ours localToModel + SpringBoneJob.run ${oursSpringsUs.toFixed(1)} µs/frame, three-vrm springBoneManager.update ${threeSpringsUs.toFixed(1)} µs/frame, ratio ${(oursSpringsUs / threeSpringsUs).toFixed(3)}`);
+  console.log(`spring bones, ${springs.jointCount} joints / ${springs.colliderCount} colliders, whole VRM step: ours ${whole.oursUs.toFixed(1)} µs/frame, three-vrm vrm.update ${whole.theirsUs.toFixed(1)} µs/frame, ratio ${describe(whole)} (target ≤ 0.2); heap growth over ${n} frames ${growth} bytes`);
+  console.log(`springs alone: ours localToModel + SpringBoneJob.run ${alone.oursUs.toFixed(1)} µs/frame, three-vrm springBoneManager.update ${alone.theirsUs.toFixed(1)} µs/frame, ratio ${describe(alone)}`);
 
   // A crowd of 1,000 avatars with springs, and the same crowd without VRM data.
   const avatar = await loadGltf(buildBuiltinGlb('vrm-avatar'), { name: 'vrm-avatar' });
@@ -109,7 +131,7 @@ export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> 
     const crowd = new Crowd(m, count);
     crowd.placeOnGrid(1.5);
     for (let k = 0; k < count; k++) crowd.play(k, 0, (k * 0.37) % 1);
-    return timePerFrame(() => crowd.update(DT), quick ? 5 : 20, batches).map((us) => us / 1000);
+    return timePerFrame(() => crowd.update(DT), quick ? 5 : 20, quick ? 3 : 9).map((us) => us / 1000);
   };
   const withVrm = median(crowdMs(avatar)), without = median(crowdMs(plain));
   console.log(`crowd of ${count} VRM avatars (${avatar.vrm!.springBones!.jointCount} spring joints each), CPU evaluator: ${withVrm.toFixed(2)} ms/frame; the same crowd without its VRM data: ${without.toFixed(2)} ms/frame`);
@@ -119,8 +141,8 @@ export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> 
   writeFileSync(out, JSON.stringify({
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, loadavg: loadavg() },
     springs: {
-      joints: springs.jointCount, colliders: springs.colliderCount, oursUs, threeVrmUs: threeUs, ratio: oursUs / threeUs, heapGrowthBytes: growth, frames: n,
-      springsAlone: { oursUs: oursSpringsUs, threeVrmUs: threeSpringsUs, ratio: oursSpringsUs / threeSpringsUs },
+      joints: springs.jointCount, colliders: springs.colliderCount, framesPerBatch: n, rounds, heapGrowthBytes: growth,
+      whole, springsAlone: alone,
     },
     crowd: { count, vrmMsPerFrame: withVrm, withoutVrmMsPerFrame: without },
   }, null, 2) + '\n');
