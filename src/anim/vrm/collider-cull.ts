@@ -7,9 +7,10 @@
  * Exact, not a guess. When the set is built, every collider left out is farther from the joint
  * than its reach + 1.25 × the joint's bound (hit radius + bone length) + `budget`. Positions are
  * compared after taking away the model's world translation (so a model walking straight on
- * moves nothing here), and `travel` (each joint's) and `drift` (the largest any collider moved or
- * grew its reach, per run) add up how far things have moved since. While the two together stay
- * under `budget` (less a rounding allowance) and the joint's bound under 1.25 × what it was, no
+ * moves nothing here): the joint's distance from where its set was built (a straight line, not the
+ * path it took: hair swinging to and fro keeps its set) and `drift` (the largest any collider moved
+ * or grew its reach, summed over runs) say how far things have moved since. While the two together
+ * stay under `budget` (less a rounding allowance) and the joint's bound under 1.25 × what it was, no
  * collider left out can be within its reach: the exact test would have skipped it too, so the
  * tail is pushed by the same colliders, in the same list order, as without the culling. Colliders
  * a joint moves and those with no finite reach (planes, inside shapes) are always in the set.
@@ -19,14 +20,13 @@
 export class ColliderCull {
   /** The candidate set `candidates` found (bit i: list position first + i). */
   found = 0;
-  /** Per joint: the set, the budget it was built with, travel + drift then, and 1.25 × its bound then. */
+  /** Per joint: the set, the budget it was built with, the drift then, and 1.25 × its bound then. */
   private readonly set: Int32Array;
   private readonly budget: Float64Array;
   private readonly base: Float64Array;
   private readonly bound: Float64Array;
-  /** Per joint: distance travelled (translation taken away), and where it was last run. */
-  private readonly travel: Float64Array;
-  private readonly last: Float64Array;
+  /** Per joint: where its set was built (translation taken away). */
+  private readonly builtAt: Float64Array;
   /** Per collider: centre (translation taken away) and reach at the last run. */
   private readonly colliderLast: Float64Array;
   private drift = 0;
@@ -47,8 +47,7 @@ export class ColliderCull {
     this.budget = new Float64Array(jointCount).fill(NaN);
     this.base = new Float64Array(jointCount);
     this.bound = new Float64Array(jointCount);
-    this.travel = new Float64Array(jointCount);
-    this.last = new Float64Array(jointCount * 3).fill(NaN);
+    this.builtAt = new Float64Array(jointCount * 3).fill(NaN);
     this.colliderLast = new Float64Array(colliderCount * 4).fill(NaN);
   }
 
@@ -67,7 +66,6 @@ export class ColliderCull {
     if (this.fresh) {
       this.fresh = false;
       this.budget.fill(NaN);
-      this.last.fill(NaN);
     }
     let moveSq = 0, grow = 0;
     const L = this.colliderLast, always = this.always;
@@ -96,25 +94,27 @@ export class ColliderCull {
    * whole list must be tested (a long list, or a set out of date: then call `built`).
    */
   candidates(j: number, head: Float64Array, world: Float64Array): boolean {
-    const o = j * 3, last = this.last, bound = head[4];
-    const x = head[0] - world[12], y = head[1] - world[13], z = head[2] - world[14];
-    const dx = x - last[o], dy = y - last[o + 1], dz = z - last[o + 2];
-    const moved = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    last[o] = x; last[o + 1] = y; last[o + 2] = z;
-    const t = (this.travel[j] += moved === moved ? moved : 0);
-    if (t + this.drift - this.base[j] + this.slack <= this.budget[j] && bound <= this.bound[j]) {
-      this.found = this.set[j];
-      return true;
+    const o = j * 3, at = this.builtAt;
+    // What the joint may still move before a collider left out could reach it: the budget less
+    // the colliders' drift since (squared below: no root). NaN (no set) fails every comparison.
+    const room = this.budget[j] - (this.drift - this.base[j]) - this.slack;
+    if (room >= 0 && head[4] <= this.bound[j]) {
+      const dx = head[0] - world[12] - at[o], dy = head[1] - world[13] - at[o + 1], dz = head[2] - world[14] - at[o + 2];
+      if (dx * dx + dy * dy + dz * dz <= room * room) {
+        this.found = this.set[j];
+        return true;
+      }
     }
     this.budget[j] = NaN;
     return false;
   }
 
   /**
-   * After joint j tested its whole list at `head` (as for `candidates`): builds its set, the
-   * colliders (world reach spheres in `spheres`) within 1.25 × its bound + a margin of their reach.
+   * After joint j tested its whole list at `head`, the model at `world` (as for `candidates`):
+   * builds its set, the colliders (world reach spheres in `spheres`) within 1.25 × its bound + a
+   * margin of their reach.
    */
-  built(j: number, head: Float64Array, spheres: Float64Array): void {
+  built(j: number, head: Float64Array, spheres: Float64Array, world: Float64Array): void {
     const first = this.start[j], end = this.start[j + 1], bound = head[4];
     if (end - first > 32 || !(bound >= 0)) return;
     const grown = GROWTH * bound, margin = MARGIN * bound + this.slack;
@@ -134,8 +134,10 @@ export class ColliderCull {
     }
     this.set[j] = set;
     this.budget[j] = budget;
-    this.base[j] = this.travel[j] + this.drift;
+    this.base[j] = this.drift;
     this.bound[j] = grown;
+    const o = j * 3;
+    this.builtAt[o] = px - world[12]; this.builtAt[o + 1] = py - world[13]; this.builtAt[o + 2] = pz - world[14];
   }
 }
 

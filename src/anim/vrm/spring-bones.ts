@@ -377,8 +377,6 @@ export class SpringBoneJob {
     if (p >= 0) solveAffine(this.nodeMatrices, p * 16, tail, axis);
     else { axis[0] = tail[0]; axis[1] = tail[1]; axis[2] = tail[2]; }
     transformPoint(this.restLocalInverse, j * 16, axis, 0, axis, 0);
-    const len = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-    if (len > 0) { axis[0] /= len; axis[1] /= len; axis[2] /= len; }
     unitQuatFromTo(this.boneAxis, o, axis, turn);
     mulQuat(this.restRotation, j * 4, turn, 0, this.appliedRotation, j * 4);
     const R = this.pose.rotation, A = this.appliedRotation, r = this.slot[j] * 4;
@@ -467,7 +465,7 @@ export class SpringBoneJob {
       tx = px + lx * k; ty = py + ly * k; tz = pz + lz * k;
     }
     tail[0] = tx; tail[1] = ty; tail[2] = tz;
-    if (!kept) cull.built(j, head, S);
+    if (!kept) cull.built(j, head, S, this.worldFromModel);
   }
 
   /** World centre and axis/normal of collider `c`, recomputed only when its node moved since. */
@@ -557,18 +555,20 @@ function constrainLength(): void {
 }
 
 /**
- * dst (4) = the shortest rotation taking unit vector u (3 at `uo`) to unit vector v (3 at 0),
- * as `quatFromTo` for vectors already normalised (two roots fewer); a zero vector gives identity.
+ * dst (4) = the shortest rotation taking unit vector u (3 at `uo`) to the direction of v (3 at 0,
+ * any length): (u × v, |u||v| + u · v) normalised, as `quatFromTo` gives for v normalised first
+ * but without dividing v by its length; a zero vector gives identity.
  */
 function unitQuatFromTo(u: Float64Array, uo: number, v: Float64Array, dst: Float64Array): void {
   const ux = u[uo], uy = u[uo + 1], uz = u[uo + 2], vx = v[0], vy = v[1], vz = v[2];
-  if ((ux === 0 && uy === 0 && uz === 0) || (vx === 0 && vy === 0 && vz === 0)) {
+  const length = Math.sqrt(vx * vx + vy * vy + vz * vz);
+  if ((ux === 0 && uy === 0 && uz === 0) || !(length > 0)) {
     dst[0] = 0; dst[1] = 0; dst[2] = 0; dst[3] = 1;
     return;
   }
   let x = uy * vz - uz * vy, y = uz * vx - ux * vz, z = ux * vy - uy * vx;
-  let w = 1 + (ux * vx + uy * vy + uz * vz);
-  if (w < 1e-12) {
+  let w = length + (ux * vx + uy * vy + uz * vz);
+  if (w < 1e-12 * length) {
     // Opposite: any perpendicular axis, the one least aligned with u for accuracy.
     const ax = Math.abs(ux), ay = Math.abs(uy), az = Math.abs(uz);
     if (ax <= ay && ax <= az) { x = 0; y = -uz; z = uy; } else if (ay <= az) { x = -uz; y = 0; z = ux; } else { x = -uy; y = ux; z = 0; }

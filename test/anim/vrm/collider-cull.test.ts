@@ -53,7 +53,7 @@ function scenario(seed: number, { drift, jumpEvery }: { drift: number; jumpEvery
       head[3] = 0.05 + 0.01 * rng.next();
       head[4] = 0.01 + head[3];
       if (!cull.candidates(j, head, world)) {
-        cull.built(j, head, spheres);
+        cull.built(j, head, spheres, world);
         continue;
       }
       kept++;
