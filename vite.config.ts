@@ -200,7 +200,8 @@ export default defineConfig(({ mode }) => ({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
-    // Three groups, one after another (groupOrder), each with its own worker count.
+    // Three groups, one after another (groupOrder), each with its own worker count. `npm test`
+    // runs the browser project in a vitest process beside the other two (scripts/test.mjs).
     projects: [
       // Plain Node files: one per core. vitest's default leaves a core free (one worker on the
       // 2-core CI machine, so a file that computes on one core leaves the other idle); these

@@ -1,8 +1,12 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
+import { writeFileSync } from 'node:fs';
+
 /**
  * Prints one plain closing line, `N passed, N failed, N skipped`, after vitest's own
- * report, so CI logs state the count in a form any tool can read.
+ * report, so CI logs state the count in a form any tool can read. Where `npm test` runs the
+ * suite as two vitest processes (scripts/test.mjs), each writes its counts as JSON to the
+ * file VITEST_SUMMARY_FILE names instead, and the script prints the line for both.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -19,6 +23,8 @@ export default class SummaryReporter implements Reporter {
       // even when none of its tests did.
       if (module.state() === 'failed' && failed === failedBefore) failed++;
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const summaryFile = process.env.VITEST_SUMMARY_FILE;
+    if (summaryFile) writeFileSync(summaryFile, JSON.stringify({ passed, failed, skipped }));
+    else process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
