@@ -5,8 +5,10 @@
  * its mips, the GGX specular chain, SH9 irradiance and its readback; src/gpu/environment/).
  * The peer in the same run is the plain upload of the same image as an rgba16float texture:
  * the ratio says how much the prefilter adds to what any viewer pays to get the pixels onto
- * the GPU. Dawn in Node on SwiftShader (a CPU rasteriser): only the ratio travels to other
- * machines. Writes bench/results/environment-latest.json.
+ * the GPU. Then what the environment costs each frame afterwards: a 512² frame of the built-in
+ * character lit by the `neutral` studio against the same frame under `legacy` lighting (no
+ * environment), rounds interleaved. Dawn in Node on SwiftShader (a CPU rasteriser): only the
+ * ratios travel to other machines. Writes bench/results/environment-latest.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -17,6 +19,15 @@ import { parseHdr, writeHdr } from '../src/gpu/environment/hdr.ts';
 import { prefilterEnvironment } from '../src/gpu/environment/prefilter.ts';
 import { MAX_EQUIRECT_WIDTH } from '../src/gpu/environment/prefilter-params.ts';
 import { createNodeDevice } from '../src/gpu/device/node-device.ts';
+import { createOffscreenTarget } from '../src/gpu/device/readback.ts';
+import { neutralEnvironment } from '../src/gpu/environment/neutral.ts';
+import { computeInstanceBounds } from '../src/gpu/frame/bounds.ts';
+import { OrbitCamera } from '../src/gpu/frame/camera.ts';
+import { Renderer } from '../src/gpu/renderer.ts';
+import { createModelInstance, updateModelInstance } from '../src/anim/instance.ts';
+import { buildBuiltinGlb } from '../src/builtin/index.ts';
+import { loadGltf } from '../src/gltf/load.ts';
+import { timeFrames } from './gpu/timed-frames.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WIDTH = 2048, HEIGHT = 1024;
@@ -43,6 +54,41 @@ function skyImage(): EquirectImage {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The frame comparison's view: the built-in character, square, as the docs quote it. */
+const FRAME_SIZE = 512;
+
+/**
+ * What lighting by the `neutral` environment costs a frame: the built-in character (walking)
+ * at 512², drawn lit by the prefiltered `neutral` studio and by the `legacy` key light and
+ * hemisphere (no environment), by two renderers of one device, rounds interleaved. Returns the
+ * medians (ms) and their ratio.
+ */
+async function neutralVsLegacyFrame(device: GPUDevice, rounds: number, framesPerRound: number): Promise<{ neutralMs: number; legacyMs: number; ratio: number }> {
+  const model = await loadGltf(buildBuiltinGlb('character'), { name: 'built-in character' });
+  const instance = createModelInstance(model);
+  const target = createOffscreenTarget(device, FRAME_SIZE, FRAME_SIZE, 'rgba8unorm', 'lighting frame target');
+  const camera = new OrbitCamera();
+  camera.frame(computeInstanceBounds(instance), 1);
+  const environment = await prefilterEnvironment(device, neutralEnvironment(), 'bench neutral');
+  const lit = await Promise.all(['neutral', 'legacy'].map(async (lighting) => {
+    const renderer = new Renderer(device, { format: 'rgba8unorm', label: `lighting frame ${lighting}`, gpuTiming: false });
+    await renderer.setModel(model);
+    if (lighting === 'neutral') renderer.setEnvironment(environment);
+    return renderer;
+  }));
+  let time = 0;
+  const advance = () => { time += 1 / 60; updateModelInstance(instance, 0, time % model.animations[0].duration); };
+  const times = lit.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [k, renderer] of lit.entries()) times[k].push(...await timeFrames(device, framesPerRound, () => renderer.render(target, camera, instance), advance));
+  }
+  for (const renderer of lit) renderer.destroy();
+  environment.destroy();
+  target.destroy();
+  const [neutralMs, legacyMs] = times.map(median);
+  return { neutralMs, legacyMs, ratio: neutralMs / legacyMs };
+}
 
 export async function runEnvironmentBench(options: { quick?: boolean } = {}): Promise<void> {
   const rounds = options.quick ? 2 : 5;
@@ -74,6 +120,7 @@ export async function runEnvironmentBench(options: { quick?: boolean } = {}): Pr
     if (round < 0) continue;
     parse.push(parseMs); prepare.push(prepareMs); prefilter.push(prefilterMs); upload.push(uploadMs);
   }
+  const frame = await neutralVsLegacyFrame(device, options.quick ? 2 : 6, options.quick ? 2 : 5);
   device.destroy();
   const row = {
     file: `${WIDTH}×${HEIGHT} .hdr, RLE, ${(bytes.length / 1e6).toFixed(2)} MB`,
@@ -85,6 +132,7 @@ export async function runEnvironmentBench(options: { quick?: boolean } = {}): Pr
   };
   console.log('Environment prefiltering (Dawn on SwiftShader), medians of', rounds, 'rounds:');
   console.table([row]);
+  console.log(`A ${FRAME_SIZE}² frame of the built-in character lit by 'neutral' / by 'legacy': ${frame.ratio.toFixed(2)}× (medians ${frame.neutralMs.toFixed(1)} / ${frame.legacyMs.toFixed(1)} ms)`);
   const out = resolve(HERE, options.quick ? 'results/environment-quick.json.tmp' : 'results/environment-latest.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({
@@ -92,6 +140,7 @@ export async function runEnvironmentBench(options: { quick?: boolean } = {}): Pr
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, loadavg: loadavg() },
     device: 'Dawn (webgpu package) on SwiftShader',
     rounds, row,
+    neutralVsLegacyFrame: { size: `${FRAME_SIZE}×${FRAME_SIZE}`, model: 'built-in character', ...frame },
     samplesMs: { parse, prepare, prefilter, upload },
   }, null, 2) + '\n');
   console.log(`wrote ${out}`);
