@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { compactWgslImports } from './scripts/wgsl-compact.mjs';
 
 /** The `bake` command as plain Node JavaScript (package.json `bin`), built by `--mode cli`. */
 export const CLI_FILE = 'skinned-mesh-bake.js';
@@ -126,7 +127,8 @@ function documentationLinksInBuild(): Plugin {
 export default defineConfig(({ mode }) => ({
   // The library's files find each other relative to where the page loads them from (the
   // decoders' workers: `assets/draco-worker-*.js` with its WebAssembly, `assets/ktx2-worker-*.js`).
-  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [decodersOnlyInWorkers(), exrLoaderAlone()] } : { plugins: [exrLoaderAlone(), documentationLinksInBuild()] }),
+  // Their WGSL without comments or indentation (scripts/wgsl-compact.mjs); shaders/ stays readable.
+  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [decodersOnlyInWorkers(), exrLoaderAlone(), compactWgslImports()] } : { plugins: [exrLoaderAlone(), documentationLinksInBuild()] }),
   // Workers are module workers (src/gltf/offthread.ts starts them with type: 'module'), each
   // one file with what it imports lazily inlined (the Basis transcoder into the KTX2 worker).
   worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
