@@ -178,7 +178,10 @@ export default defineConfig(({ mode }) => ({
         entry: Object.fromEntries(LIBRARY_ENTRIES.map((e) => [e.name + (mode === 'lib' ? '' : '.min'), e.source])),
         formats: ['es' as const],
       },
-      rolldownOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+      // Vite prints a minified ES library with its whitespace (minify's `codegen: false`), for a
+      // consumer's bundler; the .min.js files are what a page loads as they are, so they are printed
+      // without it (its pure annotations stay): about 10% of the element's first load, gzipped.
+      rolldownOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js', ...(mode === 'lib-min' ? { minify: { codegen: true } } : {}) } },
       outDir: 'dist/lib',
       // The minified build lands beside the readable one.
       emptyOutDir: mode === 'lib',
