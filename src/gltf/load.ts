@@ -4,7 +4,7 @@ import { TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
 import { readVariantNames } from './extensions/khr-materials-variants.ts';
 import { findExtension } from './extensions/registry.ts';
-import { readVrmHumanoid } from './extensions/vrm-humanoid.ts';
+import { hasVrmParts } from './extensions/vrm-presence.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
 import { asObject, describe, optArray, optString, type JsonObject } from './json.ts';
 import { readMaterials, readSamplers, readTextures } from './materials.ts';
@@ -16,8 +16,6 @@ import { loadBuffers, loadImages, type ResourceOptions } from './resources.ts';
 import { readMeshNodes, readScene } from './scene.ts';
 import { readSkins, warnUnusedSkins } from './skins.ts';
 import { NodeTree } from './node-tree.ts';
-import { readVrm, vrmAnimationClips } from './extensions/vrm.ts';
-import { convertVrm0Materials } from './extensions/vrm0-mtoon.ts';
 
 export { decodeDataUri } from './resources.ts';
 
@@ -51,6 +49,8 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   // Checked before the images are fetched, so a file wrong in both reports its nodes.
   const nodesJson = optArray(root, 'nodes', '');
   const images = await loadImages(root, src, options);
+  // A plain glTF does not fetch the VRM readers (their chunk, in a built page).
+  const vrmReaders = hasVrmParts(root, nodesJson) ? await import('./extensions/vrm-readers.ts') : undefined;
 
   // Each section reads only what earlier ones produced; this order is also the order in
   // which a file with several problems reports them.
@@ -60,7 +60,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   const meshes = readMeshes(ctx);
   const nodes = readNodes(ctx, nodesJson, skinCount, meshes);
   const hierarchy = buildHierarchy(ctx, nodesJson, nodes);
-  const humanoid = readVrmHumanoid(ctx, nodes.length);
+  const humanoid = vrmReaders?.readVrmHumanoid(ctx, nodes.length);
   const skins = readSkins(ctx, nodes, hierarchy, new NodeTree(hierarchy));
   const animations = readAnimations(ctx, hierarchy, meshes, nodes);
   const markAnimatedMatrices = hierarchy.useMatrix;
@@ -77,13 +77,13 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     ctx, nodes, meshes, hierarchy, nodesJson, humanoid, materialCount: materials.length, textureCount: textures.length,
     parent: nodes.map((n) => n.parent), materialNames: materials.map((m) => m.name),
   };
-  const vrm = readVrm(vrmInput);
-  const clips = vrmAnimationClips(vrmInput, animations);
+  const vrm = vrmReaders?.readVrm(vrmInput);
+  const clips = vrmReaders ? vrmReaders.vrmAnimationClips(vrmInput, animations) : animations;
   return Object.freeze({
     name: options.name ?? 'model',
     nodes, hierarchy, meshes, skins, animations: clips, scene, sceneRoots, inScene, meshNodes,
     // VRM 0.x MToon lives in the VRM extension: converted to MToon 1.0 on its materials.
-    materials: vrm?.materialProperties ? convertVrm0Materials(materials, vrm.materialProperties, (path, message) => ctx.warn(path, message)) : materials,
+    materials: vrmReaders && vrm?.materialProperties ? vrmReaders.convertVrm0Materials(materials, vrm.materialProperties, (path, message) => ctx.warn(path, message)) : materials,
     textures,
     samplers: readSamplers(ctx),
     images,

@@ -105,7 +105,7 @@ describe('library build', () => {
     expect(element.lazy.some((f) => f.includes('EXRLoader'))).toBe(true);
   });
 
-  it('the element\'s first load carries what a plain glTF needs: crowds, built-in models, retargeting, environment decoders, the WGSL of MToon, the PBR extensions, the GPU culling/record, pre-skinning and DQ palette passes and the debug overlays are lazy chunks', () => {
+  it('the element\'s first load carries what a plain glTF needs: crowds, built-in models, retargeting, environment decoders, the WGSL of MToon, the PBR extensions, the GPU culling/record, pre-skinning and DQ palette passes, the debug overlays and the VRM readers are lazy chunks', () => {
     const sizes = JSON.parse(readFileSync(join(OUT, 'sizes.json'), 'utf8')) as {
       entries: { entry: string; firstLoad: { files: number; gzip: number }; lazy: string[] }[];
       chunks: Record<string, { imports: string[] }>;
@@ -130,6 +130,7 @@ describe('library build', () => {
       'the GPU dual-quaternion palette pass\'s WGSL (crowds skinned by dual quaternions)': 'fn jacobiEigen3',
       'the debug overlays\' WGSL (debug-view)': 'fn fsBone(',
       'the sheen albedo table\'s builder (KHR_materials_sheen)': 'fn fsSheenAlbedo',
+      'the VRM readers (a file with a VRM part)': 'is not a VRM 0.x shader three-vrm converts',
     };
     for (const [part, text] of Object.entries(parts)) {
       expect(eager.includes(text), `${part} in the first load`).toBe(false);

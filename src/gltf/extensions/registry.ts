@@ -30,13 +30,8 @@ import { KHR_TEXTURE_BASISU } from './khr-texture-basisu.ts';
 import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
 import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
 import type { GltfExtension } from './types.ts';
-import { VRM0 } from './vrm0.ts';
 import { VRMC_MATERIALS_MTOON_EXTENSION } from './vrmc-materials-mtoon.ts';
-import { VRMC_NODE_CONSTRAINT } from './vrmc-node-constraint.ts';
-import { VRMC_SPRING_BONE } from './vrmc-spring-bone.ts';
-import { VRMC_SPRING_BONE_EXTENDED_COLLIDER } from './vrmc-spring-bone-extended-collider.ts';
-import { VRMC_VRM } from './vrmc-vrm.ts';
-import { VRMC_VRM_ANIMATION } from './vrmc-vrm-animation.ts';
+import { VRM0, VRMC_NODE_CONSTRAINT, VRMC_SPRING_BONE, VRMC_SPRING_BONE_EXTENDED_COLLIDER, VRMC_VRM, VRMC_VRM_ANIMATION } from './vrm-names.ts';
 
 export type { GltfExtension } from './types.ts';
 

@@ -10,11 +10,12 @@ import type { HumanoidMap } from '../humanoid.ts';
 import type { Clip, Hierarchy } from '../model.ts';
 import type { Vrm, VrmSpringBones } from '../vrm-model.ts';
 import { readSecondaryAnimation } from './vrm0-secondary-animation.ts';
-import { readVrm0Expressions, readVrm0LookAt, readVrm0MaterialProperties, readVrm0Meta, VRM0 } from './vrm0.ts';
+import { readVrm0Expressions, readVrm0LookAt, readVrm0MaterialProperties, readVrm0Meta } from './vrm0.ts';
 import { readNodeConstraints } from './vrmc-node-constraint.ts';
 import { readVrmAnimationTracks } from './vrmc-vrm-animation.ts';
-import { readSpringBone, VRMC_SPRING_BONE } from './vrmc-spring-bone.ts';
-import { readVrmcVrmExpressions, readVrmcVrmLookAt, readVrmcVrmMeta, VRMC_VRM } from './vrmc-vrm.ts';
+import { readSpringBone } from './vrmc-spring-bone.ts';
+import { readVrmcVrmExpressions, readVrmcVrmLookAt, readVrmcVrmMeta } from './vrmc-vrm.ts';
+import { VRM0, VRMC_SPRING_BONE, VRMC_VRM } from './vrm-names.ts';
 import { SpringBonesBuilder } from './vrm-spring-builder.ts';
 import { rootExtension, VrmReader, type VrmReadInput } from './vrm-read.ts';
 

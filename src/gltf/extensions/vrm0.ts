@@ -15,7 +15,6 @@ import { checkMorphTarget, DEFAULT_LOOK_AT_OFFSET, RANGE_MAP_MIN_INPUT } from '.
 import { fitsFloat32 } from './lenient-reader.ts';
 import type { VrmReader } from './vrm-read.ts';
 
-export const VRM0 = 'VRM';
 const PATH = 'extensions.VRM';
 
 /** 0.x preset name → 1.0 name (three-vrm's table). */

@@ -10,8 +10,8 @@
 import { isObject } from '../json.ts';
 import type { VrmConstraintType, VrmNodeConstraint } from '../vrm-model.ts';
 import type { VrmReader } from './vrm-read.ts';
+import { VRMC_NODE_CONSTRAINT } from './vrm-names.ts';
 
-export const VRMC_NODE_CONSTRAINT = 'VRMC_node_constraint';
 const SPEC_VERSIONS = ['1.0', '1.0-beta'];
 
 const ROLL_AXES = { X: [1, 0, 0], Y: [0, 1, 0], Z: [0, 0, 1] } as const;

@@ -12,8 +12,8 @@ import { ColliderShape } from '../vrm-model.ts';
 import { readExtendedCollider } from './vrmc-spring-bone-extended-collider.ts';
 import type { JointInput, JointSettings, SpringBonesBuilder } from './vrm-spring-builder.ts';
 import type { VrmReader } from './vrm-read.ts';
+import { VRMC_SPRING_BONE } from './vrm-names.ts';
 
-export const VRMC_SPRING_BONE = 'VRMC_springBone';
 const SPEC_VERSIONS = ['1.0', '1.0-beta'];
 
 /** VRMC_springBone's defaults (its JSON schema). */

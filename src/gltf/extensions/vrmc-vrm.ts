@@ -9,8 +9,8 @@ import type {
   VrmExpression, VrmLookAt, VrmMaterialColorBind, VrmMaterialColorType, VrmMeta, VrmMorphBind, VrmOverride, VrmRangeMap, VrmTextureTransformBind,
 } from '../vrm-model.ts';
 import type { VrmReader } from './vrm-read.ts';
+import { VRMC_VRM } from './vrm-names.ts';
 
-export const VRMC_VRM = 'VRMC_vrm';
 const SPEC_VERSIONS = ['1.0', '1.0-beta'];
 
 /** VRM 1.0's preset expression names. */

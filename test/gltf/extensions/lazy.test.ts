@@ -2,8 +2,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { loadGltf } from '../../../src/gltf/load.ts';
+import { buildBuiltinGlb } from '../../../src/builtin/index.ts';
+import { encodeGlb } from '../../../src/gltf/builder.ts';
+import { parseGlb } from '../../../src/gltf/glb.ts';
 import { assetPath } from '../../support/assets.ts';
 import { compressGlb } from '../../support/compressed.ts';
+import { buildConstraintFixture } from '../../support/vrm-fixtures.ts';
 
 /**
  * The decoders' packages must be loaded only when a file needs them: a static import would
@@ -40,5 +44,30 @@ describe('the Draco decoder is imported by the first load that needs it', () => 
     expect(dracoImports.count).toBe(1);
     await loadGltf(compressed);
     expect(dracoImports.count).toBe(1);
+  });
+});
+
+// Counts the imports of the VRM readers (vrm-readers.ts), which load.ts imports for a file with a VRM part.
+const vrmReaderImports = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../../src/gltf/extensions/vrm-readers.ts', async (importOriginal) => {
+  vrmReaderImports.count++;
+  return importOriginal();
+});
+
+describe('the VRM readers are imported by the first file with a VRM part', () => {
+  it('a plain glTF does not import them; a VRM does, even one whose extensionsUsed forgets VRMC_vrm; a node constraint does', async () => {
+    const fox = await loadGltf(new Uint8Array(readFileSync(assetPath('Fox'))));
+    expect(vrmReaderImports.count).toBe(0);
+    expect(fox.vrm).toBeUndefined();
+    expect(fox.humanoid).toBeUndefined();
+    const { json, bin } = parseGlb(buildBuiltinGlb('vrm-avatar'));
+    (json as { extensionsUsed: string[] }).extensionsUsed = [];
+    const avatar = await loadGltf(encodeGlb(json, bin));
+    expect(vrmReaderImports.count).toBe(1);
+    expect(avatar.vrm?.specVersion).toBe(1);
+    expect(avatar.humanoid?.hips).toBeDefined();
+    const constrained = await loadGltf(buildConstraintFixture());
+    expect(constrained.vrm?.constraints.length).toBeGreaterThan(0);
+    expect(vrmReaderImports.count).toBe(1);
   });
 });
