@@ -43,13 +43,14 @@ function built(packagePath: string): string {
 /**
  * The specifiers of a built module's static imports and re-exports, and of its lazy `import("…")`s.
  * Comment blocks that start a line (the readable build keeps bundled code's JSDoc, whose examples
- * write imports) are not code; the minified build has none, nor spaces (`import{a as b}from"./c.js"`).
+ * write imports) are not code; the minified build has none, nor spaces (`import{a as b}from"./c.js"`),
+ * and writes a lazy import's path in backquotes.
  */
 function importsOf(source: string): { statics: string[]; lazy: string[] } {
   const code = source.replace(/^\s*\/\*[\s\S]*?\*\//gm, '');
   return {
     statics: [...code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[^'"`;]*?[\s}]from\s*)?["']([^"']+)["']/g)].map((m) => m[1]),
-    lazy: [...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]),
+    lazy: [...code.matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]),
   };
 }
 
