@@ -7,6 +7,7 @@ import {
   asObject, checkIndex, checkInteger, describe, optIndex, optInteger, reqIndex, reqInteger, reqString,
   type JsonObject,
 } from '../json.ts';
+import { KHR_DRACO_MESH_COMPRESSION } from './names.ts';
 
 /**
  * Decoding of one KHR_draco_mesh_compression primitive with Google's decoder from the
@@ -18,7 +19,7 @@ import {
  * they stay ordinary accessors, which encoders keep valid by not reordering vertices.
  */
 
-export const KHR_DRACO_MESH_COMPRESSION = 'KHR_draco_mesh_compression';
+export { KHR_DRACO_MESH_COMPRESSION };
 
 /** Above this much WebAssembly memory the module is dropped after a decode, so one huge file does not pin it. */
 export const DRACO_HEAP_RETIRE_BYTES = 256 * 1024 * 1024;

@@ -5,12 +5,10 @@
  * refused (load.ts); other extensions are ignored, as glTF allows for optional ones
  * (material extensions with a warning: unsupported-material-extensions.ts).
  */
-import { KHR_DRACO_MESH_COMPRESSION } from './draco.ts';
 import { EXT_MESH_GPU_INSTANCING } from './ext-mesh-gpu-instancing.ts';
 import { EXT_TEXTURE_AVIF } from './ext-texture-avif.ts';
 import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
 import { KHR_ANIMATION_POINTER } from './khr-animation-pointer.ts';
-import { decodeDracoPrimitives } from './khr-draco-mesh-compression.ts';
 import { KHR_MATERIALS_CLEARCOAT } from './khr-materials-clearcoat.ts';
 import { KHR_MATERIALS_SPECULAR } from './khr-materials-specular.ts';
 import { KHR_MATERIALS_IOR } from './khr-materials-ior.ts';
@@ -31,7 +29,7 @@ import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
 import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
 import type { GltfExtension } from './types.ts';
 import { VRMC_MATERIALS_MTOON_EXTENSION } from './vrmc-materials-mtoon.ts';
-import { VRM0, VRMC_NODE_CONSTRAINT, VRMC_SPRING_BONE, VRMC_SPRING_BONE_EXTENDED_COLLIDER, VRMC_VRM, VRMC_VRM_ANIMATION } from './vrm-names.ts';
+import { KHR_DRACO_MESH_COMPRESSION, VRM0, VRMC_NODE_CONSTRAINT, VRMC_SPRING_BONE, VRMC_SPRING_BONE_EXTENDED_COLLIDER, VRMC_VRM, VRMC_VRM_ANIMATION } from './names.ts';
 
 export type { GltfExtension } from './types.ts';
 
@@ -40,7 +38,11 @@ const EXTENSIONS: readonly GltfExtension[] = [
   { name: EXT_MESHOPT_COMPRESSION },
   { name: KHR_MESHOPT_COMPRESSION },
   { name: KHR_MESH_QUANTIZATION },
-  { name: KHR_DRACO_MESH_COMPRESSION, decodePrimitives: decodeDracoPrimitives },
+  // The decoding (and the worker that decodes) is imported by the first file that uses Draco.
+  {
+    name: KHR_DRACO_MESH_COMPRESSION,
+    decodePrimitives: async (ctx, src) => (await import('./khr-draco-mesh-compression.ts')).decodeDracoPrimitives(ctx, src),
+  },
   // Nodes: per-instance transforms on MeshNode.instances (nodes.ts).
   { name: EXT_MESH_GPU_INSTANCING },
   // Textures and materials: read through the hooks in types.ts.

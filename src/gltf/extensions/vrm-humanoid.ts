@@ -14,7 +14,7 @@ import { HUMANOID_BONES, type HumanoidBone, type HumanoidMap } from '../humanoid
 import { asObject, checkIndex, describe, isObject, optArray, optObject, type JsonObject } from '../json.ts';
 import type { ReadContext } from '../read-context.ts';
 
-import { VRM0 as VRM_0, VRMC_VRM, VRMC_VRM_ANIMATION } from './vrm-names.ts';
+import { VRM0 as VRM_0, VRMC_VRM, VRMC_VRM_ANIMATION } from './names.ts';
 
 /** VRM 0.x's thumb names, one joint further out than VRM 1.0's (0.x Proximal = 1.0 Metacarpal). */
 const VRM0_RENAMES: Readonly<Record<string, HumanoidBone>> = {

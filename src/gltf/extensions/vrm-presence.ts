@@ -6,7 +6,7 @@
  * as before. A root `extensions` that is not an object counts too: the readers report it.
  */
 import { isObject, type JsonObject } from '../json.ts';
-import { VRM0, VRMC_NODE_CONSTRAINT, VRMC_SPRING_BONE, VRMC_VRM, VRMC_VRM_ANIMATION } from './vrm-names.ts';
+import { VRM0, VRMC_NODE_CONSTRAINT, VRMC_SPRING_BONE, VRMC_VRM, VRMC_VRM_ANIMATION } from './names.ts';
 
 const ROOT_EXTENSIONS: readonly string[] = [VRMC_VRM, VRM0, VRMC_SPRING_BONE, VRMC_VRM_ANIMATION];
 

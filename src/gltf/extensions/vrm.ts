@@ -15,7 +15,7 @@ import { readNodeConstraints } from './vrmc-node-constraint.ts';
 import { readVrmAnimationTracks } from './vrmc-vrm-animation.ts';
 import { readSpringBone } from './vrmc-spring-bone.ts';
 import { readVrmcVrmExpressions, readVrmcVrmLookAt, readVrmcVrmMeta } from './vrmc-vrm.ts';
-import { VRM0, VRMC_SPRING_BONE, VRMC_VRM } from './vrm-names.ts';
+import { VRM0, VRMC_SPRING_BONE, VRMC_VRM } from './names.ts';
 import { SpringBonesBuilder } from './vrm-spring-builder.ts';
 import { rootExtension, VrmReader, type VrmReadInput } from './vrm-read.ts';
 

@@ -10,7 +10,7 @@
 import { isObject } from '../json.ts';
 import type { VrmConstraintType, VrmNodeConstraint } from '../vrm-model.ts';
 import type { VrmReader } from './vrm-read.ts';
-import { VRMC_NODE_CONSTRAINT } from './vrm-names.ts';
+import { VRMC_NODE_CONSTRAINT } from './names.ts';
 
 const SPEC_VERSIONS = ['1.0', '1.0-beta'];
 

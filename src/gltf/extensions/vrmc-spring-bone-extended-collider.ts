@@ -9,7 +9,7 @@ import { isObject, type JsonObject } from '../json.ts';
 import { ColliderShape } from '../vrm-model.ts';
 import type { SpringBonesBuilder } from './vrm-spring-builder.ts';
 import type { VrmReader } from './vrm-read.ts';
-import { VRMC_SPRING_BONE_EXTENDED_COLLIDER } from './vrm-names.ts';
+import { VRMC_SPRING_BONE_EXTENDED_COLLIDER } from './names.ts';
 
 /** The extended shape of collider JSON `c` (at `path`) added to `builder`; undefined when it has none usable. */
 export function readExtendedCollider(reader: VrmReader, c: JsonObject, path: string, node: number, builder: SpringBonesBuilder): number | undefined {

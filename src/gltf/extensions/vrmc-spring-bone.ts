@@ -12,7 +12,7 @@ import { ColliderShape } from '../vrm-model.ts';
 import { readExtendedCollider } from './vrmc-spring-bone-extended-collider.ts';
 import type { JointInput, JointSettings, SpringBonesBuilder } from './vrm-spring-builder.ts';
 import type { VrmReader } from './vrm-read.ts';
-import { VRMC_SPRING_BONE } from './vrm-names.ts';
+import { VRMC_SPRING_BONE } from './names.ts';
 
 const SPEC_VERSIONS = ['1.0', '1.0-beta'];
 

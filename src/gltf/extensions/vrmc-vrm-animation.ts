@@ -12,7 +12,7 @@ import { TargetPath } from '../constants.ts';
 import { isObject } from '../json.ts';
 import type { Clip, ExpressionTrack } from '../model.ts';
 import { rootExtension, type VrmReader } from './vrm-read.ts';
-import { VRMC_VRM_ANIMATION } from './vrm-names.ts';
+import { VRMC_VRM_ANIMATION } from './names.ts';
 
 /** The clips with the file's expression and look-at tracks attached (the clips unchanged when the file has none). */
 export function readVrmAnimationTracks(reader: VrmReader, clips: readonly Clip[]): Clip[] {

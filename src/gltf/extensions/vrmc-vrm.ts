@@ -9,7 +9,7 @@ import type {
   VrmExpression, VrmLookAt, VrmMaterialColorBind, VrmMaterialColorType, VrmMeta, VrmMorphBind, VrmOverride, VrmRangeMap, VrmTextureTransformBind,
 } from '../vrm-model.ts';
 import type { VrmReader } from './vrm-read.ts';
-import { VRMC_VRM } from './vrm-names.ts';
+import { VRMC_VRM } from './names.ts';
 
 const SPEC_VERSIONS = ['1.0', '1.0-beta'];
 

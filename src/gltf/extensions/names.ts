@@ -1,7 +1,11 @@
 /**
- * The VRM extensions' names, apart from their readers: the registry and vrm-presence.ts need the
- * names in every first load, the readers (vrm-readers.ts) only for a file with a VRM part.
+ * Names of extensions whose readers are imported only by a file that has them: the registry and
+ * vrm-presence.ts need the names in every first load, the readers (vrm-readers.ts, the Draco
+ * decoding of khr-draco-mesh-compression.ts) only for such a file.
  */
+
+/** Draco-compressed primitives (khr-draco-mesh-compression.ts, draco.ts). */
+export const KHR_DRACO_MESH_COMPRESSION = 'KHR_draco_mesh_compression';
 
 /** VRM 0.x: the whole avatar under the root's `extensions.VRM` (vrm0.ts). */
 export const VRM0 = 'VRM';
