@@ -6,7 +6,8 @@ import {
 
 const count = Number(new URLSearchParams(location.search).get('count') ?? 10_000);
 if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new RangeError(`?count= wants a whole number from 1 to 100000, not ${count}`);
-document.getElementById('count')!.textContent = `${count.toLocaleString('en')} drawn.`;
+const status = document.getElementById('count')!;
+status.textContent = `${count.toLocaleString('en')} in the crowd; loading…`;
 
 const canvas = document.querySelector('canvas')!;
 const device = await requestWebGpuDevice();
@@ -34,11 +35,24 @@ camera.yaw = 0.5;
 camera.pitch = 0.45;
 observeCanvasSize(canvas, device, (width, height) => camera.frame(bounds, width / height));
 
+// What the renderer says it did: instances drawn and culled (the GPU's own count, read back a
+// frame or two late) and the time between frames, averaged over the frames since the last report.
+const REPORT_EVERY_MS = 500;
 let last = performance.now();
+let reported = last, framesSinceReport = 0;
 requestAnimationFrame(function frame(now) {
   crowd.update((now - last) / 1000); // clocks and root motion on the CPU; the poses in the GPU's passes
   last = now;
   crowd.wrapPlacements(area); // who walks off one edge comes back at the other
   renderer.renderCrowd(context.getCurrentTexture(), camera, crowd, crowd.gpu);
+  framesSinceReport++;
+  if (now - reported >= REPORT_EVERY_MS) {
+    const { instances, culled, frames } = renderer.stats;
+    const ms = (now - reported) / framesSinceReport;
+    status.textContent = `${count.toLocaleString('en')} in the crowd: ${instances.toLocaleString('en')} drawn, ${culled.toLocaleString('en')} culled`
+      + ` · ${ms.toFixed(ms < 100 ? 1 : 0)} ms a frame · ${frames.toLocaleString('en')} frames`;
+    reported = now;
+    framesSinceReport = 0;
+  }
   requestAnimationFrame(frame);
 });

@@ -11,8 +11,8 @@ import {
   ring,
   smoothstep,
   writePrimitive,
-  type Ring,
 } from './geometry.ts';
+import { BASE_FIGURE, CHARACTER_FIGURE, CHARACTER_HEAD_PIVOT, CHARACTER_HAND_SCALE, CHARACTER_HEAD_SCALE, scaleJointPart, type Figure } from './figure.ts';
 import { addOutfitMaterials, buildOutfit } from './outfit.ts';
 import { Rig, SIDES, sideSign, type JointSpec, type Side } from './rig.ts';
 import { writeSkinnedScene } from './scene.ts';
@@ -91,14 +91,6 @@ export function jointSpecs(): JointSpec[] {
 /** The base body's neck radius, metres. */
 const NECK_RADIUS = 0.046;
 
-/** The torso's rings, crotch to neck base (h in metres above the ground). */
-export const TORSO_RINGS: readonly Ring[] = [
-  ring(0.8, 0, 0), ring(0.815, 0.1, 0.07), ring(0.84, 0.145, 0.095), ring(0.88, 0.165, 0.105),
-  ring(0.95, 0.17, 0.11), ring(1.02, 0.155, 0.1), ring(1.07, 0.15, 0.1), ring(1.14, 0.16, 0.105),
-  ring(1.22, 0.175, 0.115), ring(1.3, 0.18, 0.115), ring(1.36, 0.175, 0.11), ring(1.41, 0.155, 0.1),
-  ring(1.445, 0.11, 0.08), ring(1.465, 0.05, 0.045), ring(1.47, 0, 0),
-];
-
 /** The torso's skin weights along its height: Hips → Spine → Chest → Neck. */
 export function torsoInfluences(rig: Rig) {
   const j = (name: string) => rig.index(name);
@@ -116,10 +108,12 @@ export interface BodyOptions {
   waistline?: number;
   /** The neck's radius, metres. */
   neckRadius?: number;
+  /** The surface over the joints: torso, sleeves, trousers and head profiles. */
+  figure?: Figure;
 }
 
 /** The body's four meshes: shirt, trousers, skin and dark (shoes and eyes), each part as `options` says. */
-export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true, waistline, neckRadius = NECK_RADIUS }: BodyOptions = {}) {
+export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true, waistline, neckRadius = NECK_RADIUS, figure = BASE_FIGURE }: BodyOptions = {}) {
   const j = (name: string) => rig.index(name);
   const shirt = new MeshData();
   const trousers = new MeshData();
@@ -130,12 +124,12 @@ export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true,
   // waistline (both halves share the ring there, so the surface stays closed).
   const torso = { frame: frameAlong([0, 0, 0], Y), segments: 28, influences: torsoInfluences(rig) };
   if (waistline === undefined) {
-    addLathe(shirt, { ...torso, rings: TORSO_RINGS });
+    addLathe(shirt, { ...torso, rings: figure.torso });
   } else {
-    const split = TORSO_RINGS.findIndex((r) => r.h === waistline);
+    const split = figure.torso.findIndex((r) => r.h === waistline);
     if (split <= 0) throw new Error(`waistline ${waistline} is not one of the torso's inner ring heights`);
-    addLathe(trousers, { ...torso, rings: TORSO_RINGS.slice(0, split + 1) });
-    addLathe(shirt, { ...torso, rings: TORSO_RINGS.slice(split) });
+    addLathe(trousers, { ...torso, rings: figure.torso.slice(0, split + 1) });
+    addLathe(shirt, { ...torso, rings: figure.torso.slice(split) });
   }
 
   // Neck: an open tube whose ends hide inside the torso and the head.
@@ -149,7 +143,7 @@ export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true,
   addLathe(skin, {
     frame: frameAlong([0, 1.7, 0.01], Y),
     segments: 24,
-    rings: ellipsoidRings(0.105, 0.125, 0.115, 13),
+    rings: figure.head,
     influences: rigid(j('Head')),
   });
   // Nose and eyes make the facing direction obvious in the demo.
@@ -178,14 +172,7 @@ export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true,
       frame: rig.frame(upperArm),
       segments: 20,
       uv,
-      rings: capsuleRings(
-        [
-          ring(0, 0.05), ring(0.07, 0.05), ring(0.14, 0.046), ring(0.21, 0.043), ring(UPPER_ARM, 0.04),
-          ring(0.34, 0.04), ring(0.42, 0.036), ring(0.49, 0.033), ring(wrist, 0.031),
-        ],
-        0.05,
-        0.02,
-      ),
+      rings: capsuleRings(figure.arm.rings, figure.arm.capStart, figure.arm.capEnd),
       influences: chainInfluences(
         [j(`Shoulder.${side}`), upperArm, j(`LowerArm.${side}`), j(`Hand.${side}`)],
         [0.02, UPPER_ARM, wrist],
@@ -212,14 +199,7 @@ export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true,
       frame: rig.frame(upperLeg),
       segments: 20,
       uv,
-      rings: capsuleRings(
-        [
-          ring(0, 0.082), ring(0.1, 0.078), ring(0.2, 0.07), ring(0.3, 0.062), ring(UPPER_LEG, 0.055),
-          ring(0.5, 0.055), ring(0.6, 0.052), ring(0.7, 0.046), ring(0.8, 0.042), ring(ankle, 0.042),
-        ],
-        0.06,
-        0.035,
-      ),
+      rings: capsuleRings(figure.leg.rings, figure.leg.capStart, figure.leg.capEnd),
       influences: chainInfluences(
         [j('Hips'), upperLeg, j(`LowerLeg.${side}`), j(`Foot.${side}`)],
         [0, UPPER_LEG, ankle],
@@ -366,9 +346,16 @@ export function buildCharacter(): GltfBuilder {
   const rig = new Rig(jointSpecs());
   const b = new GltfBuilder('skinned-mesh-webgpu builtin character');
   const mats = addOutfitMaterials(b);
-  const body = buildMeshes(rig, { eyes: false, hands: false, shoes: false, waistline: CHARACTER_WAISTLINE, neckRadius: CHARACTER_NECK_RADIUS });
+  const body = buildMeshes(rig, {
+    eyes: false, hands: false, shoes: false, waistline: CHARACTER_WAISTLINE, neckRadius: CHARACTER_NECK_RADIUS, figure: CHARACTER_FIGURE,
+  });
   const outfit = buildOutfit(rig, body.shirt, body.skin, torsoInfluences(rig));
   const meshes = { shirt: body.shirt, trousers: body.trousers, skin: body.skin, ...outfit };
+  // The head (face, hair, ears) and the hands larger than the mannequin's; the joints stay where they are.
+  for (const mesh of Object.values(meshes)) {
+    scaleJointPart(mesh, rig.index('Head'), CHARACTER_HEAD_PIVOT, CHARACTER_HEAD_SCALE);
+    for (const side of SIDES) scaleJointPart(mesh, rig.index(`Hand.${side}`), rig.headOf(rig.index(`Hand.${side}`)), CHARACTER_HAND_SCALE);
+  }
   const primitives = (['shirt', 'trousers', 'skin', 'hair', 'leather', 'sole', 'eyes', 'metal'] as const).map((k) =>
     writePrimitive(b, meshes[k], { material: mats[k], jointComponent: 'u8' }),
   );

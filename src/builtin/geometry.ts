@@ -25,6 +25,8 @@ export interface Ring {
   h: number;
   rx: number;
   rz: number;
+  /** The ring's centre moved this far along frame z (a chest forward of the spine, a seat behind it); absent: on the axis. */
+  dz?: number;
 }
 
 /** A ring at `h` with half-extents `rx` and `rz` (round when `rz` is left out). */
@@ -94,6 +96,8 @@ export function addLathe(mesh: MeshData, spec: LatheSpec): void {
     const dh = rings[k1].h - rings[k0].h;
     const drx = rings[k1].rx - rings[k0].rx;
     const drz = rings[k1].rz - rings[k0].rz;
+    // Only a profile with offsets adds their slope, so one without keeps its exact normals.
+    const ddz = rings[k1].dz === undefined && rings[k0].dz === undefined ? undefined : (rings[k1].dz ?? 0) - (rings[k0].dz ?? 0);
     const ns: number[] = [];
     if (isPole(k)) {
       ringNormals.push(ns); // filled in below, once the neighbouring ring is known
@@ -103,7 +107,7 @@ export function addLathe(mesh: MeshData, spec: LatheSpec): void {
       const a = (2 * Math.PI * j) / N;
       const c = Math.cos(a);
       const s = Math.sin(a);
-      const dPdh = combine(frame, drx * c, dh, drz * s);
+      const dPdh = combine(frame, drx * c, dh, ddz === undefined ? drz * s : drz * s + ddz);
       const dPda = combine(frame, -r.rx * s, 0, r.rz * c);
       ns.push(...normalize(cross(dPdh, dPda)));
     }
@@ -128,7 +132,7 @@ export function addLathe(mesh: MeshData, spec: LatheSpec): void {
     for (let j = 0; j <= N; j++) {
       const jj = j % N;
       const a = (2 * Math.PI * jj) / N;
-      const p = combine(frame, r.rx * Math.cos(a), r.h, r.rz * Math.sin(a));
+      const p = combine(frame, r.rx * Math.cos(a), r.h, r.dz === undefined ? r.rz * Math.sin(a) : r.rz * Math.sin(a) + r.dz);
       mesh.positions.push(frame.origin[0] + p[0], frame.origin[1] + p[1], frame.origin[2] + p[2]);
       mesh.normals.push(ringNormals[k][3 * jj], ringNormals[k][3 * jj + 1], ringNormals[k][3 * jj + 2]);
       mesh.uvs.push(u0 + ((u1 - u0) * j) / N, v);
@@ -178,7 +182,7 @@ export function capsuleRings(body: readonly Ring[], capStart: number, capEnd: nu
     for (let i = 0; i < capRings; i++) {
       const t = (Math.PI / 2) * (i / capRings);
       const s = i === 0 ? 0 : Math.sin(t);
-      rings.push({ h: first.h - capStart * Math.cos(t), rx: first.rx * s, rz: first.rz * s });
+      rings.push({ h: first.h - capStart * Math.cos(t), rx: first.rx * s, rz: first.rz * s, ...offset(first) });
     }
   }
   rings.push(...body);
@@ -186,11 +190,14 @@ export function capsuleRings(body: readonly Ring[], capStart: number, capEnd: nu
     for (let i = capRings - 1; i >= 0; i--) {
       const t = (Math.PI / 2) * (i / capRings);
       const s = i === 0 ? 0 : Math.sin(t);
-      rings.push({ h: last.h + capEnd * Math.cos(t), rx: last.rx * s, rz: last.rz * s });
+      rings.push({ h: last.h + capEnd * Math.cos(t), rx: last.rx * s, rz: last.rz * s, ...offset(last) });
     }
   }
   return rings;
 }
+
+/** A cap ring keeps its end ring's offset (none where that has none, so the ring objects stay as they were). */
+const offset = (r: Ring): { dz?: number } => (r.dz === undefined ? {} : { dz: r.dz });
 
 /** Cubic smoothstep: C1 blends so skinned surfaces bend without creases. */
 export function smoothstep(e0: number, e1: number, x: number): number {

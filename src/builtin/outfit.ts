@@ -27,6 +27,10 @@ const Y = [0, 1, 0] as const;
 const X = [1, 0, 0] as const;
 const Z = [0, 0, 1] as const;
 
+/** How far the belt sits back of the torso's axis, with the seat of the figure (figure.ts). */
+const BELT_DZ = -0.01;
+const belt = (h: number, rx: number, rz: number) => ({ h, rx, rz, dz: BELT_DZ });
+
 /** The centre of the head's ellipsoid and its semi-axes (character.ts's head lathe). */
 const HEAD_CENTRE: V3 = [0, 1.7, 0.01];
 const HEAD_RADII: V3 = [0.105, 0.125, 0.115];
@@ -133,11 +137,12 @@ export function buildOutfit(rig: Rig, shirt: MeshData, skin: MeshData, torso: (h
   addLathe(out.leather, {
     frame: frameAlong([0, 0, 0], Y),
     segments: 28,
-    rings: [ring(0.93, 0.16, 0.103), ring(0.935, 0.176, 0.117), ring(0.985, 0.169, 0.113), ring(0.99, 0.15, 0.1)],
+    // Set back with the figure's seat (CHARACTER_FIGURE's torso rings there are offset by about -0.01).
+    rings: [belt(0.93, 0.16, 0.097), belt(0.935, 0.177, 0.111), belt(0.985, 0.17, 0.107), belt(0.99, 0.151, 0.094)],
     influences: torso,
   });
   addLathe(out.metal, {
-    frame: frameAlong([0, 0.96, 0.116], Z, [0, -1, 0]),
+    frame: frameAlong([0, 0.96, 0.116 - 0.006 + BELT_DZ], Z, [0, -1, 0]),
     segments: 12,
     rings: capsuleRings([ring(0, 0.03, 0.022), ring(0.006, 0.03, 0.022)], 0.002, 0.002, 2),
     influences: torso,
@@ -181,14 +186,14 @@ export function buildOutfit(rig: Rig, shirt: MeshData, skin: MeshData, torso: (h
       frame: rig.frame(foot, [0, -0.028, -0.05]),
       segments: 18,
       uv,
-      rings: capsuleRings([ring(0.03, 0.044, 0.04), ring(0.08, 0.049, 0.042), ring(0.15, 0.05, 0.036), ring(0.2, 0.043, 0.028)], 0.03, 0.035),
+      rings: capsuleRings([ring(0.03, 0.046, 0.04), ring(0.08, 0.051, 0.042), ring(0.155, 0.054, 0.036), ring(0.215, 0.048, 0.028)], 0.032, 0.04),
       influences: rigid(foot),
     });
     addLathe(out.sole, {
       frame: rig.frame(foot, [0, -0.068, -0.056]),
       segments: 18,
       uv,
-      rings: capsuleRings([ring(0.03, 0.047, 0.012), ring(0.1, 0.053, 0.012), ring(0.2, 0.047, 0.012)], 0.034, 0.042, 3),
+      rings: capsuleRings([ring(0.03, 0.049, 0.012), ring(0.1, 0.056, 0.012), ring(0.215, 0.052, 0.012)], 0.036, 0.047, 3),
       influences: rigid(foot),
     });
   }

@@ -85,7 +85,7 @@ const EXPECTED = {
     joints: 20,
     clips: { Walk: 1, Idle: 2, Wave: 2.5 },
     loops: ['Walk', 'Idle'],
-    /** Dressed (face, hair, fingered hands, belt, soled shoes): 5,772 vertices; was 3,484 as a mannequin under 5,000. */
+    /** Dressed (face, hair, fingered hands, belt, soled shoes) and shaped (one more torso ring): 5,801 vertices; was 3,484 as a mannequin under 5,000. */
     maxVertices: 6000,
     /** Largest distance from a vertex to the bone of its most influential joint, in metres. */
     maxDistanceToBone: 0.2,
@@ -463,6 +463,50 @@ describe('builtin character specifics', () => {
       expect(hand.filter((p) => p.joints.includes(`LowerArm.${side}`))).toHaveLength(1);
       expect(hand.filter((p) => p.joints.join() === `Hand.${side}`)).toHaveLength(5);
     }
+  });
+
+  /** Every vertex of a material's primitive: its position and the joint most of its weight is on. */
+  const vertices = (materialName: string) => {
+    const p = json.meshes[0].primitives.find((q) => json.materials[q.material!].name === materialName)!;
+    const pos = read(p.attributes.POSITION), joints = read(p.attributes.JOINTS_0), weights = read(p.attributes.WEIGHTS_0);
+    return Array.from({ length: pos.length / 3 }, (_, v) => ({
+      at: at3(pos, v),
+      joint: names[joints[4 * v + [0, 1, 2, 3].reduce((b, k) => (weights[4 * v + k] > weights[4 * v + b] ? k : b), 0)]],
+    }));
+  };
+
+  it('has the proportions of a stylised adult over the mannequin’s joints: head, chest over waist, seat, forearms', () => {
+    // The joints are the mannequin's (the VRM avatar keeps its body): the figure changes only the surface.
+    const avatar = open('vrm-avatar').json;
+    for (const name of names) {
+      const [mine, its] = [json, avatar].map((j) => j.nodes.find((n) => n.name === name)!);
+      expect([mine.translation, mine.rotation], name).toEqual([its.translation, its.rotation]);
+    }
+    const all = json.meshes[0].primitives.flatMap((p) => [json.accessors[p.attributes.POSITION].min![1], json.accessors[p.attributes.POSITION].max![1]]);
+    const height = Math.max(...all) - Math.min(...all);
+    // Head (chin to crown, hair included) about a sixth and a half of the height: a mannequin's is over 7.
+    const headParts = [...vertices('Skin'), ...vertices('Hair')].filter((v) => v.joint === 'Head').map((v) => v.at[1]);
+    const chin = Math.min(...vertices('Skin').filter((v) => v.joint === 'Head' && Math.abs(v.at[0]) < 0.01 && v.at[2] > 0).map((v) => v.at[1]));
+    expect(height / (Math.max(...headParts) - chin)).toBeGreaterThan(5.5);
+    expect(height / (Math.max(...headParts) - chin)).toBeLessThan(6.8);
+    // The chest a quarter wider than the waist (the shirt's torso: vertices following the spine's joints, not the arms').
+    const torso = vertices('Shirt').filter((v) => v.joint === 'Hips' || v.joint === 'Spine' || v.joint === 'Chest');
+    const halfWidth = (y0: number, y1: number) => Math.max(...torso.filter((v) => v.at[1] > y0 && v.at[1] < y1).map((v) => Math.abs(v.at[0])));
+    expect(halfWidth(1.26, 1.34) / halfWidth(1.04, 1.1)).toBeGreaterThan(1.25);
+    // A seat: the trousers' hips reach further back than forward.
+    const hips = vertices('Denim').filter((v) => v.joint === 'Hips').map((v) => v.at[2]);
+    expect(-Math.min(...hips) - Math.max(...hips)).toBeGreaterThan(0.02);
+    // A forearm that swells below the elbow and narrows to the wrist.
+    const wrist = head('Hand.L'), elbow = head('LowerArm.L');
+    const radiusAt = (t: number) => {
+      const axis = [0, 1, 2].map((c) => wrist[c] - elbow[c]) as V3, length = len(axis);
+      return Math.max(...vertices('Shirt').filter((v) => v.joint === 'LowerArm.L' || v.joint === 'UpperArm.L').flatMap((v) => {
+        const d = sub(v.at, [elbow[0], elbow[1], elbow[2]]), along = dot(d, axis) / length;
+        return Math.abs(along - t * length) < 0.01 ? [len(cross(d, axis)) / length] : [];
+      }));
+    };
+    expect(radiusAt(0.2) / radiusAt(0)).toBeGreaterThan(1.08);
+    expect(radiusAt(0.2) / radiusAt(0.95)).toBeGreaterThan(1.2);
   });
 
   it('stands on the ground, Y up, facing +Z with its left hand at +X', () => {
