@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { startBrowserSession } from '../test/support/browser.ts';
 import { ARTIFACTS_DIR } from '../test/support/png.ts';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '10000' }, wait: { type: 'string', default: '600' }, width: { type: 'string', default: '960' }, height: { type: 'string', default: '600' } } });
+const { values } = parseArgs({ options: { count: { type: 'string', default: '10000' }, wait: { type: 'string', default: '600' }, width: { type: 'string', default: '800' }, height: { type: 'string', default: '500' } } });
 const counts = values.count.split(',').map(Number), waitS = Number(values.wait);
 const session = await startBrowserSession();
 let started = Date.now();
@@ -28,7 +28,7 @@ try {
     let text = '', frames = 0;
     const deadline = started + waitS * 1000;
     // Until the page has reported a few frames (its report counts the renderer's frames).
-    while (Date.now() < deadline && consoleErrors.length === 0 && frames < 4) {
+    while (Date.now() < deadline && consoleErrors.length === 0 && frames < 3) {
       const now = await page.locator('#count').textContent({ timeout: 120_000 }).catch((e: Error) => `(no answer: ${e.message.split('\n')[0]})`);
       if (now !== text) console.log(`${at()} ${now}`);
       text = now ?? '';
