@@ -1,9 +1,9 @@
 // The environment prefilter (src/gpu/environment/prefilter.ts), run once when an
 // environment loads: equirect → cube map, the cube's mip chain (2×2 averages), the GGX
 // specular mip chain (importance sampled, with filtered importance sampling: each sample
-// reads the mip whose texel covers its solid angle, Křivánek & Colbert, GPU Gems 3 ch. 20),
-// and the split-sum BRDF table (Karis, "Real Shading in Unreal Engine 4", 2013), once per
-// device. (The diffuse irradiance is projected on the CPU: src/gpu/environment/sh9.ts.)
+// reads the mip whose texel covers its solid angle, Křivánek & Colbert, GPU Gems 3 ch. 20).
+// The diffuse irradiance (src/gpu/environment/sh9.ts) and the split-sum BRDF table (Karis,
+// "Real Shading in Unreal Engine 4", 2013; src/gpu/environment/brdf-lut.ts) are made on the CPU.
 // Built as pbr.wgsl + fullscreen.wgsl + this file. PrefilterParams is mirrored by
 // src/gpu/environment/prefilter-params.ts (test/gpu/environment/prefilter.test.ts).
 
@@ -106,34 +106,4 @@ fn fsSpecular(in: FullscreenOutput) -> @location(0) vec4f {
     }
   }
   return vec4f(sum / max(weight, 1e-6), 1.0);
-}
-
-// The split-sum BRDF table: for (n·v, roughness) the scale and bias of f0 in the specular
-// share of a uniform white environment, ∫ f_spec n·l dl = f0 · A + B (f90 = 1).
-const BRDF_LUT_SAMPLES: u32 = 512u;
-
-@fragment
-fn fsBrdfLut(in: FullscreenOutput) -> @location(0) vec4f {
-  let nDotV = max(in.uv.x, 1e-3);
-  let roughness = max(in.uv.y, MIN_ROUGHNESS);
-  let alpha = roughness * roughness;
-  let v = vec3f(sqrt(1.0 - nDotV * nDotV), 0.0, nDotV);
-  let n = vec3f(0.0, 0.0, 1.0);
-  var a = 0.0;
-  var b = 0.0;
-  for (var i = 0u; i < BRDF_LUT_SAMPLES; i++) {
-    let h = importanceSampleGgx(hammersley(i, BRDF_LUT_SAMPLES), n, alpha);
-    let vDotH = dot(v, h);
-    let l = 2.0 * vDotH * h - v;
-    let nDotL = l.z;
-    let nDotH = h.z;
-    if (nDotL > 0.0 && vDotH > 0.0) {
-      // f_spec n·l / pdf with pdf = D n·h / (4 v·h): V · 4 · n·l · v·h / n·h.
-      let g = visibilitySmithGgx(nDotL, nDotV, alpha) * 4.0 * nDotL * vDotH / nDotH;
-      let fc = pow(1.0 - vDotH, 5.0);
-      a += (1.0 - fc) * g;
-      b += fc * g;
-    }
-  }
-  return vec4f(a / f32(BRDF_LUT_SAMPLES), b / f32(BRDF_LUT_SAMPLES), 0.0, 1.0);
 }

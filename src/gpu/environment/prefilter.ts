@@ -7,7 +7,8 @@
  *    quarter of the radiance cube's size;
  * and projects the image's diffuse irradiance on SH9 on the CPU meanwhile (sh9.ts), whose
  * band 1 gives the dominant direction (the ground shadow's light). The split-sum BRDF table is
- * made once per device (`acquireBrdfLut`).
+ * computed on the CPU once per page (brdf-lut.ts) and uploaded once per device (`acquireBrdfLut`):
+ * three render pipelines, all asked for at once (ENVIRONMENT_PIPELINES).
  * Everything runs within WebGPU's default limits (SwiftShader included).
  */
 import environmentWgsl from '../../../shaders/environment.wgsl?raw';
@@ -23,6 +24,7 @@ import {
   PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS, SPECULAR_SAMPLES, SPECULAR_SIZE_RATIO,
 } from './prefilter-params.ts';
 import { irradianceSh9 } from './sh9.ts';
+import { brdfLutHalves } from './brdf-lut.ts';
 
 export const ENVIRONMENT_SHADER_SOURCE = pipelineShader('environment prefilter', {
   'pbr.wgsl': pbrWgsl, 'fullscreen.wgsl': fullscreenWgsl, 'environment.wgsl': environmentWgsl,
@@ -31,6 +33,8 @@ export const ENVIRONMENT_SHADER_SOURCE = pipelineShader('environment prefilter',
 /** Uniform slots are this far apart (the default minUniformBufferOffsetAlignment). */
 const PARAMS_STRIDE = 256;
 const LUT_FORMAT: GPUTextureFormat = 'rg16float';
+/** Two half floats. */
+const LUT_TEXEL_BYTES = 4;
 
 interface PrefilterPipelines {
   readonly module: GPUShaderModule;
@@ -40,11 +44,10 @@ interface PrefilterPipelines {
   readonly equirectToCube: Promise<GPURenderPipeline>;
   readonly downsample: Promise<GPURenderPipeline>;
   readonly specular: Promise<GPURenderPipeline>;
-  /** The BRDF table's pipeline, built with the others (prefilterEnvironment awaits it). */
-  readonly lut: Promise<GPURenderPipeline>;
-  /** It, once built. */
-  lutReady: GPURenderPipeline | undefined;
 }
+
+/** Render pipelines a device creates to prefilter its first environment (each later one reuses them). */
+export const ENVIRONMENT_PIPELINES = 3;
 
 const prefilterPipelines = perDevice((device): PrefilterPipelines => {
   const module = device.createShaderModule({ label: 'environment prefilter', code: ENVIRONMENT_SHADER_SOURCE });
@@ -65,14 +68,7 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
     fragment: { module, entryPoint, constants, targets: [{ format: ENVIRONMENT_FORMAT }] },
     primitive: { topology: 'triangle-list' },
   });
-  const lut = device.createRenderPipelineAsync({
-    label: 'BRDF lookup table',
-    layout: device.createPipelineLayout({ label: 'BRDF lookup table', bindGroupLayouts: [] }),
-    vertex: { module, entryPoint: 'vsFullscreen' },
-    fragment: { module, entryPoint: 'fsBrdfLut', targets: [{ format: LUT_FORMAT }] },
-    primitive: { topology: 'triangle-list' },
-  });
-  const made: PrefilterPipelines = {
+  return {
     module,
     sampler: device.createSampler({
       label: 'environment prefilter sampler', magFilter: 'linear', minFilter: 'linear', mipmapFilter: 'linear',
@@ -82,52 +78,26 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
     equirectToCube: render('equirect to cube', 'fsEquirectToCube', equirectLayout),
     downsample: render('cube mip', 'fsDownsample', cubeLayout),
     specular: render('specular', 'fsSpecular', cubeLayout, { MIRROR_SOURCE_LEVEL: Math.log2(SPECULAR_SIZE_RATIO) }),
-    lut,
-    lutReady: undefined,
   };
-  lut.then((p) => { made.lutReady = p; }, () => {});
-  return made;
 });
-
-/**
- * The BRDF table's pipeline: built asynchronously with the prefilter's (every Environment
- * comes from prefilterEnvironment, which waits for it), so the first table never stalls a
- * frame on a compile; built here only if asked for before that.
- */
-function brdfLutPipeline(device: GPUDevice): GPURenderPipeline {
-  const p = prefilterPipelines(device);
-  p.lutReady ??= device.createRenderPipeline({
-    label: 'BRDF lookup table (sync)',
-    layout: device.createPipelineLayout({ label: 'BRDF lookup table', bindGroupLayouts: [] }),
-    vertex: { module: p.module, entryPoint: 'vsFullscreen' },
-    fragment: { module: p.module, entryPoint: 'fsBrdfLut', targets: [{ format: LUT_FORMAT }] },
-    primitive: { topology: 'triangle-list' },
-  });
-  return p.lutReady;
-}
 
 interface LutHolder { readonly texture: GPUTexture; readonly view: GPUTextureView; users: number }
 const brdfLuts = new WeakMap<GPUDevice, LutHolder>();
 
 /**
  * The device's split-sum BRDF table (BRDF_LUT_SIZE², rg16float: f0 scale and bias by n·v
- * across and roughness down): rendered by the first user, shared by every later one, freed
- * when the last calls `releaseBrdfLut` (a page without viewers holds no GPU memory).
+ * across and roughness down; brdf-lut.ts): uploaded by the first user, shared by every later
+ * one, freed when the last calls `releaseBrdfLut` (a page without viewers holds no GPU memory).
  */
 export function acquireBrdfLut(device: GPUDevice): GPUTextureView {
   let lut = brdfLuts.get(device);
   if (!lut) {
     const texture = device.createTexture({
       label: 'BRDF lookup table', size: [BRDF_LUT_SIZE, BRDF_LUT_SIZE], format: LUT_FORMAT,
-      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC,
     });
     const view = texture.createView({ label: 'BRDF lookup table' });
-    const encoder = device.createCommandEncoder({ label: 'BRDF lookup table' });
-    const pass = encoder.beginRenderPass({ label: 'BRDF lookup table', colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store' }] });
-    pass.setPipeline(brdfLutPipeline(device));
-    pass.draw(3);
-    pass.end();
-    device.queue.submit([encoder.finish()]);
+    device.queue.writeTexture({ texture }, brdfLutHalves(), { bytesPerRow: BRDF_LUT_SIZE * LUT_TEXEL_BYTES }, [BRDF_LUT_SIZE, BRDF_LUT_SIZE]);
     lut = { texture, view, users: 0 };
     brdfLuts.set(device, lut);
   }
@@ -151,7 +121,9 @@ export function releaseBrdfLut(device: GPUDevice): void {
 /** Prefilters `image` into an Environment (see the module comment). The caller owns the result. */
 export async function prefilterEnvironment(device: GPUDevice, image: EquirectImage, label = 'environment'): Promise<Environment> {
   const p = prefilterPipelines(device);
-  const [equirectToCube, downsample, specularPipeline] = await Promise.all([p.equirectToCube, p.downsample, p.specular, p.lut]);
+  // While the pipelines compile (another process, in a browser): the BRDF table the first frame binds.
+  brdfLutHalves();
+  const [equirectToCube, downsample, specularPipeline] = await Promise.all([p.equirectToCube, p.downsample, p.specular]);
   const source = downsampleEquirect(image, MAX_EQUIRECT_WIDTH);
   const equirect = device.createTexture({
     label: `${label} equirect`, size: [source.width, source.height], format: ENVIRONMENT_FORMAT,

@@ -1,0 +1,113 @@
+/**
+ * The split-sum BRDF table computed on the CPU: for (n·v, roughness) the scale A and bias B of
+ * f0 in the specular share of a uniform white environment, ∫ f_spec n·l dl = f0 · A + B
+ * (f90 = 1), BRDF_LUT_SIZE² texels of rg16float (n·v across, roughness down, at texel centres).
+ * It was a render pipeline; on a CPU rasteriser compiling that pipeline cost more than these
+ * 2 M samples do in JavaScript, and a page's first frame waited on the compile. Same estimator
+ * as before: BRDF_LUT_SAMPLES Hammersley points importance-sampling GGX (pdf D n·h / 4 v·h),
+ * height-correlated Smith visibility, Schlick's Fresnel; f32 on the GPU, f64 here, so texels
+ * may differ in the last half-float bit (test/gpu/environment/brdf-lut.test.ts compares them).
+ */
+import { toHalf } from './equirect.ts';
+import { BRDF_LUT_SIZE } from './prefilter-params.ts';
+
+/** Samples per texel. */
+export const BRDF_LUT_SAMPLES = 512;
+/** Roughness is clamped to this, as in shaders/pbr.wgsl (MIN_ROUGHNESS). */
+const MIN_ROUGHNESS = 0.03;
+/** n·v is clamped to this (head-on at the table's left edge would divide by zero). */
+const MIN_N_DOT_V = 1e-3;
+
+/** Van der Corput radical inverse of `i` (its 32 bits reversed, / 2³²). */
+function radicalInverse(i: number): number {
+  let bits = i >>> 0;
+  bits = ((bits << 16) | (bits >>> 16)) >>> 0;
+  bits = (((bits & 0x55555555) << 1) | ((bits & 0xaaaaaaaa) >>> 1)) >>> 0;
+  bits = (((bits & 0x33333333) << 2) | ((bits & 0xcccccccc) >>> 2)) >>> 0;
+  bits = (((bits & 0x0f0f0f0f) << 4) | ((bits & 0xf0f0f0f0) >>> 4)) >>> 0;
+  bits = (((bits & 0x00ff00ff) << 8) | ((bits & 0xff00ff00) >>> 8)) >>> 0;
+  return bits * 2.3283064365386963e-10;
+}
+
+/**
+ * The GGX half vectors for perceptual `roughness` (xs in [0, n), zs in [n, 2n)): sample i's
+ * Hammersley point importance-sampled about n = +z, in the frame of environment.wgsl's
+ * importanceSampleGgx (tangent (0, −1, 0), bitangent (1, 0, 0)); its y never enters the table.
+ */
+function halfVectors(roughness: number, sinPhi: Float64Array, radical: Float64Array, dst: Float64Array): Float64Array {
+  const alpha = Math.max(roughness, MIN_ROUGHNESS) ** 2, a2 = alpha * alpha, n = BRDF_LUT_SAMPLES;
+  for (let i = 0; i < n; i++) {
+    const u = radical[i];
+    const cosTheta = Math.sqrt((1 - u) / (1 + (a2 - 1) * u));
+    dst[i] = Math.sqrt(Math.max(0, 1 - cosTheta * cosTheta)) * sinPhi[i];
+    dst[n + i] = cosTheta;
+  }
+  return dst;
+}
+
+/** A and B (see the module comment) for `nDotV` and the half vectors of a roughness (`halfVectors`), written to `dst` [0], [1]. */
+function scaleBias(nDotV: number, roughness: number, h: Float64Array, dst: Float64Array): Float64Array {
+  nDotV = Math.max(nDotV, MIN_N_DOT_V);
+  const alpha = Math.max(roughness, MIN_ROUGHNESS) ** 2, a2 = alpha * alpha, n = BRDF_LUT_SAMPLES;
+  const vx = Math.sqrt(1 - nDotV * nDotV), vz = nDotV;
+  const ggxVPerNDotL = Math.sqrt(nDotV * nDotV * (1 - a2) + a2);
+  let a = 0, b = 0;
+  for (let i = 0; i < n; i++) {
+    const hx = h[i], hz = h[n + i];
+    const vDotH = vx * hx + vz * hz;
+    const nDotL = 2 * vDotH * hz - vz;
+    if (nDotL > 0 && vDotH > 0) {
+      // Height-correlated Smith V = 0.5 / (ggxV + ggxL); f_spec n·l / pdf = V · 4 · n·l · v·h / n·h.
+      const sum = nDotL * ggxVPerNDotL + nDotV * Math.sqrt(nDotL * nDotL * (1 - a2) + a2);
+      if (!(sum > 0)) continue;
+      const g = (2 * nDotL * vDotH) / (sum * hz);
+      const t = 1 - vDotH, t2 = t * t, fc = t2 * t2 * t;
+      a += (1 - fc) * g;
+      b += fc * g;
+    }
+  }
+  dst[0] = a / n;
+  dst[1] = b / n;
+  return dst;
+}
+
+/** The sample points' sin φ and radical inverses (Hammersley: φ = 2π i / n). */
+function samplePoints(): { sinPhi: Float64Array; radical: Float64Array } {
+  const sinPhi = new Float64Array(BRDF_LUT_SAMPLES), radical = new Float64Array(BRDF_LUT_SAMPLES);
+  for (let i = 0; i < BRDF_LUT_SAMPLES; i++) {
+    sinPhi[i] = Math.sin((2 * Math.PI * i) / BRDF_LUT_SAMPLES);
+    radical[i] = radicalInverse(i);
+  }
+  return { sinPhi, radical };
+}
+
+/** A and B (see the module comment) for one n·v and perceptual roughness, written to `dst` [0], [1]. */
+export function brdfScaleBias(nDotV: number, roughness: number, dst: Float64Array): Float64Array {
+  const { sinPhi, radical } = samplePoints();
+  return scaleBias(nDotV, roughness, halfVectors(roughness, sinPhi, radical, new Float64Array(2 * BRDF_LUT_SAMPLES)), dst);
+}
+
+let table: Uint16Array | undefined;
+
+/**
+ * The table as rg16float texels, row by row (computed on the first call, ~2 M samples, then
+ * shared: it depends on nothing).
+ */
+export function brdfLutHalves(): Uint16Array {
+  if (table) return table;
+  const halves = new Uint16Array(BRDF_LUT_SIZE * BRDF_LUT_SIZE * 2);
+  const ab = new Float64Array(2), h = new Float64Array(2 * BRDF_LUT_SAMPLES);
+  const { sinPhi, radical } = samplePoints();
+  for (let y = 0; y < BRDF_LUT_SIZE; y++) {
+    const roughness = (y + 0.5) / BRDF_LUT_SIZE;
+    halfVectors(roughness, sinPhi, radical, h);
+    for (let x = 0; x < BRDF_LUT_SIZE; x++) {
+      scaleBias((x + 0.5) / BRDF_LUT_SIZE, roughness, h, ab);
+      const o = (y * BRDF_LUT_SIZE + x) * 2;
+      halves[o] = toHalf(ab[0]);
+      halves[o + 1] = toHalf(ab[1]);
+    }
+  }
+  table = halves;
+  return halves;
+}
