@@ -26,6 +26,20 @@ interface Model {
   read(accessor: number): Typed;
 }
 
+/**
+ * Checks every item i < count: `check` says what is wrong with item i, or undefined. One expect
+ * for the lot, listing the first five wrong items: these loops run hundreds of thousands of
+ * checks, and each vitest expect costs microseconds.
+ */
+function expectEach(count: number, what: string, check: (i: number) => string | undefined): void {
+  const wrong: string[] = [];
+  for (let i = 0; i < count && wrong.length < 5; i++) {
+    const problem = check(i);
+    if (problem !== undefined) wrong.push(`${i}: ${problem}`);
+  }
+  expect(wrong, what).toEqual([]);
+}
+
 function open(name: string): Model {
   return openGlb(buildBuiltinGlb(name));
 }
@@ -122,7 +136,9 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
   const skin = json.skins[0];
 
   it('is deterministic, byte for byte', () => {
-    expect(buildBuiltinGlb(name)).toEqual(model.glb);
+    const again = buildBuiltinGlb(name);
+    expect(again.length).toBe(model.glb.length);
+    expectEach(again.length, 'bytes of a second build', (i) => (again[i] === model.glb[i] ? undefined : `${again[i]} ≠ ${model.glb[i]}`));
   });
 
   it('is a well-formed GLB', () => {
@@ -203,7 +219,7 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
       expect(json.accessors[p.attributes.WEIGHTS_0].componentType).toBe(5126);
       const indices = read(p.indices!);
       expect(indices.length % 3).toBe(0);
-      for (let i = 0; i < indices.length; i++) expect(indices[i]).toBeLessThan(count);
+      expectEach(indices.length, 'indices below the vertex count', (i) => (indices[i] < count ? undefined : `${indices[i]} ≥ ${count}`));
       expect(json.materials[p.material!].pbrMetallicRoughness!.baseColorFactor).toHaveLength(4);
       vertices += count;
     }
@@ -229,15 +245,15 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
     for (const p of skinnedPrimitives(json)) {
       const pos = read(p.attributes.POSITION);
       const nrm = read(p.attributes.NORMAL);
-      for (let v = 0; v < nrm.length / 3; v++) expect(Math.abs(len(at3(nrm, v)) - 1)).toBeLessThan(1e-6);
+      expectEach(nrm.length / 3, 'unit normals', (v) => (Math.abs(len(at3(nrm, v)) - 1) < 1e-6 ? undefined : `length ${len(at3(nrm, v))}`));
       const idx = read(p.indices!);
-      for (let t = 0; t < idx.length; t += 3) {
-        const [a, b, c] = [idx[t], idx[t + 1], idx[t + 2]];
+      expectEach(idx.length / 3, 'triangles, not degenerate and wound counter-clockwise around their normals', (t) => {
+        const [a, b, c] = [idx[3 * t], idx[3 * t + 1], idx[3 * t + 2]];
         const face = cross(sub(at3(pos, b), at3(pos, a)), sub(at3(pos, c), at3(pos, a)));
-        expect(len(face)).toBeGreaterThan(0); // no degenerate triangles
+        if (!(len(face) > 0)) return 'degenerate';
         const smooth: V3 = [0, 1, 2].map((k) => nrm[3 * a + k] + nrm[3 * b + k] + nrm[3 * c + k]) as V3;
-        expect(dot(face, smooth)).toBeGreaterThan(0);
-      }
+        return dot(face, smooth) > 0 ? undefined : `wound clockwise (face · normals = ${dot(face, smooth)})`;
+      });
     }
   });
 
@@ -247,35 +263,35 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
       const nrm = read(p.attributes.NORMAL);
       const tan = read(p.attributes.TANGENT);
       const uv = read(p.attributes.TEXCOORD_0);
-      const n = nrm.length / 3;
-      for (let v = 0; v < n; v++) {
+      expectEach(nrm.length / 3, 'unit tangents orthogonal to the normals, w = ±1', (v) => {
         const t: V3 = [tan[4 * v], tan[4 * v + 1], tan[4 * v + 2]];
-        expect(Math.abs(len(t) - 1)).toBeLessThan(1e-6);
-        expect(Math.abs(dot(t, at3(nrm, v)))).toBeLessThan(1e-5);
-        expect(Math.abs(tan[4 * v + 3])).toBe(1);
-      }
+        if (!(Math.abs(len(t) - 1) < 1e-6)) return `length ${len(t)}`;
+        if (!(Math.abs(dot(t, at3(nrm, v))) < 1e-5)) return `tangent · normal = ${dot(t, at3(nrm, v))}`;
+        return Math.abs(tan[4 * v + 3]) === 1 ? undefined : `w = ${tan[4 * v + 3]}`;
+      });
       // glTF: bitangent = cross(normal, tangent) * w points towards decreasing v
       // (UV origin top-left), and the tangent follows increasing u.
       const idx = read(p.indices!);
       let checked = 0;
-      for (let i = 0; i < idx.length; i += 3) {
-        const [a, b, c] = [idx[i], idx[i + 1], idx[i + 2]];
+      expectEach(idx.length / 3, 'tangents along increasing u, bitangents towards decreasing v', (tri) => {
+        const [a, b, c] = [idx[3 * tri], idx[3 * tri + 1], idx[3 * tri + 2]];
         const e1 = sub(at3(pos, b), at3(pos, a));
         const e2 = sub(at3(pos, c), at3(pos, a));
         const [du1, dv1] = [uv[2 * b] - uv[2 * a], uv[2 * b + 1] - uv[2 * a + 1]];
         const [du2, dv2] = [uv[2 * c] - uv[2 * a], uv[2 * c + 1] - uv[2 * a + 1]];
         const det = du1 * dv2 - du2 * dv1;
-        if (Math.abs(det) < 1e-9) continue;
+        if (Math.abs(det) < 1e-9) return undefined;
         const dPdu: V3 = [0, 1, 2].map((k) => (e1[k] * dv2 - e2[k] * dv1) / det) as V3;
         const dPdv: V3 = [0, 1, 2].map((k) => (e2[k] * du1 - e1[k] * du2) / det) as V3;
+        checked++;
         for (const v of [a, b, c]) {
           const t: V3 = [tan[4 * v], tan[4 * v + 1], tan[4 * v + 2]];
           const bitangent = cross(at3(nrm, v), t).map((x) => x * tan[4 * v + 3]) as V3;
-          expect(dot(t, dPdu)).toBeGreaterThan(0);
-          expect(dot(bitangent, dPdv)).toBeLessThan(0);
+          if (!(dot(t, dPdu) > 0)) return `vertex ${v}: tangent · dP/du = ${dot(t, dPdu)}`;
+          if (!(dot(bitangent, dPdv) < 0)) return `vertex ${v}: bitangent · dP/dv = ${dot(bitangent, dPdv)}`;
         }
-        checked++;
-      }
+        return undefined;
+      });
       expect(checked).toBeGreaterThan(idx.length / 3 / 2);
     }
   });
@@ -284,24 +300,24 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
     for (const p of skinnedPrimitives(json)) {
       const joints = read(p.attributes.JOINTS_0);
       const weights = read(p.attributes.WEIGHTS_0);
-      for (let v = 0; v < weights.length / 4; v++) {
+      expectEach(weights.length / 4, 'weights: ≥ 0 on distinct joints of the skin, unused slots joint 0, summing to 1', (v) => {
         let sum = 0;
         const used = new Set<number>();
         for (let k = 0; k < 4; k++) {
           const w = weights[4 * v + k];
           const j = joints[4 * v + k];
-          expect(w).toBeGreaterThanOrEqual(0);
-          expect(j).toBeLessThan(skin.joints.length);
+          if (!(w >= 0)) return `weight ${w}`;
+          if (!(j < skin.joints.length)) return `joint ${j} of ${skin.joints.length}`;
           if (w > 0) {
-            expect(used.has(j)).toBe(false);
+            if (used.has(j)) return `joint ${j} twice`;
             used.add(j);
-          } else {
-            expect(j).toBe(0); // unused slots: joint 0, weight 0
+          } else if (j !== 0) {
+            return `unused slot ${k} names joint ${j}`; // unused slots: joint 0, weight 0
           }
           sum += w;
         }
-        expect(Math.abs(sum - 1)).toBeLessThan(1e-6);
-      }
+        return Math.abs(sum - 1) < 1e-6 ? undefined : `weights sum to ${sum}`;
+      });
     }
   });
 
