@@ -4,7 +4,7 @@ import { MaterialUniformAnimator } from './model/material-animation.ts';
 import { resolveSkinningMethod, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import type { Model } from '../gltf/model.ts';
-import { mat4 } from 'wgpu-matrix';
+import { multiplyMat4 } from '../math/trs.ts';
 import { FRUSTUM_FLOATS, frustumPlanes } from '../math/frustum.ts';
 import type { Camera } from './frame/camera.ts';
 import { BoundsOverlay } from './debug/bounds-overlay.ts';
@@ -475,7 +475,7 @@ export class Renderer {
     } else if (drawing && (settings.culling || plan.showBounds)) {
       const culler = current!.culler;
       // The frame uniforms are camera-relative; the culler's boxes are in world space.
-      mat4.multiply(camera.projection, camera.view, this.worldViewProjection);
+      multiplyMat4(camera.projection, camera.view, this.worldViewProjection);
       culler.run(this.worldViewProjection, camera.view, plan.instances, plan.count, plan.placements, plan.skinning, settings.culling, settings.culling, eye);
       plan.culled = plan.count - culler.visibleCount;
       // Palettes already back to back (a Crowd's) go up as they are: the survivors' records point at their slot there.

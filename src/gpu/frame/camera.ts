@@ -1,4 +1,5 @@
-import { mat4 } from 'wgpu-matrix';
+import { setIdentity } from '../../math/trs.ts';
+import { lookAtView, perspectiveProjection } from '../../math/view-projection.ts';
 import type { Bounds } from './bounds.ts';
 
 /** What the Renderer needs from a camera each frame. `update` must allocate nothing. */
@@ -61,8 +62,8 @@ export class OrbitCamera implements Camera {
   fovY = (40 * Math.PI) / 180;
   near = 0.03;
   far = 100;
-  readonly view = mat4.identity();
-  readonly projection = mat4.identity();
+  readonly view = setIdentity(new Float32Array(16));
+  readonly projection = setIdentity(new Float32Array(16));
   readonly position = new Float32Array(3);
   readonly eye = new Float64Array(3);
   /** The eye relative to the target (float32, small): lookAt's input, so the rotation does not depend on where the target is. */
@@ -131,9 +132,9 @@ export class OrbitCamera implements Camera {
     this.position.set(e);
     // The rotation from the small relative offset (identical at any distance from the
     // origin), then the translation −R·eye in float64.
-    mat4.lookAt(rel, ZERO, UP, this.view);
+    lookAtView(rel, ZERO, UP, this.view);
     const v = this.view;
     for (let r = 0; r < 3; r++) v[12 + r] = -(v[r] * e[0] + v[4 + r] * e[1] + v[8 + r] * e[2]);
-    mat4.perspective(this.fovY, aspect, this.near, this.far, this.projection);
+    perspectiveProjection(this.fovY, aspect, this.near, this.far, this.projection);
   }
 }

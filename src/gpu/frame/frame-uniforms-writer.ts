@@ -3,8 +3,7 @@
  * lights the scene: the renderer writes them once per frame, then uploads the block in one
  * writeBuffer. Allocates nothing.
  */
-import { mat4 } from 'wgpu-matrix';
-import { length3 } from '../../math/trs.ts';
+import { length3, multiplyMat4 } from '../../math/trs.ts';
 import { viewRotation } from './camera-relative.ts';
 import type { Camera } from './camera.ts';
 import { DEBUG_LINE_WIDTH_FRACTION, DEBUG_LINE_WIDTH_MIN } from '../layouts/debug.ts';
@@ -33,7 +32,7 @@ export function writeFrameUniforms(
 ): void {
   viewRotation(camera.view, f.view);
   f.projection.set(camera.projection);
-  mat4.multiply(camera.projection, f.view, f.viewProjection);
+  multiplyMat4(camera.projection, f.view, f.viewProjection);
   f.cameraPosition.fill(0);
   f.exposure[0] = s.exposure;
   f.toneMapping[0] = s.toneMapping;

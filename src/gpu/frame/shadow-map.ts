@@ -16,10 +16,10 @@
  * to steps of 2^¼ and its centre snapped to whole texels in light space, so the map only
  * shimmers when a step changes.
  */
-import { mat4 } from 'wgpu-matrix';
 import type { ModelInstance } from '../../anim/instance.ts';
 import type { Model } from '../../gltf/model.ts';
-import { length3, maxAxisScale } from '../../math/trs.ts';
+import { length3, maxAxisScale, multiplyMat4 } from '../../math/trs.ts';
+import { lookAtView, orthographicProjection } from '../../math/view-projection.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
 import { FRAME_UNIFORMS_SIZE, FrameUniformsData } from '../layouts/frame-uniforms.ts';
 import { INDIRECT_ARGS_BYTES } from '../layouts/cull.ts';
@@ -223,7 +223,7 @@ export function fitLight(
   const view = scratch.subarray(0, 16);
   const projection = scratch.subarray(16, 32);
   // Looking along −towardsLight, the light at the origin (the ortho box places it).
-  mat4.lookAt(towardsLight, ORIGIN, Math.abs(towardsLight[1]) > 0.99 ? UP_Z : UP_Y, view);
+  lookAtView(towardsLight, ORIGIN, Math.abs(towardsLight[1]) > 0.99 ? UP_Z : UP_Y, view);
   view[12] = 0;
   view[13] = 0;
   view[14] = 0;
@@ -232,8 +232,8 @@ export function fitLight(
   const cy = Math.round((view[1] * center[0] + view[5] * center[1] + view[9] * center[2]) / texel) * texel;
   const cz = view[2] * center[0] + view[6] * center[1] + view[10] * center[2];
   // View-space z of the sphere runs cz − r … cz + r; near/far are distances along −z.
-  mat4.ortho(cx - r, cx + r, cy - r, cy + r, -cz - r, -cz + r, projection);
-  mat4.multiply(projection, view, dst);
+  orthographicProjection(cx - r, cx + r, cy - r, cy + r, -cz - r, -cz + r, projection);
+  multiplyMat4(projection, view, dst);
   return texel;
 }
 
