@@ -20,7 +20,7 @@ import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds, type Bounds } from '../../src/gpu/frame/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 import { configureCanvas, requestWebGpuDevice } from '../../src/gpu/device/device.ts';
-import type { GpuPaletteSource } from '../../src/gpu/draw/culling-pass.ts';
+import type { GpuPaletteSource } from '../../src/gpu/draw/palette-source.ts';
 import { Renderer } from '../../src/gpu/renderer.ts';
 import * as THREE from 'three/webgpu';
 import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';

@@ -15,5 +15,5 @@ export { AUTO_GPU_MIN_INSTANCES, type CrowdEvaluator, type CrowdOptions } from '
 export { createCrowd, GpuCrowd, type AnyCrowd } from './gpu-crowd.ts';
 export { movingMeshNodes } from '../anim/moving-mesh-nodes.ts';
 export { GpuPoseEvaluator, type GpuPoseEvaluatorOptions, type HierarchyMode } from '../gpu/crowd/evaluator.ts';
-export type { GpuPaletteSource } from '../gpu/draw/culling-pass.ts';
+export type { GpuPaletteSource } from '../gpu/draw/palette-source.ts';
 export type { RootLock } from '../gpu/crowd/pack.ts';

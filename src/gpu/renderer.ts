@@ -19,7 +19,7 @@ import { writeDrawRecords } from './draw/draw-record-writer.ts';
 import { FrameBindings } from './frame/frame-bindings.ts';
 import { writeFrameUniforms } from './frame/frame-uniforms-writer.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './model/upload.ts';
-import { checkPaletteSource, type GpuPaletteSource } from './draw/culling-pass.ts';
+import { checkPaletteSource, type GpuPaletteSource } from './draw/palette-source.ts';
 import { FramePlan } from './draw/frame-plan.ts';
 import type { BuildFailure } from './device/background-build.ts';
 import { GpuTimer } from './device/timer.ts';
@@ -259,13 +259,7 @@ export class Renderer {
    * (EXT_mesh_gpu_instancing nodes) cannot have it.
    */
   async prepareGpuCulling(): Promise<boolean> {
-    const current = this.current;
-    if (!current) return false;
-    current.requestGpuCulling(this.onBuildFailed);
-    if (!current.gpuCuller) return false;
-    current.requestGpuRecords(this.onBuildFailed);
-    await Promise.all([current.gpuCuller.prepare(), current.gpuRecordsPrepared()]);
-    return true;
+    return (await this.current?.prepareGpuPasses(this.onBuildFailed)) ?? false;
   }
 
   /** Builds the ground disc's pipeline; frames with `settings.ground` draw it once this resolves. */

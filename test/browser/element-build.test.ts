@@ -106,7 +106,7 @@ describe('library build', () => {
     expect(element.lazy.some((f) => f.includes('EXRLoader'))).toBe(true);
   });
 
-  it('the element\'s first load carries what a plain glTF needs: crowds, built-in models, retargeting, environment decoders, the WGSL of MToon, the PBR extensions, the GPU culling/record, pre-skinning and DQ palette passes, the debug overlays, the VRM readers, the Draco decoding and wgpu-matrix are lazy chunks', () => {
+  it('the element\'s first load carries what a plain glTF needs: crowds, built-in models, retargeting, environment decoders, the WGSL of MToon, the PBR extensions, the GPU culling/record passes and compute pre-skinning (code and WGSL), the DQ palette pass\'s WGSL, the debug views (code and WGSL), the VRM readers, the Draco decoding and wgpu-matrix are lazy chunks', () => {
     const sizes = JSON.parse(readFileSync(join(OUT, 'sizes.json'), 'utf8')) as {
       entries: { entry: string; firstLoad: { files: number; gzip: number }; lazy: string[] }[];
       chunks: Record<string, { imports: string[] }>;
@@ -135,6 +135,8 @@ describe('library build', () => {
       'the Draco decoding (a KHR_draco_mesh_compression file)': 'draco-worker-decode',
       // A property of its factory-built API (names of properties survive minification); the camera uses src/math/view-projection.ts.
       'wgpu-matrix (the built-in models\' rig)': 'perspectiveReverseZ',
+      'the GPU culling pass\'s TypeScript (crowds on the GPU)': 'GpuCuller.encode: resize to the source records first',
+      'the GPU record pass\'s TypeScript (crowds on the GPU)': 'GpuRecords.encode: instances',
     };
     for (const [part, text] of Object.entries(parts)) {
       expect(eager.includes(text), `${part} in the first load`).toBe(false);

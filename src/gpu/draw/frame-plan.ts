@@ -7,7 +7,8 @@
  */
 import type { ModelInstance } from '../../anim/instance.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
-import type { GpuCuller, GpuPaletteSource } from './culling-pass.ts';
+import type { GpuCuller } from './culling-pass.ts';
+import type { GpuPaletteSource } from './palette-source.ts';
 
 /**
  * Where a pass's palettes come from. From the instances: `copied` (the drawn ones, in order,

@@ -20,15 +20,24 @@ import type { GpuMaterial, GpuModel, GpuPrimitive } from '../model/upload.ts';
 import { DqPalettePass } from './dq-palette-pass.ts';
 import { centerLayout, GpuCenters } from '../model/center-buffer.ts';
 import { INDIRECT_ARGS_BYTES } from '../layouts/cull.ts';
-import { GpuCuller, gpuCullingSupported } from './culling-pass.ts';
-import { GpuRecords, gpuRecordsApply, type GpuRecordSource } from './records-pass.ts';
+import type { GpuCuller } from './culling-pass.ts';
+import type { GpuRecords, GpuRecordSource } from './records-pass.ts';
 import { groundFootprint, type GroundDisc, type GroundFootprint } from '../frame/ground.ts';
 import { BindGroup, DrawFlag, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from '../layouts/bindings.ts';
-import type { BuildFailure } from '../device/background-build.ts';
+import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { instancesPerBinding, type AllocationLimits } from '../device/limits.ts';
 import { materialFeaturesOf, materialPathOf, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
 import { preskinLayout, PreskinBuffers, type PreskinSharedBuffers } from './preskin.ts';
 import { createShadowCasterBounds, type ShadowCasterBounds, type ShadowCasterPipelines } from '../frame/shadow-map.ts';
+
+/**
+ * The GPU culling and record passes (culling-pass.ts, records-pass.ts): only frames given a
+ * GpuPaletteSource (crowds evaluated on the GPU) run them, so their code is imported by the first
+ * such frame (or `prepareGpuPasses`), once per page, not with the renderer. Until it is there
+ * frames draw as they do while the passes' pipelines build: unculled, their records written on
+ * the CPU (or, for a source whose per-instance inputs only the GPU records take, not yet).
+ */
+const gpuPassCode = new BackgroundBuild('the GPU culling and record passes\' code', () => Promise.all([import('./culling-pass.ts'), import('./records-pass.ts')]));
 
 /** One draw: a primitive of a mesh node. Its index i gives its draw records, i × instances + k. */
 export interface Draw {
@@ -317,8 +326,9 @@ export class ModelDraws {
    */
   requestGpuCulling(onFailed: BuildFailure): GpuCuller | undefined {
     if (!this.gpuCuller) {
-      if (!gpuCullingSupported(this.ctx.device, this.model)) return undefined;
-      this.gpuCuller = new GpuCuller(this.ctx.device, this.model, this.draws, this.paletteMatrices, `${this.ctx.label}`);
+      const code = gpuPassCode.request(onFailed);
+      if (!code || !code[0].gpuCullingSupported(this.ctx.device, this.model)) return undefined;
+      this.gpuCuller = new code[0].GpuCuller(this.ctx.device, this.model, this.draws, this.paletteMatrices, `${this.ctx.label}`);
       this.bind();
     }
     return this.gpuCuller.request(onFailed) ? this.gpuCuller : undefined;
@@ -330,9 +340,11 @@ export class ModelDraws {
    */
   requestGpuRecords(onFailed: BuildFailure): GpuRecords | undefined {
     if (!this.gpuRecordsChecked) {
+      const code = gpuPassCode.request(onFailed);
+      if (!code) return undefined;
       this.gpuRecordsChecked = true;
-      if (gpuRecordsApply(this.draws)) {
-        this.gpuRecords = new GpuRecords(
+      if (code[1].gpuRecordsApply(this.draws)) {
+        this.gpuRecords = new code[1].GpuRecords(
           this.ctx.device, this.model, this.draws, restWorldMatrices(this.model.hierarchy), this.preskinBase, this.centerBase, this.paletteMatrices, this.preskinVertices,
           `${this.ctx.label} ${this.model.name}`,
         );
@@ -348,12 +360,23 @@ export class ModelDraws {
    */
   awaitsGpuRecords(source: GpuRecordSource, onFailed: BuildFailure): boolean {
     this.requestGpuRecords(onFailed);
+    // Before the passes' code is there: whether the source has per-instance inputs it might need.
+    if (!this.gpuRecordsChecked) return source.morphWeights !== undefined || source.meshWorlds !== undefined;
     return this.gpuRecords !== undefined && !this.gpuRecords.ready && this.gpuRecords.dependsOn(source);
   }
 
-  /** Resolves once GPU record writing is built (at once when it does not apply to the model). */
-  async gpuRecordsPrepared(): Promise<void> {
-    await this.gpuRecords?.prepare();
+  /**
+   * Imports the GPU culling and record passes' code and builds both passes for this model (frames
+   * given a GpuPaletteSource use them from then on); resolves false when the device (no
+   * 'indirect-first-instance') or the model (EXT_mesh_gpu_instancing nodes) cannot be culled on the GPU.
+   */
+  async prepareGpuPasses(onFailed: BuildFailure): Promise<boolean> {
+    await gpuPassCode.prepare();
+    const culler = this.requestGpuCulling(onFailed) ?? this.gpuCuller;
+    if (!culler) return false;
+    this.requestGpuRecords(onFailed);
+    await Promise.all([culler.prepare(), this.gpuRecords?.prepare()]);
+    return true;
   }
 
   /** The skin bind groups (and the compute path's and the culler's buffers) over the current buffers. */

@@ -17,7 +17,8 @@ import { DRAW_RECORD_SIZE, DrawRecordWord, DRAW_RECORD_WORDS } from '../../../sr
 import {
   CULL_DRAW_BYTES, CULL_MESH_NODE_BYTES, CULL_PAIR_BYTES, CULL_PARAMS_BYTES, CullBinding, CullDrawWord, CullMeshNodeWord, CullPairWord, CullParamsWord,
 } from '../../../src/gpu/layouts/cull.ts';
-import { cullGrid, packCullData, type GpuPaletteSource } from '../../../src/gpu/draw/culling-pass.ts';
+import { cullGrid, packCullData } from '../../../src/gpu/draw/culling-pass.ts';
+import type { GpuPaletteSource } from '../../../src/gpu/draw/palette-source.ts';
 import type { ModelDraws } from '../../../src/gpu/draw/model-draws.ts';
 import { mat4 } from 'wgpu-matrix';
 import { assetPath } from '../../support/assets.ts';

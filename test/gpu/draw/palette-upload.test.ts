@@ -12,7 +12,7 @@ import { PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS } from '../../../src/gpu/la
 import type { ModelDraws } from '../../../src/gpu/draw/model-draws.ts';
 import { FramePlan, type PaletteFeed } from '../../../src/gpu/draw/frame-plan.ts';
 import { paletteFeed, palettesUploadInPlace, uploadPalettes } from '../../../src/gpu/draw/palette-upload.ts';
-import type { GpuPaletteSource } from '../../../src/gpu/draw/culling-pass.ts';
+import type { GpuPaletteSource } from '../../../src/gpu/draw/palette-source.ts';
 
 const JOINTS = 2;
 const FLOATS = JOINTS * PALETTE_MATRIX_FLOATS;

@@ -19,7 +19,7 @@ import { writeDrawRecords } from '../../../src/gpu/draw/draw-record-writer.ts';
 import { movingMeshNodes } from '../../../src/anim/moving-mesh-nodes.ts';
 import { gpuRecordsApply, packPlacementRows, packPlacementsCompact } from '../../../src/gpu/draw/records-pass.ts';
 import { PLACEMENT_ROW_FLOATS, RECORD_DRAW_BYTES, RECORD_PARAMS_BYTES, RecordDrawWord, RecordParamsWord, RecordsBinding } from '../../../src/gpu/layouts/records.ts';
-import type { GpuPaletteSource } from '../../../src/gpu/draw/culling-pass.ts';
+import type { GpuPaletteSource } from '../../../src/gpu/draw/palette-source.ts';
 import { DrawFlag } from '../../../src/gpu/layouts/bindings.ts';
 import { MAX_ACTIVE_MORPH_TARGETS } from '../../../src/gpu/model/morph-targets.ts';
 import { buildMorphedSkin } from '../../support/fixtures.ts';
