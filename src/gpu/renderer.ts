@@ -7,9 +7,8 @@ import type { Model } from '../gltf/model.ts';
 import { multiplyMat4 } from '../math/trs.ts';
 import { FRUSTUM_FLOATS, frustumPlanes } from '../math/frustum.ts';
 import type { Camera } from './frame/camera.ts';
-import { BoundsOverlay } from './debug/bounds-overlay.ts';
-import { debugPipelines } from './pipelines/debug.ts';
-import { ALL_DEBUG_VIEWS } from './debug/view-draws.ts';
+import type { BoundsOverlay } from './debug/bounds-overlay.ts';
+import { debugViewCode } from './debug/debug-code.ts';
 import { DebugView } from './debug/views.ts';
 import type { DrawPipelines } from './draw/draw-pipelines.ts';
 import { DRAW_RECORD_SIZE } from './layouts/draw-record.ts';
@@ -60,7 +59,8 @@ export class Renderer {
   readonly format: GPUTextureFormat;
   private readonly label: string;
   private readonly pipelines: MeshPipelines;
-  private readonly boundsOverlay: BoundsOverlay;
+  /** Made when the debug views' code is there (debug/debug-code.ts). */
+  private boundsOverlay: BoundsOverlay | undefined;
   private readonly mipmaps: MipmapGenerator;
   private readonly defaults: DefaultResources;
   private readonly imageDecoder: ImageDecoder;
@@ -107,7 +107,6 @@ export class Renderer {
     this.limits = allocationLimits(device, options.limits);
     this.onWarning = options.onWarning ?? ((w) => console.warn(`${this.label}: ${w.path}: ${w.message}`));
     this.pipelines = new MeshPipelines(device);
-    this.boundsOverlay = new BoundsOverlay(device, debugPipelines(device), options.format, this.label);
     this.mipmaps = mipmapGenerator(device);
     this.defaults = createDefaultResources(device);
     if (options.gpuTiming !== false && device.features.has('timestamp-query')) {
@@ -121,7 +120,7 @@ export class Renderer {
     this.skinnedPlaceholder = device.createBuffer({ label: `${this.label} skinned vertices placeholder`, size: 48, usage: GPUBufferUsage.STORAGE });
     this.drawContext = {
       device, label: this.label, format: this.format, limits: this.limits, meshPipelines: this.pipelines,
-      casterPipelines: shadowCasterPipelines(device), debugPipelines: debugPipelines(device), skinnedPlaceholder: this.skinnedPlaceholder,
+      casterPipelines: shadowCasterPipelines(device), skinnedPlaceholder: this.skinnedPlaceholder,
       onWarning: this.onWarning,
     };
     this.frame = new FrameBindings(device, this.label, this.pipelines.frameLayout, this.shadow);
@@ -146,7 +145,7 @@ export class Renderer {
     const skinning = resolveSkinningMethod(this.settings.skinning);
     try {
       draws = await ModelDraws.create(this.drawContext, model, gpu, skinning);
-      if (this.settings.debug & ALL_DEBUG_VIEWS) await draws.debug.prepare(this.settings.debug, skinning);
+      await draws.prepareDebug(this.settings.debug, skinning);
     } catch (e) {
       if (draws) draws.destroy();
       else gpu.destroy();
@@ -303,15 +302,15 @@ export class Renderer {
     // For the method the settings ask for, whose surface pipelines come first.
     const skinning = resolveSkinningMethod(this.settings.skinning);
     await Promise.all([
-      current.pipelines.ensure(skinning, 'vertex', false), current.debug.prepare(mask, skinning),
-      mask & DebugView.BOUNDS ? this.boundsOverlay.prepare() : undefined,
+      current.pipelines.ensure(skinning, 'vertex', false), current.prepareDebug(mask, skinning),
+      mask & DebugView.BOUNDS ? debugViewCode.prepare().then(() => this.requestBoundsOverlay()?.prepare()) : undefined,
     ]);
   }
 
   /** DebugView bits of the current model that are ready to draw (with the skinning method frames use now). */
   get debugViewsReady(): number {
     const current = this.current;
-    return current ? current.debug.readyFor(current.skinning) | (this.boundsOverlay.ready ? DebugView.BOUNDS : 0) : 0;
+    return current ? current.debugReadyFor(current.skinning) | (this.boundsOverlay?.ready ? DebugView.BOUNDS : 0) : 0;
   }
 
   /**
@@ -424,7 +423,7 @@ export class Renderer {
     current.ensureCapacity(Math.min(count, current.maxInstances));
     const wanted = resolveSkinningMethod(this.settings.skinning);
     if (current.pipelines.request(wanted, 'vertex', false, this.onBuildFailed)) current.skinning = wanted;
-    current.debug.request(this.settings.debug, current.skinning, this.onBuildFailed);
+    current.requestDebug(this.settings.debug, current.skinning, this.onBuildFailed);
   }
 
   /**
@@ -451,7 +450,7 @@ export class Renderer {
     }
     // Culling compacts the instance list (nearest first): the draws see only survivors. GPU culling draws no CPU boxes.
     plan.showBounds = (settings.debug & DebugView.BOUNDS) !== 0 && !plan.source;
-    if (plan.showBounds) this.boundsOverlay.request(this.onBuildFailed);
+    if (plan.showBounds) this.requestBoundsOverlay();
     plan.gpuCuller = undefined;
     plan.paletteSlots = undefined;
     plan.visible = plan.instances;
@@ -544,7 +543,7 @@ export class Renderer {
     if (drawsModel) {
       if (!indirect) current.sortBlended(count, this.frameData.view);
       this.encodeModel(pass, current, count, plan.drawn, skinGroup!, pipelines!, indirect, plan.compute);
-      if (plan.showBounds) {
+      if (plan.showBounds && this.boundsOverlay) {
         stats.drawCalls += this.boundsOverlay.encode(pass, current.culler.boxes, count);
         uploaded += this.boundsOverlay.uploadedBytes;
       }
@@ -613,6 +612,14 @@ export class Renderer {
     return (this.settings.shadows && table.get(current.skinning, 'vertex', true)) || table.get(current.skinning, 'vertex', false)!;
   }
 
+  /** The bounds overlay, made once the debug views' code is there (the first call imports it), its pipeline requested. */
+  private requestBoundsOverlay(): BoundsOverlay | undefined {
+    const code = this.boundsOverlay ? undefined : debugViewCode.request(this.onBuildFailed);
+    if (code) this.boundsOverlay = new code.BoundsOverlay(this.device, code.debugPipelines(this.device), this.format, this.label);
+    this.boundsOverlay?.request(this.onBuildFailed);
+    return this.boundsOverlay;
+  }
+
   /** The environment behind everything (its pipeline is built by the first frame that asks). */
   private encodeSkybox(pass: GPURenderPassEncoder): number {
     if (!this.skybox.request(this.onBuildFailed)) return 0;
@@ -631,12 +638,12 @@ export class Renderer {
   ): void {
     const stats = this.stats;
     const method = current.skinning;
-    const debugMask = this.settings.debug & current.debug.readyFor(method);
+    const debugMask = this.settings.debug & current.debugReadyFor(method);
     pass.setBindGroup(BindGroup.FRAME, this.frame.group);
     pass.setBindGroup(BindGroup.SKIN, skinGroup);
     if (current.transmissive) pass.setBindGroup(BindGroup.TRANSMISSION, this.transmission.bindGroup);
     const weights = (debugMask & DebugView.WEIGHTS) !== 0;
-    const pipelines = weights ? current.debug.weightsPipelines(method) : built.surface;
+    const pipelines = weights ? current.debug!.weightsPipelines(method) : built.surface;
     // Outlines (MToon) unless the weights view replaces the surfaces or their width is 0.
     const outlines = weights || this.frameData.outlineWidthScale[0] === 0 ? undefined : built.outline;
     stats.drawCalls += current.encode(pass, count, pipelines, this.frameData.groundRadius[0] > 0 ? this.ground : undefined, indirect, outlines);
@@ -644,7 +651,7 @@ export class Renderer {
     stats.triangles += current.surfaceTriangles * drawn;
     if (debugMask & ~DebugView.WEIGHTS) {
       if (indirect) pass.setBindGroup(BindGroup.SKIN, compute ? current.preskin!.sourceRenderGroup : current.skinBindGroup);
-      stats.drawCalls += current.debug.encodeOverlays(pass, debugMask, count, method);
+      stats.drawCalls += current.debug!.encodeOverlays(pass, debugMask, count, method);
     }
   }
 
@@ -658,7 +665,7 @@ export class Renderer {
     this.transmission.destroy();
     this.shadow.destroy();
     this.skinnedPlaceholder.destroy();
-    this.boundsOverlay.destroy();
+    this.boundsOverlay?.destroy();
     this.defaults.destroy();
     this.timer?.destroy();
   }

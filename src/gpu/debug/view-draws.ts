@@ -46,8 +46,6 @@ export interface DebugViewContext {
   readonly debugPipelines: DebugPipelines;
 }
 
-export const ALL_DEBUG_VIEWS = DebugView.SKELETON | DebugView.NORMALS | DebugView.TANGENTS | DebugView.WEIGHTS | DebugView.WIREFRAME;
-
 // ---------------------------------------------------------------------- pure builders
 
 /**

@@ -18,6 +18,9 @@ export const DebugView = {
   BOUNDS: 32,
 } as const;
 
+/** The views a model's DebugViewDraws draws (view-draws.ts); BOUNDS is the Renderer's BoundsOverlay. */
+export const ALL_DEBUG_VIEWS = DebugView.SKELETON | DebugView.NORMALS | DebugView.TANGENTS | DebugView.WEIGHTS | DebugView.WIREFRAME;
+
 /** The debug views by name, as the element's `debug` attribute lists them. */
 export const DEBUG_VIEW_NAMES = ['skeleton', 'normals', 'tangents', 'weights', 'wireframe', 'bounds'] as const;
 /** One debug view's name (`skeleton`, `normals`, `tangents`, `weights`, `wireframe`, `bounds`). */

@@ -6,27 +6,28 @@
  */
 import { SKINNING_METHODS, usesDqPalette, type SkinningMethod } from '../../anim/skinning-method.ts';
 import type { GltfWarning } from '../../gltf/errors.ts';
-import type { MeshNode, Model } from '../../gltf/model.ts';
+import type { Model } from '../../gltf/model.ts';
 import { restWorldMatrices } from '../../anim/local-to-model.ts';
-import { maxAxisScale, multiplyMat4 } from '../../math/trs.ts';
 import { InstanceCuller } from './cpu-culling.ts';
 import { DEBUG_LINE_LENGTH_FRACTION } from '../layouts/debug.ts';
-import type { DebugPipelines } from '../pipelines/debug.ts';
-import { DebugViewDraws } from '../debug/view-draws.ts';
+import type { DebugViewDraws } from '../debug/view-draws.ts';
+import { debugViewCode } from '../debug/debug-code.ts';
+import { ALL_DEBUG_VIEWS } from '../debug/views.ts';
+import { createDraws, instanceRuns, type Draw } from './draw-list.ts';
 import { transmitsLight } from '../pipelines/pbr-extensions-path.ts';
 import { DrawPipelineTable } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from '../layouts/draw-record.ts';
-import type { GpuMaterial, GpuModel, GpuPrimitive } from '../model/upload.ts';
+import type { GpuMaterial, GpuModel } from '../model/upload.ts';
 import { DqPalettePass } from './dq-palette-pass.ts';
 import { centerLayout, GpuCenters } from '../model/center-buffer.ts';
 import { INDIRECT_ARGS_BYTES } from '../layouts/cull.ts';
 import type { GpuCuller } from './culling-pass.ts';
 import type { GpuRecords, GpuRecordSource } from './records-pass.ts';
 import { groundFootprint, type GroundDisc, type GroundFootprint } from '../frame/ground.ts';
-import { BindGroup, DrawFlag, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from '../layouts/bindings.ts';
+import { BindGroup, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } from '../layouts/bindings.ts';
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { instancesPerBinding, type AllocationLimits } from '../device/limits.ts';
-import { materialFeaturesOf, materialPathOf, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
+import { materialFeaturesOf, materialPathOf, type MeshPipelines } from '../pipelines/mesh.ts';
 import { preskinLayout, PreskinBuffers, type PreskinSharedBuffers } from './preskin.ts';
 import { createShadowCasterBounds, type ShadowCasterBounds, type ShadowCasterPipelines } from '../frame/shadow-map.ts';
 
@@ -39,31 +40,6 @@ import { createShadowCasterBounds, type ShadowCasterBounds, type ShadowCasterPip
  */
 const gpuPassCode = new BackgroundBuild('the GPU culling and record passes\' code', () => Promise.all([import('./culling-pass.ts'), import('./records-pass.ts')]));
 
-/** One draw: a primitive of a mesh node. Its index i gives its draw records, i × instances + k. */
-export interface Draw {
-  readonly meshNode: number;
-  /** Index of the primitive in its mesh. */
-  readonly primitiveIndex: number;
-  /** Hierarchy slot of the mesh node (its world matrix in instance.nodeMatrices). */
-  readonly nodeSlot: number;
-  readonly primitive: GpuPrimitive;
-  readonly material: GpuMaterial;
-  /** Its lit pipeline on the vertex path without shadows; DrawPipelineTable keys set the method and shadows. */
-  readonly desc: MeshPipelineDesc;
-  readonly vertexSlots: number;
-  readonly skinned: boolean;
-  readonly staticFlags: number;
-  /** Triangles per instance (0 for points and lines). */
-  readonly triangles: number;
-  /**
-   * EXT_mesh_gpu_instancing: the mesh node's instance matrices (MeshNode.instances), of which
-   * this draw places the one at `instanceOffset` (world = node world · that matrix). A mesh
-   * node with N instances has N draws per primitive. Undefined for a node drawn once.
-   */
-  readonly instanceMatrices: Float64Array | undefined;
-  readonly instanceOffset: number;
-}
-
 /** What the Renderer lends its models. */
 export interface ModelDrawsContext {
   readonly device: GPUDevice;
@@ -72,7 +48,6 @@ export interface ModelDrawsContext {
   readonly limits: AllocationLimits;
   readonly meshPipelines: MeshPipelines;
   readonly casterPipelines: ShadowCasterPipelines;
-  readonly debugPipelines: DebugPipelines;
   /** Bound as the skinned vertices on the vertex path, and as the centres of rotation until they are ready (a storage binding cannot be empty). */
   readonly skinnedPlaceholder: GPUBuffer;
   /** What preparing centre-of-rotation skinning reports (a primitive over the precomputation's budget). */
@@ -110,7 +85,8 @@ export class ModelDraws {
   readonly exactNormals: Uint8Array;
   /** NORMALS/TANGENTS line length when the setting is 0: a fraction of the rest radius. */
   readonly autoLineLength: number;
-  readonly debug: DebugViewDraws;
+  /** The debug views' draws, made when their code is there (`requestDebug`, `prepareDebug`). */
+  debug: DebugViewDraws | undefined;
   /** Most instances whose palettes and draw records fit one storage binding: more are drawn in chunks. */
   readonly maxInstances: number;
   /** World bounds, frustum culling and the front-to-back order of the instances. */
@@ -166,6 +142,8 @@ export class ModelDraws {
   private boundPipeline: GPURenderPipeline | undefined;
   private boundMaterial: GpuMaterial | undefined;
   private boundDraw = -1;
+  /** Set by `destroy`: debug views whose code arrives later are not made. */
+  private destroyed = false;
 
   /** The draws of `model` as uploaded in `gpu`, with the lit pipelines of `skinning` built and buffers for one instance. */
   static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod, variant = -1): Promise<ModelDraws> {
@@ -197,7 +175,7 @@ export class ModelDraws {
     try {
       await Promise.all([
         next.pipelines.ensureBuiltIn(from.pipelines),
-        ...SKINNING_METHODS.map((m) => (from.debug.readyFor(m) ? next.debug.prepare(from.debug.readyFor(m), m) : undefined)),
+        ...SKINNING_METHODS.map((m) => next.prepareDebug(from.debugReadyFor(m), m)),
       ]);
     } catch (e) {
       next.destroy(true);
@@ -254,9 +232,6 @@ export class ModelDraws {
     for (const mn of model.meshNodes) if (mn.skin >= 0) paletteMatrices += model.skins[mn.skin].joints.length;
     this.paletteMatrices = paletteMatrices;
     this.maxInstances = instancesPerBinding(ctx.limits, [paletteMatrices * PALETTE_MATRIX_BYTES, draws.length * DRAW_RECORD_SIZE], `${ctx.label} ${model.name}`);
-    this.debug = new DebugViewDraws({
-      device: ctx.device, label: ctx.label, format: ctx.format, meshPipelines: ctx.meshPipelines, debugPipelines: ctx.debugPipelines,
-    }, model, draws);
     const centerBases = centerLayout(gpu).base;
     this.centerBase = Int32Array.from(draws, (d) => (d.skinned ? centerBases.get(d.primitive)! : 0));
     const layout = preskinLayout(draws);
@@ -271,6 +246,33 @@ export class ModelDraws {
     this.ensureCapacity(1);
     // Centres made later (a method switch) are bound as they arrive.
     centers.onReady = () => this.bind();
+  }
+
+  /**
+   * From the frame path: starts building the debug views of `mask` for `method` (their code
+   * first, once per page); frames draw them once ready. Allocates only when it starts something.
+   */
+  requestDebug(mask: number, method: SkinningMethod, onFailed: BuildFailure): void {
+    if ((mask & ALL_DEBUG_VIEWS) === 0) return;
+    const code = debugViewCode.request(onFailed);
+    if (code) this.debugDraws(code)?.request(mask, method, onFailed);
+  }
+
+  /** Builds the debug views of `mask` for `method` (their code first); frames draw them once this resolves. */
+  async prepareDebug(mask: number, method: SkinningMethod): Promise<void> {
+    if ((mask & ALL_DEBUG_VIEWS) === 0) return;
+    await this.debugDraws(await debugViewCode.prepare())?.prepare(mask, method);
+  }
+
+  /** The debug views' draws, made from their code the first time (none once destroyed). */
+  private debugDraws(code: NonNullable<typeof debugViewCode.value>): DebugViewDraws | undefined {
+    if (!this.destroyed) this.debug ??= new code.DebugViewDraws({ ...this.ctx, debugPipelines: code.debugPipelines(this.ctx.device) }, this.model, this.draws);
+    return this.destroyed ? undefined : this.debug;
+  }
+
+  /** DebugView bits ready to draw with `method`. */
+  debugReadyFor(method: SkinningMethod): number {
+    return this.debug?.readyFor(method) ?? 0;
   }
 
   /** Grows the per-instance buffers to hold `instances` (doubling); allocates only when it grows. */
@@ -599,7 +601,8 @@ export class ModelDraws {
   destroy(keepUpload = false): void {
     this.centers.destroy();
     this.dqPalettes.destroy();
-    this.debug.destroy();
+    this.destroyed = true;
+    this.debug?.destroy();
     if (!keepUpload) this.gpu.destroy();
     this.drawBuffer.destroy();
     this.paletteBuffer.destroy();
@@ -607,109 +610,4 @@ export class ModelDraws {
     this.gpuCuller?.destroy();
     this.gpuRecords?.destroy();
   }
-}
-
-/** Index into `gpu.materials` of what primitive `p` of mesh `mesh` draws with in `variant` (-1: its own). */
-function variantMaterial(model: Model, gpu: GpuModel, mesh: number, p: number, variant: number): number {
-  const own = gpu.primitives[mesh][p].material;
-  const table = variant >= 0 ? model.meshes[mesh].primitives[p].variantMaterials : undefined;
-  if (!table) return own;
-  // -1: the glTF default material, the last entry.
-  return table[variant] >= 0 ? table[variant] : gpu.materials.length - 1;
-}
-
-/**
- * One draw per primitive of each mesh node, in mesh node order; an EXT_mesh_gpu_instancing
- * node has one per primitive and instance, the instances of a primitive consecutive (so
- * that `encode` draws them in one call), with the materials of `variant`. Also the rest pose's radius.
- */
-function createDraws(model: Model, gpu: GpuModel, format: GPUTextureFormat, variant: number): { draws: Draw[]; restRadius: number } {
-  const draws: Draw[] = [];
-  const restWorld = restWorldMatrices(model.hierarchy);
-  const instanceWorld = new Float64Array(16);
-  let restRadius = 0;
-  for (let i = 0; i < model.meshNodes.length; i++) {
-    const mn = model.meshNodes[i];
-    const nodeSlot = model.hierarchy.slotOf[mn.node];
-    const instances = mn.instances;
-    const primitives = gpu.primitives[mn.mesh];
-    for (let p = 0; p < primitives.length; p++) {
-      const primitive = primitives[p];
-      for (let k = 0; k < (instances ? instances.length / 16 : 1); k++) {
-        const world = instances ? multiplyMat4(restWorld, instances, instanceWorld, nodeSlot * 16, k * 16, 0) : restWorld;
-        const wo = instances ? 0 : nodeSlot * 16;
-        // glTF §3.7.4: a mirroring world transform flips the winding. Decided at rest.
-        const mirrored = determinant3(world, wo) < 0;
-        draws.push(createDraw(gpu, format, i, mn, p, primitive, variantMaterial(model, gpu, mn.mesh, p, variant), nodeSlot, mirrored, instances, k * 16));
-        restRadius = Math.max(restRadius, primitive.radius * maxAxisScale(world, wo));
-      }
-    }
-  }
-  return { draws, restRadius };
-}
-
-function createDraw(
-  gpu: GpuModel, format: GPUTextureFormat, i: number, mn: MeshNode, p: number, primitive: GpuPrimitive, materialIndex: number, nodeSlot: number,
-  mirrored: boolean, instanceMatrices: Float64Array | undefined, instanceOffset: number,
-): Draw {
-  const skinned = mn.skin >= 0 && primitive.influences > 0;
-  const material = gpu.materials[materialIndex];
-  const desc: MeshPipelineDesc = {
-    vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
-    vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
-    influences: skinned ? primitive.influences : 0,
-    topology: primitive.topology,
-    stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
-    alphaMode: material.alphaMode,
-    doubleSided: material.doubleSided,
-    frontFace: mirrored ? 'cw' : 'ccw',
-    colorFormat: format,
-    morphed: primitive.morphFlags !== 0,
-    leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
-    materialPath: material.path,
-    materialFeatures: material.features,
-    shadows: false,
-    blendedDepthWrite: material.blending.depthWrite,
-  };
-  return {
-    meshNode: i,
-    primitiveIndex: p,
-    nodeSlot,
-    primitive,
-    material,
-    desc,
-    vertexSlots: skinned ? primitive.vertexBuffers.length : primitive.surfaceSlotCount,
-    skinned,
-    staticFlags: (primitive.hasNormals ? 0 : DrawFlag.FLAT_NORMALS) | (primitive.hasTangents ? DrawFlag.HAS_TANGENTS : 0),
-    triangles: primitive.topology === 'triangle-list' ? Math.floor(primitive.drawCount / 3)
-      : primitive.topology === 'triangle-strip' ? Math.max(0, primitive.drawCount - 2) : 0,
-    instanceMatrices,
-    instanceOffset,
-  };
-}
-
-/**
- * Runs in `order` of draws that one call can draw: the instance draws of one primitive of
- * an EXT_mesh_gpu_instancing node, consecutive in `order` and by index, with one winding.
- */
-function instanceRuns(draws: readonly Draw[], order: Int32Array): Int32Array {
-  const runs = new Int32Array(order.length).fill(1);
-  for (let s = 0; s < order.length; s += runs[s]) {
-    const d = draws[order[s]];
-    if (!d.instanceMatrices) continue;
-    let n = 1;
-    while (s + n < order.length && order[s + n] === order[s] + n) {
-      const e = draws[order[s + n]];
-      if (e.instanceMatrices !== d.instanceMatrices || e.primitive !== d.primitive || e.desc.frontFace !== d.desc.frontFace) break;
-      n++;
-    }
-    runs[s] = n;
-  }
-  return runs;
-}
-
-function determinant3(m: Float64Array, o: number): number {
-  return m[o] * (m[o + 5] * m[o + 10] - m[o + 6] * m[o + 9])
-    - m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 2] * m[o + 9])
-    + m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]);
 }
