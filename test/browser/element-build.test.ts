@@ -137,6 +137,8 @@ describe('library build', () => {
       'wgpu-matrix (the built-in models\' rig)': 'perspectiveReverseZ',
       'the GPU culling pass\'s TypeScript (crowds on the GPU)': 'GpuCuller.encode: resize to the source records first',
       'the GPU record pass\'s TypeScript (crowds on the GPU)': 'GpuRecords.encode: instances',
+      'the debug views\' TypeScript (debug)': 'skeleton joints`',
+      'the bounds overlay\'s TypeScript (debug="bounds")': 'bounds boxes ×',
     };
     for (const [part, text] of Object.entries(parts)) {
       expect(eager.includes(text), `${part} in the first load`).toBe(false);
