@@ -29,7 +29,7 @@ import { mipmapGenerator, type MipmapGenerator } from './textures/mipmaps.ts';
 import { ModelDraws, type ModelDrawsContext } from './draw/model-draws.ts';
 import { paletteFeed, uploadPalettes } from './draw/palette-upload.ts';
 import { MeshPipelines } from './pipelines/mesh.ts';
-import { chooseSkinningPath } from './draw/preskin.ts';
+import { chooseSkinningPath } from './draw/preskin-layout.ts';
 import { createRenderStats, defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinningPath } from './frame/render-settings.ts';
 import { RenderTargets } from './frame/render-targets.ts';
 import { DEFAULT_SHADOW_MAP_SIZE, shadowCasterPipelines, ShadowMap } from './frame/shadow-map.ts';

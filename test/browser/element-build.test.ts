@@ -138,6 +138,7 @@ describe('library build', () => {
       'the GPU culling pass\'s TypeScript (crowds on the GPU)': 'GpuCuller.encode: resize to the source records first',
       'the GPU record pass\'s TypeScript (crowds on the GPU)': 'GpuRecords.encode: instances',
       'the debug views\' TypeScript (debug)': 'skeleton joints`',
+      'compute pre-skinning\'s TypeScript (skinning-path="compute", or shadows with "auto")': 'vertices need more than',
       'the bounds overlay\'s TypeScript (debug="bounds")': 'bounds boxes ×',
     };
     for (const [part, text] of Object.entries(parts)) {

@@ -10,7 +10,7 @@
  */
 import { SKINNING_METHODS, type SkinningMethod } from '../../anim/skinning-method.ts';
 import { materialFeaturesOf, materialPathOf, meshVariantDesc, PRESKINNED_ENTRY_POINT, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
-import { preskinPipeline, preskinVariants, type PreskinDraw } from './preskin.ts';
+import type { PreskinDraw } from './preskin-layout.ts';
 import type { SkinningPath } from '../frame/render-settings.ts';
 import type { ShadowCasterPipelines } from '../frame/shadow-map.ts';
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
@@ -66,13 +66,14 @@ export class DrawPipelineTable {
 
   /**
    * `onComputeBuilt`: runs when a compute path entry is built, before frames can take it (its
-   * buffers). `prepareMethod`: awaited before a method's first entry is built, so an entry is
+   * buffers), with the compute path's code (preskin.ts), which that build imports: a page whose
+   * frames never skin by compute does not load it. `prepareMethod`: awaited before a method's first entry is built, so an entry is
    * ready only once what its pipelines read is (a shader compile and the centres alike).
    */
   constructor(
     private readonly ctx: DrawPipelineContext,
     private readonly draws: readonly PipelineDraw[],
-    private readonly onComputeBuilt: () => void,
+    private readonly onComputeBuilt: (code: typeof import('./preskin.ts')) => void,
     private readonly prepareMethod: PrepareMethod = async () => {},
   ) {
     for (const method of SKINNING_METHODS) {
@@ -121,8 +122,8 @@ export class DrawPipelineTable {
     if (path === 'compute') {
       // A frame falls back to its method's vertex path until this is built; preparing the
       // compute path readies that fallback too.
-      await this.ensure(skinning, 'vertex', false);
-      const compute = await Promise.all(preskinVariants(draws).map((v) => preskinPipeline(device, skinning, v)));
+      const [code] = await Promise.all([import('./preskin.ts'), this.ensure(skinning, 'vertex', false)]);
+      const compute = await Promise.all(code.preskinVariants(draws).map((v) => code.preskinPipeline(device, skinning, v)));
       const computeDesc = (d: PipelineDraw): MeshPipelineDesc => (d.skinned ? {
         ...d.desc, skinning, shadows: true, preskinned: true, influences: 0, vertexLayouts: d.primitive.rigidLayouts, vertexLayoutKey: d.primitive.rigidLayoutKey,
       } : { ...d.desc, skinning, shadows: true });
@@ -132,7 +133,7 @@ export class DrawPipelineTable {
         ? casterPipelines.pipeline(d.desc, skinning, PRESKINNED_ENTRY_POINT, d.primitive.rigidLayouts)
         : casterPipelines.pipeline(d.desc, skinning))));
       const transmission = await this.transmissionPipelines(computeDesc);
-      this.onComputeBuilt();
+      this.onComputeBuilt(code);
       return { surface, outline, casters, compute, transmission };
     }
     const surface = await Promise.all(draws.map((d) => meshPipelines.pipeline({ ...d.desc, skinning, shadows })));

@@ -28,7 +28,8 @@ import { BindGroup, PALETTE_MATRIX_BYTES, PALETTE_MATRIX_FLOATS, SkinBinding } f
 import { BackgroundBuild, type BuildFailure } from '../device/background-build.ts';
 import { instancesPerBinding, type AllocationLimits } from '../device/limits.ts';
 import { materialFeaturesOf, materialPathOf, type MeshPipelines } from '../pipelines/mesh.ts';
-import { preskinLayout, PreskinBuffers, type PreskinSharedBuffers } from './preskin.ts';
+import type { PreskinBuffers, PreskinSharedBuffers } from './preskin.ts';
+import { preskinLayout } from './preskin-layout.ts';
 import { createShadowCasterBounds, type ShadowCasterBounds, type ShadowCasterPipelines } from '../frame/shadow-map.ts';
 
 /**
@@ -158,7 +159,7 @@ export class ModelDraws {
       if (usesDqPalette(method)) await dqPalettes.prepare();
       if (method === 'center-of-rotation') await centers.prepare();
     };
-    const pipelines = new DrawPipelineTable(ctx, draws, () => created!.createPreskin(), prepareMethod);
+    const pipelines = new DrawPipelineTable(ctx, draws, (code) => created!.createPreskin(code), prepareMethod);
     const { surface } = await pipelines.ensure(skinning, 'vertex', false);
     created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers, dqPalettes);
     return created;
@@ -408,9 +409,9 @@ export class ModelDraws {
   }
 
   /** The compute path's buffers, when its first pipelines are built (then grown with the rest). */
-  private createPreskin(): void {
+  private createPreskin(code: typeof import('./preskin.ts')): void {
     if (this.preskin) return;
-    this.preskin = new PreskinBuffers(this.ctx.device, this.model, this.draws, this.ctx.label);
+    this.preskin = new code.PreskinBuffers(this.ctx.device, this.model, this.draws, this.ctx.label);
     this.preskin.resize(this.capacity, this.preskinInputs(), this.ctx.meshPipelines.skinLayout);
   }
 

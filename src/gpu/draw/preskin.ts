@@ -3,7 +3,7 @@
  * morphs and skins every skinned draw's vertices of every instance once per frame into a
  * storage buffer; the lit pass and the shadow pass read them (mesh.wgsl vsPreskinned)
  * instead of each skinning in its vertex stage. RenderSettings.skinningPath chooses; see
- * `chooseSkinningPath` for the 'auto' rule and docs/renderer.md "Skinning paths" for the measurement.
+ * `chooseSkinningPath` (preskin-layout.ts) for the 'auto' rule and docs/renderer.md "Skinning paths" for the measurement.
  *
  * Output: per vertex three vec4f (position xyz 1, normal xyz 0, tangent xyzw) in mesh-node
  * space, instance-major: vertex v of skinned draw i and instance k is at
@@ -22,11 +22,10 @@
 import { ComponentType } from '../../gltf/constants.ts';
 import type { Model, Primitive } from '../../gltf/model.ts';
 import { usesDqPalette, type SkinningMethod } from '../../anim/skinning-method.ts';
-import type { GpuPrimitive } from '../model/upload.ts';
 import { SkinBinding } from '../layouts/bindings.ts';
-import type { SkinningPath } from '../frame/render-settings.ts';
 import { perDevice, perDeviceBuild } from '../device/per-device.ts';
 import { compileShaderModule } from '../device/shader-module.ts';
+import { preskinLayout, type PreskinDraw, type PreskinLayout } from './preskin-layout.ts';
 
 export const PRESKIN_ENTRY_POINT = 'preskin';
 export const PRESKIN_WORKGROUP_SIZE = 64;
@@ -53,50 +52,6 @@ export const PreskinBinding = {
 /** The fields of WGSL `struct PreskinParams`, in order; each a u32. */
 export const PRESKIN_PARAMS_FIELDS = ['draw', 'vertexCount', 'sourceBase', 'influenceBase'] as const;
 export const PRESKIN_PARAMS_BYTES = PRESKIN_PARAMS_FIELDS.length * 4;
-
-
-/**
- * The 'auto' rule, from bench/gpu/skin-paths.ts (docs/renderer.md "Skinning paths"). Measured on Dawn
- * over SwiftShader with Fox crowds of 1–48 at two target sizes, with each skinned draw's
- * compute pipeline specialised (`preskinVariants`): with two passes (shadows on) the compute
- * path's frame cost 0.80–1.04× the vertex path's (median 0.88, 7 of 8 sizes faster, down to
- * one Fox); with one pass 0.78–1.16× (median 1.07: the compute pass and its storage round
- * trip cost about what skinning in a single vertex stage does). So 'auto' takes compute from
- * AUTO_COMPUTE_MIN_PASSES passes, when the frame skins at least AUTO_COMPUTE_MIN_VERTICES
- * vertices — one Fox (434 vertices as uploaded) is the smallest size measured.
- */
-export const AUTO_COMPUTE_MIN_PASSES = 2;
-export const AUTO_COMPUTE_MIN_VERTICES = 400;
-
-export function chooseSkinningPath(setting: 'auto' | SkinningPath, passes: number, skinnedVertices: number): SkinningPath {
-  if (setting === 'vertex' || setting === 'compute') return setting;
-  return passes >= AUTO_COMPUTE_MIN_PASSES && skinnedVertices >= AUTO_COMPUTE_MIN_VERTICES ? 'compute' : 'vertex';
-}
-
-/** What the compute path needs of one of the Renderer's draws. */
-export interface PreskinDraw {
-  readonly primitive: GpuPrimitive;
-  readonly skinned: boolean;
-  readonly meshNode: number;
-  readonly primitiveIndex: number;
-}
-
-/** Per draw: its first vertex in an instance's block (-1 for rigid draws), and the block's size. */
-export interface PreskinLayout {
-  readonly drawBase: Int32Array;
-  readonly verticesPerInstance: number;
-}
-
-export function preskinLayout(draws: readonly PreskinDraw[]): PreskinLayout {
-  const drawBase = new Int32Array(draws.length).fill(-1);
-  let n = 0;
-  draws.forEach((d, i) => {
-    if (!d.skinned) return;
-    drawBase[i] = n;
-    n += d.primitive.vertexCount;
-  });
-  return { drawBase, verticesPerInstance: n };
-}
 
 /** What a skinned draw's compute pipeline is specialised for (preskin.wgsl's per-draw overrides). */
 export interface PreskinVariant {

@@ -16,9 +16,9 @@ import type { Model } from '../../../src/gltf/model.ts';
 import { DRAW_RECORD_SIZE, DrawRecordOffset } from '../../../src/gpu/layouts/draw-record.ts';
 import { DrawFlag } from '../../../src/gpu/layouts/bindings.ts';
 import {
-  AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, PRESKIN_PARAMS_FIELDS, PRESKIN_WORKGROUP_SIZE, PreskinBinding,
-  preskinGrid, preskinVariants, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS, type PreskinDraw,
+  PRESKIN_PARAMS_FIELDS, PRESKIN_WORKGROUP_SIZE, PreskinBinding, preskinGrid, preskinVariants, SKINNED_VERTEX_VEC4S, SOURCE_VERTEX_FLOATS,
 } from '../../../src/gpu/draw/preskin.ts';
+import { AUTO_COMPUTE_MIN_PASSES, AUTO_COMPUTE_MIN_VERTICES, chooseSkinningPath, type PreskinDraw } from '../../../src/gpu/draw/preskin-layout.ts';
 import { PRESKIN_WGSL } from '../../../src/gpu/draw/preskin-wgsl.ts';
 import { readTexturePixels } from '../../../src/gpu/device/readback.ts';
 import { SKINNING_METHODS } from '../../../src/anim/skinning-method.ts';
