@@ -6,7 +6,7 @@
  * (element-support.ts) so tests can make them missing, broken or slow.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { encodeGlb } from '../../src/gltf/builder.ts';
 import { parseGlb } from '../../src/gltf/glb.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
@@ -15,7 +15,7 @@ import { writeArtifactPng } from '../support/png.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import {
-  changedFraction, decodeBase64Image, foregroundFraction, maxDifference, openTestPage, rawRgba, serveAssets, serveFiles, SLOW_MS, type Rgba8Image,
+  changedFraction, decodeBase64Image, foregroundFraction, maxDifference, openTestPage, rawRgba, serveAssets, serveFiles, type Rgba8Image,
 } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -400,6 +400,11 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
     }, 60_000);
 
     it('the last src set wins a race, whichever load finishes first', async () => {
+      // Requests that have ended, answered or aborted: the stale load's end is what the check waits for.
+      const ended: string[] = [];
+      const onEnded = (request: Request) => { ended.push(new URL(request.url()).pathname); };
+      page.on('requestfinished', onEnded);
+      page.on('requestfailed', onEnded);
       // Slow A, then fast B: A arrives after B and must be ignored.
       await page.evaluate(() => {
         const el = document.createElement('skinned-mesh-viewer');
@@ -410,7 +415,11 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
         setTimeout(() => { el.src = '/assets/Fox.glb'; }, 50);
       });
       await whenLoaded(page, 'race1');
-      await page.evaluate((ms) => window.helpers.sleep(ms), SLOW_MS + 300);
+      // A's request has ended (aborted, or answered SLOW_MS in) and page frames have run since.
+      await expect.poll(() => ended.includes('/assets/slow/CesiumMan.glb'), { interval: 10, timeout: 30_000 }).toBe(true);
+      page.off('requestfinished', onEnded);
+      page.off('requestfailed', onEnded);
+      await page.evaluate(() => window.helpers.nextFrames(2));
       const first = await page.evaluate(() => {
         const el = window.helpers.viewer('race1');
         return { name: el.model?.name, loads: window.helpers.events(el).filter((e) => e.type === 'load') };
@@ -445,11 +454,24 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       // Removed once its fetch is under way (the slow asset answers SLOW_MS later), not after a fixed
       // sleep: under load the fetch may not have started 100 ms after insertion.
       await expect.poll(() => opened.requested.filter((r) => r === 'slow/RiggedSimple.glb').length, { interval: 10, timeout: 30_000 }).toBe(1);
-      const result = await page.evaluate(async () => {
+      // The dropped fetch has ended (aborted, or answered) before the progress is read: nothing of it can come after.
+      const ended: string[] = [];
+      const onEnded = (request: Request) => { ended.push(new URL(request.url()).pathname); };
+      page.on('requestfinished', onEnded);
+      page.on('requestfailed', onEnded);
+      type Detached = { interrupted: HTMLElement };
+      await page.evaluate(() => {
         const el = window.helpers.viewer('interrupted');
-        const stage = document.getElementById('stage')!;
+        (window as unknown as Detached).interrupted = el;
         el.remove();
-        await window.helpers.sleep(200);
+      });
+      await expect.poll(() => ended.includes('/assets/slow/RiggedSimple.glb'), { interval: 10, timeout: 30_000 }).toBe(true);
+      page.off('requestfinished', onEnded);
+      page.off('requestfailed', onEnded);
+      const result = await page.evaluate(async () => {
+        const el = (window as unknown as Detached).interrupted as ReturnType<typeof window.helpers.viewer>;
+        const stage = document.getElementById('stage')!;
+        await window.helpers.nextFrames(2);
         const progressWhileDetached = window.helpers.progressVisible(el);
         stage.append(el);
         await window.helpers.whenLoaded(el);
