@@ -55,6 +55,14 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
   const frames = (id: string) => page.evaluate((i) => window.instrument.frames(window.helpers.canvasOf(window.helpers.viewer(i))), id);
   const events = (id: string, type?: string) => page.evaluate(([i, t]) => window.helpers.events(window.helpers.viewer(i)).filter((e) => !t || e.type === t), [id, type] as const);
   const sleep = (ms: number) => page.evaluate((m) => window.helpers.sleep(m), ms);
+  /** Two frames of the page: what a frame's observers and callbacks (IntersectionObserver, the element's loop) do has run. */
+  const pageFrames = () => page.evaluate(() => window.helpers.nextFrames(2));
+  /**
+   * Resolves once a request the page makes now (for an asset no check here looks for) has been
+   * answered by the asset route: any request the page had already started got there first, so a
+   * negative check on `requested` after this is not early.
+   */
+  const requestsSoFar = () => page.evaluate(() => fetch('/assets/RiggedSimple.glb').then((r) => r.arrayBuffer()));
   async function capture(id: string): Promise<Rgba8Image> {
     const { base64 } = await page.evaluate((i) => window.helpers.captureBase64(window.helpers.viewer(i)), id);
     return decodeBase64Image(base64);
@@ -98,7 +106,14 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       await addViewer('manual', { builtin: 'character', poster: POSTER, reveal: 'manual', loading: 'eager' });
       await whenLoaded('manual');
       await firstFrame('manual');
-      await sleep(100);
+      // Frames drawn since the first: the poster would have come down at the first (reveal="auto").
+      await page.evaluate(async () => {
+        const el = window.helpers.viewer('manual');
+        for (let i = 0; i < 2; i++) {
+          el.requestRender();
+          await window.helpers.waitForFrames(el, 1);
+        }
+      });
       expect(await poster('manual')).toMatchObject({ shown: true, canvasOpacity: '0', visible: false });
       expect(await events('manual', 'poster-dismissed')).toEqual([]);
       await page.evaluate(() => window.helpers.viewer('manual').dismissPoster());
@@ -118,7 +133,9 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
         await addViewer('lazy', { src: '/assets/Fox.glb', loading: 'lazy' });
         await addViewer('eager', { src: '/assets/CesiumMan.glb', loading: 'eager' });
         await whenLoaded('eager');
-        await sleep(300);
+        // The lazy viewer's observer has reported (page frames) and any fetch it started has reached the route.
+        await pageFrames();
+        await requestsSoFar();
         expect(requested).not.toContain('Fox.glb');
         expect(await page.evaluate(() => window.helpers.viewer('lazy').loaded)).toBe(false);
         // Half a viewport (600 px) ahead counts as near: scrolled to 250 px above it, it loads.
@@ -129,7 +146,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
         await page.evaluate(() => { document.getElementById('stage')!.style.paddingTop = ''; });
       }
       await addViewer('waits', { src: '/assets/RiggedFigure.glb', reveal: 'manual' });
-      await sleep(400);
+      await pageFrames();
+      await requestsSoFar();
       expect(requested).not.toContain('RiggedFigure.glb');
       await page.evaluate(() => window.helpers.viewer('waits').dismissPoster());
       await whenLoaded('waits');
@@ -288,8 +306,14 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       await page.keyboard.press('+');
       const box = (await page.locator('#ctl').boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      // The wheel has reached the viewer (and frames have run since) before the radius is read.
+      type Wheeled = { wheeled: Promise<unknown> };
+      await page.evaluate(() => {
+        (window as unknown as Wheeled).wheeled = new Promise((resolve) => window.helpers.viewer('ctl').addEventListener('wheel', resolve, { once: true, capture: true }));
+      });
       await page.mouse.wheel(0, 300);
-      await sleep(100);
+      await page.evaluate(() => (window as unknown as Wheeled).wheeled);
+      await pageFrames();
       expect((await read()).radius).toBe(zoomed);
       // Shift+arrow pans: the target moves, the angles stay.
       const before = await read();
