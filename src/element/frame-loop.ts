@@ -1,4 +1,5 @@
 import type { AnimationPlayer } from '../anim/player.ts';
+import { backgroundBuildsSettled, backgroundBuildsStarted } from '../gpu/device/background-build.ts';
 import { canvasPixelSize, type PixelSize } from '../gpu/device/device.ts';
 import type { ViewerCamera } from './camera/framing.ts';
 import type { GpuSession, GpuState } from './gpu-session.ts';
@@ -66,6 +67,8 @@ export class FrameLoop {
   /** Bound once so that scheduling allocates nothing. */
   private readonly frame = (time: number): void => this.render(time);
   private readonly pixelSize: PixelSize = { width: 0, height: 0 };
+  /** Called with true by the next frame drawn (false: none will be; see buildsSettled). */
+  private readonly drawnWaiters: ((drawn: boolean) => void)[] = [];
   private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0, culled: 0, bytesUploaded: 0 };
 
   constructor(
@@ -93,6 +96,30 @@ export class FrameLoop {
     this.visible = false;
   }
 
+  /**
+   * Resolves once every pipeline the element's frames ask for has arrived or failed: the
+   * page's background builds have settled, and a frame drawn after that (one is drawn, off
+   * screen too) started no other. Without a model on the GPU, or when frames stop (the element
+   * leaves the page or the screen, its model is cleared), once the builds under way have settled.
+   */
+  async buildsSettled(): Promise<void> {
+    for (;;) {
+      if (!this.session.gpu || !this.host.player()) return;
+      await backgroundBuildsSettled();
+      const started = backgroundBuildsStarted();
+      const drawn = await new Promise<boolean>((resolve) => {
+        this.drawnWaiters.push(resolve);
+        this.invalidate();
+      });
+      if (!drawn || backgroundBuildsStarted() === started) return;
+    }
+  }
+
+  private frameDrawn(drawn: boolean): void {
+    if (this.drawnWaiters.length === 0) return;
+    for (const resolve of this.drawnWaiters.splice(0)) resolve(drawn);
+  }
+
   /** Whether the element is on screen (the IntersectionObserver's last word). */
   get onScreen(): boolean {
     return this.visible;
@@ -108,6 +135,7 @@ export class FrameLoop {
     if (this.rafId !== 0) cancelAnimationFrame(this.rafId);
     this.rafId = 0;
     this.lastFrameTime = -1;
+    this.frameDrawn(false);
   }
 
   resized(entry: ResizeObserverEntry): void {
@@ -165,6 +193,8 @@ export class FrameLoop {
     const gpu = this.session.gpu, player = this.host.player();
     if (!gpu || !player || gpu.uploaded !== player.model || !(this.visible || this.stale)) {
       this.lastFrameTime = -1;
+      // Without a model no frame will come; one being uploaded is drawn once it is there.
+      if (!gpu || !player) this.frameDrawn(false);
       return;
     }
     this.stale = false;
@@ -195,6 +225,7 @@ export class FrameLoop {
     const cameraMoved = this.view.update(elapsed);
     this.draw(gpu, gpu.context.getCurrentTexture(), player, stage);
     this.host.frameDrawn();
+    this.frameDrawn(true);
     if (cameraMoved) this.host.cameraChanged();
     // Easing or auto-rotating keeps frames coming, as playing does.
     if ((player.playing || this.view.active || vrmActive) && this.visible) {

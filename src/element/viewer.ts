@@ -657,9 +657,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   beforeRender: ((player: AnimationPlayer, dt: number) => void) | null = null;
 
   /** Draws one more frame (if on screen): for pages that changed the pose or hook state while paused. */
-  requestRender(): void {
-    this.frames.invalidate();
-  }
+  requestRender(): void { this.frames.invalidate(); }
+
+  /** Resolves once every pipeline its frames ask for has arrived or failed (docs/element.md "Waiting for background builds"). */
+  buildsSettled(): Promise<void> { return this.frames.buildsSettled(); }
 
   /**
    * What the last frame cost, for a stats panel: the renderer's counters (draw calls,

@@ -20,7 +20,7 @@ import { writeFrameUniforms } from './frame/frame-uniforms-writer.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './model/upload.ts';
 import { checkPaletteSource, type GpuPaletteSource } from './draw/palette-source.ts';
 import { FramePlan } from './draw/frame-plan.ts';
-import type { BuildFailure } from './device/background-build.ts';
+import { backgroundBuildsSettled, type BuildFailure } from './device/background-build.ts';
 import { GpuTimer } from './device/timer.ts';
 import { groundDisc, placeGround, type GroundDisc } from './frame/ground.ts';
 import { BindGroup, PALETTE_MATRIX_BYTES } from './layouts/bindings.ts';
@@ -311,6 +311,20 @@ export class Renderer {
   get debugViewsReady(): number {
     const current = this.current;
     return current ? current.debugReadyFor(current.skinning) | (this.boundsOverlay?.ready ? DebugView.BOUNDS : 0) : 0;
+  }
+
+  /**
+   * Resolves once everything built in the background has arrived or failed (a failure is logged
+   * as always; it does not reject this): what earlier frames and `prepare*` calls started, and
+   * what is started while waiting, for every renderer on the page (they share pipelines and
+   * lazily loaded code). A frame starts such a build the first time it needs something (a
+   * skinning method, shadows, the ground, the skybox, GPU culling, a debug view, and the code
+   * some of them load) and draws without it until it arrives; a frame drawn after this resolves
+   * has them all, and may ask for more (shadows arriving make two passes, for which the compute
+   * skinning path is built): draw a frame and await again until a frame starts nothing.
+   */
+  buildsSettled(): Promise<void> {
+    return backgroundBuildsSettled();
   }
 
   /**

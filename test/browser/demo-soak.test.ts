@@ -17,8 +17,6 @@ const HEAP_TOLERANCE = 0.1;
 /** The element never advances more than this per frame; sixteen such steps make a real frame four simulated seconds. */
 const STEP = 0.25, SUBSTEPS = 16;
 const SIMULATED_SECONDS = 600, SAMPLE_EVERY = 100, WARM_UP_SECONDS = 60;
-/** The GPU object counts must hold this long (wall time, frames running) before the baseline; a build that never settles fails at the end. */
-const SETTLED_MS = 3_000, SETTLE_TIMEOUT_MS = 30_000;
 
 interface SoakState { seconds: number; crossfades: number; errors: string[] }
 
@@ -99,14 +97,9 @@ describe.skipIf(!!unavailable)('the demo page, soaked', () => {
       // Warm-up before the baseline: the first frames compile and optimise the per-frame code.
       await playUntil(WARM_UP_SECONDS);
       // Pipelines the first frames asked for are built in the background (their WGSL imported
-      // lazily) and create their buffers when they arrive, seconds of wall time later on
-      // SwiftShader: the baseline waits until the counts have held for SETTLED_MS of frames.
-      let settled = await live();
-      for (let since = Date.now(), deadline = since + SETTLE_TIMEOUT_MS; Date.now() - since < SETTLED_MS && Date.now() < deadline;) {
-        await page.evaluate(() => new Promise(requestAnimationFrame));
-        const now = await live();
-        if (now.buffers !== settled.buffers || now.textures !== settled.textures) { settled = now; since = Date.now(); }
-      }
+      // lazily) and create their buffers when they arrive: the baseline waits until every one
+      // has arrived and a frame has drawn with them.
+      await page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { buildsSettled(): Promise<void> }).buildsSettled());
       const start = await state();
       const startLive = await live();
       const heap = [await heapAfterGc(cdp)];

@@ -62,10 +62,15 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
         return cesium;
       }, [count, LOAD_TIMEOUT] as const);
       await switchModels(WARM_UP);
-      const baseline = await page.evaluate(() => window.instrument.live());
+      // Pipelines built in the background create buffers when they arrive: all in before each count.
+      const settledLive = () => page.evaluate(async () => {
+        await window.helpers.viewer('switch').buildsSettled();
+        return window.instrument.live();
+      });
+      const baseline = await settledLive();
       const heapBefore = await heapAfterGc(cdp);
       expect(await switchModels(SWITCHES)).toBe(SWITCHES / 2);
-      const after = await page.evaluate(() => window.instrument.live());
+      const after = await settledLive();
       const heapAfter = await heapAfterGc(cdp);
       process.stderr.write(`model switches: heap after GC ${Math.round(heapBefore / 1024)} kB → ${Math.round(heapAfter / 1024)} kB after ${SWITCHES}\n`);
       expect({ buffers: after.buffers, textures: after.textures, devices: after.devices })
@@ -163,6 +168,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
       const soakState = () => page.evaluate(() => ({ ...(window as unknown as { soak: { seconds: number; crossfades: number } }).soak }));
       // Warm-up before the baseline: the first frames compile and optimise the per-frame code.
       await playUntil(WARM_UP_SECONDS);
+      // Pipelines built in the background create buffers when they arrive: all in before the baseline.
+      await page.evaluate(() => window.helpers.viewer('soak').buildsSettled());
       const startLive = await page.evaluate(() => window.instrument.live());
       const start = await soakState();
       const heap = [await heapAfterGc(cdp)];

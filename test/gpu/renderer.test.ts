@@ -10,6 +10,7 @@ import { Renderer } from '../../src/gpu/renderer.ts';
 import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
 import { DebugView } from '../../src/gpu/debug/views.ts';
 import { createNodeDevice } from '../../src/gpu/device/node-device.ts';
+import { backgroundBuildsStarted } from '../../src/gpu/device/background-build.ts';
 import { assetPath } from '../support/assets.ts';
 import { nodeImageDecoder, writeArtifactPng } from '../support/png.ts';
 import { buildBlendedPair, buildEmissiveQuad, buildNormalMappedQuads, buildSphere, buildTwoJointStrip } from './fixtures.ts';
@@ -411,6 +412,48 @@ describe.skipIf(!device)('pipelines are compiled once per device', () => {
     } finally {
       for (const scene of scenes) scene.destroy();
       for (const d of devices) d.destroy();
+    }
+  });
+});
+
+describe.skipIf(!device)('buildsSettled', () => {
+  it('resolves once the pipelines frames asked for have arrived: the next frame draws with them; once what that frame asks for has come too, frames start no other', async () => {
+    // A device of its own: nothing built before, so the frame's builds are really under way.
+    const own = await createNodeDevice({ label: 'builds-settled device' });
+    const scene = new OffscreenScene(own, SIZE, SIZE);
+    try {
+      await scene.setModel(await loadModel(readFileSync(assetPath('CesiumMan')), 'CesiumMan'));
+      const r = scene.renderer;
+      Object.assign(r.settings, { shadows: true, ground: true, debug: DebugView.BOUNDS });
+      await expectNoGpuErrors(own, async () => {
+        // The first frame asks for the shadow pipelines, the ground and the bounds view, and draws without them.
+        r.render(scene.target, scene.camera, scene.instance);
+        const without = r.stats.drawCalls;
+        expect(r.shadowsReady).toBe(false);
+        expect(r.debugViewsReady & DebugView.BOUNDS).toBe(0);
+        await r.buildsSettled();
+        expect(r.shadowsReady).toBe(true);
+        // What arrives can make the next frame ask for more (the debug views' code, then the bounds
+        // view's pipeline; with shadows, two passes: the compute skinning path): frame and settle until a frame starts nothing.
+        for (let round = 0; round < 4; round++) {
+          const before = backgroundBuildsStarted();
+          r.render(scene.target, scene.camera, scene.instance);
+          if (backgroundBuildsStarted() === before) break;
+          await r.buildsSettled();
+        }
+        expect(r.debugViewsReady & DebugView.BOUNDS).toBe(DebugView.BOUNDS);
+        const withAll = r.stats.drawCalls;
+        // Shadow casters, the ground disc and the boxes.
+        expect(withAll).toBeGreaterThan(without + 2);
+        const started = backgroundBuildsStarted();
+        r.render(scene.target, scene.camera, scene.instance);
+        expect(r.stats.drawCalls).toBe(withAll);
+        expect(backgroundBuildsStarted()).toBe(started);
+        await own.queue.onSubmittedWorkDone();
+      });
+    } finally {
+      scene.destroy();
+      own.destroy();
     }
   });
 });

@@ -8,10 +8,31 @@
  * it was building (so one handler serves every build of a Renderer), and then forgotten by
  * default, so a later ask builds again; with `{ retry: false }` it is kept: frames asking again
  * neither rebuild nor report it every frame (DrawPipelineTable).
+ *
+ * `backgroundBuildsSettled` awaits every build under way on the page (in Node, the process): how
+ * a page or a test knows that what its frames asked for has all arrived (or failed).
  */
 
 /** Hears that a background build failed: what it was building ("the skybox") and why. */
 export type BuildFailure = (what: string, error: unknown) => void;
+
+/** The builds under way, and how many were ever started. */
+const pendingBuilds = new Set<Promise<unknown>>();
+let buildsStarted = 0;
+
+/**
+ * Resolves once no background build is under way: every one started before the call, and every
+ * one started while waiting, has arrived or failed (a failure is reported as always, to the
+ * handler of the request that started it; it does not reject this).
+ */
+export async function backgroundBuildsSettled(): Promise<void> {
+  while (pendingBuilds.size > 0) await Promise.allSettled(pendingBuilds);
+}
+
+/** How many background builds were ever started: a frame that started none leaves it unchanged. */
+export function backgroundBuildsStarted(): number {
+  return buildsStarted;
+}
 
 export class BackgroundBuild<T> {
   private built: T | undefined;
@@ -41,9 +62,18 @@ export class BackgroundBuild<T> {
     if (!this.building) {
       const building = this.build();
       this.building = building;
+      buildsStarted++;
+      pendingBuilds.add(building);
+      // Before anything awaiting the build (or backgroundBuildsSettled) resumes: the value is in place, the build no longer pending.
       building.then(
-        (value) => { this.built = value; },
-        () => { if (this.retry && this.building === building) this.building = undefined; },
+        (value) => {
+          this.built = value;
+          pendingBuilds.delete(building);
+        },
+        () => {
+          if (this.retry && this.building === building) this.building = undefined;
+          pendingBuilds.delete(building);
+        },
       );
     }
     return this.building;

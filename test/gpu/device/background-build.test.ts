@@ -2,10 +2,11 @@
  * Builds in the background (src/gpu/device/background-build.ts): a frame's `request` starts the
  * build once and sees the result only when it has arrived; `prepare` shares the same build; a
  * failure is reported once, by what was being built, then built again on the next ask — or,
- * with `retry: false`, kept and never reported again.
+ * with `retry: false`, kept and never reported again. `backgroundBuildsSettled` waits for every
+ * build under way.
  */
 import { describe, expect, it } from 'vitest';
-import { BackgroundBuild } from '../../../src/gpu/device/background-build.ts';
+import { BackgroundBuild, backgroundBuildsSettled, backgroundBuildsStarted } from '../../../src/gpu/device/background-build.ts';
 
 /** A build whose result or failure the test releases. */
 function controlledBuild<T>() {
@@ -69,5 +70,42 @@ describe('BackgroundBuild', () => {
     expect(failures).toEqual(['the linear shadow pipelines']);
     expect(runs.length).toBe(1);
     await expect(b.prepare()).rejects.toThrow('no pipeline');
+  });
+
+  it('backgroundBuildsSettled waits for every build under way, those started while it waits too, arrived or failed', async () => {
+    const first = controlledBuild<string>(), second = controlledBuild<string>();
+    const skybox = new BackgroundBuild('the skybox', first.build);
+    const ground = new BackgroundBuild('the ground', second.build);
+    const failures: string[] = [];
+    const onFailed = (what: string) => { failures.push(what); };
+    await backgroundBuildsSettled();
+    const before = backgroundBuildsStarted();
+
+    skybox.request(onFailed);
+    let settled = false;
+    const settling = backgroundBuildsSettled().then(() => { settled = true; });
+    await settle();
+    expect(settled).toBe(false);
+    // Started while waiting: waited for too.
+    ground.request(onFailed);
+    first.runs[0].resolve('skybox');
+    await settle();
+    expect(skybox.ready).toBe(true);
+    expect(settled).toBe(false);
+    second.runs[0].reject(new Error('no ground'));
+    await settling;
+    expect(settled).toBe(true);
+    expect(failures).toEqual(['the ground']);
+    expect(backgroundBuildsStarted() - before).toBe(2);
+    // A failed build is retried by the next ask, which counts as a new build under way.
+    expect(ground.request(onFailed)).toBeUndefined();
+    expect(backgroundBuildsStarted() - before).toBe(3);
+    let again = false;
+    const settlingAgain = backgroundBuildsSettled().then(() => { again = true; });
+    await settle();
+    expect(again).toBe(false);
+    second.runs[1].resolve('ground');
+    await settlingAgain;
+    expect(ground.value).toBe('ground');
   });
 });
