@@ -81,11 +81,11 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });
 
-  /** The viewer's frame; after `frames` more animation frames (the VRM steps of a paused avatar run in them). */
+  /** The viewer's frame; after `frames` more drawn frames (the VRM steps of a paused avatar run in them). */
   async function capture(id: string, frames = 0): Promise<Rgba8Image> {
     const { base64 } = await page.evaluate(async ([i, n]) => {
       const el = window.helpers.viewer(i);
-      if (n > 0) await window.helpers.waitForFrames(el, n);
+      if (n > 0) await window.helpers.drawFrames(el, n);
       return window.helpers.captureBase64(el);
     }, [id, frames] as const);
     return decodeBase64Image(base64);
@@ -105,7 +105,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
       document.getElementById('stage')!.append(el);
       await window.helpers.whenLoaded(el, t);
       el.pause();
-      await window.helpers.waitForFrames(el, 2);
+      await window.helpers.drawFrames(el, 2);
       const box = el.getBoundingClientRect(), h = el.querySelector('[slot="hotspot-head"]')!.getBoundingClientRect();
       return { expressions: el.expressions, hotspotY: (h.top + h.height / 2 - box.top) / box.height, hotspotShown: h.width > 0 };
     }, [SIZE, LOAD_TIMEOUT] as const);
@@ -173,7 +173,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
         }
         el.pause();
         el.currentTime = 0;
-        await window.helpers.waitForFrames(el, 2);
+        await window.helpers.drawFrames(el, 2);
       }, [id, builtin, mtoonOff, SIZE, LOAD_TIMEOUT] as const);
     };
     await place('toon', 'vrm-avatar', false);

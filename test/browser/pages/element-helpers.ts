@@ -33,6 +33,11 @@ export interface Helpers {
   waitForFrames(el: Element, count?: number, timeoutMs?: number): Promise<number>;
   /** Waits until the element's canvas has had at least `total` frames in all. */
   waitForTotalFrames(el: Element, total: number, timeoutMs?: number): Promise<number>;
+  /**
+   * Draws `count` more frames, asking for each one: a paused viewer draws only on a change
+   * (a paused avatar only until its springs rest), so waiting alone may wait for nothing.
+   */
+  drawFrames(el: Element, count?: number, timeoutMs?: number): Promise<number>;
   captureBase64(el: Element, type?: string): Promise<{ base64: string; type: string }>;
   grabBase64(el: Element): Promise<{ width: number; height: number; base64: string }>;
   sleep(ms: number): Promise<void>;
@@ -160,6 +165,14 @@ window.helpers = {
       await new Promise(requestAnimationFrame);
     }
     return window.instrument.frames(canvas);
+  },
+  async drawFrames(el, count = 1, timeoutMs = 20_000) {
+    let drawn = 0;
+    for (let i = 0; i < count; i++) {
+      viewer(el).requestRender();
+      drawn = await window.helpers.waitForFrames(el, 1, timeoutMs);
+    }
+    return drawn;
   },
   async captureBase64(el, type = 'image/png') {
     const blob = await viewer(el).capture(type);
