@@ -1,7 +1,7 @@
 /**
- * The library as `npm pack` makes it, made once per test run for the two files that check it:
- * element-build.test.ts reads the build (dist/: lib, types, cli, sizes.json) and
- * package-consumer.test.ts installs the tarball. Each used to build the library itself (two
+ * The library as `npm pack` makes it, made once per test run for the files that check it:
+ * element-build.test.ts reads the build (dist/: lib, types, cli, sizes.json),
+ * package-consumer.test.ts installs the tarball and package-publish.test.ts dry-runs publishing it. Each used to build the library itself (two
  * full builds a run, ~10 s of CPU each); now the files check the very build that is packed.
  *
  * `npm pack` runs the package's `prepack` (scripts/build.mjs --no-site, into the repository's
