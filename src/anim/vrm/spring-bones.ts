@@ -1,9 +1,10 @@
 import type { Hierarchy } from '../../gltf/model.ts';
 import { ColliderShape, type VrmSpringBones } from '../../gltf/vrm-model.ts';
-import { mulQuat } from '../../math/quat.ts';
 import { composeTRS, isIdentityMat4 } from '../../math/trs.ts';
 import { localToModel } from '../local-to-model.ts';
 import { ColliderCull } from './collider-cull.ts';
+import { invertAffine, multiplyAffine, normalDirection, transformDirection, transformPoint } from './spring-affine.ts';
+import { updateLists } from './spring-update-lists.ts';
 import type { Pose } from '../pose.ts';
 
 /**
@@ -57,6 +58,9 @@ export class SpringBoneJob {
    */
   private readonly updateStart: Int32Array;
   private readonly updateRuns: Int32Array;
+  /** The same without the joint's own slot (the nodes it carries), as `carryStart`/`carryRuns`. */
+  private readonly carryStart: Int32Array;
+  private readonly carryRuns: Int32Array;
   private readonly colliderSlot: Int32Array;
   /** 1 for a collider whose node a joint moves (at or below a joint): recomputed when its node is; the others once per run. */
   private readonly colliderMoves: Uint8Array;
@@ -128,6 +132,9 @@ export class SpringBoneJob {
     const { updateStart, updateRuns } = updateLists(h, springs, this.slot);
     this.updateStart = updateStart;
     this.updateRuns = updateRuns;
+    const { carryStart, carryRuns } = carriedLists(updateStart, updateRuns);
+    this.carryStart = carryStart;
+    this.carryRuns = carryRuns;
     this.colliderSlot = Int32Array.from(springs.colliderNode, (node) => h.slotOf[node]);
     const moved = new Uint8Array(h.count);
     for (const s of this.slot) moved[s] = 1;
@@ -175,7 +182,8 @@ export class SpringBoneJob {
     const dt = this.dt;
     const identity = isIdentityMat4(this.worldFromModel);
     identityWorld[0] = identity ? 1 : 0;
-    if (!identity) invertAffine(this.worldFromModel, 0, this.modelFromWorld, 0);
+    if (identity) this.modelFromWorld.set(this.worldFromModel);
+    else invertAffine(this.worldFromModel, 0, this.modelFromWorld, 0);
     this.runStart = ++this.version;
     if (this.needsReset) {
       this.needsReset = false;
@@ -185,19 +193,266 @@ export class SpringBoneJob {
     // Colliders no joint moves: placed once for the whole run.
     for (let c = 0; c < this.colliderMoves.length; c++) if (this.colliderMoves[c] === 0) this.colliderWorld(c);
     if (dt > 0) this.cull.beginRun(this.colliderSphere, this.worldFromModel);
-    const order = this.springs.order, whole = this.wholeMatrix;
+    this.stepJoints(dt);
+  }
+
+  /**
+   * The joints in update order, each in one pass over locals (V8 keeps doubles in registers
+   * within a function, and boxes them across calls it does not inline): the parent's model matrix
+   * read once; the joint's world position from it (its whole matrix only where something reads
+   * it); the Verlet step and the collisions (dt > 0); the rotation toward the tail; and the
+   * joint's model matrix written straight from its parent's and the new rotation, then the
+   * nodes it carries. Only the rare cases (a `center`, a collider a joint moves, a 0.x chain
+   * end) call out.
+   */
+  private stepJoints(dt: number): void {
+    const W = this.worldFromModel, V = this.modelFromWorld;
+    const w0 = W[0], w1 = W[1], w2 = W[2], w4 = W[4], w5 = W[5], w6 = W[6], w8 = W[8], w9 = W[9], w10 = W[10], w12 = W[12], w13 = W[13], w14 = W[14];
+    const v0 = V[0], v1 = V[1], v2 = V[2], v4 = V[4], v5 = V[5], v6 = V[6], v8 = V[8], v9 = V[9], v10 = V[10], v12 = V[12], v13 = V[13], v14 = V[14];
+    const M = this.nodeMatrices, R = this.pose.rotation, T = this.pose.translation, S = this.pose.scale;
+    const sp = this.springs, order = sp.order, slots = this.slot, parents = this.parentSlot, whole = this.wholeMatrix;
+    const tailSlot = this.tailSlot, startTail = this.startTail, cur = this.currentTail, prev = this.prevTail, applied = this.appliedRotation;
+    const restAxis = this.restAxis, boneAxis = this.boneAxis, restRotation = this.restRotation, restInverse = this.restLocalInverse;
+    const tailOffset = sp.tailOffset, stiffness = sp.stiffness, gravityPower = sp.gravityPower, gravityDir = sp.gravityDir, dragForce = sp.dragForce;
+    const centers = this.centerSlot, stamps = this.slotStamp, carryStart = this.carryStart, carryRuns = this.carryRuns;
+    const colliderStart = sp.jointColliderStart, list = sp.jointColliders, hitRadius = sp.hitRadius, radii = sp.colliderRadius;
+    const movingColliders = this.movingColliders, colliderMoves = this.colliderMoves, cull = this.cull;
+    const spheres = this.colliderSphere, origins = this.colliderOrigin, axes = this.colliderAxis, kinds = this.colliderKind;
     for (let k = 0; k < order.length; k++) {
-      const j = order[k];
-      if (whole[j] === 1) {
-        // The joint's own matrix from its (already updated) parent, as three-vrm updates it first.
-        this.updateSlot(this.slot[j]);
-        this.worldOf(this.slot[j], jointWorld);
-      } else {
-        this.jointPosition(j);
+      const j = order[k], s = slots[j], p = parents[j], o = j * 3;
+      // The parent's model matrix (3×4, pCR = column C, row R; identity at a root).
+      let p00 = 1, p01 = 0, p02 = 0, p10 = 0, p11 = 1, p12 = 0, p20 = 0, p21 = 0, p22 = 1, p30 = 0, p31 = 0, p32 = 0;
+      if (p >= 0) {
+        const q = p * 16;
+        p00 = M[q]; p01 = M[q + 1]; p02 = M[q + 2]; p10 = M[q + 4]; p11 = M[q + 5]; p12 = M[q + 6];
+        p20 = M[q + 8]; p21 = M[q + 9]; p22 = M[q + 10]; p30 = M[q + 12]; p31 = M[q + 13]; p32 = M[q + 14];
       }
-      if (dt > 0) this.stepJoint(j);
-      this.applyJoint(j);
-      this.updateAfter(k);
+      // The joint's world position: from its parent and its translation (its rotation does not
+      // move it), or its whole matrix recomputed first where it is read (as three-vrm updates it).
+      let jx: number, jy: number, jz: number;
+      if (whole[j] === 1) {
+        this.updateSlot(s);
+        this.worldOf(s, jointWorld);
+        jx = jointWorld[12]; jy = jointWorld[13]; jz = jointWorld[14];
+      } else {
+        const t = s * 3, lx = T[t], ly = T[t + 1], lz = T[t + 2];
+        const x = p00 * lx + p10 * ly + p20 * lz + p30;
+        const y = p01 * lx + p11 * ly + p21 * lz + p31;
+        const z = p02 * lx + p12 * ly + p22 * lz + p32;
+        jx = w0 * x + w4 * y + w8 * z + w12;
+        jy = w1 * x + w5 * y + w9 * z + w13;
+        jz = w2 * x + w6 * y + w10 * z + w14;
+      }
+      // The tail in world space: stepped (dt > 0), or where it stands.
+      let tx: number, ty: number, tz: number;
+      const center = centers[j];
+      if (dt > 0) {
+        // Bone length in world units: to the tail node as the frame began (snapshotTails), or for a
+        // 0.x chain end to its virtual tail under the joint's current matrix.
+        let lx: number, ly: number, lz: number;
+        if (tailSlot[j] >= 0) {
+          lx = startTail[o] - jx; ly = startTail[o + 1] - jy; lz = startTail[o + 2] - jz;
+        } else {
+          const J = jointWorld, ox = tailOffset[o], oy = tailOffset[o + 1], oz = tailOffset[o + 2];
+          lx = J[0] * ox + J[4] * oy + J[8] * oz;
+          ly = J[1] * ox + J[5] * oy + J[9] * oz;
+          lz = J[2] * ox + J[6] * oy + J[10] * oz;
+        }
+        const length = Math.sqrt(lx * lx + ly * ly + lz * lz);
+        // The rest bone axis in world space: through the parent's model matrix, then W (never multiplied together).
+        const rx = restAxis[o], ry = restAxis[o + 1], rz = restAxis[o + 2];
+        const mx = p00 * rx + p10 * ry + p20 * rz, my = p01 * rx + p11 * ry + p21 * rz, mz = p02 * rx + p12 * ry + p22 * rz;
+        const ax = w0 * mx + w4 * my + w8 * mz, ay = w1 * mx + w5 * my + w9 * mz, az = w2 * mx + w6 * my + w10 * mz;
+        const axisLength = Math.sqrt(ax * ax + ay * ay + az * az);
+        const ak = axisLength > 0 ? 1 / axisLength : 0;
+        // Inertia in center space, then to world; stiffness and gravity in world space.
+        const drag = 1 - dragForce[j];
+        tx = cur[o] + (cur[o] - prev[o]) * drag;
+        ty = cur[o + 1] + (cur[o + 1] - prev[o + 1]) * drag;
+        tz = cur[o + 2] + (cur[o + 2] - prev[o + 2]) * drag;
+        if (center >= 0) {
+          tail[0] = tx; tail[1] = ty; tail[2] = tz;
+          this.fromCenter(j, tail);
+          tx = tail[0]; ty = tail[1]; tz = tail[2];
+        }
+        const sk = stiffness[j] * dt, g = gravityPower[j] * dt;
+        tx += ax * ak * sk + gravityDir[o] * g;
+        ty += ay * ak * sk + gravityDir[o + 1] * g;
+        tz += az * ak * sk + gravityDir[o + 2] * g;
+        // Back to the bone length from the joint (three.js normalises a zero vector to zero).
+        {
+          const dx = tx - jx, dy = ty - jy, dz = tz - jz;
+          const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+          const f = d > 0 ? length / d : 0;
+          tx = jx + dx * f; ty = jy + dy * f; tz = jz + dz * f;
+        }
+        // Collisions: pushed out of (or into) each collider in list order, back to the bone length after each push.
+        const first = colliderStart[j], end = colliderStart[j + 1];
+        if (first < end) {
+          if (movingColliders[j] === 1) {
+            for (let i = first; i < end; i++) if (colliderMoves[list[i]] === 1) this.colliderWorld(list[i]);
+          }
+          const hit = hitRadius[j], bound = hit + length;
+          head[0] = jx; head[1] = jy; head[2] = jz; head[3] = length; head[4] = bound;
+          // The colliders this joint may touch, from the set kept over frames, or the whole list.
+          const kept = cull.candidates(j, head, W);
+          let bits = kept ? cull.found : 0, i = first - 1;
+          for (;;) {
+            if (kept) {
+              if (bits === 0) break;
+              const low = bits & -bits;
+              bits ^= low;
+              i = first + 31 - Math.clz32(low);
+            } else if (++i >= end) break;
+            const c = list[i], q = c * 4;
+            // Too far to touch: the tail stays within the bone's length of the joint, so a collider whose
+            // reach (radius, capsule length, hit radius) ends further away cannot push it. Exact, not a guess.
+            const ex = jx - spheres[q], ey = jy - spheres[q + 1], ez = jz - spheres[q + 2], reach = spheres[q + 3] + bound;
+            if (ex * ex + ey * ey + ez * ez > reach * reach) continue;
+            const kind = kinds[c], co = c * 3;
+            let dx = tx - origins[co], dy = ty - origins[co + 1], dz = tz - origins[co + 2];
+            let distance: number;
+            if (kind === KIND_PLANE) {
+              const nx = axes[co], ny = axes[co + 1], nz = axes[co + 2];
+              distance = dx * nx + dy * ny + dz * nz - hit;
+              if (!(distance < 0)) continue;
+              dx = nx; dy = ny; dz = nz;
+            } else {
+              if (kind === KIND_CAPSULE || kind === KIND_INSIDE_CAPSULE) {
+                const bx = axes[co], by = axes[co + 1], bz = axes[co + 2];
+                const dot = bx * dx + by * dy + bz * dz;
+                const lengthSq = bx * bx + by * by + bz * bz;
+                if (dot <= 0) {
+                  // Nearest to the start: as a sphere there.
+                } else if (lengthSq <= dot) {
+                  dx -= bx; dy -= by; dz -= bz;
+                } else {
+                  const f = dot / lengthSq;
+                  dx -= bx * f; dy -= by * f; dz -= bz * f;
+                }
+              }
+              const dSq = dx * dx + dy * dy + dz * dz;
+              const r = radii[c];
+              const inside = kind >= KIND_INSIDE_SPHERE;
+              // Clear of the surface (compared squared; the root only for a push). A tail exactly at
+              // the centre has no direction to be pushed along (three.js would make NaN).
+              if (dSq === 0) continue;
+              if (inside) {
+                const limit = r - hit;
+                if (limit >= 0 && dSq <= limit * limit) continue;
+              } else {
+                const limit = r + hit;
+                if (dSq >= limit * limit) continue;
+              }
+              const d = Math.sqrt(dSq);
+              distance = inside ? r - hit - d : d - hit - r;
+              if (!(distance < 0)) continue;
+              const f = inside ? -1 / d : 1 / d;
+              dx *= f; dy *= f; dz *= f;
+            }
+            tx -= dx * distance; ty -= dy * distance; tz -= dz * distance;
+            const lx2 = tx - jx, ly2 = ty - jy, lz2 = tz - jz;
+            const l = Math.sqrt(lx2 * lx2 + ly2 * ly2 + lz2 * lz2);
+            const f = l > 0 ? length / l : 0;
+            tx = jx + lx2 * f; ty = jy + ly2 * f; tz = jz + lz2 * f;
+          }
+          if (!kept) cull.built(j, head, spheres, W);
+        }
+        prev[o] = cur[o]; prev[o + 1] = cur[o + 1]; prev[o + 2] = cur[o + 2];
+        if (center >= 0) {
+          tail[0] = tx; tail[1] = ty; tail[2] = tz;
+          this.toCenter(j, tail, 0, cur, o);
+        } else {
+          cur[o] = tx; cur[o + 1] = ty; cur[o + 2] = tz;
+        }
+      } else {
+        tx = cur[o]; ty = cur[o + 1]; tz = cur[o + 2];
+        if (center >= 0) {
+          tail[0] = tx; tail[1] = ty; tail[2] = tz;
+          this.fromCenter(j, tail);
+          tx = tail[0]; ty = tail[1]; tz = tail[2];
+        }
+      }
+      // The rotation toward the tail (three-vrm's last step), from the rest rotation: the tail in the
+      // joint's rest frame under its current parent, (W · parent · restLocal)⁻¹ · tail, one factor at
+      // a time (W⁻¹ made once per run; the parent's by its adjugate, never built).
+      const mx = v0 * tx + v4 * ty + v8 * tz + v12, my = v1 * tx + v5 * ty + v9 * tz + v13, mz = v2 * tx + v6 * ty + v10 * tz + v14;
+      const c00 = p11 * p22 - p12 * p21, c01 = p12 * p20 - p10 * p22, c02 = p10 * p21 - p11 * p20;
+      const det = p00 * c00 + p01 * c01 + p02 * c02;
+      const kd = det !== 0 ? 1 / det : 0;
+      const bx = mx - p30, by = my - p31, bz = mz - p32;
+      const ux = (c00 * bx + c01 * by + c02 * bz) * kd;
+      const uy = ((p02 * p21 - p01 * p22) * bx + (p00 * p22 - p02 * p20) * by + (p01 * p20 - p00 * p21) * bz) * kd;
+      const uz = ((p01 * p12 - p02 * p11) * bx + (p02 * p10 - p00 * p12) * by + (p00 * p11 - p01 * p10) * bz) * kd;
+      const L = restInverse, lo = j * 16;
+      const vx = L[lo] * ux + L[lo + 4] * uy + L[lo + 8] * uz + L[lo + 12];
+      const vy = L[lo + 1] * ux + L[lo + 5] * uy + L[lo + 9] * uz + L[lo + 13];
+      const vz = L[lo + 2] * ux + L[lo + 6] * uy + L[lo + 10] * uz + L[lo + 14];
+      // The shortest rotation from the bone axis (unit) to v (any length): (u × v, |v| + u · v)
+      // normalised; a zero vector gives identity; opposite vectors turn about the axis least aligned with u.
+      const ex = boneAxis[o], ey = boneAxis[o + 1], ez = boneAxis[o + 2];
+      const vLength = Math.sqrt(vx * vx + vy * vy + vz * vz);
+      let qx = 0, qy = 0, qz = 0, qw = 1;
+      if (!(ex === 0 && ey === 0 && ez === 0) && vLength > 0) {
+        qx = ey * vz - ez * vy; qy = ez * vx - ex * vz; qz = ex * vy - ey * vx;
+        qw = vLength + (ex * vx + ey * vy + ez * vz);
+        if (qw < 1e-12 * vLength) {
+          const aex = Math.abs(ex), aey = Math.abs(ey), aez = Math.abs(ez);
+          if (aex <= aey && aex <= aez) { qx = 0; qy = -ez; qz = ey; } else if (aey <= aez) { qx = -ez; qy = 0; qz = ex; } else { qx = -ey; qy = ex; qz = 0; }
+          qw = 0;
+        }
+        const il = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+        qx *= il; qy *= il; qz *= il; qw *= il;
+      }
+      // restRotation · turn, to the applied rotation and the pose.
+      const a4 = j * 4, rr0 = restRotation[a4], rr1 = restRotation[a4 + 1], rr2 = restRotation[a4 + 2], rr3 = restRotation[a4 + 3];
+      const x = rr3 * qx + rr0 * qw + rr1 * qz - rr2 * qy;
+      const y = rr3 * qy - rr0 * qz + rr1 * qw + rr2 * qx;
+      const z = rr3 * qz + rr0 * qy - rr1 * qx + rr2 * qw;
+      const w = rr3 * qw - rr0 * qx - rr1 * qy - rr2 * qz;
+      applied[a4] = x; applied[a4 + 1] = y; applied[a4 + 2] = z; applied[a4 + 3] = w;
+      const r4 = s * 4;
+      R[r4] = x; R[r4 + 1] = y; R[r4 + 2] = z; R[r4 + 3] = w;
+      // The joint's model matrix: parent · T·R·S, written directly (localToModel's arithmetic).
+      {
+        const t = s * 3, sx = S[t], sy = S[t + 1], sz = S[t + 2];
+        const x2 = x + x, y2 = y + y, z2 = z + z;
+        const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+        const wx = w * x2, wy = w * y2, wz = w * z2;
+        const l00 = (1 - (yy + zz)) * sx, l01 = (xy + wz) * sx, l02 = (xz - wy) * sx;
+        const l10 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l12 = (yz + wx) * sy;
+        const l20 = (xz + wy) * sz, l21 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
+        const l30 = T[t], l31 = T[t + 1], l32 = T[t + 2];
+        const m = s * 16;
+        if (p >= 0) {
+          M[m] = p00 * l00 + p10 * l01 + p20 * l02;
+          M[m + 1] = p01 * l00 + p11 * l01 + p21 * l02;
+          M[m + 2] = p02 * l00 + p12 * l01 + p22 * l02;
+          M[m + 4] = p00 * l10 + p10 * l11 + p20 * l12;
+          M[m + 5] = p01 * l10 + p11 * l11 + p21 * l12;
+          M[m + 6] = p02 * l10 + p12 * l11 + p22 * l12;
+          M[m + 8] = p00 * l20 + p10 * l21 + p20 * l22;
+          M[m + 9] = p01 * l20 + p11 * l21 + p21 * l22;
+          M[m + 10] = p02 * l20 + p12 * l21 + p22 * l22;
+          M[m + 12] = p00 * l30 + p10 * l31 + p20 * l32 + p30;
+          M[m + 13] = p01 * l30 + p11 * l31 + p21 * l32 + p31;
+          M[m + 14] = p02 * l30 + p12 * l31 + p22 * l32 + p32;
+        } else {
+          M[m] = l00; M[m + 1] = l01; M[m + 2] = l02;
+          M[m + 4] = l10; M[m + 5] = l11; M[m + 6] = l12;
+          M[m + 8] = l20; M[m + 9] = l21; M[m + 10] = l22;
+          M[m + 12] = l30; M[m + 13] = l31; M[m + 14] = l32;
+        }
+        M[m + 3] = 0; M[m + 7] = 0; M[m + 11] = 0; M[m + 15] = 1;
+        stamps[s] = ++this.version;
+      }
+      // The nodes the joint carries (none for a chain's inner joint).
+      for (let i = carryStart[k]; i < carryStart[k + 1]; i++) {
+        const firstSlot = carryRuns[2 * i], endSlot = carryRuns[2 * i + 1];
+        localToModel(this.hierarchy, this.pose, M, firstSlot, endSlot);
+        const v = ++this.version;
+        for (let c = firstSlot; c < endSlot; c++) stamps[c] = v;
+      }
     }
   }
 
@@ -289,185 +544,6 @@ export class SpringBoneJob {
     dst[14] = W[2] * x + W[6] * y + W[10] * z + W[14];
   }
 
-  /**
-   * `jointWorld[12..14]` = the joint's world position from its parent's current matrix and its
-   * translation (its rotation does not move it): all a joint with no `wholeMatrix` reads of itself.
-   */
-  private jointPosition(j: number): void {
-    const p = this.parentSlot[j], t = this.slot[j] * 3, T = this.pose.translation;
-    const tx = T[t], ty = T[t + 1], tz = T[t + 2];
-    let x = tx, y = ty, z = tz; // (a root node: its translation is its position)
-    if (p >= 0) {
-      const M = this.nodeMatrices, o = p * 16;
-      x = M[o] * tx + M[o + 4] * ty + M[o + 8] * tz + M[o + 12];
-      y = M[o + 1] * tx + M[o + 5] * ty + M[o + 9] * tz + M[o + 13];
-      z = M[o + 2] * tx + M[o + 6] * ty + M[o + 10] * tz + M[o + 14];
-    }
-    const W = this.worldFromModel;
-    jointWorld[12] = W[0] * x + W[4] * y + W[8] * z + W[12];
-    jointWorld[13] = W[1] * x + W[5] * y + W[9] * z + W[13];
-    jointWorld[14] = W[2] * x + W[6] * y + W[10] * z + W[14];
-  }
-
-  private stepJoint(j: number): void {
-    const sp = this.springs, o = j * 3, dt = this.dt;
-    const Jw = jointWorld;
-    // Bone length in world units: to the tail node as the frame began (snapshotTails), or for a
-    // 0.x chain end to its virtual tail under the joint's current matrix.
-    let lx: number, ly: number, lz: number;
-    if (this.tailSlot[j] >= 0) {
-      lx = this.startTail[o] - Jw[12]; ly = this.startTail[o + 1] - Jw[13]; lz = this.startTail[o + 2] - Jw[14];
-    } else {
-      const t = sp.tailOffset;
-      lx = Jw[0] * t[o] + Jw[4] * t[o + 1] + Jw[8] * t[o + 2];
-      ly = Jw[1] * t[o] + Jw[5] * t[o + 1] + Jw[9] * t[o + 2];
-      lz = Jw[2] * t[o] + Jw[6] * t[o + 1] + Jw[10] * t[o + 2];
-    }
-    const length = Math.sqrt(lx * lx + ly * ly + lz * lz);
-    // The rest bone axis in world space: through the parent's model matrix, then W (never multiplied together).
-    this.restAxisWorld(j);
-    // Inertia in center space, then to world; stiffness and gravity in world space.
-    const cur = this.currentTail, prev = this.prevTail, drag = 1 - sp.dragForce[j];
-    tail[0] = cur[o] + (cur[o] - prev[o]) * drag;
-    tail[1] = cur[o + 1] + (cur[o + 1] - prev[o + 1]) * drag;
-    tail[2] = cur[o + 2] + (cur[o + 2] - prev[o + 2]) * drag;
-    this.fromCenter(j, tail);
-    const k = sp.stiffness[j] * dt, g = sp.gravityPower[j] * dt, gd = sp.gravityDir;
-    tail[0] += axis[0] * k + gd[o] * g;
-    tail[1] += axis[1] * k + gd[o + 1] * g;
-    tail[2] += axis[2] * k + gd[o + 2] * g;
-    // The joint's position and the bone length, for the length constraint (doubles pass through
-    // typed arrays, not arguments: see the class comment).
-    head[0] = Jw[12]; head[1] = Jw[13]; head[2] = Jw[14]; head[3] = length;
-    constrainLength();
-    this.collide(j);
-    prev[o] = cur[o]; prev[o + 1] = cur[o + 1]; prev[o + 2] = cur[o + 2];
-    this.toCenter(j, tail, 0, cur, o);
-  }
-
-  /** `axis` = normalize(W₃ₓ₃ · P₃ₓ₃ · restAxis), P the parent's model matrix (identity at a root). */
-  private restAxisWorld(j: number): void {
-    const ra = this.restAxis, o = j * 3, p = this.parentSlot[j];
-    let x = ra[o], y = ra[o + 1], z = ra[o + 2];
-    if (p >= 0) {
-      const M = this.nodeMatrices, m = p * 16;
-      const mx = M[m] * x + M[m + 4] * y + M[m + 8] * z;
-      const my = M[m + 1] * x + M[m + 5] * y + M[m + 9] * z;
-      const mz = M[m + 2] * x + M[m + 6] * y + M[m + 10] * z;
-      x = mx; y = my; z = mz;
-    }
-    const W = this.worldFromModel;
-    const wx = W[0] * x + W[4] * y + W[8] * z;
-    const wy = W[1] * x + W[5] * y + W[9] * z;
-    const wz = W[2] * x + W[6] * y + W[10] * z;
-    const len = Math.sqrt(wx * wx + wy * wy + wz * wz);
-    const k = len > 0 ? 1 / len : 0;
-    axis[0] = wx * k; axis[1] = wy * k; axis[2] = wz * k;
-  }
-
-  /** Rotates the joint so its tail points at the current tail (three-vrm's last step), from its rest rotation. */
-  private applyJoint(j: number): void {
-    const o = j * 3;
-    tail[0] = this.currentTail[o]; tail[1] = this.currentTail[o + 1]; tail[2] = this.currentTail[o + 2];
-    this.fromCenter(j, tail);
-    // The tail in the joint's rest frame under its current parent: (W · parent · restLocal)⁻¹ · tail,
-    // one factor at a time (W⁻¹ is made once per run; the parent's is solved, not built).
-    if (identityWorld[0] === 0) transformPoint(this.modelFromWorld, 0, tail, 0, tail, 0);
-    const p = this.parentSlot[j];
-    if (p >= 0) solveAffine(this.nodeMatrices, p * 16, tail, axis);
-    else { axis[0] = tail[0]; axis[1] = tail[1]; axis[2] = tail[2]; }
-    transformPoint(this.restLocalInverse, j * 16, axis, 0, axis, 0);
-    unitQuatFromTo(this.boneAxis, o, axis, turn);
-    mulQuat(this.restRotation, j * 4, turn, 0, this.appliedRotation, j * 4);
-    const R = this.pose.rotation, A = this.appliedRotation, r = this.slot[j] * 4;
-    R[r] = A[j * 4]; R[r + 1] = A[j * 4 + 1]; R[r + 2] = A[j * 4 + 2]; R[r + 3] = A[j * 4 + 3];
-  }
-
-  /**
-   * Pushes `tail` out of (or into) each of the joint's colliders in list order, back to the bone
-   * length after each push. One tight loop over locals: the colliders a joint moves are placed
-   * first (nothing here moves a node), and a miss is found from squared distances, no root.
-   */
-  private collide(j: number): void {
-    const sp = this.springs;
-    const first = sp.jointColliderStart[j], end = sp.jointColliderStart[j + 1];
-    const list = sp.jointColliders;
-    if (this.movingColliders[j] === 1) {
-      for (let i = first; i < end; i++) if (this.colliderMoves[list[i]] === 1) this.colliderWorld(list[i]);
-    }
-    const S = this.colliderSphere, co = this.colliderOrigin, ca = this.colliderAxis, kinds = this.colliderKind, radii = sp.colliderRadius;
-    const hit = sp.hitRadius[j];
-    const px = head[0], py = head[1], pz = head[2], length = head[3], bound = hit + length;
-    head[4] = bound;
-    // The colliders this joint may touch, from the set kept over frames, or the whole list.
-    const cull = this.cull;
-    const kept = cull.candidates(j, head, this.worldFromModel);
-    let bits = kept ? cull.found : 0, i = first - 1;
-    let tx = tail[0], ty = tail[1], tz = tail[2];
-    for (;;) {
-      if (kept) {
-        if (bits === 0) break;
-        const low = bits & -bits;
-        bits ^= low;
-        i = first + 31 - Math.clz32(low);
-      } else if (++i >= end) break;
-      const c = list[i], q = c * 4;
-      // Too far to touch: the tail stays within the bone's length of the joint, so a collider whose
-      // reach (radius, capsule length, hit radius) ends further away cannot push it. Exact, not a guess.
-      const ex = px - S[q], ey = py - S[q + 1], ez = pz - S[q + 2], reach = S[q + 3] + bound;
-      if (ex * ex + ey * ey + ez * ez > reach * reach) continue;
-      const kind = kinds[c], o = c * 3;
-      let dx = tx - co[o], dy = ty - co[o + 1], dz = tz - co[o + 2];
-      let distance: number;
-      if (kind === KIND_PLANE) {
-        const nx = ca[o], ny = ca[o + 1], nz = ca[o + 2];
-        distance = dx * nx + dy * ny + dz * nz - hit;
-        if (!(distance < 0)) continue;
-        dx = nx; dy = ny; dz = nz;
-      } else {
-        if (kind === KIND_CAPSULE || kind === KIND_INSIDE_CAPSULE) {
-          const bx = ca[o], by = ca[o + 1], bz = ca[o + 2];
-          const dot = bx * dx + by * dy + bz * dz;
-          const lengthSq = bx * bx + by * by + bz * bz;
-          if (dot <= 0) {
-            // Nearest to the start: as a sphere there.
-          } else if (lengthSq <= dot) {
-            dx -= bx; dy -= by; dz -= bz;
-          } else {
-            const f = dot / lengthSq;
-            dx -= bx * f; dy -= by * f; dz -= bz * f;
-          }
-        }
-        const dSq = dx * dx + dy * dy + dz * dz;
-        const r = radii[c];
-        const inside = kind >= KIND_INSIDE_SPHERE;
-        // Clear of the surface (compared squared; the root only for a push). A tail exactly at
-        // the centre has no direction to be pushed along (three.js would make NaN).
-        if (dSq === 0) continue;
-        if (inside) {
-          const limit = r - hit;
-          if (limit >= 0 && dSq <= limit * limit) continue;
-        } else {
-          const limit = r + hit;
-          if (dSq >= limit * limit) continue;
-        }
-        const d = Math.sqrt(dSq);
-        distance = inside ? r - hit - d : d - hit - r;
-        if (!(distance < 0)) continue;
-        const f = inside ? -1 / d : 1 / d;
-        dx *= f; dy *= f; dz *= f;
-      }
-      tx -= dx * distance; ty -= dy * distance; tz -= dz * distance;
-      // Back to the bone length from the joint (three.js normalises a zero vector to zero).
-      const lx = tx - px, ly = ty - py, lz = tz - pz;
-      const l = Math.sqrt(lx * lx + ly * ly + lz * lz);
-      const k = l > 0 ? length / l : 0;
-      tx = px + lx * k; ty = py + ly * k; tz = pz + lz * k;
-    }
-    tail[0] = tx; tail[1] = ty; tail[2] = tz;
-    if (!kept) cull.built(j, head, S, this.worldFromModel);
-  }
-
   /** World centre and axis/normal of collider `c`, recomputed only when its node moved since. */
   private colliderWorld(c: number): void {
     const slot = this.colliderSlot[c];
@@ -529,8 +605,6 @@ const colliderMatrix = new Float64Array(16);
 const tail = new Float64Array(3);
 /** The joint's world position (0..2), its bone length (3) and its bound, hit radius + length (4), while it steps. */
 const head = new Float64Array(5);
-const axis = new Float64Array(3);
-const turn = new Float64Array(4);
 
 const KIND_SPHERE = 0;
 const KIND_CAPSULE = 1;
@@ -545,156 +619,16 @@ function colliderKind(shape: number, inside: boolean): number {
   return inside ? KIND_INSIDE_SPHERE : KIND_SPHERE;
 }
 
-/** Moves `tail` to the bone length `head[3]` from the joint at `head[0..2]`, along its direction (three.js normalises a zero vector to zero). */
-function constrainLength(): void {
-  const px = head[0], py = head[1], pz = head[2];
-  const dx = tail[0] - px, dy = tail[1] - py, dz = tail[2] - pz;
-  const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  const k = d > 0 ? head[3] / d : 0;
-  tail[0] = px + dx * k; tail[1] = py + dy * k; tail[2] = pz + dz * k;
-}
-
-/**
- * dst (4) = the shortest rotation taking unit vector u (3 at `uo`) to the direction of v (3 at 0,
- * any length): (u × v, |u||v| + u · v) normalised, as `quatFromTo` gives for v normalised first
- * but without dividing v by its length; a zero vector gives identity.
- */
-function unitQuatFromTo(u: Float64Array, uo: number, v: Float64Array, dst: Float64Array): void {
-  const ux = u[uo], uy = u[uo + 1], uz = u[uo + 2], vx = v[0], vy = v[1], vz = v[2];
-  const length = Math.sqrt(vx * vx + vy * vy + vz * vz);
-  if ((ux === 0 && uy === 0 && uz === 0) || !(length > 0)) {
-    dst[0] = 0; dst[1] = 0; dst[2] = 0; dst[3] = 1;
-    return;
-  }
-  let x = uy * vz - uz * vy, y = uz * vx - ux * vz, z = ux * vy - uy * vx;
-  let w = length + (ux * vx + uy * vy + uz * vz);
-  if (w < 1e-12 * length) {
-    // Opposite: any perpendicular axis, the one least aligned with u for accuracy.
-    const ax = Math.abs(ux), ay = Math.abs(uy), az = Math.abs(uz);
-    if (ax <= ay && ax <= az) { x = 0; y = -uz; z = uy; } else if (ay <= az) { x = -uz; y = 0; z = ux; } else { x = -uy; y = ux; z = 0; }
-    w = 0;
-  }
-  const il = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  dst[0] = x * il; dst[1] = y * il; dst[2] = z * il; dst[3] = w * il;
-}
-
-/** dst = a · b for affine matrices (bottom rows 0 0 0 1), 16 at the offsets; dst may alias neither. */
-function multiplyAffine(a: Float64Array, ao: number, b: Float64Array, bo: number, dst: Float64Array): void {
-  for (let c = 0; c < 4; c++) {
-    const b0 = b[bo + c * 4], b1 = b[bo + c * 4 + 1], b2 = b[bo + c * 4 + 2];
-    const w = c === 3 ? 1 : 0;
-    dst[c * 4] = a[ao] * b0 + a[ao + 4] * b1 + a[ao + 8] * b2 + a[ao + 12] * w;
-    dst[c * 4 + 1] = a[ao + 1] * b0 + a[ao + 5] * b1 + a[ao + 9] * b2 + a[ao + 13] * w;
-    dst[c * 4 + 2] = a[ao + 2] * b0 + a[ao + 6] * b1 + a[ao + 10] * b2 + a[ao + 14] * w;
-    dst[c * 4 + 3] = w;
-  }
-}
-
-/** dst (3 at `o`) = m · (v, 1); dst may alias v. */
-function transformPoint(m: Float64Array, mo: number, v: Float64Array, vo: number, dst: Float64Array, o: number): void {
-  const x = v[vo], y = v[vo + 1], z = v[vo + 2];
-  dst[o] = m[mo] * x + m[mo + 4] * y + m[mo + 8] * z + m[mo + 12];
-  dst[o + 1] = m[mo + 1] * x + m[mo + 5] * y + m[mo + 9] * z + m[mo + 13];
-  dst[o + 2] = m[mo + 2] * x + m[mo + 6] * y + m[mo + 10] * z + m[mo + 14];
-}
-
-/** dst = normalize(m₃ₓ₃ · v) (three.js's `transformDirection`; a zero result stays zero). */
-function transformDirection(m: Float64Array, mo: number, v: Float64Array, vo: number, dst: Float64Array, o: number): void {
-  const x = v[vo], y = v[vo + 1], z = v[vo + 2];
-  const rx = m[mo] * x + m[mo + 4] * y + m[mo + 8] * z;
-  const ry = m[mo + 1] * x + m[mo + 5] * y + m[mo + 9] * z;
-  const rz = m[mo + 2] * x + m[mo + 6] * y + m[mo + 10] * z;
-  const len = Math.sqrt(rx * rx + ry * ry + rz * rz);
-  const k = len > 0 ? 1 / len : 0;
-  dst[o] = rx * k; dst[o + 1] = ry * k; dst[o + 2] = rz * k;
-}
-
-/** dst = normalize(inverse-transpose(m₃ₓ₃) · v): a plane normal carried by `m`. */
-function normalDirection(m: Float64Array, v: Float64Array, vo: number, dst: Float64Array, o: number): void {
-  const a = m[0], b = m[1], c = m[2], d = m[4], e = m[5], f = m[6], g = m[8], h = m[9], i = m[10];
-  // Cofactors: inverse-transpose up to 1/det, whose sign is kept.
-  const c00 = e * i - f * h, c01 = f * g - d * i, c02 = d * h - e * g;
-  const c10 = c * h - b * i, c11 = a * i - c * g, c12 = b * g - a * h;
-  const c20 = b * f - c * e, c21 = c * d - a * f, c22 = a * e - b * d;
-  const det = a * c00 + b * c01 + c * c02;
-  const x = v[vo], y = v[vo + 1], z = v[vo + 2];
-  let rx = c00 * x + c10 * y + c20 * z;
-  let ry = c01 * x + c11 * y + c21 * z;
-  let rz = c02 * x + c12 * y + c22 * z;
-  if (det < 0) { rx = -rx; ry = -ry; rz = -rz; }
-  const len = Math.sqrt(rx * rx + ry * ry + rz * rz);
-  const k = len > 0 ? 1 / len : 0;
-  dst[o] = rx * k; dst[o + 1] = ry * k; dst[o + 2] = rz * k;
-}
-
-/**
- * dst (3) = m⁻¹ · v for an affine matrix m (16 at `mo`), by its adjugate, without building the
- * inverse; a singular 3×3 gives zeros, as `invertAffine` does. dst may not alias v.
- */
-function solveAffine(m: Float64Array, mo: number, v: Float64Array, dst: Float64Array): void {
-  const a = m[mo], b = m[mo + 1], c = m[mo + 2], d = m[mo + 4], e = m[mo + 5], f = m[mo + 6], g = m[mo + 8], h = m[mo + 9], i = m[mo + 10];
-  const c00 = e * i - f * h, c01 = f * g - d * i, c02 = d * h - e * g;
-  const det = a * c00 + b * c01 + c * c02;
-  const k = det !== 0 ? 1 / det : 0;
-  const x = v[0] - m[mo + 12], y = v[1] - m[mo + 13], z = v[2] - m[mo + 14];
-  dst[0] = (c00 * x + c01 * y + c02 * z) * k;
-  dst[1] = ((c * h - b * i) * x + (a * i - c * g) * y + (b * g - a * h) * z) * k;
-  dst[2] = ((b * f - c * e) * x + (c * d - a * f) * y + (a * e - b * d) * z) * k;
-}
-
-/** dst = m⁻¹ for an affine matrix (16 at the offsets); a singular 3×3 gives zeros. dst may not alias m. */
-function invertAffine(m: Float64Array, mo: number, dst: Float64Array, o: number): void {
-  const a = m[mo], b = m[mo + 1], c = m[mo + 2], d = m[mo + 4], e = m[mo + 5], f = m[mo + 6], g = m[mo + 8], h = m[mo + 9], i = m[mo + 10];
-  const c00 = e * i - f * h, c01 = f * g - d * i, c02 = d * h - e * g;
-  const det = a * c00 + b * c01 + c * c02;
-  const k = det !== 0 ? 1 / det : 0;
-  const r00 = c00 * k, r01 = (c * h - b * i) * k, r02 = (b * f - c * e) * k;
-  const r10 = c01 * k, r11 = (a * i - c * g) * k, r12 = (c * d - a * f) * k;
-  const r20 = c02 * k, r21 = (b * g - a * h) * k, r22 = (a * e - b * d) * k;
-  const tx = m[mo + 12], ty = m[mo + 13], tz = m[mo + 14];
-  dst[o] = r00; dst[o + 1] = r01; dst[o + 2] = r02; dst[o + 3] = 0;
-  dst[o + 4] = r10; dst[o + 5] = r11; dst[o + 6] = r12; dst[o + 7] = 0;
-  dst[o + 8] = r20; dst[o + 9] = r21; dst[o + 10] = r22; dst[o + 11] = 0;
-  dst[o + 12] = -(r00 * tx + r10 * ty + r20 * tz);
-  dst[o + 13] = -(r01 * tx + r11 * ty + r21 * tz);
-  dst[o + 14] = -(r02 * tx + r12 * ty + r22 * tz);
-  dst[o + 15] = 1;
-}
-
-/**
- * Per joint in update order, the slots to recompute after it: the joint itself, then every
- * descendant not below another joint (those are recomputed after their own joint), in slot
- * order — three-vrm's `traverseChildrenUntilConditionMet`.
- */
-function updateLists(h: Hierarchy, springs: VrmSpringBones, slot: Int32Array): { updateStart: Int32Array; updateRuns: Int32Array } {
-  const isJoint = new Uint8Array(h.count);
-  for (const s of slot) isJoint[s] = 1;
-  // Owner of each slot: the nearest joint at or above it (slots are parent-first).
-  const owner = new Int32Array(h.count).fill(-1);
-  for (let s = 0; s < h.count; s++) {
-    const p = h.parentSlot[s];
-    owner[s] = isJoint[s] ? s : p >= 0 ? owner[p] : -1;
-  }
-  const bySlot = new Map<number, number[]>();
-  for (let s = 0; s < h.count; s++) {
-    if (owner[s] < 0 || isJoint[s]) continue;
-    const list = bySlot.get(owner[s]);
-    if (list) list.push(s);
-    else bySlot.set(owner[s], [s]);
-  }
+/** `updateLists`' runs with each joint's own slot (the first slot of its first run) taken out. */
+function carriedLists(updateStart: Int32Array, updateRuns: Int32Array): { carryStart: Int32Array; carryRuns: Int32Array } {
   const starts: number[] = [0];
   const runs: number[] = [];
-  for (let k = 0; k < springs.order.length; k++) {
-    const s = slot[springs.order[k]];
-    const slots = [s, ...(bySlot.get(s) ?? [])];
-    // A node that is the head of several joints gets its owned nodes after the first only.
-    bySlot.delete(s);
-    // Consecutive slots (parents before children already) in one run.
-    for (let i = 0; i < slots.length; i++) {
-      if (i > 0 && slots[i] === runs[runs.length - 1]) runs[runs.length - 1]++;
-      else runs.push(slots[i], slots[i] + 1);
+  for (let k = 0; k + 1 < updateStart.length; k++) {
+    for (let i = updateStart[k]; i < updateStart[k + 1]; i++) {
+      const first = updateRuns[2 * i] + (i === updateStart[k] ? 1 : 0), end = updateRuns[2 * i + 1];
+      if (first < end) runs.push(first, end);
     }
     starts.push(runs.length / 2);
   }
-  return { updateStart: Int32Array.from(starts), updateRuns: Int32Array.from(runs) };
+  return { carryStart: Int32Array.from(starts), carryRuns: Int32Array.from(runs) };
 }
