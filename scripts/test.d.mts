@@ -1,11 +1,10 @@
 // Types of scripts/test.mjs for the TypeScript that imports it (test/scripts/test-lanes.test.ts).
 
-/** A vitest process of `npm test`: its arguments, and whether its report streams or is held to its end. */
-export interface Lane {
-  name: string;
-  args: string[];
-  stream: boolean;
-}
+/**
+ * A process of `npm test`: vitest's arguments, or a Node script judged by its exit status (a
+ * check with no tests to count); and whether its report streams or is held to its end.
+ */
+export type Lane = { name: string; stream: boolean } & ({ args: string[]; script?: undefined } | { script: string; args?: undefined });
 
 /** The environment variable naming where a lane's summary reporter writes its counts. */
 export const SUMMARY_FILE_VARIABLE: string;

@@ -1,12 +1,15 @@
-// `npm test`'s vitest run (after the type check). The browser project, the suite's longest
-// part, runs one file at a time, and a page's work leaves part of the second core idle; so
-// the whole suite runs as two vitest processes side by side: the browser project in one, the
-// node and gpu projects (one after the other, as vite.config.ts orders them) in the other.
-// The browser lane's report streams as it runs; the other lane's is printed whole when it
-// ends, so the two never interleave. The closing line counts both lanes (summary-reporter.ts),
-// and the exit status fails when either lane does.
+// `npm test`: the type check and the tests. The browser project, the suite's longest part,
+// runs one file at a time, and a page's work leaves part of the second core idle; so the suite
+// runs as lanes side by side: the browser project in one vitest process, the node and gpu
+// projects (one after the other, as vite.config.ts orders them) in another, and the type check
+// (scripts/typecheck.mjs, four tsc projects) in a third, which no test waits for (it used to run
+// before everything else, about 36 s of wall on the 2-core CI machine).
+// The browser lane's report streams as it runs; the others' are printed whole when they end,
+// so they never interleave. The closing line counts the lanes' tests (summary-reporter.ts), a
+// failed check lane (the type check) as one failure; the exit status fails when any lane does.
 //
-// With arguments (`npm test -- test/anim`), one vitest process runs just what they select.
+// With arguments (`npm test -- test/anim`): the type check, then one vitest process running
+// just what they select.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,12 +17,18 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const VITEST = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
+const TYPECHECK = fileURLToPath(new URL('./typecheck.mjs', import.meta.url));
 /** Where a lane's summary reporter writes its counts instead of printing them (summary-reporter.ts). */
 export const SUMMARY_FILE_VARIABLE = 'VITEST_SUMMARY_FILE';
-/** `npm test`'s lanes: vitest arguments, and whether the report streams (one lane only) or is held to its end. */
+/**
+ * `npm test`'s lanes: vitest arguments (`args`), or a Node script that passes or fails by its
+ * exit status (`script`, a check with no tests to count); and whether the report streams (one
+ * lane only) or is held to its end.
+ */
 export const LANES = [
   { name: 'the browser project', args: ['--project', 'browser'], stream: true },
   { name: 'the node and gpu projects', args: ['--project', 'node', '--project', 'gpu'], stream: false },
+  { name: 'the type check', script: TYPECHECK, stream: false },
 ];
 
 /**
@@ -35,7 +44,8 @@ export async function runLanes(lanes, { write = (text) => process.stdout.write(t
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stop);
   const results = await Promise.all(lanes.map((lane, i) => new Promise((resolve) => {
     const summaryFile = join(dir, `lane-${i}.json`);
-    const child = spawn(process.execPath, [VITEST, 'run', ...lane.args], { cwd, env: { ...env, [SUMMARY_FILE_VARIABLE]: summaryFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const command = lane.script ? [lane.script] : [VITEST, 'run', ...lane.args];
+    const child = spawn(process.execPath, command, { cwd, env: { ...env, [SUMMARY_FILE_VARIABLE]: summaryFile }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     const held = [];
     const take = (chunk) => (lane.stream ? write(chunk.toString()) : held.push(chunk));
@@ -56,6 +66,13 @@ export async function runLanes(lanes, { write = (text) => process.stdout.write(t
   rmSync(dir, { recursive: true, force: true });
   let passed = 0, failed = 0, skipped = 0;
   for (const { lane, code, signal, counts } of results) {
+    if (lane.script) {
+      if (code !== 0) {
+        write(`\n${lane.name} failed (${signal ?? `exit ${code}`}); see its report above\n`);
+        failed++;
+      }
+      continue;
+    }
     if (!counts) {
       write(`\n${lane.name} ended (${signal ?? `exit ${code}`}) without reporting its tests\n`);
       failed++;
@@ -74,6 +91,8 @@ export async function runLanes(lanes, { write = (text) => process.stdout.write(t
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
   if (args.length > 0) {
+    const { typecheck } = await import(TYPECHECK);
+    if ((await typecheck()) !== 0) process.exit(1);
     const child = spawn(process.execPath, [VITEST, 'run', ...args], { stdio: 'inherit' });
     child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
   } else {

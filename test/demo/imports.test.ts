@@ -10,7 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANES } from '../../scripts/test.mjs';
+import { CHECKS } from '../../scripts/typecheck.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DEMO = join(ROOT, 'src/demo');
@@ -54,9 +57,11 @@ describe('the demo imports only the public entry', () => {
     expect(config).toMatch(/"include":\s*\[\s*"src\/demo"\s*\]/);
     expect(config).toContain(`"${PACKAGE_NAME}": ["./dist/types/index.d.ts"]`);
     const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    // Declarations first, then the demo against them; `npm test` runs the type check.
-    expect(scripts.typecheck).toMatch(/tsc -p tsconfig\.build\.json && tsc -p tsconfig\.demo\.json/);
-    expect(scripts.test).toMatch(/^npm run --silent typecheck && /);
+    // Declarations first, then the demo against them; `npm test` runs the type check (a lane of scripts/test.mjs).
+    expect(scripts.typecheck).toBe('node scripts/typecheck.mjs');
+    expect(CHECKS).toContainEqual({ project: 'tsconfig.demo.json', after: 'tsconfig.build.json' });
+    expect(scripts.test).toBe('node scripts/test.mjs');
+    expect(LANES.map((lane) => lane.script)).toContain(fileURLToPath(new URL('../../scripts/typecheck.mjs', import.meta.url)));
   });
 
   describe('the compiler refuses an import that leaves src/demo', () => {

@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../scripts/typecheck.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples');
@@ -69,6 +70,7 @@ describe('the examples import only the public entries', () => {
     expect(config).toMatch(/"rootDir":\s*"examples"/);
     const paths = JSON.parse(config.replace(/^\s*\/\/.*$/gm, '')).compilerOptions.paths as Record<string, string[]>;
     expect(Object.fromEntries(Object.entries(paths).map(([name, [file]]) => [name, file]))).toEqual(Object.fromEntries(codeEntries));
-    expect(pkg.scripts.typecheck).toMatch(/tsc -p tsconfig\.build\.json && .*tsc -p tsconfig\.examples\.json/);
+    expect(pkg.scripts.typecheck).toBe('node scripts/typecheck.mjs');
+    expect(CHECKS).toContainEqual({ project: 'tsconfig.examples.json', after: 'tsconfig.build.json' });
   });
 });

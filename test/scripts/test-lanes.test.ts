@@ -2,7 +2,8 @@
  * scripts/test.mjs (`npm test`'s vitest run): lanes run side by side, a held lane's report comes
  * out in one piece, the closing line counts every lane, and the exit status fails when any lane
  * fails, reports nothing, or errs with no test failing. The lanes here are vitest runs of a
- * throw-away project: one file that passes, one that fails, one that skips.
+ * throw-away project (one file that passes, one that fails, one that skips), and scripts
+ * standing for the type check's lane: one that passes, one that fails.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,8 @@ describe('npm test lanes (scripts/test.mjs)', () => {
     dir = mkdtempSync(join(tmpdir(), 'lanes-test-'));
     writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { reporters: ['default', ${JSON.stringify(REPORTER)}] } };\n`);
     writeFileSync(join(dir, 'passes.test.mjs'), "import { it, expect } from 'vitest';\nit('a', () => expect(1).toBe(1));\nit('b', () => expect(2).toBe(2));\nit.skip('c', () => {});\n");
+    writeFileSync(join(dir, 'check-passes.mjs'), "console.log('checked: fine');\n");
+    writeFileSync(join(dir, 'check-fails.mjs'), "console.error('src/x.ts(1,1): error TS2322: wrong');\nprocess.exit(2);\n");
     writeFileSync(join(dir, 'fails.test.mjs'), "import { it, expect } from 'vitest';\nit('d', () => expect(1).toBe(2));\nit('e', () => expect(1).toBe(1));\n");
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,12 +33,25 @@ describe('npm test lanes (scripts/test.mjs)', () => {
     return { ...result, out: out.replace(/\x1b\[[0-9;]*m/g, '') };
   }
 
-  it('npm test runs the browser project beside the node and gpu projects, the browser lane streaming', () => {
+  it('npm test runs the browser project beside the node and gpu projects and the type check, the browser lane streaming', () => {
     expect(LANES).toEqual([
       { name: 'the browser project', args: ['--project', 'browser'], stream: true },
       { name: 'the node and gpu projects', args: ['--project', 'node', '--project', 'gpu'], stream: false },
+      { name: 'the type check', script: fileURLToPath(new URL('../../scripts/typecheck.mjs', import.meta.url)), stream: false },
     ]);
   });
+
+  it('a check lane counts nothing when it passes, and one failure (its report shown) when it fails', async () => {
+    const check = (name: string, file: string): Lane => ({ name, script: join(dir, file), stream: false });
+    const fine = await run([lane('tests', 'passes', true), check('the check', 'check-passes.mjs')]);
+    expect({ passed: fine.passed, failed: fine.failed, skipped: fine.skipped, code: fine.code }).toEqual({ passed: 2, failed: 0, skipped: 1, code: 0 });
+    expect(fine.out).toContain('── the check, run beside the others ──\nchecked: fine');
+    const bad = await run([lane('tests', 'passes', true), check('the check', 'check-fails.mjs')]);
+    expect({ passed: bad.passed, failed: bad.failed, skipped: bad.skipped, code: bad.code }).toEqual({ passed: 2, failed: 1, skipped: 1, code: 1 });
+    expect(bad.out).toContain('error TS2322: wrong');
+    expect(bad.out).toContain('the check failed (exit 2); see its report above');
+    expect(bad.out.trimEnd().split('\n').at(-1)).toBe('2 passed, 1 failed, 1 skipped');
+  }, 60_000);
 
   it('counts every lane in one closing line; a failed test in one lane fails the run', async () => {
     const r = await run([lane('streamed', 'passes', true), lane('held', 'fails', false)]);
