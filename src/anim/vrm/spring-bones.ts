@@ -209,6 +209,9 @@ export class SpringBoneJob {
     const W = this.worldFromModel, V = this.modelFromWorld;
     const w0 = W[0], w1 = W[1], w2 = W[2], w4 = W[4], w5 = W[5], w6 = W[6], w8 = W[8], w9 = W[9], w10 = W[10], w12 = W[12], w13 = W[13], w14 = W[14];
     const v0 = V[0], v1 = V[1], v2 = V[2], v4 = V[4], v5 = V[5], v6 = V[6], v8 = V[8], v9 = V[9], v10 = V[10], v12 = V[12], v13 = V[13], v14 = V[14];
+    // A model placed by a translation alone (the usual case): W's and W⁻¹'s 3×3 products are the
+    // vector itself, bit for bit, so they are skipped.
+    const translationOnly = w0 === 1 && w1 === 0 && w2 === 0 && w4 === 0 && w5 === 1 && w6 === 0 && w8 === 0 && w9 === 0 && w10 === 1;
     const M = this.nodeMatrices, R = this.pose.rotation, T = this.pose.translation, S = this.pose.scale;
     const sp = this.springs, order = sp.order, slots = this.slot, parents = this.parentSlot, whole = this.wholeMatrix;
     const tailSlot = this.tailSlot, startTail = this.startTail, cur = this.currentTail, prev = this.prevTail, applied = this.appliedRotation;
@@ -239,9 +242,13 @@ export class SpringBoneJob {
         const x = p00 * lx + p10 * ly + p20 * lz + p30;
         const y = p01 * lx + p11 * ly + p21 * lz + p31;
         const z = p02 * lx + p12 * ly + p22 * lz + p32;
-        jx = w0 * x + w4 * y + w8 * z + w12;
-        jy = w1 * x + w5 * y + w9 * z + w13;
-        jz = w2 * x + w6 * y + w10 * z + w14;
+        if (translationOnly) {
+          jx = x + w12; jy = y + w13; jz = z + w14;
+        } else {
+          jx = w0 * x + w4 * y + w8 * z + w12;
+          jy = w1 * x + w5 * y + w9 * z + w13;
+          jz = w2 * x + w6 * y + w10 * z + w14;
+        }
       }
       // The tail in world space: stepped (dt > 0), or where it stands.
       let tx: number, ty: number, tz: number;
@@ -262,7 +269,10 @@ export class SpringBoneJob {
         // The rest bone axis in world space: through the parent's model matrix, then W (never multiplied together).
         const rx = restAxis[o], ry = restAxis[o + 1], rz = restAxis[o + 2];
         const mx = p00 * rx + p10 * ry + p20 * rz, my = p01 * rx + p11 * ry + p21 * rz, mz = p02 * rx + p12 * ry + p22 * rz;
-        const ax = w0 * mx + w4 * my + w8 * mz, ay = w1 * mx + w5 * my + w9 * mz, az = w2 * mx + w6 * my + w10 * mz;
+        let ax = mx, ay = my, az = mz;
+        if (!translationOnly) {
+          ax = w0 * mx + w4 * my + w8 * mz; ay = w1 * mx + w5 * my + w9 * mz; az = w2 * mx + w6 * my + w10 * mz;
+        }
         const axisLength = Math.sqrt(ax * ax + ay * ay + az * az);
         const ak = axisLength > 0 ? 1 / axisLength : 0;
         // Inertia in center space, then to world; stiffness and gravity in world space.
@@ -376,7 +386,10 @@ export class SpringBoneJob {
       // The rotation toward the tail (three-vrm's last step), from the rest rotation: the tail in the
       // joint's rest frame under its current parent, (W · parent · restLocal)⁻¹ · tail, one factor at
       // a time (W⁻¹ made once per run; the parent's by its adjugate, never built).
-      const mx = v0 * tx + v4 * ty + v8 * tz + v12, my = v1 * tx + v5 * ty + v9 * tz + v13, mz = v2 * tx + v6 * ty + v10 * tz + v14;
+      let mx = tx + v12, my = ty + v13, mz = tz + v14;
+      if (!translationOnly) {
+        mx = v0 * tx + v4 * ty + v8 * tz + v12; my = v1 * tx + v5 * ty + v9 * tz + v13; mz = v2 * tx + v6 * ty + v10 * tz + v14;
+      }
       const c00 = p11 * p22 - p12 * p21, c01 = p12 * p20 - p10 * p22, c02 = p10 * p21 - p11 * p20;
       const det = p00 * c00 + p01 * c01 + p02 * c02;
       const kd = det !== 0 ? 1 / det : 0;
@@ -497,11 +510,16 @@ export class SpringBoneJob {
       R[r] = A[a]; R[r + 1] = A[a + 1]; R[r + 2] = A[a + 2]; R[r + 3] = A[a + 3];
       this.updateAfter(k);
     }
-    for (let j = 0; j < this.tailSlot.length; j++) {
-      const ts = this.tailSlot[j];
+    // The tail nodes' world positions (the translation of W · nodeMatrices, all of it read).
+    const W = this.worldFromModel, M = this.nodeMatrices, tails = this.tailSlot, dst = this.startTail;
+    const w0 = W[0], w1 = W[1], w2 = W[2], w4 = W[4], w5 = W[5], w6 = W[6], w8 = W[8], w9 = W[9], w10 = W[10], w12 = W[12], w13 = W[13], w14 = W[14];
+    for (let j = 0; j < tails.length; j++) {
+      const ts = tails[j];
       if (ts < 0) continue;
-      this.positionOf(ts, colliderMatrix);
-      this.startTail[j * 3] = colliderMatrix[12]; this.startTail[j * 3 + 1] = colliderMatrix[13]; this.startTail[j * 3 + 2] = colliderMatrix[14];
+      const m = ts * 16, x = M[m + 12], y = M[m + 13], z = M[m + 14], o = j * 3;
+      dst[o] = w0 * x + w4 * y + w8 * z + w12;
+      dst[o + 1] = w1 * x + w5 * y + w9 * z + w13;
+      dst[o + 2] = w2 * x + w6 * y + w10 * z + w14;
     }
   }
 
@@ -533,15 +551,6 @@ export class SpringBoneJob {
     } else {
       multiplyAffine(W, 0, this.nodeMatrices, slot * 16, dst);
     }
-  }
-
-  /** `dst[12..14]` = world position of `slot` (the translation of W · nodeMatrices), all `worldOf` computes of it. */
-  private positionOf(slot: number, dst: Float64Array): void {
-    const W = this.worldFromModel, M = this.nodeMatrices, o = slot * 16;
-    const x = M[o + 12], y = M[o + 13], z = M[o + 14];
-    dst[12] = W[0] * x + W[4] * y + W[8] * z + W[12];
-    dst[13] = W[1] * x + W[5] * y + W[9] * z + W[13];
-    dst[14] = W[2] * x + W[6] * y + W[10] * z + W[14];
   }
 
   /** World centre and axis/normal of collider `c`, recomputed only when its node moved since. */
