@@ -12,6 +12,16 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * Flags that give a WebGPU adapter on SwiftShader *and* a composited WebGPU canvas in
  * screenshots (../shared/WEBGPU-HEADLESS.md), with Chromium's background networking off
  * because this machine has no network.
+ *
+ * No Dawn toggles: `--enable-dawn-features=disable_robustness` does take effect (a read past a
+ * 4-element binding returned the 6th element instead of the clamped 4th), but it saved ~2% of
+ * the CPU of pbr-three + element-model-viewer (90.2/87.6 → 86.2/87.7 CPU-s, runs interleaved,
+ * load 10–21) and none of element.test.ts's (81.9 → 92.3, load rising 1 → 11). perf puts 64% of
+ * the GPU process's samples in the code SwiftShader generated (shaders and pixel routines: the
+ * drawing itself) and 10% in SwiftShader's library, compiler included: compiling pipelines is
+ * not where the time goes, nor are the bounds checks. skip_validation would hide the
+ * validation errors the tests assert, and a shared Dawn cache (--user-data-dir) saved ~2%
+ * (notes of issue 22, session 4).
  */
 export function chromiumArgs(): string[] {
   return [
