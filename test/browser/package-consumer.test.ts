@@ -11,7 +11,11 @@
  *     installed declarations, and its `<script src>` is a file the package ships;
  *  5. a TSX file using <skinned-mesh-viewer src camera-controls animation-name> type-checks
  *     under React 19's JSX types, and under Preact's, Solid's and Vue's, and a misspelled plain
- *     attribute or a wrongly typed value is a type error; Svelte's element typings likewise.
+ *     attribute or a wrongly typed value is a type error; Svelte's element typings likewise;
+ *  6. a Vue single-file component checked by vue-tsc and a Svelte component checked by
+ *     svelte-check: the tags type-check in their templates, and a misspelled attribute (hyphenated
+ *     too) or a wrongly typed value is an error at its line. Both run on TypeScript 6
+ *     (test/support/typescript6.cjs): they need the compiler API TypeScript 7 lacks.
  *
  * No network: the install runs `npm install --offline`, so the package's dependencies come
  * from the npm cache that `npm ci` filled, pinned to the tarball URLs of the versions in
@@ -38,6 +42,10 @@ import { decodeBase64Image, foregroundFraction } from './element-support.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
 const TSC = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+/** Preloaded into vue-tsc and svelte-check: `typescript` is TypeScript 6 for them. */
+const TYPESCRIPT6 = join(ROOT, 'test/support/typescript6.cjs');
+const VUE_TSC = join(ROOT, 'node_modules/vue-tsc/bin/vue-tsc.js');
+const SVELTE_CHECK = join(ROOT, 'node_modules/svelte-check/bin/svelte-check');
 const run = promisify(execFile);
 
 const unavailable = browserUnavailable();
@@ -166,6 +174,55 @@ export const misspelledHyphen: Viewer = { 'camera-control': true };
 export const wrongType: Viewer = { 'camera-controls': 'yes' };
 `;
 
+/** The tags in a Vue template, then one mistake a line (lines 10–13). */
+const VUE_SFC = `<script setup lang="ts">
+import type {} from '${PACKAGE.name}/vue';
+import type { SkinnedMeshViewerElement } from '${PACKAGE.name}/element';
+const play = (event: MouseEvent) => (event.currentTarget as SkinnedMeshViewerElement).play();
+</script>
+<template>
+  <skinned-mesh-viewer src="Fox.glb" camera-controls animation-name="Walk" :speed="1.5" class="viewer" @click="play">
+    <extra-model src="hat.glb" offset="0 1 0" />
+  </skinned-mesh-viewer>
+  <skinned-mesh-viewer scr="Fox.glb" />
+  <skinned-mesh-viewer camera-control />
+  <skinned-mesh-viewer :camera-controls="'yes'" />
+  <skinned-mesh-viewer :speed="{ fast: true }" />
+</template>
+`;
+
+/**
+ * The consumer's vue-tsc language plugin: the tags are custom elements, as Vue's compiler is told
+ * (`isCustomElement`); without it vue-tsc takes them for components it cannot resolve, and checks nothing.
+ */
+const VUE_CUSTOM_ELEMENTS_PLUGIN = `const tags = new Set(['skinned-mesh-viewer', 'extra-model']);
+module.exports = () => ({ version: 2.2, resolveTemplateCompilerOptions: (options) => ({ ...options, isCustomElement: (tag) => tags.has(tag) }) });
+`;
+
+/** The tags in Svelte markup, then one mistake a line (lines 9–12). */
+const SVELTE_COMPONENT = `<script lang="ts">
+  import type {} from '${PACKAGE.name}/svelte';
+  import type { SkinnedMeshViewerElement } from '${PACKAGE.name}/element';
+  let viewer: SkinnedMeshViewerElement | undefined = $state();
+</script>
+<skinned-mesh-viewer bind:this={viewer} src="Fox.glb" camera-controls animation-name="Walk" speed={1.5} class="viewer">
+  <extra-model src="hat.glb" offset="0 1 0"></extra-model>
+</skinned-mesh-viewer>
+<skinned-mesh-viewer scr="Fox.glb"></skinned-mesh-viewer>
+<skinned-mesh-viewer camera-control></skinned-mesh-viewer>
+<skinned-mesh-viewer camera-controls="yes"></skinned-mesh-viewer>
+<skinned-mesh-viewer speed={{ fast: true }}></skinned-mesh-viewer>
+`;
+
+/** The four mistakes of VUE_SFC and SVELTE_COMPONENT, in order: each error's message contains its text. */
+const TEMPLATE_MISTAKES = ['scr', 'camera-control', "'string' is not assignable to type 'boolean | undefined'", "'{ fast: true; }' is not assignable"];
+
+/** Runs a checker on TypeScript 6 in `dir`: its exit code and output. */
+function checkOnTypescript6(bin: string, args: string[], dir: string): { status: number | null; output: string } {
+  const result = spawnSync(process.execPath, ['--require', TYPESCRIPT6, bin, ...args], { cwd: dir, encoding: 'utf8' });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
 /**
  * Examples as the README writes them, each with one mistake the README check must catch (line
  * numbers below): a misspelled hyphenated attribute, a misspelled method in a page's script, an
@@ -283,6 +340,34 @@ describe('the npm package, installed from its tarball', () => {
     const errors = expectTypeErrorsExactlyAtMarks(join(consumer, 'svelte'), 'viewer.ts', SVELTE_TS, {});
     expect(errors[0]).toContain("'scr' does not exist");
     expect(errors[1]).toMatch(/'camera-control'+ does not exist/);
+  }, 120_000);
+
+  it('a Vue single-file component, checked by vue-tsc: the tags type-check in the template; a misspelled attribute or a wrong value is an error at its line', () => {
+    const dir = join(consumer, 'vue-sfc');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'Viewer.vue'), VUE_SFC);
+    writeFileSync(join(dir, 'custom-elements.cjs'), VUE_CUSTOM_ELEMENTS_PLUGIN);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      ...TSCONFIG, include: ['*.vue'], vueCompilerOptions: { strictTemplates: true, plugins: ['./custom-elements.cjs'] },
+    }));
+    const { status, output } = checkOnTypescript6(VUE_TSC, ['-p', dir, '--pretty', 'false'], dir);
+    const errors = output.split('\n').flatMap((line) => /^Viewer\.vue\((\d+),\d+\): error TS\d+: (.*)$/.exec(line)?.slice(1) ?? []);
+    expect(status, output).toBe(2);
+    expect(errors.filter((_, i) => i % 2 === 0)).toEqual(['10', '11', '12', '13']);
+    TEMPLATE_MISTAKES.forEach((mistake, i) => expect(errors[i * 2 + 1]).toContain(mistake));
+  }, 120_000);
+
+  it('a Svelte component, checked by svelte-check: the tags type-check in the markup; a misspelled attribute or a wrong value is an error at its line', () => {
+    const dir = join(consumer, 'svelte-component');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'Viewer.svelte'), SVELTE_COMPONENT);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, include: ['*.svelte'] }));
+    const { status, output } = checkOnTypescript6(SVELTE_CHECK, ['--workspace', dir, '--tsconfig', './tsconfig.json', '--output', 'machine'], dir);
+    const problems = output.split('\n').flatMap((line) => /^\d+ (ERROR|WARNING) "Viewer\.svelte" (\d+):\d+ (.*)$/.exec(line)?.slice(1) ?? []);
+    expect(status, output).toBe(1);
+    expect(problems.filter((_, i) => i % 3 !== 2)).toEqual(['ERROR', '9', 'ERROR', '10', 'ERROR', '11', 'ERROR', '12']);
+    TEMPLATE_MISTAKES.forEach((mistake, i) => expect(problems[i * 3 + 2]).toContain(mistake));
+    expect(output).toMatch(/COMPLETED \d+ FILES 4 ERRORS 0 WARNINGS 1 FILES_WITH_PROBLEMS/);
   }, 120_000);
 
   it("the README's code examples type-check against the installed declarations; a wrong export, attribute or method is an error", () => {
