@@ -48,7 +48,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       window.helpers.watch(el);
       document.getElementById('stage')!.append(el);
       await window.helpers.whenLoaded(el, t);
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
     }, [SIZE, LOAD_TIMEOUT] as const);
   }, 90_000);
   afterAll(async () => { await session?.close(); });
@@ -82,7 +82,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       const el = window.helpers.viewer('h');
       if (c.orbit !== undefined) el.setAttribute('camera-orbit', c.orbit);
       if (c.time !== undefined) el.currentTime = c.time;
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
     }, change);
   }
 
@@ -120,8 +120,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       spot.dataset.normal = hit.normal.toString();
       el.append(spot);
       await window.helpers.nextFrames(1);
-      el.requestRender();
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
       return true;
     }, SIZE);
     expect(picked).toBe(true);
@@ -149,7 +148,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       return new Promise<boolean[]>((resolve) => {
         const el = window.helpers.viewer('h');
         el.setAttribute('camera-orbit', '0deg 60deg auto');
-        void window.helpers.waitForFrames(el, 1).then(() => resolve(list));
+        void window.helpers.drawFrames(el, 1).then(() => resolve(list));
       });
     });
     expect(events).toEqual([false]);
@@ -163,8 +162,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     expect(state['hotspot-back'].shown).toBe(false);
     const opacity = async () => page.evaluate(async () => {
       const el = window.helpers.viewer('h');
-      // Past the 0.3 s opacity transition.
-      await window.helpers.sleep(500);
+      // Once the opacity transitions (0.3 s) have ended.
+      await window.helpers.transitionsEnded(Array.from(el.shadowRoot!.querySelectorAll('.pivot')));
       const of = (slot: string) => Number(getComputedStyle(el.shadowRoot!.querySelector<HTMLElement>(`slot[name="${slot}"]`)!.closest<HTMLElement>('.pivot')!).opacity);
       return { shown: of('hotspot-hand'), hidden: of('hotspot-back') };
     });
@@ -236,7 +235,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       const el = window.helpers.viewer('h');
       const picked = el.querySelector<HTMLElement>('[slot="hotspot-picked"]')!;
       el.updateHotspot({ name: 'hotspot-back', position: picked.dataset.position, normal: picked.dataset.normal });
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
       return el.querySelector('[slot="hotspot-back"]')!.getAttribute('data-position');
     });
     expect(moved).toBe('0 1.2m -40cm');
@@ -257,7 +256,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       spot.textContent = '+';
       if (value) spot.dataset.surface = value;
       el.append(spot);
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
       return { value, corner: el.surfaceFromPoint(2, 2) };
     }, [hand.x, hand.y] as const);
     expect(surface.corner).toBeNull();
@@ -288,19 +287,17 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       const hand = el.querySelector<HTMLElement>('[slot="hotspot-hand"]')!;
       // Settle first: the last test's removal rescanned every hotspot, and the rescan's
       // announcements come with the next drawn frame, late on a busy machine.
-      el.requestRender();
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
       const seen: string[] = [];
       const listener = (e: Event) => seen.push(`${(e as CustomEvent<{ visible: boolean }>).detail.visible}`);
       hand.addEventListener('hotspot-visibility', listener);
       hand.textContent = 'left hand';
       await window.helpers.nextFrames(1);
-      el.requestRender();
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
       const afterText = seen.length;
       hand.dataset.offset = '0 2cm 0';
       await window.helpers.nextFrames(1);
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
       hand.removeEventListener('hotspot-visibility', listener);
       return { afterText, afterAttribute: seen.length };
     });
@@ -316,7 +313,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       el.setAttribute('orientation', '0 0 180deg');
       el.setAttribute('camera-orbit', '0deg 90deg auto');
       el.currentTime = 0;
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
     });
     const turned = await page.evaluate((size) => {
       const hit = window.helpers.viewer('h').positionAndNormalFromPoint(size / 2, size / 2);
@@ -326,7 +323,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     await page.evaluate(async () => {
       const el = window.helpers.viewer('h');
       el.removeAttribute('orientation');
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
     });
     const front = await hotspots();
     expect(turned).not.toBeNull();
@@ -351,8 +348,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       bad.dataset.joint = 'Tail';
       el.append(bad);
       await window.helpers.nextFrames(1);
-      el.requestRender();
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
       console.warn = warn;
       const wrapper = el.shadowRoot!.querySelector('slot[name="hotspot-nojoint"]')!.closest<HTMLElement>('.hotspot')!;
       return {

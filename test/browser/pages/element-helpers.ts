@@ -38,6 +38,11 @@ export interface Helpers {
    * (a paused avatar only until its springs rest), so waiting alone may wait for nothing.
    */
   drawFrames(el: Element, count?: number, timeoutMs?: number): Promise<number>;
+  /**
+   * Resolves once no CSS transition or animation runs on `elements`: their style is read first,
+   * so a change just made has started its transition; one replaced meanwhile is waited for too.
+   */
+  transitionsEnded(elements: Element[], timeoutMs?: number): Promise<void>;
   captureBase64(el: Element, type?: string): Promise<{ base64: string; type: string }>;
   grabBase64(el: Element): Promise<{ width: number; height: number; base64: string }>;
   sleep(ms: number): Promise<void>;
@@ -173,6 +178,17 @@ window.helpers = {
       drawn = await window.helpers.waitForFrames(el, 1, timeoutMs);
     }
     return drawn;
+  },
+  async transitionsEnded(elements, timeoutMs = 20_000) {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      for (const e of elements) void getComputedStyle(e).opacity;
+      const running = elements.flatMap((e) => e.getAnimations());
+      if (running.length === 0) return;
+      if (performance.now() > deadline) throw new Error(`timed out waiting for ${running.length} transitions to end`);
+      // A cancelled or replaced transition rejects `finished`; the loop looks again.
+      await timeout(Math.max(0, deadline - performance.now()), 'transitions to end', Promise.allSettled(running.map((a) => a.finished)));
+    }
   },
   async captureBase64(el, type = 'image/png') {
     const blob = await viewer(el).capture(type);
