@@ -105,12 +105,12 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
     }), [id, attributes] as const);
   }
 
-  /** Sets attributes that change no environment and waits for the frame they cause. */
+  /** Sets attributes that change no environment and draws a frame with them (asked for: a value set again changes nothing to draw). */
   async function set(id: string, attributes: Record<string, string | null>): Promise<void> {
     await page.evaluate(async ([i, a]) => {
       const el = window.helpers.viewer(i);
       for (const [k, v] of Object.entries(a)) if (v === null) el.removeAttribute(k); else el.setAttribute(k, v);
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
     }, [id, attributes] as const);
   }
 
@@ -120,7 +120,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
       const el = window.helpers.viewer(i) as HTMLElement & { jumpCameraToGoal(): void };
       if (o === null) el.removeAttribute('camera-orbit'); else el.setAttribute('camera-orbit', o);
       el.jumpCameraToGoal();
-      await window.helpers.waitForFrames(el, 1);
+      await window.helpers.drawFrames(el, 1);
     }, [id, orbit] as const);
   }
 
@@ -212,11 +212,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
     expect(none.shadow).toBe(0);
     await set('l', { 'shadow-intensity': '1' });
     // The shadow pipelines are built on first use; frames draw without until then.
-    let full = summary(await capture('l'));
-    for (let tries = 0; full.shadow === 0 && tries < 40; tries++) {
-      await page.evaluate(() => window.helpers.sleep(250));
-      full = summary(await capture('l'));
-    }
+    await page.evaluate(() => window.helpers.viewer('l').buildsSettled());
+    const full = summary(await capture('l'));
     await set('l', { 'shadow-intensity': '0.3' });
     const faint = summary(await capture('l'));
     expect(full.shadow).toBeGreaterThan(20);

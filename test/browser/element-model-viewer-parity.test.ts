@@ -62,22 +62,27 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> as model-viewer 4.4 pages 
         const bar = el.querySelector<HTMLElement>('.progress-bar')!;
         const update = el.querySelector<HTMLElement>('.update-bar')!;
         const progress: number[] = [];
+        let partway: () => void = () => {};
+        const firstPartway = new Promise<void>((resolve) => { partway = resolve; });
         el.addEventListener('progress', (event) => {
           const fraction = (event as CustomEvent<{ totalProgress: number }>).detail.totalProgress;
           progress.push(fraction);
           update.style.width = `${fraction * 100}%`;
           bar.classList.toggle('hide', fraction === 1);
+          if (fraction < 1) partway();
         });
+        const loaded = window.helpers.whenLoaded(el, t);
         document.getElementById('stage')!.append(el);
-        // The asset answers 700 ms later: the page's bar is up meanwhile.
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // The asset answers 700 ms later: the page's bar is up meanwhile, from the first progress
+        // short of 1 (if loading ends first, the bar reads hidden and the check fails).
+        await Promise.race([firstPartway, loaded]);
         const host = el.getBoundingClientRect(), rect = bar.getBoundingClientRect();
         const during = {
           slotted: bar.assignedSlot !== null,
           inside: rect.width > 0 && rect.height > 0 && rect.left >= host.left && rect.right <= host.right && rect.top >= host.top && rect.bottom <= host.bottom,
           shown: getComputedStyle(bar).visibility === 'visible',
         };
-        await window.helpers.whenLoaded(el, t);
+        await loaded;
         return { during, last: progress.at(-1), hiddenAfter: bar.classList.contains('hide'), width: update.style.width };
       }, LOAD_TIMEOUT);
       expect(seen).toEqual({ during: { slotted: true, inside: true, shown: true }, last: 1, hiddenAfter: true, width: '100%' });
