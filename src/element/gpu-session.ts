@@ -1,5 +1,6 @@
 import { DEFAULT_SKINNING, type SkinningMethod } from '../anim/skinning-method.ts';
 import type { Model } from '../gltf/model.ts';
+import type { ModelShape } from '../gltf/model-shape.ts';
 import { parseDebugViews } from '../gpu/debug/views.ts';
 import { configureCanvas, WebGpuUnsupportedError } from '../gpu/device/device.ts';
 import { Renderer } from '../gpu/renderer.ts';
@@ -139,6 +140,15 @@ export class GpuSession {
       // Frames draw unshadowed until these are built; the caller invalidates once they are.
       if (gpu.renderer.settings.shadows) await Promise.all([gpu.renderer.prepareShadows(), gpu.renderer.prepareGround()]);
     });
+  }
+
+  /**
+   * A file being loaded said what its draws need (its JSON): once the renderer is there, starts
+   * compiling their pipelines (Renderer.forecast), so that they build while the file loads.
+   */
+  forecast(shape: ModelShape): void {
+    const request = this.request;
+    request?.then((gpu) => { if (!gpu.released && this.request === request) void gpu.renderer.forecast(shape); }, () => {});
   }
 
   /** After a re-insertion or a device loss: puts the shown model on the current renderer. */

@@ -159,7 +159,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         const crowdCode = this.instances > 1 ? loadCrowdCode().catch(() => undefined) : undefined;
         const model = await addAnimationSources(
           await this.extraModels.load(elementSource(this), source, (src, progress) => loadModelSource(src, {
-            baseUrl: document.baseURI, signal, onProgress: progress, credentials: this.withCredentials ? 'include' : undefined,
+            baseUrl: document.baseURI, signal, onProgress: progress, credentials: this.withCredentials ? 'include' : undefined, onShape: (shape) => this.session.forecast(shape),
           }), onProgress),
           this.getAttribute('animation-src'), { baseUrl: document.baseURI, signal, warn: warnOnce },
         );

@@ -10,6 +10,7 @@ import { asObject, describe, optArray, optString, type JsonObject } from './json
 import { readMaterials, readSamplers, readTextures } from './materials.ts';
 import { readMeshes } from './meshes.ts';
 import type { Model } from './model.ts';
+import { readModelShape, type ModelShape } from './model-shape.ts';
 import { buildHierarchy, readNodes } from './nodes.ts';
 import { ReadContext } from './read-context.ts';
 import { loadBuffers, loadImages, type ResourceOptions } from './resources.ts';
@@ -26,6 +27,12 @@ export { decodeDataUri } from './resources.ts';
 export interface LoadOptions extends ResourceOptions {
   /** Name recorded in the model (usually the file name). */
   readonly name?: string;
+  /**
+   * Told what the JSON says of the draws (model-shape.ts) once it is parsed, before any buffer
+   * is read or image decoded: a renderer starts compiling their pipelines (Renderer.forecast).
+   * Not called for a file whose JSON cannot say it.
+   */
+  readonly onShape?: (shape: ModelShape) => void;
 }
 
 /** Loads a .glb or .gltf (JSON) file's bytes into a validated, immutable model. */
@@ -44,6 +51,10 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     throw new GltfError('asset.version', `glTF version ${describe(version)} is not supported (only 2.x)`);
   }
   checkRequiredExtensions(root);
+  if (options.onShape) {
+    const shape = readModelShape(root);
+    if (shape) options.onShape(shape);
+  }
   const src = await loadBuffers(root, bytes.byteLength, glbBin, options);
   const ctx = new ReadContext(root, src);
   // Checked before the images are fetched, so a file wrong in both reports its nodes.

@@ -18,6 +18,8 @@ import { writeDrawRecords } from './draw/draw-record-writer.ts';
 import { FrameBindings } from './frame/frame-bindings.ts';
 import { writeFrameUniforms } from './frame/frame-uniforms-writer.ts';
 import { createDefaultResources, uploadModel, type DefaultResources } from './model/upload.ts';
+import { forecastPipelines } from './draw/pipeline-forecast.ts';
+import type { ModelShape } from '../gltf/model-shape.ts';
 import { checkPaletteSource, type GpuPaletteSource } from './draw/palette-source.ts';
 import { FramePlan } from './draw/frame-plan.ts';
 import { backgroundBuildsSettled, type BuildFailure } from './device/background-build.ts';
@@ -155,6 +157,12 @@ export class Renderer {
     this.current = draws;
     const animated = gpu.animatedMaterialUniforms;
     this.materialAnimator = animated ? new MaterialUniformAnimator(animated, model.materials) : undefined;
+  }
+
+  /** Starts compiling the pipelines a model of `shape` (its file's JSON) first draws with, while the file loads (draw/pipeline-forecast.ts); resolves with how many arrived. */
+  forecast(shape: ModelShape): Promise<number> {
+    const s = this.settings, limits = this.limits;
+    return forecastPipelines({ device: this.device, meshPipelines: this.pipelines, format: this.format, maxVertexBuffers: limits.maxVertexBuffers, mtoon: s.mtoon, shadows: s.shadows, skinning: resolveSkinningMethod(s.skinning) }, shape);
   }
 
   /** The KHR_materials_variants variant the current model is drawn with (index into `model.variants`; -1: the file's own materials). */

@@ -1,5 +1,5 @@
 import { resolveGltfUri } from '../../gltf/uri.ts';
-import { loadGltf } from '../../gltf/load.ts';
+import { loadGltf, type LoadOptions } from '../../gltf/load.ts';
 import type { Model } from '../../gltf/model.ts';
 import { builtinNameOf } from '../attributes.ts';
 
@@ -48,6 +48,8 @@ export interface LoadSourceOptions {
    * cookies and HTTP authentication cross-origin, as model-viewer's `with-credentials` does.
    */
   readonly credentials?: RequestCredentials;
+  /** Told the model's shape once its JSON is parsed (LoadOptions.onShape). */
+  readonly onShape?: LoadOptions['onShape'];
 }
 
 /** The last path segment of a URL, decoded: the model's name. */
@@ -72,7 +74,7 @@ export async function loadModelSource(source: string, options: LoadSourceOptions
     const { buildBuiltinGlb } = await import('../../builtin/index.ts');
     const bytes = buildBuiltinGlb(builtin);
     options.onProgress?.(bytes.byteLength, bytes.byteLength);
-    return loadGltf(bytes, { name: source });
+    return loadGltf(bytes, { name: source, onShape: options.onShape });
   }
   const url = new URL(source, options.baseUrl);
   const progress = new ProgressSum(options.onProgress);
@@ -83,6 +85,7 @@ export async function loadModelSource(source: string, options: LoadSourceOptions
   const bytes = await fetchBytes(fetchFn, url, init, progress);
   return loadGltf(bytes, {
     name: fileNameOf(url),
+    onShape: options.onShape,
     // glTF URIs are relative to the file that names them (glTF 2.0 §3.6.1.1); the policy
     // refuses other origins (`//evil.example/x.bin`), other schemes and credentials.
     resolveUri: (_decoded, raw) => fetchBytes(fetchFn, resolveGltfUri(url, raw), init, progress),

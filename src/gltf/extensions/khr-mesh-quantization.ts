@@ -35,10 +35,19 @@ export function quantizedAttributes(ctx: ReadContext, attrs: JsonObject, apath: 
   for (const name of GPU_ATTRIBUTES) {
     if (attrs[name] === undefined) continue;
     const data = ctx.attribute(attrs, name, apath);
-    if (!isQuantizedType(data.componentType)) continue;
+    if (!keepsIntegerStorage(name, data.componentType)) continue;
     (out ??= {})[name] = data;
   }
   return out;
+}
+
+/**
+ * Whether the loader keeps attribute `name`'s accessor of `componentType` in the primitive's
+ * `quantized` (what the upload may keep in integer vertex formats): also asked of a file's JSON
+ * before the accessor is read (gpu/draw/pipeline-forecast.ts).
+ */
+export function keepsIntegerStorage(name: string, componentType: number): boolean {
+  return (GPU_ATTRIBUTES as readonly string[]).includes(name) && isQuantizedType(componentType);
 }
 
 /** 8- and 16-bit component types: the ones the extension adds. */

@@ -9,6 +9,7 @@ import { maxAxisScale, multiplyMat4 } from '../../math/trs.ts';
 import type { GpuMaterial, GpuModel, GpuPrimitive } from '../model/upload.ts';
 import { DrawFlag } from '../layouts/bindings.ts';
 import type { MeshPipelineDesc } from '../pipelines/mesh.ts';
+import type { VertexLayouts } from '../model/vertex-layout.ts';
 
 /** One draw: a primitive of a mesh node. Its index i gives its draw records, i × instances + k. */
 export interface Draw {
@@ -80,23 +81,7 @@ function createDraw(
 ): Draw {
   const skinned = mn.skin >= 0 && primitive.influences > 0;
   const material = gpu.materials[materialIndex];
-  const desc: MeshPipelineDesc = {
-    vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
-    vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
-    influences: skinned ? primitive.influences : 0,
-    topology: primitive.topology,
-    stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
-    alphaMode: material.alphaMode,
-    doubleSided: material.doubleSided,
-    frontFace: mirrored ? 'cw' : 'ccw',
-    colorFormat: format,
-    morphed: primitive.morphFlags !== 0,
-    leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
-    materialPath: material.path,
-    materialFeatures: material.features,
-    shadows: false,
-    blendedDepthWrite: material.blending.depthWrite,
-  };
+  const desc = surfaceDesc(primitive, material, format, skinned, mirrored);
   return {
     meshNode: i,
     primitiveIndex: p,
@@ -138,4 +123,35 @@ function determinant3(m: Float64Array, o: number): number {
   return m[o] * (m[o + 5] * m[o + 10] - m[o + 6] * m[o + 9])
     - m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 2] * m[o + 9])
     + m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]);
+}
+
+/** What of a primitive its lit pipeline depends on. */
+export type SurfacePrimitive = VertexLayouts & Pick<GpuPrimitive, 'influences' | 'topology' | 'indexFormat' | 'morphFlags'>;
+
+/** What of a material its lit pipeline depends on. */
+export type SurfaceMaterial = Pick<GpuMaterial, 'alphaMode' | 'doubleSided' | 'path' | 'features' | 'blending'>;
+
+/**
+ * The lit pipeline (vertex path, no shadows) of `primitive` drawn with `material` into `format`,
+ * `skinned` by its node and `mirrored` by its world transform: of an uploaded draw (createDraw), or
+ * forecast from the file's JSON before the upload (pipeline-forecast.ts), so that both key alike.
+ */
+export function surfaceDesc(primitive: SurfacePrimitive, material: SurfaceMaterial, format: GPUTextureFormat, skinned: boolean, mirrored: boolean): MeshPipelineDesc {
+  return {
+    vertexLayoutKey: skinned ? primitive.skinnedLayoutKey : primitive.rigidLayoutKey,
+    vertexLayouts: skinned ? primitive.skinnedLayouts : primitive.rigidLayouts,
+    influences: skinned ? primitive.influences : 0,
+    topology: primitive.topology,
+    stripIndexFormat: primitive.topology.endsWith('strip') ? primitive.indexFormat : undefined,
+    alphaMode: material.alphaMode,
+    doubleSided: material.doubleSided,
+    frontFace: mirrored ? 'cw' : 'ccw',
+    colorFormat: format,
+    morphed: primitive.morphFlags !== 0,
+    leanVertexLayouts: skinned ? primitive.leanSkinnedLayouts : primitive.leanRigidLayouts,
+    materialPath: material.path,
+    materialFeatures: material.features,
+    shadows: false,
+    blendedDepthWrite: material.blending.depthWrite,
+  };
 }

@@ -39,6 +39,16 @@ export interface MorphDeltaBlock {
 }
 
 /**
+ * DrawFlag.MORPH_* bits of what a primitive's morph targets move (`moved`: some target has
+ * deltas of it) that the primitive draws: NORMAL deltas need NORMAL, TANGENT deltas both (as
+ * model/upload.ts ignores tangents without normals). 0: nothing to morph on the GPU.
+ */
+export function morphFlagsOf(moved: { readonly positions: boolean; readonly normals: boolean; readonly tangents: boolean }, hasNormals: boolean, hasTangents: boolean): number {
+  return (moved.positions ? DrawFlag.MORPH_POSITIONS : 0) | (moved.normals && hasNormals ? DrawFlag.MORPH_NORMALS : 0)
+    | (moved.tangents && hasNormals && hasTangents ? DrawFlag.MORPH_TANGENTS : 0);
+}
+
+/**
  * The delta block of `prim`, or undefined when it has nothing to morph on the GPU: no
  * targets, or targets of attributes the primitive does not draw (NORMAL deltas without
  * NORMAL; TANGENT deltas without both, as model/upload.ts ignores such tangents).
@@ -49,11 +59,12 @@ export function packMorphDeltas(prim: Primitive, path = 'primitive'): MorphDelta
   if (targets.length > MAX_MORPH_TARGETS) {
     throw new Error(`${path}.targets: ${targets.length} morph targets; the GPU path indexes at most ${MAX_MORPH_TARGETS}`);
   }
-  const positions = targets.some((t) => t.positions !== undefined);
-  const normals = prim.normals !== undefined && targets.some((t) => t.normals !== undefined);
-  const tangents = prim.normals !== undefined && prim.tangents !== undefined && targets.some((t) => t.tangents !== undefined);
-  const flags = (positions ? DrawFlag.MORPH_POSITIONS : 0) | (normals ? DrawFlag.MORPH_NORMALS : 0) | (tangents ? DrawFlag.MORPH_TANGENTS : 0);
+  const moved = {
+    positions: targets.some((t) => t.positions !== undefined), normals: targets.some((t) => t.normals !== undefined), tangents: targets.some((t) => t.tangents !== undefined),
+  };
+  const flags = morphFlagsOf(moved, prim.normals !== undefined, prim.tangents !== undefined);
   if (flags === 0) return undefined;
+  const positions = (flags & DrawFlag.MORPH_POSITIONS) !== 0, normals = (flags & DrawFlag.MORPH_NORMALS) !== 0, tangents = (flags & DrawFlag.MORPH_TANGENTS) !== 0;
   const attributes = (positions ? 1 : 0) + (normals ? 1 : 0) + (tangents ? 1 : 0);
   const floatsPerTarget = attributes * MORPH_DELTA_COMPONENTS;
   const n = prim.vertexCount;

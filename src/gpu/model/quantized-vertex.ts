@@ -1,6 +1,6 @@
-import type { AccessorData } from '../../gltf/accessors.ts';
+import type { AccessorData, AccessorFormat } from '../../gltf/accessors.ts';
 import { ComponentType } from '../../gltf/constants.ts';
-import type { Primitive, QuantizedAttributes } from '../../gltf/model.ts';
+import type { Primitive } from '../../gltf/model.ts';
 
 /**
  * The interleaved geometry vertex buffer (slot 0, see model/upload.ts) with KHR_mesh_quantization
@@ -47,7 +47,7 @@ const FLOAT_FORMAT: Readonly<Record<2 | 3 | 4, GPUVertexFormat>> = { 2: 'float32
 const FLOAT_BYTES = 4;
 
 /** The WebGPU format keeping `data` as stored for a `components`-wide shader input, or undefined (float32 then). */
-export function quantizedVertexFormat(data: AccessorData, components: 2 | 3 | 4): GPUVertexFormat | undefined {
+export function quantizedVertexFormat(data: AccessorFormat, components: 2 | 3 | 4): GPUVertexFormat | undefined {
   if (!data.normalized || data.components !== components) return undefined;
   const width = components === 2 ? 'x2' : 'x4';
   switch (data.componentType) {
@@ -67,28 +67,40 @@ function slotBytes(format: GPUVertexFormat, components: number): number {
   return (stored * componentBytes + 3) & ~3;
 }
 
-/** Interleaves the present attributes of `p` (in `present` order) into one vertex buffer. */
-export function buildGeometryBuffer(p: Primitive, present: readonly GeometryAttribute[]): GeometryBuffer {
-  const quantized: QuantizedAttributes = p.quantized ?? {};
-  const plan = present.map((a) => {
-    const source = (quantized as Readonly<Record<string, AccessorData | undefined>>)[a.name];
-    const format = (source && quantizedVertexFormat(source, a.components)) ?? FLOAT_FORMAT[a.components];
-    return { a, source: format.startsWith('float32') ? undefined : source, format, bytes: slotBytes(format, a.components) };
-  });
+/** Where the present attributes sit in the slot-0 buffer: layout attributes, stride and pipeline key. */
+export type GeometryLayout = Omit<GeometryBuffer, 'bytes'>;
+
+/**
+ * The slot-0 layout of `present` (in that order), each stored as `stored` says by glTF name
+ * (absent: floats): from a read primitive (its `quantized`) or from the file's JSON
+ * (vertex-layout.ts), which then give one key.
+ */
+export function geometryLayout(stored: Readonly<Record<string, AccessorFormat | undefined>>, present: readonly Omit<GeometryAttribute, 'data'>[]): GeometryLayout {
   let stride = 0;
-  const attributes: GPUVertexAttribute[] = plan.map((s) => {
-    const attr = { shaderLocation: s.a.location, format: s.format, offset: stride };
-    stride += s.bytes;
+  const attributes: GPUVertexAttribute[] = present.map((a) => {
+    const source = stored[a.name];
+    const format = (source && quantizedVertexFormat(source, a.components)) ?? FLOAT_FORMAT[a.components];
+    const attr = { shaderLocation: a.location, format, offset: stride };
+    stride += slotBytes(format, a.components);
     return attr;
   });
+  const names = present.map((a, k) => (attributes[k].format.startsWith('float32') ? a.name : `${a.name}=${attributes[k].format}`));
+  return { stride, attributes, key: `g${stride}:${names.join(',')}` };
+}
+
+/** Interleaves the present attributes of `p` (in `present` order) into one vertex buffer. */
+export function buildGeometryBuffer(p: Primitive, present: readonly GeometryAttribute[]): GeometryBuffer {
+  const quantized: Readonly<Record<string, AccessorData | undefined>> = { ...p.quantized };
+  const layout = geometryLayout(quantized, present);
+  const { stride, attributes } = layout;
   const n = p.vertexCount;
   const buffer = new ArrayBuffer(n * stride);
-  for (let k = 0; k < plan.length; k++) {
-    const { a, source } = plan[k];
-    const offset = attributes[k].offset;
-    if (source) {
+  for (let k = 0; k < present.length; k++) {
+    const a = present[k];
+    const { offset, format } = attributes[k];
+    if (!format.startsWith('float32')) {
       // Same typed array kind as the accessor's; offset and stride are multiples of its element size.
-      const src = source.array;
+      const src = quantized[a.name]!.array;
       const out = new (src.constructor as new (b: ArrayBuffer) => typeof src)(buffer);
       const size = src.BYTES_PER_ELEMENT;
       const strideElements = stride / size, at = offset / size;
@@ -100,6 +112,5 @@ export function buildGeometryBuffer(p: Primitive, present: readonly GeometryAttr
       for (let v = 0; v < n; v++) for (let c = 0; c < a.components; c++) out[v * strideFloats + at + c] = src[v * a.components + c];
     }
   }
-  const names = plan.map((s) => (s.format.startsWith('float32') ? s.a.name : `${s.a.name}=${s.format}`));
-  return { bytes: new Uint8Array(buffer), stride, attributes, key: `g${stride}:${names.join(',')}` };
+  return { bytes: new Uint8Array(buffer), ...layout };
 }

@@ -1,19 +1,18 @@
-import type { AccessorData } from '../../gltf/accessors.ts';
-import { ComponentType, PrimitiveMode } from '../../gltf/constants.ts';
+import { PrimitiveMode } from '../../gltf/constants.ts';
 import type { GltfWarning } from '../../gltf/errors.ts';
 import type { Material, Model, Primitive, TextureInfo } from '../../gltf/model.ts';
 import { drawIndices, weldPrimitive } from '../../gltf/topology.ts';
 import { ktx2UploadBudget, uploadKtx2Source } from '../textures/ktx2-texture.ts';
-import { VertexLocation } from '../layouts/bindings.ts';
 import { allocationLimits, checkBufferSize, GpuLimitError, maxStorageBytes, type AllocationLimits } from '../device/limits.ts';
 import { createAnimatedMaterialUniforms, type AnimatedMaterialUniforms } from './material-animation.ts';
 import { DEFAULT_MATERIAL } from '../layouts/material-uniforms.ts';
 import type { GpuMaterial, MaterialTextures } from './material-upload.ts';
-import { MATERIAL_UPLOADERS, materialPathFor } from './material-uploaders.ts';
+import { materialDrawing, materialPathFor } from './material-uploaders.ts';
 import type { MipmapGenerator } from '../textures/mipmaps.ts';
 import { packMorphDeltas, type MorphDeltaBlock } from './morph-targets.ts';
 import { loadMaterialPaths, type MeshPipelines } from '../pipelines/mesh.ts';
 import { buildGeometryBuffer } from './quantized-vertex.ts';
+import { planVertexLayouts, vertexShapeOf, type VertexLayouts } from './vertex-layout.ts';
 import {
   createImageTexture, createSolidTexture, fitImage, FLAT_NORMAL_RGBA8, samplerDescriptor, WHITE_RGBA8,
   type ImageDecoder,
@@ -40,58 +39,13 @@ import { decodeTextureSource, textureSourceCandidates } from '../textures/textur
  * one storage buffer per model (`GpuModel.morphDeltas`, laid out by morph-targets.ts).
  */
 
-/** Byte offsets of the constant "missing attribute" values inside the defaults buffer. */
-export const DefaultAttributeOffset = {
-  /** vec3f (0, 0, 1): unused for shading (FLAT_NORMALS draws use derivatives) but keeps the frame defined. */
-  NORMAL: 0,
-  /** vec4f (1, 0, 0, 1). */
-  TANGENT: 16,
-  /** vec2f (0, 0), for TEXCOORD_0 and TEXCOORD_1. */
-  TEXCOORD: 32,
-  /** vec4f (1, 1, 1, 1): COLOR_0 multiplies the base colour. */
-  COLOR: 48,
-} as const;
+/** The constant "missing attribute" values, at DefaultAttributeOffset (vertex-layout.ts). */
 const DEFAULT_ATTRIBUTES = Float32Array.of(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1);
-
-interface FloatAttribute {
-  readonly location: number;
-  readonly name: string;
-  readonly components: 2 | 3 | 4;
-  readonly defaultOffset: number;
-  readonly data: (p: Primitive) => Float32Array | undefined;
-}
-
-/** The interleaved float attributes, in slot-0 order. */
-const FLOAT_ATTRIBUTES: readonly FloatAttribute[] = [
-  { location: VertexLocation.POSITION, name: 'POSITION', components: 3, defaultOffset: -1, data: (p) => p.positions },
-  // Tangents are ignored without normals (glTF §3.7.2.1), so NORMAL decides for both.
-  { location: VertexLocation.NORMAL, name: 'NORMAL', components: 3, defaultOffset: DefaultAttributeOffset.NORMAL, data: (p) => p.normals },
-  { location: VertexLocation.TANGENT, name: 'TANGENT', components: 4, defaultOffset: DefaultAttributeOffset.TANGENT, data: (p) => (p.normals ? p.tangents : undefined) },
-  { location: VertexLocation.TEXCOORD_0, name: 'TEXCOORD_0', components: 2, defaultOffset: DefaultAttributeOffset.TEXCOORD, data: (p) => p.texcoords0 },
-  { location: VertexLocation.TEXCOORD_1, name: 'TEXCOORD_1', components: 2, defaultOffset: DefaultAttributeOffset.TEXCOORD, data: (p) => p.texcoords1 },
-  { location: VertexLocation.COLOR_0, name: 'COLOR_0', components: 4, defaultOffset: DefaultAttributeOffset.COLOR, data: (p) => p.colors0 },
-];
-const FLOAT_FORMAT: Readonly<Record<2 | 3 | 4, GPUVertexFormat>> = { 2: 'float32x2', 3: 'float32x3', 4: 'float32x4' };
 const FLOAT_BYTES = 4;
 
-/** WebGPU vertex format of a JOINTS_n accessor (spec: UNSIGNED_BYTE or UNSIGNED_SHORT). */
-export function jointsFormat(data: AccessorData): GPUVertexFormat {
-  switch (data.componentType) {
-    case ComponentType.UNSIGNED_BYTE: return 'uint8x4';
-    case ComponentType.UNSIGNED_SHORT: return 'uint16x4';
-    default: throw new Error(`JOINTS accessor componentType ${data.componentType} has no WebGPU vertex format`);
-  }
-}
+export { jointsFormat, weightsFormat } from './vertex-layout.ts';
 
-/** WebGPU vertex format of a WEIGHTS_n accessor (FLOAT, or normalized UNSIGNED_BYTE/SHORT). */
-export function weightsFormat(data: AccessorData): GPUVertexFormat {
-  if (data.componentType === ComponentType.FLOAT) return 'float32x4';
-  if (data.normalized && data.componentType === ComponentType.UNSIGNED_BYTE) return 'unorm8x4';
-  if (data.normalized && data.componentType === ComponentType.UNSIGNED_SHORT) return 'unorm16x4';
-  throw new Error(`WEIGHTS accessor componentType ${data.componentType}${data.normalized ? ' (normalized)' : ''} has no WebGPU vertex format`);
-}
-
-function topologyOf(mode: number): GPUPrimitiveTopology {
+export function topologyOf(mode: number): GPUPrimitiveTopology {
   switch (mode) {
     case PrimitiveMode.POINTS: return 'point-list';
     case PrimitiveMode.LINES: return 'line-list';
@@ -102,7 +56,8 @@ function topologyOf(mode: number): GPUPrimitiveTopology {
   }
 }
 
-export interface GpuPrimitive {
+/** A primitive on the GPU; its layouts (VertexLayouts: slots, keys) index `vertexBuffers`. */
+export interface GpuPrimitive extends VertexLayouts {
   readonly label: string;
   /**
    * The primitive its buffers hold (weldPrimitive): the model's own, or its welded copy, whose
@@ -114,20 +69,6 @@ export interface GpuPrimitive {
   readonly vertexBuffers: readonly GPUBuffer[];
   readonly vertexOffsets: readonly number[];
   readonly vertexSizes: readonly number[];
-  /** Slots a rigid draw binds (geometry and defaults); skinned draws bind all of `vertexBuffers`. */
-  readonly surfaceSlotCount: number;
-  /** Buffer layouts for a rigid draw (`surfaceSlotCount` entries) and for a skinned one (all). */
-  readonly rigidLayouts: readonly GPUVertexBufferLayout[];
-  readonly skinnedLayouts: readonly GPUVertexBufferLayout[];
-  readonly rigidLayoutKey: string;
-  readonly skinnedLayoutKey: string;
-  /**
-   * `rigidLayouts` / `skinnedLayouts` without the default TANGENT, TEXCOORD_1 and COLOR_0
-   * (same slots and buffers), for the lean shaded pipelines (MeshPipelineDesc.leanVertexLayouts);
-   * undefined when the primitive has any of the three.
-   */
-  readonly leanRigidLayouts: readonly GPUVertexBufferLayout[] | undefined;
-  readonly leanSkinnedLayouts: readonly GPUVertexBufferLayout[] | undefined;
   readonly indexBuffer: GPUBuffer | undefined;
   readonly indexFormat: GPUIndexFormat | undefined;
   /** Indices (indexed) or vertices (non-indexed) to draw. */
@@ -314,76 +255,43 @@ function uploadPrimitive(
 ): GpuPrimitive {
   const { device, defaults } = ctx;
   const p = weldPrimitive(modelPrimitive);
-  const present = FLOAT_ATTRIBUTES.filter((a) => a.data(p) !== undefined);
-  const missing = FLOAT_ATTRIBUTES.filter((a) => a.data(p) === undefined);
+  const shape = vertexShapeOf(p);
+  const plan = planVertexLayouts(shape, limits.maxVertexBuffers, label);
 
   // Slot 0: the present attributes, interleaved (quantized ones in their own formats: quantized-vertex.ts).
-  const slot0 = buildGeometryBuffer(p, present);
-  const stride = slot0.stride;
+  const slot0 = buildGeometryBuffer(p, plan.present);
   checkBufferSize(limits, slot0.bytes.byteLength, `${label} geometry`);
   const geometry = createBufferWithData(device, `${label} geometry`, slot0.bytes, GPUBufferUsage.VERTEX);
   owned.push(geometry);
 
   const buffers: GPUBuffer[] = [geometry];
-  const offsets: number[] = [0];
   const sizes: number[] = [slot0.bytes.byteLength];
-  const layouts: GPUVertexBufferLayout[] = [{ arrayStride: stride, stepMode: 'vertex', attributes: slot0.attributes }];
-  const keyParts: string[] = [slot0.key];
-  if (missing.length > 0) {
+  if (plan.missing.length > 0) {
     // Slot 1: every missing attribute reads the same constant for every vertex.
-    layouts.push({
-      arrayStride: 0,
-      stepMode: 'vertex',
-      attributes: missing.map((a) => ({ shaderLocation: a.location, format: FLOAT_FORMAT[a.components], offset: a.defaultOffset })),
-    });
     buffers.push(defaults.attributes);
-    offsets.push(0);
     sizes.push(DEFAULT_ATTRIBUTES.byteLength);
-    keyParts.push(`d:${missing.map((a) => a.name).join(',')}`);
   }
-  const surfaceSlotCount = buffers.length;
-  const LEAN_OMITS: readonly number[] = [VertexLocation.TANGENT, VertexLocation.TEXCOORD_1, VertexLocation.COLOR_0];
-  const lean = LEAN_OMITS.every((location) => missing.some((a) => a.location === location));
-  const rigidLayoutKey = keyParts.join(' ');
-
-  const sets = p.influences > 0 ? p.jointSets.length : 0;
-  if (surfaceSlotCount > limits.maxVertexBuffers || (sets > 0 && surfaceSlotCount + 1 > limits.maxVertexBuffers)) {
-    throw new GpuLimitError(`${label}: needs ${surfaceSlotCount + (sets > 0 ? 1 : 0)} vertex buffers, the device allows ${limits.maxVertexBuffers} (maxVertexBuffers)`);
-  }
-  const packSkin = surfaceSlotCount + 2 * sets > limits.maxVertexBuffers;
-  if (packSkin) {
+  const sets = shape.skinSets.length;
+  if (plan.packSkin) {
     // Too few slots for one buffer per array: all skinning attributes in one.
-    const packed = packSkinAttributes(p, sets);
-    checkBufferSize(limits, packed.bytes.byteLength, `${label} skinning attributes`);
-    const buffer = createBufferWithData(device, `${label} skinning attributes (packed)`, packed.bytes, GPUBufferUsage.VERTEX);
+    const bytes = packSkinAttributes(p, sets, plan.skinnedLayouts[plan.skinnedLayouts.length - 1]);
+    checkBufferSize(limits, bytes.byteLength, `${label} skinning attributes`);
+    const buffer = createBufferWithData(device, `${label} skinning attributes (packed)`, bytes, GPUBufferUsage.VERTEX);
     owned.push(buffer);
     buffers.push(buffer);
-    offsets.push(0);
-    sizes.push(packed.bytes.byteLength);
-    layouts.push(packed.layout);
-    keyParts.push(packed.key);
+    sizes.push(bytes.byteLength);
   }
   // Skinning attributes straight from the accessors.
-  for (let set = 0; set < (packSkin ? 0 : sets); set++) {
+  for (let set = 0; set < (plan.packSkin ? 0 : sets); set++) {
     const joints = p.jointSets[set];
     const weights = p.weightSets[set];
-    const jf = jointsFormat(joints);
-    const wf = weightsFormat(weights);
     checkBufferSize(limits, joints.array.byteLength, `${label} JOINTS_${set}`);
     checkBufferSize(limits, weights.array.byteLength, `${label} WEIGHTS_${set}`);
     const jb = createBufferWithData(device, `${label} JOINTS_${set}`, joints.array, GPUBufferUsage.VERTEX);
     const wb = createBufferWithData(device, `${label} WEIGHTS_${set}`, weights.array, GPUBufferUsage.VERTEX);
     owned.push(jb, wb);
     buffers.push(jb, wb);
-    offsets.push(0, 0);
     sizes.push(joints.array.byteLength, weights.array.byteLength);
-    const jointLocation = set === 0 ? VertexLocation.JOINTS_0 : VertexLocation.JOINTS_1;
-    const weightLocation = set === 0 ? VertexLocation.WEIGHTS_0 : VertexLocation.WEIGHTS_1;
-    layouts.push(
-      { arrayStride: joints.array.BYTES_PER_ELEMENT * 4, stepMode: 'vertex', attributes: [{ shaderLocation: jointLocation, format: jf, offset: 0 }] },
-      { arrayStride: weights.array.BYTES_PER_ELEMENT * 4, stepMode: 'vertex', attributes: [{ shaderLocation: weightLocation, format: wf, offset: 0 }] },
-    );
-    keyParts.push(`j${set}:${jf} w${set}:${wf}`);
   }
 
   const indices = drawIndices(p);
@@ -415,20 +323,20 @@ function uploadPrimitive(
     label,
     source: p,
     vertexBuffers: buffers,
-    vertexOffsets: offsets,
+    vertexOffsets: buffers.map(() => 0),
     vertexSizes: sizes,
-    surfaceSlotCount,
-    rigidLayouts: layouts.slice(0, surfaceSlotCount),
-    skinnedLayouts: layouts,
-    rigidLayoutKey,
-    skinnedLayoutKey: keyParts.join(' '),
-    leanRigidLayouts: lean ? withoutLocations(layouts.slice(0, surfaceSlotCount), LEAN_OMITS) : undefined,
-    leanSkinnedLayouts: lean ? withoutLocations(layouts, LEAN_OMITS) : undefined,
+    surfaceSlotCount: plan.surfaceSlotCount,
+    rigidLayouts: plan.rigidLayouts,
+    skinnedLayouts: plan.skinnedLayouts,
+    rigidLayoutKey: plan.rigidLayoutKey,
+    skinnedLayoutKey: plan.skinnedLayoutKey,
+    leanRigidLayouts: plan.leanRigidLayouts,
+    leanSkinnedLayouts: plan.leanSkinnedLayouts,
     indexBuffer,
     indexFormat,
     drawCount: indices ? indices.length : p.vertexCount,
     vertexCount: p.vertexCount,
-    bytesPerVertex: layouts.reduce((sum, l, slot) => sum + (buffers[slot] === defaults.attributes ? 0 : l.arrayStride), 0),
+    bytesPerVertex: plan.skinnedLayouts.reduce((sum, l, slot) => sum + (buffers[slot] === defaults.attributes ? 0 : l.arrayStride), 0),
     topology: topologyOf(p.mode),
     influences: p.influences,
     hasNormals: p.normals !== undefined,
@@ -442,39 +350,19 @@ function uploadPrimitive(
   };
 }
 
-/** `layouts` with the attributes at `locations` removed; slots (and so the bound buffers) stay. */
-function withoutLocations(layouts: readonly GPUVertexBufferLayout[], locations: readonly number[]): GPUVertexBufferLayout[] {
-  return layouts.map((l) => ({ ...l, attributes: [...l.attributes].filter((a) => !locations.includes(a.shaderLocation)) }));
-}
-
-/**
- * Every skinning attribute of a primitive in one vertex buffer, interleaved per vertex
- * (JOINTS_0, WEIGHTS_0, JOINTS_1, WEIGHTS_1) in the accessors' own formats: for devices
- * with too few vertex buffer slots for one buffer per array. Every element is 4, 8 or 16
- * bytes, so every offset and the stride stay multiples of 4 as WebGPU requires.
- */
-function packSkinAttributes(p: Primitive, sets: number): { bytes: Uint8Array; layout: GPUVertexBufferLayout; key: string } {
-  const arrays: { bytes: Uint8Array; size: number; location: number; format: GPUVertexFormat }[] = [];
-  for (let set = 0; set < sets; set++) {
-    const j = p.jointSets[set], w = p.weightSets[set];
-    arrays.push(
-      { bytes: bytesOf(j.array), size: j.array.BYTES_PER_ELEMENT * 4, location: set === 0 ? VertexLocation.JOINTS_0 : VertexLocation.JOINTS_1, format: jointsFormat(j) },
-      { bytes: bytesOf(w.array), size: w.array.BYTES_PER_ELEMENT * 4, location: set === 0 ? VertexLocation.WEIGHTS_0 : VertexLocation.WEIGHTS_1, format: weightsFormat(w) },
-    );
-  }
-  const attributes: GPUVertexAttribute[] = [];
-  let stride = 0;
-  for (const a of arrays) {
-    attributes.push({ shaderLocation: a.location, format: a.format, offset: stride });
-    stride += a.size;
-  }
+/** Every skinning attribute of `p` in one vertex buffer, interleaved per vertex as `layout` (vertex-layout.ts) places them. */
+function packSkinAttributes(p: Primitive, sets: number, layout: GPUVertexBufferLayout): Uint8Array {
+  const arrays: Uint8Array[] = [];
+  for (let set = 0; set < sets; set++) arrays.push(bytesOf(p.jointSets[set].array), bytesOf(p.weightSets[set].array));
+  const attributes = [...layout.attributes];
+  const stride = layout.arrayStride;
   const bytes = new Uint8Array(p.vertexCount * stride);
-  let offset = 0;
-  for (const a of arrays) {
-    for (let v = 0; v < p.vertexCount; v++) bytes.set(a.bytes.subarray(v * a.size, (v + 1) * a.size), v * stride + offset);
-    offset += a.size;
-  }
-  return { bytes, layout: { arrayStride: stride, stepMode: 'vertex', attributes }, key: `s${stride}:${attributes.map((a) => a.format).join(',')}` };
+  arrays.forEach((a, k) => {
+    const offset = attributes[k].offset;
+    const size = (k + 1 < attributes.length ? attributes[k + 1].offset : stride) - offset;
+    for (let v = 0; v < p.vertexCount; v++) bytes.set(a.subarray(v * size, (v + 1) * size), v * stride + offset);
+  });
+  return bytes;
 }
 
 /** What a sampler does (its descriptor without the label): equal keys sample alike. */
@@ -549,9 +437,7 @@ async function uploadMaterials(
     const matLabel = `${label} ${path}${material.name ? ` "${material.name}"` : ''}`;
     // KHR_animation_pointer: an animated material's uniforms live in the shared, rewritten buffer.
     const slot = animated ? animated.materials.indexOf(mi) : -1;
-    const materialPath = materialPathFor(material, ctx.mtoon ?? true, slot >= 0);
-    const uploader = MATERIAL_UPLOADERS[materialPath];
-    const drawn = uploader.prepare ? uploader.prepare(material, { device, animated: slot >= 0, warn }, path) : material;
+    const { path: materialPath, uploader, drawn, features, blending } = materialDrawing(material, ctx.mtoon ?? true, { device, animated: slot >= 0, warn }, path);
     let uniformBuffer: GPUBuffer;
     let base = 0;
     if (animated && slot >= 0) {
@@ -566,14 +452,13 @@ async function uploadMaterials(
       ...(uploader.uniformBlocks ?? []).map((b) => ({ binding: b.binding, resource: { buffer: uniformBuffer, offset: base + b.offset, size: b.size } })),
       ...await uploader.textureEntries(drawn, materialTextures, path),
     ];
-    const features = uploader.features(drawn);
     out.push({
       label: matLabel,
       alphaMode: material.alphaMode,
       doubleSided: material.doubleSided,
       path: materialPath,
       features,
-      blending: uploader.blending(material),
+      blending,
       material,
       uniformBuffer,
       bindGroup: device.createBindGroup({ label: matLabel, layout: ctx.pipelines.materialLayout(materialPath, features), entries }),
