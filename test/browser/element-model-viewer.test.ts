@@ -54,7 +54,6 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
   const firstFrame = (id: string) => page.evaluate((i) => window.helpers.waitForTotalFrames(window.helpers.viewer(i), 1), id);
   const frames = (id: string) => page.evaluate((i) => window.instrument.frames(window.helpers.canvasOf(window.helpers.viewer(i))), id);
   const events = (id: string, type?: string) => page.evaluate(([i, t]) => window.helpers.events(window.helpers.viewer(i)).filter((e) => !t || e.type === t), [id, type] as const);
-  const sleep = (ms: number) => page.evaluate((m) => window.helpers.sleep(m), ms);
   /** Two frames of the page: what a frame's observers and callbacks (IntersectionObserver, the element's loop) do has run. */
   const pageFrames = () => page.evaluate(() => window.helpers.nextFrames(2));
   /**
@@ -420,8 +419,10 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
       await page.focus('#prompt');
       await page.keyboard.press('ArrowLeft');
       expect(await prompt('prompt')).toBe(false);
-      // Gone for good, until resetInteractionPrompt(); the basic style stands still.
-      await sleep(400);
+      // Gone for good, until resetInteractionPrompt(); the basic style stands still. The prompt
+      // shows only from a timer of the threshold's length: one the page starts now, with the same
+      // delay, fires after any the element started before it (HTML's timer order).
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, window.helpers.viewer('prompt').interactionPromptThreshold)));
       expect(await prompt('prompt')).toBe(false);
       await page.evaluate(() => {
         const el = window.helpers.viewer('prompt');
