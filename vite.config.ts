@@ -63,9 +63,45 @@ const BROWSER_TESTS = ['test/browser/**/*.test.ts', 'test/gpu/**/browser-render.
  * The Node tests on a Dawn device (and the rest of their folders): the 'gpu' project, whose files run one after another in a
  * worker without isolation, so they share the worker's device and the renderer's per-device
  * pipelines (test/support/webgpu.ts). A file that resets modules (ktx2-offthread: a fresh
- * worker pool) stays in the isolated 'node' project.
+ * worker pool) is in the 'node-isolated' project (NODE_ISOLATED_TESTS).
  */
 const GPU_TESTS = ['test/gpu/**/!(ktx2-offthread).test.ts', 'test/crowd/**/*.test.ts', 'test/bake/**/*.test.ts'];
+
+/**
+ * The plain Node files that run isolated, each in a fresh worker and module registry (the
+ * 'node-isolated' project): those that mock modules or reset the registry (vi.mock,
+ * vi.resetModules), and those that count the heap's growth to show that a frame allocates
+ * nothing (test/support/allocation.ts), which what earlier files left running in a shared worker
+ * can make fail (seen: quat.test.ts and anim/vrm/allocation.test.ts, 9.6 MB and 0.3 MB a round).
+ * The other plain Node files run without isolation, several to a worker sharing its loaded
+ * modules, which spares each file importing them again (import time summed over the project's
+ * files, under load: 170 s isolated, 34 s not). test/scripts/test-lanes.test.ts keeps this list complete.
+ */
+export const NODE_ISOLATED_TESTS = [
+  // Mock or reset modules.
+  'test/element/stage.test.ts',
+  'test/gltf/extensions/draco-offthread.test.ts',
+  'test/gltf/extensions/lazy.test.ts',
+  'test/gpu/textures/ktx2-offthread.test.ts',
+  'test/skin/centers-of-rotation/offthread.test.ts',
+  // Count allocations.
+  'test/anim/allocation.test.ts',
+  'test/anim/batch.test.ts',
+  'test/anim/crowd.test.ts',
+  'test/anim/loop-time.test.ts',
+  'test/anim/material-tracks.test.ts',
+  'test/anim/player.test.ts',
+  'test/anim/retarget/usage.test.ts',
+  'test/anim/skinned-bounds.test.ts',
+  'test/anim/vrm/allocation.test.ts',
+  'test/element/animation-api.test.ts',
+  'test/element/camera/framing.test.ts',
+  'test/element/hotspots/placement.test.ts',
+  'test/math/quat.test.ts',
+  'test/math/trs.test.ts',
+  'test/math/view-projection.test.ts',
+  'test/skin/raycast.test.ts',
+];
 
 /** Workers for the plain Node files: one per core (at least two). */
 const NODE_WORKERS = Math.max(2, availableParallelism());
@@ -211,10 +247,12 @@ export default defineConfig(({ mode }) => ({
       // Plain Node files: one per core. vitest's default leaves a core free (one worker on the
       // 2-core CI machine, so a file that computes on one core leaves the other idle); these
       // files are single-threaded JS and share nothing, so two run side by side.
+      // Without isolation (NODE_ISOLATED_TESTS above are the exceptions, beside them in the same group).
       {
         extends: true,
-        test: { name: 'node', include: ['test/**/*.test.ts'], exclude: [...BROWSER_TESTS, ...GPU_TESTS], maxWorkers: NODE_WORKERS, sequence: { groupOrder: 0 } },
+        test: { name: 'node', include: ['test/**/*.test.ts'], exclude: [...BROWSER_TESTS, ...GPU_TESTS, ...NODE_ISOLATED_TESTS], isolate: false, maxWorkers: NODE_WORKERS, sequence: { groupOrder: 0 } },
       },
+      { extends: true, test: { name: 'node-isolated', include: NODE_ISOLATED_TESTS, maxWorkers: NODE_WORKERS, sequence: { groupOrder: 0 } } },
       // One Chromium and one dev server for the whole run, started only when one of these runs.
       // vitest's worker count: SwiftShader draws each page on several threads already.
       { extends: true, test: { name: 'browser', include: BROWSER_TESTS, globalSetup: ['test/support/browser-server.ts'], sequence: { groupOrder: 1 } } },

@@ -27,7 +27,7 @@ export const SUMMARY_FILE_VARIABLE = 'VITEST_SUMMARY_FILE';
  */
 export const LANES = [
   { name: 'the browser project', args: ['--project', 'browser'], stream: true },
-  { name: 'the node and gpu projects', args: ['--project', 'node', '--project', 'gpu'], stream: false },
+  { name: 'the node and gpu projects', args: ['--project', 'node', '--project', 'node-isolated', '--project', 'gpu'], stream: false },
   { name: 'the type check', script: TYPECHECK, stream: false },
 ];
 

@@ -5,12 +5,13 @@
  * throw-away project (one file that passes, one that fails, one that skips), and scripts
  * standing for the type check's lane: one that passes, one that fails.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANES, runLanes, type Lane } from '../../scripts/test.mjs';
+import { NODE_ISOLATED_TESTS } from '../../vite.config.ts';
 
 const REPORTER = fileURLToPath(new URL('../support/summary-reporter.ts', import.meta.url));
 
@@ -36,9 +37,22 @@ describe('npm test lanes (scripts/test.mjs)', () => {
   it('npm test runs the browser project beside the node and gpu projects and the type check, the browser lane streaming', () => {
     expect(LANES).toEqual([
       { name: 'the browser project', args: ['--project', 'browser'], stream: true },
-      { name: 'the node and gpu projects', args: ['--project', 'node', '--project', 'gpu'], stream: false },
+      { name: 'the node and gpu projects', args: ['--project', 'node', '--project', 'node-isolated', '--project', 'gpu'], stream: false },
       { name: 'the type check', script: fileURLToPath(new URL('../../scripts/typecheck.mjs', import.meta.url)), stream: false },
     ]);
+  });
+
+  it('every plain Node file that mocks modules, resets the registry or counts allocations runs isolated (NODE_ISOLATED_TESTS)', () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const files = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts')).map((f) => `test/${f.split(sep).join('/')}`);
+    // The gpu project (one shared Dawn device, its own non-isolated worker) and the browser project are not the node project.
+    const nodeProject = (f: string) => !/^test\/(browser|gpu|crowd|bake)\//.test(f) || f.endsWith('/ktx2-offthread.test.ts');
+    const needsIsolation = (text: string) => /\bvi\.(mock|doMock|unmock|resetModules)\(/.test(text) || /from '(\.\.\/)+support\/allocation\.ts'/.test(text);
+    const isolated = files.filter((f) => nodeProject(f) && needsIsolation(readFileSync(join(root, f), 'utf8')));
+    expect(isolated.length).toBeGreaterThan(5);
+    expect(isolated.filter((f) => !NODE_ISOLATED_TESTS.includes(f))).toEqual([]);
+    for (const f of NODE_ISOLATED_TESTS) expect(existsSync(join(root, f)), f).toBe(true);
   });
 
   it('a check lane counts nothing when it passes, and one failure (its report shown) when it fails', async () => {
