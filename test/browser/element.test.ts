@@ -762,8 +762,9 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
         const reattached = window.instrument.live();
         el.remove();
         await settle();
-        // Renderer.destroy runs after any upload still in flight.
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        // Renderer.destroy runs after any upload still in flight: wait for the GPU objects to go
+        // (a leak fails the checks below once this gives up).
+        for (let frames = 0; window.instrument.liveLabels().length > 0 && frames < 600; frames++) await window.helpers.nextFrames(1);
         return { detached, reattached, final: window.instrument.live(), leftLabels: window.instrument.liveLabels() };
       });
       // The library's own module (the page loaded it from src/): no element still listens for device loss.
