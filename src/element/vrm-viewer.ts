@@ -69,6 +69,9 @@ export class AutoBlink {
   }
 }
 
+/** The element's spring step (s): the springs advance in whole steps of it (at most MAX_FIXED_STEPS a frame). */
+const FIXED_SPRING_STEP = 1 / 60;
+
 /** Tail speed (m/s) under which the springs count as settled, and how long they must stay so before frames stop. */
 const SETTLED_SPEED = 1e-3, SETTLED_SECONDS = 1;
 
@@ -173,7 +176,7 @@ export class ViewerVrm {
     if (vrm.springsEnabled !== this.springs) vrm.springsEnabled = this.springs;
     if (this.springs && vrm.springs) {
       // Keep drawing until the hair has come to rest for a while.
-      const speed = maxTailSpeed(vrm, elapsed);
+      const speed = maxTailSpeed(vrm);
       this.settledFor = speed < SETTLED_SPEED ? this.settledFor + elapsed : 0;
       if (this.settledFor < SETTLED_SECONDS) active = true;
     }
@@ -199,14 +202,24 @@ export class ViewerVrm {
       if (i >= 0) this.override[i] = weight;
     }
     this.blinkIndex = vrm.expressions.find('blink');
+    // Fixed steps (FIXED_SPRING_STEP): every step the same length, whatever the frame times. A tail
+    // resting against a collider comes to rest where the push out of it and back to the bone length
+    // leave it, which depends on how far one step carried it in; under the frames' varying wall
+    // time it rested somewhere new every frame, ~1-3 mm apart, and a paused avatar never settled.
+    vrm.springMode = 'fixed';
+    vrm.fixedStep = FIXED_SPRING_STEP;
     this.runtime = vrm;
     this.settledFor = 0;
   }
 }
 
-/** The fastest spring tail's speed over the last step (m/s), from the job's current and previous tails. */
-function maxTailSpeed(vrm: VrmRuntime, dt: number): number {
-  const s = vrm.springs!;
+/**
+ * The fastest spring tail's speed over the last step (m/s), from the job's current and previous
+ * tails and the step's length (not this frame's: the step was taken in an earlier frame, or is one
+ * of several fixed steps).
+ */
+function maxTailSpeed(vrm: VrmRuntime): number {
+  const s = vrm.springs!, dt = vrm.lastSpringStep;
   if (!(dt > 0)) return Infinity;
   let max = 0;
   const c = s.currentTail, p = s.prevTail;

@@ -208,3 +208,32 @@ describe('A walking VRM avatar: the springs react to root motion, then settle', 
   });
 });
 
+
+describe('A paused VRM avatar comes to rest whatever the frame times', () => {
+  // Frame times as SwiftShader gives them in Chromium (1/60 s up to the frame loop's 0.25 s cap, unevenly).
+  const frameTimes = [1 / 60, 0.25, 0.15, 1 / 60, 0.1, 0.1833, 0.0833, 0.2167, 1 / 60, 0.1333, 0.0333];
+  for (const builtin of ['vrm-avatar', 'vrm0-avatar'] as const) it(`${builtin}: the element stops asking for frames, and further frames move no tail`, async () => {
+    const model = await loadGltf(buildBuiltinGlb(builtin));
+    const player = new AnimationPlayer(model);
+    player.pause();
+    const vrm = new ViewerVrm(host({}));
+    let settledAfter = -1;
+    for (let f = 0; f < 3000 && settledAfter < 0; f++) {
+      const elapsed = frameTimes[f % frameTimes.length];
+      if (vrm.frame(player, elapsed)) player.update(elapsed);
+      else settledAfter = f;
+    }
+    expect(settledAfter).toBeGreaterThan(0);
+    // A hundred more frames (a paused element draws when asked): the tails stay where they rest.
+    // (Stepped by the frames' own times, a tail against a collider moved 1-3 mm a frame, for ever.)
+    const springs = player.instance.vrm!.springs!;
+    const rest = springs.currentTail.slice();
+    let moved = 0;
+    for (let f = 0; f < 100; f++) {
+      player.update(frameTimes[f % frameTimes.length]);
+      for (let i = 0; i < rest.length; i++) moved = Math.max(moved, Math.abs(springs.currentTail[i] - rest[i]));
+    }
+    console.log(`${builtin}: settled after ${settledAfter} frames; then moved ${moved.toExponential(2)} m in 100 frames`);
+    expect(moved).toBeLessThan(1e-5);
+  });
+});

@@ -32,6 +32,8 @@ export class VrmRuntime {
   springMode: SpringStepMode = 'variable';
   /** The step of the fixed mode, in seconds. */
   fixedStep = 1 / 60;
+  /** Seconds the last spring step advanced (0 before any): a tail's last move over it is the tail's speed. */
+  lastSpringStep = 0;
   /** Off: the spring joints keep what the pose gives them. Turning them back on resets them. */
   springsEnabled = true;
   /**
@@ -110,6 +112,7 @@ export class VrmRuntime {
     if (this.springMode === 'variable') {
       springs.dt = this.dt;
       springs.run();
+      if (this.dt > 0) this.lastSpringStep = this.dt;
       return;
     }
     this.accumulator += this.dt > 0 ? this.dt : 0;
@@ -119,6 +122,7 @@ export class VrmRuntime {
       springs.dt = h;
       springs.run();
       this.accumulator -= h;
+      this.lastSpringStep = h;
       steps++;
     }
     if (steps === MAX_FIXED_STEPS) this.accumulator = 0;
