@@ -330,7 +330,9 @@ export function buildVrmAvatar(): GltfBuilder {
           name: c.name,
           joints: names.map((n) => ({ node: node(n), ...(hair ? SPRING_SETTINGS.hair : SPRING_SETTINGS.skirt), gravityDir: [0, -1, 0] })),
           colliderGroups: hair ? [0, 1] : [1, 2],
-          center: node(c.parent),
+          // No center: the tails keep their inertia in world space, so walking (root motion),
+          // turning or dragging the avatar swings them, as VRoid's exports do. (With the chain's
+          // parent as center they would ride along with it and ignore all of that.)
         };
       }),
     },
@@ -392,7 +394,7 @@ export function buildVrm0Avatar(): GltfBuilder {
           const groupsFor = hair ? ['head', 'body'] : ['body', 'legs'];
           return {
             comment: c.name, stiffiness: s.stiffness, gravityPower: s.gravityPower, gravityDir: { x: 0, y: -1, z: 0 }, dragForce: s.dragForce, hitRadius: s.hitRadius,
-            center: node(c.parent), bones: [node(`${c.name}0`)],
+            center: -1, bones: [node(`${c.name}0`)],
             colliderGroups: groupNodes.flatMap((n, i) => (cols.some((col) => col.node === n && groupsFor.includes(col.group)) ? [i] : [])),
           };
         }),

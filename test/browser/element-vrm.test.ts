@@ -48,6 +48,9 @@ const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
 
 const LOAD_TIMEOUT = 45_000;
+/** Spring tails count as at rest when no coordinate moved more than this (m; a pixel here is ~3.5 mm) in a step, this many frames in a row. */
+const SETTLED_STEP = 5e-5, SETTLED_FRAMES = 10;
+const SETTLE_TIMEOUT = 60_000;
 const SIZE = 240;
 
 /** Pixels bright and grey, as the eye whites (0.95 grey) draw; the skin, hair and clothes are coloured. */
@@ -89,6 +92,30 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
       return window.helpers.captureBase64(el);
     }, [id, frames] as const);
     return decodeBase64Image(base64);
+  }
+
+  /**
+   * Waits until the paused avatar's springs have come to rest: the last step moved no spring tail
+   * by more than SETTLED_STEP, over SETTLED_FRAMES drawn frames in a row (the paused element keeps
+   * stepping them until then, and its hair, starting straight from its rest, falls and sways for a
+   * while). Throws after SETTLE_TIMEOUT with the last step's largest move.
+   */
+  async function springsSettled(id: string): Promise<void> {
+    await page.evaluate(async ([i, step, frames, timeoutMs]) => {
+      const el = window.helpers.viewer(i);
+      const deadline = performance.now() + timeoutMs;
+      let quiet = 0, moved = Infinity;
+      while (quiet < frames) {
+        if (performance.now() > deadline) throw new Error(`${i}: springs still moving after ${timeoutMs} ms (last step moved a tail ${moved} m)`);
+        await window.helpers.nextFrames(1);
+        const springs = el.player?.instance.vrm?.springs;
+        if (!springs) throw new Error(`${i}: no spring bones`);
+        const c = springs.currentTail, p = springs.prevTail;
+        moved = 0;
+        for (let k = 0; k < c.length; k++) moved = Math.max(moved, Math.abs(c[k] - p[k]));
+        quiet = moved <= step ? quiet + 1 : 0;
+      }
+    }, [id, SETTLED_STEP, SETTLED_FRAMES, SETTLE_TIMEOUT] as const);
   }
 
   it('turns a VRM 0.x avatar to face the camera; lists and sets its expressions; rides a hotspot on a humanoid bone', async () => {
@@ -175,14 +202,17 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
         el.currentTime = 0;
         await window.helpers.drawFrames(el, 2);
       }, [id, builtin, mtoonOff, SIZE, LOAD_TIMEOUT] as const);
+      await springsSettled(id);
     };
+    // Once the springs are at rest the paused element draws no more frames: each capture renders
+    // the pose as it stands with the settings of the moment (outline-width applies at once).
     await place('toon', 'vrm-avatar', false);
-    const outlined = await capture('toon', 2);
+    const outlined = await capture('toon');
     await page.evaluate(() => window.helpers.viewer('toon').setAttribute('outline-width', '0'));
-    const plain = await capture('toon', 2);
-    const plainAgain = await capture('toon', 2);
+    const plain = await capture('toon');
+    const plainAgain = await capture('toon');
     await place('pbr', 'vrm-avatar', true);
-    const fallback = await capture('pbr', 2);
+    const fallback = await capture('pbr');
 
     const ring = ringPixels(outlined, plain);
     const inside = insideChanged(plain, fallback);
