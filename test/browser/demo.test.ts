@@ -19,7 +19,7 @@ import { sharedAssets } from '../support/assets.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { serveAssets } from './element-support.ts';
+import { CAPTURE_POLL_MS, serveAssets } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -542,7 +542,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       await page.evaluate(() => document.getElementById('root-motion')!.click());
       expect(await page.getAttribute('#viewer', 'root-motion')).toBe('');
       const start = centroid(await frame(page));
-      await expect.poll(async () => shift(start, centroid(await frame(page))), { timeout: 20_000 }).toBeGreaterThan(Math.max(20, 3 * stillInPlace));
+      await expect.poll(async () => shift(start, centroid(await frame(page))), { timeout: 20_000, interval: CAPTURE_POLL_MS }).toBeGreaterThan(Math.max(20, 3 * stillInPlace));
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-root-motion.png') });
       expect(consoleErrors).toEqual([]);
     }, 180_000); // Loads, slides to 25 and back, then watches root motion: slow on SwiftShader under load.

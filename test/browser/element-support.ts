@@ -103,6 +103,13 @@ export async function serveFiles(page: Page, prefix: string, file: (name: string
   });
 }
 
+/**
+ * How often to retry an `expect.poll` whose every try is a capture(): capture() draws the frame
+ * again and reads it back, so at vitest's default (a try every 50 ms) the tries would draw more
+ * than the page does, on the CPU rasteriser that the change being waited for also needs.
+ */
+export const CAPTURE_POLL_MS = 500;
+
 export interface Rgba8Image {
   readonly width: number;
   readonly height: number;
