@@ -2,6 +2,7 @@ import { resolveGltfUri } from '../../gltf/uri.ts';
 import { loadGltf, type LoadOptions } from '../../gltf/load.ts';
 import type { Model } from '../../gltf/model.ts';
 import { builtinNameOf } from '../attributes.ts';
+import { EarlyShape } from './early-shape.ts';
 
 /**
  * Turning an element's `src` into a Model: `builtin:NAME` builds a procedural model in
@@ -82,10 +83,12 @@ export async function loadModelSource(source: string, options: LoadSourceOptions
   const init: RequestInit = {};
   if (options.signal) init.signal = options.signal;
   if (options.credentials) init.credentials = options.credentials;
-  const bytes = await fetchBytes(fetchFn, url, init, progress);
+  // A GLB's JSON chunk comes first: its shape goes out while the rest downloads.
+  const early = options.onShape ? new EarlyShape(options.onShape) : undefined;
+  const bytes = await fetchBytes(fetchFn, url, init, progress, early);
   return loadGltf(bytes, {
     name: fileNameOf(url),
-    onShape: options.onShape,
+    onShape: early?.delivered ? undefined : options.onShape,
     // glTF URIs are relative to the file that names them (glTF 2.0 §3.6.1.1); the policy
     // refuses other origins (`//evil.example/x.bin`), other schemes and credentials.
     resolveUri: (_decoded, raw) => fetchBytes(fetchFn, resolveGltfUri(url, raw), init, progress),
@@ -110,7 +113,7 @@ class ProgressSum {
   }
 }
 
-async function fetchBytes(fetchFn: typeof fetch, url: URL, init: RequestInit, progress: ProgressSum): Promise<Uint8Array> {
+async function fetchBytes(fetchFn: typeof fetch, url: URL, init: RequestInit, progress: ProgressSum, early?: EarlyShape): Promise<Uint8Array> {
   const response = await fetchFn(url.href, init);
   if (!response.ok) {
     throw new SourceError(url.href, response.status, `${url.href}: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
@@ -131,6 +134,7 @@ async function fetchBytes(fetchFn: typeof fetch, url: URL, init: RequestInit, pr
     chunks.push(value);
     length += value.byteLength;
     progress.add(value.byteLength);
+    early?.add(value);
   }
   if (chunks.length === 1) return chunks[0];
   const bytes = new Uint8Array(length);

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { ModelShape } from '../../../src/gltf/model-shape.ts';
+import { assetPath } from '../../support/assets.ts';
 import { buildBuiltinGlb } from '../../../src/builtin/index.ts';
 import { parseGlb } from '../../../src/gltf/glb.ts';
 import { GltfError } from '../../../src/gltf/errors.ts';
@@ -115,6 +118,46 @@ describe('loadModelSource', () => {
     const abort = new AbortController();
     abort.abort();
     await expect(loadModelSource('c.glb', { baseUrl: 'https://example.test/', fetch, signal: abort.signal })).rejects.toThrow(/abort/i);
+  });
+});
+
+describe('loadModelSource: the model\'s shape for the pipeline forecast (onShape)', () => {
+  const FOX = readFileSync(assetPath('Fox'));
+  const BASE = 'https://example.test/m/';
+
+  it('a GLB: once, from its JSON chunk, while the BIN chunk is still downloading', async () => {
+    const { fetch } = fakeFetch({ [`${BASE}Fox.glb`]: FOX }, 4096);
+    let loaded = 0;
+    const at: number[] = [];
+    const shapes: ModelShape[] = [];
+    const model = await loadModelSource('Fox.glb', {
+      baseUrl: BASE, fetch, onProgress: (l) => { loaded = l; }, onShape: (shape) => { shapes.push(shape); at.push(loaded); },
+    });
+    expect(shapes).toHaveLength(1);
+    expect(shapes[0].draws).toHaveLength(1);
+    // The JSON chunk is the first few KB of the Fox's 160 KB: delivered long before the last byte.
+    expect(at[0]).toBeLessThan(FOX.length / 4);
+    expect(model.meshNodes).toHaveLength(1);
+  });
+
+  it('a .gltf: once, from loadGltf; a GLB streamed 7 bytes at a time: once', async () => {
+    const glb = parseGlb(CHARACTER);
+    const gltf = new TextEncoder().encode(JSON.stringify({ ...(glb.json as object), buffers: [{ uri: 'c.bin', byteLength: glb.bin!.length }] }));
+    const { fetch } = fakeFetch({ [`${BASE}c.gltf`]: gltf, [`${BASE}c.bin`]: glb.bin!, [`${BASE}c.glb`]: CHARACTER }, 7);
+    for (const file of ['c.gltf', 'c.glb']) {
+      const shapes: ModelShape[] = [];
+      await loadModelSource(file, { baseUrl: BASE, fetch, onShape: (s) => shapes.push(s) });
+      expect(shapes, file).toHaveLength(1);
+    }
+  });
+
+  it('a GLB whose header promises more JSON than the file has: no shape, no wait; the load fails as it always did', async () => {
+    const lying = CHARACTER.slice();
+    new DataView(lying.buffer).setUint32(12, 0xfffffff0, true);
+    const { fetch } = fakeFetch({ [`${BASE}lying.glb`]: lying }, 4096);
+    const shapes: ModelShape[] = [];
+    await expect(loadModelSource('lying.glb', { baseUrl: BASE, fetch, onShape: (s) => shapes.push(s) })).rejects.toBeInstanceOf(GltfError);
+    expect(shapes).toEqual([]);
   });
 });
 
