@@ -205,6 +205,9 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     afterEach(() => { testErrors = []; });
 
     /** The panel's controls as the demo opens (linear skinning, no debug view, no root motion, one instance), scrolled to the top. */
+    /** Everything the viewer builds in the background has arrived, and a frame drawn with it (buildsSettled). */
+    const viewerBuildsSettled = () => page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { buildsSettled(): Promise<void> }).buildsSettled());
+
     async function resetControls(): Promise<void> {
       await page.evaluate(() => {
         window.scrollTo(0, 0);
@@ -295,7 +298,8 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       // The embedded viewers draw once they are scrolled into view.
       await page.locator('#embedded').scrollIntoViewIfNeeded();
       await page.waitForFunction(() => [...document.querySelectorAll('#embedded skinned-mesh-viewer')].every((v) => (v as HTMLElement & { loaded: boolean }).loaded), undefined, { timeout: 60_000 });
-      await page.waitForTimeout(500);
+      // Everything they build in the background has arrived, and a frame drawn with it.
+      await page.evaluate(() => Promise.all([...document.querySelectorAll('#embedded skinned-mesh-viewer')].map((v) => (v as HTMLElement & { buildsSettled(): Promise<void> }).buildsSettled())));
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-embedded.png'), fullPage: true });
       expect(await interactionPrompts(page)).toEqual([
         ...['Character waving', 'A bending limb', 'A twisting cylinder, linear blend skinning', 'A twisting cylinder, dual-quaternion skinning', 'A twisting cylinder, centre-of-rotation skinning']
@@ -331,7 +335,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       });
       expect(await attr('shadow-intensity')).toBe('0.35');
       expect(await page.textContent('#shadow-intensity-value')).toBe('0.35');
-      await page.waitForTimeout(200);
+      await viewerBuildsSettled();
       expect(coverage(await frame(page))).toBeGreaterThan(0.02);
       expect(consoleErrors).toEqual([]);
     });
@@ -366,7 +370,8 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       expect(await page.getAttribute('#viewer', 'skinning')).toBe('center-of-rotation');
       await page.check('input[name=skinning][value=dual-quaternion]');
       expect(await page.getAttribute('#viewer', 'skinning')).toBe('dual-quaternion');
-      await page.waitForTimeout(300);
+      // The debug views' code and pipelines come lazily: the screenshot waits for them.
+      await viewerBuildsSettled();
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-debug.png') });
       expect(consoleErrors.filter((e) => !/skinning/.test(e))).toEqual([]);
     });
@@ -379,7 +384,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
         await expect.poll(() => page.textContent('#model-info'), { timeout: 60_000 }).toMatch(new RegExp(`^${asset.path.split('/').pop()!.replace('.', '\\.')}:`));
         const names = model.animations.map((c, i) => c.name || `clip ${i}`); // the demo's labels for unnamed clips
         expect(await page.$$eval('#clip option', (o) => o.map((x) => x.textContent))).toEqual(names);
-        await page.waitForTimeout(200);
+        await viewerBuildsSettled();
         expect(coverage(await frame(page))).toBeGreaterThan(0.002);
         expect(consoleErrors).toEqual([]);
       });
@@ -486,9 +491,14 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       const at = (await page.locator('#viewer .hotspot-pin').boundingBox())!;
       expect(Math.abs(at.x + at.width / 2 - (box.x + box.width / 2))).toBeLessThan(1.5);
       expect(Math.abs(at.y + at.height / 2 - (box.y + box.height * 0.45))).toBeLessThan(1.5);
-      // A corner shows no model: no pin.
+      // A corner shows no model: no pin. Read once the double-click has reached the viewer (after
+      // the demo's own listener, added earlier) and two frames have passed.
+      await page.evaluate(() => {
+        const seen = new Promise<void>((resolve) => document.getElementById('viewer')!.addEventListener('dblclick', () => resolve(), { once: true }));
+        Object.assign(window, { cornerDoubleClick: seen.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))) });
+      });
       await page.mouse.dblclick(box.x + 4, box.y + 4);
-      await page.waitForTimeout(100);
+      await page.evaluate(() => (window as unknown as { cornerDoubleClick: Promise<void> }).cornerDoubleClick);
       expect(await page.locator('#viewer .hotspot-pin').count()).toBe(1);
       expect(consoleErrors).toEqual([]);
     });
@@ -537,7 +547,19 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       const shift = (a: [number, number], b: [number, number]) => Math.hypot(b[0] - a[0], b[1] - a[1]);
       // Walking in place, the silhouette's centre stays put (only the limbs swing).
       const inPlace = centroid(await frame(page));
-      await page.waitForTimeout(400);
+      // 0.4 s further on in the clip (counted in clip time, across a loop too).
+      await page.evaluate(async () => {
+        const v = document.getElementById('viewer') as HTMLElement & { currentTime: number };
+        const deadline = performance.now() + 20_000;
+        let last = v.currentTime, advanced = 0;
+        while (advanced < 0.4) {
+          if (performance.now() > deadline) throw new Error(`the clip advanced only ${advanced} s`);
+          await new Promise(requestAnimationFrame);
+          const t = v.currentTime;
+          advanced += t >= last ? t - last : t;
+          last = t;
+        }
+      });
       const stillInPlace = shift(inPlace, centroid(await frame(page)));
       await page.evaluate(() => document.getElementById('root-motion')!.click());
       expect(await page.getAttribute('#viewer', 'root-motion')).toBe('');
