@@ -75,6 +75,7 @@ export { centerOfRotationBounds } from './skin/centers-of-rotation/bounds.ts';
 export { createRayHit, SkinnedRaycaster, type RayHit } from './skin/raycast.ts';
 // VRM avatars: the steps `ModelInstance.vrm` runs between the pose and the palettes, usable one by one.
 export { MAX_FIXED_STEPS, VrmRuntime, type SpringStepMode } from './anim/vrm/vrm-runtime.ts';
+export { loadVrmRuntime } from './anim/vrm/runtime-loader.ts';
 export { SpringBoneJob } from './anim/vrm/spring-bones.ts';
 export { ExpressionJob } from './anim/vrm/expressions.ts';
 export { LookAtJob } from './anim/vrm/look-at.ts';

@@ -50,7 +50,7 @@ const TIERS = {
       'SkinnedRaycaster', 'createClipCursor', 'createModelInstance', 'createPose', 'createRayHit', 'createRootMotionTrack', 'createSkinnedBounds', 'editBindPose', 'findSlot',
       'localToModel', 'lockRootInPlace', 'makeAdditiveClip', 'rootMotionMatrix', 'sampleClip', 'setIdentityPose', 'setRestPose', 'skinPalette',
       'subtreeMask', 'updateMatricesAndPalettes', 'updateModelInstance',
-      'ExpressionJob', 'LookAtJob', 'MAX_FIXED_STEPS', 'NodeConstraintJob', 'SpringBoneJob', 'VrmRuntime', 'rotateVrm0',
+      'ExpressionJob', 'LookAtJob', 'MAX_FIXED_STEPS', 'NodeConstraintJob', 'SpringBoneJob', 'VrmRuntime', 'loadVrmRuntime', 'rotateVrm0',
     ],
     types: [
       'BlendLayer', 'CentersOfPrimitive', 'ClipCursor', 'ClipTracks', 'MaterialAnimation', 'MaterialOverlay', 'MeshSkinBounds', 'ModelInstance', 'NumArray', 'Pose',

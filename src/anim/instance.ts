@@ -1,10 +1,15 @@
+import { loadWithVrmModels } from '../gltf/extensions/vrm-dependents.ts';
 import type { Model } from '../gltf/model.ts';
 import { localToModel } from './local-to-model.ts';
 import { animatedMaterials, MaterialAnimation } from './material-tracks.ts';
 import { skinPalette } from './palette.ts';
 import { createPose, setRestPose, type Pose } from './pose.ts';
 import { createClipCursor, sampleCursor, type ClipCursor } from './sample.ts';
-import { VrmRuntime } from './vrm/vrm-runtime.ts';
+import { loadedVrmRuntime, loadVrmRuntime } from './vrm/runtime-loader.ts';
+import type { VrmRuntime } from './vrm/vrm-runtime.ts';
+
+// A VRM model's runtime arrives with its file: loadGltf fetches it while the file decodes.
+loadWithVrmModels(loadVrmRuntime);
 
 /**
  * One posed copy of a model: its pose, a key cursor per clip, world matrices of every
@@ -64,10 +69,20 @@ export function createModelInstance(model: Model): ModelInstance {
     paletteOffsets,
     paletteMatrixCount: count,
     ...(materialAnimation ? { materialAnimation } : {}),
-    ...(model.vrm ? { vrm: new VrmRuntime(model, pose, nodeMatrices, materialAnimation) } : {}),
+    ...(model.vrm ? { vrm: new (vrmRuntimeFor(model))(model, pose, nodeMatrices, materialAnimation) } : {}),
   };
   updateModelInstance(instance, -1, 0);
   return instance;
+}
+
+/** The VRM runtime's class, which loadGltf loaded with the VRM file; named in an error for a model made another way. */
+function vrmRuntimeFor(model: Model): typeof VrmRuntime {
+  const runtime = loadedVrmRuntime();
+  if (!runtime) {
+    throw new Error(`createModelInstance: ${model.name} has VRM data but the VRM runtime is not loaded yet; `
+      + 'loadGltf loads it with a VRM file, otherwise await loadVrmRuntime() first');
+  }
+  return runtime;
 }
 
 /**

@@ -4,6 +4,7 @@ import { TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
 import { readVariantNames } from './extensions/khr-materials-variants.ts';
 import { findExtension } from './extensions/registry.ts';
+import { loadVrmDependents } from './extensions/vrm-dependents.ts';
 import { hasVrmParts } from './extensions/vrm-presence.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
 import { asObject, describe, optArray, optString, type JsonObject } from './json.ts';
@@ -55,13 +56,15 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     const shape = readModelShape(root);
     if (shape) options.onShape(shape);
   }
+  // A plain glTF does not fetch the VRM readers, nor the code above this layer that a VRM model
+  // needs (their chunks, in a built page); a VRM file fetches them while it decodes.
+  const vrmCode = hasVrmParts(root, Array.isArray(root.nodes) ? root.nodes : []) ? loadVrmCode() : undefined;
   const src = await loadBuffers(root, bytes.byteLength, glbBin, options);
   const ctx = new ReadContext(root, src);
   // Checked before the images are fetched, so a file wrong in both reports its nodes.
   const nodesJson = optArray(root, 'nodes', '');
   const images = await loadImages(root, src, options);
-  // A plain glTF does not fetch the VRM readers (their chunk, in a built page).
-  const vrmReaders = hasVrmParts(root, nodesJson) ? await import('./extensions/vrm-readers.ts') : undefined;
+  const vrmReaders = vrmCode ? await vrmCode : undefined;
 
   // Each section reads only what earlier ones produced; this order is also the order in
   // which a file with several problems reports them.
@@ -104,6 +107,20 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     ...(vrm ? { vrm } : {}),
     loadBudget: src.budget.state(),
   });
+}
+
+/**
+ * The VRM readers and what higher layers registered for VRM models (vrm-dependents.ts), started
+ * together.
+ */
+function loadVrmCode(): Promise<typeof import('./extensions/vrm-readers.ts')> {
+  return quietly(Promise.all([import('./extensions/vrm-readers.ts'), loadVrmDependents()]).then(([readers]) => readers));
+}
+
+/** `promise`, whose rejection is seen where it is awaited, not as an unhandled one when the load failed earlier. */
+function quietly<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
 }
 
 /**
