@@ -167,7 +167,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
       },
       gpu: () => this.session.ready!,
       // The model shows under its environment from the first frame; its pipelines compile while that is prefiltered.
-      upload: async (gpu, model) => void await Promise.all([this.lighting.ready(), this.session.upload(gpu, model)]),
+      upload: async (gpu, model) => void await Promise.all([this.lighting.ready(), this.session.upload(gpu, model), this.hotspots.ready()]),
       unsupportedMessage: () => this.session.unsupportedMessage,
       loadStarted: () => {
         this.loaderBytes = 0;

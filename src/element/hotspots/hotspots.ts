@@ -17,15 +17,19 @@
  * go through preallocated arrays, and transforms through CSS Typed OM objects made once per
  * hotspot (a string only where the browser has no Typed OM); the DOM is written only when
  * a value changed. Adding, removing or editing hotspot children rescans (a MutationObserver).
+ *
+ * The ray caster and the humanoid bone names (hotspot-code.ts) load on first use: when the element
+ * gets its first hotspot (and its model is shown only once they are here: `ready`), or once the
+ * page is idle after the first frame (at the latest 2 s later), for the pick methods. A pick before then answers null
+ * and warns; a hotspot added later shows from the first frame after the code arrives.
  */
 import type { ModelInstance } from '../../anim/instance.ts';
 import { findSlot } from '../../anim/mask.ts';
-import { humanoidBoneSlot } from '../../anim/retarget/joint-map.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
 import type { Model } from '../../gltf/model.ts';
 import type { OrbitCamera } from '../../gpu/frame/camera.ts';
 import { invertMat4 } from '../../math/trs.ts';
-import { createRayHit, SkinnedRaycaster, type RayHit } from '../../skin/raycast.ts';
+import type { RayHit, SkinnedRaycaster } from '../../skin/raycast.ts';
 import { vector2d, vector3d, type Vector2D, type Vector3D } from '../vector3d.ts';
 import { extraModelRootName } from '../extra-model.ts';
 import {
@@ -121,6 +125,36 @@ interface Hotspot {
 const typedOm = typeof CSS !== 'undefined' && typeof CSS.px === 'function' && typeof CSSTranslate === 'function'
   && typeof CSSTransformValue === 'function' && typeof HTMLElement !== 'undefined' && 'attributeStyleMap' in HTMLElement.prototype;
 
+type HotspotCode = typeof import('./hotspot-code.ts');
+/** The lazily loaded code, once here (one per page). */
+let code: HotspotCode | undefined;
+let loadingCode: Promise<HotspotCode> | undefined;
+let prefetched = false;
+
+/** Imports hotspot-code.ts once (a failed import is tried again by the next caller). */
+function loadHotspotCode(): Promise<HotspotCode> {
+  loadingCode ??= import('./hotspot-code.ts').then((module) => (code = module), (error: unknown) => {
+    loadingCode = undefined;
+    throw error;
+  });
+  return loadingCode;
+}
+
+/** Longest wait for an idle moment after a first frame: a page that animates on a slow GPU may have none. */
+const PREFETCH_IDLE_TIMEOUT_MS = 2000;
+
+/**
+ * After a first frame: fetch the code when the page is idle (at the latest PREFETCH_IDLE_TIMEOUT_MS
+ * later), so picks work soon after without it being in the first load.
+ */
+function prefetchHotspotCode(): void {
+  if (prefetched || code) return;
+  prefetched = true;
+  const fetchCode = () => void loadHotspotCode().catch(() => { prefetched = false; });
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fetchCode, { timeout: PREFETCH_IDLE_TIMEOUT_MS });
+  else setTimeout(fetchCode, 200);
+}
+
 const origin = new Float64Array(3);
 const direction = new Float64Array(3);
 const placementInverse = new Float64Array(16);
@@ -134,8 +168,9 @@ export class ViewerHotspots {
   /** The model's bounding radius over its clip, metres (scales the joint occlusion slack). */
   private radius = 1;
   private caster: SkinnedRaycaster | undefined;
-  private readonly hit = createRayHit();
+  private hit: RayHit | undefined;
   private readonly warn: (message: string) => void;
+  private warnedEarlyPick = false;
 
   constructor(private readonly element: HTMLElement, container: HTMLElement, private readonly host: HotspotHost, warn: (message: string) => void) {
     this.warn = warn;
@@ -176,12 +211,22 @@ export class ViewerHotspots {
     if (!model) this.layer.hidden = true;
   }
 
+  /**
+   * Resolves once the code hotspots need is here when the element has hotspots (at once without
+   * any); never rejects (a failed import is warned about, and the hotspots stay hidden).
+   */
+  ready(): Promise<void> {
+    return this.hotspots.length > 0 ? this.requestCode() : Promise.resolve();
+  }
+
   /** After each drawn frame: place every hotspot over it and decide what is hidden. Allocates nothing. */
   drawn(): void {
     this.caster?.invalidate();
     const list = this.hotspots;
     const instance = this.host.instance();
-    if (list.length === 0 || this.model === undefined) return;
+    if (!code) prefetchHotspotCode();
+    // Without the code (still loading) hotspots stay hidden; its arrival draws a frame.
+    if (list.length === 0 || this.model === undefined || !code) return;
     // Read layout before writing styles, so the writes do not force a layout per frame.
     const width = this.layer.clientWidth, height = this.layer.clientHeight;
     if (this.layer.hidden) this.layer.hidden = false;
@@ -208,7 +253,7 @@ export class ViewerHotspots {
       if (visible && caster && instance) {
         const slack = h.jointName !== undefined ? JOINT_OCCLUSION_SLACK * this.radius : 0;
         const distance = Math.sqrt((h.world[0] - eye[0]) ** 2 + (h.world[1] - eye[1]) ** 2 + (h.world[2] - eye[2]) ** 2);
-        visible = !occluded(caster, instance, placement, eye, h.world, slack + SURFACE_OCCLUSION_SLACK * distance, this.hit);
+        visible = !occluded(caster, instance, placement, eye, h.world, slack + SURFACE_OCCLUSION_SLACK * distance, this.hit!);
       }
       this.write(h, shown, visible);
     }
@@ -248,6 +293,14 @@ export class ViewerHotspots {
   private castPixel(x: number, y: number): RayHit | null {
     const instance = this.host.instance();
     if (!instance || !this.model || !Number.isFinite(x) || !Number.isFinite(y)) return null;
+    if (!code) {
+      void this.requestCode();
+      if (!this.warnedEarlyPick) {
+        this.warnedEarlyPick = true;
+        this.warn('positionAndNormalFromPoint / surfaceFromPoint: the ray-casting code is still loading (it arrives once the page is idle after the first frame, or before `load` with hotspots); null until then');
+      }
+      return null;
+    }
     const width = this.layer.clientWidth, height = this.layer.clientHeight;
     if (width <= 0 || height <= 0) return null;
     const camera = this.host.camera();
@@ -265,7 +318,7 @@ export class ViewerHotspots {
     }
     const caster = this.raycaster();
     caster.skinning = this.host.skinning();
-    const hit = createRayHit();
+    const hit = code.createRayHit();
     return caster.cast(instance, origin, direction, hit) ? hit : null;
   }
 
@@ -310,9 +363,20 @@ export class ViewerHotspots {
     };
   }
 
+  /** The model's ray caster, made on first use; only once the code is here. */
   private raycaster(): SkinnedRaycaster {
-    if (!this.caster) this.caster = new SkinnedRaycaster(this.model!);
+    this.hit ??= code!.createRayHit();
+    if (!this.caster) this.caster = new code!.SkinnedRaycaster(this.model!);
     return this.caster;
+  }
+
+  /** Starts fetching the code (once per page); on arrival, joints are looked up again and a frame drawn. */
+  private requestCode(): Promise<void> {
+    if (code) return Promise.resolve();
+    return loadHotspotCode().then(() => {
+      this.resolveJoints();
+      this.host.invalidate();
+    }, (error: unknown) => this.warn(`hotspots: their ray-casting code did not load (${(error as Error).message}); hotspots stay hidden`));
   }
 
   /** Moves the wrapper to the hotspot's pixel, and shows, fades or hides it; DOM writes only on change. */
@@ -370,6 +434,7 @@ export class ViewerHotspots {
     this.hotspots = next;
     this.resolveJoints();
     if (next.length === 0) this.layer.hidden = true;
+    else void this.requestCode();
     this.host.invalidate();
   }
 
@@ -448,7 +513,9 @@ export class ViewerHotspots {
           continue;
         }
         // Not a node name: a humanoid bone (`leftHand`), by a VRM's humanoid map or the rig's naming convention.
-        h.jointSlot = humanoidBoneSlot(model, h.jointName);
+        // Without the code yet, decided when it arrives (requestCode looks joints up again).
+        if (!code) continue;
+        h.jointSlot = code.humanoidBoneSlot(model, h.jointName);
         if (h.jointSlot >= 0) continue;
         this.warn(`data-joint="${h.jointName}" on slot "${h.name}": ${(error as Error).message} (nor is it a humanoid bone of the model)`);
       }
