@@ -83,6 +83,7 @@ export const NODE_ISOLATED_TESTS = [
   'test/element/stage.test.ts',
   'test/gltf/extensions/draco-offthread.test.ts',
   'test/gltf/extensions/lazy.test.ts',
+  'test/gltf/extensions/material-presence.test.ts',
   'test/gpu/textures/ktx2-offthread.test.ts',
   'test/skin/centers-of-rotation/offthread.test.ts',
   // Count allocations.

@@ -3,7 +3,8 @@ import { readAnimations } from './animations.ts';
 import { TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
 import { readVariantNames } from './extensions/khr-materials-variants.ts';
-import { findExtension } from './extensions/registry.ts';
+import { findExtension, loadMaterialExtensions } from './extensions/registry.ts';
+import { usesLazyMaterialExtensions } from './extensions/material-presence.ts';
 import { loadVrmDependents } from './extensions/vrm-dependents.ts';
 import { hasVrmParts } from './extensions/vrm-presence.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
@@ -59,6 +60,8 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   // A plain glTF does not fetch the VRM readers, nor the code above this layer that a VRM model
   // needs (their chunks, in a built page); a VRM file fetches them while it decodes.
   const vrmCode = hasVrmParts(root, Array.isArray(root.nodes) ? root.nodes : []) ? loadVrmCode() : undefined;
+  // Likewise the readers of the less common material extensions (VRM 0.x's MToon is converted by them too).
+  const materialReaders = usesLazyMaterialExtensions(root) || vrmCode ? quietly(loadMaterialExtensions()) : undefined;
   const src = await loadBuffers(root, bytes.byteLength, glbBin, options);
   const ctx = new ReadContext(root, src);
   // Checked before the images are fetched, so a file wrong in both reports its nodes.
@@ -85,6 +88,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   const meshNodes = readMeshNodes(ctx, nodes, meshes, skins, scene, inScene);
   ctx.warnUnusedAccessors();
   warnUnusedSkins(ctx, nodes, skins.length);
+  await materialReaders;
   const materials = readMaterials(ctx);
   const textures = readTextures(ctx, images.length);
   const vrmInput = {

@@ -1,7 +1,7 @@
 /**
  * Names of extensions whose readers are imported only by a file that has them: the registry and
  * vrm-presence.ts need the names in every first load, the readers (vrm-readers.ts, the Draco
- * decoding of khr-draco-mesh-compression.ts) only for such a file.
+ * decoding of khr-draco-mesh-compression.ts, material-extensions.ts) only for such a file.
  */
 
 /** Draco-compressed primitives (khr-draco-mesh-compression.ts, draco.ts). */
@@ -19,3 +19,21 @@ export const VRMC_SPRING_BONE_EXTENDED_COLLIDER = 'VRMC_springBone_extended_coll
 export const VRMC_NODE_CONSTRAINT = 'VRMC_node_constraint';
 /** A VRM animation (.vrma): humanoid clips with expression and look-at tracks (vrmc-vrm-animation.ts). */
 export const VRMC_VRM_ANIMATION = 'VRMC_vrm_animation';
+
+/**
+ * Material extensions read by material-extensions.ts, a module imported only for a file whose
+ * materials use one of them (material-presence.ts). Held equal to its list by a test.
+ */
+export const LAZY_MATERIAL_EXTENSIONS: readonly string[] = [
+  'KHR_materials_pbrSpecularGlossiness',
+  'VRMC_materials_mtoon',
+  'KHR_materials_clearcoat',
+  'KHR_materials_specular',
+  'KHR_materials_sheen',
+  'KHR_materials_transmission',
+  'KHR_materials_volume',
+  'KHR_materials_iridescence',
+  'KHR_materials_anisotropy',
+  'KHR_materials_dispersion',
+  'KHR_materials_diffuse_transmission',
+];

@@ -9,18 +9,8 @@ import { EXT_MESH_GPU_INSTANCING } from './ext-mesh-gpu-instancing.ts';
 import { EXT_TEXTURE_AVIF } from './ext-texture-avif.ts';
 import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
 import { KHR_ANIMATION_POINTER } from './khr-animation-pointer.ts';
-import { KHR_MATERIALS_CLEARCOAT } from './khr-materials-clearcoat.ts';
-import { KHR_MATERIALS_SPECULAR } from './khr-materials-specular.ts';
 import { KHR_MATERIALS_IOR } from './khr-materials-ior.ts';
-import { KHR_MATERIALS_SHEEN } from './khr-materials-sheen.ts';
-import { KHR_MATERIALS_TRANSMISSION } from './khr-materials-transmission.ts';
-import { KHR_MATERIALS_VOLUME } from './khr-materials-volume.ts';
-import { KHR_MATERIALS_IRIDESCENCE } from './khr-materials-iridescence.ts';
-import { KHR_MATERIALS_ANISOTROPY } from './khr-materials-anisotropy.ts';
-import { KHR_MATERIALS_DISPERSION } from './khr-materials-dispersion.ts';
-import { KHR_MATERIALS_DIFFUSE_TRANSMISSION } from './khr-materials-diffuse-transmission.ts';
 import { KHR_MATERIALS_EMISSIVE_STRENGTH } from './khr-materials-emissive-strength.ts';
-import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_UNLIT } from './khr-materials-unlit.ts';
 import { KHR_MATERIALS_VARIANTS } from './khr-materials-variants.ts';
 import { KHR_MESH_QUANTIZATION } from './khr-mesh-quantization.ts';
@@ -28,8 +18,7 @@ import { KHR_TEXTURE_BASISU } from './khr-texture-basisu.ts';
 import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
 import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
 import type { GltfExtension } from './types.ts';
-import { VRMC_MATERIALS_MTOON_EXTENSION } from './vrmc-materials-mtoon.ts';
-import { KHR_DRACO_MESH_COMPRESSION, VRM0, VRMC_NODE_CONSTRAINT, VRMC_SPRING_BONE, VRMC_SPRING_BONE_EXTENDED_COLLIDER, VRMC_VRM, VRMC_VRM_ANIMATION } from './names.ts';
+import { KHR_DRACO_MESH_COMPRESSION, LAZY_MATERIAL_EXTENSIONS, VRM0, VRMC_NODE_CONSTRAINT, VRMC_SPRING_BONE, VRMC_SPRING_BONE_EXTENDED_COLLIDER, VRMC_VRM, VRMC_VRM_ANIMATION } from './names.ts';
 
 export type { GltfExtension } from './types.ts';
 
@@ -52,19 +41,10 @@ const EXTENSIONS: readonly GltfExtension[] = [
   KHR_TEXTURE_BASISU,
   KHR_MATERIALS_EMISSIVE_STRENGTH,
   KHR_MATERIALS_UNLIT,
-  KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS,
-  VRMC_MATERIALS_MTOON_EXTENSION,
-  // The PBR material extensions (Material.clearcoat…, drawn by shaders/pbr-extensions.wgsl).
-  KHR_MATERIALS_CLEARCOAT,
-  KHR_MATERIALS_SPECULAR,
   KHR_MATERIALS_IOR,
-  KHR_MATERIALS_SHEEN,
-  KHR_MATERIALS_TRANSMISSION,
-  KHR_MATERIALS_VOLUME,
-  KHR_MATERIALS_IRIDESCENCE,
-  KHR_MATERIALS_ANISOTROPY,
-  KHR_MATERIALS_DISPERSION,
-  KHR_MATERIALS_DIFFUSE_TRANSMISSION,
+  // The other material extensions' readers are imported by a file whose materials use one
+  // (material-extensions.ts; `loadMaterialExtensions`): named here until then.
+  ...LAZY_MATERIAL_EXTENSIONS.map((name) => ({ name })),
   // Animation: pointer channels read by animations.ts.
   KHR_ANIMATION_POINTER,
   // Read by meshes.ts and load.ts (khr-materials-variants.ts); switched by the renderer.
@@ -78,12 +58,25 @@ const EXTENSIONS: readonly GltfExtension[] = [
   { name: VRMC_VRM_ANIMATION },
 ];
 
-const BY_NAME: ReadonlyMap<string, GltfExtension> = new Map(EXTENSIONS.map((e) => [e.name, e]));
+const BY_NAME = new Map<string, GltfExtension>(EXTENSIONS.map((e) => [e.name, e]));
+let materialExtensions: Promise<void> | undefined;
 
-/** The registered extension of that name, if the loader supports it. */
+/** The registered extension of that name, if the loader supports it (a lazy material extension's reader once loaded). */
 export function findExtension(name: string): GltfExtension | undefined {
   return BY_NAME.get(name);
 }
 
-/** The registered material extensions that write a material back (a baked GLB's materials), in registry order. */
-export const MATERIAL_WRITERS: readonly GltfExtension[] = EXTENSIONS.filter((e) => e.writeMaterial !== undefined);
+/**
+ * Imports the lazily loaded material extensions' readers (once; a failed import is tried again
+ * by the next call) and puts them in the registry. load.ts awaits it before reading the
+ * materials of a file that uses one.
+ */
+export function loadMaterialExtensions(): Promise<void> {
+  materialExtensions ??= import('./material-extensions.ts').then(({ MATERIAL_EXTENSIONS }) => {
+    for (const extension of MATERIAL_EXTENSIONS) BY_NAME.set(extension.name, extension);
+  }, (error: unknown) => {
+    materialExtensions = undefined;
+    throw error;
+  });
+  return materialExtensions;
+}
