@@ -7,6 +7,7 @@ import { findExtension, loadMaterialExtensions } from './extensions/registry.ts'
 import { usesLazyMaterialExtensions } from './extensions/material-presence.ts';
 import { loadVrmDependents } from './extensions/vrm-dependents.ts';
 import { hasVrmParts } from './extensions/vrm-presence.ts';
+import { hasInstancedNodes } from './extensions/instancing-presence.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
 import { asObject, describe, optArray, optString, type JsonObject } from './json.ts';
 import { readMaterials, readSamplers, readTextures } from './materials.ts';
@@ -62,6 +63,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   const vrmCode = hasVrmParts(root, Array.isArray(root.nodes) ? root.nodes : []) ? loadVrmCode() : undefined;
   // Likewise the readers of the less common material extensions (VRM 0.x's MToon is converted by them too).
   const materialReaders = usesLazyMaterialExtensions(root) || vrmCode ? quietly(loadMaterialExtensions()) : undefined;
+  const instancing = hasInstancedNodes(Array.isArray(root.nodes) ? root.nodes : []) ? quietly(import('./extensions/ext-mesh-gpu-instancing.ts')) : undefined;
   const src = await loadBuffers(root, bytes.byteLength, glbBin, options);
   const ctx = new ReadContext(root, src);
   // Checked before the images are fetched, so a file wrong in both reports its nodes.
@@ -85,7 +87,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     for (const ch of clip.channels) if (ch.path !== TargetPath.WEIGHTS) markAnimatedMatrices[ch.slot] = 0;
   }
   const { scene, sceneRoots, inScene } = readScene(ctx, nodes);
-  const meshNodes = readMeshNodes(ctx, nodes, meshes, skins, scene, inScene);
+  const meshNodes = readMeshNodes(ctx, nodes, meshes, skins, scene, inScene, (await instancing)?.readMeshInstances);
   ctx.warnUnusedAccessors();
   warnUnusedSkins(ctx, nodes, skins.length);
   await materialReaders;

@@ -1,5 +1,5 @@
 import { GltfError } from './errors.ts';
-import { readMeshInstances } from './extensions/ext-mesh-gpu-instancing.ts';
+import type { readMeshInstances } from './extensions/ext-mesh-gpu-instancing.ts';
 import { asObject, checkIndex, optArray, optIndex } from './json.ts';
 import type { Mesh, MeshNode, NodeInfo, Skin } from './model.ts';
 import type { ReadContext } from './read-context.ts';
@@ -40,9 +40,14 @@ export function readScene(ctx: ReadContext, nodes: readonly NodeInfo[]): { scene
   return { scene, sceneRoots: Int32Array.from(roots), inScene };
 }
 
-/** Every node of the scene that has a mesh, with the skin rules that need the scene. */
+/**
+ * Every node of the scene that has a mesh, with the skin rules that need the scene. `readInstances`
+ * is EXT_mesh_gpu_instancing's reader, which load.ts imports only for a file with an instanced node
+ * (instancing-presence.ts); without it no node has instances.
+ */
 export function readMeshNodes(
   ctx: ReadContext, nodes: readonly NodeInfo[], meshes: readonly Mesh[], skins: readonly Skin[], scene: number, inScene: Uint8Array,
+  readInstances?: typeof readMeshInstances,
 ): MeshNode[] {
   // Per mesh, computed once: node count × primitive count could be large.
   const maxJoint = meshes.map((m) => m.primitives.reduce((best, p, pi) => (p.maxJoint > best.value ? { value: p.maxJoint, primitive: pi } : best), { value: -1, primitive: -1 }));
@@ -54,7 +59,7 @@ export function readMeshNodes(
     if (!inScene[n] || node.mesh < 0 || meshes[node.mesh].primitives.length === 0) continue;
     let skin = node.skin;
     const worst = maxJoint[node.mesh];
-    const instances = readMeshInstances(ctx, n, meshes[node.mesh], skin >= 0 && worst.value >= 0);
+    const instances = readInstances?.(ctx, n, meshes[node.mesh], skin >= 0 && worst.value >= 0);
     if (instances?.dropsSkin) {
       skin = -1;
     } else if (skin >= 0) {

@@ -15,8 +15,8 @@ import { asObject, optArray } from '../json.ts';
 import type { Mesh } from '../model.ts';
 import type { ReadContext } from '../read-context.ts';
 import { composeTRS } from '../../math/trs.ts';
+import { EXT_MESH_GPU_INSTANCING } from './names.ts';
 
-export const EXT_MESH_GPU_INSTANCING = 'EXT_mesh_gpu_instancing';
 
 /** Bytes the loader keeps per instance (a float64 matrix). */
 const INSTANCE_MATRIX_BYTES = 16 * 8;

@@ -4,6 +4,9 @@
  * decoding of khr-draco-mesh-compression.ts, material-extensions.ts) only for such a file.
  */
 
+/** Per-instance transforms of a node's mesh (ext-mesh-gpu-instancing.ts, imported for a file with an instanced node: instancing-presence.ts). */
+export const EXT_MESH_GPU_INSTANCING = 'EXT_mesh_gpu_instancing';
+
 /** Draco-compressed primitives (khr-draco-mesh-compression.ts, draco.ts). */
 export const KHR_DRACO_MESH_COMPRESSION = 'KHR_draco_mesh_compression';
 

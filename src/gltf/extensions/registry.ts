@@ -5,7 +5,6 @@
  * refused (load.ts); other extensions are ignored, as glTF allows for optional ones
  * (material extensions with a warning: unsupported-material-extensions.ts).
  */
-import { EXT_MESH_GPU_INSTANCING } from './ext-mesh-gpu-instancing.ts';
 import { EXT_TEXTURE_AVIF } from './ext-texture-avif.ts';
 import { EXT_TEXTURE_WEBP } from './ext-texture-webp.ts';
 import { KHR_ANIMATION_POINTER } from './khr-animation-pointer.ts';
@@ -18,7 +17,7 @@ import { KHR_TEXTURE_BASISU } from './khr-texture-basisu.ts';
 import { KHR_TEXTURE_TRANSFORM } from './khr-texture-transform.ts';
 import { EXT_MESHOPT_COMPRESSION, KHR_MESHOPT_COMPRESSION } from './meshopt.ts';
 import type { GltfExtension } from './types.ts';
-import { KHR_DRACO_MESH_COMPRESSION, LAZY_MATERIAL_EXTENSIONS, VRM0, VRMC_NODE_CONSTRAINT, VRMC_SPRING_BONE, VRMC_SPRING_BONE_EXTENDED_COLLIDER, VRMC_VRM, VRMC_VRM_ANIMATION } from './names.ts';
+import { EXT_MESH_GPU_INSTANCING, KHR_DRACO_MESH_COMPRESSION, LAZY_MATERIAL_EXTENSIONS, VRM0, VRMC_NODE_CONSTRAINT, VRMC_SPRING_BONE, VRMC_SPRING_BONE_EXTENDED_COLLIDER, VRMC_VRM, VRMC_VRM_ANIMATION } from './names.ts';
 
 export type { GltfExtension } from './types.ts';
 
