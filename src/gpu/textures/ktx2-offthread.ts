@@ -9,7 +9,7 @@
  */
 import { LoadBudget } from '../../gltf/budget.ts';
 import { OffThread } from '../../gltf/offthread.ts';
-import { transcodeKtx2, type Ktx2Options, type TranscodedKtx2 } from './ktx2-transcode.ts';
+import type { Ktx2Options, TranscodedKtx2 } from './ktx2-transcode.ts';
 import type { Ktx2WorkerJob } from './ktx2-worker.ts';
 
 /** An idle worker is ended after this long, releasing its WebAssembly memory. */
@@ -24,6 +24,14 @@ const thread = new OffThread<Ktx2WorkerJob, TranscodedKtx2>({
   measure: KTX2_WORKER_MEASURE,
   what: 'the Basis transcoder',
 });
+
+/**
+ * The transcoding on this thread (Node, or a page whose worker did not start): imported then, so
+ * a page's first load does not carry ktx-parse and the transcoder's glue its worker has anyway.
+ */
+async function transcodeKtx2(...args: Parameters<typeof import('./ktx2-transcode.ts').transcodeKtx2>): Promise<TranscodedKtx2> {
+  return (await import('./ktx2-transcode.ts')).transcodeKtx2(...args);
+}
 
 /**
  * transcodeKtx2, in the worker where there is one. The levels' bytes are charged to
