@@ -2,7 +2,7 @@ import { BufferTarget } from '../gltf/constants.ts';
 import { GltfBuilder, type GltfMaterialJson, type GltfPrimitiveJson, type GltfTextureInfoJson } from '../gltf/builder.ts';
 import { specularGlossinessJson } from '../gltf/extensions/khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_VARIANTS, variantMappingsJson } from '../gltf/extensions/khr-materials-variants.ts';
-import { MATERIAL_WRITERS } from '../gltf/extensions/material-extensions.ts';
+import { MATERIAL_WRITERS } from '../gltf/extensions/material-writers.ts';
 import { textureTransformJson } from '../gltf/extensions/khr-texture-transform.ts';
 import type { Material, Model, TextureInfo } from '../gltf/model.ts';
 import type { BakeResult } from './bake.ts';

@@ -8,7 +8,6 @@ import { KHR_MATERIALS_ANISOTROPY } from './khr-materials-anisotropy.ts';
 import { KHR_MATERIALS_CLEARCOAT } from './khr-materials-clearcoat.ts';
 import { KHR_MATERIALS_DIFFUSE_TRANSMISSION } from './khr-materials-diffuse-transmission.ts';
 import { KHR_MATERIALS_DISPERSION } from './khr-materials-dispersion.ts';
-import { KHR_MATERIALS_IOR } from './khr-materials-ior.ts';
 import { KHR_MATERIALS_IRIDESCENCE } from './khr-materials-iridescence.ts';
 import { KHR_MATERIALS_PBR_SPECULAR_GLOSSINESS } from './khr-materials-pbr-specular-glossiness.ts';
 import { KHR_MATERIALS_SHEEN } from './khr-materials-sheen.ts';
@@ -33,11 +32,3 @@ export const MATERIAL_EXTENSIONS: readonly GltfExtension[] = [
   KHR_MATERIALS_DIFFUSE_TRANSMISSION,
 ];
 
-/**
- * The material extensions that write a material back (a baked GLB's materials, bake/glb.ts), in
- * the order a baked file has always listed them (the registry's).
- */
-export const MATERIAL_WRITERS: readonly GltfExtension[] = [
-  KHR_MATERIALS_CLEARCOAT, KHR_MATERIALS_SPECULAR, KHR_MATERIALS_IOR, KHR_MATERIALS_SHEEN, KHR_MATERIALS_TRANSMISSION,
-  KHR_MATERIALS_VOLUME, KHR_MATERIALS_IRIDESCENCE, KHR_MATERIALS_ANISOTROPY, KHR_MATERIALS_DISPERSION, KHR_MATERIALS_DIFFUSE_TRANSMISSION,
-];
