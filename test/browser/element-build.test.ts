@@ -29,8 +29,12 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
   name: string; types: string; module: string; exports: Record<string, string | Record<string, string>>; files: string[];
 };
 
-/** Gzipped bytes the element's first load may take (its entry and static chunks): about 5% over the 142,350 B it took when set. */
-const ELEMENT_FIRST_LOAD_BUDGET = 149_000;
+/**
+ * Gzipped bytes the element's first load may take (its entry and static chunks): the issue's target,
+ * half of model-viewer 4.4's 284.3 KB (145,562 B; bench/first-load.ts measures the ratio). It took
+ * 144,013 B when set.
+ */
+const ELEMENT_FIRST_LOAD_BUDGET = 145_500;
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
