@@ -396,4 +396,74 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     expect(head[1]).toBeGreaterThan(Math.max(left[1], right[1]));
     expect(Math.sign(left[0])).not.toBe(Math.sign(right[0]));
   });
+
+  it('without hotspots the ray caster is a chunk fetched after the first frame: a pick at `load` answers null and warns (and fetches it), later picks hit; untouched, the page fetches it when idle', async () => {
+    const CODE = 'hotspots/hotspot-code';
+    const { page: fresh } = await session.newPage();
+    const warnings: string[] = [];
+    fresh.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+    try {
+      await openTestPage(fresh, session.baseUrl);
+      const add = (id: string, pickAtLoad: boolean) => fresh.evaluate(async ([id, pick, size, t]) => {
+        const el = document.createElement('skinned-mesh-viewer');
+        el.id = id;
+        el.style.width = el.style.height = `${size}px`;
+        el.setAttribute('builtin', 'character');
+        el.setAttribute('camera-orbit', '0deg 90deg auto');
+        let atLoad: unknown = 'not picked';
+        if (pick) el.addEventListener('load', () => { atLoad = el.positionAndNormalFromPoint(size / 2, size / 2); }, { once: true });
+        document.getElementById('stage')!.append(el);
+        await window.helpers.whenLoaded(el, t);
+        return atLoad;
+      }, [id, pickAtLoad, SIZE, LOAD_TIMEOUT] as const);
+      const fetched = () => fresh.evaluate((code) => performance.getEntriesByType('resource').some((e) => e.name.includes(code)), CODE);
+      // The dev server serves each module on its own: the page's first requests fill the default 250-entry buffer.
+      const roomForEntries = () => fresh.evaluate(() => { performance.setResourceTimingBufferSize(100_000); performance.clearResourceTimings(); });
+      await roomForEntries();
+      // A page without hotspots: nothing fetches the chunk before `load`, and no pick is made.
+      expect(await add('quiet', false)).toBe('not picked');
+      expect(await fetched()).toBe(false);
+      // After its first frames the page fetches it by itself.
+      await fresh.evaluate(async ([code, t]) => {
+        const until = performance.now() + t;
+        while (!performance.getEntriesByType('resource').some((e) => e.name.includes(code))) {
+          if (performance.now() > until) throw new Error(`${code} not fetched after the first frame`);
+          await window.helpers.drawFrames(window.helpers.viewer('quiet'), 1);
+        }
+      }, [CODE, LOAD_TIMEOUT] as const);
+      // Once it is here a pick answers at once, with no warning.
+      const quietHit = await fresh.evaluate(async (size) => {
+        const el = window.helpers.viewer('quiet');
+        for (let i = 0; i < 50; i++) {
+          const hit = el.positionAndNormalFromPoint(size / 2, size / 2);
+          if (hit) return hit.position.z;
+          await window.helpers.drawFrames(el, 1);
+        }
+        return null;
+      }, SIZE);
+      expect(quietHit).toBeGreaterThan(0);
+      expect(warnings.filter((w) => w.includes('ray-casting code is still loading'))).toHaveLength(0);
+      // A fresh page, picked at `load` (before its first frame): null and one warning; later picks hit.
+      await openTestPage(fresh, session.baseUrl);
+      await roomForEntries();
+      expect(await fetched()).toBe(false);
+      expect(await add('early', true)).toBeNull();
+      expect(warnings.filter((w) => w.includes('ray-casting code is still loading'))).toHaveLength(1);
+      const later = await fresh.evaluate(async ([size, t]) => {
+        const el = window.helpers.viewer('early');
+        const until = performance.now() + t;
+        for (;;) {
+          const hit = el.positionAndNormalFromPoint(size / 2, size / 2);
+          if (hit) return [hit.position.x, hit.position.y, hit.position.z];
+          if (performance.now() > until) return null;
+          await window.helpers.drawFrames(el, 1);
+        }
+      }, [SIZE, LOAD_TIMEOUT] as const);
+      expect(later).not.toBeNull();
+      expect(later![2]).toBeGreaterThan(0);
+      expect(warnings.filter((w) => w.includes('ray-casting code is still loading'))).toHaveLength(1);
+    } finally {
+      await fresh.close();
+    }
+  }, 120_000);
 });
