@@ -97,7 +97,8 @@ export type {
   Channel, Clip, ExpressionTrack, Hierarchy, Image, Material, MaterialShading, MaterialTrack, Mesh, MeshNode, Model, MorphTarget, NodeInfo, Primitive,
   QuantizedAttributes, Sampler, Skin, Texture, TextureInfo, TextureSampler, TextureSource,
 } from './gltf/model.ts';
-export type { AccessorData, ComponentArray } from './gltf/accessors.ts';
+export type { AccessorData, AccessorFormat, ComponentArray } from './gltf/accessors.ts';
+export type { DrawShape, ModelShape, PrimitiveShape } from './gltf/model-shape.ts';
 export type { BudgetState } from './gltf/budget.ts';
 export type { ComponentType, Interpolation, TargetPath } from './gltf/constants.ts';
 export type { TextureTransform } from './gltf/texture-info.ts';

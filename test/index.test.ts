@@ -72,6 +72,7 @@ const TIERS = {
     types: [
       'Channel', 'Clip', 'ExpressionTrack', 'GltfWarning', 'Hierarchy', 'Image', 'LoadOptions', 'Material', 'Mesh', 'MeshNode', 'Model', 'MorphTarget', 'NodeInfo',
       'Primitive', 'Sampler', 'Skin', 'Texture', 'TextureInfo', 'TextureSampler', 'UriPolicy',
+      'DrawShape', 'ModelShape', 'PrimitiveShape', 'AccessorFormat',
       'AccessorData', 'AnisotropyExtension', 'BudgetState', 'ClearcoatExtension', 'ComponentArray', 'ComponentType', 'DiffuseTransmissionExtension', 'Interpolation',
       'IridescenceExtension', 'MToonMaterial', 'MToonOutlineWidthMode', 'MaterialShading', 'MaterialTrack', 'QuantizedAttributes', 'Rgb', 'SheenExtension',
       'SpecularExtension', 'TargetPath', 'TextureSource', 'TextureTransform', 'TransmissionExtension', 'VolumeExtension',

@@ -9,10 +9,10 @@ import {
 /** The typed array of each glTF component type (BYTE … FLOAT). */
 export type ComponentArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Uint32Array | Float32Array;
 
-/** An accessor's elements, de-interleaved into a tightly packed array of its own component type. */
 /** An accessor's storage, as read or as the file's JSON declares it before any data is read: what picks a vertex format. */
 export type AccessorFormat = Pick<AccessorData, 'componentType' | 'normalized' | 'components'>;
 
+/** An accessor's elements, de-interleaved into a tightly packed array of its own component type. */
 export interface AccessorData {
   readonly array: ComponentArray;
   readonly componentType: ComponentType;

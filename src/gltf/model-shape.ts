@@ -41,6 +41,7 @@ export interface DrawShape {
   readonly mirrored: boolean;
 }
 
+/** What a file's JSON says of its draws before any buffer is read: the pipelines its first frame needs (LoadOptions.onShape, Renderer.forecast). */
 export interface ModelShape {
   /** Each distinct draw of the scene's mesh nodes. */
   readonly draws: readonly DrawShape[];
