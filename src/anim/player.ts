@@ -83,13 +83,14 @@ export class AnimationPlayer {
     return /^\d+$/.test(nameOrIndex) ? this.findClip(Number(nameOrIndex)) : -1;
   }
 
-  /** Starts or resumes the current clip; a finished clip that does not loop starts over. */
-  play(): void {
-    if (this.clip < 0) return;
+  /** Starts or resumes the current clip; a finished clip that does not loop starts over. Returns the player (`new AnimationPlayer(model).play()`). */
+  play(): this {
+    if (this.clip < 0) return this;
     // Replaying a finished clip starts it over, as a media element does.
     if (!this.loop && this.atEnd()) this.time = this.speed < 0 ? this.duration : 0;
     this.playing = true;
     this.ended = false;
+    return this;
   }
 
   /** Stops the clock; `update` still evaluates the pose at the current time. */

@@ -26,7 +26,7 @@ describe('AnimationPlayer', () => {
     const p = new AnimationPlayer(await fox());
     p.setClip(1);
     const d = p.duration;
-    p.play();
+    expect(p.play()).toBe(p);
     p.update(d + 0.1);
     expect(p.time).toBeCloseTo(0.1, 6);
     p.speed = -1;

@@ -83,9 +83,10 @@ export class OrbitCamera implements Camera {
   /**
    * Aims at the centre of `bounds` from the current yaw/pitch and backs off until all
    * eight corners of the box are inside both fields of view at `aspect` (with
-   * FRAME_MARGIN); sets near and far around the box's bounding sphere.
+   * FRAME_MARGIN); sets near and far around the box's bounding sphere. Returns the camera
+   * (`new OrbitCamera().frame(bounds, aspect)`).
    */
-  frame(bounds: Bounds, aspect = 1): void {
+  frame(bounds: Bounds, aspect = 1): this {
     this.target.set(bounds.center);
     const tanY = Math.tan(this.fovY / 2);
     const tanX = tanY * aspect;
@@ -101,6 +102,7 @@ export class OrbitCamera implements Camera {
     this.distance = Math.max(distance, bounds.radius * 1e-3);
     this.near = Math.max(this.distance - bounds.radius * 2, this.distance / NEAR_RATIO);
     this.far = this.distance + bounds.radius * 4;
+    return this;
   }
 
   /**

@@ -54,7 +54,7 @@ describe('OrbitCamera', () => {
         const camera = new OrbitCamera();
         camera.yaw = yaw;
         camera.pitch = pitch;
-        camera.frame(bounds, aspect);
+        expect(camera.frame(bounds, aspect)).toBe(camera);
         camera.update(aspect);
         const ndc = corners(bounds).map((c) => project(camera, c));
         for (const [x, y, z] of ndc) {
