@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { bakeModel } from '../../src/bake/bake.ts';
 import { parseBakeArgs } from '../../src/cli/bake.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { ourLines, runBake as bake } from '../support/bake-cli.ts';
+import { ourLines, runBuiltBake as bake } from '../support/bake-cli.ts';
 import { assetPath } from '../support/assets.ts';
 import { CESIUM_TO_FIGURE, editGlb, relativeError } from '../anim/retarget/fixtures.ts';
 

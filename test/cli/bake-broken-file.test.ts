@@ -2,16 +2,16 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ourLines, runBake } from '../support/bake-cli.ts';
+import { ourLines, runBuiltBake } from '../support/bake-cli.ts';
 import { glbOf } from '../support/fuzz.ts';
 import { assetJson, assetPath } from '../support/assets.ts';
 
 
-/** `npm run --silent bake -- FILE` from the file's folder: exit code and our stderr lines. */
+/** The bake command (test/support/bake-cli.ts runBuiltBake) on FILE from the file's folder: exit code and our stderr lines. */
 async function bakeFile(name: string, bytes: Uint8Array): Promise<{ code: number; lines: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'bake-broken-'));
   writeFileSync(join(dir, name), bytes);
-  const r = await runBake([name], dir);
+  const r = await runBuiltBake([name], dir);
   return { code: r.code, lines: ourLines(r.stderr) };
 }
 

@@ -6,9 +6,23 @@ import { bakeModel } from '../../src/bake/bake.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { parseBakeArgs } from '../../src/cli/bake.ts';
-import { ourLines, runBake as bake } from '../support/bake-cli.ts';
+import { ourLines, runBake, runBuiltBake as bake } from '../support/bake-cli.ts';
 import { assetPath } from '../support/assets.ts';
 import { compressFile } from '../support/compressed.ts';
+
+// The tests below run the built command (runBuiltBake): bin.ts is the one script behind both.
+describe('bake command line: `npm run bake` (the sources) and the built command are the same command', () => {
+  it.each([
+    [['--builtin', 'character', '--time', '0.25']],
+    [['does-not-exist.glb']],
+  ])('%j: the same exit code, stdout and stderr lines', async (args) => {
+    const [sources, built] = await Promise.all([runBake(args), bake(args)]);
+    expect(sources.code).toBe(built.code);
+    expect(sources.stdout).toBe(built.stdout);
+    expect(ourLines(sources.stderr)).toEqual(ourLines(built.stderr));
+    expect(sources.stdout + sources.stderr).not.toBe('');
+  });
+});
 
 describe('bake command line: errors', () => {
   it('a missing file: exit 1, one line, no stack', async () => {

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadGltf } from '../../src/gltf/load.ts';
 import { assetPath } from '../support/assets.ts';
-import { ourLines, runBake } from '../support/bake-cli.ts';
+import { ourLines, runBuiltBake } from '../support/bake-cli.ts';
 
 describe('bake --write-centers OUT.glb', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bake-centers-'));
 
   it('writes a GLB copy of a shared asset whose skinned primitive carries _CENTER_OF_ROTATION; nothing on stdout', async () => {
     const out = join(dir, 'cesium.glb');
-    const run = await runBake([assetPath('CesiumMan'), '--write-centers', out]);
+    const run = await runBuiltBake([assetPath('CesiumMan'), '--write-centers', out]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
     expect(ourLines(run.stderr)).toEqual([]);
@@ -20,7 +20,7 @@ describe('bake --write-centers OUT.glb', () => {
   }, 60_000);
 
   it('works on a built-in model, relative to where the command was typed', async () => {
-    const run = await runBake(['--builtin', 'twist-cylinder', '--write-centers', 'twist.glb'], dir);
+    const run = await runBuiltBake(['--builtin', 'twist-cylinder', '--write-centers', 'twist.glb'], dir);
     expect(run.code).toBe(0);
     const model = await loadGltf(readFileSync(join(dir, 'twist.glb')), { name: 'twist' });
     expect(model.meshes[0].primitives[0].centersOfRotation).toBeDefined();
@@ -32,7 +32,7 @@ describe('bake --write-centers OUT.glb', () => {
     [['--write-centers', 'x.glb', '--skinning', 'linear'], /it takes no --skinning/],
     [['--write-centers', 'x.glb', '--time', '1'], /it takes no --time/],
   ])('%j: exit 1 with one line saying why', async (args, message) => {
-    const run = await runBake(['--builtin', 'limb', ...args], dir);
+    const run = await runBuiltBake(['--builtin', 'limb', ...args], dir);
     expect(run.code).toBe(1);
     expect(ourLines(run.stderr)).toEqual([expect.stringMatching(message)]);
   }, 60_000);
