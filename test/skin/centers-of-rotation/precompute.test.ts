@@ -10,7 +10,7 @@ import { CENTERS_OF_ROTATION_EPSILON, TriangleSubdivider } from '../../../src/sk
 import { sparseWeights } from '../../../src/skin/centers-of-rotation/weights.ts';
 import { everySharedModelFile, skinnedPrimitivesInJson } from '../../support/assets.ts';
 import { cylinder } from '../../support/cylinders.ts';
-import { boxDiagonal, denseSimilarity, denseWeights, referenceCenters, subdividedPieces, trianglePieces, uniformPieces } from './reference.ts';
+import { boxDiagonal, denseSimilarity, denseWeights, nonzeroJoints, referenceCenters, subdividedPieces, trianglePieces, uniformPieces, vertexSimilarity } from './reference.ts';
 
 /** A deterministic pseudo-random stream in [0, 1). */
 function random(seed: number): () => number {
@@ -96,6 +96,19 @@ describe('the similarity s(a, b) of Le & Hodgins', () => {
       expect(weightSimilarity(jb, jb.map((j) => b[j]), 0, jb.length, ja, ja.map((j) => a[j]), 0, ja.length)).toBeCloseTo(s, 14);
     }
     expect(weightSimilarity([3], [1], 0, 1, [2, 3], [0.5, 0.5], 0, 2)).toBe(0);
+  });
+
+  it("the reference's sum over the vertex's own joints (vertexSimilarity) is the dense sum, bit for bit", () => {
+    const next = random(17);
+    for (let trial = 0; trial < 200; trial++) {
+      const joints = 1 + Math.floor(next() * 40);
+      const a = new Float64Array(joints), b = new Float64Array(joints);
+      // A vertex's few joints against a piece's many (a mean of three corners, subdivided).
+      for (let i = 0; i < 8; i++) a[Math.floor(next() * joints)] = next() < 0.2 ? 0 : next();
+      for (let j = 0; j < joints; j++) b[j] = next() < 0.5 ? 0 : next();
+      const sigma = next() < 0.5 ? 0.1 : 0.3;
+      expect(vertexSimilarity(a, 0, nonzeroJoints(a, 0, joints), b, 0, sigma)).toBe(denseSimilarity(a, 0, b, 0, joints, sigma));
+    }
   });
 
   it('one pair: a_j a_k b_j b_k where the ratios agree, falling off as exp(−d²/σ²) where they do not', () => {

@@ -110,6 +110,34 @@ export function denseSimilarity(a: ArrayLike<number>, ao: number, b: ArrayLike<n
 }
 
 /**
+ * denseSimilarity's sum with the pairs j < k where a_j·a_k = 0 left out: each of those terms is
+ * exactly 0 (the weights are finite and the exponential at most 1), and adding 0 changes no
+ * float, so this is the same number bit for bit (precompute.test.ts checks it against
+ * denseSimilarity). `nonzero` lists the joints with a_j ≠ 0, ascending, so the terms left are
+ * added in the dense loop's order. A vertex has a few joints of a skeleton's tens: the reference
+ * over every piece of a shared asset would otherwise spend nearly all its time adding zeros.
+ */
+export function vertexSimilarity(a: ArrayLike<number>, ao: number, nonzero: readonly number[], b: ArrayLike<number>, bo: number, sigma: number): number {
+  let s = 0;
+  for (let p = 0; p < nonzero.length; p++) {
+    const j = nonzero[p];
+    for (let q = p + 1; q < nonzero.length; q++) {
+      const k = nonzero[q];
+      const d = a[ao + j] * b[bo + k] - a[ao + k] * b[bo + j];
+      s += a[ao + j] * a[ao + k] * b[bo + j] * b[bo + k] * Math.exp(-(d * d) / (sigma * sigma));
+    }
+  }
+  return s;
+}
+
+/** The joints whose entry in the dense vector at `offset` is not 0, ascending. */
+export function nonzeroJoints(dense: ArrayLike<number>, offset: number, joints: number): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < joints; j++) if (dense[offset + j] !== 0) out.push(j);
+  return out;
+}
+
+/**
  * p*ᵢ = Σ_t s(wᵢ, w_t)·a_t·c_t / Σ_t s(wᵢ, w_t)·a_t for the listed vertices (all when
  * omitted); a vertex whose sum is 0 gets its own position. Returns xyz per listed vertex.
  */
@@ -121,8 +149,9 @@ export function referenceCenters(
   const out = new Float64Array(list.length * 3);
   list.forEach((v, i) => {
     let den = 0, x = 0, y = 0, z = 0;
+    const nonzero = nonzeroJoints(dense, v * J, J);
     for (let t = 0; t < pieces.count; t++) {
-      const s = denseSimilarity(dense, v * J, pieces.weights, t * J, J, sigma) * pieces.area[t];
+      const s = vertexSimilarity(dense, v * J, nonzero, pieces.weights, t * J, sigma) * pieces.area[t];
       den += s; x += s * pieces.centroid[t * 3]; y += s * pieces.centroid[t * 3 + 1]; z += s * pieces.centroid[t * 3 + 2];
     }
     const own = den > 0 ? [x / den, y / den, z / den] : [positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]];
