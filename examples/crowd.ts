@@ -1,7 +1,6 @@
 // Tier 4: thousands of one model, posed on the GPU. The CPU only advances each one's clock and place.
 import {
-  buildBuiltinGlb, computeInstanceBounds, configureCanvas, createCrowd, loadGltf, observeCanvasSize, OrbitCamera, Renderer,
-  requestWebGpuDevice,
+  buildBuiltinGlb, computeInstanceBounds, createCanvasRenderer, createCrowd, loadGltf, observeCanvasSize, OrbitCamera,
 } from 'skinned-mesh-webgpu';
 
 const count = Number(new URLSearchParams(location.search).get('count') ?? 10_000);
@@ -10,10 +9,8 @@ const status = document.getElementById('count')!;
 status.textContent = `${count.toLocaleString('en')} in the crowd; loading…`;
 
 const canvas = document.querySelector('canvas')!;
-const device = await requestWebGpuDevice();
-const { context, viewFormat } = configureCanvas(canvas, device);
+const { device, context, renderer } = await createCanvasRenderer(canvas, { label: 'crowd' });
 const model = await loadGltf(buildBuiltinGlb('character'), { name: 'character' });
-const renderer = new Renderer(device, { format: viewFormat, label: 'crowd' });
 await renderer.setModel(model);
 
 const crowd = createCrowd(model, count, { evaluator: 'gpu', device });

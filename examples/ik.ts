@@ -1,14 +1,12 @@
 // Tier 3 in your own loop: the clip's pose, edited by an IK job between sampling and the palettes.
 import {
-  AnimationPlayer, buildBuiltinGlb, computeInstanceBounds, configureCanvas, findSlot, loadGltf, observeCanvasSize, OrbitCamera, Renderer,
-  requestWebGpuDevice, TwoBoneIKJob, updateMatricesAndPalettes,
+  AnimationPlayer, buildBuiltinGlb, computeInstanceBounds, createCanvasRenderer, findSlot, loadGltf, observeCanvasSize, OrbitCamera,
+  TwoBoneIKJob, updateMatricesAndPalettes,
 } from 'skinned-mesh-webgpu';
 
 const canvas = document.querySelector('canvas')!;
-const device = await requestWebGpuDevice();
-const { context, viewFormat } = configureCanvas(canvas, device);
+const { device, context, renderer } = await createCanvasRenderer(canvas, { label: 'character' });
 const model = await loadGltf(buildBuiltinGlb('character'), { name: 'character' });
-const renderer = new Renderer(device, { format: viewFormat, label: 'character' });
 await renderer.setModel(model);
 
 const player = new AnimationPlayer(model);

@@ -1,16 +1,14 @@
 // Tier 2: the renderer and the player on a canvas of your own, in your own frame loop.
 import {
-  AnimationPlayer, buildBuiltinGlb, computeInstanceBounds, configureCanvas, loadGltf, observeCanvasSize, OrbitCamera, Renderer,
-  requestWebGpuDevice,
+  AnimationPlayer, buildBuiltinGlb, computeInstanceBounds, createCanvasRenderer, loadGltf, observeCanvasSize, OrbitCamera,
 } from 'skinned-mesh-webgpu';
 
 const canvas = document.querySelector('canvas')!;
-const device = await requestWebGpuDevice(); // throws WebGpuUnsupportedError, saying why, without WebGPU
-const { context, viewFormat } = configureCanvas(canvas, device);
+// A device, the canvas configured for it, a Renderer in its format. Throws WebGpuUnsupportedError, saying why, without WebGPU.
+const { device, context, renderer } = await createCanvasRenderer(canvas, { label: 'character' });
 
 // The library's generated character; for a file: `await loadModelSource('robot.glb', { baseUrl: document.baseURI })`.
 const model = await loadGltf(buildBuiltinGlb('character'), { name: 'character' });
-const renderer = new Renderer(device, { format: viewFormat, label: 'character' });
 await renderer.setModel(model); // uploads once
 
 const player = new AnimationPlayer(model); // the first clip, looping

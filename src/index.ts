@@ -28,6 +28,7 @@ export {
 
 // ── Tier 2: renderer + player, camera and canvas. One model on a canvas the page owns. ──
 export { Renderer } from './gpu/renderer.ts';
+export { createCanvasRenderer, type CanvasRenderer, type CanvasRendererOptions } from './gpu/canvas-renderer.ts';
 export {
   defaultRenderSettings, type RendererOptions, type RenderSettings, type RenderStats, type SkinnedNormalMode, type SkinningPath,
 } from './gpu/frame/render-settings.ts';

@@ -27,11 +27,11 @@ const TIERS = {
   rendererAndPlayer: {
     values: [
       'AnimationPlayer', 'GpuLimitError', 'OrbitCamera', 'Renderer', 'ToneMapping', 'WebGpuUnsupportedError',
-      'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createOffscreenTarget',
+      'browserImageDecoder', 'canvasPixelSize', 'computeInstanceBounds', 'configureCanvas', 'createCanvasRenderer', 'createOffscreenTarget',
       'defaultRenderSettings', 'observeCanvasSize', 'readTexturePixels', 'requestWebGpuDevice', 'srgbViewFormat',
     ],
     types: [
-      'AllocationLimits', 'Bounds', 'Camera', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DecodedExternalImage',
+      'AllocationLimits', 'Bounds', 'Camera', 'CanvasRenderer', 'CanvasRendererOptions', 'ClipLayer', 'ConfigureCanvasOptions', 'ConfiguredCanvas', 'DecodedExternalImage',
       'DecodedImage', 'DecodedPixels', 'ImageDecoder', 'LayerStack', 'PixelSize', 'RenderSettings', 'RenderStats', 'RendererOptions',
       'RequestDeviceOptions', 'SkinnedNormalMode', 'SkinningPath',
     ],
