@@ -7,11 +7,14 @@
 //   node scripts/api-reference.mjs [--out DIR] [--entry FILE ...]
 //
 // Without --out it only checks (no HTML), printing one line per problem and exiting 1 if any;
-// --entry adds a file to the entry points (the test adds one that breaks each rule).
+// --entry adds a file to the entry points (the test adds one that breaks each rule). With --out
+// the reference is written even when there are problems (the build fails on them all the same),
+// and never with the --entry files' pages: the site build's test checks the reference and renders
+// it in one TypeDoc run (test/examples/site-build.test.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 
@@ -90,7 +93,17 @@ export async function apiReference({ out, extraEntries = [] } = {}) {
     const project = await app.convert();
     if (!project) return logger.problems.length ? logger.problems : ['api-reference: TypeDoc converted nothing'];
     app.validate(project);
-    if (out && logger.problems.length === 0) {
+    if (out) {
+      // The extra entries are checked, not published. TypeDoc names a module by its path from
+      // displayBasePath (docs/), whatever the other entries are, so the library's pages keep their names.
+      for (const file of extraEntries) {
+        const name = relative(join(root, 'docs'), resolve(root, file)).replaceAll('\\', '/').replace(/(\/index)?\.tsx?$/, '');
+        const module = project.children?.find((child) => child.name === name);
+        if (!module) throw new Error(`api-reference: no module ${name} for --entry ${file}`);
+        project.removeReflection(module);
+        // The project's groups and categories were made at conversion; they list the module too.
+        for (const group of [...(project.groups ?? []), ...(project.categories ?? [])]) group.children = group.children.filter((child) => child !== module);
+      }
       // TypeDoc copies a linked file it does not render (examples/*.html) into media/; the site
       // has those pages built at examples/, beside api/, so the guides' links open them there.
       app.renderer.on(PageEvent.END, (page) => {

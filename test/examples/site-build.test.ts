@@ -6,7 +6,14 @@
  * `npm run build` does it (scripts/api-reference.mjs at SITE_DOCS_DIR): the front page, a page per
  * guide (docs/*.md) with its pictures, bench/README.md as a page (not a raw copy), the API
  * reference, and the "Documentation" links reach it.
+ *
+ * That TypeDoc run is also test/scripts/api-reference.test.ts's check of the check (one run, not
+ * two: each converts the whole API, ~10 CPU-s): the script is run as a command with the fixture
+ * entry that breaks each rule once, and must report exactly the fixture's three problems (so the
+ * real API is clean and the check is not blind), exit 1, and write the reference without the
+ * fixture's pages.
  */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,15 +37,36 @@ const targetFile = (out: string, page: string, target: string) => {
 /** The files a built page loads: its module scripts and style sheets (site-absolute paths). */
 const loadedFiles = (html: string) => [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="(\/[^"]+)"/g)].map((m) => m[1]);
 
+/** An entry point that breaks each rule of the API reference once (never part of the package). */
+const FIXTURE = 'test/support/api-reference-fixture.ts';
+
 describe('the site build', () => {
   let out: string;
+  let reference: SpawnSyncReturns<string>;
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'site-build-'));
     await build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), logLevel: 'silent', build: { outDir: out } });
-    const { apiReference } = await import('../../scripts/api-reference.mjs');
-    expect(await apiReference({ out: join(out, SITE_DOCS_DIR) })).toEqual([]);
-  }, 180_000);
+    // As `npm run build` writes it (scripts/api-reference.mjs at SITE_DOCS_DIR), checked with the fixture too.
+    reference = spawnSync(process.execPath, ['scripts/api-reference.mjs', '--out', join(out, SITE_DOCS_DIR), '--entry', FIXTURE], { cwd: ROOT, encoding: 'utf8', timeout: 150_000 });
+  }, 240_000);
   afterAll(() => { if (out) rmSync(out, { recursive: true, force: true }); });
+
+  it('checks the API reference: every public export documented and every link resolved; the fixture\'s three faults reported, exit 1', () => {
+    const problems = reference.stdout.split('\n').filter(Boolean);
+    expect(problems.filter((p) => !p.includes('fixture') && !p.includes('Fixture')), reference.stderr).toEqual([]);
+    expect(problems).toHaveLength(3);
+    expect(problems).toEqual(expect.arrayContaining([
+      expect.stringMatching(/resolve link to "NoSuchDeclaration".*fixtureBrokenLink/),
+      expect.stringMatching(/FixtureHiddenType.*referenced by .*fixtureLeaksHiddenType.*not included/),
+      expect.stringMatching(/fixtureUndocumented .*does not have any documentation/),
+    ]));
+    expect(reference.status).toBe(1);
+    // Written all the same, without the fixture's pages: what the build publishes.
+    const docs = join(out, SITE_DOCS_DIR);
+    const written = readdirSync(docs, { recursive: true, encoding: 'utf8' });
+    expect(written.filter((f) => /fixture/i.test(f))).toEqual([]);
+    expect(readFileSync(join(docs, 'modules.html'), 'utf8')).not.toMatch(/fixture/i);
+  });
 
   it('has every example page, each loading only files of the build', () => {
     expect(PAGES).toContain('index.html');
