@@ -30,6 +30,8 @@ export interface SpringFixtureOptions {
   readonly dragForce?: number;
   readonly stiffness?: number;
   readonly hitRadius?: number;
+  /** A scale on the head (the hair chain's parent): a parent frame that is not rigid. */
+  readonly headScale?: Vec3;
 }
 
 const axisAngle = (axis: Vec3, deg: number): Quat => {
@@ -66,6 +68,7 @@ function vrm0Tail(n: FixtureNode): Vec3 {
 
 export function buildSpringFixture(o: SpringFixtureOptions): Uint8Array {
   const nodes = springNodes();
+  if (o.headScale) nodes[2] = { ...nodes[2], s: o.headScale };
   const chains = [HAIR.slice(), SKIRT.slice()];
   if (o.version === 1) {
     for (const chain of chains) {
