@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Logger, NodeIO, type Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { draco, meshopt, quantize, unpartition } from '@gltf-transform/functions';
 import draco3d from 'draco3dgltf';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+import { cachedFixture, makerHash } from './fixture-cache.ts';
 
 /**
  * Compressed and quantized variants of a model, made in memory at test time with
@@ -60,21 +62,39 @@ async function applyVariant(doc: Document, variant: CompressedVariant): Promise<
   }
 }
 
-/** The variant of a GLB, as GLB bytes. */
-export async function compressGlb(glb: Uint8Array, variant: CompressedVariant): Promise<Uint8Array> {
-  const io = await compressionIO();
-  const doc = await io.readBinary(glb);
-  await applyVariant(doc, variant);
-  return io.writeBinary(doc);
+/**
+ * What makes a variant (fixture-cache.ts): this module's code and the versions of glTF-Transform
+ * and the encoders. A variant of a shared asset costs up to several seconds of CPU (meshopt on
+ * RecursiveSkeletons), and the node, gpu and browser tests ask for the same ones.
+ */
+const variantMaker = makerHash([import.meta.filename], ['@gltf-transform/core', '@gltf-transform/extensions', '@gltf-transform/functions', 'draco3dgltf', 'meshoptimizer']);
+
+/** The variant of a GLB, as GLB bytes (made once for the same bytes: node_modules/.cache/compressed-glb). */
+export function compressGlb(glb: Uint8Array, variant: CompressedVariant): Promise<Uint8Array> {
+  return cachedFixture('compressed-glb', [variantMaker, variant, glb], async () => {
+    const io = await compressionIO();
+    const doc = await io.readBinary(glb);
+    await applyVariant(doc, variant);
+    return io.writeBinary(doc);
+  });
 }
 
-/** The variant of a model file on disk (.glb, or .gltf with embedded or relative buffers), as GLB bytes. */
+/**
+ * The variant of a model file on disk (.glb, or .gltf with embedded or relative buffers), as GLB
+ * bytes; kept by the bytes of the file and of every file its buffers and images name.
+ */
 export async function compressFile(path: string, variant: CompressedVariant): Promise<Uint8Array> {
-  if (path.toLowerCase().endsWith('.glb')) return compressGlb(new Uint8Array(readFileSync(path)), variant);
-  const io = await compressionIO();
-  const doc = await io.read(path);
-  await applyVariant(doc, variant);
-  return io.writeBinary(doc);
+  const bytes = new Uint8Array(readFileSync(path));
+  if (path.toLowerCase().endsWith('.glb')) return compressGlb(bytes, variant);
+  const json = JSON.parse(new TextDecoder().decode(bytes)) as { buffers?: { uri?: string }[]; images?: { uri?: string }[] };
+  const external = [...(json.buffers ?? []), ...(json.images ?? [])]
+    .flatMap((r) => (r.uri === undefined || r.uri.startsWith('data:') ? [] : [new Uint8Array(readFileSync(join(dirname(path), decodeURIComponent(r.uri))))]));
+  return cachedFixture('compressed-glb', [variantMaker, variant, bytes, ...external], async () => {
+    const io = await compressionIO();
+    const doc = await io.read(path);
+    await applyVariant(doc, variant);
+    return io.writeBinary(doc);
+  });
 }
 
 /** Reads any GLB back with glTF-Transform (decoding Draco and meshopt with the packages' own decoders). */

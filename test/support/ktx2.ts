@@ -8,9 +8,9 @@ import type { GltfBuilder } from '../../src/gltf/builder.ts';
 import { buildMaterialQuad } from '../gpu/fixtures.ts';
 import { compressionIO } from './compressed.ts';
 import { decodeImageBytes } from './png.ts';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cachedFixture, makerHash } from './fixture-cache.ts';
 
 export interface Rgba8Image {
   readonly width: number;
@@ -79,34 +79,19 @@ export const pngQuad = (png: Uint8Array) => buildMaterialQuad((texture) => ({
 
 
 /**
- * ktx2Glb's files, kept by what makes them: the input's bytes, this module's and compressed.ts's
- * code (the encoder's options and the glTF writer) and the encoder's and glTF-Transform's
- * versions. Encoding CesiumMan's texture takes ~5 s of CPU, and four test files ask for it.
+ * ktx2Glb's files are kept (fixture-cache.ts) by what makes them: the input's bytes, this module's
+ * and compressed.ts's code (the encoder's options and the glTF writer) and the encoder's and
+ * glTF-Transform's versions. Encoding CesiumMan's texture takes ~5 s of CPU, and four test files ask for it.
  */
-const NODE_MODULES = resolve(import.meta.dirname, '../../node_modules');
-const KTX2_GLB_CACHE = join(NODE_MODULES, '.cache/ktx2-glb');
-const ktx2GlbMaker = createHash('sha256')
-  .update(readFileSync(import.meta.filename)).update(readFileSync(join(import.meta.dirname, 'compressed.ts')))
-  // (Read from node_modules: neither package exports its package.json.)
-  .update(readFileSync(join(NODE_MODULES, 'ktx2-encoder/package.json')))
-  .update(readFileSync(join(NODE_MODULES, '@gltf-transform/core/package.json')))
-  .digest();
+const ktx2GlbMaker = makerHash([import.meta.filename, join(import.meta.dirname, 'compressed.ts')], ['ktx2-encoder', '@gltf-transform/core']);
 
 /**
  * `glb` with every texture re-encoded as UASTC KTX2 (KHR_texture_basisu, required, no plain
  * source left), as glTF-Transform with ktx2-encoder writes it. Geometry is untouched. Encoded
- * once for the same input (KTX2_GLB_CACHE), and again whenever the encoding could differ.
+ * once for the same input (node_modules/.cache/ktx2-glb), and again whenever the encoding could differ.
  */
-export async function ktx2Glb(glb: Uint8Array): Promise<Uint8Array> {
-  const file = join(KTX2_GLB_CACHE, `${createHash('sha256').update(ktx2GlbMaker).update(glb).digest('hex')}.glb`);
-  if (existsSync(file)) return new Uint8Array(readFileSync(file));
-  const encoded = await encodeKtx2Glb(glb);
-  mkdirSync(KTX2_GLB_CACHE, { recursive: true });
-  // Written whole, then renamed: a file reading it at the same time never sees half of it.
-  const partial = `${file}.${process.pid}`;
-  writeFileSync(partial, encoded);
-  renameSync(partial, file);
-  return encoded;
+export function ktx2Glb(glb: Uint8Array): Promise<Uint8Array> {
+  return cachedFixture('ktx2-glb', [ktx2GlbMaker, glb], () => encodeKtx2Glb(glb));
 }
 
 async function encodeKtx2Glb(glb: Uint8Array): Promise<Uint8Array> {
