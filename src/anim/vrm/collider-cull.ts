@@ -110,13 +110,14 @@ export class ColliderCull {
   }
 
   /**
-   * After joint j tested its whole list at `head`, the model at `world` (as for `candidates`):
+   * When `candidates` said no, for joint j at `head`, the model at `world` (as for `candidates`):
    * builds its set, the colliders (world reach spheres in `spheres`) within GROWTH × its bound + a
-   * margin of their reach.
+   * margin of their reach, and sets `found` to it; true. False when no set can be built (a list
+   * over 32, a bound not ≥ 0): the whole list must be tested.
    */
-  built(j: number, head: Float64Array, spheres: Float64Array, world: Float64Array): void {
+  built(j: number, head: Float64Array, spheres: Float64Array, world: Float64Array): boolean {
     const first = this.start[j], end = this.start[j + 1], bound = head[4];
-    if (end - first > 32 || !(bound >= 0)) return;
+    if (end - first > 32 || !(bound >= 0)) return false;
     const grown = GROWTH * bound, margin = MARGIN * bound + this.slack;
     const px = head[0], py = head[1], pz = head[2];
     let set = 0, budget = Infinity;
@@ -126,18 +127,30 @@ export class ColliderCull {
         set |= 1 << (i - first);
         continue;
       }
-      const q = c * 4;
+      const q = c * 4, reach = spheres[q + 3] + grown;
       const ex = px - spheres[q], ey = py - spheres[q + 1], ez = pz - spheres[q + 2];
-      const room = Math.sqrt(ex * ex + ey * ey + ez * ez) - spheres[q + 3] - grown;
+      const dSq = ex * ex + ey * ey + ez * ez;
+      // Within reach + margin (squared, no root; NaN joins the set), or, outside it, a root only
+      // for a collider that may be nearer than the budget so far.
+      const near = reach + margin;
+      if (!(dSq >= near * near)) {
+        set |= 1 << (i - first);
+        continue;
+      }
+      const far = budget + reach;
+      if (dSq >= far * far) continue;
+      const room = Math.sqrt(dSq) - spheres[q + 3] - grown;
       if (room < margin || !(room === room)) set |= 1 << (i - first);
       else if (room < budget) budget = room;
     }
     this.set[j] = set;
+    this.found = set;
     this.budget[j] = budget;
     this.base[j] = this.drift;
     this.bound[j] = grown;
     const o = j * 3;
     this.builtAt[o] = px - world[12]; this.builtAt[o + 1] = py - world[13]; this.builtAt[o + 2] = pz - world[14];
+    return true;
   }
 }
 

@@ -70,3 +70,8 @@ export function invertAffine(m: Float64Array, mo: number, dst: Float64Array, o: 
   dst[o + 14] = -(r02 * tx + r12 * ty + r22 * tz);
   dst[o + 15] = 1;
 }
+
+/** True when the 3×3 part of `m` (16, column-major) is exactly the identity: `m` only translates. */
+export function isTranslationOnly(m: Float64Array): boolean {
+  return m[0] === 1 && m[1] === 0 && m[2] === 0 && m[4] === 0 && m[5] === 1 && m[6] === 0 && m[8] === 0 && m[9] === 0 && m[10] === 1;
+}

@@ -3,9 +3,9 @@ import { ColliderShape, type VrmSpringBones } from '../../gltf/vrm-model.ts';
 import { composeTRS, isIdentityMat4 } from '../../math/trs.ts';
 import { localToModel } from '../local-to-model.ts';
 import { ColliderCull } from './collider-cull.ts';
-import { invertAffine, multiplyAffine, normalDirection, transformDirection, transformPoint } from './spring-affine.ts';
+import { invertAffine, isTranslationOnly, multiplyAffine, normalDirection, transformDirection, transformPoint } from './spring-affine.ts';
 import { RigidFrames } from './spring-rigid.ts';
-import { updateLists } from './spring-update-lists.ts';
+import { carriedLists, updateLists } from './spring-update-lists.ts';
 import type { Pose } from '../pose.ts';
 
 /**
@@ -320,8 +320,9 @@ export class SpringBoneJob {
           }
           const hit = hitRadius[j], bound = hit + length;
           head[0] = jx; head[1] = jy; head[2] = jz; head[3] = length; head[4] = bound;
-          // The colliders this joint may touch, from the set kept over frames, or the whole list.
-          const kept = cull.candidates(j, head, W);
+          // The colliders this joint may touch: the set kept over frames, one built now (all that
+          // are left out are beyond its reach, as for a kept set), or the whole list (over 32).
+          const kept = cull.candidates(j, head, W) || cull.built(j, head, spheres, W);
           let bits = kept ? cull.found : 0, i = first - 1;
           for (;;) {
             if (kept) {
@@ -384,7 +385,6 @@ export class SpringBoneJob {
             const f = l > 0 ? length / l : 0;
             tx = jx + lx2 * f; ty = jy + ly2 * f; tz = jz + lz2 * f;
           }
-          if (!kept) cull.built(j, head, spheres, W);
         }
         prev[o] = cur[o]; prev[o + 1] = cur[o + 1]; prev[o + 2] = cur[o + 2];
         if (center >= 0) {
@@ -594,21 +594,32 @@ export class SpringBoneJob {
     const stamp = this.colliderStamp[c];
     if (stamp > this.runStart && stamp > this.slotStamp[slot]) return;
     this.colliderStamp[c] = ++this.version;
-    this.worldOf(slot, colliderMatrix);
     const sp = this.springs, o = c * 3, q = c * 4, S = this.colliderSphere, origin = this.colliderOrigin;
-    transformPoint(colliderMatrix, 0, sp.colliderOffset, o, origin, o);
-    S[q] = origin[o]; S[q + 1] = origin[o + 1]; S[q + 2] = origin[o + 2];
     const kind = this.colliderKind[c];
+    let m: Float64Array = colliderMatrix, mo = 0;
+    if (worldPlacement[0] === PLACED_AFFINE || kind === KIND_PLANE) {
+      this.worldOf(slot, colliderMatrix);
+      transformPoint(colliderMatrix, 0, sp.colliderOffset, o, origin, o);
+    } else {
+      // W only translates: the node's own 3×3, its translation moved, summed as transformPoint sums W · M (bit for bit).
+      const M = this.nodeMatrices, W = this.worldFromModel, off = sp.colliderOffset;
+      m = M; mo = slot * 16;
+      const x = off[o], y = off[o + 1], z = off[o + 2];
+      origin[o] = M[mo] * x + M[mo + 4] * y + M[mo + 8] * z + (M[mo + 12] + W[12]);
+      origin[o + 1] = M[mo + 1] * x + M[mo + 5] * y + M[mo + 9] * z + (M[mo + 13] + W[13]);
+      origin[o + 2] = M[mo + 2] * x + M[mo + 6] * y + M[mo + 10] * z + (M[mo + 14] + W[14]);
+    }
+    S[q] = origin[o]; S[q + 1] = origin[o + 1]; S[q + 2] = origin[o + 2];
     // Planes and inside shapes reach everywhere; a sphere its radius; a capsule its radius beyond its segment.
     S[q + 3] = sp.colliderRadius[c];
     // (Two stores, not a conditional expression: a phi of the constant Infinity and a double boxes it.)
     if (kind === KIND_PLANE || kind >= KIND_INSIDE_SPHERE) S[q + 3] = Infinity;
     if (kind === KIND_CAPSULE || kind === KIND_INSIDE_CAPSULE) {
-      const off = sp.colliderOffset, tl = sp.colliderTail, m = colliderMatrix;
+      const off = sp.colliderOffset, tl = sp.colliderTail;
       const lx = tl[o] - off[o], ly = tl[o + 1] - off[o + 1], lz = tl[o + 2] - off[o + 2];
-      const ax = m[0] * lx + m[4] * ly + m[8] * lz;
-      const ay = m[1] * lx + m[5] * ly + m[9] * lz;
-      const az = m[2] * lx + m[6] * ly + m[10] * lz;
+      const ax = m[mo] * lx + m[mo + 4] * ly + m[mo + 8] * lz;
+      const ay = m[mo + 1] * lx + m[mo + 5] * ly + m[mo + 9] * lz;
+      const az = m[mo + 2] * lx + m[mo + 6] * ly + m[mo + 10] * lz;
       this.colliderAxis[o] = ax; this.colliderAxis[o + 1] = ay; this.colliderAxis[o + 2] = az;
       if (kind === KIND_CAPSULE) {
         S[q] += ax * 0.5; S[q + 1] += ay * 0.5; S[q + 2] += az * 0.5;
@@ -661,27 +672,8 @@ const KIND_PLANE = 2;
 const KIND_INSIDE_SPHERE = 3;
 const KIND_INSIDE_CAPSULE = 4;
 
-/** True when the 3×3 part of `m` (16, column-major) is exactly the identity: `m` only translates. */
-function isTranslationOnly(m: Float64Array): boolean {
-  return m[0] === 1 && m[1] === 0 && m[2] === 0 && m[4] === 0 && m[5] === 1 && m[6] === 0 && m[8] === 0 && m[9] === 0 && m[10] === 1;
-}
-
 function colliderKind(shape: number, inside: boolean): number {
   if (shape === ColliderShape.PLANE) return KIND_PLANE;
   if (shape === ColliderShape.CAPSULE) return inside ? KIND_INSIDE_CAPSULE : KIND_CAPSULE;
   return inside ? KIND_INSIDE_SPHERE : KIND_SPHERE;
-}
-
-/** `updateLists`' runs with each joint's own slot (the first slot of its first run) taken out. */
-function carriedLists(updateStart: Int32Array, updateRuns: Int32Array): { carryStart: Int32Array; carryRuns: Int32Array } {
-  const starts: number[] = [0];
-  const runs: number[] = [];
-  for (let k = 0; k + 1 < updateStart.length; k++) {
-    for (let i = updateStart[k]; i < updateStart[k + 1]; i++) {
-      const first = updateRuns[2 * i] + (i === updateStart[k] ? 1 : 0), end = updateRuns[2 * i + 1];
-      if (first < end) runs.push(first, end);
-    }
-    starts.push(runs.length / 2);
-  }
-  return { carryStart: Int32Array.from(starts), carryRuns: Int32Array.from(runs) };
 }

@@ -38,3 +38,17 @@ export function updateLists(h: Hierarchy, springs: VrmSpringBones, slot: Int32Ar
   }
   return { updateStart: Int32Array.from(starts), updateRuns: Int32Array.from(runs) };
 }
+
+/** `updateLists`' runs with each joint's own slot (the first slot of its first run) taken out. */
+export function carriedLists(updateStart: Int32Array, updateRuns: Int32Array): { carryStart: Int32Array; carryRuns: Int32Array } {
+  const starts: number[] = [0];
+  const runs: number[] = [];
+  for (let k = 0; k + 1 < updateStart.length; k++) {
+    for (let i = updateStart[k]; i < updateStart[k + 1]; i++) {
+      const first = updateRuns[2 * i] + (i === updateStart[k] ? 1 : 0), end = updateRuns[2 * i + 1];
+      if (first < end) runs.push(first, end);
+    }
+    starts.push(runs.length / 2);
+  }
+  return { carryStart: Int32Array.from(starts), carryRuns: Int32Array.from(runs) };
+}

@@ -52,11 +52,10 @@ function scenario(seed: number, { drift, jumpEvery }: { drift: number; jumpEvery
       head[0] = h[0] + wx; head[1] = h[1]; head[2] = h[2] + wz;
       head[3] = 0.05 + 0.01 * rng.next();
       head[4] = 0.01 + head[3];
-      if (!cull.candidates(j, head, world)) {
-        cull.built(j, head, spheres, world);
-        continue;
-      }
-      kept++;
+      // A kept set, or one built now (the job tests it at once): both must leave out only what is out of reach.
+      const wasKept = cull.candidates(j, head, world);
+      if (!wasKept) expect(cull.built(j, head, spheres, world)).toBe(true);
+      if (wasKept) kept++;
       for (let i = 0; i < COLLIDERS; i++) {
         const c = list[j * COLLIDERS + i], q = c * 4;
         tested++;
@@ -85,4 +84,22 @@ describe('ColliderCull', () => {
       }
     });
   }
+
+  it('builds no set for a list over 32 colliders or a bound that is not a number (the whole list is tested)', () => {
+    const spheres = new Float64Array(33 * 4).fill(0);
+    for (let c = 0; c < 33; c++) spheres.set([c, 0, 0, 0.1], c * 4);
+    const world = Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1);
+    const long = new ColliderCull(33, Int32Array.of(0, 33), Int32Array.from({ length: 33 }, (_, c) => c), new Uint8Array(33));
+    long.beginRun(spheres, world);
+    const head = Float64Array.of(0, 0, 0, 0.05, 0.07);
+    expect(long.candidates(0, head, world)).toBe(false);
+    expect(long.built(0, head, spheres, world)).toBe(false);
+    const short = new ColliderCull(33, Int32Array.of(0, 32), Int32Array.from({ length: 32 }, (_, c) => c), new Uint8Array(33));
+    short.beginRun(spheres, world);
+    expect(short.built(0, head, spheres, world)).toBe(true);
+    // Only collider 0 (at the joint) is within its reach + 1.1 bounds + half a bound; collider 1 is 1 m off.
+    expect(short.found).toBe(1);
+    head[4] = NaN;
+    expect(short.built(0, head, spheres, world)).toBe(false);
+  });
 });
