@@ -37,26 +37,35 @@ function reference(model: Model, clip: number, time: number, skinning: SkinningM
 
 interface BruteHit { t: number; node: number; primitive: number; triangle: number; normal: number[]; incidence: number }
 
-/** Nearest double-sided hit over every triangle, in float64 (a second, independent ray test). */
+/**
+ * Nearest double-sided hit over every triangle, in float64 (a second, independent ray test).
+ * Written out per component (what `cross` and `dot` compute, in their order, so the same
+ * numbers): the reference runs over every triangle for every ray, and arrays per triangle made
+ * it most of this file's time.
+ */
 function bruteForce(ref: Reference, o: number[], d: number[]): BruteHit | undefined {
   let best: BruteHit | undefined;
+  const [dx, dy, dz] = d;
   for (const { posed, triangles } of ref.prims) {
     const p = posed.positions;
     for (let t = 0; t < triangles.length; t += 3) {
       const a = triangles[t] * 3, b = triangles[t + 1] * 3, c = triangles[t + 2] * 3;
-      const e1 = [p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]];
-      const e2 = [p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]];
-      const n = cross(e1, e2);
-      const denom = dot(n, d);
+      const e1x = p[b] - p[a], e1y = p[b + 1] - p[a + 1], e1z = p[b + 2] - p[a + 2];
+      const e2x = p[c] - p[a], e2y = p[c + 1] - p[a + 1], e2z = p[c + 2] - p[a + 2];
+      // n = e1 × e2
+      const nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+      const denom = nx * dx + ny * dy + nz * dz;
       if (Math.abs(denom) < 1e-14) continue;
-      const s = [o[0] - p[a], o[1] - p[a + 1], o[2] - p[a + 2]];
-      const dist = -dot(n, s) / denom;
+      const sx = o[0] - p[a], sy = o[1] - p[a + 1], sz = o[2] - p[a + 2];
+      const dist = -(nx * sx + ny * sy + nz * sz) / denom;
       if (!(dist > 0) || (best && dist >= best.t)) continue;
-      // Barycentric coordinates of the plane hit.
-      const q = [s[0] + dist * d[0], s[1] + dist * d[1], s[2] + dist * d[2]];
-      const nn = dot(n, n);
-      const u = dot(cross(q, e2), n) / nn, v = dot(cross(e1, q), n) / nn;
+      // Barycentric coordinates of the plane hit: u = ((q × e2)·n)/(n·n), v = ((e1 × q)·n)/(n·n).
+      const qx = sx + dist * dx, qy = sy + dist * dy, qz = sz + dist * dz;
+      const nn = nx * nx + ny * ny + nz * nz;
+      const u = ((qy * e2z - qz * e2y) * nx + (qz * e2x - qx * e2z) * ny + (qx * e2y - qy * e2x) * nz) / nn;
+      const v = ((e1y * qz - e1z * qy) * nx + (e1z * qx - e1x * qz) * ny + (e1x * qy - e1y * qx) * nz) / nn;
       if (u < 0 || v < 0 || u + v > 1) continue;
+      const n = [nx, ny, nz];
       const normal = posed.normals
         ? [0, 1, 2].map((k) => (1 - u - v) * posed.normals![a + k] + u * posed.normals![b + k] + v * posed.normals![c + k])
         : n;
