@@ -3,6 +3,7 @@
  * the PNG/JPEG decoder the GPU upload uses in Node instead of the browser's
  * createImageBitmap (pure-JS devDependencies: pngjs, jpeg-js).
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import jpeg from 'jpeg-js';
@@ -48,8 +49,28 @@ export function decodeImageBytes(bytes: Uint8Array): DecodedPixels {
   throw new Error('not a PNG or JPEG file');
 }
 
+/**
+ * Decoded images by the SHA-1 of their file bytes: the GPU tests upload the same few textures
+ * (CesiumMan's 1024² JPEG, the Fox's 1024² PNG) dozens of times a run, each decode a few
+ * hundred milliseconds of pure-JS jpeg-js/pngjs; the Renderer only reads what it is given.
+ * Bounded (least recently used out first); a failed decode is not kept, so it fails every time.
+ */
+const decodedByHash = new Map<string, DecodedPixels>();
+const DECODED_CACHE_ENTRIES = 12;
+
+/** `decodeImageBytes`, once per distinct file for the worker; each call gets its own copy of the pixels. */
+export function decodeImageBytesCached(bytes: Uint8Array): DecodedPixels {
+  const key = createHash('sha1').update(bytes).digest('hex');
+  let decoded = decodedByHash.get(key);
+  if (decoded) decodedByHash.delete(key);
+  else decoded = decodeImageBytes(bytes);
+  decodedByHash.set(key, decoded);
+  if (decodedByHash.size > DECODED_CACHE_ENTRIES) decodedByHash.delete(decodedByHash.keys().next().value!);
+  return { width: decoded.width, height: decoded.height, data: decoded.data.slice() };
+}
+
 /** The ImageDecoder for Node tests. */
-export const nodeImageDecoder: ImageDecoder = async (image: Image) => decodeImageBytes(image.bytes);
+export const nodeImageDecoder: ImageDecoder = async (image: Image) => decodeImageBytesCached(image.bytes);
 
 /** The fraction of an RGBA8 image's pixels that differ from its top-left (background) pixel by more than 24 in R+G+B. */
 export function coverage(image: { data: Uint8Array | Uint8ClampedArray }): number {
