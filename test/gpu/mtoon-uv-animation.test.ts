@@ -62,10 +62,25 @@ function quadMaps(model: Model, scene: OffscreenScene): QuadMap[] {
   });
 }
 
-/** Bilinear luma of `frame` at a pixel position. */
-function sample(frame: Frame, x: number, y: number): number {
+/**
+ * `luma` of every pixel of `frame`, computed once per frame: the speed search below samples
+ * each frame tens of millions of times (the same values `luma` gives, without its allocations).
+ */
+const lumaPlanes = new WeakMap<Frame, Float64Array>();
+function lumaPlane(frame: Frame): Float64Array {
+  let plane = lumaPlanes.get(frame);
+  if (!plane) {
+    plane = new Float64Array(frame.width * frame.height);
+    for (let y = 0; y < frame.height; y++) for (let x = 0; x < frame.width; x++) plane[y * frame.width + x] = luma(frame, x, y);
+    lumaPlanes.set(frame, plane);
+  }
+  return plane;
+}
+
+/** Bilinear luma of `frame` (its `lumaPlane`) at a pixel position. */
+function sample(frame: Frame, plane: Float64Array, x: number, y: number): number {
   const x0 = Math.floor(x - 0.5), y0 = Math.floor(y - 0.5), fx = x - 0.5 - x0, fy = y - 0.5 - y0;
-  const at = (px: number, py: number) => luma(frame, Math.min(frame.width - 1, Math.max(0, px)), Math.min(frame.height - 1, Math.max(0, py)));
+  const at = (px: number, py: number) => plane[Math.min(frame.height - 1, Math.max(0, py)) * frame.width + Math.min(frame.width - 1, Math.max(0, px))];
   return (at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx) * (1 - fy) + (at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx) * fy;
 }
 
@@ -82,6 +97,7 @@ function animate(u: number, v: number, t: number, speeds: readonly number[]): Ve
  */
 function predictionError(first: Frame, later: Frame, q: QuadMap, t: number, speeds: readonly number[], uRange: Vec2 = [0, 1]): number {
   const toPixel = (u: number, v: number): Vec2 => [q.origin[0] + u * q.du[0] + v * q.dv[0], q.origin[1] + u * q.du[1] + v * q.dv[1]];
+  const firstLuma = lumaPlane(first), laterLuma = lumaPlane(later);
   let sum = 0, n = 0;
   const STEPS = 64;
   // Away from the edges, where the quad's own silhouette blends with the background.
@@ -95,7 +111,7 @@ function predictionError(first: Frame, later: Frame, q: QuadMap, t: number, spee
       const [sx, sy] = toPixel(Math.min(Math.max(wu, 0.06), 0.94), Math.min(Math.max(wv, 0.06), 0.94));
       // Points that wrap into the unseen margin are skipped rather than guessed.
       if (wu < 0.06 || wu > 0.94 || wv < 0.06 || wv > 0.94) continue;
-      const d = sample(later, x, y) - sample(first, sx, sy);
+      const d = sample(later, laterLuma, x, y) - sample(first, firstLuma, sx, sy);
       sum += d * d;
       n++;
     }
