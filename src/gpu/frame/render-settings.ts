@@ -32,7 +32,7 @@ export interface RendererOptions {
   /**
    * Format of the views rendered into. An `-srgb` format lets the hardware encode (and
    * blend and resolve in linear light); for a plain `…unorm` format the shader encodes.
-   * For a canvas use `configureCanvas(...).viewFormat`.
+   * For a canvas use `configureCanvas(...).viewFormat`, or let `createCanvasRenderer` make the Renderer.
    */
   readonly format: GPUTextureFormat;
   /** Decodes glTF images; default `createImageBitmap` (browser). */
