@@ -14,7 +14,7 @@ import {
 } from 'skinned-mesh-webgpu';
 
 const REQUIRED_JOINTS = ['Spine', 'Head', 'UpperArm.L', 'LowerArm.L', 'Hand.L', 'UpperArm.R'] as const;
-/** Seconds into Wave where the arm is up: a layer switched on while paused shows the wave at once. */
+/** Seconds into Wave where the arm is up: the layer starts here when switched on, so it shows at once (paused too). */
 const WAVE_START = 1;
 /** Bind-pose edits wait for the slider to rest this long (each edit re-uploads the model). */
 const EDIT_DEBOUNCE_MS = 200;
@@ -55,6 +55,8 @@ export function setupLab(viewer: SkinnedMeshViewerElement, ui: LabControls): voi
   /** The edited model being loaded by the lab itself, and the playback to restore on it. */
   let pendingEdit: { model: Model; time: number; paused: boolean } | undefined;
   let editTimer = 0;
+  /** Whether the wave box was on at the last sync: switching it on starts the wave again. */
+  let waveOn = false;
   /** Seconds of lab time: moves the look and reach targets, only while the clip plays. */
   let clock = 0;
   const lookTarget = new Float64Array(3);
@@ -95,7 +97,14 @@ export function setupLab(viewer: SkinnedMeshViewerElement, ui: LabControls): voi
   };
 
   const syncWave = (): void => {
-    if (rig) rig.wave.weight = ui.wave.checked ? Number(ui.waveWeight.value) : 0;
+    if (rig) {
+      // Every layer's time runs on with the clip, the wave's too while its weight is 0, and Wave
+      // does not loop: without this, after 1.5 s of playing it sat at its end (arm down) and the
+      // box showed nothing.
+      if (ui.wave.checked && !waveOn) rig.wave.time = WAVE_START;
+      rig.wave.weight = ui.wave.checked ? Number(ui.waveWeight.value) : 0;
+    }
+    waveOn = ui.wave.checked;
     $output('lab-wave-weight-value').textContent = Number(ui.waveWeight.value).toFixed(2);
     refresh();
   };
