@@ -152,8 +152,11 @@ describe.skipIf(!!unavailable)('the demo page', () => {
 
     it('the model picker names what ?src, the file input or a drop loaded, and shows it again when chosen', async () => {
       const { page, consoleErrors } = await openPage();
-      // Nothing here looks at pixels: a small window draws the five models it loads cheaply.
+      // Nothing here looks at pixels or motion: a small window, and a visitor who prefers reduced
+      // motion (the viewer's autoplay then plays nothing), so each of the seven loads draws a frame
+      // or two instead of playing.
       await page.setViewportSize({ width: 480, height: 360 });
+      await page.emulateMedia({ reducedMotion: 'reduce' });
       await serveAssets(page);
       // Encoded, so the page's own URL does not match the asset route's pattern.
       await page.goto(`${session.baseUrl}/?src=${encodeURIComponent('/assets/CesiumMan.glb')}`);
@@ -230,8 +233,17 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       return { model: v.model?.name, paused: v.paused, animation: v.animation };
     });
 
-    /** The demo's opening state: resetControls, and the built-in character shown, playing its first clip (Walk). */
-    async function home(): Promise<void> {
+    /**
+     * Pauses the main viewer as its Pause button does (a DOM click, so the panel does not scroll),
+     * for steps that look at no motion: a paused viewer draws only when something changes, where
+     * a playing one draws every frame, and on SwiftShader a frame costs about its pixels.
+     */
+    const pause = () => page.evaluate(() => {
+      if (!(document.getElementById('viewer') as HTMLElement & { paused: boolean }).paused) document.getElementById('play')!.click();
+    });
+
+    /** The demo's opening state: resetControls, and the built-in character shown on its first clip (Walk), playing unless `playing` is false. */
+    async function home(playing = true): Promise<void> {
       await resetControls();
       if ((await viewerState()).model !== 'builtin:character') {
         await page.selectOption('#model', 'builtin:character');
@@ -243,7 +255,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
         if (!(await viewerState()).paused) await page.click('#play');
         await page.selectOption('#clip', '0');
       }
-      if ((await viewerState()).paused) await page.click('#play');
+      if ((await viewerState()).paused === playing) await page.click('#play');
     }
 
     /** Waits, playing, until the clip has advanced `seconds`, counted in clip time (across a loop too). */
@@ -260,16 +272,23 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       }
     }, seconds);
 
-    /** A test's start: this window size and the opening state (home); returns the list its steps' console errors go to. */
-    async function startAt(size: { width: number; height: number }): Promise<string[]> {
+    /**
+     * A test's start: this window size and the opening state (home), paused first where the test
+     * looks at no motion (`playing` false: no frames drawn at the new size but the ones a change
+     * asks for); returns the list its steps' console errors go to.
+     */
+    async function startAt(size: { width: number; height: number }, playing = true): Promise<string[]> {
+      if (!playing) await pause();
       await page.setViewportSize(size);
-      await home();
+      await home(playing);
       return testErrors;
     }
 
     // First: nothing has scrolled yet.
     it('the embedded viewers load before they are scrolled to, and draw as soon as they are', async () => {
       const consoleErrors = testErrors;
+      // The main viewer is not what this test looks at: paused, it stops drawing while the embedded ones load.
+      await pause();
       await page.setViewportSize({ width: 1280, height: 720 });
       const embedded = 'document.querySelectorAll("#embedded skinned-mesh-viewer")';
       expect(await page.evaluate(`[...${embedded}].map((v) => v.getAttribute('loading'))`)).toEqual(['eager', 'eager', 'eager', 'eager', 'eager']);
@@ -309,6 +328,10 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       expect(await page.$$eval('#clip option', (o) => o.map((x) => x.textContent))).toEqual(['Walk', 'Idle', 'Wave']);
       expect(await panelText(page, 'stat-joints', '20')).toBe('20');
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo.png') });
+      // The rest looks at no motion: the main viewer paused (its Pause button) and the embedded
+      // ones (their pause()), so that each draws when something changes instead of every frame.
+      await pause();
+      await page.evaluate(() => { for (const v of document.querySelectorAll('#embedded skinned-mesh-viewer')) (v as HTMLElement & { pause(): void }).pause(); });
       // The embedded viewers draw once they are scrolled into view.
       await page.locator('#embedded').scrollIntoViewIfNeeded();
       await page.waitForFunction(() => [...document.querySelectorAll('#embedded skinned-mesh-viewer')].every((v) => (v as HTMLElement & { loaded: boolean }).loaded), undefined, { timeout: 60_000 });
@@ -325,7 +348,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     });
 
     it('the Look pickers set environment-image (neutral, legacy, a generated .hdr), tone-mapping and shadow-intensity', async () => {
-      const consoleErrors = await startAt(DRAWING_WINDOW);
+      const consoleErrors = await startAt(DRAWING_WINDOW, false);
       const attr = (name: string) => page.getAttribute('#viewer', name);
       expect(await attr('shadow-intensity')).toBe('1');
       await page.selectOption('#environment', 'legacy');
@@ -392,10 +415,13 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     for (const { asset, model } of skinnedAssets) {
       it(`opens ${asset.name} through the file input and lists its clips`, async () => {
         const consoleErrors = testErrors;
+        // Nothing here is about motion: paused while the file is read, and once the new model (autoplay) has loaded.
+        await pause();
         await page.setViewportSize(DRAWING_WINDOW);
         await resetControls();
         await page.setInputFiles('#file', asset.path);
         await expect.poll(() => page.textContent('#model-info'), { timeout: 60_000 }).toMatch(new RegExp(`^${asset.path.split('/').pop()!.replace('.', '\\.')}:`));
+        await pause();
         const names = model.animations.map((c, i) => c.name || `clip ${i}`); // the demo's labels for unnamed clips
         expect(await page.$$eval('#clip option', (o) => o.map((x) => x.textContent))).toEqual(names);
         await viewerBuildsSettled();
@@ -405,14 +431,15 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     }
 
     it('reports a broken file in the page and keeps the previous model', async () => {
-      await startAt(DRAWING_WINDOW);
+      await startAt(DRAWING_WINDOW, false);
       await page.setInputFiles('#file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF not really') });
       await expect.poll(() => page.textContent('#error')).toMatch(/glb/);
       expect(coverage(await frame(page))).toBeGreaterThan(0.02);
     });
     for (const [width, height] of [[1280, 720], [1400, 900], [1920, 1080]]) {
       it(`fits a ${width}×${height} window: the whole viewer in view, the panel scrolling on its own`, async () => {
-        const consoleErrors = await startAt({ width, height });
+        // Paused: the checks are about the layout and one frame; a playing viewer at 1920×1080 draws ~2 Mpx a frame.
+        const consoleErrors = await startAt({ width, height }, false);
         const layout = await page.evaluate(() => {
           const r = document.getElementById('viewer')!.getBoundingClientRect();
           const panel = document.querySelector<HTMLElement>('.panel')!;
@@ -445,8 +472,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     }
 
     it('the hand hotspot rides on Hand.L as the character walks, and leaves with the character', async () => {
-      const consoleErrors = await startAt({ width: 1280, height: 720 });
-      await page.click('#play'); // pause: each sample is one known time
+      const consoleErrors = await startAt({ width: 1280, height: 720 }, false); // paused: each sample is one known time
       // Kept, since the hotspot leaves the document with the character.
       await page.evaluate(() => { (window as unknown as { hand: HTMLElement }).hand = document.getElementById('hand-hotspot')!; });
       const connected = () => page.evaluate(() => (window as unknown as { hand: HTMLElement }).hand.isConnected);
@@ -488,8 +514,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     });
 
     it('double-clicking the model pins a hotspot at the point under the pointer', async () => {
-      const consoleErrors = await startAt({ width: 1280, height: 720 });
-      await page.click('#play');
+      const consoleErrors = await startAt({ width: 1280, height: 720 }, false);
       const box = (await page.locator('#viewer').boundingBox())!;
       // The middle of the framed character (its chest): a hit.
       await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height * 0.45);
@@ -518,7 +543,9 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     });
 
     it('crowd slider: N instances drawn in one draw per primitive, the frame changes; root motion moves the character between frames', async () => {
-      const consoleErrors = await startAt(DRAWING_WINDOW);
+      // Paused for the crowd: its checks compare instances, not moments, and a paused viewer draws
+      // the crowd when it changes (the slider, the crowd's code arriving) instead of every frame.
+      const consoleErrors = await startAt(DRAWING_WINDOW, false);
       type Viewer = HTMLElement & { stats: { instances: number; drawCalls: number; joints: number } | undefined; instances: number };
       const stats = () => page.evaluate(() => {
         const s = (document.getElementById('viewer') as Viewer).stats!;
@@ -545,6 +572,9 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-crowd.png') });
       await slide(1);
       await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 1, drawCalls: draws, joints: 20 });
+      // Playing again (its Play button) for the motion checks.
+      await page.evaluate(() => document.getElementById('play')!.click());
+      expect((await viewerState()).paused).toBe(false);
 
       // Where the character is: the centroid of the pixels that are not background.
       const centroid = (image: { width: number; data: Uint8Array | Uint8ClampedArray }): [number, number] => {
