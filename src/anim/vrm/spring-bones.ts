@@ -4,7 +4,6 @@ import { composeTRS, isIdentityMat4 } from '../../math/trs.ts';
 import { localToModel } from '../local-to-model.ts';
 import { ColliderCull } from './collider-cull.ts';
 import { invertAffine, isTranslationOnly, multiplyAffine, normalDirection, transformDirection, transformPoint } from './spring-affine.ts';
-import { RigidFrames } from './spring-rigid.ts';
 import { carriedLists, updateLists } from './spring-update-lists.ts';
 import type { Pose } from '../pose.ts';
 
@@ -88,8 +87,6 @@ export class SpringBoneJob {
   private readonly wholeMatrix: Uint8Array;
   /** Which colliders each joint may touch, kept over frames (exact: see ColliderCull). */
   private readonly cull: ColliderCull;
-  /** Which joints stand in rigid frames this run (RigidFrames), for `stepJoints`' shortcuts. */
-  private readonly rigidFrames: RigidFrames;
   /** The inverse of `worldFromModel` for the current run. */
   private readonly modelFromWorld = new Float64Array(16);
   /** `version` when each slot's matrix was last rewritten by this job (compared with `colliderStamp`). */
@@ -159,7 +156,6 @@ export class SpringBoneJob {
     for (const s of this.colliderSlot) readWhole[s] = 1;
     for (const s of this.centerSlot) if (s >= 0) readWhole[s] = 1;
     this.wholeMatrix = Uint8Array.from(this.slot, (s, j) => (this.tailSlot[j] < 0 || readWhole[s] ? 1 : 0));
-    this.rigidFrames = new RigidFrames(h, this.slot);
   }
 
   /** Puts every tail back at rest, in the pose and world the next `run` finds (after a teleport). */
@@ -194,8 +190,6 @@ export class SpringBoneJob {
       this.resetPass();
     }
     if (dt > 0) this.snapshotTails();
-    // After the snapshot: the joints stand in the rotations they were given, as the run begins.
-    if (worldPlacement[0] !== PLACED_AFFINE) this.rigidFrames.check(this.pose, dt > 0);
     // Colliders no joint moves: placed once for the whole run.
     for (let c = 0; c < this.colliderMoves.length; c++) if (this.colliderMoves[c] === 0) this.colliderWorld(c);
     if (dt > 0) this.cull.beginRun(this.colliderSphere, this.worldFromModel);
@@ -218,7 +212,6 @@ export class SpringBoneJob {
     // A model placed by a translation alone (the usual case): W's and W⁻¹'s 3×3 products are the
     // vector itself, bit for bit, so they are skipped.
     const translationOnly = worldPlacement[0] !== PLACED_AFFINE;
-    const jointRigid = this.rigidFrames.jointRigid;
     const M = this.nodeMatrices, R = this.pose.rotation, T = this.pose.translation, S = this.pose.scale;
     const sp = this.springs, order = sp.order, slots = this.slot, parents = this.parentSlot, whole = this.wholeMatrix;
     const tailSlot = this.tailSlot, startTail = this.startTail, cur = this.currentTail, prev = this.prevTail, applied = this.appliedRotation;
@@ -230,8 +223,6 @@ export class SpringBoneJob {
     const spheres = this.colliderSphere, origins = this.colliderOrigin, axes = this.colliderAxis, kinds = this.colliderKind;
     for (let k = 0; k < order.length; k++) {
       const j = order[k], s = slots[j], p = parents[j], o = j * 3;
-      // The joint's frames a rotation and a translation, W a translation (RigidFrames): the shortcuts below.
-      const rigid = translationOnly && jointRigid[j] === 1;
       // The parent's model matrix (3×4, pCR = column C, row R; identity at a root).
       let p00 = 1, p01 = 0, p02 = 0, p10 = 0, p11 = 1, p12 = 0, p20 = 0, p21 = 0, p22 = 1, p30 = 0, p31 = 0, p32 = 0;
       if (p >= 0) {
@@ -261,8 +252,6 @@ export class SpringBoneJob {
       }
       // The tail in world space: stepped (dt > 0), or where it stands.
       let tx: number, ty: number, tz: number;
-      // The bone length the tail was put at (dt > 0), -1 without a step.
-      let stepLength = -1;
       const center = centers[j];
       if (dt > 0) {
         // Bone length in world units: to the tail node as the frame began (snapshotTails), or for a
@@ -277,7 +266,6 @@ export class SpringBoneJob {
           lz = J[2] * ox + J[6] * oy + J[10] * oz;
         }
         const length = Math.sqrt(lx * lx + ly * ly + lz * lz);
-        stepLength = length;
         // The rest bone axis in world space: through the parent's model matrix, then W (never multiplied together).
         const rx = restAxis[o], ry = restAxis[o + 1], rz = restAxis[o + 2];
         const mx = p00 * rx + p10 * ry + p20 * rz, my = p01 * rx + p11 * ry + p21 * rz, mz = p02 * rx + p12 * ry + p22 * rz;
@@ -285,12 +273,8 @@ export class SpringBoneJob {
         if (!translationOnly) {
           ax = w0 * mx + w4 * my + w8 * mz; ay = w1 * mx + w5 * my + w9 * mz; az = w2 * mx + w6 * my + w10 * mz;
         }
-        // A unit axis turned by rigid frames stays unit: three-vrm's normalisation changes it by rounding only.
-        let ak = 1;
-        if (!rigid) {
-          const axisLength = Math.sqrt(ax * ax + ay * ay + az * az);
-          ak = axisLength > 0 ? 1 / axisLength : 0;
-        }
+        const axisLength = Math.sqrt(ax * ax + ay * ay + az * az);
+        const ak = axisLength > 0 ? 1 / axisLength : 0;
         // Inertia in center space, then to world; stiffness and gravity in world space.
         const drag = 1 - dragForce[j];
         tx = cur[o] + (cur[o] - prev[o]) * drag;
@@ -403,24 +387,18 @@ export class SpringBoneJob {
       }
       // The rotation toward the tail (three-vrm's last step), from the rest rotation: the tail in the
       // joint's rest frame under its current parent, (W · parent · restLocal)⁻¹ · tail, one factor at
-      // a time (W⁻¹ made once per run; the parent's by its adjugate, never built, or for a rigid
-      // frame its transpose).
+      // a time (W⁻¹ made once per run; the parent's by its adjugate, never built).
       let mx = tx + v12, my = ty + v13, mz = tz + v14;
       if (!translationOnly) {
         mx = v0 * tx + v4 * ty + v8 * tz + v12; my = v1 * tx + v5 * ty + v9 * tz + v13; mz = v2 * tx + v6 * ty + v10 * tz + v14;
       }
+      const c00 = p11 * p22 - p12 * p21, c01 = p12 * p20 - p10 * p22, c02 = p10 * p21 - p11 * p20;
+      const det = p00 * c00 + p01 * c01 + p02 * c02;
+      const kd = det !== 0 ? 1 / det : 0;
       const bx = mx - p30, by = my - p31, bz = mz - p32;
-      let ux: number, uy: number, uz: number;
-      if (rigid) {
-        ux = p00 * bx + p01 * by + p02 * bz; uy = p10 * bx + p11 * by + p12 * bz; uz = p20 * bx + p21 * by + p22 * bz;
-      } else {
-        const c00 = p11 * p22 - p12 * p21, c01 = p12 * p20 - p10 * p22, c02 = p10 * p21 - p11 * p20;
-        const det = p00 * c00 + p01 * c01 + p02 * c02;
-        const kd = det !== 0 ? 1 / det : 0;
-        ux = (c00 * bx + c01 * by + c02 * bz) * kd;
-        uy = ((p02 * p21 - p01 * p22) * bx + (p00 * p22 - p02 * p20) * by + (p01 * p20 - p00 * p21) * bz) * kd;
-        uz = ((p01 * p12 - p02 * p11) * bx + (p02 * p10 - p00 * p12) * by + (p00 * p11 - p01 * p10) * bz) * kd;
-      }
+      const ux = (c00 * bx + c01 * by + c02 * bz) * kd;
+      const uy = ((p02 * p21 - p01 * p22) * bx + (p00 * p22 - p02 * p20) * by + (p01 * p20 - p00 * p21) * bz) * kd;
+      const uz = ((p01 * p12 - p02 * p11) * bx + (p02 * p10 - p00 * p12) * by + (p00 * p11 - p01 * p10) * bz) * kd;
       const L = restInverse, lo = j * 16;
       const vx = L[lo] * ux + L[lo + 4] * uy + L[lo + 8] * uz + L[lo + 12];
       const vy = L[lo + 1] * ux + L[lo + 5] * uy + L[lo + 9] * uz + L[lo + 13];
@@ -428,8 +406,7 @@ export class SpringBoneJob {
       // The shortest rotation from the bone axis (unit) to v (any length): (u × v, |v| + u · v)
       // normalised; a zero vector gives identity; opposite vectors turn about the axis least aligned with u.
       const ex = boneAxis[o], ey = boneAxis[o + 1], ez = boneAxis[o + 2];
-      // Rigid frames: the tail was put a bone's length from the joint, the rest frame's origin.
-      const vLength = rigid && stepLength >= 0 ? stepLength : Math.sqrt(vx * vx + vy * vy + vz * vz);
+      const vLength = Math.sqrt(vx * vx + vy * vy + vz * vz);
       let qx = 0, qy = 0, qz = 0, qw = 1;
       if (!(ex === 0 && ey === 0 && ez === 0) && vLength > 0) {
         qx = ey * vz - ez * vy; qy = ez * vx - ex * vz; qz = ex * vy - ey * vx;

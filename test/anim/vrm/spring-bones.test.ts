@@ -131,7 +131,7 @@ function maxSwing(trace: Trace, still: Trace): number {
 const CASES: { name: string; fixture: SpringFixtureOptions; move: Motion }[] = [
   { name: '1.0, sphere + capsule + plane, gravity, moving root', fixture: { version: 1 }, move: 'root' },
   { name: '1.0, center set, moving root', fixture: { version: 1, center: true }, move: 'root' },
-  { name: '1.0, a scaled head (the hair under a parent frame that is not rigid), moving root', fixture: { version: 1, headScale: [1.2, 0.9, 1.1] }, move: 'root' },
+  { name: '1.0, a head scaled unevenly (the hair under a parent frame that is not rigid), moving root', fixture: { version: 1, headScale: [1.2, 0.9, 1.1] }, move: 'root' },
   { name: '1.0, inside sphere, model moved through worldFromModel', fixture: { version: 1, colliders: ['insideSphere', 'capsule'] }, move: 'world' },
   { name: '1.0, sideways gravity, heavy drag, no colliders, still', fixture: { version: 1, colliders: [], gravityDir: [1, 0, 0.5], gravityPower: 1.5, dragForce: 0.8 }, move: 'still' },
   { name: '0.x, sphere colliders, moving root', fixture: { version: 0, colliders: ['sphere'] }, move: 'root' },
