@@ -66,7 +66,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
   }
 
   private readonly viewerId = nextViewerId++;
-  private readonly vrm = attachVrm(this, { getAttribute: (n) => this.getAttribute(n), hasAttribute: (n) => this.hasAttribute(n), placement: () => this.stage?.singlePlacement() ?? null, eye: () => this.view.camera.eye, warn: warnOnce });
+  private readonly vrm = attachVrm(this, { getAttribute: (n) => this.getAttribute(n), hasAttribute: (n) => this.hasAttribute(n), placement: () => this.stage?.singlePlacement() ?? null, eye: () => this.view.camera.eye, warn: warnOnce, invalidate: () => this.frames.invalidate() });
   private readonly shadow: ViewerShadow;
   private readonly canvas: HTMLCanvasElement;
   private readonly view = new ViewerCamera();

@@ -83,6 +83,8 @@ export interface ViewerVrmHost {
   /** The camera's eye in the scene, double precision. */
   eye(): Float64Array | undefined;
   warn(message: string): void;
+  /** Asks for a frame: a paused avatar whose springs rest draws none by itself. */
+  invalidate(): void;
 }
 
 export class ViewerVrm {
@@ -131,11 +133,14 @@ export class ViewerVrm {
     const vrm = player?.instance.vrm;
     if (vrm && vrm.expressions.find(name) < 0) this.host.warn(`setExpression("${name}"): the model has no such expression; it has ${vrm.expressionNames.join(', ')}`);
     this.runtime = undefined;
+    // The weight is written at the next frame: paused and at rest, nothing else would draw one.
+    this.host.invalidate();
   }
 
   resetSpringBones(player: AnimationPlayer | undefined): void {
     player?.instance.vrm?.resetSpringBones();
     this.settledFor = 0;
+    this.host.invalidate();
   }
 
   /**

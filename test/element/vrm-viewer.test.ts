@@ -46,17 +46,20 @@ describe('VRM attribute parsers', () => {
   });
 });
 
-function host(attributes: Record<string, string>, extra: Partial<ViewerVrmHost> = {}): ViewerVrmHost & { warnings: string[] } {
+function host(attributes: Record<string, string>, extra: Partial<ViewerVrmHost> = {}): ViewerVrmHost & { warnings: string[]; framesAsked: number } {
   const warnings: string[] = [];
-  return {
-    getAttribute: (n) => attributes[n] ?? null,
-    hasAttribute: (n) => n in attributes,
+  const h = {
+    getAttribute: (n: string) => attributes[n] ?? null,
+    hasAttribute: (n: string) => n in attributes,
     placement: () => null,
     eye: () => undefined,
-    warn: (m) => warnings.push(m),
+    warn: (m: string) => { warnings.push(m); },
+    invalidate: () => { h.framesAsked++; },
     warnings,
+    framesAsked: 0,
     ...extra,
   };
+  return h;
 }
 
 describe('ViewerVrm on the built-in avatar', () => {
@@ -76,6 +79,18 @@ describe('ViewerVrm on the built-in avatar', () => {
     vrm.setExpression(player, 'happy', null);
     vrm.frame(player, 1 / 60);
     expect(e.weights[e.find('happy')]).toBeCloseTo(0.6, 6);
+  });
+
+  it('setExpression and resetSpringBones ask for a frame: a paused avatar at rest draws none by itself', async () => {
+    const player = new AnimationPlayer(await loadGltf(buildBuiltinGlb('vrm-avatar')));
+    const h = host({});
+    const vrm = new ViewerVrm(h);
+    vrm.setExpression(player, 'happy', 0.75);
+    expect(h.framesAsked).toBe(1);
+    vrm.setExpression(player, 'happy', null);
+    expect(h.framesAsked).toBe(2);
+    vrm.resetSpringBones(player);
+    expect(h.framesAsked).toBe(3);
   });
 
   it('hands the placement to the springs and look-at, looks at the camera, and turns springs off', async () => {
