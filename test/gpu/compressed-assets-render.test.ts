@@ -7,7 +7,7 @@
  * The meshopt + quantization and quantization-alone variants, which the same Renderer draws
  * from the same decoded data without a worker, are checked against their originals in Dawn
  * (test/gpu/model/quantized-vertex.test.ts: the same colour limits, a stricter coverage
- * count); their path through a page, the demo's drop, in test/browser/demo-compressed.test.ts.
+ * count); their path through a page, the demo's drop, in test/browser/demo.test.ts.
  *
  * Tolerances, from the encoders' quantization steps: positions keep 14 bits (glTF-Transform's
  * quantize and meshopt, Draco's default), under 1/16000 of the model's size, so at 160 pixels
