@@ -14,8 +14,13 @@ if (unavailable && process.env.CI === 'true') throw new Error(`browser tests can
 const LOAD_TIMEOUT = 60_000;
 /** Heap after GC may end at most this much above the baseline. */
 const HEAP_TOLERANCE = 0.1;
-/** The element never advances more than this per frame; sixteen such steps make a real frame four simulated seconds. */
-const STEP = 0.25, SUBSTEPS = 16;
+/**
+ * The element never advances more than this per frame; 32 such steps make a real frame eight
+ * simulated seconds (eight crossfades), so the ten minutes take 75 drawn frames after the
+ * warm-up's 8. What a frame draws is the same whatever the steps; a leak per crossfade or per clip
+ * change shows as before, a GPU object leaked per frame too (the live counts must match exactly).
+ */
+const STEP = 0.25, SUBSTEPS = 32;
 const SIMULATED_SECONDS = 600, SAMPLE_EVERY = 100, WARM_UP_SECONDS = 60;
 
 interface SoakState { seconds: number; crossfades: number; errors: string[] }
