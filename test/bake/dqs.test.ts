@@ -8,7 +8,7 @@ import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { parseBakeArgs } from '../../src/cli/bake.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { ourLines, runBake as bake } from '../support/bake-cli.ts';
+import { ourLines, runBuiltBake as bake } from '../support/bake-cli.ts';
 import { assetPath, sharedAssets } from '../support/assets.ts';
 
 const closeTo = (a: ArrayLike<number>, b: ArrayLike<number>, eps: number) => {

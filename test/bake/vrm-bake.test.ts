@@ -18,7 +18,7 @@ import { bakeModel, poseForBake } from '../../src/bake/bake.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { parseBakeArgs } from '../../src/cli/bake.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { ourLines, runBake } from '../support/bake-cli.ts';
+import { ourLines, runBuiltBake } from '../support/bake-cli.ts';
 import { buildConstraintFixture } from '../support/vrm-fixtures.ts';
 
 const avatar = () => loadGltf(buildBuiltinGlb('vrm-avatar'), { name: 'builtin:vrm-avatar' });
@@ -98,12 +98,12 @@ describe('bake on VRM models', () => {
 
   it('bakes the VRM sample files and the built-in avatars from the command line', async () => {
     const runs = await Promise.all([
-      runBake(['../shared/assets/vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm', '--expression', 'happy:1']),
-      runBake(['../shared/assets/vrm/VRMC_vrm_expressions_isBinary_Overridden.vrm', '--out', join(dir, 'o.json')]),
-      runBake(['../shared/assets/vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm', '--out', join(dir, 'm.glb')]),
-      runBake(['--builtin', 'vrm0-avatar', '--animation', 'Walk', '--time', '0.5', '--spring-steps', '30', '--dt', '0.0333', '--expression', 'happy:0.7', '--out', join(dir, 'a.json')]),
-      runBake(['--builtin', 'character', '--spring-steps', '3', '--dt', '0.1']),
-      runBake(['--builtin', 'vrm-avatar', '--animations-from', '../shared/assets/vrm/test.vrma', '--time', '1', '--spring-steps', '20', '--dt', '0.05', '--out', join(dir, 'vrma.json')]),
+      runBuiltBake(['../shared/assets/vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm', '--expression', 'happy:1']),
+      runBuiltBake(['../shared/assets/vrm/VRMC_vrm_expressions_isBinary_Overridden.vrm', '--out', join(dir, 'o.json')]),
+      runBuiltBake(['../shared/assets/vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm', '--out', join(dir, 'm.glb')]),
+      runBuiltBake(['--builtin', 'vrm0-avatar', '--animation', 'Walk', '--time', '0.5', '--spring-steps', '30', '--dt', '0.0333', '--expression', 'happy:0.7', '--out', join(dir, 'a.json')]),
+      runBuiltBake(['--builtin', 'character', '--spring-steps', '3', '--dt', '0.1']),
+      runBuiltBake(['--builtin', 'vrm-avatar', '--animations-from', '../shared/assets/vrm/test.vrma', '--time', '1', '--spring-steps', '20', '--dt', '0.05', '--out', join(dir, 'vrma.json')]),
     ]);
     for (const r of runs.slice(0, 4)) {
       expect(r.code, r.stderr).toBe(0);
@@ -116,7 +116,7 @@ describe('bake on VRM models', () => {
     expect(ourLines(runs[4].stderr)).toEqual(['bake: warning: --spring-steps: builtin:character has no spring bones; nothing to simulate']);
     const json = JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8')) as { primitives: unknown[] };
     expect(json.primitives.length).toBe(8);
-    const bad = await runBake(['--builtin', 'vrm-avatar', '--expression', 'wink:1']);
+    const bad = await runBuiltBake(['--builtin', 'vrm-avatar', '--expression', 'wink:1']);
     expect(bad.code).toBe(1);
     expect(ourLines(bad.stderr)).toEqual([expect.stringMatching(/^bake: expression "wink" not found; builtin:vrm-avatar has 18: /)]);
   }, 120_000);
