@@ -118,6 +118,17 @@ describe.skipIf(!device)('the compute skinning path (Dawn on SwiftShader)', () =
     ['chain, 8 influences, u16 weights', () => buildChain({ eightInfluences: true, weights: 'u16', tangents: true }), 0.7],
   ];
 
+  /**
+   * Each case's model, loaded once for the file: the tests below only draw and read them, and
+   * centre-of-rotation skinning computes a model's centres once (they stay on its primitives).
+   */
+  const loaded = new Map<string, Promise<Model>>();
+  const caseModel = (name: string, bytes: () => Uint8Array): Promise<Model> => {
+    let model = loaded.get(name);
+    if (!model) loaded.set(name, model = loadModel(bytes(), name));
+    return model;
+  };
+
   async function renderWith(path: 'vertex' | 'compute', instances: number, placements: Float64Array): Promise<Uint8Array> {
     scene.renderer.settings.skinningPath = path;
     const list = Array.from({ length: instances }, () => scene.instance);
@@ -132,7 +143,7 @@ describe.skipIf(!device)('the compute skinning path (Dawn on SwiftShader)', () =
       s.skinning = skinning;
       const results: string[] = [];
       for (const [name, bytes, time] of CASES) {
-        const model = await loadModel(bytes(), name);
+        const model = await caseModel(name, bytes);
         await expectNoGpuErrors(gpu, async () => {
           await scene.setModel(model);
           await scene.renderer.prepareSkinning();
@@ -166,7 +177,7 @@ describe.skipIf(!device)('the compute skinning path (Dawn on SwiftShader)', () =
 
   it("the skinned vertices are the CPU reference's (bake tolerances); the previous frame's are kept", async () => {
     for (const [name, bytes, time] of CASES) {
-      const model: Model = await loadModel(bytes(), name);
+      const model = await caseModel(name, bytes);
       for (const skinning of SKINNING_METHODS) {
         await expectNoGpuErrors(gpu, async () => {
           const s = scene.renderer.settings;
