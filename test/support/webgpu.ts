@@ -14,10 +14,12 @@
  * first: the pipelines and per-device caches the renderer builds (WGSL compiled on
  * SwiftShader, about a second of CPU per set) are built once per worker, not once per
  * file. Elsewhere each file has its own, destroyed after its tests, whose `lost` promise
- * must settle (reason "destroyed") so no Dawn work keeps the worker alive.
+ * must settle (reason "destroyed") so no Dawn work keeps the worker alive. Either way, Dawn's
+ * busy polling for finished work is paced (test/support/dawn-polling.ts).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, inject, type TestContext } from 'vitest';
 import { createNodeDevice, WebGpuUnavailableError } from '../../src/gpu/device/node-device.ts';
+import { paceDawnPolling } from './dawn-polling.ts';
 import { GpuErrorWatch } from './gpu-errors.ts';
 
 export const IN_CI = process.env.CI === 'true';
@@ -36,6 +38,7 @@ let workerWatch: GpuErrorWatch | undefined;
 
 /** A device for one test file, its uncaptured errors and loss reported to `watch`: the worker's, or its own. */
 export async function acquireTestDevice(label: string, watch: GpuErrorWatch): Promise<GPUDevice> {
+  paceDawnPolling();
   if (!inject('shareGpuDevice')) return createNodeDevice({ label, onUncapturedError: watch.onUncapturedError, onLost: watch.onLost });
   workerWatch = watch;
   workerDevice ??= createNodeDevice({
@@ -111,6 +114,7 @@ export function useTestDevice(label: string): TestDevice {
  */
 export async function onOwnDevice<T>(label: string, fn: (device: GPUDevice) => Promise<T>): Promise<T> {
   const watch = new GpuErrorWatch();
+  paceDawnPolling();
   const device = await createNodeDevice({ label, onUncapturedError: watch.onUncapturedError, onLost: watch.onLost });
   try {
     watch.begin(device);
