@@ -6,7 +6,7 @@
  *    springs work: ours (node matrices + VrmRuntime.run: look-at, expressions, springs) against
  *    three-vrm 3.5's `vrm.update(dt)` on the same file in the same process (humanoid rig off, as
  *    ours has none: look-at, expressions, constraints, springs). And the springs alone, like with
- *    like: ours `localToModel` + `SpringBoneJob.run` (the matrices the springs read, and the
+ *    like: ours `updateNodeMatrices` + `SpringBoneJob.run` (the matrices the springs read, and the
  *    springs) against three-vrm's `springBoneManager.update(dt)` (which updates the world
  *    matrices it reads itself). µs per frame and the ratios (target ≤ 0.2×), and our heap growth
  *    over the timed frames (the test suite counts it exactly: test/anim/vrm/allocation.test.ts).
@@ -24,7 +24,6 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Crowd } from '../src/anim/crowd.ts';
 import { createModelInstance } from '../src/anim/instance.ts';
-import { localToModel } from '../src/anim/local-to-model.ts';
 import { buildBuiltinGlb } from '../src/builtin/index.ts';
 import { loadGltf } from '../src/gltf/load.ts';
 import { loadThreeVrm } from '../test/support/three-vrm.ts';
@@ -84,7 +83,8 @@ export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> 
   console.log(`spring-bone avatar: ${springs.jointCount} joints, ${springs.colliderCount} colliders`);
 
   // Each side's frame: the model moved along the same path, its pose's node matrices (ours:
-  // localToModel; three-vrm's update computes what it reads), then `step` (the timed update).
+  // updateNodeMatrices, the player's localToModel that leaves the spring nodes to the springs;
+  // three-vrm's update computes what it reads), then `step` (the timed update).
   const instance = createModelInstance(model);
   const vrm = instance.vrm!;
   const clock = new Float64Array(1);
@@ -92,7 +92,7 @@ export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> 
     const t = (clock[0] += DT);
     vrm.worldFromModel[12] = 0.3 * Math.sin(3 * t);
     vrm.worldFromModel[14] = 0.2 * Math.cos(2 * t);
-    localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
+    vrm.updateNodeMatrices();
     step();
   };
   const three = await loadThreeVrm(bytes);
@@ -121,7 +121,7 @@ export async function runVrmBench({ quick }: { quick: boolean }): Promise<void> 
   for (let i = 0; i < n; i++) ours();
   const growth = process.memoryUsage().heapUsed - heap0;
   console.log(`spring bones, ${springs.jointCount} joints / ${springs.colliderCount} colliders, whole VRM step: ours ${whole.oursUs.toFixed(1)} µs/frame, three-vrm vrm.update ${whole.theirsUs.toFixed(1)} µs/frame, ratio ${describe(whole)} (target ≤ 0.2); heap growth over ${n} frames ${growth} bytes`);
-  console.log(`springs alone: ours localToModel + SpringBoneJob.run ${alone.oursUs.toFixed(1)} µs/frame, three-vrm springBoneManager.update ${alone.theirsUs.toFixed(1)} µs/frame, ratio ${describe(alone)}`);
+  console.log(`springs alone: ours updateNodeMatrices + SpringBoneJob.run ${alone.oursUs.toFixed(1)} µs/frame, three-vrm springBoneManager.update ${alone.theirsUs.toFixed(1)} µs/frame, ratio ${describe(alone)}`);
 
   // A crowd of 1,000 avatars with springs, and the same crowd without VRM data.
   const avatar = await loadGltf(buildBuiltinGlb('vrm-avatar'), { name: 'vrm-avatar' });

@@ -114,8 +114,12 @@ export function updateModelInstance(instance: ModelInstance, clip: number, time:
  */
 export function updateMatricesAndPalettes(instance: ModelInstance): void {
   const { model } = instance;
-  localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
-  instance.vrm?.run();
+  if (instance.vrm) {
+    instance.vrm.updateNodeMatrices();
+    instance.vrm.run();
+  } else {
+    localToModel(model.hierarchy, instance.pose, instance.nodeMatrices);
+  }
   skinPalettes(model, instance.nodeMatrices, instance.palette, instance.paletteOffsets);
 }
 

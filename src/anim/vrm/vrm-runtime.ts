@@ -48,6 +48,8 @@ export class VrmRuntime {
   readonly constraints: NodeConstraintJob | undefined;
   readonly springs: SpringBoneJob | undefined;
 
+  /** Whether `updateNodeMatrices` may leave the spring nodes to the springs (see there). */
+  private readonly leavesSpringNodes: boolean;
   private accumulator = 0;
   private springsWereEnabled = true;
   /** Per clip, per expression track: the expression's index (-1 when the model has none of that name); and the key hints. */
@@ -77,6 +79,7 @@ export class VrmRuntime {
     }
     this.trackExpression = model.animations.map((c) => Int32Array.from(c.expressionTracks ?? [], (t) => this.expressions.find(t.name)));
     this.trackHints = model.animations.map((c) => new Int32Array(c.expressionTracks?.length ?? 0));
+    this.leavesSpringNodes = this.springs !== undefined && this.springs.startCache.usable && !readsSpringNodes(model, this.springs.startCache.outsideRuns);
     this.springs?.validate();
     this.constraints?.validate();
     this.lookAt?.validate();
@@ -93,8 +96,35 @@ export class VrmRuntime {
     this.accumulator = 0;
   }
 
-  /** The VRM steps over the node matrices of the current pose (which `localToModel` just computed). */
+  /**
+   * The pose's node matrices for `run`: localToModel, leaving out the nodes the spring bones
+   * rewrite when they are on and nothing before them reads those nodes (look-at and constraint
+   * nodes outside the springs; a parents-first joint order). The springs then take those
+   * nodes' start-of-frame matrices from their last run, or recompute them where an input
+   * changed (SpringBoneJob.springNodesLeftOut): the same matrices, computed once a frame
+   * instead of twice. Call `run` right after it.
+   */
+  updateNodeMatrices(): void {
+    const h = this.model.hierarchy, springs = this.springs;
+    if (springs === undefined || !this.springsEnabled || !this.leavesSpringNodes) {
+      localToModel(h, this.pose, this.nodeMatrices);
+      return;
+    }
+    const runs = springs.startCache.outsideRuns;
+    for (let i = 0; i < runs.length; i += 2) localToModel(h, this.pose, this.nodeMatrices, runs[i], runs[i + 1]);
+    springs.springNodesLeftOut = true;
+  }
+
+  /** The VRM steps over the node matrices of the current pose (`updateNodeMatrices`, or localToModel). */
   run(): void {
+    try {
+      this.runSteps();
+    } finally {
+      if (this.springs) this.springs.springNodesLeftOut = false;
+    }
+  }
+
+  private runSteps(): void {
     if (this.clip >= 0) this.playClipTracks();
     this.lookAt?.run();
     this.expressions.run();
@@ -164,6 +194,20 @@ export class VrmRuntime {
       lookAt.setGazeRotation(sampled);
     }
   }
+}
+
+/** Whether the look-at or a constraint reads or writes a node the springs rewrite (one not in `outsideRuns`). */
+function readsSpringNodes(model: Model, outsideRuns: Int32Array): boolean {
+  const h = model.hierarchy, outside = new Uint8Array(h.count);
+  for (let i = 0; i < outsideRuns.length; i += 2) outside.fill(1, outsideRuns[i], outsideRuns[i + 1]);
+  const nodes: number[] = [];
+  const vrm = model.vrm!;
+  if (vrm.lookAt) nodes.push(model.humanoid?.head ?? -1, model.humanoid?.leftEye ?? -1, model.humanoid?.rightEye ?? -1);
+  for (const c of vrm.constraints) nodes.push(c.node, c.source);
+  return nodes.some((node) => {
+    const s = node >= 0 ? h.slotOf[node] : -1;
+    return s >= 0 && (outside[s] === 0 || (h.parentSlot[s] >= 0 && outside[h.parentSlot[s]] === 0));
+  });
 }
 
 /** Track values sampled by `playClipTracks` (a weight, or a gaze quaternion), and a slerp fraction. */
