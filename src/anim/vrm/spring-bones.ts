@@ -97,11 +97,11 @@ export class SpringBoneJob {
   private runStart = 0;
   private needsReset = true;
   /**
-   * Set by a caller whose localToModel left out the spring nodes (`startCache.outsideRuns`) this
-   * frame: they hold this job's last matrices, recomputed here where an input changed.
+   * Set for a frame by a caller that checked the spring nodes' inputs (`startCache.unchanged`)
+   * and left those nodes out of its localToModel if so (VrmRuntime.updateNodeMatrices).
    */
-  springNodesLeftOut = false;
-  /** Copies of the spring nodes' inputs, for `springNodesLeftOut`. */
+  springNodesChecked = false;
+  /** Copies of the spring nodes' inputs (SpringStartCache). */
   readonly startCache: SpringStartCache;
 
   constructor(
@@ -143,7 +143,7 @@ export class SpringBoneJob {
     const { carryStart, carryRuns } = carriedLists(updateStart, updateRuns);
     this.carryStart = carryStart;
     this.carryRuns = carryRuns;
-    this.startCache = new SpringStartCache(h, pose, springs.order, this.slot, updateStart, updateRuns);
+    this.startCache = new SpringStartCache(h, pose, springs.order, this.slot, updateRuns);
     this.colliderSlot = Int32Array.from(springs.colliderNode, (node) => h.slotOf[node]);
     const moved = new Uint8Array(h.count);
     for (const s of this.slot) moved[s] = 1;
@@ -198,8 +198,9 @@ export class SpringBoneJob {
       this.needsReset = false;
       this.resetPass();
     }
+    // A frame whose caller did not check the spring nodes' inputs (a full localToModel) leaves the copies behind.
+    if (!this.springNodesChecked) this.startCache.valid = false;
     if (dt > 0) this.snapshotTails();
-    else this.startCache.valid = false;
     // Colliders no joint moves: placed once for the whole run.
     for (let c = 0; c < this.colliderMoves.length; c++) if (this.colliderMoves[c] === 0) this.colliderWorld(c);
     if (dt > 0) this.cull.beginRun(this.colliderSphere, this.worldFromModel);
@@ -512,23 +513,19 @@ export class SpringBoneJob {
   private snapshotTails(): void {
     const order = this.springs.order, R = this.pose.rotation, A = this.appliedRotation;
     const stamps = this.slotStamp, start = ++this.version;
-    const cache = this.startCache, leftOut = this.springNodesLeftOut, M = this.nodeMatrices;
     for (let k = 0; k < order.length; k++) {
       const j = order[k];
       const r = this.slot[j] * 4, a = j * 4, p = this.parentSlot[j];
       // A joint the pose left in the rotation it was given, under a parent not rewritten here,
       // already stands as the frame began in the node matrices (the usual frame: no clip moves
-      // the hair, or a fixed step after the last); where the caller left the spring nodes out,
-      // only while its other inputs are as they were (SpringStartCache).
-      if (R[r] === A[a] && R[r + 1] === A[a + 1] && R[r + 2] === A[a + 2] && R[r + 3] === A[a + 3] && (p < 0 || stamps[p] <= start) &&
-        (!leftOut || cache.matches(k, M))) continue;
+      // the hair, or a fixed step after the last; or a frame whose caller left them out, see
+      // SpringStartCache).
+      if (R[r] === A[a] && R[r + 1] === A[a + 1] && R[r + 2] === A[a + 2] && R[r + 3] === A[a + 3] && (p < 0 || stamps[p] <= start)) continue;
       R[r] = A[a]; R[r + 1] = A[a + 1]; R[r + 2] = A[a + 2]; R[r + 3] = A[a + 3];
       this.updateAfter(k);
-      if (leftOut) cache.record(k, M);
     }
-    cache.valid = leftOut;
     // The tail nodes' world positions (the translation of W · nodeMatrices, all of it read).
-    const W = this.worldFromModel, tails = this.tailSlot, dst = this.startTail;
+    const W = this.worldFromModel, M = this.nodeMatrices, tails = this.tailSlot, dst = this.startTail;
     const w0 = W[0], w1 = W[1], w2 = W[2], w4 = W[4], w5 = W[5], w6 = W[6], w8 = W[8], w9 = W[9], w10 = W[10], w12 = W[12], w13 = W[13], w14 = W[14];
     const translationOnly = worldPlacement[0] !== PLACED_AFFINE;
     for (let j = 0; j < tails.length; j++) {

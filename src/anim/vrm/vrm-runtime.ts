@@ -98,21 +98,28 @@ export class VrmRuntime {
 
   /**
    * The pose's node matrices for `run`: localToModel, leaving out the nodes the spring bones
-   * rewrite when they are on and nothing before them reads those nodes (look-at and constraint
-   * nodes outside the springs; a parents-first joint order). The springs then take those
-   * nodes' start-of-frame matrices from their last run, or recompute them where an input
-   * changed (SpringBoneJob.springNodesLeftOut): the same matrices, computed once a frame
-   * instead of twice. Call `run` right after it.
+   * rewrite while every input of them is as in the springs' last run (SpringStartCache: the
+   * model moved through `worldFromModel`, a still or paused pose, a clip that leaves the body
+   * above the hair alone), so they are computed once a frame instead of twice: those nodes
+   * already hold their matrices. Only where the springs are on and nothing before them reads
+   * those nodes (look-at and constraint nodes outside the springs; a parents-first joint
+   * order). Call `run` right after it.
    */
   updateNodeMatrices(): void {
-    const h = this.model.hierarchy, springs = this.springs;
+    const h = this.model.hierarchy, springs = this.springs, M = this.nodeMatrices;
     if (springs === undefined || !this.springsEnabled || !this.leavesSpringNodes) {
-      localToModel(h, this.pose, this.nodeMatrices);
+      localToModel(h, this.pose, M);
+      if (springs) springs.startCache.valid = false;
       return;
     }
-    const runs = springs.startCache.outsideRuns;
-    for (let i = 0; i < runs.length; i += 2) localToModel(h, this.pose, this.nodeMatrices, runs[i], runs[i + 1]);
-    springs.springNodesLeftOut = true;
+    const cache = springs.startCache;
+    const outside = cache.outsideRuns;
+    for (let i = 0; i < outside.length; i += 2) localToModel(h, this.pose, M, outside[i], outside[i + 1]);
+    if (!cache.unchanged(M)) {
+      const inside = cache.insideRuns;
+      for (let i = 0; i < inside.length; i += 2) localToModel(h, this.pose, M, inside[i], inside[i + 1]);
+    }
+    springs.springNodesChecked = true;
   }
 
   /** The VRM steps over the node matrices of the current pose (`updateNodeMatrices`, or localToModel). */
@@ -120,7 +127,7 @@ export class VrmRuntime {
     try {
       this.runSteps();
     } finally {
-      if (this.springs) this.springs.springNodesLeftOut = false;
+      if (this.springs) this.springs.springNodesChecked = false;
     }
   }
 

@@ -76,9 +76,9 @@ describe('VrmRuntime.updateNodeMatrices (the spring nodes computed once a frame)
     expect(model.hierarchy.count - outside).toBeGreaterThanOrEqual(100);
     expect(outside).toBeGreaterThan(0);
     vrm.updateNodeMatrices();
-    expect(vrm.springs!.springNodesLeftOut).toBe(true);
+    expect(vrm.springs!.springNodesChecked).toBe(true);
     vrm.run();
-    expect(vrm.springs!.springNodesLeftOut).toBe(false);
+    expect(vrm.springs!.springNodesChecked).toBe(false);
   });
 
   for (const [name, change] of [['the world moves', still], ['the head turns', headTurns], ['hair joints change under a clip', hairMoves]] as const) {
@@ -96,7 +96,7 @@ describe('VrmRuntime.updateNodeMatrices (the spring nodes computed once a frame)
     expect(job.startCache.usable).toBe(true);
     const slots = Int32Array.from(springs.jointNode, (n) => model.hierarchy.slotOf[n]);
     const reversed = Int32Array.from(springs.order).reverse();
-    const cache = new SpringStartCache(model.hierarchy, createModelInstance(model).pose, reversed, slots, new Int32Array(reversed.length + 1), new Int32Array(0));
+    const cache = new SpringStartCache(model.hierarchy, createModelInstance(model).pose, reversed, slots, new Int32Array(0));
     expect(cache.usable).toBe(false);
   });
 });
