@@ -99,9 +99,13 @@ export class SpringBoneJob {
   /**
    * Set for a frame by a caller that checked the spring nodes' inputs (`startCache.unchanged`)
    * and left those nodes out of its localToModel if so (VrmRuntime.updateNodeMatrices).
+   * @internal
    */
   springNodesChecked = false;
-  /** Copies of the spring nodes' inputs (SpringStartCache). */
+  /**
+   * Copies of the spring nodes' inputs, for VrmRuntime.updateNodeMatrices.
+   * @internal
+   */
   readonly startCache: SpringStartCache;
 
   constructor(
