@@ -94,6 +94,8 @@ export class GpuSession {
   private epoch = 0;
   private unsupported: string | undefined;
   private unsubscribeDeviceLost: (() => void) | undefined;
+  /** The shape a load told before the device arrived (`forecast`). */
+  private pendingShape: ModelShape | undefined;
   /**
    * Renderer work, one step at a time: Renderer.setModel is async, so two uploads (or an
    * upload and destroy) must not interleave, or an older model could land last, or a
@@ -127,6 +129,7 @@ export class GpuSession {
     this.release();
     this.request = undefined;
     this.unsupported = undefined;
+    this.pendingShape = undefined;
   }
 
   /** Puts `model` on the renderer, after any work queued before (resolves at once if it is there). */
@@ -147,8 +150,10 @@ export class GpuSession {
    * compiling their pipelines (Renderer.forecast), so that they build while the file loads.
    */
   forecast(shape: ModelShape): void {
-    const request = this.request;
-    request?.then((gpu) => { if (!gpu.released && this.request === request) void gpu.renderer.forecast(shape); }, () => {});
+    const gpu = this.current;
+    if (gpu) void gpu.renderer.forecast(shape);
+    // Asked for as the device arrives, before the lighting's work (host.configure) there.
+    else if (this.isOpen) this.pendingShape = shape;
   }
 
   /** After a re-insertion or a device loss: puts the shown model on the current renderer. */
@@ -165,6 +170,12 @@ export class GpuSession {
   applySettings(): void {
     const gpu = this.current;
     if (!gpu) return;
+    this.applyRenderSettings(gpu);
+    this.host.configure?.(gpu);
+  }
+
+  /** The host's settings on the renderer (applySettings without the host's own configuration). */
+  private applyRenderSettings(gpu: GpuState): void {
     const wanted = this.host.settings();
     const settings = gpu.renderer.settings;
     settings.exposure = wanted.exposure;
@@ -181,7 +192,6 @@ export class GpuSession {
       settings.ground = wanted.shadows;
       if (wanted.shadows) this.prepareSkinning(gpu);
     }
-    this.host.configure?.(gpu);
   }
 
   /** `variant-name` changed: draws the variant it selects (after the work queued before), then reports it. */
@@ -211,7 +221,13 @@ export class GpuSession {
       const renderer = new Renderer(device, { format: viewFormat, label: this.label });
       const gpu: GpuState = { device, context, renderer, uploaded: undefined, released: false };
       this.current = gpu;
-      this.applySettings();
+      // The model's pipelines (the longest wait before a first frame) are asked for first, with
+      // the settings they depend on; then the lighting starts its environment.
+      this.applyRenderSettings(gpu);
+      const shape = this.pendingShape;
+      this.pendingShape = undefined;
+      if (shape) void renderer.forecast(shape);
+      this.host.configure?.(gpu);
       this.host.invalidate();
       this.ensureUploaded();
       return gpu;

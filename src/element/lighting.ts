@@ -7,10 +7,11 @@
  * once per device and URL and shared by every viewer on the page (counted, freed when the
  * last viewer lets go). `environment-change` fires when a new environment shows.
  */
+import { nextTask } from '../gpu/device/next-task.ts';
 import type { Environment } from '../gpu/environment/environment.ts';
 import { EnvironmentError, type EquirectImage } from '../gpu/environment/equirect.ts';
 import { neutralEnvironment } from '../gpu/environment/neutral.ts';
-import { prefilterEnvironment } from '../gpu/environment/prefilter.ts';
+import { prefilterEnvironment, requestPrefilterPipelines } from '../gpu/environment/prefilter.ts';
 import { perDevice } from '../gpu/device/per-device.ts';
 import { ToneMapping } from '../gpu/layouts/bindings.ts';
 import type { Renderer } from '../gpu/renderer.ts';
@@ -89,7 +90,10 @@ function acquire(device: GPUDevice, key: string): Promise<Environment> {
   const byKey = environmentsOf(device);
   let entry = byKey.get(key);
   if (!entry) {
-    const environment = loadEnvironmentImage(key).then((image) => prefilterEnvironment(device, image, key === NEUTRAL ? 'neutral environment' : key));
+    // The pipelines compile in the GPU process while this thread makes or fetches the image;
+    // a task boundary first lets a model's JSON that arrived meanwhile ask for its own pipelines.
+    requestPrefilterPipelines(device);
+    const environment = nextTask().then(() => loadEnvironmentImage(key)).then((image) => prefilterEnvironment(device, image, key === NEUTRAL ? 'neutral environment' : key));
     entry = { environment, users: 0 };
     byKey.set(key, entry);
     // A failed load is forgotten, so a later use tries again.

@@ -55,6 +55,13 @@ export interface ModelDrawsContext {
   readonly onWarning: (warning: GltfWarning) => void;
 }
 
+/** What a model's bounds and casters reach, from its data alone (made while its pipelines compile). */
+interface ModelReach {
+  readonly culler: InstanceCuller;
+  readonly groundFootprint: GroundFootprint;
+  readonly shadowCasters: ShadowCasterBounds;
+}
+
 export class ModelDraws {
   readonly draws: readonly Draw[];
   /** Opaque and masked draws, grouped by pipeline then material (fixed order). */
@@ -160,8 +167,11 @@ export class ModelDraws {
       if (method === 'center-of-rotation') await centers.prepare();
     };
     const pipelines = new DrawPipelineTable(ctx, draws, (code) => created!.createPreskin(code), prepareMethod);
-    const { surface } = await pipelines.ensure(skinning, 'vertex', false);
-    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers, dqPalettes);
+    const compiled = pipelines.ensure(skinning, 'vertex', false);
+    // The model's CPU-side reach while the pipelines compile (a first frame waits for them).
+    const reach: ModelReach = { culler: new InstanceCuller(model), groundFootprint: groundFootprint(model), shadowCasters: createShadowCasterBounds(model) };
+    const { surface } = await compiled;
+    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers, dqPalettes, reach);
     return created;
   }
 
@@ -197,6 +207,7 @@ export class ModelDraws {
     variant: number,
     centers: GpuCenters,
     dqPalettes: DqPalettePass,
+    reach: ModelReach,
   ) {
     this.draws = draws;
     this.centers = centers;
@@ -239,11 +250,11 @@ export class ModelDraws {
     this.preskinBase = layout.drawBase;
     this.preskinVertices = layout.verticesPerInstance;
     this.preskin = undefined;
-    this.shadowCasters = createShadowCasterBounds(model);
-    this.groundFootprint = groundFootprint(model);
+    this.shadowCasters = reach.shadowCasters;
+    this.groundFootprint = reach.groundFootprint;
     this.exactNormals = new Uint8Array(model.meshNodes.length);
     this.autoLineLength = Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION;
-    this.culler = new InstanceCuller(model);
+    this.culler = reach.culler;
     this.ensureCapacity(1);
     // Centres made later (a method switch) are bound as they arrive.
     centers.onReady = () => this.bind();

@@ -8,6 +8,7 @@
  * height-correlated Smith visibility, Schlick's Fresnel; f32 on the GPU, f64 here, so texels
  * may differ in the last half-float bit (test/gpu/environment/brdf-lut.test.ts compares them).
  */
+import { nextTask } from '../device/next-task.ts';
 import { toHalf } from './equirect.ts';
 import { BRDF_LUT_SIZE } from './prefilter-params.ts';
 
@@ -87,18 +88,17 @@ export function brdfScaleBias(nDotV: number, roughness: number, dst: Float64Arra
   return scaleBias(nDotV, roughness, halfVectors(roughness, sinPhi, radical, new Float64Array(2 * BRDF_LUT_SAMPLES)), dst);
 }
 
-let table: Uint16Array | undefined;
+/** Rows computed per slice of `prepareBrdfLut` (~5 ms of a quiet CPU each). */
+const ROWS_PER_SLICE = 8;
 
 /**
- * The table as rg16float texels, row by row (computed on the first call, ~2 M samples, then
- * shared: it depends on nothing).
+ * Rows `from` to `to` (excluded) of the table into `halves` (BRDF_LUT_SIZE² rg16float texels,
+ * row by row): the table is the same whether made in one call or in slices.
  */
-export function brdfLutHalves(): Uint16Array {
-  if (table) return table;
-  const halves = new Uint16Array(BRDF_LUT_SIZE * BRDF_LUT_SIZE * 2);
+export function brdfLutRows(halves: Uint16Array, from: number, to: number): Uint16Array {
   const ab = new Float64Array(2), h = new Float64Array(2 * BRDF_LUT_SAMPLES);
   const { sinPhi, radical } = samplePoints();
-  for (let y = 0; y < BRDF_LUT_SIZE; y++) {
+  for (let y = from; y < to; y++) {
     const roughness = (y + 0.5) / BRDF_LUT_SIZE;
     halfVectors(roughness, sinPhi, radical, h);
     for (let x = 0; x < BRDF_LUT_SIZE; x++) {
@@ -108,6 +108,40 @@ export function brdfLutHalves(): Uint16Array {
       halves[o + 1] = toHalf(ab[1]);
     }
   }
-  table = halves;
   return halves;
+}
+
+let table: Uint16Array | undefined;
+/** The table while `prepareBrdfLut` fills it, and the rows it has. */
+let partial: { readonly halves: Uint16Array; rows: number } | undefined;
+
+/** Computes up to `count` more rows of the table; true once it is complete. */
+function computeRows(count: number): boolean {
+  if (table) return true;
+  const p = partial ??= { halves: new Uint16Array(BRDF_LUT_SIZE * BRDF_LUT_SIZE * 2), rows: 0 };
+  const end = Math.min(BRDF_LUT_SIZE, p.rows + count);
+  brdfLutRows(p.halves, p.rows, end);
+  p.rows = end;
+  if (end < BRDF_LUT_SIZE) return false;
+  table = p.halves;
+  partial = undefined;
+  return true;
+}
+
+/**
+ * The table as rg16float texels, row by row (computed on the first call, ~2 M samples, then
+ * shared: it depends on nothing). Finishes at once what `prepareBrdfLut` left.
+ */
+export function brdfLutHalves(): Uint16Array {
+  computeRows(BRDF_LUT_SIZE);
+  return table!;
+}
+
+/**
+ * Computes the table in slices of a few rows, each in a task of its own (`nextTask`), so
+ * that the tasks waiting meanwhile (a model's download, its pipelines asked from its JSON)
+ * are not held up behind its ~2 M samples; resolves once `brdfLutHalves` has it.
+ */
+export async function prepareBrdfLut(): Promise<void> {
+  while (!computeRows(ROWS_PER_SLICE)) await nextTask();
 }

@@ -24,7 +24,7 @@ import {
   PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS, SPECULAR_SAMPLES, SPECULAR_SIZE_RATIO,
 } from './prefilter-params.ts';
 import { irradianceSh9 } from './sh9.ts';
-import { brdfLutHalves } from './brdf-lut.ts';
+import { brdfLutHalves, prepareBrdfLut } from './brdf-lut.ts';
 
 export const ENVIRONMENT_SHADER_SOURCE = pipelineShader('environment prefilter', {
   'pbr.wgsl': pbrWgsl, 'fullscreen.wgsl': fullscreenWgsl, 'environment.wgsl': environmentWgsl,
@@ -118,11 +118,19 @@ export function releaseBrdfLut(device: GPUDevice): void {
   lut.texture.destroy();
 }
 
+/**
+ * Starts compiling the prefilter's pipelines on `device` (once per device), before the image
+ * to prefilter is made or fetched: `prefilterEnvironment` then finds them under way.
+ */
+export function requestPrefilterPipelines(device: GPUDevice): void {
+  prefilterPipelines(device);
+}
+
 /** Prefilters `image` into an Environment (see the module comment). The caller owns the result. */
 export async function prefilterEnvironment(device: GPUDevice, image: EquirectImage, label = 'environment'): Promise<Environment> {
   const p = prefilterPipelines(device);
   // While the pipelines compile (another process, in a browser): the BRDF table the first frame binds.
-  brdfLutHalves();
+  await prepareBrdfLut();
   const [equirectToCube, downsample, specularPipeline] = await Promise.all([p.equirectToCube, p.downsample, p.specular]);
   const source = downsampleEquirect(image, MAX_EQUIRECT_WIDTH);
   const equirect = device.createTexture({

@@ -5,7 +5,7 @@
  * frame waited on.
  */
 import { describe, expect, it } from 'vitest';
-import { BRDF_LUT_SAMPLES, brdfLutHalves, brdfScaleBias } from '../../../src/gpu/environment/brdf-lut.ts';
+import { BRDF_LUT_SAMPLES, brdfLutHalves, brdfLutRows, brdfScaleBias, prepareBrdfLut } from '../../../src/gpu/environment/brdf-lut.ts';
 import { ENVIRONMENT_PIPELINES, ENVIRONMENT_SHADER_SOURCE, acquireBrdfLut, brdfLutTexture, prefilterEnvironment, releaseBrdfLut } from '../../../src/gpu/environment/prefilter.ts';
 import { neutralEnvironment } from '../../../src/gpu/environment/neutral.ts';
 import { BRDF_LUT_SIZE } from '../../../src/gpu/environment/prefilter-params.ts';
@@ -81,6 +81,15 @@ describe.skipIf(!device)('BRDF table on the CPU', () => {
       worst = Math.max(worst, slack);
     }
     expect(worst).toBeLessThanOrEqual(2);
+  });
+
+  it('made in slices of rows (prepareBrdfLut, between other tasks) it is the table made in one pass', async () => {
+    const texels = BRDF_LUT_SIZE * BRDF_LUT_SIZE * 2;
+    const sliced = new Uint16Array(texels);
+    for (const [from, to] of [[0, 5], [5, 13], [13, 40], [40, BRDF_LUT_SIZE]]) brdfLutRows(sliced, from, to);
+    expect(sliced).toEqual(brdfLutRows(new Uint16Array(texels), 0, BRDF_LUT_SIZE));
+    await prepareBrdfLut();
+    expect(brdfLutHalves()).toEqual(sliced);
   });
 
   it('brdfScaleBias: smooth and head-on returns f0 whole; rough and grazing loses energy; A + B ≤ 1', () => {

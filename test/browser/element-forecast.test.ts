@@ -1,0 +1,108 @@
+/**
+ * <skinned-mesh-viewer> asks for its model's pipelines from the file's JSON (the forecast:
+ * gltf/model-shape.ts, element/loading/early-shape.ts, Renderer.forecast), in real Chromium:
+ * the page hands the element the Fox's GLB header and JSON chunk, and holds the BIN chunk back
+ * until the element asks for a mesh pipeline or its environment shows, whichever comes first.
+ * Without the forecast the mesh pipeline is asked for only once the buffers are read, so the
+ * environment releases the BIN first and the test fails. The device is handed over only after
+ * the JSON arrived, and the mesh pipeline must then be asked for before the environment's
+ * (GpuSession forecasts before the lighting starts its CPU work).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { openTestPage, serveAssets } from './element-support.ts';
+
+const unavailable = browserUnavailable();
+if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
+
+const LOAD_TIMEOUT = 60_000;
+
+describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines from the JSON', () => {
+  let session: BrowserSession;
+  let page: Page;
+  beforeAll(async () => {
+    session = await startBrowserSession();
+    // A page of its own: the device (shared by a page's viewers) is first asked for by this test.
+    ({ page } = await session.newPage());
+    await serveAssets(page);
+    await openTestPage(page, session.baseUrl);
+  }, 60_000);
+  afterAll(async () => { await session?.close(); });
+  afterEach(async () => { await session?.checkWebGpuErrors(); });
+
+  it('asks for the mesh pipeline while the BIN chunk is held back, and before the environment\'s pipelines', async () => {
+    const result = await page.evaluate(async (timeout) => {
+      const log: string[] = [];
+      let release!: () => void;
+      const released = new Promise<void>((done) => { release = done; });
+      let jsonDelivered!: () => void;
+      const jsonArrived = new Promise<void>((done) => { jsonDelivered = done; });
+
+      const createAsync = GPUDevice.prototype.createRenderPipelineAsync;
+      GPUDevice.prototype.createRenderPipelineAsync = function (descriptor) {
+        log.push(`pipeline ${descriptor.label}`);
+        if (descriptor.label?.startsWith('mesh ')) release();
+        return createAsync.call(this, descriptor);
+      };
+      // The device only once the JSON was read (and a task later): its shape is known by then.
+      const requestDevice = GPUAdapter.prototype.requestDevice;
+      GPUAdapter.prototype.requestDevice = async function (descriptor) {
+        await jsonArrived;
+        await new Promise((done) => setTimeout(done, 0));
+        log.push('device');
+        return requestDevice.call(this, descriptor);
+      };
+      const pageFetch = window.fetch;
+      window.fetch = async (input, init) => {
+        const response = await pageFetch(input, init);
+        if (!String(input).endsWith('/assets/Fox.glb')) return response;
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        // GLB header (12 bytes), JSON chunk header (8), the JSON: then the BIN chunk.
+        const jsonEnd = 20 + new DataView(bytes.buffer).getUint32(12, true);
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            if (log.includes('json')) {
+              await released;
+              log.push('bin');
+              controller.enqueue(bytes.slice(jsonEnd));
+              controller.close();
+              return;
+            }
+            log.push('json');
+            controller.enqueue(bytes.slice(0, jsonEnd));
+            jsonDelivered();
+          },
+        });
+        return new Response(body, { headers: { 'content-length': String(bytes.byteLength), 'content-type': 'model/gltf-binary' } });
+      };
+
+      const el = document.createElement('skinned-mesh-viewer');
+      el.id = 'f';
+      el.setAttribute('src', '/assets/Fox.glb');
+      // Without a forecast nothing asks for a mesh pipeline before the BIN: the environment showing releases it.
+      el.addEventListener('environment-change', () => release(), { once: true });
+      document.getElementById('stage')!.append(el);
+      try {
+        await window.helpers.whenLoaded(el, timeout);
+        await window.helpers.drawFrames(el, 1);
+      } finally {
+        GPUDevice.prototype.createRenderPipelineAsync = createAsync;
+        GPUAdapter.prototype.requestDevice = requestDevice;
+        window.fetch = pageFetch;
+      }
+      return { log, frames: window.instrument.frames(window.helpers.canvasOf(el)) };
+    }, LOAD_TIMEOUT);
+
+    const { log } = result;
+    const firstMesh = log.findIndex((entry) => entry.startsWith('pipeline mesh '));
+    const firstEnvironment = log.findIndex((entry) => entry.startsWith('pipeline environment prefilter'));
+    expect(log.indexOf('json')).toBeLessThan(log.indexOf('device'));
+    expect(firstMesh, log.join('\n')).toBeGreaterThan(log.indexOf('device'));
+    // Asked for from the JSON alone, while the buffers were still on their way.
+    expect(firstMesh, log.join('\n')).toBeLessThan(log.indexOf('bin'));
+    // And ahead of the lighting's pipelines, the JSON having come before the device.
+    expect(firstEnvironment, log.join('\n')).toBeGreaterThan(firstMesh);
+    expect(result.frames).toBeGreaterThan(0);
+  }, 90_000);
+});
