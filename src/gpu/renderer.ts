@@ -585,7 +585,8 @@ export class Renderer {
   private feedGpuPalettes(encoder: GPUCommandEncoder, plan: FramePlan, current: ModelDraws, source: GpuPaletteSource): number {
     const m = current.paletteMatrices, count = plan.visibleCount;
     if (m === 0) return 0;
-    if (plan.feed === 'gpu-converted') return current.dqPalettes.encode(encoder, this.device.queue, source.palettes, current.paletteBuffer, count * m, plan.first * m);
+    // Converted only for a method that reads DqJoint entries, whose pipelines were built after its pass (ModelDraws.create).
+    if (plan.feed === 'gpu-converted') return current.dqPalettes!.encode(encoder, this.device.queue, source.palettes, current.paletteBuffer, count * m, plan.first * m);
     if (plan.feed === 'gpu-range') encoder.copyBufferToBuffer(source.palettes, plan.first * m * PALETTE_MATRIX_BYTES, current.paletteBuffer, 0, count * m * PALETTE_MATRIX_BYTES);
     return 0;
   }

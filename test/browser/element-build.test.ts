@@ -133,6 +133,7 @@ describe('library build', () => {
       'the GPU record pass\'s WGSL (crowds)': 'fn writeRecords',
       'compute pre-skinning\'s WGSL (skinning-path="compute")': 'fn preskin(',
       'the GPU dual-quaternion palette pass\'s WGSL (crowds skinned by dual quaternions)': 'fn jacobiEigen3',
+      'the GPU dual-quaternion palette pass\'s TypeScript (dual-quaternion or centre-of-rotation skinning)': 'DqPalettePass.encode: prepare() first',
       'the debug overlays\' WGSL (debug-view)': 'fn fsBone(',
       'the sheen albedo table\'s builder (KHR_materials_sheen)': 'fn fsSheenAlbedo',
       'the VRM readers (a file with a VRM part)': 'is not a VRM 0.x shader three-vrm converts',

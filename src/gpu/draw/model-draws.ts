@@ -18,7 +18,7 @@ import { transmitsLight } from '../pipelines/pbr-extensions-path.ts';
 import { DrawPipelineTable } from './draw-pipelines.ts';
 import { DRAW_RECORD_SIZE, DRAW_RECORD_WORDS, DrawRecordArray, DrawRecordWord } from '../layouts/draw-record.ts';
 import type { GpuMaterial, GpuModel } from '../model/upload.ts';
-import { DqPalettePass } from './dq-palette-pass.ts';
+import type { DqPalettePass } from './dq-palette-pass.ts';
 import { centerLayout, GpuCenters } from '../model/center-buffer.ts';
 import { INDIRECT_ARGS_BYTES } from '../layouts/cull.ts';
 import type { GpuCuller } from './culling-pass.ts';
@@ -39,6 +39,9 @@ import { createShadowCasterBounds, type ShadowCasterBounds, type ShadowCasterPip
  * frames draw as they do while the passes' pipelines build: unculled, their records written on
  * the CPU (or, for a source whose per-instance inputs only the GPU records take, not yet).
  */
+/** The dual-quaternion palette pass's code, loaded when a model is first prepared for a method that reads DqJoint entries. */
+const dqPaletteCode = new BackgroundBuild('the dual-quaternion palette pass\'s code', () => import('./dq-palette-pass.ts'));
+
 const gpuPassCode = new BackgroundBuild('the GPU culling and record passes\' code', () => Promise.all([import('./culling-pass.ts'), import('./records-pass.ts')]));
 
 /** What the Renderer lends its models. */
@@ -54,6 +57,9 @@ export interface ModelDrawsContext {
   /** What preparing centre-of-rotation skinning reports (a primitive over the precomputation's budget). */
   readonly onWarning: (warning: GltfWarning) => void;
 }
+
+/** A model's DqPalettePass, once a method that reads DqJoint entries was prepared. */
+interface DqPaletteHolder { pass: DqPalettePass | undefined }
 
 /** What a model's bounds and casters reach, from its data alone (made while its pipelines compile). */
 interface ModelReach {
@@ -109,8 +115,10 @@ export class ModelDraws {
   readonly centerBase: Int32Array;
   /** The model's centres of rotation on the GPU, made when centre-of-rotation skinning is first prepared. */
   readonly centers: GpuCenters;
-  /** DqJoint entries from GPU palettes (a GPU-evaluated crowd), for the methods that read them. */
-  readonly dqPalettes: DqPalettePass;
+  /** DqJoint entries from GPU palettes (a GPU-evaluated crowd), for the methods that read them (made when one is first prepared). */
+  get dqPalettes(): DqPalettePass | undefined {
+    return this.dq.pass;
+  }
   readonly preskinVertices: number;
   /** The compute path's buffers, made when its pipelines are. */
   preskin: PreskinBuffers | undefined;
@@ -158,12 +166,16 @@ export class ModelDraws {
     const { draws, restRadius } = createDraws(model, gpu, ctx.format, variant);
     let created: ModelDraws | undefined;
     const centers = new GpuCenters(ctx.device, model, gpu, `${ctx.label} ${model.name}`, ctx.onWarning);
-    const dqPalettes = new DqPalettePass(ctx.device, `${ctx.label} ${model.name}`);
+    const dq: DqPaletteHolder = { pass: undefined };
     // Nothing can ask for the compute path before `create` returns the table's owner. The
     // methods that read DqJoint entries wait for the conversion pass, and centres of rotation
     // for the centres too, as for a shader compile.
     const prepareMethod = async (method: SkinningMethod) => {
-      if (usesDqPalette(method)) await dqPalettes.prepare();
+      if (usesDqPalette(method)) {
+        const { DqPalettePass } = await dqPaletteCode.prepare();
+        dq.pass ??= new DqPalettePass(ctx.device, `${ctx.label} ${model.name}`);
+        await dq.pass.prepare();
+      }
       if (method === 'center-of-rotation') await centers.prepare();
     };
     const pipelines = new DrawPipelineTable(ctx, draws, (code) => created!.createPreskin(code), prepareMethod);
@@ -171,7 +183,7 @@ export class ModelDraws {
     // The model's CPU-side reach while the pipelines compile (a first frame waits for them).
     const reach: ModelReach = { culler: new InstanceCuller(model), groundFootprint: groundFootprint(model), shadowCasters: createShadowCasterBounds(model) };
     const { surface } = await compiled;
-    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers, dqPalettes, reach);
+    created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers, dq, reach);
     return created;
   }
 
@@ -206,12 +218,11 @@ export class ModelDraws {
     skinning: SkinningMethod,
     variant: number,
     centers: GpuCenters,
-    dqPalettes: DqPalettePass,
+    private readonly dq: DqPaletteHolder,
     reach: ModelReach,
   ) {
     this.draws = draws;
     this.centers = centers;
-    this.dqPalettes = dqPalettes;
     this.skinning = skinning;
     this.variant = variant;
     // Draws that share a pipeline for one method share it for the other (the keys differ in the method alone).
@@ -612,7 +623,7 @@ export class ModelDraws {
   /** Frees what this made; the upload too unless `keepUpload` (another ModelDraws shares it: `switched`). */
   destroy(keepUpload = false): void {
     this.centers.destroy();
-    this.dqPalettes.destroy();
+    this.dq.pass?.destroy();
     this.destroyed = true;
     this.debug?.destroy();
     if (!keepUpload) this.gpu.destroy();
