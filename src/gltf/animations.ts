@@ -1,14 +1,15 @@
 import { ComponentType, Interpolation, TargetPath } from './constants.ts';
 import { GltfError } from './errors.ts';
 import { asObject, describe, optArray, optString, reqIndex, type JsonObject } from './json.ts';
-import { channelPointer, MATERIAL_ANIM_FLOATS, resolvePointer } from './extensions/khr-animation-pointer.ts';
+import { MATERIAL_ANIM_FLOATS } from './extensions/khr-animation-pointer.ts';
+import type { PointerReader } from './extensions/khr-animation-pointer-reader.ts';
 import type { Channel, Clip, Hierarchy, MaterialTrack, Mesh, NodeInfo, Sampler } from './model.ts';
 import { QUAT_LENGTH_WARN, type ReadContext } from './read-context.ts';
 import { normalizeQuat, prepareSlerpKeys } from '../math/quat.ts';
 
 /** The `animations` section: channels by node slot, samplers checked and shared, key times made canonical. */
-export function readAnimations(ctx: ReadContext, h: Hierarchy, meshes: readonly Mesh[], nodes: readonly NodeInfo[]): Clip[] {
-  return new AnimationReader(ctx).read(h, meshes, nodes);
+export function readAnimations(ctx: ReadContext, h: Hierarchy, meshes: readonly Mesh[], nodes: readonly NodeInfo[], pointers?: PointerReader): Clip[] {
+  return new AnimationReader(ctx, pointers).read(h, meshes, nodes);
 }
 
 /** One instance per load: samplers and key-time arrays are shared across all animations. */
@@ -23,7 +24,8 @@ class AnimationReader {
   private ignoredCount = 0;
   private nodesByMesh: number[][] | undefined;
 
-  constructor(private readonly ctx: ReadContext) {}
+  /** `pointers`: KHR_animation_pointer's reader, which load.ts imports for a file with a pointer channel (pointer-presence.ts). */
+  constructor(private readonly ctx: ReadContext, private readonly pointers: PointerReader | undefined) {}
 
   read(h: Hierarchy, meshes: readonly Mesh[], nodes: readonly NodeInfo[]): Clip[] {
     const clips = optArray(this.ctx.root, 'animations', '').map((a, ai): Clip => {
@@ -88,10 +90,10 @@ class AnimationReader {
         }
         channels.push({ node, slot: h.slotOf[node], path: targetPath, sampler: s, timeline });
       };
-      const pointerChannel = (ch: JsonObject, cpath: string, target: JsonObject): void => {
-        const pointer = channelPointer(target, `${cpath}.target`);
+      const pointerChannel = (ch: JsonObject, cpath: string, target: JsonObject, reader: PointerReader): void => {
+        const pointer = reader.channelPointer(target, `${cpath}.target`);
         const at = `${cpath}.target.extensions.KHR_animation_pointer.pointer`;
-        const t = resolvePointer(pointer, this.ctx.root, at);
+        const t = reader.resolvePointer(pointer, this.ctx.root, at);
         switch (t.kind) {
           case 'ignored':
             if (this.ignoredCount++ < MAX_LISTED) this.ignoredPointers.push(`${cpath} (${pointer.length > 120 ? `${pointer.slice(0, 120)}…` : pointer})`);
@@ -123,7 +125,8 @@ class AnimationReader {
         const target = asObject(ch.target, `${cpath}.target`);
         const pathName = optString(target, 'path', `${cpath}.target`);
         if (pathName === 'pointer') {
-          pointerChannel(ch, cpath, target);
+          if (!this.pointers) throw new Error(`${cpath}: KHR_animation_pointer's reader was not loaded (readAnimations needs it for a pointer channel)`);
+          pointerChannel(ch, cpath, target, this.pointers);
           return;
         }
         if (target.node === undefined) return; // Allowed by the spec: the target lives in an extension.

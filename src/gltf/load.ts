@@ -8,6 +8,7 @@ import { usesLazyMaterialExtensions } from './extensions/material-presence.ts';
 import { loadVrmDependents } from './extensions/vrm-dependents.ts';
 import { hasVrmParts } from './extensions/vrm-presence.ts';
 import { hasInstancedNodes } from './extensions/instancing-presence.ts';
+import { hasPointerChannels } from './extensions/pointer-presence.ts';
 import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
 import { asObject, describe, optArray, optString, type JsonObject } from './json.ts';
 import { readMaterials, readSamplers, readTextures } from './materials.ts';
@@ -64,6 +65,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   // Likewise the readers of the less common material extensions (VRM 0.x's MToon is converted by them too).
   const materialReaders = usesLazyMaterialExtensions(root) || vrmCode ? quietly(loadMaterialExtensions()) : undefined;
   const instancing = hasInstancedNodes(Array.isArray(root.nodes) ? root.nodes : []) ? quietly(import('./extensions/ext-mesh-gpu-instancing.ts')) : undefined;
+  const pointerReader = hasPointerChannels(root) ? quietly(import('./extensions/khr-animation-pointer-reader.ts')) : undefined;
   const src = await loadBuffers(root, bytes.byteLength, glbBin, options);
   const ctx = new ReadContext(root, src);
   // Checked before the images are fetched, so a file wrong in both reports its nodes.
@@ -81,7 +83,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   const hierarchy = buildHierarchy(ctx, nodesJson, nodes);
   const humanoid = vrmReaders?.readVrmHumanoid(ctx, nodes.length);
   const skins = readSkins(ctx, nodes, hierarchy, new NodeTree(hierarchy));
-  const animations = readAnimations(ctx, hierarchy, meshes, nodes);
+  const animations = readAnimations(ctx, hierarchy, meshes, nodes, await pointerReader);
   const markAnimatedMatrices = hierarchy.useMatrix;
   for (const clip of animations) {
     for (const ch of clip.channels) if (ch.path !== TargetPath.WEIGHTS) markAnimatedMatrices[ch.slot] = 0;

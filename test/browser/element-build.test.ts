@@ -148,6 +148,7 @@ describe('library build', () => {
       'the VRM runtime: spring bones, look-at, expressions, constraints (a VRM model)': 'SpringBoneJob: worldFromModel is not finite',
       'the skinned ray caster (hotspots, positionAndNormalFromPoint)': 'SkinnedRaycaster.cast: the instance is of another model',
       'the less common material extensions\' readers (VRMC_materials_mtoon, clearcoat…)': 'is not a VRMC_materials_mtoon version this reader knows',
+      'KHR_animation_pointer\'s channel reader (a pointer channel)': 'channel needs the KHR_animation_pointer extension object',
       'EXT_mesh_gpu_instancing\'s reader (an instanced node)': 'has no attributes; the node is drawn once, as three.js r187 does',
       'ktx-parse and the KTX2 transcoding glue (a page transcodes in its worker; only without one on its own thread)': 'Missing KTX 2.0 identifier.',
     };

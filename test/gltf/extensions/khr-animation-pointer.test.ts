@@ -7,8 +7,9 @@ import type { AnimationTrack, GltfBuilder } from '../../../src/gltf/builder.ts';
 import { TargetPath } from '../../../src/gltf/constants.ts';
 import { GltfError } from '../../../src/gltf/errors.ts';
 import {
-  EXTENSION_PROPERTIES, MATERIAL_ANIM_FLOATS, MaterialAnimOffset, MTOON_TEXTURE_SLOT_COUNT, resolvePointer, TextureSlot, UV_TRANSFORM_FLOATS, UvTransformOffset,
+  MATERIAL_ANIM_FLOATS, MaterialAnimOffset, MTOON_TEXTURE_SLOT_COUNT, TextureSlot, UV_TRANSFORM_FLOATS, UvTransformOffset,
 } from '../../../src/gltf/extensions/khr-animation-pointer.ts';
+import { EXTENSION_PROPERTIES, resolvePointer } from '../../../src/gltf/extensions/khr-animation-pointer-reader.ts';
 import { CHANNEL_BYTES } from '../../../src/gltf/animations.ts';
 import { LoadBudget } from '../../../src/gltf/budget.ts';
 import { loadGltf } from '../../../src/gltf/load.ts';

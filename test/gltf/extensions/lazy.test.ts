@@ -7,6 +7,7 @@ import { encodeGlb } from '../../../src/gltf/builder.ts';
 import { parseGlb } from '../../../src/gltf/glb.ts';
 import { assetPath } from '../../support/assets.ts';
 import { compressGlb } from '../../support/compressed.ts';
+import { addPointerAnimation, buildPointerScene } from '../../support/animation-pointer.ts';
 import { buildConstraintFixture } from '../../support/vrm-fixtures.ts';
 
 /**
@@ -69,5 +70,28 @@ describe('the VRM readers are imported by the first file with a VRM part', () =>
     const constrained = await loadGltf(buildConstraintFixture());
     expect(constrained.vrm?.constraints.length).toBeGreaterThan(0);
     expect(vrmReaderImports.count).toBe(1);
+  });
+});
+
+// Counts the imports of KHR_animation_pointer's channel reader, which load.ts imports for a file with a pointer channel.
+const pointerReaderImports = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../../src/gltf/extensions/khr-animation-pointer-reader.ts', async (importOriginal) => {
+  pointerReaderImports.count++;
+  return importOriginal();
+});
+
+describe('KHR_animation_pointer\'s reader is imported by the first file with a pointer channel', () => {
+  it('the Fox (core channels) does not import it; a pointer channel does, with extensionsUsed emptied, and is read', async () => {
+    const fox = await loadGltf(new Uint8Array(readFileSync(assetPath('Fox'))));
+    expect(fox.animations.length).toBeGreaterThan(0);
+    expect(pointerReaderImports.count).toBe(0);
+    const scene = buildPointerScene((b) => addPointerAnimation(b, 'tint', [{
+      pointer: '/materials/0/pbrMetallicRoughness/baseColorFactor', input: Float32Array.of(0, 1), output: Float32Array.of(1, 0, 0, 1, 0, 0, 1, 1), type: 'VEC4',
+    }]));
+    const { json, bin } = parseGlb(scene);
+    (json as { extensionsUsed: string[] }).extensionsUsed = (json as { extensionsUsed: string[] }).extensionsUsed.filter((e) => e !== 'KHR_animation_pointer');
+    const model = await loadGltf(encodeGlb(json, bin));
+    expect(pointerReaderImports.count).toBe(1);
+    expect(model.animations[0].materialTracks?.map((t) => t.material)).toEqual([0]);
   });
 });
