@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -131,6 +132,39 @@ function exrLoaderAlone(): Plugin {
   };
 }
 
+/**
+ * Each entry of the library also imports every chunk its imports reach, so that a page asks for
+ * them all as soon as it has read the entry, rather than one level at a time as each chunk is
+ * parsed (the element's first load was four levels deep: entry → element chunk → 13 chunks → 1),
+ * as Rollup's hoistTransitiveImports does (rolldown has no such option yet). The added imports
+ * come after the entry's own and bind nothing, so every chunk is still evaluated after what it
+ * imports, in the order it was before.
+ */
+function hoistedChunkImports(): Plugin {
+  return {
+    name: 'hoisted-chunk-imports',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+        const reached = new Set<string>();
+        const pending = [...chunk.imports];
+        for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+          const next = bundle[file];
+          if (reached.has(file) || next?.type !== 'chunk') continue;
+          reached.add(file);
+          pending.push(...next.imports);
+        }
+        const missing = [...reached].filter((file) => !chunk.imports.includes(file));
+        if (missing.length === 0) continue;
+        const from = posix.dirname(chunk.fileName);
+        const specifier = (file: string) => { const r = posix.relative(from, file); return r.startsWith('.') ? r : `./${r}`; };
+        chunk.code += `\n${missing.map((file) => `import"${specifier(file)}";`).join('')}\n`;
+        chunk.imports.push(...missing);
+      }
+    },
+  };
+}
+
 /** The site's pages, by name: the demo (index.html) and every page in examples/. */
 function sitePages(): Record<string, string> {
   const pages: Record<string, string> = { main: fileURLToPath(new URL('./index.html', import.meta.url)) };
@@ -166,7 +200,7 @@ export default defineConfig(({ mode }) => ({
   // The library's files find each other relative to where the page loads them from (the
   // decoders' workers: `assets/draco-worker-*.js` with its WebAssembly, `assets/ktx2-worker-*.js`).
   // Their WGSL without comments or indentation (scripts/wgsl-compact.mjs); shaders/ stays readable.
-  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [decodersOnlyInWorkers(), exrLoaderAlone(), compactWgslImports()] } : { plugins: [exrLoaderAlone(), documentationLinksInBuild()] }),
+  ...(mode === 'lib' || mode === 'lib-min' ? { base: './', plugins: [decodersOnlyInWorkers(), exrLoaderAlone(), compactWgslImports(), hoistedChunkImports()] } : { plugins: [exrLoaderAlone(), documentationLinksInBuild()] }),
   // Workers are module workers (src/gltf/offthread.ts starts them with type: 'module'), each
   // one file with what it imports lazily inlined (the Basis transcoder into the KTX2 worker).
   worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },

@@ -108,6 +108,14 @@ describe('library build', () => {
     }
     const element = sizes.entries.find((e) => e.entry === 'element.min.js')!;
     expect(element.lazy.some((f) => f.includes('EXRLoader'))).toBe(true);
+    // Each entry names every chunk of its first load itself (vite.config.ts hoistedChunkImports): a
+    // page asks for them all once it has read the entry, not one import level at a time.
+    for (const entry of sizes.entries) {
+      const reached = new Set<string>(sizes.chunks[entry.entry].imports);
+      for (const file of reached) for (const next of sizes.chunks[file].imports) reached.add(next);
+      const named = importsOf(readFileSync(join(OUT, 'lib', entry.entry), 'utf8')).statics.map((spec) => spec.replace(/^\.\//, ''));
+      expect(new Set(named), entry.entry).toEqual(reached);
+    }
   });
 
   it('the element\'s first load carries what a plain glTF needs: crowds, built-in models, retargeting, environment decoders, the WGSL of MToon, the PBR extensions, the GPU culling/record passes and compute pre-skinning (code and WGSL), the DQ palette pass\'s WGSL, the debug views (code and WGSL), the VRM readers and runtime, the less common material extensions\' and instancing\'s readers, the ray caster of hotspots and picking, the page-thread KTX2 transcoding, the Draco decoding and wgpu-matrix are lazy chunks', () => {
