@@ -30,11 +30,11 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
 };
 
 /**
- * Gzipped bytes the element's first load may take (its entry and static chunks): the issue's target,
- * half of model-viewer 4.4's 284.3 KB (145,562 B; bench/first-load.ts measures the ratio). It took
- * 144,013 B when set.
+ * Gzipped bytes the element's first load may take (its entry and static chunks): under the issue's
+ * target, half of model-viewer 4.4's 284.3 KB (145,562 B; bench/first-load.ts measures the ratio), by
+ * the margin session 6's lazy chunks made. It took 143,228 B when set.
  */
-const ELEMENT_FIRST_LOAD_BUDGET = 145_500;
+const ELEMENT_FIRST_LOAD_BUDGET = 144_000;
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
