@@ -90,10 +90,13 @@ function acquire(device: GPUDevice, key: string): Promise<Environment> {
   const byKey = environmentsOf(device);
   let entry = byKey.get(key);
   if (!entry) {
-    // The pipelines compile in the GPU process while this thread makes or fetches the image;
-    // a task boundary first lets a model's JSON that arrived meanwhile ask for its own pipelines.
-    requestPrefilterPipelines(device);
-    const environment = nextTask().then(() => loadEnvironmentImage(key)).then((image) => prefilterEnvironment(device, image, key === NEUTRAL ? 'neutral environment' : key));
+    // A task first: the pipelines the model's JSON asked for as the device arrived (their request
+    // is a few promise steps away) and those of a JSON arriving meanwhile go to the GPU process
+    // first. The prefilter's then compile there while this thread makes or fetches the image.
+    const environment = nextTask().then(() => {
+      requestPrefilterPipelines(device);
+      return loadEnvironmentImage(key);
+    }).then((image) => prefilterEnvironment(device, image, key === NEUTRAL ? 'neutral environment' : key));
     entry = { environment, users: 0 };
     byKey.set(key, entry);
     // A failed load is forgotten, so a later use tries again.
