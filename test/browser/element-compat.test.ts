@@ -61,6 +61,40 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
     expect(consoleErrors).toEqual([]);
   });
 
+  // The page's two endless animations (the turntable and the autoplaying fox of the layers
+  // snippet) draw in every frame while they run: their tests come first and stop them. The
+  // turntable's first: its wheel would scroll the page once the layers test's status text has
+  // made it taller, and the drag test after it aims at #basic's box at the top of the page.
+  it('auto-rotate turns the turntable (camera-change "automatic"); disable-zoom leaves the wheel to the page', async () => {
+    const theta = () => page.evaluate(() => window.helpers.viewer('turntable').getTurntableRotation());
+    const start = await theta();
+    await page.evaluate(() => window.helpers.waitForFrames(window.helpers.viewer('turntable'), 3));
+    // The angle wraps at ±π: its change, wrapped, is a small positive turn.
+    const turned = (((await theta()) - start + 3 * Math.PI) % (2 * Math.PI)) - Math.PI;
+    expect(turned).toBeGreaterThan(0);
+    expect(turned).toBeLessThan(Math.PI / 2);
+    expect(await page.evaluate(() => window.helpers.events(window.helpers.viewer('turntable')).some((e) => e.type === 'camera-change' && e.detail.source === 'automatic'))).toBe(true);
+    const radius = await page.evaluate(() => window.helpers.viewer('turntable').getCameraOrbit().radius);
+    const box = (await page.locator('#turntable').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 400);
+    await page.evaluate(() => window.helpers.nextFrames(3));
+    expect(await page.evaluate(() => window.helpers.viewer('turntable').getCameraOrbit().radius)).toBeCloseTo(radius, 9);
+    // Its checks done, the turntable stops: it would draw in every frame of the tests after this one.
+    await page.evaluate(() => { window.helpers.viewer('turntable').autoRotate = false; });
+  });
+
+  it('buttons append and detach a clip; the page\'s append-animation and detach-animation listeners report both', async () => {
+    await page.click('#append-run');
+    await expect.poll(() => page.locator('#layer-status').textContent()).toBe('appended: Run');
+    await page.click('#detach-run');
+    await expect.poll(() => page.locator('#layer-status').textContent()).toBe('appended: Run | detached');
+    // Faded out over 0.2 s, then gone.
+    await expect.poll(() => page.evaluate(() => window.helpers.viewer('layers').appendedAnimations), { timeout: 10_000 }).toEqual([]);
+    // Its checks done, the autoplaying fox stops: it would draw in every frame of the tests after this one.
+    await page.evaluate(() => window.helpers.viewer('layers').pause());
+  });
+
   it('autoplay with animation-name plays that clip; play({repetitions: 1}) plays it once and fires finished; play() repeats for ever', async () => {
     // What a model-viewer page can see: the Fox's three clips differ in length, so `duration`
     // names the clip that plays, and each pass's `loop` event names it too.
@@ -92,23 +126,6 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
     });
     // 4m is past max-camera-orbit's 3m; phi "auto" is model-viewer's 75°; 40deg is past 4.4's auto max-field-of-view, 30deg.
     expect(camera).toEqual({ orbit: `${-30 * DEG}rad ${75 * DEG}rad 3m`, target: '0m 0.8m 0m', fov: expect.closeTo(30, 9) });
-  });
-
-  it('auto-rotate turns the turntable (camera-change "automatic"); disable-zoom leaves the wheel to the page', async () => {
-    const theta = () => page.evaluate(() => window.helpers.viewer('turntable').getTurntableRotation());
-    const start = await theta();
-    await page.evaluate(() => window.helpers.waitForFrames(window.helpers.viewer('turntable'), 3));
-    // The angle wraps at ±π: its change, wrapped, is a small positive turn.
-    const turned = (((await theta()) - start + 3 * Math.PI) % (2 * Math.PI)) - Math.PI;
-    expect(turned).toBeGreaterThan(0);
-    expect(turned).toBeLessThan(Math.PI / 2);
-    expect(await page.evaluate(() => window.helpers.events(window.helpers.viewer('turntable')).some((e) => e.type === 'camera-change' && e.detail.source === 'automatic'))).toBe(true);
-    const radius = await page.evaluate(() => window.helpers.viewer('turntable').getCameraOrbit().radius);
-    const box = (await page.locator('#turntable').boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.wheel(0, 400);
-    await page.evaluate(() => window.helpers.nextFrames(3));
-    expect(await page.evaluate(() => window.helpers.viewer('turntable').getCameraOrbit().radius)).toBeCloseTo(radius, 9);
   });
 
   it('reveal="manual": nothing is fetched until the slotted poster button calls dismissPoster(); then it loads and shows', async () => {
@@ -180,15 +197,6 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
       return [el.getFieldOfView(), el.getMinimumFieldOfView(), el.getMaximumFieldOfView()];
     });
     expect(fov).toEqual([expect.closeTo(12, 9), expect.closeTo(12, 9), expect.closeTo(30, 9)]);
-  });
-
-  it('buttons append and detach a clip; the page\'s append-animation and detach-animation listeners report both', async () => {
-    await page.click('#append-run');
-    await expect.poll(() => page.locator('#layer-status').textContent()).toBe('appended: Run');
-    await page.click('#detach-run');
-    await expect.poll(() => page.locator('#layer-status').textContent()).toBe('appended: Run | detached');
-    // Faded out over 0.2 s, then gone.
-    await expect.poll(() => page.evaluate(() => window.helpers.viewer('layers').appendedAnimations), { timeout: 10_000 }).toEqual([]);
   });
 
   it('a11y: the focused viewer tells a screen reader which side it shows, in the page\'s words; its image carries the page\'s prompt', async () => {
