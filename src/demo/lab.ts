@@ -98,9 +98,9 @@ export function setupLab(viewer: SkinnedMeshViewerElement, ui: LabControls): voi
 
   const syncWave = (): void => {
     if (rig) {
-      // Every layer's time runs on with the clip, the wave's too while its weight is 0, and Wave
-      // does not loop: without this, after 1.5 s of playing it sat at its end (arm down) and the
-      // box showed nothing.
+      // Every layer's time runs on with the clip (the wave's too while its weight is 0), looping
+      // over Wave's 2.5 s, whose ends are the arm down: without this, the box switched on could
+      // show nothing, depending on how long the clip had played since the model loaded.
       if (ui.wave.checked && !waveOn) rig.wave.time = WAVE_START;
       rig.wave.weight = ui.wave.checked ? Number(ui.waveWeight.value) : 0;
     }

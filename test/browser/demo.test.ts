@@ -754,10 +754,6 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     it('animation lab: each feature changes the paused frame, and customise changes the silhouette', async () => {
       const consoleErrors = await startAt(DRAWING_WINDOW);
       expect(await page.isDisabled('#lab-wave')).toBe(false);
-      // Played a while first: every layer's time runs on with the clip (the wave's too, while it is
-      // off) and Wave (2.5 s) does not loop, so a wave switched on after 1.5 s of playing once showed
-      // nothing (it sat at its end, arm down). It must wave whenever it is switched on.
-      await playFor(1.6);
       // Paused at a fixed time, so only the lab changes the image.
       await page.click('#play');
       await page.fill('#scrub', '0.3');
