@@ -52,12 +52,6 @@ const LOAD_TIMEOUT = 45_000;
 const SETTLED_STEP = 5e-5, SETTLED_FRAMES = 10;
 const SETTLE_TIMEOUT = 60_000;
 const SIZE = 240;
-/**
- * The viewers' size while their springs come to rest (the test's slowest part: a few hundred drawn
- * frames): the springs step in world space, the same whatever the canvas's size, so the frames
- * that only wait for them are drawn this small and the viewer is grown to SIZE for the captures.
- */
-const SETTLE_SIZE = 48;
 
 /** Pixels bright and grey, as the eye whites (0.95 grey) draw; the skin, hair and clothes are coloured. */
 function whitePixels(image: Rgba8Image): number {
@@ -180,17 +174,6 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
     expect(warnings.filter((w) => /expression|look-at|spring/.test(w))).toEqual([]);
   }, 120_000);
 
-  /** Grows the viewer to `size` CSS pixels and waits until its canvas has that size and a frame at it is drawn. */
-  async function grow(id: string, size: number): Promise<void> {
-    await page.evaluate(async ([i, s]) => {
-      const el = window.helpers.viewer(i);
-      el.style.width = el.style.height = `${s}px`;
-      const canvas = window.helpers.canvasOf(el);
-      while (canvas.width !== s || canvas.height !== s) await window.helpers.nextFrames(1);
-      await window.helpers.drawFrames(el, 1);
-    }, [id, size] as const);
-  }
-
   it('draws a VRM with MToon by default: outline-width="0" takes its dark outline ring away; the glTF fallback draws otherwise', async () => {
     const place = async (id: string, builtin: string, mtoonOff: boolean): Promise<void> => {
       await page.evaluate(async ([i, b, off, size, t]) => {
@@ -218,9 +201,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
         el.pause();
         el.currentTime = 0;
         await window.helpers.drawFrames(el, 2);
-      }, [id, builtin, mtoonOff, SETTLE_SIZE, LOAD_TIMEOUT] as const);
+      }, [id, builtin, mtoonOff, SIZE, LOAD_TIMEOUT] as const);
       await springsSettled(id);
-      await grow(id, SIZE);
     };
     // Once the springs are at rest the paused element draws no more frames: each capture renders
     // the pose as it stands with the settings of the moment (outline-width applies at once).
