@@ -14,7 +14,7 @@ import { asObject, describe, optArray, optString, type JsonObject } from './json
 import { readMaterials, readSamplers, readTextures } from './materials.ts';
 import { readMeshes } from './meshes.ts';
 import type { Model } from './model.ts';
-import { readModelShape, type ModelShape } from './model-shape.ts';
+import { tellModelShape, type ModelShape } from './model-shape.ts';
 import { buildHierarchy, readNodes } from './nodes.ts';
 import { ReadContext } from './read-context.ts';
 import { loadBuffers, loadImages, type ResourceOptions } from './resources.ts';
@@ -55,10 +55,9 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
     throw new GltfError('asset.version', `glTF version ${describe(version)} is not supported (only 2.x)`);
   }
   checkRequiredExtensions(root);
-  if (options.onShape) {
-    const shape = readModelShape(root);
-    if (shape) options.onShape(shape);
-  }
+  // Told before any buffer is read (or once the material readers it needs have loaded).
+  const shapeTold = options.onShape ? tellModelShape(root, options.onShape) : undefined;
+  shapeTold?.catch(() => {}); // awaited after the buffers: a failure is reported there
   // A plain glTF does not fetch the VRM readers, nor the code above this layer that a VRM model
   // needs (their chunks, in a built page); a VRM file fetches them while it decodes.
   const vrmCode = hasVrmParts(root, Array.isArray(root.nodes) ? root.nodes : []) ? loadVrmCode() : undefined;
@@ -93,6 +92,7 @@ export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Pr
   ctx.warnUnusedAccessors();
   warnUnusedSkins(ctx, nodes, skins.length);
   await materialReaders;
+  await shapeTold;
   const materials = readMaterials(ctx);
   const textures = readTextures(ctx, images.length);
   const vrmInput = {

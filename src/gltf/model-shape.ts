@@ -14,6 +14,8 @@
 import type { AccessorFormat } from './accessors.ts';
 import { LoadBudget } from './budget.ts';
 import { TYPE_COMPONENTS } from './constants.ts';
+import { usesLazyMaterialExtensions } from './extensions/material-presence.ts';
+import { loadMaterialExtensions, materialExtensionsLoaded } from './extensions/registry.ts';
 import { isObject, type JsonObject } from './json.ts';
 import { readMaterials } from './materials.ts';
 import type { Material } from './model.ts';
@@ -53,10 +55,15 @@ const VRM0 = 'VRM';
 /** Primitives decoded by a codec bring their own storage (Draco): not forecast. */
 const DRACO = 'KHR_draco_mesh_compression';
 
-/** The shape of the model in `root` (a parsed glTF JSON), or undefined when the JSON cannot say it. */
+/**
+ * The shape of the model in `root` (a parsed glTF JSON), or undefined when the JSON cannot say it,
+ * or cannot say it yet: a material extension whose reader loads lazily (MToon, clearcoat…) and has
+ * not arrived would read as plain PBR, a pipeline compiled for nothing (tellModelShape waits for it).
+ */
 export function readModelShape(root: JsonObject): ModelShape | undefined {
   try {
     if (isObject(root.extensions) && root.extensions[VRM0] !== undefined) return undefined;
+    if (awaitsMaterialReaders(root)) return undefined;
     const ctx = new ReadContext(root, { accessors: list(root.accessors), bufferViews: [], buffers: [], budget: LoadBudget.forInput(0) });
     const materials = readMaterials(ctx);
     const meshes = list(root.meshes).map((m, mi) => list(isObject(m) ? m.primitives : undefined).map((p, pi) => primitiveShape(root, p, `meshes[${mi}].primitives[${pi}]`)));
@@ -64,6 +71,28 @@ export function readModelShape(root: JsonObject): ModelShape | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Tells `onShape` the shape of the model in `root` (when the JSON can say it): at once, or, when
+ * its materials need the lazily loaded readers (extensions/registry.ts) and they have not
+ * arrived, as soon as they have. Returns undefined when it told (or had nothing to tell) at once;
+ * else a promise that settles once told, rejected if the readers failed to load.
+ */
+export function tellModelShape(root: JsonObject, onShape: (shape: ModelShape) => void): Promise<void> | undefined {
+  const tell = (): void => {
+    const shape = readModelShape(root);
+    if (shape) onShape(shape);
+  };
+  if (!awaitsMaterialReaders(root)) {
+    tell();
+    return undefined;
+  }
+  return loadMaterialExtensions().then(tell);
+}
+
+function awaitsMaterialReaders(root: JsonObject): boolean {
+  return !materialExtensionsLoaded() && usesLazyMaterialExtensions(root);
 }
 
 function list(v: unknown): unknown[] {

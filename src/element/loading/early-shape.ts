@@ -1,7 +1,7 @@
 import { GLB_CHUNK_JSON, GLB_MAGIC } from '../../gltf/constants.ts';
 import { parseJsonBytes } from '../../gltf/glb.ts';
 import { isObject } from '../../gltf/json.ts';
-import { readModelShape, type ModelShape } from '../../gltf/model-shape.ts';
+import { tellModelShape, type ModelShape } from '../../gltf/model-shape.ts';
 
 /** GLB header (magic, version, length) and the first chunk's header (length, type). */
 const GLB_PREFIX_BYTES = 20;
@@ -23,7 +23,7 @@ export class EarlyShape {
 
   constructor(private readonly onShape: (shape: ModelShape) => void) {}
 
-  /** Whether the shape went out (the load then does not ask loadGltf for it again). */
+  /** Whether the shape went out, or will once the material readers it needs have loaded (the load then does not ask loadGltf for it again). */
   get delivered(): boolean {
     return this.shapeDelivered;
   }
@@ -51,10 +51,16 @@ export class EarlyShape {
     } catch {
       return;
     }
-    const shape = isObject(root) ? readModelShape(root) : undefined;
-    if (!shape) return;
-    this.shapeDelivered = true;
-    this.onShape(shape);
+    if (!isObject(root)) return;
+    let told = false;
+    const pending = tellModelShape(root, (shape) => {
+      told = true;
+      this.onShape(shape);
+    });
+    // Waiting for the material readers it needs counts as delivered: the shape goes out once they
+    // load, and not a second time from loadGltf. (If they fail to load, so does the load.)
+    if (pending) pending.catch(() => {});
+    this.shapeDelivered = told || pending !== undefined;
   }
 
   /** The first `bytes` bytes received, in one array. */

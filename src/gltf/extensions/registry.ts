@@ -59,10 +59,16 @@ const EXTENSIONS: readonly GltfExtension[] = [
 
 const BY_NAME = new Map<string, GltfExtension>(EXTENSIONS.map((e) => [e.name, e]));
 let materialExtensions: Promise<void> | undefined;
+let materialExtensionsReady = false;
 
 /** The registered extension of that name, if the loader supports it (a lazy material extension's reader once loaded). */
 export function findExtension(name: string): GltfExtension | undefined {
   return BY_NAME.get(name);
+}
+
+/** Whether the lazily loaded material extensions' readers are in the registry (loadMaterialExtensions has resolved). */
+export function materialExtensionsLoaded(): boolean {
+  return materialExtensionsReady;
 }
 
 /**
@@ -73,6 +79,7 @@ export function findExtension(name: string): GltfExtension | undefined {
 export function loadMaterialExtensions(): Promise<void> {
   materialExtensions ??= import('./material-extensions.ts').then(({ MATERIAL_EXTENSIONS }) => {
     for (const extension of MATERIAL_EXTENSIONS) BY_NAME.set(extension.name, extension);
+    materialExtensionsReady = true;
   }, (error: unknown) => {
     materialExtensions = undefined;
     throw error;

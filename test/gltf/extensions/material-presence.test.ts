@@ -51,3 +51,35 @@ describe('the lazily read material extensions load with the first file that uses
     expect(registry.findExtension('KHR_materials_clearcoat')?.readMaterial).toBeTypeOf('function');
   });
 });
+
+describe('a model shape waits for them, so a forecast never reads MToon or clearcoat as plain PBR', () => {
+  it('in a fresh module graph: no shape read before they load; loadGltf and a streamed GLB (EarlyShape) tell it once they have, with the extension read', async () => {
+    vi.resetModules();
+    const { materialFileBytes } = await import('../../support/material-files.ts');
+    const { loadGltf } = await import('../../../src/gltf/load.ts');
+    const { parseGlb } = await import('../../../src/gltf/glb.ts');
+    const { readModelShape } = await import('../../../src/gltf/model-shape.ts');
+    const { EarlyShape } = await import('../../../src/element/loading/early-shape.ts');
+    type Shape = NonNullable<ReturnType<typeof readModelShape>>;
+    const bytes = materialFileBytes({ materials: [{ extensions: { KHR_materials_clearcoat: { clearcoatFactor: 0.5 } } }] });
+    const root = parseGlb(bytes).json as JsonObject;
+    // Read now, the clearcoat material would forecast as plain PBR: a pipeline compiled for nothing.
+    expect(readModelShape(root)).toBeUndefined();
+
+    const early: Shape[] = [];
+    const streamed = new EarlyShape((shape) => early.push(shape));
+    streamed.add(bytes);
+    expect(streamed.delivered).toBe(true); // it will tell: the load does not ask loadGltf again
+    expect(early).toEqual([]);
+
+    const told: Shape[] = [];
+    const model = await loadGltf(bytes, { onShape: (shape) => told.push(shape) });
+    expect(model.materials[0].clearcoat?.factor).toBe(0.5);
+    for (const shapes of [told, early]) {
+      expect(shapes).toHaveLength(1);
+      expect(shapes[0].materials[0].clearcoat?.factor).toBe(0.5);
+    }
+    // Once they are in, the shape is read at once.
+    expect(readModelShape(root)?.materials[0].clearcoat?.factor).toBe(0.5);
+  });
+});

@@ -31,11 +31,13 @@ const SIZE = 64;
 /** The model in `bytes` and the shape its JSON gave while loading (before its buffers were read). */
 async function loadWithShape(bytes: Uint8Array, options: Parameters<typeof loadGltf>[1] = {}): Promise<{ model: Model; shape: ModelShape | undefined }> {
   let shape: ModelShape | undefined;
+  let modelLoaded = false;
   let shapeBeforeModel = false;
-  const loading = loadGltf(bytes, { ...options, onShape: (s) => { shape = s; } });
-  // onShape runs synchronously inside loadGltf, before its first await.
-  shapeBeforeModel = shape !== undefined;
+  // onShape runs inside loadGltf: before its first await, or (a file whose material readers load
+  // lazily, met first by this worker) once they have loaded, never after the model.
+  const loading = loadGltf(bytes, { ...options, onShape: (s) => { shape = s; shapeBeforeModel = !modelLoaded; } });
   const model = await loading;
+  modelLoaded = true;
   if (shape) expect(shapeBeforeModel).toBe(true);
   return { model, shape };
 }
