@@ -404,25 +404,30 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
     fresh.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
     try {
       await openTestPage(fresh, session.baseUrl);
-      const add = (id: string, pickAtLoad: boolean) => fresh.evaluate(async ([id, pick, size, t]) => {
+      // What a pick at `load` answered, and whether the chunk had been fetched by then (read in the
+      // load event itself: after it, the page's idle prefetch may fetch it at any time).
+      const add = (id: string, pickAtLoad: boolean) => fresh.evaluate(async ([id, pick, size, t, code]) => {
         const el = document.createElement('skinned-mesh-viewer');
         el.id = id;
         el.style.width = el.style.height = `${size}px`;
         el.setAttribute('builtin', 'character');
         el.setAttribute('camera-orbit', '0deg 90deg auto');
         let atLoad: unknown = 'not picked';
-        if (pick) el.addEventListener('load', () => { atLoad = el.positionAndNormalFromPoint(size / 2, size / 2); }, { once: true });
+        let fetchedAtLoad: boolean | undefined;
+        el.addEventListener('load', () => {
+          fetchedAtLoad = performance.getEntriesByType('resource').some((e) => e.name.includes(code));
+          if (pick) atLoad = el.positionAndNormalFromPoint(size / 2, size / 2);
+        }, { once: true });
         document.getElementById('stage')!.append(el);
         await window.helpers.whenLoaded(el, t);
-        return atLoad;
-      }, [id, pickAtLoad, SIZE, LOAD_TIMEOUT] as const);
+        return { atLoad, fetchedAtLoad };
+      }, [id, pickAtLoad, SIZE, LOAD_TIMEOUT, CODE] as const);
       const fetched = () => fresh.evaluate((code) => performance.getEntriesByType('resource').some((e) => e.name.includes(code)), CODE);
       // The dev server serves each module on its own: the page's first requests fill the default 250-entry buffer.
       const roomForEntries = () => fresh.evaluate(() => { performance.setResourceTimingBufferSize(100_000); performance.clearResourceTimings(); });
       await roomForEntries();
       // A page without hotspots: nothing fetches the chunk before `load`, and no pick is made.
-      expect(await add('quiet', false)).toBe('not picked');
-      expect(await fetched()).toBe(false);
+      expect(await add('quiet', false)).toEqual({ atLoad: 'not picked', fetchedAtLoad: false });
       // After its first frames the page fetches it by itself.
       await fresh.evaluate(async ([code, t]) => {
         const until = performance.now() + t;
@@ -447,7 +452,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       await openTestPage(fresh, session.baseUrl);
       await roomForEntries();
       expect(await fetched()).toBe(false);
-      expect(await add('early', true)).toBeNull();
+      expect(await add('early', true)).toEqual({ atLoad: null, fetchedAtLoad: false });
       expect(warnings.filter((w) => w.includes('ray-casting code is still loading'))).toHaveLength(1);
       const later = await fresh.evaluate(async ([size, t]) => {
         const el = window.helpers.viewer('early');
