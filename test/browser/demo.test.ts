@@ -717,11 +717,15 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       // Paused, a turn of the slider turns the avatar and its hair and skirt swing on after it
       // (frames keep changing); with the springs off, the frames after the turn are the same.
       const nextFrames = () => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
-      /** Turns the avatar; the pixels that changed between each two captures two frames apart after it, the first pair once the turn has surely been drawn. */
+      /**
+       * Turns the avatar; the pixels that changed between each two captures two frames apart after
+       * it, the first capture once the viewer has drawn a frame of the turn. Some pair of the first
+       * three changes, not the first: on a busy machine each frame steps the springs further (up to
+       * 8 fixed steps), and waiting more frames first let them come to rest (failed once, load ~4).
+       */
       const turn = async (degrees: number, pairs: number) => {
         await page.fill('#vrm-turn', String(degrees));
         await page.dispatchEvent('#vrm-turn', 'input');
-        await nextFrames();
         await nextFrames();
         let previous = await frame(page);
         const changed: number[] = [];
@@ -733,7 +737,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
         }
         return changed;
       };
-      expect((await turn(120, 1))[0]).toBeGreaterThan(0);
+      expect(Math.max(...await turn(120, 3))).toBeGreaterThan(0);
       expect(await page.getAttribute('#viewer', 'orientation')).toBe('0deg 0deg 120deg');
       expect(await page.textContent('#vrm-turn-value')).toBe('120°');
       await page.uncheck('#vrm-springs');
