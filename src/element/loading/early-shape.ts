@@ -58,7 +58,9 @@ export class EarlyShape {
       this.onShape(shape);
     });
     // Waiting for the material readers it needs counts as delivered: the shape goes out once they
-    // load, and not a second time from loadGltf. (If they fail to load, so does the load.)
+    // load, and not a second time from loadGltf. A rejection is dropped here: the readers failing
+    // to load fails the load itself (loadGltf awaits them), and an onShape that throws once they
+    // have loaded only loses a forecast (the element's does not throw: Renderer.forecast is async).
     if (pending) pending.catch(() => {});
     this.shapeDelivered = told || pending !== undefined;
   }
