@@ -40,8 +40,11 @@ export interface FrameLoopHost {
   animationEnded(player: AnimationPlayer): void;
   /** Advances the playing player by `dt` seconds (its update, with the element's passes and layer ramps). */
   advance(player: AnimationPlayer, dt: number): void;
-  /** A VRM avatar's settings onto the player before the pose (vrm-viewer.ts); true while it needs frames though paused. */
-  vrm(player: AnimationPlayer, elapsed: number): boolean;
+  /**
+   * A VRM avatar's settings onto the player before the pose (vrm-viewer.ts); true while it needs
+   * frames though paused. `changed`: this frame draws a change (`invalidate`).
+   */
+  vrm(player: AnimationPlayer, elapsed: number, changed: boolean): boolean;
   /** A frame was drawn into the canvas (the poster comes down, hotspots follow it; must allocate nothing). */
   frameDrawn(): void;
   /** The camera moved in the frame just drawn (must allocate nothing). */
@@ -197,6 +200,7 @@ export class FrameLoop {
       if (!gpu || !player) this.frameDrawn(false);
       return;
     }
+    const changed = this.stale;
     this.stale = false;
     let ended = false;
     const hook = this.host.beforeRender();
@@ -206,7 +210,7 @@ export class FrameLoop {
     const started = performance.now();
     const advancing = player.playing;
     // MToon UV animation runs on wall time, as springs do.
-    const vrmActive = this.host.vrm(player, elapsed) || (player.instance.materialAnimation?.uvAnimated ?? false);
+    const vrmActive = this.host.vrm(player, elapsed, changed) || (player.instance.materialAnimation?.uvAnimated ?? false);
     if (advancing) {
       dt = elapsed;
       this.host.advance(player, dt);

@@ -196,7 +196,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         emitViewerEvent(this, 'finished', {});
       },
       advance: (player, dt) => this.playback.api.advance(player, dt),
-      vrm: (player, elapsed) => this.vrm.frame(player, elapsed),
+      vrm: (player, elapsed, changed) => this.vrm.frame(player, elapsed, changed),
       frameDrawn: () => {
         this.posterView.frameDrawn();
         this.hotspots.drawn();

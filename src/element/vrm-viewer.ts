@@ -146,9 +146,11 @@ export class ViewerVrm {
   /**
    * Before the frame's pose: the element's settings onto the player's VRM runtime. True while the
    * avatar needs frames though its clip is paused (springs still moving, blinking, eyes following
-   * the camera); false for a model without VRM data.
+   * the camera); false for a model without VRM data. `changed`: the frame draws a change (a turn,
+   * a seek, a new expression), so springs at rest get frames to answer it until they rest anew;
+   * without them a paused avatar turned in place drew one frame, with no time elapsed, and froze.
    */
-  frame(player: AnimationPlayer, elapsed: number): boolean {
+  frame(player: AnimationPlayer, elapsed: number, changed: boolean): boolean {
     const vrm = player.instance.vrm;
     if (!vrm) return false;
     if (vrm !== this.runtime) this.bind(vrm);
@@ -181,6 +183,7 @@ export class ViewerVrm {
     if (vrm.springsEnabled !== this.springs) vrm.springsEnabled = this.springs;
     if (this.springs && vrm.springs) {
       // Keep drawing until the hair has come to rest for a while.
+      if (changed) this.settledFor = 0;
       const speed = maxTailSpeed(vrm);
       this.settledFor = speed < SETTLED_SPEED ? this.settledFor + elapsed : 0;
       if (this.settledFor < SETTLED_SECONDS) active = true;

@@ -68,16 +68,16 @@ describe('ViewerVrm on the built-in avatar', () => {
     const h = host({ expression: 'happy:0.6 aa:1 grin:1' });
     const vrm = new ViewerVrm(h);
     expect(vrm.expressionNames(player)).toContain('happy');
-    vrm.frame(player, 1 / 60);
+    vrm.frame(player, 1 / 60, false);
     const e = player.instance.vrm!.expressions;
     expect(e.weights[e.find('happy')]).toBeCloseTo(0.6, 6);
     expect(e.weights[e.find('aa')]).toBe(1);
     expect(h.warnings.some((w) => /grin.*no such expression/.test(w))).toBe(true);
     vrm.setExpression(player, 'happy', 0.2);
-    vrm.frame(player, 1 / 60);
+    vrm.frame(player, 1 / 60, false);
     expect(e.weights[e.find('happy')]).toBeCloseTo(0.2, 6);
     vrm.setExpression(player, 'happy', null);
-    vrm.frame(player, 1 / 60);
+    vrm.frame(player, 1 / 60, false);
     expect(e.weights[e.find('happy')]).toBeCloseTo(0.6, 6);
   });
 
@@ -99,7 +99,7 @@ describe('ViewerVrm on the built-in avatar', () => {
     const eye = Float64Array.of(0, 1.7, 3);
     const attributes: Record<string, string> = { 'look-at': 'camera' };
     const vrm = new ViewerVrm(host(attributes, { placement: () => placement, eye: () => eye }));
-    expect(vrm.frame(player, 1 / 60)).toBe(true);
+    expect(vrm.frame(player, 1 / 60, false)).toBe(true);
     const rt = player.instance.vrm!;
     expect(Array.from(rt.worldFromModel)).toEqual(Array.from(placement));
     expect(rt.lookAt!.hasTarget).toBe(true);
@@ -107,7 +107,7 @@ describe('ViewerVrm on the built-in avatar', () => {
     attributes['spring-bones'] = 'off';
     delete attributes['look-at'];
     vrm.attributesChanged();
-    vrm.frame(player, 1 / 60);
+    vrm.frame(player, 1 / 60, false);
     expect(rt.springsEnabled).toBe(false);
     expect(rt.lookAt!.enabled).toBe(false);
   });
@@ -119,12 +119,42 @@ describe('ViewerVrm on the built-in avatar', () => {
     // A shove: the model jumps sideways, the hair lags and swings, then settles.
     let frames = 0;
     placement[12] = 0.5;
-    while (vrm.frame(player, 1 / 60) && frames < 2000) {
+    while (vrm.frame(player, 1 / 60, false) && frames < 2000) {
       player.update(1 / 60);
       frames++;
     }
     expect(frames).toBeGreaterThan(60);
     expect(frames).toBeLessThan(2000);
+  });
+
+  it('a change to an avatar at rest (a turn, a seek) sets its springs moving again: frames follow until they rest anew', async () => {
+    const player = new AnimationPlayer(await loadGltf(buildBuiltinGlb('vrm-avatar')));
+    player.pause();
+    const placement = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    const vrm = new ViewerVrm(host({}, { placement: () => placement }));
+    const rest = (): number => {
+      let frames = 0;
+      while (vrm.frame(player, 1 / 60, false) && frames < 2000) {
+        player.update(1 / 60);
+        frames++;
+      }
+      return frames;
+    };
+    expect(rest()).toBeLessThan(2000);
+    const springs = player.instance.vrm!.springs!;
+    const before = springs.currentTail.slice();
+    // A quarter turn about the vertical (the element's orientation attribute), drawn as the frame
+    // loop draws a change to a paused viewer: first with no time elapsed (it was not drawing).
+    placement.set([0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]);
+    expect(vrm.frame(player, 0, true)).toBe(true);
+    player.update(0);
+    const swung = rest();
+    expect(swung).toBeGreaterThan(30);
+    let moved = 0;
+    for (let i = 0; i < before.length; i++) moved = Math.max(moved, Math.abs(springs.currentTail[i] - before[i]));
+    expect(moved).toBeGreaterThan(0.01);
+    // Any change (here a seek, which the element draws as a change) gives the springs frames to answer it.
+    expect(vrm.frame(player, 0, true)).toBe(true);
   });
 
 });
@@ -171,7 +201,7 @@ async function walkVrm({ builtin, rootMotion, springs, frames, pausedFrames }: {
       if (p) travelled = Math.hypot(p[12] - start[0], p[14] - start[2]);
       player.pause();
     }
-    const active = vrm.frame(player, dt);
+    const active = vrm.frame(player, dt, false);
     if (player.playing) player.update(dt);
     else if (active) player.update(dt);
     else if (settledAfter < 0) settledAfter = f - frames;
@@ -229,7 +259,7 @@ describe('A paused VRM avatar comes to rest whatever the frame times', () => {
     let settledAfter = -1;
     for (let f = 0; f < 3000 && settledAfter < 0; f++) {
       const elapsed = frameTimes[f % frameTimes.length];
-      if (vrm.frame(player, elapsed)) player.update(elapsed);
+      if (vrm.frame(player, elapsed, false)) player.update(elapsed);
       else settledAfter = f;
     }
     expect(settledAfter).toBeGreaterThan(0);
