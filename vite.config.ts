@@ -4,6 +4,7 @@ import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { LANES_VARIABLE, LATE_BROWSER_TESTS } from './scripts/test.mjs';
 import { compactWgslImports } from './scripts/wgsl-compact.mjs';
 
 /** The `bake` command as plain Node JavaScript (package.json `bin`), built by `--mode cli`. */
@@ -59,6 +60,13 @@ function decodersOnlyInWorkers(): Plugin {
  * Chromium and dev server.
  */
 const BROWSER_TESTS = ['test/browser/**/*.test.ts', 'test/gpu/**/browser-render.test.ts', 'test/gpu/**/compressed-assets-render.test.ts'];
+
+/**
+ * `npm test`'s lanes (scripts/test.mjs, which sets LANES_VARIABLE) run these browser files in a
+ * 'browser-late' project of their own, in the second lane after the gpu project; anywhere else
+ * they are in the 'browser' project with the rest.
+ */
+const LATE_BROWSER = process.env[LANES_VARIABLE] ? LATE_BROWSER_TESTS : [];
 
 /**
  * The Node tests on a Dawn device (and the rest of their folders): the 'gpu' project, whose files run one after another in a
@@ -278,7 +286,8 @@ export default defineConfig(({ mode }) => ({
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Three groups, one after another (groupOrder), each with its own worker count. `npm test`
-    // runs the browser project in a vitest process beside the other two (scripts/test.mjs).
+    // runs the browser project in a vitest process beside the other two, and then the
+    // 'browser-late' project in a vitest process of its own (scripts/test.mjs).
     projects: [
       // Plain Node files: one per core. vitest's default leaves a core free (one worker on the
       // 2-core CI machine, so a file that computes on one core leaves the other idle); these
@@ -291,13 +300,18 @@ export default defineConfig(({ mode }) => ({
       { extends: true, test: { name: 'node-isolated', include: NODE_ISOLATED_TESTS, maxWorkers: NODE_WORKERS, sequence: { groupOrder: 0 } } },
       // One Chromium and one dev server for the whole run, started only when one of these runs.
       // vitest's worker count: SwiftShader draws each page on several threads already.
-      { extends: true, test: { name: 'browser', include: BROWSER_TESTS, globalSetup: ['test/support/browser-server.ts'], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'browser', include: BROWSER_TESTS, exclude: LATE_BROWSER, globalSetup: ['test/support/browser-server.ts'], sequence: { groupOrder: 1 } } },
       // One Dawn device per worker, its pipelines compiled once for all these files (test/support/webgpu.ts).
       // Its own group: vitest keeps a non-isolated worker only while the next file is of the same project.
       {
         extends: true,
         test: { name: 'gpu', include: GPU_TESTS, exclude: BROWSER_TESTS, isolate: false, provide: { shareGpuDevice: true }, sequence: { groupOrder: 2 } },
       },
+      // Only under `npm test`, in a vitest process of its own (its Chromium and dev server start
+      // when it does, not beside the browser project's at the start of a run).
+      ...(LATE_BROWSER.length > 0
+        ? [{ extends: true as const, test: { name: 'browser-late', include: LATE_BROWSER, globalSetup: ['test/support/browser-server.ts'], sequence: { groupOrder: 3 } } }]
+        : []),
     ],
   },
 }));

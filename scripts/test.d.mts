@@ -1,13 +1,20 @@
-// Types of scripts/test.mjs for the TypeScript that imports it (test/scripts/test-lanes.test.ts).
+// Types of scripts/test.mjs for the TypeScript that imports it (test/scripts/test-lanes.test.ts, vite.config.ts).
 
 /**
- * A process of `npm test`: vitest's arguments, or a Node script judged by its exit status (a
- * check with no tests to count); and whether its report streams or is held to its end.
+ * A process of `npm test`: vitest runs one after another (each run's arguments), or a Node
+ * script judged by its exit status (a check with no tests to count); and whether its report
+ * streams or is held to its end.
  */
-export type Lane = { name: string; stream: boolean } & ({ args: string[]; script?: undefined } | { script: string; args?: undefined });
+export type Lane = { name: string; stream: boolean } & ({ runs: string[][]; script?: undefined } | { script: string; runs?: undefined });
 
 /** The environment variable naming where a lane's summary reporter writes its counts. */
 export const SUMMARY_FILE_VARIABLE: string;
+
+/** The environment variable, set for `npm test`'s lanes, under which the config has the 'browser-late' project. */
+export const LANES_VARIABLE: string;
+
+/** The browser files `npm test` runs in the second lane, after the gpu project (the 'browser-late' project). */
+export const LATE_BROWSER_TESTS: string[];
 
 /** `npm test`'s lanes. */
 export const LANES: Lane[];

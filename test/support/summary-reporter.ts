@@ -5,8 +5,8 @@ import { writeFileSync } from 'node:fs';
 /**
  * Prints one plain closing line, `N passed, N failed, N skipped`, after vitest's own
  * report, so CI logs state the count in a form any tool can read. Where `npm test` runs the
- * suite as two vitest processes (scripts/test.mjs), each writes its counts as JSON to the
- * file VITEST_SUMMARY_FILE names instead, and the script prints the line for both.
+ * suite as several vitest processes (scripts/test.mjs), each writes its counts as JSON to the
+ * file VITEST_SUMMARY_FILE names instead, and the script prints the line for all of them.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
