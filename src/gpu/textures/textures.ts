@@ -2,6 +2,7 @@ import { SamplerFilter, SamplerWrap } from '../../gltf/constants.ts';
 import type { Image, TextureSampler } from '../../gltf/model.ts';
 import { fitDimensions } from '../device/limits.ts';
 import { MipmapGenerator, mipLevelCount } from './mipmaps.ts';
+import { IMAGE_BITMAP_OPTIONS } from './video-frame-pixels.ts';
 
 /** RGBA8 pixels, straight (not premultiplied) alpha, top row first. */
 export interface DecodedPixels {
@@ -35,7 +36,7 @@ export const browserImageDecoder: ImageDecoder = async (image) => {
     throw new Error('createImageBitmap is not available in this environment; pass an imageDecoder to decode glTF images');
   }
   const blob = new Blob([image.bytes.slice()], image.mimeType ? { type: image.mimeType } : {});
-  const bitmap = await createImageBitmap(blob, { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
+  const bitmap = await createImageBitmap(blob, IMAGE_BITMAP_OPTIONS);
   return { width: bitmap.width, height: bitmap.height, source: bitmap };
 };
 
@@ -88,7 +89,7 @@ export async function fitImage(image: DecodedImage, maxDimension: number, srgb: 
   if (isPixels(image)) return downscalePixels(image, width, height, srgb);
   if (typeof createImageBitmap !== 'function') throw new Error(`cannot resize a ${image.width}×${image.height} image here: createImageBitmap is unavailable`);
   const source = await createImageBitmap(image.source as ImageBitmapSource, {
-    resizeWidth: width, resizeHeight: height, resizeQuality: 'high', colorSpaceConversion: 'none', premultiplyAlpha: 'none',
+    ...IMAGE_BITMAP_OPTIONS, resizeWidth: width, resizeHeight: height, resizeQuality: 'high',
   });
   return { width, height, source };
 }
