@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoadBudget } from '../../src/gltf/budget.ts';
-import { bakeProblem, ktx2Problem, makeCase, modelProblems, Rng, runCase, sourceOf, trackAllocations, Watchdog } from '../support/fuzz.ts';
+import { bakeProblem, ktx2Problem, loadCase, makeCase, modelProblems, Rng, sourceOf, trackAllocations, Watchdog } from '../support/fuzz.ts';
 import { fuzzSources, type FuzzSourceWithKtx2 } from '../support/fuzz-sources.ts';
 
 /**
@@ -48,7 +48,7 @@ async function fuzz(sources: readonly FuzzSourceWithKtx2[], source: number) {
     watchdog.start(index);
     // Counted, not timed (what a case costs in time is `npm run bench -- --hostile-loads`): a load
     // allocates no more than its budget allows (budget.ts), whatever the file asks for.
-    const allocations = await trackAllocations(() => runCase(c.bytes));
+    const allocations = await trackAllocations(() => loadCase(c.bytes));
     const outcome = allocations.result!;
     const label = `${c.asset}: ${c.label}`;
     const limit = LoadBudget.forInput(c.bytes.byteLength).limit;
@@ -97,7 +97,7 @@ describe('fuzzing the loader with mutated shared assets', () => {
   if (ONLY !== undefined) {
     it(`case ${ONLY}`, async () => {
       const c = makeCase(sources, SEED, ONLY);
-      const outcome = await runCase(c.bytes);
+      const outcome = await loadCase(c.bytes);
       console.log(`case ${ONLY} (${c.asset}): ${c.label}\n→ ${outcome.kind}: ${outcome.kind === 'loaded' ? `${outcome.model.warnings.length} warning(s)` : String(outcome.error)}`);
       if (outcome.kind === 'crashed') throw outcome.error;
       if (outcome.kind === 'loaded') expect(modelProblems(outcome.model)).toEqual([]);

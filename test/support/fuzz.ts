@@ -128,8 +128,13 @@ function decodeSource(name: string, bytes: Uint8Array): FuzzSource {
   const walk = (v: Json, path: (string | number)[]) => {
     if (typeof v === 'string' && v.length > 200) return;
     paths.push(path);
+    if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
-    else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) walk(v[k], [...path, k]);
+    else for (const k of Object.keys(v)) walk(v[k], [...path, k]);
+    // Drafts copy what they edit and never write into the source (frozen: a write would throw),
+    // so a source object's JSON text can be kept for every case (see `jsonText`).
+    Object.freeze(v);
+    SOURCE_OBJECTS.add(v);
   };
   walk(json, []);
   const roles: AccessorRoles = { float: [], times: [], joints: [], weights: [], indices: [] };
@@ -297,14 +302,14 @@ class Draft {
     }
   }
 
-  encode(): Uint8Array {
+  encode(stringify: (value: unknown) => string | undefined): Uint8Array {
     const src = this.source;
     // Embedded buffers whose bytes changed get a new data URI; a GLB's BIN chunk is rewritten.
     for (const i of this.changedBuffers) {
       const entry = this.get(['buffers', i]);
       if (entry && typeof entry === 'object' && typeof entry.uri === 'string') this.set(['buffers', i, 'uri'], dataUri(this.buffers[i]));
     }
-    let text = JSON.stringify(this.root);
+    let text = stringify(this.root)!;
     if (text.includes('@@RAW:')) text = text.replace(/"@@RAW:(.*?)@@"/g, '$1');
     const json = new TextEncoder().encode(text);
     if (!src.glb) return json;
@@ -312,6 +317,37 @@ class Draft {
     const bin = binEntry && binEntry.uri === undefined ? this.buffers[0] : undefined;
     return glbOf(json, bin);
   }
+}
+
+/** Every object and array of every source's JSON (frozen). */
+const SOURCE_OBJECTS = new WeakSet<object>();
+/** `JSON.stringify` of source objects, made once for all cases. */
+const SOURCE_TEXT = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify(value)`, the same text, reusing the text of every part a draft left as the
+ * source has it: a case edits a few values, but re-encoding a 450 KB JSON whole was about a
+ * tenth of the fuzzer's time. Keys in JSON.stringify's order (Object.keys), undefined and
+ * functions left out of objects and written `null` in arrays, as it does.
+ */
+export function jsonText(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (SOURCE_OBJECTS.has(value)) {
+    let text = SOURCE_TEXT.get(value);
+    if (text === undefined) SOURCE_TEXT.set(value, text = JSON.stringify(value));
+    return text;
+  }
+  if (Array.isArray(value)) {
+    const parts: string[] = [];
+    for (let i = 0; i < value.length; i++) parts.push(jsonText(value[i]) ?? 'null');
+    return `[${parts.join(',')}]`;
+  }
+  const parts: string[] = [];
+  for (const key of Object.keys(value)) {
+    const text = jsonText((value as Record<string, unknown>)[key]);
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 function dataUri(bytes: Uint8Array): string {
@@ -735,8 +771,11 @@ export function sourceOf(sources: readonly FuzzSource[], index: number): number 
   return schedule[index % schedule.length];
 }
 
-/** Case `index` of the run with `seed` (see `sourceOf`): its mutated bytes and what was done. */
-export function makeCase(sources: readonly FuzzSource[], seed: number, index: number): FuzzCase {
+/**
+ * Case `index` of the run with `seed` (see `sourceOf`): its mutated bytes and what was done.
+ * `stringify` writes the edited JSON (test/support/fuzz.test.ts passes JSON.stringify).
+ */
+export function makeCase(sources: readonly FuzzSource[], seed: number, index: number, stringify = jsonText): FuzzCase {
   const rng = new Rng(seed, index);
   const source = sources[sourceOf(sources, index)];
   if (rng.chance(0.3)) {
@@ -747,7 +786,7 @@ export function makeCase(sources: readonly FuzzSource[], seed: number, index: nu
   const labels: string[] = [];
   const n = rng.chance(0.7) ? 1 : 2 + rng.int(3);
   for (let i = 0; i < n; i++) labels.push(rng.pick(DRAFT_MUTATIONS)(rng, draft));
-  return { index, asset: source.name, label: labels.join('; '), bytes: draft.encode() };
+  return { index, asset: source.name, label: labels.join('; '), bytes: draft.encode(stringify) };
 }
 
 // ---------------------------------------------------------------- running and checking
@@ -761,29 +800,39 @@ interface Timing {
   readonly end: number;
 }
 
-export type Outcome =
-  | ({ readonly kind: 'loaded'; readonly model: Model } & Timing)
-  | ({ readonly kind: 'refused'; readonly error: GltfError } & Timing)
-  | ({ readonly kind: 'crashed'; readonly error: unknown } & Timing);
+/** What a load of a case came to. */
+export type LoadOutcome =
+  | { readonly kind: 'loaded'; readonly model: Model }
+  | { readonly kind: 'refused'; readonly error: GltfError }
+  | { readonly kind: 'crashed'; readonly error: unknown };
 
-/** Loads the bytes as the CLI would, with external files unavailable. */
-export async function runCase(bytes: Uint8Array): Promise<Outcome> {
-  const start = performance.now();
-  const cpu = process.cpuUsage();
-  const timing = () => {
-    const end = performance.now();
-    const used = process.cpuUsage(cpu);
-    return { ms: end - start, cpuMs: (used.user + used.system) / 1000, start, end };
-  };
+export type Outcome = LoadOutcome & Timing;
+
+/**
+ * Loads the bytes as the CLI would, with external files unavailable. Untimed: the fuzzer's
+ * path. `process.cpuUsage()` sums every thread's time in the kernel, which on the 2-vCPU VM
+ * cost ~0.3 ms a call inside a test worker — two calls a case were ~7% of the fuzzer's CPU.
+ */
+export async function loadCase(bytes: Uint8Array): Promise<LoadOutcome> {
   try {
     const model = await loadGltf(bytes, {
       name: 'fuzz',
       resolveUri: async (uri) => { throw new Error(`no external files in the fuzzer (${uri})`); },
     });
-    return { kind: 'loaded', model, ...timing() };
+    return { kind: 'loaded', model };
   } catch (error) {
-    return error instanceof GltfError ? { kind: 'refused', error, ...timing() } : { kind: 'crashed', error, ...timing() };
+    return error instanceof GltfError ? { kind: 'refused', error } : { kind: 'crashed', error };
   }
+}
+
+/** `loadCase` with the load's wall and CPU time (`npm run bench -- --hostile-loads`). */
+export async function runCase(bytes: Uint8Array): Promise<Outcome> {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const outcome = await loadCase(bytes);
+  const end = performance.now();
+  const used = process.cpuUsage(cpu);
+  return { ...outcome, ms: end - start, cpuMs: (used.user + used.system) / 1000, start, end };
 }
 
 const finite = (a: ArrayLike<number> | undefined) => {
