@@ -87,13 +87,31 @@ function serve(libDir: string): Promise<{ server: Server; baseUrl: string }> {
 
 /**
  * Counts what the page compiles (the WebGPU pipelines ours creates, the WebGL programs
- * model-viewer links) and when each WebGPU pipeline was asked for and arrived. A string, not a
- * function: tsx's transform would put helpers into a serialised function that the page lacks.
+ * model-viewer links) and when each WebGPU pipeline was asked for and arrived; and marks the
+ * steps before the first frame (ms after navigation): the adapter and device asked for, the
+ * synchronous part of that call (the browser's GPU channel), their arrival, the WebGL context,
+ * texture uploads over 2 ms, the first command submissions and when the GPU finished each
+ * (onSubmittedWorkDone), and the element's `load`. A string, not a function: tsx's transform
+ * would put helpers into a serialised function that the page lacks.
  */
 const COMPILE_PROFILE = `(() => {
-  const profile = { pipelines: [], programs: 0 };
+  const profile = { pipelines: [], programs: 0, marks: [] };
   window.__firstLoadProfile = profile;
   const now = () => Math.round(performance.now());
+  const mark = (name, ms) => profile.marks.push({ name, ms });
+  const timeCall = (proto, name, what) => {
+    const original = proto[name];
+    if (!original) return;
+    proto[name] = function (...args) {
+      const asked = now();
+      mark(what + ' asked', asked);
+      const result = original.apply(this, args);
+      const returned = now();
+      if (returned - asked > 2) mark(what + ' call returned', returned);
+      if (result && typeof result.then === 'function') result.then(() => mark(what + ' arrived', now()), () => {});
+      return result;
+    };
+  };
   if (window.GPUDevice) {
     for (const name of ['createRenderPipelineAsync', 'createComputePipelineAsync', 'createRenderPipeline', 'createComputePipeline']) {
       const original = GPUDevice.prototype[name];
@@ -106,12 +124,52 @@ const COMPILE_PROFILE = `(() => {
         return result;
       };
     }
+    timeCall(GPU.prototype, 'requestAdapter', 'adapter');
+    timeCall(GPUAdapter.prototype, 'requestDevice', 'device');
+    for (const name of ['copyExternalImageToTexture', 'writeTexture']) {
+      const original = GPUQueue.prototype[name];
+      GPUQueue.prototype[name] = function (...args) {
+        const start = performance.now();
+        const result = original.apply(this, args);
+        const end = performance.now();
+        if (end - start > 2) mark(name + ' ' + Math.round(end - start) + ' ms', Math.round(start));
+        return result;
+      };
+    }
+    const submit = GPUQueue.prototype.submit;
+    let submits = 0;
+    GPUQueue.prototype.submit = function (buffers) {
+      const index = ++submits;
+      const result = submit.call(this, buffers);
+      if (index <= 4) {
+        mark('submit ' + index, now());
+        this.onSubmittedWorkDone().then(() => mark('submit ' + index + ' done on the GPU', now()), () => {});
+      }
+      return result;
+    };
   }
+  const getContext = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+    const asked = now();
+    const result = getContext.call(this, type, ...rest);
+    if (type !== '2d') mark(type + ' context (' + (now() - asked) + ' ms)', asked);
+    return result;
+  };
+  document.addEventListener('load', (event) => {
+    const tag = event.target && event.target.localName;
+    if (tag === 'skinned-mesh-viewer' || tag === 'model-viewer') mark('element load', now());
+  }, true);
   const link = WebGL2RenderingContext.prototype.linkProgram;
-  WebGL2RenderingContext.prototype.linkProgram = function (program) { profile.programs++; return link.call(this, program); };
+  WebGL2RenderingContext.prototype.linkProgram = function (program) { if (profile.programs++ === 0) mark('first program linked', now()); return link.call(this, program); };
   const link1 = WebGLRenderingContext.prototype.linkProgram;
-  WebGLRenderingContext.prototype.linkProgram = function (program) { profile.programs++; return link1.call(this, program); };
+  WebGLRenderingContext.prototype.linkProgram = function (program) { if (profile.programs++ === 0) mark('first program linked', now()); return link1.call(this, program); };
 })()`;
+
+/** A step before the first frame and when it happened (ms after navigation). */
+interface Mark {
+  readonly name: string;
+  readonly ms: number;
+}
 
 /** A WebGPU pipeline the page asked for: when (ms after navigation) and when it arrived (-1: not before the first frame). */
 interface PipelineTiming {
@@ -132,6 +190,8 @@ interface Round {
   readonly compiledBeforeFirstFrame: number;
   /** Ours: every pipeline asked for before the first frame. */
   readonly pipelines: PipelineTiming[];
+  /** Both: the steps before the first frame (COMPILE_PROFILE's marks, the model's fetch), in time order. */
+  readonly timeline: Mark[];
 }
 
 /** One cold load of `side`'s page (a fresh browser, no cache). */
@@ -144,7 +204,7 @@ async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> 
   await page.addInitScript({ content: COMPILE_PROFILE });
   await page.goto(`${baseUrl}/${side}.html`, { waitUntil: 'commit' });
   const tag = side === 'ours' ? 'skinned-mesh-viewer' : 'model-viewer';
-  const { firstFrameMs, fetched, profile } = await page.evaluate(async (selector) => {
+  const { firstFrameMs, fetched, profile, model } = await page.evaluate(async (selector) => {
     const element = document.querySelector(selector)!;
     await customElements.whenDefined(selector);
     if (!(element as unknown as { loaded?: boolean }).loaded) {
@@ -157,7 +217,9 @@ async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> 
     return {
       firstFrameMs: performance.now(),
       fetched: performance.getEntriesByType('resource').map((entry) => entry.name),
-      profile: structuredClone((window as unknown as { __firstLoadProfile: { pipelines: PipelineTiming[]; programs: number } }).__firstLoadProfile),
+      profile: structuredClone((window as unknown as { __firstLoadProfile: { pipelines: PipelineTiming[]; programs: number; marks: Mark[] } }).__firstLoadProfile),
+      model: performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('/Fox.glb'))
+        .map((entry) => ({ start: entry.startTime, end: (entry as PerformanceResourceTiming).responseEnd }))[0],
     };
   }, tag);
   // Bodies arrive asynchronously in the test process: wait for each one the page fetched.
@@ -171,9 +233,13 @@ async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> 
     gzipBytes += gzipSync(body, { level: 9 }).length;
   }
   const pipelines = profile.pipelines.map((p) => ({ ...p, resolvedMs: p.resolvedMs <= firstFrameMs ? p.resolvedMs : -1 }));
+  const marks: Mark[] = [...profile.marks];
+  if (model) marks.push({ name: 'model fetch started', ms: Math.round(model.start) }, { name: 'model fetched', ms: Math.round(model.end) });
+  marks.push({ name: 'first frame', ms: Math.round(firstFrameMs) });
+  const timeline = marks.filter((m) => m.ms <= firstFrameMs).sort((a, b) => a.ms - b.ms);
   return {
     firstFrameMs, gzipBytes, rawBytes, files: wanted.map((url) => new URL(url).pathname),
-    compiledBeforeFirstFrame: side === 'ours' ? pipelines.length : profile.programs, pipelines,
+    compiledBeforeFirstFrame: side === 'ours' ? pipelines.length : profile.programs, pipelines, timeline,
   };
 }
 
@@ -236,9 +302,15 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
     console.table({ 'skinned-mesh-viewer': ours, 'model-viewer 4.4': peer });
     console.log(`first frame ms by round: ours ${results.ours.map((r) => Math.round(r.firstFrameMs)).join(', ')}; peer ${results.peer.map((r) => Math.round(r.firstFrameMs)).join(', ')}`);
     console.log(`ratio by round: ${results.ours.map((r, i) => (r.firstFrameMs / results.peer[i].firstFrameMs).toFixed(2)).join(', ')} (load average ${loadByRound.join(', ')})`);
+    const oursFirst = results.ours.filter((r, i) => r.firstFrameMs < results.peer[i].firstFrameMs).length;
+    console.log(`ours first in ${oursFirst} of ${rounds} rounds`);
     const lastOurs = results.ours[results.ours.length - 1];
     console.log(`ours' pipelines before the first frame (last round, ms after navigation: asked → arrived; first frame ${Math.round(lastOurs.firstFrameMs)}):`);
     for (const p of lastOurs.pipelines) console.log(`  ${p.requestedMs} → ${p.resolvedMs < 0 ? 'later' : p.resolvedMs}  ${p.call} ${p.label.length > 90 ? `${p.label.slice(0, 90)}…` : p.label}`);
+    for (const side of ['ours', 'peer'] as Side[]) {
+      const last = results[side][results[side].length - 1];
+      console.log(`${side === 'ours' ? 'ours' : 'model-viewer'}, last round, ms after navigation: ${last.timeline.map((m) => `${m.ms} ${m.name}`).join('; ')}`);
+    }
     console.log(`bytes ours/peer ${bytesRatio.toFixed(2)}× (target ≤ ${TARGET_BYTES_RATIO}×: ${bytesRatio <= TARGET_BYTES_RATIO ? 'met' : 'NOT met'}); `
       + `first frame ours/peer ${frameRatio.toFixed(2)}× (target ≤ ${TARGET_FRAME_RATIO}×: ${frameRatio <= TARGET_FRAME_RATIO ? 'met' : 'NOT met'})`);
     const record = {
@@ -251,8 +323,12 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
       // Each round's ratio (the same round's two loads) and the load average as the round began.
       frameRatioByRound: results.ours.map((r, i) => Math.round((r.firstFrameMs / results.peer[i].firstFrameMs) * 100) / 100),
       loadavgByRound: loadByRound,
+      // How many rounds ours drew its first frame before model-viewer did.
+      oursFirstInRounds: oursFirst,
       // Ours, round by round: each pipeline asked for before the first frame, requested and resolved (ms after navigation).
       oursPipelinesByRound: results.ours.map((r) => r.pipelines),
+      // Both, round by round: the steps before the first frame (ms after navigation).
+      timelineByRound: { ours: results.ours.map((r) => r.timeline), peer: results.peer.map((r) => r.timeline) },
       sizes: JSON.parse(readFileSync(join(out, 'sizes.json'), 'utf8')).entries,
     };
     const results_ = resolve(HERE, 'results');
@@ -261,7 +337,7 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
     writeFileSync(latest, JSON.stringify(record, null, 2) + '\n');
     if (!options.quick) {
       appendFileSync(join(results_, 'first-load-history.jsonl'), JSON.stringify({
-        date: record.date, ours, peer, bytesRatio, frameRatio, frameRatioByRound: record.frameRatioByRound, loadavgByRound: loadByRound,
+        date: record.date, ours, peer, bytesRatio, frameRatio, frameRatioByRound: record.frameRatioByRound, loadavgByRound: loadByRound, oursFirstInRounds: oursFirst,
       }) + '\n');
     }
     console.log(`wrote ${latest}`);
