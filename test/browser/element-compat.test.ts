@@ -46,24 +46,10 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
     return decodeBase64Image(base64);
   }
 
-  it('every model loads and draws, its poster comes down, and alt labels it; nothing is logged as an error', async () => {
-    await page.screenshot({ path: 'test-artifacts/element-model-viewer-markup.png' });
-    for (const id of SHOWN) {
-      const image = await capture(id);
-      writeArtifactPng(`element-model-viewer-markup-${id}`, image.width, image.height, image.data);
-      expect(foregroundFraction(image), id).toBeGreaterThan(0.01);
-    }
-    await expect.poll(() => page.evaluate(() => window.helpers.events(window.helpers.viewer('basic')).some((e) => e.type === 'poster-dismissed'))).toBe(true);
-    // With camera-controls model-viewer appends its interaction prompt to alt; without, alt alone.
-    const images = (await readAccessibility(cdp)).images;
-    expect(images).toContain('A 3D model of a fox. Use mouse, touch or arrow keys to move.');
-    expect(images).toContain('A man, turned and halved');
-    expect(consoleErrors).toEqual([]);
-  });
-
-  // The page's two endless animations (the turntable and the autoplaying fox of the layers
-  // snippet) draw in every frame while they run: their tests come first and stop them. The
-  // turntable's first: its wheel would scroll the page once the layers test's status text has
+  // The page's three endless animations (the turntable, the autoplaying fox of the layers
+  // snippet and the animation snippet's walking fox) draw in every frame while they run: their
+  // tests come first and stop them, so the captures of every model after them draw still
+  // viewers. The turntable's first: its wheel would scroll the page once the layers test's status text has
   // made it taller, and the drag test after it aims at #basic's box at the top of the page.
   it('auto-rotate turns the turntable (camera-change "automatic"); disable-zoom leaves the wheel to the page', async () => {
     const theta = () => page.evaluate(() => window.helpers.viewer('turntable').getTurntableRotation());
@@ -116,6 +102,21 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
     await expect.poll(async () => (await loopNames()).length, { timeout: 20_000 }).toBeGreaterThan(passes + 1);
     expect(await page.evaluate(() => [window.helpers.viewer('animated').paused, (window as unknown as { finishedOnce: number }).finishedOnce])).toEqual([false, 1]);
     await page.evaluate(() => window.helpers.viewer('animated').pause());
+  });
+
+  it('every model loads and draws, its poster comes down, and alt labels it; nothing is logged as an error', async () => {
+    await page.screenshot({ path: 'test-artifacts/element-model-viewer-markup.png' });
+    for (const id of SHOWN) {
+      const image = await capture(id);
+      writeArtifactPng(`element-model-viewer-markup-${id}`, image.width, image.height, image.data);
+      expect(foregroundFraction(image), id).toBeGreaterThan(0.01);
+    }
+    await expect.poll(() => page.evaluate(() => window.helpers.events(window.helpers.viewer('basic')).some((e) => e.type === 'poster-dismissed'))).toBe(true);
+    // With camera-controls model-viewer appends its interaction prompt to alt; without, alt alone.
+    const images = (await readAccessibility(cdp)).images;
+    expect(images).toContain('A 3D model of a fox. Use mouse, touch or arrow keys to move.');
+    expect(images).toContain('A man, turned and halved');
+    expect(consoleErrors).toEqual([]);
   });
 
   it('camera-orbit inside min/max-camera-orbit, camera-target and field-of-view are what the getters report', async () => {
