@@ -47,6 +47,12 @@ export class ExpressionJob implements MaterialOverlay {
   /** Where each bound material value starts from (its material's own value), by `values` index. */
   private readonly materialRest: Float32Array | undefined;
   private readonly materialIndices: Int32Array;
+  /**
+   * The weights and the pose's bound morph weights as the last `run` left them (NaN before any):
+   * a run with both still equal would write what is already there (see `run`).
+   */
+  private readonly lastWeights: Float32Array;
+  private readonly lastBound: Float32Array;
 
   constructor(
     readonly model: Model,
@@ -78,6 +84,8 @@ export class ExpressionJob implements MaterialOverlay {
     this.bindTarget = Int32Array.from(targets);
     this.bindWeight = Float32Array.from(bindWeights);
     this.boundTargets = Int32Array.from(new Set(targets));
+    this.lastWeights = new Float32Array(expressions.length).fill(NaN);
+    this.lastBound = new Float32Array(this.boundTargets.length).fill(NaN);
 
     const materialStarts = [0];
     this.materialTargets = [];
@@ -123,10 +131,16 @@ export class ExpressionJob implements MaterialOverlay {
     this.weights.fill(0);
   }
 
-  /** Writes the morph weights into the pose and refreshes the material values (MaterialAnimation.publish). */
+  /**
+   * Writes the morph weights into the pose and refreshes the material values (MaterialAnimation.publish).
+   * Skipped while the weights and the bound morph weights are as the last run left them: the
+   * applied weights are a function of the weights alone, so this run would write the same morph
+   * weights, and the material values already hold them (a clip's `evaluate` in between applies
+   * the same overlay).
+   */
   run(): void {
     const n = this.expressions.length;
-    if (n === 0) return;
+    if (n === 0 || this.unchangedSinceRun()) return;
     // Each expression's weight after isBinary.
     const applied = this.applied, weights0 = this.weights;
     for (let e = 0; e < n; e++) {
@@ -163,6 +177,17 @@ export class ExpressionJob implements MaterialOverlay {
       for (let b = this.bindStart[e]; b < this.bindStart[e + 1]; b++) weights[this.bindTarget[b]] += this.bindWeight[b] * w;
     }
     if (this.materialTargets.length > 0) this.materials!.publish();
+    this.lastWeights.set(weights0);
+    for (let i = 0; i < this.boundTargets.length; i++) this.lastBound[i] = weights[this.boundTargets[i]];
+  }
+
+  /** Whether the weights and the pose's bound morph weights are as the last `run` left them (stops at the first difference). */
+  private unchangedSinceRun(): boolean {
+    const weights = this.weights, last = this.lastWeights;
+    for (let e = 0; e < weights.length; e++) if (weights[e] !== last[e]) return false;
+    const pose = this.pose.weights, bound = this.boundTargets, lastBound = this.lastBound;
+    for (let i = 0; i < bound.length; i++) if (pose[bound[i]] !== lastBound[i]) return false;
+    return true;
   }
 
   /** MaterialOverlay: the bound material values from their own values and the last run's weights. */

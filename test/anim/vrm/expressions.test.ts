@@ -149,3 +149,49 @@ describe('ExpressionJob agrees with three-vrm', () => {
     expect(s.materials.values[s.materials.blockStart(skin) + 1]).toBeCloseTo(0.45, 6);
   });
 });
+
+describe('ExpressionJob skips a run that would change nothing', () => {
+  it('writes what a fresh job writes, frame after frame, whatever changed in between', async () => {
+    // The job under test runs every frame and skips while its inputs are unchanged; the reference
+    // is a new job each frame (nothing to compare with: it always runs in full) on its own pose
+    // and materials, given the same weights and the same clip writes.
+    const model = await loadGltf(buildBuiltinGlb('vrm-avatar'));
+    const pose = createPose(model), materials = new MaterialAnimation(model);
+    const job = new ExpressionJob(model, pose, materials);
+    const refPose = createPose(model), refMaterials = new MaterialAnimation(model);
+    const face = model.nodes.findIndex((n) => n.weights.length > 0);
+    const offset = pose.weightOffsets[model.hierarchy.slotOf[face]];
+    const rng = new Rng(11);
+    const names = job.names;
+    let skipped = 0, checked = 0;
+    for (let frame = 0; frame < 400; frame++) {
+      const ref = new ExpressionJob(model, refPose, refMaterials);
+      // Weights: most frames keep them (the skip), some change one.
+      if (rng.chance(0.3)) {
+        const name = names[Math.floor(rng.next() * names.length)], w = rng.chance(0.3) ? 0 : rng.next();
+        job.setWeight(name, w);
+      }
+      for (const name of names) ref.setWeight(name, job.weights[job.find(name)]);
+      // A clip writing a face morph weight (bound or not), sometimes the value the job wrote last.
+      if (rng.chance(0.3)) {
+        const t = offset + Math.floor(rng.next() * 10), v = rng.chance(0.5) ? pose.weights[t] : rng.next();
+        pose.weights[t] = v;
+        refPose.weights[t] = v;
+      }
+      // A clip sampling the materials (its own values; the overlay applied again).
+      if (rng.chance(0.2)) {
+        materials.evaluate();
+        refMaterials.evaluate();
+      }
+      const before = pose.weights.slice();
+      job.run();
+      ref.run();
+      if (pose.weights.every((w, i) => w === before[i])) skipped++;
+      expect(Array.from(pose.weights)).toEqual(Array.from(refPose.weights));
+      expect(Array.from(materials.values)).toEqual(Array.from(refMaterials.values));
+      checked++;
+    }
+    expect(checked).toBe(400);
+    expect(skipped).toBeGreaterThan(100);
+  });
+});
