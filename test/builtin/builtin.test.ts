@@ -5,6 +5,7 @@ import { addClip } from '../../src/builtin/clips.ts';
 import { normalizeInfluences } from '../../src/builtin/geometry.ts';
 import { DEFAULT_BUILTIN_MODEL, buildBuiltinGlb, builtinModelNames } from '../../src/builtin/index.ts';
 import { GltfBuilder, type GltfJson, type GltfPrimitiveJson } from '../../src/gltf/builder.ts';
+import { expectEach } from '../support/expect-each.ts';
 
 // Reads the GLBs with a small reader written from the spec, not with
 // src/gltf/load.ts: these tests pin down what the models contain, the
@@ -24,20 +25,6 @@ interface Model {
   json: GltfJson;
   bin: Uint8Array;
   read(accessor: number): Typed;
-}
-
-/**
- * Checks every item i < count: `check` says what is wrong with item i, or undefined. One expect
- * for the lot, listing the first five wrong items: these loops run hundreds of thousands of
- * checks, and each vitest expect costs microseconds.
- */
-function expectEach(count: number, what: string, check: (i: number) => string | undefined): void {
-  const wrong: string[] = [];
-  for (let i = 0; i < count && wrong.length < 5; i++) {
-    const problem = check(i);
-    if (problem !== undefined) wrong.push(`${i}: ${problem}`);
-  }
-  expect(wrong, what).toEqual([]);
 }
 
 function open(name: string): Model {

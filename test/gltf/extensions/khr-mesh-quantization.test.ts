@@ -10,6 +10,7 @@ import { diagonal } from '../../support/compare-bakes.ts';
 import { buildQuantizedQuad, QUANTIZED_QUAD } from '../../support/quantized-fixture.ts';
 import { weldPrimitive } from '../../../src/gltf/topology.ts';
 import { compressFile, type CompressedVariant } from '../../support/compressed.ts';
+import { expectEach } from '../../support/expect-each.ts';
 
 /**
  * KHR_mesh_quantization (with and without EXT_meshopt_compression) on every shared asset:
@@ -186,7 +187,11 @@ describe('KHR_mesh_quantization variants of the shared assets', () => {
           kept++;
           expect(q.componentType).toBe(ComponentType.SHORT);
           expect(q.normalized).toBe(true);
-          for (let i = 0; i < q.count * 3; i++) expect(p.positions[i]).toBe(Math.fround(Math.max(q.array[i] / 32767, -1)));
+          // Each value compared as toBe compares (Object.is), with one expect for them all.
+          expectEach(q.count * 3, 'positions are the dequantized integers', (i) => {
+            const want = Math.fround(Math.max(q.array[i] / 32767, -1));
+            return Object.is(p.positions[i], want) ? undefined : `${p.positions[i]}, dequantized ${want}`;
+          });
         }
         expect(kept).toBeGreaterThan(0);
 
