@@ -9,6 +9,7 @@ import { parseBakeArgs } from '../../src/cli/bake.ts';
 import { ourLines, runBake, runBuiltBake as bake } from '../support/bake-cli.ts';
 import { assetPath } from '../support/assets.ts';
 import { compressFile } from '../support/compressed.ts';
+import { expectEach } from '../support/expect-each.ts';
 
 // The tests below run the built command (runBuiltBake): bin.ts is the one script behind both.
 describe('bake command line: `npm run bake` (the sources) and the built command are the same command', () => {
@@ -74,7 +75,8 @@ describe('bake command line: outputs', () => {
     const expected = bakeModel(await loadGltfFile(assetPath('Fox')), { animation: 'Run', time: 0.4 });
     const got = json.primitives[0].POSITION as number[];
     expect(got.length).toBe(expected.primitives[0].positions.length);
-    got.forEach((v, i) => expect(Math.abs(v - expected.primitives[0].positions[i])).toBeLessThan(1e-6));
+    const want = expected.primitives[0].positions;
+    expectEach(got.length, "POSITION is bakeModel's within 1e-6", (i) => (Math.abs(got[i] - want[i]) < 1e-6 ? undefined : `${got[i]} vs ${want[i]}`));
   });
 
   it('a Draco-compressed file bakes with no extra flags (the decoder loads by itself)', async () => {
@@ -92,7 +94,8 @@ describe('bake command line: outputs', () => {
     // 434 welded vertices, not the original's 1728: these are the decoded ones.
     expect(got.length).toBe(expected.primitives[0].positions.length);
     expect(got.length).toBe(434 * 3);
-    got.forEach((v, i) => expect(Math.abs(v - expected.primitives[0].positions[i])).toBeLessThan(1e-6));
+    const want = expected.primitives[0].positions;
+    expectEach(got.length, "POSITION is bakeModel's within 1e-6", (i) => (Math.abs(got[i] - want[i]) < 1e-6 ? undefined : `${got[i]} vs ${want[i]}`));
   });
 
   it('--out x.glb writes a static posed scene that loads back to the same world-space vertices', async () => {
@@ -107,7 +110,7 @@ describe('bake command line: outputs', () => {
     const expected = bakeModel(await loadGltfFile(assetPath('CesiumMan')), { time: 1.1 }).primitives[0].positions;
     const got = posed.meshes[0].primitives[0].positions;
     expect(got.length).toBe(expected.length);
-    for (let i = 0; i < got.length; i++) expect(Math.abs(got[i] - expected[i])).toBeLessThan(1e-5);
+    expectEach(got.length, "positions are bakeModel's within 1e-5", (i) => (Math.abs(got[i] - expected[i]) < 1e-5 ? undefined : `${got[i]} vs ${expected[i]}`));
   });
 
   it('--out x.obj writes every vertex and triangle of the posed scene', async () => {
@@ -168,6 +171,6 @@ describe('bake command line: --blend', () => {
     const half = JSON.parse(read('half.json')).primitives[0].POSITION as number[];
     const expected = bakeModel(await loadGltfFile(fox), { animation: 'Walk', time: 0.3, blend: { animation: 2, weight: 0.5 } }).primitives[0].positions;
     expect(half.length).toBe(expected.length);
-    half.forEach((v, i) => expect(Math.abs(v - expected[i])).toBeLessThan(1e-6 * (1 + Math.abs(expected[i]))));
+    expectEach(half.length, "POSITION is the blend's within 1e-6 relative", (i) => (Math.abs(half[i] - expected[i]) < 1e-6 * (1 + Math.abs(expected[i])) ? undefined : `${half[i]} vs ${expected[i]}`));
   });
 });

@@ -9,6 +9,7 @@ import {
 import { GltfError } from '../../../src/gltf/errors.ts';
 import type { JsonObject } from '../../../src/gltf/json.ts';
 import { Rng } from '../../support/fuzz.ts';
+import { closeTo, expectEach } from '../../support/expect-each.ts';
 
 type EncoderModule = Awaited<ReturnType<typeof draco3d.createEncoderModule>>;
 let encoderModule: EncoderModule;
@@ -248,20 +249,21 @@ describe('decodeDracoPrimitive: a skinned mesh round-trips through Google\'s enc
     const srcWeights = src.attributes.find((a) => a.semantic === 'WEIGHTS_0')!.data;
     const step = quantizationStep(srcPositions, 3, POSITION_BITS);
     const seen = new Set<number>();
-    for (let v = 0; v < VERTICES; v++) {
+    expectEach(VERTICES, 'decoded vertex = the source vertex at its uv: position within a step, the same joints and weights', (v) => {
       // Each source vertex has its own uv on the grid, far apart compared with a 12-bit step.
       const s = Math.round(uv[v * 2 + 1] * (SIDE - 1)) * SIDE + Math.round(uv[v * 2] * (SIDE - 1));
       seen.add(s);
-      for (let c = 0; c < 3; c++) expect(Math.abs(positions[v * 3 + c] - srcPositions[s * 3 + c])).toBeLessThanOrEqual(step);
+      for (let c = 0; c < 3; c++) if (!(Math.abs(positions[v * 3 + c] - srcPositions[s * 3 + c]) <= step)) return `position[${c}] ${positions[v * 3 + c]} vs ${srcPositions[s * 3 + c]}`;
       for (let c = 0; c < 4; c++) {
-        expect(joints[v * 4 + c]).toBe(srcJoints[s * 4 + c]);
-        expect(weights[v * 4 + c]).toBe(srcWeights[s * 4 + c]);
+        if (!Object.is(joints[v * 4 + c], srcJoints[s * 4 + c])) return `joint[${c}] ${joints[v * 4 + c]} vs ${srcJoints[s * 4 + c]}`;
+        if (!Object.is(weights[v * 4 + c], srcWeights[s * 4 + c])) return `weight[${c}] ${weights[v * 4 + c]} vs ${srcWeights[s * 4 + c]}`;
       }
-    }
+      return undefined;
+    });
     expect(seen.size).toBe(VERTICES);
     // Same triangles, in the decoded numbering.
     expect(p.indices.count).toBe(src.indices.length);
-    for (let i = 0; i < p.indices.count; i++) expect(p.indices.array[i]).toBeLessThan(VERTICES);
+    expectEach(p.indices.count, `indices below ${VERTICES}`, (i) => (p.indices.array[i] < VERTICES ? undefined : `${p.indices.array[i]}`));
   });
 
   it('indices come out in the accessor\'s type: u8 and u32 too, u16 or u32 without an accessor', async () => {
@@ -289,7 +291,7 @@ describe('decodeDracoPrimitive: a skinned mesh round-trips through Google\'s enc
     const w = attribute(await decodeGltf(marked.gltf), 'WEIGHTS_0');
     expect(w.array).toBeInstanceOf(Float32Array);
     const source = marked.attributes.find((a) => a.semantic === 'WEIGHTS_0')!.data;
-    for (let i = 0; i < source.length; i++) expect(w.array[i]).toBeCloseTo(source[i] / 255, 6);
+    expectEach(source.length, 'weights are the bytes / 255 (toBeCloseTo, 6 digits)', (i) => (closeTo(w.array[i], source[i] / 255, 6) ? undefined : `${w.array[i]} vs ${source[i]} / 255`));
     const unmarked = encodeGrid({ tweak: normalizedBytes(false) });
     await expect(decodeGltf(unmarked.gltf)).rejects.toMatchObject({ name: 'GltfError', path: 'accessors[5].componentType' });
   });

@@ -8,6 +8,7 @@ import {
 } from '../../../src/gltf/extensions/meshopt.ts';
 import type { JsonObject } from '../../../src/gltf/json.ts';
 import { Rng } from '../../support/fuzz.ts';
+import { expectEach } from '../../support/expect-each.ts';
 
 const BIG_BUDGET = 1 << 30;
 
@@ -270,7 +271,7 @@ describe('decodeMeshoptView: filters land within their quantization step', () =>
       const max = stride === 4 ? 255 : 65535;
       // YCoCg at K bits: a few steps of 1/2^K after the colour transform, plus rounding.
       const tolerance = 4 / (1 << bits) + 1 / max;
-      for (let i = 0; i < colors.length; i++) expect(Math.abs(ints[i] / max - colors[i])).toBeLessThanOrEqual(tolerance);
+      expectEach(colors.length, `colour components within ${tolerance}`, (i) => (Math.abs(ints[i] / max - colors[i]) <= tolerance ? undefined : `${ints[i]} / ${max} vs ${colors[i]}`));
     });
   }
 });
