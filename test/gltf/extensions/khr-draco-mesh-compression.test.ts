@@ -106,6 +106,38 @@ function distance(d: Primitive, dv: number, o: Primitive, ov: number, tol: Toler
 }
 
 /**
+ * The closest original of decoded vertex dv (into match[dv]; the first of equals) among `candidates`
+ * (ascending indices), covering each one within 1; its distance.
+ */
+function matchVertex(d: Primitive, dv: number, o: Primitive, tol: Tolerances, covered: Uint8Array, match: Int32Array, candidates: ArrayLike<number>): number {
+  let best = Infinity;
+  for (let k = 0; k < candidates.length; k++) {
+    const ov = candidates[k];
+    const e = distance(d, dv, o, ov, tol);
+    if (e <= 1) covered[ov] = 1;
+    if (e < best) { best = e; match[dv] = ov; }
+  }
+  return best;
+}
+
+/**
+ * The originals whose x is within tolerance of x (|x − ox| / tol ≤ 1, as distance() computes it),
+ * ascending; `byX` holds the original indices sorted by x. That measure falls, then rises, along
+ * the sorted x, so they are one run of byX around where x would sit.
+ */
+function nearInX(x: number, ox: (ov: number) => number, byX: Uint32Array, tol: number): Uint32Array {
+  let lo = 0, hi = byX.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ox(byX[mid]) < x) lo = mid + 1; else hi = mid;
+  }
+  let first = lo, end = lo;
+  while (first > 0 && Math.abs(x - ox(byX[first - 1])) / tol <= 1) first--;
+  while (end < byX.length && Math.abs(x - ox(byX[end])) / tol <= 1) end++;
+  return byX.slice(first, end).sort();
+}
+
+/**
  * For each decoded vertex, its original; checks that every original vertex the triangles use
  * is matched by some decoded one (Draco drops degenerate triangles, and vertices no remaining
  * triangle uses).
@@ -122,13 +154,19 @@ function matchVertices(d: Primitive, o: Primitive, where: string): Int32Array {
       if (idx[t] !== idx[t + 1] && idx[t + 1] !== idx[t + 2] && idx[t] !== idx[t + 2]) covered[idx[t]] = covered[idx[t + 1]] = covered[idx[t + 2]] = 0;
     }
   }
+  // First only the originals whose x is within tolerance: distance() is at least that
+  // component's error, so every other one is more than 1 away and can neither cover nor beat a
+  // match within 1; the scan gives what the full one gives. Without a match (or with a NaN x
+  // anywhere, which does not sort), the full scan.
+  const ox = (ov: number) => o.positions[ov * 3];
+  const all = Uint32Array.from({ length: o.vertexCount }, (_, ov) => ov);
+  let sortable = !Number.isNaN(tol.position) && tol.position > 0;
+  for (let ov = 0; ov < o.vertexCount && sortable; ov++) sortable = !Number.isNaN(ox(ov));
+  const byX = all.slice().sort((a, b) => ox(a) - ox(b));
   for (let dv = 0; dv < d.vertexCount; dv++) {
-    let best = Infinity;
-    for (let ov = 0; ov < o.vertexCount; ov++) {
-      const e = distance(d, dv, o, ov, tol);
-      if (e <= 1) covered[ov] = 1;
-      if (e < best) { best = e; match[dv] = ov; }
-    }
+    const x = d.positions[dv * 3];
+    let best = sortable && !Number.isNaN(x) ? matchVertex(d, dv, o, tol, covered, match, nearInX(x, ox, byX, tol.position)) : Infinity;
+    if (!(best <= 1)) best = matchVertex(d, dv, o, tol, covered, match, all);
     if (!(best <= 1)) expect.fail(`${where}: decoded vertex ${dv} matches no original vertex (closest is ${best.toFixed(2)} tolerances away)`);
   }
   for (let ov = 0; ov < o.vertexCount; ov++) {
