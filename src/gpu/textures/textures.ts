@@ -2,7 +2,7 @@ import { SamplerFilter, SamplerWrap } from '../../gltf/constants.ts';
 import type { Image, TextureSampler } from '../../gltf/model.ts';
 import { fitDimensions } from '../device/limits.ts';
 import { MipmapGenerator, mipLevelCount } from './mipmaps.ts';
-import { IMAGE_BITMAP_OPTIONS } from './video-frame-pixels.ts';
+import { IMAGE_BITMAP_OPTIONS, readBitmapPixels } from './video-frame-pixels.ts';
 
 /** RGBA8 pixels, straight (not premultiplied) alpha, top row first. */
 export interface DecodedPixels {
@@ -30,6 +30,9 @@ export type ImageDecoder = (image: Image) => Promise<DecodedImage>;
 /**
  * The browser's decoder: no colour-space conversion and no premultiplication, so the
  * texels are exactly the file's bytes (glTF colour textures are sRGB-encoded already).
+ * Returns the bytes themselves where WebCodecs can read them exactly (video-frame-pixels.ts:
+ * a writeTexture then, several times faster than copyExternalImageToTexture on SwiftShader),
+ * else the ImageBitmap.
  */
 export const browserImageDecoder: ImageDecoder = async (image) => {
   if (typeof createImageBitmap !== 'function') {
@@ -37,7 +40,11 @@ export const browserImageDecoder: ImageDecoder = async (image) => {
   }
   const blob = new Blob([image.bytes.slice()], image.mimeType ? { type: image.mimeType } : {});
   const bitmap = await createImageBitmap(blob, IMAGE_BITMAP_OPTIONS);
-  return { width: bitmap.width, height: bitmap.height, source: bitmap };
+  const { width, height } = bitmap;
+  const data = await readBitmapPixels(bitmap);
+  if (!data) return { width, height, source: bitmap };
+  bitmap.close();
+  return { width, height, data };
 };
 
 /** Formats of colour data (baseColor, emissive: sRGB-encoded) and of everything else (linear data). */

@@ -3,7 +3,7 @@ import { PROBE_PNG_BASE64, PROBE_RGBA, readBitmapPixels, videoFrameReadable } fr
 import { decodeImageBytes } from '../../support/png.ts';
 
 describe('the WebCodecs read of decoded images (video-frame-pixels.ts); the browser side is test/browser/texture-upload.test.ts', () => {
-  it("the probe image is the PNG its comment says: distinct channels, straight alphas 255, 128 and 3", () => {
+  it("the probe image is the PNG its comment says: three opaque texels of distinct channels", () => {
     const decoded = decodeImageBytes(new Uint8Array(Buffer.from(PROBE_PNG_BASE64, 'base64')));
     expect([decoded.width, decoded.height]).toEqual([3, 1]);
     expect(Array.from(decoded.data)).toEqual(PROBE_RGBA);
