@@ -27,7 +27,7 @@ import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
 import { bakeErrorTable, compareBakes, describeGpuBakeOnSharedAssets, noErrors, poses } from '../support/compare-bakes.ts';
 import { axisAngle } from '../support/cylinders.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
-import { ourLines, runBake } from '../support/bake-cli.ts';
+import { ourLines, runBuiltBake } from '../support/bake-cli.ts';
 import { useTestDevice } from '../support/webgpu.ts';
 import { runComputeCases } from './compute-harness.ts';
 
@@ -206,7 +206,7 @@ describe('bake CLI --skinning center-of-rotation', () => {
     const reference = bakeModel(model, { ...COR, time: 0.6 });
     for (const backend of ['cpu', 'gpu']) {
       const out = join(tmp, `limb-${backend}.json`);
-      const run = await runBake(['--builtin', 'limb', '--time', '0.6', '--skinning', 'center-of-rotation', '--backend', backend, '--out', out]);
+      const run = await runBuiltBake(['--builtin', 'limb', '--time', '0.6', '--skinning', 'center-of-rotation', '--backend', backend, '--out', out]);
       expect(run.code, run.stderr).toBe(0);
       // Dawn's own XDG_RUNTIME_DIR notice is the machine's, not ours.
       expect(ourLines(run.stderr).filter((l) => !l.includes('XDG_RUNTIME_DIR'))).toEqual([]);

@@ -4,10 +4,9 @@
  * (src/skin/dqs.ts) on every shared asset and the code-built chain, at the tolerances the
  * linear bake is held to.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import skinningWgsl from '../../shaders/skinning.wgsl?raw';
 import preskinWgsl from '../../shaders/preskin.wgsl?raw';
@@ -25,6 +24,7 @@ import { composeTRS } from '../../src/math/trs.ts';
 import { createSkinnedVertices } from '../../src/skin/cpu-skin.ts';
 import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
 import { buildChain, type ChainOptions } from '../support/fixtures.ts';
+import { runBuiltBake } from '../support/bake-cli.ts';
 import { useTestDevice } from '../support/webgpu.ts';
 import { bakeErrorTable, compareBakes, describeGpuBakeOnSharedAssets, noErrors } from '../support/compare-bakes.ts';
 import { runComputeCases } from './compute-harness.ts';
@@ -224,24 +224,13 @@ describe('bakeModelGpu (dual-quaternion) matches bakeModel (dual-quaternion) on 
 });
 
 describe('bake CLI --skinning dual-quaternion --backend gpu', () => {
-  const root = resolve(import.meta.dirname, '../..');
   const tmp = mkdtempSync(join(tmpdir(), 'dqs-gpu-cli-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-  function bake(args: string[]): Promise<{ code: number | null; stderr: string }> {
-    return new Promise((done, fail) => {
-      const child = spawn('npm', ['run', '--silent', 'bake', '--', ...args], { cwd: root, timeout: 30_000 });
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', fail);
-      child.on('close', (code) => done({ code, stderr }));
-    });
-  }
 
   it('writes the JSON of the CPU dual-quaternion bake, within the GPU tolerance', async (ctx) => {
     gpu.device(ctx);
     const out = join(tmp, 'twist.json');
-    const run = await bake(['--builtin', 'twist-cylinder', '--time', '1.3', '--skinning', 'dual-quaternion', '--backend', 'gpu', '--out', out]);
+    const run = await runBuiltBake(['--builtin', 'twist-cylinder', '--time', '1.3', '--skinning', 'dual-quaternion', '--backend', 'gpu', '--out', out]);
     expect(run.code, run.stderr).toBe(0);
     const json = JSON.parse(readFileSync(out, 'utf8'));
     const model = await loadGltf(buildBuiltinGlb('twist-cylinder'), { name: 'builtin:twist-cylinder' });

@@ -22,9 +22,9 @@ export interface BakeRun {
   readonly stderr: string;
 }
 
-async function spawnBake(file: string, args: readonly string[], cwd: string): Promise<BakeRun> {
+async function spawnBake(file: string, args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<BakeRun> {
   try {
-    const { stdout, stderr } = await run(file, args, { cwd, env: { ...process.env, INIT_CWD: cwd } });
+    const { stdout, stderr } = await run(file, args, { cwd, env: { ...process.env, INIT_CWD: cwd, ...env } });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -37,9 +37,12 @@ export function runBake(args: readonly string[], cwd = ROOT): Promise<BakeRun> {
   return spawnBake('npm', ['run', '--prefix', ROOT, '--silent', 'bake', '--', ...args], cwd);
 }
 
-/** Runs the built command (`node skinned-mesh-bake.js ARGS`, see builtBake) from `cwd`; never throws on a non-zero exit. */
-export async function runBuiltBake(args: readonly string[], cwd = ROOT): Promise<BakeRun> {
-  return spawnBake(process.execPath, [await builtBake(), ...args], cwd);
+/**
+ * Runs the built command (`node skinned-mesh-bake.js ARGS`, see builtBake) from `cwd`, with `env`
+ * added to the environment; never throws on a non-zero exit.
+ */
+export async function runBuiltBake(args: readonly string[], cwd = ROOT, env: Readonly<Record<string, string>> = {}): Promise<BakeRun> {
+  return spawnBake(process.execPath, [await builtBake(), ...args], cwd, env);
 }
 
 /** What the CLI build reads: the sources, the config (and the script it imports) and the locked dependencies. */
