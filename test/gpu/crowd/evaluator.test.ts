@@ -20,6 +20,7 @@ import { paletteUlpError } from '../../anim/fixtures.ts';
 import { sharedAssets } from '../../support/assets.ts';
 import { GltfBuilder } from '../../../src/gltf/builder.ts';
 import { buildChain, buildMorphedSkin } from '../../support/fixtures.ts';
+import { closeTo, expectEach } from '../../support/expect-each.ts';
 import { onOwnDevice, useTestDevice } from '../../support/webgpu.ts';
 import { expectNoGpuErrors, loadModel } from '../gpu-test.ts';
 
@@ -161,22 +162,20 @@ describe('GpuPoseEvaluator against the CPU batch', () => {
         // The moving mesh nodes' model matrices: the CPU's within 8 f32 ulps of the matrix's largest entry.
         const moving = movingMeshNodes(model);
         expect(meshWorlds.length).toBe(plays.length * moving.length * 16);
-        for (let k = 0; k < plays.length; k++) {
-          moving.forEach((i, j) => {
-            const slot = model.hierarchy.slotOf[model.meshNodes[i].node];
-            const cpu = reference.instances[k].nodeMatrices.subarray(slot * 16, slot * 16 + 16);
-            const scale = Math.max(...Array.from(cpu, Math.abs));
-            for (let e = 0; e < 16; e++) {
-              const g = meshWorlds[(k * moving.length + j) * 16 + e];
-              expect(Math.abs(g - cpu[e]) <= 8 * 2 ** -23 * scale, `${asset.name} ${hierarchy}: instance ${k} mesh node ${i} [${e}] ${g} vs ${cpu[e]}`).toBe(true);
-            }
-          });
-        }
+        const slots = moving.map((i) => model.hierarchy.slotOf[model.meshNodes[i].node]);
+        const cpuMatrix = (m: number) => reference.instances[Math.floor(m / moving.length)].nodeMatrices.subarray(slots[m % moving.length] * 16, slots[m % moving.length] * 16 + 16);
+        const matrices = Array.from({ length: plays.length * moving.length }, (_, m) => cpuMatrix(m));
+        const scales = matrices.map((cpu) => Math.max(...Array.from(cpu, Math.abs)));
+        expectEach(matrices.length * 16, `${asset.name} ${hierarchy}: mesh node matrices (instance × moving mesh node × entry)`, (i) => {
+          const m = Math.floor(i / 16), e = i % 16;
+          const cpu = matrices[m][e], g = meshWorlds[i];
+          return Math.abs(g - cpu) <= 8 * 2 ** -23 * scales[m] ? undefined : `instance ${Math.floor(m / moving.length)} mesh node ${moving[m % moving.length]} [${e}] ${g} vs ${cpu}`;
+        });
         const w = reference.instances[0].pose.weights.length;
-        for (let k = 0; k < plays.length && w > 0; k++) {
-          const expected = reference.instances[k].pose.weights;
-          for (let i = 0; i < w; i++) expect(weights[k * w + i], `weights of ${k}`).toBeCloseTo(expected[i], 6);
-        }
+        expectEach(plays.length * w, `${asset.name} ${hierarchy}: morph weights (instance × weight)`, (i) => {
+          const k = Math.floor(i / w), expected = reference.instances[k].pose.weights[i % w];
+          return closeTo(weights[i], expected, 6) ? undefined : `weights of ${k}: ${weights[i]} vs ${expected}`;
+        });
       }
     });
   }
