@@ -35,7 +35,9 @@ export const LANES_VARIABLE = 'NPM_TEST_LANES';
  * done (the 'browser-late' project), chosen so that both lanes end together: the browser lane
  * is the critical path, and the second lane used to end 100–150 s before it, leaving a core
  * idle. Retune by the lane times `npm test` prints at its end: a file moved from one lane to the
- * other moves about its own time. Files that share the run's packed library
+ * other moves about its own time there (its ✓ line), so move files adding up to half the gap
+ * between the two lanes' ends (a second browser process costs ~3–8 CPU-s to start: vitest, dev
+ * server, Chromium, the first page's transforms). Files that share the run's packed library
  * (test/support/packed-library.ts: element-build, package-consumer, package-publish) stay in
  * the browser lane, which packs it once. test/scripts/test-lanes.test.ts checks that every test
  * file runs in exactly one lane.
