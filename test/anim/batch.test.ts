@@ -10,6 +10,7 @@ import type { Model } from '../../src/gltf/model.ts';
 import { assetPath, sharedAssets } from '../support/assets.ts';
 import { measureAllocation } from '../support/allocation.ts';
 import { loadCharacter, paletteUlpError } from './fixtures.ts';
+import { expectArraysEqual } from '../support/expect-arrays.ts';
 
 const FRACTIONS = [0, 0.1, 0.33, 0.5, 0.77, 1, 1.2];
 
@@ -113,7 +114,7 @@ describe('updateInstanceBatch', () => {
           expect([palette[o + 3], palette[o + 7], palette[o + 11], palette[o + 15]], `${name} clip ${clip}`).toEqual([0, 0, 0, 1]);
         }
         expectPalette(batch, 0, reference.palette, `${name} clip ${clip}`);
-        expect(batch.instances[0].nodeMatrices, `${name} clip ${clip}`).toEqual(reference.nodeMatrices);
+        expectArraysEqual(batch.instances[0].nodeMatrices, reference.nodeMatrices, `${name} clip ${clip}`);
       }
     }
   });

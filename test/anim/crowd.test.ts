@@ -12,6 +12,7 @@ import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { measureAllocation } from '../support/allocation.ts';
 import { assetPath } from '../support/assets.ts';
 import { loadCharacter, paletteUlpError } from './fixtures.ts';
+import { expectArraysEqual } from '../support/expect-arrays.ts';
 
 const DT = 1 / 60;
 const WALK = 0, IDLE = 1, WAVE = 2;
@@ -70,7 +71,7 @@ describe('Crowd', () => {
         expect(paletteUlpError(crowd.instances[k].palette, player.instance.palette, model, player.instance.nodeMatrices), `instance ${k}`).toBeLessThanOrEqual(1);
       } else {
         expect(crowd.time[k]).toBe(times[k]);
-        expect(crowd.instances[k].palette, `instance ${k}`).toEqual(rest);
+        expectArraysEqual(crowd.instances[k].palette, rest, `instance ${k}`);
       }
     }
   });
@@ -110,8 +111,8 @@ describe('Crowd', () => {
         expect(crowd.time[k]).toBe(players[k].time);
         expect(crowd.clip[k]).toBe(players[k].clip);
         expect(crowd.fading(k)).toBe(players[k].fading);
-        expect(crowd.instances[k].pose.rotation).toEqual(players[k].instance.pose.rotation);
-        expect(crowd.instances[k].nodeMatrices).toEqual(players[k].instance.nodeMatrices);
+        expectArraysEqual(crowd.instances[k].pose.rotation, players[k].instance.pose.rotation);
+        expectArraysEqual(crowd.instances[k].nodeMatrices, players[k].instance.nodeMatrices);
         expect(paletteUlpError(crowd.instances[k].palette, players[k].instance.palette, model, players[k].instance.nodeMatrices)).toBeLessThanOrEqual(1);
       }
     }
@@ -138,7 +139,7 @@ describe('Crowd', () => {
       player.update(DT);
       lockRootInPlace(track, player.instance.pose);
       updateMatricesAndPalettes(player.instance);
-      expect(crowd.instances[0].nodeMatrices).toEqual(player.instance.nodeMatrices);
+      expectArraysEqual(crowd.instances[0].nodeMatrices, player.instance.nodeMatrices);
       expect(paletteUlpError(crowd.instances[0].palette, player.instance.palette, model, player.instance.nodeMatrices)).toBeLessThanOrEqual(1);
     }
   });

@@ -10,6 +10,7 @@ import { loadCrowdCode, MAX_GPU_INSTANCES, MAX_INSTANCES, parseCrowdEvaluator, V
 import { setIdentity } from '../../src/math/trs.ts';
 import { loadCharacter } from '../anim/fixtures.ts';
 import { measureAllocation } from '../support/allocation.ts';
+import { expectArraysEqual } from '../support/expect-arrays.ts';
 
 const DT = 1 / 60;
 
@@ -88,8 +89,8 @@ describe('ViewerStage (what <skinned-mesh-viewer> draws around its player)', () 
       reference.update(DT);
       lockRootInPlace(track, reference.instance.pose);
       updateMatricesAndPalettes(reference.instance);
-      expect(player.instance.nodeMatrices).toEqual(reference.instance.nodeMatrices);
-      expect(player.instance.palette).toEqual(reference.instance.palette);
+      expectArraysEqual(player.instance.nodeMatrices, reference.instance.nodeMatrices);
+      expectArraysEqual(player.instance.palette, reference.instance.palette);
     }
   });
 
