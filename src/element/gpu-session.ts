@@ -114,11 +114,12 @@ export class GpuSession {
   /** Why WebGPU cannot be used, once a device request of this connection failed for that reason. */
   get unsupportedMessage(): string | undefined { return this.unsupported; }
 
-  open(): void {
+  /** Starts the session; its device is asked for once `after` resolves (default: now). */
+  open(after?: Promise<void>): void {
     this.isOpen = true;
     this.epoch++;
     this.unsubscribeDeviceLost = onSharedDeviceLost(this.deviceLost);
-    this.requestDevice();
+    this.requestDevice(after);
   }
 
   close(): void {
@@ -213,9 +214,9 @@ export class GpuSession {
     );
   }
 
-  private requestDevice(): void {
+  private requestDevice(after?: Promise<void>): void {
     const epoch = this.epoch;
-    const request = acquireSharedDevice().then((device): GpuState => {
+    const request = (after ? after.then(acquireSharedDevice) : acquireSharedDevice()).then((device): GpuState => {
       if (epoch !== this.epoch) throw new DOMException('the element left the page', 'AbortError');
       const { context, viewFormat } = configureCanvas(this.canvas, device);
       const renderer = new Renderer(device, { format: viewFormat, label: this.label });

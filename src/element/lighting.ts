@@ -8,10 +8,10 @@
  * last viewer lets go). `environment-change` fires when a new environment shows.
  */
 import { nextTask } from '../gpu/device/next-task.ts';
+import { prefilterEnvironmentOnCpu } from '../gpu/environment/cpu-prefilter.ts';
 import type { Environment } from '../gpu/environment/environment.ts';
 import { EnvironmentError, type EquirectImage } from '../gpu/environment/equirect.ts';
 import { neutralEnvironment } from '../gpu/environment/neutral.ts';
-import { prefilterEnvironment, requestPrefilterPipelines } from '../gpu/environment/prefilter.ts';
 import { perDevice } from '../gpu/device/per-device.ts';
 import { ToneMapping } from '../gpu/layouts/bindings.ts';
 import type { Renderer } from '../gpu/renderer.ts';
@@ -92,11 +92,20 @@ function acquire(device: GPUDevice, key: string): Promise<Environment> {
   if (!entry) {
     // A task first: the pipelines the model's JSON asked for as the device arrived (their request
     // is a few promise steps away) and those of a JSON arriving meanwhile go to the GPU process
-    // first. The prefilter's then compile there while this thread makes or fetches the image.
-    const environment = nextTask().then(() => {
-      requestPrefilterPipelines(device);
-      return loadEnvironmentImage(key);
-    }).then((image) => prefilterEnvironment(device, image, key === NEUTRAL ? 'neutral environment' : key));
+    // first. A fetched image's prefilter pipelines then compile there while this thread fetches
+    // and decodes it. `neutral` is prefiltered on this thread (cpu-prefilter.ts): on a CPU
+    // rasteriser the GPU prefilter's pipelines cost the GPU process more than the model's own
+    // before the first frame, and this image is small.
+    // The GPU prefilter and its WGSL come with a first such image (a page with `neutral` fetches neither).
+    const environment = nextTask().then(async () => {
+      if (key === NEUTRAL) return prefilterEnvironmentOnCpu(device, neutralEnvironment(), 'neutral environment');
+      const image = loadEnvironmentImage(key);
+      // Its failure is reported below, whatever the import does first.
+      image.catch(() => undefined);
+      const prefilter = await import('../gpu/environment/prefilter.ts');
+      prefilter.requestPrefilterPipelines(device);
+      return prefilter.prefilterEnvironment(device, await image, key);
+    });
     entry = { environment, users: 0 };
     byKey.set(key, entry);
     // A failed load is forgotten, so a later use tries again.

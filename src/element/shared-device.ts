@@ -1,4 +1,5 @@
 import { requestWebGpuDevice } from '../gpu/device/device.ts';
+import { nextTask } from '../gpu/device/next-task.ts';
 
 /**
  * The one GPUDevice every <skinned-mesh-viewer> on the page shares, requested lazily by
@@ -20,7 +21,10 @@ const lostListeners = new Set<DeviceLostListener>();
 
 export function acquireSharedDevice(): Promise<GPUDevice> {
   if (current) return current;
-  const request = requestWebGpuDevice({ label: 'skinned-mesh-viewer shared device' });
+  // A task later: requestAdapter holds this thread while the browser opens its GPU channel (0.4 s
+  // and more on SwiftShader: docs/performance.md, First load), so the model fetch the connecting
+  // element starts in this task goes out first and downloads meanwhile.
+  const request = nextTask().then(() => requestWebGpuDevice({ label: 'skinned-mesh-viewer shared device' }));
   current = request;
   request.then(
     (device) => {

@@ -515,10 +515,11 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.intersectionObserver.observe(this);
     this.hotspots.connect();
     this.extraModels.connect();
-    this.session.open();
     // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
-    if (typeof navigator === 'undefined' || !navigator.gpu) return;
+    if (typeof navigator === 'undefined' || !navigator.gpu) return this.session.open();
     this.posterView.attach();
+    // The device once the model's fetch is out (or the load waits for the viewport): PosterView.observed.
+    this.session.open(this.posterView.observed());
     if (this.posterView.state.mayLoad()) this.loader.connected(this.source);
   }
 

@@ -20,6 +20,9 @@ export class PosterView {
   readonly state = new RevealState();
   private readonly nearObserver: IntersectionObserver;
   private observing = false;
+  /** Resolves `observed()`'s promise: at the near-viewport observer's first report, or when it stops. */
+  private firstReport: (() => void) | undefined;
+  private firstReported: Promise<void> | undefined;
   private onScreen = false;
   private reportedVisible = false;
 
@@ -33,10 +36,12 @@ export class PosterView {
     private readonly host: PosterHost,
   ) {
     this.nearObserver = new IntersectionObserver((entries) => {
-      if (!entries[entries.length - 1].isIntersecting) return;
-      this.state.near = true;
-      this.stopObserving();
-      if (this.state.mayLoad()) this.host.loadAllowed();
+      if (entries[entries.length - 1].isIntersecting) {
+        this.state.near = true;
+        this.stopObserving();
+        if (this.state.mayLoad()) this.host.loadAllowed();
+      }
+      this.settleFirstReport();
     }, { rootMargin: NEAR_VIEWPORT_MARGIN });
     this.sync();
   }
@@ -61,6 +66,25 @@ export class PosterView {
     this.state.reveal = reveal;
     if (!could && this.state.mayLoad()) this.host.loadAllowed();
     if (this.element.isConnected) this.observeIfNeeded();
+  }
+
+  /**
+   * Resolves once the near-viewport observer has first reported (the load has started then if the
+   * element is near), or at once when the load does not wait for it. The element asks for its GPU
+   * device after this: requestAdapter holds the page while the browser opens its GPU channel, and
+   * the model's fetch should be on its way by then.
+   */
+  observed(): Promise<void> {
+    if (!this.observing) return Promise.resolve();
+    this.firstReported ??= new Promise((done) => { this.firstReport = done; });
+    return this.firstReported;
+  }
+
+  private settleFirstReport(): void {
+    const settle = this.firstReport;
+    this.firstReport = undefined;
+    this.firstReported = undefined;
+    settle?.();
   }
 
   /** Inserted in the page: watch for the viewport if the load waits for it. */
@@ -136,5 +160,6 @@ export class PosterView {
     if (!this.observing) return;
     this.observing = false;
     this.nearObserver.disconnect();
+    this.settleFirstReport();
   }
 }

@@ -98,6 +98,15 @@ export function toHalf(value: number): number {
   return sign | half;
 }
 
+/** The number IEEE binary16 bits `half` hold (toHalf's inverse for every value it returns). */
+export function fromHalf(half: number): number {
+  const sign = half & 0x8000 ? -1 : 1;
+  const exp = (half >>> 10) & 0x1f, mant = half & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 0x1f) return mant ? NaN : sign * Infinity;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+
 /** The image as rgba16float texels (alpha 1), for `writeTexture`. */
 export function toHalfRgba(image: EquirectImage): Uint16Array {
   const n = image.width * image.height;

@@ -20,11 +20,14 @@ import { pipelineShader } from '../layouts/pipeline-shaders.ts';
 import { Environment } from './environment.ts';
 import { downsampleEquirect, toHalfRgba, type EquirectImage } from './equirect.ts';
 import {
-  BRDF_LUT_SIZE, ENVIRONMENT_FORMAT, MAX_EQUIRECT_WIDTH, PREFILTER_PARAMS_SIZE, PrefilterBinding,
+  ENVIRONMENT_FORMAT, MAX_EQUIRECT_WIDTH, PREFILTER_PARAMS_SIZE, PrefilterBinding,
   PrefilterParamsOffset, radianceCubeSize, SPECULAR_LEVELS, SPECULAR_SAMPLES, SPECULAR_SIZE_RATIO,
 } from './prefilter-params.ts';
-import { irradianceSh9 } from './sh9.ts';
-import { brdfLutHalves, prepareBrdfLut } from './brdf-lut.ts';
+import { prepareBrdfLut } from './brdf-lut.ts';
+import { dominantDirection, irradianceSh9 } from './sh9.ts';
+// The BRDF table's texture and the dominant direction lived here; kept importable from here.
+export { acquireBrdfLut, brdfLutTexture, releaseBrdfLut } from './brdf-lut-texture.ts';
+export { dominantDirection } from './sh9.ts';
 
 export const ENVIRONMENT_SHADER_SOURCE = pipelineShader('environment prefilter', {
   'pbr.wgsl': pbrWgsl, 'fullscreen.wgsl': fullscreenWgsl, 'environment.wgsl': environmentWgsl,
@@ -32,9 +35,6 @@ export const ENVIRONMENT_SHADER_SOURCE = pipelineShader('environment prefilter',
 
 /** Uniform slots are this far apart (the default minUniformBufferOffsetAlignment). */
 const PARAMS_STRIDE = 256;
-const LUT_FORMAT: GPUTextureFormat = 'rg16float';
-/** Two half floats. */
-const LUT_TEXEL_BYTES = 4;
 
 interface PrefilterPipelines {
   readonly module: GPUShaderModule;
@@ -80,43 +80,6 @@ const prefilterPipelines = perDevice((device): PrefilterPipelines => {
     specular: render('specular', 'fsSpecular', cubeLayout, { MIRROR_SOURCE_LEVEL: Math.log2(SPECULAR_SIZE_RATIO) }),
   };
 });
-
-interface LutHolder { readonly texture: GPUTexture; readonly view: GPUTextureView; users: number }
-const brdfLuts = new WeakMap<GPUDevice, LutHolder>();
-
-/**
- * The device's split-sum BRDF table (BRDF_LUT_SIZE², rg16float: f0 scale and bias by n·v
- * across and roughness down; brdf-lut.ts): uploaded by the first user, shared by every later
- * one, freed when the last calls `releaseBrdfLut` (a page without viewers holds no GPU memory).
- */
-export function acquireBrdfLut(device: GPUDevice): GPUTextureView {
-  let lut = brdfLuts.get(device);
-  if (!lut) {
-    const texture = device.createTexture({
-      label: 'BRDF lookup table', size: [BRDF_LUT_SIZE, BRDF_LUT_SIZE], format: LUT_FORMAT,
-      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC,
-    });
-    const view = texture.createView({ label: 'BRDF lookup table' });
-    device.queue.writeTexture({ texture }, brdfLutHalves(), { bytesPerRow: BRDF_LUT_SIZE * LUT_TEXEL_BYTES }, [BRDF_LUT_SIZE, BRDF_LUT_SIZE]);
-    lut = { texture, view, users: 0 };
-    brdfLuts.set(device, lut);
-  }
-  lut.users++;
-  return lut.view;
-}
-
-/** The texture behind the device's table while it is held (for tests to read back). */
-export function brdfLutTexture(device: GPUDevice): GPUTexture | undefined {
-  return brdfLuts.get(device)?.texture;
-}
-
-/** One user of `acquireBrdfLut` is done with it. */
-export function releaseBrdfLut(device: GPUDevice): void {
-  const lut = brdfLuts.get(device);
-  if (!lut || --lut.users > 0) return;
-  brdfLuts.delete(device);
-  lut.texture.destroy();
-}
 
 /**
  * Starts compiling the prefilter's pipelines on `device` (once per device), before the image
@@ -202,18 +165,4 @@ export async function prefilterEnvironment(device: GPUDevice, image: EquirectIma
   // The passes run on the GPU while the CPU projects the irradiance; frames queue after them.
   const coefficients = irradianceSh9(image);
   return new Environment(radiance, specular, dominantDirection(coefficients), coefficients);
-}
-
-/**
- * The direction of the SH band-1 vector of luminance: towards the environment's centre of
- * brightness (straight up when it has none, e.g. a uniform environment).
- */
-export function dominantDirection(coefficients: Float32Array): Float32Array {
-  const lum = (j: number) => 0.2126 * coefficients[j * 4] + 0.7152 * coefficients[j * 4 + 1] + 0.0722 * coefficients[j * 4 + 2];
-  // Band 1 is (y, z, x) in coefficients 1, 2, 3 (sh9.ts, shaders/sh9.wgsl).
-  const x = lum(3), y = lum(1), z = lum(2);
-  const length = Math.hypot(x, y, z);
-  // Below 1% of the mean (band 0): no direction to speak of.
-  if (!(length > 0.01 * Math.abs(lum(0)))) return Float32Array.of(0, 1, 0);
-  return Float32Array.of(x / length, y / length, z / length);
 }

@@ -94,3 +94,17 @@ export function irradianceSh9(image: EquirectImage): Float32Array {
   }
   return out;
 }
+
+/**
+ * The direction of the SH band-1 vector of luminance: towards the environment's centre of
+ * brightness (straight up when it has none, e.g. a uniform environment).
+ */
+export function dominantDirection(coefficients: Float32Array): Float32Array {
+  const lum = (j: number) => 0.2126 * coefficients[j * 4] + 0.7152 * coefficients[j * 4 + 1] + 0.0722 * coefficients[j * 4 + 2];
+  // Band 1 is (y, z, x) in coefficients 1, 2, 3 (sh9.ts, shaders/sh9.wgsl).
+  const x = lum(3), y = lum(1), z = lum(2);
+  const length = Math.hypot(x, y, z);
+  // Below 1% of the mean (band 0): no direction to speak of.
+  if (!(length > 0.01 * Math.abs(lum(0)))) return Float32Array.of(0, 1, 0);
+  return Float32Array.of(x / length, y / length, z / length);
+}

@@ -1,5 +1,5 @@
 import { environmentBindGroupEntries, EnvironmentPlaceholder, type Environment } from '../environment/environment.ts';
-import { acquireBrdfLut, releaseBrdfLut } from '../environment/prefilter.ts';
+import { acquireBrdfLut, releaseBrdfLut } from '../environment/brdf-lut-texture.ts';
 import { FrameUniformsData } from '../layouts/frame-uniforms.ts';
 import { FrameBinding } from '../layouts/bindings.ts';
 import type { ShadowMap } from './shadow-map.ts';

@@ -1,0 +1,304 @@
+/**
+ * The environment prefilter of prefilter.ts (shaders/environment.wgsl) done on the CPU, for
+ * the `neutral` environment: the same radiance cube, mip chain and GGX specular chain, texel for
+ * texel the same arithmetic as the shader's passes (f16 storage between them, bilinear and
+ * trilinear cube taps across face edges as the GPU's seamless cube sampling takes them), uploaded
+ * with writeTexture. No pipeline: on a CPU rasteriser (SwiftShader) the GPU prefilter's three
+ * pipelines cost ~0.75 s of CPU to compile at their first draws plus ~0.2 s to draw a 128-texel
+ * cube, in the GPU process that also compiles the model's pipeline; the page's first frame waits
+ * for both. Here a 256 × 128 image takes tens of milliseconds of script.
+ * test/gpu/environment/cpu-prefilter.test.ts holds it to the GPU prefilter.
+ */
+import { nextTask } from '../device/next-task.ts';
+import { mipLevelCount } from '../textures/mipmaps.ts';
+import { Environment } from './environment.ts';
+import { downsampleEquirect, fromHalf, toHalf, type EquirectImage } from './equirect.ts';
+import { ENVIRONMENT_FORMAT, MAX_EQUIRECT_WIDTH, radianceCubeSize, SPECULAR_LEVELS, SPECULAR_SAMPLES, SPECULAR_SIZE_RATIO } from './prefilter-params.ts';
+import { dominantDirection, irradianceSh9 } from './sh9.ts';
+import { prepareBrdfLut } from './brdf-lut.ts';
+
+/** Channels of a texel (rgba16float; alpha 1). */
+const RGBA = 4;
+const FACES = 6;
+/** 2⁻³², the Hammersley radical inverse's scale (environment.wgsl `hammersley`). */
+const RADICAL_SCALE = 2.3283064365386963e-10;
+
+/** One mip level of a cube: `size`² texels per face, faces in order +X, −X, +Y, −Y, +Z, −Z, rgba as stored (f16 values). */
+export interface CubeLevel {
+  readonly size: number;
+  readonly texels: Float32Array;
+}
+
+/** What the CPU prefilter makes: the radiance cube's levels and the specular chain's, as prefilter.ts's textures hold them. */
+export interface PrefilteredCube {
+  readonly radiance: readonly CubeLevel[];
+  readonly specular: readonly CubeLevel[];
+}
+
+const ROUND_F32 = new Float32Array(1);
+const ROUND_BITS = new Uint32Array(ROUND_F32.buffer);
+/** Biased exponents of f32 values that are normal f16 values (2⁻¹⁴ ≤ |v| < 2¹⁶). */
+const F16_NORMAL_EXPONENTS = [113, 143] as const;
+/** f32 mantissa bits below f16's 10. */
+const DROPPED_BITS = 13;
+
+/**
+ * `value` as rgba16float stores it (round to nearest even). Normal f16 values by rounding the
+ * f32 mantissa to 10 bits in place (most of the prefilter's time went to the general path); the
+ * rest (subnormal, overflow) through toHalf and back.
+ */
+function f16(value: number): number {
+  ROUND_F32[0] = value;
+  const bits = ROUND_BITS[0], exponent = (bits >>> 23) & 0xff;
+  if (exponent >= F16_NORMAL_EXPONENTS[0] && exponent < F16_NORMAL_EXPONENTS[1]) {
+    const lsb = (bits >>> DROPPED_BITS) & 1;
+    const rounded = ((bits + (1 << (DROPPED_BITS - 1)) - 1 + lsb) >>> DROPPED_BITS) << DROPPED_BITS;
+    if (((rounded >>> 23) & 0xff) < F16_NORMAL_EXPONENTS[1]) {
+      ROUND_BITS[0] = rounded;
+      return ROUND_F32[0];
+    }
+  }
+  return fromHalf(toHalf(value));
+}
+
+/**
+ * The direction through `s`, `t` (−1…1 across the face, y down; beyond ±1 on the face's
+ * plane extended) of cube face `face` (environment.wgsl `faceDirection`, not normalised), into `dst`.
+ */
+function faceDirection(face: number, s: number, t: number, dst: Float64Array): Float64Array {
+  switch (face) {
+    case 0: dst[0] = 1; dst[1] = -t; dst[2] = -s; break;
+    case 1: dst[0] = -1; dst[1] = -t; dst[2] = s; break;
+    case 2: dst[0] = s; dst[1] = 1; dst[2] = t; break;
+    case 3: dst[0] = s; dst[1] = -1; dst[2] = -t; break;
+    case 4: dst[0] = s; dst[1] = -t; dst[2] = 1; break;
+    default: dst[0] = -s; dst[1] = -t; dst[2] = -1; break;
+  }
+  const l = Math.sqrt(dst[0] * dst[0] + dst[1] * dst[1] + dst[2] * dst[2]);
+  dst[0] /= l; dst[1] /= l; dst[2] /= l;
+  return dst;
+}
+
+/** The face a direction lands on and its s, t there (faceDirection's inverse): `dst` = [face, s, t]. */
+function cubeCoordinates(x: number, y: number, z: number, dst: Float64Array): Float64Array {
+  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+  if (ax >= ay && ax >= az) {
+    dst[0] = x > 0 ? 0 : 1; dst[1] = (x > 0 ? -z : z) / ax; dst[2] = -y / ax;
+  } else if (ay >= az) {
+    dst[0] = y > 0 ? 2 : 3; dst[1] = x / ay; dst[2] = (y > 0 ? z : -z) / ay;
+  } else {
+    dst[0] = z > 0 ? 4 : 5; dst[1] = (z > 0 ? x : -x) / az; dst[2] = -y / az;
+  }
+  return dst;
+}
+
+const tapDirection = new Float64Array(3);
+const tapCoordinates = new Float64Array(3);
+
+/**
+ * Adds `weight` × texel (`i`, `j`) of `face` of `level` to `sum` (rgb). A texel off the face
+ * (a bilinear tap over its edge) is the one the extended face's point lands on: the neighbouring
+ * face's, as seamless cube filtering reads it.
+ */
+function addTexel(level: CubeLevel, face: number, i: number, j: number, weight: number, sum: Float64Array): void {
+  const n = level.size;
+  if (i < 0 || j < 0 || i >= n || j >= n) {
+    faceDirection(face, ((i + 0.5) / n) * 2 - 1, ((j + 0.5) / n) * 2 - 1, tapDirection);
+    cubeCoordinates(tapDirection[0], tapDirection[1], tapDirection[2], tapCoordinates);
+    face = tapCoordinates[0];
+    i = Math.min(n - 1, Math.max(0, Math.floor(((tapCoordinates[1] + 1) / 2) * n)));
+    j = Math.min(n - 1, Math.max(0, Math.floor(((tapCoordinates[2] + 1) / 2) * n)));
+  }
+  const o = ((face * n + j) * n + i) * RGBA;
+  sum[0] += weight * level.texels[o];
+  sum[1] += weight * level.texels[o + 1];
+  sum[2] += weight * level.texels[o + 2];
+}
+
+const sampleCoordinates = new Float64Array(3);
+
+/** Adds `weight` × the bilinear tap of `level` in direction x, y, z to `sum`. */
+function addBilinear(level: CubeLevel, x: number, y: number, z: number, weight: number, sum: Float64Array): void {
+  cubeCoordinates(x, y, z, sampleCoordinates);
+  const face = sampleCoordinates[0], n = level.size;
+  const u = ((sampleCoordinates[1] + 1) / 2) * n - 0.5, v = ((sampleCoordinates[2] + 1) / 2) * n - 0.5;
+  const i = Math.floor(u), j = Math.floor(v), fu = u - i, fv = v - j;
+  addTexel(level, face, i, j, weight * (1 - fu) * (1 - fv), sum);
+  addTexel(level, face, i + 1, j, weight * fu * (1 - fv), sum);
+  addTexel(level, face, i, j + 1, weight * (1 - fu) * fv, sum);
+  addTexel(level, face, i + 1, j + 1, weight * fu * fv, sum);
+}
+
+/** Adds `weight` × the trilinear tap of `levels` at level of detail `lod` (clamped) in direction x, y, z to `sum`. */
+function addTrilinear(levels: readonly CubeLevel[], x: number, y: number, z: number, lod: number, weight: number, sum: Float64Array): void {
+  const clamped = Math.min(levels.length - 1, Math.max(0, lod));
+  const below = Math.floor(clamped), f = clamped - below;
+  addBilinear(levels[below], x, y, z, weight * (1 - f), sum);
+  if (f > 0) addBilinear(levels[below + 1], x, y, z, weight * f, sum);
+}
+
+/** `image`'s rgb as the rgba16float equirect texture holds it. */
+function storedEquirect(image: EquirectImage): EquirectImage {
+  const rgb = new Float32Array(image.rgb.length);
+  for (let k = 0; k < rgb.length; k++) rgb[k] = f16(image.rgb[k]);
+  return { width: image.width, height: image.height, rgb };
+}
+
+/** Face `face` of radiance level 0 into `texels` (environment.wgsl `fsEquirectToCube`): a bilinear tap of the stored equirect per texel. */
+function equirectToCubeFace(stored: EquirectImage, size: number, face: number, texels: Float32Array): void {
+  const { width, height, rgb: halves } = stored;
+  const d = new Float64Array(3);
+  for (let j = 0; j < size; j++) {
+    for (let i = 0; i < size; i++) {
+      faceDirection(face, ((i + 0.5) / size) * 2 - 1, ((j + 0.5) / size) * 2 - 1, d);
+      const u = (Math.atan2(d[0], -d[2]) / (2 * Math.PI) + 0.5) * width - 0.5;
+      const v = (Math.acos(Math.min(1, Math.max(-1, d[1]))) / Math.PI) * height - 0.5;
+      const x = Math.floor(u), y = Math.floor(v), fx = u - x, fy = v - y;
+      // Repeated across the seam, clamped at the poles (the prefilter's sampler).
+      const x0 = (((x % width) + width) % width) * 3, x1 = (((x + 1) % width + width) % width) * 3;
+      const y0 = Math.min(height - 1, Math.max(0, y)) * width * 3, y1 = Math.min(height - 1, Math.max(0, y + 1)) * width * 3;
+      const o = ((face * size + j) * size + i) * RGBA;
+      for (let c = 0; c < 3; c++) {
+        const top = halves[y0 + x0 + c] * (1 - fx) + halves[y0 + x1 + c] * fx;
+        const bottom = halves[y1 + x0 + c] * (1 - fx) + halves[y1 + x1 + c] * fx;
+        texels[o + c] = f16(top * (1 - fy) + bottom * fy);
+      }
+      texels[o + 3] = 1;
+    }
+  }
+}
+
+/** The next level of a cube's mip chain (environment.wgsl `fsDownsample`: a bilinear tap at each texel's centre, the mean of its 2×2 parents). */
+function downsample(above: CubeLevel): CubeLevel {
+  const size = above.size / 2, from = above.texels;
+  const texels = new Float32Array(FACES * size * size * RGBA);
+  for (let face = 0; face < FACES; face++) {
+    for (let j = 0; j < size; j++) {
+      for (let i = 0; i < size; i++) {
+        const o = ((face * size + j) * size + i) * RGBA;
+        const p = ((face * above.size + 2 * j) * above.size + 2 * i) * RGBA, row = above.size * RGBA;
+        for (let c = 0; c < 3; c++) texels[o + c] = f16((from[p + c] + from[p + RGBA + c] + from[p + row + c] + from[p + row + RGBA + c]) / 4);
+        texels[o + 3] = 1;
+      }
+    }
+  }
+  return { size, texels };
+}
+
+/** Reverses the 32 bits of `i` (WGSL `reverseBits`). */
+function reverseBits(i: number): number {
+  let r = 0;
+  for (let b = 0; b < 32; b++) {
+    r = (r << 1) | (i & 1);
+    i >>>= 1;
+  }
+  return r >>> 0;
+}
+
+/**
+ * One level of the specular chain for perceptual roughness `roughness` > 0 (environment.wgsl
+ * `fsSpecular`): SPECULAR_SAMPLES GGX samples around each texel's direction, each read at the
+ * level of detail whose texel covers its solid angle (filtered importance sampling).
+ */
+function specularLevel(radiance: readonly CubeLevel[], size: number, roughness: number): CubeLevel {
+  const texels = new Float32Array(FACES * size * size * RGBA);
+  const alpha = roughness * roughness, a2 = alpha * alpha, samples = SPECULAR_SAMPLES;
+  const texelSolidAngle = (4 * Math.PI) / (6 * radiance[0].size * radiance[0].size);
+  const n = new Float64Array(3), sum = new Float64Array(3);
+  // Each sample's half vector in the texel's frame depends on the level only (hammersley, importanceSampleGgx).
+  const cosPhi = new Float64Array(samples), sinPhi = new Float64Array(samples), cosTheta = new Float64Array(samples), sinTheta = new Float64Array(samples);
+  for (let k = 0; k < samples; k++) {
+    const phi = 2 * Math.PI * (k / samples), xi = reverseBits(k) * RADICAL_SCALE;
+    cosPhi[k] = Math.cos(phi); sinPhi[k] = Math.sin(phi);
+    cosTheta[k] = Math.sqrt((1 - xi) / (1 + (a2 - 1) * xi));
+    sinTheta[k] = Math.sqrt(Math.max(0, 1 - cosTheta[k] * cosTheta[k]));
+  }
+  for (let face = 0; face < FACES; face++) {
+    for (let j = 0; j < size; j++) {
+      for (let i = 0; i < size; i++) {
+        faceDirection(face, ((i + 0.5) / size) * 2 - 1, ((j + 0.5) / size) * 2 - 1, n);
+        // importanceSampleGgx's frame around n: tangent = normalize(cross(up, n)), up = +Z unless n is near it (then +X).
+        const zUp = Math.abs(n[2]) < 0.999;
+        let tx = zUp ? -n[1] : 0, ty = zUp ? n[0] : -n[2], tz = zUp ? 0 : n[1];
+        const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
+        tx /= tl; ty /= tl; tz /= tl;
+        const bx = n[1] * tz - n[2] * ty, by = n[2] * tx - n[0] * tz, bz = n[0] * ty - n[1] * tx;
+        sum.fill(0);
+        let weight = 0;
+        for (let k = 0; k < samples; k++) {
+          const a = sinTheta[k] * cosPhi[k], b = sinTheta[k] * sinPhi[k], c = cosTheta[k];
+          let hx = tx * a + bx * b + n[0] * c;
+          let hy = ty * a + by * b + n[1] * c;
+          let hz = tz * a + bz * b + n[2] * c;
+          const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
+          hx /= hl; hy /= hl; hz /= hl;
+          const nDotH = n[0] * hx + n[1] * hy + n[2] * hz;
+          const lx = 2 * nDotH * hx - n[0], ly = 2 * nDotH * hy - n[1], lz = 2 * nDotH * hz - n[2];
+          const nDotL = n[0] * lx + n[1] * ly + n[2] * lz;
+          if (nDotL <= 0) continue;
+          // distributionGgx (pbr.wgsl); pdf of l: D(h) n·h / (4 v·h), v·h = n·h.
+          const f = nDotH * nDotH * (a2 - 1) + 1;
+          const pdf = (a2 / (Math.PI * f * f)) * 0.25;
+          const sampleSolidAngle = 1 / (samples * pdf + 1e-6);
+          addTrilinear(radiance, lx, ly, lz, 0.5 * Math.log2(sampleSolidAngle / texelSolidAngle) + 1, nDotL, sum);
+          weight += nDotL;
+        }
+        const o = ((face * size + j) * size + i) * RGBA;
+        const w = Math.max(weight, 1e-6);
+        texels[o] = f16(sum[0] / w); texels[o + 1] = f16(sum[1] / w); texels[o + 2] = f16(sum[2] / w); texels[o + 3] = 1;
+      }
+    }
+  }
+  return { size, texels };
+}
+
+/**
+ * The radiance cube (full mip chain) and the specular chain of `image`, as the GPU prefilter
+ * makes them. Yields (`between`, default a task) after each face of the radiance cube and each
+ * specular level, so that a response arriving meanwhile (a model's JSON, whose pipelines are the
+ * first frame's longest wait) is handled within ~20 ms. Load time (allocates).
+ */
+export async function prefilterCubeOnCpu(image: EquirectImage, between: () => Promise<void> = nextTask): Promise<PrefilteredCube> {
+  const source = storedEquirect(downsampleEquirect(image, MAX_EQUIRECT_WIDTH));
+  const size = radianceCubeSize(source.width);
+  const level0 = new Float32Array(FACES * size * size * RGBA);
+  for (let face = 0; face < FACES; face++) {
+    equirectToCubeFace(source, size, face, level0);
+    await between();
+  }
+  const radiance: CubeLevel[] = [{ size, texels: level0 }];
+  for (let level = 1; level < mipLevelCount(size, size); level++) radiance.push(downsample(radiance[level - 1]));
+  const specularSize = size / SPECULAR_SIZE_RATIO;
+  // The mirror level: the radiance level of its size (fsSpecular's MIRROR_SOURCE_LEVEL, a texel-centre tap).
+  const specular: CubeLevel[] = [radiance[Math.log2(SPECULAR_SIZE_RATIO)]];
+  for (let level = 1; level < SPECULAR_LEVELS; level++) {
+    await between();
+    specular.push(specularLevel(radiance, specularSize >> level, level / (SPECULAR_LEVELS - 1)));
+  }
+  return { radiance, specular };
+}
+
+/** A cube texture holding `levels` (rgba16float), for sampling. */
+function uploadCube(device: GPUDevice, levels: readonly CubeLevel[], label: string): GPUTexture {
+  const texture = device.createTexture({
+    label, size: [levels[0].size, levels[0].size, FACES], mipLevelCount: levels.length, format: ENVIRONMENT_FORMAT,
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC, textureBindingViewDimension: 'cube',
+  });
+  levels.forEach((level, mipLevel) => {
+    const halves = new Uint16Array(level.texels.length);
+    for (let k = 0; k < halves.length; k++) halves[k] = toHalf(level.texels[k]);
+    device.queue.writeTexture({ texture, mipLevel }, halves, { bytesPerRow: level.size * RGBA * 2, rowsPerImage: level.size }, [level.size, level.size, FACES]);
+  });
+  return texture;
+}
+
+/** Prefilters `image` on the CPU into an Environment (see the module comment): what prefilterEnvironment makes, without a pipeline. The caller owns it. */
+export async function prefilterEnvironmentOnCpu(device: GPUDevice, image: EquirectImage, label = 'environment', between: () => Promise<void> = nextTask): Promise<Environment> {
+  // The BRDF table the first frame binds, in slices too (prefilterEnvironment does the same while its pipelines compile).
+  await prepareBrdfLut();
+  const cube = await prefilterCubeOnCpu(image, between);
+  const radiance = uploadCube(device, cube.radiance, `${label} radiance`);
+  const specular = uploadCube(device, cube.specular, `${label} specular`);
+  const coefficients = irradianceSh9(image);
+  return new Environment(radiance, specular, dominantDirection(coefficients), coefficients);
+}
