@@ -81,6 +81,14 @@ export async function loadEnvironmentImage(key: string, fetcher: typeof fetch = 
   return image.decodeImageEnvironment(bytes, response.headers.get('content-type') ?? undefined);
 }
 
+let neutral: EquirectImage | undefined;
+
+/** The page's one `neutral` image: its CPU prefilter is made once (a viewer re-added only uploads it). */
+function neutralImage(): EquirectImage {
+  neutral ??= neutralEnvironment();
+  return neutral;
+}
+
 interface CacheEntry { readonly environment: Promise<Environment>; users: number }
 
 /** Environments by device and key, shared by every viewer, freed when no viewer uses them. */
@@ -98,7 +106,7 @@ function acquire(device: GPUDevice, key: string): Promise<Environment> {
     // before the first frame, and this image is small.
     // The GPU prefilter and its WGSL come with a first such image (a page with `neutral` fetches neither).
     const environment = nextTask().then(async () => {
-      if (key === NEUTRAL) return prefilterEnvironmentOnCpu(device, neutralEnvironment(), 'neutral environment');
+      if (key === NEUTRAL) return prefilterEnvironmentOnCpu(device, neutralImage(), 'neutral environment');
       const image = loadEnvironmentImage(key);
       // Its failure is reported below, whatever the import does first.
       image.catch(() => undefined);

@@ -292,13 +292,23 @@ function uploadCube(device: GPUDevice, levels: readonly CubeLevel[], label: stri
   return texture;
 }
 
-/** Prefilters `image` on the CPU into an Environment (see the module comment): what prefilterEnvironment makes, without a pipeline. The caller owns it. */
+/** What the CPU prefilter made of each image still referenced: a viewer re-added, or a new device, only uploads it. */
+const prefiltered = new WeakMap<EquirectImage, Promise<{ cube: PrefilteredCube; coefficients: Float32Array }>>();
+
+/**
+ * Prefilters `image` on the CPU into an Environment (see the module comment): what prefilterEnvironment makes,
+ * without a pipeline. The cube is made once per image object (kept while the caller keeps the image). The caller owns the result.
+ */
 export async function prefilterEnvironmentOnCpu(device: GPUDevice, image: EquirectImage, label = 'environment', between: () => Promise<void> = nextTask): Promise<Environment> {
   // The BRDF table the first frame binds, in slices too (prefilterEnvironment does the same while its pipelines compile).
   await prepareBrdfLut();
-  const cube = await prefilterCubeOnCpu(image, between);
+  let made = prefiltered.get(image);
+  if (!made) {
+    made = prefilterCubeOnCpu(image, between).then((cube) => ({ cube, coefficients: irradianceSh9(image) }));
+    prefiltered.set(image, made);
+  }
+  const { cube, coefficients } = await made;
   const radiance = uploadCube(device, cube.radiance, `${label} radiance`);
   const specular = uploadCube(device, cube.specular, `${label} specular`);
-  const coefficients = irradianceSh9(image);
   return new Environment(radiance, specular, dominantDirection(coefficients), coefficients);
 }
