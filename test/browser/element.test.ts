@@ -224,6 +224,82 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
     // Each test starts on an empty stage, so its viewers are on screen (and so draw).
     beforeEach(async () => { await page.evaluate(() => document.getElementById('stage')!.replaceChildren()); });
 
+    // The churn needs a page no earlier test has drawn on (it counts the page's GPU objects, which
+    // must all go), so it comes first; the lost device after it, once the churn has left the page
+    // with no GPU object and the one shared device; the tests after those draw on the new device.
+    // One page for all: a page's start (the library's ~290 modules, its pipelines) costs as much
+    // CPU as several of these tests.
+    it('removing and re-adding a viewer 100 times leaks no GPU objects, listeners, observers or frames', async () => {
+      const empty = await page.evaluate(() => window.instrument.live());
+      // Small: the checks count objects, listeners and frames, not pixels.
+      await addViewer(page, 'churn', { builtin: 'character', autoplay: '', loop: '', 'camera-controls': '', style: 'width: 64px; height: 64px' });
+      await whenLoaded(page, 'churn');
+      await waitForFrames(page, 'churn', 2);
+      const attached = await page.evaluate(() => window.instrument.live());
+      expect(attached.buffers).toBeGreaterThan(0);
+      expect(attached.observed).toBe(2);
+      const result = await page.evaluate(async () => {
+        const el = window.helpers.viewer('churn');
+        const stage = document.getElementById('stage')!;
+        const detached: ReturnType<typeof window.instrument.live>[] = [];
+        const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+        for (let i = 0; i < 100; i++) {
+          el.remove();
+          await settle();
+          detached.push(window.instrument.live());
+          stage.append(el);
+          // Every tenth time, let it come all the way back (device, renderer, upload, a
+          // frame); otherwise remove it again mid-set-up, the racy case.
+          if (i % 10 === 9) await window.helpers.waitForFrames(el, 1);
+          else if (i % 3 === 0) await window.helpers.nextFrames(1);
+        }
+        await window.helpers.waitForFrames(el, 2);
+        const reattached = window.instrument.live();
+        el.remove();
+        await settle();
+        // Renderer.destroy runs after any upload still in flight: wait for the GPU objects to go
+        // (a leak fails the checks below once this gives up).
+        for (let frames = 0; window.instrument.liveLabels().length > 0 && frames < 600; frames++) await window.helpers.nextFrames(1);
+        return { detached, reattached, final: window.instrument.live(), leftLabels: window.instrument.liveLabels() };
+      });
+      // The library's own module (the page loaded it from src/): no element still listens for device loss.
+      const subscribers = await page.evaluate("import('/src/element/shared-device.ts').then((m) => m.sharedDeviceListenerCount())");
+      const gpuFree = { buffers: 0, textures: 0 };
+      expect(result.leftLabels).toEqual([]);
+      expect(result.final).toEqual({ ...empty, ...gpuFree, observed: 0, pendingAnimationFrames: 0, devices: 1 });
+      expect(subscribers).toBe(0);
+      // Back in the page it is whole again: the same GPU objects as the first time.
+      expect({ buffers: result.reattached.buffers, textures: result.reattached.textures, observed: result.reattached.observed })
+        .toEqual({ buffers: attached.buffers, textures: attached.textures, observed: 2 });
+      // While detached, nothing page-wide is held, however far set-up had got.
+      for (const d of result.detached) {
+        expect(d.observed).toBe(0);
+        expect(d.pendingAnimationFrames).toBe(0);
+        expect(d.pageListeners).toBe(empty.pageListeners);
+      }
+      expect(opened.consoleErrors).toEqual([]);
+    }, 90_000);
+
+    it('recovers from a lost device: the next frame comes from a new shared device', async () => {
+      await addViewer(page, 'phoenix', { builtin: 'character', autoplay: '', loop: '' });
+      await whenLoaded(page, 'phoenix');
+      await waitForFrames(page, 'phoenix', 2);
+      await page.evaluate(() => window.instrument.devices[0].destroy());
+      await page.waitForFunction(() => window.instrument.live().devices === 2);
+      await waitForFrames(page, 'phoenix', 3);
+      expect(foregroundFraction(await capture(page, 'phoenix'))).toBeGreaterThan(0.03);
+      // The old device's objects were released along with it.
+      const live = await page.evaluate(() => window.instrument.live());
+      await addViewer(page, 'second', { builtin: 'character' });
+      await whenLoaded(page, 'second');
+      const after = await page.evaluate(() => window.instrument.live());
+      expect(after.devices).toBe(2);
+      expect(after.buffers).toBe(live.buffers * 2);
+      expect(opened.consoleErrors.filter((e) => !/device (was )?(lost|destroyed)/i.test(e))).toEqual([]);
+      // The tests after this one on the page count console errors from here.
+      opened.consoleErrors.splice(0);
+    }, 60_000);
+
     it('reflects attributes as properties and back', async () => {
       const result = await page.evaluate(() => {
         const el = document.createElement('skinned-mesh-viewer');
@@ -734,86 +810,6 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       const measures = await page.evaluate(() => performance.getEntriesByName('skinned-mesh-webgpu:centers-of-rotation-worker').map((e) => (e as PerformanceMeasure).detail as string));
       expect(measures).toContain('meshes[0].primitives[0]');
     });
-  });
-
-  describe('on a page of their own, one after the other', () => {
-    // The churn needs a page no earlier test has drawn on (it counts the page's GPU objects, which
-    // must all go); the lost device comes after it, on the same page, once the churn has left it
-    // with no GPU object and the one shared device: a page of its own would load the library and
-    // compile the pipelines again.
-    let page: Page;
-    let consoleErrors: string[];
-    beforeAll(async () => { ({ page, consoleErrors } = await open('element-basic.html')); }, 60_000);
-    afterAll(async () => { await page?.close(); });
-
-    it('removing and re-adding a viewer 100 times leaks no GPU objects, listeners, observers or frames', async () => {
-      const empty = await page.evaluate(() => window.instrument.live());
-      // Small: the checks count objects, listeners and frames, not pixels.
-      await addViewer(page, 'churn', { builtin: 'character', autoplay: '', loop: '', 'camera-controls': '', style: 'width: 64px; height: 64px' });
-      await whenLoaded(page, 'churn');
-      await waitForFrames(page, 'churn', 2);
-      const attached = await page.evaluate(() => window.instrument.live());
-      expect(attached.buffers).toBeGreaterThan(0);
-      expect(attached.observed).toBe(2);
-      const result = await page.evaluate(async () => {
-        const el = window.helpers.viewer('churn');
-        const stage = document.getElementById('stage')!;
-        const detached: ReturnType<typeof window.instrument.live>[] = [];
-        const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-        for (let i = 0; i < 100; i++) {
-          el.remove();
-          await settle();
-          detached.push(window.instrument.live());
-          stage.append(el);
-          // Every tenth time, let it come all the way back (device, renderer, upload, a
-          // frame); otherwise remove it again mid-set-up, the racy case.
-          if (i % 10 === 9) await window.helpers.waitForFrames(el, 1);
-          else if (i % 3 === 0) await window.helpers.nextFrames(1);
-        }
-        await window.helpers.waitForFrames(el, 2);
-        const reattached = window.instrument.live();
-        el.remove();
-        await settle();
-        // Renderer.destroy runs after any upload still in flight: wait for the GPU objects to go
-        // (a leak fails the checks below once this gives up).
-        for (let frames = 0; window.instrument.liveLabels().length > 0 && frames < 600; frames++) await window.helpers.nextFrames(1);
-        return { detached, reattached, final: window.instrument.live(), leftLabels: window.instrument.liveLabels() };
-      });
-      // The library's own module (the page loaded it from src/): no element still listens for device loss.
-      const subscribers = await page.evaluate("import('/src/element/shared-device.ts').then((m) => m.sharedDeviceListenerCount())");
-      const gpuFree = { buffers: 0, textures: 0 };
-      expect(result.leftLabels).toEqual([]);
-      expect(result.final).toEqual({ ...empty, ...gpuFree, observed: 0, pendingAnimationFrames: 0, devices: 1 });
-      expect(subscribers).toBe(0);
-      // Back in the page it is whole again: the same GPU objects as the first time.
-      expect({ buffers: result.reattached.buffers, textures: result.reattached.textures, observed: result.reattached.observed })
-        .toEqual({ buffers: attached.buffers, textures: attached.textures, observed: 2 });
-      // While detached, nothing page-wide is held, however far set-up had got.
-      for (const d of result.detached) {
-        expect(d.observed).toBe(0);
-        expect(d.pendingAnimationFrames).toBe(0);
-        expect(d.pageListeners).toBe(empty.pageListeners);
-      }
-      expect(consoleErrors).toEqual([]);
-    }, 90_000);
-
-    it('recovers from a lost device: the next frame comes from a new shared device', async () => {
-      await addViewer(page, 'phoenix', { builtin: 'character', autoplay: '', loop: '' });
-      await whenLoaded(page, 'phoenix');
-      await waitForFrames(page, 'phoenix', 2);
-      await page.evaluate(() => window.instrument.devices[0].destroy());
-      await page.waitForFunction(() => window.instrument.live().devices === 2);
-      await waitForFrames(page, 'phoenix', 3);
-      expect(foregroundFraction(await capture(page, 'phoenix'))).toBeGreaterThan(0.03);
-      // The old device's objects were released along with it.
-      const live = await page.evaluate(() => window.instrument.live());
-      await addViewer(page, 'second', { builtin: 'character' });
-      await whenLoaded(page, 'second');
-      const after = await page.evaluate(() => window.instrument.live());
-      expect(after.devices).toBe(2);
-      expect(after.buffers).toBe(live.buffers * 2);
-      expect(consoleErrors.filter((e) => !/device (was )?(lost|destroyed)/i.test(e))).toEqual([]);
-    }, 60_000);
   });
 
   it('without WebGPU, shows a message instead of a blank box and fires error', async () => {
