@@ -31,10 +31,12 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
 
 /**
  * Gzipped bytes the element's first load may take (its entry and static chunks): under the issue's
- * target, half of model-viewer 4.4's 284.3 KB (145,562 B; bench/first-load.ts measures the ratio), by
- * the margin session 6's lazy chunks made. It took 143,228 B when set.
+ * target, half of model-viewer 4.4's 284.3 KB (145,562 B; bench/first-load.ts measures the ratio).
+ * Set at 144,000 when it took 143,228 B; 145,000 since session 7 added two things the first frame
+ * needs, the WebCodecs texture upload (textures/video-frame-pixels.ts) and the CPU prefilter of the
+ * neutral environment (environment/cpu-prefilter.ts), together 144,542 B.
  */
-const ELEMENT_FIRST_LOAD_BUDGET = 144_000;
+const ELEMENT_FIRST_LOAD_BUDGET = 145_000;
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
