@@ -90,8 +90,22 @@ function isImportMetaUrl(node: unknown): boolean {
     && isNode(node.property) && node.property.name === 'url';
 }
 
+/**
+ * specifiersOf's answers by path, each with the text it was read from: a file is parsed once
+ * per content, however many checks of the same tree ask (parsing is most of a check's time).
+ */
+const specifiersByPath = new Map<string, { text: string; found: ReadonlyArray<{ specifier: string; offset: number }> }>();
+
 /** The module specifiers a file names, with the offset of each. */
-export function specifiersOf(path: string, text: string): Array<{ specifier: string; offset: number }> {
+export function specifiersOf(path: string, text: string): ReadonlyArray<{ specifier: string; offset: number }> {
+  const known = specifiersByPath.get(path);
+  if (known !== undefined && known.text === text) return known.found;
+  const found = parseSpecifiers(path, text);
+  specifiersByPath.set(path, { text, found });
+  return found;
+}
+
+function parseSpecifiers(path: string, text: string): ReadonlyArray<{ specifier: string; offset: number }> {
   const found: Array<{ specifier: string; offset: number }> = [];
   const add = (node: unknown): void => {
     const value = literal(node);
@@ -124,7 +138,7 @@ export function specifiersOf(path: string, text: string): Array<{ specifier: str
     }
   };
   visit(parseAst(text, { lang: 'ts' }, path).body);
-  return found;
+  return Object.freeze(found);
 }
 
 /**
