@@ -1,6 +1,6 @@
 /**
  * Opens examples/crowd.html at its default 10,000 characters (or `--count N[,M…]`, in turn) in headless Chromium
- * on SwiftShader, as the examples test does at ?count=16, but waits as long as a software
+ * on SwiftShader, as the examples test does at ?count=4, but waits as long as a software
  * rasteriser needs: it prints the page's own report (drawn, culled, time between frames) as it
  * changes and writes the canvas to test-artifacts/examples/crowd-COUNT.png once frames come.
  * Not part of the suite: one frame of 10,000 takes seconds here (docs/examples.md).
