@@ -8,7 +8,7 @@
  * last viewer lets go). `environment-change` fires when a new environment shows.
  */
 import { nextTask } from '../gpu/device/next-task.ts';
-import { prefilterEnvironmentOnCpu } from '../gpu/environment/cpu-prefilter.ts';
+import { prefilterAheadOnCpu, prefilterEnvironmentOnCpu } from '../gpu/environment/cpu-prefilter.ts';
 import type { Environment } from '../gpu/environment/environment.ts';
 import { EnvironmentError, type EquirectImage } from '../gpu/environment/equirect.ts';
 import { neutralEnvironment } from '../gpu/environment/neutral.ts';
@@ -178,6 +178,18 @@ export class ViewerLighting {
    */
   ready(): Promise<void> {
     return this.settled;
+  }
+
+  /**
+   * Once `after` resolves (the model's fetch and the adapter request are out), a task later,
+   * starts prefiltering `neutral` on the CPU if the attributes choose it: it needs no device, so it
+   * runs while the device is asked for and the model downloads, instead of after the device
+   * arrives, where it was the last thing the first frame waited for. `apply` then only uploads it.
+   */
+  prefilterAhead(after: Promise<void>): void {
+    const h = this.host;
+    if (chooseLighting(h.getAttribute('environment-image'), h.getAttribute('skybox-image'), h.baseUrl()).lighting !== NEUTRAL) return;
+    void after.then(nextTask).then(() => prefilterAheadOnCpu(neutralImage()));
   }
 
   /** The `shadow-intensity` (0…1, default 0). */

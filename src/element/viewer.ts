@@ -149,9 +149,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
         this.fail(unsupported ? 'webgpu-unsupported' : 'gpu', error, undefined);
       },
       uploadFailed: (error) => this.fail('gpu', error, this.loader.source),
-      settingFailed: (attribute, error) => {
-        warnOnce(`${attribute}="${this.getAttribute(attribute)}" could not be drawn: ${(error as Error).message}`);
-      },
+      settingFailed: (attribute, error) => warnOnce(`${attribute}="${this.getAttribute(attribute)}" could not be drawn: ${(error as Error).message}`),
     });
     this.loader = new ModelLoader<GpuState>({
       fetch: async (source, signal, onProgress) => {
@@ -518,8 +516,10 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return this.session.open();
     this.posterView.attach();
-    // The device once the model's fetch is out (or the load waits for the viewport): PosterView.observed.
-    this.session.open(this.posterView.observed());
+    // The device, and `neutral`'s CPU prefilter, once the model's fetch is out (or the load waits for the viewport): PosterView.observed.
+    const observed = this.posterView.observed();
+    this.session.open(observed);
+    this.lighting.prefilterAhead(observed);
     if (this.posterView.state.mayLoad()) this.loader.connected(this.source);
   }
 

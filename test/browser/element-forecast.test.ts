@@ -8,7 +8,8 @@
  * the JSON arrived. The page's `neutral` lighting asks for no pipeline at all (prefiltered on the
  * CPU), so only the mesh pipeline compiles before the first frame's. And the model's fetch goes
  * out before the adapter is asked for (element/shared-device.ts: requestAdapter blocks the page
- * while the browser opens its GPU channel).
+ * while the browser opens its GPU channel), and `neutral`'s CPU prefilter runs before the device
+ * is there (element/lighting.ts prefilterAhead), not after it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -19,6 +20,13 @@ const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
 
 const LOAD_TIMEOUT = 60_000;
+/**
+ * Slices of CPU work the page must have yielded before the device is handed over: `neutral`'s
+ * prefilter yields ~20 times (BRDF table, cube faces, specular levels); without it nothing yields then.
+ */
+const AHEAD_YIELDS = 5;
+/** How long the device is held back at most waiting for them (only a failing run waits this long). */
+const AHEAD_FALLBACK_MS = 15_000;
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines from the JSON', () => {
   let session: BrowserSession;
@@ -33,8 +41,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });
 
-  it('fetches the model before asking for an adapter, asks for the mesh pipeline while the BIN chunk is held back; the neutral lighting asks for none', async () => {
-    const result = await page.evaluate(async (timeout) => {
+  it('fetches the model before asking for an adapter, asks for the mesh pipeline while the BIN chunk is held back; the neutral lighting asks for none and is prefiltered before the device arrives', async () => {
+    const result = await page.evaluate(async ([timeout, AHEAD_YIELDS, AHEAD_FALLBACK_MS]) => {
       const log: string[] = [];
       let release!: () => void;
       const released = new Promise<void>((done) => { release = done; });
@@ -47,11 +55,25 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
         if (descriptor.label?.startsWith('mesh ')) release();
         return createAsync.call(this, descriptor);
       };
-      // The device only once the JSON was read (and a task later): its shape is known by then.
+      // The tasks the library's CPU work yields to (gpu/device/next-task.ts posts a message per slice):
+      // `neutral`'s prefilter needs no device, so its slices run while the device is held back below.
+      let yields = 0;
+      let yielded!: () => void;
+      const prefilterYielded = new Promise<void>((done) => { yielded = done; });
+      const postMessage = MessagePort.prototype.postMessage;
+      MessagePort.prototype.postMessage = function (this: MessagePort, ...args: Parameters<MessagePort['postMessage']>) {
+        if (++yields === AHEAD_YIELDS) yielded();
+        return postMessage.apply(this, args);
+      } as MessagePort['postMessage'];
+      // The device only once the JSON was read and the prefilter has yielded a few times (or, when
+      // nothing runs ahead of the device, after a while), a task later: its shape is known by then.
       const requestDevice = GPUAdapter.prototype.requestDevice;
+      let yieldsBeforeDevice = 0;
       GPUAdapter.prototype.requestDevice = async function (descriptor) {
         await jsonArrived;
+        await Promise.race([prefilterYielded, new Promise((done) => setTimeout(done, AHEAD_FALLBACK_MS))]);
         await new Promise((done) => setTimeout(done, 0));
+        yieldsBeforeDevice = yields;
         log.push('device');
         return requestDevice.call(this, descriptor);
       };
@@ -100,9 +122,10 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
         GPUAdapter.prototype.requestDevice = requestDevice;
         GPU.prototype.requestAdapter = requestAdapter;
         window.fetch = pageFetch;
+        MessagePort.prototype.postMessage = postMessage;
       }
-      return { log, frames: window.instrument.frames(window.helpers.canvasOf(el)) };
-    }, LOAD_TIMEOUT);
+      return { log, yieldsBeforeDevice, frames: window.instrument.frames(window.helpers.canvasOf(el)) };
+    }, [LOAD_TIMEOUT, AHEAD_YIELDS, AHEAD_FALLBACK_MS] as const);
 
     const { log } = result;
     const firstMesh = log.findIndex((entry) => entry.startsWith('pipeline mesh '));
@@ -116,6 +139,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
     // The lighting asks for none: `neutral` is prefiltered on the CPU (src/gpu/environment/cpu-prefilter.ts),
     // so nothing of its competes with the mesh pipeline's compile in the GPU process.
     expect(firstEnvironment, log.join('\n')).toBe(-1);
+    // And starts before the device is there (element/lighting.ts prefilterAhead): it is not left for after it.
+    expect(result.yieldsBeforeDevice, log.join('\n')).toBeGreaterThanOrEqual(AHEAD_YIELDS);
     expect(result.frames).toBeGreaterThan(0);
   }, 90_000);
 });

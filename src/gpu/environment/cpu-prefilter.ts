@@ -278,37 +278,68 @@ export async function prefilterCubeOnCpu(image: EquirectImage, between: () => Pr
   return { radiance, specular };
 }
 
+/** One cube level as rgba16float bits, ready for writeTexture. */
+interface HalfLevel {
+  readonly size: number;
+  readonly halves: Uint16Array;
+}
+
+function halfLevel(level: CubeLevel): HalfLevel {
+  const halves = new Uint16Array(level.texels.length);
+  for (let k = 0; k < halves.length; k++) halves[k] = toHalf(level.texels[k]);
+  return { size: level.size, halves };
+}
+
 /** A cube texture holding `levels` (rgba16float), for sampling. */
-function uploadCube(device: GPUDevice, levels: readonly CubeLevel[], label: string): GPUTexture {
+function uploadCube(device: GPUDevice, levels: readonly HalfLevel[], label: string): GPUTexture {
   const texture = device.createTexture({
     label, size: [levels[0].size, levels[0].size, FACES], mipLevelCount: levels.length, format: ENVIRONMENT_FORMAT,
     usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC, textureBindingViewDimension: 'cube',
   });
   levels.forEach((level, mipLevel) => {
-    const halves = new Uint16Array(level.texels.length);
-    for (let k = 0; k < halves.length; k++) halves[k] = toHalf(level.texels[k]);
-    device.queue.writeTexture({ texture, mipLevel }, halves, { bytesPerRow: level.size * RGBA * 2, rowsPerImage: level.size }, [level.size, level.size, FACES]);
+    device.queue.writeTexture({ texture, mipLevel }, level.halves, { bytesPerRow: level.size * RGBA * 2, rowsPerImage: level.size }, [level.size, level.size, FACES]);
   });
   return texture;
 }
 
+/** What an Environment is made of, short of the device: the two cubes' levels as stored, and the SH9 coefficients. */
+interface PrefilteredUpload {
+  readonly radiance: readonly HalfLevel[];
+  readonly specular: readonly HalfLevel[];
+  readonly coefficients: Float32Array;
+}
+
 /** What the CPU prefilter made of each image still referenced: a viewer re-added, or a new device, only uploads it. */
-const prefiltered = new WeakMap<EquirectImage, Promise<{ cube: PrefilteredCube; coefficients: Float32Array }>>();
+const prefiltered = new WeakMap<EquirectImage, Promise<PrefilteredUpload>>();
+
+/** `image`'s prefiltered cubes and SH9, after the BRDF table the first frame binds: made on the first call, then shared. */
+function prefilteredOf(image: EquirectImage, between: () => Promise<void>): Promise<PrefilteredUpload> {
+  let made = prefiltered.get(image);
+  if (!made) {
+    // The BRDF table in slices too, first (prefilterEnvironment does the same while its pipelines compile).
+    made = prepareBrdfLut().then(() => prefilterCubeOnCpu(image, between)).then(async (cube) => {
+      await between();
+      return { radiance: cube.radiance.map(halfLevel), specular: cube.specular.map(halfLevel), coefficients: irradianceSh9(image) };
+    });
+    prefiltered.set(image, made);
+  }
+  return made;
+}
+
+/**
+ * Starts `image`'s CPU prefilter if it is not made or under way, and resolves once it is made.
+ * None of it needs a device: a page starts it while its device is still being asked for
+ * (element/lighting.ts), and prefilterEnvironmentOnCpu then only uploads it.
+ */
+export function prefilterAheadOnCpu(image: EquirectImage, between: () => Promise<void> = nextTask): Promise<void> {
+  return prefilteredOf(image, between).then(() => undefined);
+}
 
 /**
  * Prefilters `image` on the CPU into an Environment (see the module comment): what prefilterEnvironment makes,
  * without a pipeline. The cube is made once per image object (kept while the caller keeps the image). The caller owns the result.
  */
 export async function prefilterEnvironmentOnCpu(device: GPUDevice, image: EquirectImage, label = 'environment', between: () => Promise<void> = nextTask): Promise<Environment> {
-  // The BRDF table the first frame binds, in slices too (prefilterEnvironment does the same while its pipelines compile).
-  await prepareBrdfLut();
-  let made = prefiltered.get(image);
-  if (!made) {
-    made = prefilterCubeOnCpu(image, between).then((cube) => ({ cube, coefficients: irradianceSh9(image) }));
-    prefiltered.set(image, made);
-  }
-  const { cube, coefficients } = await made;
-  const radiance = uploadCube(device, cube.radiance, `${label} radiance`);
-  const specular = uploadCube(device, cube.specular, `${label} specular`);
-  return new Environment(radiance, specular, dominantDirection(coefficients), coefficients);
+  const { radiance, specular, coefficients } = await prefilteredOf(image, between);
+  return new Environment(uploadCube(device, radiance, `${label} radiance`), uploadCube(device, specular, `${label} specular`), dominantDirection(coefficients), coefficients);
 }

@@ -2,7 +2,7 @@ import { SamplerFilter, SamplerWrap } from '../../gltf/constants.ts';
 import type { Image, TextureSampler } from '../../gltf/model.ts';
 import { fitDimensions } from '../device/limits.ts';
 import { MipmapGenerator, mipLevelCount } from './mipmaps.ts';
-import { IMAGE_BITMAP_OPTIONS, readBitmapPixels } from './video-frame-pixels.ts';
+import { IMAGE_BITMAP_OPTIONS, readBitmapPixels, videoFrameReadable } from './video-frame-pixels.ts';
 
 /** RGBA8 pixels, straight (not premultiplied) alpha, top row first. */
 export interface DecodedPixels {
@@ -39,7 +39,10 @@ export const browserImageDecoder: ImageDecoder = async (image) => {
     throw new Error('createImageBitmap is not available in this environment; pass an imageDecoder to decode glTF images');
   }
   const blob = new Blob([image.bytes.slice()], image.mimeType ? { type: image.mimeType } : {});
-  const bitmap = await createImageBitmap(blob, IMAGE_BITMAP_OPTIONS);
+  const decoded = createImageBitmap(blob, IMAGE_BITMAP_OPTIONS);
+  // The page's one WebCodecs probe runs beside the first decode, not after it (a first frame waits for both).
+  void videoFrameReadable();
+  const bitmap = await decoded;
   const { width, height } = bitmap;
   const data = await readBitmapPixels(bitmap);
   if (!data) return { width, height, source: bitmap };
