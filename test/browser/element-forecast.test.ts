@@ -4,7 +4,8 @@
  * the page hands the element the Fox's GLB header and JSON chunk, and holds the BIN chunk back
  * until the element asks for a mesh pipeline or its environment shows, whichever comes first.
  * Without the forecast the mesh pipeline is asked for only once the buffers are read, so the
- * environment releases the BIN first and the test fails. The device is handed over only after
+ * environment releases the BIN first and the test fails. The mipmap pipeline of the Fox's sRGB texture is
+ * made (and drawn once) from the JSON too. The device is handed over only after
  * the JSON arrived. The page's `neutral` lighting asks for no pipeline at all (prefiltered on the
  * CPU), so only the mesh pipeline compiles before the first frame's. And the model's fetch goes
  * out before the adapter is asked for (element/shared-device.ts: requestAdapter blocks the page
@@ -41,7 +42,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });
 
-  it('fetches the model before asking for an adapter, asks for the mesh pipeline while the BIN chunk is held back; the neutral lighting asks for none and is prefiltered before the device arrives', async () => {
+  it('fetches the model before asking for an adapter, asks for the mesh pipeline while the BIN chunk is held back; and its texture\'s mipmap pipeline; the neutral lighting asks for none and is prefiltered before the device arrives', async () => {
     const result = await page.evaluate(async ([timeout, AHEAD_YIELDS, AHEAD_FALLBACK_MS]) => {
       const log: string[] = [];
       let release!: () => void;
@@ -49,6 +50,11 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
       let jsonDelivered!: () => void;
       const jsonArrived = new Promise<void>((done) => { jsonDelivered = done; });
 
+      const create = GPUDevice.prototype.createRenderPipeline;
+      GPUDevice.prototype.createRenderPipeline = function (descriptor) {
+        log.push(`pipeline ${descriptor.label}`);
+        return create.call(this, descriptor);
+      };
       const createAsync = GPUDevice.prototype.createRenderPipelineAsync;
       GPUDevice.prototype.createRenderPipelineAsync = function (descriptor) {
         log.push(`pipeline ${descriptor.label}`);
@@ -119,6 +125,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
         await window.helpers.drawFrames(el, 1);
       } finally {
         GPUDevice.prototype.createRenderPipelineAsync = createAsync;
+        GPUDevice.prototype.createRenderPipeline = create;
         GPUAdapter.prototype.requestDevice = requestDevice;
         GPU.prototype.requestAdapter = requestAdapter;
         window.fetch = pageFetch;
@@ -136,6 +143,11 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
     expect(firstMesh, log.join('\n')).toBeGreaterThan(log.indexOf('device'));
     // Asked for from the JSON alone, while the buffers were still on their way.
     expect(firstMesh, log.join('\n')).toBeLessThan(log.indexOf('bin'));
+    // So is the downsampling the Fox's sRGB texture is mipmapped with (drawn once there, pipeline-forecast.ts
+    // mipmappedFormats), after the mesh pipeline: without it, it is made once the texture is decoded.
+    const mipmap = log.indexOf('pipeline mipmap rgba8unorm-srgb');
+    expect(mipmap, log.join('\n')).toBeGreaterThan(firstMesh);
+    expect(mipmap, log.join('\n')).toBeLessThan(log.indexOf('bin'));
     // The lighting asks for none: `neutral` is prefiltered on the CPU (src/gpu/environment/cpu-prefilter.ts),
     // so nothing of its competes with the mesh pipeline's compile in the GPU process.
     expect(firstEnvironment, log.join('\n')).toBe(-1);

@@ -21,6 +21,8 @@ import { morphFlagsOf } from '../model/morph-targets.ts';
 import { topologyOf } from '../model/upload.ts';
 import { FLOAT_ATTRIBUTES, planVertexLayouts, type SkinSetFormat, type VertexShape } from '../model/vertex-layout.ts';
 import { loadMaterialPaths, materialFeaturesOf, materialPathOf, meshPipelineKey, meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
+import { mipmapGenerator } from '../textures/mipmaps.ts';
+import { COLOR_TEXTURE_FORMAT, DATA_TEXTURE_FORMAT } from '../textures/textures.ts';
 import { surfaceDesc } from './draw-list.ts';
 
 /** What a forecast needs of the Renderer that will draw the model. */
@@ -66,9 +68,26 @@ export function forecastPipelines(ctx: ForecastContext, shape: ModelShape): Prom
   const descs = forecastDescs(ctx, shape);
   return new BackgroundBuild('the pipelines forecast from the file\'s JSON', async () => {
     await loadMaterialPaths(descs.map((d) => materialPathOf(d).name));
-    const arrived = await Promise.all(descs.map((d) => ctx.meshPipelines.pipeline(d).then(() => 1, () => 0)));
+    const requested = descs.map((d) => ctx.meshPipelines.pipeline(d).then(() => 1, () => 0));
+    // Behind the mesh pipelines: the downsampling its textures will be mipmapped with.
+    for (const format of mipmappedFormats(shape)) mipmapGenerator(ctx.device).warm(format);
+    const arrived = await Promise.all(requested);
     return arrived.reduce<number>((n, a) => n + a, 0);
   }).prepare();
+}
+
+/**
+ * The formats the model's images will be mipmapped in on the GPU (textures.ts createImageTexture):
+ * colour for base colour and emissive textures, data for the others. A KTX2 image brings its own
+ * levels, so its format warms for nothing (one small draw).
+ */
+export function mipmappedFormats(shape: ModelShape): GPUTextureFormat[] {
+  const formats = new Set<GPUTextureFormat>();
+  for (const m of shape.materials) {
+    if (m.baseColorTexture || m.emissiveTexture) formats.add(COLOR_TEXTURE_FORMAT);
+    if (m.metallicRoughnessTexture || m.normalTexture || m.occlusionTexture) formats.add(DATA_TEXTURE_FORMAT);
+  }
+  return [...formats];
 }
 
 /** `draw`'s lit description (surfaceDesc), or undefined when the JSON cannot say it. */

@@ -22,6 +22,7 @@ export class MipmapGenerator {
   private readonly bindGroupLayout: GPUBindGroupLayout;
   private readonly pipelineLayout: GPUPipelineLayout;
   private readonly pipelines = new Map<GPUTextureFormat, GPURenderPipeline>();
+  private readonly warmed = new Set<GPUTextureFormat>();
 
   constructor(private readonly device: GPUDevice) {
     this.module = device.createShaderModule({ label: 'mipmap', code: MIPMAP_WGSL });
@@ -49,6 +50,24 @@ export class MipmapGenerator {
       this.pipelines.set(format, p);
     }
     return p;
+  }
+
+  /**
+   * Draws `format`'s downsampling once, into a 2×2 scratch texture, unless a texture of that
+   * format was mipmapped already: a CPU rasteriser (SwiftShader) compiles a pipeline's routines at
+   * its first draw, so a page that knows its textures' formats from the model's JSON has that
+   * done while they download and decode instead of after (pipeline-forecast.ts). Load time only.
+   */
+  warm(format: GPUTextureFormat): void {
+    if (this.warmed.has(format) || this.pipelines.has(format)) return;
+    this.warmed.add(format);
+    const texture = this.device.createTexture({
+      label: `mipmap warm-up (${format})`, size: [2, 2], format, mipLevelCount: 2,
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT,
+    });
+    this.generate(texture);
+    // Freed once the submitted passes are done with it.
+    texture.destroy();
   }
 
   generate(texture: GPUTexture): void {
