@@ -50,19 +50,39 @@ export function trianglePieces(positions: ArrayLike<number>, triangles: ArrayLik
   return { count, joints, area, centroid, weights };
 }
 
-/** The pieces the subdivision makes of every triangle (with dense weights over all joints). */
+/**
+ * The pieces the subdivision makes of every triangle (with dense weights over all joints). The
+ * subdivider runs over each triangle's own joints (those with a weight at one of its corners, in
+ * ascending order, as the production precomputation gives them): every other joint's weight is 0
+ * at every point of the triangle, adds exactly 0 to each squared edge length and averages to 0,
+ * so the pieces are the ones a run over all the joints makes, bit for bit, without interpolating
+ * tens of zeros per split.
+ */
 export function subdividedPieces(positions: ArrayLike<number>, triangles: ArrayLike<number>, dense: Float64Array, joints: number, epsilon: number): Pieces {
-  const area: number[] = [], centroid: number[] = [], weights: number[] = [];
+  const area: number[] = [], centroid: number[] = [];
+  /** Per piece, its triangle's joints (`pieceJoints`) and their mean weights, flattened. */
+  const pieceStart: number[] = [0], pieceJoints: number[] = [], pieceWeights: number[] = [];
   const subdivider = new TriangleSubdivider(joints);
   const corners = new Float64Array(3 * joints);
+  const local: number[] = [];
   for (let t = 0; t + 2 < triangles.length; t += 3) {
-    for (let k = 0; k < 3; k++) corners.set(dense.subarray(triangles[t + k] * joints, triangles[t + k] * joints + joints), k * joints);
-    subdivider.run(positions, triangles[t], triangles[t + 1], triangles[t + 2], corners, joints, epsilon, (a, cx, cy, cz, mean) => {
-      area.push(a); centroid.push(cx, cy, cz); weights.push(...mean.subarray(0, joints));
+    local.length = 0;
+    for (let j = 0; j < joints; j++) {
+      if (dense[triangles[t] * joints + j] !== 0 || dense[triangles[t + 1] * joints + j] !== 0 || dense[triangles[t + 2] * joints + j] !== 0) local.push(j);
+    }
+    for (let k = 0; k < 3; k++) for (let x = 0; x < local.length; x++) corners[k * local.length + x] = dense[triangles[t + k] * joints + local[x]];
+    subdivider.run(positions, triangles[t], triangles[t + 1], triangles[t + 2], corners, local.length, epsilon, (a, cx, cy, cz, mean) => {
+      area.push(a); centroid.push(cx, cy, cz);
+      for (let x = 0; x < local.length; x++) { pieceJoints.push(local[x]); pieceWeights.push(mean[x]); }
+      pieceStart.push(pieceJoints.length);
       return true;
     });
   }
-  return { count: area.length, joints, area: Float64Array.from(area), centroid: Float64Array.from(centroid), weights: Float64Array.from(weights) };
+  const weights = new Float64Array(area.length * joints);
+  for (let piece = 0; piece < area.length; piece++) {
+    for (let e = pieceStart[piece]; e < pieceStart[piece + 1]; e++) weights[piece * joints + pieceJoints[e]] = pieceWeights[e];
+  }
+  return { count: area.length, joints, area: Float64Array.from(area), centroid: Float64Array.from(centroid), weights };
 }
 
 /**
