@@ -20,6 +20,7 @@ import { paletteUlpError } from '../../anim/fixtures.ts';
 import { sharedAssets } from '../../support/assets.ts';
 import { GltfBuilder } from '../../../src/gltf/builder.ts';
 import { buildChain, buildMorphedSkin } from '../../support/fixtures.ts';
+import { expectArraysEqual } from '../../support/expect-arrays.ts';
 import { closeTo, expectEach } from '../../support/expect-each.ts';
 import { onOwnDevice, useTestDevice } from '../../support/webgpu.ts';
 import { expectNoGpuErrors, loadModel } from '../gpu-test.ts';
@@ -291,7 +292,7 @@ describe('GpuPoseEvaluator limits and chunks', () => {
     // 19 palette matrices × 64 bytes × 64 instances = 77,824 bytes: a binding of 100,000 holds one granule.
     const chunked = await gpuEvaluate(device, model, plays, { limits: { maxStorageBufferBindingSize: 100_000 } });
     expect(chunked.evaluator.chunkSize).toBe(64);
-    expect(chunked.palettes).toEqual(whole.palettes);
+    expectArraysEqual(chunked.palettes, whole.palettes, 'palettes in chunks of 64 vs one chunk');
   });
 
   it('refuses with GpuLimitError: clips too large for one binding, an instance too large for one', async (ctx) => {
