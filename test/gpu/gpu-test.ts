@@ -11,6 +11,7 @@ import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { computeInstanceBounds } from '../../src/gpu/frame/bounds.ts';
 import { OrbitCamera } from '../../src/gpu/frame/camera.ts';
+import { backgroundBuildsStarted } from '../../src/gpu/device/background-build.ts';
 import { WebGpuUnavailableError } from '../../src/gpu/device/node-device.ts';
 import { createOffscreenTarget, readTexturePixels } from '../../src/gpu/device/readback.ts';
 import type { RendererOptions } from '../../src/gpu/frame/render-settings.ts';
@@ -145,6 +146,20 @@ export class OffscreenScene {
   async render(): Promise<Frame> {
     this.renderer.render(this.target, this.camera, this.instance);
     return this.read();
+  }
+
+  /**
+   * The frame drawn with everything it asks for: renders, and when that frame started a
+   * background build (a pipeline it drew without, e.g. the transmission pass's), waits for
+   * the builds and renders again. A frame that started none is read as it is, so a test
+   * pays for a second frame only when the first could be missing something.
+   */
+  async renderSettled(): Promise<Frame> {
+    const started = backgroundBuildsStarted();
+    this.renderer.render(this.target, this.camera, this.instance);
+    if (backgroundBuildsStarted() === started) return this.read();
+    await this.renderer.buildsSettled();
+    return this.render();
   }
 
   /** What the target holds now (after a render of the caller's own, e.g. `renderInstances`). */
