@@ -24,7 +24,7 @@ import { KTX2_WORKER_MEASURE } from '../../src/gpu/textures/ktx2-offthread.ts';
 import { assetPath, sharedAssets } from '../support/assets.ts';
 import { compressFile } from '../support/compressed.ts';
 import { ktx2Glb } from '../support/ktx2.ts';
-import { CAPTURE_POLL_MS, serveAssets } from './element-support.ts';
+import { CAPTURE_POLL_MS } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -204,8 +204,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       // or two instead of playing.
       await page.setViewportSize({ width: 480, height: 360 });
       await page.emulateMedia({ reducedMotion: 'reduce' });
-      await serveAssets(page);
-      // Encoded, so the page's own URL does not match the asset route's pattern.
+      // The test dev server serves /assets/ (test/support/served-assets.ts).
       await page.goto(`${session.baseUrl}/?src=${encodeURIComponent('/assets/CesiumMan.glb')}`);
       await whenLoaded(page);
       const picked = () => page.$eval('#model', (s) => { const el = s as HTMLSelectElement; return { value: el.value, text: el.selectedOptions[0]?.textContent }; });

@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CDPSession, Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { openTestPage, readAccessibility as readTree } from './element-support.ts';
+import { openElementPage, readAccessibility as readTree } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -24,10 +24,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> accessibility (model-viewe
   let warnings: string[];
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
-    warnings = [];
-    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
-    await openTestPage(page, session.baseUrl);
+    ({ page, warnings } = await openElementPage(session));
     cdp = await page.context().newCDPSession(page);
     await cdp.send('Accessibility.enable');
   }, 60_000);

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { assetPath } from '../support/assets.ts';
 import { editGlb } from '../anim/retarget/fixtures.ts';
-import { changedFraction, decodeBase64Image, openTestPage, serveAssets } from './element-support.ts';
+import { changedFraction, decodeBase64Image, openElementPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -29,11 +29,9 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer animation-src>', () => {
   let page: Page;
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
-    await serveAssets(page);
     const copy = renamedFox();
+    ({ page } = await openElementPage(session));
     await page.route('**/anims/FoxCopy.glb', (route) => route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: Buffer.from(copy) }));
-    await openTestPage(page, session.baseUrl);
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

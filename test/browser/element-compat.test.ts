@@ -12,7 +12,7 @@ import { browserUnavailable, startBrowserSession, type BrowserSession } from '..
 import { writeArtifactPng } from '../support/png.ts';
 import { assetPath } from '../support/assets.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { decodeBase64Image, foregroundFraction, openTestPage, readAccessibility, serveAssets, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, foregroundFraction, openElementPage, readAccessibility, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -29,9 +29,7 @@ describe.skipIf(!!unavailable)('model-viewer markup with only the tag name chang
   let cdp: CDPSession;
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page, consoleErrors } = await session.newPage());
-    requested = await serveAssets(page);
-    await openTestPage(page, session.baseUrl, 'element-model-viewer-markup.html');
+    ({ page, consoleErrors, requested } = await openElementPage(session, 'element-model-viewer-markup.html'));
     for (const id of SHOWN) await page.evaluate(([i, t]) => window.helpers.whenLoaded(window.helpers.viewer(i), t), [id, LOAD_TIMEOUT] as const);
     cdp = await page.context().newCDPSession(page);
     await cdp.send('Accessibility.enable');

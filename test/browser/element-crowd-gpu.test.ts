@@ -12,7 +12,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { openTestPage, serveAssets } from './element-support.ts';
+import { openElementPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -31,9 +31,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> crowd-evaluator', () => {
   let page: Page;
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
-    await serveAssets(page);
-    await openTestPage(page, session.baseUrl);
+    ({ page } = await openElementPage(session));
     // Every writeBuffer's bytes, counted on the prototype (the library does not know).
     await page.evaluate(() => {
       const w = window as unknown as { written: number };

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { writeArtifactPng } from '../support/png.ts';
-import { changedFraction, decodeBase64Image, foregroundFraction, openTestPage, serveAssets, type Rgba8Image } from './element-support.ts';
+import { changedFraction, decodeBase64Image, foregroundFraction, openElementPage, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -22,11 +22,7 @@ describe.skipIf(!!unavailable)('<extra-model> children (model-viewer 4.4)', () =
   let warnings: string[];
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
-    warnings = [];
-    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
-    await serveAssets(page);
-    await openTestPage(page, session.baseUrl);
+    ({ page, warnings } = await openElementPage(session));
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

@@ -15,7 +15,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { openTestPage, serveAssets } from './element-support.ts';
+import { openElementPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -35,9 +35,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
   beforeAll(async () => {
     session = await startBrowserSession();
     // A page of its own: the device (shared by a page's viewers) is first asked for by this test.
-    ({ page } = await session.newPage());
-    await serveAssets(page);
-    await openTestPage(page, session.baseUrl);
+    ({ page } = await openElementPage(session));
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ASSETS_DIR } from '../support/assets.ts';
 import { editGlb } from '../anim/retarget/fixtures.ts';
-import { openTestPage, serveFiles } from './element-support.ts';
+import { openElementPage, openTestPage, serveFiles } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -27,8 +27,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
   let page: Page;
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
-    await openTestPage(page, session.baseUrl);
+    ({ page } = await openElementPage(session));
     await page.evaluate(async ([size, t]) => {
       const el = document.createElement('skinned-mesh-viewer');
       el.id = 'h';
@@ -399,11 +398,9 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
 
   it('without hotspots the ray caster is a chunk fetched after the first frame: a pick at `load` answers null and warns (and fetches it), later picks hit; untouched, the page fetches it when idle', async () => {
     const CODE = 'hotspots/hotspot-code';
-    const { page: fresh } = await session.newPage();
-    const warnings: string[] = [];
-    fresh.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+    // A page of its own: the ray caster's chunk must not have been imported by the page yet.
+    const { page: fresh, warnings } = await openElementPage(session);
     try {
-      await openTestPage(fresh, session.baseUrl);
       // What a pick at `load` answered, and whether the chunk had been fetched by then (read in the
       // load event itself: after it, the page's idle prefetch may fetch it at any time).
       const add = (id: string, pickAtLoad: boolean) => fresh.evaluate(async ([id, pick, size, t, code]) => {

@@ -13,7 +13,7 @@ import { writeHdr } from '../../src/gpu/environment/hdr.ts';
 import { srgbToLinear } from '../../src/gpu/textures/textures.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { buildSphere } from '../gpu/fixtures.ts';
-import { decodeBase64Image, openTestPage, serveFiles, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, openElementPage, serveFiles, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -77,15 +77,14 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> image-based lighting contr
   let page: Page;
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
     const hdr = 'image/vnd.radiance', glb = 'model/gltf-binary';
     const env: Record<string, Uint8Array> = { 'uniform.hdr': uniformHdr(L), 'sky.hdr': skyGroundHdr() };
+    ({ page } = await openElementPage(session));
     await serveFiles(page, 'lit', (name) => {
       if (env[name]) return { body: env[name], type: hdr };
       const sphere = sphereFile(name);
       return sphere && { body: sphere, type: glb };
     });
-    await openTestPage(page, session.baseUrl);
     await page.evaluate(async (t) => {
       const el = document.createElement('skinned-mesh-viewer');
       el.id = 's';

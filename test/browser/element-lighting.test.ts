@@ -11,7 +11,7 @@ import { writeHdr } from '../../src/gpu/environment/hdr.ts';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { writeExr } from '../support/exr.ts';
 import { encodePng } from '../support/png.ts';
-import { decodeBase64Image, openTestPage, serveAssets, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, openElementPage, serveFiles, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -67,25 +67,17 @@ function summary(image: Rgba8Image): { mean: number[]; opaque: number; shadow: n
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () => {
   let session: BrowserSession;
   let page: Page;
-  const warnings: string[] = [];
+  let warnings: string[];
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
-    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
-    await serveAssets(page);
     const files: Record<string, { body: Uint8Array; type: string }> = {
       'sky.hdr': { body: skyGroundHdr(), type: 'image/vnd.radiance' },
       'sky.png': { body: skyGroundPng(), type: 'image/png' },
       'sky.exr': { body: skyGroundExr(), type: 'image/x-exr' },
       'broken.hdr': { body: new TextEncoder().encode('#?RADIANCE\n\n-Y 4 +X 4\nnot pixels'), type: 'image/vnd.radiance' },
     };
-    await page.route('**/env/**', async (route) => {
-      const name = new URL(route.request().url()).pathname.replace(/^\/env\//, '');
-      const file = files[name];
-      if (!file) await route.fulfill({ status: 404, body: 'not found' });
-      else await route.fulfill({ status: 200, headers: { 'content-type': file.type }, body: Buffer.from(file.body) });
-    });
-    await openTestPage(page, session.baseUrl);
+    ({ page, warnings } = await openElementPage(session));
+    await serveFiles(page, 'env', (name) => files[name]);
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { openTestPage, serveAssets } from './element-support.ts';
+import { openElementPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -21,11 +21,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> as model-viewer 4.4 pages 
   let warnings: string[];
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
-    warnings = [];
-    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
-    await serveAssets(page);
-    await openTestPage(page, session.baseUrl);
+    ({ page, warnings } = await openElementPage(session));
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

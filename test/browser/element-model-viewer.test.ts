@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { assetBody, changedFraction, decodeBase64Image, foregroundFraction, openTestPage, serveAssets, type Rgba8Image } from './element-support.ts';
+import { assetBody } from '../support/served-assets.ts';
+import { changedFraction, decodeBase64Image, foregroundFraction, openElementPage, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -23,11 +24,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in head
   let consoleErrors: string[];
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page, consoleErrors } = await session.newPage());
-    warnings = [];
-    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
-    requested = await serveAssets(page);
-    await openTestPage(page, session.baseUrl);
+    ({ page, consoleErrors, warnings, requested } = await openElementPage(session));
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

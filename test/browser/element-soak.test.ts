@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession, Page } from 'playwright-core';
 import { browserUnavailable, heapAfterGc, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { openTestPage, serveAssets } from './element-support.ts';
+import { openElementPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -35,10 +35,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in he
    */
   let page: Page, consoleErrors: string[], cdp: CDPSession;
   beforeAll(async () => {
-    ({ page, consoleErrors } = await session.newPage());
-    await serveAssets(page);
     // The first page of a run waits for Vite to transform the library: slow on a busy machine.
-    await openTestPage(page, session.baseUrl, 'element-basic.html', LOAD_TIMEOUT);
+    ({ page, consoleErrors } = await openElementPage(session, 'element-basic.html', { timeout: LOAD_TIMEOUT }));
     // No check here reads a pixel (GPU objects, heap, frame counts, events): the viewers draw
     // every frame they would at the page's 160 px, at a sixth of the pixels.
     await page.addStyleTag({ content: `skinned-mesh-viewer { width: ${VIEWER_PX}px; height: ${VIEWER_PX}px; }` });

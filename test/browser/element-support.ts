@@ -1,15 +1,12 @@
 /**
- * Node-side support for the <skinned-mesh-viewer> browser tests: the model files the
- * pages fetch (shared assets read in place, plus broken and slow variants) served through
- * Playwright routes, and decoding of what the page sends back.
+ * Node-side support for the <skinned-mesh-viewer> browser tests: opening a test page, the
+ * model files a test makes served through Playwright routes (the shared ones are the dev
+ * server's: test/support/served-assets.ts), and decoding of what the page sends back.
  */
-import { readFileSync } from 'node:fs';
 import type { CDPSession, Page, Route } from 'playwright-core';
-import { buildBuiltinGlb } from '../../src/builtin/index.ts';
-import { parseGlb } from '../../src/gltf/glb.ts';
-import { assetPath } from '../support/assets.ts';
+import type { BrowserSession } from '../support/browser.ts';
 import { decodeImageBytes } from '../support/png.ts';
-import { COLOUR_VARIANTS, variantFileBytes } from '../support/variant-files.ts';
+import { assetName } from '../support/served-assets.ts';
 
 /**
  * Opens test/browser/pages/NAME on the test server and waits for the element and the page's
@@ -20,74 +17,44 @@ export async function openTestPage(page: Page, baseUrl: string, name = 'element-
   await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined, undefined, timeout === undefined ? {} : { timeout });
 }
 
-/** How long `/assets/slow/…` waits before answering. */
-export const SLOW_MS = 700;
-
-/** A .gltf whose buffer is a separate file in a subfolder with a space in its name. */
-function splitCharacter(): { gltf: Uint8Array; bin: Uint8Array } {
-  const { json, bin } = parseGlb(buildBuiltinGlb('character'));
-  const root = json as { buffers: { byteLength: number; uri?: string }[] };
-  root.buffers[0].uri = 'data/character%20buffer.bin';
-  return { gltf: new TextEncoder().encode(JSON.stringify(root)), bin: bin! };
-}
-
-let cachedSplit: ReturnType<typeof splitCharacter> | undefined;
-
-/** The body for `/assets/NAME`, or undefined for a 404. */
-export function assetBody(name: string): { body: Uint8Array; type: string } | undefined {
-  const glb = 'model/gltf-binary';
-  switch (name) {
-    case 'not-gltf.glb':
-      return { body: new TextEncoder().encode('<!doctype html><title>Oops</title><p>This is a web page, not a model.'), type: 'text/html' };
-    case 'truncated.glb': {
-      const whole = readFileSync(assetPath('CesiumMan'));
-      return { body: new Uint8Array(whole.subarray(0, Math.floor(whole.length * 0.6))), type: glb };
-    }
-    case 'split/character.gltf':
-      cachedSplit ??= splitCharacter();
-      return { body: cachedSplit.gltf, type: 'model/gltf+json' };
-    case 'variants.glb':
-      return { body: variantFileBytes(COLOUR_VARIANTS), type: glb };
-    case 'split/data/character buffer.bin':
-      cachedSplit ??= splitCharacter();
-      return { body: cachedSplit.bin, type: 'application/octet-stream' };
-  }
-  const m = /^([A-Za-z]+)\.glb$/.exec(name);
-  if (!m) return undefined;
-  try {
-    return { body: new Uint8Array(readFileSync(assetPath(m[1]))), type: glb };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Serves `/assets/…` to the page; `/assets/slow/X` is X after SLOW_MS. Returns the paths requested. */
-export async function serveAssets(page: Page): Promise<string[]> {
+/**
+ * The paths under `/assets/` (served by the test dev server: test/support/served-assets.ts)
+ * that the page asks for, as the page asks: `slow/Fox.glb` for `/assets/slow/Fox.glb`.
+ */
+export function assetRequests(page: Page): string[] {
   const requested: string[] = [];
-  await page.route('**/assets/**', async (route: Route) => {
-    const url = new URL(route.request().url());
-    let name = decodeURIComponent(url.pathname.replace(/^\/assets\//, ''));
-    requested.push(name);
-    if (name.startsWith('slow/')) {
-      name = name.slice('slow/'.length);
-      await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
-    }
-    const asset = assetBody(name);
-    try {
-      if (!asset) {
-        await route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' });
-      } else {
-        await route.fulfill({
-          status: 200,
-          headers: { 'content-type': asset.type, 'content-length': String(asset.body.byteLength) },
-          body: Buffer.from(asset.body),
-        });
-      }
-    } catch {
-      // The page aborted the request (a newer src won): nothing to answer.
-    }
+  page.on('request', (request) => {
+    const name = assetName(new URL(request.url()).pathname);
+    if (name !== undefined) requested.push(name);
   });
   return requested;
+}
+
+export interface ElementPage {
+  readonly page: Page;
+  /** The page's console errors and uncaught exceptions, in order. */
+  readonly consoleErrors: string[];
+  /** The page's console warnings, in order. */
+  readonly warnings: string[];
+  /** The paths under `/assets/` the page asked for (assetRequests). */
+  readonly requested: string[];
+}
+
+/**
+ * A new page (session.newPage) showing test/browser/pages/NAME, with the element defined and
+ * the page's helpers loaded (`timeout`: see openTestPage).
+ *
+ * A test that serves files of its own (serveFiles) does so once the page is open: a page with
+ * a Playwright route sends every request through Node with its HTTP cache off, the ~290 modules
+ * the page loads first included (~1–1.5 CPU-s more of a page start's ~5).
+ */
+export async function openElementPage(session: BrowserSession, name = 'element-basic.html', options: { timeout?: number } = {}): Promise<ElementPage> {
+  const { page, consoleErrors } = await session.newPage();
+  const warnings: string[] = [];
+  page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+  const requested = assetRequests(page);
+  await openTestPage(page, session.baseUrl, name, options.timeout);
+  return { page, consoleErrors, warnings, requested };
 }
 
 /**

@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { decodeBase64Image, openTestPage, serveAssets, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, openElementPage, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -39,13 +39,10 @@ function coloursShown(image: Rgba8Image): Colour[] {
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> variant-name and availableVariants', () => {
   let session: BrowserSession;
   let page: Page;
-  const warnings: string[] = [];
+  let warnings: string[];
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
-    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
-    await serveAssets(page);
-    await openTestPage(page, session.baseUrl);
+    ({ page, warnings } = await openElementPage(session));
   }, 60_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

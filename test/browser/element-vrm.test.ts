@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
-import { decodeBase64Image, foregroundFraction, openTestPage, serveFiles, type Rgba8Image } from './element-support.ts';
+import { decodeBase64Image, foregroundFraction, openElementPage, serveFiles, type Rgba8Image } from './element-support.ts';
 
 /** Whether a pixel differs from the background (the top-left pixel) by more than 8 in a channel. */
 function isForeground(image: Rgba8Image, i: number): boolean {
@@ -66,11 +66,10 @@ function whitePixels(image: Rgba8Image): number {
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
   let session: BrowserSession;
   let page: Page;
-  const warnings: string[] = [];
+  let warnings: string[];
   beforeAll(async () => {
     session = await startBrowserSession();
-    ({ page } = await session.newPage());
-    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
+    ({ page, warnings } = await openElementPage(session));
     await serveFiles(page, 'vrm-files', (name) => {
       if (!/^[\w.]+\.vrm$/.test(name)) return undefined;
       try {
@@ -79,7 +78,6 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
         return undefined;
       }
     });
-    await openTestPage(page, session.baseUrl);
   }, 90_000);
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });

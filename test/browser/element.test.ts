@@ -2,8 +2,8 @@
  * <skinned-mesh-viewer> in real Chromium (WebGPU on SwiftShader): three viewers on one
  * page, frame capture against a readback of the canvas, events, the src race, broken
  * sources, removal without leaks, visibility, a browser without WebGPU, device loss,
- * camera controls, attribute reflection and a material with every PBR extension. Models are served by Playwright routes
- * (element-support.ts) so tests can make them missing, broken or slow.
+ * camera controls, attribute reflection and a material with every PBR extension. Models are served by the test dev
+ * server (test/support/served-assets.ts) so tests can make them missing, broken or slow.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
@@ -15,7 +15,7 @@ import { writeArtifactPng } from '../support/png.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import {
-  changedFraction, decodeBase64Image, foregroundFraction, maxDifference, openTestPage, rawRgba, serveAssets, serveFiles, type Rgba8Image,
+  changedFraction, decodeBase64Image, type ElementPage, foregroundFraction, maxDifference, openElementPage, rawRgba, serveFiles, type Rgba8Image,
 } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -27,13 +27,6 @@ const characterPrimitives = (await loadGltf(buildBuiltinGlb('character'), { name
 /** First loads compile pipelines on a CPU rasteriser; leave room on a busy machine. */
 const LOAD_TIMEOUT = 45_000;
 
-interface Opened {
-  page: Page;
-  consoleErrors: string[];
-  warnings: string[];
-  requested: string[];
-}
-
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () => {
   let session: BrowserSession;
   beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
@@ -41,14 +34,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
   // Any WebGPU error in a page fails the test that caused it.
   afterEach(async () => { await session?.checkWebGpuErrors(); });
 
-  async function open(pageName: string): Promise<Opened> {
-    const { page, consoleErrors } = await session.newPage();
-    const warnings: string[] = [];
-    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
-    const requested = await serveAssets(page);
-    await openTestPage(page, session.baseUrl, pageName);
-    return { page, consoleErrors, warnings, requested };
-  }
+  // Each describe opens a page of its own (a new document, with its own shared GPU device).
+  const open = (pageName: string): Promise<ElementPage> => openElementPage(session, pageName);
 
   /** Adds a viewer with these attributes to the basic page's stage and watches its events. */
   async function addViewer(page: Page, id: string, attributes: Record<string, string>): Promise<void> {
@@ -84,7 +71,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
   }
 
   describe('three viewers on one page', () => {
-    let opened: Opened;
+    let opened: ElementPage;
     let page: Page;
     const IDS = ['character', 'cesium', 'fox'];
     beforeAll(async () => {
@@ -214,7 +201,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
   });
 
   describe('on a plain page', () => {
-    let opened: Opened;
+    let opened: ElementPage;
     let page: Page;
     beforeAll(async () => {
       opened = await open('element-basic.html');

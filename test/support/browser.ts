@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { createServer, searchForWorkspaceRoot, type ViteDevServer } from 'vite';
+import { servedAssets } from './served-assets.ts';
 
 /** Debian's Chromium: it ships SwiftShader, which gives WebGPU without a GPU. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,6 +42,11 @@ export function browserUnavailable(): string | undefined {
 export interface BrowserSession {
   readonly browser: Browser;
   readonly baseUrl: string;
+  /**
+   * A new page in a browser context of its own (cookies, storage and HTTP cache). One context
+   * per file, its pages sharing their cache, measured 0–1 CPU-s less per later page (of ~5):
+   * not worth a file's tests seeing each other's state.
+   */
   newPage(): Promise<{ page: Page; consoleErrors: string[] }>;
   /**
    * Waits for the GPU work of every open page to finish, then throws if any page of the
@@ -121,6 +127,8 @@ export async function startDevServer(): Promise<{ server: ViteDevServer; baseUrl
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, fs: { allow: [searchForWorkspaceRoot(root), realpathSync(join(root, 'node_modules'))] } },
     // Let the page fetch the shared test models read-only through /@fs/.
     clearScreen: false,
+    // The models the element tests' pages fetch under /assets/.
+    plugins: [servedAssets()],
   });
   await server.listen();
   const address = server.httpServer!.address();
