@@ -11,13 +11,13 @@ import { createSkinnedBounds, SkinnedBoundsJob } from '../../src/anim/skinned-bo
 import { buildBuiltinGlb, builtinModelNames } from '../../src/builtin/index.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import type { Model } from '../../src/gltf/model.ts';
-import { createSkinnedVertices, skinPrimitive } from '../../src/skin/cpu-skin.ts';
+import type { Model, Primitive } from '../../src/gltf/model.ts';
+import { skinPrimitive, type SkinnedVertices } from '../../src/skin/cpu-skin.ts';
 import { centerOfRotationBounds } from '../../src/skin/centers-of-rotation/bounds.ts';
 import { centersOf } from '../../src/skin/centers-of-rotation/centers.ts';
 import { skinPrimitiveCor } from '../../src/skin/cor.ts';
 import { skinPrimitiveDq } from '../../src/skin/dqs.ts';
-import { applyMorphTargets, createMorphedVertices } from '../../src/skin/morph.ts';
+import { applyMorphTargets, type MorphedVertices } from '../../src/skin/morph.ts';
 import { sharedAssets } from '../support/assets.ts';
 
 /** Plain numbers of a typed array range, for toEqual and messages. */
@@ -33,6 +33,12 @@ export function newJob(model: Model, instance = createModelInstance(model)) {
 /** Vertices as the renderer draws them, in world space, with any skinning method. */
 class WorldVertices {
   private readonly dq: Float32Array;
+  /**
+   * Each primitive's output arrays, made once, not per frame: the morph writes every value when a
+   * target is active (else the primitive's own are used), the skinning writes every position, and
+   * only positions are read (so none are made for normals or tangents).
+   */
+  private readonly scratch = new Map<Primitive, { morphed: MorphedVertices; skinned: SkinnedVertices }>();
 
   constructor(readonly instance: ModelInstance) {
     this.dq = new Float32Array(instance.palette.length);
@@ -47,11 +53,19 @@ class WorldVertices {
       const o = slot * 16;
       const offset = paletteOffsets[i];
       for (const prim of model.meshes[mn.mesh].primitives) {
+        let scratch = this.scratch.get(prim);
+        if (!scratch) {
+          scratch = {
+            morphed: { positions: new Float32Array(prim.positions.length), normals: undefined, tangents: undefined },
+            skinned: { positions: new Float64Array(prim.vertexCount * 3), normals: undefined, tangents: undefined },
+          };
+          this.scratch.set(prim, scratch);
+        }
         // glTF order: morph, then skin, then the node's world matrix.
-        const morphed = applyMorphTargets(prim, pose.weights, pose.weightOffsets[slot], pose.weightOffsets[slot + 1] - pose.weightOffsets[slot], createMorphedVertices(prim));
+        const morphed = applyMorphTargets(prim, pose.weights, pose.weightOffsets[slot], pose.weightOffsets[slot + 1] - pose.weightOffsets[slot], scratch.morphed);
         let p: ArrayLike<number> = morphed.positions;
         if (offset >= 0 && prim.influences > 0) {
-          const out = createSkinnedVertices(prim, 'float64');
+          const out = scratch.skinned;
           const source = { positions: morphed.positions };
           p = method === 'linear' ? skinPrimitive(prim, palette, out, offset, source).positions
             : method === 'dual-quaternion' ? skinPrimitiveDq(prim, this.dq, out, offset, source).positions
