@@ -780,9 +780,12 @@ describe.skipIf(!!unavailable)('the demo page', () => {
         return frame(page);
       };
       // A busy machine may still be drawing the frame of the last change: take the frame once
-      // two captures in a row agree.
-      const stable = async () => {
+      // two captures in a row agree, or at the first capture that is exactly `expected` where the
+      // frame before the change was not (a feature switched off: the frame before it had the
+      // feature, so an exact match is the new frame; one that never matches is waited out as before).
+      const stable = async (expected?: Awaited<ReturnType<typeof frame>>) => {
         let previous = await settled();
+        if (expected && changedFraction(expected, previous) === 0) return previous;
         for (let i = 0; i < 20; i++) {
           const next = await settled();
           if (changedFraction(previous, next) === 0) return next;
@@ -798,7 +801,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
         changes[id] = changedFraction(plain, await stable());
         await page.uncheck(`#${id}`);
         // Off again is exactly the plain frame: nothing accumulates in the pose.
-        expect(changedFraction(plain, await stable()), `${id} off`).toBe(0);
+        expect(changedFraction(plain, await stable(plain)), `${id} off`).toBe(0);
       }
       for (const [id, changed] of Object.entries(changes)) expect(changed, id).toBeGreaterThan(0.001);
       // The wave's weight slider scales the layer: 0 is no change.
