@@ -114,7 +114,7 @@ export class GpuSession {
   /** Why WebGPU cannot be used, once a device request of this connection failed for that reason. */
   get unsupportedMessage(): string | undefined { return this.unsupported; }
 
-  /** Starts the session; its device is asked for once `after` resolves (default: now). */
+  /** Starts the session: asks for its device now, and takes it up once `after` resolves (default: now). */
   open(after?: Promise<void>): void {
     this.isOpen = true;
     this.epoch++;
@@ -216,7 +216,7 @@ export class GpuSession {
 
   private requestDevice(after?: Promise<void>): void {
     const epoch = this.epoch;
-    const request = (after ? after.then(acquireSharedDevice) : acquireSharedDevice()).then((device): GpuState => {
+    const request = Promise.all([acquireSharedDevice(), after]).then(([device]): GpuState => {
       if (epoch !== this.epoch) throw new DOMException('the element left the page', 'AbortError');
       const { context, viewFormat } = configureCanvas(this.canvas, device);
       const renderer = new Renderer(device, { format: viewFormat, label: this.label });

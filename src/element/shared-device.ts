@@ -1,5 +1,4 @@
 import { requestWebGpuDevice } from '../gpu/device/device.ts';
-import { nextTask } from '../gpu/device/next-task.ts';
 
 /**
  * The one GPUDevice every <skinned-mesh-viewer> on the page shares, requested lazily by
@@ -21,10 +20,10 @@ const lostListeners = new Set<DeviceLostListener>();
 
 export function acquireSharedDevice(): Promise<GPUDevice> {
   if (current) return current;
-  // A task later: requestAdapter holds this thread while the browser opens its GPU channel (0.4 s
-  // and more on SwiftShader: docs/performance.md, First load), so the model fetch the connecting
-  // element starts in this task goes out first and downloads meanwhile.
-  const request = nextTask().then(() => requestWebGpuDevice({ label: 'skinned-mesh-viewer shared device' }));
+  // At once, from the first element's connection (for a parsed page: while the module defines the
+  // tag), as model-viewer makes its context when its module runs: the GPU process starts (0.1–0.3 s
+  // on SwiftShader) while the page lays out and fetches the model, not after its fetch is out.
+  const request = requestWebGpuDevice({ label: 'skinned-mesh-viewer shared device' });
   current = request;
   request.then(
     (device) => {

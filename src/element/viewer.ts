@@ -516,7 +516,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     // Without navigator.gpu nothing can be shown: the session reports it; fetch nothing.
     if (typeof navigator === 'undefined' || !navigator.gpu) return this.session.open();
     this.posterView.attach();
-    // The device, and `neutral`'s CPU prefilter, once the model's fetch is out (or the load waits for the viewport): PosterView.observed.
+    // The device is asked for now; it is taken up, and `neutral`'s CPU prefilter starts, once the model's fetch is out (or the load waits for the viewport): PosterView.observed.
     const observed = this.posterView.observed();
     this.session.open(observed);
     this.lighting.prefilterAhead(observed);

@@ -7,10 +7,11 @@
  * environment releases the BIN first and the test fails. The mipmap pipeline of the Fox's sRGB texture is
  * made (and drawn once) from the JSON too. The device is handed over only after
  * the JSON arrived. The page's `neutral` lighting asks for no pipeline at all (prefiltered on the
- * CPU), so only the mesh pipeline compiles before the first frame's. And the model's fetch goes
- * out before the adapter is asked for (element/shared-device.ts: requestAdapter blocks the page
- * while the browser opens its GPU channel), and `neutral`'s CPU prefilter runs before the device
- * is there (element/lighting.ts prefilterAhead), not after it.
+ * CPU), so only the mesh pipeline compiles before the first frame's. The adapter is asked for
+ * as the element connects, before the model's fetch (which waits for the near-viewport observer's
+ * first report), so that the GPU process starts while the page lays out and fetches
+ * (element/shared-device.ts); and `neutral`'s CPU prefilter runs before the device is there
+ * (element/lighting.ts prefilterAhead), not after it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -40,7 +41,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
   afterAll(async () => { await session?.close(); });
   afterEach(async () => { await session?.checkWebGpuErrors(); });
 
-  it('fetches the model before asking for an adapter, asks for the mesh pipeline while the BIN chunk is held back; and its texture\'s mipmap pipeline; the neutral lighting asks for none and is prefiltered before the device arrives', async () => {
+  it('asks for an adapter as it connects, before the model\'s fetch; asks for the mesh pipeline while the BIN chunk is held back; and its texture\'s mipmap pipeline; the neutral lighting asks for none and is prefiltered before the device arrives', async () => {
     const result = await page.evaluate(async ([timeout, AHEAD_YIELDS, AHEAD_FALLBACK_MS]) => {
       const log: string[] = [];
       let release!: () => void;
@@ -81,7 +82,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
         log.push('device');
         return requestDevice.call(this, descriptor);
       };
-      // requestAdapter blocks the page while the GPU channel opens: the model's fetch must already be out.
+      // The adapter is asked for during the element's connection (append below), the fetch only later.
       const requestAdapter = GPU.prototype.requestAdapter;
       GPU.prototype.requestAdapter = function (options) {
         log.push('adapter');
@@ -118,6 +119,7 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
       // Without a forecast nothing asks for a mesh pipeline before the BIN: the environment showing releases it.
       el.addEventListener('environment-change', () => release(), { once: true });
       document.getElementById('stage')!.append(el);
+      log.push('connected');
       try {
         await window.helpers.whenLoaded(el, timeout);
         await window.helpers.drawFrames(el, 1);
@@ -135,8 +137,9 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines fr
     const { log } = result;
     const firstMesh = log.findIndex((entry) => entry.startsWith('pipeline mesh '));
     const firstEnvironment = log.findIndex((entry) => entry.startsWith('pipeline environment prefilter'));
-    expect(log.indexOf('fetch'), log.join('\n')).toBeGreaterThanOrEqual(0);
-    expect(log.indexOf('fetch'), log.join('\n')).toBeLessThan(log.indexOf('adapter'));
+    expect(log.indexOf('adapter'), log.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(log.indexOf('adapter'), log.join('\n')).toBeLessThan(log.indexOf('connected'));
+    expect(log.indexOf('connected'), log.join('\n')).toBeLessThan(log.indexOf('fetch'));
     expect(log.indexOf('json')).toBeLessThan(log.indexOf('device'));
     expect(firstMesh, log.join('\n')).toBeGreaterThan(log.indexOf('device'));
     // Asked for from the JSON alone, while the buffers were still on their way.

@@ -70,9 +70,9 @@ export class PosterView {
 
   /**
    * Resolves once the near-viewport observer has first reported (the load has started then if the
-   * element is near), or at once when the load does not wait for it. The element asks for its GPU
-   * device after this: requestAdapter holds the page while the browser opens its GPU channel, and
-   * the model's fetch should be on its way by then.
+   * element is near), or at once when the load does not wait for it. The element takes up its GPU
+   * device (asked for at connection) and starts `neutral`'s CPU prefilter after this, so that the
+   * model's fetch is on its way first.
    */
   observed(): Promise<void> {
     if (!this.observing) return Promise.resolve();
