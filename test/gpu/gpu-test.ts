@@ -107,6 +107,19 @@ export function projectToPixel(camera: OrbitCamera, width: number, height: numbe
   return [((clip[0] / clip[3]) * 0.5 + 0.5) * width, (0.5 - (clip[1] / clip[3]) * 0.5) * height];
 }
 
+/**
+ * Runs `draw` (one frame of `renderer`'s), and when that frame started a background build (a
+ * pipeline it drew without), waits for the builds and runs it again: the frame drawn with
+ * everything it asks for, paying for a second one only when the first could be missing something.
+ */
+export async function drawSettled(renderer: Renderer, draw: () => void): Promise<void> {
+  const started = backgroundBuildsStarted();
+  draw();
+  if (backgroundBuildsStarted() === started) return;
+  await renderer.buildsSettled();
+  draw();
+}
+
 /** A renderer, an offscreen target and a camera framing the model at rest: the usual test scene. */
 export class OffscreenScene {
   readonly renderer: Renderer;
@@ -148,18 +161,10 @@ export class OffscreenScene {
     return this.read();
   }
 
-  /**
-   * The frame drawn with everything it asks for: renders, and when that frame started a
-   * background build (a pipeline it drew without, e.g. the transmission pass's), waits for
-   * the builds and renders again. A frame that started none is read as it is, so a test
-   * pays for a second frame only when the first could be missing something.
-   */
+  /** The frame drawn with everything it asks for (drawSettled), e.g. with the transmission pass's pipeline. */
   async renderSettled(): Promise<Frame> {
-    const started = backgroundBuildsStarted();
-    this.renderer.render(this.target, this.camera, this.instance);
-    if (backgroundBuildsStarted() === started) return this.read();
-    await this.renderer.buildsSettled();
-    return this.render();
+    await drawSettled(this.renderer, () => this.renderer.render(this.target, this.camera, this.instance));
+    return this.read();
   }
 
   /** What the target holds now (after a render of the caller's own, e.g. `renderInstances`). */

@@ -11,12 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelInstance, updateModelInstance } from '../../src/anim/instance.ts';
 import type { SkinningMethod } from '../../src/anim/skinning-method.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { backgroundBuildsStarted } from '../../src/gpu/device/background-build.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import type { SkinningPath } from '../../src/gpu/frame/render-settings.ts';
 import { assetPath } from '../support/assets.ts';
 import { materialCorpusFile } from '../support/material-corpus.ts';
-import { expectNoGpuErrors, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
+import { drawSettled, expectNoGpuErrors, OffscreenScene, testDevice, type Frame } from './gpu-test.ts';
 
 const device = await testDevice();
 const SIZE = 128;
@@ -78,13 +77,7 @@ describe.skipIf(!device)('PBR material extensions on a skinned character (Dawn o
       if (crowd) renderer.renderInstances(scene.target, scene.camera, instances, instances.length, CROWD);
       else renderer.render(scene.target, scene.camera, instances[0]);
     };
-    // Again once built when the first frame asked for pipelines it drew without (as OffscreenScene.renderSettled).
-    const started = backgroundBuildsStarted();
-    frame();
-    if (backgroundBuildsStarted() !== started) {
-      await renderer.buildsSettled();
-      frame();
-    }
+    await drawSettled(renderer, frame);
     expect(renderer.skinningPath).toBe(path);
     expect(renderer.skinning).toBe(method);
     return scene.read();
