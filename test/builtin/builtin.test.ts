@@ -3,7 +3,7 @@ import { mat4, quat, vec3 } from 'wgpu-matrix';
 import { WALK_STRIDE } from '../../src/builtin/character.ts';
 import { addClip } from '../../src/builtin/clips.ts';
 import { normalizeInfluences } from '../../src/builtin/geometry.ts';
-import { DEFAULT_BUILTIN_MODEL, buildBuiltinGlb, builtinModelNames } from '../../src/builtin/index.ts';
+import { DEFAULT_BUILTIN_MODEL, buildBuiltinGlb, buildBuiltinGlbAfresh, builtinModelNames } from '../../src/builtin/index.ts';
 import { GltfBuilder, type GltfJson, type GltfPrimitiveJson } from '../../src/gltf/builder.ts';
 import { expectEach } from '../support/expect-each.ts';
 
@@ -114,7 +114,25 @@ describe('builtin model registry', () => {
     a[0] = 0;
     expect(buildBuiltinGlb('limb')[0]).toBe(0x67); // 'g' of "glTF"
   });
+
+  it.each(builtinModelNames())('hands out copies of its built %s: a fresh build’s bytes, whatever callers did to earlier ones', (name) => {
+    const fresh = buildBuiltinGlbAfresh(name);
+    const first = buildBuiltinGlb(name);
+    const second = buildBuiltinGlb(name);
+    expectSameBytes(first, fresh, 'the first copy');
+    expect(second.buffer).not.toBe(first.buffer);
+    // A caller may write into its copy, or transfer its buffer to a worker (detaching it).
+    first.fill(0);
+    structuredClone(second.buffer, { transfer: [second.buffer] });
+    expect(second.byteLength).toBe(0);
+    expectSameBytes(buildBuiltinGlb(name), fresh, 'a copy after the others were changed');
+  });
 });
+
+function expectSameBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
+  expect(actual.length, what).toBe(expected.length);
+  expectEach(actual.length, `bytes of ${what}`, (i) => (actual[i] === expected[i] ? undefined : `${actual[i]} ≠ ${expected[i]}`));
+}
 
 describe.each(builtinModelNames())('builtin model %s', (name) => {
   const expected = EXPECTED[name as keyof typeof EXPECTED];
@@ -123,9 +141,8 @@ describe.each(builtinModelNames())('builtin model %s', (name) => {
   const skin = json.skins[0];
 
   it('is deterministic, byte for byte', () => {
-    const again = buildBuiltinGlb(name);
-    expect(again.length).toBe(model.glb.length);
-    expectEach(again.length, 'bytes of a second build', (i) => (again[i] === model.glb[i] ? undefined : `${again[i]} ≠ ${model.glb[i]}`));
+    // Built again from code (buildBuiltinGlb would hand out a copy of the first build).
+    expectSameBytes(buildBuiltinGlbAfresh(name), model.glb, 'a second build');
   });
 
   it('is a well-formed GLB', () => {
