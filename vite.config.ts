@@ -108,9 +108,7 @@ export const NODE_ISOLATED_TESTS = [
   'test/element/animation-api.test.ts',
   'test/element/camera/framing.test.ts',
   'test/element/hotspots/placement.test.ts',
-  'test/math/quat.test.ts',
-  'test/math/trs.test.ts',
-  'test/math/view-projection.test.ts',
+  'test/math/allocation.test.ts',
   'test/skin/raycast.test.ts',
 ];
 

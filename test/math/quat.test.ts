@@ -6,7 +6,6 @@ import {
 } from '../../src/math/quat.ts';
 import { composeTRS } from '../../src/math/trs.ts';
 import { axisAngle, conjQ, mulQ, quatAngle } from '../anim/fixtures.ts';
-import { measureAllocation } from '../support/allocation.ts';
 
 const f64 = (...v: number[]) => Float64Array.from(v);
 const close = (a: ArrayLike<number>, b: ArrayLike<number>, eps = 1e-12) => {
@@ -14,30 +13,6 @@ const close = (a: ArrayLike<number>, b: ArrayLike<number>, eps = 1e-12) => {
   for (let i = 0; i < b.length; i++) expect(Math.abs(a[i] - b[i]), `component ${i}: ${Array.from(a)} vs ${Array.from(b)}`).toBeLessThan(eps);
 };
 const q1 = axisAngle([0.6, 0, 0.8], 1.1), q2 = axisAngle([0, 1, 0], -0.7);
-
-// First in the file: V8's call-site feedback must see only Float64Arrays, as it does in the
-// per-frame jobs. Once a test below has passed plain arrays, stores go through a generic
-// path that boxes doubles, which would measure the test's own mix of types, not the jobs'.
-describe('per-frame use', () => {
-  it('nothing allocates per call', async () => {
-    const q = f64(...q1, ...q2, 0, 0, 0, 0), s = f64(0.3, 0), v = f64(1, 2, 3, 0, 0, 0);
-    const m = composeTRS([1, 2, 3], q1, [2, 1, 1], new Float64Array(16));
-    const { rounds, clean } = await measureAllocation(() => {
-      for (let i = 0; i < 100; i++) {
-        slerpQuat(q, 0, q, 4, s, 0, q, 8);
-        scaleRotation(q, 8, s, 0, q, 8);
-        mulQuat(q, 0, q, 8, q, 8);
-        mulConjQuat(q, 4, q, 8, q, 8);
-        normalizeQuat(q, 8, q, 8);
-        rotateVec(q, 8, v, 0, v, 3);
-        quatFromTo(v, 0, v, 3, q, 8);
-        rotationOfMatrix(m, 0, q, 8);
-        rotationAngle(q, 8, s, 1);
-      }
-    }, 2_000, 16 * 1024);
-    expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
-  });
-});
 
 describe('slerpQuat', () => {
   const a = [0, 0, 0, 1];
