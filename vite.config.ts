@@ -89,6 +89,7 @@ const GPU_TESTS = ['test/gpu/**/!(ktx2-offthread).test.ts', 'test/crowd/**/*.tes
 export const NODE_ISOLATED_TESTS = [
   // Mock or reset modules.
   'test/anim/vrm/runtime-loader.test.ts',
+  'test/element/lighting-prefilter-failure.test.ts',
   'test/element/stage.test.ts',
   'test/gltf/extensions/draco-offthread.test.ts',
   'test/gltf/extensions/lazy.test.ts',

@@ -189,7 +189,8 @@ export class ViewerLighting {
   prefilterAhead(after: Promise<void>): void {
     const h = this.host;
     if (chooseLighting(h.getAttribute('environment-image'), h.getAttribute('skybox-image'), h.baseUrl()).lighting !== NEUTRAL) return;
-    void after.then(nextTask).then(() => prefilterAheadOnCpu(neutralImage()));
+    // A failure is reported by `acquire`, which waits for the same cached work; this early start adds none of its own.
+    after.then(nextTask).then(() => prefilterAheadOnCpu(neutralImage())).catch(() => undefined);
   }
 
   /** The `shadow-intensity` (0…1, default 0). */
@@ -251,8 +252,10 @@ export class ViewerLighting {
     });
   }
 
+  /** The attribute that chose the lighting: `skybox-image` only when it lights the scene in place of an absent `environment-image` (`neutral`, the default, is environment-image's). */
   private lightingAttribute(): 'environment-image' | 'skybox-image' {
-    return this.host.getAttribute('environment-image') ? 'environment-image' : 'skybox-image';
+    const h = this.host;
+    return !h.getAttribute('environment-image')?.trim() && h.getAttribute('skybox-image')?.trim() ? 'skybox-image' : 'environment-image';
   }
 
   private releaseChoice(device: GPUDevice, choice: LightingChoice): void {
