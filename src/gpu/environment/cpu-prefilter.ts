@@ -62,18 +62,30 @@ function f16(value: number): number {
 }
 
 /**
+ * Each face's direction as (constant, × s, × t) per component x, y, z: +X (1, −t, −s), −X (−1, −t, s),
+ * +Y (s, 1, t), −Y (s, −1, −t), +Z (s, −t, 1), −Z (−s, −t, −1). Exact (a term × 0 adds nothing) and
+ * without a branch per face: a page runs this once, mostly in not yet optimised code, where each
+ * newly taken branch cost a deoptimisation.
+ */
+const FACE_AXES = Float64Array.of(
+  1, 0, 0, 0, 0, -1, 0, -1, 0,
+  -1, 0, 0, 0, 0, -1, 0, 1, 0,
+  0, 1, 0, 1, 0, 0, 0, 0, 1,
+  0, 1, 0, -1, 0, 0, 0, 0, -1,
+  0, 1, 0, 0, 0, -1, 1, 0, 0,
+  0, -1, 0, 0, 0, -1, -1, 0, 0,
+);
+const FACE_AXIS_STRIDE = 9;
+
+/**
  * The direction through `s`, `t` (−1…1 across the face, y down; beyond ±1 on the face's
  * plane extended) of cube face `face` (environment.wgsl `faceDirection`, not normalised), into `dst`.
  */
 function faceDirection(face: number, s: number, t: number, dst: Float64Array): Float64Array {
-  switch (face) {
-    case 0: dst[0] = 1; dst[1] = -t; dst[2] = -s; break;
-    case 1: dst[0] = -1; dst[1] = -t; dst[2] = s; break;
-    case 2: dst[0] = s; dst[1] = 1; dst[2] = t; break;
-    case 3: dst[0] = s; dst[1] = -1; dst[2] = -t; break;
-    case 4: dst[0] = s; dst[1] = -t; dst[2] = 1; break;
-    default: dst[0] = -s; dst[1] = -t; dst[2] = -1; break;
-  }
+  const a = face * FACE_AXIS_STRIDE;
+  dst[0] = FACE_AXES[a] + s * FACE_AXES[a + 1] + t * FACE_AXES[a + 2];
+  dst[1] = FACE_AXES[a + 3] + s * FACE_AXES[a + 4] + t * FACE_AXES[a + 5];
+  dst[2] = FACE_AXES[a + 6] + s * FACE_AXES[a + 7] + t * FACE_AXES[a + 8];
   const l = Math.sqrt(dst[0] * dst[0] + dst[1] * dst[1] + dst[2] * dst[2]);
   dst[0] /= l; dst[1] /= l; dst[2] /= l;
   return dst;

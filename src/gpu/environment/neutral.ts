@@ -27,6 +27,12 @@ const BOXES: readonly SoftBox[] = [
   { direction: unit(0.15, 0.45, -0.9), radius: 0.3, radiance: 2.4 },
   { direction: unit(0, 1, 0), radius: 0.45, radiance: 1.4 },
 ];
+/**
+ * Each box's direction, cos(radius) and cos(2 radius), flat, for the per-texel loop: a page's first (and
+ * only) run of it is mostly not yet optimised code, where nested arrays and destructuring cost more than the arithmetic.
+ */
+const BOX_NUMBERS = Float64Array.from(BOXES.flatMap((b) => [...b.direction, Math.cos(b.radius), Math.cos(b.radius * 2), b.radiance]));
+const BOX_STRIDE = 6;
 const FLOOR = 0.12;
 const HORIZON = 0.3;
 const CEILING = 0.4;
@@ -35,7 +41,6 @@ const CEILING = 0.4;
 export function neutralEnvironment(width = 256): EquirectImage {
   const height = width / 2;
   const rgb = new Float32Array(width * height * 3);
-  const cosines = BOXES.map((b) => [Math.cos(b.radius), Math.cos(b.radius * 2)]);
   for (let y = 0; y < height; y++) {
     const theta = ((y + 0.5) / height) * Math.PI;
     const dy = Math.cos(theta), s = Math.sin(theta);
@@ -44,12 +49,11 @@ export function neutralEnvironment(width = 256): EquirectImage {
       const dx = Math.sin(phi) * s, dz = -Math.cos(phi) * s;
       // Walls brighten towards the ceiling; the floor is darker, with a soft step at the horizon.
       let v = dy >= 0 ? HORIZON + (CEILING - HORIZON) * dy : FLOOR + (HORIZON - FLOOR) * Math.exp(dy * 12);
-      for (let k = 0; k < BOXES.length; k++) {
-        const b = BOXES[k];
-        const c = dx * b.direction[0] + dy * b.direction[1] + dz * b.direction[2];
-        const [inner, outer] = cosines[k];
+      for (let b = 0; b < BOX_NUMBERS.length; b += BOX_STRIDE) {
+        const c = dx * BOX_NUMBERS[b] + dy * BOX_NUMBERS[b + 1] + dz * BOX_NUMBERS[b + 2];
+        const inner = BOX_NUMBERS[b + 3], outer = BOX_NUMBERS[b + 4];
         const t = Math.min(1, Math.max(0, (c - outer) / (inner - outer)));
-        v += b.radiance * t * t * (3 - 2 * t);
+        v += BOX_NUMBERS[b + 5] * t * t * (3 - 2 * t);
       }
       const o = (y * width + x) * 3;
       // A hint of warmth, as studio lights have.
