@@ -3,13 +3,10 @@ import type { Image, TextureSampler } from '../../gltf/model.ts';
 import { fitDimensions } from '../device/limits.ts';
 import { MipmapGenerator, mipLevelCount } from './mipmaps.ts';
 import { IMAGE_BITMAP_OPTIONS, readBitmapPixels, videoFrameReadable } from './video-frame-pixels.ts';
+import type { DecodedPixels } from './downscale.ts';
 
-/** RGBA8 pixels, straight (not premultiplied) alpha, top row first. */
-export interface DecodedPixels {
-  readonly width: number;
-  readonly height: number;
-  readonly data: Uint8Array | Uint8ClampedArray;
-}
+export type { DecodedPixels } from './downscale.ts';
+export { srgbToLinear } from './srgb.ts';
 
 /** Something the browser decoded (e.g. an ImageBitmap), copied with `copyExternalImageToTexture`. */
 export interface DecodedExternalImage {
@@ -89,64 +86,19 @@ export function createImageTexture(
 /**
  * `image` scaled down (aspect kept) so neither side exceeds `maxDimension`, the device's
  * maxTextureDimension2D: a texture that large cannot be created at all. Returns `image`
- * itself when it fits. Decoded pixels are box-filtered on the CPU like a mip level (in
- * linear light for sRGB colour textures, alpha-weighted); a browser image is resized by
- * `createImageBitmap`. Upload-time only.
+ * itself when it fits. Decoded pixels are box-filtered on the CPU (downscale.ts); a browser
+ * image is resized by `createImageBitmap`. Upload-time only.
  */
 export async function fitImage(image: DecodedImage, maxDimension: number, srgb: boolean): Promise<DecodedImage> {
   const { width, height } = fitDimensions(image.width, image.height, maxDimension);
   if (width === image.width && height === image.height) return image;
-  if (isPixels(image)) return downscalePixels(image, width, height, srgb);
+  // The CPU filter comes only with an image that needs it (a page's first load carries none of it).
+  if (isPixels(image)) return (await import('./downscale.ts')).downscalePixels(image, width, height, srgb);
   if (typeof createImageBitmap !== 'function') throw new Error(`cannot resize a ${image.width}×${image.height} image here: createImageBitmap is unavailable`);
   const source = await createImageBitmap(image.source as ImageBitmapSource, {
     ...IMAGE_BITMAP_OPTIONS, resizeWidth: width, resizeHeight: height, resizeQuality: 'high',
   });
   return { width, height, source };
-}
-
-/** The sRGB transfer function's inverse: an encoded value in [0, 1] to linear. */
-export function srgbToLinear(c: number): number {
-  return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-}
-
-const SRGB_TO_LINEAR = Float32Array.from({ length: 256 }, (_, i) => srgbToLinear(i / 255));
-
-function linearToSrgbByte(l: number): number {
-  const c = l <= 0.0031308 ? l * 12.92 : 1.055 * Math.pow(l, 1 / 2.4) - 0.055;
-  return Math.round(Math.min(1, Math.max(0, c)) * 255);
-}
-
-/** Box filter: each output texel averages the input texels its footprint covers. */
-export function downscalePixels(image: DecodedPixels, width: number, height: number, srgb: boolean): DecodedPixels {
-  const src = image.data;
-  const out = new Uint8Array(width * height * RGBA8_BYTES);
-  const sx = image.width / width, sy = image.height / height;
-  for (let y = 0; y < height; y++) {
-    const y0 = Math.floor(y * sy), y1 = Math.max(y0 + 1, Math.ceil((y + 1) * sy));
-    for (let x = 0; x < width; x++) {
-      const x0 = Math.floor(x * sx), x1 = Math.max(x0 + 1, Math.ceil((x + 1) * sx));
-      let r = 0, g = 0, b = 0, a = 0, n = 0;
-      for (let v = y0; v < y1; v++) {
-        for (let u = x0; u < x1; u++) {
-          const i = (v * image.width + u) * RGBA8_BYTES;
-          // Colour weighted by alpha, so transparent texels do not bleed their colour in.
-          const w = src[i + 3] / 255;
-          r += (srgb ? SRGB_TO_LINEAR[src[i]] : src[i] / 255) * w;
-          g += (srgb ? SRGB_TO_LINEAR[src[i + 1]] : src[i + 1] / 255) * w;
-          b += (srgb ? SRGB_TO_LINEAR[src[i + 2]] : src[i + 2] / 255) * w;
-          a += w;
-          n++;
-        }
-      }
-      const o = (y * width + x) * RGBA8_BYTES;
-      const inv = a > 0 ? 1 / a : 0;
-      out[o] = srgb ? linearToSrgbByte(r * inv) : Math.round(r * inv * 255);
-      out[o + 1] = srgb ? linearToSrgbByte(g * inv) : Math.round(g * inv * 255);
-      out[o + 2] = srgb ? linearToSrgbByte(b * inv) : Math.round(b * inv * 255);
-      out[o + 3] = Math.round((a / n) * 255);
-    }
-  }
-  return { width, height, data: out };
 }
 
 /** A 1×1 texture of one RGBA8 colour (bytes), for material slots without a texture. */

@@ -20,7 +20,8 @@ import {
 import { MipmapGenerator } from '../../../src/gpu/textures/mipmaps.ts';
 import { readTexturePixels } from '../../../src/gpu/device/readback.ts';
 import type { RendererOptions } from '../../../src/gpu/frame/render-settings.ts';
-import { createImageTexture, downscalePixels, fitImage } from '../../../src/gpu/textures/textures.ts';
+import { downscalePixels } from '../../../src/gpu/textures/downscale.ts';
+import { createImageTexture, fitImage } from '../../../src/gpu/textures/textures.ts';
 import { assetPath } from '../../support/assets.ts';
 import { buildChain } from '../../support/fixtures.ts';
 import { writeArtifactPng } from '../../support/png.ts';
