@@ -208,6 +208,40 @@ function reverseBits(i: number): number {
 }
 
 /**
+ * Sums one specular texel's samples into `sum` (rgb) and returns their weight (specularLevel's inner loop): `n` the
+ * texel's direction, t and b its tangent frame, the samples' angles per level. A function of its own, small, so that a
+ * page's one run of the chain has it optimised after a few texels (inlined in specularLevel it ran unoptimised, with
+ * its garbage, about twice as long).
+ */
+function specularSamples(
+  radiance: readonly CubeLevel[], n: Float64Array, tx: number, ty: number, tz: number, bx: number, by: number, bz: number, a2: number,
+  texelSolidAngle: number, cosPhi: Float64Array, sinPhi: Float64Array, cosTheta: Float64Array, sinTheta: Float64Array, sum: Float64Array,
+): number {
+  const samples = SPECULAR_SAMPLES;
+  sum.fill(0);
+  let weight = 0;
+  for (let k = 0; k < samples; k++) {
+    const a = sinTheta[k] * cosPhi[k], b = sinTheta[k] * sinPhi[k], c = cosTheta[k];
+    let hx = tx * a + bx * b + n[0] * c;
+    let hy = ty * a + by * b + n[1] * c;
+    let hz = tz * a + bz * b + n[2] * c;
+    const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
+    hx /= hl; hy /= hl; hz /= hl;
+    const nDotH = n[0] * hx + n[1] * hy + n[2] * hz;
+    const lx = 2 * nDotH * hx - n[0], ly = 2 * nDotH * hy - n[1], lz = 2 * nDotH * hz - n[2];
+    const nDotL = n[0] * lx + n[1] * ly + n[2] * lz;
+    if (nDotL <= 0) continue;
+    // distributionGgx (pbr.wgsl); pdf of l: D(h) n·h / (4 v·h), v·h = n·h.
+    const f = nDotH * nDotH * (a2 - 1) + 1;
+    const pdf = (a2 / (Math.PI * f * f)) * 0.25;
+    const sampleSolidAngle = 1 / (samples * pdf + 1e-6);
+    addTrilinear(radiance, lx, ly, lz, 0.5 * Math.log2(sampleSolidAngle / texelSolidAngle) + 1, nDotL, sum);
+    weight += nDotL;
+  }
+  return weight;
+}
+
+/**
  * One level of the specular chain for perceptual roughness `roughness` > 0 (environment.wgsl
  * `fsSpecular`): SPECULAR_SAMPLES GGX samples around each texel's direction, each read at the
  * level of detail whose texel covers its solid angle (filtered importance sampling).
@@ -235,26 +269,7 @@ function specularLevel(radiance: readonly CubeLevel[], size: number, roughness: 
         const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
         tx /= tl; ty /= tl; tz /= tl;
         const bx = n[1] * tz - n[2] * ty, by = n[2] * tx - n[0] * tz, bz = n[0] * ty - n[1] * tx;
-        sum.fill(0);
-        let weight = 0;
-        for (let k = 0; k < samples; k++) {
-          const a = sinTheta[k] * cosPhi[k], b = sinTheta[k] * sinPhi[k], c = cosTheta[k];
-          let hx = tx * a + bx * b + n[0] * c;
-          let hy = ty * a + by * b + n[1] * c;
-          let hz = tz * a + bz * b + n[2] * c;
-          const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
-          hx /= hl; hy /= hl; hz /= hl;
-          const nDotH = n[0] * hx + n[1] * hy + n[2] * hz;
-          const lx = 2 * nDotH * hx - n[0], ly = 2 * nDotH * hy - n[1], lz = 2 * nDotH * hz - n[2];
-          const nDotL = n[0] * lx + n[1] * ly + n[2] * lz;
-          if (nDotL <= 0) continue;
-          // distributionGgx (pbr.wgsl); pdf of l: D(h) n·h / (4 v·h), v·h = n·h.
-          const f = nDotH * nDotH * (a2 - 1) + 1;
-          const pdf = (a2 / (Math.PI * f * f)) * 0.25;
-          const sampleSolidAngle = 1 / (samples * pdf + 1e-6);
-          addTrilinear(radiance, lx, ly, lz, 0.5 * Math.log2(sampleSolidAngle / texelSolidAngle) + 1, nDotL, sum);
-          weight += nDotL;
-        }
+        const weight = specularSamples(radiance, n, tx, ty, tz, bx, by, bz, a2, texelSolidAngle, cosPhi, sinPhi, cosTheta, sinTheta, sum);
         const o = ((face * size + j) * size + i) * RGBA;
         const w = Math.max(weight, 1e-6);
         texels[o] = f16(sum[0] / w); texels[o + 1] = f16(sum[1] / w); texels[o + 2] = f16(sum[2] / w); texels[o + 3] = 1;
