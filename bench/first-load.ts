@@ -89,7 +89,7 @@ function serve(libDir: string): Promise<{ server: Server; baseUrl: string }> {
  * Counts what the page compiles (the WebGPU pipelines ours creates, the WebGL programs
  * model-viewer links) and when each WebGPU pipeline was asked for and arrived; and marks the
  * steps before the first frame (ms after navigation): the adapter and device asked for, the
- * synchronous part of that call (the browser's GPU channel), their arrival, the WebGL context,
+ * synchronous part of that call (the browser's GPU channel), their arrival, the tag's definition, the WebGL context,
  * texture uploads over 2 ms, the first command submissions and when the GPU finished each
  * (onSubmittedWorkDone), and the element's `load`. A string, not a function: tsx's transform
  * would put helpers into a serialised function that the page lacks.
@@ -155,6 +155,13 @@ const COMPILE_PROFILE = `(() => {
     if (type !== '2d') mark(type + ' context (' + (now() - asked) + ' ms)', asked);
     return result;
   };
+  // When the page's tag is defined: its script (and what it imports statically) has arrived and run.
+  const define = customElements.define;
+  customElements.define = function (name, ...rest) {
+    const result = define.call(this, name, ...rest);
+    if (name === 'skinned-mesh-viewer' || name === 'model-viewer') mark('tag defined', now());
+    return result;
+  };
   document.addEventListener('load', (event) => {
     const tag = event.target && event.target.localName;
     if (tag === 'skinned-mesh-viewer' || tag === 'model-viewer') mark('element load', now());
@@ -204,7 +211,7 @@ async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> 
   await page.addInitScript({ content: COMPILE_PROFILE });
   await page.goto(`${baseUrl}/${side}.html`, { waitUntil: 'commit' });
   const tag = side === 'ours' ? 'skinned-mesh-viewer' : 'model-viewer';
-  const { firstFrameMs, fetched, profile, model } = await page.evaluate(async (selector) => {
+  const { firstFrameMs, fetched, profile, model, scriptsEnd } = await page.evaluate(async (selector) => {
     const element = document.querySelector(selector)!;
     await customElements.whenDefined(selector);
     if (!(element as unknown as { loaded?: boolean }).loaded) {
@@ -220,6 +227,8 @@ async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> 
       profile: structuredClone((window as unknown as { __firstLoadProfile: { pipelines: PipelineTiming[]; programs: number; marks: Mark[] } }).__firstLoadProfile),
       model: performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('/Fox.glb'))
         .map((entry) => ({ start: entry.startTime, end: (entry as PerformanceResourceTiming).responseEnd }))[0],
+      scriptsEnd: Math.max(0, ...(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((entry) => /\.(m?js|wasm)(\?|$)/.test(entry.name)).map((entry) => entry.responseEnd)),
     };
   }, tag);
   // Bodies arrive asynchronously in the test process: wait for each one the page fetched.
@@ -235,6 +244,7 @@ async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> 
   const pipelines = profile.pipelines.map((p) => ({ ...p, resolvedMs: p.resolvedMs <= firstFrameMs ? p.resolvedMs : -1 }));
   const marks: Mark[] = [...profile.marks];
   if (model) marks.push({ name: 'model fetch started', ms: Math.round(model.start) }, { name: 'model fetched', ms: Math.round(model.end) });
+  marks.push({ name: 'last script fetched', ms: Math.round(scriptsEnd) });
   marks.push({ name: 'first frame', ms: Math.round(firstFrameMs) });
   const timeline = marks.filter((m) => m.ms <= firstFrameMs).sort((a, b) => a.ms - b.ms);
   return {
@@ -242,6 +252,9 @@ async function measure(page: Page, baseUrl: string, side: Side): Promise<Round> 
     compiledBeforeFirstFrame: side === 'ours' ? pipelines.length : profile.programs, pipelines, timeline,
   };
 }
+
+/** When the round's page defined its tag (ms after navigation; -1: not seen). */
+const definedMs = (round: Round): number => round.timeline.find((m) => m.name === 'tag defined')?.ms ?? -1;
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -304,6 +317,7 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
     console.log(`ratio by round: ${results.ours.map((r, i) => (r.firstFrameMs / results.peer[i].firstFrameMs).toFixed(2)).join(', ')} (load average ${loadByRound.join(', ')})`);
     const oursFirst = results.ours.filter((r, i) => r.firstFrameMs < results.peer[i].firstFrameMs).length;
     console.log(`ours first in ${oursFirst} of ${rounds} rounds`);
+    console.log(`tag defined, ms after navigation, by round: ours ${results.ours.map(definedMs).join(', ')}; peer ${results.peer.map(definedMs).join(', ')}`);
     const lastOurs = results.ours[results.ours.length - 1];
     console.log(`ours' pipelines before the first frame (last round, ms after navigation: asked → arrived; first frame ${Math.round(lastOurs.firstFrameMs)}):`);
     for (const p of lastOurs.pipelines) console.log(`  ${p.requestedMs} → ${p.resolvedMs < 0 ? 'later' : p.resolvedMs}  ${p.call} ${p.label.length > 90 ? `${p.label.slice(0, 90)}…` : p.label}`);
@@ -320,6 +334,8 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
       oursFiles: results.ours[0].files, peerFiles: results.peer[0].files,
       // Every round's first frame, in the order run: a median hides a stall of one side on a busy machine.
       firstFrameMsByRound: { ours: results.ours.map((r) => Math.round(r.firstFrameMs)), peer: results.peer.map((r) => Math.round(r.firstFrameMs)) },
+      // Every round's tag definition (ms after navigation): when the page's script had arrived and run.
+      tagDefinedMsByRound: { ours: results.ours.map(definedMs), peer: results.peer.map(definedMs) },
       // Each round's ratio (the same round's two loads) and the load average as the round began.
       frameRatioByRound: results.ours.map((r, i) => Math.round((r.firstFrameMs / results.peer[i].firstFrameMs) * 100) / 100),
       loadavgByRound: loadByRound,
@@ -338,6 +354,7 @@ export async function runFirstLoadBench(options: { quick: boolean }): Promise<vo
     if (!options.quick) {
       appendFileSync(join(results_, 'first-load-history.jsonl'), JSON.stringify({
         date: record.date, ours, peer, bytesRatio, frameRatio, frameRatioByRound: record.frameRatioByRound, loadavgByRound: loadByRound, oursFirstInRounds: oursFirst,
+        tagDefinedMsByRound: record.tagDefinedMsByRound,
       }) + '\n');
     }
     console.log(`wrote ${latest}`);

@@ -20,7 +20,7 @@ import { compressFile } from '../support/compressed.ts';
 import { ktx2Glb } from '../support/ktx2.ts';
 import { packedLibrary, STALE_DECLARATION } from '../support/packed-library.ts';
 import { decodeBase64Image, foregroundFraction } from './element-support.ts';
-import { LIBRARY_ENTRIES } from '../../vite.config.ts';
+import { ELEMENT_ENTRY, LIBRARY_ENTRIES } from '../../vite.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The packed build (inside the repository, so the declarations resolve @webgpu/types from its node_modules). */
@@ -60,8 +60,8 @@ function importsOf(source: string): { statics: string[]; lazy: string[] } {
   };
 }
 
-/** The code of `file` (in lib/) and of every chunk it imports, statically or lazily, transitively. */
-function withChunks(file: string): string[] {
+/** The paths of `file` (in lib/) and of every chunk it imports, statically or lazily, transitively. */
+function chunkPaths(file: string): string[] {
   const seen = new Set([join(OUT, 'lib', file)]);
   const stack = [...seen];
   while (stack.length > 0) {
@@ -72,7 +72,32 @@ function withChunks(file: string): string[] {
       if (spec.startsWith('.') && !seen.has(next)) { seen.add(next); stack.push(next); }
     }
   }
-  return [...seen].map((p) => readFileSync(p, 'utf8'));
+  return [...seen];
+}
+
+/** The code of `file` (in lib/) and of every chunk it imports, statically or lazily, transitively. */
+function withChunks(file: string): string[] {
+  return chunkPaths(file).map((p) => readFileSync(p, 'utf8'));
+}
+
+/**
+ * The source modules that are in more than one of `files` (paths of one build's modules), by
+ * each file's source map: a module bundled twice runs twice on a page that loads both files (two
+ * shared GPU devices, two element classes under one tag). A file without a map holds no module's
+ * code (an entry that only re-exports a chunk).
+ */
+function modulesInTwoFiles(files: readonly string[]): string[] {
+  const fileOf = new Map<string, string>();
+  const twice: string[] = [];
+  for (const file of files) {
+    if (!existsSync(`${file}.map`)) continue;
+    for (const source of (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources) {
+      const first = fileOf.get(source);
+      if (first === undefined) fileOf.set(source, file);
+      else twice.push(`${source} in ${first} and ${file}`);
+    }
+  }
+  return twice;
 }
 
 describe('library build', () => {
@@ -108,8 +133,12 @@ describe('library build', () => {
       expect(entry.firstLoad.gzip, entry.entry).toBeGreaterThanOrEqual(entry.gzip);
       expect(entry.firstLoad.files, entry.entry).toBeGreaterThanOrEqual(1 + sizes.chunks[entry.entry].imports.length);
     }
-    const element = sizes.entries.find((e) => e.entry === 'element.min.js')!;
+    const element = sizes.entries.find((e) => e.entry === `${ELEMENT_ENTRY}.min.js`)!;
     expect(element.lazy.some((f) => f.includes('EXRLoader'))).toBe(true);
+    // The element's first load is its entry and one chunk (vite.config.ts elementFirstLoadChunk),
+    // which the other entries import what they share with it from: not a wave of shared chunks.
+    expect(sizes.chunks[element.entry].imports).toEqual([expect.stringMatching(/^chunks\/element-[\w-]+\.js$/)]);
+    expect(element.firstLoad.files).toBe(2);
     // Each entry names every chunk of its first load itself (vite.config.ts hoistedChunkImports): a
     // page asks for them all once it has read the entry, not one import level at a time.
     for (const entry of sizes.entries) {
@@ -172,10 +201,21 @@ describe('library build', () => {
     expect(eager).not.toContain('WebGPU has no depth bias for line topologies');
     expect(eager).not.toMatch(/(\\n|\n) {4}let /);
     // The minified files are printed without whitespace (vite.config.ts: minify `codegen`), not as Vite prints an ES library.
-    expect(eager).toMatch(/^import\{[^}]+\}from"\.\/[\w-]+\.js";/m);
-    expect(eager).not.toMatch(/^import \{/m);
+    expect(eager).toMatch(/^(?:import|export)\{[^}]+\}from"\.\/[\w/-]+\.js";/m);
+    expect(eager).not.toMatch(/^(?:import|export) \{/m);
     // The budget the first-load benchmark measures against (docs/performance.md): grows only on purpose.
     expect(element.firstLoad.gzip).toBeLessThan(ELEMENT_FIRST_LOAD_BUDGET);
+  });
+
+  it('bundles each module once: no source module is in two files of the same build (minified or readable)', () => {
+    const sizes = JSON.parse(readFileSync(join(OUT, 'sizes.json'), 'utf8')) as { chunks: Record<string, { worker?: boolean }> };
+    // Workers run in a realm of their own and are built apart (each carries what it imports).
+    const minified = Object.keys(sizes.chunks).filter((f) => !sizes.chunks[f].worker).map((f) => join(OUT, 'lib', f));
+    expect(minified.filter((f) => existsSync(`${f}.map`)).length).toBeGreaterThan(10);
+    expect(modulesInTwoFiles(minified)).toEqual([]);
+    const readable = new Set(LIBRARY_ENTRIES.flatMap((e) => chunkPaths(`${e.name}.js`)).filter((f) => !f.includes('/assets/')));
+    expect(readable.size).toBeGreaterThan(10);
+    expect(modulesInTwoFiles([...readable])).toEqual([]);
   });
 
   it('is self-contained ES modules: every import is a file of the build (wgpu-matrix and the WGSL bundled in)', () => {
