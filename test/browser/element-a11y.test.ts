@@ -6,9 +6,10 @@
  * page's from the `a11y` attribute or property. Test names follow model-viewer's
  * `src/test/features/controls-spec.ts` and `model-viewer-base-spec.ts`.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CDPSession, Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { openElementPage, readAccessibility as readTree } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -18,18 +19,15 @@ const LOAD_TIMEOUT = 45_000;
 const PROMPT = 'Use mouse, touch or arrow keys to move.';
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> accessibility (model-viewer 4.4\'s alt, a11y and status)', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   let cdp: CDPSession;
   let warnings: string[];
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page, warnings } = await openElementPage(session));
     cdp = await page.context().newCDPSession(page);
     await cdp.send('Accessibility.enable');
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
   beforeEach(async () => {
     await page.evaluate(() => document.getElementById('stage')!.replaceChildren());
   });

@@ -4,9 +4,10 @@
  * the original Fox drawing its own.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { assetPath } from '../support/assets.ts';
 import { editGlb } from '../anim/retarget/fixtures.ts';
 import { changedFraction, decodeBase64Image, openElementPage } from './element-support.ts';
@@ -25,16 +26,13 @@ function renamedFox(): Uint8Array {
 }
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer animation-src>', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   beforeAll(async () => {
-    session = await startBrowserSession();
     const copy = renamedFox();
     ({ page } = await openElementPage(session));
     await page.route('**/anims/FoxCopy.glb', (route) => route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: Buffer.from(copy) }));
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   it("lists the library's clips and draws them as the original draws its own", async () => {
     const result = await page.evaluate(async (t) => {

@@ -9,9 +9,10 @@
  * the stage in Node (test/crowd/render-gpu-crowd.test.ts): thousands of characters take
  * minutes per frame on SwiftShader.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { openElementPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -27,10 +28,9 @@ interface FrameCount {
 }
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> crowd-evaluator', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page } = await openElementPage(session));
     // Every writeBuffer's bytes, counted on the prototype (the library does not know).
     await page.evaluate(() => {
@@ -48,8 +48,6 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> crowd-evaluator', () => {
       };
     });
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   /** Pauses the viewer, then draws one frame and returns what it wrote and its stats. */
   async function oneFrame(id: string): Promise<FrameCount> {

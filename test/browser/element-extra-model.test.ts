@@ -5,9 +5,10 @@
  * page sees — `load` events, `availableAnimations`, `duration`, `getDimensions()`,
  * `getBoundingBoxCenter()`, hotspots, and the pixels of `toBlob()`.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import { changedFraction, decodeBase64Image, foregroundFraction, openElementPage, type Rgba8Image } from './element-support.ts';
 
@@ -17,15 +18,12 @@ if (unavailable && process.env.CI === 'true') throw new Error(`browser tests can
 const LOAD_TIMEOUT = 45_000;
 
 describe.skipIf(!!unavailable)('<extra-model> children (model-viewer 4.4)', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   let warnings: string[];
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page, warnings } = await openElementPage(session));
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
   beforeEach(async () => {
     await page.evaluate(() => document.getElementById('stage')!.replaceChildren());
   });

@@ -13,9 +13,10 @@
  * (element/shared-device.ts); and `neutral`'s CPU prefilter runs before the device is there
  * (element/lighting.ts prefilterAhead), not after it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { openElementPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -31,15 +32,12 @@ const AHEAD_YIELDS = 5;
 const AHEAD_FALLBACK_MS = 15_000;
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> forecasts its pipelines from the JSON', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   beforeAll(async () => {
-    session = await startBrowserSession();
     // A page of its own: the device (shared by a page's viewers) is first asked for by this test.
     ({ page } = await openElementPage(session));
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   it('asks for an adapter as it connects, before the model\'s fetch; asks for the mesh pipeline while the BIN chunk is held back; and its texture\'s mipmap pipeline; the neutral lighting asks for none and is prefiltered before the device arrives', async () => {
     const result = await page.evaluate(async ([timeout, AHEAD_YIELDS, AHEAD_FALLBACK_MS]) => {

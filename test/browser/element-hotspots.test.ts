@@ -5,9 +5,10 @@
  * toggled when a hotspot faces away or is hidden behind the skinned surface, and our
  * `data-joint` hotspots riding on a joint as the clip plays.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ASSETS_DIR } from '../support/assets.ts';
@@ -23,10 +24,9 @@ const SIZE = 320;
 interface HotspotState { x: number; y: number; visible: boolean; shown: boolean }
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNormalFromPoint', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page } = await openElementPage(session));
     await page.evaluate(async ([size, t]) => {
       const el = document.createElement('skinned-mesh-viewer');
@@ -50,8 +50,6 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> hotspots and positionAndNo
       await window.helpers.drawFrames(el, 1);
     }, [SIZE, LOAD_TIMEOUT] as const);
   }, 90_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   /** Each hotspot's centre relative to the viewer, in CSS pixels, and whether it is shown in full. */
   async function hotspots(): Promise<Record<string, HotspotState>> {

@@ -7,11 +7,12 @@
  * camera is level (`camera-orbit="0deg 90deg auto"`, jumped to): the sphere is seen
  * head-on, centred, its equator across the middle row.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { writeHdr } from '../../src/gpu/environment/hdr.ts';
 import { srgbToLinear } from '../../src/gpu/textures/textures.ts';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { buildSphere } from '../gpu/fixtures.ts';
 import { decodeBase64Image, openElementPage, serveFiles, type Rgba8Image } from './element-support.ts';
 
@@ -73,10 +74,9 @@ function centreValue(image: Rgba8Image): number {
 }
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> image-based lighting contract', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   beforeAll(async () => {
-    session = await startBrowserSession();
     const hdr = 'image/vnd.radiance', glb = 'model/gltf-binary';
     const env: Record<string, Uint8Array> = { 'uniform.hdr': uniformHdr(L), 'sky.hdr': skyGroundHdr() };
     ({ page } = await openElementPage(session));
@@ -98,8 +98,6 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> image-based lighting contr
       await Promise.all([window.helpers.whenLoaded(el, t), environment]);
     }, LOAD_TIMEOUT);
   }, LOAD_TIMEOUT);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   /** Shows sphere `M-R` (loading it unless shown), the camera jumped level, and captures a frame. */
   async function sphere(metallic: number, roughness: number): Promise<Rgba8Image> {

@@ -5,10 +5,11 @@
  * `environment-change` event. The environments are written by the test: a Radiance file
  * and a PNG of a blue sky over an orange ground, and a broken .hdr.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { writeHdr } from '../../src/gpu/environment/hdr.ts';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { writeExr } from '../support/exr.ts';
 import { encodePng } from '../support/png.ts';
 import { decodeBase64Image, openElementPage, serveFiles, type Rgba8Image } from './element-support.ts';
@@ -65,11 +66,10 @@ function summary(image: Rgba8Image): { mean: number[]; opaque: number; shadow: n
 }
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   let warnings: string[];
   beforeAll(async () => {
-    session = await startBrowserSession();
     const files: Record<string, { body: Uint8Array; type: string }> = {
       'sky.hdr': { body: skyGroundHdr(), type: 'image/vnd.radiance' },
       'sky.png': { body: skyGroundPng(), type: 'image/png' },
@@ -79,8 +79,6 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> lighting attributes', () =
     ({ page, warnings } = await openElementPage(session));
     await serveFiles(page, 'env', (name) => files[name]);
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   async function capture(id: string): Promise<Rgba8Image> {
     const { base64 } = await page.evaluate((i) => window.helpers.captureBase64(window.helpers.viewer(i)), id);

@@ -5,9 +5,10 @@
  * test names), and reads only what a model-viewer page can see: attributes, properties,
  * methods, events, its own slotted children and the page's own listeners.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { openElementPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -16,15 +17,12 @@ if (unavailable && process.env.CI === 'true') throw new Error(`browser tests can
 const LOAD_TIMEOUT = 45_000;
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> as model-viewer 4.4 pages and tests use it', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   let warnings: string[];
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page, warnings } = await openElementPage(session));
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
   beforeEach(async () => {
     await page.evaluate(() => document.getElementById('stage')!.replaceChildren());
   });

@@ -3,9 +3,10 @@
  * SwiftShader): loading and reveal, the camera, the animation API, the model and capture,
  * and their events. Models are served by Playwright routes (element-support.ts).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { assetBody } from '../support/served-assets.ts';
 import { changedFraction, decodeBase64Image, foregroundFraction, openElementPage, type Rgba8Image } from './element-support.ts';
 
@@ -17,17 +18,14 @@ const LOAD_TIMEOUT = 45_000;
 const POSTER = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="red"/></svg>')}`;
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> model-viewer names in headless Chromium', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   let requested: string[];
   let warnings: string[];
   let consoleErrors: string[];
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page, consoleErrors, warnings, requested } = await openElementPage(session));
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
   beforeEach(async () => {
     await page.evaluate(() => {
       document.getElementById('stage')!.replaceChildren();

@@ -6,14 +6,16 @@
 import type { CDPSession, Page, Route } from 'playwright-core';
 import type { BrowserSession } from '../support/browser.ts';
 import { decodeImageBytes } from '../support/png.ts';
+import { testPageUrl } from '../support/built-pages.ts';
 import { assetName } from '../support/served-assets.ts';
 
 /**
- * Opens test/browser/pages/NAME on the test server and waits for the element and the page's
- * helpers (`timeout`: longer for the first page of a run, which waits for Vite to transform the library).
+ * Opens test/browser/pages/NAME on the test server (built, when it is one of the built pages:
+ * test/support/built-pages.ts) and waits for the element and the page's helpers (`timeout`:
+ * longer for the first page of a run).
  */
 export async function openTestPage(page: Page, baseUrl: string, name = 'element-basic.html', timeout?: number): Promise<void> {
-  await page.goto(`${baseUrl}/test/browser/pages/${name}`);
+  await page.goto(testPageUrl(baseUrl, `test/browser/pages/${name}`));
   await page.waitForFunction(() => window.helpers !== undefined && customElements.get('skinned-mesh-viewer') !== undefined, undefined, timeout === undefined ? {} : { timeout });
 }
 

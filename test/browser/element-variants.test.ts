@@ -6,9 +6,10 @@
  * before the model is shown. The file (test/support/variant-files.ts) has a red and a green quad; "blue"
  * turns the red one blue, "yellow" turns both yellow.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { decodeBase64Image, openElementPage, type Rgba8Image } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -37,15 +38,12 @@ function coloursShown(image: Rgba8Image): Colour[] {
 }
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> variant-name and availableVariants', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   let warnings: string[];
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page, warnings } = await openElementPage(session));
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   async function shown(id: string): Promise<Colour[]> {
     const { base64 } = await page.evaluate((i) => window.helpers.captureBase64(window.helpers.viewer(i)), id);

@@ -9,8 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { decodeBase64Image, foregroundFraction, openElementPage, serveFiles, type Rgba8Image } from './element-support.ts';
 
 /** Whether a pixel differs from the background (the top-left pixel) by more than 8 in a channel. */
@@ -64,11 +65,10 @@ function whitePixels(image: Rgba8Image): number {
 }
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   let warnings: string[];
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page, warnings } = await openElementPage(session));
     await serveFiles(page, 'vrm-files', (name) => {
       if (!/^[\w.]+\.vrm$/.test(name)) return undefined;
@@ -79,8 +79,6 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> VRM avatars', () => {
       }
     });
   }, 90_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   /** The viewer's frame; after `frames` more drawn frames (the VRM steps of a paused avatar run in them). */
   async function capture(id: string, frames = 0): Promise<Rgba8Image> {

@@ -5,11 +5,12 @@
  * camera controls, attribute reflection and a material with every PBR extension. Models are served by the test dev
  * server (test/support/served-assets.ts) so tests can make them missing, broken or slow.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { encodeGlb } from '../../src/gltf/builder.ts';
 import { parseGlb } from '../../src/gltf/glb.ts';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { everyExtensionQuad } from '../support/pbr-fuzz.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
@@ -28,11 +29,7 @@ const characterPrimitives = (await loadGltf(buildBuiltinGlb('character'), { name
 const LOAD_TIMEOUT = 45_000;
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () => {
-  let session: BrowserSession;
-  beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  // Any WebGPU error in a page fails the test that caused it.
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
+  const session = useBrowserSession();
 
   // Each describe opens a page of its own (a new document, with its own shared GPU device).
   const open = (pageName: string): Promise<ElementPage> => openElementPage(session, pageName);
@@ -249,8 +246,8 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
         for (let frames = 0; window.instrument.liveLabels().length > 0 && frames < 600; frames++) await window.helpers.nextFrames(1);
         return { detached, reattached, final: window.instrument.live(), leftLabels: window.instrument.liveLabels() };
       });
-      // The library's own module (the page loaded it from src/): no element still listens for device loss.
-      const subscribers = await page.evaluate("import('/src/element/shared-device.ts').then((m) => m.sharedDeviceListenerCount())");
+      // The library's own module, as the page's element runs it: no element still listens for device loss.
+      const subscribers = await page.evaluate(() => window.libraryInternals.sharedDeviceListenerCount());
       const gpuFree = { buffers: 0, textures: 0 };
       expect(result.leftLabels).toEqual([]);
       expect(result.final).toEqual({ ...empty, ...gpuFree, observed: 0, pendingAnimationFrames: 0, devices: 1 });

@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, chromiumArgs } from '../support/browser.ts';
+import { testPageUrl } from '../support/built-pages.ts';
 import type { Rgba8Image } from './element-support.ts';
 import type { MToonScene } from './pages/mtoon-page.ts';
 import { useSideBySidePage } from './side-by-side-session.ts';
@@ -31,7 +32,7 @@ export function useMToonPage(): MToonPage {
       const args = chromiumArgs().filter((a) => !/^--(use-angle|use-vulkan|enable-features)=/.test(a));
       webgl = await chromium.launch({ executablePath: CHROMIUM, args: [...args, '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
       threePage = await webgl.newPage();
-      await threePage.goto(`${side.baseUrl()}/${PAGE}`);
+      await threePage.goto(testPageUrl(side.baseUrl(), PAGE));
       await threePage.waitForFunction(() => typeof window.mtoonThreeVrm === 'function', undefined, { timeout: 120_000 });
     }
     return threePage;

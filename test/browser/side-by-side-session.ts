@@ -3,9 +3,10 @@
  * once per file (inside its describe), its devices' WebGPU errors checked after every test, each
  * drawing read back as RGBA8 and written as a test artifact.
  */
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
+import { testPageUrl } from '../support/built-pages.ts';
 import { writeArtifactPng } from '../support/png.ts';
 import { rawRgba, type Rgba8Image } from './element-support.ts';
 import type { SideBySideScene } from './pages/side-by-side-scene.ts';
@@ -21,18 +22,15 @@ export interface SideBySidePage {
 
 /** Opens `path` (from the checkout's root) and waits until the page defines `window[ready]`. */
 export function useSideBySidePage(path: string, ready: string, close: () => Promise<void> = async () => {}): SideBySidePage {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page } = await session.newPage());
-    await page.goto(`${session.baseUrl}/${path}`);
+    await page.goto(testPageUrl(session.baseUrl, path));
     await page.waitForFunction((name) => typeof (window as unknown as Record<string, unknown>)[name] === 'function', ready, { timeout: 120_000 });
   }, 180_000);
-  afterEach(async () => session?.checkWebGpuErrors());
   afterAll(async () => {
     await close();
-    await session?.close();
   });
   return {
     page: () => page,

@@ -5,8 +5,10 @@
  */
 import jpeg from 'jpeg-js';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { browserUnavailable, type BrowserSession } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
+import { testPageUrl } from '../support/built-pages.ts';
 import { encodePng } from '../support/png.ts';
 import type { UploadComparison } from './texture-upload-page.ts';
 
@@ -38,14 +40,15 @@ const opaquePng = encodePng(SMALL_OPAQUE.width, SMALL_OPAQUE.height, SMALL_OPAQU
 const widePng = encodePng(WIDE.width, WIDE.height, WIDE.rgba);
 const oddJpeg = new Uint8Array(jpeg.encode({ width: 33, height: 17, data: Buffer.from(gradient(33, 17)) }, 90).data);
 
-const PAGE_MODULE = '/test/browser/texture-upload-page.ts';
+/** The page that puts texture-upload-page.ts's exports on `window.uploadTest`. */
+const PAGE = 'test/browser/pages/texture-upload.html';
 type PageModule = typeof import('./texture-upload-page.ts');
 
 async function openPage(session: BrowserSession, stub?: () => void): Promise<Page> {
   const { page } = await session.newPage();
   if (stub) await page.addInitScript(stub);
-  await page.goto(`${session.baseUrl}/test/browser/blank.html`);
-  await page.evaluate(`import('${PAGE_MODULE}').then((m) => { window.uploadTest = m; })`);
+  await page.goto(testPageUrl(session.baseUrl, PAGE));
+  await page.waitForFunction(() => (window as unknown as { uploadTest?: PageModule }).uploadTest !== undefined);
   return page;
 }
 
@@ -69,10 +72,7 @@ function expectSameAsReference(result: UploadComparison): void {
 }
 
 describe.skipIf(!!unavailable)('texture upload in Chromium', () => {
-  let session: BrowserSession;
-  beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
+  const session = useBrowserSession();
 
   it('reads opaque images through VideoFrame.copyTo, byte for byte as copyExternalImageToTexture writes them; semi-transparent ones as before; closes every frame', async () => {
     const page = await openPage(session);

@@ -4,11 +4,13 @@
  * comparison with the same frame rendered in Node with the JS image decoders.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { KTX2_WORKER_MEASURE } from '../../src/gpu/textures/ktx2-offthread.ts';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { assetPath } from '../support/assets.ts';
+import { testPageUrl } from '../support/built-pages.ts';
 import { compressGlb } from '../support/compressed.ts';
 import { encodeKtx2, gradientImage, ktx2Quad, pngQuad } from '../support/ktx2.ts';
 import { decodeImageBytes, encodePng, writeArtifactPng } from '../support/png.ts';
@@ -25,20 +27,16 @@ const BACKDROP = [0x28, 0x2b, 0x30];
 const YAW = 0.6, PITCH = 0.15, TIME = 0.5;
 
 describe.skipIf(!!unavailable || !device)('Renderer in headless Chromium', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let page: Page;
   let pageErrors: string[];
   // One page for every check, as one page would render several models: its device (and so
   // the renderer's pipelines, compiled on SwiftShader) is made once, not once per frame compared.
   beforeAll(async () => {
-    session = await startBrowserSession();
     ({ page, consoleErrors: pageErrors } = await session.newPage());
-    await page.goto(`${session.baseUrl}/test/gpu/browser/renderer.html`);
+    await page.goto(testPageUrl(session.baseUrl, 'test/gpu/browser/renderer.html'));
     await page.waitForFunction(() => typeof window.rendererCheck === 'function' && typeof window.fitImageCheck === 'function');
   }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  // Any WebGPU error in a page fails the test that caused it.
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
   /** The console errors since the last call: each test judges its own. */
   const consoleErrorsSinceLast = (): string[] => pageErrors.splice(0);
 

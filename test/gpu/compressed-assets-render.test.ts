@@ -18,9 +18,11 @@
  * transcodes to) is a lossy block code: colours move by a few levels, more at sharp edges.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetPath, sharedAssets } from '../support/assets.ts';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
+import { testPageUrl } from '../support/built-pages.ts';
 import { compressFile, type CompressedVariant } from '../support/compressed.ts';
 import { fileHasImages, ktx2Glb } from '../support/ktx2.ts';
 import { writeArtifactPng } from '../support/png.ts';
@@ -70,13 +72,12 @@ function compare(a: Uint8Array, b: Uint8Array): Comparison {
 }
 
 describe.skipIf(!!unavailable)('compressed variants of every shared asset in headless Chromium', () => {
-  let session: BrowserSession;
+  const session = useBrowserSession();
   let render: (bytes: Uint8Array, frameAs: string) => Promise<Frame>;
   let closePage: () => Promise<void>;
   beforeAll(async () => {
-    session = await startBrowserSession();
     const { page, consoleErrors } = await session.newPage();
-    await page.goto(`${session.baseUrl}/test/gpu/browser/compressed.html`);
+    await page.goto(testPageUrl(session.baseUrl, 'test/gpu/browser/compressed.html'));
     await page.waitForFunction(() => typeof window.renderCompressed === 'function');
     render = async (bytes, frameAs) => {
       const result: CompressedRenderResult = await page.evaluate(
@@ -91,9 +92,7 @@ describe.skipIf(!!unavailable)('compressed variants of every shared asset in hea
   }, 60_000);
   afterAll(async () => {
     await closePage?.();
-    await session?.close();
   });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
 
   for (const asset of sharedAssets()) {
     it(`${asset.name}: ${[...WORKER_VARIANTS, ...(fileHasImages(asset.path) ? ['ktx2'] : [])].join(', ')} draw like the original`, async () => {

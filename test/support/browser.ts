@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { createServer, searchForWorkspaceRoot, type ViteDevServer } from 'vite';
+import { buildTestPages, builtTestPages } from './built-pages.ts';
 import { servedAssets } from './served-assets.ts';
 
 /** Debian's Chromium: it ships SwiftShader, which gives WebGPU without a GPU. */
@@ -112,9 +113,13 @@ declare module 'vitest' {
   }
 }
 
-/** The project's Vite dev server on 127.0.0.1 (WebGPU needs a secure context), on a free port. */
+/**
+ * The project's Vite dev server on 127.0.0.1 (WebGPU needs a secure context), on a free port,
+ * also serving the test pages built (test/support/built-pages.ts: testPageUrl says where).
+ */
 export async function startDevServer(): Promise<{ server: ViteDevServer; baseUrl: string }> {
   const root = resolve(import.meta.dirname, '../..');
+  const builtPages = await buildTestPages();
   const server = await createServer({
     root,
     configFile: join(root, 'vite.config.ts'),
@@ -127,8 +132,8 @@ export async function startDevServer(): Promise<{ server: ViteDevServer; baseUrl
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, fs: { allow: [searchForWorkspaceRoot(root), realpathSync(join(root, 'node_modules'))] } },
     // Let the page fetch the shared test models read-only through /@fs/.
     clearScreen: false,
-    // The models the element tests' pages fetch under /assets/.
-    plugins: [servedAssets()],
+    // The models the element tests' pages fetch under /assets/, and the built test pages.
+    plugins: [servedAssets(), builtTestPages(builtPages)],
   });
   await server.listen();
   const address = server.httpServer!.address();

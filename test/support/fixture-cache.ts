@@ -67,7 +67,7 @@ async function makeOnce(dir: string, file: string, make: () => Promise<Uint8Arra
 }
 
 /** Creates `lock` holding this process's id; false when it exists already. */
-function tryLock(lock: string): boolean {
+export function tryLock(lock: string): boolean {
   try {
     writeFileSync(lock, String(process.pid), { flag: 'wx' });
     return true;
@@ -78,7 +78,7 @@ function tryLock(lock: string): boolean {
 }
 
 /** Whether the process that wrote `lock` has ended, or the lock is older than any making takes. */
-function lockAbandoned(lock: string): boolean {
+export function lockAbandoned(lock: string): boolean {
   try {
     if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) return true;
     const pid = Number(readFileSync(lock, 'utf8'));
