@@ -101,17 +101,12 @@ export const NODE_ISOLATED_TESTS = [
   'test/skin/centers-of-rotation/offthread.test.ts',
   // Count allocations.
   'test/anim/allocation.test.ts',
-  'test/anim/batch.test.ts',
   'test/anim/crowd.test.ts',
   'test/anim/loop-time.test.ts',
-  'test/anim/material-tracks.test.ts',
   'test/anim/player.test.ts',
-  'test/anim/retarget/usage.test.ts',
-  'test/anim/skinned-bounds.test.ts',
   'test/anim/vrm/allocation.test.ts',
+  'test/element/allocation.test.ts',
   'test/element/animation-api.test.ts',
-  'test/element/camera/framing.test.ts',
-  'test/element/hotspots/placement.test.ts',
   'test/math/allocation.test.ts',
   'test/skin/raycast.test.ts',
 ];

@@ -5,35 +5,13 @@ import { animatedMaterials, MaterialAnimation } from '../../src/anim/material-tr
 import { AnimationPlayer } from '../../src/anim/player.ts';
 import { MaterialAnimOffset as A, TextureSlot, UV_TRANSFORM_FLOATS, UvTransformOffset } from '../../src/gltf/extensions/khr-animation-pointer.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
-import type { Model } from '../../src/gltf/model.ts';
-import { measureAllocation } from '../support/allocation.ts';
-import { addPointerAnimation, asPointerTrack, buildPointerScene, SceneNode } from '../support/animation-pointer.ts';
+import { buildPointerScene } from '../support/animation-pointer.ts';
+import { buildPulse } from './pulse-fixture.ts';
 
 const f = Math.fround;
 const BASE_UV = A.UV_TRANSFORM + TextureSlot.BASE_COLOR * UV_TRANSFORM_FLOATS;
 const EMISSIVE_UV = A.UV_TRANSFORM + TextureSlot.EMISSIVE * UV_TRANSFORM_FLOATS;
 
-/**
- * Clip 0 "pulse": material 0's base colour LINEAR red → blue, emissive STEP, alpha cutoff
- * CUBICSPLINE, base colour UV offset LINEAR, emissive UV rotation LINEAR; and node rotation.
- * Clip 1 "blue": material 0's base colour held blue. Material 1 is never animated.
- */
-function buildPulse(): Promise<Model> {
-  return loadGltf(buildPointerScene((b) => {
-    addPointerAnimation(b, 'pulse', [
-      { pointer: '/materials/0/pbrMetallicRoughness/baseColorFactor', input: Float32Array.of(0, 1), output: Float32Array.of(1, 0, 0, 1, 0, 0, 1, 0.5), type: 'VEC4' },
-      { pointer: '/materials/0/emissiveFactor', input: Float32Array.of(0, 0.5), output: Float32Array.of(1, 1, 1, 0, 0.5, 0), type: 'VEC3', interpolation: 'STEP' },
-      // in-tangent, value, out-tangent per key: 0.2 → 0.8 with zero tangents (smoothstep).
-      { pointer: '/materials/0/alphaCutoff', input: Float32Array.of(0, 2), output: Float32Array.of(0, 0.2, 0, 0, 0.8, 0), type: 'SCALAR', interpolation: 'CUBICSPLINE' },
-      { pointer: '/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset', input: Float32Array.of(0, 1), output: Float32Array.of(0, 0, 1, -2), type: 'VEC2' },
-      { pointer: '/materials/0/emissiveTexture/extensions/KHR_texture_transform/rotation', input: Float32Array.of(1, 2), output: Float32Array.of(0, Math.PI), type: 'SCALAR' },
-      asPointerTrack({ node: SceneNode.ARM, path: 'rotation', input: Float32Array.of(0, 2), output: Float32Array.of(0, 0, 0, 1, 0, 1, 0, 0) }),
-    ]);
-    addPointerAnimation(b, 'blue', [
-      { pointer: '/materials/0/pbrMetallicRoughness/baseColorFactor', input: Float32Array.of(0), output: Float32Array.of(0, 0, 1, 1), type: 'VEC4' },
-    ]);
-  }));
-}
 
 const block = (m: MaterialAnimation) => Array.from(m.block(0)!);
 const expectClose = (actual: ArrayLike<number>, expected: readonly number[], what: string) =>
@@ -107,37 +85,5 @@ describe('MaterialAnimation: KHR_animation_pointer material tracks sampled on th
     crowd.update(0.25);
     expectClose(block(crowd.instances[0].materialAnimation!), [0.75, 0, 0.25, 0.875], 'crowd instance 0');
     expect(crowd.instances[1].materialAnimation).toBeUndefined();
-  });
-
-  it('a playing frame with material tracks allocates nothing', async () => {
-    const p = new AnimationPlayer(await buildPulse());
-    p.play();
-    const { rounds, clean } = await measureAllocation(() => p.update(1 / 60), 20_000, 64 * 1024);
-    expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
-    expect(p.instance.materialAnimation!.version).toBeGreaterThan(1000);
-  });
-
-  it('evaluating a material crossfade allocates nothing', async () => {
-    // The material side of a crossfade, driven through the fields the player sets (the
-    // player's crossfade frames are measured in player.test.ts). Times live in a typed array:
-    // a double in the closure would be boxed.
-    const m = new AnimationPlayer(await buildPulse()).instance.materialAnimation!;
-    const time = new Float64Array(1);
-    let frames = 0;
-    const frame = (): void => {
-      time[0] = time[0] >= 2 ? 0 : time[0] + 1 / 60;
-      m.clip = 0;
-      m.time = time[0];
-      if (++frames === 90) {
-        frames = 0;
-        m.fromClip = m.fromClip < 0 ? 1 : -1;
-        m.fromTime = time[0];
-      }
-      m.weight = m.fromClip >= 0 ? 0.5 : 1;
-      m.evaluate();
-    };
-    const { rounds, clean } = await measureAllocation(frame, 20_000, 64 * 1024);
-    expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
-    expect(m.version).toBeGreaterThan(1000);
   });
 });

@@ -1,14 +1,13 @@
 import { quat } from 'wgpu-matrix';
 import { describe, expect, it } from 'vitest';
 import { centerOfRotationBounds } from '../../src/skin/centers-of-rotation/bounds.ts';
-import { createModelInstance, updateMatricesAndPalettes, updateModelInstance } from '../../src/anim/instance.ts';
+import { createModelInstance, updateMatricesAndPalettes } from '../../src/anim/instance.ts';
 import { BOX_FLOATS, createSkinnedBounds, SkinnedBoundsJob } from '../../src/anim/skinned-bounds.ts';
 import { GltfBuilder } from '../../src/gltf/builder.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
 import { buildChain, buildMorphedSkin } from '../support/fixtures.ts';
-import { measureAllocation } from '../support/allocation.ts';
-import { newJob, perFrameCases, sweep, sweepCases, values } from './skinned-bounds-sweep.ts';
+import { newJob, sweep, sweepCases, values } from './skinned-bounds-sweep.ts';
 
 /** The job's outward margins add about 4e-6 of the coordinates' magnitudes (×2 for the mesh node's scale here). */
 const closeAll = (a: ArrayLike<number>, b: number[], eps = 1e-4) => {
@@ -201,28 +200,4 @@ describe('skinned bounds on every clip of every asset and built-in model', () =>
       if (c.name === 'SimpleSkin') expect(r.dqsEscape).toBeGreaterThan(0.05);
     });
   }
-});
-
-describe('SkinnedBoundsJob per frame', () => {
-  it('allocates nothing over many runs, in every mode', async () => {
-    const jobs: SkinnedBoundsJob[] = [];
-    for (const c of perFrameCases) {
-      const model = await c.load();
-      const { instance, job } = newJob(model);
-      updateModelInstance(instance, 0, 0.4);
-      const coarse = new SkinnedBoundsJob(job.bounds, instance, new Float32Array(3), new Float32Array(3));
-      coarse.coarse = true;
-      const dq = new SkinnedBoundsJob(job.bounds, instance, new Float32Array(3), new Float32Array(3), new Float32Array(model.meshNodes.length * 6));
-      dq.skinning = 'dual-quaternion';
-      const cor = new SkinnedBoundsJob(centerOfRotationBounds(model), instance, new Float32Array(3), new Float32Array(3), new Float32Array(model.meshNodes.length * 6));
-      cor.skinning = 'center-of-rotation';
-      jobs.push(job, coarse, dq, cor);
-    }
-    const frame = (): void => {
-      for (let j = 0; j < jobs.length; j++) jobs[j].run();
-    };
-    const { rounds, clean } = await measureAllocation(frame, 5_000, 32 * 1024);
-    expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
-    expect(Number.isFinite(jobs[0].outMin[0])).toBe(true);
-  });
 });

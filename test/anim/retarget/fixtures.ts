@@ -17,6 +17,8 @@ import { createSkinnedVertices, skinPrimitive } from '../../../src/skin/cpu-skin
 import { composeTRS, invertMat4, multiplyMat4 } from '../../../src/math/trs.ts';
 import { mulConjQuat, mulQuat, rotateVec } from '../../../src/math/quat.ts';
 import { axisAngle } from '../fixtures.ts';
+import { addClips } from '../../../src/anim/retarget/add-clips.ts';
+import { retargetClips } from '../../../src/anim/retarget/retarget.ts';
 
 export interface RigJoint {
   name: string;
@@ -266,3 +268,16 @@ export const CESIUM_TO_FIGURE: Record<string, string> = {
   arm_joint_L_1: 'Skeleton_arm_joint_L__4_', arm_joint_L_2: 'Skeleton_arm_joint_L__3_', arm_joint_L_3: 'Skeleton_arm_joint_L__2_',
   arm_joint_R_1: 'Skeleton_arm_joint_R', arm_joint_R_2: 'Skeleton_arm_joint_R__2_', arm_joint_R_3: 'Skeleton_arm_joint_R__3_',
 };
+
+/**
+ * A walk on the base rig retargeted to a copy whose joints are turned at random and added to it
+ * (test/anim/retarget/usage.test.ts and the allocation check in test/anim/allocation.test.ts).
+ */
+export async function retargetedWalk() {
+  const joints = baseJoints();
+  const src = await loadRig(buildRig(joints, { keys: clipKeys(joints) }), 'walk.glb');
+  const rnd = random(3);
+  const tgtBase = await loadRig(buildRig(turnFrames(joints, joints.map(() => randomRotation(rnd, 1))), { keys: clipKeys(joints, 11) }), 'hero.glb');
+  const { clips } = retargetClips(src.animations, src, tgtBase);
+  return { src, tgt: addClips(tgtBase, clips, 'walk.glb'), clip: clips[0] };
+}

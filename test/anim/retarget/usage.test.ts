@@ -1,6 +1,7 @@
 /**
  * Retargeted clips are ordinary clips of the target: the player, override layers and the batch
- * kernel play them like native ones, sampling allocates nothing, and addClips names clashes.
+ * kernel play them like native ones, and addClips names clashes (that sampling them allocates nothing is in
+ * test/anim/allocation.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { addClips } from '../../../src/anim/retarget/add-clips.ts';
@@ -9,24 +10,13 @@ import { AnimationPlayer } from '../../../src/anim/player.ts';
 import { createInstanceBatch, updateInstanceBatch } from '../../../src/anim/batch.ts';
 import { createModelInstance, updateModelInstance } from '../../../src/anim/instance.ts';
 import { subtreeMask, findSlot } from '../../../src/anim/mask.ts';
-import { createPose } from '../../../src/anim/pose.ts';
-import { createClipCursor, sampleCursor } from '../../../src/anim/sample.ts';
-import { measureAllocation } from '../../support/allocation.ts';
-import { baseJoints, buildRig, clipKeys, editGlb, loadRig, relativeError, skinnedAt, turnFrames, random, randomRotation } from './fixtures.ts';
+import { baseJoints, buildRig, clipKeys, editGlb, loadRig, relativeError, retargetedWalk, skinnedAt } from './fixtures.ts';
 import { composeTRS } from '../../../src/math/trs.ts';
 
-async function setup() {
-  const joints = baseJoints();
-  const src = await loadRig(buildRig(joints, { keys: clipKeys(joints) }), 'walk.glb');
-  const rnd = random(3);
-  const tgtBase = await loadRig(buildRig(turnFrames(joints, joints.map(() => randomRotation(rnd, 1))), { keys: clipKeys(joints, 11) }), 'hero.glb');
-  const { clips } = retargetClips(src.animations, src, tgtBase);
-  return { src, tgt: addClips(tgtBase, clips, 'walk.glb'), clip: clips[0] };
-}
 
 describe('retargeted clips are ordinary clips', () => {
   it('addClips appends them, prefixing a clashing name with the file name', async () => {
-    const { tgt } = await setup();
+    const { tgt } = await retargetedWalk();
     expect(tgt.animations.map((c) => c.name)).toEqual(['Walk', 'walk.glb/Walk']);
     const again = addClips(tgt, [{ ...tgt.animations[1], name: 'Walk' }, { ...tgt.animations[1], name: undefined }], 'walk.glb');
     expect(again.animations.map((c) => c.name)).toEqual(['Walk', 'walk.glb/Walk', 'walk.glb/Walk (2)', undefined]);
@@ -34,7 +24,7 @@ describe('retargeted clips are ordinary clips', () => {
   });
 
   it('the player, an override layer and the batch kernel give the same palettes as a plain instance', async () => {
-    const { tgt } = await setup();
+    const { tgt } = await retargetedWalk();
     const reference = createModelInstance(tgt);
     updateModelInstance(reference, 1, 0.4);
     const player = new AnimationPlayer(tgt);
@@ -80,21 +70,5 @@ describe('retargeted clips are ordinary clips', () => {
     expect(tgt.hierarchy.useMatrix[slot]).toBe(1);
     expect(withWalk.hierarchy.useMatrix[slot]).toBe(0);
     expect(relativeError(skinnedAt(withWalk, withWalk.animations[0], 0.6), skinnedAt(src, src.animations[0], 0.6))).toBeLessThan(1e-6);
-  });
-
-  it('sampling a retargeted clip allocates nothing', async () => {
-    const { tgt } = await setup();
-    const pose = createPose(tgt);
-    const cursor = createClipCursor(tgt.animations[1]);
-    // The clock lives in a typed array: a captured `let` double would itself be boxed per frame.
-    const clock = new Float64Array(1);
-    const frame = () => {
-      clock[0] += 1 / 60;
-      if (clock[0] > 1) clock[0] -= 1;
-      cursor.time = clock[0];
-      sampleCursor(cursor, pose);
-    };
-    const { rounds, clean } = await measureAllocation(frame, 20_000, 64 * 1024);
-    expect(clean.length, JSON.stringify(rounds)).toBeGreaterThan(0);
   });
 });
