@@ -28,7 +28,7 @@ const BOXES: readonly SoftBox[] = [
   { direction: unit(0, 1, 0), radius: 0.45, radiance: 1.4 },
 ];
 /**
- * Each box's direction, cos(radius) and cos(2 radius), flat, for the per-texel loop: a page's first (and
+ * Each box's direction, cos(radius), cos(2 radius) and radiance, flat, for the per-texel loop: a page's first (and
  * only) run of it is mostly not yet optimised code, where nested arrays and destructuring cost more than the arithmetic.
  */
 const BOX_NUMBERS = Float64Array.from(BOXES.flatMap((b) => [...b.direction, Math.cos(b.radius), Math.cos(b.radius * 2), b.radiance]));
