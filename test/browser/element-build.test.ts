@@ -10,12 +10,13 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DRACO_WORKER_MEASURE } from '../../src/gltf/extensions/draco-offthread.ts';
 import { KTX2_WORKER_MEASURE } from '../../src/gpu/textures/ktx2-offthread.ts';
 import { assetPath } from '../support/assets.ts';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { compressFile } from '../support/compressed.ts';
 import { ktx2Glb } from '../support/ktx2.ts';
 import { packedLibrary, STALE_DECLARATION } from '../support/packed-library.ts';
@@ -330,11 +331,7 @@ void [typed, wrong, device, loadGltf];
   }, 60_000);
 
   describe.skipIf(!!unavailable)('in Chromium', () => {
-    let session: BrowserSession;
-    beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
-    afterAll(async () => { await session?.close(); });
-    // Any WebGPU error in a page fails the test that caused it.
-    afterEach(async () => { await session?.checkWebGpuErrors(); });
+    const session = useBrowserSession();
 
     /** Serves the build under /built/, opens element-dist.html on it and waits for its viewer's built-in character. */
     async function openBuiltPage(page: Page): Promise<void> {

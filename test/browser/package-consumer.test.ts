@@ -29,12 +29,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { writeHdr } from '../../src/gpu/environment/hdr.ts';
 import { assetPath } from '../support/assets.ts';
 import { ourLines, runBuiltBake } from '../support/bake-cli.ts';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { packedLibrary } from '../support/packed-library.ts';
 import { typeCheckableExamples } from '../support/docs.ts';
 import { decodeBase64Image, foregroundFraction } from './element-support.ts';
@@ -408,10 +409,7 @@ describe('the npm package, installed from its tarball', () => {
   }, 60_000);
 
   describe.skipIf(!!unavailable)('in Chromium', () => {
-    let session: BrowserSession;
-    beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
-    afterAll(async () => { await session?.close(); });
-    afterEach(async () => { await session?.checkWebGpuErrors(); });
+    const session = useBrowserSession();
 
     /** Serves `dir` under /consumer/ (and the Fox beside every page), opens `page` and waits for the viewer's load. */
     async function openServed(page: Page, dir: string, path: string): Promise<void> {

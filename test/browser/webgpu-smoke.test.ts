@@ -1,15 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { browserUnavailable } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
 
 describe.skipIf(!!unavailable)('headless Chromium with WebGPU', () => {
-  let session: BrowserSession;
-  beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
-  afterAll(async () => { await session?.close(); });
-  // Any WebGPU error in a page fails the test that caused it.
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
+  const session = useBrowserSession();
 
   it('gives a SwiftShader WebGPU adapter and device on a localhost page', async () => {
     const { page } = await session.newPage();
