@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoadBudget } from '../../src/gltf/budget.ts';
 import { bakeProblem, ktx2Problem, loadCase, makeCase, modelProblems, Rng, sourceOf, trackAllocations, Watchdog } from '../support/fuzz.ts';
 import { fuzzSources, type FuzzSourceWithKtx2 } from '../support/fuzz-sources.ts';
@@ -35,12 +35,11 @@ interface Largest {
   readonly label: string;
 }
 
-async function fuzz(sources: readonly FuzzSourceWithKtx2[], source: number) {
+async function fuzz(sources: readonly FuzzSourceWithKtx2[], source: number, watchdog: Watchdog) {
   const failures: Failure[] = [];
   const tally = { cases: 0, loaded: 0, refused: 0, baked: 0, transcoded: 0 };
   let largest: Largest = { share: 0, bytes: 0, index: -1, label: '' };
   let loadedSinceBake = 0;
-  const watchdog = new Watchdog(HANG_MS);
   for (let index = 0; index < CASES; index++) {
     if (sourceOf(sources, index) !== source) continue;
     tally.cases++;
@@ -86,7 +85,6 @@ async function fuzz(sources: readonly FuzzSourceWithKtx2[], source: number) {
     watchdog.done();
     if (failures.length >= 20) break;
   }
-  await watchdog.stop();
   return { failures, tally, largest };
 }
 
@@ -105,10 +103,16 @@ describe('fuzzing the loader with mutated shared assets', () => {
     return;
   }
 
+  // One hang guard for the file (a thread: starting one per test cost ~40 ms of CPU each); it
+  // watches only while a case runs.
+  let watchdog: Watchdog;
+  beforeAll(() => { watchdog = new Watchdog(HANG_MS); });
+  afterAll(async () => { await watchdog?.stop(); });
+
   // One test per asset, so a failure names its asset and vitest reports each one's time.
   sources.forEach((source, s) => {
     it(`${source.name}: mutated copies load sanely or fail with a GltfError`, async () => {
-      const { failures, tally, largest } = await fuzz(sources, s);
+      const { failures, tally, largest } = await fuzz(sources, s, watchdog);
       console.log(
         `fuzz ${source.name}: ${tally.cases} cases — ${tally.loaded} loaded (${tally.baked} baked${tally.transcoded ? `, ${tally.transcoded} transcoded` : ''}), ${tally.refused} refused; ` +
           `largest allocation ${(largest.bytes / 1024).toFixed(0)} KiB, ${(100 * largest.share).toFixed(0)}% of its budget, case ${largest.index}: ${largest.label.slice(0, 100)}`,
