@@ -56,6 +56,8 @@ describe.skipIf(!!unavailable)('the demo page, soaked', () => {
       }, STEP * 1000);
       await page.goto(`${session.baseUrl}/`);
       await page.waitForFunction(() => (document.getElementById('viewer') as HTMLElement & { loaded: boolean }).loaded, undefined, { timeout: LOAD_TIMEOUT });
+      // Without ?src the demo opens on the built-in character (demo.test.ts's page opens with ?src).
+      expect(await page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { model: { name: string } | null }).model?.name)).toBe('builtin:character');
       const clipCount = await page.evaluate(([step, substeps]) => {
         type Player = { update(dt: number): void };
         const viewer = document.getElementById('viewer') as HTMLElement & {

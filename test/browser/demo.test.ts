@@ -1,5 +1,5 @@
 /**
- * The demo page in real Chromium with WebGPU on SwiftShader: it starts on the built-in
+ * The demo page in real Chromium with WebGPU on SwiftShader: it shows the built-in
  * character with no console errors, draws non-blank frames that change while the clip
  * plays, loads every skinned shared asset through its file input and lists the clips,
  * takes compressed files (Draco, meshopt, KTX2) dropped on its stage, and its controls
@@ -8,7 +8,8 @@
  * Most tests share one page, used in turn as a visitor would: opening the demo costs about
  * 7 s of CPU on SwiftShader (a device, its pipelines, five viewers), which once per test was
  * most of this file's time. A test that needs the opening state asks for it (`home`), and
- * each checks the console errors of its own steps. `?src` needs a page of its own.
+ * each checks the console errors of its own steps. The page opens with `?src` (a URL), for the
+ * model picker's test, the second.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -185,57 +186,6 @@ describe.skipIf(!!unavailable)('the demo page', () => {
   // Any WebGPU error in a page fails the test that caused it.
   afterEach(async () => { await session?.checkWebGpuErrors(); });
 
-  describe('opened with ?src', () => {
-    const pages: Page[] = [];
-    /** A fresh page, closed after its test, so SwiftShader never renders two pages at once. */
-    const openPage = async () => {
-      const opened = await session.newPage();
-      pages.push(opened.page);
-      return opened;
-    };
-    afterEach(async () => {
-      for (const p of pages.splice(0)) await p.close();
-    });
-
-    it('the model picker names what ?src, the file input or a drop loaded, and shows it again when chosen', async () => {
-      const { page, consoleErrors } = await openPage();
-      // Nothing here looks at pixels or motion: a small window, and a visitor who prefers reduced
-      // motion (the viewer's autoplay then plays nothing), so each of the seven loads draws a frame
-      // or two instead of playing.
-      await page.setViewportSize({ width: 480, height: 360 });
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      // The test dev server serves /assets/ (test/support/served-assets.ts).
-      await page.goto(`${session.baseUrl}/?src=${encodeURIComponent('/assets/CesiumMan.glb')}`);
-      await whenLoaded(page);
-      const picked = () => page.$eval('#model', (s) => { const el = s as HTMLSelectElement; return { value: el.value, text: el.selectedOptions[0]?.textContent }; });
-      expect(await picked()).toEqual({ value: 'loaded', text: 'URL: CesiumMan.glb' });
-      // A built-in, then the loaded entry again: the URL comes back.
-      await page.selectOption('#model', 'builtin:limb');
-      await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:limb:/);
-      expect((await picked()).value).toBe('builtin:limb');
-      await page.selectOption('#model', 'loaded');
-      await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^CesiumMan\.glb:/);
-      // The file input.
-      const fox = sharedAssets().find((a) => a.name === 'Fox')!.path;
-      await page.setInputFiles('#file', fox);
-      await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: Fox.glb' });
-      // A drop on the stage.
-      const { readFileSync } = await import('node:fs');
-      const bytes = [...readFileSync(sharedAssets().find((a) => a.name === 'RiggedSimple')!.path)];
-      await page.evaluate((data) => {
-        const transfer = new DataTransfer();
-        transfer.items.add(new File([new Uint8Array(data)], 'RiggedSimple.glb', { type: 'model/gltf-binary' }));
-        document.getElementById('stage')!.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      }, bytes);
-      await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: RiggedSimple.glb' });
-      await page.selectOption('#model', 'builtin:character');
-      await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:character:/);
-      await page.selectOption('#model', 'loaded');
-      await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^RiggedSimple\.glb:/);
-      expect(consoleErrors).toEqual([]);
-    });
-  });
-
   // Each test waits on frames and loads; a machine loaded by other work draws slowly, so the limit is generous.
   describe('one page, used test after test', { timeout: 120_000 }, () => {
     let page: Page;
@@ -247,7 +197,10 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       page.on('pageerror', (err) => testErrors.push(err.message));
       // The first test looks at the page as it opens at this size.
       await page.setViewportSize({ width: 1280, height: 720 });
-      await page.goto(`${session.baseUrl}/`);
+      // Opened with ?src, for the model picker's test; the others start from `home`, the built-in
+      // character (what the demo opens on without ?src: demo-soak.test.ts checks that).
+      // The test dev server serves /assets/ (test/support/served-assets.ts).
+      await page.goto(`${session.baseUrl}/?src=${encodeURIComponent('/assets/CesiumMan.glb')}`);
       await whenLoaded(page);
     }, 90_000);
     afterAll(async () => { await page?.close(); });
@@ -358,7 +311,48 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       expect(consoleErrors).toEqual([]);
     });
 
-    it('starts on the built-in character with no console errors, and its frames move', async () => {
+    // Second: the model is still the one ?src named.
+    it('the model picker names what ?src, the file input or a drop loaded, and shows it again when chosen', async () => {
+      const consoleErrors = testErrors;
+      // Nothing here looks at pixels or motion: a small window, and a visitor who prefers reduced
+      // motion (the viewer's autoplay then plays nothing), so each of the six loads draws a frame
+      // or two instead of playing; the model ?src loaded paused first.
+      await pause();
+      await page.setViewportSize({ width: 480, height: 360 });
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      try {
+        const picked = () => page.$eval('#model', (s) => { const el = s as HTMLSelectElement; return { value: el.value, text: el.selectedOptions[0]?.textContent }; });
+        expect(await picked()).toEqual({ value: 'loaded', text: 'URL: CesiumMan.glb' });
+        expect(await page.textContent('#model-info')).toMatch(/^CesiumMan\.glb:/);
+        // A built-in, then the loaded entry again: the URL comes back.
+        await page.selectOption('#model', 'builtin:limb');
+        await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:limb:/);
+        expect((await picked()).value).toBe('builtin:limb');
+        await page.selectOption('#model', 'loaded');
+        await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^CesiumMan\.glb:/);
+        // The file input.
+        const fox = sharedAssets().find((a) => a.name === 'Fox')!.path;
+        await page.setInputFiles('#file', fox);
+        await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: Fox.glb' });
+        // A drop on the stage.
+        const bytes = [...readFileSync(sharedAssets().find((a) => a.name === 'RiggedSimple')!.path)];
+        await page.evaluate((data) => {
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([new Uint8Array(data)], 'RiggedSimple.glb', { type: 'model/gltf-binary' }));
+          document.getElementById('stage')!.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        }, bytes);
+        await expect.poll(picked, { timeout: 30_000 }).toEqual({ value: 'loaded', text: 'File: RiggedSimple.glb' });
+        await page.selectOption('#model', 'builtin:character');
+        await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^builtin:character:/);
+        await page.selectOption('#model', 'loaded');
+        await expect.poll(() => page.textContent('#model-info'), { timeout: 30_000 }).toMatch(/^RiggedSimple\.glb:/);
+      } finally {
+        await page.emulateMedia({ reducedMotion: null });
+      }
+      expect(consoleErrors).toEqual([]);
+    });
+
+    it('shows the built-in character (home) with no console errors, and its frames move', async () => {
       // The motion checks at the drawing window: a playing viewer draws every frame, and on
       // SwiftShader a frame costs about its pixels (1400×900 is 3.2 times 820×480).
       const consoleErrors = await startAt(DRAWING_WINDOW);
