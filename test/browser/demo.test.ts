@@ -133,6 +133,21 @@ const fileControl = (page: Page) => page.evaluate(() => {
  */
 const DRAWING_WINDOW = { width: 820, height: 480 };
 
+/**
+ * The crowd slider's test: how many instances it asks for. Each costs SwiftShader its vertices in
+ * the shadow and main passes of every frame (at 25, the crowd's frame and capture took ~3 times
+ * the CPU of 4); a 2×2 grid takes the same path (one draw per primitive, joints per instance,
+ * nothing culled) and the same checks.
+ */
+const CROWD_SIZE = 4;
+
+/**
+ * The speed (the demo's slider, at its top) the crowd slider's test plays at while it checks that
+ * the character walks in place, then moves with root motion. A frame moves the clip on by its time
+ * (at most 0.25 s) times the speed, so the same clip seconds and pixels take fewer frames.
+ */
+const MOTION_SPEED = 3;
+
 /** Drops `bytes` as a file named `name` on the demo's stage, as a drag from the desktop does. */
 async function dropFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
   const dataTransfer = await page.evaluateHandle(([b64, fileName]) => {
@@ -206,7 +221,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     afterAll(async () => { await page?.close(); });
     afterEach(() => { testErrors = []; });
 
-    /** The panel's controls as the demo opens (linear skinning, no debug view, no root motion, one instance), scrolled to the top. */
+    /** The panel's controls as the demo opens (linear skinning, no debug view, no root motion, one instance, speed 1), scrolled to the top. */
     /** Everything the viewer builds in the background has arrived, and a frame drawn with it (buildsSettled). */
     const viewerBuildsSettled = () => page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { buildsSettled(): Promise<void> }).buildsSettled());
 
@@ -218,10 +233,12 @@ describe.skipIf(!!unavailable)('the demo page', () => {
         if (!linear.checked) linear.click();
         const rootMotion = document.getElementById('root-motion') as HTMLInputElement;
         if (rootMotion.checked) rootMotion.click();
-        const instances = document.getElementById('instances') as HTMLInputElement;
-        if (instances.value !== '1') {
-          instances.value = '1';
-          instances.dispatchEvent(new Event('input'));
+        for (const [id, value] of [['instances', '1'], ['speed', '1']]) {
+          const range = document.getElementById(id) as HTMLInputElement;
+          if (range.value !== value) {
+            range.value = value;
+            range.dispatchEvent(new Event('input'));
+          }
         }
       });
     }
@@ -639,13 +656,13 @@ describe.skipIf(!!unavailable)('the demo page', () => {
         input.dispatchEvent(new Event('input'));
       }, n);
       const one = await frame(page);
-      await slide(25);
-      expect(await page.textContent('#instances-value')).toBe('25');
+      await slide(CROWD_SIZE);
+      expect(await page.textContent('#instances-value')).toBe(String(CROWD_SIZE));
       // The built-in character's primitives, each drawn lit and into the shadow map, plus the
       // ground disc, whatever the number of instances.
       const draws = characterPrimitives * 2 + 1;
-      await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 25, drawCalls: draws, joints: 25 * 20 });
-      expect(await panelText(page, 'stat-instances', '25')).toBe('25');
+      await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: CROWD_SIZE, drawCalls: draws, joints: CROWD_SIZE * 20 });
+      expect(await panelText(page, 'stat-instances', String(CROWD_SIZE))).toBe(String(CROWD_SIZE));
       // The framed crowd is all in view: nothing culled (written with the instances).
       expect(await page.textContent('#stat-culled')).toBe('0');
       const crowd = await frame(page);
@@ -653,8 +670,16 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-crowd.png') });
       await slide(1);
       await expect.poll(stats, { timeout: 20_000 }).toEqual({ instances: 1, drawCalls: draws, joints: 20 });
-      // Playing again (its Play button) for the motion checks.
-      await page.evaluate(() => document.getElementById('play')!.click());
+      // Playing again (its Play button) for the motion checks, at the speed slider's top: each
+      // drawn frame moves the clip (and the walk) on 3 times as far, so the same clip time and
+      // distance take a third of the frames (the clip seconds and pixels checked are the same).
+      await page.evaluate((motionSpeed) => {
+        const speed = document.getElementById('speed') as HTMLInputElement;
+        speed.value = String(motionSpeed);
+        speed.dispatchEvent(new Event('input'));
+        document.getElementById('play')!.click();
+      }, MOTION_SPEED);
+      expect(await page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { speed: number }).speed)).toBe(MOTION_SPEED);
       expect((await viewerState()).paused).toBe(false);
 
       // Where the character is: the centroid of the pixels that are not background.
@@ -681,7 +706,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       await expect.poll(async () => shift(start, centroid(await frame(page))), { timeout: 20_000, interval: CAPTURE_POLL_MS }).toBeGreaterThan(Math.max(20, 3 * stillInPlace));
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'demo-root-motion.png') });
       expect(consoleErrors).toEqual([]);
-    }, 180_000); // Loads, slides to 25 and back, then watches root motion: slow on SwiftShader under load.
+    }, 180_000); // Loads, slides to CROWD_SIZE and back, then watches root motion: slow on SwiftShader under load.
     it('VRM panel: shown for a VRM avatar with a slider per expression; the controls reach the viewer; turning swings the springs', async () => {
       // Wide enough that the panel scrolls on its own: the viewer stays in view (and drawing) while its controls are used.
       const consoleErrors = await startAt(DRAWING_WINDOW);
