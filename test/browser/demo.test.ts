@@ -709,15 +709,21 @@ describe.skipIf(!!unavailable)('the demo page', () => {
     }, 180_000); // Loads, slides to CROWD_SIZE and back, then watches root motion: slow on SwiftShader under load.
     it('VRM panel: shown for a VRM avatar with a slider per expression; the controls reach the viewer; turning swings the springs', async () => {
       // Wide enough that the panel scrolls on its own: the viewer stays in view (and drawing) while its controls are used.
-      const consoleErrors = await startAt(DRAWING_WINDOW);
+      // Paused: the checks below are the panel's, and a paused avatar draws while its springs move or
+      // something changes (setExpression, look-at, a turn), not every frame. The avatar loads paused too:
+      // a visitor who prefers reduced motion meanwhile (the viewer's autoplay then plays nothing).
+      const consoleErrors = await startAt(DRAWING_WINDOW, false);
       expect(await page.isHidden('#vrm')).toBe(true);
-      await page.selectOption('#model', 'builtin:vrm-avatar');
-      await expect.poll(async () => (await viewerState()).model, { timeout: 30_000 }).toBe('builtin:vrm-avatar');
-      await whenLoaded(page);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      try {
+        await page.selectOption('#model', 'builtin:vrm-avatar');
+        await expect.poll(async () => (await viewerState()).model, { timeout: 30_000 }).toBe('builtin:vrm-avatar');
+        await whenLoaded(page);
+      } finally {
+        await page.emulateMedia({ reducedMotion: null });
+      }
       expect(await page.isHidden('#vrm')).toBe(false);
-      // Paused (its Pause button): the checks below are the panel's, and a paused avatar draws while its
-      // springs move or something changes (setExpression, look-at, a turn), not every frame.
-      await pause();
+      expect((await viewerState()).paused).toBe(true);
       type VrmViewer = HTMLElement & {
         expressions: string[];
         player?: { instance: { vrm?: { expressions: { weights: Float32Array; find(name: string): number } } } };
