@@ -226,7 +226,10 @@ class AnimationReader {
       let worst = 1;
       for (let k = 0; k < keys; k++) {
         const o = k * perKey + valueOffset;
-        const len = Math.hypot(ownValues[o], ownValues[o + 1], ownValues[o + 2], ownValues[o + 3]);
+        // The square root of the sum, not Math.hypot (~7× slower per key in V8): float32 components
+        // square and sum in doubles without overflow or underflow, so nothing needs its scaling.
+        const x = ownValues[o], y = ownValues[o + 1], z = ownValues[o + 2], w = ownValues[o + 3];
+        const len = Math.sqrt(x * x + y * y + z * z + w * w);
         if (len === 0) throw new GltfError(`${path}.output`, `rotation key ${k} is a zero quaternion`);
         if (Math.abs(len - 1) > Math.abs(worst - 1)) worst = len;
         normalizeQuat(ownValues, o, ownValues, o);
