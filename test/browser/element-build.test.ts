@@ -81,6 +81,11 @@ function withChunks(file: string): string[] {
   return chunkPaths(file).map((p) => readFileSync(p, 'utf8'));
 }
 
+/** The source modules a built file holds, by its source map (none for a file without one). */
+function sourcesOf(file: string): string[] {
+  return existsSync(`${file}.map`) ? (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources : [];
+}
+
 /**
  * The source modules that are in more than one of `files` (paths of one build's modules), by
  * each file's source map: a module bundled twice runs twice on a page that loads both files (two
@@ -91,8 +96,7 @@ function modulesInTwoFiles(files: readonly string[]): string[] {
   const fileOf = new Map<string, string>();
   const twice: string[] = [];
   for (const file of files) {
-    if (!existsSync(`${file}.map`)) continue;
-    for (const source of (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources) {
+    for (const source of sourcesOf(file)) {
       const first = fileOf.get(source);
       if (first === undefined) fileOf.set(source, file);
       else twice.push(`${source} in ${first} and ${file}`);
@@ -150,7 +154,7 @@ describe('library build', () => {
     }
   });
 
-  it('the element\'s first load carries what a plain glTF needs: crowds, built-in models, retargeting, environment decoders, the WGSL of MToon, the PBR extensions, the GPU culling/record passes and compute pre-skinning (code and WGSL), the DQ palette pass\'s WGSL, the debug views (code and WGSL), the VRM readers and runtime, the less common material extensions\' and instancing\'s readers, the ray caster of hotspots and picking, the page-thread KTX2 transcoding, the Draco decoding and wgpu-matrix are lazy chunks', () => {
+  it('the element\'s first load carries what a plain glTF needs: crowds, built-in models, retargeting, environment decoders, the WGSL of MToon, the PBR extensions, the GPU culling/record passes and compute pre-skinning (code and WGSL), the DQ palette pass\'s WGSL, the debug views (code and WGSL), the VRM readers and runtime, the less common material extensions\' and instancing\'s readers, the ray caster of hotspots and picking, the page-thread KTX2 transcoding, the Draco decoding, the CPU downscaler of oversized images and wgpu-matrix are lazy chunks', () => {
     const sizes = JSON.parse(readFileSync(join(OUT, 'sizes.json'), 'utf8')) as {
       entries: { entry: string; firstLoad: { files: number; gzip: number }; lazy: string[] }[];
       chunks: Record<string, { imports: string[] }>;
@@ -195,6 +199,16 @@ describe('library build', () => {
     for (const [part, text] of Object.entries(parts)) {
       expect(eager.includes(text), `${part} in the first load`).toBe(false);
       expect(lazy.includes(text), `${part} in a lazy chunk`).toBe(true);
+    }
+    // Parts with no text that survives minification are found by module, in the files' source maps.
+    const lazyModules: Record<string, string> = {
+      'the CPU box filter for images over the device\'s texture size limit': 'src/gpu/textures/downscale.ts',
+    };
+    const modulesOf = (files: Iterable<string>) => [...files].flatMap((f) => sourcesOf(join(OUT, 'lib', f)));
+    const eagerModules = modulesOf(firstLoad), lazyChunkModules = modulesOf(element.lazy);
+    for (const [part, module] of Object.entries(lazyModules)) {
+      expect(eagerModules.some((m) => m.endsWith(module)), `${part} in the first load`).toBe(false);
+      expect(lazyChunkModules.some((m) => m.endsWith(module)), `${part} in a lazy chunk`).toBe(true);
     }
     // The WGSL is carried without its comments and indentation (scripts/wgsl-compact.mjs): the mesh
     // shader's code is there, a comment of its header and an indented line are not.
