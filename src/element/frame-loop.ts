@@ -70,6 +70,8 @@ export class FrameLoop {
   /** Bound once so that scheduling allocates nothing. */
   private readonly frame = (time: number): void => this.render(time);
   private readonly pixelSize: PixelSize = { width: 0, height: 0 };
+  /** The ResizeObserver has reported the canvas's size since the element was put on the page. */
+  private sizeReported = false;
   /** Called with true by the next frame drawn (false: none will be; see buildsSettled). */
   private readonly drawnWaiters: ((drawn: boolean) => void)[] = [];
   private readonly liveStats: ViewerStats = { poseMs: 0, encodeMs: 0, gpuMs: undefined, drawCalls: 0, vertices: 0, triangles: 0, joints: 0, instances: 0, culled: 0, bytesUploaded: 0 };
@@ -97,6 +99,8 @@ export class FrameLoop {
   stop(): void {
     this.cancel();
     this.visible = false;
+    // Observed again on re-insertion: sized from layout until that observation's first report.
+    this.sizeReported = false;
   }
 
   /**
@@ -141,7 +145,25 @@ export class FrameLoop {
     this.frameDrawn(false);
   }
 
+  /** The ResizeObserver's report: the canvas's exact size in device pixels. */
   resized(entry: ResizeObserverEntry): void {
+    this.sizeReported = true;
+    this.applySize(entry);
+  }
+
+  /**
+   * Before a model's `load` and first frame: the canvas's size from layout when the
+   * ResizeObserver has not reported yet (it reports after the next animation frame's callbacks,
+   * so a `load` listener's capture and the first frame would get the default 300×150). Its
+   * report, when it comes, gives the exact size. Not laid out (display: none): left as it is.
+   */
+  sizeFromLayout(): void {
+    if (this.sizeReported) return;
+    const rect = this.canvas.getBoundingClientRect();
+    if (rect.width > 0 && rect.height > 0) this.applySize({ contentBoxSize: [], devicePixelContentBoxSize: [], contentRect: rect });
+  }
+
+  private applySize(entry: Pick<ResizeObserverEntry, 'contentBoxSize' | 'devicePixelContentBoxSize' | 'contentRect'>): void {
     const max = this.session.gpu?.device.limits.maxTextureDimension2D ?? DEFAULT_MAX_TEXTURE_DIMENSION;
     const size = canvasPixelSize(entry, globalThis.devicePixelRatio || 1, max, this.pixelSize);
     if (this.canvas.width === size.width && this.canvas.height === size.height) return;

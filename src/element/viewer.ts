@@ -580,6 +580,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.configureStage(stage, player);
     stage.setInstances(this.instances, player);
     this.bounds = stage.framingBounds();
+    this.frames.sizeFromLayout();
     this.frameModel();
     this.shadow.hideProgress();
     this.canvas.classList.remove('empty');
@@ -587,8 +588,7 @@ export class SkinnedMeshViewerElement extends HTMLElementBase {
     this.cameraApi.modelChanged();
     this.playback.start();
     this.session.ensureUploaded();
-    const bytes = this.loaderBytes;
-    emitViewerEvent(this, 'progress', { loaded: bytes, total: bytes, totalProgress: 1, reason: 'model-load' });
+    emitViewerEvent(this, 'progress', { loaded: this.loaderBytes, total: this.loaderBytes, totalProgress: 1, reason: 'model-load' });
     // model-viewer 4.4's: the page may change the model before its first frame (drawn at the next animation frame).
     emitViewerEvent(this, 'before-render', {});
     logLoadWarnings(`<${TAG_NAME}>`, displayName(source), model.warnings);

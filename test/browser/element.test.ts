@@ -635,6 +635,34 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       expect(foregroundFraction(resized)).toBeGreaterThan(0.03);
     });
 
+    it('at load the canvas already has the element\'s size: the load listener\'s canvas and toBlob(), for each of several viewers added one after another', async () => {
+      // The ResizeObserver reports after the next animation frame's callbacks; a load before that
+      // (any viewer after a page's first, on the built page) had the canvas's default 300×150.
+      const sizes = [];
+      for (let i = 0; i < 4; i++) {
+        sizes.push(await page.evaluate(async ([id, timeout]) => {
+          document.getElementById('stage')!.replaceChildren();
+          const el = document.createElement('skinned-mesh-viewer');
+          el.id = id;
+          el.style.cssText = 'width: 240px; height: 180px';
+          el.setAttribute('loading', 'eager');
+          el.setAttribute('builtin', 'character');
+          let canvas = '', blob: Promise<Blob> | undefined;
+          el.addEventListener('load', () => {
+            const c = window.helpers.canvasOf(el);
+            canvas = `${c.width}×${c.height}`;
+            blob = el.toBlob();
+          });
+          document.getElementById('stage')!.append(el);
+          await window.helpers.whenLoaded(el, timeout);
+          const image = await createImageBitmap(await blob!);
+          const expected = `${Math.round(240 * devicePixelRatio)}×${Math.round(180 * devicePixelRatio)}`;
+          return { expected, canvas, blob: `${image.width}×${image.height}` };
+        }, [`sized-${i}`, LOAD_TIMEOUT] as const));
+      }
+      for (const size of sizes) expect({ canvas: size.canvas, blob: size.blob }).toEqual({ canvas: size.expected, blob: size.expected });
+    });
+
     it('instances="N" draws a crowd of N in one draw per primitive; root-motion walks the character through the frame', async () => {
       await addViewer(page, 'crowd', { builtin: 'character', animation: 'Walk', instances: '9' });
       await whenLoaded(page, 'crowd');
