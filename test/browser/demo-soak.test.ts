@@ -7,6 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserUnavailable, heapAfterGc, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { testPageUrl } from '../support/built-pages.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -40,7 +41,7 @@ describe.skipIf(!!unavailable)('the demo page, soaked', () => {
       // Wider than 800 px: the demo's two columns, with the whole stage in view.
       await page.setViewportSize({ width: 820, height: 480 });
       // The instrumentation module first, then the demo page as served.
-      await page.route(`${session.baseUrl}/`, async (route) => {
+      await page.route(testPageUrl(session.baseUrl, 'index.html'), async (route) => {
         const response = await route.fetch();
         const html = (await response.text()).replace('<head>', '<head><script type="module" src="/test/browser/pages/element-instrument.ts"></script>');
         await route.fulfill({ response, body: html });
@@ -54,7 +55,7 @@ describe.skipIf(!!unavailable)('the demo page, soaked', () => {
           callback(virtual);
         });
       }, STEP * 1000);
-      await page.goto(`${session.baseUrl}/`);
+      await page.goto(testPageUrl(session.baseUrl, 'index.html'));
       await page.waitForFunction(() => (document.getElementById('viewer') as HTMLElement & { loaded: boolean }).loaded, undefined, { timeout: LOAD_TIMEOUT });
       // Without ?src the demo opens on the built-in character (demo.test.ts's page opens with ?src).
       expect(await page.evaluate(() => (document.getElementById('viewer') as HTMLElement & { model: { name: string } | null }).model?.name)).toBe('builtin:character');

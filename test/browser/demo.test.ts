@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { testPageUrl } from '../support/built-pages.ts';
 import { ARTIFACTS_DIR, coverage, decodeImageBytes } from '../support/png.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
 import { buildBuiltinGlb } from '../../src/builtin/index.ts';
@@ -215,7 +216,7 @@ describe.skipIf(!!unavailable)('the demo page', () => {
       // Opened with ?src, for the model picker's test; the others start from `home`, the built-in
       // character (what the demo opens on without ?src: demo-soak.test.ts checks that).
       // The test dev server serves /assets/ (test/support/served-assets.ts).
-      await page.goto(`${session.baseUrl}/?src=${encodeURIComponent('/assets/CesiumMan.glb')}`);
+      await page.goto(`${testPageUrl(session.baseUrl, 'index.html')}?src=${encodeURIComponent('/assets/CesiumMan.glb')}`);
       await whenLoaded(page);
     }, 90_000);
     afterAll(async () => { await page?.close(); });

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { ARTIFACTS_DIR, decodeImageBytes } from '../support/png.ts';
+import { BUILT_PAGES_PATH, testPageUrl } from '../support/built-pages.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -96,6 +97,9 @@ async function coverageWhenDrawn(page: Page, consoleErrors: readonly string[], n
   return covered;
 }
 
+/** A URL's path on the site: the built pages' (test/support/built-pages.ts) under BUILT_PAGES_PATH, as from the dev server. */
+const sitePath = (href: string) => new URL(href).pathname.replace(BUILT_PAGES_PATH, '/');
+
 /** Every href of the page's links and style sheets, absolute. */
 const hrefsOf = (page: Page) => page.$$eval('a[href], link[href]', (els) => els.map((e) => (e as HTMLAnchorElement).href));
 
@@ -143,14 +147,14 @@ describe.skipIf(!!unavailable)('the examples', () => {
 
   it('the index lists every example, and each example links back to it', async () => {
     expect(EXAMPLES.length).toBeGreaterThan(0);
-    await page.goto(`${session.baseUrl}/examples/`);
-    const listed = (await hrefsOf(page)).map((href) => new URL(href).pathname);
+    await page.goto(testPageUrl(session.baseUrl, 'examples/index.html').replace(/index\.html$/, ''));
+    const listed = (await hrefsOf(page)).map(sitePath);
     for (const file of EXAMPLES) expect(listed, `the index links ${file}`).toContain(`/examples/${file}`);
     expect(consoleErrors.splice(0)).toEqual([]);
   });
 
   it.each(EXAMPLES)('%s draws with no console error and no dead link', async (file) => {
-    await page.goto(`${session.baseUrl}/examples/${file}${QUERY[file] ?? ''}`);
+    await page.goto(`${testPageUrl(session.baseUrl, `examples/${file}`)}${QUERY[file] ?? ''}`);
     const covered = await coverageWhenDrawn(page, consoleErrors, file);
     if (file === 'crowd.html') {
       // The page reports what the renderer did, not what it was asked: every one drawn (the grid is framed whole).
@@ -162,13 +166,13 @@ describe.skipIf(!!unavailable)('the examples', () => {
     expect(consoleErrors.splice(0)).toEqual([]);
     expect(covered, 'the share of the canvas drawn').toBeGreaterThan(MIN_COVERAGE);
     const hrefs = await hrefsOf(page);
-    expect(hrefs.map((href) => new URL(href).pathname), 'links back to the index').toContain('/examples/');
+    expect(hrefs.map(sitePath), 'links back to the index').toContain('/examples/');
     expect(await deadLinks(hrefs, session.baseUrl)).toEqual([]);
     expect(consoleErrors.splice(0)).toEqual([]);
   }, DRAW_TIMEOUT_MS + 30_000);
 
   it('no link of the examples index or the demo page is dead', async () => {
-    await page.goto(`${session.baseUrl}/examples/`);
+    await page.goto(testPageUrl(session.baseUrl, 'examples/index.html').replace(/index\.html$/, ''));
     const fromIndex = await hrefsOf(page);
     // The demo's links are in its HTML; reading them there spares opening the demo (five viewers).
     const demoHtml = readFileSync(join(ROOT, 'index.html'), 'utf8');

@@ -19,7 +19,8 @@ function write(path: string, text: string): void {
 }
 
 for (const file of ['vite.config.ts', 'package-lock.json', 'tsconfig.json', 'test/support/built-pages.ts', 'src/index.ts', 'shaders/mesh.wgsl',
-  'test/browser/pages/element-basic.html', 'test/gpu/browser/renderer.html', 'test/support/png.ts', 'node_modules/three/build/three.module.js']) write(file, `// ${file}\n`);
+  'test/browser/pages/element-basic.html', 'test/gpu/browser/renderer.html', 'index.html', 'examples/embed.html', 'test/support/png.ts',
+  'node_modules/three/build/three.module.js']) write(file, `// ${file}\n`);
 
 let builds = 0;
 /** A build that writes what it read (src/index.ts) and reads two files outside the keyed folders. */

@@ -25,8 +25,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** Where the test server serves the built pages: a page's path in the checkout follows it. */
 export const BUILT_PAGES_PATH = '/built-pages/';
 
-/** The pages built, by their path in the checkout. */
-export const BUILT_PAGES: readonly string[] = [
+/** The tests' own pages, built together: their scripts under `assets/`. */
+const TEST_PAGES: readonly string[] = [
   'test/browser/pages/element-basic.html',
   'test/browser/pages/element-three.html',
   'test/browser/pages/element-model-viewer-markup.html',
@@ -39,13 +39,26 @@ export const BUILT_PAGES: readonly string[] = [
 ];
 
 /**
+ * The site's pages (vite.config.ts sitePages): the demo and the examples, built apart from the
+ * tests' pages (their scripts under `site-assets/`), so that neither splits the other's chunks
+ * (built together, a test page loaded 78 scripts instead of ~30).
+ */
+const SITE_PAGES: readonly string[] = [
+  'index.html',
+  ...readdirSync(join(ROOT, 'examples')).filter((file) => file.endsWith('.html')).sort().map((file) => `examples/${file}`),
+];
+
+/** The pages built, by their path in the checkout. */
+export const BUILT_PAGES: readonly string[] = [...TEST_PAGES, ...SITE_PAGES];
+
+/**
  * The folders whose every file goes into the build's key, read whole each time (a file added
  * there changes the key even before anything imports it): the library, its shaders and the pages.
  * Files the build reads elsewhere (node_modules, test/support) are checked one by one (the manifest).
  */
-const KEYED_FOLDERS = ['src', 'shaders', 'test/browser/pages', 'test/gpu/browser'];
+const KEYED_FOLDERS = ['src', 'shaders', 'test/browser/pages', 'test/gpu/browser', 'examples'];
 /** Files that decide how the build reads the tree. */
-const KEYED_FILES = ['vite.config.ts', 'package-lock.json', 'tsconfig.json', 'test/support/built-pages.ts'];
+const KEYED_FILES = ['vite.config.ts', 'package-lock.json', 'tsconfig.json', 'test/support/built-pages.ts', 'index.html'];
 
 /** The URL of `path` (from the checkout's root) on the test server `baseUrl`: built when it is one of BUILT_PAGES. */
 export function testPageUrl(baseUrl: string, path: string): string {
@@ -95,7 +108,7 @@ export interface TestPagesBuild {
 
 /**
  * The folder holding today's build of BUILT_PAGES (its files under their checkout paths, its
- * scripts under `assets/`): the cached one when every file it read is unchanged, else built now.
+ * scripts under `assets/` and `site-assets/`): the cached one when every file it read is unchanged, else built now.
  */
 export async function buildTestPages({ root, build }: TestPagesBuild = { root: ROOT, build: buildInto }): Promise<string> {
   const cache = join(root, 'node_modules/.cache/test-pages');
@@ -123,12 +136,12 @@ export async function buildTestPages({ root, build }: TestPagesBuild = { root: R
   }
 }
 
-/** `assets/PATH-HASH.js` for a chunk that a module of the checkout starts (PATH: that module's, without its extension). */
-function chunkFileName(chunk: { facadeModuleId: string | null }): string {
+/** `ASSETS/PATH-HASH.js` for a chunk that a module of the checkout starts (PATH: that module's, without its extension). */
+const chunkFileName = (assetsDir: string) => (chunk: { facadeModuleId: string | null }): string => {
   const facade = chunk.facadeModuleId?.split('?')[0];
-  if (!facade?.startsWith(ROOT + sep)) return 'assets/[name]-[hash].js';
-  return `assets/${relative(ROOT, facade).split(sep).join('/').replace(/\.[^./]+$/, '')}-[hash].js`;
-}
+  if (!facade?.startsWith(ROOT + sep)) return `${assetsDir}/[name]-[hash].js`;
+  return `${assetsDir}/${relative(ROOT, facade).split(sep).join('/').replace(/\.[^./]+$/, '')}-[hash].js`;
+};
 
 /** Builds the pages into `outDir`; resolves with the checkout files outside KEYED_FOLDERS that the build read. */
 async function buildInto(outDir: string): Promise<string[]> {
@@ -145,32 +158,46 @@ async function buildInto(outDir: string): Promise<string[]> {
       }
     },
   };
-  // Set after the config is merged: the config's own pages (the site's) give way to the test pages.
-  const testPagesOnly: Plugin = {
+  // Set after the config is merged: the config's own pages (the site's) give way to `pages`.
+  const pagesOnly = (pages: readonly string[], assetsDir: string): Plugin => ({
     name: 'test-pages-input',
     config(config) {
+      config.build!.assetsDir = assetsDir;
       const options = config.build!.rolldownOptions!;
-      options.input = Object.fromEntries(BUILT_PAGES.map((page) => [page.replace(/\.html$/, ''), join(ROOT, page)]));
+      options.input = Object.fromEntries(pages.map((page) => [page.replace(/\.html$/, ''), join(ROOT, page)]));
       // Modules run in the order the page's scripts and imports give, as they do from the dev
       // server: the instrument and the helpers before the library defines the element.
       // A chunk a module starts (a lazily imported one) is named by that module's path, as the dev
       // server's URL of it is: tests tell a lazy chunk's fetch by it (`hotspots/hotspot-code`).
-      options.output = { ...options.output, strictExecutionOrder: true, chunkFileNames: chunkFileName };
+      options.output = { ...options.output, strictExecutionOrder: true, chunkFileNames: chunkFileName(assetsDir) };
     },
     // Every module keeps its side effects, as from the dev server: package.json's `sideEffects`
     // names only dist/lib, so the sources' would be dropped (src/index.ts defining the element).
     // Said per module: what resolving reads from package.json overrides any default.
     transform: (code) => ({ code, moduleSideEffects: true }),
-  };
-  await build({
-    root: ROOT,
-    configFile: join(ROOT, 'vite.config.ts'),
-    base: BUILT_PAGES_PATH,
-    logLevel: 'error',
-    plugins: [testPagesOnly, recordRead],
-    // Readable, as from the dev server: names in stacks and messages stay the sources'.
-    build: { outDir, emptyOutDir: true, minify: false, sourcemap: false, reportCompressedSize: false, copyPublicDir: false, modulePreload: { polyfill: false } },
   });
+  // The pages' README.md links go where they go from the dev server (its /README.md), before
+  // the config's documentationLinksInBuild points them at the built site's api/, which the test
+  // server has not (examples.test.ts follows every link).
+  const documentationLinksAsServed: Plugin = {
+    name: 'test-pages-documentation-links',
+    transformIndexHtml: { order: 'pre', handler: (html) => html.replace(/href="(?:\.\.\/)*README\.md"/g, 'href="/README.md"') },
+  };
+  for (const [pages, assetsDir] of [[TEST_PAGES, 'assets'], [SITE_PAGES, 'site-assets']] as const) {
+    await build({
+      root: ROOT,
+      configFile: join(ROOT, 'vite.config.ts'),
+      base: BUILT_PAGES_PATH,
+      logLevel: 'error',
+      plugins: [pagesOnly(pages, assetsDir), documentationLinksAsServed, recordRead],
+      // Readable, as from the dev server: names in stacks and messages stay the sources'.
+      // The second build beside the first (emptyOutDir only for the first).
+      build: {
+        outDir, emptyOutDir: assetsDir === 'assets', minify: false, sourcemap: false, reportCompressedSize: false, copyPublicDir: false,
+        modulePreload: { polyfill: false },
+      },
+    });
+  }
   return [...read].sort();
 }
 
@@ -197,7 +224,8 @@ export function builtTestPages(dir: string): Plugin {
       server.middlewares.use(BUILT_PAGES_PATH, (request, response, next) => {
         // connect strips the mount path: request.url is `/PATH?query`.
         const path = decodeURIComponent(new URL(request.url ?? '/', 'http://test').pathname);
-        const file = resolve(dir, `.${path}`);
+        // A folder's page is its index.html, as from the dev server (`examples/`).
+        const file = resolve(dir, `.${path}${path.endsWith('/') ? 'index.html' : ''}`);
         if (!file.startsWith(dir + sep) || !existsSync(file) || !statSync(file).isFile()) {
           next();
           return;
