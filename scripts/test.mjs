@@ -47,7 +47,6 @@ export const LATE_BROWSER_TESTS = [
   'test/browser/mtoon-three-vrm.test.ts',
   'test/gpu/compressed-assets-render.test.ts',
   'test/browser/element-hotspots.test.ts',
-  'test/browser/element-crowd-gpu.test.ts',
   'test/browser/element-lighting.test.ts',
 ];
 /**
