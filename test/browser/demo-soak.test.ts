@@ -5,8 +5,9 @@
  * error events stay flat. The test-page instrumentation (live buffer/texture counts) is
  * put in front of the demo's script, so the demo runs as shipped.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browserUnavailable, heapAfterGc, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { browserUnavailable, heapAfterGc } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { testPageUrl } from '../support/built-pages.ts';
 
 const unavailable = browserUnavailable();
@@ -28,10 +29,7 @@ const SIMULATED_SECONDS = 600, SAMPLE_EVERY = 100, WARM_UP_SECONDS = 128;
 interface SoakState { seconds: number; crossfades: number; errors: string[] }
 
 describe.skipIf(!!unavailable)('the demo page, soaked', () => {
-  let session: BrowserSession;
-  beforeAll(async () => { session = await startBrowserSession(); }, 90_000);
-  afterAll(async () => { await session?.close(); });
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
+  const session = useBrowserSession(90_000);
 
   it('10 minutes of simulated playback with a crossfade every simulated second: flat heap, GPU objects and no errors', async () => {
     const { page, consoleErrors } = await session.newPage();

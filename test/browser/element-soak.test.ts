@@ -6,9 +6,10 @@
  * DevTools protocol after a forced full GC (HeapProfiler.collectGarbage), so no
  * --expose-gc is needed.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession, Page } from 'playwright-core';
-import { browserUnavailable, heapAfterGc, startBrowserSession, type BrowserSession } from '../support/browser.ts';
+import { browserUnavailable, heapAfterGc } from '../support/browser.ts';
+import { useBrowserSession } from '../support/browser-hooks.ts';
 import { openElementPage } from './element-support.ts';
 
 const unavailable = browserUnavailable();
@@ -22,11 +23,8 @@ const HEAP_TOLERANCE = 0.1;
 
 
 describe.skipIf(!!unavailable)('<skinned-mesh-viewer> leak and soak checks in headless Chromium', () => {
-  let session: BrowserSession;
-  beforeAll(async () => { session = await startBrowserSession(); }, 60_000);
-  afterAll(async () => { await session?.close(); });
   // Any WebGPU error in a page fails the test that caused it.
-  afterEach(async () => { await session?.checkWebGpuErrors(); });
+  const session = useBrowserSession();
 
   /**
    * One page for the file's three checks: a page of its own each would load the library and
