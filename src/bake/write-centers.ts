@@ -17,7 +17,7 @@ import { CENTER_OF_ROTATION_ATTRIBUTE } from '../gltf/center-of-rotation-attribu
 import { ComponentType } from '../gltf/constants.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import { isMeshoptFallbackBuffer } from '../gltf/extensions/meshopt.ts';
-import { isGlb, parseGlb, parseJsonBytes } from '../gltf/glb.ts';
+import { parseGltfBytes } from '../gltf/glb.ts';
 import type { Model } from '../gltf/model.ts';
 import { decodeDataUri, type ResourceOptions } from '../gltf/resources.ts';
 import { centersOf, modelCentersHere } from '../skin/centers-of-rotation/centers.ts';
@@ -49,8 +49,8 @@ const MIME_BY_EXTENSION: Record<string, string> = {
  * `options.resolveUri` for its external buffers and images).
  */
 export async function writeCentersGlb(bytes: Uint8Array, model: Model, options: ResourceOptions = {}): Promise<WrittenCenters> {
-  const glb = isGlb(bytes) ? parseGlb(bytes) : undefined;
-  const json = structuredClone(glb ? glb.json : parseJsonBytes(bytes, '')) as Json;
+  const glb = parseGltfBytes(bytes);
+  const json = structuredClone(glb.json) as Json;
   const warnings: GltfWarning[] = [];
   modelCentersHere(model, (w) => warnings.push(w));
 
@@ -77,7 +77,7 @@ export async function writeCentersGlb(bytes: Uint8Array, model: Model, options: 
       kept.push(buffer);
       continue;
     }
-    const data = buffer.uri === undefined ? glb?.bin ?? new Uint8Array(0) : await readUri(buffer.uri, `buffers[${i}].uri`, options);
+    const data = buffer.uri === undefined ? glb.bin ?? new Uint8Array(0) : await readUri(buffer.uri, `buffers[${i}].uri`, options);
     newIndex.push(0);
     base.push(append(data.subarray(0, buffer.byteLength)));
   }

@@ -36,7 +36,7 @@ import { loadGltf } from '../gltf/load.ts';
 import { asSkinningMethod, methodChoices, type SkinningMethod } from '../anim/skinning-method.ts';
 import { modelCentersHere } from '../skin/centers-of-rotation/centers.ts';
 import type { Model } from '../gltf/model.ts';
-import { loadBesideFile, loadGltfFile, readBesideFile } from './load-file.ts';
+import { loadBesideFile, loadGltfFile, namingFile, readBesideFile } from './load-file.ts';
 import { writeCentersGlb, type WrittenCenters } from '../bake/write-centers.ts';
 import type { GltfWarning } from '../gltf/errors.ts';
 import { loadAnimationLibrary, type AnimationLibrary } from '../anim/retarget/animation-library.ts';
@@ -271,7 +271,7 @@ async function writeCenters(args: BakeArgs, out: string): Promise<void> {
     written = await writeCentersGlb(buildBuiltinGlb(args.builtin), model);
   } else {
     const { bytes, options } = await readBesideFile(args.file!);
-    const model = await loadGltf(bytes, options);
+    const model = await namingFile(args.file!, loadGltf(bytes, options));
     loadWarnings = model.warnings;
     written = await writeCentersGlb(bytes, model, options);
   }

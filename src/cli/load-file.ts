@@ -1,5 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { NotGltfError } from '../gltf/errors.ts';
 import { loadGltf, type LoadOptions } from '../gltf/load.ts';
 import type { Model } from '../gltf/model.ts';
 
@@ -16,11 +17,23 @@ export function loadGltfFile(path: string): Promise<Model> {
 /**
  * Reads the glTF file at `path` and hands its bytes to `load` (loadGltf, loadAnimationLibrary)
  * with the file's name and its resources read beside it under the rules above. A file that
- * cannot be read throws one line naming it.
+ * cannot be read, or is not glTF at all, throws one line naming it.
  */
 export async function loadBesideFile<T>(path: string, load: (bytes: Uint8Array, options: LoadOptions) => Promise<T>): Promise<T> {
   const { bytes, options } = await readBesideFile(path);
-  return load(bytes, options);
+  return namingFile(path, load(bytes, options));
+}
+
+/**
+ * What `loading` (a load of the file at `path`) gives; a NotGltfError now names `path` first. Other
+ * load errors are left as they are: they name the JSON path inside the file.
+ */
+export async function namingFile<T>(path: string, loading: Promise<T>): Promise<T> {
+  try {
+    return await loading;
+  } catch (e) {
+    throw e instanceof NotGltfError ? e.from(path) : e;
+  }
 }
 
 /** The bytes of the glTF file at `path`, and load options that read its resources beside it (the rules above). */

@@ -12,6 +12,28 @@ export class GltfError extends Error {
   }
 }
 
+/**
+ * Bytes that are not a glTF file at all: neither a GLB nor glTF JSON (a text file, a server's HTML
+ * error page, an image), or too short to hold a GLB header. The loader knows only the bytes; the
+ * caller that read them names where they came from (`from`), so the message says which file or URL.
+ */
+export class NotGltfError extends GltfError {
+  constructor(
+    path: string,
+    problem: string,
+    /** The file or URL the bytes came from, once the caller has said. */
+    readonly file?: string,
+  ) {
+    super(path, problem);
+    if (file !== undefined) this.message = `${file}: ${this.message}`;
+  }
+
+  /** The same error, naming `file` (a path or URL) first. */
+  from(file: string): NotGltfError {
+    return new NotGltfError(this.path, this.problem, file);
+  }
+}
+
 /** A repairable problem found while loading (like glTF-Validator's warnings). */
 export interface GltfWarning {
   readonly path: string;

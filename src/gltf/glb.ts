@@ -1,5 +1,5 @@
 import { GLB_CHUNK_BIN, GLB_CHUNK_JSON, GLB_MAGIC } from './constants.ts';
-import { GltfError } from './errors.ts';
+import { GltfError, NotGltfError } from './errors.ts';
 
 export interface GlbContents {
   /** The JSON chunk, parsed. */
@@ -10,18 +10,69 @@ export interface GlbContents {
 
 const HEADER_BYTES = 12;
 const CHUNK_HEADER_BYTES = 8;
+/** "glTF", the GLB magic, as the bytes a file starts with. */
+const MAGIC_BYTES = [0x67, 0x6c, 0x54, 0x46];
+/** The byte glTF JSON starts with (after a BOM and whitespace): its root is an object. */
+const JSON_OBJECT_START = 0x7b; // '{'
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+/** JSON's insignificant whitespace (RFC 8259 §2): space, tab, LF, CR. */
+const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** How many of the first bytes a "not glTF" message quotes (as text when printable, else as hex). */
+const PREVIEW_TEXT_BYTES = 24;
+const PREVIEW_HEX_BYTES = 8;
+/**
+ * What bytes often handed to a glTF loader by mistake start with, and what they then are: the
+ * texture instead of the model, a compressed response the server did not decode, an archive.
+ */
+const KNOWN_SIGNATURES: readonly { readonly bytes: readonly number[]; readonly what: string }[] = [
+  { bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], what: 'a PNG image' },
+  { bytes: [0xff, 0xd8, 0xff], what: 'a JPEG image' },
+  { bytes: [0x1f, 0x8b], what: 'gzip-compressed data' },
+  { bytes: [0x50, 0x4b, 0x03, 0x04], what: 'a ZIP archive' },
+];
 
 export function isGlb(bytes: Uint8Array): boolean {
-  return (
-    bytes.byteLength >= 4 &&
-    bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46
-  );
+  return startsWith(bytes, MAGIC_BYTES);
+}
+
+/**
+ * A .glb's or .gltf's bytes as JSON and optional BIN chunk: the one place that tells a GLB (the
+ * "glTF" magic) from glTF JSON (an object, `{` first). Bytes that are neither are refused as
+ * such (NotGltfError), saying what they start with, rather than as "invalid JSON".
+ */
+export function parseGltfBytes(bytes: Uint8Array): GlbContents {
+  if (bytes.byteLength === 0) throw new NotGltfError('', 'the file is empty (0 bytes), neither a GLB nor glTF JSON');
+  // Fewer than 4 bytes that begin the magic: a GLB cut short, which parseGlb says as such.
+  if (startsWith(bytes, MAGIC_BYTES.slice(0, Math.min(bytes.byteLength, MAGIC_BYTES.length)))) return parseGlb(bytes);
+  let first = startsWith(bytes, UTF8_BOM) ? UTF8_BOM.length : 0;
+  while (first < bytes.byteLength && JSON_WHITESPACE.has(bytes[first])) first++;
+  if (bytes[first] === JSON_OBJECT_START) return { json: parseJsonBytes(bytes, ''), bin: undefined };
+  throw new NotGltfError('', `not a glTF file: neither a GLB (no "glTF" magic) nor glTF JSON (no "{" first); ${describeStart(bytes)}`);
+}
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  if (bytes.byteLength < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** What the first bytes are: quoted when printable ASCII, else in hex; named when markup or a known signature. */
+function describeStart(bytes: Uint8Array): string {
+  const head = bytes.subarray(0, PREVIEW_TEXT_BYTES);
+  if (head.every((b) => (b >= 0x20 && b < 0x7f) || JSON_WHITESPACE.has(b))) {
+    const text = String.fromCharCode(...head).replace(/\s+/g, ' ').trimStart();
+    const quoted = `it begins ${JSON.stringify(text)}${bytes.byteLength > head.byteLength ? '…' : ''}`;
+    return text.startsWith('<') ? `${quoted} (markup: an HTML page, such as a server's error page?)` : quoted;
+  }
+  const hex = Array.from(bytes.subarray(0, PREVIEW_HEX_BYTES), (b) => b.toString(16).toUpperCase().padStart(2, '0')).join(' ');
+  const known = KNOWN_SIGNATURES.find((s) => startsWith(bytes, s.bytes));
+  return `it begins with the bytes ${hex}${known ? ` (${known.what})` : ''}`;
 }
 
 /** Splits a GLB container into its JSON and optional BIN chunk (glTF 2.0 §4.4). */
 export function parseGlb(bytes: Uint8Array): GlbContents {
   if (bytes.byteLength < HEADER_BYTES) {
-    throw new GltfError('glb', `file is ${bytes.byteLength} bytes, shorter than the 12-byte GLB header`);
+    throw new NotGltfError('glb', `file is ${bytes.byteLength} bytes, shorter than the 12-byte GLB header (a truncated GLB?)`);
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== GLB_MAGIC) throw new GltfError('glb', 'missing "glTF" magic');

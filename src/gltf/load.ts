@@ -9,7 +9,7 @@ import { loadVrmDependents } from './extensions/vrm-dependents.ts';
 import { hasVrmParts } from './extensions/vrm-presence.ts';
 import { hasInstancedNodes } from './extensions/instancing-presence.ts';
 import { hasPointerChannels } from './extensions/pointer-presence.ts';
-import { isGlb, parseGlb, parseJsonBytes } from './glb.ts';
+import { parseGltfBytes } from './glb.ts';
 import { asObject, describe, optArray, optString, type JsonObject } from './json.ts';
 import { readMaterials, readSamplers, readTextures } from './materials.ts';
 import { readMeshes } from './meshes.ts';
@@ -41,13 +41,7 @@ export interface LoadOptions extends ResourceOptions {
 
 /** Loads a .glb or .gltf (JSON) file's bytes into a validated, immutable model. */
 export async function loadGltf(bytes: Uint8Array, options: LoadOptions = {}): Promise<Model> {
-  let json: unknown;
-  let glbBin: Uint8Array | undefined;
-  if (isGlb(bytes)) {
-    ({ json, bin: glbBin } = parseGlb(bytes));
-  } else {
-    json = parseJsonBytes(bytes, '');
-  }
+  const { json, bin: glbBin } = parseGltfBytes(bytes);
   const root = asObject(json, '(root)');
   const asset = asObject(root.asset, 'asset');
   const version = optString(asset, 'version', 'asset');

@@ -62,9 +62,32 @@ describe('bake on a broken file: exit 1 and one line naming the JSON path and th
     expect(r.lines).toEqual([expect.stringMatching(/^bake: accessors\[1\]\.count: loading needs more than [\d.]+ MiB of memory/)]);
   });
 
-  it('bytes that are not glTF at all', async () => {
-    const r = await bakeFile('noise.glb', new Uint8Array([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0]));
-    expect(r.code).toBe(1);
-    expect(r.lines).toEqual(['bake: glb: file is 8 bytes, shorter than the 12-byte GLB header']);
+  it('bytes that are not glTF at all: the line names the file and says what the bytes are', async () => {
+    const cases: [string, Uint8Array, string][] = [
+      ['noise.glb', new Uint8Array([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0]), 'glb: file is 8 bytes, shorter than the 12-byte GLB header (a truncated GLB?)'],
+      ['page.glb', new TextEncoder().encode('<html><body>Not Found</body></html>'),
+        'not a glTF file: neither a GLB (no "glTF" magic) nor glTF JSON (no "{" first); it begins "<html><body>Not Found</b"… (markup: an HTML page, such as a server\'s error page?)'],
+      ['texture.gltf', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
+        'not a glTF file: neither a GLB (no "glTF" magic) nor glTF JSON (no "{" first); it begins with the bytes 89 50 4E 47 0D 0A 1A 0A (a PNG image)'],
+    ];
+    for (const [name, bytes, problem] of cases) {
+      const dir = mkdtempSync(join(tmpdir(), 'bake-broken-'));
+      writeFileSync(join(dir, name), bytes);
+      const r = await runBuiltBake([name], dir);
+      expect(r.code, name).toBe(1);
+      // The file as the command resolved it (as "no such file" names it), then the loader's words.
+      expect(ourLines(r.stderr), name).toEqual([`bake: ${join(dir, name)}: ${problem}`]);
+    }
+  });
+
+  it('--write-centers and --animations-from name the file that is not glTF too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bake-broken-'));
+    writeFileSync(join(dir, 'empty.glb'), new Uint8Array(0));
+    const centers = await runBuiltBake(['empty.glb', '--write-centers', 'out.glb'], dir);
+    expect(centers.code).toBe(1);
+    expect(ourLines(centers.stderr)).toEqual([`bake: ${join(dir, 'empty.glb')}: the file is empty (0 bytes), neither a GLB nor glTF JSON`]);
+    const from = await runBuiltBake([assetPath('RiggedSimple'), '--animations-from', 'empty.glb', '--animation', '0'], dir);
+    expect(from.code).toBe(1);
+    expect(ourLines(from.stderr)).toEqual([`bake: ${join(dir, 'empty.glb')}: the file is empty (0 bytes), neither a GLB nor glTF JSON`]);
   });
 });

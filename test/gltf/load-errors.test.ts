@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadGltf } from '../../src/gltf/load.ts';
-import { GltfError } from '../../src/gltf/errors.ts';
+import { GltfError, NotGltfError } from '../../src/gltf/errors.ts';
 import { assetJson } from '../support/assets.ts';
 
 const bytesOf = (json: unknown) => new TextEncoder().encode(JSON.stringify(json));
@@ -27,7 +27,7 @@ function dataBuffer(bytes: Uint8Array) {
 }
 
 describe('loadGltf rejects invalid input with the JSON path and the problem', () => {
-  it('bytes that are not JSON or GLB', () => expectGltfError(new Uint8Array([1, 2, 3]), '', /invalid JSON/));
+  it('bytes that are not JSON or GLB', () => expectGltfError(new Uint8Array([1, 2, 3]), '', /^not a glTF file: .*the bytes 01 02 03$/));
   it('a truncated GLB', async () => {
     const header = new Uint8Array(20);
     new DataView(header.buffer).setUint32(0, 0x46546c67, true);
@@ -151,5 +151,62 @@ describe('loadGltf rejects invalid input with the JSON path and the problem', ()
     json.accessors[3].componentType = 5122; // reinterpret float weights as normalized shorts: some negative
     json.accessors[3].normalized = true;
     await expectGltfError(bytesOf(json), 'meshes[0].primitives[0].attributes.WEIGHTS_0', /must be FLOAT or normalized/);
+  });
+});
+
+describe('bytes that are not glTF at all: said so, with what they start with, not as "invalid JSON"', () => {
+  const text = (s: string) => new TextEncoder().encode(s);
+  const NEITHER = 'not a glTF file: neither a GLB (no "glTF" magic) nor glTF JSON (no "{" first); ';
+  async function refusal(bytes: Uint8Array): Promise<NotGltfError> {
+    const error = await loadGltf(bytes).then(() => undefined, (e: unknown) => e);
+    expect(error, 'expected a NotGltfError').toBeInstanceOf(NotGltfError);
+    // Still the loader's one error type, its message starting with its path (the fuzz test's rule).
+    expect(error).toBeInstanceOf(GltfError);
+    const e = error as NotGltfError;
+    expect(e.message.startsWith(e.path)).toBe(true);
+    return e;
+  }
+
+  it('plain text', async () => {
+    expect((await refusal(text('Hello, this is not a model.\n'))).message).toBe(`${NEITHER}it begins "Hello, this is not a mod"…`);
+  });
+  it("a server's HTML error page", async () => {
+    const e = await refusal(text('\n<!DOCTYPE html>\n<html><body><h1>404 Not Found</h1></body></html>'));
+    expect(e.path).toBe('');
+    expect(e.message).toBe(`${NEITHER}it begins "<!DOCTYPE html> <html><"… (markup: an HTML page, such as a server's error page?)`);
+  });
+  it('a PNG image', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    expect((await refusal(png)).message).toBe(`${NEITHER}it begins with the bytes 89 50 4E 47 0D 0A 1A 0A (a PNG image)`);
+  });
+  it('gzip-compressed bytes (a response the server did not decode)', async () => {
+    expect((await refusal(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]))).message).toMatch(/the bytes 1F 8B 08 00 00 00 00 00 \(gzip-compressed data\)$/);
+  });
+  it('JSON that is not an object', async () => {
+    expect((await refusal(text('[1, 2, 3]'))).message).toBe(`${NEITHER}it begins "[1, 2, 3]"`);
+  });
+  it('an empty file', async () => {
+    expect((await refusal(new Uint8Array(0))).message).toBe('the file is empty (0 bytes), neither a GLB nor glTF JSON');
+  });
+  it('a GLB header cut short, before or after its magic', async () => {
+    for (const bytes of [text('gl'), text('glT'), new Uint8Array([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0])]) {
+      const e = await refusal(bytes);
+      expect(e.path).toBe('glb');
+      expect(e.message).toBe(`glb: file is ${bytes.byteLength} bytes, shorter than the 12-byte GLB header (a truncated GLB?)`);
+    }
+  });
+  it('glTF JSON that is broken is still told as invalid JSON (it is glTF, wrongly written)', async () => {
+    for (const bytes of [text('{"asset": '), text('\uFEFF \n {"asset"'), new Uint8Array([0x7b, 0xff, 0x7d])]) {
+      const error = await loadGltf(bytes).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(GltfError);
+      expect(error).not.toBeInstanceOf(NotGltfError);
+      expect((error as GltfError).problem).toMatch(/^(invalid JSON \(|JSON is not valid UTF-8$)/);
+    }
+  });
+  it('a caller names where the bytes came from', async () => {
+    const e = (await refusal(text('nope'))).from('https://example.test/m/a.glb');
+    expect(e.message).toBe(`https://example.test/m/a.glb: ${NEITHER}it begins "nope"`);
+    expect(e.file).toBe('https://example.test/m/a.glb');
+    expect(e.path).toBe('');
   });
 });

@@ -1,4 +1,5 @@
 import { resolveGltfUri } from '../../gltf/uri.ts';
+import { NotGltfError } from '../../gltf/errors.ts';
 import { loadGltf, type LoadOptions } from '../../gltf/load.ts';
 import type { Model } from '../../gltf/model.ts';
 import { builtinNameOf } from '../attributes.ts';
@@ -66,7 +67,8 @@ export function fileNameOf(url: URL): string {
 /**
  * Loads what an element's `src` names into a Model: `builtin:NAME` is built in memory, anything else is
  * fetched as a URL (with streamed progress), and a `.gltf`'s external buffers and images are fetched relative
- * to it. Throws a SourceError for a failed fetch, a GltfError for a bad file.
+ * to it. Throws a SourceError for a failed fetch, a GltfError for a bad file (a NotGltfError, naming the
+ * URL, for bytes that are not glTF at all).
  */
 export async function loadModelSource(source: string, options: LoadSourceOptions): Promise<Model> {
   const builtin = builtinNameOf(source);
@@ -86,12 +88,15 @@ export async function loadModelSource(source: string, options: LoadSourceOptions
   // A GLB's JSON chunk comes first: its shape goes out while the rest downloads.
   const early = options.onShape ? new EarlyShape(options.onShape) : undefined;
   const bytes = await fetchBytes(fetchFn, url, init, progress, early);
+  // Bytes that are not glTF at all (often a server's HTML page served with 200) name the URL, as a failed fetch does.
   return loadGltf(bytes, {
     name: fileNameOf(url),
     onShape: early?.delivered ? undefined : options.onShape,
     // glTF URIs are relative to the file that names them (glTF 2.0 §3.6.1.1); the policy
     // refuses other origins (`//evil.example/x.bin`), other schemes and credentials.
     resolveUri: (_decoded, raw) => fetchBytes(fetchFn, resolveGltfUri(url, raw), init, progress),
+  }).catch((error: unknown) => {
+    throw error instanceof NotGltfError ? error.from(url.href) : error;
   });
 }
 

@@ -40,6 +40,9 @@ describe('loadModelSource', () => {
     await expect(loadModelSource('missing.glb', { baseUrl: 'https://example.test/m/', fetch }))
       .rejects.toThrow(new SourceError('https://example.test/m/missing.glb', 404, 'https://example.test/m/missing.glb: HTTP 404 Not Found'));
     await expect(loadModelSource('not.glb', { baseUrl: 'https://example.test/m/', fetch })).rejects.toBeInstanceOf(GltfError);
+    // Bytes that are not glTF at all (here a server's HTML page) name the URL, as a failed fetch does.
+    await expect(loadModelSource('not.glb', { baseUrl: 'https://example.test/m/', fetch })).rejects.toThrow(
+      'https://example.test/m/not.glb: not a glTF file: neither a GLB (no "glTF" magic) nor glTF JSON (no "{" first); it begins "<html>" (markup: an HTML page, such as a server\'s error page?)');
     await expect(loadModelSource('builtin:teapot', { baseUrl: 'https://example.test/' })).rejects.toThrow(/unknown built-in model "teapot"/);
   });
 
