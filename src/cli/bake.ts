@@ -3,6 +3,7 @@
  *
  *   npm run --silent bake -- FILE [--animation INDEX|NAME] [--time SECONDS] [--out OUT] [--backend cpu|gpu]
  *   npm run --silent bake -- --builtin NAME [...]
+ *   npx skinned-mesh-bake FILE [...]   (the package's bin: the same flags, output and exit codes)
  *
  * OUT ends in .json (world-space vertex data), .glb (static posed scene) or .obj.
  * Without --out a short summary goes to stdout. Bad input: exit 1, one line on stderr.
@@ -44,7 +45,25 @@ import { retargetClips } from '../anim/retarget/retarget.ts';
 import { addClips } from '../anim/retarget/add-clips.ts';
 import { MAX_SPRING_STEPS } from '../bake/vrm-bake.ts';
 
-const USAGE = 'usage: bake (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion|center-of-rotation] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--spring-steps N --dt S] [--expression NAME:WEIGHT ...] [--verbose]\n       bake (FILE | --builtin NAME) --write-centers OUT.glb';
+/** The command's name in the repository (`npm run bake`), and where it cannot tell how it was run. */
+const REPOSITORY_COMMAND = 'bake';
+
+/** The usage text, naming the command as the user ran it (commandName). */
+export function bakeUsage(command = REPOSITORY_COMMAND): string {
+  return `usage: ${command} (FILE | --builtin NAME) [--animation INDEX|NAME] [--time SECONDS] [--out OUT.json|OUT.glb|OUT.obj] [--backend cpu|gpu] [--skinning linear|dual-quaternion|center-of-rotation] [--blend INDEX|NAME --weight W [--blend-time SECONDS]] [--animations-from LIBRARY [--joint-map MAP.json]] [--spring-steps N --dt S] [--expression NAME:WEIGHT ...] [--verbose]\n       ${command} (FILE | --builtin NAME) --write-centers OUT.glb`;
+}
+
+/**
+ * The command the user ran, from the script Node runs (`process.argv[1]`): the installed bin's
+ * name (`npx skinned-mesh-bake` runs node_modules/.bin/skinned-mesh-bake; a Windows shim or
+ * `node …/skinned-mesh-bake.js` runs the built file), or `bake` when that is the TypeScript source
+ * (`npm run bake`, through tsx). Only usage and --help say it: error lines keep their `bake: `
+ * prefix, which tools read.
+ */
+export function commandName(script: string | undefined): string {
+  if (script === undefined || script.endsWith('.ts')) return REPOSITORY_COMMAND;
+  return basename(script).replace(/\.[cm]?js$/, '') || REPOSITORY_COMMAND;
+}
 
 export interface BakeArgs {
   file?: string;
@@ -78,8 +97,11 @@ export interface BakeArgs {
 const POSE_OPTIONS = ['--animation', '--time', '--blend', '--weight', '--blend-time', '--out', '--backend', '--skinning', '--animations-from', '--joint-map', '--spring-steps', '--dt', '--expression'];
 
 class UsageError extends Error {}
+/** --help or -h: the usage goes to stdout, and the command succeeds. */
+class HelpRequested extends UsageError {}
 
-export function parseBakeArgs(argv: readonly string[]): BakeArgs {
+/** The command line as BakeArgs; a mistake throws one line, ending in the usage (named `command`) where it helps. */
+export function parseBakeArgs(argv: readonly string[], command = REPOSITORY_COMMAND): BakeArgs {
   const args: BakeArgs = { time: 0, verbose: false, backend: 'cpu', skinning: 'linear', expressions: [] };
   const given = new Set<string>();
   const value = (i: number, flag: string): string => {
@@ -163,14 +185,14 @@ export function parseBakeArgs(argv: readonly string[]): BakeArgs {
         i++;
         break;
       }
-      case '--help': case '-h': throw new UsageError(USAGE);
+      case '--help': case '-h': throw new HelpRequested(bakeUsage(command));
       default:
         if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
         if (args.file !== undefined) throw new UsageError(`only one FILE may be given (got "${args.file}" and "${a}")`);
         args.file = a;
     }
   }
-  if (args.file === undefined && args.builtin === undefined) throw new UsageError(`no FILE given; ${USAGE}`);
+  if (args.file === undefined && args.builtin === undefined) throw new UsageError(`no FILE given; ${bakeUsage(command)}`);
   if (args.file !== undefined && args.builtin !== undefined) throw new UsageError('give either FILE or --builtin NAME, not both');
   if (args.blend === undefined && (args.weight !== undefined || args.blendTime !== undefined)) {
     throw new UsageError(`${args.weight !== undefined ? '--weight' : '--blend-time'} needs --blend INDEX|NAME`);
@@ -222,9 +244,9 @@ function summary(model: Model, result: BakeResult): string {
   return lines.join('\n') + '\n';
 }
 
-export async function runBake(argv: readonly string[], cwd = process.env.INIT_CWD ?? process.cwd()): Promise<void> {
+export async function runBake(argv: readonly string[], cwd = process.env.INIT_CWD ?? process.cwd(), command = REPOSITORY_COMMAND): Promise<void> {
   // `npm run` starts us in the package folder; paths are meant relative to where the user typed.
-  const parsed = parseBakeArgs(argv);
+  const parsed = parseBakeArgs(argv, command);
   const args: BakeArgs = {
     ...parsed,
     file: parsed.file === undefined ? undefined : resolve(cwd, parsed.file),
@@ -317,13 +339,16 @@ async function bakeOnGpu(model: Model, options: BakeOptions): Promise<BakeResult
   return withNodeDevice((device) => bakeModelGpu(device, model, options), { label: 'bake' });
 }
 
-/** The command: runs `runBake` on the process's arguments; a failure is one line on stderr and exit code 1. */
+/**
+ * The command: runs `runBake` on the process's arguments; a failure is one line on stderr and exit
+ * code 1. Usage and --help name the command as run (commandName).
+ */
 export function main(): void {
   const argv = process.argv.slice(2);
-  runBake(argv).catch((e: unknown) => {
+  runBake(argv, undefined, commandName(process.argv[1])).catch((e: unknown) => {
     const err = e as Error;
-    if (err instanceof UsageError && err.message === USAGE) {
-      process.stdout.write(USAGE + '\n');
+    if (err instanceof HelpRequested) {
+      process.stdout.write(err.message + '\n');
       return;
     }
     process.stderr.write(`bake: ${err.message.split('\n')[0]}\n`);

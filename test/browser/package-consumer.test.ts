@@ -32,6 +32,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { writeHdr } from '../../src/gpu/environment/hdr.ts';
+import { bakeUsage } from '../../src/cli/bake.ts';
 import { assetPath } from '../support/assets.ts';
 import { ourLines, runBuiltBake } from '../support/bake-cli.ts';
 import { browserUnavailable } from '../support/browser.ts';
@@ -332,6 +333,10 @@ describe('the npm package, installed from its tarball', () => {
     expect(sourceFailed.code).toBe(1);
     expect(ourLines(failed.stderr)).toEqual([`bake: ${missing}: no such file`]);
     expect(ourLines(sourceFailed.stderr)).toEqual(ourLines(failed.stderr));
+
+    // Its usage names the command the user ran, not the repository's `bake`.
+    const help = await run('npx', ['--offline', '--no-install', 'skinned-mesh-bake', '--help'], { cwd: consumer });
+    expect(help.stdout).toBe(bakeUsage('skinned-mesh-bake') + '\n');
   }, 120_000);
 
   it.each([

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { bakeModel } from '../../src/bake/bake.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import { loadGltfFile } from '../../src/cli/load-file.ts';
-import { parseBakeArgs } from '../../src/cli/bake.ts';
+import { bakeUsage, commandName, parseBakeArgs } from '../../src/cli/bake.ts';
 import { ourLines, runBake, runBuiltBake as bake } from '../support/bake-cli.ts';
 import { assetPath } from '../support/assets.ts';
 import { compressFile } from '../support/compressed.ts';
@@ -22,6 +22,30 @@ describe('bake command line: `npm run bake` (the sources) and the built command 
     expect(sources.stdout).toBe(built.stdout);
     expect(ourLines(sources.stderr)).toEqual(ourLines(built.stderr));
     expect(sources.stdout + sources.stderr).not.toBe('');
+  });
+});
+
+describe('bake command line: usage names the command as it was run', () => {
+  it('--help: `skinned-mesh-bake` from the built bin, `bake` from `npm run bake`; nothing else differs, exit 0', async () => {
+    const [sources, built] = await Promise.all([runBake(['--help']), bake(['--help'])]);
+    expect(built).toEqual({ code: 0, stdout: bakeUsage('skinned-mesh-bake') + '\n', stderr: '' });
+    expect(sources.code).toBe(0);
+    expect(sources.stdout).toBe(bakeUsage('bake') + '\n');
+    expect(built.stdout.replaceAll('skinned-mesh-bake', 'bake')).toBe(sources.stdout);
+    expect(built.stdout).toMatch(/^usage: skinned-mesh-bake \(FILE \| --builtin NAME\) .*\n {7}skinned-mesh-bake \(FILE \| --builtin NAME\) --write-centers OUT\.glb\n$/);
+  });
+  it('no FILE: the error line keeps its `bake: ` prefix, the usage in it names the bin; exit 1', async () => {
+    const r = await bake([]);
+    expect(r.code).toBe(1);
+    expect(ourLines(r.stderr)).toEqual([`bake: no FILE given; ${bakeUsage('skinned-mesh-bake').split('\n')[0]}`]);
+  });
+  it('commandName: the bin or the built file by its name, the TypeScript source (npm run bake) as bake', () => {
+    expect(commandName('/app/node_modules/.bin/skinned-mesh-bake')).toBe('skinned-mesh-bake');
+    expect(commandName('/app/node_modules/skinned-mesh-webgpu/dist/cli/skinned-mesh-bake.js')).toBe('skinned-mesh-bake');
+    expect(commandName('/repo/src/cli/bin.ts')).toBe('bake');
+    expect(commandName(undefined)).toBe('bake');
+    expect(() => parseBakeArgs(['--help'], 'skinned-mesh-bake')).toThrow(bakeUsage('skinned-mesh-bake'));
+    expect(() => parseBakeArgs([])).toThrow(`no FILE given; ${bakeUsage('bake')}`);
   });
 });
 
