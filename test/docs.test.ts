@@ -2,7 +2,8 @@
  * The documentation as a reader meets it: README.md is a front page (the two commands first,
  * at most ~250 lines) that links every guide in docs/; every relative link in README.md and
  * docs/*.md reaches a file of the repository, and every `#anchor` a heading of that file; every
- * picture in docs/ is shown somewhere. (test/index.test.ts checks the names the docs write.)
+ * picture in docs/ is shown somewhere; every package package.json depends on has its line in the
+ * README's Dependencies section. (test/index.test.ts checks the names the docs write.)
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,6 +15,23 @@ const FIRST_COMMANDS = '```sh\nnpm ci && npm run demo\nnpm ci && npm test\n```';
 const FRONT_PAGE_MAX_LINES = 250;
 
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
+
+const DEPENDENCIES_HEADING = '## Dependencies';
+
+/**
+ * The packages of `pkg` (dependencies, devDependencies, peerDependencies) that the README's
+ * Dependencies section does not name as code (`name`): the team's rule is that each has a line
+ * there saying why it is one.
+ */
+function dependenciesWithoutReadmeLine(readme: string, pkg: Record<string, Record<string, string> | undefined>): string[] {
+  const start = readme.indexOf(`\n${DEPENDENCIES_HEADING}\n`);
+  if (start < 0) return [`README.md has no "${DEPENDENCIES_HEADING}" section`];
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  const named = new Set(Array.from(section.matchAll(/`([^`\s]+)`/g), (m) => m[1]));
+  const packages = new Set(['dependencies', 'devDependencies', 'peerDependencies'].flatMap((field) => Object.keys(pkg[field] ?? {})));
+  return [...packages].filter((name) => !named.has(name)).sort();
+}
 
 /** What is wrong with each relative link of `file` (a missing file or anchor), as `file:line: target: why`. */
 function brokenLinks(file: string, text = read(file)): string[] {
@@ -67,6 +85,17 @@ describe('the documentation', () => {
   it('gives anchors as GitHub does', () => {
     expect([...anchorsOf('# `<skinned-mesh-viewer>` (`src/element`)\n## Compared with `<model-viewer>` 4.4\n## Tests\n## Tests\n')])
       .toEqual(['skinned-mesh-viewer-srcelement', 'compared-with-model-viewer-44', 'tests', 'tests-1']);
+  });
+
+  it("names every dependency of package.json in the README's Dependencies section", () => {
+    expect(dependenciesWithoutReadmeLine(read('README.md'), JSON.parse(read('package.json')))).toEqual([]);
+  });
+
+  it('catches a dependency the Dependencies section does not name (prose or another section does not count)', () => {
+    const readme = '# x\n\nUses `left-pad`.\n\n## Dependencies\n\n- `a` for this; `@scope/b` for that; C-lib (no code span).\n\n## Licence\n\n`d`\n';
+    const pkg = { dependencies: { a: '1', 'left-pad': '1' }, devDependencies: { '@scope/b': '1', 'c-lib': '1', d: '1' }, peerDependencies: { e: '1' } };
+    expect(dependenciesWithoutReadmeLine(readme, pkg)).toEqual(['c-lib', 'd', 'e', 'left-pad']);
+    expect(dependenciesWithoutReadmeLine('# x\n', pkg)).toEqual(['README.md has no "## Dependencies" section']);
   });
 
   it('shows every picture in docs/', () => {
