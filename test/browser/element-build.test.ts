@@ -119,6 +119,12 @@ describe('library build', () => {
     expect(existsSync(join(OUT, 'types', STALE_DECLARATION, '..'))).toBe(false);
   });
 
+  it('prints no warning: npm pack (its prepack, the build) writes nothing to stderr', () => {
+    // Once there were draco's "Module fs/path has been externalized", rolldown's "name is a
+    // function. Set … debugName" (vite.config.ts dracoNodeBranchUnused, elementFirstLoadChunk).
+    expect(packedLibrary().packStderr).toBe('');
+  });
+
   it('reports each minified entry and chunk with its size, and what an entry loads before its first lazy import (sizes.json)', () => {
     const sizes = JSON.parse(readFileSync(join(OUT, 'sizes.json'), 'utf8')) as {
       entries: { entry: string; bytes: number; gzip: number; firstLoad: { files: number; bytes: number; gzip: number }; lazy: string[] }[];

@@ -34,6 +34,8 @@ export interface PackedLibrary {
   dist: string;
   /** The `npm pack` tarball. */
   tarball: string;
+  /** What `npm pack` (its `prepack`, the build) wrote to stderr: the build's warnings, if any. */
+  packStderr: string;
 }
 
 /** What the build writes into dist/ that the checks read (dist/site, from a full `npm run build`, is not the package's). */
@@ -51,16 +53,18 @@ export function packedLibrary(): PackedLibrary {
     mkdirSync(building, { recursive: true });
     mkdirSync(join(ROOT, 'dist/types', STALE_DECLARATION, '..'), { recursive: true });
     writeFileSync(join(ROOT, 'dist/types', STALE_DECLARATION), 'export {};\n');
+    // Without vitest's NODE_ENV=test, as a user packs (under it Vite leaves out some of the build's warnings).
+    const { NODE_ENV: _, ...env } = process.env;
     const pack = spawnSync('npm', ['pack', '--pack-destination', building, '--silent'], {
-      cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' },
+      cwd: ROOT, encoding: 'utf8', env: { ...env, npm_config_update_notifier: 'false' },
     });
     if (pack.status !== 0) throw new Error(`npm pack failed (${pack.status}):\n${pack.stdout}\n${pack.stderr}`);
     const tarball = readdirSync(building).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack wrote no tarball into ${building}`);
     for (const output of BUILD_OUTPUTS) cpSync(join(ROOT, 'dist', output), join(building, 'dist', output), { recursive: true });
-    writeFileSync(join(building, 'packed.json'), JSON.stringify({ tarball }));
+    writeFileSync(join(building, 'packed.json'), JSON.stringify({ tarball, packStderr: pack.stderr }));
     renameSync(building, dir);
   }
-  const { tarball } = JSON.parse(readFileSync(made, 'utf8')) as { tarball: string };
-  return { dist: join(dir, 'dist'), tarball: join(dir, tarball) };
+  const { tarball, packStderr } = JSON.parse(readFileSync(made, 'utf8')) as { tarball: string; packStderr: string };
+  return { dist: join(dir, 'dist'), tarball: join(dir, tarball), packStderr };
 }
