@@ -4,7 +4,8 @@
  * pass with no warning but "not logged in", and the tarball holds what package.json promises
  * (name, version, licence, every `exports`/`types`/`bin` target, `engines` its dependencies
  * accept, `sideEffects` naming packed files) and nothing outside `files`: no tests, fixtures,
- * sources or shared assets.
+ * sources or shared assets. Every relative link of the packed README.md (what node_modules, npm
+ * and unpkg show) leads to a packed file: the guides and the picture it links are packed.
  *
  * No network: `--offline` and a registry address nothing listens on (a dry run only names the
  * registry; were it asked, the run would fail). npm checks a folder's package.json (a tarball's it
@@ -16,10 +17,11 @@
  * missing, a dependency wanting a newer Node) must be refused with each of those problems named.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linksOf } from '../support/docs.ts';
 import { packedLibrary } from '../support/packed-library.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -52,6 +54,8 @@ interface DryRun {
   warnings: string[];
   manifest: Manifest;
   files: string[];
+  /** The packed README.md's text ('' when none is packed). */
+  readme: string;
 }
 
 /**
@@ -70,13 +74,14 @@ function publishDryRun(tarball: string, work: string): DryRun {
   const lines = result.stderr.split('\n');
   const warnings = lines.filter((line) => line.startsWith('npm warn') && !NOT_LOGGED_IN.test(line));
   const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as Manifest;
-  if (result.status !== 0) return { status: result.status, warnings: [...warnings, ...lines.filter((l) => l.startsWith('npm error'))], manifest, files: [] };
+  const readme = existsSync(join(folder, 'README.md')) ? readFileSync(join(folder, 'README.md'), 'utf8') : '';
+  if (result.status !== 0) return { status: result.status, warnings: [...warnings, ...lines.filter((l) => l.startsWith('npm error'))], manifest, files: [], readme };
   const listed = Object.values(JSON.parse(result.stdout) as Record<string, { files: { path: string }[] }>)[0]!;
   const files = listed.files.map((f) => f.path).sort();
   const inTarball = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l && !l.endsWith('/'))
     .map((l) => l.replace(/^package\//, '')).sort();
   if (files.join('\n') !== inTarball.join('\n')) warnings.push(`the folder would publish other files than the tarball holds: ${files.length} vs ${inTarball.length}`);
-  return { status: result.status, warnings, manifest, files };
+  return { status: result.status, warnings, manifest, files, readme };
 }
 
 /** The lowest Node a `>=A.B.C` engines range allows. */
@@ -116,10 +121,18 @@ function publishProblems(run: DryRun, engines: (name: string) => string | undefi
 
   const roots = manifest.files ?? [];
   if (roots.length === 0) problems.push('files is not set');
-  for (const root of roots) if (!files.some((f) => f.startsWith(`${root}/`))) problems.push(`files entry ${root} packs nothing`);
+  // An entry is a folder (everything under it), a file, or a glob (`docs/*.md`).
+  const packs = (root: string, file: string): boolean => (root.includes('*') ? globPattern(root).test(file) : file === root || file.startsWith(`${root}/`));
+  for (const root of roots) if (!files.some((f) => packs(root, f))) problems.push(`files entry ${root} packs nothing`);
   for (const file of files) {
-    if (!ALWAYS_PACKED.includes(file) && !roots.some((root) => file.startsWith(`${root}/`))) problems.push(`${file} is packed but outside files`);
+    if (!ALWAYS_PACKED.includes(file) && !roots.some((root) => packs(root, file))) problems.push(`${file} is packed but outside files`);
     if (NEVER_PACKED.test(file)) problems.push(`${file} is packed: not part of the package`);
+  }
+  // What node_modules, npm and unpkg show: a relative link of the README must lead to a packed file.
+  for (const { target, line } of linksOf(run.readme)) {
+    if (/^[a-z][a-z+.-]*:/i.test(target) || target.startsWith('#')) continue;
+    const path = posix.normalize(decodeURIComponent(target.split('#')[0]!));
+    if (!packed.has(path)) problems.push(`README.md:${line} links ${target}, which is not in the tarball`);
   }
 
   mustBePacked('types', manifest.types);
@@ -189,7 +202,7 @@ describe('npm publish --dry-run', () => {
     expect(readFileSync(join(packedLibrary().dist, '..', bin), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
   }, 120_000);
 
-  it('names each problem of a doctored tarball: a rewritten bin, a packed test, a missing export, a dependency wanting a newer Node', () => {
+  it('names each problem of a doctored tarball: a rewritten bin, a packed test, README links to unpacked files, a missing export, a dependency wanting a newer Node', () => {
     const pkg = join(work, 'doctored', 'package');
     mkdirSync(join(pkg, 'dist/lib'), { recursive: true });
     mkdirSync(join(pkg, 'dist/test'), { recursive: true });
@@ -200,7 +213,8 @@ describe('npm publish --dry-run', () => {
       scripts: { prepack: 'true' }, dependencies: { 'needs-node-22': '1.0.0' },
     };
     writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest));
-    for (const file of ['README.md', 'LICENSE', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/cli.js', 'dist/test/fixture.test.js']) writeFileSync(join(pkg, file), '\n');
+    for (const file of ['LICENSE', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/cli.js', 'dist/test/fixture.test.js']) writeFileSync(join(pkg, file), '\n');
+    writeFileSync(join(pkg, 'README.md'), '# doctored\n\n[the module](dist/lib/index.js) [a guide](docs/guide.md#use) [web](https://example.com/x) [top](#doctored)\n\n![a picture](./public/shot.png)\n');
     const tarball = join(work, 'doctored.tgz');
     expect(spawnSync('tar', ['-czf', tarball, '-C', join(work, 'doctored'), 'package']).status).toBe(0);
 
@@ -208,6 +222,8 @@ describe('npm publish --dry-run', () => {
     expect(problems.some((p) => /npm warned: .*bin/i.test(p))).toBe(true);
     expect(problems.filter((p) => !p.startsWith('npm warned'))).toEqual([
       'dist/test/fixture.test.js is packed: not part of the package',
+      'README.md:3 links docs/guide.md#use, which is not in the tarball',
+      'README.md:5 links ./public/shot.png, which is not in the tarball',
       'exports["./extra"].types → ./dist/lib/extra.d.ts is not in the tarball',
       'exports["./extra"].import → ./dist/lib/extra.js is not in the tarball',
       'needs-node-22 wants Node >=22, engines.node says >=20.19',
