@@ -252,6 +252,25 @@ function documentationLinksInBuild(): Plugin {
   };
 }
 
+/** The library's sources, which the demo and the examples import by the package's name (resolve.alias below). */
+const SOURCES_DIR = fileURLToPath(new URL('./src/', import.meta.url));
+
+/**
+ * In the site's build, the library's sources keep their side effects, as the dev server runs
+ * them and as a consumer's bundler keeps dist/lib's: package.json `sideEffects` names only
+ * dist/lib (its entries and chunks, where the sources end up when packed), so for a file of src/
+ * it says "none", and `import 'skinned-mesh-webgpu'` (the demo) or `import
+ * 'skinned-mesh-webgpu/element'` (the examples), which bind nothing, would be dropped with the
+ * customElements.define they exist for. Said per module: what resolving reads from package.json
+ * overrides a default such as `treeshake.moduleSideEffects`.
+ */
+function sourcesKeepSideEffectsInSite(): Plugin {
+  return {
+    name: 'sources-keep-side-effects-in-site',
+    transform: (code, id) => (id.startsWith(SOURCES_DIR) ? { code, moduleSideEffects: true } : null),
+  };
+}
+
 // One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
@@ -259,11 +278,11 @@ export default defineConfig(({ command, mode }) => ({
   // The library's files find each other relative to where the page loads them from (the
   // decoders' workers: `assets/draco-worker-*.js` with its WebAssembly, `assets/ktx2-worker-*.js`).
   // Their WGSL without comments or indentation (scripts/wgsl-compact.mjs); shaders/ stays readable.
-  // The site build (the demo's page thread, whose Draco fallback is the real decoder) gets dracoNodeBranchUnused too;
-  // not the cli build (Node, where the decoder is a dependency Node loads) nor the tests.
+  // The site build (the demo's page thread, whose Draco fallback is the real decoder) gets dracoNodeBranchUnused too,
+  // and keeps the sources' side effects (sourcesKeepSideEffectsInSite); not the cli build (Node, where the decoder is a dependency Node loads) nor the tests.
   ...(mode === 'lib' || mode === 'lib-min'
     ? { base: './', plugins: [decodersOnlyInWorkers(), exrLoaderAlone(), compactWgslImports(), hoistedChunkImports()] }
-    : { plugins: [exrLoaderAlone(), documentationLinksInBuild(), ...(command === 'build' && mode !== 'cli' ? [dracoNodeBranchUnused()] : [])] }),
+    : { plugins: [exrLoaderAlone(), documentationLinksInBuild(), ...(command === 'build' && mode !== 'cli' ? [dracoNodeBranchUnused(), sourcesKeepSideEffectsInSite()] : [])] }),
   // Workers are module workers (src/gltf/offthread.ts starts them with type: 'module'), each
   // one file with what it imports lazily inlined (the Basis transcoder into the KTX2 worker).
   // The Draco worker runs the decoder's browser branch only.

@@ -50,7 +50,7 @@ export function entrySources() {
 export async function apiReference({ out, extraEntries = [] } = {}) {
   // Loaded here, not on import, so that reading `entrySources` costs nothing.
   register('./typedoc-typescript.mjs', import.meta.url);
-  const { Application, Converter, Logger, LogLevel, PageEvent } = await import('typedoc');
+  const { Application, Converter, JSX, Logger, LogLevel, PageEvent } = await import('typedoc');
   /** TypeDoc's logger, keeping each warning and error as a line. */
   class CollectingLogger extends Logger {
     problems = [];
@@ -109,6 +109,9 @@ export async function apiReference({ out, extraEntries = [] } = {}) {
       app.renderer.on(PageEvent.END, (page) => {
         page.contents = page.contents?.replace(/href="((?:\.\.\/)*)media\/([\w-]+\.html)(?=[#"])/g, 'href="$1../examples/$2');
       });
+      // No icon, as the demo and the examples ask (`<link rel="icon" href="data:,">`): without
+      // one, the browser asks for /favicon.ico, which the site has not, and logs a console error.
+      app.renderer.hooks.on('head.end', () => JSX.createElement('link', { rel: 'icon', href: 'data:,' }));
       await app.generateDocs(project, out);
     }
     return logger.problems;

@@ -7,6 +7,12 @@
  * guide (docs/*.md) with its pictures, bench/README.md as a page (not a raw copy), the API
  * reference, and the "Documentation" links reach it.
  *
+ * The built site is then opened in Chromium as a reader would serve it (`vite preview`, README.md):
+ * the demo, an element example and the API reference's index, each with no console error, the
+ * element defined and a model loaded. The test pages' build (test/support/built-pages.ts) keeps
+ * every module's side effects, so only this build shows whether the site's own settings keep
+ * `import 'skinned-mesh-webgpu'` (which registers the element).
+ *
  * That TypeDoc run is also test/scripts/api-reference.test.ts's check of the check (one run, not
  * two: each converts the whole API, ~10 CPU-s): the script is run as a command with the fixture
  * entry that breaks each rule once, and must report exactly the fixture's three problems (so the
@@ -17,8 +23,14 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preview, type PreviewServer } from 'vite';
 import { SITE_DOCS_DIR } from '../../vite.config.ts';
+import { browserUnavailable, CHROMIUM, chromiumArgs } from '../support/browser.ts';
+
+const unavailable = browserUnavailable();
+if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PAGES = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.html'));
@@ -38,6 +50,29 @@ const loadedFiles = (html: string) => [...html.matchAll(/<(?:script[^>]*\ssrc|li
 
 /** An entry point that breaks each rule of the API reference once (never part of the package). */
 const FIXTURE = 'test/support/api-reference-fixture.ts';
+
+/** How long a page of the built site may take to load its model (SwiftShader draws; the first page compiles the pipelines). */
+const LOAD_TIMEOUT_MS = 60_000;
+
+/** The element's tag, as a page that installed the package writes it. */
+const TAG = 'skinned-mesh-viewer';
+
+/**
+ * Runs in every page before its scripts: counts the `load` events of the page's viewers (a
+ * capturing listener on the document sees them although they do not bubble), from the start,
+ * so that one fired before the test asks is not missed.
+ */
+function countViewerLoads(tag: string): void {
+  const loads = { count: 0 };
+  (globalThis as unknown as { viewerLoads: typeof loads }).viewerLoads = loads;
+  document.addEventListener('load', (event) => { if ((event.target as Element).localName === tag) loads.count++; }, true);
+}
+
+/** The `load` events of the page's viewers so far (countViewerLoads). */
+const viewerLoads = (page: Page) => page.evaluate(() => (globalThis as unknown as { viewerLoads: { count: number } }).viewerLoads.count);
+
+/** Whether the page has <skinned-mesh-viewer> defined. */
+const elementDefined = (page: Page) => page.evaluate((tag) => customElements.get(tag) !== undefined, TAG);
 
 describe('the site build', () => {
   let out: string;
@@ -121,5 +156,59 @@ describe('the site build', () => {
       expect(targetFile(out, page, link![1]), `${page}: ${link![1]}`).toBe(join(out, SITE_DOCS_DIR, 'index.html'));
       expect(existsSync(targetFile(out, page, link![1])), `${page}: ${link![1]}`).toBe(true);
     }
+  });
+
+  describe.skipIf(!!unavailable)('served as README.md says (vite preview) and opened in Chromium', () => {
+    let server: PreviewServer;
+    let browser: Browser;
+    let page: Page;
+    const consoleErrors: string[] = [];
+    let baseUrl: string;
+    beforeAll(async () => {
+      server = await preview({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), logLevel: 'silent', preview: { host: '127.0.0.1', port: 0, strictPort: false }, build: { outDir: out } });
+      baseUrl = server.resolvedUrls!.local[0];
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArgs() });
+      // Small: the page's model loading is what is checked here, not how it looks.
+      page = await browser.newPage({ viewport: { width: 480, height: 360 } });
+      page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+      page.on('pageerror', (error) => consoleErrors.push(error.message));
+      await page.addInitScript(countViewerLoads, TAG);
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    /**
+     * Opens `path` of the site, where the element is defined once the page has loaded (its module
+     * scripts run before the page's `load`), and waits for a viewer's `load` event (or a console
+     * error, which fails sooner).
+     */
+    async function openAndLoad(path: string): Promise<void> {
+      // What an earlier page logged is that test's (it failed there).
+      consoleErrors.length = 0;
+      await page.goto(new URL(path, baseUrl).href);
+      expect(await elementDefined(page), `${path}: <${TAG}> defined (console: ${consoleErrors.join('; ')})`).toBe(true);
+      await expect.poll(async () => consoleErrors.length > 0 || (await viewerLoads(page)) > 0, { timeout: LOAD_TIMEOUT_MS }).toBe(true);
+      expect(consoleErrors.splice(0), path).toEqual([]);
+      expect(await viewerLoads(page), `${path}: a viewer loaded`).toBeGreaterThan(0);
+    }
+
+    it('the demo defines the element and loads its model; its "Documentation" link opens the API reference\'s index', async () => {
+      await openAndLoad('./');
+      await page.click('a:text-is("Documentation")');
+      await page.waitForLoadState('load');
+      expect(new URL(page.url()).pathname).toBe(`/${SITE_DOCS_DIR}/`);
+      expect(await page.title()).toBe('skinned-mesh-webgpu');
+      // TypeDoc's scripts (search, navigation) have run: they fill the page's navigation.
+      await expect.poll(() => page.locator('.site-menu a').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(consoleErrors.splice(0)).toEqual([]);
+    }, LOAD_TIMEOUT_MS + 30_000);
+
+    // One example: the others import the element by the same subpath (each page costs ~1–1.5 CPU-s
+    // here); the demo imports the package's main entry.
+    it('an example (embed.html: the element\'s subpath alone) defines the element and loads its model', async () => {
+      await openAndLoad('examples/embed.html');
+    }, LOAD_TIMEOUT_MS + 30_000);
   });
 });
