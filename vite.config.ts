@@ -4,6 +4,7 @@ import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, Rolldown } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { servedApiReference } from './scripts/api-reference-server.mjs';
 import { LANES_VARIABLE, LATE_BROWSER_TESTS } from './scripts/test.mjs';
 import { compactWgslImports } from './scripts/wgsl-compact.mjs';
 
@@ -234,23 +235,12 @@ function sitePages(): Record<string, string> {
 }
 
 /**
- * Where the built site has the documentation (scripts/build.mjs): TypeDoc's rendering of the
- * front page (its index), the guides (`documents/`) and the API reference, in one site.
+ * Where the site has the documentation: TypeDoc's rendering of the front page (its index), the
+ * guides (`documents/`) and the API reference, in one site, made by scripts/api-reference.mjs;
+ * written there by `npm run build` (scripts/build.mjs) and served there by `npm run demo`
+ * (scripts/api-reference-server.mjs), so the pages' "Documentation" links are the same in both.
  */
 export const SITE_DOCS_DIR = 'api';
-
-/**
- * The pages' "Documentation" links name README.md, which the dev server serves; the built
- * site has no README.md but the rendered documentation (SITE_DOCS_DIR), so the build points
- * them there (test/examples/site-build.test.ts follows them).
- */
-function documentationLinksInBuild(): Plugin {
-  return {
-    name: 'documentation-links-in-build',
-    apply: 'build',
-    transformIndexHtml: (html) => html.replace(/href="((?:\.\.\/)*)README\.md"/g, `href="$1${SITE_DOCS_DIR}/"`),
-  };
-}
 
 /** The library's sources, which the demo and the examples import by the package's name (resolve.alias below). */
 const SOURCES_DIR = fileURLToPath(new URL('./src/', import.meta.url));
@@ -280,9 +270,10 @@ export default defineConfig(({ command, mode }) => ({
   // Their WGSL without comments or indentation (scripts/wgsl-compact.mjs); shaders/ stays readable.
   // The site build (the demo's page thread, whose Draco fallback is the real decoder) gets dracoNodeBranchUnused too,
   // and keeps the sources' side effects (sourcesKeepSideEffectsInSite); not the cli build (Node, where the decoder is a dependency Node loads) nor the tests.
+  // The dev server (`npm run demo`, the browser tests' server) serves the documentation at SITE_DOCS_DIR, as the site has it.
   ...(mode === 'lib' || mode === 'lib-min'
     ? { base: './', plugins: [decodersOnlyInWorkers(), exrLoaderAlone(), compactWgslImports(), hoistedChunkImports()] }
-    : { plugins: [exrLoaderAlone(), documentationLinksInBuild(), ...(command === 'build' && mode !== 'cli' ? [dracoNodeBranchUnused(), sourcesKeepSideEffectsInSite()] : [])] }),
+    : { plugins: [exrLoaderAlone(), servedApiReference({ path: `/${SITE_DOCS_DIR}/` }), ...(command === 'build' && mode !== 'cli' ? [dracoNodeBranchUnused(), sourcesKeepSideEffectsInSite()] : [])] }),
   // Workers are module workers (src/gltf/offthread.ts starts them with type: 'module'), each
   // one file with what it imports lazily inlined (the Basis transcoder into the KTX2 worker).
   // The Draco worker runs the decoder's browser branch only.

@@ -2,7 +2,8 @@
  * The example pages (examples/*.html) in Chromium with WebGPU on SwiftShader: every page
  * draws (pixels other than the background colour in its canvas) with no console error, the index
  * lists every example, and no link on the examples or the demo page is dead (each resolves to
- * a file of the dev server, which answers a 404 for any other path: vite.config.ts `appType`).
+ * a file of the dev server, which answers a 404 for any other path: vite.config.ts `appType`);
+ * their "Documentation" links open the rendered documentation the dev server serves at /api/.
  *
  * One page visits every example in turn, at a small size (480×420): what costs here is SwiftShader
  * drawing, not the number of pages. The crowd example draws 10,000 characters by default; the
@@ -16,6 +17,7 @@ import type { Page } from 'playwright-core';
 import { browserUnavailable, startBrowserSession, type BrowserSession } from '../support/browser.ts';
 import { ARTIFACTS_DIR, decodeImageBytes } from '../support/png.ts';
 import { BUILT_PAGES_PATH, testPageUrl } from '../support/built-pages.ts';
+import { SITE_DOCS_DIR } from '../../vite.config.ts';
 
 const unavailable = browserUnavailable();
 if (unavailable && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${unavailable}`);
@@ -179,6 +181,14 @@ describe.skipIf(!!unavailable)('the examples', () => {
     const fromDemo = [...demoHtml.matchAll(/\shref="([^"]*)"/g)].map((m) => new URL(m[1], `${session.baseUrl}/`).href);
     expect(fromDemo.map((href) => new URL(href).pathname), 'the demo links the examples').toContain('/examples/');
     expect(await deadLinks([...fromIndex, ...fromDemo], session.baseUrl)).toEqual([]);
+    // The "Documentation" links open the rendered documentation at /api/, as in the built site
+    // (scripts/api-reference-server.mjs makes it on the first request: one TypeDoc run, or none
+    // when node_modules/.cache/api-reference has today's), not README.md's Markdown.
+    const documentation = [...fromIndex, ...fromDemo].filter((href) => new URL(href).pathname === `/${SITE_DOCS_DIR}/`);
+    expect(documentation, 'the demo and the index link the documentation').toHaveLength(2);
+    const index = await fetch(documentation[0]);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await index.text()).toMatch(/<title>skinned-mesh-webgpu<\/title>[^]*<a href="modules\.html"/);
     // The check fails where it should: a missing page, and another site.
     expect(await deadLinks([`${session.baseUrl}/examples/no-such-example.html`, 'https://example.com/'], session.baseUrl)).toEqual([
       `${session.baseUrl}/examples/no-such-example.html (404)`, 'https://example.com/ (another site)',

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
+import { SITE_DOCS_DIR } from '../../vite.config.ts';
 import { lockAbandoned, tryLock } from './fixture-cache.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -176,12 +177,12 @@ async function buildInto(outDir: string): Promise<string[]> {
     // Said per module: what resolving reads from package.json overrides any default.
     transform: (code) => ({ code, moduleSideEffects: true }),
   });
-  // The pages' README.md links go where they go from the dev server (its /README.md), before
-  // the config's documentationLinksInBuild points them at the built site's api/, which the test
-  // server has not (examples.test.ts follows every link).
+  // The pages' documentation links (`api/`, `../api/`) go where they go from the dev server (its
+  // /api/: scripts/api-reference-server.mjs), not under BUILT_PAGES_PATH, where the test server has
+  // no documentation (examples.test.ts follows every link).
   const documentationLinksAsServed: Plugin = {
     name: 'test-pages-documentation-links',
-    transformIndexHtml: { order: 'pre', handler: (html) => html.replace(/href="(?:\.\.\/)*README\.md"/g, 'href="/README.md"') },
+    transformIndexHtml: { order: 'pre', handler: (html) => html.replace(new RegExp(`href="(?:\\.\\./)*${SITE_DOCS_DIR}/"`, 'g'), `href="/${SITE_DOCS_DIR}/"`) },
   };
   for (const [pages, assetsDir] of [[TEST_PAGES, 'assets'], [SITE_PAGES, 'site-assets']] as const) {
     await build({
