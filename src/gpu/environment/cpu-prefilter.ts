@@ -246,7 +246,7 @@ function specularSamples(
  * `fsSpecular`): SPECULAR_SAMPLES GGX samples around each texel's direction, each read at the
  * level of detail whose texel covers its solid angle (filtered importance sampling).
  */
-function specularLevel(radiance: readonly CubeLevel[], size: number, roughness: number): CubeLevel {
+async function specularLevel(radiance: readonly CubeLevel[], size: number, roughness: number, between: () => Promise<void>): Promise<CubeLevel> {
   const texels = new Float32Array(FACES * size * size * RGBA);
   const alpha = roughness * roughness, a2 = alpha * alpha, samples = SPECULAR_SAMPLES;
   const texelSolidAngle = (4 * Math.PI) / (6 * radiance[0].size * radiance[0].size);
@@ -260,6 +260,9 @@ function specularLevel(radiance: readonly CubeLevel[], size: number, roughness: 
     sinTheta[k] = Math.sqrt(Math.max(0, 1 - cosTheta[k] * cosTheta[k]));
   }
   for (let face = 0; face < FACES; face++) {
+    // A face at a time: a level's faces took 40–50 ms together in Chromium on the 2-core VM, long
+    // enough to hold up the model's download and JSON, whose pipelines are the first frame's longest wait.
+    if (face > 0) await between();
     for (let j = 0; j < size; j++) {
       for (let i = 0; i < size; i++) {
         faceDirection(face, ((i + 0.5) / size) * 2 - 1, ((j + 0.5) / size) * 2 - 1, n);
@@ -300,7 +303,7 @@ export async function prefilterCubeOnCpu(image: EquirectImage, between: () => Pr
   const specular: CubeLevel[] = [radiance[Math.log2(SPECULAR_SIZE_RATIO)]];
   for (let level = 1; level < SPECULAR_LEVELS; level++) {
     await between();
-    specular.push(specularLevel(radiance, specularSize >> level, level / (SPECULAR_LEVELS - 1)));
+    specular.push(await specularLevel(radiance, specularSize >> level, level / (SPECULAR_LEVELS - 1), between));
   }
   return { radiance, specular };
 }

@@ -165,3 +165,12 @@ describe.runIf(device)('prefilterEnvironmentOnCpu', () => {
     });
   });
 });
+
+describe('prefilterCubeOnCpu', () => {
+  it('yields between the faces of every level, so that no slice holds a page\'s thread for a whole level', async () => {
+    let slices = 0;
+    await prefilterCubeOnCpu(neutralEnvironment(), async () => { slices++; });
+    // Six radiance faces, then before each specular level 1…5 and between its six faces.
+    expect(slices).toBe(6 + 5 * 6);
+  });
+});
