@@ -8,6 +8,9 @@ import { A11Y_MARKUP, A11Y_STYLES } from './a11y.ts';
  * on any ancestor inherit into every viewer.
  */
 
+// A load of unknown length shows a still bar that starts sliding only after a second (`.progress.indeterminate`):
+// every moving frame is drawn by the compositor, work that a CPU-rendered browser (SwiftShader) takes from the load
+// itself, and a quick load has nothing to show moving.
 export const STYLES = `
 :host {
   display: block;
@@ -74,7 +77,7 @@ canvas.empty { visibility: hidden; }
   transform: scaleX(0);
   transition: transform 0.1s linear;
 }
-.progress.indeterminate .bar { width: 30%; transform: none; animation: smv-slide 1.2s ease-in-out infinite; }
+.progress.indeterminate .bar { width: 30%; transform: none; animation: smv-slide 1.2s ease-in-out 1s infinite; }
 @keyframes smv-slide { from { translate: -100% 0; } to { translate: 340% 0; } }
 @media (prefers-reduced-motion: reduce) {
   .bar { transition: none; }

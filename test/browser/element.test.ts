@@ -327,6 +327,29 @@ describe.skipIf(!!unavailable)('<skinned-mesh-viewer> in headless Chromium', () 
       });
     });
 
+    it('a load not yet of known length shows a still bar, which slides only once a second has passed', async () => {
+      const bar = await page.evaluate(async () => {
+        const el = document.createElement('skinned-mesh-viewer');
+        const progress = el.shadowRoot!.querySelector<HTMLElement>('.progress')!;
+        // Read as the bar is first shown (the load starts once the viewer is seen near the viewport), before
+        // the response can say its length.
+        const seen = new Promise<{ shown: boolean; indeterminate: boolean; animation: string; delay: string }>((done) => {
+          new MutationObserver((_, observer) => {
+            if (progress.hidden) return;
+            observer.disconnect();
+            const style = getComputedStyle(progress.querySelector('.bar')!);
+            done({ shown: true, indeterminate: progress.classList.contains('indeterminate'), animation: style.animationName, delay: style.animationDelay });
+          }).observe(progress, { attributes: true });
+        });
+        document.getElementById('stage')!.append(el);
+        el.setAttribute('src', '/assets/CesiumMan.glb');
+        const result = await seen;
+        el.remove();
+        return result;
+      });
+      expect(bar).toEqual({ shown: true, indeterminate: true, animation: 'smv-slide', delay: '1s' });
+    });
+
     it('fires progress and load; plays, seeks and ends a clip with animationend', async () => {
       await addViewer(page, 'events', { src: '/assets/CesiumMan.glb' });
       await whenLoaded(page, 'events');
