@@ -244,6 +244,8 @@ export const SITE_DOCS_DIR = 'api';
 
 /** The library's sources, which the demo and the examples import by the package's name (resolve.alias below). */
 const SOURCES_DIR = fileURLToPath(new URL('./src/', import.meta.url));
+/** The module ids of SOURCES_DIR's files. */
+const SOURCE_IDS = new RegExp(`^${SOURCES_DIR.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')}`);
 
 /**
  * In the site's build, the library's sources keep their side effects, as the dev server runs
@@ -257,7 +259,8 @@ const SOURCES_DIR = fileURLToPath(new URL('./src/', import.meta.url));
 function sourcesKeepSideEffectsInSite(): Plugin {
   return {
     name: 'sources-keep-side-effects-in-site',
-    transform: (code, id) => (id.startsWith(SOURCES_DIR) ? { code, moduleSideEffects: true } : null),
+    // The filter spares the bundler a call into JavaScript for every other module (node_modules).
+    transform: { filter: { id: SOURCE_IDS }, handler: (code) => ({ code, moduleSideEffects: true }) },
   };
 }
 
