@@ -14,6 +14,7 @@ import {
 } from './geometry.ts';
 import { BASE_FIGURE, CHARACTER_FIGURE, CHARACTER_HEAD_PIVOT, CHARACTER_HAND_SCALE, CHARACTER_HEAD_SCALE, scaleJointPart, type Figure } from './figure.ts';
 import { addOutfitMaterials, buildOutfit } from './outfit.ts';
+import { seatInfluences, seatRings } from './seat.ts';
 import { Rig, SIDES, sideSign, type JointSpec, type Side } from './rig.ts';
 import { writeSkinnedScene } from './scene.ts';
 
@@ -33,6 +34,8 @@ const LOWER_ARM = 0.26;
 const HAND = 0.16;
 const HIP_Y = 0.95;
 const LEG_X = 0.095;
+/** The hip joints' height. */
+const LEG_TOP = 0.92;
 const UPPER_LEG = 0.42;
 const LOWER_LEG = 0.42;
 const FPS = 30;
@@ -76,7 +79,7 @@ export function jointSpecs(): JointSpec[] {
   for (const side of SIDES) {
     const x = sideSign(side) * LEG_X;
     const upper = specs.length;
-    const top = 0.92;
+    const top = LEG_TOP;
     specs.push(
       { name: `UpperLeg.${side}`, parent: 1, head: [x, top, 0], dir: [0, -1, 0] },
       { name: `LowerLeg.${side}`, parent: upper, head: [x, top - UPPER_LEG, 0], dir: [0, -1, 0] },
@@ -87,6 +90,15 @@ export function jointSpecs(): JointSpec[] {
   return specs;
 }
 
+
+/**
+ * Where a leg's weights pass from the Hips to its UpperLeg: ±LEG_BLEND about LEG_KNOT below the hip
+ * joint. Below the joint rather than at it, so that the trousers under the belt's lower edge (2 cm
+ * above the joint, and rigid on the Hips) are the Hips' alone. The seat (seat.ts) over the legs'
+ * tops blends between the same heights, so a stride moves it with the thighs it covers.
+ */
+const LEG_KNOT = 0.03;
+const LEG_BLEND = 0.05;
 
 /** The base body's neck radius, metres. */
 const NECK_RADIUS = 0.046;
@@ -121,15 +133,22 @@ export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true,
   const dark = new MeshData();
 
   // Torso: an elliptical lathe from crotch to neck base, Hips → Spine → Chest → Neck; split in two at the
-  // waistline (both halves share the ring there, so the surface stays closed).
-  const torso = { frame: frameAlong([0, 0, 0], Y), segments: 28, influences: torsoInfluences(rig) };
+  // waistline (both halves share the ring there, so the surface stays closed). A figure with a seat
+  // starts it there: the bottom turns into the thighs and follows them (seat.ts).
+  const torsoRings = figure.seat
+    ? [...seatRings(figure.seat.rings, { x: LEG_X, top: LEG_TOP, rings: figure.leg.rings }, figure.seat.poleH, figure.seat.poleDz), ...figure.torso]
+    : figure.torso;
+  const influences = figure.seat
+    ? seatInfluences(torsoInfluences(rig), { left: j('UpperLeg.L'), right: j('UpperLeg.R') }, LEG_TOP - LEG_KNOT - LEG_BLEND, LEG_TOP - LEG_KNOT + LEG_BLEND)
+    : torsoInfluences(rig);
+  const torso = { frame: frameAlong([0, 0, 0], Y), segments: 28, influences };
   if (waistline === undefined) {
-    addLathe(shirt, { ...torso, rings: figure.torso });
+    addLathe(shirt, { ...torso, rings: torsoRings });
   } else {
-    const split = figure.torso.findIndex((r) => r.h === waistline);
+    const split = torsoRings.findIndex((r) => r.h === waistline);
     if (split <= 0) throw new Error(`waistline ${waistline} is not one of the torso's inner ring heights`);
-    addLathe(trousers, { ...torso, rings: figure.torso.slice(0, split + 1) });
-    addLathe(shirt, { ...torso, rings: figure.torso.slice(split) });
+    addLathe(trousers, { ...torso, rings: torsoRings.slice(0, split + 1) });
+    addLathe(shirt, { ...torso, rings: torsoRings.slice(split) });
   }
 
   // Neck: an open tube whose ends hide inside the torso and the head.
@@ -202,8 +221,8 @@ export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true,
       rings: capsuleRings(figure.leg.rings, figure.leg.capStart, figure.leg.capEnd),
       influences: chainInfluences(
         [j('Hips'), upperLeg, j(`LowerLeg.${side}`), j(`Foot.${side}`)],
-        [0, UPPER_LEG, ankle],
-        [0.06, 0.06, 0.03],
+        figure.seat ? [LEG_KNOT, UPPER_LEG, ankle] : [0, UPPER_LEG, ankle],
+        figure.seat ? [LEG_BLEND, 0.06, 0.03] : [0.06, 0.06, 0.03],
       ),
     });
     // Shoe: along the foot bone (+Z), x = width, z = height (the foot frame's z points down).

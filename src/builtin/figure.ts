@@ -1,4 +1,5 @@
 import { ellipsoidRings, ring, type MeshData, type Ring } from './geometry.ts';
+import type { SeatRing } from './seat.ts';
 
 /**
  * The body's shape around its fixed joints: the profiles the torso, arms, legs and head are
@@ -8,7 +9,7 @@ import { ellipsoidRings, ring, type MeshData, type Ring } from './geometry.ts';
  * (CHARACTER_FIGURE).
  */
 export interface Figure {
-  /** The torso's rings, crotch to neck base (h in metres above the ground). */
+  /** The torso's rings, crotch (with a seat: waist) to neck base (h in metres above the ground). */
   torso: readonly Ring[];
   /** An arm's sleeve along UpperArm's bone (h from the shoulder joint; the wrist at 0.54), and its caps' lengths. */
   arm: Limb;
@@ -16,6 +17,11 @@ export interface Figure {
   leg: Limb;
   /** The head's rings along its axis, centred on h = 0 (the head's centre). */
   head: readonly Ring[];
+  /**
+   * Trousers whose seat turns into the thighs (seat.ts): its rings, below the torso's first, and the
+   * pole that closes it inside the legs. Absent: the torso's first ring is its pole.
+   */
+  seat?: { rings: readonly SeatRing[]; poleH: number; poleDz: number };
 }
 
 export interface Limb {
@@ -58,18 +64,19 @@ export const BASE_FIGURE: Figure = {
  * The dressed character's figure, shaped after the stylised game characters a newcomer compares it
  * with (a broad chest over a narrower waist, square shoulders, a seat, tapered limbs, a jaw):
  * - torso: shoulders out to the arms' tops and flatter on top, a chest 4 cm wider than the waist and
- *   pushed forward, the waist drawn in, the seat set back (and with it the trousers' crotch, which
- *   no longer bulges in front of the thighs);
+ *   pushed forward, the waist drawn in, the seat set back;
+ * - seat (seat.ts): below the waist the trousers turn into the thighs and end round them at the
+ *   crotch, over legs whose open tops it hides;
  * - arms: a deltoid at the top that meets the shoulder, a biceps, a narrower elbow, a forearm
  *   swelling below it and a wrist flatter than it is wide;
  * - legs: fuller thighs tapering to the knee, a calf, and a hem that falls over the shoe;
  * - head: a jaw, narrower towards the chin (CHARACTER_HEAD_SCALE makes the whole head larger).
- * Ring counts equal BASE_FIGURE's but for one more at the shoulders.
+ * The torso has one ring more than BASE_FIGURE's at the shoulders; below the waist the seat's rings replace its four.
  */
 export const CHARACTER_FIGURE: Figure = {
   torso: [
-    shifted(0.8, 0, 0, -0.012), shifted(0.815, 0.1, 0.066, -0.014), shifted(0.84, 0.146, 0.088, -0.016),
-    shifted(0.88, 0.168, 0.101, -0.016), shifted(0.95, 0.171, 0.104, -0.011), shifted(1.02, 0.154, 0.096, -0.004),
+    // Below the waist, the seat (below).
+    shifted(0.95, 0.171, 0.104, -0.011), shifted(1.02, 0.154, 0.096, -0.004),
     shifted(1.07, 0.15, 0.096, 0), shifted(1.14, 0.165, 0.104, 0.006), shifted(1.22, 0.187, 0.116, 0.012),
     shifted(1.3, 0.197, 0.117, 0.012), shifted(1.36, 0.199, 0.108, 0.006), shifted(1.405, 0.188, 0.094, 0),
     shifted(1.43, 0.172, 0.086, 0), shifted(1.452, 0.125, 0.075, 0), shifted(1.466, 0.052, 0.046, 0), shifted(1.472, 0, 0, 0),
@@ -84,14 +91,27 @@ export const CHARACTER_FIGURE: Figure = {
     capEnd: 0.02,
   },
   leg: {
-    // Frame z is forward: the thigh's front and the calf's back are the fuller sides.
+    // Frame z is forward: the thigh's front and the calf's back are the fuller sides. The top is
+    // open, above the hip joint and narrower than the seat there, which hides it in every pose.
     rings: [
-      shifted(0, 0.093, 0.095, -0.006), shifted(0.1, 0.09, 0.092, 0), ring(0.2, 0.081, 0.084), ring(0.3, 0.07, 0.073),
+      shifted(-0.04, 0.066, 0.07, -0.008), shifted(0, 0.08, 0.085, -0.006), shifted(0.06, 0.09, 0.093, -0.003), shifted(0.1, 0.09, 0.092, 0), ring(0.2, 0.081, 0.084), ring(0.3, 0.07, 0.073),
       ring(0.42, 0.06, 0.061), shifted(0.5, 0.06, 0.062, -0.003), shifted(0.6, 0.057, 0.06, -0.004), ring(0.7, 0.052, 0.054),
       ring(0.8, 0.05, 0.051), ring(0.84, 0.052, 0.053),
     ],
-    capStart: 0.07,
+    capStart: 0,
     capEnd: 0.035,
+  },
+  // The seat: the hips' ellipse filled out by the thighs' tops below the hip joints (0.92), drawn in
+  // towards the crotch (0.82), where the thighs alone remain, with a narrow bridge between them.
+  seat: {
+    rings: [
+      { h: 0.82, rx: 0.012, rz: 0.012, dz: -0.006, margin: 0.004 },
+      { h: 0.85, rx: 0.12, rz: 0.07, dz: -0.012, margin: 0.006 },
+      { h: 0.88, rx: 0.168, rz: 0.095, dz: -0.016, margin: 0.006 },
+      { h: 0.92, rx: 0.172, rz: 0.104, dz: -0.014, margin: 0.004 },
+    ],
+    poleH: 0.81,
+    poleDz: -0.006,
   },
   head: ellipsoidRings(0.105, 0.125, 0.115, 13).map((r) => {
     // Below the centre the sides come in towards the chin; the front (the face's marks) stays.

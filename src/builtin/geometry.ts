@@ -27,6 +27,12 @@ export interface Ring {
   rz: number;
   /** The ring's centre moved this far along frame z (a chest forward of the spine, a seat behind it); absent: on the axis. */
   dz?: number;
+  /**
+   * A cross-section other than an ellipse (the trousers' seat turning into two thighs): its point
+   * (along frame x, along frame z) at each angle from frame x towards frame z, in radians. `rx` and
+   * `rz` then only give its size (for the texture's arc length) and must not both be 0; `dz` is not added.
+   */
+  section?: (angle: number) => readonly [x: number, z: number];
 }
 
 /** A ring at `h` with half-extents `rx` and `rz` (round when `rz` is left out). */
@@ -38,8 +44,11 @@ export interface LatheSpec {
   frame: Frame;
   rings: readonly Ring[];
   segments: number;
-  /** Skin influences as a function of the distance along the axis. */
-  influences: (h: number) => readonly Influence[];
+  /**
+   * Skin influences as a function of the distance along the axis and of the fraction of the turn
+   * around it (as `color`'s): the second for a part over two joints side by side (the seat, over both thighs).
+   */
+  influences: (h: number, around: number) => readonly Influence[];
   /** UV rectangle [u0, v0, u1, v1]; u0 > u1 mirrors the texture (tangent w becomes -1). */
   uv?: readonly [number, number, number, number];
   /**
@@ -88,11 +97,25 @@ export function addLathe(mesh: MeshData, spec: LatheSpec): void {
   const arcTotal = arc[K - 1];
 
   // Analytic normals: n = ∂P/∂h × ∂P/∂a, with ∂/∂h by finite differences over the profile.
+  // A lathe with a shaped ring differentiates its points instead (both ways, sectionNormals); one
+  // without keeps the ellipses' exact ∂/∂a, so its normals are what they always were.
+  const shaped = rings.some((r) => r.section);
   const ringNormals: number[][] = [];
   for (let k = 0; k < K; k++) {
     const r = rings[k];
     const k0 = Math.max(k - 1, 0);
     const k1 = Math.min(k + 1, K - 1);
+    if (shaped && !isPole(k)) {
+      // Next to a pole, one-sided: the ring's normals follow its side, not the cap that closes it.
+      ringNormals.push(sectionNormals(frame, isPole(k0) ? r : rings[k0], r, isPole(k1) ? r : rings[k1], N));
+      continue;
+    }
+    if (shaped) {
+      // A shaped ring's normals need not be symmetric about the axis: the cap faces along it.
+      const n = combine(frame, 0, k === 0 ? -1 : 1, 0);
+      ringNormals.push(Array.from({ length: 3 * N }, (_, i) => n[i % 3]));
+      continue;
+    }
     const dh = rings[k1].h - rings[k0].h;
     const drx = rings[k1].rx - rings[k0].rx;
     const drz = rings[k1].rz - rings[k0].rz;
@@ -116,7 +139,7 @@ export function addLathe(mesh: MeshData, spec: LatheSpec): void {
   // A pole has no cross-section to differentiate; the mean of the neighbouring
   // ring's normals points along the axis by symmetry, outward on either end.
   for (let k = 0; k < K; k++) {
-    if (!isPole(k)) continue;
+    if (shaped || !isPole(k)) continue;
     const nb = ringNormals[k === 0 ? 1 : k - 1];
     const sum = [0, 0, 0];
     for (let j = 0; j < N; j++) for (let c = 0; c < 3; c++) sum[c] += nb[3 * j + c];
@@ -126,18 +149,18 @@ export function addLathe(mesh: MeshData, spec: LatheSpec): void {
 
   for (let k = 0; k < K; k++) {
     const r = rings[k];
-    const influences = normalizeInfluences(spec.influences(r.h));
     const v = v0 + ((v1 - v0) * arc[k]) / arcTotal;
     // N + 1 columns: the seam column repeats column 0's position with u = u1.
     for (let j = 0; j <= N; j++) {
       const jj = j % N;
       const a = (2 * Math.PI * jj) / N;
-      const p = combine(frame, r.rx * Math.cos(a), r.h, r.dz === undefined ? r.rz * Math.sin(a) : r.rz * Math.sin(a) + r.dz);
+      const [x, z] = sectionPoint(r, a);
+      const p = combine(frame, x, r.h, z);
       mesh.positions.push(frame.origin[0] + p[0], frame.origin[1] + p[1], frame.origin[2] + p[2]);
       mesh.normals.push(ringNormals[k][3 * jj], ringNormals[k][3 * jj + 1], ringNormals[k][3 * jj + 2]);
       mesh.uvs.push(u0 + ((u1 - u0) * j) / N, v);
       if (spec.color) mesh.colors.push(...spec.color(jj / N, r.h), 1);
-      for (const [joint, weight] of influences) {
+      for (const [joint, weight] of normalizeInfluences(spec.influences(r.h, jj / N))) {
         mesh.joints.push(joint);
         mesh.weights.push(weight);
       }
@@ -156,6 +179,32 @@ export function addLathe(mesh: MeshData, spec: LatheSpec): void {
       if (!isPole(k + 1)) mesh.indices.push(v01, v10, v11);
     }
   }
+}
+
+/** A ring's point at angle `a` (from frame x towards frame z): on its section, or on its ellipse. */
+function sectionPoint(r: Ring, a: number): readonly [number, number] {
+  if (r.section) return r.section(a);
+  return [r.rx * Math.cos(a), r.dz === undefined ? r.rz * Math.sin(a) : r.rz * Math.sin(a) + r.dz];
+}
+
+/** The angle, in radians, either side of a vertex at which sectionNormals reads its ring's section for ∂P/∂a. */
+const SECTION_DA = 1e-4;
+
+/**
+ * One ring's normals in a lathe with shaped rings: ∂P/∂h from the points of the rings before and
+ * after it (`prev`, `next`: itself at an end) at the same angle, ∂P/∂a by a central difference on its own section.
+ */
+function sectionNormals(frame: Frame, prev: Ring, r: Ring, next: Ring, N: number): number[] {
+  const ns: number[] = [];
+  for (let j = 0; j < N; j++) {
+    const a = (2 * Math.PI * j) / N;
+    const [x0, z0] = sectionPoint(prev, a);
+    const [x1, z1] = sectionPoint(next, a);
+    const [xm, zm] = sectionPoint(r, a - SECTION_DA);
+    const [xp, zp] = sectionPoint(r, a + SECTION_DA);
+    ns.push(...normalize(cross(combine(frame, x1 - x0, next.h - prev.h, z1 - z0), combine(frame, xp - xm, 0, zp - zm))));
+  }
+  return ns;
 }
 
 /** Rings of an ellipsoid with semi-axes (rx, ry along the axis, rz), centred at h = 0, pole to pole. */

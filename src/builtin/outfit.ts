@@ -138,7 +138,7 @@ export function buildOutfit(rig: Rig, shirt: MeshData, skin: MeshData, torso: (h
     frame: frameAlong([0, 0, 0], Y),
     segments: 28,
     // Set back with the figure's seat (CHARACTER_FIGURE's torso rings there are offset by about -0.01).
-    rings: [belt(0.93, 0.16, 0.097), belt(0.935, 0.177, 0.111), belt(0.985, 0.17, 0.107), belt(0.99, 0.151, 0.094)],
+    rings: [belt(0.93, 0.162, 0.098), belt(0.935, 0.181, 0.113), belt(0.985, 0.171, 0.107), belt(0.99, 0.151, 0.094)],
     influences: torso,
   });
   addLathe(out.metal, {
