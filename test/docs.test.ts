@@ -3,12 +3,14 @@
  * at most ~250 lines) that links every guide in docs/; every relative link in README.md and
  * docs/*.md reaches a file of the repository, and every `#anchor` a heading of that file; every
  * picture in docs/ is shown somewhere; every package package.json depends on has its line in the
- * README's Dependencies section. (test/index.test.ts checks the names the docs write.)
+ * README's Dependencies section; the README shows the demo's pictures, small enough, and
+ * docs/demo.md says how to draw them again. (test/index.test.ts checks the names the docs write.)
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorsOf, docFiles, linksOf, ROOT } from './support/docs.ts';
+import { PICTURE_MAX_BYTES, README_PICTURES } from '../scripts/readme-pictures.mjs';
 
 /** The first thing the README says: the two commands a fresh machine starts with. */
 const FIRST_COMMANDS = '```sh\nnpm ci && npm run demo\nnpm ci && npm test\n```';
@@ -96,6 +98,15 @@ describe('the documentation', () => {
     const pkg = { dependencies: { a: '1', 'left-pad': '1' }, devDependencies: { '@scope/b': '1', 'c-lib': '1', d: '1' }, peerDependencies: { e: '1' } };
     expect(dependenciesWithoutReadmeLine(readme, pkg)).toEqual(['c-lib', 'd', 'e', 'left-pad']);
     expect(dependenciesWithoutReadmeLine('# x\n', pkg)).toEqual(['README.md has no "## Dependencies" section']);
+  });
+
+  it('shows the demo test’s pictures on the README, each under PICTURE_MAX_BYTES, and says how to draw them again', () => {
+    // The picture files as the README shows them (README.md is at the root: its targets are paths from it).
+    const shown = linksOf(read('README.md')).map((l) => l.target.split('#')[0]).filter((t) => /\.png$/.test(t));
+    expect(README_PICTURES.map((p) => p.file).filter((file) => !shown.includes(file))).toEqual([]);
+    for (const { file } of README_PICTURES) expect(statSync(join(ROOT, file)).size, file).toBeLessThanOrEqual(PICTURE_MAX_BYTES);
+    expect(JSON.parse(read('package.json')).scripts.pictures).toBe('node scripts/readme-pictures.mjs');
+    expect(read('docs/demo.md')).toContain('npm run pictures');
   });
 
   it('shows every picture in docs/', () => {

@@ -115,8 +115,8 @@ describe('library build', () => {
       targets.push(...Object.values(entry));
     }
     for (const target of targets) expect(existsSync(built(target)), target).toBe(true);
-    // The build's three folders; the guides and the picture the packed README links (package-publish.test.ts).
-    expect(PACKAGE.files).toEqual(['dist/lib', 'dist/types', 'dist/cli', 'docs/*.md', 'public/demo.png']);
+    // The build's three folders; the guides and the pictures the packed README links (package-publish.test.ts).
+    expect(PACKAGE.files).toEqual(['dist/lib', 'dist/types', 'dist/cli', 'docs/*.md', 'public/demo.png', 'public/demo-embedded.png']);
     expect(existsSync(join(OUT, 'types', STALE_DECLARATION, '..'))).toBe(false);
   });
 

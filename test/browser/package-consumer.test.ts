@@ -308,9 +308,9 @@ describe('the npm package, installed from its tarball', () => {
     const installed = join(consumer, 'node_modules', PACKAGE.name);
     expect(readdirSync(installed).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'package.json', 'public']);
     expect(readdirSync(join(installed, 'dist')).sort()).toEqual(['cli', 'lib', 'types']);
-    // The guides and the picture the README links, so its links open in node_modules too.
+    // The guides and the pictures the README links, so its links open in node_modules too.
     expect(readdirSync(join(installed, 'docs')).sort()).toEqual(readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort());
-    expect(readdirSync(join(installed, 'public'))).toEqual(['demo.png']);
+    expect(readdirSync(join(installed, 'public')).sort()).toEqual(['demo-embedded.png', 'demo.png']);
   });
 
   // The installed command against this checkout's built one (test/support/bake-cli.ts, cached by the
