@@ -267,6 +267,14 @@ function sourcesKeepSideEffectsInSite(): Plugin {
 // One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
 // and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
 // runs them all.
+/**
+ * Rolldown's PLUGIN_TIMINGS warning says the JavaScript plugins took most of a build; on a busy
+ * 2-core machine (CI, the suite's other lane) Vite's own import analysis alone crosses its line now
+ * and then (seen: 1.4 s of a 3.3 s build), so the warning came and went with the machine's load,
+ * not with anything in the build. Off in every build, whose output must be only the size report.
+ */
+const CHECKS = { bundlerTimings: false } as const;
+
 export default defineConfig(({ command, mode }) => ({
   // The library's files find each other relative to where the page loads them from (the
   // decoders' workers: `assets/draco-worker-*.js` with its WebAssembly, `assets/ktx2-worker-*.js`).
@@ -280,7 +288,7 @@ export default defineConfig(({ command, mode }) => ({
   // Workers are module workers (src/gltf/offthread.ts starts them with type: 'module'), each
   // one file with what it imports lazily inlined (the Basis transcoder into the KTX2 worker).
   // The Draco worker runs the decoder's browser branch only.
-  worker: { format: 'es' as const, plugins: () => [dracoNodeBranchUnused()], rolldownOptions: { output: { codeSplitting: false } } },
+  worker: { format: 'es' as const, plugins: () => [dracoNodeBranchUnused()], rolldownOptions: { checks: CHECKS, output: { codeSplitting: false } } },
   // The Basis transcoder's WebAssembly is bundled as a data URL (src/gpu/textures/basis-transcoder.ts).
   assetsInclude: ['**/basis_transcoder.wasm'],
   // The decoders are imported lazily, by the first file that needs them, on the page or in a
@@ -315,7 +323,7 @@ export default defineConfig(({ command, mode }) => ({
       target: 'node20',
       sourcemap: true,
       minify: false,
-      rolldownOptions: { output: { entryFileNames: CLI_FILE, banner: '#!/usr/bin/env node' } },
+      rolldownOptions: { checks: CHECKS, output: { entryFileNames: CLI_FILE, banner: '#!/usr/bin/env node' } },
     }
     : mode === 'lib' || mode === 'lib-min'
     ? {
@@ -330,7 +338,7 @@ export default defineConfig(({ command, mode }) => ({
       // Vite prints a minified ES library with its whitespace (minify's `codegen: false`), for a
       // consumer's bundler; the .min.js files are what a page loads as they are, so they are printed
       // without it (its pure annotations stay): about 10% of the element's first load, gzipped.
-      rolldownOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js', codeSplitting: { groups: [elementFirstLoadChunk()] }, ...(mode === 'lib-min' ? { minify: { codegen: true } } : {}) } },
+      rolldownOptions: { checks: CHECKS, output: { chunkFileNames: 'chunks/[name]-[hash].js', codeSplitting: { groups: [elementFirstLoadChunk()] }, ...(mode === 'lib-min' ? { minify: { codegen: true } } : {}) } },
       outDir: 'dist/lib',
       // The minified build lands beside the readable one.
       emptyOutDir: mode === 'lib',
@@ -347,7 +355,7 @@ export default defineConfig(({ command, mode }) => ({
       // The demo site (index.html and the example pages), beside the library rather than over it.
       outDir: 'dist/site',
       emptyOutDir: true,
-      rolldownOptions: { input: sitePages() },
+      rolldownOptions: { checks: CHECKS, input: sitePages() },
       // Only the files that carry the Basis transcoder are above Vite's 500 kB (BASIS_TRANSCODER_FILES_MAX_KB).
       chunkSizeWarningLimit: BASIS_TRANSCODER_FILES_MAX_KB,
     },
