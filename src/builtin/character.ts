@@ -100,6 +100,16 @@ export function jointSpecs(): JointSpec[] {
 const LEG_KNOT = 0.03;
 const LEG_BLEND = 0.05;
 
+/** Segments round the torso's lathe. */
+const TORSO_SEGMENTS = 28;
+/**
+ * Segments round the seat for each of the torso's: each thigh's outline takes half of them,
+ * seen from the middle, and at 28 its outer side was a row of 5 mm scallops where the legs come
+ * out. A multiple, so that every vertex of the shirt's bottom ring is one of the seat's top ring's
+ * (the seat's others lie on the same ellipse, less than a millimetre out, under the belt).
+ */
+const SEAT_SEGMENTS_PER_TORSO_SEGMENT = 2;
+
 /** The base body's neck radius, metres. */
 const NECK_RADIUS = 0.046;
 
@@ -136,18 +146,19 @@ export function buildMeshes(rig: Rig, { eyes = true, hands = true, shoes = true,
   // waistline (both halves share the ring there, so the surface stays closed). A figure with a seat
   // starts it there: the bottom turns into the thighs and follows them (seat.ts).
   const torsoRings = figure.seat
-    ? [...seatRings(figure.seat.rings, { x: LEG_X, top: LEG_TOP, rings: figure.leg.rings }, figure.seat.poleH, figure.seat.poleDz), ...figure.torso]
+    ? [...seatRings(figure.seat.rings, { x: LEG_X, top: LEG_TOP, rings: figure.seat.thigh }, figure.seat.poleH, figure.seat.poleDz), ...figure.torso]
     : figure.torso;
   const influences = figure.seat
     ? seatInfluences(torsoInfluences(rig), { left: j('UpperLeg.L'), right: j('UpperLeg.R') }, LEG_TOP - LEG_KNOT - LEG_BLEND, LEG_TOP - LEG_KNOT + LEG_BLEND)
     : torsoInfluences(rig);
-  const torso = { frame: frameAlong([0, 0, 0], Y), segments: 28, influences };
+  const torso = { frame: frameAlong([0, 0, 0], Y), segments: TORSO_SEGMENTS, influences };
   if (waistline === undefined) {
     addLathe(shirt, { ...torso, rings: torsoRings });
   } else {
     const split = torsoRings.findIndex((r) => r.h === waistline);
     if (split <= 0) throw new Error(`waistline ${waistline} is not one of the torso's inner ring heights`);
-    addLathe(trousers, { ...torso, rings: torsoRings.slice(0, split + 1) });
+    const segments = figure.seat ? SEAT_SEGMENTS_PER_TORSO_SEGMENT * TORSO_SEGMENTS : TORSO_SEGMENTS;
+    addLathe(trousers, { ...torso, segments, rings: torsoRings.slice(0, split + 1) });
     addLathe(shirt, { ...torso, rings: torsoRings.slice(split) });
   }
 

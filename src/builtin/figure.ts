@@ -18,10 +18,11 @@ export interface Figure {
   /** The head's rings along its axis, centred on h = 0 (the head's centre). */
   head: readonly Ring[];
   /**
-   * Trousers whose seat turns into the thighs (seat.ts): its rings, below the torso's first, and the
-   * pole that closes it inside the legs. Absent: the torso's first ring is its pole.
+   * Trousers whose seat turns into the thighs (seat.ts): its rings, below the torso's first; the
+   * thighs it shows (rings along UpperLeg's bone, as `leg`'s, down to where the leg comes out); and
+   * the pole that closes it inside the legs. Absent: the torso's first ring is its pole.
    */
-  seat?: { rings: readonly SeatRing[]; poleH: number; poleDz: number };
+  seat?: { rings: readonly SeatRing[]; thigh: readonly Ring[]; poleH: number; poleDz: number };
 }
 
 export interface Limb {
@@ -91,10 +92,12 @@ export const CHARACTER_FIGURE: Figure = {
     capEnd: 0.02,
   },
   leg: {
-    // Frame z is forward: the thigh's front and the calf's back are the fuller sides. The top is
-    // open, above the hip joint and narrower than the seat there, which hides it in every pose.
+    // Frame z is forward: the thigh's front and the calf's back are the fuller sides. Above 0.1 the
+    // seat shows the thigh (seat.thigh) and hides the leg: its top is open, and it keeps 7 mm or
+    // more inside the seat down to 1.5 cm above where it comes out, so no two surfaces lie close
+    // enough to show through each other.
     rings: [
-      shifted(-0.04, 0.066, 0.07, -0.008), shifted(0, 0.08, 0.085, -0.006), shifted(0.06, 0.09, 0.093, -0.003), shifted(0.1, 0.09, 0.092, 0), ring(0.2, 0.081, 0.084), ring(0.3, 0.07, 0.073),
+      shifted(-0.04, 0.06, 0.064, -0.008), shifted(0, 0.072, 0.077, -0.006), shifted(0.085, 0.082, 0.084, -0.002), shifted(0.1, 0.09, 0.092, 0), ring(0.2, 0.081, 0.084), ring(0.3, 0.07, 0.073),
       ring(0.42, 0.06, 0.061), shifted(0.5, 0.06, 0.062, -0.003), shifted(0.6, 0.057, 0.06, -0.004), ring(0.7, 0.052, 0.054),
       ring(0.8, 0.05, 0.051), ring(0.84, 0.052, 0.053),
     ],
@@ -105,11 +108,12 @@ export const CHARACTER_FIGURE: Figure = {
   // towards the crotch (0.82), where the thighs alone remain, with a narrow bridge between them.
   seat: {
     rings: [
-      { h: 0.82, rx: 0.012, rz: 0.012, dz: -0.006, margin: 0.004 },
-      { h: 0.85, rx: 0.12, rz: 0.07, dz: -0.012, margin: 0.006 },
-      { h: 0.88, rx: 0.168, rz: 0.095, dz: -0.016, margin: 0.006 },
+      { h: 0.82, rx: 0.012, rz: 0.012, dz: -0.006, margin: 0.0015 },
+      { h: 0.85, rx: 0.12, rz: 0.07, dz: -0.012, margin: 0.003 },
+      { h: 0.88, rx: 0.168, rz: 0.095, dz: -0.016, margin: 0.004 },
       { h: 0.92, rx: 0.172, rz: 0.104, dz: -0.014, margin: 0.004 },
     ],
+    thigh: [shifted(0, 0.08, 0.085, -0.006), shifted(0.06, 0.09, 0.093, -0.003), shifted(0.1, 0.09, 0.092, 0)],
     poleH: 0.81,
     poleDz: -0.006,
   },

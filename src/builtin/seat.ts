@@ -4,7 +4,8 @@ import { smoothstep, type Influence, type Ring } from './geometry.ts';
  * The trousers' seat and crotch: the bottom of the torso's lathe, whose cross-section turns from
  * the waist's ellipse into the two thighs' outline, so that the legs come out of it where they
  * already have its shape, and the crotch is a narrow bridge between them. The legs are open tubes
- * whose tops stay hidden inside it.
+ * whose tops stay hidden inside it, well inside (figure.ts), so that the two surfaces never lie
+ * close enough to show through each other but where the legs come out.
  *
  * Before, the torso ended in a dome below the hips and the legs in round caps above them: the dome
  * showed between the thighs as a dark, downward-facing V under the belt, and the caps poked out of
@@ -23,11 +24,11 @@ export interface SeatRing {
   rx: number;
   rz: number;
   dz: number;
-  /** How far each thigh stands outside the leg at this height, metres, so the leg stays under the seat. */
+  /** How far each thigh stands outside its profile (Thighs.rings) at this height, metres. */
   margin: number;
 }
 
-/** Where the legs are: their joints' distance from the middle, the hip joints' height, and their profile (a Limb's rings, along the leg downwards from `top`). */
+/** Where the thighs are: the leg joints' distance from the middle, the hip joints' height, and the thighs' profile (rings along the leg, downwards from `top`). */
 export interface Thighs {
   x: number;
   top: number;
@@ -35,7 +36,7 @@ export interface Thighs {
 }
 
 /** How much closer together a ring's vertices come at the groove's middle at the crotch (there 1 − GATHER of the even spacing). */
-const GATHER = 0.5;
+const GATHER = 0.3;
 
 /**
  * How wide, in metres of radius, the seat's smooth maximum rounds the fold where the ellipse and
@@ -46,8 +47,8 @@ const FOLD = 0.012;
 /**
  * The seat's lathe rings, from the crotch up (the torso's own rings follow them): each ring's
  * section is the outline of its ellipse and the two thighs together (their smooth maximum seen
- * from the axis), the thighs being the legs' cross-sections at that height grown by the ring's
- * margin. Where the ellipse is narrower than the thighs, they show as the hips and the thighs'
+ * from the axis), the thighs being their profile's cross-sections at that height grown by the
+ * ring's margin. Where the ellipse is narrower than the thighs, they show as the hips and the thighs'
  * tops; where it is shallower, the groove between them runs down to the crotch. `poleH` closes the seat just under its lowest ring, inside the legs.
  */
 export function seatRings(rings: readonly SeatRing[], thighs: Thighs, poleH: number, poleDz: number): Ring[] {
