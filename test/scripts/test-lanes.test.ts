@@ -102,7 +102,8 @@ describe('npm test lanes (scripts/test.mjs)', () => {
     const held = r.out.indexOf('── held, run beside the others ──');
     expect(held).toBeGreaterThanOrEqual(0);
     expect(r.out.slice(held)).toContain('fails.test.mjs');
-    expect(r.out.slice(held).match(/passes\.test\.mjs/g)).toHaveLength(1);
+    // Failing once in a full suite (session 10, not reproduced alone or beside three CPU hogs): the output says why next time.
+    expect(r.out.slice(held).match(/passes\.test\.mjs/g), r.out.slice(held)).toHaveLength(1);
     expect(r.out.slice(0, held)).not.toContain('fails.test.mjs');
     // The wall time of each lane, and of each run of a lane of several.
     expect(r.out).toMatch(/\nwall time by lane: streamed \d+ s; held \d+ s \(\d+ s \+ \d+ s\)\n/);
