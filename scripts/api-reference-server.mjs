@@ -9,9 +9,10 @@
 // fails on them); the dev server prints them.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { extname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { filesUnder, removeOldBuilds } from './keyed-builds.mjs';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 
@@ -34,10 +35,7 @@ export function referenceKey(root = ROOT) {
   const hash = createHash('sha256');
   const files = [
     ...REFERENCE_SOURCES.files.filter((file) => existsSync(join(root, file))),
-    ...REFERENCE_SOURCES.folders.filter((folder) => existsSync(join(root, folder))).flatMap((folder) => readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
-      .sort()),
+    ...REFERENCE_SOURCES.folders.filter((folder) => existsSync(join(root, folder))).flatMap((folder) => filesUnder(root, folder)),
   ];
   for (const file of files) hash.update(file).update('\0').update(readFileSync(join(root, file))).update('\0');
   return hash.digest('hex').slice(0, 24);
@@ -61,9 +59,6 @@ export function makeReference(root, out) {
     });
   });
 }
-
-/** A build of another key older than this is for a tree long gone (the current key's is younger). */
-const OLD_BUILD_MS = 60 * 60_000;
 
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
@@ -107,10 +102,7 @@ export function servedApiReference({ path, root = ROOT, cacheDir = join(root, 'n
       if (!existsSync(join(dir, 'index.html'))) throw error;
       rmSync(partial, { recursive: true, force: true });
     }
-    for (const entry of readdirSync(cacheDir, { withFileTypes: true })) {
-      const old = join(cacheDir, entry.name);
-      if (old !== dir && entry.isDirectory() && Date.now() - statSync(old).mtimeMs > OLD_BUILD_MS) rmSync(old, { recursive: true, force: true });
-    }
+    removeOldBuilds(cacheDir, dir);
     return dir;
   };
   return {

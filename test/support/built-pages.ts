@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
+import { filesUnder, removeOldBuilds } from '../../scripts/keyed-builds.mjs';
 import { SITE_DOCS_DIR } from '../../vite.config.ts';
 import { lockAbandoned, tryLock } from './fixture-cache.ts';
 
@@ -64,13 +65,6 @@ const KEYED_FILES = ['vite.config.ts', 'package-lock.json', 'tsconfig.json', 'te
 /** The URL of `path` (from the checkout's root) on the test server `baseUrl`: built when it is one of BUILT_PAGES. */
 export function testPageUrl(baseUrl: string, path: string): string {
   return `${baseUrl}${BUILT_PAGES.includes(path) ? BUILT_PAGES_PATH : '/'}${path}`;
-}
-
-function filesUnder(root: string, folder: string): string[] {
-  return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .sort();
 }
 
 function fileHash(root: string, path: string): string {
@@ -200,17 +194,6 @@ async function buildInto(outDir: string): Promise<string[]> {
     });
   }
   return [...read].sort();
-}
-
-/** A build of another key older than this is for a tree long gone (a build of today's tree is younger). */
-const OLD_BUILD_MS = 60 * 60_000;
-
-/** Removes the builds of other keys made over OLD_BUILD_MS ago, so that editing does not fill the disk. */
-function removeOldBuilds(cache: string, kept: string): void {
-  for (const entry of readdirSync(cache, { withFileTypes: true })) {
-    const path = join(cache, entry.name);
-    if (path !== kept && entry.isDirectory() && Date.now() - statSync(path).mtimeMs > OLD_BUILD_MS) rmSync(path, { recursive: true, force: true });
-  }
 }
 
 const CONTENT_TYPES: Record<string, string> = {
