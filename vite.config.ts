@@ -264,9 +264,6 @@ function sourcesKeepSideEffectsInSite(): Plugin {
   };
 }
 
-// One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
-// and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
-// runs them all.
 /**
  * Rolldown's PLUGIN_TIMINGS warning says the JavaScript plugins took most of a build; on a busy
  * 2-core machine (CI, the suite's other lane) Vite's own import analysis alone crosses its line now
@@ -275,6 +272,9 @@ function sourcesKeepSideEffectsInSite(): Plugin {
  */
 const CHECKS = { bundlerTimings: false } as const;
 
+// One config for the demo site (vite dev/build), the library builds (`vite build --mode lib`
+// and `--mode lib-min`) and the test runner (vitest). `npm run build` (scripts/build.mjs)
+// runs them all.
 export default defineConfig(({ command, mode }) => ({
   // The library's files find each other relative to where the page loads them from (the
   // decoders' workers: `assets/draco-worker-*.js` with its WebAssembly, `assets/ktx2-worker-*.js`).
