@@ -66,6 +66,28 @@ export function drawIndices(p: Primitive): Uint16Array | Uint32Array | undefined
   return p.indices;
 }
 
+/** weldPrimitive's vertex hash: h · 31 + word per word (31 · 2^32 + 2^32 stays exact in a double), high half folded into the slot. */
+const HASH_MULTIPLIER = 31;
+const HASH_FOLD = 16;
+
+/**
+ * A per-vertex array as 32-bit words where each vertex is whole aligned words (floats, 4 × u16
+ * joints, 4 × u8 colours): fewer reads, all of one array type, so the cold loops over them stay
+ * monomorphic. Otherwise (3 × u8, 3 × i16) the array itself; either way equal entries mean equal bits.
+ */
+function vertexWords(a: ComponentArray, n: number): Uint32Array | ComponentArray {
+  return (a.byteLength / n) % 4 === 0 && a.byteOffset % 4 === 0 ? new Uint32Array(a.buffer, a.byteOffset, a.byteLength / 4) : a;
+}
+
+/** Whether vertices `a` and `b` have the same entries in every array (weldPrimitive). */
+function sameVertex(arrays: readonly ArrayLike<number>[], widths: readonly number[], a: number, b: number): boolean {
+  for (let k = 0; k < arrays.length; k++) {
+    const array = arrays[k], w = widths[k];
+    for (let i = a * w, j = b * w, end = i + w; i < end; i++, j++) if (array[i] !== array[j]) return false;
+  }
+  return true;
+}
+
 /**
  * `p` as its vertex buffers hold it: a non-indexed triangle list without morph targets gets its
  * bit-identical vertices (every attribute, skinning ones included) merged and an index buffer
@@ -77,35 +99,50 @@ export function drawIndices(p: Primitive): Uint16Array | Uint32Array | undefined
 export function weldPrimitive(p: Primitive): Primitive {
   if (p.indices || p.mode !== PrimitiveMode.TRIANGLES || p.targets.length > 0 || p.vertexCount === 0) return p;
   const n = p.vertexCount;
-  // Every per-vertex array, compared by bits (floats through a Uint32 view: -0 ≠ 0, NaN = NaN of the same bits).
-  const arrays: ArrayLike<number>[] = [];
-  const bits = (a: ComponentArray): ArrayLike<number> => (a instanceof Float32Array ? new Uint32Array(a.buffer, a.byteOffset, a.length) : a);
-  for (const a of [p.positions, p.normals, p.tangents, p.texcoords0, p.texcoords1, p.colors0, p.joints, p.weights]) if (a) arrays.push(bits(a));
-  for (const s of [...p.jointSets, ...p.weightSets]) arrays.push(bits(s.array));
+  // Every per-vertex array, compared by bits (floats as words: -0 ≠ 0, NaN = NaN of the same bits).
+  const all: ComponentArray[] = [];
+  for (const a of [p.positions, p.normals, p.tangents, p.texcoords0, p.texcoords1, p.colors0, p.joints, p.weights]) if (a) all.push(a);
+  for (const s of [...p.jointSets, ...p.weightSets]) all.push(s.array);
+  const arrays = all.map((a) => vertexWords(a, n));
   const widths = arrays.map((a) => a.length / n);
+  // Open addressing on a numeric hash of each vertex's words, compared word by word on a hit:
+  // this runs once per load, cold (interpreted), where a string key per vertex cost ~10 ms
+  // of the Fox's first frame. Ids go to vertices in order of first appearance.
   const remap = new Uint32Array(n);
-  const first: number[] = [];
-  const seen = new Map<string, number>();
-  const key: number[] = [];
+  const first = new Uint32Array(n);
+  let unique = 0;
+  const mask = (1 << Math.ceil(Math.log2(n * 2))) - 1;
+  const table = new Int32Array(mask + 1).fill(-1);
   for (let v = 0; v < n; v++) {
-    key.length = 0;
-    for (let k = 0; k < arrays.length; k++) for (let c = 0; c < widths[k]; c++) key.push(arrays[k][v * widths[k] + c]);
-    const id = key.join(',');
-    let u = seen.get(id);
-    if (u === undefined) {
-      u = first.length;
-      seen.set(id, u);
-      first.push(v);
+    let h = 0;
+    for (let k = 0; k < arrays.length; k++) {
+      const array = arrays[k], w = widths[k];
+      // A multiply-add hash in doubles (exact below 2^53, then wrapped): no call per word.
+      for (let i = v * w, end = i + w; i < end; i++) h = (h * HASH_MULTIPLIER + array[i]) | 0;
+    }
+    let slot = (h ^ (h >>> HASH_FOLD)) & mask;
+    let u = table[slot];
+    while (u >= 0 && !sameVertex(arrays, widths, first[u], v)) {
+      slot = (slot + 1) & mask;
+      u = table[slot];
+    }
+    if (u < 0) {
+      u = unique++;
+      table[slot] = u;
+      first[u] = v;
     }
     remap[v] = u;
   }
-  const unique = first.length;
   if (unique === n) return p;
   function compact<T extends ComponentArray | undefined>(a: T): T {
     if (!a) return a;
-    const width = a.length / n;
-    const out = new (a.constructor as new (length: number) => ComponentArray)(unique * width);
-    for (let u = 0; u < unique; u++) for (let c = 0; c < width; c++) out[u * width + c] = a[first[u] * width + c];
+    const out = new (a.constructor as new (length: number) => ComponentArray)(a.length / n * unique);
+    const from = vertexWords(a, n);
+    const to = from === a ? out : new Uint32Array(out.buffer);
+    const width = from.length / n;
+    for (let u = 0; u < unique; u++) {
+      for (let i = first[u] * width, o = u * width, end = i + width; i < end; i++, o++) to[o] = from[i];
+    }
     return out as T;
   }
   const compactSet = (s: AccessorData): AccessorData => ({ ...s, array: compact(s.array), count: unique });
