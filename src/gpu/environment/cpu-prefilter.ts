@@ -104,49 +104,63 @@ function cubeCoordinates(x: number, y: number, z: number, dst: Float64Array): Fl
   return dst;
 }
 
+/** A radiance level as specular taps read it: its texels and, per face, where each bilinear tap's texels lie (tappedLevel). */
+interface TappedLevel {
+  readonly size: number;
+  readonly texels: Float32Array;
+  readonly offsets: Int32Array;
+}
+
 const tapDirection = new Float64Array(3);
 const tapCoordinates = new Float64Array(3);
 
 /**
- * Adds `weight` × texel (`i`, `j`) of `face` of `level` to `sum` (rgb). A texel off the face
- * (a bilinear tap over its edge) is the one the extended face's point lands on: the neighbouring
- * face's, as seamless cube filtering reads it.
+ * `level` with, for each face, the offset in its texels of each texel (i, j) a bilinear tap can read, i and j from
+ * −1 to size (row by row, (size + 2)² per face). A texel off the face (a tap over its edge) is the one the extended
+ * face's point lands on: the neighbouring face's, as seamless cube filtering reads it. Made once per level read: the
+ * specular chain's ~1 M texel reads then take no branch and no seam arithmetic (one in eight was over an edge).
  */
-function addTexel(level: CubeLevel, face: number, i: number, j: number, weight: number, sum: Float64Array): void {
-  const n = level.size;
-  if (i < 0 || j < 0 || i >= n || j >= n) {
-    faceDirection(face, ((i + 0.5) / n) * 2 - 1, ((j + 0.5) / n) * 2 - 1, tapDirection);
-    cubeCoordinates(tapDirection[0], tapDirection[1], tapDirection[2], tapCoordinates);
-    face = tapCoordinates[0];
-    i = Math.min(n - 1, Math.max(0, Math.floor(((tapCoordinates[1] + 1) / 2) * n)));
-    j = Math.min(n - 1, Math.max(0, Math.floor(((tapCoordinates[2] + 1) / 2) * n)));
+function tappedLevel(level: CubeLevel): TappedLevel {
+  const n = level.size, m = n + 2;
+  const offsets = new Int32Array(FACES * m * m);
+  for (let face = 0; face < FACES; face++) {
+    // On the face: texel after texel.
+    for (let j = 0, o = face * n * n * RGBA; j < n; j++) {
+      for (let e = (face * m + j + 1) * m + 1, end = e + n; e < end; e++, o += RGBA) offsets[e] = o;
+    }
+    // Over its edges: the rows above and below it and the columns either side.
+    for (let k = -1; k <= n; k++) {
+      offsets[(face * m) * m + k + 1] = seamOffset(n, face, k, -1);
+      offsets[(face * m + n + 1) * m + k + 1] = seamOffset(n, face, k, n);
+      if (k < 0 || k === n) continue;
+      offsets[(face * m + k + 1) * m] = seamOffset(n, face, -1, k);
+      offsets[(face * m + k + 1) * m + n + 1] = seamOffset(n, face, n, k);
+    }
   }
-  const o = ((face * n + j) * n + i) * RGBA;
-  sum[0] += weight * level.texels[o];
-  sum[1] += weight * level.texels[o + 1];
-  sum[2] += weight * level.texels[o + 2];
+  return { size: n, texels: level.texels, offsets };
 }
 
-const sampleCoordinates = new Float64Array(3);
+/** The offset in a level `n` texels wide of the texel (`i`, `j`) off face `face` reads: the neighbouring face's (tappedLevel). */
+function seamOffset(n: number, face: number, i: number, j: number): number {
+  faceDirection(face, ((i + 0.5) / n) * 2 - 1, ((j + 0.5) / n) * 2 - 1, tapDirection);
+  cubeCoordinates(tapDirection[0], tapDirection[1], tapDirection[2], tapCoordinates);
+  const fi = Math.min(n - 1, Math.max(0, Math.floor(((tapCoordinates[1] + 1) / 2) * n)));
+  const fj = Math.min(n - 1, Math.max(0, Math.floor(((tapCoordinates[2] + 1) / 2) * n)));
+  return ((tapCoordinates[0] * n + fj) * n + fi) * RGBA;
+}
 
-/** Adds `weight` × the bilinear tap of `level` in direction x, y, z to `sum`. */
-function addBilinear(level: CubeLevel, x: number, y: number, z: number, weight: number, sum: Float64Array): void {
-  cubeCoordinates(x, y, z, sampleCoordinates);
-  const face = sampleCoordinates[0], n = level.size;
-  const u = ((sampleCoordinates[1] + 1) / 2) * n - 0.5, v = ((sampleCoordinates[2] + 1) / 2) * n - 0.5;
+/** Adds `weight` × the bilinear tap of `level` at `s`, `t` of face `face` (cubeCoordinates) to `sum` (rgb). */
+function addBilinear(level: TappedLevel, face: number, s: number, t: number, weight: number, sum: Float64Array): void {
+  const n = level.size, m = n + 2, texels = level.texels, offsets = level.offsets;
+  const u = ((s + 1) / 2) * n - 0.5, v = ((t + 1) / 2) * n - 0.5;
   const i = Math.floor(u), j = Math.floor(v), fu = u - i, fv = v - j;
-  addTexel(level, face, i, j, weight * (1 - fu) * (1 - fv), sum);
-  addTexel(level, face, i + 1, j, weight * fu * (1 - fv), sum);
-  addTexel(level, face, i, j + 1, weight * (1 - fu) * fv, sum);
-  addTexel(level, face, i + 1, j + 1, weight * fu * fv, sum);
-}
-
-/** Adds `weight` × the trilinear tap of `levels` at level of detail `lod` (clamped) in direction x, y, z to `sum`. */
-function addTrilinear(levels: readonly CubeLevel[], x: number, y: number, z: number, lod: number, weight: number, sum: Float64Array): void {
-  const clamped = Math.min(levels.length - 1, Math.max(0, lod));
-  const below = Math.floor(clamped), f = clamped - below;
-  addBilinear(levels[below], x, y, z, weight * (1 - f), sum);
-  if (f > 0) addBilinear(levels[below + 1], x, y, z, weight * f, sum);
+  const e = (face * m + j + 1) * m + i + 1;
+  const o00 = offsets[e], o10 = offsets[e + 1], o01 = offsets[e + m], o11 = offsets[e + m + 1];
+  const w00 = weight * (1 - fu) * (1 - fv), w10 = weight * fu * (1 - fv), w01 = weight * (1 - fu) * fv, w11 = weight * fu * fv;
+  // One texel after another in this order (not the four summed first): the sums round as they always have.
+  sum[0] = sum[0] + w00 * texels[o00] + w10 * texels[o10] + w01 * texels[o01] + w11 * texels[o11];
+  sum[1] = sum[1] + w00 * texels[o00 + 1] + w10 * texels[o10 + 1] + w01 * texels[o01 + 1] + w11 * texels[o11 + 1];
+  sum[2] = sum[2] + w00 * texels[o00 + 2] + w10 * texels[o10 + 2] + w01 * texels[o01 + 2] + w11 * texels[o11 + 2];
 }
 
 /** `image`'s rgb as the rgba16float equirect texture holds it. */
@@ -207,6 +221,8 @@ function reverseBits(i: number): number {
   return r >>> 0;
 }
 
+const coordinates = new Float64Array(3);
+
 /**
  * Sums one specular texel's samples into `sum` (rgb) and returns their weight (specularLevel's inner loop): `n` the
  * texel's direction, t and b its tangent frame, the samples' angles per level. A function of its own, small, so that a
@@ -214,7 +230,7 @@ function reverseBits(i: number): number {
  * its garbage, about twice as long).
  */
 function specularSamples(
-  radiance: readonly CubeLevel[], n: Float64Array, tx: number, ty: number, tz: number, bx: number, by: number, bz: number, a2: number,
+  radiance: readonly CubeLevel[], taps: (TappedLevel | undefined)[], n: Float64Array, tx: number, ty: number, tz: number, bx: number, by: number, bz: number, a2: number,
   texelSolidAngle: number, cosPhi: Float64Array, sinPhi: Float64Array, cosTheta: Float64Array, sinTheta: Float64Array, sum: Float64Array,
 ): number {
   const samples = SPECULAR_SAMPLES;
@@ -235,7 +251,13 @@ function specularSamples(
     const f = nDotH * nDotH * (a2 - 1) + 1;
     const pdf = (a2 / (Math.PI * f * f)) * 0.25;
     const sampleSolidAngle = 1 / (samples * pdf + 1e-6);
-    addTrilinear(radiance, lx, ly, lz, 0.5 * Math.log2(sampleSolidAngle / texelSolidAngle) + 1, nDotL, sum);
+    // The trilinear tap at the level of detail whose texel covers the sample's solid angle (clamped to the chain).
+    const lod = Math.min(radiance.length - 1, Math.max(0, 0.5 * Math.log2(sampleSolidAngle / texelSolidAngle) + 1));
+    const below = Math.floor(lod), fraction = lod - below;
+    cubeCoordinates(lx, ly, lz, coordinates);
+    const face = coordinates[0], s = coordinates[1], t = coordinates[2];
+    addBilinear(taps[below] ??= tappedLevel(radiance[below]), face, s, t, nDotL * (1 - fraction), sum);
+    if (fraction > 0) addBilinear(taps[below + 1] ??= tappedLevel(radiance[below + 1]), face, s, t, nDotL * fraction, sum);
     weight += nDotL;
   }
   return weight;
@@ -246,7 +268,7 @@ function specularSamples(
  * `fsSpecular`): SPECULAR_SAMPLES GGX samples around each texel's direction, each read at the
  * level of detail whose texel covers its solid angle (filtered importance sampling).
  */
-async function specularLevel(radiance: readonly CubeLevel[], size: number, roughness: number, between: () => Promise<void>): Promise<CubeLevel> {
+async function specularLevel(radiance: readonly CubeLevel[], taps: (TappedLevel | undefined)[], size: number, roughness: number, between: () => Promise<void>): Promise<CubeLevel> {
   const texels = new Float32Array(FACES * size * size * RGBA);
   const alpha = roughness * roughness, a2 = alpha * alpha, samples = SPECULAR_SAMPLES;
   const texelSolidAngle = (4 * Math.PI) / (6 * radiance[0].size * radiance[0].size);
@@ -272,7 +294,7 @@ async function specularLevel(radiance: readonly CubeLevel[], size: number, rough
         const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
         tx /= tl; ty /= tl; tz /= tl;
         const bx = n[1] * tz - n[2] * ty, by = n[2] * tx - n[0] * tz, bz = n[0] * ty - n[1] * tx;
-        const weight = specularSamples(radiance, n, tx, ty, tz, bx, by, bz, a2, texelSolidAngle, cosPhi, sinPhi, cosTheta, sinTheta, sum);
+        const weight = specularSamples(radiance, taps, n, tx, ty, tz, bx, by, bz, a2, texelSolidAngle, cosPhi, sinPhi, cosTheta, sinTheta, sum);
         const o = ((face * size + j) * size + i) * RGBA;
         const w = Math.max(weight, 1e-6);
         texels[o] = f16(sum[0] / w); texels[o + 1] = f16(sum[1] / w); texels[o + 2] = f16(sum[2] / w); texels[o + 3] = 1;
@@ -301,9 +323,11 @@ export async function prefilterCubeOnCpu(image: EquirectImage, between: () => Pr
   const specularSize = size / SPECULAR_SIZE_RATIO;
   // The mirror level: the radiance level of its size (fsSpecular's MIRROR_SOURCE_LEVEL, a texel-centre tap).
   const specular: CubeLevel[] = [radiance[Math.log2(SPECULAR_SIZE_RATIO)]];
+  // The radiance levels the chain reads, each with its taps' offsets, made at its first read (level 0 is not read at these roughnesses).
+  const taps: (TappedLevel | undefined)[] = [];
   for (let level = 1; level < SPECULAR_LEVELS; level++) {
     await between();
-    specular.push(await specularLevel(radiance, specularSize >> level, level / (SPECULAR_LEVELS - 1), between));
+    specular.push(await specularLevel(radiance, taps, specularSize >> level, level / (SPECULAR_LEVELS - 1), between));
   }
   return { radiance, specular };
 }
