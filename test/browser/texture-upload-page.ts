@@ -54,7 +54,7 @@ export interface UploadComparison {
 async function levelsOf(gpu: GPUDevice, mipmaps: MipmapGenerator, image: DecodedImage, srgb: boolean, label: string): Promise<UploadedLevels> {
   const texture = createImageTexture(gpu, mipmaps, image, srgb, label);
   const levels: number[][] = [];
-  for (let level = 0; level < Math.min(2, texture.mipLevelCount); level++) levels.push(Array.from(await readTexturePixels(gpu, texture, level)));
+  for (let level = 0; level < texture.mipLevelCount; level++) levels.push(Array.from(await readTexturePixels(gpu, texture, level)));
   texture.destroy();
   return { levels, format: texture.format };
 }

@@ -38,6 +38,10 @@ const WIDE = { width: 257, height: 3, rgba: gradient(257, 3) };
 const alphaPng = encodePng(SMALL_ALPHA.width, SMALL_ALPHA.height, SMALL_ALPHA.rgba);
 const opaquePng = encodePng(SMALL_OPAQUE.width, SMALL_OPAQUE.height, SMALL_OPAQUE.rgba);
 const widePng = encodePng(WIDE.width, WIDE.height, WIDE.rgba);
+/** Power-of-two sizes: the library box-filters their levels on the CPU, the reference draws them. */
+const SQUARE = { width: 32, height: 32, rgba: gradient(32, 32) };
+const squarePng = encodePng(SQUARE.width, SQUARE.height, SQUARE.rgba);
+const flatJpeg = new Uint8Array(jpeg.encode({ width: 64, height: 8, data: Buffer.from(gradient(64, 8)) }, 90).data);
 const oddJpeg = new Uint8Array(jpeg.encode({ width: 33, height: 17, data: Buffer.from(gradient(33, 17)) }, 90).data);
 
 /** The page that puts texture-upload-page.ts's exports on `window.uploadTest`. */
@@ -60,13 +64,25 @@ function fastPathTaken(page: Page): Promise<boolean> {
   return page.evaluate(() => (window as unknown as { uploadTest: PageModule }).uploadTest.fastPathTaken());
 }
 
-/** Both uploads wrote the same levels, in sRGB and linear formats. */
-function expectSameAsReference(result: UploadComparison): void {
+/**
+ * Both uploads wrote the same levels (all of them), in sRGB and linear formats. `mipTolerance`: how far
+ * a byte below level 0 may be from the reference's, for levels made on the CPU (the reference draws
+ * its levels): where sRGB is linear (dark values) two texels' mean is often exactly halfway between
+ * two bytes, and the GPU's f32 and the CPU's f64 may round such a tie either way.
+ */
+function expectSameAsReference(result: UploadComparison, mipTolerance = 0): void {
   expect(result.library.map((l) => l.format)).toEqual(['rgba8unorm-srgb', 'rgba8unorm']);
   for (let i = 0; i < 2; i++) {
-    expect(result.library[i].levels.length, `${result.library[i].format} levels read`).toBe(result.width * result.height > 1 ? 2 : 1);
+    expect(result.library[i].levels.length, `${result.library[i].format} levels read`).toBe(Math.floor(Math.log2(Math.max(result.width, result.height))) + 1);
     result.library[i].levels.forEach((level, l) => {
-      expect(level, `${result.library[i].format} level ${l}`).toEqual(result.reference[i].levels[l]);
+      const reference = result.reference[i].levels[l];
+      if (l === 0 || mipTolerance === 0) {
+        expect(level, `${result.library[i].format} level ${l}`).toEqual(reference);
+        return;
+      }
+      expect(level.length, `${result.library[i].format} level ${l}`).toBe(reference.length);
+      const worst = level.reduce((m, v, k) => Math.max(m, Math.abs(v - reference[k])), 0);
+      expect(worst, `${result.library[i].format} level ${l}: largest difference from the drawn level`).toBeLessThanOrEqual(mipTolerance);
     });
   }
 }
@@ -90,6 +106,15 @@ describe.skipIf(!!unavailable)('texture upload in Chromium', () => {
       expect([wide.path, wide.width, wide.height]).toEqual(['pixels', WIDE.width, WIDE.height]);
       expect(wide.library[0].levels[0]).toEqual(Array.from(WIDE.rgba));
       expectSameAsReference(wide);
+
+      // Power-of-two sizes: levels box-filtered on the CPU (textures.ts CPU_MIPMAP_MAX_TEXELS), the
+      // reference's drawn ones (mipmap.wgsl) within a rounding, in linear light for sRGB, down to 1×1.
+      const square = await compare(page, squarePng, 'image/png');
+      expect([square.path, square.width, square.height]).toEqual(['pixels', 32, 32]);
+      expectSameAsReference(square, 1);
+      const flat = await compare(page, flatJpeg, 'image/jpeg');
+      expect([flat.path, flat.width, flat.height]).toEqual(['pixels', 64, 8]);
+      expectSameAsReference(flat, 1);
 
       // A JPEG's decoded bytes are the browser's: the same as the reference upload, alpha 255.
       const jpg = await compare(page, oddJpeg, 'image/jpeg');

@@ -23,6 +23,7 @@ import { FLOAT_ATTRIBUTES, planVertexLayouts, type SkinSetFormat, type VertexSha
 import { loadMaterialPaths, materialFeaturesOf, materialPathOf, meshPipelineKey, meshVariantDesc, type MeshPipelineDesc, type MeshPipelines } from '../pipelines/mesh.ts';
 import { mipmapGenerator } from '../textures/mipmaps.ts';
 import { COLOR_TEXTURE_FORMAT, DATA_TEXTURE_FORMAT } from '../textures/textures.ts';
+import { videoFrameReadable } from '../textures/video-frame-pixels.ts';
 import { surfaceDesc } from './draw-list.ts';
 
 /** What a forecast needs of the Renderer that will draw the model. */
@@ -69,21 +70,31 @@ export function forecastPipelines(ctx: ForecastContext, shape: ModelShape): Prom
   return new BackgroundBuild('the pipelines forecast from the file\'s JSON', async () => {
     await loadMaterialPaths(descs.map((d) => materialPathOf(d).name));
     const requested = descs.map((d) => ctx.meshPipelines.pipeline(d).then(() => 1, () => 0));
-    // Behind the mesh pipelines: the downsampling its textures will be mipmapped with.
-    for (const format of mipmappedFormats(shape)) mipmapGenerator(ctx.device).warm(format);
+    // Behind the mesh pipelines: the downsampling its textures will be drawn with, if any.
+    void videoFrameReadable().then((readable) => {
+      for (const format of mipmappedFormats(shape, readable)) mipmapGenerator(ctx.device).warm(format);
+    });
     const arrived = await Promise.all(requested);
     return arrived.reduce<number>((n, a) => n + a, 0);
   }).prepare();
 }
 
 /**
- * The formats the model's images will be mipmapped in on the GPU (textures.ts createImageTexture):
- * colour for base colour and emissive textures, data for the others. A KTX2 image brings its own
- * levels, so its format warms for nothing (one small draw).
+ * The formats the model's images will likely be mipmapped in on the GPU (textures.ts
+ * createImageTexture): colour for base colour and emissive textures, data for the others.
+ * Where the browser hands images over as pixels (`decodesToPixels`: video-frame-pixels.ts), an
+ * opaque power-of-two image up to CPU_MIPMAP_MAX_TEXELS gets its levels on the CPU, so only a base
+ * colour with alpha (a MASK or BLEND material's), which stays a bitmap, is forecast; a larger or
+ * odd-sized image is not (the JSON does not give sizes) and compiles the pipeline once decoded. A KTX2 image brings its
+ * own levels, so its format warms for nothing (one small draw).
  */
-export function mipmappedFormats(shape: ModelShape): GPUTextureFormat[] {
+export function mipmappedFormats(shape: ModelShape, decodesToPixels: boolean): GPUTextureFormat[] {
   const formats = new Set<GPUTextureFormat>();
   for (const m of shape.materials) {
+    if (decodesToPixels) {
+      if (m.baseColorTexture && m.alphaMode !== 'OPAQUE') formats.add(COLOR_TEXTURE_FORMAT);
+      continue;
+    }
     if (m.baseColorTexture || m.emissiveTexture) formats.add(COLOR_TEXTURE_FORMAT);
     if (m.metallicRoughnessTexture || m.normalTexture || m.occlusionTexture) formats.add(DATA_TEXTURE_FORMAT);
   }

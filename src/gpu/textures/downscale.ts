@@ -4,7 +4,7 @@
  * for sRGB colour textures, alpha-weighted. Imported only when an image needs it, so a page's
  * first load carries none of it. Upload-time only.
  */
-import { srgbToLinear } from './srgb.ts';
+import { linearToSrgbByte, SRGB_BYTE_TO_LINEAR } from './srgb.ts';
 
 /** RGBA8 pixels, straight (not premultiplied) alpha, top row first. */
 export interface DecodedPixels {
@@ -14,13 +14,6 @@ export interface DecodedPixels {
 }
 
 const RGBA8_BYTES = 4;
-
-const SRGB_TO_LINEAR = Float32Array.from({ length: 256 }, (_, i) => srgbToLinear(i / 255));
-
-function linearToSrgbByte(l: number): number {
-  const c = l <= 0.0031308 ? l * 12.92 : 1.055 * Math.pow(l, 1 / 2.4) - 0.055;
-  return Math.round(Math.min(1, Math.max(0, c)) * 255);
-}
 
 /** Box filter: each output texel averages the input texels its footprint covers. */
 export function downscalePixels(image: DecodedPixels, width: number, height: number, srgb: boolean): DecodedPixels {
@@ -37,9 +30,9 @@ export function downscalePixels(image: DecodedPixels, width: number, height: num
           const i = (v * image.width + u) * RGBA8_BYTES;
           // Colour weighted by alpha, so transparent texels do not bleed their colour in.
           const w = src[i + 3] / 255;
-          r += (srgb ? SRGB_TO_LINEAR[src[i]] : src[i] / 255) * w;
-          g += (srgb ? SRGB_TO_LINEAR[src[i + 1]] : src[i + 1] / 255) * w;
-          b += (srgb ? SRGB_TO_LINEAR[src[i + 2]] : src[i + 2] / 255) * w;
+          r += (srgb ? SRGB_BYTE_TO_LINEAR[src[i]] : src[i] / 255) * w;
+          g += (srgb ? SRGB_BYTE_TO_LINEAR[src[i + 1]] : src[i + 1] / 255) * w;
+          b += (srgb ? SRGB_BYTE_TO_LINEAR[src[i + 2]] : src[i + 2] / 255) * w;
           a += w;
           n++;
         }

@@ -4,6 +4,7 @@ import { fitDimensions } from '../device/limits.ts';
 import { MipmapGenerator, mipLevelCount } from './mipmaps.ts';
 import { IMAGE_BITMAP_OPTIONS, readBitmapPixels, videoFrameReadable } from './video-frame-pixels.ts';
 import type { DecodedPixels } from './downscale.ts';
+import { nextMipLevel } from './mip-levels.ts';
 
 export type { DecodedPixels } from './downscale.ts';
 export { srgbToLinear } from './srgb.ts';
@@ -57,7 +58,11 @@ function isPixels(image: DecodedImage): image is DecodedPixels {
   return (image as DecodedPixels).data !== undefined;
 }
 
-/** A mipmapped texture of a decoded image, levels generated on the GPU. Upload-time only. */
+/**
+ * A mipmapped texture of a decoded image: decoded pixels of a power-of-two size up to
+ * CPU_MIPMAP_MAX_TEXELS get their levels box-filtered on the CPU (mip-levels.ts), anything else drawn on the GPU
+ * (MipmapGenerator), the same levels either way. Upload-time only.
+ */
 export function createImageTexture(
   device: GPUDevice, mipmaps: MipmapGenerator, image: DecodedImage, srgb: boolean, label: string,
 ): GPUTexture {
@@ -75,12 +80,38 @@ export function createImageTexture(
     if (image.data.byteLength < width * height * RGBA8_BYTES) {
       throw new Error(`${label}: decoded image has ${image.data.byteLength} bytes, ${width}×${height} RGBA8 needs ${width * height * RGBA8_BYTES}`);
     }
-    device.queue.writeTexture({ texture }, image.data as Uint8Array<ArrayBuffer>, { bytesPerRow: width * RGBA8_BYTES, rowsPerImage: height }, [width, height]);
+    writeLevel(device, texture, 0, image);
+    if (width * height <= CPU_MIPMAP_MAX_TEXELS && isPowerOfTwo(width) && isPowerOfTwo(height)) {
+      for (let level = 1, above: DecodedPixels = image; level < texture.mipLevelCount; level++) {
+        above = nextMipLevel(above, srgb);
+        writeLevel(device, texture, level, above);
+      }
+      return texture;
+    }
   } else {
     device.queue.copyExternalImageToTexture({ source: image.source }, { texture, premultipliedAlpha: false }, [width, height]);
   }
   mipmaps.generate(texture);
   return texture;
+}
+
+/**
+ * Largest decoded image (texels) whose mip levels are box-filtered on the CPU (mip-levels.ts) rather
+ * than drawn. A 1024² chain is ~8–15 ms of script; drawing it needs the mipmap pipeline, whose compile
+ * and first draw on a CPU rasteriser (SwiftShader) took ~75 ms of CPU beside the model's own pipeline
+ * before the first frame (notes of issue 27). Larger images are drawn: their chains grow with area.
+ * Only power-of-two sizes: there each level's 2 × 2 box is exactly the GPU's bilinear tap at the
+ * texel's centre (shaders/mipmap.wgsl), so both paths make the same levels; an odd size is drawn.
+ */
+export const CPU_MIPMAP_MAX_TEXELS = 1024 * 1024;
+
+function isPowerOfTwo(n: number): boolean {
+  return n > 0 && (n & (n - 1)) === 0;
+}
+
+function writeLevel(device: GPUDevice, texture: GPUTexture, mipLevel: number, pixels: DecodedPixels): void {
+  const { width, height } = pixels;
+  device.queue.writeTexture({ texture, mipLevel }, pixels.data as Uint8Array<ArrayBuffer>, { bytesPerRow: width * RGBA8_BYTES, rowsPerImage: height }, [width, height]);
 }
 
 /**

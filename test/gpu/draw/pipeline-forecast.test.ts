@@ -14,13 +14,14 @@ import type { Model } from '../../../src/gltf/model.ts';
 import type { ModelShape } from '../../../src/gltf/model-shape.ts';
 import { createNodeDevice } from '../../../src/gpu/device/node-device.ts';
 import { createDraws } from '../../../src/gpu/draw/draw-list.ts';
-import { forecastDescs, type ForecastContext } from '../../../src/gpu/draw/pipeline-forecast.ts';
+import { forecastDescs, mipmappedFormats, type ForecastContext } from '../../../src/gpu/draw/pipeline-forecast.ts';
 import { createDefaultResources, uploadModel } from '../../../src/gpu/model/upload.ts';
 import { materialFeaturesOf, materialPathOf, meshPipelineKey, meshVariantDesc, MeshPipelines, type MeshPipelineDesc } from '../../../src/gpu/pipelines/mesh.ts';
 import { MipmapGenerator } from '../../../src/gpu/textures/mipmaps.ts';
+import { COLOR_TEXTURE_FORMAT, DATA_TEXTURE_FORMAT } from '../../../src/gpu/textures/textures.ts';
 import { assetPath, sharedAssets, sharedVrmFiles } from '../../support/assets.ts';
 import { compressFile } from '../../support/compressed.ts';
-import { nodeImageDecoder } from '../../support/png.ts';
+import { encodePng, nodeImageDecoder } from '../../support/png.ts';
 import { buildQuantizedQuad } from '../../support/quantized-fixture.ts';
 import { countGpuCalls, expectNoGpuErrors, OffscreenScene, testDevice } from '../gpu-test.ts';
 
@@ -153,6 +154,37 @@ describe.skipIf(!device)('the forecast asks for the pipelines the first draws as
     // TEXCOORD_0 stays unorm16 (Primitive.quantized); COLOR_0, which the loader reads as floats, is float32.
     expect(keys.some((k) => k.includes('TEXCOORD_0=unorm16x2') && k.includes('COLOR_0') && !k.includes('COLOR_0=') && k.includes('|MASK|double|'))).toBe(true);
     expect(keys.some((k) => k.includes('j0:uint8x4 w0:unorm8x4') && k.includes('j1:uint16x4 w1:float32x4') && k.includes('|8|') && k.includes('|BLEND|') && k.includes('|morph|'))).toBe(true);
+  });
+});
+
+describe('the mipmap formats forecast (mipmappedFormats)', () => {
+  /** A file whose materials each have one texture: the given slot, alpha mode. */
+  async function shapeOf(materials: { slot: 'baseColorTexture' | 'emissiveTexture' | 'normalTexture'; alphaMode: 'OPAQUE' | 'MASK' | 'BLEND' }[]): Promise<ModelShape> {
+    const b = new GltfBuilder();
+    const texture = b.addTexture({ source: b.addImage(encodePng(2, 2, new Uint8Array(16).fill(255)), 'image/png') });
+    const mesh = b.addMesh({
+      primitives: materials.map(({ slot, alphaMode }) => ({
+        attributes: { POSITION: b.addAccessor(Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0), 'VEC3', { minMax: true }) },
+        material: b.addMaterial(slot === 'baseColorTexture'
+          ? { alphaMode, pbrMetallicRoughness: { baseColorTexture: { index: texture } } }
+          : { alphaMode, [slot]: { index: texture } }),
+      })),
+    });
+    b.addScene({ nodes: [b.addNode({ mesh })] });
+    const { shape } = await loadWithShape(b.toGlb());
+    return shape!;
+  }
+
+  it('where images arrive as pixels, only a MASK or BLEND base colour (a bitmap: it has alpha); else every textured slot\'s format', async () => {
+    const opaque = await shapeOf([{ slot: 'baseColorTexture', alphaMode: 'OPAQUE' }, { slot: 'normalTexture', alphaMode: 'OPAQUE' }]);
+    expect(mipmappedFormats(opaque, true)).toEqual([]);
+    expect(mipmappedFormats(opaque, false)).toEqual([COLOR_TEXTURE_FORMAT, DATA_TEXTURE_FORMAT]);
+    for (const alphaMode of ['MASK', 'BLEND'] as const) {
+      expect(mipmappedFormats(await shapeOf([{ slot: 'baseColorTexture', alphaMode }]), true), alphaMode).toEqual([COLOR_TEXTURE_FORMAT]);
+    }
+    // An emissive texture of a blended material has no say in the material's alpha.
+    expect(mipmappedFormats(await shapeOf([{ slot: 'emissiveTexture', alphaMode: 'BLEND' }]), true)).toEqual([]);
+    expect(mipmappedFormats(await shapeOf([{ slot: 'emissiveTexture', alphaMode: 'BLEND' }]), false)).toEqual([COLOR_TEXTURE_FORMAT]);
   });
 });
 

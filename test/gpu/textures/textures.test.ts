@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SamplerFilter, SamplerWrap } from '../../../src/gltf/constants.ts';
 import { MipmapGenerator, mipLevelCount } from '../../../src/gpu/textures/mipmaps.ts';
 import { readTexturePixels } from '../../../src/gpu/device/readback.ts';
-import { createImageTexture, samplerDescriptor } from '../../../src/gpu/textures/textures.ts';
+import { CPU_MIPMAP_MAX_TEXELS, createImageTexture, samplerDescriptor } from '../../../src/gpu/textures/textures.ts';
 import { decodeImageBytes, encodePng } from '../../support/png.ts';
 import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';
 
@@ -48,7 +48,23 @@ function checker(size: number): Uint8Array {
   return data;
 }
 
-describe.skipIf(!device)('image textures and GPU mipmaps (Dawn)', () => {
+/** A MipmapGenerator that counts the textures it is asked to draw levels for. */
+class CountingMipmaps extends MipmapGenerator {
+  drawn: string[] = [];
+  override generate(texture: GPUTexture): void {
+    this.drawn.push(texture.label);
+    super.generate(texture);
+  }
+}
+
+/** Opaque pixels whose channels vary independently (every level below 0 differs from a plain copy). */
+function noise(width: number, height: number): Uint8Array {
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0; i < data.length; i++) data[i] = i % 4 === 3 ? 255 : (Math.imul(i + 3, 2654435761) >>> 24);
+  return data;
+}
+
+describe.skipIf(!device)('image textures and their mipmaps (Dawn)', () => {
   const gpu = device!;
   it('averages in linear light on sRGB textures and in stored values on linear ones', async () => {
     const png = encodePng(8, 8, checker(8));
@@ -73,6 +89,49 @@ describe.skipIf(!device)('image textures and GPU mipmaps (Dawn)', () => {
       }
       srgb.destroy();
       linear.destroy();
+    });
+  });
+
+  it('box-filters a power-of-two image\'s levels on the CPU, within a rounding of what the GPU generator draws, down to 1×1', async () => {
+    const pixels = { width: 64, height: 16, data: noise(64, 16) };
+    await expectNoGpuErrors(gpu, async () => {
+      const mipmaps = new CountingMipmaps(gpu);
+      for (const srgb of [true, false]) {
+        const texture = createImageTexture(gpu, mipmaps, pixels, srgb, `noise ${srgb ? 'sRGB' : 'linear'}`);
+        expect(mipmaps.drawn, 'textures whose levels were drawn').toEqual([]);
+        // The same level 0, levels drawn by the generator (shaders/mipmap.wgsl).
+        const drawn = gpu.createTexture({
+          label: 'noise drawn', size: [64, 16], format: texture.format, mipLevelCount: texture.mipLevelCount,
+          usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+        });
+        gpu.queue.writeTexture({ texture: drawn }, pixels.data, { bytesPerRow: 64 * 4 }, [64, 16]);
+        new MipmapGenerator(gpu).generate(drawn);
+        expect(texture.mipLevelCount).toBe(7);
+        for (let level = 0; level < texture.mipLevelCount; level++) {
+          const cpu = await readTexturePixels(gpu, texture, level), gpuLevel = await readTexturePixels(gpu, drawn, level);
+          const worst = cpu.reduce((m, v, i) => Math.max(m, Math.abs(v - gpuLevel[i])), 0);
+          // A mean exactly between two bytes may round either way (test/browser/texture-upload.test.ts).
+          expect(worst, `${texture.format} level ${level}`).toBeLessThanOrEqual(level === 0 ? 0 : 1);
+        }
+        texture.destroy();
+        drawn.destroy();
+      }
+    });
+  });
+
+  it('draws the levels of an odd-sized image, and of one larger than CPU_MIPMAP_MAX_TEXELS, on the GPU', async () => {
+    await expectNoGpuErrors(gpu, async () => {
+      const mipmaps = new CountingMipmaps(gpu);
+      const side = Math.sqrt(CPU_MIPMAP_MAX_TEXELS);
+      const images = [
+        { label: 'odd', width: 6, height: 4 },
+        { label: 'largest on the CPU', width: side, height: side },
+        { label: 'larger', width: 2 * side, height: side },
+      ];
+      for (const { label, width, height } of images) {
+        createImageTexture(gpu, mipmaps, { width, height, data: new Uint8Array(width * height * 4).fill(255) }, true, label).destroy();
+      }
+      expect(mipmaps.drawn).toEqual(['odd', 'larger']);
     });
   });
 });
