@@ -55,6 +55,7 @@
  * = max ‖Aᵢ‖₂ (S̄ is a convex combination of the Sᵢ). A proof, for any weights and scales.
  */
 import type { Model, Primitive } from '../gltf/model.ts';
+import { weldPrimitive } from '../gltf/topology.ts';
 import type { SkinningMethod } from './skinning-method.ts';
 import type { ModelInstance } from './instance.ts';
 
@@ -213,7 +214,10 @@ function meshSkinBounds(model: Model, meshIndex: number, skin: number, centersOf
   const vJoints = new Int32Array(8), vWeights = new Float64Array(8);
   /** Per dominant joint: the largest |v − p*| of its vertices (centres of rotation only). */
   const radiusOf = new Float64Array(jointCount);
-  model.meshes[meshIndex].primitives.forEach((prim, p) => {
+  model.meshes[meshIndex].primitives.forEach((modelPrim, p) => {
+    // Each distinct vertex once (the upload's weld), in the order of their first corners: the
+    // same boxes, caps and pairs. Centres of rotation are the model primitive's, per corner.
+    const prim = centersOf ? modelPrim : weldPrimitive(modelPrim);
     const { joints: js, weights: ws, influences, positions, targets } = prim;
     const skinned = skin >= 0 && influences > 0 && js !== undefined && ws !== undefined;
     const centers = skinned && centersOf ? centersOf(prim) : undefined;
@@ -237,7 +241,9 @@ function meshSkinBounds(model: Model, meshIndex: number, skin: number, centersOf
         if (!(w > 0)) continue;
         const j = js[v * influences + i];
         if (j >= jointCount) {
-          throw new RangeError(`meshes[${meshIndex}].primitives[${p}].attributes.JOINTS: vertex ${v} uses joint ${j}, skin ${skin} has ${jointCount}`);
+          // Named by the file's vertex: a welded vertex's first corner.
+          const corner = prim === modelPrim ? v : prim.indices!.indexOf(v);
+          throw new RangeError(`meshes[${meshIndex}].primitives[${p}].attributes.JOINTS: vertex ${corner} uses joint ${j}, skin ${skin} has ${jointCount}`);
         }
         let k = 0;
         while (k < count && vJoints[k] !== j) k++;

@@ -95,8 +95,24 @@ function sameVertex(arrays: readonly ArrayLike<number>[], widths: readonly numbe
  * distinct vertices). Same triangles with the same vertex values, so the same pixels; the
  * vertex stage runs once per distinct vertex where the rasteriser caches indexed vertices
  * (SwiftShader does). Any other primitive is returned as is.
+ *
+ * Made once per primitive and kept (the model is immutable): the GPU upload and the load-time
+ * bounds, which skin or transform each distinct vertex once instead of every corner (a quarter
+ * of the Fox's), share it.
  */
 export function weldPrimitive(p: Primitive): Primitive {
+  let welded = welds.get(p);
+  if (!welded) {
+    welded = weld(p);
+    welds.set(p, welded);
+  }
+  return welded;
+}
+
+/** weldPrimitive's results, by the model's primitive. */
+const welds = new WeakMap<Primitive, Primitive>();
+
+function weld(p: Primitive): Primitive {
   if (p.indices || p.mode !== PrimitiveMode.TRIANGLES || p.targets.length > 0 || p.vertexCount === 0) return p;
   const n = p.vertexCount;
   // Every per-vertex array, compared by bits (floats as words: -0 ≠ 0, NaN = NaN of the same bits).

@@ -6,6 +6,9 @@ import { BOX_FLOATS, createSkinnedBounds, SkinnedBoundsJob } from '../../src/ani
 import { GltfBuilder } from '../../src/gltf/builder.ts';
 import { loadGltf } from '../../src/gltf/load.ts';
 import type { Model } from '../../src/gltf/model.ts';
+import { weldPrimitive } from '../../src/gltf/topology.ts';
+import { loadGltfFile } from '../../src/cli/load-file.ts';
+import { assetPath } from '../support/assets.ts';
 import { buildChain, buildMorphedSkin } from '../support/fixtures.ts';
 import { newJob, sweep, sweepCases, values } from './skinned-bounds-sweep.ts';
 
@@ -56,6 +59,25 @@ describe('SkinnedBoundsJob / createSkinnedBounds: invalid inputs', () => {
     const skin = chain.skins[0];
     const broken: Model = { ...chain, skins: [{ ...skin, joints: skin.joints.subarray(0, 2) }] };
     expect(() => createSkinnedBounds(broken)).toThrow(/meshes\[0\]\.primitives\[0\]\.attributes\.JOINTS: vertex \d+ uses joint [23], skin 0 has 2/);
+  });
+
+  it('names the file\'s vertex when the bounds read a welded primitive (the Fox: 1728 corners, 434 vertices)', async () => {
+    const fox = await loadGltfFile(assetPath('Fox'));
+    const prim = fox.meshes[0].primitives[0], skin = fox.skins[0];
+    // Per number of kept joints, the first corner weighting a joint past them: what the message
+    // must name. Kept so that the corner's welded index is another number.
+    const firstCorner = (kept: number) => {
+      for (let v = 0; v < prim.vertexCount; v++) {
+        for (let i = 0; i < prim.influences; i++) if (prim.weights![v * 4 + i] > 0 && prim.joints![v * 4 + i] >= kept) return v;
+      }
+      return -1;
+    };
+    let kept = skin.joints.length - 1;
+    while (kept > 0 && weldPrimitive(prim).indices![firstCorner(kept)] === firstCorner(kept)) kept--;
+    const corner = firstCorner(kept);
+    expect(corner).toBeGreaterThan(0);
+    const broken: Model = { ...fox, skins: [{ ...skin, joints: skin.joints.subarray(0, kept) }] };
+    expect(() => createSkinnedBounds(broken)).toThrow(new RegExp(`JOINTS: vertex ${corner} uses joint \\d+, skin 0 has ${kept}$`));
   });
 });
 

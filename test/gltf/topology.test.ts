@@ -48,6 +48,12 @@ describe('weldPrimitive', () => {
     expect(w.jointSets[0].count).toBe(5);
   });
 
+  it('welds each primitive once: the upload and the load-time bounds share the result', () => {
+    const p = { ...base };
+    expect(weldPrimitive(p)).toBe(weldPrimitive(p));
+    expect(weldPrimitive({ ...base })).not.toBe(weldPrimitive(p));
+  });
+
   it('leaves indexed, morphed, non-list and already distinct primitives alone', () => {
     for (const p of [
       { ...base, indices: Uint16Array.of(0, 1, 2, 3, 4, 5) },

@@ -3,6 +3,7 @@ import { restWorldMatrices } from '../../anim/local-to-model.ts';
 import type { Model } from '../../gltf/model.ts';
 import { meshNodeWorld } from '../../anim/mesh-node-world.ts';
 import { skinPrimitive } from '../../skin/cpu-skin.ts';
+import { weldPrimitive } from '../../gltf/topology.ts';
 
 /** An axis-aligned box in world units, with its bounding sphere. */
 export interface Bounds {
@@ -48,7 +49,9 @@ function posedBounds(model: Model, nodeMatrices: Float64Array, palette: Float32A
     const instances = mn.instances ? mn.instances.length / 16 : 1;
     for (let k = 0; k < instances; k++) {
       meshNodeWorld(model, nodeMatrices, i, k, m);
-      for (const prim of model.meshes[mn.mesh].primitives) {
+      for (const modelPrim of model.meshes[mn.mesh].primitives) {
+        // Each distinct vertex once (the upload's weld): the same box, a quarter of the Fox's skinning.
+        const prim = weldPrimitive(modelPrim);
         const offset = paletteOffsets[i];
         // Bounds read only positions: skinning normals and tangents too cost ~1/4 of framing a model.
         const positions = offset >= 0 && prim.influences > 0

@@ -18,6 +18,7 @@
  */
 import type { ModelInstance } from '../../anim/instance.ts';
 import type { Model } from '../../gltf/model.ts';
+import { weldPrimitive } from '../../gltf/topology.ts';
 import { length3, maxAxisScale, multiplyMat4 } from '../../math/trs.ts';
 import { lookAtView, orthographicProjection } from '../../math/view-projection.ts';
 import type { SkinningMethod } from '../../anim/skinning-method.ts';
@@ -76,7 +77,9 @@ export function createShadowCasterBounds(model: Model): ShadowCasterBounds {
         jointReach.push(-1);
       }
     }
-    for (const prim of model.meshes[mn.mesh].primitives) {
+    for (const modelPrim of model.meshes[mn.mesh].primitives) {
+      // Each distinct vertex once (the upload's weld): the same reach and spheres.
+      const prim = weldPrimitive(modelPrim);
       let morph = 0;
       for (const t of prim.targets) {
         let largest = 0;
