@@ -146,7 +146,7 @@ export class Renderer {
     let draws: ModelDraws | undefined;
     const skinning = resolveSkinningMethod(this.settings.skinning);
     try {
-      draws = await ModelDraws.create(this.drawContext, model, gpu, skinning);
+      draws = await ModelDraws.create(this.drawContext, model, gpu, skinning, -1, this.settings.shadows || this.settings.ground);
       await draws.prepareDebug(this.settings.debug, skinning);
     } catch (e) {
       if (draws) draws.destroy();

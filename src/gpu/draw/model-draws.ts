@@ -61,11 +61,16 @@ export interface ModelDrawsContext {
 /** A model's DqPalettePass, once a method that reads DqJoint entries was prepared. */
 interface DqPaletteHolder { pass: DqPalettePass | undefined }
 
-/** What a model's bounds and casters reach, from its data alone (made while its pipelines compile). */
+/**
+ * What a model's bounds and casters reach, from its data alone. The culler's is made while its
+ * pipelines compile (every frame reads it); the ground's and the shadow casters' only when frames
+ * will draw shadows, else by the first frame that does: without shadows, none ever needs them, and
+ * the load is CPU-bound (docs/performance.md).
+ */
 interface ModelReach {
   readonly culler: InstanceCuller;
-  readonly groundFootprint: GroundFootprint;
-  readonly shadowCasters: ShadowCasterBounds;
+  groundFootprint?: GroundFootprint;
+  shadowCasters?: ShadowCasterBounds;
 }
 
 export class ModelDraws {
@@ -105,10 +110,14 @@ export class ModelDraws {
   readonly maxInstances: number;
   /** World bounds, frustum culling and the front-to-back order of the instances. */
   readonly culler: InstanceCuller;
-  /** Where the ground disc goes (ground.ts). */
-  readonly groundFootprint: GroundFootprint;
-  /** Load-time reach of the shadow casters (shadow-map.ts). */
-  readonly shadowCasters: ShadowCasterBounds;
+  /** Where the ground disc goes (ground.ts); see ModelReach for when it is made. */
+  get groundFootprint(): GroundFootprint {
+    return this.reach.groundFootprint ??= groundFootprint(this.model);
+  }
+  /** Load-time reach of the shadow casters (shadow-map.ts); see ModelReach for when it is made. */
+  get shadowCasters(): ShadowCasterBounds {
+    return this.reach.shadowCasters ??= createShadowCasterBounds(this.model);
+  }
   /** Per draw: its first vertex in an instance's block of skinned vertices (-1 rigid), and the block's size (preskin.ts). */
   readonly preskinBase: Int32Array;
   /** Per draw: its first vertex in the centres of rotation (model/center-buffer.ts; 0 for rigid draws). */
@@ -161,8 +170,11 @@ export class ModelDraws {
   /** Set by `destroy`: debug views whose code arrives later are not made. */
   private destroyed = false;
 
-  /** The draws of `model` as uploaded in `gpu`, with the lit pipelines of `skinning` built and buffers for one instance. */
-  static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod, variant = -1): Promise<ModelDraws> {
+  /**
+   * The draws of `model` as uploaded in `gpu`, with the lit pipelines of `skinning` built and buffers for one instance.
+   * `shadows`: frames will draw shadows (the ground's and the casters' reach is made now, see ModelReach).
+   */
+  static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod, variant = -1, shadows = false): Promise<ModelDraws> {
     const { draws, restRadius } = createDraws(model, gpu, ctx.format, variant);
     let created: ModelDraws | undefined;
     const centers = new GpuCenters(ctx.device, model, gpu, `${ctx.label} ${model.name}`, ctx.onWarning);
@@ -181,7 +193,10 @@ export class ModelDraws {
     const pipelines = new DrawPipelineTable(ctx, draws, (code) => created!.createPreskin(code), prepareMethod);
     const compiled = pipelines.ensure(skinning, 'vertex', false);
     // The model's CPU-side reach while the pipelines compile (a first frame waits for them).
-    const reach: ModelReach = { culler: new InstanceCuller(model), groundFootprint: groundFootprint(model), shadowCasters: createShadowCasterBounds(model) };
+    const reach: ModelReach = {
+      culler: new InstanceCuller(model),
+      ...(shadows && { groundFootprint: groundFootprint(model), shadowCasters: createShadowCasterBounds(model) }),
+    };
     const { surface } = await compiled;
     created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers, dq, reach);
     return created;
@@ -194,7 +209,7 @@ export class ModelDraws {
    * the new materials too, so frames can switch without a frame that lacks one.
    */
   static async switched(ctx: ModelDrawsContext, from: ModelDraws, variant: number): Promise<ModelDraws> {
-    const next = await ModelDraws.create(ctx, from.model, from.gpu, from.skinning, variant);
+    const next = await ModelDraws.create(ctx, from.model, from.gpu, from.skinning, variant, from.reach.shadowCasters !== undefined);
     try {
       await Promise.all([
         next.pipelines.ensureBuiltIn(from.pipelines),
@@ -219,7 +234,7 @@ export class ModelDraws {
     variant: number,
     centers: GpuCenters,
     private readonly dq: DqPaletteHolder,
-    reach: ModelReach,
+    private readonly reach: ModelReach,
   ) {
     this.draws = draws;
     this.centers = centers;
@@ -261,8 +276,6 @@ export class ModelDraws {
     this.preskinBase = layout.drawBase;
     this.preskinVertices = layout.verticesPerInstance;
     this.preskin = undefined;
-    this.shadowCasters = reach.shadowCasters;
-    this.groundFootprint = reach.groundFootprint;
     this.exactNormals = new Uint8Array(model.meshNodes.length);
     this.autoLineLength = Math.max(restRadius, 1e-6) * DEBUG_LINE_LENGTH_FRACTION;
     this.culler = reach.culler;

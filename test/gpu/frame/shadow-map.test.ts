@@ -14,7 +14,8 @@ import { buildBuiltinGlb } from '../../../src/builtin/index.ts';
 import { GltfBuilder } from '../../../src/gltf/builder.ts';
 import { computeInstanceBounds } from '../../../src/gpu/frame/bounds.ts';
 import { ToneMapping } from '../../../src/gpu/layouts/bindings.ts';
-import { createShadowCasterBounds, fitLight, shadowCasterBox } from '../../../src/gpu/frame/shadow-map.ts';
+import { createShadowCasterBounds, fitLight, shadowCasterBox, type ShadowCasterBounds } from '../../../src/gpu/frame/shadow-map.ts';
+import { groundFootprint, type GroundFootprint } from '../../../src/gpu/frame/ground.ts';
 import { assetPath } from '../../support/assets.ts';
 import { writeArtifactPng } from '../../support/png.ts';
 import { countGpuCalls, expectNoGpuErrors, loadModel, luma, OffscreenScene, projectToPixel, testDevice, type Frame } from '../gpu-test.ts';
@@ -194,6 +195,29 @@ describe.skipIf(!device)('shadows in the Renderer (Dawn on SwiftShader)', () => 
     }).finally(() => {
       s.shadows = false;
       s.ground = false;
+    });
+  });
+
+  it('a model set without shadows makes no ground or caster reach until a frame draws them; with shadows, at once; the same either way', async () => {
+    const model = await loadModel(readFileSync(assetPath('Fox')), 'Fox');
+    const s = scene.renderer.settings;
+    type Reach = { groundFootprint?: GroundFootprint; shadowCasters?: ShadowCasterBounds };
+    const reach = () => (scene.renderer as unknown as { current: { reach: Reach } }).current.reach;
+    const expected = { groundFootprint: groundFootprint(model), shadowCasters: createShadowCasterBounds(model) };
+    await expectNoGpuErrors(gpu, async () => {
+      await scene.setModel(model);
+      await scene.render();
+      expect(reach().groundFootprint).toBeUndefined();
+      expect(reach().shadowCasters).toBeUndefined();
+      s.shadows = s.ground = true;
+      await scene.renderer.prepareShadows();
+      await scene.renderer.prepareGround();
+      await scene.render();
+      expect(reach()).toMatchObject(expected);
+      await scene.setModel(model);
+      expect(reach()).toMatchObject(expected);
+    }).finally(() => {
+      s.shadows = s.ground = false;
     });
   });
 
