@@ -23,10 +23,14 @@ const FACES = 6;
 /** 2⁻³², the Hammersley radical inverse's scale (environment.wgsl `hammersley`). */
 const RADICAL_SCALE = 2.3283064365386963e-10;
 
-/** One mip level of a cube: `size`² texels per face, faces in order +X, −X, +Y, −Y, +Z, −Z, rgba as stored (f16 values). */
+/**
+ * One mip level of a cube: `size`² texels per face, faces in order +X, −X, +Y, −Y, +Z, −Z, rgba as stored: their
+ * values (f16 values, for the next pass) and their rgba16float bits (for writeTexture).
+ */
 export interface CubeLevel {
   readonly size: number;
   readonly texels: Float32Array;
+  readonly halves: Uint16Array;
 }
 
 /** What the CPU prefilter makes: the radiance cube's levels and the specular chain's, as prefilter.ts's textures hold them. */
@@ -35,30 +39,42 @@ export interface PrefilteredCube {
   readonly specular: readonly CubeLevel[];
 }
 
-const ROUND_F32 = new Float32Array(1);
-const ROUND_BITS = new Uint32Array(ROUND_F32.buffer);
 /** Biased exponents of f32 values that are normal f16 values (2⁻¹⁴ ≤ |v| < 2¹⁶). */
 const F16_NORMAL_EXPONENTS = [113, 143] as const;
 /** f32 mantissa bits below f16's 10. */
 const DROPPED_BITS = 13;
+/** f32's exponent bias less f16's (127 − 15), in f16's exponent field. */
+const EXPONENT_REBIAS = (127 - 15) << 10;
 
 /**
- * `value` as rgba16float stores it (round to nearest even). Normal f16 values by rounding the
- * f32 mantissa to 10 bits in place (most of the prefilter's time went to the general path); the
- * rest (subnormal, overflow) through toHalf and back.
+ * Rounds `texels[from…to)` (f32 as written) in place to what rgba16float stores (round to nearest even) and writes
+ * their bits to `halves`: each texel converted once, for the next pass and for the upload. Normal f16 values by
+ * rounding the f32 bits in place (most of the prefilter's time went to the general path); the rest (subnormal,
+ * overflow) through toHalf and back. A pass over a face or a level rather than a call per value: a page runs this
+ * once, mostly in not yet optimised code, where each call cost more than its arithmetic.
  */
-function f16(value: number): number {
-  ROUND_F32[0] = value;
-  const bits = ROUND_BITS[0], exponent = (bits >>> 23) & 0xff;
-  if (exponent >= F16_NORMAL_EXPONENTS[0] && exponent < F16_NORMAL_EXPONENTS[1]) {
-    const lsb = (bits >>> DROPPED_BITS) & 1;
-    const rounded = ((bits + (1 << (DROPPED_BITS - 1)) - 1 + lsb) >>> DROPPED_BITS) << DROPPED_BITS;
-    if (((rounded >>> 23) & 0xff) < F16_NORMAL_EXPONENTS[1]) {
-      ROUND_BITS[0] = rounded;
-      return ROUND_F32[0];
+function storeHalves(texels: Float32Array, halves: Uint16Array, from: number, to: number): void {
+  const bits = new Uint32Array(texels.buffer, texels.byteOffset, texels.length);
+  for (let k = from; k < to; k++) {
+    const b = bits[k], exponent = (b >>> 23) & 0xff;
+    if (exponent >= F16_NORMAL_EXPONENTS[0] && exponent < F16_NORMAL_EXPONENTS[1]) {
+      const lsb = (b >>> DROPPED_BITS) & 1;
+      const rounded = ((b + (1 << (DROPPED_BITS - 1)) - 1 + lsb) >>> DROPPED_BITS) << DROPPED_BITS;
+      if (((rounded >>> 23) & 0xff) < F16_NORMAL_EXPONENTS[1]) {
+        bits[k] = rounded;
+        halves[k] = ((rounded >>> 16) & 0x8000) | (((rounded & 0x7fffffff) >>> DROPPED_BITS) - EXPONENT_REBIAS);
+        continue;
+      }
     }
+    halves[k] = toHalf(texels[k]);
+    texels[k] = fromHalf(halves[k]);
   }
-  return fromHalf(toHalf(value));
+}
+
+/** A level of `size`² texels per face, zero. */
+function emptyLevel(size: number): CubeLevel {
+  const texels = new Float32Array(FACES * size * size * RGBA);
+  return { size, texels, halves: new Uint16Array(texels.length) };
 }
 
 /**
@@ -128,13 +144,11 @@ function tappedLevel(level: CubeLevel): TappedLevel {
     for (let j = 0, o = face * n * n * RGBA; j < n; j++) {
       for (let e = (face * m + j + 1) * m + 1, end = e + n; e < end; e++, o += RGBA) offsets[e] = o;
     }
-    // Over its edges: the rows above and below it and the columns either side.
-    for (let k = -1; k <= n; k++) {
-      offsets[(face * m) * m + k + 1] = seamOffset(n, face, k, -1);
-      offsets[(face * m + n + 1) * m + k + 1] = seamOffset(n, face, k, n);
-      if (k < 0 || k === n) continue;
-      offsets[(face * m + k + 1) * m] = seamOffset(n, face, -1, k);
-      offsets[(face * m + k + 1) * m + n + 1] = seamOffset(n, face, n, k);
+    // Over its edges: all of the rows above and below it, the two ends of the rows between. One call of seamOffset
+    // (four, each inlined, made the optimised loop a larger compile, CPU the page waits for too, for ~3 K texels).
+    for (let j = -1; j <= n; j++) {
+      const edgeRow = j < 0 || j === n;
+      for (let i = -1; i <= n; i = edgeRow || i === n ? i + 1 : n) offsets[(face * m + j + 1) * m + i + 1] = seamOffset(n, face, i, j);
     }
   }
   return { size: n, texels: level.texels, offsets };
@@ -165,30 +179,40 @@ function addBilinear(level: TappedLevel, face: number, s: number, t: number, wei
 
 /** `image`'s rgb as the rgba16float equirect texture holds it. */
 function storedEquirect(image: EquirectImage): EquirectImage {
-  const rgb = new Float32Array(image.rgb.length);
-  for (let k = 0; k < rgb.length; k++) rgb[k] = f16(image.rgb[k]);
+  const rgb = new Float32Array(image.rgb);
+  storeHalves(rgb, new Uint16Array(rgb.length), 0, rgb.length);
   return { width: image.width, height: image.height, rgb };
 }
 
-/** Face `face` of radiance level 0 into `texels` (environment.wgsl `fsEquirectToCube`): a bilinear tap of the stored equirect per texel. */
+/**
+ * Face `face` of radiance level 0 into `texels` (environment.wgsl `fsEquirectToCube`): a bilinear tap of the stored
+ * equirect per texel, as f32 (storeHalves rounds them).
+ */
 function equirectToCubeFace(stored: EquirectImage, size: number, face: number, texels: Float32Array): void {
   const { width, height, rgb: halves } = stored;
-  const d = new Float64Array(3);
-  for (let j = 0; j < size; j++) {
-    for (let i = 0; i < size; i++) {
-      faceDirection(face, ((i + 0.5) / size) * 2 - 1, ((j + 0.5) / size) * 2 - 1, d);
-      const u = (Math.atan2(d[0], -d[2]) / (2 * Math.PI) + 0.5) * width - 0.5;
-      const v = (Math.acos(Math.min(1, Math.max(-1, d[1]))) / Math.PI) * height - 0.5;
-      const x = Math.floor(u), y = Math.floor(v), fx = u - x, fy = v - y;
-      // Repeated across the seam, clamped at the poles (the prefilter's sampler).
-      const x0 = (((x % width) + width) % width) * 3, x1 = (((x + 1) % width + width) % width) * 3;
-      const y0 = Math.min(height - 1, Math.max(0, y)) * width * 3, y1 = Math.min(height - 1, Math.max(0, y + 1)) * width * 3;
-      const o = ((face * size + j) * size + i) * RGBA;
-      for (let c = 0; c < 3; c++) {
-        const top = halves[y0 + x0 + c] * (1 - fx) + halves[y0 + x1 + c] * fx;
-        const bottom = halves[y1 + x0 + c] * (1 - fx) + halves[y1 + x1 + c] * fx;
-        texels[o + c] = f16(top * (1 - fy) + bottom * fy);
-      }
+  // faceDirection inlined, its constants read once per face: the first face runs mostly unoptimised, where each
+  // call, array read and double costs far more than its arithmetic.
+  const a = face * FACE_AXIS_STRIDE;
+  const xc = FACE_AXES[a], xs = FACE_AXES[a + 1], xt = FACE_AXES[a + 2];
+  const yc = FACE_AXES[a + 3], ys = FACE_AXES[a + 4], yt = FACE_AXES[a + 5];
+  const zc = FACE_AXES[a + 6], zs = FACE_AXES[a + 7], zt = FACE_AXES[a + 8];
+  const rowLength = width * 3;
+  for (let j = 0, o = face * size * size * RGBA; j < size; j++) {
+    const t = ((j + 0.5) / size) * 2 - 1;
+    for (let i = 0; i < size; i++, o += RGBA) {
+      const s = ((i + 0.5) / size) * 2 - 1;
+      const dx = xc + s * xs + t * xt, dy = yc + s * ys + t * yt, dz = zc + s * zs + t * zt;
+      const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      const u = (Math.atan2(dx / l, -(dz / l)) / (2 * Math.PI) + 0.5) * width - 0.5;
+      const v = (Math.acos(Math.min(1, Math.max(-1, dy / l))) / Math.PI) * height - 0.5;
+      const x = Math.floor(u), y = Math.floor(v), fx = u - x, fy = v - y, gx = 1 - fx, gy = 1 - fy;
+      // Repeated across the seam (x is −1 to width − 1: u is −0.5 to width − 0.5), clamped at the poles (the prefilter's sampler).
+      const x0 = ((x + width) % width) * 3, x1 = ((x + 1) % width) * 3;
+      const y0 = Math.min(height - 1, Math.max(0, y)) * rowLength, y1 = Math.min(height - 1, Math.max(0, y + 1)) * rowLength;
+      const p00 = y0 + x0, p10 = y0 + x1, p01 = y1 + x0, p11 = y1 + x1;
+      texels[o] = (halves[p00] * gx + halves[p10] * fx) * gy + (halves[p01] * gx + halves[p11] * fx) * fy;
+      texels[o + 1] = (halves[p00 + 1] * gx + halves[p10 + 1] * fx) * gy + (halves[p01 + 1] * gx + halves[p11 + 1] * fx) * fy;
+      texels[o + 2] = (halves[p00 + 2] * gx + halves[p10 + 2] * fx) * gy + (halves[p01 + 2] * gx + halves[p11 + 2] * fx) * fy;
       texels[o + 3] = 1;
     }
   }
@@ -196,19 +220,29 @@ function equirectToCubeFace(stored: EquirectImage, size: number, face: number, t
 
 /** The next level of a cube's mip chain (environment.wgsl `fsDownsample`: a bilinear tap at each texel's centre, the mean of its 2×2 parents). */
 function downsample(above: CubeLevel): CubeLevel {
-  const size = above.size / 2, from = above.texels;
-  const texels = new Float32Array(FACES * size * size * RGBA);
-  for (let face = 0; face < FACES; face++) {
-    for (let j = 0; j < size; j++) {
-      for (let i = 0; i < size; i++) {
-        const o = ((face * size + j) * size + i) * RGBA;
-        const p = ((face * above.size + 2 * j) * above.size + 2 * i) * RGBA, row = above.size * RGBA;
-        for (let c = 0; c < 3; c++) texels[o + c] = f16((from[p + c] + from[p + RGBA + c] + from[p + row + c] + from[p + row + RGBA + c]) / 4);
-        texels[o + 3] = 1;
-      }
+  const level = emptyLevel(above.size / 2);
+  meansOf2x2(above.texels, above.size, level.texels);
+  storeHalves(level.texels, level.halves, 0, level.texels.length);
+  return level;
+}
+
+/**
+ * The mean of each 2×2 texels of `from` (`size`² per face) into `texels`, as f32. Its loops in a function with nothing
+ * after them: code after a loop that a first call optimises on the stack has no type feedback yet, and deoptimised at
+ * each of the chain's calls.
+ */
+function meansOf2x2(from: Float32Array, size: number, texels: Float32Array): void {
+  // Row r of the level (face r / half, row r % half) is the mean of rows 2r and 2r + 1 of `from`: one loop over all
+  // faces' rows, none over channels (a loop's first pass left in optimised code had no feedback and deoptimised).
+  const half = size / 2, row = size * RGBA;
+  for (let r = 0, o = 0; r < FACES * half; r++) {
+    for (let i = 0, p = 2 * r * row; i < half; i++, o += RGBA, p += 2 * RGBA) {
+      texels[o] = (from[p] + from[p + RGBA] + from[p + row] + from[p + row + RGBA]) / 4;
+      texels[o + 1] = (from[p + 1] + from[p + RGBA + 1] + from[p + row + 1] + from[p + row + RGBA + 1]) / 4;
+      texels[o + 2] = (from[p + 2] + from[p + RGBA + 2] + from[p + row + 2] + from[p + row + RGBA + 2]) / 4;
+      texels[o + 3] = 1;
     }
   }
-  return { size, texels };
 }
 
 /** Reverses the 32 bits of `i` (WGSL `reverseBits`). */
@@ -269,7 +303,7 @@ function specularSamples(
  * level of detail whose texel covers its solid angle (filtered importance sampling).
  */
 async function specularLevel(radiance: readonly CubeLevel[], taps: (TappedLevel | undefined)[], size: number, roughness: number, between: () => Promise<void>): Promise<CubeLevel> {
-  const texels = new Float32Array(FACES * size * size * RGBA);
+  const level = emptyLevel(size), texels = level.texels;
   const alpha = roughness * roughness, a2 = alpha * alpha, samples = SPECULAR_SAMPLES;
   const texelSolidAngle = (4 * Math.PI) / (6 * radiance[0].size * radiance[0].size);
   const n = new Float64Array(3), sum = new Float64Array(3);
@@ -297,11 +331,12 @@ async function specularLevel(radiance: readonly CubeLevel[], taps: (TappedLevel 
         const weight = specularSamples(radiance, taps, n, tx, ty, tz, bx, by, bz, a2, texelSolidAngle, cosPhi, sinPhi, cosTheta, sinTheta, sum);
         const o = ((face * size + j) * size + i) * RGBA;
         const w = Math.max(weight, 1e-6);
-        texels[o] = f16(sum[0] / w); texels[o + 1] = f16(sum[1] / w); texels[o + 2] = f16(sum[2] / w); texels[o + 3] = 1;
+        texels[o] = sum[0] / w; texels[o + 1] = sum[1] / w; texels[o + 2] = sum[2] / w; texels[o + 3] = 1;
+        storeHalves(texels, level.halves, o, o + RGBA);
       }
     }
   }
-  return { size, texels };
+  return level;
 }
 
 /**
@@ -313,18 +348,20 @@ async function specularLevel(radiance: readonly CubeLevel[], taps: (TappedLevel 
 export async function prefilterCubeOnCpu(image: EquirectImage, between: () => Promise<void> = nextTask): Promise<PrefilteredCube> {
   const source = storedEquirect(downsampleEquirect(image, MAX_EQUIRECT_WIDTH));
   const size = radianceCubeSize(source.width);
-  const level0 = new Float32Array(FACES * size * size * RGBA);
+  const level0 = emptyLevel(size), faceLength = size * size * RGBA;
   for (let face = 0; face < FACES; face++) {
-    equirectToCubeFace(source, size, face, level0);
+    equirectToCubeFace(source, size, face, level0.texels);
+    storeHalves(level0.texels, level0.halves, face * faceLength, (face + 1) * faceLength);
     await between();
   }
-  const radiance: CubeLevel[] = [{ size, texels: level0 }];
+  const radiance: CubeLevel[] = [level0];
   for (let level = 1; level < mipLevelCount(size, size); level++) radiance.push(downsample(radiance[level - 1]));
   const specularSize = size / SPECULAR_SIZE_RATIO;
   // The mirror level: the radiance level of its size (fsSpecular's MIRROR_SOURCE_LEVEL, a texel-centre tap).
   const specular: CubeLevel[] = [radiance[Math.log2(SPECULAR_SIZE_RATIO)]];
   // The radiance levels the chain reads, each with its taps' offsets, made at its first read (level 0 is not read at these roughnesses).
-  const taps: (TappedLevel | undefined)[] = [];
+  // Filled with undefined up front: an array filled out of order changes its kind, and each change deoptimised specularSamples.
+  const taps: (TappedLevel | undefined)[] = radiance.map(() => undefined);
   for (let level = 1; level < SPECULAR_LEVELS; level++) {
     await between();
     specular.push(await specularLevel(radiance, taps, specularSize >> level, level / (SPECULAR_LEVELS - 1), between));
@@ -333,15 +370,11 @@ export async function prefilterCubeOnCpu(image: EquirectImage, between: () => Pr
 }
 
 /** One cube level as rgba16float bits, ready for writeTexture. */
-interface HalfLevel {
-  readonly size: number;
-  readonly halves: Uint16Array;
-}
+type HalfLevel = Pick<CubeLevel, 'size' | 'halves'>;
 
-function halfLevel(level: CubeLevel): HalfLevel {
-  const halves = new Uint16Array(level.texels.length);
-  for (let k = 0; k < halves.length; k++) halves[k] = toHalf(level.texels[k]);
-  return { size: level.size, halves };
+/** `level` without its f32 values: what a page keeps for a viewer re-added or a new device. */
+function halfLevel({ size, halves }: CubeLevel): HalfLevel {
+  return { size, halves };
 }
 
 /** A cube texture holding `levels` (rgba16float), for sampling. */
