@@ -57,14 +57,7 @@ function posedBounds(model: Model, nodeMatrices: Float64Array, palette: Float32A
         const positions = offset >= 0 && prim.influences > 0
           ? skinPrimitive(prim, palette, { positions: new Float64Array(prim.vertexCount * 3), normals: undefined, tangents: undefined }, offset).positions
           : prim.positions;
-        for (let v = 0; v < prim.vertexCount; v++) {
-          const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
-          for (let c = 0; c < 3; c++) {
-            const w = m[c] * x + m[4 + c] * y + m[8 + c] * z + m[12 + c];
-            if (w < min[c]) min[c] = w;
-            if (w > max[c]) max[c] = w;
-          }
-        }
+        growBox(positions, prim.vertexCount, m, min, max);
       }
     }
   });
@@ -75,4 +68,31 @@ function posedBounds(model: Model, nodeMatrices: Float64Array, palette: Float32A
   const center = Float32Array.of((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
   const radius = Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
   return { min, max, center, radius };
+}
+
+/**
+ * Grows min…max (float32) by `count` xyz points through the affine part of column-major `m`.
+ * Unrolled, with the matrix and the box in locals: this runs cold (once per framing sample),
+ * where a loop over the components and float32 loads and stores per point were most of
+ * posedBounds' cost. Rounding to float32 is monotonic, so rounding the extremes once at the
+ * end stores what rounding every new extreme did.
+ */
+function growBox(points: ArrayLike<number>, count: number, m: Float64Array, min: Float32Array, max: Float32Array): void {
+  const m0 = m[0], m1 = m[1], m2 = m[2], m4 = m[4], m5 = m[5], m6 = m[6];
+  const m8 = m[8], m9 = m[9], m10 = m[10], m12 = m[12], m13 = m[13], m14 = m[14];
+  let minX = min[0], minY = min[1], minZ = min[2], maxX = max[0], maxY = max[1], maxZ = max[2];
+  for (let v = 0; v < count; v++) {
+    const x = points[v * 3], y = points[v * 3 + 1], z = points[v * 3 + 2];
+    const wx = m0 * x + m4 * y + m8 * z + m12;
+    const wy = m1 * x + m5 * y + m9 * z + m13;
+    const wz = m2 * x + m6 * y + m10 * z + m14;
+    if (wx < minX) minX = wx;
+    if (wx > maxX) maxX = wx;
+    if (wy < minY) minY = wy;
+    if (wy > maxY) maxY = wy;
+    if (wz < minZ) minZ = wz;
+    if (wz > maxZ) maxZ = wz;
+  }
+  min[0] = minX; min[1] = minY; min[2] = minZ;
+  max[0] = maxX; max[1] = maxY; max[2] = maxZ;
 }
