@@ -50,23 +50,34 @@ export function downsampleEquirect(image: EquirectImage, maxWidth: number): Equi
   if (factor <= 1) return image;
   const width = Math.max(1, Math.floor(image.width / factor));
   const height = Math.max(1, Math.floor(image.height / factor));
-  const rgb = new Float32Array(width * height * 3);
-  const src = image.rgb, sw = image.width;
+  // Summed source row by source row, each pixel into its block's sum: a block's pixels in the order of its rows, then
+  // its columns, as a loop per block took them. Loops that are not nested in one function: a page runs this once (the
+  // SH9 of `neutral`), mostly in not yet optimised code, where the short loops nested in the long ones deoptimised at
+  // each exit.
+  const rgb = new Float32Array(width * height * 3), sums = new Float64Array(width * 3);
   const n = 1 / (factor * factor);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let r = 0, g = 0, b = 0;
-      for (let dy = 0; dy < factor; dy++) {
-        let i = ((y * factor + dy) * sw + x * factor) * 3;
-        for (let dx = 0; dx < factor; dx++, i += 3) {
-          r += src[i]; g += src[i + 1]; b += src[i + 2];
-        }
-      }
-      const o = (y * width + x) * 3;
-      rgb[o] = r * n; rgb[o + 1] = g * n; rgb[o + 2] = b * n;
-    }
+  for (let sy = 0; sy < height * factor; sy++) {
+    addSourceRow(image, sy, factor, width, sums);
+    if ((sy + 1) % factor === 0) storeRow(sums, n, rgb, ((sy + 1) / factor - 1) * width * 3);
   }
   return { width, height, rgb };
+}
+
+/** Adds row `sy` of `image` (its first `width` × `factor` pixels) to the sums of its blocks, `sums` (a row of them). */
+function addSourceRow(image: EquirectImage, sy: number, factor: number, width: number, sums: Float64Array): void {
+  const src = image.rgb;
+  for (let sx = 0, i = sy * image.width * 3, o = 0, column = 0; sx < width * factor; sx++, i += 3) {
+    sums[o] += src[i]; sums[o + 1] += src[i + 1]; sums[o + 2] += src[i + 2];
+    if (++column === factor) { column = 0; o += 3; }
+  }
+}
+
+/** `sums` × `n` into `rgb` from `offset`, and `sums` back to zero for the next row of blocks. */
+function storeRow(sums: Float64Array, n: number, rgb: Float32Array, offset: number): void {
+  for (let k = 0; k < sums.length; k++) {
+    rgb[offset + k] = sums[k] * n;
+    sums[k] = 0;
+  }
 }
 
 const F32 = new Float32Array(1);

@@ -56,36 +56,7 @@ function bandOf(j: number): 0 | 1 | 2 {
 export function irradianceSh9(image: EquirectImage): Float32Array {
   const { width, height, rgb } = downsampleEquirect(image, SH9_SOURCE_WIDTH);
   const sums = new Float64Array(IRRADIANCE_COEFFICIENTS * 3);
-  const basis = new Float64Array(IRRADIANCE_COEFFICIENTS);
-  // A texel's radiance is constant over it: a narrower image's texels are sampled at n × n
-  // points each, SH9_SOURCE_WIDTH across in all (at their centres only, a uniform 32 × 16 image
-  // lights 0.1% unevenly, enough to move an 8-bit pixel).
-  const n = Math.max(1, Math.ceil(SH9_SOURCE_WIDTH / width));
-  const columns = width * n;
-  const sinPhi = new Float64Array(columns), cosPhi = new Float64Array(columns);
-  for (let sx = 0; sx < columns; sx++) {
-    const phi = 2 * Math.PI * ((sx + 0.5) / columns - 0.5);
-    sinPhi[sx] = Math.sin(phi);
-    cosPhi[sx] = Math.cos(phi);
-  }
-  let total = 0;
-  for (let sy = 0; sy < height * n; sy++) {
-    // equirect.ts: direction of (u, v) is (sin φ sin θ, cos θ, −cos φ sin θ), θ = π v, φ = 2π(u − 0.5).
-    const theta = (Math.PI * (sy + 0.5)) / (height * n);
-    const sinTheta = Math.sin(theta), cosTheta = Math.cos(theta);
-    const row = Math.floor(sy / n) * width;
-    for (let sx = 0; sx < columns; sx++) {
-      shBasis(sinPhi[sx] * sinTheta, cosTheta, -cosPhi[sx] * sinTheta, basis);
-      const i = (row + Math.floor(sx / n)) * 3;
-      for (let j = 0; j < IRRADIANCE_COEFFICIENTS; j++) {
-        const w = basis[j] * sinTheta;
-        sums[j * 3] += rgb[i] * w;
-        sums[j * 3 + 1] += rgb[i + 1] * w;
-        sums[j * 3 + 2] += rgb[i + 2] * w;
-      }
-      total += sinTheta;
-    }
-  }
+  const total = project(width, height, rgb, sums);
   const out = new Float32Array(IRRADIANCE_COEFFICIENTS * 4);
   const scale = (4 * Math.PI) / total;
   for (let j = 0; j < IRRADIANCE_COEFFICIENTS; j++) {
@@ -93,6 +64,51 @@ export function irradianceSh9(image: EquirectImage): Float32Array {
     for (let c = 0; c < 3; c++) out[j * 4 + c] = sums[j * 3 + c] * k;
   }
   return out;
+}
+
+/**
+ * The image's radiance projected on the basis into `sums` (rgb per coefficient), each sample weighted by sin θ;
+ * returns the weights' total. One loop over the samples, each added by a call (addSample): a page runs this once,
+ * mostly in not yet optimised code, and Chromium's first optimised code for a loop nested in another (the row's samples,
+ * a sample's coefficients) deoptimised at each exit from it (~60 times); nor anything after the loop, as code after a
+ * loop optimised on the stack has no type feedback yet.
+ */
+function project(width: number, height: number, rgb: Float32Array, sums: Float64Array): number {
+  // A texel's radiance is constant over it: a narrower image's texels are sampled at n × n
+  // points each, SH9_SOURCE_WIDTH across in all (at their centres only, a uniform 32 × 16 image
+  // lights 0.1% unevenly, enough to move an 8-bit pixel).
+  const n = Math.max(1, Math.ceil(SH9_SOURCE_WIDTH / width));
+  const columns = width * n, rows = height * n;
+  const sinPhi = new Float64Array(columns), cosPhi = new Float64Array(columns);
+  for (let sx = 0; sx < columns; sx++) {
+    const phi = 2 * Math.PI * ((sx + 0.5) / columns - 0.5);
+    sinPhi[sx] = Math.sin(phi);
+    cosPhi[sx] = Math.cos(phi);
+  }
+  const basis = new Float64Array(IRRADIANCE_COEFFICIENTS);
+  let total = 0, sinTheta = 0, cosTheta = 0;
+  for (let k = 0, sx = 0, sy = 0; k < columns * rows; k++) {
+    if (sx === 0) {
+      // equirect.ts: direction of (u, v) is (sin φ sin θ, cos θ, −cos φ sin θ), θ = π v, φ = 2π(u − 0.5).
+      const theta = (Math.PI * (sy + 0.5)) / rows;
+      sinTheta = Math.sin(theta); cosTheta = Math.cos(theta);
+    }
+    shBasis(sinPhi[sx] * sinTheta, cosTheta, -cosPhi[sx] * sinTheta, basis);
+    addSample(rgb, (Math.floor(sy / n) * width + Math.floor(sx / n)) * 3, basis, sinTheta, sums);
+    total += sinTheta;
+    if (++sx === columns) { sx = 0; sy++; }
+  }
+  return total;
+}
+
+/** Adds the rgb at `i` × each basis function × `weight` to `sums`. */
+function addSample(rgb: Float32Array, i: number, basis: Float64Array, weight: number, sums: Float64Array): void {
+  for (let j = 0; j < IRRADIANCE_COEFFICIENTS; j++) {
+    const w = basis[j] * weight;
+    sums[j * 3] += rgb[i] * w;
+    sums[j * 3 + 1] += rgb[i + 1] * w;
+    sums[j * 3 + 2] += rgb[i + 2] * w;
+  }
 }
 
 /**
