@@ -137,21 +137,32 @@ const tapCoordinates = new Float64Array(3);
  * specular chain's ~1 M texel reads then take no branch and no seam arithmetic (one in eight was over an edge).
  */
 function tappedLevel(level: CubeLevel): TappedLevel {
-  const n = level.size, m = n + 2;
+  return { size: level.size, texels: level.texels, offsets: tapOffsets(level.size) };
+}
+
+/**
+ * tappedLevel's offsets for a level `n` texels wide. Its loops a function of their own: code after a loop that a first
+ * call optimises on the stack (the level object) has no type feedback yet, and deoptimised at each level.
+ */
+function tapOffsets(n: number): Int32Array {
+  const m = n + 2;
   const offsets = new Int32Array(FACES * m * m);
-  for (let face = 0; face < FACES; face++) {
-    // On the face: texel after texel.
-    for (let j = 0, o = face * n * n * RGBA; j < n; j++) {
-      for (let e = (face * m + j + 1) * m + 1, end = e + n; e < end; e++, o += RGBA) offsets[e] = o;
-    }
-    // Over its edges: all of the rows above and below it, the two ends of the rows between. One call of seamOffset
-    // (four, each inlined, made the optimised loop a larger compile, CPU the page waits for too, for ~3 K texels).
-    for (let j = -1; j <= n; j++) {
-      const edgeRow = j < 0 || j === n;
-      for (let i = -1; i <= n; i = edgeRow || i === n ? i + 1 : n) offsets[(face * m + j + 1) * m + i + 1] = seamOffset(n, face, i, j);
-    }
+  // One loop per pass, over all faces (nested loops deoptimised at each exit from the inner one, in Chromium's first
+  // optimised code for them). On the faces: texel after texel, in the order the texels are stored.
+  for (let k = 0, face = 0, i = 0, j = 0; k < FACES * n * n; k++) {
+    offsets[(face * m + j + 1) * m + i + 1] = k * RGBA;
+    if (++i === n) { i = 0; if (++j === n) { j = 0; face++; } }
   }
-  return { size: n, texels: level.texels, offsets };
+  // Over their edges: around each face, (n + 1) cells along each side, each side from a corner to the next. No
+  // branch: one first taken after the loop was optimised on the stack deoptimised it.
+  for (let k = 0; k < FACES * (n + 1); k++) {
+    const face = Math.floor(k / (n + 1)), p = k % (n + 1);
+    offsets[(face * m) * m + p] = seamOffset(n, face, p - 1, -1);
+    offsets[(face * m + p) * m + n + 1] = seamOffset(n, face, n, p - 1);
+    offsets[(face * m + n + 1) * m + n + 1 - p] = seamOffset(n, face, n - p, n);
+    offsets[(face * m + n + 1 - p) * m] = seamOffset(n, face, -1, n - p);
+  }
+  return offsets;
 }
 
 /** The offset in a level `n` texels wide of the texel (`i`, `j`) off face `face` reads: the neighbouring face's (tappedLevel). */
@@ -258,28 +269,29 @@ function reverseBits(i: number): number {
 const coordinates = new Float64Array(3);
 
 /**
- * Sums one specular texel's samples into `sum` (rgb) and returns their weight (specularLevel's inner loop): `n` the
- * texel's direction, t and b its tangent frame, the samples' angles per level. A function of its own, small, so that a
- * page's one run of the chain has it optimised after a few texels (inlined in specularLevel it ran unoptimised, with
- * its garbage, about twice as long).
+ * Sums one specular texel's samples into `sum` (rgb) and returns their weight (specularLevel's inner loop): n the
+ * texel's direction, t and b its tangent frame, `frameT`, `frameB`, `frameN` each sample's half vector in that frame.
+ * A function of its own, small, so that a page's one run of the chain has it optimised after a few texels (inlined in
+ * specularLevel it ran unoptimised, with its garbage, about twice as long; with cubeCoordinates and the bilinear taps
+ * inlined in it, each first-taken branch deoptimised it in Chromium and the chain took longer).
  */
 function specularSamples(
-  radiance: readonly CubeLevel[], taps: (TappedLevel | undefined)[], n: Float64Array, tx: number, ty: number, tz: number, bx: number, by: number, bz: number, a2: number,
-  texelSolidAngle: number, cosPhi: Float64Array, sinPhi: Float64Array, cosTheta: Float64Array, sinTheta: Float64Array, sum: Float64Array,
+  radiance: readonly CubeLevel[], taps: (TappedLevel | undefined)[], nx: number, ny: number, nz: number, tx: number, ty: number, tz: number,
+  bx: number, by: number, bz: number, a2: number, texelSolidAngle: number, frameT: Float64Array, frameB: Float64Array, frameN: Float64Array, sum: Float64Array,
 ): number {
   const samples = SPECULAR_SAMPLES;
   sum.fill(0);
   let weight = 0;
   for (let k = 0; k < samples; k++) {
-    const a = sinTheta[k] * cosPhi[k], b = sinTheta[k] * sinPhi[k], c = cosTheta[k];
-    let hx = tx * a + bx * b + n[0] * c;
-    let hy = ty * a + by * b + n[1] * c;
-    let hz = tz * a + bz * b + n[2] * c;
+    const a = frameT[k], b = frameB[k], c = frameN[k];
+    let hx = tx * a + bx * b + nx * c;
+    let hy = ty * a + by * b + ny * c;
+    let hz = tz * a + bz * b + nz * c;
     const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
     hx /= hl; hy /= hl; hz /= hl;
-    const nDotH = n[0] * hx + n[1] * hy + n[2] * hz;
-    const lx = 2 * nDotH * hx - n[0], ly = 2 * nDotH * hy - n[1], lz = 2 * nDotH * hz - n[2];
-    const nDotL = n[0] * lx + n[1] * ly + n[2] * lz;
+    const nDotH = nx * hx + ny * hy + nz * hz;
+    const lx = 2 * nDotH * hx - nx, ly = 2 * nDotH * hy - ny, lz = 2 * nDotH * hz - nz;
+    const nDotL = nx * lx + ny * ly + nz * lz;
     if (nDotL <= 0) continue;
     // distributionGgx (pbr.wgsl); pdf of l: D(h) n·h / (4 v·h), v·h = n·h.
     const f = nDotH * nDotH * (a2 - 1) + 1;
@@ -300,20 +312,20 @@ function specularSamples(
 /**
  * One level of the specular chain for perceptual roughness `roughness` > 0 (environment.wgsl
  * `fsSpecular`): SPECULAR_SAMPLES GGX samples around each texel's direction, each read at the
- * level of detail whose texel covers its solid angle (filtered importance sampling).
+ * level of detail whose texel covers its solid angle (filtered importance sampling). As f32: the
+ * caller rounds the level (storeHalves) in one pass, not a call per texel.
  */
 async function specularLevel(radiance: readonly CubeLevel[], taps: (TappedLevel | undefined)[], size: number, roughness: number, between: () => Promise<void>): Promise<CubeLevel> {
   const level = emptyLevel(size), texels = level.texels;
   const alpha = roughness * roughness, a2 = alpha * alpha, samples = SPECULAR_SAMPLES;
   const texelSolidAngle = (4 * Math.PI) / (6 * radiance[0].size * radiance[0].size);
   const n = new Float64Array(3), sum = new Float64Array(3);
-  // Each sample's half vector in the texel's frame depends on the level only (hammersley, importanceSampleGgx).
-  const cosPhi = new Float64Array(samples), sinPhi = new Float64Array(samples), cosTheta = new Float64Array(samples), sinTheta = new Float64Array(samples);
+  // Each sample's half vector in the texel's frame (t, b, n) depends on the level only (hammersley, importanceSampleGgx).
+  const frameT = new Float64Array(samples), frameB = new Float64Array(samples), frameN = new Float64Array(samples);
   for (let k = 0; k < samples; k++) {
     const phi = 2 * Math.PI * (k / samples), xi = reverseBits(k) * RADICAL_SCALE;
-    cosPhi[k] = Math.cos(phi); sinPhi[k] = Math.sin(phi);
-    cosTheta[k] = Math.sqrt((1 - xi) / (1 + (a2 - 1) * xi));
-    sinTheta[k] = Math.sqrt(Math.max(0, 1 - cosTheta[k] * cosTheta[k]));
+    const cosTheta = Math.sqrt((1 - xi) / (1 + (a2 - 1) * xi)), sinTheta = Math.sqrt(Math.max(0, 1 - cosTheta * cosTheta));
+    frameT[k] = sinTheta * Math.cos(phi); frameB[k] = sinTheta * Math.sin(phi); frameN[k] = cosTheta;
   }
   for (let face = 0; face < FACES; face++) {
     // A face at a time: a level's faces took 40–50 ms together in Chromium on the 2-core VM, long
@@ -328,11 +340,10 @@ async function specularLevel(radiance: readonly CubeLevel[], taps: (TappedLevel 
         const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
         tx /= tl; ty /= tl; tz /= tl;
         const bx = n[1] * tz - n[2] * ty, by = n[2] * tx - n[0] * tz, bz = n[0] * ty - n[1] * tx;
-        const weight = specularSamples(radiance, taps, n, tx, ty, tz, bx, by, bz, a2, texelSolidAngle, cosPhi, sinPhi, cosTheta, sinTheta, sum);
+        const weight = specularSamples(radiance, taps, n[0], n[1], n[2], tx, ty, tz, bx, by, bz, a2, texelSolidAngle, frameT, frameB, frameN, sum);
         const o = ((face * size + j) * size + i) * RGBA;
         const w = Math.max(weight, 1e-6);
         texels[o] = sum[0] / w; texels[o + 1] = sum[1] / w; texels[o + 2] = sum[2] / w; texels[o + 3] = 1;
-        storeHalves(texels, level.halves, o, o + RGBA);
       }
     }
   }
@@ -364,7 +375,9 @@ export async function prefilterCubeOnCpu(image: EquirectImage, between: () => Pr
   const taps: (TappedLevel | undefined)[] = radiance.map(() => undefined);
   for (let level = 1; level < SPECULAR_LEVELS; level++) {
     await between();
-    specular.push(await specularLevel(radiance, taps, specularSize >> level, level / (SPECULAR_LEVELS - 1), between));
+    const made = await specularLevel(radiance, taps, specularSize >> level, level / (SPECULAR_LEVELS - 1), between);
+    storeHalves(made.texels, made.halves, 0, made.texels.length);
+    specular.push(made);
   }
   return { radiance, specular };
 }
