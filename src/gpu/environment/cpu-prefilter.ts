@@ -174,20 +174,6 @@ function seamOffset(n: number, face: number, i: number, j: number): number {
   return ((tapCoordinates[0] * n + fj) * n + fi) * RGBA;
 }
 
-/** Adds `weight` × the bilinear tap of `level` at `s`, `t` of face `face` (cubeCoordinates) to `sum` (rgb). */
-function addBilinear(level: TappedLevel, face: number, s: number, t: number, weight: number, sum: Float64Array): void {
-  const n = level.size, m = n + 2, texels = level.texels, offsets = level.offsets;
-  const u = ((s + 1) / 2) * n - 0.5, v = ((t + 1) / 2) * n - 0.5;
-  const i = Math.floor(u), j = Math.floor(v), fu = u - i, fv = v - j;
-  const e = (face * m + j + 1) * m + i + 1;
-  const o00 = offsets[e], o10 = offsets[e + 1], o01 = offsets[e + m], o11 = offsets[e + m + 1];
-  const w00 = weight * (1 - fu) * (1 - fv), w10 = weight * fu * (1 - fv), w01 = weight * (1 - fu) * fv, w11 = weight * fu * fv;
-  // One texel after another in this order (not the four summed first): the sums round as they always have.
-  sum[0] = sum[0] + w00 * texels[o00] + w10 * texels[o10] + w01 * texels[o01] + w11 * texels[o11];
-  sum[1] = sum[1] + w00 * texels[o00 + 1] + w10 * texels[o10 + 1] + w01 * texels[o01 + 1] + w11 * texels[o11 + 1];
-  sum[2] = sum[2] + w00 * texels[o00 + 2] + w10 * texels[o10 + 2] + w01 * texels[o01 + 2] + w11 * texels[o11 + 2];
-}
-
 /** `image`'s rgb as the rgba16float equirect texture holds it. */
 function storedEquirect(image: EquirectImage): EquirectImage {
   const rgb = new Float32Array(image.rgb);
@@ -271,17 +257,16 @@ const coordinates = new Float64Array(3);
 /**
  * Sums one specular texel's samples into `sum` (rgb) and returns their weight (specularLevel's inner loop): n the
  * texel's direction, t and b its tangent frame, `frameT`, `frameB`, `frameN` each sample's half vector in that frame.
- * A function of its own, small, so that a page's one run of the chain has it optimised after a few texels (inlined in
- * specularLevel it ran unoptimised, with its garbage, about twice as long; with cubeCoordinates and the bilinear taps
- * inlined in it, each first-taken branch deoptimised it in Chromium and the chain took longer).
+ * A function of its own, so that a page's one run of the chain has it optimised after a few texels (inlined in
+ * specularLevel it ran unoptimised, with its garbage, about twice as long; with cubeCoordinates written in it too, each
+ * of its branches first taken deoptimised it in Chromium and the chain took longer).
  */
 function specularSamples(
   radiance: readonly CubeLevel[], taps: (TappedLevel | undefined)[], nx: number, ny: number, nz: number, tx: number, ty: number, tz: number,
   bx: number, by: number, bz: number, a2: number, texelSolidAngle: number, frameT: Float64Array, frameB: Float64Array, frameN: Float64Array, sum: Float64Array,
 ): number {
   const samples = SPECULAR_SAMPLES;
-  sum.fill(0);
-  let weight = 0;
+  let weight = 0, red = 0, green = 0, blue = 0;
   for (let k = 0; k < samples; k++) {
     const a = frameT[k], b = frameB[k], c = frameN[k];
     let hx = tx * a + bx * b + nx * c;
@@ -302,10 +287,25 @@ function specularSamples(
     const below = Math.floor(lod), fraction = lod - below;
     cubeCoordinates(lx, ly, lz, coordinates);
     const face = coordinates[0], s = coordinates[1], t = coordinates[2];
-    addBilinear(taps[below] ??= tappedLevel(radiance[below]), face, s, t, nDotL * (1 - fraction), sum);
-    if (fraction > 0) addBilinear(taps[below + 1] ??= tappedLevel(radiance[below + 1]), face, s, t, nDotL * fraction, sum);
+    // A bilinear tap of the level below lod and, unless lod is whole, of the one above. Written here: as a function
+    // it was too long for Chromium to inline ("exceeds bytecode limit") and each call passed its numbers boxed.
+    // Texel after texel in this order (not the four summed first): the sums round as they always have.
+    for (let step = 0, steps = fraction > 0 ? 2 : 1; step < steps; step++) {
+      const w = step === 0 ? nDotL * (1 - fraction) : nDotL * fraction;
+      const level = taps[below + step] ??= tappedLevel(radiance[below + step]);
+      const n = level.size, m = n + 2, texels = level.texels, offsets = level.offsets;
+      const u = ((s + 1) / 2) * n - 0.5, v = ((t + 1) / 2) * n - 0.5;
+      const i = Math.floor(u), j = Math.floor(v), fu = u - i, fv = v - j;
+      const e = (face * m + j + 1) * m + i + 1;
+      const o00 = offsets[e], o10 = offsets[e + 1], o01 = offsets[e + m], o11 = offsets[e + m + 1];
+      const w00 = w * (1 - fu) * (1 - fv), w10 = w * fu * (1 - fv), w01 = w * (1 - fu) * fv, w11 = w * fu * fv;
+      red = red + w00 * texels[o00] + w10 * texels[o10] + w01 * texels[o01] + w11 * texels[o11];
+      green = green + w00 * texels[o00 + 1] + w10 * texels[o10 + 1] + w01 * texels[o01 + 1] + w11 * texels[o11 + 1];
+      blue = blue + w00 * texels[o00 + 2] + w10 * texels[o10 + 2] + w01 * texels[o01 + 2] + w11 * texels[o11 + 2];
+    }
     weight += nDotL;
   }
+  sum[0] = red; sum[1] = green; sum[2] = blue;
   return weight;
 }
 
