@@ -153,14 +153,25 @@ function tapOffsets(n: number): Int32Array {
     offsets[(face * m + j + 1) * m + i + 1] = k * RGBA;
     if (++i === n) { i = 0; if (++j === n) { j = 0; face++; } }
   }
-  // Over their edges: around each face, (n + 1) cells along each side, each side from a corner to the next. No
-  // branch: one first taken after the loop was optimised on the stack deoptimised it.
+  // Over their edges: around each face, (n + 1) cells along each side, each side from a corner to the next. Along a
+  // side the texel read moves one texel a step on the neighbouring face (the extended face's cell centres land n/(n + 1)
+  // as far apart, at least 1/(n + 1) of a texel from a texel's edge): seamOffset for the corner and the first two cells,
+  // the rest a step on. No branch but one taken at each face's start (a branch first taken after the loop was optimised
+  // on the stack deoptimised it).
   for (let k = 0; k < FACES * (n + 1); k++) {
     const face = Math.floor(k / (n + 1)), p = k % (n + 1);
-    offsets[(face * m) * m + p] = seamOffset(n, face, p - 1, -1);
-    offsets[(face * m + p) * m + n + 1] = seamOffset(n, face, n, p - 1);
-    offsets[(face * m + n + 1) * m + n + 1 - p] = seamOffset(n, face, n - p, n);
-    offsets[(face * m + n + 1 - p) * m] = seamOffset(n, face, -1, n - p);
+    const top = face * m * m + p, right = (face * m + p) * m + n + 1, bottom = (face * m + n + 1) * m + n + 1 - p, left = (face * m + n + 1 - p) * m;
+    if (p <= 2) {
+      offsets[top] = seamOffset(n, face, p - 1, -1);
+      offsets[right] = seamOffset(n, face, n, p - 1);
+      offsets[bottom] = seamOffset(n, face, n - p, n);
+      offsets[left] = seamOffset(n, face, -1, n - p);
+    } else {
+      offsets[top] = 2 * offsets[top - 1] - offsets[top - 2];
+      offsets[right] = 2 * offsets[right - m] - offsets[right - 2 * m];
+      offsets[bottom] = 2 * offsets[bottom + 1] - offsets[bottom + 2];
+      offsets[left] = 2 * offsets[left + m] - offsets[left + 2 * m];
+    }
   }
   return offsets;
 }
