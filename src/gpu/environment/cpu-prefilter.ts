@@ -2,7 +2,8 @@
  * The environment prefilter of prefilter.ts (shaders/environment.wgsl) done on the CPU, for
  * the `neutral` environment: the same radiance cube, mip chain and GGX specular chain, texel for
  * texel the same arithmetic as the shader's passes (f16 storage between them, bilinear and
- * trilinear cube taps across face edges as the GPU's seamless cube sampling takes them), uploaded
+ * trilinear cube taps across face edges as the GPU's seamless cube sampling takes them; a
+ * sample's level of detail once per level, from cos θ, where the shader has n·h), uploaded
  * with writeTexture. No pipeline: on a CPU rasteriser (SwiftShader) the GPU prefilter's three
  * pipelines cost ~0.75 s of CPU to compile at their first draws plus ~0.2 s to draw a 128-texel
  * cube, in the GPU process that also compiles the model's pipeline; the page's first frame waits
@@ -274,7 +275,7 @@ const coordinates = new Float64Array(3);
  */
 function specularSamples(
   radiance: readonly CubeLevel[], taps: (TappedLevel | undefined)[], nx: number, ny: number, nz: number, tx: number, ty: number, tz: number,
-  bx: number, by: number, bz: number, a2: number, texelSolidAngle: number, frameT: Float64Array, frameB: Float64Array, frameN: Float64Array, sum: Float64Array,
+  bx: number, by: number, bz: number, frameT: Float64Array, frameB: Float64Array, frameN: Float64Array, lods: Float64Array, sum: Float64Array,
 ): number {
   const samples = SPECULAR_SAMPLES;
   let weight = 0, red = 0, green = 0, blue = 0;
@@ -289,13 +290,7 @@ function specularSamples(
     const lx = 2 * nDotH * hx - nx, ly = 2 * nDotH * hy - ny, lz = 2 * nDotH * hz - nz;
     const nDotL = nx * lx + ny * ly + nz * lz;
     if (nDotL <= 0) continue;
-    // distributionGgx (pbr.wgsl); pdf of l: D(h) n·h / (4 v·h), v·h = n·h.
-    const f = nDotH * nDotH * (a2 - 1) + 1;
-    const pdf = (a2 / (Math.PI * f * f)) * 0.25;
-    const sampleSolidAngle = 1 / (samples * pdf + 1e-6);
-    // The trilinear tap at the level of detail whose texel covers the sample's solid angle (clamped to the chain).
-    const lod = Math.min(radiance.length - 1, Math.max(0, 0.5 * Math.log2(sampleSolidAngle / texelSolidAngle) + 1));
-    const below = Math.floor(lod), fraction = lod - below;
+    const lod = lods[k], below = Math.floor(lod), fraction = lod - below;
     cubeCoordinates(lx, ly, lz, coordinates);
     const face = coordinates[0], s = coordinates[1], t = coordinates[2];
     // A bilinear tap of the level below lod and, unless lod is whole, of the one above. Written here: as a function
@@ -331,12 +326,20 @@ async function specularLevel(radiance: readonly CubeLevel[], taps: (TappedLevel 
   const alpha = roughness * roughness, a2 = alpha * alpha, samples = SPECULAR_SAMPLES;
   const texelSolidAngle = (4 * Math.PI) / (6 * radiance[0].size * radiance[0].size);
   const n = new Float64Array(3), sum = new Float64Array(3);
-  // Each sample's half vector in the texel's frame (t, b, n) depends on the level only (hammersley, importanceSampleGgx).
-  const frameT = new Float64Array(samples), frameB = new Float64Array(samples), frameN = new Float64Array(samples);
+  // Each sample's half vector in the texel's frame (t, b, n) depends on the level only (hammersley, importanceSampleGgx),
+  // and so does its level of detail: n·h is cos θ (the shader's n·h per texel differs from it by rounding, which left
+  // every level of the cubes bit-identical; ~30 % of the warm chain's time was this per sample).
+  const frameT = new Float64Array(samples), frameB = new Float64Array(samples), frameN = new Float64Array(samples), lods = new Float64Array(samples);
   for (let k = 0; k < samples; k++) {
     const phi = 2 * Math.PI * (k / samples), xi = reverseBits(k) * RADICAL_SCALE;
     const cosTheta = Math.sqrt((1 - xi) / (1 + (a2 - 1) * xi)), sinTheta = Math.sqrt(Math.max(0, 1 - cosTheta * cosTheta));
     frameT[k] = sinTheta * Math.cos(phi); frameB[k] = sinTheta * Math.sin(phi); frameN[k] = cosTheta;
+    // distributionGgx (pbr.wgsl); pdf of l: D(h) n·h / (4 v·h), v·h = n·h.
+    const f = cosTheta * cosTheta * (a2 - 1) + 1;
+    const pdf = (a2 / (Math.PI * f * f)) * 0.25;
+    const sampleSolidAngle = 1 / (samples * pdf + 1e-6);
+    // The trilinear tap at the level of detail whose texel covers the sample's solid angle (clamped to the chain).
+    lods[k] = Math.min(radiance.length - 1, Math.max(0, 0.5 * Math.log2(sampleSolidAngle / texelSolidAngle) + 1));
   }
   for (let face = 0; face < FACES; face++) {
     // A face at a time: a level's faces took 40–50 ms together in Chromium on the 2-core VM, long
@@ -351,7 +354,7 @@ async function specularLevel(radiance: readonly CubeLevel[], taps: (TappedLevel 
         const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
         tx /= tl; ty /= tl; tz /= tl;
         const bx = n[1] * tz - n[2] * ty, by = n[2] * tx - n[0] * tz, bz = n[0] * ty - n[1] * tx;
-        const weight = specularSamples(radiance, taps, n[0], n[1], n[2], tx, ty, tz, bx, by, bz, a2, texelSolidAngle, frameT, frameB, frameN, sum);
+        const weight = specularSamples(radiance, taps, n[0], n[1], n[2], tx, ty, tz, bx, by, bz, frameT, frameB, frameN, lods, sum);
         const o = ((face * size + j) * size + i) * RGBA;
         const w = Math.max(weight, 1e-6);
         texels[o] = sum[0] / w; texels[o + 1] = sum[1] / w; texels[o + 2] = sum[2] / w; texels[o + 3] = 1;
