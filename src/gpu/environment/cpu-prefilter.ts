@@ -142,23 +142,33 @@ function tappedLevel(level: CubeLevel): TappedLevel {
 }
 
 /**
- * tappedLevel's offsets for a level `n` texels wide. Its loops a function of their own: code after a loop that a first
- * call optimises on the stack (the level object) has no type feedback yet, and deoptimised at each level.
+ * tappedLevel's offsets for a level `n` texels wide. Each pass a function of one loop with nothing after it: code after
+ * a loop that a first call optimises on the stack has no type feedback yet, and deoptimised at each level.
  */
 function tapOffsets(n: number): Int32Array {
+  const offsets = new Int32Array(FACES * (n + 2) * (n + 2));
+  texelOffsets(n, offsets);
+  edgeOffsets(n, offsets);
+  return offsets;
+}
+
+/** tapOffsets on the faces: texel after texel, in the order the texels are stored. */
+function texelOffsets(n: number, offsets: Int32Array): void {
   const m = n + 2;
-  const offsets = new Int32Array(FACES * m * m);
-  // One loop per pass, over all faces (nested loops deoptimised at each exit from the inner one, in Chromium's first
-  // optimised code for them). On the faces: texel after texel, in the order the texels are stored.
-  for (let k = 0, face = 0, i = 0, j = 0; k < FACES * n * n; k++) {
+  for (let k = 0; k < FACES * n * n; k++) {
+    const face = Math.floor(k / (n * n)), j = Math.floor(k / n) % n, i = k % n;
     offsets[(face * m + j + 1) * m + i + 1] = k * RGBA;
-    if (++i === n) { i = 0; if (++j === n) { j = 0; face++; } }
   }
-  // Over their edges: around each face, (n + 1) cells along each side, each side from a corner to the next. Along a
-  // side the texel read moves one texel a step on the neighbouring face (the extended face's cell centres land n/(n + 1)
-  // as far apart, at least 1/(n + 1) of a texel from a texel's edge): seamOffset for the corner and the first two cells,
-  // the rest a step on. No branch but one taken at each face's start (a branch first taken after the loop was optimised
-  // on the stack deoptimised it).
+}
+
+/**
+ * tapOffsets over the faces' edges: around each face, (n + 1) cells along each side, each side from a corner to the
+ * next. Along a side the texel read moves one texel a step on the neighbouring face (the extended face's cell centres
+ * land n/(n + 1) as far apart, at least 1/(n + 1) of a texel from a texel's edge): seamOffset for the corner and the
+ * first two cells, the rest a step on.
+ */
+function edgeOffsets(n: number, offsets: Int32Array): void {
+  const m = n + 2;
   for (let k = 0; k < FACES * (n + 1); k++) {
     const face = Math.floor(k / (n + 1)), p = k % (n + 1);
     const top = face * m * m + p, right = (face * m + p) * m + n + 1, bottom = (face * m + n + 1) * m + n + 1 - p, left = (face * m + n + 1 - p) * m;
@@ -174,7 +184,6 @@ function tapOffsets(n: number): Int32Array {
       offsets[left] = 2 * offsets[left + m] - offsets[left + 2 * m];
     }
   }
-  return offsets;
 }
 
 /** The offset in a level `n` texels wide of the texel (`i`, `j`) off face `face` reads: the neighbouring face's (tappedLevel). */
