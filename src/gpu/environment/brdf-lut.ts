@@ -72,14 +72,21 @@ function scaleBias(nDotV: number, roughness: number, h: Float64Array, dst: Float
   return dst;
 }
 
-/** The sample points' sin φ and radical inverses (Hammersley: φ = 2π i / n). */
-function samplePoints(): { sinPhi: Float64Array; radical: Float64Array } {
+let points: { readonly sinPhi: Float64Array; readonly radical: Float64Array } | undefined;
+
+/**
+ * The sample points' sin φ and radical inverses (Hammersley: φ = 2π i / n), made on the first call and then shared:
+ * prepareBrdfLut's eight slices each made them again, mostly in not yet optimised code.
+ */
+function samplePoints(): { readonly sinPhi: Float64Array; readonly radical: Float64Array } {
+  if (points) return points;
   const sinPhi = new Float64Array(BRDF_LUT_SAMPLES), radical = new Float64Array(BRDF_LUT_SAMPLES);
   for (let i = 0; i < BRDF_LUT_SAMPLES; i++) {
     sinPhi[i] = Math.sin((2 * Math.PI * i) / BRDF_LUT_SAMPLES);
     radical[i] = radicalInverse(i);
   }
-  return { sinPhi, radical };
+  points = { sinPhi, radical };
+  return points;
 }
 
 /** A and B (see the module comment) for one n·v and perceptual roughness, written to `dst` [0], [1]. */
@@ -98,15 +105,15 @@ const ROWS_PER_SLICE = 8;
 export function brdfLutRows(halves: Uint16Array, from: number, to: number): Uint16Array {
   const ab = new Float64Array(2), h = new Float64Array(2 * BRDF_LUT_SAMPLES);
   const { sinPhi, radical } = samplePoints();
-  for (let y = from; y < to; y++) {
+  // One loop over the rows' texels, a row's half vectors made at its first: a page runs this once, mostly in not yet
+  // optimised code, where a loop over the rows around one over a row's texels deoptimised at the rows' next step.
+  for (let k = from * BRDF_LUT_SIZE, x = 0, y = from; k < to * BRDF_LUT_SIZE; k++) {
     const roughness = (y + 0.5) / BRDF_LUT_SIZE;
-    halfVectors(roughness, sinPhi, radical, h);
-    for (let x = 0; x < BRDF_LUT_SIZE; x++) {
-      scaleBias((x + 0.5) / BRDF_LUT_SIZE, roughness, h, ab);
-      const o = (y * BRDF_LUT_SIZE + x) * 2;
-      halves[o] = toHalf(ab[0]);
-      halves[o + 1] = toHalf(ab[1]);
-    }
+    if (x === 0) halfVectors(roughness, sinPhi, radical, h);
+    scaleBias((x + 0.5) / BRDF_LUT_SIZE, roughness, h, ab);
+    halves[k * 2] = toHalf(ab[0]);
+    halves[k * 2 + 1] = toHalf(ab[1]);
+    if (++x === BRDF_LUT_SIZE) { x = 0; y++; }
   }
   return halves;
 }
