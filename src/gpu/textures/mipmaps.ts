@@ -17,34 +17,44 @@ export function mipLevelCount(width: number, height: number): number {
  * filterable format. Pipelines are cached by format; upload-time only.
  */
 export class MipmapGenerator {
-  private readonly module: GPUShaderModule;
-  private readonly sampler: GPUSampler;
-  private readonly bindGroupLayout: GPUBindGroupLayout;
-  private readonly pipelineLayout: GPUPipelineLayout;
+  private shared: MipmapResources | undefined;
   private readonly pipelines = new Map<GPUTextureFormat, GPURenderPipeline>();
   private readonly warmed = new Set<GPUTextureFormat>();
 
-  constructor(private readonly device: GPUDevice) {
-    this.module = device.createShaderModule({ label: 'mipmap', code: MIPMAP_WGSL });
-    this.sampler = device.createSampler({ label: 'mipmap source', minFilter: 'linear', magFilter: 'linear' });
-    this.bindGroupLayout = device.createBindGroupLayout({
+  constructor(private readonly device: GPUDevice) {}
+
+  /**
+   * The shader module, sampler and layouts, made at the first draw: a page whose images all get
+   * their levels on the CPU (textures.ts CPU_MIPMAP_MAX_TEXELS) never asks the GPU process for them.
+   */
+  private resources(): MipmapResources {
+    if (this.shared) return this.shared;
+    const device = this.device;
+    const bindGroupLayout = device.createBindGroupLayout({
       label: 'mipmap source',
       entries: [
         { binding: 0, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: 'float' } },
         { binding: 1, visibility: GPUShaderStage.FRAGMENT, sampler: { type: 'filtering' } },
       ],
     });
-    this.pipelineLayout = device.createPipelineLayout({ label: 'mipmap', bindGroupLayouts: [this.bindGroupLayout] });
+    this.shared = {
+      module: device.createShaderModule({ label: 'mipmap', code: MIPMAP_WGSL }),
+      sampler: device.createSampler({ label: 'mipmap source', minFilter: 'linear', magFilter: 'linear' }),
+      bindGroupLayout,
+      pipelineLayout: device.createPipelineLayout({ label: 'mipmap', bindGroupLayouts: [bindGroupLayout] }),
+    };
+    return this.shared;
   }
 
   private pipeline(format: GPUTextureFormat): GPURenderPipeline {
     let p = this.pipelines.get(format);
     if (!p) {
+      const { module, pipelineLayout } = this.resources();
       p = this.device.createRenderPipeline({
         label: `mipmap ${format}`,
-        layout: this.pipelineLayout,
-        vertex: { module: this.module, entryPoint: 'vsFullscreen' },
-        fragment: { module: this.module, entryPoint: 'fsDownsample', targets: [{ format }] },
+        layout: pipelineLayout,
+        vertex: { module, entryPoint: 'vsFullscreen' },
+        fragment: { module, entryPoint: 'fsDownsample', targets: [{ format }] },
         primitive: { topology: 'triangle-list' },
       });
       this.pipelines.set(format, p);
@@ -82,14 +92,15 @@ export class MipmapGenerator {
    * again every frame (the transmitted scene) then encodes them without allocating.
    */
   chain(texture: GPUTexture): MipChain {
+    const { bindGroupLayout, sampler } = this.resources();
     const levels: { bindGroup: GPUBindGroup; descriptor: GPURenderPassDescriptor }[] = [];
     for (let level = 1; level < texture.mipLevelCount; level++) {
       const bindGroup = this.device.createBindGroup({
         label: `mipmap ${texture.label} level ${level - 1}`,
-        layout: this.bindGroupLayout,
+        layout: bindGroupLayout,
         entries: [
           { binding: 0, resource: texture.createView({ label: `${texture.label} level ${level - 1}`, baseMipLevel: level - 1, mipLevelCount: 1 }) },
-          { binding: 1, resource: this.sampler },
+          { binding: 1, resource: sampler },
         ],
       });
       const descriptor: GPURenderPassDescriptor = {
@@ -117,6 +128,14 @@ export class MipmapGenerator {
       pass.end();
     }
   }
+}
+
+/** What every mipmap pipeline of a device shares. */
+interface MipmapResources {
+  readonly module: GPUShaderModule;
+  readonly sampler: GPUSampler;
+  readonly bindGroupLayout: GPUBindGroupLayout;
+  readonly pipelineLayout: GPUPipelineLayout;
 }
 
 /** The prepared downsampling passes of one texture (MipmapGenerator.chain). */

@@ -4,7 +4,7 @@ import { MipmapGenerator, mipLevelCount } from '../../../src/gpu/textures/mipmap
 import { readTexturePixels } from '../../../src/gpu/device/readback.ts';
 import { CPU_MIPMAP_MAX_TEXELS, createImageTexture, samplerDescriptor } from '../../../src/gpu/textures/textures.ts';
 import { decodeImageBytes, encodePng } from '../../support/png.ts';
-import { expectNoGpuErrors, testDevice } from '../gpu-test.ts';
+import { countGpuCalls, expectNoGpuErrors, testDevice } from '../gpu-test.ts';
 
 describe('samplerDescriptor (glTF sampler → GPUSamplerDescriptor)', () => {
   it('maps the wrap modes by their glTF enum values', () => {
@@ -95,10 +95,15 @@ describe.skipIf(!device)('image textures and their mipmaps (Dawn)', () => {
   it('box-filters a power-of-two image\'s levels on the CPU, within a rounding of what the GPU generator draws, down to 1×1', async () => {
     const pixels = { width: 64, height: 16, data: noise(64, 16) };
     await expectNoGpuErrors(gpu, async () => {
-      const mipmaps = new CountingMipmaps(gpu);
       for (const srgb of [true, false]) {
-        const texture = createImageTexture(gpu, mipmaps, pixels, srgb, `noise ${srgb ? 'sRGB' : 'linear'}`);
+        let texture!: GPUTexture, mipmaps!: CountingMipmaps;
+        const calls = countGpuCalls(gpu, () => {
+          mipmaps = new CountingMipmaps(gpu);
+          texture = createImageTexture(gpu, mipmaps, pixels, srgb, `noise ${srgb ? 'sRGB' : 'linear'}`);
+        });
         expect(mipmaps.drawn, 'textures whose levels were drawn').toEqual([]);
+        // Nothing of the generator is made (MipmapGenerator makes its module and layouts at its first draw).
+        expect([calls.createShaderModule ?? 0, calls.createRenderPipeline ?? 0, calls.createBindGroup ?? 0]).toEqual([0, 0, 0]);
         // The same level 0, levels drawn by the generator (shaders/mipmap.wgsl).
         const drawn = gpu.createTexture({
           label: 'noise drawn', size: [64, 16], format: texture.format, mipLevelCount: texture.mipLevelCount,
