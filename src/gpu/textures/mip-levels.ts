@@ -8,7 +8,7 @@
  * footprints allocated ~6.5 MB that way, and the collections that go with it). Upload-time only.
  */
 import type { DecodedPixels } from './downscale.ts';
-import { srgbToLinear } from './srgb.ts';
+import { bucketStarts, srgbToLinear } from './srgb.ts';
 
 const RGBA8_BYTES = 4;
 const BYTE_MAX = 255;
@@ -30,11 +30,7 @@ const SRGB_SUM_FLOORS = Int32Array.from({ length: BYTE_MAX + 2 }, (_, b) => (b =
  * dark end), so the search takes a step or two.
  */
 const SUM_BUCKET_SHIFT = 6;
-const BUCKET_START_BYTE = Uint8Array.from({ length: ((FOOTPRINT * LINEAR_ONE) >> SUM_BUCKET_SHIFT) + 1 }, (_, k) => {
-  let b = 0;
-  while (SRGB_SUM_FLOORS[b + 1] <= k << SUM_BUCKET_SHIFT) b++;
-  return b;
-});
+const BUCKET_START_BYTE = bucketStarts(SRGB_SUM_FLOORS, ((FOOTPRINT * LINEAR_ONE) >> SUM_BUCKET_SHIFT) + 1, (k) => k << SUM_BUCKET_SHIFT);
 
 /** The sRGB byte of the mean of four fixed-point linear values whose sum is `sum`. */
 function srgbByteOfSum(sum: number): number {

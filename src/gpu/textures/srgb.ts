@@ -19,11 +19,22 @@ const SRGB_BYTE_FLOORS = Float64Array.from({ length: BYTE_MAX + 2 }, (_, b) => (
  * do), so the search takes a step or two. Replaces a Math.pow per channel, most of a mip chain's time.
  */
 const ENCODE_BUCKETS = 4096;
-const BUCKET_START_BYTE = Uint8Array.from({ length: ENCODE_BUCKETS }, (_, k) => {
-  let b = 0;
-  while (b < BYTE_MAX && SRGB_BYTE_FLOORS[b + 1] <= k / ENCODE_BUCKETS) b++;
-  return b;
-});
+const BUCKET_START_BYTE = bucketStarts(SRGB_BYTE_FLOORS, ENCODE_BUCKETS, (k) => k / ENCODE_BUCKETS);
+
+/**
+ * For each of `count` buckets, the largest byte whose floor (`floors`: ascending, one per byte and
+ * one past the last) is at or below the bucket's first value (`start`, ascending): one pass, as
+ * both bucket starts and floors ascend (a page builds these tables before optimising anything).
+ */
+export function bucketStarts(floors: ArrayLike<number>, count: number, start: (bucket: number) => number): Uint8Array {
+  const starts = new Uint8Array(count);
+  for (let k = 0, b = 0; k < count; k++) {
+    const first = start(k);
+    while (b < BYTE_MAX && floors[b + 1] <= first) b++;
+    starts[k] = b;
+  }
+  return starts;
+}
 
 /** The sRGB byte nearest linear `l`'s encoding (round to nearest; clamped to 0…255; NaN gives 0). */
 export function linearToSrgbByte(l: number): number {
