@@ -64,8 +64,8 @@ interface DqPaletteHolder { pass: DqPalettePass | undefined }
 /**
  * What a model's bounds and casters reach, from its data alone. The culler's is made while its
  * pipelines compile (every frame reads it); the ground's and the shadow casters' only when frames
- * will draw shadows, else by the first frame that does: without shadows, none ever needs them, and
- * the load is CPU-bound (docs/performance.md).
+ * will draw shadows or the ground, else by the first frame that does: without either, none ever
+ * needs them, and the load is CPU-bound (docs/performance.md).
  */
 interface ModelReach {
   readonly culler: InstanceCuller;
@@ -172,9 +172,9 @@ export class ModelDraws {
 
   /**
    * The draws of `model` as uploaded in `gpu`, with the lit pipelines of `skinning` built and buffers for one instance.
-   * `shadows`: frames will draw shadows (the ground's and the casters' reach is made now, see ModelReach).
+   * `shadowsOrGround`: frames will draw shadows or the ground (their reach is made now, see ModelReach).
    */
-  static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod, variant = -1, shadows = false): Promise<ModelDraws> {
+  static async create(ctx: ModelDrawsContext, model: Model, gpu: GpuModel, skinning: SkinningMethod, variant = -1, shadowsOrGround = false): Promise<ModelDraws> {
     const { draws, restRadius } = createDraws(model, gpu, ctx.format, variant);
     let created: ModelDraws | undefined;
     const centers = new GpuCenters(ctx.device, model, gpu, `${ctx.label} ${model.name}`, ctx.onWarning);
@@ -195,7 +195,7 @@ export class ModelDraws {
     // The model's CPU-side reach while the pipelines compile (a first frame waits for them).
     const reach: ModelReach = {
       culler: new InstanceCuller(model),
-      ...(shadows && { groundFootprint: groundFootprint(model), shadowCasters: createShadowCasterBounds(model) }),
+      ...(shadowsOrGround && { groundFootprint: groundFootprint(model), shadowCasters: createShadowCasterBounds(model) }),
     };
     const { surface } = await compiled;
     created = new ModelDraws(ctx, model, gpu, draws, restRadius, pipelines, surface, skinning, variant, centers, dq, reach);
