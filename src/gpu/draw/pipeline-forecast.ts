@@ -85,8 +85,8 @@ export function forecastPipelines(ctx: ForecastContext, shape: ModelShape): Prom
  * Where the browser hands images over as pixels (`decodesToPixels`: video-frame-pixels.ts), an
  * opaque power-of-two image up to CPU_MIPMAP_MAX_TEXELS gets its levels on the CPU, so only a base
  * colour with alpha (a MASK or BLEND material's), which stays a bitmap, is forecast; a larger or
- * odd-sized image is not (the JSON does not give sizes) and compiles the pipeline once decoded. A KTX2 image brings its
- * own levels, so its format warms for nothing (one small draw).
+ * odd-sized image is not (the JSON does not give sizes) and compiles the pipeline once decoded.
+ * A KTX2 image brings its own levels, so its format warms for nothing (one small draw).
  */
 export function mipmappedFormats(shape: ModelShape, decodesToPixels: boolean): GPUTextureFormat[] {
   const formats = new Set<GPUTextureFormat>();

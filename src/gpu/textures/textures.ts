@@ -60,8 +60,9 @@ function isPixels(image: DecodedImage): image is DecodedPixels {
 
 /**
  * A mipmapped texture of a decoded image: decoded pixels of a power-of-two size up to
- * CPU_MIPMAP_MAX_TEXELS get their levels box-filtered on the CPU (mip-levels.ts), anything else drawn on the GPU
- * (MipmapGenerator), the same levels either way. Upload-time only.
+ * CPU_MIPMAP_MAX_TEXELS get their levels box-filtered on the CPU (mip-levels.ts), anything else
+ * drawn on the GPU (MipmapGenerator): the same levels either way, within a step of rounding.
+ * Upload-time only.
  */
 export function createImageTexture(
   device: GPUDevice, mipmaps: MipmapGenerator, image: DecodedImage, srgb: boolean, label: string,
@@ -101,7 +102,8 @@ export function createImageTexture(
  * and first draw on a CPU rasteriser (SwiftShader) took ~75 ms of CPU beside the model's own pipeline
  * before the first frame (notes of issue 27). Larger images are drawn: their chains grow with area.
  * Only power-of-two sizes: there each level's 2 × 2 box is exactly the GPU's bilinear tap at the
- * texel's centre (shaders/mipmap.wgsl), so both paths make the same levels; an odd size is drawn.
+ * texel's centre (shaders/mipmap.wgsl), so both paths make the same levels (within a step of
+ * rounding); an odd size is drawn.
  */
 export const CPU_MIPMAP_MAX_TEXELS = 1024 * 1024;
 
