@@ -8,7 +8,7 @@
  * footprints allocated ~6.5 MB that way, and the collections that go with it). Upload-time only.
  */
 import type { DecodedPixels } from './downscale.ts';
-import { bucketStarts, srgbToLinear } from './srgb.ts';
+import { bucketStarts, SRGB_BYTE_FLOORS, srgbToLinear } from './srgb.ts';
 
 const RGBA8_BYTES = 4;
 const BYTE_MAX = 255;
@@ -19,11 +19,11 @@ const FOOTPRINT = 4;
 const SRGB_TO_LINEAR_FIXED = Int32Array.from({ length: BYTE_MAX + 1 }, (_, b) => Math.round(srgbToLinear(b / BYTE_MAX) * LINEAR_ONE));
 /**
  * The smallest sum of four fixed-point values whose mean encodes to each byte or above (byte b's
- * rounding threshold, b − ½ encoded, decoded, × 4 × LINEAR_ONE, rounded up); one past the last
- * byte, a sum no footprint reaches.
+ * rounding floor in linear light, SRGB_BYTE_FLOORS, × 4 × LINEAR_ONE, rounded up); one past the
+ * last byte, a sum no footprint reaches.
  */
 const SRGB_SUM_FLOORS = Int32Array.from({ length: BYTE_MAX + 2 }, (_, b) => (b === 0 ? 0 : b > BYTE_MAX ? FOOTPRINT * LINEAR_ONE + 1
-  : Math.ceil(srgbToLinear((b - 0.5) / BYTE_MAX) * FOOTPRINT * LINEAR_ONE)));
+  : Math.ceil(SRGB_BYTE_FLOORS[b] * FOOTPRINT * LINEAR_ONE)));
 /**
  * Sums bucketed by their top bits, each bucket starting the search at the largest byte whose floor
  * is at or below its first sum: buckets are narrower than the narrowest byte (~80 sums, at the

@@ -12,7 +12,7 @@ export const SRGB_BYTE_TO_LINEAR = Float32Array.from({ length: BYTE_MAX + 1 }, (
  * The linear value from which each sRGB byte is the nearest encoding: byte b for
  * SRGB_BYTE_FLOORS[b] ≤ l < SRGB_BYTE_FLOORS[b + 1] (b − ½ encoded, decoded).
  */
-const SRGB_BYTE_FLOORS = Float64Array.from({ length: BYTE_MAX + 2 }, (_, b) => (b === 0 ? -Infinity : b > BYTE_MAX ? Infinity : srgbToLinear((b - 0.5) / BYTE_MAX)));
+export const SRGB_BYTE_FLOORS = Float64Array.from({ length: BYTE_MAX + 2 }, (_, b) => (b === 0 ? -Infinity : b > BYTE_MAX ? Infinity : srgbToLinear((b - 0.5) / BYTE_MAX)));
 /**
  * Buckets of [0, 1) in linear light, each starting the search for its byte at the largest byte whose
  * floor is at or below the bucket's start: finer than the narrowest byte (12.92 × 255 buckets would
